@@ -1,0 +1,105 @@
+#include "bench/bench_options.hpp"
+
+#include <charconv>
+#include <sstream>
+
+#include "compute/error.hpp"
+
+namespace clviz::bench {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+long long parseCount(const std::string& flag, const std::string& text, long long min,
+                     long long max) {
+    long long v = 0;
+    std::string t = text;
+    long long mult = 1;
+    if (!t.empty() && (t.back() == 'k' || t.back() == 'K')) mult = 1024, t.pop_back();
+    else if (!t.empty() && (t.back() == 'm' || t.back() == 'M')) mult = 1024 * 1024, t.pop_back();
+    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || end != t.data() + t.size() || t.empty())
+        throw Error(flag + " expects a number, got '" + text + "'");
+    v *= mult;
+    if (v < min || v > max)
+        throw Error(flag + " " + text + " is out of range [" + std::to_string(min) + ", " +
+                    std::to_string(max) + "]");
+    return v;
+}
+
+}  // namespace
+
+std::string benchUsage(const std::string& program) {
+    return "Usage: " + program + " [options]\n"
+           "Headless OpenCL benchmark for clviz: never opens a window.\n\n"
+           "  --suite nbody|image|all   which kernels to time (default all)\n"
+           "  --variants a,b,...        only these kernel variants (default: all)\n"
+           "  --sizes n,...             N bodies (nbody) or image edge in pixels (image);\n"
+           "                            suffixes k and m multiply by 1024 and 1024^2\n"
+           "  --wg n,...                work-group sizes to sweep (default: per suite)\n"
+           "  --warmup N                untimed runs before timing (default 3)\n"
+           "  --repeats N               timed runs; the median is reported (default 15)\n"
+           "  --quick                   small sizes and few repeats (smoke test)\n"
+           "  --no-cpu-baseline         skip the multi-threaded C++ baseline\n"
+           "  --json FILE, --csv FILE   also write the results there\n"
+           "  -p, --platform P          platform index or name part\n"
+           "  -d, --device D            device index or name part\n"
+           "  --device-type cpu|gpu|all restrict the automatic choice\n"
+           "  -h, --help                this text\n";
+}
+
+bool parseBenchOptions(const std::vector<std::string>& args, BenchOptions& o) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        auto value = [&]() -> const std::string& {
+            if (i + 1 >= args.size()) throw Error(a + " needs a value");
+            return args[++i];
+        };
+        if (a == "-h" || a == "--help") return false;
+        if (a == "--suite") {
+            o.suite = value();
+            if (o.suite != "nbody" && o.suite != "image" && o.suite != "all")
+                throw Error("--suite must be nbody, image or all (got '" + o.suite + "')");
+        } else if (a == "--variants") {
+            o.variants = splitList(value());
+        } else if (a == "--sizes") {
+            o.sizes.clear();
+            for (const auto& s : splitList(value()))
+                o.sizes.push_back(parseCount("--sizes", s, 1, 1LL << 26));
+        } else if (a == "--wg") {
+            o.workGroups.clear();
+            for (const auto& s : splitList(value()))
+                o.workGroups.push_back(static_cast<int>(parseCount("--wg", s, 1, 4096)));
+        } else if (a == "--warmup") {
+            o.warmup = static_cast<int>(parseCount(a, value(), 0, 1000));
+        } else if (a == "--repeats") {
+            o.repeats = static_cast<int>(parseCount(a, value(), 1, 100000));
+        } else if (a == "--quick") {
+            o.quick = true;
+        } else if (a == "--no-cpu-baseline") {
+            o.cpuBaseline = false;
+        } else if (a == "--json") {
+            o.jsonPath = value();
+        } else if (a == "--csv") {
+            o.csvPath = value();
+        } else if (a == "-p" || a == "--platform") {
+            o.device.platform = value();
+        } else if (a == "-d" || a == "--device") {
+            o.device.device = value();
+        } else if (a == "--device-type") {
+            o.device.type = parseDeviceTypeFilter(value());
+        } else {
+            throw Error("unknown benchmark option '" + a + "' (see --help)");
+        }
+    }
+    return true;
+}
+
+}  // namespace clviz::bench

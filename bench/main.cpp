@@ -1,0 +1,28 @@
+// clviz-bench: the headless benchmark (the same code runs behind `clviz --benchmark`).
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench/suites.hpp"
+#include "compute/error.hpp"
+
+int main(int argc, char** argv) {
+    using namespace clviz::bench;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        BenchOptions options;
+        if (!parseBenchOptions(args, options)) {
+            std::fputs(benchUsage("clviz-bench").c_str(), stdout);
+            return 0;
+        }
+        return runBenchmarks(options);
+    } catch (const clviz::Error& e) {
+        std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
+    } catch (const cl::Error& e) {
+        std::fprintf(stderr, "clviz-bench: error: %s\n",
+                     clviz::describeClError(e.what(), e.err()).c_str());
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
+    }
+    return 1;
+}

@@ -1,0 +1,15 @@
+#pragma once
+// The benchmark suites. Each appends rows to the report and prints progress on stderr.
+#include "bench/bench_options.hpp"
+#include "bench/bench_report.hpp"
+#include "compute/compute_context.hpp"
+
+namespace clviz::bench {
+
+void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
+void runImageBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
+
+// Runs the suites options.suite names, prints the table and writes JSON/CSV. Returns an exit code.
+int runBenchmarks(const BenchOptions& options);
+
+}  // namespace clviz::bench

@@ -1,0 +1,51 @@
+#pragma once
+// Plain descriptions of OpenCL platforms and devices, queried once. Device selection works on
+// these structs only, so it can be tested with made-up machines.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace clviz {
+
+enum class DeviceKind { Gpu, Cpu, Accelerator, Other };
+const char* deviceKindName(DeviceKind kind);
+
+struct DeviceInfo {
+    std::string name;
+    std::string vendor;
+    DeviceKind kind = DeviceKind::Other;
+    std::string version;         // CL_DEVICE_VERSION
+    std::string driverVersion;   // CL_DRIVER_VERSION
+    std::string openclCVersion;  // CL_DEVICE_OPENCL_C_VERSION
+    unsigned computeUnits = 0;
+    unsigned clockMHz = 0;
+    std::uint64_t globalMemBytes = 0;
+    std::uint64_t localMemBytes = 0;
+    std::uint64_t maxAllocBytes = 0;
+    std::size_t maxWorkGroupSize = 0;
+    bool imageSupport = false;
+    std::size_t image2dMaxWidth = 0;
+    std::size_t image2dMaxHeight = 0;
+    std::vector<std::string> extensions;
+
+    bool hasExtension(const std::string& ext) const;
+};
+
+struct PlatformInfo {
+    std::string name;
+    std::string vendor;
+    std::string version;
+    std::vector<DeviceInfo> devices;  // may be empty (Mesa's Clover often is)
+};
+
+// Every platform the ICD loader reports, each with all its devices. No platform at all gives an
+// empty vector, not an exception.
+std::vector<PlatformInfo> queryPlatforms();
+
+// The table printed by --list-devices.
+std::string formatDeviceTable(const std::vector<PlatformInfo>& platforms);
+
+// "1.5 GiB", "48 KiB"
+std::string formatBytes(std::uint64_t bytes);
+
+}  // namespace clviz
