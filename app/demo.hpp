@@ -1,0 +1,61 @@
+#pragma once
+// The interface the main loop drives. The N-body simulation and the image lab are peers behind it,
+// switchable from the main menu. The main loop owns the window, timing and the OpenCL context.
+#include <string>
+
+struct GLFWwindow;
+
+namespace clviz {
+
+class ComputeContext;
+
+// Per-frame facts the main loop hands to the active demo.
+struct FrameInfo {
+    long long index = 0;        // frame number since start
+    double time = 0;            // seconds since start
+    double dt = 0;              // seconds since the previous frame
+    int framebufferWidth = 0;   // pixels; 0 while minimized
+    int framebufferHeight = 0;
+    float contentScale = 1.0f;  // HiDPI scale of the window
+};
+
+// What a demo may use from the application.
+struct AppServices {
+    GLFWwindow* window = nullptr;
+    ComputeContext* compute = nullptr;
+    int glMajor = 4, glMinor = 5;       // the GL context actually created
+    // Shows a message in the GUI notice area (and on stderr); errors stay until dismissed.
+    void (*notify)(void* self, bool isError, const std::string& message) = nullptr;
+    void* notifySelf = nullptr;
+    void notice(const std::string& m) const { if (notify) notify(notifySelf, false, m); }
+    void error(const std::string& m) const { if (notify) notify(notifySelf, true, m); }
+};
+
+class Demo {
+public:
+    virtual ~Demo() = default;
+    virtual const char* name() const = 0;
+
+    // Creates CL and GL resources. Throws clviz::Error on failure (the app shows it).
+    virtual void init(const AppServices& app) = 0;
+    // Runs this frame's OpenCL work.
+    virtual void step(const FrameInfo& frame) = 0;
+    // Draws into the current framebuffer (viewport already set).
+    virtual void draw(const FrameInfo& frame) = 0;
+    // Adds the demo's ImGui windows and its entries under the main menu's "Demo" menu.
+    virtual void gui(const FrameInfo& frame) = 0;
+    // Releases CL and GL resources; the GL context is still current.
+    virtual void shutdown() = 0;
+
+    // Keyboard and mouse that ImGui did not capture. Return true when handled.
+    virtual bool onKey(int /*key*/, int /*mods*/) { return false; }
+    virtual void onMouseDrag(double /*dx*/, double /*dy*/, int /*button*/, int /*mods*/) {}
+    virtual void onScroll(double /*dy*/) {}
+    virtual void onDrop(const std::string& /*path*/) {}
+
+    // Command interface for automation and tests (`--set key=value`, the test hooks): applies a
+    // setting by name, e.g. ("variant", "tiled"). Returns an empty string on success, else why not.
+    virtual std::string set(const std::string& key, const std::string& value) = 0;
+};
+
+}  // namespace clviz
