@@ -1,0 +1,17 @@
+#pragma once
+// GLSL sources from shaders/, embedded at build time (CLVIZ_SHADER_DIR overrides for live editing).
+#include <string>
+#include <vector>
+
+#include "compute/kernel_source.hpp"  // EmbeddedKernel: the same {name, source} pair
+
+namespace clviz {
+
+namespace detail {
+const std::vector<EmbeddedKernel>& embeddedShaders();
+}
+
+// Source of shaders/<name> (e.g. "particles.vert"); throws clviz::Error if there is none.
+std::string shaderSource(const std::string& name);
+
+}  // namespace clviz
