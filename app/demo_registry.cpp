@@ -1,0 +1,45 @@
+#include "app/demo_registry.hpp"
+
+#include <algorithm>
+
+namespace clviz {
+
+namespace {
+
+std::vector<DemoEntry>& registry() {
+    // The built-in demos, in menu order; the first is the default. One line per demo.
+    static std::vector<DemoEntry> demos = {};
+    return demos;
+}
+
+}  // namespace
+
+const std::vector<DemoEntry>& registeredDemos() {
+    return registry();
+}
+
+void registerDemo(std::string id, std::string title, DemoFactory create) {
+    auto& demos = registry();
+    auto it =
+        std::find_if(demos.begin(), demos.end(), [&](const DemoEntry& e) { return e.id == id; });
+    DemoEntry entry{std::move(id), std::move(title), std::move(create)};
+    if (it != demos.end())
+        *it = std::move(entry);
+    else
+        demos.push_back(std::move(entry));
+}
+
+const DemoEntry* findDemo(const std::string& id) {
+    for (const auto& e : registry())
+        if (e.id == id) return &e;
+    return nullptr;
+}
+
+std::string demoIdList() {
+    std::string out;
+    for (const auto& e : registry())
+        out += (out.empty() ? "" : ", ") + e.id;
+    return out.empty() ? "none" : out;
+}
+
+}  // namespace clviz

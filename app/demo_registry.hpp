@@ -1,0 +1,34 @@
+#pragma once
+// The demos the app can switch between. The built-in list lives in demo_registry.cpp: adding a
+// demo is one line there ({"id", "Title", makeXDemo}). Tests and tools may add more at run time
+// with registerDemo() before the app starts.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/demo.hpp"
+
+namespace clviz {
+
+using DemoFactory = std::function<std::unique_ptr<Demo>()>;
+
+struct DemoEntry {
+    std::string id;     // what --demo takes: "nbody", "image"
+    std::string title;  // what the menu shows: "N-body", "Image lab"
+    DemoFactory create;
+};
+
+// Built-in demos first (the first one is the default), then those added with registerDemo().
+const std::vector<DemoEntry>& registeredDemos();
+
+// Adds a demo (or replaces one with the same id). Call before the app starts.
+void registerDemo(std::string id, std::string title, DemoFactory create);
+
+// nullptr when no demo has that id.
+const DemoEntry* findDemo(const std::string& id);
+
+// "nbody, image" (or "none") for error messages and --help.
+std::string demoIdList();
+
+}  // namespace clviz
