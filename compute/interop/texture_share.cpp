@@ -1,0 +1,248 @@
+#include "compute/interop/texture_share.hpp"
+
+#include <chrono>
+
+#include "compute/compute_context.hpp"
+#include "compute/error.hpp"
+#include "compute/profiling.hpp"
+
+namespace clviz {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+void drainGlErrors() {
+    for (int guard = 0; guard < 32 && glGetError() != GL_NO_ERROR; ++guard) {
+    }
+}
+
+std::string sizeText(int w, int h) {
+    return std::to_string(w) + "x" + std::to_string(h);
+}
+
+// Texel rows are 4-byte RGBA8, so the default alignment of 4 always fits; the row length and skips
+// may have been changed by someone else (ImGui, the screenshot code).
+void setTightPixelStore() {
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
+    glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_PACK_SKIP_ROWS, 0);
+    glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+}
+
+}  // namespace
+
+int maxGlTextureSize() {
+    GLint size = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &size);
+    return size;
+}
+
+SharedTexture::SharedTexture(ComputeContext& cc, const InteropChoice& choice, int width, int height)
+    : cc_(cc), width_(width), height_(height) {
+    if (width <= 0 || height <= 0)
+        throw Error("cannot create a texture for an empty image (" + sizeText(width, height) + ")");
+    const int maxSize = maxGlTextureSize();
+    if (width > maxSize || height > maxSize)
+        throw Error("image " + sizeText(width, height) +
+                    " is larger than this OpenGL's GL_MAX_TEXTURE_SIZE (" +
+                    std::to_string(maxSize) + ")");
+
+    drainGlErrors();
+    glGenTextures(1, &texture_);
+    if (texture_ == 0) throw Error("glGenTextures failed");
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    // One level and non-mipmap filters: the texture must be complete for clCreateFromGLTexture.
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    setTightPixelStore();
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    const GLenum err = glGetError();
+    glBindTexture(GL_TEXTURE_2D, 0);
+    if (err != GL_NO_ERROR) {
+        glDeleteTextures(1, &texture_);
+        texture_ = 0;
+        throw Error("OpenGL cannot allocate a " + sizeText(width, height) + " RGBA8 texture (" +
+                    (err == GL_OUT_OF_MEMORY ? std::string("out of memory")
+                                             : "GL error " + std::to_string(err)) +
+                    ")");
+    }
+
+    glEvent_ = cc.info().hasExtension("cl_khr_gl_event");
+    if (choice.path == InteropPath::GlSharing) {
+        try {
+            shared_ = cl::ImageGL(cc.context(), CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, texture_);
+            path_ = InteropPath::GlSharing;
+        } catch (const cl::Error& e) {
+            useHostCopy(describeClError("clCreateFromGLTexture", e.err()));
+        }
+    }
+}
+
+SharedTexture::~SharedTexture() {
+    shared_ = cl::ImageGL();  // release the CL alias before the GL texture goes
+    if (texture_ != 0) glDeleteTextures(1, &texture_);
+}
+
+void SharedTexture::useHostCopy(const std::string& why) {
+    if (path_ == InteropPath::GlSharing) {
+        try {
+            cc_.queue().finish();  // nothing of ours may still hold the shared image
+        } catch (const cl::Error&) {
+        }
+    }
+    shared_ = cl::ImageGL();
+    path_ = InteropPath::HostCopy;
+    fallbackReason_ = "gl-sharing failed (" + why + "); using host copy";
+}
+
+TextureTransferTiming SharedTexture::copyFrom(const cl::Buffer& pixels,
+                                              const std::vector<cl::Event>& waitFor) {
+    if (path_ == InteropPath::GlSharing) {
+        try {
+            return copyFromShared(pixels, waitFor);
+        } catch (const cl::Error& e) {
+            useHostCopy(describeClError("sharing the texture with OpenCL", e.err()));
+        }
+    }
+    try {
+        return copyFromHost(pixels, waitFor);
+    } catch (const cl::Error& e) {
+        throw Error(describeClError("copying the result to the texture", e.err()));
+    }
+}
+
+TextureTransferTiming SharedTexture::copyTo(const cl::Buffer& pixels) {
+    if (path_ == InteropPath::GlSharing) {
+        try {
+            return copyToShared(pixels);
+        } catch (const cl::Error& e) {
+            useHostCopy(describeClError("sharing the texture with OpenCL", e.err()));
+        }
+    }
+    try {
+        return copyToHost(pixels);
+    } catch (const cl::Error& e) {
+        throw Error(describeClError("copying the texture to OpenCL", e.err()));
+    }
+}
+
+TextureTransferTiming SharedTexture::copyFromShared(const cl::Buffer& pixels,
+                                                    const std::vector<cl::Event>& waitFor) {
+    TextureTransferTiming t;
+    t.bytes = bytes();
+    const auto t0 = Clock::now();
+    // GL must be done with the texture before CL writes it. cl_khr_gl_event makes the acquire
+    // wait for GL commands already flushed from this thread; without it only glFinish is safe.
+    if (glEvent_)
+        glFlush();
+    else
+        glFinish();
+    t.hostMs = msSince(t0);
+    auto& q = cc_.queue();
+    const std::vector<cl::Memory> objects{shared_};
+    cl::Event acquire, copy, release;
+    q.enqueueAcquireGLObjects(&objects, waitFor.empty() ? nullptr : &waitFor, &acquire);
+    q.enqueueCopyBufferToImage(pixels, shared_, 0, {0, 0, 0},
+                               {std::size_t(width_), std::size_t(height_), 1}, nullptr, &copy);
+    q.enqueueReleaseGLObjects(&objects, nullptr, &release);
+    // GL draws the texture next; waiting for the release is what makes that safe on every driver.
+    release.wait();
+    t.deviceMs = spanMilliseconds(acquire, release);
+    return t;
+}
+
+TextureTransferTiming SharedTexture::copyFromHost(const cl::Buffer& pixels,
+                                                  const std::vector<cl::Event>& waitFor) {
+    TextureTransferTiming t;
+    t.bytes = bytes();
+    auto& q = cc_.queue();
+    // Mapping is free on CPU devices (PoCL shares host memory) and one DMA on GPUs; GL then copies
+    // straight from the mapped pointer, so there is a single host copy either way.
+    cl::Event map;
+    void* p = q.enqueueMapBuffer(pixels, CL_TRUE, CL_MAP_READ, 0, bytes(),
+                                 waitFor.empty() ? nullptr : &waitFor, &map);
+    t.deviceMs = eventMilliseconds(map);
+    const auto t0 = Clock::now();
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    setTightPixelStore();
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, p);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    t.hostMs = msSince(t0);
+    // glTexSubImage2D has copied client memory when it returns, so unmapping now is safe.
+    q.enqueueUnmapMemObject(pixels, p);
+    return t;
+}
+
+TextureTransferTiming SharedTexture::copyToShared(const cl::Buffer& pixels) {
+    TextureTransferTiming t;
+    t.bytes = bytes();
+    const auto t0 = Clock::now();
+    if (glEvent_)
+        glFlush();
+    else
+        glFinish();
+    t.hostMs = msSince(t0);
+    auto& q = cc_.queue();
+    const std::vector<cl::Memory> objects{shared_};
+    cl::Event acquire, copy, release;
+    q.enqueueAcquireGLObjects(&objects, nullptr, &acquire);
+    q.enqueueCopyImageToBuffer(shared_, pixels, {0, 0, 0},
+                               {std::size_t(width_), std::size_t(height_), 1}, 0, nullptr, &copy);
+    q.enqueueReleaseGLObjects(&objects, nullptr, &release);
+    release.wait();
+    t.deviceMs = spanMilliseconds(acquire, release);
+    return t;
+}
+
+TextureTransferTiming SharedTexture::copyToHost(const cl::Buffer& pixels) {
+    TextureTransferTiming t;
+    t.bytes = bytes();
+    auto& q = cc_.queue();
+    cl::Event map;
+    void* p = q.enqueueMapBuffer(pixels, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes(),
+                                 nullptr, &map);
+    const auto t0 = Clock::now();
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    setTightPixelStore();
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, p);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    t.hostMs = msSince(t0);
+    cl::Event unmap;
+    q.enqueueUnmapMemObject(pixels, p, nullptr, &unmap);
+    unmap.wait();
+    t.deviceMs = eventMilliseconds(map) + eventMilliseconds(unmap);
+    return t;
+}
+
+void SharedTexture::upload(const std::uint8_t* rgba) {
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    setTightPixelStore();
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+std::vector<std::uint8_t> SharedTexture::readBack() const {
+    std::vector<std::uint8_t> out(bytes());
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    setTightPixelStore();
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, out.data());
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return out;
+}
+
+}  // namespace clviz

@@ -1,0 +1,89 @@
+#pragma once
+// An RGBA8 OpenGL texture that OpenCL results reach by the interop path the N-body buffers use
+// (interop_path.hpp): with cl_khr_gl_sharing the texture is wrapped with clCreateFromGLTexture and
+// filled on the device between acquire and release; otherwise CL's pixels are mapped on the host
+// and uploaded with glTexSubImage2D. If sharing cannot be set up or fails while running, the
+// texture falls back to host copy and fallbackReason() says why.
+//
+// Pixels everywhere are tightly packed RGBA8 rows, top row first (as stb_image loads them); GL
+// texture row 0 is that top row and the image view flips it onto the screen.
+#include <glad/gl.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compute/cl.hpp"
+#include "compute/interop/interop_path.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+
+// Where a transfer's time went. Device time comes from CL profiling events; host time is the CPU
+// wall time of the GL calls (glTexSubImage2D, or the glFinish that hands the texture to CL).
+struct TextureTransferTiming {
+    double deviceMs = 0;
+    double hostMs = 0;
+    std::size_t bytes = 0;
+};
+
+class SharedTexture {
+  public:
+    // Creates a width x height RGBA8 texture (GL context current) and, when `choice` says
+    // gl-sharing, the CL image that aliases it. Throws clviz::Error when the size is zero or above
+    // GL_MAX_TEXTURE_SIZE, or GL cannot allocate it.
+    SharedTexture(ComputeContext& cc, const InteropChoice& choice, int width, int height);
+    ~SharedTexture();
+    SharedTexture(const SharedTexture&) = delete;
+    SharedTexture& operator=(const SharedTexture&) = delete;
+
+    GLuint texture() const { return texture_; }
+    int width() const { return width_; }
+    int height() const { return height_; }
+    std::size_t bytes() const { return std::size_t(width_) * std::size_t(height_) * 4; }
+    InteropPath path() const { return path_; }
+    // Empty unless gl-sharing was chosen and then abandoned; one line on why.
+    const std::string& fallbackReason() const { return fallbackReason_; }
+
+    // Copies `pixels` (bytes() of RGBA8 in a CL buffer) into the texture, after `waitFor`.
+    // On return the texture holds the pixels for any later GL command.
+    TextureTransferTiming copyFrom(const cl::Buffer& pixels,
+                                   const std::vector<cl::Event>& waitFor = {});
+
+    // Copies the texture into `pixels` (a CL buffer of at least bytes()): how CL reads a
+    // texture that GL owns (the loaded source image). Returns after the copy has finished.
+    TextureTransferTiming copyTo(const cl::Buffer& pixels);
+
+    // Host pixels (bytes() of RGBA8) straight into the texture.
+    void upload(const std::uint8_t* rgba);
+
+    // The texture's contents through glGetTexImage: for tests, screenshots of one image, saving.
+    std::vector<std::uint8_t> readBack() const;
+
+    // Gives up gl-sharing for host copy (the Interop switch, or a failure); `why` is kept.
+    void useHostCopy(const std::string& why);
+
+  private:
+    TextureTransferTiming copyFromShared(const cl::Buffer& pixels,
+                                         const std::vector<cl::Event>& waitFor);
+    TextureTransferTiming copyFromHost(const cl::Buffer& pixels,
+                                       const std::vector<cl::Event>& waitFor);
+    TextureTransferTiming copyToShared(const cl::Buffer& pixels);
+    TextureTransferTiming copyToHost(const cl::Buffer& pixels);
+
+    ComputeContext& cc_;
+    GLuint texture_ = 0;
+    int width_ = 0;
+    int height_ = 0;
+    InteropPath path_ = InteropPath::HostCopy;
+    bool glEvent_ = false;  // cl_khr_gl_event: acquire/release synchronize with GL implicitly
+    std::string fallbackReason_;
+    cl::ImageGL shared_;  // valid on the gl-sharing path only
+};
+
+// Largest texture GL accepts (GL_MAX_TEXTURE_SIZE); needs a current context.
+int maxGlTextureSize();
+
+}  // namespace clviz
