@@ -1,7 +1,10 @@
 #pragma once
 // The interface the main loop drives. The N-body simulation and the image lab are peers behind it,
 // switchable from the main menu. The main loop owns the window, timing and the OpenCL context.
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -24,11 +27,18 @@ struct AppServices {
     GLFWwindow* window = nullptr;
     ComputeContext* compute = nullptr;
     int glMajor = 4, glMinor = 5;       // the GL context actually created
+    // True when the CL context was created with this GL context's properties (cl_khr_gl_sharing
+    // can work); the reason says why or why not, for the Interop panel.
+    bool clContextSharesGl = false;
+    std::string clContextSharesGlReason;
     // Shows a message in the GUI notice area (and on stderr); errors stay until dismissed.
     void (*notify)(void* self, bool isError, const std::string& message) = nullptr;
     void* notifySelf = nullptr;
     void notice(const std::string& m) const { if (notify) notify(notifySelf, false, m); }
     void error(const std::string& m) const { if (notify) notify(notifySelf, true, m); }
+    // Saves the window (scene and GUI) as PNG once this frame is drawn; an empty path picks a
+    // timestamped name. The result is reported through notify.
+    std::function<void(const std::string& path)> requestScreenshot;
 };
 
 class Demo {
@@ -47,7 +57,9 @@ public:
     // Releases CL and GL resources; the GL context is still current.
     virtual void shutdown() = 0;
 
-    // Keyboard and mouse that ImGui did not capture. Return true when handled.
+    // Keyboard and mouse that ImGui did not capture. Keys reach the demo on press and on
+    // auto-repeat, except the app's own (app/keys.hpp: Esc, Q, V, F, F1, F2, F12, P).
+    // Return true when handled.
     virtual bool onKey(int /*key*/, int /*mods*/) { return false; }
     virtual void onMouseDrag(double /*dx*/, double /*dy*/, int /*button*/, int /*mods*/) {}
     virtual void onScroll(double /*dy*/) {}
@@ -55,7 +67,12 @@ public:
 
     // Command interface for automation and tests (`--set key=value`, the test hooks): applies a
     // setting by name, e.g. ("variant", "tiled"). Returns an empty string on success, else why not.
+    // Called after init(): --set values before the first step(), --set-at ones before their
+    // frame, --save's ("save", FILE) after the last frame. Unknown keys should say so.
     virtual std::string set(const std::string& key, const std::string& value) = 0;
+
+    // The demo's keys for the Help menu, e.g. {"Space", "pause"}.
+    virtual std::vector<std::pair<std::string, std::string>> keyHelp() const { return {}; }
 };
 
 }  // namespace clviz
