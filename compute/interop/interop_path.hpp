@@ -42,6 +42,10 @@ struct InteropCaps {
 // CL side from a device's extension strings.
 InteropCaps detectClInteropCaps(const std::vector<std::string>& clExtensions);
 
+// Fills the GL fields of `caps` from glad's flags; needs a current GL context (gl_interop_caps.cpp,
+// the only part of this header that touches GL).
+void detectGlInteropCaps(InteropCaps& caps);
+
 struct InteropChoice {
     InteropPath path = InteropPath::HostCopy;
     std::string reason;  // one line for the Interop panel and stderr: why this path

@@ -1,0 +1,177 @@
+#include "compute/interop/buffer_bridge.hpp"
+
+#include <chrono>
+
+#include "compute/compute_context.hpp"
+#include "compute/error.hpp"
+#include "compute/interop/bridge_paths.hpp"
+#include "compute/profiling.hpp"
+
+namespace clviz {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+BufferBridge::BufferBridge(ComputeContext& cc, std::size_t capacity, int slots)
+    : cc_(cc), capacity_(capacity), slotCount_(slots) {
+    if (capacity == 0) throw Error("interop buffer of 0 bytes");
+    if (slots < 1 || slots > 3) throw Error("interop bridge needs 1 to 3 slots");
+}
+
+bool BufferBridge::complete(const cl::Event& e) {
+    if (e() == nullptr) return true;
+    cl_int status = e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+    if (status < 0) throw Error(describeClError("the interop copy failed on the device", status));
+    return status == CL_COMPLETE;
+}
+
+void BufferBridge::publish(const cl::Buffer& source, std::size_t bytes) {
+    const auto t0 = Clock::now();
+    if (bytes > capacity_)
+        throw Error("interop publish of " + std::to_string(bytes) + " bytes into a " +
+                    std::to_string(capacity_) + "-byte bridge");
+    Slot& slot = slots_[next_];
+    slot.sequence = 0;  // not drawable until the new copy completes
+    try {
+        enqueueCopy(slot, source, bytes);
+        cc_.queue().flush();
+    } catch (const cl::Error& e) {
+        throw Error(describeClError(
+            (std::string(interopPathName(path())) + ": " + e.what()).c_str(), e.err()));
+    }
+    slot.sequence = ++sequence_;
+    slot.bytes = bytes;
+    slot.timed = false;
+    slot.prepared = false;
+    next_ = (next_ + 1) % slotCount_;
+    pendingHostMs_ += msSince(t0);
+}
+
+void BufferBridge::account(Slot& slot) {
+    if (slot.timed) return;
+    slot.timed = true;
+    BridgeTiming t;
+    t.bytes = slot.bytes;
+    try {
+        if (slot.first() != nullptr && slot.done() != nullptr)
+            t.deviceMs = slot.first() == slot.done() ? eventMilliseconds(slot.done)
+                                                     : spanMilliseconds(slot.first, slot.done);
+    } catch (const cl::Error&) {
+        t.deviceMs = 0;  // a queue without profiling: no device time to show
+    }
+    t.hostMs = pendingHostMs_;
+    pendingHostMs_ = 0;
+    lastTiming_ = t;
+}
+
+BridgeView BufferBridge::view() {
+    const auto t0 = Clock::now();
+    if (sequence_ == 0) return {};
+    const std::uint64_t required = sequence_ > std::uint64_t(latency_) ? sequence_ - latency_ : 1;
+    try {
+        // The oldest slot that is new enough; wait for it if the device is not there yet.
+        int wait = -1;
+        for (int i = 0; i < slotCount_; ++i) {
+            const Slot& s = slots_[i];
+            if (s.sequence >= required && (wait < 0 || s.sequence < slots_[wait].sequence))
+                wait = i;
+        }
+        if (wait >= 0 && !complete(slots_[wait].done)) slots_[wait].done.wait();
+        // Then the newest that is complete (at least the one just waited for).
+        int best = -1;
+        for (int i = 0; i < slotCount_; ++i) {
+            const Slot& s = slots_[i];
+            if (s.sequence == 0 || !complete(s.done)) continue;
+            if (best < 0 || s.sequence > slots_[best].sequence) best = i;
+        }
+        if (best < 0) return {};
+        Slot& slot = slots_[best];
+        if (!slot.prepared) {
+            prepareForDraw(slot);
+            slot.prepared = true;
+        }
+        pendingHostMs_ += msSince(t0);
+        account(slot);
+        shown_ = best;
+        return {slot.buffer, slot.offset, slot.sequence, slot.bytes};
+    } catch (const cl::Error& e) {
+        throw Error(describeClError(
+            (std::string(interopPathName(path())) + ": " + e.what()).c_str(), e.err()));
+    }
+}
+
+void BufferBridge::drawn() {
+    if (shown_ < 0) return;
+    Slot& slot = slots_[shown_];
+    if (slot.readFence) glDeleteSync(slot.readFence);
+    slot.readFence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+}
+
+void BufferBridge::finish() {
+    try {
+        for (int i = 0; i < slotCount_; ++i)
+            if (slots_[i].done() != nullptr) slots_[i].done.wait();
+    } catch (const cl::Error& e) {
+        throw Error(describeClError("waiting for the interop copy", e.err()));
+    }
+}
+
+void BufferBridge::waitReadFence(Slot& slot) {
+    if (!slot.readFence) return;
+    for (;;) {
+        GLenum r = glClientWaitSync(slot.readFence, GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000);
+        if (r == GL_ALREADY_SIGNALED || r == GL_CONDITION_SATISFIED) break;
+        if (r == GL_WAIT_FAILED) {
+            glDeleteSync(slot.readFence);
+            slot.readFence = nullptr;
+            throw Error("glClientWaitSync failed while waiting for GL to finish drawing");
+        }
+    }
+    glDeleteSync(slot.readFence);
+    slot.readFence = nullptr;
+}
+
+void BufferBridge::drain() {
+    // Never throws: called from destructors, where the device may already be in a bad state.
+    for (int i = 0; i < slotCount_; ++i) {
+        try {
+            if (slots_[i].done() != nullptr) slots_[i].done.wait();
+        } catch (...) {
+        }
+        try {
+            waitReadFence(slots_[i]);
+        } catch (...) {
+        }
+        slots_[i] = Slot{};
+    }
+}
+
+std::unique_ptr<BufferBridge> createBufferBridge(InteropPath path, ComputeContext& cc,
+                                                 std::size_t capacityBytes,
+                                                 const InteropCaps& caps) {
+    switch (path) {
+        case InteropPath::HostCopy:
+            if (caps.glBufferStorage) {
+                try {
+                    return makeHostCopyBridge(cc, capacityBytes, true);
+                } catch (const Error&) {
+                    // A driver that refuses the persistent mapping still has glBufferSubData.
+                }
+            }
+            return makeHostCopyBridge(cc, capacityBytes, false);
+        case InteropPath::GlSharing:
+            return makeGlSharingBridge(cc, capacityBytes, caps);
+        case InteropPath::ExternalMemory:
+            throw Error("external memory interop is not implemented yet");
+    }
+    throw Error("unknown interop path");
+}
+
+}  // namespace clviz
