@@ -1,0 +1,28 @@
+#pragma once
+// The 3 x 3 noise filters of seed 002 (kernels/noise_filters.cl), on all four channels. Each
+// work-group stages its tile plus a one-pixel halo in local memory. Borders replicate the edge
+// pixel (clamp-to-edge), so the output has the source's size and no dark frame.
+//   mean:   (sum of the 9 values + 4) / 9 in integers: the rounded mean, exact
+//   median: the 5th of the 9 values, per channel, through a 19-exchange sorting network
+#include "compute/image_filter.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+
+enum class NoiseFilter { Mean3, Median3 };
+
+class ImageNoiseFilter {
+  public:
+    explicit ImageNoiseFilter(ComputeContext& cc);
+
+    // `src` and `dst` hold `size` RGBA8 pixels; they must be different buffers.
+    EnqueuedWork enqueue(NoiseFilter filter, const cl::Buffer& src, ImageSize size,
+                         const cl::Buffer& dst);
+
+  private:
+    ComputeContext& cc_;
+    cl::Kernel mean_, median_;
+};
+
+}  // namespace clviz
