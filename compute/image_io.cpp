@@ -1,0 +1,260 @@
+#include "compute/image_io.hpp"
+
+#include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "compute/device_info.hpp"
+#include "compute/error.hpp"
+
+namespace clviz {
+
+namespace {
+
+std::string quoted(const std::string& name) {
+    return "'" + name + "'";
+}
+
+std::string mebibytes(std::uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    return buf;
+}
+
+// stb's reasons are terse ("bad png sig", "outofdata"); say what they mean for the user.
+std::string explainStbFailure(const char* reason) {
+    const std::string r = reason ? reason : "unknown reason";
+    if (r == "unknown image type")
+        return std::string("unsupported or unrecognized format (supported: ") +
+               supportedImageFormats() + ")";
+    if (r == "too large" || r == "outofmem")
+        return "the image is too large to decode (stb_image: " + r + ")";
+    return "the file is corrupt or truncated (stb_image: " + r + ")";
+}
+
+struct StbFree {
+    void operator()(void* p) const { stbi_image_free(p); }
+};
+
+float srgbEncode(float linear) {
+    linear = std::clamp(linear, 0.0f, 1.0f);
+    return linear <= 0.0031308f ? 12.92f * linear : 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
+}
+
+void appendBytes(void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<std::uint8_t>*>(context);
+    auto* bytes = static_cast<const std::uint8_t*>(data);
+    out->insert(out->end(), bytes, bytes + size);
+}
+
+std::string lowerExtension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+void checkSaveable(const std::string& path, const Rgba8Image& image) {
+    if (image.empty())
+        throw Error("cannot save " + quoted(path) + ": the image is empty (" +
+                    std::to_string(image.width) + " x " + std::to_string(image.height) + ")");
+    if (image.pixels.size() != image.size().bytes())
+        throw Error("cannot save " + quoted(path) + ": the pixel buffer holds " +
+                    std::to_string(image.pixels.size()) + " bytes, expected " +
+                    std::to_string(image.size().bytes()));
+    if (image.width > INT_MAX / 4) throw Error("cannot save " + quoted(path) + ": too wide");
+}
+
+}  // namespace
+
+const char* supportedImageFormats() {
+    return "PNG, JPEG, BMP, TGA, GIF (first frame), PSD, HDR, PIC, PNM";
+}
+
+Rgba8Image toneMapHdr(const float* rgb, int width, int height) {
+    Rgba8Image out(width, height);
+    const std::size_t n = out.size().pixels();
+    auto luminance = [](float r, float g, float b) {
+        return 0.2126f * r + 0.7152f * g + 0.0722f * b;
+    };
+    auto clean = [](float v) { return std::isfinite(v) && v > 0 ? v : 0.0f; };
+
+    // Exposure: scale so the log-average luminance lands on middle grey (0.18).
+    double logSum = 0;
+    float maxL = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const float l = luminance(clean(rgb[3 * i]), clean(rgb[3 * i + 1]), clean(rgb[3 * i + 2]));
+        logSum += std::log(1e-4 + static_cast<double>(l));
+        maxL = std::max(maxL, l);
+    }
+    const double logAverage = std::exp(logSum / static_cast<double>(n));
+    const float scale = static_cast<float>(0.18 / logAverage);
+    // White point: the brightest pixel maps to 1, but never stretch a low-contrast image.
+    const float white = std::max(maxL * scale, 1.0f);
+    const float white2 = white * white;
+
+    for (std::size_t i = 0; i < n; ++i) {
+        const float r = clean(rgb[3 * i]), g = clean(rgb[3 * i + 1]), b = clean(rgb[3 * i + 2]);
+        const float l = luminance(r, g, b);
+        std::uint8_t* p = out.pixels.data() + 4 * i;
+        p[3] = 255;
+        if (l <= 0) {
+            p[0] = p[1] = p[2] = 0;
+            continue;
+        }
+        const float ls = l * scale;
+        const float ld = ls * (1.0f + ls / white2) / (1.0f + ls);  // extended Reinhard
+        const float k = ld / l;                                    // keeps the hue
+        for (int c = 0; c < 3; ++c)
+            p[c] = static_cast<std::uint8_t>(
+                std::lround(255.0f * srgbEncode(clean(rgb[3 * i + c]) * k)));
+    }
+    return out;
+}
+
+Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::string& name,
+                               const ImageLoadLimits& limits) {
+    const std::string prefix = "cannot load image " + quoted(name) + ": ";
+    if (bytes.empty()) throw Error(prefix + "the file is empty (0 bytes)");
+    if (bytes.size() > static_cast<std::size_t>(INT_MAX))
+        throw Error(prefix + "the file is larger than 2 GiB");
+    const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
+    const int len = static_cast<int>(bytes.size());
+
+    // The header alone gives the size: refuse absurd images before decoding a single pixel.
+    int w = 0, h = 0, channels = 0;
+    if (!stbi_info_from_memory(data, len, &w, &h, &channels))
+        throw Error(prefix + explainStbFailure(stbi_failure_reason()));
+    if (w <= 0 || h <= 0)
+        throw Error(prefix + "the image has zero size (" + std::to_string(w) + " x " +
+                    std::to_string(h) + ")");
+    if (w > limits.maxEdge || h > limits.maxEdge ||
+        static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h) > limits.maxPixels)
+        throw Error(prefix + "the image is " + std::to_string(w) + " x " + std::to_string(h) +
+                    " pixels; clviz loads at most " + std::to_string(limits.maxEdge) +
+                    " pixels a side and " + std::to_string(limits.maxPixels) + " pixels in all");
+
+    int lw = 0, lh = 0, lc = 0;
+    if (stbi_is_hdr_from_memory(data, len)) {
+        std::unique_ptr<float, StbFree> hdr(stbi_loadf_from_memory(data, len, &lw, &lh, &lc, 3));
+        if (!hdr) throw Error(prefix + explainStbFailure(stbi_failure_reason()));
+        if (lw != w || lh != h) throw Error(prefix + "the header and the pixel data disagree");
+        return toneMapHdr(hdr.get(), lw, lh);
+    }
+    std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load_from_memory(data, len, &lw, &lh, &lc, 4));
+    if (!pixels) throw Error(prefix + explainStbFailure(stbi_failure_reason()));
+    if (lw != w || lh != h) throw Error(prefix + "the header and the pixel data disagree");
+    Rgba8Image image;
+    image.width = lw;
+    image.height = lh;
+    image.pixels.assign(pixels.get(), pixels.get() + image.size().bytes());
+    return image;
+}
+
+Rgba8Image loadImage(const std::string& path, const ImageLoadLimits& limits) {
+    const std::string prefix = "cannot load image " + quoted(path) + ": ";
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw Error(prefix + "it is a directory");
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
+                                                         &std::fclose);
+    if (!file) throw Error(prefix + std::strerror(errno));
+    std::vector<std::uint8_t> bytes;
+    std::uint8_t chunk[1 << 16];
+    for (;;) {
+        const std::size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
+        bytes.insert(bytes.end(), chunk, chunk + got);
+        if (got < sizeof chunk) break;
+        if (bytes.size() > static_cast<std::size_t>(INT_MAX))
+            throw Error(prefix + "the file is larger than 2 GiB");
+    }
+    if (std::ferror(file.get())) throw Error(prefix + "read error: " + std::strerror(errno));
+    return loadImageFromMemory(bytes, path, limits);
+}
+
+std::vector<std::uint8_t> encodePng(const Rgba8Image& image) {
+    checkSaveable("PNG in memory", image);
+    std::vector<std::uint8_t> out;
+    if (!stbi_write_png_to_func(appendBytes, &out, image.width, image.height, 4,
+                                image.pixels.data(), image.width * 4))
+        throw Error("PNG encoding failed");
+    return out;
+}
+
+void saveImage(const std::string& path, const Rgba8Image& image, int jpegQuality) {
+    checkSaveable(path, image);
+    const std::string ext = lowerExtension(path);
+    std::vector<std::uint8_t> encoded;
+    if (ext == ".png") {
+        encoded = encodePng(image);
+    } else if (ext == ".jpg" || ext == ".jpeg") {
+        if (!stbi_write_jpg_to_func(appendBytes, &encoded, image.width, image.height, 4,
+                                    image.pixels.data(), std::clamp(jpegQuality, 1, 100)))
+            throw Error("cannot save " + quoted(path) + ": JPEG encoding failed");
+    } else {
+        throw Error("cannot save " + quoted(path) + ": unsupported extension " +
+                    quoted(ext.empty() ? std::string("(none)") : ext) + "; use .png or .jpg");
+    }
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "wb"),
+                                                         &std::fclose);
+    if (!file) throw Error("cannot save " + quoted(path) + ": " + std::strerror(errno));
+    if (std::fwrite(encoded.data(), 1, encoded.size(), file.get()) != encoded.size() ||
+        std::fflush(file.get()) != 0)
+        throw Error("cannot save " + quoted(path) + ": write error: " + std::strerror(errno));
+    if (std::fclose(file.release()) != 0)
+        throw Error("cannot save " + quoted(path) + ": " + std::strerror(errno));
+}
+
+std::vector<ImageSizeLimit> deviceImageLimits(const DeviceInfo& device) {
+    std::vector<ImageSizeLimit> limits;
+    if (device.maxAllocBytes > 0) {
+        ImageSizeLimit l;
+        l.maxBytes = device.maxAllocBytes;
+        l.what = "the largest OpenCL buffer " + device.name + " allocates (" +
+                 mebibytes(device.maxAllocBytes) + ")";
+        limits.push_back(l);
+    }
+    if (device.imageSupport && device.image2dMaxWidth > 0 && device.image2dMaxHeight > 0) {
+        ImageSizeLimit l;
+        l.maxWidth = static_cast<int>(std::min<std::size_t>(device.image2dMaxWidth, INT_MAX));
+        l.maxHeight = static_cast<int>(std::min<std::size_t>(device.image2dMaxHeight, INT_MAX));
+        l.what = "the OpenCL image2d limit of " + device.name + " (" + std::to_string(l.maxWidth) +
+                 " x " + std::to_string(l.maxHeight) + ")";
+        limits.push_back(l);
+    }
+    return limits;
+}
+
+ImageSizeLimit glTextureLimit(int glMaxTextureSize) {
+    ImageSizeLimit l;
+    l.maxWidth = l.maxHeight = glMaxTextureSize;
+    l.what = "GL_MAX_TEXTURE_SIZE (" + std::to_string(glMaxTextureSize) + ")";
+    return l;
+}
+
+std::optional<std::string> imageSizeProblem(ImageSize size,
+                                            const std::vector<ImageSizeLimit>& limits) {
+    const std::string dims = "the image is " + std::to_string(size.width) + " x " +
+                             std::to_string(size.height) + " pixels";
+    if (size.empty()) return dims + ": it is empty";
+    for (const auto& l : limits) {
+        if (l.maxWidth > 0 && size.width > l.maxWidth) return dims + ", wider than " + l.what;
+        if (l.maxHeight > 0 && size.height > l.maxHeight) return dims + ", taller than " + l.what;
+        if (l.maxBytes > 0 && size.bytes() > l.maxBytes)
+            return dims + " (" + mebibytes(size.bytes()) + " of RGBA8), more than " + l.what;
+    }
+    return std::nullopt;
+}
+
+void checkImageSize(ImageSize size, const std::vector<ImageSizeLimit>& limits) {
+    if (auto problem = imageSizeProblem(size, limits)) throw Error(*problem);
+}
+
+}  // namespace clviz
