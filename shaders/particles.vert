@@ -1,0 +1,61 @@
+#version 330 core
+// Bodies as point sprites: size shrinks with distance like a real sphere of radius u_size would,
+// colour comes from speed, mass or a fixed colour (see particles.frag for the falloff).
+layout(location = 0) in vec4 a_position;  // xyz, mass in w
+layout(location = 1) in vec4 a_velocity;  // xyz (constant 0 when speed is not shown)
+
+uniform mat4 u_view;
+uniform mat4 u_projection;
+uniform float u_size;           // world-space sprite radius
+uniform float u_pixelScale;     // pixels per world unit at eye distance 1
+uniform float u_maxPointSize;   // the driver's limit
+uniform int u_colourMode;       // 0 speed, 1 mass, 2 fixed
+uniform int u_colourMap;        // 0 inferno-like, 1 viridis-like, 2 ice
+uniform float u_colourScale;    // speed or mass mapped to the top of the colour map
+uniform vec3 u_fixedColour;
+uniform float u_intensity;
+
+out vec4 v_colour;
+
+// Piecewise-linear colour maps through the published key colours of matplotlib's perceptually
+// uniform maps (inferno at ninths, viridis at ninths).
+const vec3 kInferno[10] = vec3[10](
+    vec3(0.000, 0.000, 0.016), vec3(0.106, 0.047, 0.255), vec3(0.290, 0.047, 0.420),
+    vec3(0.471, 0.110, 0.427), vec3(0.647, 0.173, 0.376), vec3(0.812, 0.267, 0.275),
+    vec3(0.929, 0.412, 0.145), vec3(0.984, 0.608, 0.024), vec3(0.969, 0.820, 0.239),
+    vec3(0.988, 1.000, 0.643));
+const vec3 kViridis[10] = vec3[10](
+    vec3(0.267, 0.004, 0.329), vec3(0.282, 0.157, 0.471), vec3(0.243, 0.286, 0.537),
+    vec3(0.192, 0.408, 0.557), vec3(0.149, 0.510, 0.557), vec3(0.122, 0.620, 0.537),
+    vec3(0.208, 0.718, 0.475), vec3(0.431, 0.808, 0.345), vec3(0.710, 0.871, 0.169),
+    vec3(0.992, 0.906, 0.145));
+
+vec3 lookup(float t) {
+    t = clamp(t, 0.0, 1.0);
+    if (u_colourMap == 2) return mix(vec3(0.10, 0.25, 0.80), vec3(0.85, 0.95, 1.00), t);
+    float x = t * 9.0;
+    int i = min(int(x), 8);
+    float f = x - float(i);
+    if (u_colourMap == 1) return mix(kViridis[i], kViridis[i + 1], f);
+    return mix(kInferno[i], kInferno[i + 1], f);
+}
+
+void main() {
+    vec4 eye = u_view * vec4(a_position.xyz, 1.0);
+    gl_Position = u_projection * eye;
+    float distance = max(-eye.z, 1e-6);
+    float pixels = 2.0 * u_size * u_pixelScale / distance;
+    // Sprites smaller than a pixel fade instead of flickering in and out.
+    float coverage = clamp(pixels, 0.0, 1.0);
+    gl_PointSize = clamp(pixels, 1.0, u_maxPointSize);
+
+    vec3 colour;
+    if (u_colourMode == 0) {
+        colour = lookup(0.1 + 0.9 * length(a_velocity.xyz) / u_colourScale);
+    } else if (u_colourMode == 1) {
+        colour = lookup(0.15 + 0.85 * sqrt(max(a_position.w, 0.0) / u_colourScale));
+    } else {
+        colour = u_fixedColour;
+    }
+    v_colour = vec4(colour * u_intensity, coverage);
+}
