@@ -14,10 +14,10 @@ class ComputeContext;
 
 // Per-frame facts the main loop hands to the active demo.
 struct FrameInfo {
-    long long index = 0;        // frame number since start
-    double time = 0;            // seconds since start
-    double dt = 0;              // seconds since the previous frame
-    int framebufferWidth = 0;   // pixels; 0 while minimized
+    long long index = 0;       // frame number since start
+    double time = 0;           // seconds since start
+    double dt = 0;             // seconds since the previous frame
+    int framebufferWidth = 0;  // pixels; 0 while minimized
     int framebufferHeight = 0;
     float contentScale = 1.0f;  // HiDPI scale of the window
 };
@@ -26,7 +26,7 @@ struct FrameInfo {
 struct AppServices {
     GLFWwindow* window = nullptr;
     ComputeContext* compute = nullptr;
-    int glMajor = 4, glMinor = 5;       // the GL context actually created
+    int glMajor = 4, glMinor = 5;  // the GL context actually created
     // True when the CL context was created with this GL context's properties (cl_khr_gl_sharing
     // can work); the reason says why or why not, for the Interop panel.
     bool clContextSharesGl = false;
@@ -34,15 +34,19 @@ struct AppServices {
     // Shows a message in the GUI notice area (and on stderr); errors stay until dismissed.
     void (*notify)(void* self, bool isError, const std::string& message) = nullptr;
     void* notifySelf = nullptr;
-    void notice(const std::string& m) const { if (notify) notify(notifySelf, false, m); }
-    void error(const std::string& m) const { if (notify) notify(notifySelf, true, m); }
+    void notice(const std::string& m) const {
+        if (notify) notify(notifySelf, false, m);
+    }
+    void error(const std::string& m) const {
+        if (notify) notify(notifySelf, true, m);
+    }
     // Saves the window (scene and GUI) as PNG once this frame is drawn; an empty path picks a
     // timestamped name. The result is reported through notify.
     std::function<void(const std::string& path)> requestScreenshot;
 };
 
 class Demo {
-public:
+  public:
     virtual ~Demo() = default;
     virtual const char* name() const = 0;
 

@@ -1,13 +1,9 @@
-// Temporary entry point until the app shell lands: --list-devices only.
-#include <cstdio>
-#include <cstring>
+// clviz: the real-time OpenCL visualizer. Everything lives in clviz_app so tests can drive it.
+#include <string>
+#include <vector>
 
-#include "compute/device_info.hpp"
+#include "app/run_app.hpp"
 
 int main(int argc, char** argv) {
-    if (argc > 1 && std::strcmp(argv[1], "--list-devices") == 0) {
-        std::fputs(clviz::formatDeviceTable(clviz::queryPlatforms()).c_str(), stdout);
-        return 0;
-    }
-    return 1;
+    return clviz::runApp(std::vector<std::string>(argv + 1, argv + argc));
 }

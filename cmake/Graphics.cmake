@@ -28,6 +28,6 @@ set(CLVIZ_IMGUI_BACKENDS /usr/share/doc/libimgui-dev/examples/backends)
 add_library(clviz_imgui STATIC
     ${CLVIZ_IMGUI_BACKENDS}/imgui_impl_glfw.cpp
     ${CLVIZ_IMGUI_BACKENDS}/imgui_impl_opengl3.cpp)
-target_include_directories(clviz_imgui SYSTEM PUBLIC ${IMGUI_INCLUDE_DIRS} ${IMGUI_INCLUDE_DIRS}/backends)
+target_include_directories(clviz_imgui SYSTEM PUBLIC ${IMGUI_INCLUDE_DIRS} ${IMGUI_INCLUDEDIR}/backends)
 target_link_libraries(clviz_imgui PUBLIC PkgConfig::IMGUI PkgConfig::GLFW ${CMAKE_DL_LIBS})
 target_compile_options(clviz_imgui PRIVATE -w)

@@ -1,0 +1,512 @@
+#include "app/application.hpp"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>  // ErrorCheckEndFrameRecover: keeps ImGui usable after a demo throws
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "app/demo_registry.hpp"
+#include "app/gui_overlay.hpp"
+#include "app/keys.hpp"
+#include "app/screenshot.hpp"
+#include "compute/error.hpp"
+
+namespace clviz {
+
+namespace {
+
+// A proportional font where the system has it (fonts-dejavu-core); else ImGui's built-in one.
+constexpr const char* kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+constexpr float kFontPixels = 15.0f;
+
+std::string describe(const std::exception& e) {
+    if (const auto* cl = dynamic_cast<const cl::Error*>(&e))
+        return describeClError(cl->what(), cl->err());
+    return e.what();
+}
+
+Application* self(GLFWwindow* w) {
+    return static_cast<Application*>(glfwGetWindowUserPointer(w));
+}
+
+int currentMods(GLFWwindow* w) {
+    auto down = [w](int a, int b) {
+        return glfwGetKey(w, a) == GLFW_PRESS || glfwGetKey(w, b) == GLFW_PRESS;
+    };
+    int mods = 0;
+    if (down(GLFW_KEY_LEFT_SHIFT, GLFW_KEY_RIGHT_SHIFT)) mods |= GLFW_MOD_SHIFT;
+    if (down(GLFW_KEY_LEFT_CONTROL, GLFW_KEY_RIGHT_CONTROL)) mods |= GLFW_MOD_CONTROL;
+    if (down(GLFW_KEY_LEFT_ALT, GLFW_KEY_RIGHT_ALT)) mods |= GLFW_MOD_ALT;
+    if (down(GLFW_KEY_LEFT_SUPER, GLFW_KEY_RIGHT_SUPER)) mods |= GLFW_MOD_SUPER;
+    return mods;
+}
+
+WindowOptions windowOptions(const AppOptions& o) {
+    WindowOptions w;
+    w.width = o.width;
+    w.height = o.height;
+    w.vsync = o.vsync;
+    w.fullscreen = o.fullscreen;
+    return w;
+}
+
+}  // namespace
+
+Application::Application(const AppOptions& options, std::vector<PlatformInfo> platforms)
+    : options_(options), platforms_(std::move(platforms)), window_(windowOptions(options)) {
+    std::fprintf(stderr, "clviz: %s\n", window_.glDescription().c_str());
+
+    const GlContextHandles gl = window_.nativeHandles();
+    glQuery_ = queryGlDevice(gl);
+    DeviceRequest request = options_.device;
+    request.glDevice = glQuery_.device;
+    choice_ = chooseDevice(platforms_, request);
+    createCompute(gl);
+    const DeviceInfo& dev = compute_->info();
+    std::fprintf(stderr, "clviz: OpenCL device %d.%d: %s (%s); %s\n", choice_.platform,
+                 choice_.device, dev.name.c_str(), choice_.reason.c_str(),
+                 sharesGl_ ? "context shares GL" : "context does not share GL");
+
+    GLFWwindow* w = window_.handle();
+    glfwSetWindowUserPointer(w, this);
+    // Installed before ImGui's backend, which chains to them after updating its own state.
+    glfwSetKeyCallback(w, onKey);
+    glfwSetMouseButtonCallback(w, onMouseButton);
+    glfwSetCursorPosCallback(w, onCursorPos);
+    glfwSetScrollCallback(w, onScroll);
+    glfwSetDropCallback(w, onDrop);
+    glfwSetWindowContentScaleCallback(w, onContentScale);
+    initImGui();
+
+    services_.window = w;
+    services_.compute = compute_.get();
+    services_.glMajor = window_.glMajor();
+    services_.glMinor = window_.glMinor();
+    services_.clContextSharesGl = sharesGl_;
+    services_.clContextSharesGlReason = sharesGlReason_;
+    services_.notify = [](void* app, bool isError, const std::string& message) {
+        static_cast<Application*>(app)->notify(isError, message);
+    };
+    services_.notifySelf = this;
+    services_.requestScreenshot = [this](const std::string& path) {
+        pendingScreenshots_.push_back(path.empty() ? timestampedScreenshotName() : path);
+    };
+}
+
+Application::~Application() {
+    stopDemo();
+    if (imguiReady_) {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+    }
+    compute_.reset();  // before the GL context it may share with goes away
+}
+
+void Application::createCompute(const GlContextHandles& gl) {
+    const DeviceInfo& dev = platforms_.at(choice_.platform).devices.at(choice_.device);
+    if (!dev.hasExtension("cl_khr_gl_sharing")) {
+        sharesGlReason_ = dev.name + " has no cl_khr_gl_sharing";
+    } else if (!gl.valid()) {
+        sharesGlReason_ = "no GLX context handles to share with";
+    } else {
+        try {
+            compute_ =
+                std::make_unique<ComputeContext>(platforms_, choice_, glSharingProperties(gl));
+            sharesGl_ = true;
+            sharesGlReason_ = "created with the GLX context's properties";
+            return;
+        } catch (const Error& e) {
+            // Typically a CL device other than the one driving GL: share nothing, copy instead.
+            sharesGlReason_ = std::string("a GL-sharing context failed: ") + e.what();
+        }
+    }
+    compute_ = std::make_unique<ComputeContext>(platforms_, choice_);
+}
+
+void Application::initImGui() {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // the same layout every start; no stray imgui.ini in the cwd
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().WindowRounding = 4.0f;
+    baseStyle_ = std::make_unique<ImGuiStyle>(ImGui::GetStyle());
+    applyContentScale(window_.contentScale());
+    ImGui_ImplGlfw_InitForOpenGL(window_.handle(), true);
+    ImGui_ImplOpenGL3_Init(window_.glslVersion());
+    imguiReady_ = true;
+}
+
+void Application::applyContentScale(float scale) {
+    if (!(scale > 0) || std::fabs(scale - guiScale_) < 0.01f) return;
+    guiScale_ = scale;
+    ImGuiIO& io = ImGui::GetIO();
+    io.Fonts->Clear();
+    if (std::ifstream(kFontPath).good()) {
+        io.Fonts->AddFontFromFileTTF(kFontPath, std::round(kFontPixels * scale));
+    } else {
+        ImFontConfig config;
+        config.SizePixels = std::round(13.0f * scale);
+        io.Fonts->AddFontDefault(&config);
+    }
+    ImGui::GetStyle() = *baseStyle_;
+    ImGui::GetStyle().ScaleAllSizes(scale);
+    if (imguiReady_) {  // the backend uploads the atlas itself on its first frame
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+}
+
+void Application::notify(bool isError, const std::string& message) {
+    notices_.add(isError, message, glfwGetTime());
+}
+
+template <class F>
+void Application::guarded(const char* what, F&& f) {
+    if (!demo_) return;
+    std::string failure;
+    try {
+        f();
+        return;
+    } catch (const std::exception& e) {
+        failure = describe(e);
+    } catch (...) {
+        failure = "unknown exception";
+    }
+    const std::string title = registeredDemos()[activeDemo_].title;
+    notify(true, title + " stopped (" + what + "): " + failure);
+    demoFailed_ = true;
+    stopDemo();
+}
+
+void Application::stopDemo() {
+    if (!demo_) return;
+    try {
+        demo_->shutdown();
+    } catch (const std::exception& e) {
+        notify(true, std::string("shutting down ") + demo_->name() + ": " + describe(e));
+    }
+    demo_.reset();
+    activeDemo_ = -1;
+    dragButton_ = -1;
+}
+
+std::string Application::activateDemo(int index) {
+    stopDemo();
+    const DemoEntry& entry = registeredDemos().at(index);
+    try {
+        std::unique_ptr<Demo> demo = entry.create();
+        demo->init(services_);
+        demo_ = std::move(demo);
+        activeDemo_ = index;
+        return "";
+    } catch (const std::exception& e) {
+        const std::string why = "cannot start " + entry.title + ": " + describe(e);
+        notify(true, why);
+        return why;
+    }
+}
+
+std::string Application::applySetting(const Setting& s) {
+    if (s.key.rfind("app.", 0) == 0) return applyAppSetting(s.key.substr(4), s.value);
+    if (!demo_) return "no demo is running to take '" + s.key + "'";
+    std::string error;
+    try {
+        error = demo_->set(s.key, s.value);
+    } catch (const std::exception& e) {
+        error = describe(e);
+    }
+    return error.empty() ? ""
+                         : std::string(demo_->name()) + ": " + s.key + "=" + s.value + ": " + error;
+}
+
+std::string Application::applyAppSetting(const std::string& key, const std::string& value) {
+    const auto onOff = parseOnOff(value);
+    auto needOnOff = [&] { return "app." + key + " expects on or off, got '" + value + "'"; };
+    if (key == "vsync") {
+        if (!onOff) return needOnOff();
+        window_.setVsync(*onOff);
+    } else if (key == "fullscreen") {
+        if (!onOff) return needOnOff();
+        window_.setFullscreen(*onOff);
+    } else if (key == "gui") {
+        if (!onOff) return needOnOff();
+        guiVisible_ = *onOff;
+    } else if (key == "devices") {
+        if (!onOff) return needOnOff();
+        panels_.devices = *onOff;
+    } else if (key == "minimized") {
+        if (!onOff) return needOnOff();
+        forcedMinimized_ = *onOff;
+    } else if (key == "screenshot") {
+        if (value.size() < 5 || value.substr(value.size() - 4) != ".png")
+            return "app.screenshot expects a file name ending in .png";
+        pendingScreenshots_.push_back(value);
+    } else if (key == "demo") {
+        const DemoEntry* entry = findDemo(value);
+        if (!entry) return "unknown demo '" + value + "' (available: " + demoIdList() + ")";
+        const int index = static_cast<int>(entry - registeredDemos().data());
+        if (index != activeDemo_) return activateDemo(index);
+    } else {
+        return "unknown app setting 'app." + key +
+               "' (app.vsync, app.fullscreen, app.gui, app.devices, app.demo, app.screenshot, "
+               "app.minimized)";
+    }
+    return "";
+}
+
+void Application::perform(AppAction action) {
+    switch (action) {
+        case AppAction::Quit:
+            quit_ = true;
+            break;
+        case AppAction::ToggleVsync:
+            window_.setVsync(!window_.vsync());
+            notify(false, std::string("vsync ") + (window_.vsync() ? "on" : "off"));
+            break;
+        case AppAction::ToggleFullscreen:
+            window_.setFullscreen(!window_.fullscreen());
+            break;
+        case AppAction::ToggleGui:
+            guiVisible_ = !guiVisible_;
+            break;
+        case AppAction::ToggleDevicePanel:
+            panels_.devices = !panels_.devices;
+            break;
+        case AppAction::Screenshot:
+            pendingScreenshots_.push_back(timestampedScreenshotName());
+            break;
+        case AppAction::None:
+            break;
+    }
+}
+
+int Application::run() {
+    const auto& demos = registeredDemos();
+    int start = demos.empty() ? -1 : 0;
+    if (!options_.demo.empty()) {
+        const DemoEntry* entry = findDemo(options_.demo);
+        if (!entry)
+            throw UsageError("unknown --demo '" + options_.demo + "' (available: " + demoIdList() +
+                             ")");
+        start = static_cast<int>(entry - demos.data());
+    }
+    if (start < 0) {
+        notify(false, "no demos are registered: showing the shell only");
+    } else if (std::string why = activateDemo(start); !why.empty()) {
+        throw Error(why);
+    }
+    for (const Setting& s : options_.settings)
+        if (std::string why = applySetting(s); !why.empty()) {
+            std::fprintf(stderr, "clviz: error: --set %s=%s: %s\n", s.key.c_str(), s.value.c_str(),
+                         why.c_str());
+            return 2;
+        }
+
+    std::size_t nextTimed = 0;
+    const double startTime = glfwGetTime();
+    double lastTime = startTime;
+    for (long long frame = 0;; ++frame) {
+        glfwPollEvents();
+        while (nextTimed < options_.timed.size() && options_.timed[nextTimed].frame <= frame) {
+            const TimedSetting& t = options_.timed[nextTimed++];
+            if (std::string why = applySetting(t.setting); !why.empty()) {
+                std::fprintf(stderr, "clviz: error: --set-at %lld:%s=%s: %s\n", t.frame,
+                             t.setting.key.c_str(), t.setting.value.c_str(), why.c_str());
+                return 2;
+            }
+        }
+        if (scaleDirty_) {
+            scaleDirty_ = false;
+            applyContentScale(window_.contentScale());
+        }
+        const bool last =
+            quit_ || window_.shouldClose() || (options_.frames && frame + 1 >= *options_.frames);
+
+        const double now = glfwGetTime();
+        FrameInfo info;
+        info.index = frame;
+        info.time = now - startTime;
+        info.dt = frame == 0 ? 0.0 : now - lastTime;
+        lastTime = now;
+        if (frame > 0) stats_.add(info.dt);
+        window_.framebufferSize(info.framebufferWidth, info.framebufferHeight);
+        info.contentScale = window_.contentScale();
+        const bool minimized =
+            forcedMinimized_ || info.framebufferWidth <= 0 || info.framebufferHeight <= 0;
+        if (minimized) info.framebufferWidth = info.framebufferHeight = 0;
+
+        // A minimized window keeps simulating but draws nothing.
+        guarded("step", [&] { demo_->step(info); });
+        if (!minimized) {
+            glViewport(0, 0, info.framebufferWidth, info.framebufferHeight);
+            glClearColor(0.05f, 0.055f, 0.07f, 1.0f);
+            glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+            guarded("draw", [&] { demo_->draw(info); });
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);  // the GUI and screenshots use the window's
+            glViewport(0, 0, info.framebufferWidth, info.framebufferHeight);
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            if (guiVisible_) drawGui(info);
+            ImGui::Render();
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            writeScreenshots(info.framebufferWidth, info.framebufferHeight, last);
+            glfwSwapBuffers(window_.handle());
+        } else {
+            if (last && !options_.screenshotPath.empty()) {
+                std::fprintf(stderr, "clviz: error: the window is minimized: no screenshot\n");
+                screenshotFailed_ = true;
+            }
+            if (!options_.frames) glfwWaitEventsTimeout(0.05);  // don't spin while iconified
+        }
+        if (last) break;
+    }
+
+    int status = 0;
+    if (!options_.savePath.empty()) {
+        if (std::string why = applySetting({"save", options_.savePath}); !why.empty()) {
+            std::fprintf(stderr, "clviz: error: --save %s: %s\n", options_.savePath.c_str(),
+                         why.c_str());
+            status = 2;
+        }
+    }
+    if (status == 0 && (screenshotFailed_ || (demoFailed_ && options_.frames))) status = 1;
+    return status;
+}
+
+void Application::writeScreenshots(int width, int height, bool lastFrame) {
+    if (lastFrame && !options_.screenshotPath.empty())
+        pendingScreenshots_.push_back(options_.screenshotPath);
+    for (const std::string& path : pendingScreenshots_) {
+        try {
+            saveFramebufferPng(path, width, height);
+            notify(false, "screenshot written to " + path + " (" + std::to_string(width) + "x" +
+                              std::to_string(height) + ")");
+        } catch (const Error& e) {
+            notify(true, e.what());
+            screenshotFailed_ = true;
+        }
+    }
+    pendingScreenshots_.clear();
+}
+
+void Application::drawGui(const FrameInfo& frame) {
+    const auto& demos = registeredDemos();
+    MenuModel menu;
+    menu.demos = &demos;
+    menu.activeDemo = activeDemo_;
+    menu.vsync = window_.vsync();
+    menu.fullscreen = window_.fullscreen();
+    const MenuActions actions = drawMainMenu(menu, panels_);
+
+    if (panels_.overlay) {
+        OverlayInfo o;
+        o.stats = &stats_;
+        o.demoTitle = activeDemo_ >= 0 ? demos[activeDemo_].title : "";
+        o.clDevice = compute_->info().name + " (" + platforms_[choice_.platform].name + ")";
+        o.clReason = choice_.reason;
+        o.gl = "OpenGL " + std::to_string(window_.glMajor()) + "." +
+               std::to_string(window_.glMinor()) + " core, " + window_.glRenderer() +
+               (window_.fellBackTo33() ? " (4.5 unavailable)" : "");
+        o.glFellBack = window_.fellBackTo33();
+        o.vsync = window_.vsync();
+        o.framebufferWidth = frame.framebufferWidth;
+        o.framebufferHeight = frame.framebufferHeight;
+        drawOverlay(o);
+    }
+    if (panels_.devices) {
+        DevicePanelModel m;
+        m.platforms = &platforms_;
+        m.choice = choice_;
+        m.glDeviceDetail = glQuery_.detail;
+        m.clContextSharesGl = sharesGl_;
+        m.clContextSharesGlReason = sharesGlReason_;
+        m.gl = window_.glDescription();
+        devicePanel_.draw(&panels_.devices, m);
+    }
+    if (panels_.keys) {
+        std::vector<std::pair<std::string, std::string>> demoKeys;
+        if (demo_) demoKeys = demo_->keyHelp();
+        drawKeysWindow(&panels_.keys, demoKeys, activeDemo_ >= 0 ? demos[activeDemo_].title : "");
+    }
+
+    if (demo_) {
+        ImGuiContext& g = *ImGui::GetCurrentContext();
+        const int windowDepth = g.CurrentWindowStack.Size;
+        guarded("gui", [&] { demo_->gui(frame); });
+        // A throw from inside a Begin/End pair leaves ImGui's stacks open: close them.
+        if (g.CurrentWindowStack.Size != windowDepth) ImGui::ErrorCheckEndFrameRecover(nullptr);
+    }
+    if (panels_.notices) notices_.draw(glfwGetTime());
+
+    if (actions.quit) perform(AppAction::Quit);
+    if (actions.screenshot) perform(AppAction::Screenshot);
+    if (actions.toggleVsync) perform(AppAction::ToggleVsync);
+    if (actions.toggleFullscreen) perform(AppAction::ToggleFullscreen);
+    if (actions.hideGui) guiVisible_ = false;
+    if (actions.switchDemo >= 0) {
+        const int previous = activeDemo_;
+        if (!activateDemo(actions.switchDemo).empty() && previous >= 0) activateDemo(previous);
+    }
+}
+
+// --- input: what ImGui does not capture goes to the app's keys, then to the demo ---
+
+void Application::onKey(GLFWwindow* w, int key, int, int action, int mods) {
+    Application* app = self(w);
+    if (action == GLFW_RELEASE || ImGui::GetIO().WantCaptureKeyboard) return;
+    if (const AppAction a = appActionForKey(key); a != AppAction::None) {
+        if (action == GLFW_PRESS) app->perform(a);
+        return;
+    }
+    app->guarded("key", [&] { app->demo_->onKey(key, mods); });
+}
+
+void Application::onMouseButton(GLFWwindow* w, int button, int action, int) {
+    Application* app = self(w);
+    if (action == GLFW_PRESS && app->dragButton_ < 0 && !ImGui::GetIO().WantCaptureMouse) {
+        app->dragButton_ = button;
+        glfwGetCursorPos(w, &app->lastX_, &app->lastY_);
+    } else if (action == GLFW_RELEASE && button == app->dragButton_) {
+        app->dragButton_ = -1;
+    }
+}
+
+void Application::onCursorPos(GLFWwindow* w, double x, double y) {
+    Application* app = self(w);
+    if (app->dragButton_ < 0) return;
+    const double dx = x - app->lastX_, dy = y - app->lastY_;
+    app->lastX_ = x;
+    app->lastY_ = y;
+    const int button = app->dragButton_;
+    app->guarded("mouse", [&] { app->demo_->onMouseDrag(dx, dy, button, currentMods(w)); });
+}
+
+void Application::onScroll(GLFWwindow* w, double, double dy) {
+    Application* app = self(w);
+    if (ImGui::GetIO().WantCaptureMouse) return;
+    app->guarded("scroll", [&] { app->demo_->onScroll(dy); });
+}
+
+void Application::onDrop(GLFWwindow* w, int count, const char** paths) {
+    Application* app = self(w);
+    for (int i = 0; i < count; ++i) {
+        const std::string path = paths[i];
+        app->guarded("drop", [&] { app->demo_->onDrop(path); });
+    }
+}
+
+void Application::onContentScale(GLFWwindow* w, float, float) {
+    self(w)->scaleDirty_ = true;
+}
+
+}  // namespace clviz

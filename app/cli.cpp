@@ -1,0 +1,237 @@
+#include "app/cli.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <sstream>
+
+#include "app/keys.hpp"
+
+namespace clviz {
+
+namespace {
+
+constexpr long long kMaxFrames = 1'000'000'000;
+constexpr long long kMaxParticles = 1LL << 31;
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+long long parseInteger(const std::string& flag, const std::string& text, long long min,
+                       long long max) {
+    long long value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
+        throw UsageError(flag + " expects a whole number, got '" + text + "'");
+    if (ec == std::errc::result_out_of_range || value < min || value > max)
+        throw UsageError(flag + " must be between " + std::to_string(min) + " and " +
+                         std::to_string(max) + ", got " + text);
+    return value;
+}
+
+bool parseOnOffFlag(const std::string& flag, const std::string& text) {
+    if (auto v = parseOnOff(text)) return *v;
+    throw UsageError(flag + " expects on or off, got '" + text + "'");
+}
+
+Setting parseSetting(const std::string& flag, const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw UsageError(flag + " expects key=value, got '" + text + "'");
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+TimedSetting parseTimedSetting(const std::string& text) {
+    const auto colon = text.find(':');
+    if (colon == std::string::npos)
+        throw UsageError("--set-at expects FRAME:key=value, got '" + text + "'");
+    TimedSetting t;
+    t.frame = parseInteger("--set-at FRAME", text.substr(0, colon), 0, kMaxFrames - 1);
+    t.setting = parseSetting("--set-at", text.substr(colon + 1));
+    return t;
+}
+
+bool endsWithPng(const std::string& path) {
+    return path.size() > 4 && lower(path.substr(path.size() - 4)) == ".png";
+}
+
+// Flags that take a value; the rest are switches.
+const std::vector<std::string> kValueFlags = {
+    "-p",           "--platform", "-d",      "--device", "--device-type", "--demo",   "--frames",
+    "--screenshot", "--vsync",    "--width", "--height", "--set",         "--set-at", "--interop",
+    "--image",      "--save",     "--n",     "--preset", "--variant",     "--record"};
+
+bool takesValue(const std::string& flag) {
+    return std::find(kValueFlags.begin(), kValueFlags.end(), flag) != kValueFlags.end();
+}
+
+}  // namespace
+
+std::optional<bool> parseOnOff(const std::string& text) {
+    const std::string t = lower(text);
+    if (t == "on" || t == "true" || t == "1" || t == "yes") return true;
+    if (t == "off" || t == "false" || t == "0" || t == "no") return false;
+    return std::nullopt;
+}
+
+AppOptions parseCli(const std::vector<std::string>& args) {
+    AppOptions o;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string flag = args[i];
+        std::optional<std::string> inlineValue;
+        if (flag.rfind("--", 0) == 0) {
+            if (auto eq = flag.find('='); eq != std::string::npos) {
+                inlineValue = flag.substr(eq + 1);
+                flag = flag.substr(0, eq);
+            }
+        }
+
+        if (flag == "--benchmark") {
+            if (inlineValue)
+                throw UsageError("--benchmark takes no '=value'; put options after it");
+            o.mode = AppOptions::Mode::Benchmark;
+            o.benchmarkArgs.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+            break;
+        }
+        if (!takesValue(flag)) {
+            if (inlineValue) throw UsageError(flag + " takes no value");
+            if (flag == "-h" || flag == "--help") {
+                o.mode = AppOptions::Mode::Help;
+            } else if (flag == "--version") {
+                o.mode = AppOptions::Mode::Version;
+            } else if (flag == "--list-devices") {
+                o.mode = AppOptions::Mode::ListDevices;
+            } else if (flag == "--fullscreen") {
+                o.fullscreen = true;
+            } else if (flag.empty() || flag[0] != '-') {
+                throw UsageError("unexpected argument '" + flag + "' (see --help)");
+            } else {
+                throw UsageError("unknown option '" + flag + "' (see --help)");
+            }
+            continue;
+        }
+
+        std::string value;
+        if (inlineValue) {
+            value = *inlineValue;
+        } else {
+            if (i + 1 >= args.size()) throw UsageError(flag + " needs a value (see --help)");
+            value = args[++i];
+        }
+        if (value.empty()) throw UsageError(flag + " needs a non-empty value");
+
+        if (flag == "-p" || flag == "--platform") {
+            o.device.platform = value;
+        } else if (flag == "-d" || flag == "--device") {
+            o.device.device = value;
+        } else if (flag == "--device-type") {
+            try {
+                o.device.type = parseDeviceTypeFilter(value);
+            } catch (const Error& e) {
+                throw UsageError(e.what());
+            }
+        } else if (flag == "--demo") {
+            o.demo = value;
+        } else if (flag == "--frames") {
+            o.frames = parseInteger(flag, value, 1, kMaxFrames);
+        } else if (flag == "--screenshot") {
+            if (!endsWithPng(value))
+                throw UsageError("--screenshot writes PNG: the file name must end in .png, got '" +
+                                 value + "'");
+            o.screenshotPath = value;
+        } else if (flag == "--vsync") {
+            o.vsync = parseOnOffFlag(flag, value);
+        } else if (flag == "--width") {
+            o.width = static_cast<int>(parseInteger(flag, value, kMinWindowSize, kMaxWindowSize));
+        } else if (flag == "--height") {
+            o.height = static_cast<int>(parseInteger(flag, value, kMinWindowSize, kMaxWindowSize));
+        } else if (flag == "--set") {
+            o.settings.push_back(parseSetting(flag, value));
+        } else if (flag == "--set-at") {
+            o.timed.push_back(parseTimedSetting(value));
+        } else if (flag == "--save") {
+            o.savePath = value;
+        } else if (flag == "--n") {
+            parseInteger(flag, value, 1, kMaxParticles);
+            o.settings.push_back({"n", value});
+        } else {
+            // --interop, --image, --preset, --variant, --record: sugar for --set flag=value; the
+            // demo that owns the key checks the value.
+            o.settings.push_back({flag.substr(2), value});
+        }
+    }
+
+    if (o.frames) {
+        for (const auto& t : o.timed)
+            if (t.frame >= *o.frames)
+                throw UsageError("--set-at " + std::to_string(t.frame) + ":" + t.setting.key +
+                                 " never happens: --frames " + std::to_string(*o.frames) +
+                                 " runs frames 0 to " + std::to_string(*o.frames - 1));
+    }
+    std::stable_sort(
+        o.timed.begin(), o.timed.end(),
+        [](const TimedSetting& a, const TimedSetting& b) { return a.frame < b.frame; });
+    return o;
+}
+
+std::string cliUsage() {
+    std::ostringstream u;
+    u << R"(Usage: clviz [options]
+       clviz --list-devices
+       clviz --benchmark [benchmark options]   (same as clviz-bench; --benchmark --help lists them)
+
+Real-time OpenCL compute visualizer: an N-body simulation and an image-processing lab.
+
+OpenCL device (default: the device driving the GL context where the platform can tell,
+else the first GPU, else the first CPU device):
+  -p, --platform P        platform index or name part (e.g. 0, nvidia, portable)
+  -d, --device D          device index within the platform, or name part
+      --device-type T     cpu, gpu or all                                  [all]
+      --list-devices      print every platform and device, then exit (needs no display)
+
+Window:
+      --demo NAME         demo to start with: nbody or image          [first registered]
+      --width W           window width in screen units, )"
+      << kMinWindowSize << "-" << kMaxWindowSize << R"(         [1280]
+      --height H          window height, )"
+      << kMinWindowSize << "-" << kMaxWindowSize << R"(                       [720]
+      --vsync on|off      sync buffer swaps to the display                  [on]
+      --fullscreen        start fullscreen on the primary monitor           [off]
+
+Automation and tests:
+      --frames N          run N frames, then exit 0                  [until closed]
+      --screenshot F.png  write the window (with GUI) as PNG after the last frame
+      --set KEY=VALUE     apply a setting before the first frame (repeatable);
+                          keys starting with "app." go to the app: app.vsync,
+                          app.fullscreen, app.gui (on|off), app.demo (NAME),
+                          app.screenshot (FILE.png), app.minimized (on|off, a test hook
+                          that runs frames as if the window had size 0x0); other keys go
+                          to the active demo
+      --set-at N:KEY=VALUE  apply a setting just before frame N (0 = first; repeatable)
+
+Demo settings (sugar for --set KEY=VALUE; the demo checks the value):
+      --n N               N-body: number of particles
+      --preset NAME       N-body: initial scene
+      --variant NAME      kernel variant of the active demo
+      --interop MODE      auto, gl-sharing or host-copy                     [auto]
+      --record DIR        write every frame as a numbered PNG into DIR
+      --image FILE        image lab: image to load (PNG, JPEG, BMP, TGA, GIF, PSD, HDR)
+      --save FILE         image lab: save the result after the last frame (PNG or JPEG)
+
+  -h, --help              this text
+      --version           print the version
+
+App keys (the Help menu also lists the demo's):
+  )" << appKeysSummary()
+      << R"(
+
+Exit status: 0 ok, 1 runtime failure, 2 bad command line or setting.
+)";
+    return u.str();
+}
+
+}  // namespace clviz

@@ -1,0 +1,64 @@
+#pragma once
+// The viewer's command line, parsed into plain options. Pure: no window, no OpenCL, so every case
+// (including the bad ones) is unit-tested.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compute/device_select.hpp"
+#include "compute/error.hpp"
+
+namespace clviz {
+
+// Bad command line: the message is printed as is and the process exits with status 2.
+class UsageError : public Error {
+  public:
+    using Error::Error;
+};
+
+// One `key=value` for Demo::set (or for the app itself when the key starts with "app.").
+struct Setting {
+    std::string key;
+    std::string value;
+    bool operator==(const Setting&) const = default;
+};
+
+// A setting applied just before frame `frame` (0 = the first frame): the live-switch test hook.
+struct TimedSetting {
+    long long frame = 0;
+    Setting setting;
+    bool operator==(const TimedSetting&) const = default;
+};
+
+struct AppOptions {
+    enum class Mode { Run, Help, Version, ListDevices, Benchmark };
+    Mode mode = Mode::Run;
+
+    DeviceRequest device;             // -p, -d, --device-type
+    std::string demo;                 // --demo; empty: the first registered demo
+    std::optional<long long> frames;  // --frames: run this many frames, then exit 0
+    std::string screenshotPath;       // --screenshot: PNG written after the last frame
+    std::string savePath;             // --save: set("save", path) after the last frame
+    bool vsync = true;                // --vsync on|off
+    bool fullscreen = false;          // --fullscreen
+    int width = 1280;                 // --width, --height: window size in screen units
+    int height = 720;
+    std::vector<Setting> settings;           // --set and the sugar flags, in command-line order
+    std::vector<TimedSetting> timed;         // --set-at, sorted by frame (stable)
+    std::vector<std::string> benchmarkArgs;  // everything after --benchmark
+};
+
+// Parses argv without the program name. Throws UsageError on any bad input.
+AppOptions parseCli(const std::vector<std::string>& args);
+
+// "on", "off" (also true/false, 1/0, yes/no); nullopt for anything else.
+std::optional<bool> parseOnOff(const std::string& text);
+
+// The --help text, every flag with its default.
+std::string cliUsage();
+
+// Limits the parser enforces (also quoted by --help).
+inline constexpr int kMinWindowSize = 64;
+inline constexpr int kMaxWindowSize = 16384;
+
+}  // namespace clviz

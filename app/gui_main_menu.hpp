@@ -1,0 +1,41 @@
+#pragma once
+// The main menu bar (File, Demo, View, Help) and the key-bindings window. The menu only reports
+// what the user picked; the application acts on it.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/demo_registry.hpp"
+
+namespace clviz {
+
+struct PanelVisibility {
+    bool overlay = true;
+    bool devices = false;
+    bool notices = true;
+    bool keys = false;
+};
+
+struct MenuModel {
+    const std::vector<DemoEntry>* demos = nullptr;
+    int activeDemo = -1;  // index into demos, -1: none
+    bool vsync = true;
+    bool fullscreen = false;
+};
+
+struct MenuActions {
+    bool quit = false;
+    bool screenshot = false;
+    bool toggleVsync = false;
+    bool toggleFullscreen = false;
+    bool hideGui = false;
+    int switchDemo = -1;  // index into demos
+};
+
+MenuActions drawMainMenu(const MenuModel& model, PanelVisibility& panels);
+
+// App keys (app/keys.hpp) and the active demo's (Demo::keyHelp).
+void drawKeysWindow(bool* open, const std::vector<std::pair<std::string, std::string>>& demoKeys,
+                    const std::string& demoTitle);
+
+}  // namespace clviz

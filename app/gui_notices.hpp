@@ -1,0 +1,26 @@
+#pragma once
+// The notice area: messages from the app and the demos (AppServices::notify), bottom-left.
+// Notices fade after a few seconds; errors stay until dismissed. Everything also goes to stderr.
+#include <deque>
+#include <string>
+
+namespace clviz {
+
+class Notices {
+  public:
+    void add(bool isError, const std::string& message, double now);
+    // Draws the area; `now` is glfwGetTime().
+    void draw(double now);
+    int errorCount() const;
+
+  private:
+    struct Entry {
+        bool error = false;
+        std::string text;
+        double time = 0;
+        int repeats = 1;
+    };
+    std::deque<Entry> entries_;
+};
+
+}  // namespace clviz

@@ -1,0 +1,83 @@
+#include "app/run_app.hpp"
+
+#include <cstdio>
+
+#include "app/application.hpp"
+#include "app/cli.hpp"
+#include "app/demo_registry.hpp"
+#include "bench/suites.hpp"
+#include "compute/error.hpp"
+
+#ifndef CLVIZ_VERSION
+#define CLVIZ_VERSION "unknown"
+#endif
+
+namespace clviz {
+
+namespace {
+
+int fail(int status, const std::string& message) {
+    std::fprintf(stderr, "clviz: error: %s\n", message.c_str());
+    return status;
+}
+
+int runBenchmark(const AppOptions& app) {
+    bench::BenchOptions options;
+    try {
+        if (!bench::parseBenchOptions(app.benchmarkArgs, options)) {
+            std::fputs(bench::benchUsage("clviz --benchmark").c_str(), stdout);
+            return 0;
+        }
+    } catch (const Error& e) {
+        return fail(2, e.what());
+    }
+    // -p/-d/--device-type given before --benchmark count unless repeated after it.
+    if (!options.device.platform) options.device.platform = app.device.platform;
+    if (!options.device.device) options.device.device = app.device.device;
+    if (options.device.type == DeviceTypeFilter::All) options.device.type = app.device.type;
+    return bench::runBenchmarks(options);
+}
+
+int runViewer(const AppOptions& options) {
+    if (!options.demo.empty() && !findDemo(options.demo))
+        throw UsageError("unknown --demo '" + options.demo + "' (available: " + demoIdList() + ")");
+    // OpenCL first: a machine without a usable device fails fast, before any window opens.
+    auto platforms = queryPlatforms();
+    chooseDevice(platforms, options.device);
+    Application app(options, std::move(platforms));
+    return app.run();
+}
+
+}  // namespace
+
+int runApp(const std::vector<std::string>& args) {
+    try {
+        const AppOptions options = parseCli(args);
+        switch (options.mode) {
+            case AppOptions::Mode::Help:
+                std::fputs(cliUsage().c_str(), stdout);
+                return 0;
+            case AppOptions::Mode::Version:
+                std::printf("clviz %s\n", CLVIZ_VERSION);
+                return 0;
+            case AppOptions::Mode::ListDevices: {
+                const auto platforms = queryPlatforms();
+                std::fputs(formatDeviceTable(platforms).c_str(), stdout);
+                return platforms.empty() ? 1 : 0;
+            }
+            case AppOptions::Mode::Benchmark:
+                return runBenchmark(options);
+            case AppOptions::Mode::Run:
+                return runViewer(options);
+        }
+    } catch (const UsageError& e) {
+        return fail(2, e.what());
+    } catch (const cl::Error& e) {
+        return fail(1, describeClError(e.what(), e.err()));
+    } catch (const std::exception& e) {
+        return fail(1, e.what());
+    }
+    return 1;
+}
+
+}  // namespace clviz
