@@ -1,0 +1,52 @@
+#pragma once
+// A hidden GLFW window with a current GL context, for gtests that need GL (run under Xvfb, see
+// tests/CMakeLists.txt: files named *_gl_test.cpp). Tries 4.5 core, then 3.3 core.
+#include <glad/gl.h>
+// glad first: GLFW must not pull in the system GL header.
+#include <GLFW/glfw3.h>
+
+#include <string>
+
+namespace clviz::test {
+
+class HiddenGlContext {
+  public:
+    explicit HiddenGlContext(int width = 256, int height = 256) {
+        if (!glfwInit()) {
+            error_ = "glfwInit failed (no display? run under xvfb-run)";
+            return;
+        }
+        for (auto [major, minor] : {std::pair{4, 5}, std::pair{3, 3}}) {
+            glfwDefaultWindowHints();
+            glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+            glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+            glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+            window_ = glfwCreateWindow(width, height, "clviz test", nullptr, nullptr);
+            if (window_) break;
+        }
+        if (!window_) {
+            error_ = "cannot create a GL 3.3+ core context";
+            return;
+        }
+        glfwMakeContextCurrent(window_);
+        if (gladLoadGL(glfwGetProcAddress) == 0) error_ = "gladLoadGL failed";
+    }
+    ~HiddenGlContext() {
+        if (window_) glfwDestroyWindow(window_);
+        glfwTerminate();
+    }
+    HiddenGlContext(const HiddenGlContext&) = delete;
+    HiddenGlContext& operator=(const HiddenGlContext&) = delete;
+
+    bool ok() const { return error_.empty(); }
+    const std::string& error() const { return error_; }
+    GLFWwindow* window() const { return window_; }
+
+  private:
+    GLFWwindow* window_ = nullptr;
+    std::string error_;
+};
+
+}  // namespace clviz::test
