@@ -44,8 +44,11 @@ constexpr std::size_t roundUp(std::size_t n, std::size_t m) {
     return (n + m - 1) / m * m;
 }
 
-// The device can hold the image for the buffer variants: throws clviz::Error naming the limit
-// otherwise (an empty image is refused too).
-void checkDeviceBufferFits(const cl::Device& device, ImageSize size, const char* what);
+struct DeviceInfo;
+
+// Throws clviz::Error unless `device` can hold an image of `size` in one buffer and the kernels
+// can index it (fewer than 2^32 pixels, 32-bit counts). `what` names the image in the message
+// ("the rotated image"). An empty image is refused too.
+void checkDeviceBufferFits(const DeviceInfo& device, ImageSize size, const char* what);
 
 }  // namespace clviz

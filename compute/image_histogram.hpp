@@ -4,6 +4,8 @@
 // not counted; every pixel counts once per channel whatever its alpha.
 #include <array>
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "compute/image_filter.hpp"
 
@@ -42,11 +44,13 @@ struct Histogram {
     friend bool operator==(const Histogram&, const Histogram&) = default;
 };
 
-// Launch shape; 0 picks a default for the device. Tests force few groups to make every
-// work-item see many pixels (the 255-overflow case).
+// Launch shape; 0 picks the default for the device. Tests force few groups so every work-item
+// sees many pixels (the 255-overflow case); the benchmark sweeps the work-group size.
 struct HistogramTuning {
-    int groups = 0;
-    int workGroupSize = 0;
+    int groups = 0;         // work-groups (the kernels loop over the image): default 8 per CU
+    int workGroupSize = 0;  // LocalAtomics, GlobalAtomics: default 256. ByteSubHistograms:
+                            // default 32 (each work-item owns 1 KiB of local memory)
+    int replicas = 0;       // LocalAtomics: copies of the bins per work-group, default 4
 };
 
 class ImageHistogram {
@@ -68,12 +72,10 @@ class ImageHistogram {
     }
 
   private:
+    cl::Kernel& kernel(const char* name, const std::string& options);
+
     ComputeContext& cc_;
-    cl::Kernel bytes_, local_, global_, reduce_;
-    int localReplicas_ = 0;
-    int byteGroupSize_ = 0;
-    cl::Buffer partials_;
-    std::size_t partialsBytes_ = 0;
+    std::map<std::string, cl::Kernel> kernels_;  // by name + build options
     cl::Buffer bins_;
 };
 

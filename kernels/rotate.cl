@@ -1,0 +1,119 @@
+// Rotation about the image centre. The geometry and sampling conventions are documented in
+// compute/image_rotate.hpp; the CPU reference (compute/image_reference.cpp) follows them bit for
+// bit. Pixels are uchar4 (R, G, B, A); output work-items are 2D, x fastest, so every row of a
+// work-group writes consecutive 32-bit pixels.
+//
+// geom = (cos, sin, source centre x, source centre y), dst_centre = output centre.
+
+// No contraction: positions use explicit fma() so the device and the CPU round identically,
+// and nearest sampling picks the same source pixel even on pixel borders.
+#pragma OPENCL FP_CONTRACT OFF
+
+// Source position of the centre of output pixel (x, y): inverse rotation.
+inline float2 source_position(int x, int y, float4 geom, float2 dst_centre) {
+    const float dx = ((float)x + 0.5f) - dst_centre.x;
+    const float dy = ((float)y + 0.5f) - dst_centre.y;
+    return (float2)(fma(geom.x, dx, fma(-geom.y, dy, geom.z)),
+                    fma(geom.y, dx, fma(geom.x, dy, geom.w)));
+}
+
+inline bool inside(float fx, float fy, int w, int h) {
+    return fx >= 0.0f && fy >= 0.0f && fx < (float)w && fy < (float)h;
+}
+
+inline uchar4 pixel_or(const __global uchar4* src, int w, int h, int x, int y, uchar4 background) {
+    return (x >= 0 && y >= 0 && x < w && y < h) ? src[(size_t)y * w + x] : background;
+}
+
+__kernel void rotate_buffer_nearest(const __global uchar4* src, int sw, int sh,
+                                    __global uchar4* dst, int dw, int dh, float4 geom,
+                                    float2 dst_centre, uchar4 background) {
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= dw || y >= dh) return;
+    const float2 p = source_position(x, y, geom, dst_centre);
+    const float fx = floor(p.x), fy = floor(p.y);
+    uchar4 v = background;
+    if (inside(fx, fy, sw, sh)) v = src[(size_t)(int)fy * sw + (int)fx];
+    dst[(size_t)y * dw + x] = v;
+}
+
+__kernel void rotate_buffer_bilinear(const __global uchar4* src, int sw, int sh,
+                                     __global uchar4* dst, int dw, int dh, float4 geom,
+                                     float2 dst_centre, uchar4 background) {
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= dw || y >= dh) return;
+    // The four pixels whose centres surround the position.
+    const float2 q = source_position(x, y, geom, dst_centre) - 0.5f;
+    const float2 f0 = floor(q);
+    uchar4 out = background;
+    if (f0.x >= -1.0f && f0.y >= -1.0f && f0.x < (float)sw && f0.y < (float)sh) {
+        const float2 a = q - f0;
+        const int x0 = (int)f0.x, y0 = (int)f0.y;
+        const float4 p00 = convert_float4(pixel_or(src, sw, sh, x0, y0, background));
+        const float4 p10 = convert_float4(pixel_or(src, sw, sh, x0 + 1, y0, background));
+        const float4 p01 = convert_float4(pixel_or(src, sw, sh, x0, y0 + 1, background));
+        const float4 p11 = convert_float4(pixel_or(src, sw, sh, x0 + 1, y0 + 1, background));
+        const float4 top = p00 + (p10 - p00) * a.x;
+        const float4 bottom = p01 + (p11 - p01) * a.x;
+        out = convert_uchar4_sat_rte(top + (bottom - top) * a.y);
+    }
+    dst[(size_t)y * dw + x] = out;
+}
+
+// The seed's forward mapping: each source pixel is pushed to where its centre lands. Output
+// pixels nobody lands on keep the background the host filled in first: the holes. Where two
+// source pixels land on one output pixel either may win.
+__kernel void rotate_forward(const __global uchar4* src, int sw, int sh, __global uchar4* dst,
+                             int dw, int dh, float4 geom, float2 dst_centre) {
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= sw || y >= sh) return;
+    const float dx = ((float)x + 0.5f) - geom.z;
+    const float dy = ((float)y + 0.5f) - geom.w;
+    const float ox = floor(fma(geom.x, dx, fma(geom.y, dy, dst_centre.x)));
+    const float oy = floor(fma(-geom.y, dx, fma(geom.x, dy, dst_centre.y)));
+    if (inside(ox, oy, dw, dh)) dst[(size_t)(int)oy * dw + (int)ox] = src[(size_t)y * sw + x];
+}
+
+#ifdef CLVIZ_IMAGES
+// Nearest through an image object: the kernel picks the pixel and reads at its exact centre, so
+// the result does not depend on how the texture unit rounds coordinates near pixel borders.
+__constant sampler_t nearest_sampler =
+    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;
+// Hardware bilinear; outside the image the sampler returns (0, 0, 0, 0).
+__constant sampler_t linear_sampler =
+    CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
+
+__kernel void rotate_image_nearest(__read_only image2d_t src, __global uchar4* dst, int dw,
+                                   int dh, float4 geom, float2 dst_centre, uchar4 background) {
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= dw || y >= dh) return;
+    const float2 p = source_position(x, y, geom, dst_centre);
+    const float fx = floor(p.x), fy = floor(p.y);
+    uchar4 v = background;
+    if (inside(fx, fy, get_image_width(src), get_image_height(src)))
+        v = convert_uchar4_sat_rte(
+            read_imagef(src, nearest_sampler, (float2)(fx + 0.5f, fy + 0.5f)) * 255.0f);
+    dst[(size_t)y * dw + x] = v;
+}
+
+__kernel void rotate_image_bilinear(__read_only image2d_t src, __global uchar4* dst, int dw,
+                                    int dh, float4 geom, float2 dst_centre, uchar4 background) {
+    const int x = get_global_id(0), y = get_global_id(1);
+    if (x >= dw || y >= dh) return;
+    const int sw = get_image_width(src), sh = get_image_height(src);
+    const float2 p = source_position(x, y, geom, dst_centre);
+    const float2 q = p - 0.5f;
+    const float2 f0 = floor(q);
+    uchar4 out = background;
+    if (f0.x >= -1.0f && f0.y >= -1.0f && f0.x < (float)sw && f0.y < (float)sh) {
+        // The sampler blends transparent black for neighbours outside the image; blend the
+        // background in with the weight those neighbours had instead.
+        const float2 a = q - f0;
+        const float wx = (f0.x >= 0.0f ? 1.0f - a.x : 0.0f) + (f0.x + 1.0f < (float)sw ? a.x : 0.0f);
+        const float wy = (f0.y >= 0.0f ? 1.0f - a.y : 0.0f) + (f0.y + 1.0f < (float)sh ? a.y : 0.0f);
+        const float4 inner = read_imagef(src, linear_sampler, p) * 255.0f;
+        out = convert_uchar4_sat_rte(inner + (1.0f - wx * wy) * convert_float4(background));
+    }
+    dst[(size_t)y * dw + x] = out;
+}
+#endif
