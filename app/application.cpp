@@ -301,8 +301,8 @@ int Application::run() {
     }
     if (start < 0) {
         notify(false, "no demos are registered: showing the shell only");
-    } else if (std::string why = activateDemo(start); !why.empty()) {
-        throw Error(why);
+    } else if (!activateDemo(start).empty()) {
+        return 1;  // activateDemo already said why
     }
     for (const Setting& s : options_.settings)
         if (std::string why = applySetting(s); !why.empty()) {

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# End-to-end cases of the real app, run by CTest under xvfb-run (llvmpipe + PoCL here).
+#   e2e.sh CASE   with CLVIZ, CLVIZ_PROBE, PNG_CHECK and E2E_DIR set by tests/app/CMakeLists.txt.
+set -euo pipefail
+case_name=$1
+dir=$E2E_DIR/$case_name
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir"
+export CLVIZ_PROBE_TRACE=$dir/trace.txt
+
+fail() {
+    echo "e2e $case_name: FAIL: $*" >&2
+    if [ -f trace.txt ]; then
+        echo "--- trace ---" >&2
+        cat trace.txt >&2
+    fi
+    exit 1
+}
+# expect STATUS REGEX COMMAND...: the exit status and a match in the combined output.
+expect() {
+    local want=$1 regex=$2
+    shift 2
+    local got=0
+    "$@" >out.txt 2>&1 || got=$?
+    cat out.txt
+    [ "$got" -eq "$want" ] || fail "exit status $got, wanted $want: $*"
+    grep -Eq -- "$regex" out.txt || fail "output does not match /$regex/"
+}
+# in_order PATTERN...: the trace has lines matching the patterns in this order.
+in_order() {
+    local line=0 n
+    for p in "$@"; do
+        n=$(tail -n +$((line + 1)) trace.txt | grep -nEm1 -- "$p" | cut -d: -f1) ||
+            fail "trace lacks /$p/ after line $line"
+        line=$((line + n))
+    done
+}
+
+case $case_name in
+default_screenshot)
+    # The default scene for ~60 frames: a 1280x720 PNG that is not blank. The menu bar (top
+    # strip) and the frame-time overlay (top-right) must be visible whatever demo is default.
+    start=$(date +%s%N)
+    expect 0 "screenshot written" "$CLVIZ" --frames 60 --screenshot shot.png
+    echo "60 frames (with start-up) in $((($(date +%s%N) - start) / 1000000)) ms"
+    "$PNG_CHECK" shot.png --width 1280 --height 720 \
+        --min-nonbackground-fraction 0.01 \
+        --region 0,0,1280,16 --min-nonbackground-fraction 0.05 \
+        --region 880,30,400,180 --min-nonbackground-fraction 0.10 ||
+        fail "screenshot check"
+    ;;
+probe_settings)
+    # --set before the first step, --set-at before its frame, minimized frames step without
+    # drawing, --save after the last frame, the screenshot shows the demo's last colour.
+    expect 0 "screenshot written" "$CLVIZ_PROBE" --demo probe --frames 8 --vsync off \
+        --set color=1,0,0 --set-at 3:color=0,0,1 \
+        --set-at 4:app.minimized=on --set-at 6:app.minimized=off \
+        --set-at 2:notify=hello-from-probe --screenshot shot.png --save saved.txt
+    in_order "^probe init gl=[34]\.[0-9]+ device=." "^probe set color=1,0,0" \
+        "^probe step 0 1280x720 dt_ok=1" "^probe draw 0" "^probe step 1 " \
+        "^probe set notify=hello" "^probe step 2 " "^probe set color=0,0,1" "^probe step 3 " \
+        "^probe step 4 0x0 dt_ok=1" "^probe step 5 0x0" "^probe step 6 1280x720" \
+        "^probe draw 6" "^probe step 7 " "^probe draw 7" "^probe set save=saved.txt" \
+        "^probe shutdown"
+    ! grep -Eq "^probe draw [45]$" trace.txt || fail "drew while minimized"
+    ! grep -q "draw-at-0x0" trace.txt || fail "draw saw a 0x0 framebuffer"
+    [ "$(grep -c '^probe step' trace.txt)" -eq 8 ] || fail "not exactly 8 steps"
+    grep -q "probe saved" saved.txt || fail "--save did not reach the demo"
+    grep -q "hello-from-probe" out.txt || fail "notice not shown on stderr"
+    # Blue scene (the --set-at colour) under the GUI.
+    "$PNG_CHECK" shot.png --width 1280 --height 720 --region 200,300,400,200 \
+        --min-color-fraction 0,0,255,0.9 || fail "screenshot check"
+    ;;
+probe_switch)
+    # A live demo switch through the command interface: old shut down, new started, settings
+    # after the switch reach the new demo.
+    expect 0 "" "$CLVIZ_PROBE" --demo probe --frames 6 \
+        --set-at 3:app.demo=probe2 --set-at 4:color=0,1,0 --screenshot shot.png
+    in_order "^probe init" "^probe step 2 " "^probe shutdown" "^probe2 init" \
+        "^probe2 step 3 " "^probe2 set color=0,1,0" "^probe2 step 4 " "^probe2 shutdown"
+    "$PNG_CHECK" shot.png --region 200,300,400,200 --min-color-fraction 0,255,0,0.9 ||
+        fail "screenshot check"
+    ;;
+probe_set_error)
+    expect 2 "--set bogus=1: probe: bogus=1: unknown setting 'bogus'" \
+        "$CLVIZ_PROBE" --demo probe --frames 3 --set bogus=1
+    expect 2 "--set-at 1:color=red: .*color expects R,G,B" \
+        "$CLVIZ_PROBE" --demo probe --frames 3 --set-at 1:color=red
+    expect 2 "unknown app setting 'app.nope'" "$CLVIZ_PROBE" --demo probe --frames 3 \
+        --set app.nope=1
+    expect 2 "unknown demo 'nope'" "$CLVIZ_PROBE" --demo probe --frames 3 --set app.demo=nope
+    expect 2 "unknown --demo 'nope' \(available: .*probe" "$CLVIZ_PROBE" --demo nope --frames 3
+    ;;
+probe_failures)
+    # A demo that throws stops; the app keeps running, shows why, and exits 1 under --frames.
+    expect 1 "Probe stopped \(step\): probe step failure requested" \
+        "$CLVIZ_PROBE" --demo probe --frames 5 --set fail-step-at=2
+    in_order "^probe step 2 " "^probe shutdown"
+    ! grep -q "^probe step 3" trace.txt || fail "stepped a stopped demo"
+    rm -f trace.txt
+    expect 1 "Probe stopped \(gui\): probe gui failure requested" \
+        "$CLVIZ_PROBE" --demo probe --frames 4 --set-at 1:fail-gui=on --screenshot shot.png
+    [ -s shot.png ] || fail "no screenshot after a GUI failure"
+    expect 1 "cannot start Broken probe: probe init failure requested" \
+        "$CLVIZ_PROBE" --demo probe-broken --frames 3
+    ;;
+gl_fallback_33)
+    # Mesa limited to GL 3.3: the app falls back and says so.
+    expect 0 "OpenGL 3\.3 core .*fell back to 3\.3" \
+        env MESA_GL_VERSION_OVERRIDE=3.3 "$CLVIZ" --frames 3 --screenshot shot.png
+    "$PNG_CHECK" shot.png --region 0,0,1280,16 --min-nonbackground-fraction 0.05 ||
+        fail "screenshot check"
+    ;;
+gl_context_failure)
+    expect 1 "cannot create an OpenGL context: clviz needs OpenGL 3\.3" \
+        env MESA_GL_VERSION_OVERRIDE=2.1 "$CLVIZ" --frames 3
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+echo "e2e $case_name: ok"
