@@ -135,6 +135,8 @@ class NbodySimulation {
     // last force pass computed (xyz; w = 0).
     std::vector<Body> readBodies();
     std::vector<Float4> readAccelerations();
+    // Accelerations at full precision in fp64 mode (4 doubles per body; widened in float mode).
+    std::vector<double> readAccelerationsDouble();
 
     // Setters take effect at the next step and never reset the state.
     void setParams(const NbodyParams& p);

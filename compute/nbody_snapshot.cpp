@@ -1,0 +1,258 @@
+#include "compute/nbody_snapshot.hpp"
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+
+#include "compute/error.hpp"
+
+namespace clviz {
+
+namespace {
+
+// ---- clviz format (docs/snapshot-format.md) -----------------------------------------------
+constexpr unsigned char kMagic[8] = {'c', 'l', 'v', 'i', 'z', 'N', 'B', 0x1a};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kHeaderBytes = 64;
+constexpr std::uint32_t kFieldPosMass = 1, kFieldVelocity = 2;
+constexpr std::uint64_t kBodyBytes = 32;
+
+std::uint64_t fnv1a(const unsigned char* data, std::size_t size) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (std::size_t i = 0; i < size; ++i) {
+        h ^= data[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+// Little-endian writers and readers, independent of the host's byte order.
+void putU32(std::vector<unsigned char>& out, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i)
+        out.push_back(static_cast<unsigned char>(v >> (8 * i)));
+}
+void putU64(std::vector<unsigned char>& out, std::uint64_t v) {
+    for (int i = 0; i < 8; ++i)
+        out.push_back(static_cast<unsigned char>(v >> (8 * i)));
+}
+void putF32(std::vector<unsigned char>& out, float v) {
+    putU32(out, std::bit_cast<std::uint32_t>(v));
+}
+
+std::uint32_t getU32(const unsigned char* p, bool bigEndian = false) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i)
+        v |= std::uint32_t{p[bigEndian ? 3 - i : i]} << (8 * i);
+    return v;
+}
+std::uint64_t getU64(const unsigned char* p, bool bigEndian = false) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i)
+        v |= std::uint64_t{p[bigEndian ? 7 - i : i]} << (8 * i);
+    return v;
+}
+float getF32(const unsigned char* p, bool bigEndian = false) {
+    return std::bit_cast<float>(getU32(p, bigEndian));
+}
+
+std::vector<unsigned char> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) throw Error("cannot open snapshot '" + path + "' for reading");
+    const std::streamoff size = in.tellg();
+    if (size < 0) throw Error("cannot read snapshot '" + path + "'");
+    // The largest valid file: kMaxBodies gas particles (the biggest TIPSY record) plus a header.
+    if (static_cast<std::uint64_t>(size) > 64 + std::uint64_t{kMaxBodies} * 48)
+        throw Error("'" + path + "' is " + std::to_string(size) +
+                    " bytes: larger than any snapshot of at most " + std::to_string(kMaxBodies) +
+                    " bodies");
+    std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+    in.seekg(0);
+    if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
+        throw Error("cannot read snapshot '" + path + "'");
+    return bytes;
+}
+
+std::string count(std::uint64_t v) {
+    return std::to_string(v);
+}
+
+// ---- TIPSY --------------------------------------------------------------------------------
+// Header: double time; int nbodies, ndim, nsph, ndark, nstar; int pad (32 bytes with the
+// padding the cuda-samples reader gets from sizeof). Then gas, dark and star particles, all
+// 4-byte fields: gas = mass, pos[3], vel[3], rho, temp, hsmooth, metals, phi (48 bytes);
+// dark = mass, pos[3], vel[3], eps, phi (36); star = mass, pos[3], vel[3], metals, tform, eps,
+// phi (44). Only mass, position and velocity are kept.
+constexpr std::size_t kTipsyHeader = 32;
+constexpr std::size_t kGasBytes = 48, kDarkBytes = 36, kStarBytes = 44;
+
+}  // namespace
+
+std::vector<unsigned char> serializeClvizSnapshot(const NbodySnapshot& s) {
+    if (s.bodies.empty()) throw Error("cannot save a snapshot with no bodies");
+    if (s.bodies.size() > kMaxBodies)
+        throw Error("cannot save " + count(s.bodies.size()) + " bodies (at most " +
+                    count(kMaxBodies) + ")");
+    std::vector<unsigned char> payload;
+    payload.reserve(s.bodies.size() * kBodyBytes);
+    for (const Body& b : s.bodies)
+        for (float v : {b.pos.x, b.pos.y, b.pos.z, b.pos.w, b.vel.x, b.vel.y, b.vel.z, b.vel.w})
+            putF32(payload, v);
+    std::vector<unsigned char> out(kMagic, kMagic + 8);
+    out.reserve(kHeaderBytes + payload.size());
+    putU32(out, kVersion);
+    putU32(out, kHeaderBytes);
+    putU64(out, s.bodies.size());
+    putU64(out, std::bit_cast<std::uint64_t>(s.time));
+    putF32(out, s.dt);
+    putF32(out, s.softening);
+    putU32(out, kFieldPosMass | kFieldVelocity);
+    putU32(out, 0);  // flags
+    putU64(out, payload.size());
+    putU64(out, fnv1a(payload.data(), payload.size()));
+    out.insert(out.end(), payload.begin(), payload.end());
+    return out;
+}
+
+NbodySnapshot parseClvizSnapshot(const std::vector<unsigned char>& bytes, const std::string& name) {
+    const std::string where = "snapshot '" + name + "'";
+    if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0)
+        throw Error(where + " is not a clviz N-body snapshot (wrong magic bytes)");
+    if (bytes.size() < kHeaderBytes)
+        throw Error(where + " is truncated: " + count(bytes.size()) +
+                    " bytes, shorter than the 64-byte header");
+    const unsigned char* h = bytes.data();
+    const std::uint32_t version = getU32(h + 8);
+    if (version == 0 || version > kVersion)
+        throw Error(where + " has format version " + count(version) + "; this clviz reads up to " +
+                    count(kVersion));
+    const std::uint32_t headerBytes = getU32(h + 12);
+    if (headerBytes < kHeaderBytes || headerBytes > bytes.size())
+        throw Error(where + " has a corrupt header (header size " + count(headerBytes) + ")");
+    const std::uint64_t n = getU64(h + 16);
+    if (n == 0 || n > kMaxBodies)
+        throw Error(where + " claims " + count(n) + " bodies; clviz accepts 1 to " +
+                    count(kMaxBodies));
+    const std::uint32_t fields = getU32(h + 40);
+    if (fields != (kFieldPosMass | kFieldVelocity))
+        throw Error(where + " has field set " + count(fields) +
+                    "; expected positions+masses and velocities (3)");
+    const std::uint64_t payloadBytes = getU64(h + 48);
+    if (payloadBytes != n * kBodyBytes)
+        throw Error(where + " has a corrupt header: payload size " + count(payloadBytes) +
+                    " does not match " + count(n) + " bodies of 32 bytes");
+    const std::uint64_t expected = headerBytes + payloadBytes;
+    if (bytes.size() < expected)
+        throw Error(where + " is truncated: " + count(bytes.size()) + " bytes, expected " +
+                    count(expected) + " for " + count(n) + " bodies");
+    if (bytes.size() > expected)
+        throw Error(where + " has " + count(bytes.size() - expected) +
+                    " unexpected bytes after its " + count(n) + " bodies");
+    const unsigned char* p = bytes.data() + headerBytes;
+    if (fnv1a(p, payloadBytes) != getU64(h + 56))
+        throw Error(where + " is corrupt: the checksum of its body data does not match");
+
+    NbodySnapshot s;
+    s.format = "clviz";
+    s.time = std::bit_cast<double>(getU64(h + 24));
+    s.dt = getF32(h + 32);
+    s.softening = getF32(h + 36);
+    s.bodies.resize(n);
+    for (Body& b : s.bodies) {
+        float* f[8] = {&b.pos.x, &b.pos.y, &b.pos.z, &b.pos.w,
+                       &b.vel.x, &b.vel.y, &b.vel.z, &b.vel.w};
+        for (float* v : f) {
+            *v = getF32(p);
+            p += 4;
+        }
+    }
+    return s;
+}
+
+NbodySnapshot parseTipsy(const std::vector<unsigned char>& bytes, const std::string& name) {
+    const std::string where = "TIPSY file '" + name + "'";
+    if (bytes.size() < kTipsyHeader)
+        throw Error(where + " is truncated: " + count(bytes.size()) +
+                    " bytes, shorter than the 32-byte header");
+    const unsigned char* h = bytes.data();
+    // ndim is 3 (or 2) in every valid file; which byte order makes it so tells the endianness.
+    bool big = false;
+    const std::uint32_t ndimLe = getU32(h + 12), ndimBe = getU32(h + 12, true);
+    if (ndimLe == 3 || ndimLe == 2)
+        big = false;
+    else if (ndimBe == 3 || ndimBe == 2)
+        big = true;
+    else
+        throw Error(where + " is not a TIPSY file: ndim is neither 2 nor 3 in either byte order");
+    const auto i32 = [&](std::size_t off) {
+        return static_cast<std::int32_t>(getU32(h + off, big));
+    };
+    const std::int64_t nbodies = i32(8), nsph = i32(16), ndark = i32(20), nstar = i32(24);
+    if (nsph < 0 || ndark < 0 || nstar < 0 || nbodies != nsph + ndark + nstar)
+        throw Error(where + " has an inconsistent header: nbodies " + std::to_string(nbodies) +
+                    " != gas " + std::to_string(nsph) + " + dark " + std::to_string(ndark) +
+                    " + star " + std::to_string(nstar));
+    if (nbodies < 1 || static_cast<std::uint64_t>(nbodies) > kMaxBodies)
+        throw Error(where + " claims " + std::to_string(nbodies) + " bodies; clviz accepts 1 to " +
+                    count(kMaxBodies));
+    const std::uint64_t expected =
+        kTipsyHeader + nsph * kGasBytes + ndark * kDarkBytes + nstar * kStarBytes;
+    if (bytes.size() < expected)
+        throw Error(where + " is truncated: " + count(bytes.size()) + " bytes, expected " +
+                    count(expected) + " for " + std::to_string(nbodies) + " particles");
+    if (bytes.size() > expected)
+        throw Error(where + " has " + count(bytes.size() - expected) +
+                    " unexpected bytes after its particles");
+
+    NbodySnapshot s;
+    s.format = big ? "tipsy-be" : "tipsy-le";
+    s.time = std::bit_cast<double>(getU64(h, big));
+    s.bodies.reserve(static_cast<std::size_t>(nbodies));
+    const unsigned char* p = bytes.data() + kTipsyHeader;
+    auto take = [&](std::int64_t count, std::size_t recordBytes) {
+        for (std::int64_t i = 0; i < count; ++i, p += recordBytes) {
+            Body b;
+            b.pos = {getF32(p + 4, big), getF32(p + 8, big), getF32(p + 12, big), getF32(p, big)};
+            b.vel = {getF32(p + 16, big), getF32(p + 20, big), getF32(p + 24, big), 0.0f};
+            s.bodies.push_back(b);
+        }
+    };
+    take(nsph, kGasBytes);
+    take(ndark, kDarkBytes);
+    take(nstar, kStarBytes);
+    return s;
+}
+
+void saveSnapshot(const std::string& path, const NbodySnapshot& snapshot) {
+    const auto bytes = serializeClvizSnapshot(snapshot);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error("cannot open '" + path + "' for writing");
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    out.close();
+    if (!out) throw Error("writing snapshot '" + path + "' failed (disk full?)");
+}
+
+NbodySnapshot loadClvizSnapshot(const std::string& path) {
+    return parseClvizSnapshot(readFile(path), path);
+}
+
+NbodySnapshot loadTipsy(const std::string& path) {
+    return parseTipsy(readFile(path), path);
+}
+
+NbodySnapshot loadSnapshot(const std::string& path) {
+    auto bytes = readFile(path);
+    if (bytes.size() >= 8 && std::memcmp(bytes.data(), kMagic, 8) == 0)
+        return parseClvizSnapshot(bytes, path);
+    if (bytes.empty()) throw Error("snapshot '" + path + "' is empty");
+    try {
+        return parseTipsy(bytes, path);
+    } catch (const Error& e) {
+        throw Error(
+            "'" + path +
+            "' is neither a clviz snapshot (no magic bytes) nor a valid TIPSY file: " + e.what());
+    }
+}
+
+}  // namespace clviz

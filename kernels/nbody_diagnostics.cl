@@ -1,0 +1,94 @@
+// Whole-system diagnostics: kinetic and potential energy, momentum and a NaN/Inf census, reduced
+// per work-group with the seed's local-memory tree reduction; the host adds the group partials in
+// double. Built WITHOUT -cl-fast-relaxed-math, so the potential uses an accurate sqrt and the
+// non-finite test below cannot be optimized away (it looks at the exponent bits anyway).
+// -DWG=n (power of two) is the work-group size; -DREAL_DOUBLE for the fp64 state.
+#ifdef REAL_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+typedef double4 real4;
+typedef double3 real3;
+#else
+typedef float real;
+typedef float4 real4;
+typedef float3 real3;
+#endif
+
+#define PARTIALS 8  // per group: kinetic, potential, px, py, pz, non-finite count, 0, 0
+
+static bool nonFinite(const real4 v) {
+#ifdef REAL_DOUBLE
+    const long4 e = as_long4(v) & (long4)(0x7ff0000000000000L);
+    return any(e == (long4)(0x7ff0000000000000L));
+#else
+    const int4 e = as_int4(v) & (int4)(0x7f800000);
+    return any(e == (int4)(0x7f800000));
+#endif
+}
+
+// partials: PARTIALS reals per group. firstBad: per group, the smallest index of a non-finite
+// body, or n if none.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_energy(
+    __global const real4* restrict pos, __global const real4* restrict vel, const int n,
+    const real eps2, __global real* restrict partials, __global int* restrict firstBad) {
+    __local real4 tile[WG];
+    __local real red[WG];
+    __local int bad[WG];
+    const int lid = get_local_id(0);
+    const int i = get_global_id(0);
+    const real4 p = i < n ? pos[i] : (real4)(0);
+    const real4 v = i < n ? vel[i] : (real4)(0);
+
+    // Potential of body i: -m_i sum_{j != i} m_j / sqrt(r^2 + eps^2); halved below because every
+    // pair is seen from both ends.
+    real phi = 0;
+    for (int t = 0; t < n; t += WG) {
+        const int j = t + lid;
+        tile[lid] = j < n ? pos[j] : (real4)(0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int count = min(WG, n - t);
+        for (int u = 0; u < count; ++u) {
+            const real4 q = tile[u];
+            const real3 d = q.xyz - p.xyz;
+            const real r2 = dot(d, d) + eps2;
+            if (t + u != i && r2 > (real)0) phi += q.w / sqrt(r2);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    real values[5];
+    values[0] = (real)0.5 * p.w * dot(v.xyz, v.xyz);
+    values[1] = (real)(-0.5) * p.w * phi;
+    values[2] = p.w * v.x;
+    values[3] = p.w * v.y;
+    values[4] = p.w * v.z;
+    const bool isBad = i < n && (nonFinite(p) || nonFinite(v));
+
+    for (int c = 0; c < 5; ++c) {
+        red[lid] = i < n ? values[c] : (real)0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int s = WG / 2; s > 0; s >>= 1) {
+            if (lid < s) red[lid] += red[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid == 0) partials[get_group_id(0) * PARTIALS + c] = red[0];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    bad[lid] = isBad ? i : n;
+    red[lid] = isBad ? (real)1 : (real)0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int s = WG / 2; s > 0; s >>= 1) {
+        if (lid < s) {
+            bad[lid] = min(bad[lid], bad[lid + s]);
+            red[lid] += red[lid + s];
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+        partials[get_group_id(0) * PARTIALS + 5] = red[0];
+        partials[get_group_id(0) * PARTIALS + 6] = 0;
+        partials[get_group_id(0) * PARTIALS + 7] = 0;
+        firstBad[get_group_id(0)] = bad[0];
+    }
+}

@@ -1,0 +1,255 @@
+// Softened gravity, direct sum: a_i = sum_j m_j r_ij / (|r_ij|^2 + eps^2)^(3/2), G = 1.
+// One source for the six variants, chosen by build options (see NbodySimulation):
+//   -DVARIANT_NAIVE | _TILED | _UNROLLED | _VECTORIZED | _ASYNC_COPY | _SMALL_N
+//   -DWG=n      work-group size (compile time: it is also the local tile length)
+//   -DUNROLL=n  inner-loop unroll factor (divides the j-range each work-item walks per tile)
+//   -DBPI=n     i-bodies per work-item: each local-memory read of a j-body serves BPI interactions
+//   -DSPLIT=n   small-n: work-items sharing one body; each walks 1/SPLIT of every tile
+//   -DSELF_GUARD  softening is 0: r^2 == 0 (a body with itself, or a zero-mass pad at the same
+//                 spot) must give 0, not 0 * inf = NaN
+//   -DREAL_DOUBLE fp64 state (needs cl_khr_fp64)
+// Every variant handles any n >= 1: tiles past the end are filled with zero-mass bodies, which
+// add exactly 0, and only i < ni is stored.
+//
+// Arguments (identical for all variants):
+//   pos   n bodies: xyz and mass in w          acc  out: acceleration of bodies 0 .. ni-1
+//   vel   if kick != 0: v_i += a_i * kick (the closing half-kick of leapfrog, fused here)
+//   n     bodies that pull (j-range)           ni   bodies whose acceleration is computed
+#ifdef REAL_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double real;
+typedef double4 real4;
+#define RSQRT(x) rsqrt(x)
+#else
+typedef float real;
+typedef float4 real4;
+#define RSQRT(x) native_rsqrt(x)
+#endif
+
+#ifndef BPI
+#define BPI 1
+#endif
+#ifndef UNROLL
+#define UNROLL 1
+#endif
+#ifndef SPLIT
+#define SPLIT 1
+#endif
+
+#ifdef SELF_GUARD
+#define GUARD(inv, r2) inv = (r2) > (real)0 ? (inv) : (real)0
+#define GUARD4(inv, r2) inv = select((real4)(0), (inv), (r2) > (real4)(0))
+#else
+#define GUARD(inv, r2)
+#define GUARD4(inv, r2)
+#endif
+
+// One body-body interaction (20 flops by the usual convention), accumulated into ax, ay, az.
+#define INTERACT(p, q, ax, ay, az)                                    \
+    do {                                                              \
+        const real dx = (q).x - (p).x;                                \
+        const real dy = (q).y - (p).y;                                \
+        const real dz = (q).z - (p).z;                                \
+        const real r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));  \
+        real inv = RSQRT(r2);                                         \
+        GUARD(inv, r2);                                               \
+        const real s = (q).w * (inv * inv * inv);                     \
+        ax = mad(dx, s, ax);                                          \
+        ay = mad(dy, s, ay);                                          \
+        az = mad(dz, s, az);                                          \
+    } while (0)
+
+#define STORE(i, ax, ay, az)                                                               \
+    do {                                                                                   \
+        acc[i] = (real4)(ax, ay, az, (real)0);                                             \
+        if (kick != (real)0) {                                                             \
+            const real4 v = vel[i];                                                        \
+            vel[i] = (real4)(mad(ax, kick, v.x), mad(ay, kick, v.y), mad(az, kick, v.z), v.w); \
+        }                                                                                  \
+    } while (0)
+
+#define ZERO4 ((real4)((real)0, (real)0, (real)0, (real)0))
+
+#if defined(VARIANT_NAIVE)
+
+// Every work-item streams all bodies from global memory (caches do what they can).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
+    __global const real4* restrict pos, __global real4* restrict acc,
+    __global real4* restrict vel, const int n, const int ni, const real eps2, const real kick) {
+    const int i = get_global_id(0);
+    if (i >= ni) return;
+    const real4 p = pos[i];
+    real ax = 0, ay = 0, az = 0;
+    for (int j = 0; j < n; ++j) {
+        const real4 q = pos[j];
+        INTERACT(p, q, ax, ay, az);
+    }
+    STORE(i, ax, ay, az);
+}
+
+#elif defined(VARIANT_VECTORIZED)
+
+// Tiles in structure-of-arrays layout: the inner loop computes 4 j-bodies per float4 operation.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
+    __global const real4* restrict pos, __global real4* restrict acc,
+    __global real4* restrict vel, const int n, const int ni, const real eps2, const real kick) {
+    __local real4 tx[WG / 4], ty[WG / 4], tz[WG / 4], tm[WG / 4];
+    const int lid = get_local_id(0);
+    const int base = get_group_id(0) * (WG * BPI);
+    real4 p[BPI];
+    real4 ax[BPI], ay[BPI], az[BPI];
+#pragma unroll
+    for (int k = 0; k < BPI; ++k) {
+        const int i = base + k * WG + lid;
+        p[k] = i < ni ? pos[i] : ZERO4;
+        ax[k] = ay[k] = az[k] = ZERO4;
+    }
+    for (int t = 0; t < n; t += WG) {
+        const int j = t + lid;
+        const real4 q = j < n ? pos[j] : ZERO4;
+        ((__local real*)tx)[lid] = q.x;
+        ((__local real*)ty)[lid] = q.y;
+        ((__local real*)tz)[lid] = q.z;
+        ((__local real*)tm)[lid] = q.w;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int u0 = 0; u0 < WG / 4; u0 += UNROLL) {
+#pragma unroll
+            for (int du = 0; du < UNROLL; ++du) {
+                const real4 xj = tx[u0 + du], yj = ty[u0 + du], zj = tz[u0 + du];
+                const real4 mj = tm[u0 + du];
+#pragma unroll
+                for (int k = 0; k < BPI; ++k) {
+                    const real4 dx = xj - p[k].x;
+                    const real4 dy = yj - p[k].y;
+                    const real4 dz = zj - p[k].z;
+                    const real4 r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, (real4)(eps2))));
+                    real4 inv = RSQRT(r2);
+                    GUARD4(inv, r2);
+                    const real4 s = mj * (inv * inv * inv);
+                    ax[k] = mad(dx, s, ax[k]);
+                    ay[k] = mad(dy, s, ay[k]);
+                    az[k] = mad(dz, s, az[k]);
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#pragma unroll
+    for (int k = 0; k < BPI; ++k) {
+        const int i = base + k * WG + lid;
+        if (i < ni) {
+            const real sx = (ax[k].x + ax[k].y) + (ax[k].z + ax[k].w);
+            const real sy = (ay[k].x + ay[k].y) + (ay[k].z + ay[k].w);
+            const real sz = (az[k].x + az[k].y) + (az[k].z + az[k].w);
+            STORE(i, sx, sy, sz);
+        }
+    }
+}
+
+#else  // the tiled family: tiled, unrolled, async-copy, small-n
+
+#if defined(VARIANT_TILED)
+#undef BPI
+#define BPI 1
+#undef SPLIT
+#define SPLIT 1
+#endif
+#if !defined(VARIANT_SMALL_N)
+#undef SPLIT
+#define SPLIT 1
+#endif
+
+#define LANES (WG / SPLIT)  // bodies per row of the work-group; each walks LANES j per tile
+#ifdef VARIANT_ASYNC_COPY
+#define BUFFERS 2  // double buffering: the next tile is fetched while this one is used
+#else
+#define BUFFERS 1
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
+    __global const real4* restrict pos, __global real4* restrict acc,
+    __global real4* restrict vel, const int n, const int ni, const real eps2, const real kick) {
+    __local real4 tile[BUFFERS][WG];
+    const int lid = get_local_id(0);
+    const int lane = lid % LANES;
+    const int part = lid / LANES;  // which 1/SPLIT of each tile this work-item walks
+    const int base = get_group_id(0) * (LANES * BPI);
+
+    real4 p[BPI];
+    real ax[BPI], ay[BPI], az[BPI];
+#pragma unroll
+    for (int k = 0; k < BPI; ++k) {
+        const int i = base + k * LANES + lane;
+        p[k] = i < ni ? pos[i] : ZERO4;
+        ax[k] = ay[k] = az[k] = 0;
+    }
+
+#ifdef VARIANT_ASYNC_COPY
+    const int tiles = (n + WG - 1) / WG;
+    event_t fetch = async_work_group_copy(tile[0], pos, (size_t)min(WG, n), 0);
+    if (lid >= n) tile[0][lid] = ZERO4;
+    for (int t = 0; t < tiles; ++t) {
+        wait_group_events(1, &fetch);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t + 1 < tiles) {
+            const int start = (t + 1) * WG;
+            const int count = min(WG, n - start);
+            fetch = async_work_group_copy(tile[(t + 1) & 1], pos + start, (size_t)count, 0);
+            if (lid >= count) tile[(t + 1) & 1][lid] = ZERO4;
+        }
+        __local const real4* cur = tile[t & 1] + part * LANES;
+#else
+    for (int t = 0; t < n; t += WG) {
+        const int j = t + lid;
+        tile[0][lid] = j < n ? pos[j] : ZERO4;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        __local const real4* cur = tile[0] + part * LANES;
+#endif
+
+#if defined(VARIANT_TILED)
+        // The textbook loop: tile length known only at run time, not unrolled.
+        const int count = get_local_size(0);
+#pragma unroll 1
+        for (int u = 0; u < count; ++u) {
+            const real4 q = cur[u];
+            INTERACT(p[0], q, ax[0], ay[0], az[0]);
+        }
+#else
+        for (int u0 = 0; u0 < LANES; u0 += UNROLL) {
+#pragma unroll
+            for (int du = 0; du < UNROLL; ++du) {
+                const real4 q = cur[u0 + du];
+#pragma unroll
+                for (int k = 0; k < BPI; ++k) INTERACT(p[k], q, ax[k], ay[k], az[k]);
+            }
+        }
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+#if SPLIT > 1
+    // Sum the SPLIT partial accelerations of each body through local memory (the tile is free).
+#pragma unroll
+    for (int k = 0; k < BPI; ++k) {
+        tile[0][lid] = (real4)(ax[k], ay[k], az[k], (real)0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (part == 0) {
+            real4 sum = tile[0][lane];
+            for (int s = 1; s < SPLIT; ++s) sum += tile[0][s * LANES + lane];
+            ax[k] = sum.x;
+            ay[k] = sum.y;
+            az[k] = sum.z;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (part != 0) return;
+#endif
+
+#pragma unroll
+    for (int k = 0; k < BPI; ++k) {
+        const int i = base + k * LANES + lane;
+        if (i < ni) STORE(i, ax[k], ay[k], az[k]);
+    }
+}
+
+#endif
