@@ -1,0 +1,92 @@
+// NbodyDemo::gui: the Demo menu entries, the status line, and which panels show.
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "app/nbody_demo.hpp"
+#include "app/nbody_demo_format.hpp"
+
+namespace clviz {
+
+void NbodyDemo::gui(const FrameInfo& frame) {
+    demoMenu();
+    const float s = frame.contentScale > 0 ? frame.contentScale : 1.0f;
+    if (showSimulation_) {
+        ImGui::SetNextWindowPos(ImVec2(10 * s, 40 * s), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(360 * s, 0), ImGuiCond_FirstUseEver);
+        if (ImGui::Begin("Simulation", &showSimulation_)) simulationPanel();
+        ImGui::End();
+    }
+    if (showInterop_) {
+        ImGui::SetNextWindowPos(ImVec2(10 * s, 560 * s), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(360 * s, 0), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+        if (ImGui::Begin("Interop", &showInterop_)) interopPanel();
+        ImGui::End();
+    }
+    if (showTimings_) {
+        ImGui::SetNextWindowPos(ImVec2(float(frame.framebufferWidth) - 390 * s, 150 * s),
+                                ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(380 * s, 0), ImGuiCond_FirstUseEver);
+        if (ImGui::Begin("Timings", &showTimings_)) timingsPanel();
+        ImGui::End();
+    }
+    if (showDiagnostics_) {
+        ImGui::SetNextWindowPos(ImVec2(float(frame.framebufferWidth) - 390 * s, 520 * s),
+                                ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(380 * s, 0), ImGuiCond_FirstUseEver);
+        if (ImGui::Begin("Diagnostics", &showDiagnostics_)) diagnosticsPanel();
+        ImGui::End();
+    }
+    if (showStatus_) statusLine(frame);
+}
+
+void NbodyDemo::demoMenu() {
+    if (!ImGui::BeginMainMenuBar()) return;
+    // Same label as the app's menu: ImGui appends these items to it.
+    if (ImGui::BeginMenu("Demo")) {
+        ImGui::Separator();
+        ImGui::TextDisabled("N-body panels");
+        ImGui::MenuItem("Simulation", nullptr, &showSimulation_);
+        ImGui::MenuItem("Interop", nullptr, &showInterop_);
+        ImGui::MenuItem("Timings", nullptr, &showTimings_);
+        ImGui::MenuItem("Diagnostics", nullptr, &showDiagnostics_);
+        ImGui::MenuItem("Status line", nullptr, &showStatus_);
+        ImGui::Separator();
+        if (ImGui::MenuItem("Pause", "Space", paused_)) paused_ = !paused_;
+        if (ImGui::MenuItem("Single step", "S")) onKey('S', 0);
+        if (ImGui::MenuItem("Reset scene", "R")) resetScene();
+        if (ImGui::MenuItem("Reset camera", "C")) camera_.reset();
+        ImGui::EndMenu();
+    }
+    ImGui::EndMainMenuBar();
+}
+
+// One line at the bottom-left: what runs and where the time goes, always visible.
+void NbodyDemo::statusLine(const FrameInfo& frame) {
+    const float s = frame.contentScale > 0 ? frame.contentScale : 1.0f;
+    ImGui::SetNextWindowPos(ImVec2(10 * s, float(frame.framebufferHeight) - 10 * s),
+                            ImGuiCond_Always, ImVec2(0, 1));
+    ImGui::SetNextWindowBgAlpha(0.55f);
+    const ImGuiWindowFlags flags =
+        ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+        ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
+    if (ImGui::Begin("##nbody-status", nullptr, flags)) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "N = %zu  |  %s  |  kernels %s  |  %s %s  |  render %s  |  %s/s%s", n_,
+                      variantName(sim_ ? sim_->kernelConfig().variant : NbodyVariant::Tiled),
+                      formatMs(timings_.kernelMs().last()).c_str(), interopPathName(choice_.path),
+                      formatMs(lastCopy_.deviceMs).c_str(),
+                      lastRenderMs_ >= 0 || timings_.renderMs().count()
+                          ? formatMs(timings_.renderMs().last()).c_str()
+                          : "n/a",
+                      formatCount(timings_.interactionsPerSecond().last()).c_str(),
+                      paused_ ? "  |  PAUSED" : "");
+        ImGui::TextUnformatted(line);
+    }
+    ImGui::End();
+}
+
+}  // namespace clviz
