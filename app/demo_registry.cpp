@@ -2,13 +2,19 @@
 
 #include <algorithm>
 
+#include "app/image_demo.hpp"
+#include "app/nbody_demo.hpp"
+
 namespace clviz {
 
 namespace {
 
 std::vector<DemoEntry>& registry() {
     // The built-in demos, in menu order; the first is the default. One line per demo.
-    static std::vector<DemoEntry> demos = {};
+    static std::vector<DemoEntry> demos = {
+        {"nbody", "N-body", makeNbodyDemo},
+        {"image", "Image lab", makeImageDemo},
+    };
     return demos;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The notice area: messages from the app and the demos (AppServices::notify), bottom-left.
+// The notice area: messages from the app and the demos (AppServices::notify), bottom-right.
 // Notices fade after a few seconds; errors stay until dismissed. Everything also goes to stderr.
 #include <deque>
 #include <string>
