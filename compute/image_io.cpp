@@ -23,9 +23,15 @@ std::string quoted(const std::string& name) {
     return "'" + name + "'";
 }
 
-std::string mebibytes(std::uint64_t bytes) {
+// "512 B", "1.5 MiB" (device_info.cpp has formatBytes, but the fuzzer links this file alone).
+std::string humanBytes(std::uint64_t bytes) {
+    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = static_cast<double>(bytes);
+    int u = 0;
+    while (v >= 1024.0 && u < 4)
+        v /= 1024.0, ++u;
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", v, units[u]);
     return buf;
 }
 
@@ -44,9 +50,13 @@ struct StbFree {
     void operator()(void* p) const { stbi_image_free(p); }
 };
 
-float srgbEncode(float linear) {
-    linear = std::clamp(linear, 0.0f, 1.0f);
-    return linear <= 0.0031308f ? 12.92f * linear : 1.055f * std::pow(linear, 1.0f / 2.4f) - 0.055f;
+// Linear [0, 1] to an sRGB byte; anything else (NaN included) is clamped.
+std::uint8_t srgbByte(double linear) {
+    if (!(linear > 0)) return 0;
+    if (linear >= 1) return 255;
+    const double v =
+        linear <= 0.0031308 ? 12.92 * linear : 1.055 * std::pow(linear, 1 / 2.4) - 0.055;
+    return static_cast<std::uint8_t>(std::lround(255.0 * v));
 }
 
 void appendBytes(void* context, void* data, int size) {
@@ -87,35 +97,41 @@ Rgba8Image toneMapHdr(const float* rgb, int width, int height) {
     };
     auto clean = [](float v) { return std::isfinite(v) && v > 0 ? v : 0.0f; };
 
-    // Exposure: scale so the log-average luminance lands on middle grey (0.18).
+    // Exposure: scale so the log-average luminance of the lit pixels lands on middle grey
+    // (0.18). Black pixels are left out: they would drag the average down without bound.
     double logSum = 0;
+    std::size_t lit = 0;
     float maxL = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const float l = luminance(clean(rgb[3 * i]), clean(rgb[3 * i + 1]), clean(rgb[3 * i + 2]));
-        logSum += std::log(1e-4 + static_cast<double>(l));
-        maxL = std::max(maxL, l);
+        if (l > 0 && std::isfinite(l)) {
+            logSum += std::log(static_cast<double>(l));
+            ++lit;
+            maxL = std::max(maxL, l);
+        }
     }
-    const double logAverage = std::exp(logSum / static_cast<double>(n));
-    const float scale = static_cast<float>(0.18 / logAverage);
+    const double logAverage = lit ? std::exp(logSum / static_cast<double>(lit)) : 1.0;
+    // Doubles from here: the scaled values can exceed float range for extreme files.
+    const double scale = 0.18 / logAverage;
     // White point: the brightest pixel maps to 1, but never stretch a low-contrast image.
-    const float white = std::max(maxL * scale, 1.0f);
-    const float white2 = white * white;
+    const double white = std::max(maxL * scale, 1.0);
+    const double white2 = white * white;
 
     for (std::size_t i = 0; i < n; ++i) {
         const float r = clean(rgb[3 * i]), g = clean(rgb[3 * i + 1]), b = clean(rgb[3 * i + 2]);
-        const float l = luminance(r, g, b);
+        const double l = luminance(r, g, b);
         std::uint8_t* p = out.pixels.data() + 4 * i;
         p[3] = 255;
-        if (l <= 0) {
-            p[0] = p[1] = p[2] = 0;
+        if (!(l > 0) || !std::isfinite(l)) {
+            p[0] = p[1] = p[2] = l > 0 ? 255 : 0;  // black, or overflowing radiance: white
             continue;
         }
-        const float ls = l * scale;
-        const float ld = ls * (1.0f + ls / white2) / (1.0f + ls);  // extended Reinhard
-        const float k = ld / l;                                    // keeps the hue
-        for (int c = 0; c < 3; ++c)
-            p[c] = static_cast<std::uint8_t>(
-                std::lround(255.0f * srgbEncode(clean(rgb[3 * i + c]) * k)));
+        const double ls = l * scale;
+        const double ld = ls * (1.0 + ls / white2) / (1.0 + ls);  // extended Reinhard
+        const double k = ld / l;                                  // same factor keeps the hue
+        p[0] = srgbByte(r * k);
+        p[1] = srgbByte(g * k);
+        p[2] = srgbByte(b * k);
     }
     return out;
 }
@@ -131,8 +147,15 @@ Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::s
 
     // The header alone gives the size: refuse absurd images before decoding a single pixel.
     int w = 0, h = 0, channels = 0;
-    if (!stbi_info_from_memory(data, len, &w, &h, &channels))
-        throw Error(prefix + explainStbFailure(stbi_failure_reason()));
+    if (!stbi_info_from_memory(data, len, &w, &h, &channels)) {
+        // stbi_info tries every format and reports only "unknown image type"; a load attempt
+        // stops in the format's own header checks with the specific reason (stb bounds sizes
+        // there too).
+        int lw = 0, lh = 0, lc = 0;
+        std::unique_ptr<stbi_uc, StbFree> probe(stbi_load_from_memory(data, len, &lw, &lh, &lc, 4));
+        if (!probe) throw Error(prefix + explainStbFailure(stbi_failure_reason()));
+        w = lw, h = lh;  // decodable after all: check its size below like any other
+    }
     if (w <= 0 || h <= 0)
         throw Error(prefix + "the image has zero size (" + std::to_string(w) + " x " +
                     std::to_string(h) + ")");
@@ -218,7 +241,7 @@ std::vector<ImageSizeLimit> deviceImageLimits(const DeviceInfo& device) {
         ImageSizeLimit l;
         l.maxBytes = device.maxAllocBytes;
         l.what = "the largest OpenCL buffer " + device.name + " allocates (" +
-                 mebibytes(device.maxAllocBytes) + ")";
+                 humanBytes(device.maxAllocBytes) + ")";
         limits.push_back(l);
     }
     if (device.imageSupport && device.image2dMaxWidth > 0 && device.image2dMaxHeight > 0) {
@@ -248,7 +271,7 @@ std::optional<std::string> imageSizeProblem(ImageSize size,
         if (l.maxWidth > 0 && size.width > l.maxWidth) return dims + ", wider than " + l.what;
         if (l.maxHeight > 0 && size.height > l.maxHeight) return dims + ", taller than " + l.what;
         if (l.maxBytes > 0 && size.bytes() > l.maxBytes)
-            return dims + " (" + mebibytes(size.bytes()) + " of RGBA8), more than " + l.what;
+            return dims + " (" + humanBytes(size.bytes()) + " of RGBA8), more than " + l.what;
     }
     return std::nullopt;
 }
