@@ -20,6 +20,7 @@ ImageView::ImageView()
     uColor_ = uniformLocation(program_, "uColor");
     uTexSize_ = uniformLocation(program_, "uTexSize");
     uGrid_ = uniformLocation(program_, "uGrid");
+    uUvScale_ = uniformLocation(program_, "uUvScale");
     uChecker_ = uniformLocation(program_, "uCheckerPixels");
 }
 
@@ -64,6 +65,9 @@ void ImageView::drawPane(const ImagePane& pane, float scale, const ImageViewStat
     glUniform1i(uSolid_, 0);
     glUniform1i(uImage_, 0);
     glUniform2f(uTexSize_, float(image.width), float(image.height));
+    const int capW = std::max(image.capacityWidth, image.width);
+    const int capH = std::max(image.capacityHeight, image.height);
+    glUniform2f(uUvScale_, float(image.width) / float(capW), float(image.height) / float(capH));
     glUniform1f(uGrid_, grid);
     glUniform1f(uChecker_, 8.0f);
     setRect(pane.image, viewportWidth, viewportHeight);

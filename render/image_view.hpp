@@ -9,11 +9,14 @@
 
 namespace clviz {
 
-// A texture to draw and its size in texels (0 = nothing to draw).
+// A texture to draw: the picture fills its top-left width x height texels of a texture that may
+// be larger (capacity 0 = the same as the picture). texture 0 or an empty size draws nothing.
 struct ImageTextureRef {
     GLuint texture = 0;
     int width = 0;
     int height = 0;
+    int capacityWidth = 0;
+    int capacityHeight = 0;
 };
 
 class ImageView {
@@ -36,7 +39,7 @@ class ImageView {
     GlProgram program_;
     GlVertexArray vao_;  // core profile needs one bound, even with no attributes
     GLint uRect_ = -1, uImage_ = -1, uSolid_ = -1, uColor_ = -1, uTexSize_ = -1, uGrid_ = -1,
-          uChecker_ = -1;
+          uUvScale_ = -1, uChecker_ = -1;
 };
 
 }  // namespace clviz

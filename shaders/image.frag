@@ -4,7 +4,8 @@
 uniform sampler2D uImage;
 uniform int uSolid;           // 1: fill with uColor
 uniform vec4 uColor;
-uniform vec2 uTexSize;        // texels
+uniform vec2 uTexSize;        // texels of the picture
+uniform vec2 uUvScale;        // picture size / texture size: the picture fills the top-left part
 uniform float uGrid;          // 0..1 opacity of texel boundaries
 uniform float uCheckerPixels; // checker cell size in framebuffer pixels
 
@@ -16,7 +17,9 @@ void main() {
         fragColor = uColor;
         return;
     }
-    vec4 c = texture(uImage, vUv);
+    // Stay half a texel inside the picture so linear filtering never blends in unused texels.
+    vec2 halfTexel = 0.5 / vec2(textureSize(uImage, 0));
+    vec4 c = texture(uImage, clamp(vUv * uUvScale, halfTexel, uUvScale - halfTexel));
     vec2 cell = floor(gl_FragCoord.xy / uCheckerPixels);
     float checker = mod(cell.x + cell.y, 2.0) < 1.0 ? 0.40 : 0.60;
     vec3 rgb = mix(vec3(checker), c.rgb, c.a);

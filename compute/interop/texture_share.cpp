@@ -1,6 +1,8 @@
 #include "compute/interop/texture_share.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "compute/compute_context.hpp"
 #include "compute/error.hpp"
@@ -49,7 +51,22 @@ int maxGlTextureSize() {
 }
 
 SharedTexture::SharedTexture(ComputeContext& cc, const InteropChoice& choice, int width, int height)
-    : cc_(cc), width_(width), height_(height) {
+    : SharedTexture(cc, choice, width, height, width, height) {}
+
+SharedTexture::SharedTexture(ComputeContext& cc, const InteropChoice& choice, int width, int height,
+                             int capacityWidth, int capacityHeight)
+    : cc_(cc) {
+    glEvent_ = cc.info().hasExtension("cl_khr_gl_event");
+    wantSharing_ = choice.path == InteropPath::GlSharing;
+    checkSize(width, height);
+    const int maxSize = maxGlTextureSize();
+    allocate(std::clamp(capacityWidth, width, maxSize),
+             std::clamp(capacityHeight, height, maxSize));
+    width_ = width;
+    height_ = height;
+}
+
+void SharedTexture::checkSize(int width, int height) const {
     if (width <= 0 || height <= 0)
         throw Error("cannot create a texture for an empty image (" + sizeText(width, height) + ")");
     const int maxSize = maxGlTextureSize();
@@ -57,7 +74,10 @@ SharedTexture::SharedTexture(ComputeContext& cc, const InteropChoice& choice, in
         throw Error("image " + sizeText(width, height) +
                     " is larger than this OpenGL's GL_MAX_TEXTURE_SIZE (" +
                     std::to_string(maxSize) + ")");
+}
 
+void SharedTexture::allocate(int capacityWidth, int capacityHeight) {
+    release();
     drainGlErrors();
     glGenTextures(1, &texture_);
     if (texture_ == 0) throw Error("glGenTextures failed");
@@ -70,22 +90,26 @@ SharedTexture::SharedTexture(ComputeContext& cc, const InteropChoice& choice, in
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
     setTightPixelStore();
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, capacityWidth, capacityHeight, 0, GL_RGBA,
+                 GL_UNSIGNED_BYTE, nullptr);
     const GLenum err = glGetError();
     glBindTexture(GL_TEXTURE_2D, 0);
     if (err != GL_NO_ERROR) {
-        glDeleteTextures(1, &texture_);
-        texture_ = 0;
-        throw Error("OpenGL cannot allocate a " + sizeText(width, height) + " RGBA8 texture (" +
+        release();
+        throw Error("OpenGL cannot allocate a " + sizeText(capacityWidth, capacityHeight) +
+                    " RGBA8 texture (" +
                     (err == GL_OUT_OF_MEMORY ? std::string("out of memory")
                                              : "GL error " + std::to_string(err)) +
                     ")");
     }
+    capacityWidth_ = capacityWidth;
+    capacityHeight_ = capacityHeight;
 
-    glEvent_ = cc.info().hasExtension("cl_khr_gl_event");
-    if (choice.path == InteropPath::GlSharing) {
+    path_ = InteropPath::HostCopy;
+    if (wantSharing_) {
+        glFinish();  // GL is done with the new texture before CL first acquires it
         try {
-            shared_ = cl::ImageGL(cc.context(), CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, texture_);
+            shared_ = cl::ImageGL(cc_.context(), CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, texture_);
             path_ = InteropPath::GlSharing;
         } catch (const cl::Error& e) {
             useHostCopy(describeClError("clCreateFromGLTexture", e.err()));
@@ -93,9 +117,36 @@ SharedTexture::SharedTexture(ComputeContext& cc, const InteropChoice& choice, in
     }
 }
 
-SharedTexture::~SharedTexture() {
-    shared_ = cl::ImageGL();  // release the CL alias before the GL texture goes
+void SharedTexture::release() {
+    shared_ = cl::ImageGL();  // the CL alias goes before the GL texture
     if (texture_ != 0) glDeleteTextures(1, &texture_);
+    texture_ = 0;
+    capacityWidth_ = capacityHeight_ = 0;
+}
+
+SharedTexture::~SharedTexture() {
+    release();
+}
+
+bool SharedTexture::resize(int width, int height) {
+    checkSize(width, height);
+    if (width <= capacityWidth_ && height <= capacityHeight_) {
+        width_ = width;
+        height_ = height;
+        return false;
+    }
+    // Grow with a quarter of headroom in 64-texel steps, so a spinning expanded rotation settles
+    // after a reallocation or two.
+    const int maxSize = maxGlTextureSize();
+    auto grow = [&](int need, int have) {
+        if (need <= have) return have;
+        const int wanted = (need + need / 4 + 63) / 64 * 64;
+        return std::clamp(wanted, need, maxSize);
+    };
+    allocate(grow(width, capacityWidth_), grow(height, capacityHeight_));
+    width_ = width;
+    height_ = height;
+    return true;
 }
 
 void SharedTexture::useHostCopy(const std::string& why) {
@@ -107,6 +158,7 @@ void SharedTexture::useHostCopy(const std::string& why) {
     }
     shared_ = cl::ImageGL();
     path_ = InteropPath::HostCopy;
+    wantSharing_ = false;
     fallbackReason_ = "gl-sharing failed (" + why + "); using host copy";
 }
 
@@ -217,16 +269,29 @@ TextureTransferTiming SharedTexture::copyToHost(const cl::Buffer& pixels) {
     void* p = q.enqueueMapBuffer(pixels, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, bytes(),
                                  nullptr, &map);
     const auto t0 = Clock::now();
-    glBindTexture(GL_TEXTURE_2D, texture_);
-    setTightPixelStore();
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, p);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    readTexels(static_cast<std::uint8_t*>(p));
     t.hostMs = msSince(t0);
     cl::Event unmap;
     q.enqueueUnmapMemObject(pixels, p, nullptr, &unmap);
     unmap.wait();
     t.deviceMs = eventMilliseconds(map) + eventMilliseconds(unmap);
     return t;
+}
+
+void SharedTexture::readTexels(std::uint8_t* out) const {
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    setTightPixelStore();
+    if (width_ == capacityWidth_ && height_ == capacityHeight_) {
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, out);
+    } else {
+        // glGetTextureSubImage needs GL 4.5; the whole level and a crop work everywhere.
+        std::vector<std::uint8_t> all(std::size_t(capacityWidth_) * capacityHeight_ * 4);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, all.data());
+        const std::size_t row = std::size_t(width_) * 4;
+        for (int y = 0; y < height_; ++y)
+            std::memcpy(out + y * row, all.data() + std::size_t(y) * capacityWidth_ * 4, row);
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 void SharedTexture::upload(const std::uint8_t* rgba) {
@@ -238,10 +303,7 @@ void SharedTexture::upload(const std::uint8_t* rgba) {
 
 std::vector<std::uint8_t> SharedTexture::readBack() const {
     std::vector<std::uint8_t> out(bytes());
-    glBindTexture(GL_TEXTURE_2D, texture_);
-    setTightPixelStore();
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, out.data());
-    glBindTexture(GL_TEXTURE_2D, 0);
+    readTexels(out.data());
     return out;
 }
 

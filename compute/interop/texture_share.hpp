@@ -7,6 +7,10 @@
 //
 // Pixels everywhere are tightly packed RGBA8 rows, top row first (as stb_image loads them); GL
 // texture row 0 is that top row and the image view flips it onto the screen.
+//
+// The texture may be larger than the picture it holds (its capacity): a result whose size changes
+// every frame (an expanding rotation that spins) reuses one allocation and fills its top-left
+// width() x height() texels.
 #include <glad/gl.h>
 
 #include <cstddef>
@@ -35,17 +39,28 @@ class SharedTexture {
     // gl-sharing, the CL image that aliases it. Throws clviz::Error when the size is zero or above
     // GL_MAX_TEXTURE_SIZE, or GL cannot allocate it.
     SharedTexture(ComputeContext& cc, const InteropChoice& choice, int width, int height);
+    // Same with room for later resize() calls up to capacityWidth x capacityHeight (clamped to
+    // GL_MAX_TEXTURE_SIZE, never below width x height).
+    SharedTexture(ComputeContext& cc, const InteropChoice& choice, int width, int height,
+                  int capacityWidth, int capacityHeight);
     ~SharedTexture();
     SharedTexture(const SharedTexture&) = delete;
     SharedTexture& operator=(const SharedTexture&) = delete;
 
     GLuint texture() const { return texture_; }
-    int width() const { return width_; }
+    int width() const { return width_; }  // the picture it holds
     int height() const { return height_; }
+    int capacityWidth() const { return capacityWidth_; }  // the GL texture's size
+    int capacityHeight() const { return capacityHeight_; }
     std::size_t bytes() const { return std::size_t(width_) * std::size_t(height_) * 4; }
     InteropPath path() const { return path_; }
     // Empty unless gl-sharing was chosen and then abandoned; one line on why.
     const std::string& fallbackReason() const { return fallbackReason_; }
+
+    // Changes the picture size. Reallocates (contents lost; the CL alias recreated) only when it
+    // does not fit the capacity, which then grows with headroom. Returns whether it reallocated.
+    // Throws like the constructor.
+    bool resize(int width, int height);
 
     // Copies `pixels` (bytes() of RGBA8 in a CL buffer) into the texture, after `waitFor`.
     // On return the texture holds the pixels for any later GL command.
@@ -59,13 +74,17 @@ class SharedTexture {
     // Host pixels (bytes() of RGBA8) straight into the texture.
     void upload(const std::uint8_t* rgba);
 
-    // The texture's contents through glGetTexImage: for tests, screenshots of one image, saving.
+    // The picture's texels through glGetTexImage (width() x height(), tightly packed): for tests.
     std::vector<std::uint8_t> readBack() const;
 
     // Gives up gl-sharing for host copy (the Interop switch, or a failure); `why` is kept.
     void useHostCopy(const std::string& why);
 
   private:
+    void checkSize(int width, int height) const;
+    void allocate(int capacityWidth, int capacityHeight);
+    void readTexels(std::uint8_t* out) const;
+    void release();
     TextureTransferTiming copyFromShared(const cl::Buffer& pixels,
                                          const std::vector<cl::Event>& waitFor);
     TextureTransferTiming copyFromHost(const cl::Buffer& pixels,
@@ -77,6 +96,9 @@ class SharedTexture {
     GLuint texture_ = 0;
     int width_ = 0;
     int height_ = 0;
+    int capacityWidth_ = 0;
+    int capacityHeight_ = 0;
+    bool wantSharing_ = false;  // gl-sharing chosen and not abandoned
     InteropPath path_ = InteropPath::HostCopy;
     bool glEvent_ = false;  // cl_khr_gl_event: acquire/release synchronize with GL implicitly
     std::string fallbackReason_;

@@ -1,0 +1,520 @@
+#include "app/image_demo.hpp"
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "app/image_assets.hpp"
+#include "compute/compute_context.hpp"
+#include "compute/error.hpp"
+#include "compute/image_pattern.hpp"
+#include "compute/image_pipeline.hpp"
+#include "render/image_view.hpp"
+
+namespace clviz {
+
+namespace {
+
+void copyToField(PathField& field, const std::string& text) {
+    const std::size_t n = std::min(text.size(), field.size() - 1);
+    std::memcpy(field.data(), text.data(), n);
+    field[n] = '\0';
+}
+
+ImageTextureRef textureRef(const SharedTexture* t) {
+    if (!t) return {};
+    return {t->texture(), t->width(), t->height(), t->capacityWidth(), t->capacityHeight()};
+}
+
+// Keeps the spinning angle in (-180, 180] so the slider follows it.
+double wrapDegrees(double d) {
+    d = std::fmod(d, 360.0);
+    if (d > 180.0) d -= 360.0;
+    if (d <= -180.0) d += 360.0;
+    return d;
+}
+
+}  // namespace
+
+std::unique_ptr<Demo> makeImageDemo() {
+    return std::make_unique<ImageDemo>();
+}
+
+ImageDemo::ImageDemo() = default;
+ImageDemo::~ImageDemo() = default;
+
+void ImageDemo::init(const AppServices& app) {
+    app_ = app;
+    cc_ = app.compute;
+    if (!cc_) throw Error("the image lab needs an OpenCL context");
+    glMaxTextureSize_ = maxGlTextureSize();
+    pipeline_ = std::make_unique<ImagePipeline>(*cc_);
+    view_ = std::make_unique<ImageView>();
+    caps_ = detectClInteropCaps(cc_->info().extensions);
+    caps_.clContextSharesGl = app.clContextSharesGl;
+    detectGlInteropCaps(caps_);
+    chooseInterop();
+    // The default image loads on the first step unless --image (set before it) picks another.
+    pendingDefault_ = true;
+    copyToField(saveField_, "clviz-image.png");
+}
+
+void ImageDemo::shutdown() {
+    if (cc_) {
+        try {
+            cc_->queue().finish();
+        } catch (const cl::Error&) {
+        }
+    }
+    resultTexture_.reset();
+    sourceTexture_.reset();
+    view_.reset();
+    pipeline_.reset();
+}
+
+ImageSize ImageDemo::sourceSize() const {
+    return pipeline_ ? pipeline_->sourceSize() : ImageSize{};
+}
+
+ImageSize ImageDemo::resultSize() const {
+    return resultTexture_ ? ImageSize{resultTexture_->width(), resultTexture_->height()}
+                          : ImageSize{};
+}
+
+InteropPath ImageDemo::interopPath() const {
+    return sourceTexture_ ? sourceTexture_->path() : interop_.path;
+}
+
+// --- loading -------------------------------------------------------------------------------
+
+std::string ImageDemo::loadFile(const std::string& path) {
+    if (path.empty()) return "no file name given";
+    Rgba8Image image;
+    try {
+        image = loadImage(path);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return showImage(std::move(image), path, "");
+}
+
+std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
+                                 const std::string& note) {
+    std::vector<ImageSizeLimit> limits = deviceImageLimits(cc_->info());
+    limits.push_back(glTextureLimit(glMaxTextureSize_));
+    if (auto problem = imageSizeProblem(image.size(), limits))
+        return "cannot use image '" + label + "': " + *problem;
+    try {
+        auto texture = std::make_unique<SharedTexture>(*cc_, interop_, image.width, image.height);
+        texture->upload(image.pixels.data());
+        if (texture->path() == InteropPath::GlSharing) {
+            // CL reads the picture from the GL texture it shares; the pipeline keeps a copy.
+            cl::Buffer staging(cc_->context(), CL_MEM_READ_WRITE, image.size().bytes());
+            texture->copyTo(staging);
+            pipeline_->setSource(staging, image.size());
+        } else {
+            pipeline_->setSource(image);
+        }
+        reportFallback(*texture);
+        sourceTexture_ = std::move(texture);
+    } catch (const Error& e) {
+        return "cannot use image '" + label + "': " + e.what();
+    } catch (const cl::Error& e) {
+        return "cannot use image '" + label + "': " + describeClError(e.what(), e.err());
+    }
+    source_ = std::move(image);
+    imageLabel_ = label;
+    imageNote_ = note;
+    pendingDefault_ = false;
+    hasResult_ = false;
+    dirty_ = true;
+    runError_.clear();
+    controls_.view.zoom = 1.0f;  // a new picture starts fitted
+    controls_.view.panX = controls_.view.panY = 0.0f;
+    if (label != "generated pattern") copyToField(pathField_, label);
+    return "";
+}
+
+void ImageDemo::loadDefault() {
+    pendingDefault_ = false;
+    std::string note;
+    if (auto path = findAsset("default.png")) {
+        const std::string why = loadFile(*path);
+        if (why.empty()) return;
+        note = why + "; showing a generated pattern instead";
+    } else {
+        std::string looked;
+        for (const auto& c : assetCandidates("default.png"))
+            looked += (looked.empty() ? "" : ", ") + c;
+        note = "the default image assets/default.png was not found (looked in " + looked +
+               "); showing a generated pattern instead";
+    }
+    app_.notice(note);
+    const std::string why = showImage(makeTestPattern(kDefaultImageWidth, kDefaultImageHeight),
+                                      "generated pattern", note);
+    if (!why.empty()) throw Error(why);
+}
+
+std::string ImageDemo::save(const std::string& path) {
+    if (path.empty()) return "no file name given";
+    if (!pipeline_->hasSource()) return "no image is loaded";
+    if (!hasResult_ || dirty_) runChain();
+    if (!runError_.empty()) return "the filter chain cannot run: " + runError_;
+    try {
+        const Rgba8Image result = pipeline_->readResult();
+        saveImage(path, result);
+        app_.notice("saved the result (" + std::to_string(result.width) + "x" +
+                    std::to_string(result.height) + ") to " + path);
+    } catch (const Error& e) {
+        return e.what();
+    } catch (const cl::Error& e) {
+        return describeClError(e.what(), e.err());
+    }
+    return "";
+}
+
+// --- interop -------------------------------------------------------------------------------
+
+void ImageDemo::chooseInterop() {
+    interop_ = chooseInteropPath(controls_.interop, caps_);
+}
+
+void ImageDemo::reportFallback(const SharedTexture& texture) {
+    if (!texture.fallbackReason().empty()) app_.error(texture.fallbackReason());
+}
+
+std::string ImageDemo::recreateTextures() {
+    chooseInterop();
+    resultTexture_.reset();
+    hasResult_ = false;
+    dirty_ = true;
+    if (!sourceTexture_) return "";
+    Rgba8Image image = source_;
+    sourceTexture_.reset();
+    return showImage(std::move(image), imageLabel_, imageNote_);
+}
+
+// --- per frame -----------------------------------------------------------------------------
+
+void ImageDemo::setRunError(const std::string& message) {
+    if (message != runError_) app_.error("image lab: " + message);
+    runError_ = message;
+    dirty_ = false;  // retried after the next change (or every frame when continuous)
+}
+
+void ImageDemo::runChain() {
+    if (!pipeline_->hasSource()) return;
+    pipeline_->steps() = controls_.steps;
+    pipeline_->histogramSettings() = controls_.histogram;
+    const ImageSize out = pipeline_->outputSize();
+    if (out.width > glMaxTextureSize_ || out.height > glMaxTextureSize_) {
+        setRunError("the result would be " + std::to_string(out.width) + "x" +
+                    std::to_string(out.height) + ", larger than GL_MAX_TEXTURE_SIZE (" +
+                    std::to_string(glMaxTextureSize_) + ")");
+        return;
+    }
+    try {
+        pipeline_->run();
+        const ImageSize size = pipeline_->resultSize();
+        if (!resultTexture_) {
+            // Room for a spinning expanded rotation (up to the diagonal) without reallocating.
+            const int diagonal = static_cast<int>(std::ceil(std::hypot(size.width, size.height)));
+            resultTexture_ = std::make_unique<SharedTexture>(*cc_, interop_, size.width,
+                                                             size.height, diagonal, diagonal);
+            reportFallback(*resultTexture_);
+        } else {
+            const bool wasSharing = resultTexture_->path() == InteropPath::GlSharing;
+            resultTexture_->resize(size.width, size.height);
+            if (wasSharing && resultTexture_->path() != InteropPath::GlSharing)
+                reportFallback(*resultTexture_);
+        }
+        const bool wasSharing = resultTexture_->path() == InteropPath::GlSharing;
+        transfer_ = resultTexture_->copyFrom(pipeline_->result());
+        if (wasSharing && resultTexture_->path() != InteropPath::GlSharing)
+            reportFallback(*resultTexture_);
+    } catch (const Error& e) {
+        setRunError(e.what());
+        return;
+    } catch (const cl::Error& e) {
+        setRunError(describeClError(e.what(), e.err()));
+        return;
+    }
+    if (!runError_.empty()) app_.notice("image lab: the filter chain runs again");
+    runError_.clear();
+    hasResult_ = true;
+    dirty_ = false;
+    history_.push(static_cast<float>(pipeline_->totalMs()),
+                  static_cast<float>(transfer_.deviceMs + transfer_.hostMs));
+}
+
+void ImageDemo::step(const FrameInfo& frame) {
+    if (pendingDefault_) loadDefault();
+    if (drag_ != Drag::None && app_.window &&
+        glfwGetMouseButton(app_.window, GLFW_MOUSE_BUTTON_LEFT) != GLFW_PRESS &&
+        glfwGetMouseButton(app_.window, GLFW_MOUSE_BUTTON_RIGHT) != GLFW_PRESS &&
+        glfwGetMouseButton(app_.window, GLFW_MOUSE_BUTTON_MIDDLE) != GLFW_PRESS)
+        drag_ = Drag::None;
+    if (controls_.spinDegreesPerSecond != 0) {
+        if (FilterStep* r = findStep(controls_.steps, FilterKind::Rotate); r && r->enabled) {
+            r->rotate.degrees =
+                wrapDegrees(r->rotate.degrees + controls_.spinDegreesPerSecond * frame.dt);
+            dirty_ = true;
+        }
+    }
+    if (controls_.continuous || dirty_) runChain();
+}
+
+void ImageDemo::updateLayout(int framebufferWidth, int framebufferHeight) {
+    framebufferWidth_ = framebufferWidth;
+    framebufferHeight_ = framebufferHeight;
+    const ImageSize src = sourceSize();
+    const ImageSize res = hasResult_ ? resultSize() : src;
+    layout_ = layoutImages(controls_.view, framebufferWidth, framebufferHeight, src.width,
+                           src.height, res.width, res.height);
+}
+
+void ImageDemo::draw(const FrameInfo& frame) {
+    updateLayout(frame.framebufferWidth, frame.framebufferHeight);
+    if (!sourceTexture_) return;
+    view_->draw(layout_, controls_.view, textureRef(sourceTexture_.get()),
+                hasResult_ ? textureRef(resultTexture_.get()) : ImageTextureRef{},
+                frame.framebufferWidth, frame.framebufferHeight);
+}
+
+// --- GUI -----------------------------------------------------------------------------------
+
+void ImageDemo::drawLabels() {
+    if (!sourceTexture_ || framebufferWidth_ <= 0) return;
+    // The draw lists work in window coordinates; the layout in framebuffer pixels.
+    const ImGuiIO& io = ImGui::GetIO();
+    const float sx = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
+    const float sy = io.DisplayFramebufferScale.y > 0 ? io.DisplayFramebufferScale.y : 1.0f;
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    auto label = [&](const ImagePane& pane, const std::string& text, bool rightAlign) {
+        if (pane.clip.width() <= 0) return;
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        const float top = std::max(pane.clip.y0, pane.image.y0) / sy + 28.0f;  // below the menu
+        float x = (rightAlign ? pane.clip.x1 / sx - size.x - 12.0f : pane.clip.x0 / sx + 12.0f);
+        if (controls_.view.mode == ImageViewMode::SideBySide)
+            x = (0.5f * (pane.clip.x0 + pane.clip.x1)) / sx - 0.5f * size.x;
+        dl->AddRectFilled(ImVec2(x - 6, top - 3), ImVec2(x + size.x + 6, top + size.y + 3),
+                          IM_COL32(0, 0, 0, 160), 4.0f);
+        dl->AddText(ImVec2(x, top), IM_COL32(235, 235, 235, 255), text.c_str());
+    };
+    const ImageSize src = sourceSize();
+    label(layout_.source, "source " + std::to_string(src.width) + "x" + std::to_string(src.height),
+          false);
+    if (hasResult_) {
+        const ImageSize res = resultSize();
+        label(layout_.result,
+              "result " + std::to_string(res.width) + "x" + std::to_string(res.height), true);
+    }
+}
+
+void ImageDemo::gui(const FrameInfo& frame) {
+    if (ImGui::BeginMainMenuBar()) {
+        if (ImGui::BeginMenu("Demo")) {
+            ImGui::Separator();
+            ImGui::MenuItem("Image panel", nullptr, &panels_.image);
+            ImGui::MenuItem("Filters panel", nullptr, &panels_.filters);
+            ImGui::MenuItem("Histogram panel", nullptr, &panels_.histogram);
+            ImGui::MenuItem("Timings panel", nullptr, &panels_.timings);
+            ImGui::MenuItem("Timing overlay", nullptr, &panels_.overlay);
+            ImGui::EndMenu();
+        }
+        ImGui::EndMainMenuBar();
+    }
+    (void)frame;
+    drawLabels();
+
+    if (panels_.image) {
+        ImagePanelFacts facts;
+        facts.imageLabel = imageLabel_;
+        facts.imageNote = imageNote_;
+        facts.source = sourceSize();
+        facts.result = hasResult_ ? resultSize() : ImageSize{};
+        facts.interop = interop_;
+        if (sourceTexture_) {
+            facts.interop.path = sourceTexture_->path();
+            facts.textureFallback = sourceTexture_->fallbackReason();
+        }
+        if (resultTexture_ && facts.textureFallback.empty())
+            facts.textureFallback = resultTexture_->fallbackReason();
+        facts.caps = describeInteropCaps(caps_);
+        facts.actualSizeZoom = actualSizeZoom(layout_);
+        facts.glMaxTextureSize = glMaxTextureSize_;
+        ImagePanelRequests req;
+        const ImageViewState before = controls_.view;
+        const bool continuousBefore = controls_.continuous;
+        drawImagePanel(&panels_.image, controls_, facts, pathField_, saveField_, req);
+        if (req.load) {
+            if (std::string why = loadFile(*req.load); !why.empty())
+                app_.error(why);
+            else
+                app_.notice("loaded " + *req.load);
+        }
+        if (req.save)
+            if (std::string why = save(*req.save); !why.empty()) app_.error(why);
+        if (req.interopChanged)
+            if (std::string why = recreateTextures(); !why.empty()) app_.error(why);
+        if (controls_.continuous != continuousBefore) dirty_ = true;
+        (void)before;
+    }
+    if (panels_.filters && pipeline_)
+        if (drawFiltersPanel(&panels_.filters, controls_, *pipeline_, runError_)) dirty_ = true;
+    if (panels_.histogram) {
+        double histogramMs = 0;
+        if (pipeline_ && !pipeline_->timings().empty() && controls_.histogram.enabled)
+            histogramMs = pipeline_->timings().back().ms;
+        if (drawHistogramPanel(&panels_.histogram, controls_,
+                               pipeline_ ? pipeline_->histogram() : std::nullopt, histogramMs))
+            dirty_ = true;
+    }
+    TimingFacts timing;
+    if (pipeline_) {
+        timing.steps = &pipeline_->timings();
+        timing.chainMs = pipeline_->totalMs();
+    }
+    timing.transfer = transfer_;
+    timing.path = resultTexture_ ? resultTexture_->path() : interopPath();
+    timing.result = hasResult_ ? resultSize() : ImageSize{};
+    timing.continuous = controls_.continuous;
+    timing.history = &history_;
+    if (panels_.timings) drawTimingsPanel(&panels_.timings, timing);
+    if (panels_.overlay && hasResult_) drawTimingOverlay(timing);
+}
+
+// --- input ---------------------------------------------------------------------------------
+
+bool ImageDemo::cursorInFramebuffer(float& x, float& y) const {
+    if (!app_.window) return false;
+    double cx = 0, cy = 0;
+    glfwGetCursorPos(app_.window, &cx, &cy);
+    int ww = 0, wh = 0, fw = 0, fh = 0;
+    glfwGetWindowSize(app_.window, &ww, &wh);
+    glfwGetFramebufferSize(app_.window, &fw, &fh);
+    if (ww <= 0 || wh <= 0) return false;
+    x = static_cast<float>(cx * fw / ww);
+    y = static_cast<float>(cy * fh / wh);
+    return true;
+}
+
+void ImageDemo::onMouseDrag(double dx, double dy, int /*button*/, int /*mods*/) {
+    float x = 0, y = 0;
+    if (!cursorInFramebuffer(x, y)) return;
+    int ww = 1, fw = 1, wh = 1, fh = 1;
+    glfwGetWindowSize(app_.window, &ww, &wh);
+    glfwGetFramebufferSize(app_.window, &fw, &fh);
+    const float fx = static_cast<float>(dx) * float(fw) / float(std::max(ww, 1));
+    const float fy = static_cast<float>(dy) * float(fh) / float(std::max(wh, 1));
+    if (drag_ == Drag::None) {
+        // Where the press started decides: on the divider it moves it, elsewhere it pans.
+        drag_ = controls_.view.mode == ImageViewMode::Split && nearDivider(layout_, x - fx, 8.0f)
+                    ? Drag::Divider
+                    : Drag::Pan;
+    }
+    if (drag_ == Drag::Divider) {
+        if (framebufferWidth_ > 0)
+            controls_.view.split = std::clamp(x / float(framebufferWidth_), 0.0f, 1.0f);
+    } else {
+        controls_.view.panX += fx;
+        controls_.view.panY += fy;
+    }
+}
+
+void ImageDemo::onScroll(double dy) {
+    float x = 0, y = 0;
+    if (!cursorInFramebuffer(x, y)) {
+        x = framebufferWidth_ * 0.5f;
+        y = framebufferHeight_ * 0.5f;
+    }
+    zoomAt(controls_.view, layout_, static_cast<float>(std::pow(1.15, dy)), x, y);
+}
+
+void ImageDemo::onDrop(const std::string& path) {
+    if (std::string why = loadFile(path); !why.empty())
+        app_.error(why);
+    else
+        app_.notice("loaded " + path);
+}
+
+bool ImageDemo::onKey(int key, int mods) {
+    FilterStep* rotate = findStep(controls_.steps, FilterKind::Rotate);
+    const double nudge = (mods & GLFW_MOD_SHIFT) ? 15.0 : 1.0;
+    switch (key) {
+        case GLFW_KEY_0:
+            controls_.view.zoom = 1.0f;
+            controls_.view.panX = controls_.view.panY = 0.0f;
+            return true;
+        case GLFW_KEY_1:
+            controls_.view.zoom = actualSizeZoom(layout_);
+            controls_.view.panX = controls_.view.panY = 0.0f;
+            return true;
+        case GLFW_KEY_M:
+            controls_.view.mode = controls_.view.mode == ImageViewMode::Split
+                                      ? ImageViewMode::SideBySide
+                                      : ImageViewMode::Split;
+            return true;
+        case GLFW_KEY_N:
+            controls_.view.magnification = controls_.view.magnification == Magnification::Nearest
+                                               ? Magnification::Linear
+                                               : Magnification::Nearest;
+            return true;
+        case GLFW_KEY_SPACE:
+            controls_.spinDegreesPerSecond = controls_.spinDegreesPerSecond != 0 ? 0.0 : 30.0;
+            if (rotate) rotate->enabled = true;
+            dirty_ = true;
+            return true;
+        case GLFW_KEY_LEFT:
+        case GLFW_KEY_RIGHT:
+            if (!rotate) return false;
+            rotate->enabled = true;
+            rotate->rotate.degrees =
+                wrapDegrees(rotate->rotate.degrees + (key == GLFW_KEY_LEFT ? nudge : -nudge));
+            dirty_ = true;
+            return true;
+        case GLFW_KEY_R:
+            if (!rotate) return false;
+            rotate->rotate.degrees = 0;
+            controls_.spinDegreesPerSecond = 0;
+            dirty_ = true;
+            return true;
+        default:
+            return false;
+    }
+}
+
+std::vector<std::pair<std::string, std::string>> ImageDemo::keyHelp() const {
+    return {{"Drag", "pan (on the split divider: move it)"},
+            {"Scroll", "zoom about the cursor"},
+            {"0 / 1", "fit / pixels 1:1"},
+            {"M", "side by side / split view"},
+            {"N", "nearest / linear magnification"},
+            {"Left / Right", "rotate by 1 degree (Shift: 15)"},
+            {"Space", "spin on / off"},
+            {"R", "reset the angle"},
+            {"Drop a file", "open it"}};
+}
+
+// --- command interface -----------------------------------------------------------------------
+
+std::string ImageDemo::set(const std::string& key, const std::string& value) {
+    if (key == "image") {
+        std::string why = loadFile(value);
+        if (why.empty()) app_.notice("loaded " + value);
+        return why;
+    }
+    if (key == "save") return save(value);
+    const InteropRequest interopBefore = controls_.interop;
+    if (std::string why = applyImageSetting(controls_, key, value); !why.empty()) return why;
+    dirty_ = true;
+    if (key == "interop" && controls_.interop != interopBefore) return recreateTextures();
+    return "";
+}
+
+}  // namespace clviz
