@@ -23,12 +23,24 @@ std::unique_ptr<Demo> makeNbodyDemo() {
 
 namespace {
 
-// Default N: smooth on a CPU device (PoCL on a laptop), a fuller picture on a GPU.
-constexpr std::size_t kDefaultBodiesCpu = 8192;
+// Default N: interactive on a CPU device (PoCL manages a few 1e8 interactions/s per core, so
+// 2048 bodies per compute unit keeps a step near 30 ms), a fuller picture on a GPU.
+constexpr std::size_t kBodiesPerCpuCore = 2048;
+constexpr std::size_t kMinDefaultBodies = 4096;
+constexpr std::size_t kMaxDefaultBodiesCpu = 16384;
 constexpr std::size_t kDefaultBodiesGpu = 65536;
 
+std::size_t defaultBodies(const DeviceInfo& device) {
+    if (device.kind == DeviceKind::Gpu) return kDefaultBodiesGpu;
+    return std::clamp(kBodiesPerCpuCore * device.computeUnits, kMinDefaultBodies,
+                      kMaxDefaultBodiesCpu);
+}
+
+// Diagnostics cost about one force pass; they run at most this share of the frames' time.
+constexpr double kDiagnosticsBudget = 0.05;
+
 // Sprite radius as a fraction of the scene radius, and brightness per sprite at N = 16384.
-constexpr float kSizeFraction = 0.006f;
+constexpr float kSizeFraction = 0.008f;
 constexpr float kIntensityAt16k = 0.55f;
 
 }  // namespace
@@ -48,7 +60,7 @@ void NbodyDemo::init(const AppServices& app) {
     renderer_ = std::make_unique<ParticleRenderer>();
     renderTimer_ = std::make_unique<GlTimer>();
     sim_ = std::make_unique<NbodySimulation>(*cc_);
-    if (n_ == 0) n_ = cc_->info().kind == DeviceKind::Gpu ? kDefaultBodiesGpu : kDefaultBodiesCpu;
+    if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
     sim_->setParams({info.dt, info.softening, 1.0f});
     rebuild();
@@ -196,7 +208,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
         stepsInFlight_ = true;
         publish();
         needsPublish_ = false;
-        if (diagnosticsEvery_ > 0 && ++framesSinceDiagnostics_ >= diagnosticsEvery_)
+        if (diagnosticsEvery_ > 0 && ++framesSinceDiagnostics_ >= diagnosticsInterval())
             runDiagnostics();
     } else if (needsPublish_) {
         publish();
@@ -255,6 +267,14 @@ void NbodyDemo::draw(const FrameInfo& frame) {
         lastCopy_.bytes += v.bytes;
     }
     if (!recordDir_.empty()) recordFrame(frame);
+}
+
+int NbodyDemo::diagnosticsInterval() const {
+    // The user's interval, stretched when diagnostics would eat more than their budget.
+    const double frameMs = timings_.frameMs().mean();
+    if (!haveDiagnostics_ || frameMs <= 0) return diagnosticsEvery_;
+    const double needed = lastDiagnostics_.ms / (kDiagnosticsBudget * frameMs);
+    return std::max(diagnosticsEvery_, int(std::min(needed, 1e6)));
 }
 
 void NbodyDemo::runDiagnostics() {

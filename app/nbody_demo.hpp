@@ -66,6 +66,7 @@ class NbodyDemo final : public Demo {
     void demoMenu();
 
     void runDiagnostics();
+    int diagnosticsInterval() const;
     void recordFrame(const FrameInfo& frame);
     std::string setupDescription();
     std::string applySetting(const std::string& key, const std::string& value);

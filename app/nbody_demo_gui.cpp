@@ -8,34 +8,49 @@
 
 namespace clviz {
 
+namespace {
+// Panels fit their content: sections open and close, plots keep a fixed width.
+constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_AlwaysAutoResize;
+
+// Widgets get a width from the font size, not the window (which sizes itself to the widgets).
+template <class F>
+void panel(F&& body) {
+    ImGui::PushItemWidth(ImGui::GetFontSize() * 14);
+    body();
+    ImGui::PopItemWidth();
+}
+}  // namespace
+
 void NbodyDemo::gui(const FrameInfo& frame) {
     demoMenu();
     const float s = frame.contentScale > 0 ? frame.contentScale : 1.0f;
     if (showSimulation_) {
         ImGui::SetNextWindowPos(ImVec2(10 * s, 40 * s), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(360 * s, 0), ImGuiCond_FirstUseEver);
-        if (ImGui::Begin("Simulation", &showSimulation_)) simulationPanel();
+        if (ImGui::Begin("Simulation", &showSimulation_, kPanelFlags))
+            panel([this] { simulationPanel(); });
         ImGui::End();
     }
     if (showInterop_) {
-        ImGui::SetNextWindowPos(ImVec2(10 * s, 560 * s), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowPos(ImVec2(10 * s, 600 * s), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(360 * s, 0), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-        if (ImGui::Begin("Interop", &showInterop_)) interopPanel();
+        if (ImGui::Begin("Interop", &showInterop_, kPanelFlags)) panel([this] { interopPanel(); });
         ImGui::End();
     }
     if (showTimings_) {
-        ImGui::SetNextWindowPos(ImVec2(float(frame.framebufferWidth) - 390 * s, 150 * s),
+        ImGui::SetNextWindowPos(ImVec2(float(frame.framebufferWidth) - 390 * s, 245 * s),
                                 ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(380 * s, 0), ImGuiCond_FirstUseEver);
-        if (ImGui::Begin("Timings", &showTimings_)) timingsPanel();
+        if (ImGui::Begin("Timings", &showTimings_, kPanelFlags)) panel([this] { timingsPanel(); });
         ImGui::End();
     }
     if (showDiagnostics_) {
         ImGui::SetNextWindowPos(ImVec2(float(frame.framebufferWidth) - 390 * s, 520 * s),
                                 ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(380 * s, 0), ImGuiCond_FirstUseEver);
-        if (ImGui::Begin("Diagnostics", &showDiagnostics_)) diagnosticsPanel();
+        if (ImGui::Begin("Diagnostics", &showDiagnostics_, kPanelFlags))
+            panel([this] { diagnosticsPanel(); });
         ImGui::End();
     }
     if (showStatus_) statusLine(frame);

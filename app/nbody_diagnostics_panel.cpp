@@ -14,7 +14,10 @@ void NbodyDemo::diagnosticsPanel() {
     if (ImGui::SliderInt("every N frames", &every, 0, 300))
         set("diagnostics", std::to_string(every));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Energy costs about one force pass: 0 turns it off for big N");
+        ImGui::SetTooltip(
+            "Energy costs about one force pass: it runs at least this often as "
+            "long as it takes under 5%% of the time (now every %d frames); 0 = off",
+            diagnosticsInterval());
     ImGui::SameLine();
     if (ImGui::Button("now")) runDiagnostics();
     if (!haveDiagnostics_) {
@@ -41,7 +44,7 @@ void NbodyDemo::diagnosticsPanel() {
         }
         if (hi - lo < 1e-12f) hi = lo + 1e-12f;
         ImGui::PlotLines(label, s.data(), s.size(), s.offset(), nullptr, lo, hi,
-                         ImVec2(ImGui::GetContentRegionAvail().x * 0.7f, 60));
+                         ImVec2(ImGui::GetFontSize() * 16, ImGui::GetFontSize() * 4));
     };
     plot("energy drift", energyDrift_);
     plot("|momentum|", momentum_);

@@ -17,7 +17,7 @@ void plot(const char* label, const RollingSeries& s, const char* unit) {
     std::snprintf(overlay, sizeof overlay, "%s: %.3g %s (max %.3g)", label, s.last(), unit,
                   s.max());
     ImGui::PlotLines("##plot", s.data(), s.size(), s.offset(), overlay, 0.0f, s.max() * 1.15f,
-                     ImVec2(ImGui::GetContentRegionAvail().x, 48));
+                     ImVec2(ImGui::GetFontSize() * 22, ImGui::GetFontSize() * 2.4f));
 }
 
 }  // namespace
@@ -28,8 +28,7 @@ void NbodyDemo::timingsPanel() {
     ImGui::Text("%.1f FPS   frame %s (mean of last %zu)", meanFrame > 0 ? 1000.0 / meanFrame : 0.0,
                 formatMs(meanFrame).c_str(), frame.count());
 
-    if (ImGui::BeginTable("breakdown", 3,
-                          ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    if (ImGui::BeginTable("breakdown", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
         ImGui::TableSetupColumn("stage");
         ImGui::TableSetupColumn("last");
         ImGui::TableSetupColumn("share of frame");
@@ -42,7 +41,7 @@ void NbodyDemo::timingsPanel() {
             ImGui::Text("%s%s", formatMs(ms).c_str(), note);
             ImGui::TableNextColumn();
             if (ms >= 0 && meanFrame > 0)
-                ImGui::ProgressBar(float(ms / meanFrame), ImVec2(-1, 0), "");
+                ImGui::ProgressBar(float(ms / meanFrame), ImVec2(ImGui::GetFontSize() * 6, 0), "");
         };
         for (const NbodyKernelTime& k : lastStep_.kernels) {
             char note[32] = "";
@@ -54,14 +53,15 @@ void NbodyDemo::timingsPanel() {
         row("draw particles (GPU)", timings_.renderMs().count() ? timings_.renderMs().last() : -1,
             renderTimer_ && renderTimer_->available() ? "" : "  (no timer query)");
         if (haveDiagnostics_)
-            row("diagnostics (every " + std::to_string(diagnosticsEvery_) + ")",
+            row("diagnostics (every " + std::to_string(diagnosticsInterval()) + ")",
                 lastDiagnostics_.ms);
         ImGui::EndTable();
     }
     if (lastStep_.steps > 0)
-        ImGui::Text("%d step(s): %s interactions/s, %.1f GFLOP/s (20 flops each)", lastStep_.steps,
+        ImGui::Text("%d step(s): %s interactions/s, %.1f GFLOP/s", lastStep_.steps,
                     formatCount(lastStep_.interactionsPerSecond()).c_str(), lastStep_.gflops());
 
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("N^2 interactions per step, 20 flops each");
     ImGui::Separator();
     plot("frame", frame, "ms");
     plot("kernels", timings_.kernelMs(), "ms");
