@@ -328,8 +328,9 @@ int Application::run() {
             scaleDirty_ = false;
             applyContentScale(window_.contentScale());
         }
-        const bool last =
-            quit_ || window_.shouldClose() || (options_.frames && frame + 1 >= *options_.frames);
+        const bool last = quit_ || window_.shouldClose() ||
+                          (options_.frames && frame + 1 >= *options_.frames) ||
+                          (options_.seconds && glfwGetTime() - startTime >= *options_.seconds);
 
         const double now = glfwGetTime();
         FrameInfo info;
@@ -366,7 +367,8 @@ int Application::run() {
                 std::fprintf(stderr, "clviz: error: the window is minimized: no screenshot\n");
                 screenshotFailed_ = true;
             }
-            if (!options_.frames) glfwWaitEventsTimeout(0.05);  // don't spin while iconified
+            if (!options_.frames && !options_.seconds)
+                glfwWaitEventsTimeout(0.05);  // don't spin while iconified
         }
         if (last) break;
     }
@@ -379,7 +381,8 @@ int Application::run() {
             status = 2;
         }
     }
-    if (status == 0 && (screenshotFailed_ || (demoFailed_ && options_.frames))) status = 1;
+    const bool headless = options_.frames || options_.seconds;
+    if (status == 0 && (screenshotFailed_ || (demoFailed_ && headless))) status = 1;
     return status;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <sstream>
 
 #include "app/keys.hpp"
@@ -61,9 +62,9 @@ bool endsWithPng(const std::string& path) {
 
 // Flags that take a value; the rest are switches.
 const std::vector<std::string> kValueFlags = {
-    "-p",           "--platform", "-d",      "--device", "--device-type", "--demo",   "--frames",
-    "--screenshot", "--vsync",    "--width", "--height", "--set",         "--set-at", "--interop",
-    "--image",      "--save",     "--n",     "--preset", "--variant",     "--record"};
+    "-p",        "--platform",   "-d",      "--device", "--device-type", "--demo",    "--frames",
+    "--seconds", "--screenshot", "--vsync", "--width",  "--height",      "--set",     "--set-at",
+    "--interop", "--image",      "--save",  "--n",      "--preset",      "--variant", "--record"};
 
 bool takesValue(const std::string& flag) {
     return std::find(kValueFlags.begin(), kValueFlags.end(), flag) != kValueFlags.end();
@@ -138,6 +139,13 @@ AppOptions parseCli(const std::vector<std::string>& args) {
             o.demo = value;
         } else if (flag == "--frames") {
             o.frames = parseInteger(flag, value, 1, kMaxFrames);
+        } else if (flag == "--seconds") {
+            char* end = nullptr;
+            const double v = std::strtod(value.c_str(), &end);
+            if (end != value.c_str() + value.size() || !(v > 0) || v > 1e6)
+                throw UsageError("--seconds expects a duration in seconds (0 < S <= 1e6), got '" +
+                                 value + "'");
+            o.seconds = v;
         } else if (flag == "--screenshot") {
             if (!endsWithPng(value))
                 throw UsageError("--screenshot writes PNG: the file name must end in .png, got '" +
@@ -204,6 +212,7 @@ Window:
 
 Automation and tests:
       --frames N          run N frames, then exit 0                  [until closed]
+      --seconds S         run S seconds (at least one frame), then exit 0 [until closed]
       --screenshot F.png  write the window (with GUI) as PNG after the last frame
       --set KEY=VALUE     apply a setting before the first frame (repeatable);
                           keys starting with "app." go to the app: app.vsync,
@@ -226,9 +235,8 @@ Demo settings (sugar for --set KEY=VALUE; the demo checks the value):
       --version           print the version
 
 App keys (the Help menu also lists the demo's):
-  )" << appKeysSummary()
+)" << appKeysHelp()
       << R"(
-
 Exit status: 0 ok, 1 runtime failure, 2 bad command line or setting.
 )";
     return u.str();

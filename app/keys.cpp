@@ -1,5 +1,8 @@
 #include "app/keys.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -25,9 +28,11 @@ AppAction appActionForKey(int key) {
     return AppAction::None;
 }
 
-std::string appKeysSummary() {
-    // Merge keys that share an action: "Esc/Q quit".
-    std::string out;
+namespace {
+
+// Keys that share an action, merged: {"Esc/Q", "quit"}.
+std::vector<std::pair<std::string, std::string>> mergedBindings() {
+    std::vector<std::pair<std::string, std::string>> out;
     const auto& all = appKeyBindings();
     for (std::size_t i = 0; i < all.size(); ++i) {
         bool seen = false;
@@ -37,7 +42,26 @@ std::string appKeysSummary() {
         std::string keys = all[i].label;
         for (std::size_t j = i + 1; j < all.size(); ++j)
             if (all[j].action == all[i].action) keys += std::string("/") + all[j].label;
-        out += (out.empty() ? "" : ", ") + keys + " " + all[i].meaning;
+        out.emplace_back(keys, all[i].meaning);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string appKeysSummary() {
+    std::string out;
+    for (const auto& [keys, meaning] : mergedBindings())
+        out += (out.empty() ? "" : ", ") + keys + " " + meaning;
+    return out;
+}
+
+std::string appKeysHelp() {
+    std::string out;
+    for (const auto& [keys, meaning] : mergedBindings()) {
+        std::string line = "  " + keys;
+        line.resize(std::max<std::size_t>(line.size() + 1, 10), ' ');
+        out += line + meaning + "\n";
     }
     return out;
 }

@@ -28,7 +28,9 @@ const std::vector<KeyBinding>& appKeyBindings();
 // The action bound to a GLFW key (modifiers ignored), or None.
 AppAction appActionForKey(int key);
 
-// "Esc/Q quit, V vsync, ..." for --help.
+// "Esc/Q quit, V toggle vsync, ...": one line.
 std::string appKeysSummary();
+// One binding per line, indented, for --help.
+std::string appKeysHelp();
 
 }  // namespace clviz

@@ -113,6 +113,14 @@ TEST(Cli, BenchmarkTakesEverythingAfterIt) {
     EXPECT_TRUE(parse({"--benchmark"}).benchmarkArgs.empty());
 }
 
+TEST(Cli, Seconds) {
+    EXPECT_FALSE(parse({}).seconds);
+    EXPECT_DOUBLE_EQ(*parse({"--seconds", "2.5"}).seconds, 2.5);
+    for (const char* bad : {"0", "-1", "abc", "2s", "nan", "inf", "1e9"})
+        EXPECT_NE(usageError({"--seconds", bad}).find("--seconds expects"), std::string::npos)
+            << bad;
+}
+
 TEST(Cli, LastValueWins) {
     EXPECT_EQ(parse({"--frames", "5", "--frames", "7"}).frames, 7);
 }
@@ -181,11 +189,16 @@ TEST(Cli, OnOff) {
 
 TEST(Cli, HelpListsEveryFlagWithDefaults) {
     const std::string help = cliUsage();
-    for (const char* flag :
-         {"--platform", "--device", "--device-type", "--list-devices", "--demo",       "--width",
-          "--height",   "--vsync",  "--fullscreen",  "--frames",       "--screenshot", "--set ",
-          "--set-at",   "--n ",     "--preset",      "--variant",      "--interop",    "--record",
-          "--image",    "--save",   "--benchmark",   "--help",         "--version",    "[1280]",
-          "[720]",      "[on]",     "Esc/Q quit"})
-        EXPECT_NE(help.find(flag), std::string::npos) << flag;
+    // clang-format off
+    const char* expected[] = {
+        "--platform", "--device", "--device-type", "--list-devices", "--demo", "--width",
+        "--height", "--vsync", "--fullscreen", "--frames", "--seconds", "--screenshot", "--set ",
+        "--set-at", "--n ", "--preset", "--variant", "--interop", "--record", "--image", "--save",
+        "--benchmark", "--help", "--version",
+        "[1280]", "[720]", "[on]", "[all]",    // defaults
+        "Esc/Q   quit", "F12/P   screenshot",  // app keys
+    };
+    // clang-format on
+    for (const char* text : expected)
+        EXPECT_NE(help.find(text), std::string::npos) << text;
 }

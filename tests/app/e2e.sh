@@ -92,6 +92,20 @@ probe_switch)
     "$PNG_CHECK" shot.png --region 200,300,400,200 --min-color-fraction 0,255,0,0.9 ||
         fail "screenshot check"
     ;;
+probe_window)
+    # Fullscreen on and off, vsync off and the GUI hidden through the command interface: the
+    # demo sees the monitor's size while fullscreen, the window's after; without the GUI the
+    # screenshot is the demo's picture alone.
+    expect 0 "screenshot written to windowed.png" "$CLVIZ_PROBE" --demo probe --frames 8 \
+        --set color=1,1,0 --set-at 2:app.fullscreen=on --set-at 4:app.screenshot=full.png \
+        --set-at 5:app.fullscreen=off --set-at 6:app.vsync=off --set-at 6:app.gui=off \
+        --screenshot windowed.png
+    in_order "^probe step 1 1280x720" "^probe step 2 1280x800" "^probe step 4 1280x800" \
+        "^probe step 5 1280x720"
+    "$PNG_CHECK" full.png --width 1280 --height 800 || fail "fullscreen screenshot size"
+    "$PNG_CHECK" windowed.png --width 1280 --height 720 --min-color-fraction 255,255,0,1.0 ||
+        fail "GUI still visible with app.gui=off"
+    ;;
 probe_set_error)
     expect 2 "--set bogus=1: probe: bogus=1: unknown setting 'bogus'" \
         "$CLVIZ_PROBE" --demo probe --frames 3 --set bogus=1
