@@ -46,6 +46,130 @@ std::string explainStbFailure(const char* reason) {
     return "the file is corrupt or truncated (stb_image: " + r + ")";
 }
 
+// Debian's stb_image (2022-09) trusts the code counts of a JPEG Huffman table (DHT): counts
+// summing past 256 make stbi__build_huffman write past its arrays (fixed upstream later with an
+// "n > 256" check; found here by tests/fuzz). Walk the JPEG's segments the way stb does and refuse
+// such tables before stb sees them. Valid files have at most 256 codes per table, so nothing
+// legitimate is refused.
+std::optional<std::string> badJpegHuffmanTable(std::span<const std::uint8_t> b) {
+    if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) return std::nullopt;  // not a JPEG
+    auto at = [&](std::size_t i) -> unsigned {
+        return i < b.size() ? b[i] : 0u;
+    };  // stb reads 0 past the end
+    std::size_t i = 2;
+    while (i + 1 < b.size()) {
+        if (b[i] != 0xFF) {  // entropy-coded data (or junk stb skips too): find the next marker
+            ++i;
+            continue;
+        }
+        const unsigned m = b[i + 1];
+        if (m == 0xFF) {  // fill byte
+            ++i;
+            continue;
+        }
+        if (m == 0x00 || m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7)) {
+            i += 2;  // stuffed zero, TEM, SOI, restart: no length field
+            continue;
+        }
+        if (m == 0xD9) break;  // EOI
+        const std::size_t length = (at(i + 2) << 8) | at(i + 3);
+        if (m == 0xC4) {
+            // stb's DHT loop, with its own idea of the segment length.
+            long remaining = static_cast<long>(length) - 2;
+            std::size_t p = i + 4;
+            while (remaining > 0) {
+                unsigned codes = 0;
+                for (int k = 0; k < 16; ++k)
+                    codes += at(p + 1 + k);
+                if (codes > 256)
+                    return "the file is corrupt (a JPEG Huffman table declares " +
+                           std::to_string(codes) + " codes; at most 256 are possible)";
+                p += 17 + codes;
+                remaining -= 17 + static_cast<long>(codes);
+            }
+        }
+        i += 2 + length;
+    }
+    return std::nullopt;
+}
+
+// Binary PGM / PPM (P5, P6), decoded here rather than by stb_image: Debian's copy (2022-09)
+// overflows its output converting 16-bit PNM to RGBA (found by tests/fuzz), leaves pixels
+// uninitialised when the raster is short, and ignores maxval. Values are scaled from
+// 0..maxval to 0..255 with rounding. Returns nothing when the bytes are not P5/P6.
+std::optional<Rgba8Image> decodeBinaryPnm(std::span<const std::uint8_t> b,
+                                          const std::string& prefix,
+                                          const ImageLoadLimits& limits) {
+    if (b.size() < 2 || b[0] != 'P' || (b[1] != '5' && b[1] != '6')) return std::nullopt;
+    const int channels = b[1] == '6' ? 3 : 1;
+    std::size_t i = 2;
+    auto isSpace = [](unsigned c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+    };
+    // Whitespace and '#' comments, then a decimal number.
+    auto number = [&](const char* what) -> std::uint64_t {
+        for (;;) {
+            while (i < b.size() && isSpace(b[i]))
+                ++i;
+            if (i < b.size() && b[i] == '#') {
+                while (i < b.size() && b[i] != '\n' && b[i] != '\r')
+                    ++i;
+                continue;
+            }
+            break;
+        }
+        if (i >= b.size() || b[i] < '0' || b[i] > '9')
+            throw Error(prefix + "the file is corrupt or truncated (PNM header: no " + what + ")");
+        std::uint64_t v = 0;
+        while (i < b.size() && b[i] >= '0' && b[i] <= '9') {
+            v = v * 10 + (b[i++] - '0');
+            if (v > (1u << 30))
+                throw Error(prefix + "the file is corrupt (PNM " + what + " is absurd)");
+        }
+        return v;
+    };
+    const std::uint64_t width = number("width"), height = number("height"),
+                        maxval = number("maxval");
+    if (i >= b.size() || !isSpace(b[i]))
+        throw Error(prefix + "the file is corrupt or truncated (PNM header)");
+    ++i;  // exactly one whitespace character before the raster
+    if (width == 0 || height == 0)
+        throw Error(prefix + "the image has zero size (" + std::to_string(width) + " x " +
+                    std::to_string(height) + ")");
+    if (maxval == 0 || maxval > 65535)
+        throw Error(prefix + "the file is corrupt (PNM maxval " + std::to_string(maxval) + ")");
+    if (width > static_cast<std::uint64_t>(limits.maxEdge) ||
+        height > static_cast<std::uint64_t>(limits.maxEdge) || width * height > limits.maxPixels)
+        throw Error(prefix + "the image is " + std::to_string(width) + " x " +
+                    std::to_string(height) + " pixels; clviz loads at most " +
+                    std::to_string(limits.maxEdge) + " pixels a side and " +
+                    std::to_string(limits.maxPixels) + " pixels in all");
+    const std::size_t bytesPerSample = maxval > 255 ? 2 : 1;
+    const std::size_t samples = static_cast<std::size_t>(width * height) * channels;
+    if (b.size() - i < samples * bytesPerSample)
+        throw Error(prefix + "the file is truncated (the PNM raster needs " +
+                    std::to_string(samples * bytesPerSample) + " bytes, " +
+                    std::to_string(b.size() - i) + " are there)");
+    Rgba8Image img(static_cast<int>(width), static_cast<int>(height));
+    const std::uint8_t* raster = b.data() + i;
+    auto sample = [&](std::size_t k) -> std::uint8_t {
+        const std::uint32_t v =
+            bytesPerSample == 2 ? (raster[2 * k] << 8) | raster[2 * k + 1] : raster[k];
+        return static_cast<std::uint8_t>((std::min<std::uint64_t>(v, maxval) * 255 + maxval / 2) /
+                                         maxval);
+    };
+    for (std::size_t p = 0; p < img.size().pixels(); ++p) {
+        std::uint8_t* o = img.pixels.data() + 4 * p;
+        if (channels == 3) {
+            o[0] = sample(3 * p), o[1] = sample(3 * p + 1), o[2] = sample(3 * p + 2);
+        } else {
+            o[0] = o[1] = o[2] = sample(p);
+        }
+        o[3] = 255;
+    }
+    return img;
+}
+
 struct StbFree {
     void operator()(void* p) const { stbi_image_free(p); }
 };
@@ -142,6 +266,8 @@ Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::s
     if (bytes.empty()) throw Error(prefix + "the file is empty (0 bytes)");
     if (bytes.size() > static_cast<std::size_t>(INT_MAX))
         throw Error(prefix + "the file is larger than 2 GiB");
+    if (auto pnm = decodeBinaryPnm(bytes, prefix, limits)) return std::move(*pnm);
+    if (auto bad = badJpegHuffmanTable(bytes)) throw Error(prefix + *bad);
     const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
     const int len = static_cast<int>(bytes.size());
 

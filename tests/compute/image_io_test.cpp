@@ -277,3 +277,51 @@ TEST(ImageIo, SizeLimits) {
     device.imageSupport = false;
     EXPECT_EQ(deviceImageLimits(device).size(), 1u) << "no image2d limit without image support";
 }
+
+TEST(ImageIo, BinaryPnmScalesMaxvalAndRejectsShortRasters) {
+    auto bytes = [](const std::string& header, std::vector<std::uint8_t> raster) {
+        std::vector<std::uint8_t> b(header.begin(), header.end());
+        b.insert(b.end(), raster.begin(), raster.end());
+        return b;
+    };
+    // 8-bit PPM with a comment in the header.
+    const Rgba8Image ppm =
+        loadImageFromMemory(bytes("P6\n# made by hand\n2 1\n255\n", {1, 2, 3, 4, 5, 6}), "a.ppm");
+    EXPECT_EQ(ppm.pixels, (std::vector<std::uint8_t>{1, 2, 3, 255, 4, 5, 6, 255}));
+    // 16-bit PGM with maxval 1023: 0, 512, 1023 -> 0, 128, 255.
+    const Rgba8Image pgm =
+        loadImageFromMemory(bytes("P5 3 1 1023 ", {0, 0, 2, 0, 3, 255}), "b.pgm");
+    EXPECT_EQ(pgm.pixels,
+              (std::vector<std::uint8_t>{0, 0, 0, 255, 128, 128, 128, 255, 255, 255, 255, 255}));
+    // A 16-bit RGB raster: once a heap overflow in stb_image's conversion (tests/fuzz).
+    const Rgba8Image rgb16 =
+        loadImageFromMemory(bytes("P6 1 1 65535\n", {255, 255, 0, 0, 128, 0}), "c.ppm");
+    EXPECT_EQ(rgb16.pixels, (std::vector<std::uint8_t>{255, 0, 128, 255}));
+
+    EXPECT_CONTAINS(errorOf([&] {
+                        loadImageFromMemory(bytes("P6 2 2 255\n", {1, 2, 3}), "short.ppm");
+                    }),
+                    "truncated");
+    EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(bytes("P5 0 2 255\n", {}), "zero.pgm"); }),
+                    "zero size");
+    EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(bytes("P5 2 2 70000\n", {}), "max.pgm"); }),
+                    "maxval");
+    EXPECT_CONTAINS(
+        errorOf([&] { loadImageFromMemory(bytes("P6 99999 99999 255\n", {}), "big.ppm"); }),
+        "clviz loads at most");
+    EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(bytes("P6 2", {}), "cut.ppm"); }), "cut.ppm");
+    EXPECT_CONTAINS(
+        errorOf([&] { loadImageFromMemory(bytes("P3 1 1 255 1 2 3", {}), "ascii.ppm"); }),
+        "unsupported");
+}
+
+TEST(ImageIo, JpegWithAnImpossibleHuffmanTableIsRejected) {
+    // SOI, then a DHT whose 16 code counts sum to 16 * 255: Debian's stb_image would write past
+    // its tables (found by tests/fuzz); the loader refuses it first.
+    std::vector<std::uint8_t> jpeg = {0xFF, 0xD8, 0xFF, 0xC4, 0x00, 0x13, 0x00};
+    for (int i = 0; i < 16; ++i)
+        jpeg.push_back(0xFF);
+    jpeg.insert(jpeg.end(), {0xFF, 0xD9});
+    EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(jpeg, "evil.jpg"); }),
+                    "Huffman table declares 4080 codes");
+}
