@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 
 #include "app/demo_registry.hpp"
@@ -139,10 +140,14 @@ void Application::initImGui() {
     ImGui::StyleColorsDark();
     ImGui::GetStyle().WindowRounding = 4.0f;
     baseStyle_ = std::make_unique<ImGuiStyle>(ImGui::GetStyle());
-    applyContentScale(window_.contentScale());
+    applyContentScale(wantedGuiScale());
     ImGui_ImplGlfw_InitForOpenGL(window_.handle(), true);
     ImGui_ImplOpenGL3_Init(window_.glslVersion());
     imguiReady_ = true;
+}
+
+float Application::wantedGuiScale() const {
+    return guiScaleOverride_ > 0 ? guiScaleOverride_ : window_.contentScale();
 }
 
 void Application::applyContentScale(float scale) {
@@ -196,6 +201,7 @@ void Application::stopDemo() {
     }
     demo_.reset();
     activeDemo_ = -1;
+    glfwSetWindowTitle(window_.handle(), "clviz");
     dragButton_ = -1;
 }
 
@@ -207,6 +213,7 @@ std::string Application::activateDemo(int index) {
         demo->init(services_);
         demo_ = std::move(demo);
         activeDemo_ = index;
+        glfwSetWindowTitle(window_.handle(), ("clviz - " + entry.title).c_str());
         return "";
     } catch (const std::exception& e) {
         const std::string why = "cannot start " + entry.title + ": " + describe(e);
@@ -243,6 +250,17 @@ std::string Application::applyAppSetting(const std::string& key, const std::stri
     } else if (key == "devices") {
         if (!onOff) return needOnOff();
         panels_.devices = *onOff;
+    } else if (key == "gui-scale") {
+        if (value == "auto") {
+            guiScaleOverride_ = 0;
+        } else {
+            char* end = nullptr;
+            const float f = std::strtof(value.c_str(), &end);
+            if (end != value.c_str() + value.size() || !(f >= 0.5f && f <= 4.0f))
+                return "app.gui-scale expects auto or a factor from 0.5 to 4, got '" + value + "'";
+            guiScaleOverride_ = f;
+        }
+        scaleDirty_ = true;
     } else if (key == "minimized") {
         if (!onOff) return needOnOff();
         forcedMinimized_ = *onOff;
@@ -257,8 +275,8 @@ std::string Application::applyAppSetting(const std::string& key, const std::stri
         if (index != activeDemo_) return activateDemo(index);
     } else {
         return "unknown app setting 'app." + key +
-               "' (app.vsync, app.fullscreen, app.gui, app.devices, app.demo, app.screenshot, "
-               "app.minimized)";
+               "' (app.vsync, app.fullscreen, app.gui, app.gui-scale, app.devices, app.demo, "
+               "app.screenshot, app.minimized)";
     }
     return "";
 }
@@ -326,7 +344,7 @@ int Application::run() {
         }
         if (scaleDirty_) {
             scaleDirty_ = false;
-            applyContentScale(window_.contentScale());
+            applyContentScale(wantedGuiScale());
         }
         const bool last = quit_ || window_.shouldClose() ||
                           (options_.frames && frame + 1 >= *options_.frames) ||
@@ -409,6 +427,8 @@ void Application::drawGui(const FrameInfo& frame) {
     menu.activeDemo = activeDemo_;
     menu.vsync = window_.vsync();
     menu.fullscreen = window_.fullscreen();
+    menu.guiScaleOverride = guiScaleOverride_;
+    menu.contentScale = window_.contentScale();
     const MenuActions actions = drawMainMenu(menu, panels_);
 
     if (panels_.overlay) {
@@ -456,6 +476,10 @@ void Application::drawGui(const FrameInfo& frame) {
     if (actions.toggleVsync) perform(AppAction::ToggleVsync);
     if (actions.toggleFullscreen) perform(AppAction::ToggleFullscreen);
     if (actions.hideGui) guiVisible_ = false;
+    if (actions.guiScale >= 0) {
+        guiScaleOverride_ = actions.guiScale;
+        scaleDirty_ = true;
+    }
     if (actions.switchDemo >= 0) {
         const int previous = activeDemo_;
         if (!activateDemo(actions.switchDemo).empty() && previous >= 0) activateDemo(previous);

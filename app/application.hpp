@@ -49,6 +49,7 @@ class Application {
     void createCompute(const GlContextHandles& gl);
     void initImGui();
     void applyContentScale(float scale);
+    float wantedGuiScale() const;
     void drawGui(const FrameInfo& frame);
     void perform(AppAction action);
     void writeScreenshots(int width, int height, bool lastFrame);
@@ -74,8 +75,9 @@ class Application {
 
     bool imguiReady_ = false;
     std::unique_ptr<ImGuiStyle> baseStyle_;  // unscaled, so rescaling never compounds
-    float guiScale_ = 0;
-    bool scaleDirty_ = false;
+    float guiScale_ = 0;                     // the scale fonts and style are built for
+    float guiScaleOverride_ = 0;  // app.gui-scale / View menu; 0: the window's content scale
+    bool scaleDirty_ = false;     // rebuild fonts at the next frame start (never mid-frame)
 
     std::unique_ptr<Demo> demo_;
     int activeDemo_ = -1;  // index into registeredDemos()

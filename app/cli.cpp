@@ -216,7 +216,8 @@ Automation and tests:
       --screenshot F.png  write the window (with GUI) as PNG after the last frame
       --set KEY=VALUE     apply a setting before the first frame (repeatable);
                           keys starting with "app." go to the app: app.vsync,
-                          app.fullscreen, app.gui (on|off), app.demo (NAME),
+                          app.fullscreen, app.gui, app.devices (on|off), app.demo
+                          (NAME), app.gui-scale (auto or 0.5-4),
                           app.screenshot (FILE.png), app.minimized (on|off, a test hook
                           that runs frames as if the window had size 0x0); other keys go
                           to the active demo

@@ -16,7 +16,7 @@ class ComputeContext;
 struct FrameInfo {
     long long index = 0;       // frame number since start
     double time = 0;           // seconds since start
-    double dt = 0;             // seconds since the previous frame
+    double dt = 0;             // seconds since the previous frame; 0 on the first
     int framebufferWidth = 0;  // pixels; 0 while minimized
     int framebufferHeight = 0;
     float contentScale = 1.0f;  // HiDPI scale of the window

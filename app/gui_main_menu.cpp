@@ -41,6 +41,18 @@ MenuActions drawMainMenu(const MenuModel& m, PanelVisibility& panels) {
             a.toggleVsync = true;
         if (ImGui::MenuItem("Fullscreen", shortcut(AppAction::ToggleFullscreen), m.fullscreen))
             a.toggleFullscreen = true;
+        if (ImGui::BeginMenu("GUI scale")) {
+            const std::string autoLabel =
+                "Auto (" + std::to_string(static_cast<int>(m.contentScale * 100 + 0.5f)) + "%)";
+            if (ImGui::MenuItem(autoLabel.c_str(), nullptr, m.guiScaleOverride == 0))
+                a.guiScale = 0;
+            for (float f : {1.0f, 1.25f, 1.5f, 2.0f, 3.0f}) {
+                const std::string label = std::to_string(static_cast<int>(f * 100)) + "%";
+                if (ImGui::MenuItem(label.c_str(), nullptr, m.guiScaleOverride == f))
+                    a.guiScale = f;
+            }
+            ImGui::EndMenu();
+        }
         ImGui::Separator();
         ImGui::MenuItem("Frame-time overlay", nullptr, &panels.overlay);
         ImGui::MenuItem("OpenCL devices", shortcut(AppAction::ToggleDevicePanel), &panels.devices);

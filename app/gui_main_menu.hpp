@@ -21,6 +21,8 @@ struct MenuModel {
     int activeDemo = -1;  // index into demos, -1: none
     bool vsync = true;
     bool fullscreen = false;
+    float guiScaleOverride = 0;  // 0: follows the window's content scale
+    float contentScale = 1;
 };
 
 struct MenuActions {
@@ -30,6 +32,7 @@ struct MenuActions {
     bool toggleFullscreen = false;
     bool hideGui = false;
     int switchDemo = -1;  // index into demos
+    float guiScale = -1;  // a new GUI scale was picked: 0 auto, else the factor; -1 none
 };
 
 MenuActions drawMainMenu(const MenuModel& model, PanelVisibility& panels);

@@ -40,9 +40,9 @@ void Notices::draw(double now) {
 
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float pad = ImGui::GetStyle().WindowPadding.x;
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - pad,
-                                   vp->WorkPos.y + vp->WorkSize.y - pad),
-                            ImGuiCond_Always, ImVec2(1, 1));
+    ImGui::SetNextWindowPos(
+        ImVec2(vp->WorkPos.x + vp->WorkSize.x - pad, vp->WorkPos.y + vp->WorkSize.y - pad),
+        ImGuiCond_Always, ImVec2(1, 1));
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(vp->WorkSize.x * 0.6f, FLT_MAX));
     ImGui::SetNextWindowBgAlpha(0.85f);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration |

@@ -97,12 +97,15 @@ probe_window)
     # demo sees the monitor's size while fullscreen, the window's after; without the GUI the
     # screenshot is the demo's picture alone.
     expect 0 "screenshot written to windowed.png" "$CLVIZ_PROBE" --demo probe --frames 8 \
-        --set color=1,1,0 --set-at 2:app.fullscreen=on --set-at 4:app.screenshot=full.png \
+        --set color=1,1,0 --set-at 2:app.fullscreen=on --set-at 3:app.gui-scale=2 \
+        --set-at 4:app.screenshot=full.png --set-at 5:app.gui-scale=auto \
         --set-at 5:app.fullscreen=off --set-at 6:app.vsync=off --set-at 6:app.gui=off \
         --screenshot windowed.png
     in_order "^probe step 1 1280x720" "^probe step 2 1280x800" "^probe step 4 1280x800" \
         "^probe step 5 1280x720"
-    "$PNG_CHECK" full.png --width 1280 --height 800 || fail "fullscreen screenshot size"
+    # At 200% the overlay reaches far into the left half (at 100% it ends near x = 800).
+    "$PNG_CHECK" full.png --width 1280 --height 800 \
+        --region 500,100,200,100 --min-nonbackground-fraction 0.3 || fail "fullscreen at 200%"
     "$PNG_CHECK" windowed.png --width 1280 --height 720 --min-color-fraction 255,255,0,1.0 ||
         fail "GUI still visible with app.gui=off"
     ;;
@@ -126,6 +129,8 @@ probe_failures)
     expect 1 "Probe stopped \(gui\): probe gui failure requested" \
         "$CLVIZ_PROBE" --demo probe --frames 4 --set-at 1:fail-gui=on --screenshot shot.png
     [ -s shot.png ] || fail "no screenshot after a GUI failure"
+    expect 1 "cannot write 'no-such-dir/shot.png'" \
+        "$CLVIZ_PROBE" --demo probe --frames 2 --screenshot no-such-dir/shot.png
     expect 1 "cannot start Broken probe: probe init failure requested" \
         "$CLVIZ_PROBE" --demo probe-broken --frames 3
     ;;
