@@ -77,14 +77,15 @@ TEST(NbodyApp, ScreenshotShowsTheClusterAndRecordWritesFrames) {
     ASSERT_GT(img.w, 0) << "no screenshot at " << shot;
     // A Plummer sphere framed by the camera: its core fills the middle of the picture...
     const double centre = litShare(img, img.w * 2 / 5, img.h * 2 / 5, img.w * 3 / 5, img.h * 3 / 5);
-    EXPECT_GT(centre, 0.5) << "too few particles drawn in the centre";
+    EXPECT_GT(centre, 0.25) << "too few particles drawn in the centre";
     // ...while the corners, outside the framed radius, stay mostly background.
     const int cw = img.w / 10, ch = img.h / 10;
     const double corners = (litShare(img, 0, 0, cw, ch) + litShare(img, img.w - cw, 0, img.w, ch) +
                             litShare(img, 0, img.h - ch, cw, img.h) +
                             litShare(img, img.w - cw, img.h - ch, img.w, img.h)) /
                            4;
-    EXPECT_LT(corners, 0.2) << "the whole picture is lit: not a particle image";
+    EXPECT_LT(corners, 0.05) << "the whole picture is lit: not a particle image";
+    EXPECT_GT(centre, 5 * corners);
     for (int i = 0; i < 3; ++i) {
         char name[32];
         std::snprintf(name, sizeof name, "frame_%06d.png", i);
@@ -96,6 +97,8 @@ TEST(NbodyApp, ScreenshotShowsTheClusterAndRecordWritesFrames) {
             << name;
     }
     EXPECT_FALSE(fs::exists(record / "frame_000003.png"));
+    fs::remove_all(record);
+    fs::remove(shot);
 }
 
 TEST(NbodyApp, LiveSwitchesKeepTheSimulationContinuous) {
@@ -153,6 +156,7 @@ TEST(NbodyApp, LiveSwitchesKeepTheSimulationContinuous) {
     // The check means something only if the bodies moved much more than the tolerance (a reset
     // in the middle would show up as a gap this size).
     EXPECT_GT(moved, 0.05);
+    fs::remove(snap);
 }
 
 }  // namespace
