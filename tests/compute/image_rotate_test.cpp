@@ -6,6 +6,7 @@
 
 #include "compute/image_reference.hpp"
 #include "compute/image_rotate.hpp"
+#include "compute/program_cache.hpp"
 #include "image_test_support.hpp"
 
 using namespace clviz;
@@ -32,7 +33,8 @@ std::vector<Case> cases() {
     const double angles[] = {0, 30, 90, -45, 180, 270, 137.5, 725.25};
     for (auto [w, h] : sizes)
         for (double a : angles)
-            for (RotateFit fit : {RotateFit::Crop, RotateFit::Expand}) out.push_back({w, h, a, fit});
+            for (RotateFit fit : {RotateFit::Crop, RotateFit::Expand})
+                out.push_back({w, h, a, fit});
     out.push_back({1031, 769, 33.3, RotateFit::Expand});  // large, not a multiple of anything
     out.push_back({1031, 769, -90, RotateFit::Crop});
     return out;
@@ -51,8 +53,8 @@ Rgba8Image runOnDevice(const RotateParams& p, const Rgba8Image& src) {
     if (rotateVariantUsesImages(p.variant)) {
         cl::Image2D image = r.createSourceImage(src.size());
         context().queue().enqueueWriteImage(image, CL_TRUE, {0, 0, 0},
-                                            {std::size_t(src.width), std::size_t(src.height), 1},
-                                            0, 0, src.pixels.data());
+                                            {std::size_t(src.width), std::size_t(src.height), 1}, 0,
+                                            0, src.pixels.data());
         r.enqueue(p, image, dst).milliseconds();
     } else {
         r.enqueue(p, upload(src), src.size(), dst).milliseconds();
@@ -80,8 +82,12 @@ void checkInverseVariant(RotateVariant variant, int tolerance) {
 
 }  // namespace
 
-TEST(ImageRotate, BufferNearestIsExact) { checkInverseVariant(RotateVariant::BufferNearest, 0); }
-TEST(ImageRotate, ImageNearestIsExact) { checkInverseVariant(RotateVariant::ImageNearest, 0); }
+TEST(ImageRotate, BufferNearestIsExact) {
+    checkInverseVariant(RotateVariant::BufferNearest, 0);
+}
+TEST(ImageRotate, ImageNearestIsExact) {
+    checkInverseVariant(RotateVariant::ImageNearest, 0);
+}
 TEST(ImageRotate, BufferBilinearWithinOneLevel) {
     checkInverseVariant(RotateVariant::BufferBilinear, 1);
 }
@@ -182,4 +188,12 @@ TEST(ImageRotate, ImageLimitsAreReported) {
     EXPECT_FALSE(rotator().available(RotateVariant::ImageNearest, {tooWide, 1}, &why));
     EXPECT_NE(why.find("image2d"), std::string::npos) << why;
     EXPECT_TRUE(rotator().available(RotateVariant::BufferNearest, {tooWide, 1}));
+}
+
+TEST(ImageRotate, BuildsWithoutImageSupport) {
+    // Devices without images build rotate.cl without CLVIZ_IMAGES: the buffer kernels must not
+    // depend on anything image-related.
+    const cl::Program& program = context().programs().get("rotate.cl", "");
+    cl::Kernel nearest(program, "rotate_buffer_nearest");
+    EXPECT_THROW(cl::Kernel(program, "rotate_image_bilinear"), cl::Error);
 }
