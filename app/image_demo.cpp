@@ -4,6 +4,7 @@
 // glad first: GLFW must not pull in the system GL header.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName: where the panels ended up
 
 #include <algorithm>
 #include <cmath>
@@ -269,17 +270,49 @@ void ImageDemo::step(const FrameInfo& frame) {
     if (controls_.continuous || dirty_) runChain();
 }
 
-void ImageDemo::updateLayout(int framebufferWidth, int framebufferHeight) {
+void ImageDemo::updateLayout(int framebufferWidth, int framebufferHeight, bool useInsets) {
     framebufferWidth_ = framebufferWidth;
     framebufferHeight_ = framebufferHeight;
     const ImageSize src = sourceSize();
     const ImageSize res = hasResult_ ? resultSize() : src;
-    layout_ = layoutImages(controls_.view, framebufferWidth, framebufferHeight, src.width,
-                           src.height, res.width, res.height);
+    PixelRect area{0, 0, float(framebufferWidth), float(framebufferHeight)};
+    if (useInsets) {
+        area.x0 += insetLeft_;
+        area.x1 -= insetRight_;
+        area.y0 += insetTop_;
+        // Too little room left between the panels: use the whole window instead.
+        if (area.width() < 0.25f * float(framebufferWidth)) {
+            area.x0 = 0;
+            area.x1 = float(framebufferWidth);
+        }
+    }
+    layout_ = layoutImages(controls_.view, area, src.width, src.height, res.width, res.height);
+}
+
+void ImageDemo::measurePanelInsets(long long frameIndex) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float sx = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
+    const float sy = io.DisplayFramebufferScale.y > 0 ? io.DisplayFramebufferScale.y : 1.0f;
+    const float displayW = io.DisplaySize.x;
+    const float edge = 40.0f;  // a panel this close to an edge counts as docked there
+    float left = 0, right = 0;
+    for (const char* name : {"Image", "Filters", "Histogram", "Timings"}) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(name);
+        if (!w || !w->Active || w->Hidden || w->Collapsed) continue;
+        const float x0 = w->Pos.x, x1 = w->Pos.x + w->Size.x;
+        if (x0 <= edge && x1 < 0.6f * displayW) left = std::max(left, x1 + 4.0f);
+        if (x1 >= displayW - edge && x0 > 0.4f * displayW)
+            right = std::max(right, displayW - x0 + 4.0f);
+    }
+    insetLeft_ = left * sx;
+    insetRight_ = right * sx;
+    insetTop_ = ImGui::GetMainViewport()->WorkPos.y * sy;
+    insetsFrame_ = frameIndex;
 }
 
 void ImageDemo::draw(const FrameInfo& frame) {
-    updateLayout(frame.framebufferWidth, frame.framebufferHeight);
+    // The panels were measured by the previous frame's GUI; without it (GUI hidden) use it all.
+    updateLayout(frame.framebufferWidth, frame.framebufferHeight, insetsFrame_ == frame.index - 1);
     if (!sourceTexture_) return;
     view_->draw(layout_, controls_.view, textureRef(sourceTexture_.get()),
                 hasResult_ ? textureRef(resultTexture_.get()) : ImageTextureRef{},
@@ -295,24 +328,22 @@ void ImageDemo::drawLabels() {
     const float sx = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
     const float sy = io.DisplayFramebufferScale.y > 0 ? io.DisplayFramebufferScale.y : 1.0f;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    auto label = [&](const ImagePane& pane, const std::string& text, bool rightAlign) {
-        if (pane.clip.width() <= 0) return;
+    // Top-left of each pane: clear of the app's overlay in the window's top-right corner.
+    auto label = [&](const ImagePane& pane, const std::string& text) {
+        if (pane.clip.width() < 60.0f) return;
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-        const float top = std::max(pane.clip.y0, pane.image.y0) / sy + 28.0f;  // below the menu
-        float x = (rightAlign ? pane.clip.x1 / sx - size.x - 12.0f : pane.clip.x0 / sx + 12.0f);
-        if (controls_.view.mode == ImageViewMode::SideBySide)
-            x = (0.5f * (pane.clip.x0 + pane.clip.x1)) / sx - 0.5f * size.x;
+        const float top = std::max(pane.clip.y0, pane.image.y0) / sy + 6.0f;
+        const float x = std::max(pane.clip.x0, pane.image.x0) / sx + 10.0f;
         dl->AddRectFilled(ImVec2(x - 6, top - 3), ImVec2(x + size.x + 6, top + size.y + 3),
                           IM_COL32(0, 0, 0, 160), 4.0f);
         dl->AddText(ImVec2(x, top), IM_COL32(235, 235, 235, 255), text.c_str());
     };
     const ImageSize src = sourceSize();
-    label(layout_.source, "source " + std::to_string(src.width) + "x" + std::to_string(src.height),
-          false);
+    label(layout_.source, "source " + std::to_string(src.width) + "x" + std::to_string(src.height));
     if (hasResult_) {
         const ImageSize res = resultSize();
         label(layout_.result,
-              "result " + std::to_string(res.width) + "x" + std::to_string(res.height), true);
+              "result " + std::to_string(res.width) + "x" + std::to_string(res.height));
     }
 }
 
@@ -329,7 +360,6 @@ void ImageDemo::gui(const FrameInfo& frame) {
         }
         ImGui::EndMainMenuBar();
     }
-    (void)frame;
     drawLabels();
 
     if (panels_.image) {
@@ -339,8 +369,15 @@ void ImageDemo::gui(const FrameInfo& frame) {
         facts.source = sourceSize();
         facts.result = hasResult_ ? resultSize() : ImageSize{};
         facts.interop = interop_;
+        // The chooser words its reason for buffers; say how textures travel instead.
+        if (auto cut = facts.interop.reason.find("; using "); cut != std::string::npos)
+            facts.interop.reason.resize(cut);
         if (sourceTexture_) {
             facts.interop.path = sourceTexture_->path();
+            facts.interop.reason +=
+                facts.interop.path == InteropPath::GlSharing
+                    ? "; textures: clCreateFromGLTexture, acquire + device copy + release"
+                    : "; textures: clEnqueueMapBuffer + glTexSubImage2D";
             facts.textureFallback = sourceTexture_->fallbackReason();
         }
         if (resultTexture_ && facts.textureFallback.empty())
@@ -349,8 +386,6 @@ void ImageDemo::gui(const FrameInfo& frame) {
         facts.actualSizeZoom = actualSizeZoom(layout_);
         facts.glMaxTextureSize = glMaxTextureSize_;
         ImagePanelRequests req;
-        const ImageViewState before = controls_.view;
-        const bool continuousBefore = controls_.continuous;
         drawImagePanel(&panels_.image, controls_, facts, pathField_, saveField_, req);
         if (req.load) {
             if (std::string why = loadFile(*req.load); !why.empty())
@@ -362,8 +397,6 @@ void ImageDemo::gui(const FrameInfo& frame) {
             if (std::string why = save(*req.save); !why.empty()) app_.error(why);
         if (req.interopChanged)
             if (std::string why = recreateTextures(); !why.empty()) app_.error(why);
-        if (controls_.continuous != continuousBefore) dirty_ = true;
-        (void)before;
     }
     if (panels_.filters && pipeline_)
         if (drawFiltersPanel(&panels_.filters, controls_, *pipeline_, runError_)) dirty_ = true;
@@ -385,8 +418,13 @@ void ImageDemo::gui(const FrameInfo& frame) {
     timing.result = hasResult_ ? resultSize() : ImageSize{};
     timing.continuous = controls_.continuous;
     timing.history = &history_;
-    if (panels_.timings) drawTimingsPanel(&panels_.timings, timing);
+    if (panels_.timings) {
+        const bool continuousBefore = controls_.continuous;
+        drawTimingsPanel(&panels_.timings, timing, &controls_.continuous);
+        if (controls_.continuous != continuousBefore) dirty_ = true;
+    }
     if (panels_.overlay && hasResult_) drawTimingOverlay(timing);
+    measurePanelInsets(frame.index);
 }
 
 // --- input ---------------------------------------------------------------------------------

@@ -64,10 +64,12 @@ class ImageDemo final : public Demo {
 
     void runChain();
     void setRunError(const std::string& message);
-    void updateLayout(int framebufferWidth, int framebufferHeight);
+    void updateLayout(int framebufferWidth, int framebufferHeight, bool useInsets);
     bool cursorInFramebuffer(float& x, float& y) const;
 
     void drawLabels();
+    // Measures the panels docked at the left and right edges, so the images go between them.
+    void measurePanelInsets(long long frameIndex);
 
     AppServices app_;
     ComputeContext* cc_ = nullptr;
@@ -92,6 +94,8 @@ class ImageDemo final : public Demo {
     TextureTransferTiming transfer_;
 
     ImageLayout layout_;
+    float insetLeft_ = 0, insetRight_ = 0, insetTop_ = 0;  // framebuffer pixels
+    long long insetsFrame_ = -2;                           // frame whose GUI measured them
     int framebufferWidth_ = 0, framebufferHeight_ = 0;
     enum class Drag { None, Pan, Divider } drag_ = Drag::None;
 

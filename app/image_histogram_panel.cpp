@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "app/image_panels.hpp"
 
@@ -42,7 +43,8 @@ std::array<float, kHistogramBins> histogramPlotValues(const Histogram& h, int ch
 bool drawHistogramPanel(bool* open, ImageLabControls& controls,
                         const std::optional<Histogram>& histogram, double histogramMs) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 370, vp->WorkPos.y + 190),
+    // Below the app's overlay in the top-right corner.
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 370, vp->WorkPos.y + 215),
                             ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Histogram", open)) {
@@ -57,14 +59,20 @@ bool drawHistogramPanel(bool* open, ImageLabControls& controls,
     ofChanged |= ImGui::RadioButton("result", &of, 1);
     ImGui::SameLine();
     ofChanged |= ImGui::RadioButton("off", &of, 2);
+    ImGui::SameLine(0, 24);
+    int scale = controls.histogramScale == HistogramScale::Log ? 1 : 0;
+    ImGui::RadioButton("linear", &scale, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("log", &scale, 1);
+    controls.histogramScale = scale == 1 ? HistogramScale::Log : HistogramScale::Linear;
     if (ofChanged) {
         hs.enabled = of != 2;
         if (of != 2) hs.of = of == 0 ? HistogramOf::Source : HistogramOf::Result;
         changed = true;
     }
 
-    ImGui::SetNextItemWidth(-70);
-    if (ImGui::BeginCombo("variant", histogramVariantInfo(hs.variant).name)) {
+    ImGui::SetNextItemWidth(-80);
+    if (ImGui::BeginCombo("##variant", histogramVariantInfo(hs.variant).name)) {
         for (int i = 0; i < kHistogramVariantCount; ++i) {
             const auto v = static_cast<HistogramVariant>(i);
             if (ImGui::Selectable(histogramVariantInfo(v).name, v == hs.variant)) {
@@ -76,14 +84,9 @@ bool drawHistogramPanel(bool* open, ImageLabControls& controls,
         }
         ImGui::EndCombo();
     }
-    int scale = controls.histogramScale == HistogramScale::Log ? 1 : 0;
-    ImGui::RadioButton("linear", &scale, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton("log", &scale, 1);
-    controls.histogramScale = scale == 1 ? HistogramScale::Log : HistogramScale::Linear;
     if (hs.enabled && histogramMs > 0) {
         ImGui::SameLine();
-        ImGui::TextColored(kDim, "  %.3f ms on the device", histogramMs);
+        ImGui::TextColored(kDim, "%.3f ms", histogramMs);
     }
 
     if (!hs.enabled) {
@@ -98,12 +101,12 @@ bool drawHistogramPanel(bool* open, ImageLabControls& controls,
             const ChannelStats st = histogram->stats(c);
             ImGui::PushID(c);
             ImGui::PushStyleColor(ImGuiCol_PlotHistogram, channelColour(c));
-            ImGui::PlotHistogram("##bins", values.data(), kHistogramBins, 0,
-                                 histogramChannelName(c), 0.0f, top > 0 ? top * 1.05f : 1.0f,
-                                 ImVec2(width, 56));
+            char caption[96];
+            std::snprintf(caption, sizeof caption, "%s   min %d  max %d  mean %.1f  median %d",
+                          histogramChannelName(c), st.min, st.max, st.mean, st.median);
+            ImGui::PlotHistogram("##bins", values.data(), kHistogramBins, 0, caption, 0.0f,
+                                 top > 0 ? top * 1.05f : 1.0f, ImVec2(width, 40));
             ImGui::PopStyleColor();
-            ImGui::TextColored(kDim, "min %3d  max %3d  mean %6.2f  median %3d", st.min, st.max,
-                               st.mean, st.median);
             ImGui::PopID();
         }
     }

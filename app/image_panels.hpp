@@ -63,14 +63,12 @@ class TimingHistory {
   public:
     static constexpr int kFrames = 240;
     void push(float chainMs, float transferMs);
-    const float* chain() const { return chain_.data(); }
-    const float* transfer() const { return transfer_.data(); }
+    const float* total() const { return total_.data(); }  // chain + transfer per frame
     int offset() const { return next_; }
     float maxValue() const;
 
   private:
-    std::array<float, kFrames> chain_{};
-    std::array<float, kFrames> transfer_{};
+    std::array<float, kFrames> total_{};
     int next_ = 0;
 };
 
@@ -84,7 +82,8 @@ struct TimingFacts {
     const TimingHistory* history = nullptr;
 };
 
-void drawTimingsPanel(bool* open, const TimingFacts& facts);
+// `continuous` (may be null): the "run every frame" switch, shown next to the total.
+void drawTimingsPanel(bool* open, const TimingFacts& facts, bool* continuous);
 void drawTimingOverlay(const TimingFacts& facts);
 
 // Bytes per second as "12.3 GB/s" for `bytes` moved in `ms`.

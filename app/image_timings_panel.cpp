@@ -30,16 +30,12 @@ std::string transferLine(const TimingFacts& f) {
 }  // namespace
 
 void TimingHistory::push(float chainMs, float transferMs) {
-    chain_[next_] = chainMs;
-    transfer_[next_] = transferMs;
+    total_[next_] = chainMs + transferMs;
     next_ = (next_ + 1) % kFrames;
 }
 
 float TimingHistory::maxValue() const {
-    float m = 0;
-    for (int i = 0; i < kFrames; ++i)
-        m = std::max({m, chain_[i], transfer_[i]});
-    return m;
+    return *std::max_element(total_.begin(), total_.end());
 }
 
 std::string formatRate(double bytes, double ms) {
@@ -49,12 +45,14 @@ std::string formatRate(double bytes, double ms) {
     return buf;
 }
 
-void drawTimingsPanel(bool* open, const TimingFacts& f) {
+void drawTimingsPanel(bool* open, const TimingFacts& f, bool* continuous) {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(
         ImVec2(vp->WorkPos.x + vp->WorkSize.x - 370, vp->WorkPos.y + vp->WorkSize.y - 300),
         ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
+    // On short windows it starts collapsed: the overlay at the bottom shows the same numbers.
+    if (vp->WorkSize.y < 850) ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Timings", open)) {
         ImGui::End();
         return;
@@ -80,17 +78,23 @@ void drawTimingsPanel(bool* open, const TimingFacts& f) {
         ImGui::TextColored(kDim, "no filter ran (the result is the source)");
     }
     ImGui::Text("chain total %.3f ms", f.chainMs);
+    if (continuous) {
+        ImGui::SameLine(0, 20);
+        ImGui::Checkbox("run every frame", continuous);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "On: the chain runs each frame, so the timings stay live.\n"
+                "Off: it runs only after a change.");
+    }
     if (!f.result.empty()) ImGui::TextWrapped("%s", transferLine(f).c_str());
 
     if (f.history) {
         const float top = std::max(f.history->maxValue() * 1.1f, 0.1f);
         const float width = ImGui::GetContentRegionAvail().x;
         char overlay[64];
-        std::snprintf(overlay, sizeof overlay, "chain ms (max %.2f)", top / 1.1f);
-        ImGui::PlotLines("##chain", f.history->chain(), TimingHistory::kFrames, f.history->offset(),
-                         overlay, 0.0f, top, ImVec2(width, 50));
-        ImGui::PlotLines("##transfer", f.history->transfer(), TimingHistory::kFrames,
-                         f.history->offset(), "to GL ms", 0.0f, top, ImVec2(width, 50));
+        std::snprintf(overlay, sizeof overlay, "chain + to GL, ms (max %.2f)", top / 1.1f);
+        ImGui::PlotLines("##total", f.history->total(), TimingHistory::kFrames, f.history->offset(),
+                         overlay, 0.0f, top, ImVec2(width, 36));
     }
     ImGui::End();
 }

@@ -70,6 +70,24 @@ ImageLayout layoutImages(const ImageViewState& state, int viewportWidth, int vie
     return out;
 }
 
+ImageLayout layoutImages(const ImageViewState& state, const PixelRect& area, int sourceWidth,
+                         int sourceHeight, int resultWidth, int resultHeight) {
+    const float x0 = std::isfinite(area.x0) ? area.x0 : 0.0f;
+    const float y0 = std::isfinite(area.y0) ? area.y0 : 0.0f;
+    const float w = std::isfinite(area.width()) ? std::max(area.width(), 0.0f) : 0.0f;
+    const float h = std::isfinite(area.height()) ? std::max(area.height(), 0.0f) : 0.0f;
+    ImageLayout l = layoutImages(state, static_cast<int>(w), static_cast<int>(h), sourceWidth,
+                                 sourceHeight, resultWidth, resultHeight);
+    for (PixelRect* r : {&l.source.image, &l.source.clip, &l.result.image, &l.result.clip}) {
+        r->x0 += x0;
+        r->x1 += x0;
+        r->y0 += y0;
+        r->y1 += y0;
+    }
+    l.dividerX += x0;
+    return l;
+}
+
 void zoomAt(ImageViewState& state, const ImageLayout& layout, float factor, float cursorX,
             float cursorY) {
     if (!std::isfinite(factor) || factor <= 0) return;

@@ -51,6 +51,11 @@ struct ImageLayout {
 ImageLayout layoutImages(const ImageViewState& state, int viewportWidth, int viewportHeight,
                          int sourceWidth, int sourceHeight, int resultWidth, int resultHeight);
 
+// The same inside `area` of the viewport (the part not covered by panels docked at its edges).
+// The split fraction is of the area's width.
+ImageLayout layoutImages(const ImageViewState& state, const PixelRect& area, int sourceWidth,
+                         int sourceHeight, int resultWidth, int resultHeight);
+
 // Zooms by `factor` keeping the image point under (cursorX, cursorY) still. Clamps the zoom.
 void zoomAt(ImageViewState& state, const ImageLayout& layout, float factor, float cursorX,
             float cursorY);

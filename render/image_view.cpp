@@ -93,12 +93,13 @@ void ImageView::draw(const ImageLayout& layout, const ImageViewState& state, Ima
         const float dark[4] = {0.05f, 0.05f, 0.05f, 1.0f};
         const float light[4] = {0.95f, 0.95f, 0.95f, 1.0f};
         const float x = layout.dividerX;
-        const float h = float(viewportHeight);
-        drawSolid({x - 2.0f, 0.0f, x + 2.0f, h}, dark, viewportWidth, viewportHeight);
-        drawSolid({x - 1.0f, 0.0f, x + 1.0f, h}, light, viewportWidth, viewportHeight);
-        drawSolid({x - 6.0f, h * 0.5f - 20.0f, x + 6.0f, h * 0.5f + 20.0f}, dark, viewportWidth,
+        const float y0 = layout.source.clip.y0, y1 = layout.source.clip.y1;
+        const float mid = 0.5f * (y0 + y1);
+        drawSolid({x - 2.0f, y0, x + 2.0f, y1}, dark, viewportWidth, viewportHeight);
+        drawSolid({x - 1.0f, y0, x + 1.0f, y1}, light, viewportWidth, viewportHeight);
+        drawSolid({x - 6.0f, mid - 20.0f, x + 6.0f, mid + 20.0f}, dark, viewportWidth,
                   viewportHeight);
-        drawSolid({x - 4.0f, h * 0.5f - 18.0f, x + 4.0f, h * 0.5f + 18.0f}, light, viewportWidth,
+        drawSolid({x - 4.0f, mid - 18.0f, x + 4.0f, mid + 18.0f}, light, viewportWidth,
                   viewportHeight);
     }
 

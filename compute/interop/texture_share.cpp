@@ -106,7 +106,10 @@ void SharedTexture::allocate(int capacityWidth, int capacityHeight) {
     capacityHeight_ = capacityHeight;
 
     path_ = InteropPath::HostCopy;
-    if (wantSharing_) {
+    if (wantSharing_ && !cc_.info().hasExtension("cl_khr_gl_sharing")) {
+        // Never call clCreateFromGLTexture where the ICD may have no entry for it.
+        useHostCopy("the OpenCL device has no cl_khr_gl_sharing");
+    } else if (wantSharing_) {
         glFinish();  // GL is done with the new texture before CL first acquires it
         try {
             shared_ = cl::ImageGL(cc_.context(), CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, texture_);

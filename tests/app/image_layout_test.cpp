@@ -142,3 +142,21 @@ TEST(ImageLayout, Names) {
     EXPECT_STREQ(magnificationName(Magnification::Nearest), "nearest");
     EXPECT_STREQ(magnificationName(Magnification::Linear), "linear");
 }
+
+TEST(ImageLayout, AreaOffsetsEverythingAndKeepsTheScale) {
+    for (ImageViewState s : {sideBySide(), split(0.3f)}) {
+        const ImageLayout plain = layoutImages(s, 600, 400, 123, 77, 150, 90);
+        const ImageLayout inset = layoutImages(s, PixelRect{340, 20, 940, 420}, 123, 77, 150, 90);
+        EXPECT_FLOAT_EQ(inset.scale, plain.scale);
+        EXPECT_FLOAT_EQ(inset.dividerX, plain.dividerX + 340);
+        EXPECT_FLOAT_EQ(inset.source.image.x0, plain.source.image.x0 + 340);
+        EXPECT_FLOAT_EQ(inset.result.clip.x1, plain.result.clip.x1 + 340);
+        EXPECT_FLOAT_EQ(inset.result.image.y1, plain.result.image.y1 + 20);
+        EXPECT_FLOAT_EQ(inset.source.clip.y0, 20.0f);
+    }
+    // An inverted or NaN area lays out nothing, without NaN.
+    const ImageLayout bad =
+        layoutImages(sideBySide(), PixelRect{500, 0, 100, std::nanf("")}, 10, 10, 10, 10);
+    EXPECT_TRUE(finiteRect(bad.source.image) && finiteRect(bad.result.clip));
+    EXPECT_FLOAT_EQ(bad.source.image.width(), 0.0f);
+}
