@@ -6,9 +6,10 @@
 
 namespace clviz {
 
-// Persistently mapped when `persistent` (needs glBufferStorage), else glBufferSubData.
+// Persistently mapped when `persistent` (needs glBufferStorage), else glBufferSubData; the read
+// goes through pinned staging memory when `pinned` (see host_copy_bridge.cpp).
 std::unique_ptr<BufferBridge> makeHostCopyBridge(ComputeContext& cc, std::size_t capacity,
-                                                 bool persistent);
+                                                 bool persistent, bool pinned);
 std::unique_ptr<BufferBridge> makeGlSharingBridge(ComputeContext& cc, std::size_t capacity,
                                                   const InteropCaps& caps);
 

@@ -153,6 +153,14 @@ void BufferBridge::drain() {
     }
 }
 
+std::unique_ptr<BufferBridge> createHostCopyBridge(ComputeContext& cc, std::size_t capacityBytes,
+                                                   bool persistentMapping,
+                                                   HostCopyStaging staging) {
+    const bool pinned = staging == HostCopyStaging::Pinned ||
+                        (staging == HostCopyStaging::Auto && cc.info().kind != DeviceKind::Cpu);
+    return makeHostCopyBridge(cc, capacityBytes, persistentMapping, pinned);
+}
+
 std::unique_ptr<BufferBridge> createBufferBridge(InteropPath path, ComputeContext& cc,
                                                  std::size_t capacityBytes,
                                                  const InteropCaps& caps) {
@@ -160,12 +168,12 @@ std::unique_ptr<BufferBridge> createBufferBridge(InteropPath path, ComputeContex
         case InteropPath::HostCopy:
             if (caps.glBufferStorage) {
                 try {
-                    return makeHostCopyBridge(cc, capacityBytes, true);
+                    return createHostCopyBridge(cc, capacityBytes, true, HostCopyStaging::Auto);
                 } catch (const Error&) {
                     // A driver that refuses the persistent mapping still has glBufferSubData.
                 }
             }
-            return makeHostCopyBridge(cc, capacityBytes, false);
+            return createHostCopyBridge(cc, capacityBytes, false, HostCopyStaging::Auto);
         case InteropPath::GlSharing:
             return makeGlSharingBridge(cc, capacityBytes, caps);
         case InteropPath::ExternalMemory:

@@ -125,4 +125,13 @@ std::unique_ptr<BufferBridge> createBufferBridge(InteropPath path, ComputeContex
                                                  std::size_t capacityBytes,
                                                  const InteropCaps& caps);
 
+// How host copy reaches GL memory. Auto: straight into the persistent GL mapping on CPU devices
+// (one copy), through pinned staging memory on GPUs (asynchronous DMA, then a memcpy).
+enum class HostCopyStaging { Auto, Direct, Pinned };
+
+// Host copy with explicit choices (tests, benchmarks). `persistentMapping` needs caps'
+// glBufferStorage; without it the bytes go through glBufferSubData.
+std::unique_ptr<BufferBridge> createHostCopyBridge(ComputeContext& cc, std::size_t capacityBytes,
+                                                   bool persistentMapping, HostCopyStaging staging);
+
 }  // namespace clviz

@@ -1,6 +1,12 @@
-// Host-copy interop: the device's buffer is read into GL-visible memory every frame. With
-// glBufferStorage the read lands straight in a persistently mapped, coherent GL buffer (one copy
-// in total); without it, into host memory and then glBufferSubData (two copies).
+// Host-copy interop: the device's buffer reaches GL through host memory every frame.
+//
+//   direct (CPU devices): clEnqueueReadBuffer writes straight into the persistently mapped,
+//       coherent GL buffer: one copy in total.
+//   pinned staging (GPU devices): the read lands in pinned memory (a mapped CL_MEM_ALLOC_HOST_PTR
+//       buffer), then view() copies it into GL memory. A GPU can DMA into pinned memory
+//       asynchronously; a read into the GL mapping, which the CL driver does not know is pinned,
+//       would be a synchronous staged copy that stalls the CPU until the frame's kernels finish.
+//   no glBufferStorage (GL < 4.4): the staged bytes go to GL with glBufferSubData.
 #include <cstring>
 #include <vector>
 
@@ -23,8 +29,8 @@ std::string glErrorText() {
 
 class HostCopyBridge final : public BufferBridge {
   public:
-    HostCopyBridge(ComputeContext& cc, std::size_t capacity, bool persistent)
-        : BufferBridge(cc, capacity, kSlots), persistent_(persistent) {
+    HostCopyBridge(ComputeContext& cc, std::size_t capacity, bool persistent, bool pinned)
+        : BufferBridge(cc, capacity, kSlots), persistent_(persistent), pinned_(pinned) {
         stride_ = slotStride(capacity);
         const GLsizeiptr total = GLsizeiptr(stride_ * kSlots);
         while (glGetError() != GL_NO_ERROR) {
@@ -45,13 +51,17 @@ class HostCopyBridge final : public BufferBridge {
             }
         } else {
             glBufferData(GL_COPY_WRITE_BUFFER, total, nullptr, GL_STREAM_DRAW);
-            for (auto& s : staging_)
-                s.resize(capacity);
         }
         glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
         if (glGetError() != GL_NO_ERROR && !persistent_) {
             glDeleteBuffers(1, &buffer_);
             throw Error("cannot allocate a GL buffer of " + std::to_string(total) + " bytes");
+        }
+        try {
+            allocateStaging(capacity);
+        } catch (...) {
+            releaseGl();
+            throw;
         }
         for (int i = 0; i < kSlots; ++i) {
             slots_[i].buffer = buffer_;
@@ -60,31 +70,31 @@ class HostCopyBridge final : public BufferBridge {
     }
 
     ~HostCopyBridge() override {
-        drain();  // the device may still be writing into the mapping
-        if (mapped_) {
-            glBindBuffer(GL_COPY_WRITE_BUFFER, buffer_);
-            glUnmapBuffer(GL_COPY_WRITE_BUFFER);
-            glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-        }
-        glDeleteBuffers(1, &buffer_);
+        drain();  // the device may still be writing into the mapping or the staging memory
+        releaseStaging();
+        releaseGl();
     }
 
     InteropPath path() const override { return InteropPath::HostCopy; }
     std::string description() const override {
-        return persistent_ ? "host copy: clEnqueueReadBuffer into a persistently mapped GL buffer, "
-                             "3 slots"
-                           : "host copy: clEnqueueReadBuffer to host memory, then glBufferSubData";
+        if (!pinned_ && persistent_)
+            return "host copy: clEnqueueReadBuffer straight into a persistently mapped GL buffer, "
+                   "3 slots";
+        std::string s = pinned_ ? "host copy: clEnqueueReadBuffer into pinned memory, then "
+                                : "host copy: clEnqueueReadBuffer into host memory, then ";
+        return s + (persistent_ ? "memcpy into a persistently mapped GL buffer, 3 slots"
+                                : "glBufferSubData (no ARB_buffer_storage)");
     }
 
   protected:
     void enqueueCopy(Slot& slot, const cl::Buffer& source, std::size_t bytes) override {
         const int index = int(&slot - slots_);
         void* target;
-        if (persistent_) {
+        if (staged()) {
+            target = staging_[index];  // GL never reads it: no fence to wait for
+        } else {
             waitReadFence(slot);  // GL must be done drawing this region before it is overwritten
             target = mapped_ + slot.offset;
-        } else {
-            target = staging_[index].data();
         }
         cl::Event done;
         cc_.queue().enqueueReadBuffer(source, CL_FALSE, 0, bytes, target, nullptr, &done);
@@ -93,27 +103,86 @@ class HostCopyBridge final : public BufferBridge {
     }
 
     void prepareForDraw(Slot& slot) override {
-        if (persistent_) return;  // coherent mapping: the device's writes are already visible
+        if (!staged()) return;  // coherent mapping: the device's writes are already visible
+        const int index = int(&slot - slots_);
         waitReadFence(slot);
-        glBindBuffer(GL_COPY_WRITE_BUFFER, buffer_);
-        glBufferSubData(GL_COPY_WRITE_BUFFER, slot.offset, GLsizeiptr(slot.bytes),
-                        staging_[&slot - slots_].data());
-        glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+        if (persistent_) {
+            std::memcpy(mapped_ + slot.offset, staging_[index], slot.bytes);
+        } else {
+            glBindBuffer(GL_COPY_WRITE_BUFFER, buffer_);
+            glBufferSubData(GL_COPY_WRITE_BUFFER, slot.offset, GLsizeiptr(slot.bytes),
+                            staging_[index]);
+            glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+        }
     }
 
   private:
+    bool staged() const { return pinned_ || !persistent_; }
+
+    void allocateStaging(std::size_t capacity) {
+        if (!staged()) return;
+        for (int i = 0; i < kSlots; ++i) {
+            if (pinned_) {
+                // The usual way to get pinned host memory in OpenCL: an ALLOC_HOST_PTR buffer,
+                // mapped once and kept mapped; reads into that pointer are plain DMA.
+                pinnedBuffers_[i] =
+                    cl::Buffer(cc_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, capacity);
+                staging_[i] = cc_.queue().enqueueMapBuffer(pinnedBuffers_[i], CL_TRUE,
+                                                           CL_MAP_READ | CL_MAP_WRITE, 0, capacity);
+            } else {
+                hostStaging_[i].resize(capacity);
+                staging_[i] = hostStaging_[i].data();
+            }
+        }
+    }
+
+    void releaseStaging() {
+        for (int i = 0; i < kSlots; ++i) {
+            if (pinnedBuffers_[i]() != nullptr && staging_[i] != nullptr) {
+                try {
+                    cc_.queue().enqueueUnmapMemObject(pinnedBuffers_[i], staging_[i]);
+                } catch (const cl::Error&) {
+                }
+            }
+            staging_[i] = nullptr;
+        }
+        try {
+            cc_.queue().finish();
+        } catch (const cl::Error&) {
+        }
+    }
+
+    void releaseGl() {
+        if (mapped_) {
+            glBindBuffer(GL_COPY_WRITE_BUFFER, buffer_);
+            glUnmapBuffer(GL_COPY_WRITE_BUFFER);
+            glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+            mapped_ = nullptr;
+        }
+        if (buffer_) glDeleteBuffers(1, &buffer_);
+        buffer_ = 0;
+    }
+
     bool persistent_;
+    bool pinned_;
     std::size_t stride_ = 0;
     GLuint buffer_ = 0;
     unsigned char* mapped_ = nullptr;
-    std::vector<unsigned char> staging_[kSlots];
+    cl::Buffer pinnedBuffers_[kSlots];
+    std::vector<unsigned char> hostStaging_[kSlots];
+    void* staging_[kSlots] = {};
 };
 
 }  // namespace
 
 std::unique_ptr<BufferBridge> makeHostCopyBridge(ComputeContext& cc, std::size_t capacity,
-                                                 bool persistent) {
-    return std::make_unique<HostCopyBridge>(cc, capacity, persistent);
+                                                 bool persistent, bool pinned) {
+    try {
+        return std::make_unique<HostCopyBridge>(cc, capacity, persistent, pinned);
+    } catch (const cl::Error& e) {
+        throw Error(
+            describeClError("cannot allocate pinned staging memory for host copy", e.err()));
+    }
 }
 
 }  // namespace clviz
