@@ -52,11 +52,15 @@ std::string explainStbFailure(const char* reason) {
 // such tables before stb sees them. Valid files have at most 256 codes per table, so nothing
 // legitimate is refused.
 std::optional<std::string> badJpegHuffmanTable(std::span<const std::uint8_t> b) {
-    if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) return std::nullopt;  // not a JPEG
-    auto at = [&](std::size_t i) -> unsigned {
-        return i < b.size() ? b[i] : 0u;
+    // stb accepts fill bytes (0xFF) before the SOI marker too.
+    std::size_t i = 0;
+    while (i < b.size() && b[i] == 0xFF)
+        ++i;
+    if (i == 0 || i >= b.size() || b[i] != 0xD8) return std::nullopt;  // not a JPEG
+    auto at = [&](std::size_t k) -> unsigned {
+        return k < b.size() ? b[k] : 0u;
     };  // stb reads 0 past the end
-    std::size_t i = 2;
+    ++i;
     while (i + 1 < b.size()) {
         if (b[i] != 0xFF) {  // entropy-coded data (or junk stb skips too): find the next marker
             ++i;

@@ -324,4 +324,6 @@ TEST(ImageIo, JpegWithAnImpossibleHuffmanTableIsRejected) {
     jpeg.insert(jpeg.end(), {0xFF, 0xD9});
     EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(jpeg, "evil.jpg"); }),
                     "Huffman table declares 4080 codes");
+    jpeg.insert(jpeg.begin(), {0xFF, 0xFF});  // stb skips fill bytes before SOI too
+    EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(jpeg, "evil.jpg"); }), "Huffman table");
 }
