@@ -67,7 +67,7 @@ void NbodyDemo::init(const AppServices& app) {
 }
 
 void NbodyDemo::shutdown() {
-    if (sim_) {
+    if (sim_ && timings_.totals().frames > 0) {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
         std::fflush(stdout);
     }

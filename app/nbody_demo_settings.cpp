@@ -60,7 +60,7 @@ std::string NbodyDemo::settingsHelp() {
            "dt=X, softening=X, damping=X, steps=1..1000, pause=on|off, step=COUNT, reset=1, "
            "colour=speed|mass|fixed, colourmap=inferno|viridis|ice, size=X, brightness=X, "
            "diagnostics=FRAMES (0 off), latency=0|1, record=DIR|off, save=FILE, load=FILE, "
-           "camera=reset, autotune=SECONDS";
+           "camera=reset, autotune=SECONDS, assume-gl-sharing=on|off (test hook)";
 }
 
 std::string NbodyDemo::set(const std::string& key, const std::string& value) {
@@ -85,6 +85,13 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
             else
                 app_.notice("N-body interop: " + choice_.reason);
         }
+    } else if (key == "assume-gl-sharing") {
+        // Test hook: claims the device and context can share with GL, so that the run-time
+        // failure of gl-sharing (e.g. clCreateFromGLBuffer refused) and the fallback to host
+        // copy can be exercised on machines without sharing.
+        const bool on = parseSwitch(key, value);
+        caps_.clGlSharing = on || detectClInteropCaps(cc_->info().extensions).clGlSharing;
+        caps_.clContextSharesGl = on || app_.clContextSharesGl;
     } else if (key == "n") {
         n_ = std::size_t(parseInteger(key, value, 1, (long long)kMaxBodies));
         rebuild();

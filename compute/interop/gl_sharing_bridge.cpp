@@ -9,6 +9,7 @@
 #include "compute/compute_context.hpp"
 #include "compute/error.hpp"
 #include "compute/interop/bridge_paths.hpp"
+#include "compute/interop/gl_device_query.hpp"
 
 namespace clviz {
 
@@ -25,6 +26,10 @@ class GlSharingBridge final : public BufferBridge {
         if (!caps.clGlSharing) throw Error("the OpenCL device has no cl_khr_gl_sharing");
         if (!caps.clContextSharesGl)
             throw Error("the OpenCL context was not created with the GL context's properties");
+        // Trust the device, not only the caps handed in: some runtimes (PoCL) abort inside
+        // clCreateFromGLBuffer instead of returning an error.
+        if (!supportsGlSharing(cc.platform(), cc.device()))
+            throw Error(cc.info().name + " does not list cl_khr_gl_sharing");
         if (caps.clGlEvent)
             fromGlSync_ =
                 reinterpret_cast<CreateEventFromGlSync>(clGetExtensionFunctionAddressForPlatform(

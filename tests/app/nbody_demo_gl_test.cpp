@@ -202,6 +202,24 @@ TEST_F(NbodyDemoTest, ForcedUnavailablePathsFallBackWithANotice) {
     EXPECT_GT(litShare(), 0.0);
 }
 
+// A path that the chooser allows but that fails when it is set up (here: the caps claim sharing,
+// the bridge finds the device cannot) falls back to host copy and says why.
+TEST_F(NbodyDemoTest, RunTimeFailureOfGlSharingFallsBackToHostCopy) {
+    if (cc_->info().hasExtension("cl_khr_gl_sharing")) GTEST_SKIP() << "device can share";
+    ASSERT_EQ(demo_->set("n", "128"), "");
+    ASSERT_EQ(demo_->set("assume-gl-sharing", "on"), "");
+    notices_.errors.clear();
+    EXPECT_EQ(demo_->set("interop", "gl-sharing"), "");
+    ASSERT_FALSE(notices_.errors.empty()) << "no notice for the fallback";
+    EXPECT_NE(notices_.errors.back().find("gl-sharing failed"), std::string::npos)
+        << notices_.errors.back();
+    EXPECT_NE(notices_.errors.back().find("host copy"), std::string::npos);
+    runFrame(0);
+    runFrame(1);
+    EXPECT_GT(litShare(), 0.0);
+    EXPECT_NEAR(savedTime(), 2 * 0.005, 1e-6);  // collision preset dt; nothing was reset
+}
+
 TEST_F(NbodyDemoTest, EveryColourModeDrawsAndThePanelsRun) {
     ASSERT_EQ(demo_->set("preset", "plummer"), "");
     ASSERT_EQ(demo_->set("n", "500"), "");
