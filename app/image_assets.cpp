@@ -18,8 +18,9 @@ std::filesystem::path executableDir() {
 
 std::vector<std::string> assetCandidates(const std::string& name) {
     std::vector<std::string> out;
+    // Like CLVIZ_KERNEL_DIR: when set, it is the only place looked in.
     if (const char* dir = std::getenv("CLVIZ_ASSET_DIR"); dir && *dir)
-        out.push_back((std::filesystem::path(dir) / name).string());
+        return {(std::filesystem::path(dir) / name).string()};
 #ifdef CLVIZ_ASSET_DIR
     out.push_back((std::filesystem::path(CLVIZ_ASSET_DIR) / name).string());
 #endif

@@ -1,6 +1,7 @@
 #pragma once
-// Finds files in assets/ (the default image) wherever clviz runs from: the CLVIZ_ASSET_DIR
-// environment variable, the source tree the binary was built from, and next to the executable.
+// Finds files in assets/ (the default image) wherever clviz runs from: the source tree the binary
+// was built from (CLVIZ_ASSET_DIR compile definition) and next to the executable, or only the
+// directory in the CLVIZ_ASSET_DIR environment variable when that is set.
 #include <optional>
 #include <string>
 #include <vector>

@@ -191,6 +191,8 @@ void ImageDemo::reportFallback(const SharedTexture& texture) {
 
 std::string ImageDemo::recreateTextures() {
     chooseInterop();
+    app_.notice("image lab interop: " + std::string(interopPathName(interop_.path)) + " (" +
+                interop_.reason + ")");
     resultTexture_.reset();
     hasResult_ = false;
     dirty_ = true;
