@@ -1,8 +1,220 @@
+// The N-body benchmark: variants x N x work-group sizes (plus an auto-tuned row per variant and
+// N), each the median of repeated leapfrog steps timed with CL profiling events, against a
+// multi-threaded C++ baseline timed in the same run.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
 #include "bench/suites.hpp"
 #include "compute/error.hpp"
+#include "compute/nbody_cpu_baseline.hpp"
+#include "compute/nbody_initial_conditions.hpp"
+#include "compute/nbody_simulation.hpp"
+#include "compute/profiling.hpp"
 
 namespace clviz::bench {
-void runNbodyBenchmark(ComputeContext&, const BenchOptions&, BenchReport&) {
-    throw Error("the N-body benchmark is not built yet");
+
+namespace {
+
+constexpr double kFlopsPerInteraction = 20;  // GPU Gems 3, ch. 31
+constexpr double kConfigBudgetMs = 3000;     // timed device time per row, at most (roughly)
+
+std::string sizeLabel(long long n) {
+    return "N=" + std::to_string(n);
 }
+
+std::string ratioNote(double baselineMs, double ms) {
+    if (baselineMs <= 0 || ms <= 0) return "";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "x%.3g vs CPU baseline", baselineMs / ms);
+    return buf;
+}
+
+struct Timed {
+    std::vector<double> stepMs, forceMs;
+};
+
+// Warm-up, then repeated single steps; each sample is the device time of the step's kernels.
+Timed timeSteps(NbodySimulation& sim, const BenchOptions& o) {
+    Timed t;
+    double firstMs = 0;
+    for (int i = 0; i < std::max(1, o.warmup); ++i) {
+        sim.step(1);
+        firstMs = sim.lastStepTimings().kernelMs;
+        if (firstMs > 1000) break;  // a slow config: one warm-up is plenty
+    }
+    int repeats = o.repeats;
+    if (firstMs > 0)
+        repeats = std::clamp(static_cast<int>(kConfigBudgetMs / firstMs), 3, o.repeats);
+    if (firstMs > 5000) repeats = 1;
+    for (int i = 0; i < repeats; ++i) {
+        sim.step(1);
+        const auto timings = sim.lastStepTimings();
+        t.stepMs.push_back(timings.kernelMs);
+        t.forceMs.push_back(timings.forceMs);
+    }
+    return t;
+}
+
+BenchRow makeRow(const std::string& variant, const std::string& config, long long n,
+                 const Timed& t) {
+    BenchRow row;
+    row.suite = "nbody";
+    row.variant = variant;
+    row.config = config;
+    row.size = sizeLabel(n);
+    row.medianMs = median(t.stepMs);
+    row.minMs = *std::min_element(t.stepMs.begin(), t.stepMs.end());
+    row.maxMs = *std::max_element(t.stepMs.begin(), t.stepMs.end());
+    row.samples = static_cast<int>(t.stepMs.size());
+    const double interactions = static_cast<double>(n) * static_cast<double>(n);
+    const double perSecond = interactions / (row.medianMs * 1e-3);
+    row.metrics = {{"interactions/s", perSecond},
+                   {"GFLOP/s", perSecond * kFlopsPerInteraction * 1e-9},
+                   {"force ms", median(t.forceMs)}};
+    return row;
+}
+
+// The C++ baseline on the same bodies. For large N only the first iCount bodies are computed
+// (against all N) and the time is scaled by N / iCount: the cost per body is the same for all.
+BenchRow baselineRow(const std::vector<Body>& bodies, float softening, bool quick, double& fullMs) {
+    const std::size_t n = bodies.size();
+    NbodyCpuBaseline cpu(bodies, softening);
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    const double budget = quick ? 2e7 : 4e8;  // interactions per timed pass
+    const std::size_t iCount = std::clamp<std::size_t>(static_cast<std::size_t>(budget / n),
+                                                       std::min<std::size_t>(n, 64 * threads), n);
+    cpu.forcePass(std::min<std::size_t>(iCount, 16 * threads), threads);  // warm caches and threads
+    std::vector<double> ms;
+    for (int r = 0; r < (quick ? 2 : 3); ++r)
+        ms.push_back(cpu.forcePass(iCount, threads) * static_cast<double>(n) / iCount);
+    Timed t;
+    t.stepMs = ms;
+    t.forceMs = ms;
+    BenchRow row = makeRow("cpu-baseline", std::to_string(threads) + " threads, C++ -O3", n, t);
+    row.suite = "baseline";
+    row.metrics.pop_back();  // "force ms" is the whole thing here
+    fullMs = row.medianMs;
+    if (iCount < n)
+        row.note = "timed " + std::to_string(iCount) + " of " + std::to_string(n) +
+                   " bodies, scaled x" + std::to_string(n / iCount);
+    return row;
+}
+
+}  // namespace
+
+void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& report) {
+    const bool gpu = cc.info().kind == DeviceKind::Gpu;
+    std::vector<NbodyVariant> variants;
+    for (const auto& name : o.variants)
+        variants.push_back(parseVariant(name));
+    if (variants.empty()) variants = allNbodyVariants();
+
+    std::vector<long long> sizes = o.sizes;
+    if (sizes.empty()) {
+        if (o.quick)
+            sizes = {gpu ? 16384 : 2048};
+        else if (gpu)
+            sizes = {16384, 65536, 262144, 1048576};
+        else
+            sizes = {1024, 4096, 16384};
+    }
+    std::vector<int> wgs = o.workGroups;
+    if (wgs.empty()) {
+        if (o.quick)
+            wgs = {gpu ? 256 : 64};
+        else if (gpu)
+            wgs = {64, 128, 256, 512, 1024};
+        else
+            wgs = {16, 64, 256};
+    }
+    const bool tune = !o.quick;  // an auto-tuned row per variant with tunables beyond wg
+    const double tuneBudget = gpu ? 6.0 : 3.0;
+
+    int tuned = 0;
+    for (auto v : variants)
+        if (tune && v != NbodyVariant::Naive && v != NbodyVariant::Tiled) ++tuned;
+    const int total =
+        static_cast<int>(sizes.size()) *
+        (static_cast<int>(variants.size() * wgs.size()) + tuned + (o.cpuBaseline ? 1 : 0));
+    int index = 0;
+    const auto preset = NbodyPreset::Plummer;
+    const float softening = presetInfo(preset).softening;
+
+    for (long long n : sizes) {
+        const auto bodies = makePreset(preset, static_cast<std::size_t>(n), 1);
+        double baselineMs = 0;
+        if (o.cpuBaseline) {
+            progress(++index, total, "nbody cpu-baseline " + sizeLabel(n));
+            report.add(baselineRow(bodies, softening, o.quick, baselineMs));
+        }
+        NbodySimulation sim(cc);
+        NbodyParams params;
+        params.dt = presetInfo(preset).dt;
+        params.softening = softening;
+        sim.setParams(params);
+        sim.load(bodies);
+        std::vector<std::string> timed;  // effective configs already measured at this N
+        auto run = [&](const NbodyKernelConfig& c, const std::string& label) {
+            try {
+                sim.setKernelConfig(c);
+                const auto eff = sim.effectiveKernelConfig();
+                std::string config = describe(eff);
+                if (label.empty()) {
+                    // A request the device clamped to an already measured config adds no row.
+                    if (std::find(timed.begin(), timed.end(), config) != timed.end()) return;
+                    timed.push_back(config);
+                }
+                config = config.substr(config.find(' ') + 1);  // the variant has its own column
+                BenchRow row =
+                    makeRow(variantName(c.variant) + label, config, n, timeSteps(sim, o));
+                row.note = ratioNote(baselineMs, row.medianMs);
+                if (!sim.kernelNote().empty())
+                    row.note += (row.note.empty() ? "" : "; ") + sim.kernelNote();
+                report.add(row);
+            } catch (const Error& e) {
+                BenchRow row;
+                row.suite = "nbody";
+                row.variant = variantName(c.variant) + label;
+                row.config = "wg=" + std::to_string(c.workGroupSize);
+                row.size = sizeLabel(n);
+                row.note = std::string("failed: ") + e.what();
+                report.add(row);
+            }
+        };
+        for (auto v : variants) {
+            for (int wg : wgs) {
+                progress(++index, total,
+                         std::string("nbody ") + variantName(v) + " " + sizeLabel(n) +
+                             " wg=" + std::to_string(wg));
+                NbodyKernelConfig c;
+                c.variant = v;
+                c.workGroupSize = wg;
+                run(c, "");
+            }
+            if (tune && v != NbodyVariant::Naive && v != NbodyVariant::Tiled) {
+                progress(
+                    ++index, total,
+                    std::string("nbody ") + variantName(v) + " " + sizeLabel(n) + " auto-tune");
+                try {
+                    const auto result = sim.autotune(v, tuneBudget);
+                    if (std::getenv("CLVIZ_AUTOTUNE_LOG"))
+                        std::fprintf(stderr, "\nauto-tune %s N=%lld (%d candidates):\n%s",
+                                     variantName(v), n, result.candidates, result.log.c_str());
+                    run(result.best, " (tuned)");
+                } catch (const Error& e) {
+                    std::fprintf(stderr, "\nauto-tune of %s failed: %s\n", variantName(v),
+                                 e.what());
+                }
+            }
+        }
+        const auto diag = sim.diagnostics();
+        if (!diag.finite())
+            std::fprintf(stderr, "\nwarning: N=%lld: %s\n", n, diag.message().c_str());
+    }
+    progressDone();
+}
+
 }  // namespace clviz::bench

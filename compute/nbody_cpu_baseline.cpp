@@ -11,8 +11,8 @@ namespace {
 
 // The hot loop, vectorized across i with GCC/Clang vector extensions: a block of kBlock i-bodies
 // shares each j (as a work-group shares a tile) and each lane keeps its own sums, so no float
-// reassociation is needed. Compiled for AVX2+FMA and for plain x86-64 (picked at load time), so it
-// is as fast as -O3 gets on the machine it runs on without a -march=native build. 1/sqrt is a
+// reassociation is needed. Compiled for x86-64-v3 (AVX2+FMA) and plain x86-64, picked at load time,
+// so it is as fast as -O3 gets on the machine it runs on without a -march=native build. 1/sqrt is a
 // bit-trick estimate refined by three Newton steps (full float accuracy), as hand-tuned CPU N-body
 // codes do with rsqrt: std::sqrt would not vectorize (errno) and sqrt + divide is slower.
 // r2 == 0 (eps == 0, a body with itself) is masked to contribute nothing, as in the kernels.
@@ -23,7 +23,7 @@ constexpr std::size_t kVectors = 2;  // two independent vectors per block for in
 constexpr std::size_t kBlock = kLanes * kVectors;
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=haswell", "default")))
+__attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
 void forcesBlock(const float* __restrict x, const float* __restrict y, const float* __restrict z,
                  const float* __restrict m, std::size_t n, float eps2, const vfloat* xi,

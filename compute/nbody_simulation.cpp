@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <sstream>
 
@@ -214,6 +215,28 @@ namespace {
 
 constexpr std::size_t kElementwiseWg = 64;
 
+// CLVIZ_NBODY_DUMP=dir writes each force kernel's build options, build log (registers on NVIDIA
+// with -cl-nv-verbose) and binary (PTX on NVIDIA) to dir/nbody-force-<hash>.*, for tuning.
+void dumpBuild(const cl::Kernel& kernel, const std::string& options) {
+    const char* dir = std::getenv("CLVIZ_NBODY_DUMP");
+    if (!dir || !*dir) return;
+    try {
+        const auto program = kernel.getInfo<CL_KERNEL_PROGRAM>();
+        const auto devices = program.getInfo<CL_PROGRAM_DEVICES>();
+        const std::string base = std::string(dir) + "/nbody-force-" +
+                                 std::to_string(std::hash<std::string>{}(options) % 1000000);
+        std::ofstream(base + ".txt") << options << "\n"
+                                     << program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(devices.at(0));
+        const auto binaries = program.getInfo<CL_PROGRAM_BINARIES>();
+        if (!binaries.empty())
+            std::ofstream(base + ".bin", std::ios::binary)
+                .write(reinterpret_cast<const char*>(binaries[0].data()),
+                       static_cast<std::streamsize>(binaries[0].size()));
+    } catch (const std::exception&) {
+        // Diagnostics only.
+    }
+}
+
 std::size_t realBytes(NbodyPrecision p) {
     return p == NbodyPrecision::Double ? 8 : 4;
 }
@@ -230,18 +253,39 @@ std::size_t localBytes(NbodyVariant v, int wg, NbodyPrecision p) {
     }
 }
 
-// Defaults when nothing was asked for and nothing was tuned: measured on an NVIDIA H200 (GPU) and
-// on PoCL (CPU); see docs/benchmarks.md.
-NbodyKernelConfig deviceDefaults(NbodyVariant v, bool gpu) {
+// Defaults when nothing was asked for and nothing was tuned, from auto-tune runs on an NVIDIA
+// H200 (GPU) and PoCL (CPU); see docs/benchmarks.md. Bodies per item shrink for small N so the
+// GPU still gets >= 4 work-groups per compute unit (small-n gets there by splitting instead).
+NbodyKernelConfig deviceDefaults(NbodyVariant v, bool gpu, std::size_t n, unsigned computeUnits) {
     NbodyKernelConfig c;
     c.variant = v;
-    c.workGroupSize = gpu ? 256 : 64;
-    c.unroll = gpu ? 16 : 4;
-    c.bodiesPerItem = gpu ? 4 : 2;
     c.split = 0;
-    if (v == NbodyVariant::Naive || v == NbodyVariant::Tiled) c.unroll = c.bodiesPerItem = 1;
-    if (v == NbodyVariant::Vectorized) c.unroll = gpu ? 4 : 2;
-    if (v == NbodyVariant::SmallN) c.bodiesPerItem = gpu ? 2 : 1;
+    switch (v) {
+        case NbodyVariant::Naive:
+        case NbodyVariant::Tiled:
+            c.workGroupSize = gpu ? 256 : 64;
+            c.unroll = c.bodiesPerItem = 1;
+            return c;
+        case NbodyVariant::Vectorized:
+            c.workGroupSize = gpu ? 256 : 128;
+            c.unroll = gpu ? 4 : 2;
+            c.bodiesPerItem = gpu ? 4 : 2;
+            break;
+        case NbodyVariant::SmallN:
+            c.workGroupSize = gpu ? 256 : 64;
+            c.unroll = gpu ? 8 : 4;
+            c.bodiesPerItem = gpu ? 4 : 1;
+            return c;
+        default:  // unrolled, async-copy
+            c.workGroupSize = gpu ? 128 : 64;
+            c.unroll = gpu ? 16 : 4;
+            c.bodiesPerItem = gpu ? 4 : 2;
+            break;
+    }
+    const std::size_t want = 4 * std::max(1u, computeUnits);
+    while (gpu && c.bodiesPerItem > 1 &&
+           n / (static_cast<std::size_t>(c.workGroupSize) * c.bodiesPerItem) < want)
+        c.bodiesPerItem /= 2;
     return c;
 }
 
@@ -256,7 +300,9 @@ std::string autotuneKey(const DeviceInfo& d, NbodyVariant v, NbodyPrecision p, s
 NbodySimulation::NbodySimulation(ComputeContext& cc)
     : cc_(cc), kernels_(std::make_unique<Kernels>()) {
     const bool gpu = cc_.info().kind == DeviceKind::Gpu;
-    config_.variant = gpu ? NbodyVariant::Unrolled : NbodyVariant::Unrolled;
+    // small-n splits bodies only when N is too small to fill the device, so it is the best
+    // all-round choice on GPUs; PoCL runs the float4 variant fastest.
+    config_.variant = gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized;
     auto& pc = cc_.programs();
     kernels_->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
     kernels_->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
@@ -283,7 +329,7 @@ NbodySimulation::Built& NbodySimulation::built() {
     const DeviceInfo& dev = cc_.info();
     const bool gpu = dev.kind == DeviceKind::Gpu;
     const NbodyVariant v = config_.variant;
-    NbodyKernelConfig c = deviceDefaults(v, gpu);
+    NbodyKernelConfig c = deviceDefaults(v, gpu, n_, dev.computeUnits);
     NbodyKernelConfig tuned;
     if (AutotuneMemory::instance().find(autotuneKey(dev, v, precision_, n_), tuned)) {
         c.workGroupSize = tuned.workGroupSize;
@@ -336,21 +382,45 @@ NbodySimulation::Built& NbodySimulation::built() {
         const int walk = v == NbodyVariant::Vectorized ? wg / 4 : wg / c.split;
         if (usesTileBlocking(v) && c.unroll > walk) c.unroll = std::max(1, walk);
 
-        std::string options = "-cl-fast-relaxed-math -cl-mad-enable -D";
+        // Fast math as CUDA's -use_fast_math: native_rsqrt becomes one hardware instruction, and
+        // flushing denormals spares the input scaling a denormal-safe rsqrt needs.
+        std::string options = "-cl-fast-relaxed-math -cl-mad-enable -cl-denorms-are-zero -D";
         options += info(v).define;
         options += " -DWG=" + std::to_string(wg) + " -DUNROLL=" + std::to_string(c.unroll) +
                    " -DBPI=" + std::to_string(c.bodiesPerItem) +
                    " -DSPLIT=" + std::to_string(c.split);
         if (static_cast<double>(params_.softening) * params_.softening < 1e-30)
             options += " -DSELF_GUARD";
-        if (precision_ == NbodyPrecision::Double) options += " -DREAL_DOUBLE";
+        if (precision_ == NbodyPrecision::Double)
+            options += " -DREAL_DOUBLE";
+        else if (usePtxRsqrt_ && dev.hasExtension("cl_nv_compiler_options"))
+            options += " -DNV_PTX_RSQRT";
+        // NVIDIA's compiler budgets registers for 256 work-items unless told otherwise, which
+        // caps larger groups: ask for the register count that lets `wg` work-items fit.
+        if (wg > 256 && dev.hasExtension("cl_nv_compiler_options"))
+            options += " -cl-nv-maxrregcount=" + std::to_string(std::min(255, 65536 / wg / 8 * 8));
+        if (std::getenv("CLVIZ_NBODY_DUMP") && dev.hasExtension("cl_nv_compiler_options"))
+            options += " -cl-nv-verbose";
 
         auto it = kernels_->force.find(options);
         if (it == kernels_->force.end()) {
             Built b;
-            b.kernel = cc_.programs().kernel("nbody_force.cl", "nbody_force", options);
+            try {
+                b.kernel = cc_.programs().kernel("nbody_force.cl", "nbody_force", options);
+            } catch (const Error& e) {
+                if (options.find("NV_PTX_RSQRT") == std::string::npos) throw;
+                usePtxRsqrt_ = false;  // a driver without inline PTX: use native_rsqrt
+                std::string why = e.what();
+                const auto at = why.find("error:");
+                why = at == std::string::npos ? "" : why.substr(at, why.find('\n', at) - at);
+                say("inline PTX rsqrt refused by the compiler (" + why + "); using native_rsqrt");
+                continue;
+            }
+            dumpBuild(b.kernel, options);
             const auto kmax = b.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cc_.device());
-            if (kmax < static_cast<std::size_t>(wg) && wg > 1) {
+            // CLVIZ_NBODY_TRUST_REQD=1 (diagnostics only) launches the compiled size regardless.
+            if (kmax < static_cast<std::size_t>(wg) && wg > 1 &&
+                !std::getenv("CLVIZ_NBODY_TRUST_REQD")) {
                 say("this kernel runs at most " + std::to_string(kmax) +
                     " work-items per group on " + dev.name + "; using " +
                     std::to_string(floorPow2(kmax)));
@@ -374,23 +444,26 @@ NbodyKernelConfig NbodySimulation::effectiveKernelConfig() {
 
 // ---- state ------------------------------------------------------------------------------------
 
-void NbodySimulation::allocate(std::size_t n) {
+void NbodySimulation::allocate(std::size_t n, bool floatState, bool doubleState) {
     const DeviceInfo& dev = cc_.info();
-    const std::size_t bufferBytes = n * 4 * realBytes(precision_);
+    const std::size_t bufferBytes = n * (doubleState ? 32 : 16);
     if (dev.maxAllocBytes && bufferBytes > dev.maxAllocBytes)
         throw Error(std::to_string(n) + " bodies need buffers of " + formatBytes(bufferBytes) +
                     ", more than " + dev.name + " allows in one allocation (" +
                     formatBytes(dev.maxAllocBytes) + ")");
-    const std::size_t total = n * 16 * 3 + (precision_ == NbodyPrecision::Double ? n * 32 * 3 : 0);
+    const std::size_t total =
+        n * 16 * 3 + (precision_ == NbodyPrecision::Double || doubleState ? n * 32 * 3 : 0);
     if (dev.globalMemBytes && total > dev.globalMemBytes)
         throw Error(std::to_string(n) + " bodies need " + formatBytes(total) +
                     " of device memory; " + dev.name + " has " + formatBytes(dev.globalMemBytes));
     try {
         const auto& ctx = cc_.context();
-        pos_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, n * 16);
-        vel_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, n * 16);
-        acc_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, n * 16);
-        if (precision_ == NbodyPrecision::Double) {
+        if (floatState) {
+            pos_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, n * 16);
+            vel_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, n * 16);
+            acc_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, n * 16);
+        }
+        if (doubleState) {
             posD_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, n * 32);
             velD_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, n * 32);
             accD_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, n * 32);
@@ -409,7 +482,7 @@ void NbodySimulation::load(const std::vector<Body>& bodies) {
                     std::to_string(kMaxBodies) + ")");
     if (bodies.size() != n_) {
         n_ = 0;
-        allocate(bodies.size());
+        allocate(bodies.size(), true, precision_ == NbodyPrecision::Double);
         n_ = bodies.size();
     }
     kernels_->current = nullptr;  // small-n's split and the tuned config depend on N
@@ -577,7 +650,7 @@ void NbodySimulation::setPrecision(NbodyPrecision p) {
         precision_ = p;
         if (n_) {
             try {
-                allocate(n_);
+                allocate(n_, false, true);
             } catch (...) {
                 precision_ = NbodyPrecision::Float;
                 throw;
@@ -881,7 +954,7 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
     // Coordinate descent from the current default: one dimension at a time, twice over, each
     // dimension's candidates tried in order until the time budget runs out.
     const bool gpu = cc_.info().kind == DeviceKind::Gpu;
-    NbodyKernelConfig cur = deviceDefaults(variant, gpu);
+    NbodyKernelConfig cur = deviceDefaults(variant, gpu, n_, cc_.info().computeUnits);
     cur.split = 0;
     trial(cur);
     cur = result.best;

@@ -57,6 +57,8 @@ struct NbodyParams {
 
 // How the force kernel is launched. 0 in a field means "the default for this device, variant
 // and N" (the auto-tuned value once autotune() has run). effectiveKernelConfig() resolves them.
+// A new simulation starts with the device's best all-round variant: small-n on GPUs (it splits
+// bodies only when N is too small to fill the device), vectorized on CPUs.
 struct NbodyKernelConfig {
     NbodyVariant variant = NbodyVariant::Unrolled;
     int workGroupSize = 0;  // work-items per group = bodies per local-memory tile; power of two
@@ -185,7 +187,7 @@ class NbodySimulation {
     struct Kernels;
     struct Built;
     Built& built();  // force kernel for the current config, building it once per option set
-    void allocate(std::size_t n);
+    void allocate(std::size_t n, bool floatState, bool doubleState);
     void computeForces(bool kick, float kickFactor, std::vector<cl::Event>* events);
     void ensureAccelerationsCurrent();
     void refreshFloatMirror(std::vector<cl::Event>* events);
@@ -204,6 +206,7 @@ class NbodySimulation {
     cl::Buffer pos_, vel_, acc_;     // float state (or float mirror in fp64 mode)
     cl::Buffer posD_, velD_, accD_;  // double state, allocated in fp64 mode only
     cl::Buffer diagPartials_;
+    bool usePtxRsqrt_ = true;  // NVIDIA: until its compiler refuses inline PTX
     bool accCurrent_ = false;  // acc_ holds a(x) for the current x and softening
     bool haveEnergyReference_ = false;
     double energyReference_ = 0;
