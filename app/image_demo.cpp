@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "app/image_assets.hpp"
@@ -110,6 +111,7 @@ std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
     limits.push_back(glTextureLimit(glMaxTextureSize_));
     if (auto problem = imageSizeProblem(image.size(), limits))
         return "cannot use image '" + label + "': " + *problem;
+    const bool hadImage = sourceTexture_ != nullptr;
     try {
         auto texture = std::make_unique<SharedTexture>(*cc_, interop_, image.width, image.height);
         texture->upload(image.pixels.data());
@@ -135,8 +137,10 @@ std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
     hasResult_ = false;
     dirty_ = true;
     runError_.clear();
-    controls_.view.zoom = 1.0f;  // a new picture starts fitted
-    controls_.view.panX = controls_.view.panY = 0.0f;
+    if (hadImage) {  // a new picture starts fitted; the first keeps what --set asked for
+        controls_.view.zoom = 1.0f;
+        controls_.view.panX = controls_.view.panY = 0.0f;
+    }
     if (label != "generated pattern") copyToField(pathField_, label);
     return "";
 }
@@ -349,6 +353,39 @@ void ImageDemo::drawLabels() {
     }
 }
 
+void ImageDemo::drawPixelReadout() {
+    if (!sourceTexture_ || ImGui::GetIO().WantCaptureMouse || drag_ != Drag::None) return;
+    float x = 0, y = 0;
+    if (!cursorInFramebuffer(x, y)) return;
+    int px = 0, py = 0;
+    char text[160];
+    auto rgba = [](const std::uint8_t* p, const char* what, int px, int py, char* out,
+                   std::size_t n) {
+        std::snprintf(out, n, "%s (%d, %d)\nR %3d  G %3d  B %3d  A %3d", what, px, py, p[0], p[1],
+                      p[2], p[3]);
+    };
+    if (imagePixelAt(layout_.source, layout_.scale, x, y, px, py) && px < source_.width &&
+        py < source_.height) {
+        rgba(source_.at(px, py), "source", px, py, text, sizeof text);
+    } else if (hasResult_ && imagePixelAt(layout_.result, layout_.scale, x, y, px, py)) {
+        // One pixel from the device: 4 bytes, only while hovering.
+        const ImageSize size = pipeline_->resultSize();
+        if (px >= size.width || py >= size.height) return;
+        std::uint8_t p[4] = {};
+        try {
+            cc_->queue().enqueueReadBuffer(pipeline_->result(), CL_TRUE,
+                                           4 * (std::size_t(py) * size.width + px), 4, p);
+        } catch (const cl::Error&) {
+            return;
+        }
+        rgba(p, "result", px, py, text, sizeof text);
+    } else {
+        return;
+    }
+    if (controls_.view.magnification == Magnification::Nearest || layout_.scale >= 4.0f)
+        ImGui::SetTooltip("%s", text);
+}
+
 void ImageDemo::gui(const FrameInfo& frame) {
     if (ImGui::BeginMainMenuBar()) {
         if (ImGui::BeginMenu("Demo")) {
@@ -363,6 +400,7 @@ void ImageDemo::gui(const FrameInfo& frame) {
         ImGui::EndMainMenuBar();
     }
     drawLabels();
+    drawPixelReadout();
 
     if (panels_.image) {
         ImagePanelFacts facts;
@@ -404,8 +442,9 @@ void ImageDemo::gui(const FrameInfo& frame) {
         if (drawFiltersPanel(&panels_.filters, controls_, *pipeline_, runError_)) dirty_ = true;
     if (panels_.histogram) {
         double histogramMs = 0;
-        if (pipeline_ && !pipeline_->timings().empty() && controls_.histogram.enabled)
-            histogramMs = pipeline_->timings().back().ms;
+        if (pipeline_)
+            for (const StepTiming& t : pipeline_->timings())
+                if (t.label.rfind("histogram", 0) == 0) histogramMs = t.ms;
         if (drawHistogramPanel(&panels_.histogram, controls_,
                                pipeline_ ? pipeline_->histogram() : std::nullopt, histogramMs))
             dirty_ = true;

@@ -68,6 +68,8 @@ class ImageDemo final : public Demo {
     bool cursorInFramebuffer(float& x, float& y) const;
 
     void drawLabels();
+    // Tooltip with the RGBA values under the cursor (zoomed in, or with nearest magnification).
+    void drawPixelReadout();
     // Measures the panels docked at the left and right edges, so the images go between them.
     void measurePanelInsets(long long frameIndex);
 

@@ -68,7 +68,7 @@ bool rotateControls(FilterStep& step, ImageLabControls& controls, const ImagePip
     }
     if (forward) {
         ImGui::SameLine();
-        ImGui::TextColored(kDim, "(scatter: no sampling, holes)");
+        ImGui::TextColored(kDim, "(scatter)");
     }
 
     int fit = p.fit == RotateFit::Expand ? 1 : 0;
