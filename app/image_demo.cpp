@@ -125,6 +125,7 @@ std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
         }
         reportFallback(*texture);
         sourceTexture_ = std::move(texture);
+        resultTexture_.reset();  // sized for the new picture on the next run
     } catch (const Error& e) {
         return "cannot use image '" + label + "': " + e.what();
     } catch (const cl::Error& e) {
@@ -190,7 +191,10 @@ void ImageDemo::chooseInterop() {
 }
 
 void ImageDemo::reportFallback(const SharedTexture& texture) {
-    if (!texture.fallbackReason().empty()) app_.error(texture.fallbackReason());
+    if (texture.fallbackReason().empty() || interop_.path != InteropPath::GlSharing) return;
+    app_.error("image lab: " + texture.fallbackReason());
+    // Later textures go straight to host copy instead of failing the same way again.
+    interop_ = {InteropPath::HostCopy, texture.fallbackReason()};
 }
 
 std::string ImageDemo::recreateTextures() {
@@ -229,10 +233,18 @@ void ImageDemo::runChain() {
         pipeline_->run();
         const ImageSize size = pipeline_->resultSize();
         if (!resultTexture_) {
-            // Room for a spinning expanded rotation (up to the diagonal) without reallocating.
-            const int diagonal = static_cast<int>(std::ceil(std::hypot(size.width, size.height)));
+            // An expanding rotation changes the size with the angle: reserve up to the diagonal
+            // (within reason) so spinning does not reallocate; resize() grows beyond that.
+            int capacityW = size.width, capacityH = size.height;
+            const FilterStep* rotate = findStep(controls_.steps, FilterKind::Rotate);
+            if (rotate && rotate->enabled && rotate->rotate.fit == RotateFit::Expand) {
+                const ImageSize src = pipeline_->sourceSize();
+                const double diagonal = std::ceil(std::hypot(src.width, src.height));
+                if (diagonal * diagonal * 4 <= 64.0 * 1024 * 1024)
+                    capacityW = capacityH = std::max({int(diagonal), size.width, size.height});
+            }
             resultTexture_ = std::make_unique<SharedTexture>(*cc_, interop_, size.width,
-                                                             size.height, diagonal, diagonal);
+                                                             size.height, capacityW, capacityH);
             reportFallback(*resultTexture_);
         } else {
             const bool wasSharing = resultTexture_->path() == InteropPath::GlSharing;
