@@ -248,3 +248,36 @@ TEST_F(ImageDemoTest, SpinTurnsTheRotationEveryFrame) {
 
 }  // namespace
 }  // namespace clviz
+
+namespace clviz {
+namespace {
+
+TEST_F(ImageDemoTest, KeysSteerTheViewAndTheRotation) {
+    ImageDemo& demo = start();
+    frame();
+    auto degrees = [&] {
+        return findStep(demo.controls().steps, FilterKind::Rotate)->rotate.degrees;
+    };
+    EXPECT_TRUE(demo.onKey(GLFW_KEY_M, 0));
+    EXPECT_EQ(demo.controls().view.mode, ImageViewMode::Split);
+    EXPECT_TRUE(demo.onKey(GLFW_KEY_N, 0));
+    EXPECT_EQ(demo.controls().view.magnification, Magnification::Nearest);
+    EXPECT_TRUE(demo.onKey(GLFW_KEY_LEFT, 0));
+    EXPECT_DOUBLE_EQ(degrees(), 1.0);
+    EXPECT_TRUE(demo.onKey(GLFW_KEY_RIGHT, GLFW_MOD_SHIFT));
+    EXPECT_DOUBLE_EQ(degrees(), -14.0);
+    EXPECT_TRUE(demo.onKey(GLFW_KEY_SPACE, 0));
+    EXPECT_NE(demo.controls().spinDegreesPerSecond, 0.0);
+    EXPECT_TRUE(demo.onKey(GLFW_KEY_R, 0));
+    EXPECT_DOUBLE_EQ(degrees(), 0.0);
+    EXPECT_EQ(demo.controls().spinDegreesPerSecond, 0.0);
+    demo.onScroll(3.0);  // zoom in about the cursor
+    EXPECT_GT(demo.controls().view.zoom, 1.4f);
+    EXPECT_TRUE(demo.onKey(GLFW_KEY_0, 0));
+    EXPECT_FLOAT_EQ(demo.controls().view.zoom, 1.0f);
+    EXPECT_FALSE(demo.onKey(GLFW_KEY_Z, 0));  // not ours: the app may use it
+    frame(1);
+}
+
+}  // namespace
+}  // namespace clviz
