@@ -4,6 +4,7 @@
 #include <stb/stb_image_write.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -57,9 +58,8 @@ std::optional<std::string> badJpegHuffmanTable(std::span<const std::uint8_t> b) 
     while (i < b.size() && b[i] == 0xFF)
         ++i;
     if (i == 0 || i >= b.size() || b[i] != 0xD8) return std::nullopt;  // not a JPEG
-    auto at = [&](std::size_t k) -> unsigned {
-        return k < b.size() ? b[k] : 0u;
-    };  // stb reads 0 past the end
+    // Bytes past the end read as 0, as stb reads them.
+    auto at = [&](std::size_t k) -> unsigned { return k < b.size() ? b[k] : 0u; };
     ++i;
     while (i + 1 < b.size()) {
         if (b[i] != 0xFF) {  // entropy-coded data (or junk stb skips too): find the next marker
