@@ -255,7 +255,7 @@ std::size_t localBytes(NbodyVariant v, int wg, NbodyPrecision p) {
 
 // Defaults when nothing was asked for and nothing was tuned, from auto-tune runs on an NVIDIA
 // H200 (GPU) and PoCL (CPU); see docs/benchmarks.md. Bodies per item shrink for small N so the
-// GPU still gets >= 4 work-groups per compute unit (small-n gets there by splitting instead).
+// GPU keeps enough work-groups (small-n gets there by splitting instead).
 NbodyKernelConfig deviceDefaults(NbodyVariant v, bool gpu, std::size_t n, unsigned computeUnits) {
     NbodyKernelConfig c;
     c.variant = v;
@@ -277,12 +277,14 @@ NbodyKernelConfig deviceDefaults(NbodyVariant v, bool gpu, std::size_t n, unsign
             c.bodiesPerItem = gpu ? 4 : 1;
             return c;
         default:  // unrolled, async-copy
-            c.workGroupSize = gpu ? 128 : 64;
+            c.workGroupSize = gpu ? 256 : 64;
             c.unroll = gpu ? 16 : 4;
             c.bodiesPerItem = gpu ? 4 : 2;
             break;
     }
-    const std::size_t want = 4 * std::max(1u, computeUnits);
+    // 1.5 groups per compute unit: on the H200 two resident groups of 4 bodies per item beat
+    // four of 2 at N = 2^18 (docs/benchmarks.md).
+    const std::size_t want = 3 * std::max(1u, computeUnits) / 2;
     while (gpu && c.bodiesPerItem > 1 &&
            n / (static_cast<std::size_t>(c.workGroupSize) * c.bodiesPerItem) < want)
         c.bodiesPerItem /= 2;
@@ -331,7 +333,8 @@ NbodySimulation::Built& NbodySimulation::built() {
     const NbodyVariant v = config_.variant;
     NbodyKernelConfig c = deviceDefaults(v, gpu, n_, dev.computeUnits);
     NbodyKernelConfig tuned;
-    if (AutotuneMemory::instance().find(autotuneKey(dev, v, precision_, n_), tuned)) {
+    if (useAutotuneMemory_ &&
+        AutotuneMemory::instance().find(autotuneKey(dev, v, precision_, n_), tuned)) {
         c.workGroupSize = tuned.workGroupSize;
         c.unroll = tuned.unroll;
         c.bodiesPerItem = tuned.bodiesPerItem;
@@ -393,7 +396,8 @@ NbodySimulation::Built& NbodySimulation::built() {
             options += " -DSELF_GUARD";
         if (precision_ == NbodyPrecision::Double)
             options += " -DREAL_DOUBLE";
-        else if (usePtxRsqrt_ && dev.hasExtension("cl_nv_compiler_options"))
+        else if (!(ptxRefused_ & (1u << static_cast<unsigned>(v))) &&
+                 dev.hasExtension("cl_nv_compiler_options"))
             options += " -DNV_PTX_RSQRT";
         // NVIDIA's compiler budgets registers for 256 work-items unless told otherwise, which
         // caps larger groups: ask for the register count that lets `wg` work-items fit.
@@ -409,7 +413,7 @@ NbodySimulation::Built& NbodySimulation::built() {
                 b.kernel = cc_.programs().kernel("nbody_force.cl", "nbody_force", options);
             } catch (const Error& e) {
                 if (options.find("NV_PTX_RSQRT") == std::string::npos) throw;
-                usePtxRsqrt_ = false;  // a driver without inline PTX: use native_rsqrt
+                ptxRefused_ |= 1u << static_cast<unsigned>(v);  // use native_rsqrt from now on
                 std::string why = e.what();
                 const auto at = why.find("error:");
                 why = at == std::string::npos ? "" : why.substr(at, why.find('\n', at) - at);

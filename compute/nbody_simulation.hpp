@@ -180,6 +180,12 @@ class NbodySimulation {
     // ~/.cache/clviz/nbody-autotune.txt when writable). The simulation then uses it for that
     // variant whenever the config fields are 0.
     NbodyAutotuneResult autotune(NbodyVariant variant, double budgetSeconds = 5.0);
+    // false: 0 fields resolve to the built-in device defaults only, ignoring remembered auto-tune
+    // results (the benchmark does this so its rows do not depend on ~/.cache).
+    void setUseAutotuneMemory(bool use) {
+        useAutotuneMemory_ = use;
+        invalidateKernel();
+    }
 
     ComputeContext& context() { return cc_; }
 
@@ -192,6 +198,7 @@ class NbodySimulation {
     void ensureAccelerationsCurrent();
     void refreshFloatMirror(std::vector<cl::Event>* events);
     void uploadState(const std::vector<Body>& bodies);
+    void invalidateKernel();
 
     ComputeContext& cc_;
     std::size_t n_ = 0;
@@ -206,7 +213,8 @@ class NbodySimulation {
     cl::Buffer pos_, vel_, acc_;     // float state (or float mirror in fp64 mode)
     cl::Buffer posD_, velD_, accD_;  // double state, allocated in fp64 mode only
     cl::Buffer diagPartials_;
-    bool usePtxRsqrt_ = true;  // NVIDIA: until its compiler refuses inline PTX
+    unsigned ptxRefused_ = 0;  // NVIDIA: bit per variant whose build refused inline PTX
+    bool useAutotuneMemory_ = true;
     bool accCurrent_ = false;  // acc_ holds a(x) for the current x and softening
     bool haveEnergyReference_ = false;
     double energyReference_ = 0;

@@ -34,7 +34,7 @@ static inline float rsqrtFtz(float x) {
     return y;
 }
 #define RSQRT(x) rsqrtFtz(x)
-#define RSQRT4(x) ((float4)(rsqrtFtz((x).x), rsqrtFtz((x).y), rsqrtFtz((x).z), rsqrtFtz((x).w)))
+#define RSQRT4(v) ((float4)(rsqrtFtz((v).s0), rsqrtFtz((v).s1), rsqrtFtz((v).s2), rsqrtFtz((v).s3)))
 #else
 typedef float real;
 typedef float4 real4;
