@@ -28,12 +28,25 @@ flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undef
 # without patching the library, and would stop every run. clviz's own code gets all of UBSan.
 stb_flags=(-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,bounds
            -fno-sanitize-recover=bounds)
-echo "building the fuzzer with $("$cxx" --version | head -1)"
-"$cxx" "${stb_flags[@]}" -x c -c "$src/tests/fuzz/stb_instrumented.c" -o "$work/stb.o"
-"$cxx" "${flags[@]}" -c "$src/compute/image_io.cpp" -o "$work/image_io.o"
-"$cxx" "${flags[@]}" "$src/tests/fuzz/fuzz_image_load.cpp" "$work/image_io.o" "$work/stb.o" \
-    -o "$work/fuzz_image_load"
-"$cxx" -std=c++20 -O1 "$src/tests/fuzz/make_seed_corpus.cpp" -lstb -o "$work/make_seed_corpus"
+# Rebuild only when an input changed (the sanitized stb build is the slow part).
+inputs=("$src/compute/image_io.cpp" "$src/compute/image_io.hpp" "$src/compute/error.hpp"
+        "$src/compute/device_info.hpp"
+        "$src/tests/fuzz/fuzz_image_load.cpp" "$src/tests/fuzz/stb_instrumented.c"
+        "$src/tests/fuzz/make_seed_corpus.cpp" "$0" /usr/include/stb/stb_image.h)
+stale=0
+for f in "${inputs[@]}"; do
+    [ "$work/make_seed_corpus" -nt "$f" ] || stale=1
+done
+if [ $stale = 1 ]; then
+    echo "building the fuzzer with $("$cxx" --version | head -1)"
+    "$cxx" "${stb_flags[@]}" -x c -c "$src/tests/fuzz/stb_instrumented.c" -o "$work/stb.o"
+    "$cxx" "${flags[@]}" -c "$src/compute/image_io.cpp" -o "$work/image_io.o"
+    "$cxx" "${flags[@]}" "$src/tests/fuzz/fuzz_image_load.cpp" "$work/image_io.o" "$work/stb.o" \
+        -o "$work/fuzz_image_load"
+    "$cxx" -std=c++20 -O1 "$src/tests/fuzz/make_seed_corpus.cpp" -lstb -o "$work/make_seed_corpus"
+else
+    echo "fuzzer is up to date"
+fi
 
 rm -rf "$work/seeds" "$work/corpus"
 mkdir -p "$work/seeds" "$work/corpus" "$work/artifacts"
@@ -41,5 +54,6 @@ mkdir -p "$work/seeds" "$work/corpus" "$work/artifacts"
 echo "seed corpus: $(ls "$work/seeds" | wc -l) files; fuzzing for ${seconds}s"
 # New inputs go to corpus/, seeds stay as generated; crashes are written to artifacts/.
 # Inputs that once crashed (tests/fuzz/regressions) are replayed first as part of the corpus.
-"$work/fuzz_image_load" "$work/corpus" "$work/seeds" "$src/tests/fuzz/regressions" -max_total_time="$seconds" -timeout=20 \
-    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/artifacts/"
+"$work/fuzz_image_load" "$work/corpus" "$work/seeds" "$src/tests/fuzz/regressions" \
+    -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$work/artifacts/"
