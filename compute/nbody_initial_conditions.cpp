@@ -74,7 +74,7 @@ void recentre(std::vector<Body>& bodies, std::size_t first, std::size_t last, co
         v[0] += b.pos.w * double(b.vel.x), v[1] += b.pos.w * double(b.vel.y),
             v[2] += b.pos.w * double(b.vel.z);
     }
-    if (m <= 0 || last - first < 2) return;
+    if (m <= 0) return;
     for (std::size_t i = first; i < last; ++i) {
         Body& b = bodies[i];
         b.pos.x = static_cast<float>(b.pos.x - c[0] / m + at[0]);
@@ -227,6 +227,10 @@ std::vector<Body> makePreset(NbodyPreset preset, std::size_t n, std::uint64_t se
         case NbodyPreset::CollidingGalaxies: {
             // Two equal galaxies ~6.3 apart, approaching at about the parabolic speed
             // sqrt(2 M / d) with an offset so they swing past each other and merge.
+            if (n == 1) {  // no second galaxy to collide with: one body of mass 1 at rest
+                disk(out, 1, 1.0, 0.5, eps, rng);
+                break;
+            }
             const std::size_t na = (n + 1) / 2, nb = n - na;
             disk(out, na, 0.5, 0.5, eps, rng);
             disk(out, nb, 0.5, 0.5, eps, rng);
@@ -235,7 +239,6 @@ std::vector<Body> makePreset(NbodyPreset preset, std::size_t n, std::uint64_t se
             const double pb[3] = {3.0, 1.0, 0.0}, vb[3] = {-0.27, 0.0, 0.0};
             recentre(out, 0, na, pa, va);
             recentre(out, na, n, pb, vb);
-            if (nb == 0) out[0].pos = {0, 0, 0, out[0].pos.w}, out[0].vel = {};
             break;
         }
     }

@@ -32,7 +32,7 @@ NbodyPreset parsePreset(const std::string& name);  // throws clviz::Error listin
 
 // n bodies (1 .. kMaxBodies, else clviz::Error) drawn from `seed`: the same (preset, n, seed)
 // gives the same bytes on every run and machine with the same libm. Total mass is 1; centre of
-// mass at rest at the origin (except where n is too small for that to mean anything).
+// mass at rest at the origin.
 std::vector<Body> makePreset(NbodyPreset preset, std::size_t n, std::uint64_t seed = 1);
 
 }  // namespace clviz

@@ -1,0 +1,193 @@
+// Snapshots: the clviz format round trip, rejection of damaged files, and TIPSY files written
+// here byte by byte in both byte orders (as the cuda-samples N-body demo reads them).
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "compute/error.hpp"
+#include "compute/nbody_initial_conditions.hpp"
+#include "compute/nbody_snapshot.hpp"
+
+using namespace clviz;
+
+namespace {
+
+std::string tempPath(const std::string& name) {
+    return (std::filesystem::temp_directory_path() /
+            ("clviz-nbody-" + std::to_string(::getpid()) + "-" + name))
+        .string();
+}
+
+void writeBytes(const std::string& path, const std::vector<unsigned char>& bytes) {
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A little TIPSY writer, independent of the loader: header then gas, dark, star records.
+class TipsyWriter {
+  public:
+    explicit TipsyWriter(bool bigEndian) : big_(bigEndian) {}
+    void u32(std::uint32_t v) {
+        for (int i = 0; i < 4; ++i)
+            out.push_back(static_cast<unsigned char>(v >> (8 * (big_ ? 3 - i : i))));
+    }
+    void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
+    void header(double time, int nsph, int ndark, int nstar) {
+        const auto t = std::bit_cast<std::uint64_t>(time);
+        for (int i = 0; i < 8; ++i)
+            out.push_back(static_cast<unsigned char>(t >> (8 * (big_ ? 7 - i : i))));
+        for (int v : {nsph + ndark + nstar, 3, nsph, ndark, nstar, 0})
+            u32(static_cast<std::uint32_t>(v));
+    }
+    // mass, pos, vel, then `extra` more 4-byte fields (gas 5, dark 2, star 4).
+    void particle(const Body& b, int extra) {
+        for (float v : {b.pos.w, b.pos.x, b.pos.y, b.pos.z, b.vel.x, b.vel.y, b.vel.z})
+            f32(v);
+        for (int i = 0; i < extra; ++i)
+            f32(0.125f * i);
+    }
+    std::vector<unsigned char> out;
+
+  private:
+    bool big_;
+};
+
+}  // namespace
+
+TEST(NbodySnapshot, RoundTripIsBitExact) {
+    NbodySnapshot s;
+    s.bodies = makePreset(NbodyPreset::CollidingGalaxies, 1001, 3);
+    s.bodies[5].vel.x = -0.0f;   // signed zero
+    s.bodies[6].pos.y = 1e-40f;  // a denormal
+    s.bodies[7].vel.w = 0.0f;
+    s.time = 12.345678901234;
+    s.dt = 0.005f;
+    s.softening = 0.05f;
+    const auto path = tempPath("roundtrip.nbody");
+    saveSnapshot(path, s);
+    const auto back = loadSnapshot(path);
+    EXPECT_EQ(back.format, "clviz");
+    ASSERT_EQ(back.bodies.size(), s.bodies.size());
+    EXPECT_EQ(std::memcmp(back.bodies.data(), s.bodies.data(), s.bodies.size() * sizeof(Body)), 0);
+    EXPECT_EQ(back.time, s.time);
+    EXPECT_EQ(back.dt, s.dt);
+    EXPECT_EQ(back.softening, s.softening);
+    EXPECT_EQ(std::filesystem::file_size(path), 64u + 32u * 1001u);
+    std::filesystem::remove(path);
+}
+
+TEST(NbodySnapshot, TruncatedFilesAreRejectedWithTheirSize) {
+    NbodySnapshot s;
+    s.bodies = makePreset(NbodyPreset::Plummer, 100, 1);
+    const auto bytes = serializeClvizSnapshot(s);
+    for (std::size_t keep :
+         {std::size_t{0}, std::size_t{7}, std::size_t{40}, std::size_t{64}, bytes.size() - 1}) {
+        const std::vector<unsigned char> cut(bytes.begin(), bytes.begin() + keep);
+        const auto msg = errorOf([&] { parseClvizSnapshot(cut, "cut.nbody"); });
+        EXPECT_FALSE(msg.empty()) << keep;
+        if (keep >= 8) {
+            EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
+        }
+        EXPECT_NE(msg.find("cut.nbody"), std::string::npos) << msg;
+    }
+    auto longer = bytes;
+    longer.push_back(0);
+    EXPECT_NE(errorOf([&] { parseClvizSnapshot(longer, "x"); }).find("unexpected bytes"),
+              std::string::npos);
+}
+
+TEST(NbodySnapshot, CorruptAndGarbageFilesAreRejected) {
+    NbodySnapshot s;
+    s.bodies = makePreset(NbodyPreset::Shell, 10, 1);
+    const auto good = serializeClvizSnapshot(s);
+
+    auto flipped = good;
+    flipped[64 + 13] ^= 0x40;  // one bit of body data
+    EXPECT_NE(errorOf([&] { parseClvizSnapshot(flipped, "x"); }).find("checksum"),
+              std::string::npos);
+
+    auto absurd = good;
+    for (int i = 16; i < 24; ++i)
+        absurd[i] = 0xff;  // N = 2^64 - 1
+    EXPECT_NE(errorOf([&] { parseClvizSnapshot(absurd, "x"); }).find("bodies"), std::string::npos);
+
+    auto future = good;
+    future[8] = 99;
+    EXPECT_NE(errorOf([&] { parseClvizSnapshot(future, "x"); }).find("version 99"),
+              std::string::npos);
+
+    std::vector<unsigned char> garbage(5000);
+    for (std::size_t i = 0; i < garbage.size(); ++i)
+        garbage[i] = static_cast<unsigned char>(i * 131 + 7);
+    const auto path = tempPath("garbage.bin");
+    writeBytes(path, garbage);
+    const auto msg = errorOf([&] { loadSnapshot(path); });
+    EXPECT_NE(msg.find("neither a clviz snapshot"), std::string::npos) << msg;
+    std::filesystem::remove(path);
+
+    writeBytes(path, {});
+    EXPECT_NE(errorOf([&] { loadSnapshot(path); }).find("empty"), std::string::npos);
+    std::filesystem::remove(path);
+    EXPECT_NE(errorOf([&] { loadSnapshot(path); }).find("cannot open"), std::string::npos);
+    EXPECT_THROW(saveSnapshot(path, NbodySnapshot{}), Error);  // no bodies
+}
+
+TEST(NbodySnapshot, TipsyInBothByteOrders) {
+    const auto bodies = makePreset(NbodyPreset::DiskGalaxy, 9, 2);
+    for (bool big : {false, true}) {
+        TipsyWriter w(big);
+        w.header(1.5, 2, 4, 3);
+        for (int i = 0; i < 9; ++i)
+            w.particle(bodies[i], i < 2 ? 5 : i < 6 ? 2 : 4);
+        const auto path = tempPath(big ? "be.tipsy" : "le.tipsy");
+        writeBytes(path, w.out);
+        const auto s = loadSnapshot(path);
+        EXPECT_EQ(s.format, big ? "tipsy-be" : "tipsy-le");
+        EXPECT_EQ(s.time, 1.5);
+        ASSERT_EQ(s.bodies.size(), 9u);
+        for (int i = 0; i < 9; ++i) {
+            EXPECT_EQ(s.bodies[i].pos, bodies[i].pos) << i;
+            EXPECT_EQ(s.bodies[i].vel.x, bodies[i].vel.x) << i;
+            EXPECT_EQ(s.bodies[i].vel.z, bodies[i].vel.z) << i;
+            EXPECT_EQ(s.bodies[i].vel.w, 0.0f);
+        }
+        // Truncated by one particle field.
+        auto cut = w.out;
+        cut.resize(cut.size() - 4);
+        EXPECT_NE(errorOf([&] { parseTipsy(cut, "t"); }).find("truncated"), std::string::npos);
+        std::filesystem::remove(path);
+    }
+}
+
+TEST(NbodySnapshot, TipsyHeaderNonsenseIsRejected) {
+    TipsyWriter w(false);
+    w.header(0, 1, 1, 1);
+    w.out[8] = 7;  // nbodies 7 != 1 + 1 + 1
+    EXPECT_NE(errorOf([&] { parseTipsy(w.out, "t"); }).find("inconsistent"), std::string::npos);
+
+    TipsyWriter huge(false);
+    huge.header(0, 0, 0x7fffffff, 0);  // 2^31 - 1 dark particles: refused before any allocation
+    EXPECT_NE(errorOf([&] { parseTipsy(huge.out, "t"); }).find("clviz accepts"), std::string::npos);
+
+    TipsyWriter notTipsy(false);
+    notTipsy.header(0, 0, 1, 0);
+    notTipsy.out[12] = 9;  // ndim 9
+    EXPECT_NE(errorOf([&] { parseTipsy(notTipsy.out, "t"); }).find("not a TIPSY file"),
+              std::string::npos);
+    EXPECT_NE(errorOf([&] { parseTipsy({1, 2, 3}, "t"); }).find("truncated"), std::string::npos);
+}
