@@ -54,7 +54,7 @@ TEST(NbodySimulation, LeapfrogConservesEnergyOnAPlummerSphere) {
                                                             : NbodyVariant::Vectorized);
     sim.load(bodies);
     const auto start = sim.diagnostics();
-    const auto ref = referenceEnergy(NbodyReferenceState::from(bodies), 0.05);
+    const auto ref = referenceEnergy(NbodyReferenceState::from(bodies), 0.05f);
     EXPECT_NEAR(start.kinetic, ref.kinetic, 1e-5 * std::abs(ref.total()));
     EXPECT_NEAR(start.potential, ref.potential, 1e-5 * std::abs(ref.total()));
     EXPECT_NEAR(start.total, -0.25, 0.02) << "Henon units: E = -1/4";
@@ -151,7 +151,7 @@ TEST(NbodySimulation, DiagnosticsMatchTheReference) {
     sim.setParams(params(0.005f, 0.05f));
     sim.load(bodies);
     const auto d = sim.diagnostics();
-    const auto ref = referenceEnergy(NbodyReferenceState::from(bodies), 0.05);
+    const auto ref = referenceEnergy(NbodyReferenceState::from(bodies), 0.05f);
     EXPECT_NEAR(d.kinetic, ref.kinetic, 1e-5 * std::abs(ref.kinetic));
     EXPECT_NEAR(d.potential, ref.potential, 1e-5 * std::abs(ref.potential));
     for (int c = 0; c < 3; ++c)
@@ -160,6 +160,12 @@ TEST(NbodySimulation, DiagnosticsMatchTheReference) {
     EXPECT_TRUE(d.finite());
     EXPECT_EQ(d.message(), "");
     EXPECT_GE(d.ms, 0.0);
+    if (sim.supportsFp64()) {  // the fp64 reduction agrees to near double rounding
+        sim.setPrecision(NbodyPrecision::Double);
+        const auto d64 = sim.diagnostics();
+        EXPECT_NEAR(d64.kinetic, ref.kinetic, 1e-10 * std::abs(ref.kinetic));
+        EXPECT_NEAR(d64.potential, ref.potential, 1e-10 * std::abs(ref.potential));
+    }
 }
 
 TEST(NbodySimulation, NonFiniteBodiesAreReported) {
