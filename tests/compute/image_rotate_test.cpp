@@ -92,7 +92,10 @@ TEST(ImageRotate, BufferBilinearWithinOneLevel) {
     checkInverseVariant(RotateVariant::BufferBilinear, 1);
 }
 TEST(ImageRotate, ImageBilinearWithinOneLevel) {
-    checkInverseVariant(RotateVariant::ImageBilinear, 1);
+    // GPU texture units may blend with fixed-point weights (NVIDIA: 8 fractional bits), which
+    // costs up to about one level per axis at a full-range edge; CPU drivers filter in float.
+    const bool gpu = context().info().kind == DeviceKind::Gpu;
+    checkInverseVariant(RotateVariant::ImageBilinear, gpu ? 3 : 1);
 }
 
 TEST(ImageRotate, ForwardMatchesTheSourcesLandingOnEachPixel) {
