@@ -385,8 +385,9 @@ NbodySimulation::Built& NbodySimulation::built() {
         const int walk = v == NbodyVariant::Vectorized ? wg / 4 : wg / c.split;
         if (usesTileBlocking(v) && c.unroll > walk) c.unroll = std::max(1, walk);
 
-        // Fast math as CUDA's -use_fast_math: native_rsqrt becomes one hardware instruction, and
-        // flushing denormals spares the input scaling a denormal-safe rsqrt needs.
+        // Fast math, as CUDA's -use_fast_math: native_rsqrt maps to the hardware approximation and
+        // arithmetic may flush denormals (NVIDIA still emits the denormal-safe rsqrt for
+        // native_rsqrt, hence NV_PTX_RSQRT below).
         std::string options = "-cl-fast-relaxed-math -cl-mad-enable -cl-denorms-are-zero -D";
         options += info(v).define;
         options += " -DWG=" + std::to_string(wg) + " -DUNROLL=" + std::to_string(c.unroll) +
@@ -399,8 +400,9 @@ NbodySimulation::Built& NbodySimulation::built() {
         else if (!(ptxRefused_ & (1u << static_cast<unsigned>(v))) &&
                  dev.hasExtension("cl_nv_compiler_options"))
             options += " -DNV_PTX_RSQRT";
-        // NVIDIA's compiler budgets registers for 256 work-items unless told otherwise, which
-        // caps larger groups: ask for the register count that lets `wg` work-items fit.
+        // Groups above 256 need at most 65536 / wg registers per work-item: say so to NVIDIA's
+        // compiler. (Its driver still reported CL_KERNEL_WORK_GROUP_SIZE = 256 for these kernels
+        // on the H200, so they get clamped below; see docs/benchmarks.md.)
         if (wg > 256 && dev.hasExtension("cl_nv_compiler_options"))
             options += " -cl-nv-maxrregcount=" + std::to_string(std::min(255, 65536 / wg / 8 * 8));
         if (std::getenv("CLVIZ_NBODY_DUMP") && dev.hasExtension("cl_nv_compiler_options"))
