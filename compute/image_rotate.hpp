@@ -12,6 +12,9 @@
 //   nearest:  source pixel (floor(sx), floor(sy)); outside the source -> background colour.
 //   bilinear: the four pixels around (sx - 0.5, sy - 0.5) weighted as usual; neighbours outside
 //             the source count as the background colour, so edges are anti-aliased against it.
+//             The image variant lets the sampler blend: CPU drivers do it in float (within one
+//             level of the reference); GPU texture units may use fixed-point weights (NVIDIA: 8
+//             fractional bits), up to about one more level per axis at hard edges.
 //   forward:  each source pixel is pushed to output pixel floor(forward position of its
 //             centre); output pixels nobody lands on keep the background (the holes).
 #include <cstdint>

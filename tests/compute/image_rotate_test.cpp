@@ -91,7 +91,7 @@ TEST(ImageRotate, ImageNearestIsExact) {
 TEST(ImageRotate, BufferBilinearWithinOneLevel) {
     checkInverseVariant(RotateVariant::BufferBilinear, 1);
 }
-TEST(ImageRotate, ImageBilinearWithinOneLevel) {
+TEST(ImageRotate, ImageBilinearWithinTexturePrecision) {
     // GPU texture units may blend with fixed-point weights (NVIDIA: 8 fractional bits), which
     // costs up to about one level per axis at a full-range edge; CPU drivers filter in float.
     const bool gpu = context().info().kind == DeviceKind::Gpu;
