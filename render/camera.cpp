@@ -85,8 +85,8 @@ Mat4 lookAt(Vec3 eye, Vec3 target, Vec3 up) {
 
 namespace {
 constexpr float kMaxPitch = 1.55f;  // just short of the poles, where lookAt's up degenerates
-constexpr float kHomeYaw = 0.35f;
-constexpr float kHomePitch = 0.45f;  // a little above the disk plane: galaxies read as disks
+constexpr float kHomeYaw = 0.9f;
+constexpr float kHomePitch = 0.6f;  // disks in the xy plane (the presets) seen at ~60 degrees
 }  // namespace
 
 OrbitCamera::OrbitCamera() {
