@@ -163,12 +163,14 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     ImageGrayscale gray(cc);
     ImageEqualize equalize(cc);
 
-    // Histogram launch shapes to time: the default, or each --wg.
+    // Histogram launch shapes to time: the default, or each --wg (with 2, 4 and 8 copies of the
+    // bins for local atomics, which do not apply to the other variants).
     std::vector<HistogramTuning> tunings{HistogramTuning{}};
     if (!o.workGroups.empty()) {
         tunings.clear();
         for (int wg : o.workGroups)
-            tunings.push_back(HistogramTuning{0, wg, 0});
+            for (int replicas : {2, 4, 8})
+                tunings.push_back(HistogramTuning{0, wg, replicas});
     }
 
     int wrong = 0;
@@ -280,12 +282,17 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             for (const Rgba8Image* content : {&pattern, &noiseImage})
                 for (const HistogramTuning& t : tunings) {
                     const auto hv = static_cast<HistogramVariant>(v);
+                    if (t.replicas != 4 && t.replicas != 0 && hv != HistogramVariant::LocalAtomics)
+                        continue;
                     const bool isNoise = content == &noiseImage;
                     if (isNoise && o.quick) continue;
                     Job job;
                     job.variant = std::string("histogram-") + histogramVariantInfo(hv).id;
                     job.config = std::string(isNoise ? "noise" : "pattern") +
-                                 (t.workGroupSize ? ", wg=" + std::to_string(t.workGroupSize) : "");
+                                 (t.workGroupSize ? ", wg=" + std::to_string(t.workGroupSize) : "") +
+                                 (t.replicas && hv == HistogramVariant::LocalAtomics
+                                      ? ", replicas=" + std::to_string(t.replicas)
+                                      : "");
                     job.bytes = bytes;
                     job.baselineMs = &cpuHistogramMs;
                     const cl::Buffer* in = isNoise ? &noiseSrc : &src;

@@ -31,9 +31,21 @@ constexpr const char* kKernelNames[kRotateVariantCount] = {
     "rotate_buffer_nearest", "rotate_buffer_bilinear", "rotate_image_nearest",
     "rotate_image_bilinear", "rotate_forward"};
 
-// Output work-groups: 32 pixels of a row (128 coalesced bytes) x 8 rows, a compact square-ish
-// footprint in the source at any angle.
+// Work-groups of 32 x 8 work-items: 32 pixels of a row (128 coalesced bytes) x 8 rows, a compact
+// square-ish footprint in the source at any angle.
 constexpr std::size_t kGroupX = 32, kGroupY = 8;
+// Inverse mapping: each work-item makes kItersX x kItersY pixels (ITERS_X, ITERS_Y in rotate.cl),
+// so a work-group makes a 64 x 64 block and re-reads fewer cache lines along block borders.
+constexpr std::size_t kItersX = 2, kItersY = 8;
+
+// Global size of an inverse-mapping launch for an output of `dst`.
+cl::NDRange inverseGlobal(ImageSize dst) {
+    auto groups = [](int n, std::size_t block) {
+        return (static_cast<std::size_t>(n) + block - 1) / block;
+    };
+    return cl::NDRange(groups(dst.width, kGroupX * kItersX) * kGroupX,
+                       groups(dst.height, kGroupY * kItersY) * kGroupY);
+}
 
 int index(RotateVariant v) {
     return static_cast<int>(v);
@@ -106,7 +118,9 @@ ImageRotate::ImageRotate(ComputeContext& cc) : cc_(cc) {
         imageMaxWidth_ = info.image2dMaxWidth;
         imageMaxHeight_ = info.image2dMaxHeight;
     }
-    const std::string options = images_ ? "-DCLVIZ_IMAGES" : "";
+    const std::string options = "-DITERS_X=" + std::to_string(kItersX) +
+                                " -DITERS_Y=" + std::to_string(kItersY) +
+                                (images_ ? " -DCLVIZ_IMAGES" : "");
     for (int v = 0; v < kRotateVariantCount; ++v)
         if (images_ || !rotateVariantUsesImages(static_cast<RotateVariant>(v)))
             kernels_[v] = cc.programs().kernel("rotate.cl", kKernelNames[v], options);
@@ -171,10 +185,8 @@ EnqueuedWork ImageRotate::enqueue(const RotateParams& params, const cl::Buffer& 
         return work;
     }
     k.setArg(8, background);
-    queue.enqueueNDRangeKernel(
-        k, cl::NullRange,
-        cl::NDRange(roundUp(g.dst.width, kGroupX), roundUp(g.dst.height, kGroupY)),
-        cl::NDRange(kGroupX, kGroupY), nullptr, &work.last);
+    queue.enqueueNDRangeKernel(k, cl::NullRange, inverseGlobal(g.dst),
+                               cl::NDRange(kGroupX, kGroupY), nullptr, &work.last);
     work.first = work.last;
     return work;
 }
@@ -202,10 +214,8 @@ EnqueuedWork ImageRotate::enqueue(const RotateParams& params, const cl::Image2D&
     k.setArg(5, dstCentre);
     k.setArg(6, toCl(params.background));
     EnqueuedWork work;
-    cc_.queue().enqueueNDRangeKernel(
-        k, cl::NullRange,
-        cl::NDRange(roundUp(g.dst.width, kGroupX), roundUp(g.dst.height, kGroupY)),
-        cl::NDRange(kGroupX, kGroupY), nullptr, &work.last);
+    cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, inverseGlobal(g.dst),
+                                     cl::NDRange(kGroupX, kGroupY), nullptr, &work.last);
     work.first = work.last;
     return work;
 }
