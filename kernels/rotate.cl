@@ -20,18 +20,18 @@ inline float2 source_position(int x, int y, float4 geom, float2 dst_centre) {
 // work-items, and each run of 32 consecutive work-items (a warp on NVIDIA) covers an 8 x 4 block
 // rather than a 32 x 1 row: after rotation its source footprint stays compact at any angle, so
 // each gather touches fewer cache lines, and its writes are still whole 32-byte sectors (rows of
-// 8 pixels). Each work-item then repeats that ITERS_X x ITERS_Y times, GROUP_X and GROUP_Y pixels
-// apart, so one work-group makes a large output block (64 x 64 by default): the source pixels a
-// block reads form a rotated square, and the partly used cache lines along its border, fetched
-// again by the neighbouring block on another compute unit, shrink relative to its area. With
-// 32 x 8 blocks they tripled the traffic from L2; the block's cache lines stay in L1 meanwhile.
+// 8 pixels). Each work-item repeats that ITERS_X x ITERS_Y times, GROUP_X and GROUP_Y pixels
+// apart (the host passes 1 x 4: a work-group makes a 32 x 32 block). Measured on the H200, 8K,
+// 30 degrees, buffer-nearest: 32 x 8 blocks, one pixel per work-item: 49% of copy bandwidth;
+// 64 x 64 blocks: 64%; 32 x 32 blocks gathered first (below): 72%; 64 x 64 gathered first: 50%;
+// 128 x 128: 33%.
 #define GROUP_X 32
 #define GROUP_Y 8
 #ifndef ITERS_X
-#define ITERS_X 2
+#define ITERS_X 1
 #endif
 #ifndef ITERS_Y
-#define ITERS_Y 8
+#define ITERS_Y 4
 #endif
 inline int2 first_output_pixel(void) {
     const int lid = get_local_id(1) * GROUP_X + get_local_id(0);
@@ -39,6 +39,16 @@ inline int2 first_output_pixel(void) {
     return (int2)(get_group_id(0) * (GROUP_X * ITERS_X) + (block & 3) * 8 + (lane & 7),
                   get_group_id(1) * (GROUP_Y * ITERS_Y) + (block >> 2) * 4 + (lane >> 3));
 }
+
+// Every kernel gathers all its pixels first and stores them after: with no store between them, a
+// work-item's loads are all in flight at once (a compiler may not hoist a load above a store to a
+// buffer that might alias the source). Pixels outside the output are computed and not stored.
+#define PIXELS (ITERS_X * ITERS_Y)
+#define STORE_PIXELS(dst, dw, dh, o, v)                                                     \
+    _Pragma("unroll") for (int n = 0; n < PIXELS; ++n) {                                    \
+        const int x = (o).x + (n % ITERS_X) * GROUP_X, y = (o).y + (n / ITERS_X) * GROUP_Y; \
+        if (x < (dw) && y < (dh)) (dst)[(size_t)y * (dw) + x] = (v)[n];                     \
+    }
 
 inline bool inside(float fx, float fy, int w, int h) {
     return fx >= 0.0f && fy >= 0.0f && fx < (float)w && fy < (float)h;
@@ -48,31 +58,29 @@ inline uchar4 pixel_or(const __global uchar4* src, int w, int h, int x, int y, u
     return (x >= 0 && y >= 0 && x < w && y < h) ? src[(size_t)y * w + x] : background;
 }
 
-inline void buffer_nearest_pixel(const __global uchar4* src, int sw, int sh, __global uchar4* dst,
-                                 int dw, int dh, float4 geom, float2 dst_centre, uchar4 background,
-                                 int x, int y) {
+inline uchar4 buffer_nearest_pixel(const __global uchar4* src, int sw, int sh, float4 geom,
+                                   float2 dst_centre, uchar4 background, int x, int y) {
     const float2 p = source_position(x, y, geom, dst_centre);
     const float fx = floor(p.x), fy = floor(p.y);
     uchar4 v = background;
     if (inside(fx, fy, sw, sh)) v = src[(size_t)(int)fy * sw + (int)fx];
-    dst[(size_t)y * dw + x] = v;
+    return v;
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_buffer_nearest(
     const __global uchar4* src, int sw, int sh, __global uchar4* dst, int dw, int dh, float4 geom,
     float2 dst_centre, uchar4 background) {
     const int2 o = first_output_pixel();
-    for (int j = 0; j < ITERS_Y; ++j)
-        for (int i = 0; i < ITERS_X; ++i) {
-            const int x = o.x + i * GROUP_X, y = o.y + j * GROUP_Y;
-            if (x < dw && y < dh)
-                buffer_nearest_pixel(src, sw, sh, dst, dw, dh, geom, dst_centre, background, x, y);
-        }
+    uchar4 v[PIXELS];
+#pragma unroll
+    for (int n = 0; n < PIXELS; ++n)
+        v[n] = buffer_nearest_pixel(src, sw, sh, geom, dst_centre, background,
+                                    o.x + (n % ITERS_X) * GROUP_X, o.y + (n / ITERS_X) * GROUP_Y);
+    STORE_PIXELS(dst, dw, dh, o, v);
 }
 
-inline void buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, __global uchar4* dst,
-                                  int dw, int dh, float4 geom, float2 dst_centre, uchar4 background,
-                                  int x, int y) {
+inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, float4 geom,
+                                    float2 dst_centre, uchar4 background, int x, int y) {
     // The four pixels whose centres surround the position.
     const float2 q = source_position(x, y, geom, dst_centre) - 0.5f;
     const float2 f0 = floor(q);
@@ -88,19 +96,19 @@ inline void buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, __
         const float4 bottom = p01 + (p11 - p01) * a.x;
         out = convert_uchar4_sat_rte(top + (bottom - top) * a.y);
     }
-    dst[(size_t)y * dw + x] = out;
+    return out;
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_buffer_bilinear(
     const __global uchar4* src, int sw, int sh, __global uchar4* dst, int dw, int dh, float4 geom,
     float2 dst_centre, uchar4 background) {
     const int2 o = first_output_pixel();
-    for (int j = 0; j < ITERS_Y; ++j)
-        for (int i = 0; i < ITERS_X; ++i) {
-            const int x = o.x + i * GROUP_X, y = o.y + j * GROUP_Y;
-            if (x < dw && y < dh)
-                buffer_bilinear_pixel(src, sw, sh, dst, dw, dh, geom, dst_centre, background, x, y);
-        }
+    uchar4 v[PIXELS];
+#pragma unroll
+    for (int n = 0; n < PIXELS; ++n)
+        v[n] = buffer_bilinear_pixel(src, sw, sh, geom, dst_centre, background,
+                                     o.x + (n % ITERS_X) * GROUP_X, o.y + (n / ITERS_X) * GROUP_Y);
+    STORE_PIXELS(dst, dw, dh, o, v);
 }
 
 // The seed's forward mapping: each source pixel is pushed to where its centre lands. Output
@@ -126,31 +134,31 @@ __constant sampler_t nearest_sampler =
 __constant sampler_t linear_sampler =
     CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_LINEAR;
 
-inline void image_nearest_pixel(__read_only image2d_t src, __global uchar4* dst, int dw, int dh,
-                                float4 geom, float2 dst_centre, uchar4 background, int x, int y) {
+inline uchar4 image_nearest_pixel(__read_only image2d_t src, float4 geom, float2 dst_centre,
+                                  uchar4 background, int x, int y) {
     const float2 p = source_position(x, y, geom, dst_centre);
     const float fx = floor(p.x), fy = floor(p.y);
     uchar4 v = background;
     if (inside(fx, fy, get_image_width(src), get_image_height(src)))
         v = convert_uchar4_sat_rte(
             read_imagef(src, nearest_sampler, (float2)(fx + 0.5f, fy + 0.5f)) * 255.0f);
-    dst[(size_t)y * dw + x] = v;
+    return v;
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_image_nearest(
     __read_only image2d_t src, __global uchar4* dst, int dw, int dh, float4 geom, float2 dst_centre,
     uchar4 background) {
     const int2 o = first_output_pixel();
-    for (int j = 0; j < ITERS_Y; ++j)
-        for (int i = 0; i < ITERS_X; ++i) {
-            const int x = o.x + i * GROUP_X, y = o.y + j * GROUP_Y;
-            if (x < dw && y < dh)
-                image_nearest_pixel(src, dst, dw, dh, geom, dst_centre, background, x, y);
-        }
+    uchar4 v[PIXELS];
+#pragma unroll
+    for (int n = 0; n < PIXELS; ++n)
+        v[n] = image_nearest_pixel(src, geom, dst_centre, background, o.x + (n % ITERS_X) * GROUP_X,
+                                   o.y + (n / ITERS_X) * GROUP_Y);
+    STORE_PIXELS(dst, dw, dh, o, v);
 }
 
-inline void image_bilinear_pixel(__read_only image2d_t src, __global uchar4* dst, int dw, int dh,
-                                 float4 geom, float2 dst_centre, uchar4 background, int x, int y) {
+inline uchar4 image_bilinear_pixel(__read_only image2d_t src, float4 geom, float2 dst_centre,
+                                   uchar4 background, int x, int y) {
     const int sw = get_image_width(src), sh = get_image_height(src);
     const float2 p = source_position(x, y, geom, dst_centre);
     const float2 q = p - 0.5f;
@@ -167,18 +175,18 @@ inline void image_bilinear_pixel(__read_only image2d_t src, __global uchar4* dst
         const float4 inner = read_imagef(src, linear_sampler, p) * 255.0f;
         out = convert_uchar4_sat_rte(inner + (1.0f - wx * wy) * convert_float4(background));
     }
-    dst[(size_t)y * dw + x] = out;
+    return out;
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_image_bilinear(
     __read_only image2d_t src, __global uchar4* dst, int dw, int dh, float4 geom, float2 dst_centre,
     uchar4 background) {
     const int2 o = first_output_pixel();
-    for (int j = 0; j < ITERS_Y; ++j)
-        for (int i = 0; i < ITERS_X; ++i) {
-            const int x = o.x + i * GROUP_X, y = o.y + j * GROUP_Y;
-            if (x < dw && y < dh)
-                image_bilinear_pixel(src, dst, dw, dh, geom, dst_centre, background, x, y);
-        }
+    uchar4 v[PIXELS];
+#pragma unroll
+    for (int n = 0; n < PIXELS; ++n)
+        v[n] = image_bilinear_pixel(src, geom, dst_centre, background,
+                                    o.x + (n % ITERS_X) * GROUP_X, o.y + (n / ITERS_X) * GROUP_Y);
+    STORE_PIXELS(dst, dw, dh, o, v);
 }
 #endif
