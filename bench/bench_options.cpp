@@ -22,8 +22,10 @@ long long parseCount(const std::string& flag, const std::string& text, long long
     long long v = 0;
     std::string t = text;
     long long mult = 1;
-    if (!t.empty() && (t.back() == 'k' || t.back() == 'K')) mult = 1024, t.pop_back();
-    else if (!t.empty() && (t.back() == 'm' || t.back() == 'M')) mult = 1024 * 1024, t.pop_back();
+    if (!t.empty() && (t.back() == 'k' || t.back() == 'K'))
+        mult = 1024, t.pop_back();
+    else if (!t.empty() && (t.back() == 'm' || t.back() == 'M'))
+        mult = 1024 * 1024, t.pop_back();
     auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec != std::errc() || end != t.data() + t.size() || t.empty())
         throw Error(flag + " expects a number, got '" + text + "'");
@@ -37,7 +39,8 @@ long long parseCount(const std::string& flag, const std::string& text, long long
 }  // namespace
 
 std::string benchUsage(const std::string& program) {
-    return "Usage: " + program + " [options]\n"
+    return "Usage: " + program +
+           " [options]\n"
            "Headless OpenCL benchmark for clviz: never opens a window.\n\n"
            "  --suite nbody|image|all   which kernels to time (default all)\n"
            "  --variants a,b,...        only these kernel variants (default: all)\n"

@@ -9,16 +9,16 @@ namespace clviz::bench {
 
 struct BenchOptions {
     DeviceRequest device;
-    std::string suite = "all";           // "nbody", "image" or "all"
-    std::vector<std::string> variants;   // empty: every variant of the suite
-    std::vector<long long> sizes;        // empty: the suite's defaults (N, or image edge length)
-    std::vector<int> workGroups;         // empty: the suite's defaults
+    std::string suite = "all";          // "nbody", "image" or "all"
+    std::vector<std::string> variants;  // empty: every variant of the suite
+    std::vector<long long> sizes;       // empty: the suite's defaults (N, or image edge length)
+    std::vector<int> workGroups;        // empty: the suite's defaults
     int warmup = 3;
     int repeats = 15;
-    bool quick = false;                  // small sizes, few repeats: a smoke test
-    bool cpuBaseline = true;             // also time the multi-threaded C++ baseline
-    std::string jsonPath;                // empty: no JSON
-    std::string csvPath;                 // empty: no CSV
+    bool quick = false;       // small sizes, few repeats: a smoke test
+    bool cpuBaseline = true;  // also time the multi-threaded C++ baseline
+    std::string jsonPath;     // empty: no JSON
+    std::string csvPath;      // empty: no CSV
 };
 
 // Parses argv (without the program name); throws clviz::Error on bad input. Returns false when

@@ -52,7 +52,8 @@ std::string jsonEscape(const std::string& s) {
 std::string csvField(const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
     std::string out = "\"";
-    for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+    for (char c : s)
+        out += (c == '"') ? std::string("\"\"") : std::string(1, c);
     return out + "\"";
 }
 
@@ -67,7 +68,8 @@ std::string isoNow() {
 
 std::string BenchReport::table() const {
     std::vector<std::vector<std::string>> cells;
-    cells.push_back({"suite", "variant", "config", "size", "median ms", "min ms", "metrics", "note"});
+    cells.push_back(
+        {"suite", "variant", "config", "size", "median ms", "min ms", "metrics", "note"});
     for (const auto& r : rows_) {
         std::string metrics;
         for (const auto& [name, value] : r.metrics)
@@ -77,7 +79,8 @@ std::string BenchReport::table() const {
     }
     std::vector<std::size_t> width(cells[0].size(), 0);
     for (const auto& row : cells)
-        for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+        for (std::size_t i = 0; i < row.size(); ++i)
+            width[i] = std::max(width[i], row[i].size());
     std::ostringstream out;
     if (!device_.empty()) out << "Device: " << device_ << "\n";
     for (std::size_t r = 0; r < cells.size(); ++r) {
@@ -86,7 +89,8 @@ std::string BenchReport::table() const {
         out << "\n";
         if (r == 0) {
             std::size_t total = 0;
-            for (auto w : width) total += w + 2;
+            for (auto w : width)
+                total += w + 2;
             out << std::string(total, '-') << "\n";
         }
     }
@@ -102,8 +106,9 @@ void BenchReport::writeJson(const std::string& path) const {
         const auto& r = rows_[i];
         out << "    {\"suite\": \"" << jsonEscape(r.suite) << "\", \"variant\": \""
             << jsonEscape(r.variant) << "\", \"config\": \"" << jsonEscape(r.config)
-            << "\", \"size\": \"" << jsonEscape(r.size) << "\", \"median_ms\": " << std::setprecision(9)
-            << r.medianMs << ", \"min_ms\": " << r.minMs << ", \"max_ms\": " << r.maxMs
+            << "\", \"size\": \"" << jsonEscape(r.size)
+            << "\", \"median_ms\": " << std::setprecision(9) << r.medianMs
+            << ", \"min_ms\": " << r.minMs << ", \"max_ms\": " << r.maxMs
             << ", \"samples\": " << r.samples << ", \"metrics\": {";
         for (std::size_t m = 0; m < r.metrics.size(); ++m)
             out << (m ? ", " : "") << "\"" << jsonEscape(r.metrics[m].first)

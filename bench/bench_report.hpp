@@ -21,7 +21,7 @@ struct BenchRow {
 };
 
 class BenchReport {
-public:
+  public:
     void setDevice(std::string description) { device_ = std::move(description); }
     void add(BenchRow row) { rows_.push_back(std::move(row)); }
     const std::vector<BenchRow>& rows() const { return rows_; }
@@ -30,7 +30,7 @@ public:
     void writeJson(const std::string& path) const;  // throws clviz::Error on I/O failure
     void writeCsv(const std::string& path) const;
 
-private:
+  private:
     std::string device_;
     std::vector<BenchRow> rows_;
 };

@@ -288,11 +288,12 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                     if (isNoise && o.quick) continue;
                     Job job;
                     job.variant = std::string("histogram-") + histogramVariantInfo(hv).id;
-                    job.config = std::string(isNoise ? "noise" : "pattern") +
-                                 (t.workGroupSize ? ", wg=" + std::to_string(t.workGroupSize) : "") +
-                                 (t.replicas && hv == HistogramVariant::LocalAtomics
-                                      ? ", replicas=" + std::to_string(t.replicas)
-                                      : "");
+                    job.config =
+                        std::string(isNoise ? "noise" : "pattern") +
+                        (t.workGroupSize ? ", wg=" + std::to_string(t.workGroupSize) : "") +
+                        (t.replicas && hv == HistogramVariant::LocalAtomics
+                             ? ", replicas=" + std::to_string(t.replicas)
+                             : "");
                     job.bytes = bytes;
                     job.baselineMs = &cpuHistogramMs;
                     const cl::Buffer* in = isNoise ? &noiseSrc : &src;

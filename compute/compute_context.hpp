@@ -12,7 +12,7 @@ namespace clviz {
 class ProgramCache;
 
 class ComputeContext {
-public:
+  public:
     // Creates a plain context on the chosen device. Throws clviz::Error.
     ComputeContext(const std::vector<PlatformInfo>& platforms, const DeviceChoice& choice);
     // Creates a context with extra properties (GL sharing); `choice` still describes the device.
@@ -33,7 +33,7 @@ public:
     const DeviceChoice& choice() const { return choice_; }
     ProgramCache& programs() { return *programs_; }
 
-private:
+  private:
     void init(const std::vector<PlatformInfo>& platforms, const DeviceChoice& choice,
               const std::vector<cl_context_properties>& extraProperties);
 

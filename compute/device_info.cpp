@@ -29,7 +29,8 @@ namespace {
 
 std::string trimmed(std::string s) {
     // Some drivers pad strings with spaces or a trailing NUL.
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\0')) s.pop_back();
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\0'))
+        s.pop_back();
     std::size_t start = s.find_first_not_of(' ');
     return start == std::string::npos ? std::string() : s.substr(start);
 }
@@ -37,7 +38,8 @@ std::string trimmed(std::string s) {
 std::vector<std::string> splitWords(const std::string& s) {
     std::istringstream in(s);
     std::vector<std::string> words;
-    for (std::string w; in >> w;) words.push_back(w);
+    for (std::string w; in >> w;)
+        words.push_back(w);
     std::sort(words.begin(), words.end());
     return words;
 }
@@ -92,7 +94,8 @@ std::vector<PlatformInfo> queryPlatforms() {
         if (clGetDeviceIDs(p(), CL_DEVICE_TYPE_ALL, 0, nullptr, &ndev) == CL_SUCCESS && ndev > 0) {
             std::vector<cl::Device> devices;
             p.getDevices(CL_DEVICE_TYPE_ALL, &devices);
-            for (const auto& d : devices) info.devices.push_back(describe(d));
+            for (const auto& d : devices)
+                info.devices.push_back(describe(d));
         }
         result.push_back(std::move(info));
     }

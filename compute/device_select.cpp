@@ -64,9 +64,9 @@ int resolvePlatform(const std::vector<PlatformInfo>& platforms, const std::strin
     if (auto idx = parseIndex(spec)) {
         if (*idx < 0 || *idx >= static_cast<int>(platforms.size()))
             throw Error("--platform " + spec + " is out of range: there " +
-                        (platforms.size() == 1 ? "is 1 platform" :
-                                                 "are " + std::to_string(platforms.size()) +
-                                                     " platforms") +
+                        (platforms.size() == 1
+                             ? "is 1 platform"
+                             : "are " + std::to_string(platforms.size()) + " platforms") +
                         ". " + available(platforms));
         return *idx;
     }
@@ -99,9 +99,10 @@ DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const Devi
 
     const char* typeName = filterName(req.type);
     auto typeSuffix = [&] {
-        return req.type == DeviceTypeFilter::All ? std::string()
-                                                 : std::string(" (--device-type ") +
-                                                       (req.type == DeviceTypeFilter::Gpu ? "gpu" : "cpu") + ")";
+        return req.type == DeviceTypeFilter::All
+                   ? std::string()
+                   : std::string(" (--device-type ") +
+                         (req.type == DeviceTypeFilter::Gpu ? "gpu" : "cpu") + ")";
     };
 
     if (req.platform || req.device) {

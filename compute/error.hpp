@@ -6,7 +6,7 @@
 namespace clviz {
 
 class Error : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

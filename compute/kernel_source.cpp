@@ -24,7 +24,8 @@ std::string kernelSource(const std::string& name) {
 
 std::vector<std::string> kernelFileNames() {
     std::vector<std::string> names;
-    for (const auto& k : detail::embeddedKernels()) names.emplace_back(k.name);
+    for (const auto& k : detail::embeddedKernels())
+        names.emplace_back(k.name);
     return names;
 }
 

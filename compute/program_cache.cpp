@@ -24,8 +24,8 @@ const cl::Program& ProgramCache::get(const std::string& file, const std::string&
             log = "(no build log available)";
         }
         throw Error("OpenCL build of kernels/" + file + " failed with " + clErrorName(e.err()) +
-                    "\n  options: " + (options.empty() ? "(none)" : options) +
-                    "\n  build log:\n" + log);
+                    "\n  options: " + (options.empty() ? "(none)" : options) + "\n  build log:\n" +
+                    log);
     }
     return programs_.emplace(key, std::move(program)).first->second;
 }
@@ -36,8 +36,8 @@ cl::Kernel ProgramCache::kernel(const std::string& file, const std::string& name
     try {
         return cl::Kernel(program, name.c_str());
     } catch (const cl::Error& e) {
-        throw Error(describeClError(("no kernel '" + name + "' in kernels/" + file).c_str(),
-                                    e.err()));
+        throw Error(
+            describeClError(("no kernel '" + name + "' in kernels/" + file).c_str(), e.err()));
     }
 }
 

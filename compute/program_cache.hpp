@@ -10,7 +10,7 @@
 namespace clviz {
 
 class ProgramCache {
-public:
+  public:
     ProgramCache(cl::Context context, cl::Device device);
 
     // The built program for kernels/<file> compiled with `options`. A failed build throws
@@ -23,7 +23,7 @@ public:
 
     std::size_t size() const;
 
-private:
+  private:
     cl::Context context_;
     cl::Device device_;
     mutable std::mutex mutex_;

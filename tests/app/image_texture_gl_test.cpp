@@ -17,20 +17,8 @@
 namespace clviz {
 namespace {
 
-class SharedTextureTest : public ::testing::Test {
+class SharedTextureTest : public test::GlComputeTest {
   protected:
-    static void SetUpTestSuite() {
-        gl_ = new test::HiddenGlContext();
-        if (gl_->ok()) cc_ = ComputeContext::create({}).release();
-    }
-    static void TearDownTestSuite() {
-        delete cc_;
-        delete gl_;
-        cc_ = nullptr;
-        gl_ = nullptr;
-    }
-    void SetUp() override { ASSERT_TRUE(gl_->ok()) << gl_->error(); }
-
     static InteropChoice hostCopy() { return {InteropPath::HostCopy, "test"}; }
 
     static std::vector<std::uint8_t> randomPixels(int w, int h, unsigned seed) {
@@ -68,12 +56,7 @@ class SharedTextureTest : public ::testing::Test {
         rotate.enqueue(p, in, src, dst);
         return dst;
     }
-
-    static test::HiddenGlContext* gl_;
-    static ComputeContext* cc_;
 };
-test::HiddenGlContext* SharedTextureTest::gl_ = nullptr;
-ComputeContext* SharedTextureTest::cc_ = nullptr;
 
 TEST_F(SharedTextureTest, HostCopyDeliversTheClResultByteForByte) {
     for (auto [w, h] : {std::pair{1, 1}, std::pair{1, 9}, std::pair{7, 1}, std::pair{13, 5},

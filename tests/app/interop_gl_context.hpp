@@ -5,7 +5,11 @@
 // glad first: GLFW must not pull in the system GL header.
 #include <GLFW/glfw3.h>
 
+#include <gtest/gtest.h>
+
 #include <string>
+
+#include "compute/compute_context.hpp"
 
 namespace clviz::test {
 
@@ -47,6 +51,25 @@ class HiddenGlContext {
   private:
     GLFWwindow* window_ = nullptr;
     std::string error_;
+};
+
+// A test suite sharing one hidden GL context and one OpenCL context (on the default device).
+class GlComputeTest : public ::testing::Test {
+  protected:
+    static void SetUpTestSuite() {
+        gl_ = new HiddenGlContext();
+        if (gl_->ok()) cc_ = ComputeContext::create({}).release();
+    }
+    static void TearDownTestSuite() {
+        delete cc_;
+        delete gl_;
+        cc_ = nullptr;
+        gl_ = nullptr;
+    }
+    void SetUp() override { ASSERT_TRUE(gl_->ok()) << gl_->error(); }
+
+    static inline HiddenGlContext* gl_ = nullptr;
+    static inline ComputeContext* cc_ = nullptr;
 };
 
 }  // namespace clviz::test

@@ -16,32 +16,15 @@
 namespace clviz {
 namespace {
 
-class HostCopyBridgeTest : public ::testing::Test {
+class HostCopyBridgeTest : public test::GlComputeTest {
   protected:
-    static void SetUpTestSuite() {
-        gl_ = new test::HiddenGlContext();
-        if (gl_->ok()) cc_ = ComputeContext::create({}).release();
-    }
-    static void TearDownTestSuite() {
-        delete cc_;
-        delete gl_;
-        cc_ = nullptr;
-        gl_ = nullptr;
-    }
-    void SetUp() override { ASSERT_TRUE(gl_->ok()) << gl_->error(); }
-
     InteropCaps caps(bool bufferStorage) const {
         InteropCaps c = detectClInteropCaps(cc_->info().extensions);
         detectGlInteropCaps(c);
         c.glBufferStorage = c.glBufferStorage && bufferStorage;
         return c;
     }
-
-    static test::HiddenGlContext* gl_;
-    static ComputeContext* cc_;
 };
-test::HiddenGlContext* HostCopyBridgeTest::gl_ = nullptr;
-ComputeContext* HostCopyBridgeTest::cc_ = nullptr;
 
 // Every body count here is a float4 count; the sizes cover one body, primes and a ragged size
 // that is not a multiple of the 256-byte slot alignment.

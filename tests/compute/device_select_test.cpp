@@ -25,8 +25,10 @@ PlatformInfo platform(const std::string& name, std::vector<DeviceInfo> devices) 
 
 // Clover (no devices), PoCL (CPU), NVIDIA (GPU) in that order.
 std::vector<PlatformInfo> mixedMachine() {
-    return {platform("Clover", {}), platform("Portable Computing Language", {dev("pthread-cpu", DeviceKind::Cpu)}),
-            platform("NVIDIA CUDA", {dev("NVIDIA H200", DeviceKind::Gpu), dev("NVIDIA H100", DeviceKind::Gpu)})};
+    return {platform("Clover", {}),
+            platform("Portable Computing Language", {dev("pthread-cpu", DeviceKind::Cpu)}),
+            platform("NVIDIA CUDA",
+                     {dev("NVIDIA H200", DeviceKind::Gpu), dev("NVIDIA H100", DeviceKind::Gpu)})};
 }
 
 std::string errorOf(const std::vector<PlatformInfo>& p, const DeviceRequest& r) {
@@ -59,7 +61,8 @@ TEST(DeviceSelect, DefaultPrefersFirstGpuAndSkipsEmptyPlatform) {
 }
 
 TEST(DeviceSelect, DefaultFallsBackToCpu) {
-    auto c = chooseDevice({platform("Clover", {}), platform("PoCL", {dev("cpu", DeviceKind::Cpu)})}, {});
+    auto c =
+        chooseDevice({platform("Clover", {}), platform("PoCL", {dev("cpu", DeviceKind::Cpu)})}, {});
     EXPECT_EQ(c.platform, 1);
     EXPECT_EQ(c.device, 0);
     EXPECT_NE(c.reason.find("no GPU"), std::string::npos);
@@ -148,7 +151,8 @@ TEST(DeviceSelect, EmptyPlatformRequested) {
 TEST(DeviceSelect, UnknownNames) {
     DeviceRequest r;
     r.platform = "amd";
-    EXPECT_NE(errorOf(mixedMachine(), r).find("no OpenCL platform matches 'amd'"), std::string::npos);
+    EXPECT_NE(errorOf(mixedMachine(), r).find("no OpenCL platform matches 'amd'"),
+              std::string::npos);
     r.platform = "nvidia";
     r.device = "a100";
     EXPECT_NE(errorOf(mixedMachine(), r).find("matches 'a100'"), std::string::npos);

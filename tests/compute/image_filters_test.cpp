@@ -15,7 +15,7 @@ using namespace clviz::test;
 namespace {
 
 // 1 x 1, single rows/columns, primes, sizes around the 32 x 8 and 32 x 32 tiles, one large.
-const std::pair<int, int> kSizes[] = {{1, 1}, {1, 19}, {23, 1}, {2, 2},  {37, 53},
+const std::pair<int, int> kSizes[] = {{1, 1},  {1, 19}, {23, 1},  {2, 2},     {37, 53},
                                       {32, 8}, {33, 9}, {31, 65}, {1031, 769}};
 
 std::string where(int w, int h) {
@@ -41,7 +41,10 @@ void checkAllSizes(std::uint64_t salt, Device device, Reference reference) {
 TEST(ImageFilters, TransposeIsExact) {
     ImageTranspose t(context());
     checkAllSizes(
-        100, [&](const cl::Buffer& in, ImageSize s, const cl::Buffer& out) { return t.enqueue(in, s, out); },
+        100,
+        [&](const cl::Buffer& in, ImageSize s, const cl::Buffer& out) {
+            return t.enqueue(in, s, out);
+        },
         [](const Rgba8Image& src) { return reference::transpose(src); });
 }
 
@@ -75,22 +78,27 @@ TEST(ImageFilters, MedianRemovesSaltAndPepper) {
     ImageNoiseFilter f(context());
     cl::Buffer out = deviceBuffer(img.size());
     f.enqueue(NoiseFilter::Median3, upload(img), img.size(), out).milliseconds();
-    EXPECT_EQ(maxDifference(download(out, img.size()), solidImage(40, 30, {128, 128, 128, 255})), 0);
+    EXPECT_EQ(maxDifference(download(out, img.size()), solidImage(40, 30, {128, 128, 128, 255})),
+              0);
     EXPECT_THROW(f.enqueue(NoiseFilter::Median3, out, img.size(), out), Error);
 }
 
 TEST(ImageFilters, GrayscaleIsExact) {
     ImageGrayscale g(context());
     checkAllSizes(
-        400, [&](const cl::Buffer& in, ImageSize s, const cl::Buffer& out) { return g.enqueue(in, s, out); },
+        400,
+        [&](const cl::Buffer& in, ImageSize s, const cl::Buffer& out) {
+            return g.enqueue(in, s, out);
+        },
         [](const Rgba8Image& src) { return reference::grayscale(src); });
 }
 
 TEST(ImageFilters, EqualizeIsExact) {
     ImageEqualize e(context());
     for (EqualizeMode mode : {EqualizeMode::Luma, EqualizeMode::PerChannel})
-        for (HistogramVariant hv : {HistogramVariant::ByteSubHistograms, HistogramVariant::LocalAtomics,
-                                    HistogramVariant::GlobalAtomics}) {
+        for (HistogramVariant hv :
+             {HistogramVariant::ByteSubHistograms, HistogramVariant::LocalAtomics,
+              HistogramVariant::GlobalAtomics}) {
             SCOPED_TRACE(std::string(mode == EqualizeMode::Luma ? "luma " : "per-channel ") +
                          histogramVariantInfo(hv).id);
             EqualizeParams p{mode, hv};
@@ -111,7 +119,8 @@ TEST(ImageFilters, EqualizeStretchesALowContrastImage) {
     const Rgba8Image want = reference::equalize(img, EqualizeMode::PerChannel);
     ImageEqualize e(context());
     cl::Buffer buffer = upload(img);
-    e.enqueue({EqualizeMode::PerChannel, HistogramVariant::LocalAtomics}, buffer, img.size(), buffer)
+    e.enqueue({EqualizeMode::PerChannel, HistogramVariant::LocalAtomics}, buffer, img.size(),
+              buffer)
         .milliseconds();  // in place
     const Rgba8Image got = download(buffer, img.size());
     EXPECT_EQ(maxDifference(got, want), 0);
@@ -130,7 +139,8 @@ TEST(ImageFilters, EqualizeLeavesASingleValueAlone) {
     EXPECT_EQ(maxDifference(reference::equalize(img, EqualizeMode::PerChannel), img), 0);
     ImageEqualize e(context());
     cl::Buffer out = deviceBuffer(img.size());
-    e.enqueue({EqualizeMode::Luma, HistogramVariant::ByteSubHistograms}, upload(img), img.size(), out)
+    e.enqueue({EqualizeMode::Luma, HistogramVariant::ByteSubHistograms}, upload(img), img.size(),
+              out)
         .milliseconds();
     EXPECT_EQ(maxDifference(download(out, img.size()), img), 0);
 }

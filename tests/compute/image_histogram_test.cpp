@@ -22,15 +22,14 @@ const HistogramVariant kAll[] = {HistogramVariant::ByteSubHistograms,
 void expectSameBins(const Histogram& got, const Histogram& want) {
     for (int c = 0; c < kHistogramChannels; ++c)
         for (int v = 0; v < kHistogramBins; ++v)
-            ASSERT_EQ(got.bins[c][v], want.bins[c][v])
-                << histogramChannelName(c) << " bin " << v;
+            ASSERT_EQ(got.bins[c][v], want.bins[c][v]) << histogramChannelName(c) << " bin " << v;
 }
 
 }  // namespace
 
 TEST(ImageHistogram, RandomImagesMatchTheReferenceExactly) {
-    const std::pair<int, int> sizes[] = {{1, 1}, {1, 3}, {5, 1}, {37, 53}, {256, 1}, {101, 7},
-                                         {1031, 769}};
+    const std::pair<int, int> sizes[] = {{1, 1},   {1, 3},   {5, 1},     {37, 53},
+                                         {256, 1}, {101, 7}, {1031, 769}};
     std::uint64_t salt = 0;
     for (auto [w, h] : sizes) {
         const Rgba8Image img = randomImage(w, h, ++salt);
@@ -71,13 +70,14 @@ TEST(ImageHistogram, FlatImagesOverflowByteCountersCorrectly) {
 TEST(ImageHistogram, FewValuesWithManyRepeatsPerWorkItem) {
     // Values from a small set, so every counter passes 255 at different times per work-item.
     Rgba8Image img = randomImage(613, 419, 77);
-    for (auto& b : img.pixels) b = static_cast<std::uint8_t>(b % 3 * 100);
+    for (auto& b : img.pixels)
+        b = static_cast<std::uint8_t>(b % 3 * 100);
     const cl::Buffer buffer = upload(img);
     const Histogram want = reference::histogram(img);
     for (int groups : {1, 3, 0})
         for (HistogramVariant v : kAll) {
-            SCOPED_TRACE(std::string(histogramVariantInfo(v).id) + " groups=" +
-                         std::to_string(groups) + ", " + seedNote());
+            SCOPED_TRACE(std::string(histogramVariantInfo(v).id) +
+                         " groups=" + std::to_string(groups) + ", " + seedNote());
             HistogramTuning t;
             t.groups = groups;
             expectSameBins(histogrammer().compute(v, buffer, img.size(), nullptr, t), want);

@@ -25,29 +25,33 @@ inline ComputeContext& context() {
 // A fresh seed per executable run, unless CLVIZ_TEST_SEED fixes it.
 inline std::uint64_t testSeed() {
     static const std::uint64_t seed = [] {
-        if (const char* s = std::getenv("CLVIZ_TEST_SEED"); s && *s) return std::uint64_t(std::stoull(s));
-        return (std::uint64_t(std::random_device{}()) << 32) ^ std::uint64_t(std::random_device{}());
+        if (const char* s = std::getenv("CLVIZ_TEST_SEED"); s && *s)
+            return std::uint64_t(std::stoull(s));
+        return (std::uint64_t(std::random_device{}()) << 32) ^
+               std::uint64_t(std::random_device{}());
     }();
     return seed;
 }
 
 inline std::string seedNote() {
-    return "random seed " + std::to_string(testSeed()) + " (replay: CLVIZ_TEST_SEED=" +
-           std::to_string(testSeed()) + ")";
+    return "random seed " + std::to_string(testSeed()) +
+           " (replay: CLVIZ_TEST_SEED=" + std::to_string(testSeed()) + ")";
 }
 
 // Uniform random RGBA; `salt` gives each test its own stream from the one seed.
 inline Rgba8Image randomImage(int w, int h, std::uint64_t salt) {
     std::mt19937_64 rng(testSeed() ^ (salt * 0x9e3779b97f4a7c15ull));
     Rgba8Image img(w, h);
-    for (auto& b : img.pixels) b = static_cast<std::uint8_t>(rng() >> 56);
+    for (auto& b : img.pixels)
+        b = static_cast<std::uint8_t>(rng() >> 56);
     return img;
 }
 
 inline Rgba8Image solidImage(int w, int h, Rgba8 c) {
     Rgba8Image img(w, h);
     for (std::size_t i = 0; i < img.pixels.size(); i += 4) {
-        img.pixels[i] = c.r, img.pixels[i + 1] = c.g, img.pixels[i + 2] = c.b, img.pixels[i + 3] = c.a;
+        img.pixels[i] = c.r, img.pixels[i + 1] = c.g, img.pixels[i + 2] = c.b,
+        img.pixels[i + 3] = c.a;
     }
     return img;
 }
@@ -60,7 +64,8 @@ inline cl::Buffer upload(const Rgba8Image& img) {
 }
 
 inline cl::Buffer deviceBuffer(ImageSize size) {
-    return cl::Buffer(context().context(), CL_MEM_READ_WRITE, std::max<std::size_t>(size.bytes(), 4));
+    return cl::Buffer(context().context(), CL_MEM_READ_WRITE,
+                      std::max<std::size_t>(size.bytes(), 4));
 }
 
 inline Rgba8Image download(const cl::Buffer& b, ImageSize size) {
@@ -84,9 +89,9 @@ inline int maxDifference(const Rgba8Image& a, const Rgba8Image& b, std::string* 
             worst = d;
             if (where) {
                 const std::size_t p = i / 4;
-                *where = "pixel (" + std::to_string(p % a.width) + ", " + std::to_string(p / a.width) +
-                         ") channel " + std::to_string(i % 4) + ": " + std::to_string(a.pixels[i]) +
-                         " vs " + std::to_string(b.pixels[i]);
+                *where = "pixel (" + std::to_string(p % a.width) + ", " +
+                         std::to_string(p / a.width) + ") channel " + std::to_string(i % 4) + ": " +
+                         std::to_string(a.pixels[i]) + " vs " + std::to_string(b.pixels[i]);
             }
         }
     }
@@ -95,7 +100,7 @@ inline int maxDifference(const Rgba8Image& a, const Rgba8Image& b, std::string* 
 
 // A fresh directory under the system temp dir, removed with the object.
 class TempDir {
-public:
+  public:
     TempDir() {
         path_ = std::filesystem::temp_directory_path() /
                 ("clviz-test-" + std::to_string(testSeed() % 1000000007) + "-" +
@@ -108,7 +113,7 @@ public:
     }
     std::string file(const std::string& name) const { return (path_ / name).string(); }
 
-private:
+  private:
     std::filesystem::path path_;
 };
 
