@@ -97,6 +97,29 @@ std::optional<std::string> badJpegHuffmanTable(std::span<const std::uint8_t> b) 
     return std::nullopt;
 }
 
+// Debian's stb_image grows its IDAT buffer to the length a PNG chunk declares before reading it,
+// so a 700-byte file declaring a 1 GiB chunk makes it allocate 2 GiB (found by tests/fuzz). A
+// valid PNG's chunks all fit in the file: walk them up to IEND and refuse one that does not.
+std::optional<std::string> badPngChunk(std::span<const std::uint8_t> b) {
+    static constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (b.size() < 8 || !std::equal(kSignature, kSignature + 8, b.begin())) return std::nullopt;
+    std::size_t at = 8;
+    while (at + 8 <= b.size()) {
+        const std::uint64_t length = (std::uint64_t(b[at]) << 24) |
+                                     (std::uint64_t(b[at + 1]) << 16) |
+                                     (std::uint64_t(b[at + 2]) << 8) | std::uint64_t(b[at + 3]);
+        const std::string type(reinterpret_cast<const char*>(&b[at + 4]), 4);
+        if (12 + length > b.size() - at)
+            return "the file is corrupt or truncated (PNG chunk " + type + " declares " +
+                   std::to_string(length) + " bytes, but only " +
+                   std::to_string(b.size() - at - std::min<std::size_t>(b.size() - at, 12)) +
+                   " remain)";
+        if (type == "IEND") return std::nullopt;
+        at += 12 + length;
+    }
+    return std::nullopt;  // no IEND: stb reports the truncation itself
+}
+
 // Binary PGM / PPM (P5, P6), decoded here rather than by stb_image: Debian's copy (2022-09)
 // overflows its output converting 16-bit PNM to RGBA (found by tests/fuzz), leaves pixels
 // uninitialised when the raster is short, and ignores maxval. Values are scaled from
@@ -272,6 +295,7 @@ Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::s
         throw Error(prefix + "the file is larger than 2 GiB");
     if (auto pnm = decodeBinaryPnm(bytes, prefix, limits)) return std::move(*pnm);
     if (auto bad = badJpegHuffmanTable(bytes)) throw Error(prefix + *bad);
+    if (auto bad = badPngChunk(bytes)) throw Error(prefix + *bad);
     const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
     const int len = static_cast<int>(bytes.size());
 

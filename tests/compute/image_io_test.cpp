@@ -327,3 +327,14 @@ TEST(ImageIo, JpegWithAnImpossibleHuffmanTableIsRejected) {
     jpeg.insert(jpeg.begin(), {0xFF, 0xFF});  // stb skips fill bytes before SOI too
     EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(jpeg, "evil.jpg"); }), "Huffman table");
 }
+
+TEST(ImageIo, PngChunkLongerThanTheFileIsRejectedBeforeDecoding) {
+    // A small PNG whose IDAT declares 1 GiB: Debian's stb_image would allocate 2 GiB for it
+    // before noticing the data is missing (found by tests/fuzz); the loader refuses it first.
+    std::vector<std::uint8_t> png = encodePng(randomImage(7, 5, 3));
+    const std::size_t idat = 8 + 25;  // signature, then the 25-byte IHDR chunk
+    ASSERT_EQ(std::string(png.begin() + idat + 4, png.begin() + idat + 8), "IDAT");
+    png[idat] = 0x40;  // length 0x40xxxxxx
+    EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(png, "huge.png"); }),
+                    "PNG chunk IDAT declares");
+}
