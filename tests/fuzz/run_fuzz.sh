@@ -54,6 +54,9 @@ mkdir -p "$work/seeds" "$work/corpus" "$work/artifacts"
 echo "seed corpus: $(ls "$work/seeds" | wc -l) files; fuzzing for ${seconds}s"
 # New inputs go to corpus/, seeds stay as generated; crashes are written to artifacts/.
 # Inputs that once crashed (tests/fuzz/regressions) are replayed first as part of the corpus.
+# A fixed seed and run count keep CTest reproducible (a find fails every run, not one in three);
+# CLVIZ_FUZZ_SEED=0 picks a random seed for exploratory runs, CLVIZ_FUZZ_RUNS=-1 removes the cap.
 "$work/fuzz_image_load" "$work/corpus" "$work/seeds" "$src/tests/fuzz/regressions" \
+    -seed="${CLVIZ_FUZZ_SEED:-1}" -runs="${CLVIZ_FUZZ_RUNS:-100000}" \
     -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/"
