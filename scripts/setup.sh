@@ -8,7 +8,7 @@ packages=(
     libglfw3-dev python3-glad libimgui-dev
     ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
     libstb-dev libgtest-dev
-    xvfb xauth libgl1-mesa-dri libgl-dev libegl-dev mesa-utils
+    xvfb xauth libgl1-mesa-dri libgl-dev libegl-dev mesa-utils fonts-dejavu-core
     clang
 )
 
