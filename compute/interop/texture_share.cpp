@@ -1,6 +1,7 @@
 #include "compute/interop/texture_share.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 
@@ -169,7 +170,7 @@ TextureTransferTiming SharedTexture::copyFrom(const cl::Buffer& pixels,
                                               const std::vector<cl::Event>& waitFor) {
     if (path_ == InteropPath::GlSharing) {
         try {
-            return copyFromShared(pixels, waitFor);
+            return copyShared(pixels, waitFor, Transfer::BufferToTexture);
         } catch (const cl::Error& e) {
             useHostCopy(describeClError("sharing the texture with OpenCL", e.err()));
         }
@@ -184,7 +185,7 @@ TextureTransferTiming SharedTexture::copyFrom(const cl::Buffer& pixels,
 TextureTransferTiming SharedTexture::copyTo(const cl::Buffer& pixels) {
     if (path_ == InteropPath::GlSharing) {
         try {
-            return copyToShared(pixels);
+            return copyShared(pixels, {}, Transfer::TextureToBuffer);
         } catch (const cl::Error& e) {
             useHostCopy(describeClError("sharing the texture with OpenCL", e.err()));
         }
@@ -196,12 +197,13 @@ TextureTransferTiming SharedTexture::copyTo(const cl::Buffer& pixels) {
     }
 }
 
-TextureTransferTiming SharedTexture::copyFromShared(const cl::Buffer& pixels,
-                                                    const std::vector<cl::Event>& waitFor) {
+TextureTransferTiming SharedTexture::copyShared(const cl::Buffer& pixels,
+                                                const std::vector<cl::Event>& waitFor,
+                                                Transfer direction) {
     TextureTransferTiming t;
     t.bytes = bytes();
     const auto t0 = Clock::now();
-    // GL must be done with the texture before CL writes it. cl_khr_gl_event makes the acquire
+    // GL must be done with the texture before CL touches it. cl_khr_gl_event makes the acquire
     // wait for GL commands already flushed from this thread; without it only glFinish is safe.
     if (glEvent_)
         glFlush();
@@ -210,12 +212,17 @@ TextureTransferTiming SharedTexture::copyFromShared(const cl::Buffer& pixels,
     t.hostMs = msSince(t0);
     auto& q = cc_.queue();
     const std::vector<cl::Memory> objects{shared_};
+    const std::array<std::size_t, 3> origin{0, 0, 0};
+    const std::array<std::size_t, 3> region{std::size_t(width_), std::size_t(height_), 1};
     cl::Event acquire, copy, release;
     q.enqueueAcquireGLObjects(&objects, waitFor.empty() ? nullptr : &waitFor, &acquire);
-    q.enqueueCopyBufferToImage(pixels, shared_, 0, {0, 0, 0},
-                               {std::size_t(width_), std::size_t(height_), 1}, nullptr, &copy);
+    if (direction == Transfer::BufferToTexture)
+        q.enqueueCopyBufferToImage(pixels, shared_, 0, origin, region, nullptr, &copy);
+    else
+        q.enqueueCopyImageToBuffer(shared_, pixels, origin, region, 0, nullptr, &copy);
     q.enqueueReleaseGLObjects(&objects, nullptr, &release);
-    // GL draws the texture next; waiting for the release is what makes that safe on every driver.
+    // GL uses the texture next (or the caller the buffer); waiting for the release is what makes
+    // that safe on every driver.
     release.wait();
     t.deviceMs = spanMilliseconds(acquire, release);
     return t;
@@ -240,27 +247,6 @@ TextureTransferTiming SharedTexture::copyFromHost(const cl::Buffer& pixels,
     t.hostMs = msSince(t0);
     // glTexSubImage2D has copied client memory when it returns, so unmapping now is safe.
     q.enqueueUnmapMemObject(pixels, p);
-    return t;
-}
-
-TextureTransferTiming SharedTexture::copyToShared(const cl::Buffer& pixels) {
-    TextureTransferTiming t;
-    t.bytes = bytes();
-    const auto t0 = Clock::now();
-    if (glEvent_)
-        glFlush();
-    else
-        glFinish();
-    t.hostMs = msSince(t0);
-    auto& q = cc_.queue();
-    const std::vector<cl::Memory> objects{shared_};
-    cl::Event acquire, copy, release;
-    q.enqueueAcquireGLObjects(&objects, nullptr, &acquire);
-    q.enqueueCopyImageToBuffer(shared_, pixels, {0, 0, 0},
-                               {std::size_t(width_), std::size_t(height_), 1}, 0, nullptr, &copy);
-    q.enqueueReleaseGLObjects(&objects, nullptr, &release);
-    release.wait();
-    t.deviceMs = spanMilliseconds(acquire, release);
     return t;
 }
 

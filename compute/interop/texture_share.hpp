@@ -85,11 +85,12 @@ class SharedTexture {
     void allocate(int capacityWidth, int capacityHeight);
     void readTexels(std::uint8_t* out) const;
     void release();
-    TextureTransferTiming copyFromShared(const cl::Buffer& pixels,
-                                         const std::vector<cl::Event>& waitFor);
+    enum class Transfer { BufferToTexture, TextureToBuffer };
+    // gl-sharing: acquire the texture's CL image, copy one way, release; returns after release.
+    TextureTransferTiming copyShared(const cl::Buffer& pixels,
+                                     const std::vector<cl::Event>& waitFor, Transfer direction);
     TextureTransferTiming copyFromHost(const cl::Buffer& pixels,
                                        const std::vector<cl::Event>& waitFor);
-    TextureTransferTiming copyToShared(const cl::Buffer& pixels);
     TextureTransferTiming copyToHost(const cl::Buffer& pixels);
 
     ComputeContext& cc_;
