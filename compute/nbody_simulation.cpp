@@ -607,30 +607,33 @@ void NbodySimulation::setKernelConfig(const NbodyKernelConfig& c) {
     kernels_->current = nullptr;
 }
 
+namespace {
+
+// The single-field setters: a copy of the requested config with one field changed, so every
+// change goes through setKernelConfig's checks.
+template <class T>
+void setConfigField(NbodySimulation& sim, T NbodyKernelConfig::*field, T value) {
+    auto c = sim.kernelConfig();
+    c.*field = value;
+    sim.setKernelConfig(c);
+}
+
+}  // namespace
+
 void NbodySimulation::setVariant(NbodyVariant v) {
-    auto c = config_;
-    c.variant = v;
-    setKernelConfig(c);
+    setConfigField(*this, &NbodyKernelConfig::variant, v);
 }
 void NbodySimulation::setWorkGroupSize(int wg) {
-    auto c = config_;
-    c.workGroupSize = wg;
-    setKernelConfig(c);
+    setConfigField(*this, &NbodyKernelConfig::workGroupSize, wg);
 }
 void NbodySimulation::setUnroll(int u) {
-    auto c = config_;
-    c.unroll = u;
-    setKernelConfig(c);
+    setConfigField(*this, &NbodyKernelConfig::unroll, u);
 }
 void NbodySimulation::setBodiesPerItem(int b) {
-    auto c = config_;
-    c.bodiesPerItem = b;
-    setKernelConfig(c);
+    setConfigField(*this, &NbodyKernelConfig::bodiesPerItem, b);
 }
 void NbodySimulation::setSplit(int s) {
-    auto c = config_;
-    c.split = s;
-    setKernelConfig(c);
+    setConfigField(*this, &NbodyKernelConfig::split, s);
 }
 
 void NbodySimulation::setPrecision(NbodyPrecision p) {
