@@ -108,28 +108,24 @@ EnqueuedWork ImageHistogram::enqueue(HistogramVariant variant, const cl::Buffer&
             k->setArg(2, bins);
             break;
         }
-        case HistogramVariant::LocalAtomics: {
-            std::size_t replicas =
-                tuning.replicas > 0 ? static_cast<std::size_t>(tuning.replicas) : 4;
-            if (tuning.replicas <= 0)
-                while (replicas > 1 && replicas * kBins * 4 > info.localMemBytes)
-                    replicas /= 2;
-            if (replicas * kBins * 4 > info.localMemBytes)
-                throw Error("local-atomics histogram: " + std::to_string(replicas) +
-                            " replicas need " + formatBytes(replicas * kBins * 4) +
-                            " of local memory; the device has " + formatBytes(info.localMemBytes));
-            wg = tuning.workGroupSize > 0 ? static_cast<std::size_t>(tuning.workGroupSize) : 256;
-            k = &kernel("histogram_local", "-DREPLICAS=" + std::to_string(replicas));
-            itemsNeeded = std::max<std::size_t>(count / 4, count % 4);
-            k->setArg(0, pixels);
-            k->setArg(1, pixels);
-            k->setArg(2, static_cast<cl_uint>(count));
-            k->setArg(3, bins);
-            break;
-        }
+        case HistogramVariant::LocalAtomics:
         case HistogramVariant::GlobalAtomics: {
+            if (variant == HistogramVariant::LocalAtomics) {
+                std::size_t replicas =
+                    tuning.replicas > 0 ? static_cast<std::size_t>(tuning.replicas) : 4;
+                if (tuning.replicas <= 0)
+                    while (replicas > 1 && replicas * kBins * 4 > info.localMemBytes)
+                        replicas /= 2;
+                if (replicas * kBins * 4 > info.localMemBytes)
+                    throw Error("local-atomics histogram: " + std::to_string(replicas) +
+                                " replicas need " + formatBytes(replicas * kBins * 4) +
+                                " of local memory; the device has " +
+                                formatBytes(info.localMemBytes));
+                k = &kernel("histogram_local", "-DREPLICAS=" + std::to_string(replicas));
+            } else {
+                k = &kernel("histogram_global", "");
+            }
             wg = tuning.workGroupSize > 0 ? static_cast<std::size_t>(tuning.workGroupSize) : 256;
-            k = &kernel("histogram_global", "");
             itemsNeeded = std::max<std::size_t>(count / 4, count % 4);
             k->setArg(0, pixels);
             k->setArg(1, pixels);
