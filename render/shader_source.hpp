@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/kernel_source.hpp"  // EmbeddedKernel: the same {name, source} pair
+#include "compute/kernel_source.hpp"  // EmbeddedKernel and readSourceOverride, shared with kernels
 
 namespace clviz {
 
