@@ -53,19 +53,15 @@ struct Notices {
     }
 };
 
-class ImageDemoTest : public ::testing::Test {
+class ImageDemoTest : public test::GlComputeSuite<320, 240> {
   protected:
-    static void SetUpTestSuite() {
-        gl_ = new test::HiddenGlContext(320, 240);
-        if (gl_->ok()) cc_ = ComputeContext::create({}).release();
-    }
     static void TearDownTestSuite() {
-        delete cc_;
-        delete gl_;
+        GlComputeSuite::TearDownTestSuite();
         fs::remove_all(scratch());
     }
     void SetUp() override {
-        ASSERT_TRUE(gl_->ok()) << gl_->error();
+        GlComputeSuite::SetUp();
+        if (HasFatalFailure()) return;
         setenv("CLVIZ_ASSET_DIR", kAssets.c_str(), 1);
     }
     void TearDown() override {
@@ -95,13 +91,9 @@ class ImageDemoTest : public ::testing::Test {
         ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
     }
 
-    static test::HiddenGlContext* gl_;
-    static ComputeContext* cc_;
     std::unique_ptr<ImageDemo> demo_;
     Notices notices_;
 };
-test::HiddenGlContext* ImageDemoTest::gl_ = nullptr;
-ComputeContext* ImageDemoTest::cc_ = nullptr;
 
 TEST_F(ImageDemoTest, ShowsTheDefaultImage) {
     ImageDemo& demo = start();

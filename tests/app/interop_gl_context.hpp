@@ -53,11 +53,13 @@ class HiddenGlContext {
     std::string error_;
 };
 
-// A test suite sharing one hidden GL context and one OpenCL context (on the default device).
-class GlComputeTest : public ::testing::Test {
+// A test suite sharing one hidden GL context (Width x Height) and one OpenCL context (on the
+// default device).
+template <int Width = 256, int Height = 256>
+class GlComputeSuite : public ::testing::Test {
   protected:
     static void SetUpTestSuite() {
-        gl_ = new HiddenGlContext();
+        gl_ = new HiddenGlContext(Width, Height);
         if (gl_->ok()) cc_ = ComputeContext::create({}).release();
     }
     static void TearDownTestSuite() {
@@ -71,5 +73,6 @@ class GlComputeTest : public ::testing::Test {
     static inline HiddenGlContext* gl_ = nullptr;
     static inline ComputeContext* cc_ = nullptr;
 };
+using GlComputeTest = GlComputeSuite<>;
 
 }  // namespace clviz::test

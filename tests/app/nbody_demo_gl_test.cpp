@@ -25,19 +25,11 @@ struct Notices {
     std::vector<std::string> errors, notices;
 };
 
-class NbodyDemoTest : public ::testing::Test {
+class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
   protected:
-    static void SetUpTestSuite() {
-        gl_ = new test::HiddenGlContext(320, 240);
-        if (gl_->ok()) cc_ = ComputeContext::create({}).release();
-    }
-    static void TearDownTestSuite() {
-        delete cc_;
-        delete gl_;
-    }
-
     void SetUp() override {
-        ASSERT_TRUE(gl_->ok()) << gl_->error();
+        GlComputeSuite::SetUp();
+        if (HasFatalFailure()) return;
         AppServices app;
         app.window = gl_->window();
         app.compute = cc_;
@@ -89,13 +81,9 @@ class NbodyDemoTest : public ::testing::Test {
         return double(lit) / (320.0 * 240.0);
     }
 
-    static test::HiddenGlContext* gl_;
-    static ComputeContext* cc_;
     Notices notices_;
     std::unique_ptr<NbodyDemo> demo_;
 };
-test::HiddenGlContext* NbodyDemoTest::gl_ = nullptr;
-ComputeContext* NbodyDemoTest::cc_ = nullptr;
 
 TEST_F(NbodyDemoTest, BadValuesAreRefusedWithAReason) {
     const struct {
