@@ -67,12 +67,7 @@ void ImageDemo::init(const AppServices& app) {
 }
 
 void ImageDemo::shutdown() {
-    if (cc_) {
-        try {
-            cc_->queue().finish();
-        } catch (const cl::Error&) {
-        }
-    }
+    if (cc_) cc_->finishQuietly();
     resultTexture_.reset();
     sourceTexture_.reset();
     view_.reset();

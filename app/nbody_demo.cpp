@@ -74,12 +74,7 @@ void NbodyDemo::shutdown() {
     // Bridges first: they wait for copies into GL memory before freeing it.
     positions_.reset();
     velocities_.reset();
-    if (cc_) {
-        try {
-            cc_->queue().finish();
-        } catch (const cl::Error&) {
-        }
-    }
+    if (cc_) cc_->finishQuietly();
     sim_.reset();
     renderTimer_.reset();
     renderer_.reset();

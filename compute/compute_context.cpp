@@ -18,6 +18,13 @@ ComputeContext::ComputeContext(const std::vector<PlatformInfo>& platforms,
 
 ComputeContext::~ComputeContext() = default;
 
+void ComputeContext::finishQuietly() {
+    try {
+        queue_.finish();
+    } catch (const cl::Error&) {
+    }
+}
+
 void ComputeContext::init(const std::vector<PlatformInfo>& platforms, const DeviceChoice& choice,
                           const std::vector<cl_context_properties>& extraProperties) {
     try {

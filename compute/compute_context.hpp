@@ -29,6 +29,9 @@ class ComputeContext {
     const cl::Device& device() const { return device_; }
     const cl::Platform& platform() const { return platform_; }
     cl::CommandQueue& queue() { return queue_; }
+    // queue().finish() with OpenCL errors swallowed: for shutdown and fallback paths that must go
+    // on (the failing command has already reported its error where it was waited for).
+    void finishQuietly();
     const DeviceInfo& info() const { return info_; }
     const DeviceChoice& choice() const { return choice_; }
     ProgramCache& programs() { return *programs_; }

@@ -146,10 +146,7 @@ class HostCopyBridge final : public BufferBridge {
             }
             staging_[i] = nullptr;
         }
-        try {
-            cc_.queue().finish();
-        } catch (const cl::Error&) {
-        }
+        cc_.finishQuietly();
     }
 
     void releaseGl() {

@@ -154,12 +154,8 @@ bool SharedTexture::resize(int width, int height) {
 }
 
 void SharedTexture::useHostCopy(const std::string& why) {
-    if (path_ == InteropPath::GlSharing) {
-        try {
-            cc_.queue().finish();  // nothing of ours may still hold the shared image
-        } catch (const cl::Error&) {
-        }
-    }
+    if (path_ == InteropPath::GlSharing)
+        cc_.finishQuietly();  // nothing of ours may still hold the shared image
     shared_ = cl::ImageGL();
     path_ = InteropPath::HostCopy;
     wantSharing_ = false;
