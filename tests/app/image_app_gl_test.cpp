@@ -6,7 +6,6 @@
 //  - bad --image paths exit non-zero with a clear message.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 
 #include <algorithm>
 #include <array>
@@ -20,6 +19,7 @@
 #include "compute/image_io.hpp"
 #include "compute/image_reference.hpp"
 #include "render/image_layout.hpp"
+#include "tests/app/rgb_png.hpp"
 
 namespace clviz {
 namespace {
@@ -32,25 +32,6 @@ fs::path scratch(const std::string& name) {
     fs::path dir = fs::temp_directory_path() / ("clviz-image-e2e-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     return dir / name;
-}
-
-struct Screenshot {
-    int w = 0, h = 0;
-    std::vector<unsigned char> rgb;
-    std::array<int, 3> at(int x, int y) const {
-        const unsigned char* p = &rgb[(std::size_t(y) * w + x) * 3];
-        return {p[0], p[1], p[2]};
-    }
-};
-
-Screenshot loadScreenshot(const fs::path& path) {
-    Screenshot s;
-    int channels = 0;
-    unsigned char* data = stbi_load(path.c_str(), &s.w, &s.h, &channels, 3);
-    if (!data) return s;
-    s.rgb.assign(data, data + std::size_t(s.w) * s.h * 3);
-    stbi_image_free(data);
-    return s;
 }
 
 bool near(const std::array<int, 3>& a, const std::uint8_t* b, int tolerance) {
@@ -67,7 +48,7 @@ bool near(const std::array<int, 3>& a, const std::array<int, 3>& b, int toleranc
 // Share of sample points inside `pane` whose screen colour is the image's texel under them
 // (nearest magnification: one texel per screen pixel; a neighbour is accepted where the pixel
 // centre falls on a texel edge).
-double matchShare(const Screenshot& shot, const ImagePane& pane, float scale,
+double matchShare(const test::RgbImage& shot, const ImagePane& pane, float scale,
                   const Rgba8Image& image) {
     int samples = 0, matches = 0;
     for (int sy = 0; sy < 24; ++sy)
@@ -144,7 +125,7 @@ TEST_F(ImageApp, ScreenshotShowsTheDefaultImageAndItsRotation) {
                                "--screenshot", shot.string(),
                                "--save",       saved.string()});
     ASSERT_EQ(status, 0);
-    const Screenshot img = loadScreenshot(shot);
+    const test::RgbImage img = test::loadRgbPng(shot);
     ASSERT_EQ(img.w, 640) << "no screenshot at " << shot;
     ASSERT_EQ(img.h, 480);
 

@@ -5,7 +5,6 @@
 //    (--set-at) keep the simulation continuous: the saved state matches a double-precision CPU
 //    reference integrated with the same integrator schedule.
 #include <gtest/gtest.h>
-#include <stb/stb_image.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +16,7 @@
 #include "compute/nbody_initial_conditions.hpp"
 #include "compute/nbody_reference.hpp"
 #include "compute/nbody_snapshot.hpp"
+#include "tests/app/rgb_png.hpp"
 
 namespace clviz {
 namespace {
@@ -29,27 +29,8 @@ fs::path scratch(const std::string& name) {
     return dir / name;
 }
 
-struct Image {
-    int w = 0, h = 0;
-    std::vector<unsigned char> rgb;
-    int brightness(int x, int y) const {
-        const unsigned char* p = &rgb[(std::size_t(y) * w + x) * 3];
-        return std::max({p[0], p[1], p[2]});
-    }
-};
-
-Image loadPng(const fs::path& path) {
-    Image img;
-    int channels = 0;
-    unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &channels, 3);
-    if (!data) return img;
-    img.rgb.assign(data, data + std::size_t(img.w) * img.h * 3);
-    stbi_image_free(data);
-    return img;
-}
-
 // Share of pixels in [x0,x1) x [y0,y1) clearly brighter than the clear colour (max channel 18).
-double litShare(const Image& img, int x0, int y0, int x1, int y1) {
+double litShare(const test::RgbImage& img, int x0, int y0, int x1, int y1) {
     long lit = 0, all = 0;
     for (int y = y0; y < y1; ++y)
         for (int x = x0; x < x1; ++x, ++all)
@@ -73,7 +54,7 @@ TEST(NbodyApp, ScreenshotShowsTheClusterAndRecordWritesFrames) {
                                "--set",        "record=" + record.string(),
                                "--screenshot", shot.string()});
     ASSERT_EQ(status, 0);
-    const Image img = loadPng(shot);
+    const test::RgbImage img = test::loadRgbPng(shot);
     ASSERT_GT(img.w, 0) << "no screenshot at " << shot;
     // A Plummer sphere framed by the camera: its core fills the middle of the picture...
     const double centre = litShare(img, img.w * 2 / 5, img.h * 2 / 5, img.w * 3 / 5, img.h * 3 / 5);
@@ -89,7 +70,7 @@ TEST(NbodyApp, ScreenshotShowsTheClusterAndRecordWritesFrames) {
     for (int i = 0; i < 3; ++i) {
         char name[32];
         std::snprintf(name, sizeof name, "frame_%06d.png", i);
-        const Image frame = loadPng(record / name);
+        const test::RgbImage frame = test::loadRgbPng(record / name);
         EXPECT_EQ(frame.w, img.w) << name;
         EXPECT_GT(
             litShare(frame, frame.w * 2 / 5, frame.h * 2 / 5, frame.w * 3 / 5, frame.h * 3 / 5),
