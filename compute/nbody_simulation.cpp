@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <mutex>
 #include <sstream>
 
@@ -737,43 +738,33 @@ void NbodySimulation::step(int count) {
     const int p = dbl ? 1 : 0;
     auto& q = cc_.queue();
     const std::size_t global = roundUp(n_, kElementwiseWg);
-    auto setReal = [&](cl::Kernel& k, int index, double v) {
-        if (dbl)
-            k.setArg(index, v);
-        else
-            k.setArg(index, static_cast<float>(v));
+    // The per-body update kernels: (pos, vel, acc, n, then real scalars from argument 4).
+    auto runUpdate = [&](cl::Kernel& k, const char* name, std::initializer_list<double> reals) {
+        k.setArg(0, dbl ? posD_ : pos_);
+        k.setArg(1, dbl ? velD_ : vel_);
+        k.setArg(2, dbl ? accD_ : acc_);
+        k.setArg(3, static_cast<int>(n_));
+        int index = 4;
+        for (double v : reals) {
+            if (dbl)
+                k.setArg(index++, v);
+            else
+                k.setArg(index++, static_cast<float>(v));
+        }
+        cl::Event ev;
+        q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(kElementwiseWg),
+                               nullptr, &ev);
+        lastEvents_.emplace_back(name, ev);
     };
     try {
         for (int s = 0; s < count; ++s) {
             const double dt = params_.dt;
+            ensureAccelerationsCurrent();
             if (integrator_ == NbodyIntegrator::Leapfrog) {
-                ensureAccelerationsCurrent();
-                cl::Kernel& k = kernels_->kickDrift[p];
-                k.setArg(0, dbl ? posD_ : pos_);
-                k.setArg(1, dbl ? velD_ : vel_);
-                k.setArg(2, dbl ? accD_ : acc_);
-                k.setArg(3, static_cast<int>(n_));
-                setReal(k, 4, dt / 2);
-                setReal(k, 5, dt);
-                setReal(k, 6, params_.damping);
-                cl::Event ev;
-                q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global),
-                                       cl::NDRange(kElementwiseWg), nullptr, &ev);
-                lastEvents_.emplace_back("kick-drift", ev);
+                runUpdate(kernels_->kickDrift[p], "kick-drift", {dt / 2, dt, params_.damping});
                 computeForces(true, static_cast<float>(dt / 2), nullptr);  // exact: dt is float
             } else {
-                ensureAccelerationsCurrent();
-                cl::Kernel& k = kernels_->taylor[p];
-                k.setArg(0, dbl ? posD_ : pos_);
-                k.setArg(1, dbl ? velD_ : vel_);
-                k.setArg(2, dbl ? accD_ : acc_);
-                k.setArg(3, static_cast<int>(n_));
-                setReal(k, 4, dt);
-                setReal(k, 5, params_.damping);
-                cl::Event ev;
-                q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global),
-                                       cl::NDRange(kElementwiseWg), nullptr, &ev);
-                lastEvents_.emplace_back("update", ev);
+                runUpdate(kernels_->taylor[p], "update", {dt, params_.damping});
                 accCurrent_ = false;  // a belongs to the old positions
             }
             time_ += dt;
