@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/keys.hpp"
+#include "compute/text.hpp"
 
 namespace clviz {
 
@@ -14,12 +15,6 @@ namespace {
 
 constexpr long long kMaxFrames = 1'000'000'000;
 constexpr long long kMaxParticles = 1LL << 31;
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
 
 long long parseInteger(const std::string& flag, const std::string& text, long long min,
                        long long max) {
@@ -57,7 +52,7 @@ TimedSetting parseTimedSetting(const std::string& text) {
 }
 
 bool endsWithPng(const std::string& path) {
-    return path.size() > 4 && lower(path.substr(path.size() - 4)) == ".png";
+    return path.size() > 4 && toLower(path.substr(path.size() - 4)) == ".png";
 }
 
 // Flags that take a value; the rest are switches.
@@ -73,7 +68,7 @@ bool takesValue(const std::string& flag) {
 }  // namespace
 
 std::optional<bool> parseOnOff(const std::string& text) {
-    const std::string t = lower(text);
+    const std::string t = toLower(text);
     if (t == "on" || t == "true" || t == "1" || t == "yes") return true;
     if (t == "off" || t == "false" || t == "0" || t == "no") return false;
     return std::nullopt;

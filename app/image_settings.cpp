@@ -8,16 +8,11 @@
 #include <sstream>
 
 #include "compute/error.hpp"
+#include "compute/text.hpp"
 
 namespace clviz {
 
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
 
 std::string trim(const std::string& s) {
     const auto b = s.find_first_not_of(" \t");
@@ -95,7 +90,7 @@ constexpr double kMaxSpin = 3600.0;  // degrees per second: ten turns, already a
 }  // namespace
 
 std::optional<bool> parseBool(const std::string& text) {
-    const std::string t = lower(trim(text));
+    const std::string t = toLower(trim(text));
     if (t == "on" || t == "true" || t == "1" || t == "yes") return true;
     if (t == "off" || t == "false" || t == "0" || t == "no") return false;
     return std::nullopt;
@@ -150,7 +145,7 @@ std::optional<FilterKind> parseFilterKind(const std::string& id) {
 }
 
 std::string applyFilterList(std::vector<FilterStep>& steps, const std::string& list) {
-    const std::string t = lower(trim(list));
+    const std::string t = toLower(trim(list));
     std::vector<FilterKind> order;
     if (!t.empty() && t != "none") {
         for (const std::string& name : split(t, ',')) {
@@ -231,7 +226,7 @@ std::string imageSettingKeys() {
 std::string applyImageSetting(ImageLabControls& c, const std::string& key,
                               const std::string& rawValue) {
     const std::string value = trim(rawValue);
-    const std::string v = lower(value);
+    const std::string v = toLower(value);
     ImageLabControls next = c;  // edits go here; committed only on success
 
     if (key == "angle") {

@@ -6,16 +6,11 @@
 #include <sstream>
 
 #include "compute/error.hpp"
+#include "compute/text.hpp"
 
 namespace clviz {
 
 namespace {
-
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
 
 std::optional<int> parseIndex(const std::string& s) {
     int value = 0;
@@ -71,7 +66,7 @@ int resolvePlatform(const std::vector<PlatformInfo>& platforms, const std::strin
         return *idx;
     }
     for (std::size_t p = 0; p < platforms.size(); ++p)
-        if (lower(platforms[p].name + " " + platforms[p].vendor).find(lower(spec)) !=
+        if (toLower(platforms[p].name + " " + platforms[p].vendor).find(toLower(spec)) !=
             std::string::npos)
             return static_cast<int>(p);
     throw Error("no OpenCL platform matches '" + spec + "'. " + available(platforms));
@@ -80,7 +75,7 @@ int resolvePlatform(const std::vector<PlatformInfo>& platforms, const std::strin
 }  // namespace
 
 DeviceTypeFilter parseDeviceTypeFilter(const std::string& text) {
-    const std::string t = lower(text);
+    const std::string t = toLower(text);
     if (t == "all") return DeviceTypeFilter::All;
     if (t == "gpu") return DeviceTypeFilter::Gpu;
     if (t == "cpu") return DeviceTypeFilter::Cpu;
@@ -135,7 +130,7 @@ DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const Devi
                 d = *idx;
             } else {
                 for (std::size_t i = 0; i < devices.size() && d < 0; ++i)
-                    if (lower(devices[i].name).find(lower(*req.device)) != std::string::npos)
+                    if (toLower(devices[i].name).find(toLower(*req.device)) != std::string::npos)
                         d = static_cast<int>(i);
                 if (d < 0)
                     throw Error("no device on platform " + std::to_string(p) + " matches '" +

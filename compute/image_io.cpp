@@ -15,6 +15,7 @@
 
 #include "compute/device_info.hpp"
 #include "compute/error.hpp"
+#include "compute/text.hpp"
 
 namespace clviz {
 
@@ -217,10 +218,7 @@ void appendBytes(void* context, void* data, int size) {
 }
 
 std::string lowerExtension(const std::string& path) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return ext;
+    return toLower(std::filesystem::path(path).extension().string());
 }
 
 void checkSaveable(const std::string& path, const Rgba8Image& image) {
