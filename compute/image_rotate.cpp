@@ -31,20 +31,18 @@ constexpr const char* kKernelNames[kRotateVariantCount] = {
     "rotate_buffer_nearest", "rotate_buffer_bilinear", "rotate_image_nearest",
     "rotate_image_bilinear", "rotate_forward"};
 
-// Work-groups of 32 x 8 work-items: 32 pixels of a row (128 coalesced bytes) x 8 rows, a compact
-// square-ish footprint in the source at any angle.
-constexpr std::size_t kGroupX = 32, kGroupY = 8;
-// Inverse mapping: each work-item makes kItersX x kItersY pixels (ITERS_X, ITERS_Y in rotate.cl),
-// so a work-group makes a 32 x 32 block: the fastest shape measured on the H200 (rotate.cl).
-constexpr std::size_t kItersX = 1, kItersY = 4;
+// Work-groups of 32 x 4 work-items (GROUP_X, GROUP_Y in rotate.cl). An inverse-mapping group
+// makes a 16 x 32 tile of output pixels, 4 per work-item (TILE_W, TILE_H): the fastest shape
+// measured on the H200 (see rotate.cl).
+constexpr std::size_t kGroupX = 32, kGroupY = 4;
+constexpr std::size_t kTileW = 16, kTileH = 32;
 
 // Global size of an inverse-mapping launch for an output of `dst`.
 cl::NDRange inverseGlobal(ImageSize dst) {
-    auto groups = [](int n, std::size_t block) {
-        return (static_cast<std::size_t>(n) + block - 1) / block;
+    auto groups = [](int n, std::size_t tile) {
+        return (static_cast<std::size_t>(n) + tile - 1) / tile;
     };
-    return cl::NDRange(groups(dst.width, kGroupX * kItersX) * kGroupX,
-                       groups(dst.height, kGroupY * kItersY) * kGroupY);
+    return cl::NDRange(groups(dst.width, kTileW) * kGroupX, groups(dst.height, kTileH) * kGroupY);
 }
 
 int index(RotateVariant v) {
@@ -118,12 +116,10 @@ ImageRotate::ImageRotate(ComputeContext& cc) : cc_(cc) {
         imageMaxWidth_ = info.image2dMaxWidth;
         imageMaxHeight_ = info.image2dMaxHeight;
     }
-    const std::string options = "-DITERS_X=" + std::to_string(kItersX) +
-                                " -DITERS_Y=" + std::to_string(kItersY) +
-                                (images_ ? " -DCLVIZ_IMAGES" : "");
+    // Build the plain set now, so a kernel that does not compile fails here, at start-up.
     for (int v = 0; v < kRotateVariantCount; ++v)
         if (images_ || !rotateVariantUsesImages(static_cast<RotateVariant>(v)))
-            kernels_[v] = cc.programs().kernel("rotate.cl", kKernelNames[v], options);
+            kernel(static_cast<RotateVariant>(v), 1);
 }
 
 bool ImageRotate::available(RotateVariant variant, ImageSize size, std::string* why) const {
@@ -141,8 +137,15 @@ bool ImageRotate::available(RotateVariant variant, ImageSize size, std::string* 
     return true;
 }
 
-cl::Kernel& ImageRotate::kernel(RotateVariant variant) {
-    return kernels_[index(variant)];
+cl::Kernel& ImageRotate::kernel(RotateVariant variant, int outputWidth) {
+    const bool aligned = outputWidth % 4 == 0;
+    cl::Kernel& k = kernels_[aligned][index(variant)];
+    if (!k()) {
+        std::string options = images_ ? "-DCLVIZ_IMAGES" : "";
+        if (aligned) options += " -DALIGNED_ROWS";
+        k = cc_.programs().kernel("rotate.cl", kKernelNames[index(variant)], options);
+    }
+    return k;
 }
 
 cl::Image2D ImageRotate::createSourceImage(ImageSize size) const {
@@ -164,7 +167,7 @@ EnqueuedWork ImageRotate::enqueue(const RotateParams& params, const cl::Buffer& 
     const cl_float2 dstCentre = {{g.dstCx, g.dstCy}};
     const cl_uchar4 background = toCl(params.background);
 
-    cl::Kernel& k = kernel(params.variant);
+    cl::Kernel& k = kernel(params.variant, g.dst.width);
     k.setArg(0, src);
     k.setArg(1, size.width);
     k.setArg(2, size.height);
@@ -205,7 +208,7 @@ EnqueuedWork ImageRotate::enqueue(const RotateParams& params, const cl::Image2D&
     const cl_float4 geom = {{g.c, g.s, g.srcCx, g.srcCy}};
     const cl_float2 dstCentre = {{g.dstCx, g.dstCy}};
 
-    cl::Kernel& k = kernel(params.variant);
+    cl::Kernel& k = kernel(params.variant, g.dst.width);
     k.setArg(0, src);
     k.setArg(1, dst);
     k.setArg(2, g.dst.width);

@@ -86,12 +86,14 @@ class ImageRotate {
     cl::Image2D createSourceImage(ImageSize size) const;
 
   private:
-    cl::Kernel& kernel(RotateVariant variant);
+    // Built on first use, once with 16-byte row stores (output width a multiple of 4) and once
+    // without (ALIGNED_ROWS in rotate.cl).
+    cl::Kernel& kernel(RotateVariant variant, int outputWidth);
 
     ComputeContext& cc_;
     bool images_ = false;
     std::size_t imageMaxWidth_ = 0, imageMaxHeight_ = 0;
-    cl::Kernel kernels_[kRotateVariantCount];
+    cl::Kernel kernels_[2][kRotateVariantCount];  // [aligned rows][variant]
 };
 
 }  // namespace clviz

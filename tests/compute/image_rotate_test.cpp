@@ -25,11 +25,13 @@ struct Case {
     RotateFit fit;
 };
 
-// Awkward sizes (1 x 1, single rows and columns, primes, sizes off the 32 x 8 work-group) and
-// angles (none, quarter turns, negative, above 360, irrational-ish).
+// Awkward sizes (1 x 1, single rows and columns, primes, sizes off the 16 x 32 tile, widths that
+// are multiples of 4 (16-byte stores) and are not) and angles (none, quarter turns, negative,
+// above 360, irrational-ish).
 std::vector<Case> cases() {
     std::vector<Case> out;
-    const std::pair<int, int> sizes[] = {{1, 1}, {1, 13}, {17, 1}, {37, 53}, {64, 8}, {33, 9}};
+    const std::pair<int, int> sizes[] = {{1, 1},  {1, 13}, {17, 1},  {37, 53},
+                                         {64, 8}, {33, 9}, {20, 35}, {4, 4}};
     const double angles[] = {0, 30, 90, -45, 180, 270, 137.5, 725.25};
     for (auto [w, h] : sizes)
         for (double a : angles)
