@@ -163,13 +163,13 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     ImageGrayscale gray(cc);
     ImageEqualize equalize(cc);
 
-    // Histogram launch shapes to time: the default, or each --wg (with 2, 4 and 8 copies of the
+    // Histogram launch shapes to time: the default, or each --wg (with 1, 2 and 4 copies of the
     // bins for local atomics, which do not apply to the other variants).
     std::vector<HistogramTuning> tunings{HistogramTuning{}};
     if (!o.workGroups.empty()) {
         tunings.clear();
         for (int wg : o.workGroups)
-            for (int replicas : {2, 4, 8})
+            for (int replicas : {1, 2, 4})
                 tunings.push_back(HistogramTuning{0, wg, replicas});
     }
 
@@ -282,8 +282,7 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             for (const Rgba8Image* content : {&pattern, &noiseImage})
                 for (const HistogramTuning& t : tunings) {
                     const auto hv = static_cast<HistogramVariant>(v);
-                    if (t.replicas != 4 && t.replicas != 0 && hv != HistogramVariant::LocalAtomics)
-                        continue;
+                    if (t.replicas > 1 && hv != HistogramVariant::LocalAtomics) continue;
                     const bool isNoise = content == &noiseImage;
                     if (isNoise && o.quick) continue;
                     Job job;
@@ -294,6 +293,15 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                         (t.replicas && hv == HistogramVariant::LocalAtomics
                              ? ", replicas=" + std::to_string(t.replicas)
                              : "");
+                    // The launch shape goes in the row (it depends on the device); a tuning
+                    // the device cannot run becomes a row that says why.
+                    if (wanted(o, job.variant)) {
+                        try {
+                            job.config += ", " + histogram.describeLaunch(hv, size, t);
+                        } catch (const Error& e) {
+                            job.unavailable = e.what();
+                        }
+                    }
                     job.bytes = bytes;
                     job.baselineMs = &cpuHistogramMs;
                     const cl::Buffer* in = isNoise ? &noiseSrc : &src;

@@ -47,10 +47,12 @@ struct Histogram {
 // Launch shape; 0 picks the default for the device. Tests force few groups so every work-item
 // sees many pixels (the 255-overflow case); the benchmark sweeps the work-group size.
 struct HistogramTuning {
-    int groups = 0;         // work-groups (the kernels loop over the image): default 8 per CU
-    int workGroupSize = 0;  // LocalAtomics, GlobalAtomics: default 256. ByteSubHistograms:
-                            // default 32 (each work-item owns 1 KiB of local memory)
-    int replicas = 0;       // LocalAtomics: copies of the bins per work-group, default 4
+    int groups = 0;  // work-groups (the kernels loop over the image): by default enough
+                     // to fill the device once (2048 work-items per compute unit)
+    int workGroupSize =
+        0;             // LocalAtomics: default 1024 (or the device maximum); GlobalAtomics:
+                       // 256. ByteSubHistograms: 32 (each work-item owns 1 KiB of local memory)
+    int replicas = 0;  // LocalAtomics: copies of the bins per work-group, default 1
 };
 
 class ImageHistogram {
@@ -58,7 +60,10 @@ class ImageHistogram {
     explicit ImageHistogram(ComputeContext& cc);
 
     // Bins of the `size` RGBA8 pixels in `pixels` into `bins`, a buffer of at least
-    // kHistogramChannels * kHistogramBins cl_uint (channel-major: R bins, G, B, luma).
+    // kHistogramChannels * kHistogramBins cl_uint (channel-major: R bins, G, B, luma), written
+    // whole (no need to clear it). One kernel: the reduction and the final write happen on the
+    // device, through running totals this object keeps zeroed between launches, so launches of one
+    // ImageHistogram must go through its context's in-order queue, as they do.
     EnqueuedWork enqueue(HistogramVariant variant, const cl::Buffer& pixels, ImageSize size,
                          const cl::Buffer& bins, const HistogramTuning& tuning = {});
 
@@ -71,12 +76,28 @@ class ImageHistogram {
         return sizeof(std::uint32_t) * kHistogramChannels * kHistogramBins;
     }
 
+    // The launch enqueue() would use, for reports: "264 groups of 1024".
+    std::string describeLaunch(HistogramVariant variant, ImageSize size,
+                               const HistogramTuning& tuning = {});
+
   private:
+    struct Launch {
+        cl::Kernel* kernel = nullptr;
+        std::size_t workGroupSize = 0;
+        std::size_t reportedLimit = 0;  // CL_KERNEL_WORK_GROUP_SIZE, capped by the device's
+        int groups = 0;
+    };
+    // Kernel and shape for `variant` on this device; throws clviz::Error for impossible tunings.
+    Launch plan(HistogramVariant variant, ImageSize size, const HistogramTuning& tuning);
     cl::Kernel& kernel(const char* name, const std::string& options);
 
     ComputeContext& cc_;
     std::map<std::string, cl::Kernel> kernels_;  // by name + build options
     cl::Buffer bins_;
+    cl::Buffer totals_;  // running totals of the launch in flight; all zero between launches
+    cl::Buffer ticket_;  // work-groups done with the launch in flight; zero between launches
+    // Default local-atomics work-group size cap, lowered once if the driver refuses a launch.
+    std::size_t localAtomicsCap_ = SIZE_MAX;
 };
 
 }  // namespace clviz

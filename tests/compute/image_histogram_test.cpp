@@ -119,6 +119,33 @@ TEST(ImageHistogram, TuningOptionsGiveTheSameBins) {
                  Error);
 }
 
+TEST(ImageHistogram, BinsNeedNoClearingAndLaunchesLeaveNothingBehind) {
+    // The kernels write every bin through running totals that the last work-group of each launch
+    // hands over and resets: a dirty bins buffer must not matter, and launches of any variant and
+    // group count one after another must each count only their own image.
+    const Rgba8Image a = randomImage(97, 61, 21), b = solidImage(40, 7, Rgba8{9, 8, 7, 6});
+    const cl::Buffer bufferA = upload(a), bufferB = upload(b);
+    const Histogram wantA = reference::histogram(a), wantB = reference::histogram(b);
+    cl::Buffer bins(context().context(), CL_MEM_READ_WRITE, ImageHistogram::binsBytes());
+    int round = 0;
+    for (int groups : {1, 5, 0, 2})
+        for (HistogramVariant v : kAll) {
+            const bool useA = ++round % 2 == 1;
+            SCOPED_TRACE(std::string(histogramVariantInfo(v).id) +
+                         " groups=" + std::to_string(groups) + (useA ? " random" : " solid"));
+            context().queue().enqueueFillBuffer(bins, cl_uint(0xdeadbeef), 0,
+                                                ImageHistogram::binsBytes());
+            HistogramTuning t;
+            t.groups = groups;
+            histogrammer().enqueue(v, useA ? bufferA : bufferB, useA ? a.size() : b.size(), bins,
+                                   t);
+            Histogram got;
+            context().queue().enqueueReadBuffer(bins, CL_TRUE, 0, ImageHistogram::binsBytes(),
+                                                got.bins.data());
+            expectSameBins(got, useA ? wantA : wantB);
+        }
+}
+
 TEST(ImageHistogram, ReportsDeviceTime) {
     const Rgba8Image img = randomImage(64, 64, 9);
     double ms = -1;
