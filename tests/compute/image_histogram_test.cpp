@@ -146,6 +146,34 @@ TEST(ImageHistogram, BinsNeedNoClearingAndLaunchesLeaveNothingBehind) {
         }
 }
 
+TEST(ImageHistogram, BackToBackLaunchesEachCountExactly) {
+    // Many work-groups finishing close together, launch after launch: the hand-over of the
+    // running totals must see every group's counts, and leave none for the next launch.
+    const Rgba8Image img = randomImage(1031, 769, 33);
+    const cl::Buffer buffer = upload(img);
+    const Histogram want = reference::histogram(img);
+    cl::Buffer bins[2] = {
+        cl::Buffer(context().context(), CL_MEM_READ_WRITE, ImageHistogram::binsBytes()),
+        cl::Buffer(context().context(), CL_MEM_READ_WRITE, ImageHistogram::binsBytes())};
+    for (HistogramVariant v :
+         {HistogramVariant::LocalAtomics, HistogramVariant::ByteSubHistograms}) {
+        const int launches = v == HistogramVariant::LocalAtomics ? 40 : 6;
+        for (int i = 0; i < launches; i += 2) {
+            // Two launches queued back to back before either is read.
+            histogrammer().enqueue(v, buffer, img.size(), bins[0]);
+            histogrammer().enqueue(v, buffer, img.size(), bins[1]);
+            for (const cl::Buffer& b : bins) {
+                Histogram got;
+                context().queue().enqueueReadBuffer(b, CL_TRUE, 0, ImageHistogram::binsBytes(),
+                                                    got.bins.data());
+                SCOPED_TRACE(std::string(histogramVariantInfo(v).id) + " launch " +
+                             std::to_string(i));
+                expectSameBins(got, want);
+            }
+        }
+    }
+}
+
 TEST(ImageHistogram, ReportsDeviceTime) {
     const Rgba8Image img = randomImage(64, 64, 9);
     double ms = -1;
