@@ -94,8 +94,9 @@ void histogram_bytes(const __global uchar4* pixels, uint count, RESULT_ARGS) {
 // --- Local atomics: REPLICAS copies of the bins per work-group ----------------------------------
 // Copy r = lid % REPLICAS, interleaved (bin * REPLICAS + r). The default is one copy: lanes of a
 // warp that hit the same bin then hit the same word, which the hardware combines (flat regions
-// of real pictures), and on the H200 more copies made the test pattern slower (8192^2: 77% of
-// copy bandwidth with 1 copy, 69% with 2 or 4) and uniform noise no faster (49%, 48%).
+// of real pictures), and on the H200 more copies made the test pattern slower (8192^2, groups
+// of 1024: 87% of copy bandwidth with 1 copy, 73% and 72% with 2 and 4) and uniform noise no
+// faster (54%, 52%, 52%).
 // Pixels are read as uint4 and split with shifts: reading uchar16 and using its components cost
 // about a quarter of the speed (its byte unpacking is far more instructions).
 #ifdef REPLICAS
