@@ -112,6 +112,11 @@ TEST(ImageHistogram, TuningOptionsGiveTheSameBins) {
             histogrammer().compute(HistogramVariant::GlobalAtomics, buffer, img.size(), nullptr, t),
             want);
     }
+    HistogramTuning tooBig;  // local atomics are built for their size: above the device's, refused
+    tooBig.workGroupSize = static_cast<int>(context().info().maxWorkGroupSize) * 2;
+    EXPECT_THROW(
+        histogrammer().compute(HistogramVariant::LocalAtomics, buffer, img.size(), nullptr, tooBig),
+        Error);
     HistogramTuning bad;
     bad.workGroupSize = 6;  // not a multiple of 4
     EXPECT_THROW(histogrammer().compute(HistogramVariant::ByteSubHistograms, buffer, img.size(),
