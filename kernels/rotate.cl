@@ -62,6 +62,17 @@ inline int2 first_output_pixel(void) {
     } while (0)
 #endif
 
+// The body of every inverse-mapping kernel: gather the work-item's PIXELS pixels with
+// pixel(args..., x, y), then store them (dst, dw and dh are the kernel's arguments).
+#define GATHER_AND_STORE(pixel, ...)                                                     \
+    do {                                                                                 \
+        const int2 o = first_output_pixel();                                             \
+        uchar4 v[PIXELS];                                                                \
+        _Pragma("unroll") for (int n = 0; n < PIXELS; ++n) v[n] =                        \
+            pixel(__VA_ARGS__, o.x + n, o.y);                                            \
+        store_pixels(dst, dw, dh, o, v);                                                 \
+    } while (0)
+
 inline bool inside(float fx, float fy, int w, int h) {
     return fx >= 0.0f && fy >= 0.0f && fx < (float)w && fy < (float)h;
 }
@@ -82,12 +93,7 @@ inline uchar4 buffer_nearest_pixel(const __global uchar4* src, int sw, int sh, f
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_buffer_nearest(
     const __global uchar4* src, int sw, int sh, __global uchar4* dst, int dw, int dh, float4 geom,
     float2 dst_centre, uchar4 background) {
-    const int2 o = first_output_pixel();
-    uchar4 v[PIXELS];
-#pragma unroll
-    for (int n = 0; n < PIXELS; ++n)
-        v[n] = buffer_nearest_pixel(src, sw, sh, geom, dst_centre, background, o.x + n, o.y);
-    store_pixels(dst, dw, dh, o, v);
+    GATHER_AND_STORE(buffer_nearest_pixel, src, sw, sh, geom, dst_centre, background);
 }
 
 inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, float4 geom,
@@ -113,12 +119,7 @@ inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_buffer_bilinear(
     const __global uchar4* src, int sw, int sh, __global uchar4* dst, int dw, int dh, float4 geom,
     float2 dst_centre, uchar4 background) {
-    const int2 o = first_output_pixel();
-    uchar4 v[PIXELS];
-#pragma unroll
-    for (int n = 0; n < PIXELS; ++n)
-        v[n] = buffer_bilinear_pixel(src, sw, sh, geom, dst_centre, background, o.x + n, o.y);
-    store_pixels(dst, dw, dh, o, v);
+    GATHER_AND_STORE(buffer_bilinear_pixel, src, sw, sh, geom, dst_centre, background);
 }
 
 // The seed's forward mapping: each source pixel is pushed to where its centre lands. Output
@@ -158,12 +159,7 @@ inline uchar4 image_nearest_pixel(__read_only image2d_t src, float4 geom, float2
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_image_nearest(
     __read_only image2d_t src, __global uchar4* dst, int dw, int dh, float4 geom, float2 dst_centre,
     uchar4 background) {
-    const int2 o = first_output_pixel();
-    uchar4 v[PIXELS];
-#pragma unroll
-    for (int n = 0; n < PIXELS; ++n)
-        v[n] = image_nearest_pixel(src, geom, dst_centre, background, o.x + n, o.y);
-    store_pixels(dst, dw, dh, o, v);
+    GATHER_AND_STORE(image_nearest_pixel, src, geom, dst_centre, background);
 }
 
 inline uchar4 image_bilinear_pixel(__read_only image2d_t src, float4 geom, float2 dst_centre,
@@ -190,11 +186,6 @@ inline uchar4 image_bilinear_pixel(__read_only image2d_t src, float4 geom, float
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_image_bilinear(
     __read_only image2d_t src, __global uchar4* dst, int dw, int dh, float4 geom, float2 dst_centre,
     uchar4 background) {
-    const int2 o = first_output_pixel();
-    uchar4 v[PIXELS];
-#pragma unroll
-    for (int n = 0; n < PIXELS; ++n)
-        v[n] = image_bilinear_pixel(src, geom, dst_centre, background, o.x + n, o.y);
-    store_pixels(dst, dw, dh, o, v);
+    GATHER_AND_STORE(image_bilinear_pixel, src, geom, dst_centre, background);
 }
 #endif
