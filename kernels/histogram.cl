@@ -10,9 +10,13 @@
 
 #define BINS 1024
 
-// luma8() in compute/image_filter.hpp: Rec. 709 weights in 8.8 fixed point.
-inline uint luma_rgb(uint r, uint g, uint b) { return (54u * r + 183u * g + 19u * b + 128u) >> 8; }
-inline uint luma8(uchar4 p) { return luma_rgb(p.x, p.y, p.z); }
+// The four bins pixel p (R in the low byte, as RGBA8 reads on little-endian devices) counts in:
+// R, 256 + G, 512 + B and 768 + luma, luma8() of compute/image_filter.hpp (Rec. 709 weights in
+// 8.8 fixed point). Shifts and masks: unpacking a uchar vector costs far more instructions.
+inline uint4 bins_of(uint p) {
+    const uint r = p & 255u, g = (p >> 8) & 255u, b = (p >> 16) & 255u;
+    return (uint4)(r, 256u + g, 512u + b, 768u + ((54u * r + 183u * g + 19u * b + 128u) >> 8));
+}
 
 // Adds a work-group's count of one bin to the running totals; empty bins cost nothing. Returns
 // what the atomic returned, for finish().
@@ -74,10 +78,11 @@ void histogram_bytes(const __global uchar4* pixels, uint count, RESULT_ARGS) {
 
     for (size_t i = get_global_id(0); i < count; i += get_global_size(0)) {
         const uchar4 p = pixels[i];
-        count_byte(sub, carry, p.x, lid);
-        count_byte(sub, carry, 256 + p.y, lid);
-        count_byte(sub, carry, 512 + p.z, lid);
-        count_byte(sub, carry, 768 + luma8(p), lid);
+        const uint4 b = bins_of(as_uint(p));
+        count_byte(sub, carry, b.x, lid);
+        count_byte(sub, carry, b.y, lid);
+        count_byte(sub, carry, b.z, lid);
+        count_byte(sub, carry, b.w, lid);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
@@ -97,17 +102,17 @@ void histogram_bytes(const __global uchar4* pixels, uint count, RESULT_ARGS) {
 // of real pictures), and on the H200 more copies made the test pattern slower (8192^2, groups
 // of 1024: 87% of copy bandwidth with 1 copy, 73% and 72% with 2 and 4) and uniform noise no
 // faster (54%, 52%, 52%).
-// Pixels are read as uint4 and split with shifts: reading uchar16 and using its components cost
-// about a quarter of the speed (its byte unpacking is far more instructions).
+// Pixels are read as uint4 and split by bins_of(): reading uchar16 and using its components cost
+// about a quarter of the speed.
 #ifdef REPLICAS
 #define LOADS 4  // 16-byte loads in flight per work-item before their atomics
 
 inline void count_local(__local uint* hist, uint p, uint r) {
-    const uint red = p & 255u, green = (p >> 8) & 255u, blue = (p >> 16) & 255u;
-    atomic_inc(&hist[red * REPLICAS + r]);
-    atomic_inc(&hist[(256u + green) * REPLICAS + r]);
-    atomic_inc(&hist[(512u + blue) * REPLICAS + r]);
-    atomic_inc(&hist[(768u + luma_rgb(red, green, blue)) * REPLICAS + r]);
+    const uint4 b = bins_of(p) * REPLICAS + r;
+    atomic_inc(&hist[b.x]);
+    atomic_inc(&hist[b.y]);
+    atomic_inc(&hist[b.z]);
+    atomic_inc(&hist[b.w]);
 }
 
 inline void count_local4(__local uint* hist, uint4 q, uint r) {
@@ -117,10 +122,11 @@ inline void count_local4(__local uint* hist, uint4 q, uint r) {
     count_local(hist, q.w, r);
 }
 
-// GROUP_SIZE (from the host) is the work-group size. Declaring it lets the compiler plan for it:
-// NVIDIA's reports CL_KERNEL_WORK_GROUP_SIZE 256 for this kernel without the declaration and
-// 1024 with it, and 1024 work-items per group run at 88% of copy bandwidth on the H200 (8192^2
-// test pattern) against 82% for 256: fewer groups, so fewer merges into the global totals.
+// GROUP_SIZE (from the host) is the work-group size, declared so the compiler plans for it (on
+// NVIDIA it becomes .reqntid, which bounds registers). 1024 work-items per group run at 88% of
+// copy bandwidth on the H200 (8192^2 test pattern) against 82% for 256: fewer groups, so fewer
+// merges into the global totals. (NVIDIA's driver still reports CL_KERNEL_WORK_GROUP_SIZE 256 for
+// it; see ImageHistogram::plan.)
 __kernel __attribute__((reqd_work_group_size(GROUP_SIZE, 1, 1)))
 void histogram_local(const __global uint4* quads, const __global uint* pixels, uint count,
                      RESULT_ARGS) {
@@ -158,9 +164,9 @@ void histogram_local(const __global uint4* quads, const __global uint* pixels, u
 // --- Global atomics: every pixel goes straight to the final bins ----------------------------------
 // Returns the or of what its atomics returned, for finish().
 inline uint count_global(__global uint* acc, uint p) {
-    const uint red = p & 255u, green = (p >> 8) & 255u, blue = (p >> 16) & 255u;
-    return atomic_inc(&acc[red]) | atomic_inc(&acc[256u + green]) | atomic_inc(&acc[512u + blue]) |
-           atomic_inc(&acc[768u + luma_rgb(red, green, blue)]);
+    const uint4 b = bins_of(p);
+    return atomic_inc(&acc[b.x]) | atomic_inc(&acc[b.y]) | atomic_inc(&acc[b.z]) |
+           atomic_inc(&acc[b.w]);
 }
 
 __kernel void histogram_global(const __global uint4* quads, const __global uint* pixels, uint count,
