@@ -47,12 +47,14 @@ struct Histogram {
 // Launch shape; 0 picks the default for the device. Tests force few groups so every work-item
 // sees many pixels (the 255-overflow case); the benchmark sweeps the work-group size.
 struct HistogramTuning {
-    int groups = 0;  // work-groups (the kernels loop over the image): by default enough
-                     // to fill the device once (2048 work-items per compute unit)
-    int workGroupSize =
-        0;             // LocalAtomics: default 1024 (or the device maximum); GlobalAtomics:
-                       // 256. ByteSubHistograms: 32 (each work-item owns 1 KiB of local memory)
-    int replicas = 0;  // LocalAtomics: copies of the bins per work-group, default 1
+    // Work-groups (the kernels loop over the image): by default enough to fill the device once
+    // (2048 work-items per compute unit).
+    int groups = 0;
+    // LocalAtomics: default 1024 (or the device maximum). GlobalAtomics: 256.
+    // ByteSubHistograms: 32 (each work-item owns 1 KiB of local memory).
+    int workGroupSize = 0;
+    // LocalAtomics: copies of the bins per work-group, default 1.
+    int replicas = 0;
 };
 
 class ImageHistogram {
