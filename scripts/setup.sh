@@ -1,15 +1,29 @@
 #!/usr/bin/env bash
 # Installs every clviz dependency from Debian 12 (bookworm) packages. Idempotent: when all
 # packages are already present it touches nothing and needs no network.
+#
+# Every package whose headers, libraries or tools the build and the tests use is named here,
+# because we install with --no-install-recommends: a header that only arrives as some other
+# package's recommendation (libglfw3-dev recommends libx11-dev and libxrandr-dev, which
+# <GLFW/glfw3native.h> includes) is missing on a fresh machine. cmake/Dependencies.cmake checks
+# the same headers at configure time and names the package when one is absent.
 set -euo pipefail
 
 packages=(
-    build-essential cmake pkg-config git
-    libglfw3-dev python3-glad libimgui-dev
+    # toolchain
+    build-essential cmake pkg-config
+    # OpenCL: ICD loader + libOpenCL.so, C headers, C++ bindings (CL/opencl.hpp), a CPU device
     ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
-    libstb-dev libgtest-dev
-    xvfb xauth libgl1-mesa-dri libgl-dev libegl-dev mesa-utils fonts-dejavu-core
-    clang
+    # window and GL: GLFW, the X11 + XRandR headers glfw3native.h includes, GL/GLX/EGL headers
+    libglfw3-dev libx11-dev libxrandr-dev libgl-dev libegl-dev
+    # GL loader generator (run offline) and Dear ImGui (its GLFW/OpenGL3 backends ship as sources)
+    python3-glad libimgui-dev
+    # image loading and saving, and a font for the GUI
+    libstb-dev fonts-dejavu-core
+    # tests: GoogleTest, a virtual X server with Mesa's software GL, the libFuzzer runtime
+    libgtest-dev xvfb xauth libgl1-mesa-dri mesa-utils clang libclang-rt-14-dev
+    # the fresh-machine check (scripts/fresh-check.sh) builds a Debian root with it
+    debootstrap
 )
 
 missing=()
@@ -34,7 +48,7 @@ if [ "$(id -u)" -ne 0 ]; then
     fi
 fi
 
-echo "setup: installing ${missing[*]}"
+echo "setup: installing ${#missing[@]} Debian packages: ${missing[*]}"
 "${sudo_cmd[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
