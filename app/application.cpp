@@ -14,6 +14,8 @@
 #include <fstream>
 
 #include "app/demo_registry.hpp"
+#include "app/device_label.hpp"
+#include "app/gui_layout.hpp"
 #include "app/gui_overlay.hpp"
 #include "app/keys.hpp"
 #include "app/screenshot.hpp"
@@ -268,6 +270,10 @@ std::string Application::applyAppSetting(const std::string& key, const std::stri
         if (value.size() < 5 || value.substr(value.size() - 4) != ".png")
             return "app.screenshot expects a file name ending in .png";
         pendingScreenshots_.push_back(value);
+    } else if (key == "layout") {
+        pendingLayouts_.push_back(value);
+    } else if (key == "device-name") {
+        deviceNameOverride_ = value;
     } else if (key == "demo") {
         const DemoEntry* entry = findDemo(value);
         if (!entry) return "unknown demo '" + value + "' (available: " + demoIdList() + ")";
@@ -276,7 +282,7 @@ std::string Application::applyAppSetting(const std::string& key, const std::stri
     } else {
         return "unknown app setting 'app." + key +
                "' (app.vsync, app.fullscreen, app.gui, app.gui-scale, app.devices, app.demo, "
-               "app.screenshot, app.minimized)";
+               "app.screenshot, app.layout, app.minimized, app.device-name)";
     }
     return "";
 }
@@ -418,6 +424,17 @@ void Application::writeScreenshots(int width, int height, bool lastFrame) {
         }
     }
     pendingScreenshots_.clear();
+
+    if (lastFrame && !options_.layoutPath.empty()) pendingLayouts_.push_back(options_.layoutPath);
+    for (const std::string& path : pendingLayouts_) {
+        try {
+            writeGuiLayout(path);
+        } catch (const Error& e) {
+            notify(true, e.what());
+            screenshotFailed_ = true;
+        }
+    }
+    pendingLayouts_.clear();
 }
 
 void Application::drawGui(const FrameInfo& frame) {
@@ -435,7 +452,11 @@ void Application::drawGui(const FrameInfo& frame) {
         OverlayInfo o;
         o.stats = &stats_;
         o.demoTitle = activeDemo_ >= 0 ? demos[activeDemo_].title : "";
-        o.clDevice = compute_->info().name + " (" + platforms_[choice_.platform].name + ")";
+        const std::string& device =
+            deviceNameOverride_.empty() ? compute_->info().name : deviceNameOverride_;
+        const std::string& platform = platforms_[choice_.platform].name;
+        o.clDevice = compactDeviceName(device) + " (" + compactPlatformName(platform) + ")";
+        o.clDeviceFull = device + " (" + platform + ")";
         o.clReason = choice_.reason;
         o.gl = "OpenGL " + std::to_string(window_.glMajor()) + "." +
                std::to_string(window_.glMinor()) + " core, " + window_.glRenderer() +

@@ -1,7 +1,7 @@
 #pragma once
 // The viewer: window, GL and CL contexts, ImGui, and the main loop that drives the active demo.
 // The loop owns timing (frame dt, FPS), routes input ImGui did not take to the demo, applies
-// --set / --set-at settings, and takes screenshots.
+// --set / --set-at settings, and takes screenshots (and GUI layout dumps for tests).
 #include <memory>
 #include <string>
 #include <vector>
@@ -91,6 +91,8 @@ class Application {
     bool forcedMinimized_ = false;  // app.minimized test hook
     bool quit_ = false;
     std::vector<std::string> pendingScreenshots_;
+    std::vector<std::string> pendingLayouts_;  // app.layout: GUI window rectangles, for tests
+    std::string deviceNameOverride_;           // app.device-name test hook (overlay only)
     bool screenshotFailed_ = false;
 
     int dragButton_ = -1;  // mouse button dragging in the scene, -1: none

@@ -57,9 +57,10 @@ bool endsWithPng(const std::string& path) {
 
 // Flags that take a value; the rest are switches.
 const std::vector<std::string> kValueFlags = {
-    "-p",        "--platform",   "-d",      "--device", "--device-type", "--demo",    "--frames",
-    "--seconds", "--screenshot", "--vsync", "--width",  "--height",      "--set",     "--set-at",
-    "--interop", "--image",      "--save",  "--n",      "--preset",      "--variant", "--record"};
+    "-p",       "--platform", "-d",           "--device",  "--device-type", "--demo",
+    "--frames", "--seconds",  "--screenshot", "--layout",  "--vsync",       "--width",
+    "--height", "--set",      "--set-at",     "--interop", "--image",       "--save",
+    "--n",      "--preset",   "--variant",    "--record"};
 
 bool takesValue(const std::string& flag) {
     return std::find(kValueFlags.begin(), kValueFlags.end(), flag) != kValueFlags.end();
@@ -146,6 +147,8 @@ AppOptions parseCli(const std::vector<std::string>& args) {
                 throw UsageError("--screenshot writes PNG: the file name must end in .png, got '" +
                                  value + "'");
             o.screenshotPath = value;
+        } else if (flag == "--layout") {
+            o.layoutPath = value;
         } else if (flag == "--vsync") {
             o.vsync = parseOnOffFlag(flag, value);
         } else if (flag == "--width") {
@@ -209,11 +212,15 @@ Automation and tests:
       --frames N          run N frames, then exit 0                  [until closed]
       --seconds S         run S seconds (at least one frame), then exit 0 [until closed]
       --screenshot F.png  write the window (with GUI) as PNG after the last frame
+      --layout FILE       write where each GUI window was drawn in the last frame
+                          (name, x, y, width, height in pixels, one per line; for tests)
       --set KEY=VALUE     apply a setting before the first frame (repeatable);
                           keys starting with "app." go to the app: app.vsync,
                           app.fullscreen, app.gui, app.devices (on|off), app.demo
                           (NAME), app.gui-scale (auto or 0.5-4),
-                          app.screenshot (FILE.png), app.minimized (on|off, a test hook
+                          app.screenshot (FILE.png), app.layout (FILE, as --layout),
+                          app.device-name (TEXT, a test hook: the overlay's device name),
+                          app.minimized (on|off, a test hook
                           that runs frames as if the window had size 0x0); other keys go
                           to the active demo
       --set-at N:KEY=VALUE  apply a setting just before frame N (0 = first; repeatable)

@@ -39,6 +39,7 @@ struct AppOptions {
     std::optional<long long> frames;  // --frames: run this many frames, then exit 0
     std::optional<double> seconds;    // --seconds: run this long, then exit 0
     std::string screenshotPath;       // --screenshot: PNG written after the last frame
+    std::string layoutPath;           // --layout: GUI window rectangles after the last frame
     std::string savePath;             // --save: set("save", path) after the last frame
     bool vsync = true;                // --vsync on|off
     bool fullscreen = false;          // --fullscreen

@@ -37,19 +37,64 @@ in_order() {
     done
 }
 
+# Where the app drew its GUI windows (--layout / app.layout): the checks below find panels there,
+# not at coordinates that depend on the machine (a long device name once moved the overlay).
+# window FILE NAME: "x y w h" of that window, or fail.
+window() {
+    awk -F'\t' -v n="$2" '$1 == n { print $2, $3, $4, $5; found = 1 } END { exit !found }' "$1" ||
+        fail "$1 has no window '$2'"
+}
+# region FILE NAME: the same as png_check's x,y,w,h.
+region() { window "$1" "$2" | tr ' ' ','; }
+# overlap FILE A B: succeeds when windows A and B share pixels.
+overlap() {
+    read -r ax ay aw ah < <(window "$1" "$2")
+    read -r bx by bw bh < <(window "$1" "$3")
+    [ $((ax < bx + bw && bx < ax + aw && ay < by + bh && by < ay + ah)) -eq 1 ]
+}
+# compact_overlay FILE FRAMEBUFFER_WIDTH: the overlay hugs the top-right corner and keeps the
+# width of its frame-time plot (about 290 px at 100%), whatever the device is called.
+compact_overlay() {
+    read -r x y w h < <(window "$1" "##overlay")
+    [ "$w" -le 320 ] || fail "the overlay is $w px wide (a compact one is at most 320)"
+    [ $((x + w)) -ge $(($2 - 20)) ] && [ "$y" -le 40 ] ||
+        fail "the overlay is not at the top right: x=$x y=$y w=$w"
+    ! overlap "$1" "##overlay" Timings || fail "the overlay covers the Timings panel"
+}
+
 case $case_name in
 default_screenshot)
     # The default scene (N-body; 2048 bodies keep PoCL at a few seconds) for 60 frames: a
-    # 1280x720 PNG that is not blank. The menu bar (top strip) and the frame-time overlay
-    # (top-right) must be visible.
+    # 1280x720 PNG that is not blank, with the menu bar and the frame-time overlay drawn where
+    # the app says they are.
     start=$(date +%s%N)
-    expect 0 "screenshot written" "$CLVIZ" --frames 60 --n 2048 --screenshot shot.png
+    expect 0 "screenshot written" "$CLVIZ" --frames 60 --n 2048 --screenshot shot.png \
+        --layout layout.txt
     echo "60 frames (with start-up) in $((($(date +%s%N) - start) / 1000000)) ms"
+    cat layout.txt
     "$PNG_CHECK" shot.png --width 1280 --height 720 \
         --min-nonbackground-fraction 0.01 \
-        --region 0,0,1280,16 --min-nonbackground-fraction 0.05 \
-        --region 880,30,400,180 --min-nonbackground-fraction 0.10 ||
+        --region "$(region layout.txt "##MainMenuBar")" --min-nonbackground-fraction 0.05 \
+        --region "$(region layout.txt "##overlay")" --min-nonbackground-fraction 0.10 ||
         fail "screenshot check"
+    compact_overlay layout.txt 1280
+    ;;
+long_device_name)
+    # A device name as long as PoCL makes on some CPUs, and a very long one: the overlay keeps
+    # its size and place, and the Timings panel stays clear of it.
+    for name in "pthread-skylake-avx512-Intel(R) Xeon(R) Processor @ 2.80GHz" \
+        "$(printf 'very-long-device-name-%.0s' 1 2 3 4 5 6 7 8)end"; do
+        expect 0 "screenshot written" "$CLVIZ" --frames 3 --n 256 --screenshot shot.png \
+            --layout layout.txt --set "app.device-name=$name"
+        cat layout.txt
+        compact_overlay layout.txt 1280
+        "$PNG_CHECK" shot.png --region "$(region layout.txt "##overlay")" \
+            --min-nonbackground-fraction 0.10 || fail "overlay check"
+    done
+    # A short name changes nothing either.
+    expect 0 "screenshot written" "$CLVIZ" --frames 3 --n 256 --screenshot shot.png \
+        --layout layout.txt --set app.device-name=cpu
+    compact_overlay layout.txt 1280
     ;;
 real_demo_switch)
     # The registered demos swap live through the command interface (as the Demo menu does):
@@ -98,14 +143,20 @@ probe_window)
     # screenshot is the demo's picture alone.
     expect 0 "screenshot written to windowed.png" "$CLVIZ_PROBE" --demo probe --frames 8 \
         --set color=1,1,0 --set-at 2:app.fullscreen=on --set-at 3:app.gui-scale=2 \
+        --set-at 1:app.layout=normal.txt --set-at 4:app.layout=full.txt \
         --set-at 4:app.screenshot=full.png --set-at 5:app.gui-scale=auto \
         --set-at 5:app.fullscreen=off --set-at 6:app.vsync=off --set-at 6:app.gui=off \
         --screenshot windowed.png
     in_order "^probe step 1 1280x720" "^probe step 2 1280x800" "^probe step 4 1280x800" \
         "^probe step 5 1280x720"
-    # At 200% the overlay reaches far into the left half (at 100% it ends near x = 800).
+    # At 200% the overlay is twice as wide as at 100%, and drawn where the app says.
+    read -r _ _ w1 _ < <(window normal.txt "##overlay")
+    read -r _ _ w2 _ < <(window full.txt "##overlay")
+    [ $((w2 * 10)) -ge $((w1 * 19)) ] && [ $((w2 * 10)) -le $((w1 * 21)) ] ||
+        fail "overlay $w1 px wide at 100% but $w2 px at 200%"
     "$PNG_CHECK" full.png --width 1280 --height 800 \
-        --region 500,100,200,100 --min-nonbackground-fraction 0.3 || fail "fullscreen at 200%"
+        --region "$(region full.txt "##overlay")" --min-nonbackground-fraction 0.3 ||
+        fail "fullscreen at 200%"
     "$PNG_CHECK" windowed.png --width 1280 --height 720 --min-color-fraction 255,255,0,1.0 ||
         fail "GUI still visible with app.gui=off"
     ;;
