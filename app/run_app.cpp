@@ -47,7 +47,6 @@ int runViewer(const AppOptions& options) {
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw UsageError((dir == &options.kernelDir ? "--kernel-dir " : "--shader-dir ") +
                              *dir + ": not a directory");
-    ProgramCache::setVerbose(options.verbose);
     // OpenCL first: a machine without a usable device fails fast, before any window opens.
     auto platforms = queryPlatforms();
     chooseDevice(platforms, options.device);
@@ -60,6 +59,7 @@ int runViewer(const AppOptions& options) {
 int runApp(const std::vector<std::string>& args) {
     try {
         const AppOptions options = parseCli(args);
+        ProgramCache::setVerbose(options.verbose);
         switch (options.mode) {
             case AppOptions::Mode::Help:
                 std::fputs(cliUsage().c_str(), stdout);

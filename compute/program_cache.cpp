@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <regex>
 
 #include "compute/error.hpp"
 #include "compute/kernel_source.hpp"
@@ -18,6 +19,14 @@ std::string buildLog(const cl::Program& program, const cl::Device& device) {
     } catch (const cl::Error&) {
         return "(no build log available)";
     }
+}
+
+// Compilers name the source after their own temporary file (PoCL: ".../tempfile_XyZ.cl") or a
+// placeholder (NVIDIA: "<kernel>"); say kernels/<file> instead, so "file:line" means something.
+std::string withFileName(const std::string& log, const std::string& file) {
+    static const std::regex placeholder(
+        R"((\S*tempfile_\w+\.cl|<kernel>|<source>|<stdin>)(?=:\d))");
+    return std::regex_replace(log, placeholder, "kernels/" + file);
 }
 
 std::string optionsText(const std::string& options) {
@@ -72,7 +81,8 @@ ProgramBuild buildProgram(const cl::Context& context, const cl::Device& device,
         b.program.build(std::vector<cl::Device>{device}, options.c_str());
         b.log = buildLog(b.program, device);
     } catch (const cl::Error& e) {
-        b.log = b.program() ? buildLog(b.program, device) : std::string("(no program object)");
+        b.log = b.program() ? withFileName(buildLog(b.program, device), file)
+                            : std::string("(no program object)");
         b.error = "OpenCL build of kernels/" + file + " failed with " + clErrorName(e.err()) +
                   "\n  options: " + optionsText(options) + "\n  build log:\n" + b.log;
         b.program = cl::Program();
