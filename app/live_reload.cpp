@@ -81,6 +81,8 @@ void LiveReload::report(bool isError, const std::string& message) {
 }
 
 std::string LiveReload::watchKernels(const std::string& dir) {
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+        return "cannot watch " + dir + ": not a directory";  // keep the sources in use
     kernels_.reset();
     setKernelDirectory(dir);
     if (dir.empty()) return "";  // embedded: programs built from now on use them
@@ -94,6 +96,8 @@ std::string LiveReload::watchKernels(const std::string& dir) {
 }
 
 std::string LiveReload::watchShaders(const std::string& dir) {
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+        return "cannot watch " + dir + ": not a directory";
     shaders_.reset();
     setShaderDirectory(dir);
     if (dir.empty()) return "";

@@ -169,6 +169,28 @@ live_reload_edit)
         --frames 4 --set-at 1:app.test-save-file=magenta.cl,k/grayscale.cl \
         --set-at 1:app.reload-wait=60 --set-at 2:app.check-reference=on
     ;;
+live_reload_nbody)
+    # N-body keeps its state across a reload: at frame 4 the leapfrog drift is edited out of a
+    # copy of nbody_integrate.cl. Before, consecutive frames differ (the bodies move); after, the
+    # frame equals the one before the reload (same bodies, same camera: nothing was reset) and
+    # stays frozen while the new kernel runs.
+    cp -r "$KERNELS" k
+    sed 's/p.xyz = mad(v.xyz, (real3)(dt), p.xyz);/p.xyz = p.xyz;/' k/nbody_integrate.cl >frozen.cl
+    ! cmp -s frozen.cl k/nbody_integrate.cl || fail "the edit did not apply to nbody_integrate.cl"
+    expect 0 "kernels/nbody_integrate\.cl rebuilt" "$CLVIZ" --n 1024 --kernel-dir k --vsync off \
+        --frames 8 --set app.gui=off --set colour=mass --set diagnostics=0 --set latency=0 \
+        --set steps=20 \
+        --set-at 2:app.screenshot=f2.png --set-at 3:app.screenshot=f3.png \
+        --set-at 4:app.test-save-file=frozen.cl,k/nbody_integrate.cl \
+        --set-at 4:app.reload-wait=60 --set-at 4:app.screenshot=f4.png \
+        --set-at 7:app.screenshot=f7.png
+    ! cmp -s f2.png f3.png || fail "the bodies did not move before the edit"
+    cmp -s f3.png f4.png || fail "the reload changed the scene (state or camera reset?)"
+    cmp -s f4.png f7.png || fail "the bodies still move: the old kernel runs"
+    # A bad directory at run time is refused and the sources in use stay.
+    expect 2 "cannot watch /nonexistent-kernels: not a directory" "$CLVIZ" --n 64 --frames 3 \
+        --kernel-dir k --set-at 1:app.kernel-dir=/nonexistent-kernels
+    ;;
 live_reload_syntax_error)
     # A syntax error in an edited kernel: the app keeps running on the last good build (the
     # magenta edit), reports the build log with the file's line, and exits 0.
