@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/cli.hpp"
 #include "app/gui_kernels_panel.hpp"
 #include "compute/compute_context.hpp"
 #include "compute/error.hpp"
@@ -163,8 +164,9 @@ std::optional<std::string> LiveReload::set(const std::string& key, const std::st
         return why;
     }
     if (key == "kernels") {
-        if (value != "on" && value != "off") return "app.kernels expects on or off";
-        panelOpen_ = value == "on";
+        const auto on = parseOnOff(value);
+        if (!on) return "app.kernels expects on or off, got '" + value + "'";
+        panelOpen_ = *on;
         return "";
     }
     if (key == "reload-wait") {
