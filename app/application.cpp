@@ -101,6 +101,7 @@ Application::Application(const AppOptions& options, std::vector<PlatformInfo> pl
     services_.requestScreenshot = [this](const std::string& path) {
         pendingScreenshots_.push_back(path.empty() ? timestampedScreenshotName() : path);
     };
+    liveReload_.start(services_, options_.kernelDir, options_.shaderDir);
 }
 
 Application::~Application() {
@@ -110,7 +111,8 @@ Application::~Application() {
         ImGui_ImplGlfw_Shutdown();
         ImGui::DestroyContext();
     }
-    compute_.reset();  // before the GL context it may share with goes away
+    liveReload_.stop();  // joins the background build thread, which uses the context
+    compute_.reset();    // before the GL context it may share with goes away
 }
 
 void Application::createCompute(const GlContextHandles& gl) {
@@ -238,6 +240,11 @@ std::string Application::applySetting(const Setting& s) {
 }
 
 std::string Application::applyAppSetting(const std::string& key, const std::string& value) {
+    try {
+        if (auto why = liveReload_.set(key, value, demo_.get())) return *why;
+    } catch (const std::exception& e) {
+        return describe(e);
+    }
     const auto onOff = parseOnOff(value);
     auto needOnOff = [&] { return "app." + key + " expects on or off, got '" + value + "'"; };
     if (key == "vsync") {
@@ -282,7 +289,9 @@ std::string Application::applyAppSetting(const std::string& key, const std::stri
     } else {
         return "unknown app setting 'app." + key +
                "' (app.vsync, app.fullscreen, app.gui, app.gui-scale, app.devices, app.demo, "
-               "app.screenshot, app.layout, app.minimized, app.device-name)";
+               "app.screenshot, app.layout, app.minimized, app.device-name, app.kernel-dir, "
+               "app.shader-dir, app.kernels, app.check-reference, app.reload-wait, "
+               "app.test-save-file)";
     }
     return "";
 }
@@ -369,6 +378,7 @@ int Application::run() {
             forcedMinimized_ || info.framebufferWidth <= 0 || info.framebufferHeight <= 0;
         if (minimized) info.framebufferWidth = info.framebufferHeight = 0;
 
+        guarded("reload", [&] { liveReload_.poll(demo_.get()); });
         // A minimized window keeps simulating but draws nothing.
         guarded("step", [&] { demo_->step(info); });
         if (!minimized) {
@@ -447,6 +457,7 @@ void Application::drawGui(const FrameInfo& frame) {
     menu.guiScaleOverride = guiScaleOverride_;
     menu.contentScale = window_.contentScale();
     const MenuActions actions = drawMainMenu(menu, panels_);
+    liveReload_.gui(demo_.get());
 
     if (panels_.overlay) {
         OverlayInfo o;

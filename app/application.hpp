@@ -13,6 +13,7 @@
 #include "app/gui_main_menu.hpp"
 #include "app/gui_notices.hpp"
 #include "app/keys.hpp"
+#include "app/live_reload.hpp"
 #include "app/window.hpp"
 #include "compute/compute_context.hpp"
 #include "compute/interop/gl_device_query.hpp"
@@ -72,6 +73,7 @@ class Application {
     bool sharesGl_ = false;
     std::string sharesGlReason_;
     AppServices services_;
+    LiveReload liveReload_;  // --kernel-dir, --shader-dir, the Kernels menu and panel
 
     bool imguiReady_ = false;
     std::unique_ptr<ImGuiStyle> baseStyle_;  // unscaled, so rescaling never compounds

@@ -60,7 +60,7 @@ const std::vector<std::string> kValueFlags = {
     "-p",       "--platform", "-d",           "--device",  "--device-type", "--demo",
     "--frames", "--seconds",  "--screenshot", "--layout",  "--vsync",       "--width",
     "--height", "--set",      "--set-at",     "--interop", "--image",       "--save",
-    "--n",      "--preset",   "--variant",    "--record"};
+    "--n",      "--preset",   "--variant",    "--record",  "--kernel-dir",  "--shader-dir"};
 
 bool takesValue(const std::string& flag) {
     return std::find(kValueFlags.begin(), kValueFlags.end(), flag) != kValueFlags.end();
@@ -104,6 +104,8 @@ AppOptions parseCli(const std::vector<std::string>& args) {
                 o.mode = AppOptions::Mode::ListDevices;
             } else if (flag == "--fullscreen") {
                 o.fullscreen = true;
+            } else if (flag == "--verbose") {
+                o.verbose = true;
             } else if (flag.empty() || flag[0] != '-') {
                 throw UsageError("unexpected argument '" + flag + "' (see --help)");
             } else {
@@ -161,6 +163,10 @@ AppOptions parseCli(const std::vector<std::string>& args) {
             o.timed.push_back(parseTimedSetting(value));
         } else if (flag == "--save") {
             o.savePath = value;
+        } else if (flag == "--kernel-dir") {
+            o.kernelDir = value;
+        } else if (flag == "--shader-dir") {
+            o.shaderDir = value;
         } else if (flag == "--n") {
             parseInteger(flag, value, 1, kMaxParticles);
             o.settings.push_back({"n", value});
@@ -233,6 +239,16 @@ Demo settings (sugar for --set KEY=VALUE; the demo checks the value):
       --record DIR        write every frame as a numbered PNG into DIR
       --image FILE        image lab: image to load (PNG, JPEG, BMP, TGA, GIF, PSD, HDR)
       --save FILE         image lab: save the result after the last frame (PNG or JPEG)
+
+Live editing (the Kernels menu and panel; edits rebuild in the background):
+      --kernel-dir DIR    read kernels/*.cl from DIR and reload them when saved  [embedded]
+      --shader-dir DIR    read shaders/* from DIR and reload them when saved     [embedded]
+      --verbose           say where each OpenCL program came from (source build or the
+                          binary cache in $XDG_CACHE_HOME/clviz/programs) and why
+                          CLVIZ_PROGRAM_CACHE=off disables that cache, =DIR moves it
+      app.kernel-dir, app.shader-dir (DIR, source-tree or embedded), app.kernels (on|off:
+      the panel), app.check-reference=on (check the demo against the CPU reference) and the
+      test hooks app.test-save-file=SRC,DST and app.reload-wait=SECONDS also go to --set
 
   -h, --help              this text
       --version           print the version

@@ -48,6 +48,9 @@ struct AppOptions {
     std::vector<Setting> settings;           // --set and the sugar flags, in command-line order
     std::vector<TimedSetting> timed;         // --set-at, sorted by frame (stable)
     std::vector<std::string> benchmarkArgs;  // everything after --benchmark
+    std::string kernelDir;                   // --kernel-dir: read and watch kernels here
+    std::string shaderDir;                   // --shader-dir: read and watch shaders here
+    bool verbose = false;                    // --verbose: where each OpenCL program came from
 };
 
 // Parses argv without the program name. Throws UsageError on any bad input.

@@ -75,6 +75,20 @@ class Demo {
     // frame, --save's ("save", FILE) after the last frame. Unknown keys should say so.
     virtual std::string set(const std::string& key, const std::string& value) = 0;
 
+    // Live reload (app/live_reload.hpp), called at a frame boundary before step(). Kernels: the
+    // program cache holds new builds; fetch fresh kernels and keep the state (bodies, image,
+    // camera). Shaders: the GLSL files changed; rebuild GL programs, and throw clviz::Error with
+    // the compile log, keeping the old programs, when they do not build.
+    virtual void kernelsReloaded() {}
+    virtual void shadersReloaded() {}
+    // The correctness guard: a small sample of the current state against the CPU reference.
+    // Returns an empty message when the demo has no check.
+    struct ReferenceResult {
+        bool ok = false;
+        std::string message;
+    };
+    virtual ReferenceResult checkReference() { return {}; }
+
     // The demo's keys for the Help menu, e.g. {"Space", "pause"}.
     virtual std::vector<std::pair<std::string, std::string>> keyHelp() const { return {}; }
 };

@@ -16,6 +16,7 @@
 #include "compute/error.hpp"
 #include "compute/image_pattern.hpp"
 #include "compute/image_pipeline.hpp"
+#include "compute/reference_check.hpp"
 #include "render/image_view.hpp"
 
 namespace clviz {
@@ -601,6 +602,24 @@ std::string ImageDemo::set(const std::string& key, const std::string& value) {
     dirty_ = true;
     if (key == "interop" && controls_.interop != interopBefore) return recreateTextures();
     return "";
+}
+
+// ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
+
+void ImageDemo::kernelsReloaded() {
+    if (!pipeline_) return;
+    pipeline_->reloadKernels();  // the image, the chain and the view stay
+    dirty_ = true;               // run the chain with the new kernels
+}
+
+void ImageDemo::shadersReloaded() {
+    view_ = std::make_unique<ImageView>();  // a throw leaves the old one in place
+}
+
+Demo::ReferenceResult ImageDemo::checkReference() {
+    if (!pipeline_) return {};
+    const ReferenceCheck r = checkImageAgainstReference(*cc_, *pipeline_);
+    return {r.ok, r.message};
 }
 
 }  // namespace clviz

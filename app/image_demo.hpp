@@ -41,6 +41,9 @@ class ImageDemo final : public Demo {
 
     // Keys: image, save, and those of applyImageSetting (app/image_settings.hpp).
     std::string set(const std::string& key, const std::string& value) override;
+    void kernelsReloaded() override;
+    void shadersReloaded() override;
+    ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
 
     // --- for tests and the panels ---------------------------------------------------------

@@ -14,6 +14,7 @@
 #include "compute/compute_context.hpp"
 #include "compute/error.hpp"
 #include "compute/nbody_snapshot.hpp"
+#include "compute/reference_check.hpp"
 
 namespace clviz {
 
@@ -376,6 +377,22 @@ std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
             {"Right drag, Shift+drag", "pan"},
             {"Wheel", "zoom"},
             {"Drop a file", "load a snapshot (clviz or TIPSY)"}};
+}
+
+// ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
+
+void NbodyDemo::kernelsReloaded() {
+    if (sim_) sim_->reloadKernels();  // bodies, parameters, camera and interop stay
+}
+
+void NbodyDemo::shadersReloaded() {
+    renderer_ = std::make_unique<ParticleRenderer>();  // a throw leaves the old one in place
+}
+
+Demo::ReferenceResult NbodyDemo::checkReference() {
+    if (!sim_) return {};
+    const ReferenceCheck r = checkNbodyAgainstReference(*sim_);
+    return {r.ok, r.message};
 }
 
 }  // namespace clviz

@@ -38,6 +38,9 @@ class NbodyDemo final : public Demo {
     void onScroll(double dy) override;
     void onDrop(const std::string& path) override;
     std::string set(const std::string& key, const std::string& value) override;
+    void kernelsReloaded() override;
+    void shadersReloaded() override;
+    ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
 
     // Every key set() takes, with its values, for error messages and --help.

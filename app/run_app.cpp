@@ -1,12 +1,14 @@
 #include "app/run_app.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "app/application.hpp"
 #include "app/cli.hpp"
 #include "app/demo_registry.hpp"
 #include "bench/suites.hpp"
 #include "compute/error.hpp"
+#include "compute/program_cache.hpp"
 
 #ifndef CLVIZ_VERSION
 #define CLVIZ_VERSION "unknown"
@@ -41,6 +43,10 @@ int runBenchmark(const AppOptions& app) {
 int runViewer(const AppOptions& options) {
     if (!options.demo.empty() && !findDemo(options.demo))
         throw UsageError("unknown --demo '" + options.demo + "' (available: " + demoIdList() + ")");
+    for (const std::string* dir : {&options.kernelDir, &options.shaderDir})
+        if (!dir->empty() && !std::filesystem::is_directory(*dir))
+            throw UsageError((dir == &options.kernelDir ? "--kernel-dir " : "--shader-dir ") +
+                             *dir + ": not a directory");
     // OpenCL first: a machine without a usable device fails fast, before any window opens.
     auto platforms = queryPlatforms();
     chooseDevice(platforms, options.device);
@@ -53,6 +59,7 @@ int runViewer(const AppOptions& options) {
 int runApp(const std::vector<std::string>& args) {
     try {
         const AppOptions options = parseCli(args);
+        ProgramCache::setVerbose(options.verbose);
         switch (options.mode) {
             case AppOptions::Mode::Help:
                 std::fputs(cliUsage().c_str(), stdout);

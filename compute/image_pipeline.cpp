@@ -92,6 +92,15 @@ ImagePipeline::ImagePipeline(ComputeContext& cc)
 
 ImagePipeline::~ImagePipeline() = default;
 
+void ImagePipeline::reloadKernels() {
+    impl_->rotate.reset();
+    impl_->transpose.reset();
+    impl_->noise.reset();
+    impl_->grayscale.reset();
+    impl_->equalize.reset();
+    impl_->histogram.reset();
+}
+
 std::vector<FilterStep> ImagePipeline::defaultSteps() {
     std::vector<FilterStep> steps;
     for (int k = 0; k < kFilterKindCount; ++k) {

@@ -95,6 +95,10 @@ class ImagePipeline {
     // previous result stays valid then.
     void run();
 
+    // Live reload: drops the filters' kernels so the next run() fetches fresh ones from the
+    // program cache. The source, the chain and the last result stay.
+    void reloadKernels();
+
     // --- results of the last run() ----------------------------------------------------------
     // Holds resultSize() RGBA8 pixels at offset 0 (the buffer may be larger). With no enabled
     // step this is the source buffer.

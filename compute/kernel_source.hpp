@@ -1,6 +1,7 @@
 #pragma once
 // OpenCL C sources from kernels/, embedded at build time. Setting CLVIZ_KERNEL_DIR makes clviz read
-// them from that directory instead, so kernels can be edited without rebuilding.
+// them from that directory instead, so kernels can be edited without rebuilding; --kernel-dir and
+// the Kernels menu set the directory at run time (setKernelDirectory) for live reload.
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,7 +18,14 @@ const std::vector<EmbeddedKernel>& embeddedKernels();
 // sources), else nullopt; throws clviz::Error naming the `what` file if it cannot be read.
 std::optional<std::string> readSourceOverride(const char* envVar, const char* what,
                                               const std::string& name);
+// Contents of dir/name; throws clviz::Error naming the `what` file if it cannot be read.
+std::string readSourceFile(const std::string& dir, const char* what, const std::string& name);
 }  // namespace detail
+
+// Where kernelSource() reads from: the directory set by setKernelDirectory(), else
+// $CLVIZ_KERNEL_DIR; "" means the embedded sources. Thread-safe.
+std::string kernelDirectory();
+void setKernelDirectory(const std::string& dir);
 
 // Source of kernels/<name> (e.g. "nbody.cl"); throws clviz::Error if there is none.
 std::string kernelSource(const std::string& name);

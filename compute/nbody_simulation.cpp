@@ -313,6 +313,21 @@ NbodySimulation::NbodySimulation(ComputeContext& cc)
 
 NbodySimulation::~NbodySimulation() = default;
 
+void NbodySimulation::reloadKernels() {
+    auto& pc = cc_.programs();
+    auto fresh = std::make_unique<Kernels>();
+    fresh->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
+    fresh->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
+    if (kernels_->toFloat()) {  // fp64 was used: setPrecision() fetched these
+        fresh->toFloat = pc.kernel("nbody_integrate.cl", "nbody_to_float", "-DREAL_DOUBLE");
+        fresh->toDouble = pc.kernel("nbody_integrate.cl", "nbody_to_double", "-DREAL_DOUBLE");
+        fresh->kickDrift[1] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift", "-DREAL_DOUBLE");
+        fresh->taylor[1] = pc.kernel("nbody_integrate.cl", "nbody_taylor", "-DREAL_DOUBLE");
+    }
+    kernels_ = std::move(fresh);  // force and diagnostics kernels are fetched again on next use
+    accCurrent_ = false;          // the next force pass runs the new force kernel
+}
+
 bool NbodySimulation::supportsFp64() const {
     return cc_.info().hasExtension("cl_khr_fp64");
 }

@@ -189,6 +189,10 @@ class NbodySimulation {
 
     ComputeContext& context() { return cc_; }
 
+    // Live reload: fetches fresh kernels from the program cache (after ProgramCache::install),
+    // keeping the bodies, parameters and kernel choice. Throws clviz::Error like the constructor.
+    void reloadKernels();
+
   private:
     struct Kernels;
     struct Built;

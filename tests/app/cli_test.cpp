@@ -202,3 +202,17 @@ TEST(Cli, HelpListsEveryFlagWithDefaults) {
     for (const char* text : expected)
         EXPECT_NE(help.find(text), std::string::npos) << text;
 }
+
+TEST(Cli, LiveEditingFlags) {
+    const AppOptions d = parse({});
+    EXPECT_TRUE(d.kernelDir.empty());
+    EXPECT_TRUE(d.shaderDir.empty());
+    EXPECT_FALSE(d.verbose);
+    const AppOptions o = parse({"--kernel-dir", "k", "--shader-dir=s", "--verbose"});
+    EXPECT_EQ(o.kernelDir, "k");
+    EXPECT_EQ(o.shaderDir, "s");
+    EXPECT_TRUE(o.verbose);
+    EXPECT_THROW(parse({"--kernel-dir"}), UsageError);
+    EXPECT_THROW(parse({"--verbose=yes"}), UsageError);
+    EXPECT_NE(cliUsage().find("--kernel-dir DIR"), std::string::npos);
+}

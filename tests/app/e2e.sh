@@ -196,6 +196,120 @@ gl_context_failure)
     expect 1 "cannot create an OpenGL context: clviz needs OpenGL 3\.3" \
         env MESA_GL_VERSION_OVERRIDE=2.1 "$CLVIZ" --frames 3
     ;;
+live_reload_edit)
+    # Live kernel reload: the image lab runs grayscale from a copy of kernels/; at frame 3 the copy
+    # is saved with an edit (every pixel magenta), the app rebuilds it in the background and the
+    # result changes. Without the edit the result has no magenta at all.
+    cp -r "$KERNELS" k
+    sed 's/dst\[i\] = (uchar4)(y, y, y, p.w);/dst[i] = (uchar4)(255, 0, 255, 255);/' \
+        k/grayscale.cl >magenta.cl
+    ! cmp -s magenta.cl k/grayscale.cl || fail "the edit did not apply to grayscale.cl"
+    common=(--demo image --set filters=grayscale --kernel-dir k --vsync off)
+    expect 0 "" "$CLVIZ" "${common[@]}" --frames 8 --save before.png
+    expect 0 "kernels/grayscale\.cl rebuilt" "$CLVIZ" "${common[@]}" --frames 8 \
+        --set-at 3:app.test-save-file=magenta.cl,k/grayscale.cl --set-at 3:app.reload-wait=60 \
+        --set-at 5:app.kernels=on --screenshot panel.png --save after.png
+    "$PNG_CHECK" after.png --tolerance 0 --min-color-fraction 255,0,255,0.999 ||
+        fail "the edited kernel did not change the result"
+    st=0
+    "$PNG_CHECK" before.png --tolerance 0 --min-color-fraction 255,0,255,0.001 || st=$?
+    [ "$st" -eq 1 ] || fail "the unedited run already had magenta pixels (png_check: $st)"
+    # The correctness guard notices the broken filter.
+    cp "$KERNELS/grayscale.cl" k/grayscale.cl
+    expect 2 "image lab vs CPU reference: MISMATCH: grayscale" "$CLVIZ" "${common[@]}" \
+        --frames 4 --set-at 1:app.test-save-file=magenta.cl,k/grayscale.cl \
+        --set-at 1:app.reload-wait=60 --set-at 2:app.check-reference=on
+    ;;
+live_reload_nbody)
+    # N-body keeps its state across a reload: at frame 4 the leapfrog drift is edited out of a
+    # copy of nbody_integrate.cl. Before, consecutive frames differ (the bodies move); after, the
+    # frame equals the one before the reload (same bodies, same camera: nothing was reset) and
+    # stays frozen while the new kernel runs.
+    cp -r "$KERNELS" k
+    sed 's/p.xyz = mad(v.xyz, (real3)(dt), p.xyz);/p.xyz = p.xyz;/' k/nbody_integrate.cl >frozen.cl
+    ! cmp -s frozen.cl k/nbody_integrate.cl || fail "the edit did not apply to nbody_integrate.cl"
+    expect 0 "kernels/nbody_integrate\.cl rebuilt" "$CLVIZ" --n 1024 --kernel-dir k --vsync off \
+        --frames 8 --set app.gui=off --set colour=mass --set diagnostics=0 --set latency=0 \
+        --set steps=20 \
+        --set-at 2:app.screenshot=f2.png --set-at 3:app.screenshot=f3.png \
+        --set-at 4:app.test-save-file=frozen.cl,k/nbody_integrate.cl \
+        --set-at 4:app.reload-wait=60 --set-at 4:app.screenshot=f4.png \
+        --set-at 7:app.screenshot=f7.png
+    ! cmp -s f2.png f3.png || fail "the bodies did not move before the edit"
+    cmp -s f3.png f4.png || fail "the reload changed the scene (state or camera reset?)"
+    cmp -s f4.png f7.png || fail "the bodies still move: the old kernel runs"
+    # A bad directory at run time is refused and the sources in use stay.
+    expect 2 "cannot watch /nonexistent-kernels: not a directory" "$CLVIZ" --n 64 --frames 3 \
+        --kernel-dir k --set-at 1:app.kernel-dir=/nonexistent-kernels
+    ;;
+live_reload_syntax_error)
+    # A syntax error in an edited kernel: the app keeps running on the last good build (the
+    # magenta edit), reports the build log with the file's line, and exits 0.
+    cp -r "$KERNELS" k
+    sed 's/dst\[i\] = (uchar4)(y, y, y, p.w);/dst[i] = (uchar4)(255, 0, 255, 255);/' \
+        k/grayscale.cl >magenta.cl
+    sed 's/const uchar4 p = src\[i\];/const uchar4 p = src[i] +;/' k/grayscale.cl >broken.cl
+    line=$(grep -n 'src\[i\] +;' broken.cl | cut -d: -f1)
+    expect 0 "last good build of kernels/grayscale\.cl keeps running" "$CLVIZ" --demo image \
+        --set filters=grayscale --kernel-dir k --vsync off --frames 10 \
+        --set-at 2:app.test-save-file=magenta.cl,k/grayscale.cl --set-at 2:app.reload-wait=60 \
+        --set-at 4:app.test-save-file=broken.cl,k/grayscale.cl --set-at 4:app.reload-wait=60 \
+        --set-at 5:app.kernels=on --screenshot panel.png --save after.png
+    grep -Eq "build of kernels/grayscale\.cl failed" out.txt || fail "no build failure reported"
+    grep -Eq "kernels/grayscale\.cl:$line:[0-9]+:" out.txt ||
+        fail "the build log does not point at grayscale.cl line $line"
+    "$PNG_CHECK" after.png --tolerance 0 --min-color-fraction 255,0,255,0.999 ||
+        fail "the result is not the last good build's"
+    ;;
+shader_reload)
+    # GLSL too: an edited image.frag paints the picture green; a broken one keeps the green.
+    cp -r "$SHADERS" s
+    sed 's/fragColor = vec4(rgb, 1.0);/fragColor = vec4(0.0, 1.0, 0.0, 1.0);/' s/image.frag >green.frag
+    sed 's/fragColor = vec4(rgb, 1.0);/fragColor = vec4(rgb 1.0);/' s/image.frag >broken.frag
+    expect 0 "shaders rebuilt" "$CLVIZ" --demo image --shader-dir s --vsync off --frames 8 \
+        --set app.gui=off \
+        --set-at 2:app.test-save-file=green.frag,s/image.frag --set-at 2:app.reload-wait=30 \
+        --set-at 4:app.test-save-file=broken.frag,s/image.frag --set-at 4:app.reload-wait=30 \
+        --screenshot shot.png
+    grep -q "last good shaders keep running" out.txt || fail "the broken shader was not reported"
+    "$PNG_CHECK" shot.png --tolerance 8 --min-color-fraction 0,255,0,0.2 ||
+        fail "the edited shader did not draw"
+    ;;
+program_cache)
+    # The on-disk binary cache in a private directory: a cold start builds from source and
+    # stores; a warm start loads every program (and still matches the CPU reference); corrupt
+    # and truncated entries are ignored, rebuilt silently (said with --verbose) and rewritten.
+    export CLVIZ_PROGRAM_CACHE=$dir/cache
+    run=(--n 1000 --vsync off --frames 3 --set-at 1:app.check-reference=on)
+    ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
+    t=$(date +%s%N)
+    expect 0 "built from source" "$CLVIZ" --verbose "${run[@]}"
+    echo "cold start, 3 frames: $(ms "$t") ms"
+    ! grep -q "loaded from the binary cache" out.txt || fail "cold start loaded from the cache"
+    n=$(ls cache/*.clbin | wc -l)
+    [ "$n" -ge 3 ] || fail "only $n binaries stored"
+    t=$(date +%s%N)
+    expect 0 "loaded from the binary cache" "$CLVIZ" --verbose "${run[@]}"
+    echo "warm start, 3 frames: $(ms "$t") ms"
+    ! grep -q "built from source" out.txt || fail "warm start built from source"
+    grep -q "N-body vs CPU reference: OK" out.txt || fail "no reference check on cached binaries"
+    files=(cache/*.clbin)
+    damage() {
+        head -c 100 "${files[0]}" >cut && mv cut "${files[0]}"
+        printf 'garbage' >"${files[1]}"
+        printf '\x01' | dd of="${files[2]}" bs=1 seek=$(($(stat -c %s "${files[2]}") - 5)) \
+            conv=notrunc status=none
+    }
+    damage
+    expect 0 "cache: (truncated|not a clviz)" "$CLVIZ" --verbose "${run[@]}"
+    [ "$(grep -c "built from source" out.txt)" -eq 3 ] || fail "not exactly the 3 bad entries rebuilt"
+    damage
+    expect 0 "" "$CLVIZ" "${run[@]}"
+    ! grep -Eq "binary cache|cache:" out.txt || fail "without --verbose the rebuild is not silent"
+    expect 0 "loaded from the binary cache" "$CLVIZ" --verbose "${run[@]}"
+    ! grep -q "built from source" out.txt || fail "the rebuilt entries were not stored again"
+    ! ls cache | grep -q tmp || fail "temporary files left in the cache"
+    ;;
 *)
     fail "unknown case"
     ;;

@@ -1,0 +1,244 @@
+#include "app/live_reload.hpp"
+
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "app/cli.hpp"
+#include "app/gui_kernels_panel.hpp"
+#include "compute/compute_context.hpp"
+#include "compute/error.hpp"
+#include "compute/kernel_source.hpp"
+#include "render/shader_source.hpp"
+
+namespace clviz {
+
+std::string sourceTreeKernelDir() {
+    return std::string(CLVIZ_SOURCE_DIR) + "/kernels";
+}
+std::string sourceTreeShaderDir() {
+    return std::string(CLVIZ_SOURCE_DIR) + "/shaders";
+}
+
+namespace {
+
+// "source-tree" and "embedded" name the two directories the menu offers.
+std::string resolveDir(const std::string& value, const std::string& sourceTree) {
+    if (value == "source-tree") return sourceTree;
+    if (value == "embedded" || value == "off") return "";
+    return value;
+}
+
+// Copies `from` over `to` as an editor saves: a temporary file renamed into place.
+std::string saveFileOver(const std::string& from, const std::string& to) {
+    std::ifstream in(from, std::ios::binary);
+    if (!in) return "cannot read " + from;
+    std::ostringstream contents;
+    contents << in.rdbuf();
+    const std::string temp = to + ".clviz-save";
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        out << contents.str();
+        if (!out) return "cannot write " + temp;
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp, to, ec);
+    return ec ? "cannot rename " + temp + " to " + to + ": " + ec.message() : "";
+}
+
+}  // namespace
+
+LiveReload::LiveReload() = default;
+LiveReload::~LiveReload() = default;
+
+void LiveReload::start(const AppServices& app, const std::string& kernelDir,
+                       const std::string& shaderDir) {
+    app_ = app;
+    if (!kernelDir.empty()) setKernelDirectory(kernelDir);
+    if (!shaderDir.empty()) setShaderDirectory(shaderDir);
+    // Errors here are command-line errors: the caller reports them.
+    if (const std::string dir = kernelDirectory(); !dir.empty())
+        if (std::string why = watchKernels(dir); !why.empty()) throw Error(why);
+    if (const std::string dir = shaderDirectory(); !dir.empty())
+        if (std::string why = watchShaders(dir); !why.empty()) throw Error(why);
+}
+
+void LiveReload::stop() {
+    kernels_.reset();
+    shaders_.reset();
+}
+
+void LiveReload::report(bool isError, const std::string& message) {
+    if (isError)
+        app_.error(message);
+    else
+        app_.notice(message);
+}
+
+std::string LiveReload::watchKernels(const std::string& dir) {
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+        return "cannot watch " + dir + ": not a directory";  // keep the sources in use
+    kernels_.reset();
+    setKernelDirectory(dir);
+    if (dir.empty()) return "";  // embedded: programs built from now on use them
+    try {
+        kernels_ = std::make_unique<KernelReloader>(app_.compute->programs(), dir);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    kernels_->reloadAll();  // the directory may hold other sources than the running builds
+    return "";
+}
+
+std::string LiveReload::watchShaders(const std::string& dir) {
+    if (!dir.empty() && !std::filesystem::is_directory(dir))
+        return "cannot watch " + dir + ": not a directory";
+    shaders_.reset();
+    setShaderDirectory(dir);
+    if (dir.empty()) return "";
+    try {
+        shaders_ = std::make_unique<FileWatcher>(dir, std::vector<std::string>{".vert", ".frag"});
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+void LiveReload::reloadShaders(Demo* demo) {
+    ++reloadsSeen_;
+    if (!demo) return;
+    try {
+        demo->shadersReloaded();
+        shaderFailure_.clear();
+        report(false, "shaders rebuilt from " + shaderDirectory());
+    } catch (const std::exception& e) {
+        shaderFailure_ = e.what();
+        report(true, std::string(e.what()) + "\n(the last good shaders keep running)");
+    }
+}
+
+void LiveReload::poll(Demo* demo) {
+    if (kernels_) {
+        for (const KernelReloadEvent& e : kernels_->poll()) {
+            ++reloadsSeen_;
+            if (e.ok) {
+                kernelsPending_ |= e.installed;
+                if (lastFailureFile_ == e.file) lastFailure_.clear();
+            } else {
+                lastFailure_ = e.message;
+                lastFailureFile_ = e.file;
+            }
+            report(!e.ok, e.message);
+        }
+    }
+    if (shaders_ && !shaders_->changes().empty()) reloadShaders(demo);
+    if (kernelsPending_ && demo) {
+        kernelsPending_ = false;
+        demo->kernelsReloaded();
+    }
+}
+
+void LiveReload::runCheck(Demo* demo) {
+    if (!demo) return;
+    const Demo::ReferenceResult r = demo->checkReference();
+    lastCheck_ = r.message.empty() ? "this demo has no reference check" : r.message;
+    lastCheckOk_ = r.ok;
+    report(!r.ok, lastCheck_);
+}
+
+std::optional<std::string> LiveReload::set(const std::string& key, const std::string& value,
+                                           Demo* demo) {
+    if (key == "kernel-dir") {
+        const std::string dir = resolveDir(value, sourceTreeKernelDir());
+        return watchKernels(dir);
+    }
+    if (key == "shader-dir") {
+        std::string why = watchShaders(resolveDir(value, sourceTreeShaderDir()));
+        if (why.empty()) reloadShaders(demo);
+        return why;
+    }
+    if (key == "kernels") {
+        const auto on = parseOnOff(value);
+        if (!on) return "app.kernels expects on or off, got '" + value + "'";
+        panelOpen_ = *on;
+        return "";
+    }
+    if (key == "reload-wait") {
+        // Test hook: block until a kernel or shader reload finished (installed or failed).
+        char* end = nullptr;
+        const double seconds = std::strtod(value.c_str(), &end);
+        if (end != value.c_str() + value.size() || !(seconds > 0) || seconds > 600)
+            return "app.reload-wait expects seconds (0 < S <= 600)";
+        if (!kernels_ && !shaders_) return "nothing is watched (see --kernel-dir)";
+        const int before = reloadsSeen_;
+        const auto until =
+            std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (reloadsSeen_ == before || (kernels_ && kernels_->busy())) {
+            if (std::chrono::steady_clock::now() > until)
+                return "no reload finished within " + value + " s";
+            poll(demo);
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return "";
+    }
+    if (key == "check-reference") {
+        if (value != "on") return "app.check-reference expects on";
+        runCheck(demo);
+        return lastCheckOk_ ? "" : lastCheck_;
+    }
+    if (key == "test-save-file") {
+        // Test hook: SRC,DST saves SRC's contents over DST the way editors do.
+        const auto comma = value.find(',');
+        if (comma == std::string::npos) return "app.test-save-file expects SRC,DST";
+        return saveFileOver(value.substr(0, comma), value.substr(comma + 1));
+    }
+    return std::nullopt;
+}
+
+void LiveReload::gui(Demo* demo) {
+    if (ImGui::BeginMainMenuBar()) {
+        if (ImGui::BeginMenu("Kernels")) {
+            ImGui::MenuItem("Kernels panel", nullptr, &panelOpen_);
+            ImGui::Separator();
+            const std::string tree = sourceTreeKernelDir();
+            const bool treeExists = std::filesystem::is_directory(tree);
+            const bool watchingTree = kernels_ && kernels_->directory() == tree;
+            if (ImGui::MenuItem("Watch the source tree's kernels/ and shaders/", nullptr,
+                                watchingTree, treeExists && !watchingTree)) {
+                for (auto [k, v] : {std::pair{"kernel-dir", "source-tree"},
+                                    std::pair{"shader-dir", "source-tree"}})
+                    if (auto why = set(k, v, demo); why && !why->empty()) report(true, *why);
+            }
+            if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("%s", treeExists ? tree.c_str() : "not found on this machine");
+            ImGui::EndMenu();
+        }
+        ImGui::EndMainMenuBar();
+    }
+    if (!panelOpen_) return;
+    KernelsPanelModel m;
+    ProgramCache& programs = app_.compute->programs();
+    m.programs = programs.records();
+    m.kernelDir = kernelDirectory();
+    if (kernels_) {
+        m.kernelWatch = kernels_->mechanism();
+        m.building = kernels_->busy();
+    }
+    m.shaderDir = shaderDirectory();
+    if (programs.disk()) m.binaryCacheDir = programs.disk()->directory().string();
+    m.failure = lastFailure_;
+    m.failureFile = lastFailureFile_;
+    m.shaderFailure = shaderFailure_;
+    m.check = lastCheck_;
+    m.checkOk = lastCheckOk_;
+    m.demoHasCheck = demo != nullptr;
+    if (drawKernelsPanel(&panelOpen_, m).runCheck) runCheck(demo);
+}
+
+}  // namespace clviz
