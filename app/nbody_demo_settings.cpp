@@ -87,6 +87,9 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
             else
                 app_.notice("N-body interop: " + choice_.reason);
         }
+    } else if (key == "interop-panel") {
+        if (value != "open") throw Error("interop-panel expects open");
+        showInterop_ = openInterop_ = true;
     } else if (key == "assume-gl-sharing") {
         // Test hook: claims the device and context can share with GL, so that the run-time
         // failure of gl-sharing (e.g. clCreateFromGLBuffer refused) and the fallback to host

@@ -6,17 +6,18 @@
 # Reproducible from Debian 12 packages alone: `apt-get download` of a fixed list and its
 # dependencies (resolved here, amd64), `dpkg -x` into a staging root, then tar + xz.
 # xroot: X server, Mesa (Xvfb's own GLX needs swrast_dri.so), glvnd + Vulkan loaders, GLFW, the
-#        X client libraries. extra: general base libraries; run-h200.sh drops each one whose
-#        soname the host already has.
+#        X client libraries, stb (clviz links libstb.so.0).
+# extra: general base libraries; run-h200.sh drops each one whose soname the host already has.
+# xz -3: nearly -9's size for this content at a fraction of the CPU time.
 # Usage: bench/device/pack-carry.sh [DEST]   (default /work/main/.gl; git-excluded there)
 set -euo pipefail
 dest=${1:-/work/main/.gl}
 roots=(xvfb x11-xkb-utils xkb-data libgl1-mesa-dri libglx-mesa0 libgl1 libglx0 libglvnd0 libegl1
-    libopengl0 libgles2 libglfw3 libvulkan1 libxrandr2 libxinerama1 libxcursor1 libxi6)
+    libopengl0 libgles2 libglfw3 libvulkan1 libxrandr2 libxinerama1 libxcursor1 libxi6 libstb0)
 # Provided by every Linux host, or scripts that only matter to a booted Debian system.
 skip='^(libc6|libgcc-s1|libstdc\+\+6|gcc-12-base|lsb-base|sysvinit-utils|libelogind0|libaudit-common|debconf|dpkg|perl-base|tar)$'
 # Everything else that is not X/GL/Vulkan-specific goes to extra.
-xgl='^(libx|libgl|libegl|libopengl|libvulkan|libdrm|libllvm|libgbm|libwayland|libpixman|libfontenc|libice|libsm6|libsensors|libpciaccess|x11-|xkb-|xserver-|xvfb|libz3|libedit|libunwind)'
+xgl='^(libx|libgl|libegl|libopengl|libvulkan|libdrm|libllvm|libgbm|libwayland|libpixman|libfontenc|libice|libsm6|libsensors|libpciaccess|x11-|xkb-|xserver-|xvfb|libz3|libedit|libunwind|libstb)'
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -41,7 +42,7 @@ mkdir -p "$dest"
 # Fixed order and timestamps so that the same packages give the same archive.
 for r in xroot extra; do
     tar -C "$work/$r" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . |
-        xz -9 -T2 >"$dest/$r.tar.xz"
+        xz -3 -T2 >"$dest/$r.tar.xz"
 done
 ls -l "$dest"/xroot.tar.xz "$dest"/extra.tar.xz
 du -ch "$dest"/xroot.tar.xz "$dest"/extra.tar.xz | tail -1

@@ -77,12 +77,17 @@ viewer | interop)
             --interop $2 --set diagnostics=0 --width 640 --height 360 --set app.gui=$4 \
             --screenshot "$out/interop-$1-$2-$4.png" 2>&1 | grep -E "summary|interop"
     done 2>&1 | tee "$out/interop-viewer.txt"
+    # The screenshot for the docs: Interop panel expanded, external memory active.
+    timeout 120 $bin/clviz --device-type gpu --vsync off --frames 300 --set n=65536 \
+        --interop external-memory --set interop-panel=open --width 1280 --height 720 \
+        --screenshot "$out/interop-panel-h200.png" 2>&1 | grep -E "summary|interop" |
+        tee -a "$out/interop-viewer.txt"
     # Live switches and N changes while running: the last frame must still be external memory.
     echo "== live switches" | tee -a "$out/interop-viewer.txt"
     timeout 120 $bin/clviz --device-type gpu --vsync off --frames 400 --set n=65536 \
         --interop external-memory --set diagnostics=0 --width 640 --height 360 \
         --set-at 100:interop=host-copy --set-at 150:interop=external-memory --set-at 200:n=70001 \
-        --set-at 250:interop=auto --set-at 300:n=65536 \
+        --set-at 250:interop=auto --set-at 300:n=65536 --set-at 350:interop=external-memory \
         --screenshot "$out/interop-switches.png" 2>&1 | grep -E "summary|interop|error" |
         tee -a "$out/interop-viewer.txt"
     fi

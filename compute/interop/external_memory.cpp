@@ -57,14 +57,20 @@ std::optional<DeviceUuid> clDeviceUuid(const cl::Device& device) {
 }
 
 std::shared_ptr<VulkanExporter> exporterFor(const ComputeContext& cc) {
-    const auto clUuid = clDeviceUuid(cc.device());
-    if (!clUuid) throw Error("the OpenCL device reports no UUID (no cl_khr_device_uuid)");
     const auto glUuids = glDeviceUuids();
     if (glUuids.empty()) throw Error("the GL context reports no device UUID");
-    if (std::find(glUuids.begin(), glUuids.end(), *clUuid) == glUuids.end())
-        throw Error("the GL context runs on another device (GL UUID " + formatUuid(glUuids[0]) +
-                    ", CL UUID " + formatUuid(*clUuid) + ")");
-    auto exporter = VulkanExporter::shared(*clUuid);
+    DeviceUuid target = glUuids[0];
+    if (const auto clUuid = clDeviceUuid(cc.device())) {
+        if (std::find(glUuids.begin(), glUuids.end(), *clUuid) == glUuids.end())
+            throw Error("the GL context runs on another device (GL UUID " + formatUuid(glUuids[0]) +
+                        ", CL UUID " + formatUuid(*clUuid) + ")");
+        target = *clUuid;
+    } else if (glUuids.size() != 1) {
+        // Without cl_khr_device_uuid the CL device can only be assumed to be GL's single GPU.
+        throw Error("the OpenCL device reports no UUID (no cl_khr_device_uuid) and GL spans " +
+                    std::to_string(glUuids.size()) + " devices");
+    }
+    auto exporter = VulkanExporter::shared(target);
     checkGlCanImport(*exporter);
     return exporter;
 }

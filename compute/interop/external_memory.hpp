@@ -42,8 +42,9 @@ std::optional<DeviceUuid> clDeviceUuid(const cl::Device& device);
 // Vulkan only when the CL and GL extensions are there. Never throws. GL context current.
 void probeExternalMemory(const ComputeContext& cc, InteropCaps& caps);
 
-// The Vulkan exporter on the CL device's GPU, checked against the GL context. Throws clviz::Error
-// with the reason when there is none.
+// The Vulkan exporter on the CL device's GPU, checked against the GL context (a CL device without
+// cl_khr_device_uuid is taken to be the GL context's GPU when GL reports exactly one). Throws
+// clviz::Error with the reason when there is none.
 std::shared_ptr<VulkanExporter> exporterFor(const ComputeContext& cc);
 
 // Exported memory imported into GL as a buffer (the GL half alone: runs on Mesa too).

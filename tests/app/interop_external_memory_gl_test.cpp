@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <random>
 #include <utility>
 #include <vector>
@@ -254,6 +255,37 @@ TEST_F(ExternalMemoryTest, BridgeIsByteExactInEverySlotAcrossSwitches) {
             }
         }
     }
+}
+
+int openFds() {
+    int n = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd"))
+        ++n;
+    return n;
+}
+
+// Rebuilding the bridge (a live switch, an N change) leaves no file descriptor behind: GL and CL
+// own the fds they imported, and release them with their objects.
+TEST_F(ExternalMemoryTest, RebuildingTheBridgeLeaksNoFileDescriptors) {
+    std::string why;
+    if (!fullPathHere(*cc_, why)) GTEST_SKIP() << why;
+    InteropCaps caps = detectClInteropCaps(cc_->info().extensions);
+    detectGlInteropCaps(caps);
+    probeExternalMemory(*cc_, caps);
+    auto cycle = [&] {
+        auto bridge = createBufferBridge(InteropPath::ExternalMemory, *cc_, 4096 * 16, caps);
+        cl::Buffer src(cc_->context(), CL_MEM_READ_WRITE, 4096 * 16);
+        bridge->publish(src, 4096 * 16);
+        bridge->view();
+        bridge->drawn();
+    };
+    cycle();  // the drivers' own one-time descriptors
+    glFinish();
+    const int before = openFds();
+    for (int i = 0; i < 5; ++i)
+        cycle();
+    glFinish();
+    EXPECT_EQ(openFds(), before) << "descriptors left by 5 bridge rebuilds";
 }
 
 // The image lab's texture through external memory: CL -> texture and texture -> CL, exact.
