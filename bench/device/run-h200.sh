@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 device machine from the repository root (see README.md beside this file).
-# Usage: bench/device/run-h200.sh [image] [nbody] [viewer] [interop]
+# Usage: bench/device/run-h200.sh [image] [nbody] [viewer] [interop] [interop-quick]
+# interop-quick: the interop tests and clviz-interop-bench only (no viewer runs).
 # viewer and interop need .gl/xroot.tar.xz and .gl/extra.tar.xz (bench/device/pack-carry.sh).
 set -uo pipefail
 bin=${BIN:-.carry}  # folder holding the carried clviz-bench and clviz
@@ -49,7 +50,7 @@ nbody)
         --json "$out/nbody-h200.json" --csv "$out/nbody-h200.csv" 2>"$out/nbody-progress.txt" |
         tee "$out/nbody-table.txt"
     ;;
-viewer | interop)
+viewer | interop | interop-quick)
     start_x
     if [ "$what" = viewer ]; then
     # N, colour, window size, GUI: the default view, then without the velocity copy, a small
@@ -68,6 +69,7 @@ viewer | interop)
     timeout 120 $bin/app_interop_external_memory_gl_test 2>&1 | tee "$out/interop-tests.txt"
     timeout 180 $bin/app_nbody_demo_gl_test 2>&1 | tail -n 30 | tee -a "$out/interop-tests.txt"
     timeout 120 $bin/clviz-interop-bench 1048576 8192 20 2>&1 | tee "$out/interop-bench.txt"
+    [ "$what" = interop-quick ] && continue
     for run in "65536 external-memory 600 on" "65536 host-copy 600 on" \
         "65536 external-memory 600 off" "65536 host-copy 600 off" \
         "1048576 external-memory 40 off" "1048576 host-copy 40 off"; do

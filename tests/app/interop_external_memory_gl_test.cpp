@@ -245,10 +245,7 @@ TEST_F(ExternalMemoryTest, BridgeIsByteExactInEverySlotAcrossSwitches) {
                 bridge->publish(src, bytes);
                 BridgeView v = bridge->view();
                 ASSERT_TRUE(v.valid());
-                std::vector<std::uint8_t> got(bytes);
-                glBindBuffer(GL_COPY_READ_BUFFER, v.buffer);
-                glGetBufferSubData(GL_COPY_READ_BUFFER, v.offset, GLsizeiptr(bytes), got.data());
-                glBindBuffer(GL_COPY_READ_BUFFER, 0);
+                const auto got = test::readGlBufferOnGpu(v.buffer, v.offset, bytes);
                 bridge->drawn();
                 ASSERT_EQ(got, data) << interopPathName(path) << ", capacity " << capacity
                                      << ", round " << round << ", " << bytes << " bytes";
