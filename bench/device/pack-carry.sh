@@ -14,8 +14,10 @@ set -euo pipefail
 dest=${1:-/work/main/.gl}
 roots=(xvfb x11-xkb-utils xkb-data libgl1-mesa-dri libglx-mesa0 libgl1 libglx0 libglvnd0 libegl1
     libopengl0 libgles2 libglfw3 libvulkan1 libxrandr2 libxinerama1 libxcursor1 libxi6 libstb0)
-# Provided by every Linux host, or scripts that only matter to a booted Debian system.
-skip='^(libc6|libgcc-s1|libstdc\+\+6|gcc-12-base|lsb-base|sysvinit-utils|libelogind0|libaudit-common|debconf|dpkg|perl-base|tar)$'
+# Provided by every Linux host, or scripts that only matter to a booted Debian system; and ICU
+# (31 MB of data), needed only by Debian's libxml2, which the H200's Ubuntu 24.04 has itself
+# (libxml2.so.2 with ICU 74, checked 2026-11-23), so run-h200.sh drops the carried one anyway.
+skip='^(libc6|libgcc-s1|libstdc\+\+6|gcc-12-base|lsb-base|sysvinit-utils|libelogind0|libaudit-common|debconf|dpkg|perl-base|tar|libicu72)$'
 # Everything else that is not X/GL/Vulkan-specific goes to extra.
 xgl='^(libx|libgl|libegl|libopengl|libvulkan|libdrm|libllvm|libgbm|libwayland|libpixman|libfontenc|libice|libsm6|libsensors|libpciaccess|x11-|xkb-|xserver-|xvfb|libz3|libedit|libunwind|libstb)'
 
@@ -39,10 +41,12 @@ for r in xroot extra; do
     rm -rf "$work/$r"/usr/share/{doc,man,locale,lintian,bug,info}
 done
 mkdir -p "$dest"
-# Fixed order and timestamps so that the same packages give the same archive.
+# Fixed order and timestamps so that the same packages give the same archive. Written beside and
+# renamed, so that a run carrying .gl meanwhile never sees half an archive.
 for r in xroot extra; do
     tar -C "$work/$r" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . |
-        xz -3 -T2 >"$dest/$r.tar.xz"
+        xz -3 -T2 >"$dest/$r.tar.xz.part"
+    mv "$dest/$r.tar.xz.part" "$dest/$r.tar.xz"
 done
 ls -l "$dest"/xroot.tar.xz "$dest"/extra.tar.xz
 du -ch "$dest"/xroot.tar.xz "$dest"/extra.tar.xz | tail -1
