@@ -235,7 +235,7 @@ Demo settings (sugar for --set KEY=VALUE; the demo checks the value):
       --n N               N-body: number of particles
       --preset NAME       N-body: initial scene
       --variant NAME      kernel variant of the active demo
-      --interop MODE      auto, gl-sharing or host-copy                     [auto]
+      --interop MODE      auto, gl-sharing, external-memory or host-copy    [auto]
       --record DIR        write every frame as a numbered PNG into DIR
       --image FILE        image lab: image to load (PNG, JPEG, BMP, TGA, GIF, PSD, HDR)
       --save FILE         image lab: save the result after the last frame (PNG or JPEG)

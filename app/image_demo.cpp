@@ -16,6 +16,7 @@
 #include "compute/error.hpp"
 #include "compute/image_pattern.hpp"
 #include "compute/image_pipeline.hpp"
+#include "compute/interop/external_memory.hpp"
 #include "compute/reference_check.hpp"
 #include "render/image_view.hpp"
 
@@ -61,6 +62,7 @@ void ImageDemo::init(const AppServices& app) {
     caps_ = detectClInteropCaps(cc_->info().extensions);
     caps_.clContextSharesGl = app.clContextSharesGl;
     detectGlInteropCaps(caps_);
+    probeExternalMemory(*cc_, caps_);
     chooseInterop();
     // The default image loads on the first step unless --image (set before it) picks another.
     pendingDefault_ = true;
@@ -187,7 +189,7 @@ void ImageDemo::chooseInterop() {
 }
 
 void ImageDemo::reportFallback(const SharedTexture& texture) {
-    if (texture.fallbackReason().empty() || interop_.path != InteropPath::GlSharing) return;
+    if (texture.fallbackReason().empty() || interop_.path == InteropPath::HostCopy) return;
     app_.error("image lab: " + texture.fallbackReason());
     // Later textures go straight to host copy instead of failing the same way again.
     interop_ = {InteropPath::HostCopy, texture.fallbackReason()};

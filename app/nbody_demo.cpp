@@ -13,6 +13,7 @@
 #include "app/screenshot.hpp"
 #include "compute/compute_context.hpp"
 #include "compute/error.hpp"
+#include "compute/interop/external_memory.hpp"
 #include "compute/nbody_snapshot.hpp"
 #include "compute/reference_check.hpp"
 
@@ -56,6 +57,7 @@ void NbodyDemo::init(const AppServices& app) {
 
     caps_ = detectClInteropCaps(cc_->info().extensions);
     detectGlInteropCaps(caps_);
+    probeExternalMemory(*cc_, caps_);
     caps_.clContextSharesGl = app.clContextSharesGl;
 
     renderer_ = std::make_unique<ParticleRenderer>();

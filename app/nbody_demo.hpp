@@ -127,6 +127,7 @@ class NbodyDemo final : public Demo {
     long long recordIndex_ = 0;
 
     // Panels.
+    bool openInterop_ = false;  // expand the Interop panel on the next frame
     bool showSimulation_ = true, showInterop_ = true, showTimings_ = true, showDiagnostics_ = false,
          showStatus_ = true;
     std::string autotuneLog_;

@@ -35,6 +35,11 @@ void NbodyDemo::gui(const FrameInfo& frame) {
         ImGui::SetNextWindowPos(ImVec2(10 * s, 600 * s), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(360 * s, 0), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+        if (openInterop_) {  // interop-panel=open: expanded, beside the Simulation panel
+            ImGui::SetNextWindowPos(ImVec2(380 * s, 40 * s), ImGuiCond_Always);
+            ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+            openInterop_ = false;
+        }
         if (ImGui::Begin("Interop", &showInterop_, kPanelFlags)) panel([this] { interopPanel(); });
         ImGui::End();
     }

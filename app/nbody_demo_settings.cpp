@@ -8,6 +8,7 @@
 #include "app/nbody_demo.hpp"
 #include "compute/compute_context.hpp"
 #include "compute/error.hpp"
+#include "compute/interop/external_memory.hpp"
 #include "compute/nbody_snapshot.hpp"
 
 namespace clviz {
@@ -60,7 +61,8 @@ std::string NbodyDemo::settingsHelp() {
            "dt=X, softening=X, damping=X, steps=1..1000, pause=on|off, step=COUNT, reset=1, "
            "colour=speed|mass|fixed, colourmap=inferno|viridis|ice, size=X, brightness=X, "
            "diagnostics=FRAMES (0 off), latency=0|1, record=DIR|off, save=FILE, load=FILE, "
-           "camera=reset, autotune=SECONDS, assume-gl-sharing=on|off (test hook)";
+           "camera=reset, autotune=SECONDS, assume-gl-sharing=on|off, "
+           "assume-external-memory=on|off (test hooks)";
 }
 
 std::string NbodyDemo::set(const std::string& key, const std::string& value) {
@@ -85,6 +87,9 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
             else
                 app_.notice("N-body interop: " + choice_.reason);
         }
+    } else if (key == "interop-panel") {
+        if (value != "open") throw Error("interop-panel expects open");
+        showInterop_ = openInterop_ = true;
     } else if (key == "assume-gl-sharing") {
         // Test hook: claims the device and context can share with GL, so that the run-time
         // failure of gl-sharing (e.g. clCreateFromGLBuffer refused) and the fallback to host
@@ -92,6 +97,17 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
         const bool on = parseSwitch(key, value);
         caps_.clGlSharing = on || detectClInteropCaps(cc_->info().extensions).clGlSharing;
         caps_.clContextSharesGl = on || app_.clContextSharesGl;
+    } else if (key == "assume-external-memory") {
+        // Test hook: claims CL, GL and Vulkan can share memory, so that a refused set-up of the
+        // external-memory path and its fallback to host copy run on machines without it.
+        if (parseSwitch(key, value)) {
+            caps_.clExternalMemoryFd = caps_.glMemoryObjectFd = caps_.externalMemoryDevice = true;
+        } else {
+            caps_ = detectClInteropCaps(cc_->info().extensions);
+            detectGlInteropCaps(caps_);
+            caps_.clContextSharesGl = app_.clContextSharesGl;
+            probeExternalMemory(*cc_, caps_);
+        }
     } else if (key == "n") {
         n_ = std::size_t(parseInteger(key, value, 1, (long long)kMaxBodies));
         rebuild();

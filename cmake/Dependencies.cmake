@@ -40,6 +40,8 @@ if(CLVIZ_BUILD_APP)
     clviz_need(header X11/extensions/Xrandr.h libxrandr-dev)
     clviz_need(header GL/glx.h libgl-dev)
     clviz_need(header GL/gl.h libgl-dev)
+    # the external-memory interop path (compute/interop/); the loader is opened at run time
+    clviz_need(header vulkan/vulkan.h libvulkan-dev)
     clviz_need(program glad python3-glad)
     clviz_need(header imgui/imgui.h libimgui-dev)
     clviz_need(file /usr/share/doc/libimgui-dev/examples/backends/imgui_impl_glfw.cpp libimgui-dev)

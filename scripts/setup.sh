@@ -18,6 +18,9 @@ packages=(
     libglfw3-dev libx11-dev libxrandr-dev libgl-dev libegl-dev
     # GL loader generator (run offline) and Dear ImGui (its GLFW/OpenGL3 backends ship as sources)
     python3-glad libimgui-dev
+    # external-memory interop: Vulkan headers (the loader libvulkan1 is opened at run time), and
+    # Mesa's lavapipe so the Vulkan <-> GL half is exercised on machines without a GPU
+    libvulkan-dev mesa-vulkan-drivers
     # image loading and saving, and a font for the GUI
     libstb-dev fonts-dejavu-core
     # tests: GoogleTest, a virtual X server with Mesa's software GL, the libFuzzer runtime

@@ -12,6 +12,8 @@ std::unique_ptr<BufferBridge> makeHostCopyBridge(ComputeContext& cc, std::size_t
                                                  bool persistent, bool pinned);
 std::unique_ptr<BufferBridge> makeGlSharingBridge(ComputeContext& cc, std::size_t capacity,
                                                   const InteropCaps& caps);
+std::unique_ptr<BufferBridge> makeExternalMemoryBridge(ComputeContext& cc, std::size_t capacity,
+                                                       const InteropCaps& caps);
 
 // Rounds up to 256 bytes so every slot starts aligned for any vertex format and the mapping.
 inline std::size_t slotStride(std::size_t bytes) {

@@ -177,7 +177,7 @@ std::unique_ptr<BufferBridge> createBufferBridge(InteropPath path, ComputeContex
         case InteropPath::GlSharing:
             return makeGlSharingBridge(cc, capacityBytes, caps);
         case InteropPath::ExternalMemory:
-            throw Error("external memory interop is not implemented yet");
+            return makeExternalMemoryBridge(cc, capacityBytes, caps);
     }
     throw Error("unknown interop path");
 }

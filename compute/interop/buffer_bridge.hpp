@@ -15,6 +15,8 @@
 //       clEnqueueCopyBuffer from the simulation's buffer, release. The GL->CL hand-over waits on
 //       the slot's GL fence through clCreateEventFromGLsyncKHR (cl_khr_gl_event) or on the CPU;
 //       the CL->GL hand-over waits on the release event.
+//   external-memory: Vulkan-allocated device memory imported by GL and CL (external_memory.hpp),
+//       three slots in it; a device-side clEnqueueCopyBuffer per frame, no acquire/release.
 //
 // Errors (a failing registration or acquire) throw clviz::Error; the caller then falls back to
 // host copy and shows the message.
@@ -119,8 +121,8 @@ class BufferBridge {
     BridgeTiming lastTiming_;
 };
 
-// Creates the bridge for `path` with room for `capacityBytes` (> 0). ExternalMemory is not
-// implemented and throws; gl-sharing throws when the context cannot share. GL context current.
+// Creates the bridge for `path` with room for `capacityBytes` (> 0). gl-sharing and
+// external-memory throw clviz::Error when they cannot be set up. GL context current.
 std::unique_ptr<BufferBridge> createBufferBridge(InteropPath path, ComputeContext& cc,
                                                  std::size_t capacityBytes,
                                                  const InteropCaps& caps);

@@ -66,7 +66,11 @@ std::string externalMemoryBlocker(const InteropCaps& caps) {
     if (!caps.clExternalMemoryFd)
         return "the OpenCL device has no cl_khr_external_memory_opaque_fd";
     if (!caps.glMemoryObjectFd) return "the GL context has no GL_EXT_memory_object_fd";
-    return "external memory interop is not implemented yet";
+    if (!caps.externalMemoryDevice)
+        return caps.externalMemoryProbe.empty()
+                   ? "no Vulkan device was matched to the OpenCL device and GL context"
+                   : caps.externalMemoryProbe;
+    return {};
 }
 
 std::string hostCopyHow(const InteropCaps& caps) {
@@ -87,18 +91,29 @@ InteropChoice chooseInteropPath(InteropRequest request, const InteropCaps& caps)
             return {InteropPath::HostCopy,
                     "gl-sharing requested but " + blocker + "; using " + hostCopyHow(caps)};
         }
-        case InteropRequest::ExternalMemory:
-            return {InteropPath::HostCopy, "external-memory requested but " +
-                                               externalMemoryBlocker(caps) + "; using " +
-                                               hostCopyHow(caps)};
+        case InteropRequest::ExternalMemory: {
+            std::string blocker = externalMemoryBlocker(caps);
+            if (blocker.empty())
+                return {InteropPath::ExternalMemory,
+                        "forced: Vulkan memory imported by CL and GL (" + caps.externalMemoryProbe +
+                            ")"};
+            return {InteropPath::HostCopy,
+                    "external-memory requested but " + blocker + "; using " + hostCopyHow(caps)};
+        }
         case InteropRequest::Auto:
             break;
     }
-    std::string blocker = glSharingBlocker(caps);
-    if (blocker.empty())
+    std::string sharing = glSharingBlocker(caps);
+    if (sharing.empty())
         return {InteropPath::GlSharing,
                 "auto: cl_khr_gl_sharing available, buffers shared in place"};
-    return {InteropPath::HostCopy, "auto: " + blocker + "; using " + hostCopyHow(caps)};
+    std::string external = externalMemoryBlocker(caps);
+    if (external.empty())
+        return {InteropPath::ExternalMemory, "auto: no gl-sharing (" + sharing +
+                                                 "); Vulkan memory imported by CL and GL (" +
+                                                 caps.externalMemoryProbe + ")"};
+    return {InteropPath::HostCopy, "auto: no gl-sharing (" + sharing + "), no external memory (" +
+                                       external + "); using " + hostCopyHow(caps)};
 }
 
 std::string describeInteropCaps(const InteropCaps& caps) {
@@ -115,6 +130,9 @@ std::string describeInteropCaps(const InteropCaps& caps) {
     s += yn(caps.glBufferStorage);
     s += ", memory_object_fd ";
     s += yn(caps.glMemoryObjectFd);
+    s += " | Vulkan: ";
+    s += caps.externalMemoryProbe.empty() ? (caps.externalMemoryDevice ? "matched" : "not probed")
+                                          : caps.externalMemoryProbe;
     return s;
 }
 

@@ -10,7 +10,8 @@ namespace clviz {
 enum class InteropPath {
     GlSharing,       // cl_khr_gl_sharing: CL writes GL objects in place (acquire / release)
     HostCopy,        // CL computes in its own memory; each frame is copied through the host
-    ExternalMemory,  // cl_khr_external_memory_opaque_fd + GL_EXT_memory_object_fd (not yet)
+    ExternalMemory,  // Vulkan-allocated memory imported by CL (cl_khr_external_memory_opaque_fd)
+                     // and GL (GL_EXT_memory_object_fd): zero copy without gl_sharing
 };
 
 // "gl-sharing", "host-copy", "external-memory"
@@ -37,6 +38,11 @@ struct InteropCaps {
     bool glBufferStorage = false;   // GL 4.4 or ARB_buffer_storage: persistent mapping
     bool glMemoryObjectFd = false;  // GL_EXT_memory_object + GL_EXT_memory_object_fd
     bool glSync = true;             // GL 3.2 fence syncs (always true on a 3.3 core context)
+    // Set by probeExternalMemory() (external_memory.hpp): a Vulkan device on the GPU of both the
+    // CL device and the GL context (matched by UUID) exports memory. The probe's one-line
+    // finding either way (why not, or which device) is kept for the chooser and the panel.
+    bool externalMemoryDevice = false;
+    std::string externalMemoryProbe;
 };
 
 // CL side from a device's extension strings.
@@ -51,9 +57,10 @@ struct InteropChoice {
     std::string reason;  // one line for the Interop panel and stderr: why this path
 };
 
-// Picks a path. Auto prefers gl-sharing when the device has it and the context was created for
-// it, else host copy; it never picks external memory (not implemented yet). A forced path that is
-// not available falls back to host copy and the reason says why.
+// Picks a path. Auto prefers gl-sharing (the device has it and the context was created for it),
+// then external memory (both extensions and a matching Vulkan device), then host copy, and the
+// reason names what ruled out each faster path. A forced path that is not available falls back
+// to host copy and the reason says why.
 InteropChoice chooseInteropPath(InteropRequest request, const InteropCaps& caps);
 
 // One-line summary of the caps for the panel: "CL: gl_sharing no, gl_event yes, ...".

@@ -7,6 +7,7 @@
 
 #include "compute/compute_context.hpp"
 #include "compute/error.hpp"
+#include "compute/interop/external_memory.hpp"
 #include "compute/profiling.hpp"
 
 namespace clviz {
@@ -58,7 +59,7 @@ SharedTexture::SharedTexture(ComputeContext& cc, const InteropChoice& choice, in
                              int capacityWidth, int capacityHeight)
     : cc_(cc) {
     glEvent_ = cc.info().hasExtension("cl_khr_gl_event");
-    wantSharing_ = choice.path == InteropPath::GlSharing;
+    wanted_ = choice.path;
     checkSize(width, height);
     const int maxSize = maxGlTextureSize();
     allocate(std::clamp(capacityWidth, width, maxSize),
@@ -107,10 +108,22 @@ void SharedTexture::allocate(int capacityWidth, int capacityHeight) {
     capacityHeight_ = capacityHeight;
 
     path_ = InteropPath::HostCopy;
-    if (wantSharing_ && !cc_.info().hasExtension("cl_khr_gl_sharing")) {
+    if (wanted_ == InteropPath::ExternalMemory &&
+        !cc_.info().hasExtension("cl_khr_external_memory_opaque_fd")) {
+        useHostCopy("the OpenCL device has no cl_khr_external_memory_opaque_fd");
+    } else if (wanted_ == InteropPath::ExternalMemory) {
+        try {
+            staging_ = std::make_unique<ExternalBuffer>(
+                cc_, exporterFor(cc_),
+                std::size_t(capacityWidth) * std::size_t(capacityHeight) * 4);
+            path_ = InteropPath::ExternalMemory;
+        } catch (const Error& e) {
+            useHostCopy(e.what());
+        }
+    } else if (wanted_ == InteropPath::GlSharing && !cc_.info().hasExtension("cl_khr_gl_sharing")) {
         // Never call clCreateFromGLTexture where the ICD may have no entry for it.
         useHostCopy("the OpenCL device has no cl_khr_gl_sharing");
-    } else if (wantSharing_) {
+    } else if (wanted_ == InteropPath::GlSharing) {
         glFinish();  // GL is done with the new texture before CL first acquires it
         try {
             shared_ = cl::ImageGL(cc_.context(), CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, texture_);
@@ -122,6 +135,8 @@ void SharedTexture::allocate(int capacityWidth, int capacityHeight) {
 }
 
 void SharedTexture::release() {
+    if (staging_) cc_.finishQuietly();  // no CL copy may still use the staging memory
+    staging_.reset();
     shared_ = cl::ImageGL();  // the CL alias goes before the GL texture
     if (texture_ != 0) glDeleteTextures(1, &texture_);
     texture_ = 0;
@@ -154,16 +169,25 @@ bool SharedTexture::resize(int width, int height) {
 }
 
 void SharedTexture::useHostCopy(const std::string& why) {
-    if (path_ == InteropPath::GlSharing)
-        cc_.finishQuietly();  // nothing of ours may still hold the shared image
+    if (path_ != InteropPath::HostCopy)
+        cc_.finishQuietly();  // nothing of ours may still hold the shared image or staging
     shared_ = cl::ImageGL();
-    path_ = InteropPath::HostCopy;
-    wantSharing_ = false;
-    fallbackReason_ = "gl-sharing failed (" + why + "); using host copy";
+    staging_.reset();
+    const InteropPath failed = wanted_;
+    path_ = wanted_ = InteropPath::HostCopy;
+    fallbackReason_ =
+        std::string(interopPathName(failed)) + " failed (" + why + "); using host copy";
 }
 
 TextureTransferTiming SharedTexture::copyFrom(const cl::Buffer& pixels,
                                               const std::vector<cl::Event>& waitFor) {
+    if (path_ == InteropPath::ExternalMemory) {
+        try {
+            return copyFromExternal(pixels, waitFor);
+        } catch (const cl::Error& e) {
+            useHostCopy(describeClError("copying through the external memory", e.err()));
+        }
+    }
     if (path_ == InteropPath::GlSharing) {
         try {
             return copyShared(pixels, waitFor, Transfer::BufferToTexture);
@@ -179,6 +203,13 @@ TextureTransferTiming SharedTexture::copyFrom(const cl::Buffer& pixels,
 }
 
 TextureTransferTiming SharedTexture::copyTo(const cl::Buffer& pixels) {
+    if (path_ == InteropPath::ExternalMemory) {
+        try {
+            return copyToExternal(pixels);
+        } catch (const cl::Error& e) {
+            useHostCopy(describeClError("copying through the external memory", e.err()));
+        }
+    }
     if (path_ == InteropPath::GlSharing) {
         try {
             return copyShared(pixels, {}, Transfer::TextureToBuffer);
@@ -260,6 +291,55 @@ TextureTransferTiming SharedTexture::copyToHost(const cl::Buffer& pixels) {
     q.enqueueUnmapMemObject(pixels, p, nullptr, &unmap);
     unmap.wait();
     t.deviceMs = eventMilliseconds(map) + eventMilliseconds(unmap);
+    return t;
+}
+
+TextureTransferTiming SharedTexture::copyFromExternal(const cl::Buffer& pixels,
+                                                      const std::vector<cl::Event>& waitFor) {
+    TextureTransferTiming t;
+    t.bytes = bytes();
+    // The previous frame's glTexSubImage2D read the staging memory: GL must be done with it
+    // before CL overwrites it (finish-based: no exported semaphores).
+    auto t0 = Clock::now();
+    glFinish();
+    t.hostMs = msSince(t0);
+    cl::Event copy;
+    cc_.queue().enqueueCopyBuffer(pixels, staging_->clBuffer(), 0, 0, bytes(),
+                                  waitFor.empty() ? nullptr : &waitFor, &copy);
+    copy.wait();  // CL has written the memory GL reads next
+    t.deviceMs = eventMilliseconds(copy);
+    t0 = Clock::now();
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    setTightPixelStore();
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, staging_->glBuffer());
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width_, height_, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    t.hostMs += msSince(t0);
+    return t;
+}
+
+TextureTransferTiming SharedTexture::copyToExternal(const cl::Buffer& pixels) {
+    TextureTransferTiming t;
+    t.bytes = bytes();
+    // The whole level lands in the staging buffer (it holds capacity texels), then CL crops it.
+    auto t0 = Clock::now();
+    glBindTexture(GL_TEXTURE_2D, texture_);
+    setTightPixelStore();
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, staging_->glBuffer());
+    glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    glFinish();  // GL has written the staging memory before CL reads it
+    t.hostMs = msSince(t0);
+    const std::array<std::size_t, 3> origin{0, 0, 0};
+    const std::array<std::size_t, 3> region{std::size_t(width_) * 4, std::size_t(height_), 1};
+    cl::Event copy;
+    cc_.queue().enqueueCopyBufferRect(staging_->clBuffer(), pixels, origin, origin, region,
+                                      std::size_t(capacityWidth_) * 4, 0, std::size_t(width_) * 4,
+                                      0, nullptr, &copy);
+    copy.wait();
+    t.deviceMs = eventMilliseconds(copy);
     return t;
 }
 

@@ -1,9 +1,13 @@
 #pragma once
 // An RGBA8 OpenGL texture that OpenCL results reach by the interop path the N-body buffers use
 // (interop_path.hpp): with cl_khr_gl_sharing the texture is wrapped with clCreateFromGLTexture and
-// filled on the device between acquire and release; otherwise CL's pixels are mapped on the host
-// and uploaded with glTexSubImage2D. If sharing cannot be set up or fails while running, the
-// texture falls back to host copy and fallbackReason() says why.
+// filled on the device between acquire and release. With external memory (no CL image from
+// Vulkan memory: its tiling is opaque to CL) a Vulkan buffer imported by both CL and GL is the
+// staging area: CL copies the pixels into it on the device, GL copies it into the texture on the
+// device (glTexSubImage2D from a pixel-unpack buffer); no byte crosses the host. Otherwise CL's
+// pixels are mapped on the host and uploaded with glTexSubImage2D. If the chosen path cannot be
+// set up or fails while running, the texture falls back to host copy and fallbackReason() says
+// why.
 //
 // Pixels everywhere are tightly packed RGBA8 rows, top row first (as stb_image loads them); GL
 // texture row 0 is that top row and the image view flips it onto the screen.
@@ -15,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +29,7 @@
 namespace clviz {
 
 class ComputeContext;
+class ExternalBuffer;
 
 // Where a transfer's time went. Device time comes from CL profiling events; host time is the CPU
 // wall time of the GL calls (glTexSubImage2D, or the glFinish that hands the texture to CL).
@@ -54,7 +60,7 @@ class SharedTexture {
     int capacityHeight() const { return capacityHeight_; }
     std::size_t bytes() const { return std::size_t(width_) * std::size_t(height_) * 4; }
     InteropPath path() const { return path_; }
-    // Empty unless gl-sharing was chosen and then abandoned; one line on why.
+    // Empty unless gl-sharing or external memory was chosen and then abandoned; one line on why.
     const std::string& fallbackReason() const { return fallbackReason_; }
 
     // Changes the picture size. Reallocates (contents lost; the CL alias recreated) only when it
@@ -77,7 +83,7 @@ class SharedTexture {
     // The picture's texels through glGetTexImage (width() x height(), tightly packed): for tests.
     std::vector<std::uint8_t> readBack() const;
 
-    // Gives up gl-sharing for host copy (the Interop switch, or a failure); `why` is kept.
+    // Gives up gl-sharing or external memory for host copy (a failure); `why` is kept.
     void useHostCopy(const std::string& why);
 
   private:
@@ -92,6 +98,10 @@ class SharedTexture {
     TextureTransferTiming copyFromHost(const cl::Buffer& pixels,
                                        const std::vector<cl::Event>& waitFor);
     TextureTransferTiming copyToHost(const cl::Buffer& pixels);
+    // external memory: device copies through the staging buffer both APIs see.
+    TextureTransferTiming copyFromExternal(const cl::Buffer& pixels,
+                                           const std::vector<cl::Event>& waitFor);
+    TextureTransferTiming copyToExternal(const cl::Buffer& pixels);
 
     ComputeContext& cc_;
     GLuint texture_ = 0;
@@ -99,11 +109,12 @@ class SharedTexture {
     int height_ = 0;
     int capacityWidth_ = 0;
     int capacityHeight_ = 0;
-    bool wantSharing_ = false;  // gl-sharing chosen and not abandoned
+    InteropPath wanted_ = InteropPath::HostCopy;  // the chosen path, until abandoned
     InteropPath path_ = InteropPath::HostCopy;
     bool glEvent_ = false;  // cl_khr_gl_event: acquire/release synchronize with GL implicitly
     std::string fallbackReason_;
-    cl::ImageGL shared_;  // valid on the gl-sharing path only
+    cl::ImageGL shared_;                       // valid on the gl-sharing path only
+    std::unique_ptr<ExternalBuffer> staging_;  // external-memory path only: capacity texels
 };
 
 // Largest texture GL accepts (GL_MAX_TEXTURE_SIZE); needs a current context.

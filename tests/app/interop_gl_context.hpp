@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "compute/compute_context.hpp"
 
@@ -74,5 +76,26 @@ class GlComputeSuite : public ::testing::Test {
     static inline ComputeContext* cc_ = nullptr;
 };
 using GlComputeTest = GlComputeSuite<>;
+
+// Reads `bytes` at `offset` of a GL buffer the way drawing sees them: a GPU-side copy into a fresh
+// GL buffer, then glGetBufferSubData of that copy. (Reading an external-memory buffer straight
+// with glGetBufferSubData can return bytes GL cached before another API wrote the memory:
+// without an exported-semaphore wait GL cannot know the memory changed; see
+// compute/interop/external_memory_bridge.cpp.)
+inline std::vector<std::uint8_t> readGlBufferOnGpu(GLuint buffer, GLintptr offset,
+                                                   std::size_t bytes) {
+    GLuint copy = 0;
+    glGenBuffers(1, &copy);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, copy);
+    glBufferData(GL_COPY_WRITE_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
+    glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, offset, 0, GLsizeiptr(bytes));
+    std::vector<std::uint8_t> out(bytes);
+    glGetBufferSubData(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(bytes), out.data());
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    glDeleteBuffers(1, &copy);
+    return out;
+}
 
 }  // namespace clviz::test

@@ -185,8 +185,37 @@ TEST_F(NbodyDemoTest, ForcedUnavailablePathsFallBackWithANotice) {
     EXPECT_GT(litShare(), 0.0);
     notices_.errors.clear();
     EXPECT_EQ(demo_->set("interop", "external-memory"), "");
-    ASSERT_FALSE(notices_.errors.empty());
+    if (!cc_->info().hasExtension("cl_khr_external_memory_opaque_fd")) {
+        ASSERT_FALSE(notices_.errors.empty());
+        EXPECT_NE(notices_.errors.back().find("cl_khr_external_memory_opaque_fd"),
+                  std::string::npos)
+            << notices_.errors.back();
+    }
     runFrame(2);
+    EXPECT_GT(litShare(), 0.0);
+}
+
+// External memory that the caps claim but that cannot be set up (PoCL imports no fd) falls back
+// to host copy at run time, says why, keeps drawing, and survives N changes and switches back.
+TEST_F(NbodyDemoTest, RunTimeFailureOfExternalMemoryFallsBackToHostCopy) {
+    if (cc_->info().hasExtension("cl_khr_external_memory_opaque_fd"))
+        GTEST_SKIP() << "device has external memory";
+    ASSERT_EQ(demo_->set("n", "128"), "");
+    ASSERT_EQ(demo_->set("assume-external-memory", "on"), "");
+    notices_.errors.clear();
+    EXPECT_EQ(demo_->set("interop", "external-memory"), "");
+    ASSERT_FALSE(notices_.errors.empty());
+    EXPECT_NE(notices_.errors.back().find("external-memory failed"), std::string::npos)
+        << notices_.errors.back();
+    runFrame(0);
+    runFrame(1);
+    EXPECT_GT(litShare(), 0.0);
+    ASSERT_EQ(demo_->set("n", "131"), "");
+    runFrame(2);
+    EXPECT_GT(litShare(), 0.0);
+    ASSERT_EQ(demo_->set("assume-external-memory", "off"), "");
+    EXPECT_EQ(demo_->set("interop", "auto"), "");
+    runFrame(3);
     EXPECT_GT(litShare(), 0.0);
 }
 
