@@ -60,6 +60,7 @@ void NbodyDemo::init(const AppServices& app) {
     renderer_ = std::make_unique<ParticleRenderer>();
     renderTimer_ = std::make_unique<GlTimer>();
     sim_ = std::make_unique<NbodySimulation>(*cc_);
+    sim_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=... overrides
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
     sim_->setParams({info.dt, info.softening, 1.0f});
