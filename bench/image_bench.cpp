@@ -150,6 +150,51 @@ Rgba8Image randomNoise(int w, int h) {
     return img;
 }
 
+// Runs a whole-image reference on `threads` bands of rows (with one row of halo each side), so
+// the C++ baseline of a 3x3 or per-pixel filter uses every core, as the kernels do.
+Rgba8Image banded(const Rgba8Image& src, unsigned threads,
+                  Rgba8Image (*filter)(const Rgba8Image&)) {
+    Rgba8Image out(src.width, src.height);
+    const std::size_t rowBytes = std::size_t(src.width) * 4;
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+        const int y0 = int(std::int64_t(src.height) * t / threads);
+        const int y1 = int(std::int64_t(src.height) * (t + 1) / threads);
+        if (y0 == y1) continue;
+        pool.emplace_back([&, y0, y1] {
+            const int a = std::max(0, y0 - 1), b = std::min(src.height, y1 + 1);
+            Rgba8Image band(src.width, b - a);
+            std::copy_n(src.pixels.begin() + a * rowBytes, (b - a) * rowBytes, band.pixels.begin());
+            const Rgba8Image r = filter(band);
+            std::copy_n(r.pixels.begin() + (y0 - a) * rowBytes, (y1 - y0) * rowBytes,
+                        out.pixels.begin() + y0 * rowBytes);
+        });
+    }
+    for (auto& th : pool)
+        th.join();
+    return out;
+}
+
+// Luma equalization on every core: the threaded histogram, the tables, then the tables applied
+// in bands of rows.
+Rgba8Image equalizeThreaded(const Rgba8Image& src, unsigned threads) {
+    const auto tables =
+        reference::equalizeTables(reference::histogram(src, int(threads)), EqualizeMode::Luma);
+    Rgba8Image out(src.width, src.height);
+    const std::size_t n = src.pixels.size() / 4;
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            for (std::size_t i = n * t / threads; i < n * (t + 1) / threads; ++i)
+                for (int c = 0; c < 4; ++c)
+                    out.pixels[4 * i + c] =
+                        c == 3 ? src.pixels[4 * i + 3] : tables[c][src.pixels[4 * i + c]];
+        });
+    for (auto& th : pool)
+        th.join();
+    return out;
+}
+
 }  // namespace
 
 void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& report) {
@@ -225,6 +270,18 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
 
         // CPU baselines first, so the device rows can say how much faster they are.
         double cpuRotateMs = 0, cpuHistogramMs = 0;
+        // C++ baselines of the other filters on every core (rows: cpu-mean3, ...).
+        struct CpuFilter {
+            std::string name;
+            double bytes;
+            std::function<void()> run;
+            double ms = 0;
+        };
+        std::vector<CpuFilter> cpuFilters = {
+            {"mean3", 2 * bytes, [&] { banded(pattern, threads, reference::mean3); }},
+            {"median3", 2 * bytes, [&] { banded(pattern, threads, reference::median3); }},
+            {"grayscale", 2 * bytes, [&] { banded(pattern, threads, reference::grayscale); }},
+            {"equalize", 3 * bytes, [&] { equalizeThreaded(pattern, threads); }}};
         RotateParams cpuParams;
         cpuParams.degrees = kAngle;
         cpuParams.variant = RotateVariant::BufferBilinear;
@@ -332,18 +389,19 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             [&] { return transpose.enqueue(src, size, dst); },
             [&] { return differs(readDst(size), reference::transpose(pattern), 0); }));
         jobs.push_back(makeJob(
-            "mean3", "local tile + halo", 2 * bytes,
+            "mean3", "4x4 pixels per work-item", 2 * bytes,
             [&] { return noise.enqueue(NoiseFilter::Mean3, src, size, dst); },
             [&] { return differs(readDst(size), reference::mean3(pattern), 0); }));
         jobs.push_back(makeJob(
-            "median3", "local tile + halo", 2 * bytes,
+            "median3", "4x4 pixels per work-item", 2 * bytes,
             [&] { return noise.enqueue(NoiseFilter::Median3, src, size, dst); },
             [&] { return differs(readDst(size), reference::median3(pattern), 0); }));
         jobs.push_back(makeJob(
             "grayscale", "", 2 * bytes, [&] { return gray.enqueue(src, size, dst); },
             [&] { return differs(readDst(size), reference::grayscale(pattern), 0); }));
         jobs.push_back(makeJob(
-            "equalize", "luma, local-atomics histogram", 3 * bytes,
+            "equalize", "luma, local-atomics histogram (luma bins), tables in the apply kernel",
+            3 * bytes,
             [&] {
                 return equalize.enqueue({EqualizeMode::Luma, HistogramVariant::LocalAtomics}, src,
                                         size, dst);
@@ -352,10 +410,17 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                 return differs(readDst(size), reference::equalize(pattern, EqualizeMode::Luma), 0);
             }));
 
+        for (Job& job : jobs)
+            for (CpuFilter& f : cpuFilters)
+                if (job.variant == f.name) job.baselineMs = &f.ms;
         std::erase_if(jobs, [&](const Job& j) { return !wanted(o, j.variant); });
+        std::erase_if(cpuFilters, [&](const CpuFilter& f) {
+            return !o.cpuBaseline || !wanted(o, "cpu-" + f.name);
+        });
         const bool cpuRotate = o.cpuBaseline && wanted(o, "cpu-rotate");
         const bool cpuHistogram = o.cpuBaseline && wanted(o, "cpu-histogram");
-        const int total = static_cast<int>(jobs.size()) + cpuRotate + cpuHistogram;
+        const int total =
+            static_cast<int>(jobs.size() + cpuFilters.size()) + cpuRotate + cpuHistogram;
         int step = 0;
         const int hostRepeats = o.quick ? 1 : 3;
         const std::string cpuConfig = std::to_string(threads) + " threads, C++ -O3";
@@ -375,6 +440,13 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             BenchRow row =
                 makeRow("baseline", "cpu-histogram", "pattern, " + cpuConfig, edge, ms, bytes);
             cpuHistogramMs = row.medianMs;
+            report.add(row);
+        }
+        for (CpuFilter& f : cpuFilters) {
+            progress(++step, total, "image cpu-" + f.name + " " + sizeLabel(edge));
+            BenchRow row = makeRow("baseline", "cpu-" + f.name, cpuConfig, edge,
+                                   timeHost(f.run, hostRepeats), f.bytes);
+            f.ms = row.medianMs;
             report.add(row);
         }
 
