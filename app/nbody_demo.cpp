@@ -304,6 +304,7 @@ std::string NbodyDemo::setupDescription() {
     std::string config = "?";
     try {
         config = describe(sim_->effectiveKernelConfig());
+        if (sim_->kernelConfig().variant == NbodyVariant::Auto) config = "auto:" + config;
     } catch (const std::exception&) {
     }
     for (char& c : config)
