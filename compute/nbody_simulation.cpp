@@ -470,6 +470,10 @@ NbodyKernelConfig NbodySimulation::effectiveKernelConfig() {
     return built().config;
 }
 
+void NbodySimulation::invalidateKernel() {
+    kernels_->current = nullptr;
+}
+
 NbodyKernelConfig NbodySimulation::autoPick() {
     const DeviceInfo& dev = cc_.info();
     const bool gpu = dev.kind == DeviceKind::Gpu;
