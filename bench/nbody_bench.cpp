@@ -169,6 +169,9 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
         std::vector<std::string> timed;  // effective configs already measured at this N
         auto run = [&](const NbodyKernelConfig& c, const std::string& label) {
             try {
+                // Fixed rows resolve their 0 fields to the built-in defaults, not to an auto-tune
+                // remembered in ~/.cache; auto is the row that uses those results.
+                sim.setUseAutotuneMemory(c.variant == NbodyVariant::Auto);
                 sim.setKernelConfig(c);
                 const auto eff = sim.effectiveKernelConfig();
                 std::string config = describe(eff);
