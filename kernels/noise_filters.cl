@@ -98,10 +98,10 @@ void mean3(const __global uint* src, __global uint* dst, int w, int h) {
 // min/max work on both lanes at once. PTX_U16X2 (the host sets it on NVIDIA, and drops it if
 // the compiler refuses): min.u16x2 / max.u16x2 through inline PTX, one instruction each on
 // Hopper; NVIDIA's compiler splits OpenCL's ushort2 min/max into halves and repacks them
-// (8192^2 on the H200: 26% of copy bandwidth with ushort2 builtins, 54% with the PTX). About 36
-// min/max per pixel remain (SASS); cutting a quarter of them (sharing sorted pairs between
-// neighbouring windows, below) or moving half to the FP16 pipe (min.f16x2 on the values as
-// subnormal halves) left the time unchanged, so the kernel is not issue-bound on them.
+// (8192^2 on the H200: 26% of copy bandwidth with ushort2 builtins, 54% with the PTX). About 35
+// min/max per pixel remain (SASS). Moving them to the FP16 pipe (min.f16x2 on the values as
+// subnormal halves) left the time unchanged, so the kernel is not bound by their issue rate;
+// see docs/benchmarks.md.
 typedef ushort2 lanes;
 #define as_lanes as_ushort2
 
