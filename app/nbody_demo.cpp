@@ -63,6 +63,7 @@ void NbodyDemo::init(const AppServices& app) {
     renderer_ = std::make_unique<ParticleRenderer>();
     renderTimer_ = std::make_unique<GlTimer>();
     sim_ = std::make_unique<NbodySimulation>(*cc_);
+    sim_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=... overrides
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
     sim_->setParams({info.dt, info.softening, 1.0f});
@@ -306,6 +307,7 @@ std::string NbodyDemo::setupDescription() {
     std::string config = "?";
     try {
         config = describe(sim_->effectiveKernelConfig());
+        if (sim_->kernelConfig().variant == NbodyVariant::Auto) config = "auto:" + config;
     } catch (const std::exception&) {
     }
     for (char& c : config)

@@ -56,7 +56,8 @@ bool parseSwitch(const std::string& key, const std::string& text) {
 std::string NbodyDemo::settingsHelp() {
     return "interop=auto|gl-sharing|host-copy|external-memory, n=1..67108864, "
            "preset=cube|shell|plummer|disk|collision, seed=INT, "
-           "variant=naive|tiled|unrolled|vectorized|async-copy|small-n, wg=0|POW2, unroll=0|POW2, "
+           "variant=auto|naive|tiled|unrolled|vectorized|async-copy|small-n, wg=0|POW2, "
+           "unroll=0|POW2, "
            "bpi=0|1|2|4|8, split=0..32, integrator=taylor|leapfrog, precision=float|double, "
            "dt=X, softening=X, damping=X, steps=1..1000, pause=on|off, step=COUNT, reset=1, "
            "colour=speed|mass|fixed, colourmap=inferno|viridis|ice, size=X, brightness=X, "
@@ -219,7 +220,11 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
         camera_.reset();
     } else if (key == "autotune") {
         const double seconds = parseReal(key, value, 0, 600, true);
-        NbodyAutotuneResult r = sim_->autotune(sim_->kernelConfig().variant, seconds);
+        // Under auto: tune the variant it runs (auto then picks again with the new figure).
+        const NbodyVariant v = sim_->kernelConfig().variant == NbodyVariant::Auto
+                                   ? sim_->effectiveKernelConfig().variant
+                                   : sim_->kernelConfig().variant;
+        NbodyAutotuneResult r = sim_->autotune(v, seconds);
         autotuneLog_ = r.log;
         app_.notice("auto-tune: best " + describe(r.best) + " (" + std::to_string(r.bestMs) +
                     " ms per force pass, " + std::to_string(r.candidates) + " candidates)");

@@ -73,7 +73,9 @@ void NbodyDemo::simulationPanel() {
     if (ImGui::CollapsingHeader("Force kernel", ImGuiTreeNodeFlags_DefaultOpen)) {
         const NbodyKernelConfig cfg = sim_->kernelConfig();
         if (ImGui::BeginCombo("variant", variantName(cfg.variant))) {
-            for (NbodyVariant v : allNbodyVariants()) {
+            std::vector<NbodyVariant> choices{NbodyVariant::Auto};
+            choices.insert(choices.end(), allNbodyVariants().begin(), allNbodyVariants().end());
+            for (NbodyVariant v : choices) {
                 if (ImGui::Selectable(variantName(v), v == cfg.variant))
                     apply("variant", variantName(v));
                 tooltip(variantDescription(v));
@@ -81,11 +83,12 @@ void NbodyDemo::simulationPanel() {
             ImGui::EndCombo();
         }
         tooltip(variantDescription(cfg.variant));
+        const bool pickAuto = cfg.variant == NbodyVariant::Auto;
         std::vector<int> wgs{0};
         for (int w : sim_->workGroupSizeChoices())
             wgs.push_back(w);
         int picked = 0;
-        if (intCombo("work-group size", cfg.workGroupSize, wgs, &picked))
+        if (!pickAuto && intCombo("work-group size", cfg.workGroupSize, wgs, &picked))
             apply("wg", std::to_string(picked));
         if (cfg.variant == NbodyVariant::Unrolled || cfg.variant == NbodyVariant::Vectorized ||
             cfg.variant == NbodyVariant::AsyncCopy || cfg.variant == NbodyVariant::Tiled) {
@@ -104,6 +107,8 @@ void NbodyDemo::simulationPanel() {
             effective = e.what();
         }
         ImGui::TextDisabled("running: %s", effective.c_str());
+        if (pickAuto && !sim_->autoChoice().empty())
+            ImGui::TextWrapped("%s", sim_->autoChoice().c_str());
         if (!sim_->kernelNote().empty())
             ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", sim_->kernelNote().c_str());
         if (ImGui::Button("Auto-tune work-group size")) apply("autotune", "3");

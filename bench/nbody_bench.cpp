@@ -1,6 +1,7 @@
 // The N-body benchmark: variants x N x work-group sizes (plus an auto-tuned row per variant and
-// N), each the median of repeated leapfrog steps timed with CL profiling events, against a
-// multi-threaded C++ baseline timed in the same run.
+// N, and an `auto` row: the variant the viewer runs by default), each the median of repeated
+// leapfrog steps timed with CL profiling events, against a multi-threaded C++ baseline timed in the
+// same run.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -111,9 +112,15 @@ BenchRow baselineRow(const std::vector<Body>& bodies, float softening, bool quic
 void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& report) {
     const bool gpu = cc.info().kind == DeviceKind::Gpu;
     std::vector<NbodyVariant> variants;
-    for (const auto& name : o.variants)
-        variants.push_back(parseVariant(name));
-    if (variants.empty()) variants = allNbodyVariants();
+    bool autoRow = o.variants.empty();  // "auto": the variant the viewer runs by default
+    for (const auto& name : o.variants) {
+        const NbodyVariant v = parseVariant(name);
+        if (v == NbodyVariant::Auto)
+            autoRow = true;
+        else
+            variants.push_back(v);
+    }
+    if (o.variants.empty()) variants = allNbodyVariants();
 
     std::vector<long long> sizes = o.sizes;
     if (sizes.empty()) {
@@ -140,8 +147,8 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     for (auto v : variants)
         if (tune && v != NbodyVariant::Naive && v != NbodyVariant::Tiled) ++tuned;
     const int total =
-        static_cast<int>(sizes.size()) *
-        (static_cast<int>(variants.size() * wgs.size()) + tuned + (o.cpuBaseline ? 1 : 0));
+        static_cast<int>(sizes.size()) * (static_cast<int>(variants.size() * wgs.size()) + tuned +
+                                          autoRow + (o.cpuBaseline ? 1 : 0));
     int index = 0;
     const auto preset = NbodyPreset::Plummer;
     const float softening = presetInfo(preset).softening;
@@ -162,20 +169,26 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
         std::vector<std::string> timed;  // effective configs already measured at this N
         auto run = [&](const NbodyKernelConfig& c, const std::string& label) {
             try {
+                // Fixed rows resolve their 0 fields to the built-in defaults, not to an auto-tune
+                // remembered in ~/.cache; auto is the row that uses those results.
+                sim.setUseAutotuneMemory(c.variant == NbodyVariant::Auto);
                 sim.setKernelConfig(c);
                 const auto eff = sim.effectiveKernelConfig();
                 std::string config = describe(eff);
-                if (label.empty()) {
+                if (label.empty() && c.variant != NbodyVariant::Auto) {
                     // A request the device clamped to an already measured config adds no row.
                     if (std::find(timed.begin(), timed.end(), config) != timed.end()) return;
                     timed.push_back(config);
                 }
-                config = config.substr(config.find(' ') + 1);  // the variant has its own column
+                if (c.variant != NbodyVariant::Auto)  // the variant has its own column
+                    config = config.substr(config.find(' ') + 1);
                 BenchRow row =
                     makeRow(variantName(c.variant) + label, config, n, timeSteps(sim, o));
                 row.note = ratioNote(baselineMs, row.medianMs);
                 if (!sim.kernelNote().empty())
                     row.note += (row.note.empty() ? "" : "; ") + sim.kernelNote();
+                if (c.variant == NbodyVariant::Auto)
+                    row.note += (row.note.empty() ? "" : "; ") + sim.autoChoice();
                 report.add(row);
             } catch (const Error& e) {
                 BenchRow row;
@@ -212,6 +225,14 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                                  e.what());
                 }
             }
+        }
+        if (autoRow) {
+            // After the tuned rows, whose auto-tune results auto reuses (as the viewer reuses
+            // remembered ones); alone, it auto-tunes each variant itself.
+            progress(++index, total, "nbody auto " + sizeLabel(n));
+            NbodyKernelConfig c;
+            c.variant = NbodyVariant::Auto;
+            run(c, "");
         }
         const auto diag = sim.diagnostics();
         if (!diag.finite())

@@ -1,7 +1,8 @@
 #pragma once
-// Histogram equalization (kernels/equalize.cl), all on the device: the histogram (any
-// HistogramVariant), a 256-entry lookup table per channel from its cumulative counts, then the
-// table applied to every pixel. Alpha is kept.
+// Histogram equalization (kernels/equalize.cl), all on the device, in two kernels: the histogram
+// (any HistogramVariant; local atomics count only the bins the mode needs), then one kernel that
+// builds a 256-entry lookup table per channel from the cumulative counts in every work-group and
+// applies it to the image. Alpha is kept.
 //
 // Table, in integers so the device and the CPU agree exactly: with N pixels, cdf(v) the count of
 // values <= v and cdfMin the cdf of the lowest value present,
@@ -34,8 +35,8 @@ class ImageEqualize {
   private:
     ComputeContext& cc_;
     ImageHistogram histogram_;
-    cl::Kernel lut_, apply_;
-    cl::Buffer bins_, lut_buffer_;
+    cl::Kernel apply_;
+    cl::Buffer bins_;
 };
 
 }  // namespace clviz

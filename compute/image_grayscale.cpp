@@ -1,5 +1,7 @@
 #include "compute/image_grayscale.hpp"
 
+#include <algorithm>
+
 #include "compute/compute_context.hpp"
 #include "compute/program_cache.hpp"
 
@@ -14,8 +16,10 @@ EnqueuedWork ImageGrayscale::enqueue(const cl::Buffer& src, ImageSize size, cons
     kernel_.setArg(0, src);
     kernel_.setArg(1, dst);
     kernel_.setArg(2, static_cast<cl_uint>(count));
+    // One work-item per 4 pixels; the first count % 4 work-items also take a leftover pixel.
+    const std::size_t items = std::max<std::size_t>(count / 4, count % 4);
     EnqueuedWork work;
-    cc_.queue().enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(roundUp(count, 256)),
+    cc_.queue().enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(roundUp(items, 256)),
                                      cl::NDRange(256), nullptr, &work.last);
     work.first = work.last;
     return work;

@@ -127,8 +127,12 @@ ImageHistogram::Launch ImageHistogram::plan(HistogramVariant variant, ImageSize 
                 throw Error("local-atomics histogram: work-group size " + std::to_string(wg) +
                             " is above " + info.name + "'s maximum (" +
                             std::to_string(info.maxWorkGroupSize) + ")");
-            launch.kernel = &kernel("histogram_local", "-DREPLICAS=" + std::to_string(replicas) +
-                                                           " -DGROUP_SIZE=" + std::to_string(wg));
+            const char* skip = tuning.bins == HistogramBins::LumaOnly  ? " -DSKIP_RGB"
+                               : tuning.bins == HistogramBins::RgbOnly ? " -DSKIP_LUMA"
+                                                                       : "";
+            launch.kernel =
+                &kernel("histogram_local", "-DREPLICAS=" + std::to_string(replicas) +
+                                               " -DGROUP_SIZE=" + std::to_string(wg) + skip);
             itemsNeeded = std::max<std::size_t>(count / 4, count % 4);
             break;
         }

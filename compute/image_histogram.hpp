@@ -44,8 +44,13 @@ struct Histogram {
     friend bool operator==(const Histogram&, const Histogram&) = default;
 };
 
+// Which bins a histogram counts. Equalization needs only the luma bins (or only R, G and B);
+// counting fewer saves local atomics. Only LocalAtomics honours it; the others count all.
+enum class HistogramBins { All, RgbOnly, LumaOnly };
+
 // Launch shape; 0 picks the default for the device. Tests force few groups so every work-item
 // sees many pixels (the 255-overflow case); the benchmark sweeps the work-group size.
+
 struct HistogramTuning {
     // Work-groups (the kernels loop over the image): by default enough to fill the device once
     // (2048 work-items per compute unit).
@@ -55,6 +60,7 @@ struct HistogramTuning {
     int workGroupSize = 0;
     // LocalAtomics: copies of the bins per work-group, default 1.
     int replicas = 0;
+    HistogramBins bins = HistogramBins::All;  // the bins left out stay at zero
 };
 
 class ImageHistogram {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <initializer_list>
+#include <iomanip>
 #include <mutex>
 #include <sstream>
 
@@ -46,10 +47,15 @@ const VariantInfo kVariants[] = {
      "at small N."},
 };
 
+const VariantInfo kAuto = {
+    NbodyVariant::Auto, "auto", "",
+    "Whichever variant and launch configuration the auto-tune measured fastest on this device for "
+    "this N (re-picked when N changes)."};
+
 const VariantInfo& info(NbodyVariant v) {
     for (const auto& i : kVariants)
         if (i.variant == v) return i;
-    return kVariants[0];
+    return kAuto;
 }
 
 bool isPow2(long long v) {
@@ -85,18 +91,20 @@ class AutotuneMemory {
         static AutotuneMemory m;
         return m;
     }
-    bool find(const std::string& key, NbodyKernelConfig& out) {
+    bool find(const std::string& key, NbodyKernelConfig& out, double* ms = nullptr) {
         std::lock_guard lock(mutex_);
         loadOnce();
         auto it = best_.find(key);
         if (it == best_.end()) return false;
         out = it->second;
+        if (ms) *ms = ms_[key];
         return true;
     }
     void store(const std::string& key, const NbodyKernelConfig& c, double ms) {
         std::lock_guard lock(mutex_);
         loadOnce();
         best_[key] = c;
+        ms_[key] = ms;
         const auto path = autotuneFile();
         if (path.empty()) return;
         std::error_code ec;
@@ -119,15 +127,19 @@ class AutotuneMemory {
             if (tab == std::string::npos) continue;
             std::istringstream fields(line.substr(tab + 1));
             NbodyKernelConfig c;
+            double ms = 0;
             if (fields >> c.workGroupSize >> c.unroll >> c.bodiesPerItem >> c.split &&
                 isPow2(c.workGroupSize) && isPow2(c.unroll) && isPow2(c.bodiesPerItem) &&
-                isPow2(c.split) && c.bodiesPerItem <= 8 && c.split <= 32)
+                isPow2(c.split) && c.bodiesPerItem <= 8 && c.split <= 32) {
                 best_[line.substr(0, tab)] = c;
+                ms_[line.substr(0, tab)] = fields >> ms ? ms : 0.0;
+            }
         }
     }
     std::mutex mutex_;
     bool loaded_ = false;
     std::map<std::string, NbodyKernelConfig> best_;
+    std::map<std::string, double> ms_;  // the best config's force-pass time; 0 if unknown
 };
 
 }  // namespace
@@ -156,6 +168,8 @@ NbodyVariant parseVariant(const std::string& name) {
         if (name == i.name) return i.variant;
         valid += std::string(valid.empty() ? "" : ", ") + i.name;
     }
+    if (name == kAuto.name) return NbodyVariant::Auto;
+    valid += std::string(", ") + kAuto.name;
     throw Error("unknown N-body kernel variant '" + name + "' (valid: " + valid + ")");
 }
 
@@ -306,6 +320,7 @@ NbodySimulation::NbodySimulation(ComputeContext& cc)
     // small-n splits bodies only when N is too small to fill the device, so it is the best
     // all-round choice on GPUs; PoCL runs the float4 variant fastest.
     config_.variant = gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized;
+    if (!gpu) autoBudget_ = 0.5;  // PoCL: small trials; keeps the viewer's start-up short
     auto& pc = cc_.programs();
     kernels_->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
     kernels_->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
@@ -346,20 +361,26 @@ NbodySimulation::Built& NbodySimulation::built() {
     if (kernels_->current) return *kernels_->current;
     const DeviceInfo& dev = cc_.info();
     const bool gpu = dev.kind == DeviceKind::Gpu;
-    const NbodyVariant v = config_.variant;
+    const bool pickAuto = config_.variant == NbodyVariant::Auto;
+    const NbodyKernelConfig picked = pickAuto ? autoPick() : config_;
+    const NbodyVariant v = picked.variant;
     NbodyKernelConfig c = deviceDefaults(v, gpu, n_, dev.computeUnits);
     NbodyKernelConfig tuned;
-    if (useAutotuneMemory_ &&
-        AutotuneMemory::instance().find(autotuneKey(dev, v, precision_, n_), tuned)) {
-        c.workGroupSize = tuned.workGroupSize;
-        c.unroll = tuned.unroll;
-        c.bodiesPerItem = tuned.bodiesPerItem;
-        c.split = tuned.split;
+    if (pickAuto) {
+        c = picked;
+    } else {
+        if (useAutotuneMemory_ &&
+            AutotuneMemory::instance().find(autotuneKey(dev, v, precision_, n_), tuned)) {
+            c.workGroupSize = tuned.workGroupSize;
+            c.unroll = tuned.unroll;
+            c.bodiesPerItem = tuned.bodiesPerItem;
+            c.split = tuned.split;
+        }
+        if (config_.workGroupSize) c.workGroupSize = config_.workGroupSize;
+        if (config_.unroll) c.unroll = config_.unroll;
+        if (config_.bodiesPerItem) c.bodiesPerItem = config_.bodiesPerItem;
+        if (config_.split) c.split = config_.split;
     }
-    if (config_.workGroupSize) c.workGroupSize = config_.workGroupSize;
-    if (config_.unroll) c.unroll = config_.unroll;
-    if (config_.bodiesPerItem) c.bodiesPerItem = config_.bodiesPerItem;
-    if (config_.split) c.split = config_.split;
     note_.clear();
     auto say = [&](const std::string& s) { note_ += (note_.empty() ? "" : "; ") + s; };
 
@@ -462,6 +483,62 @@ NbodySimulation::Built& NbodySimulation::built() {
 
 NbodyKernelConfig NbodySimulation::effectiveKernelConfig() {
     return built().config;
+}
+
+void NbodySimulation::invalidateKernel() {
+    kernels_->current = nullptr;
+}
+
+NbodyKernelConfig NbodySimulation::autoPick() {
+    const DeviceInfo& dev = cc_.info();
+    const bool gpu = dev.kind == DeviceKind::Gpu;
+    if (n_ == 0)
+        return deviceDefaults(gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized, gpu, n_,
+                              dev.computeUnits);
+    if (autoN_ == n_ && autoPrecision_ == precision_) return autoConfig_;
+    // Naive and tiled are never the fastest; the four tile-blocking variants compete, each with
+    // its best auto-tuned config (remembered from an earlier auto-tune, or tuned now).
+    struct Entry {
+        NbodyKernelConfig config;
+        double ms;
+        bool remembered;
+    };
+    std::vector<Entry> entries;
+    for (NbodyVariant v : {NbodyVariant::Unrolled, NbodyVariant::Vectorized,
+                           NbodyVariant::AsyncCopy, NbodyVariant::SmallN}) {
+        Entry e{{}, 0, false};
+        e.remembered =
+            useAutotuneMemory_ &&
+            AutotuneMemory::instance().find(autotuneKey(dev, v, precision_, n_), e.config, &e.ms) &&
+            e.ms > 0;
+        if (!e.remembered) {
+            const NbodyAutotuneResult r = autotune(v, autoBudget_);
+            if (!(r.bestMs > 0 && r.bestMs < 1e300)) continue;
+            e.config = r.best;
+            e.ms = r.bestMs;
+        }
+        e.config.variant = v;
+        entries.push_back(e);
+    }
+    if (entries.empty())
+        throw Error("auto: no N-body kernel variant could be built and timed on " + dev.name);
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.ms < b.ms; });
+    std::ostringstream why;
+    why << std::setprecision(3) << "auto picked " << describe(entries[0].config) << ": the fastest force pass at N = " << n_
+        << " (";
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        why << (i ? ", " : "") << variantName(entries[i].config.variant) << " " << entries[i].ms
+            << " ms";
+    const bool anyRemembered =
+        std::any_of(entries.begin(), entries.end(), [](const Entry& e) { return e.remembered; });
+    why << (anyRemembered ? "; auto-tune results remembered for this device and N)"
+                          : "; auto-tuned just now)");
+    autoN_ = n_;
+    autoPrecision_ = precision_;
+    autoConfig_ = entries[0].config;
+    autoWhy_ = why.str();
+    return autoConfig_;
 }
 
 // ---- state ------------------------------------------------------------------------------------
@@ -898,6 +975,8 @@ void NbodySimulation::resetEnergyReference() {
 
 NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budgetSeconds) {
     if (!n_) throw Error("load bodies before auto-tuning");
+    if (variant == NbodyVariant::Auto)
+        throw Error("auto-tune needs a kernel variant; auto picks among the tuned ones");
     const auto start = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -997,9 +1076,11 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
     config_ = savedConfig;
     note_ = savedNote;
     kernels_->current = nullptr;
-    if (result.bestMs > 0 && result.bestMs < 1e300)
+    if (result.bestMs > 0 && result.bestMs < 1e300) {
         AutotuneMemory::instance().store(autotuneKey(cc_.info(), variant, precision_, n_),
                                          result.best, result.bestMs);
+        autoN_ = 0;  // a new measurement: Auto picks again
+    }
     return result;
 }
 

@@ -28,6 +28,7 @@ enum class NbodyVariant {
     Vectorized,  // tiles in structure-of-arrays layout, float4 math over 4 j-bodies at once
     AsyncCopy,   // double-buffered tiles fetched with async_work_group_copy
     SmallN,      // several work-items split one body's j-range and reduce in local memory
+    Auto,  // not a kernel: whichever of the above the auto-tune measured fastest here, for this N
 };
 
 enum class NbodyIntegrator {
@@ -37,12 +38,13 @@ enum class NbodyIntegrator {
 
 enum class NbodyPrecision { Float, Double };
 
-const std::vector<NbodyVariant>& allNbodyVariants();
-const char* variantName(NbodyVariant v);         // "naive", "tiled", "unrolled", "vectorized",
-                                                 // "async-copy", "small-n"
-const char* variantDescription(NbodyVariant v);  // one sentence for tooltips
-std::vector<std::string> variantNames();
-NbodyVariant parseVariant(const std::string& name);  // throws clviz::Error listing valid names
+const std::vector<NbodyVariant>& allNbodyVariants();  // the six kernels (not Auto)
+const char* variantName(NbodyVariant v);              // "naive", "tiled", "unrolled", "vectorized",
+                                                      // "async-copy", "small-n"
+const char* variantDescription(NbodyVariant v);       // one sentence for tooltips
+std::vector<std::string> variantNames();              // of allNbodyVariants()
+NbodyVariant parseVariant(const std::string& name);   // also "auto"; throws clviz::Error listing
+                                                      // valid names
 
 const char* integratorName(NbodyIntegrator i);  // "taylor", "leapfrog"
 const char* integratorDescription(NbodyIntegrator i);
@@ -163,7 +165,13 @@ class NbodySimulation {
     const NbodyKernelConfig& kernelConfig() const { return config_; }  // as requested
     NbodyKernelConfig effectiveKernelConfig();  // what runs: defaults resolved, clamped; builds
     const std::string& kernelNote() const { return note_; }  // last clamp or fallback, or ""
-    std::vector<int> workGroupSizeChoices() const;           // powers of two up to the device limit
+    // Variant Auto: which kernel and config it runs and why ("" before the first pick). The pick
+    // is made when the kernel is first needed for an N and precision: each tile-blocking variant
+    // is auto-tuned (or its remembered auto-tune result reused) and the fastest force pass wins.
+    // The other config fields are ignored under Auto. Changing N or the precision re-picks.
+    const std::string& autoChoice() const { return autoWhy_; }
+    void setAutoTuneBudget(double secondsPerVariant) { autoBudget_ = secondsPerVariant; }
+    std::vector<int> workGroupSizeChoices() const;  // powers of two up to the device limit
 
     // Device time per kernel for the last step() call; waits for those kernels to finish.
     NbodyStepTimings lastStepTimings();
@@ -184,6 +192,7 @@ class NbodySimulation {
     // results (the benchmark does this so its rows do not depend on ~/.cache).
     void setUseAutotuneMemory(bool use) {
         useAutotuneMemory_ = use;
+        autoN_ = 0;
         invalidateKernel();
     }
 
@@ -197,6 +206,7 @@ class NbodySimulation {
     struct Kernels;
     struct Built;
     Built& built();  // force kernel for the current config, building it once per option set
+    NbodyKernelConfig autoPick();  // Auto: the fastest tuned variant and config for this N
     void allocate(std::size_t n, bool floatState, bool doubleState);
     void computeForces(bool kick, float kickFactor, std::vector<cl::Event>* events);
     void ensureAccelerationsCurrent();
@@ -219,6 +229,11 @@ class NbodySimulation {
     cl::Buffer diagPartials_;
     unsigned ptxRefused_ = 0;  // NVIDIA: bit per variant whose build refused inline PTX
     bool useAutotuneMemory_ = true;
+    double autoBudget_ = 1.0;  // seconds of auto-tune per variant when Auto has no memory
+    std::size_t autoN_ = 0;    // N and precision the Auto pick below was made for (0: none)
+    NbodyPrecision autoPrecision_ = NbodyPrecision::Float;
+    NbodyKernelConfig autoConfig_;
+    std::string autoWhy_;
     bool accCurrent_ = false;  // acc_ holds a(x) for the current x and softening
     bool haveEnergyReference_ = false;
     double energyReference_ = 0;

@@ -1,9 +1,22 @@
 // Grayscale: R = G = B = luma8 (Rec. 709 weights in 8.8 fixed point, as in
 // compute/image_filter.hpp), alpha kept.
-__kernel void grayscale(const __global uchar4* src, __global uchar4* dst, uint count) {
-    const size_t i = get_global_id(0);
-    if (i >= count) return;
-    const uchar4 p = src[i];
-    const uchar y = (uchar)((54u * p.x + 183u * p.y + 19u * p.z + 128u) >> 8);
-    dst[i] = (uchar4)(y, y, y, p.w);
+//
+// Each work-item converts 4 pixels, read and written as one 16-byte access (work-item i: quad
+// i); the last count % 4 pixels go one by one to the first work-items. On the H200 at 8192^2:
+// 100% of copy bandwidth, against 63% for one pixel (4-byte accesses) per work-item; two or four
+// quads per work-item measured 99% and 97%.
+inline uint gray(uint p) {
+    const uint r = p & 255u, g = (p >> 8) & 255u, b = (p >> 16) & 255u;
+    const uint y = (54u * r + 183u * g + 19u * b + 128u) >> 8;
+    return (p & 0xff000000u) | (y * 0x010101u);
+}
+
+__kernel void grayscale(const __global uint* src, __global uint* dst, uint count) {
+    const size_t nquads = count / 4, i = get_global_id(0);
+    if (i < nquads) {
+        const uint4 q = ((const __global uint4*)src)[i];
+        ((__global uint4*)dst)[i] = (uint4)(gray(q.x), gray(q.y), gray(q.z), gray(q.w));
+    }
+    const size_t tail = nquads * 4 + i;
+    if (tail < count) dst[tail] = gray(src[tail]);
 }

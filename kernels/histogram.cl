@@ -107,12 +107,17 @@ void histogram_bytes(const __global uchar4* pixels, uint count, RESULT_ARGS) {
 #ifdef REPLICAS
 #define LOADS 4  // 16-byte loads in flight per work-item before their atomics
 
+// SKIP_RGB / SKIP_LUMA (equalization, which needs only one kind): those bins stay at zero.
 inline void count_local(__local uint* hist, uint p, uint r) {
     const uint4 b = bins_of(p) * REPLICAS + r;
+#ifndef SKIP_RGB
     atomic_inc(&hist[b.x]);
     atomic_inc(&hist[b.y]);
     atomic_inc(&hist[b.z]);
+#endif
+#ifndef SKIP_LUMA
     atomic_inc(&hist[b.w]);
+#endif
 }
 
 inline void count_local4(__local uint* hist, uint4 q, uint r) {

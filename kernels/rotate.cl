@@ -77,10 +77,6 @@ inline bool inside(float fx, float fy, int w, int h) {
     return fx >= 0.0f && fy >= 0.0f && fx < (float)w && fy < (float)h;
 }
 
-inline uchar4 pixel_or(const __global uchar4* src, int w, int h, int x, int y, uchar4 background) {
-    return (x >= 0 && y >= 0 && x < w && y < h) ? src[(size_t)y * w + x] : background;
-}
-
 inline uchar4 buffer_nearest_pixel(const __global uchar4* src, int sw, int sh, float4 geom,
                                    float2 dst_centre, uchar4 background, int x, int y) {
     const float2 p = source_position(x, y, geom, dst_centre);
@@ -96,6 +92,30 @@ __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_
     GATHER_AND_STORE(buffer_nearest_pixel, src, sw, sh, geom, dst_centre, background);
 }
 
+// Byte k of an RGBA8 word as an exact float without a conversion instruction (conversions run
+// at a quarter of the FP32 rate on NVIDIA): 2^23 + b holds b in its low mantissa bits.
+inline float4 unpack_float(uint p) {
+    return (float4)(as_float((p & 255u) | 0x4b000000u), as_float(((p >> 8) & 255u) | 0x4b000000u),
+                    as_float(((p >> 16) & 255u) | 0x4b000000u), as_float((p >> 24) | 0x4b000000u)) -
+           8388608.0f;
+}
+
+// v in [0, 255] (a blend of bytes): adding 2^23 rounds to the nearest integer, ties to even,
+// as convert_uchar4_sat_rte would.
+inline uchar4 pack_rte(float4 v) {
+    const uint4 u = as_uint4(v + 8388608.0f) & 255u;
+    return as_uchar4(u.x | (u.y << 8) | (u.z << 16) | (u.w << 24));
+}
+
+inline uint word_or(const __global uchar4* src, int w, int h, int x, int y, uint background) {
+    return (x >= 0 && y >= 0 && x < w && y < h) ? as_uint(src[(size_t)y * w + x]) : background;
+}
+
+// The 2 x 2 footprint is checked once: inside the source (nearly always), four plain loads.
+// With the byte unpacking above: 38% of copy bandwidth on the H200 at 8192^2 against 33% with
+// a bounds check per tap and convert_float4. What limits it is the gather itself: each tap of
+// a warp touches a dozen cache lines of rotated rows. Staging the tile's source rectangle in
+// local memory (16-byte loads, then taps from local memory) ran at 29%.
 inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, float4 geom,
                                     float2 dst_centre, uchar4 background, int x, int y) {
     // The four pixels whose centres surround the position.
@@ -105,13 +125,22 @@ inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, 
     if (f0.x >= -1.0f && f0.y >= -1.0f && f0.x < (float)sw && f0.y < (float)sh) {
         const float2 a = q - f0;
         const int x0 = (int)f0.x, y0 = (int)f0.y;
-        const float4 p00 = convert_float4(pixel_or(src, sw, sh, x0, y0, background));
-        const float4 p10 = convert_float4(pixel_or(src, sw, sh, x0 + 1, y0, background));
-        const float4 p01 = convert_float4(pixel_or(src, sw, sh, x0, y0 + 1, background));
-        const float4 p11 = convert_float4(pixel_or(src, sw, sh, x0 + 1, y0 + 1, background));
-        const float4 top = p00 + (p10 - p00) * a.x;
-        const float4 bottom = p01 + (p11 - p01) * a.x;
-        out = convert_uchar4_sat_rte(top + (bottom - top) * a.y);
+        const uint bg = as_uint(background);
+        uint p00, p10, p01, p11;
+        if (x0 >= 0 && y0 >= 0 && x0 + 1 < sw && y0 + 1 < sh) {
+            const __global uint* s = (const __global uint*)src + (size_t)y0 * sw + x0;
+            p00 = s[0], p10 = s[1], p01 = s[sw], p11 = s[sw + 1];
+        } else {
+            p00 = word_or(src, sw, sh, x0, y0, bg);
+            p10 = word_or(src, sw, sh, x0 + 1, y0, bg);
+            p01 = word_or(src, sw, sh, x0, y0 + 1, bg);
+            p11 = word_or(src, sw, sh, x0 + 1, y0 + 1, bg);
+        }
+        const float4 f00 = unpack_float(p00), f10 = unpack_float(p10);
+        const float4 f01 = unpack_float(p01), f11 = unpack_float(p11);
+        const float4 top = fma(f10 - f00, (float4)a.x, f00);
+        const float4 bottom = fma(f11 - f01, (float4)a.x, f01);
+        out = pack_rte(fma(bottom - top, (float4)a.y, top));
     }
     return out;
 }
@@ -189,3 +218,4 @@ __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_
     GATHER_AND_STORE(image_bilinear_pixel, src, geom, dst_centre, background);
 }
 #endif
+

@@ -46,7 +46,7 @@ image)
     ;;
 nbody)
     $bin/clviz-bench --suite nbody --device-type gpu --no-cpu-baseline \
-        --variants vectorized,async-copy,small-n,unrolled --sizes 16k,64k,256k,1m --wg 128,256 \
+        --variants vectorized,async-copy,small-n,unrolled,auto --sizes 16k,64k,256k,1m --wg 128,256 \
         --json "$out/nbody-h200.json" --csv "$out/nbody-h200.csv" 2>"$out/nbody-progress.txt" |
         tee "$out/nbody-table.txt"
     ;;

@@ -15,8 +15,8 @@ using namespace clviz::test;
 namespace {
 
 // 1 x 1, single rows/columns, primes, sizes around the 32 x 8 and 32 x 32 tiles, one large.
-const std::pair<int, int> kSizes[] = {{1, 1},  {1, 19}, {23, 1},  {2, 2},     {37, 53},
-                                      {32, 8}, {33, 9}, {31, 65}, {1031, 769}};
+const std::pair<int, int> kSizes[] = {{1, 1},  {1, 19},  {23, 1},     {2, 2}, {37, 53},  {32, 8},
+                                      {33, 9}, {31, 65}, {1031, 769}, {4, 3}, {128, 67}, {1032, 5}};
 
 std::string where(int w, int h) {
     return std::to_string(w) + "x" + std::to_string(h) + ", " + seedNote();

@@ -43,6 +43,25 @@ TEST(ImageHistogram, RandomImagesMatchTheReferenceExactly) {
     }
 }
 
+TEST(ImageHistogram, CountingOnlySomeBinsLeavesTheOthersAtZero) {
+    for (auto [w, h] : {std::pair{1, 1}, std::pair{37, 53}, std::pair{1031, 769}}) {
+        const Rgba8Image img = randomImage(w, h, 77);
+        const Histogram all = reference::histogram(img);
+        const cl::Buffer buffer = upload(img);
+        for (HistogramBins only : {HistogramBins::LumaOnly, HistogramBins::RgbOnly}) {
+            SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + ", " + seedNote());
+            HistogramTuning t;
+            t.bins = only;
+            Histogram want = all;
+            for (int c = 0; c < kHistogramChannels; ++c)
+                if ((c == 3) != (only == HistogramBins::LumaOnly)) want.bins[c].fill(0);
+            expectSameBins(histogrammer().compute(HistogramVariant::LocalAtomics, buffer,
+                                                  img.size(), nullptr, t),
+                           want);
+        }
+    }
+}
+
 TEST(ImageHistogram, FlatImagesOverflowByteCountersCorrectly) {
     // One group of work-items each counting hundreds of equal pixels: every byte counter wraps
     // past 255 several times. 8-bit counters without the carry would report count % 256.

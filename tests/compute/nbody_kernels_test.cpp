@@ -172,6 +172,9 @@ TEST(NbodyKernels, UnrollLargerThanTheTileIsClampedAndSaid) {
 
 TEST(NbodyKernels, SmallNSplitsToFillTheDevice) {
     NbodySimulation sim(context());
+    // The built-in default, not a split some earlier auto-tune remembered in ~/.cache (the viewer's
+    // auto variant tunes small-n too).
+    sim.setUseAutotuneMemory(false);
     sim.load(makePreset(NbodyPreset::UniformCube, 64));
     NbodyKernelConfig c = cfg(64, 1, 1);
     c.variant = NbodyVariant::SmallN;

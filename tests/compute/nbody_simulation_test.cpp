@@ -237,6 +237,33 @@ TEST(NbodySimulation, AutotunePicksAWorkingConfigAndLeavesTheStateAlone) {
     EXPECT_EQ(sim.effectiveKernelConfig(), result.best);
 }
 
+TEST(NbodySimulation, AutoRunsTheFastestTunedVariantAndRepicksWhenNChanges) {
+    EXPECT_EQ(parseVariant("auto"), NbodyVariant::Auto);
+    const auto bodies = makePreset(NbodyPreset::Plummer, 300, 5);
+    NbodySimulation sim(context());
+    sim.setAutoTuneBudget(0.2);
+    sim.setVariant(NbodyVariant::Auto);
+    sim.load(bodies);
+    const NbodyKernelConfig picked = sim.effectiveKernelConfig();
+    EXPECT_NE(picked.variant, NbodyVariant::Auto);
+    EXPECT_NE(picked.variant, NbodyVariant::Naive);
+    EXPECT_NE(sim.autoChoice().find(describe(picked)), std::string::npos) << sim.autoChoice();
+    EXPECT_NE(sim.autoChoice().find("N = 300"), std::string::npos) << sim.autoChoice();
+    sim.step(2);
+
+    // The same kernel chosen by hand computes the same thing, bit for bit.
+    NbodySimulation fixed(context());
+    fixed.setKernelConfig(picked);
+    fixed.load(bodies);
+    fixed.step(2);
+    EXPECT_EQ(sim.readBodies(), fixed.readBodies());
+
+    sim.load(makePreset(NbodyPreset::Plummer, 77, 5));
+    EXPECT_NE(sim.effectiveKernelConfig().variant, NbodyVariant::Auto);
+    EXPECT_NE(sim.autoChoice().find("N = 77"), std::string::npos) << sim.autoChoice();
+    EXPECT_THROW(sim.autotune(NbodyVariant::Auto, 0.1), Error);
+}
+
 TEST(NbodySimulation, BadInputIsAClearError) {
     NbodySimulation sim(context());
     EXPECT_THROW(sim.load({}), Error);
