@@ -71,17 +71,25 @@ std::string count(std::uint64_t v) {
 }
 
 // Values no simulation state can hold: the force kernels square distances and multiply masses in
-// float (max 3.4e38), so beyond 1e18 the first step overflows. Byte-swapped or random data lands
-// there (or on NaN, or a negative mass) almost surely; a valid state never does.
-constexpr double kAbsurd = 1e18;
+// float (max 3.4e38), so beyond 1e18 the first step overflows; below 1e-30 (denormals included)
+// a non-zero value is meaningless next to the softening. Byte-swapped or random data lands there
+// (or on NaN, or a negative mass) almost surely; a valid state never does. The lower bound only
+// applies to TIPSY, whose byte order is guessed: the clviz format is fixed little-endian with a
+// checksum and round-trips any state clviz saved exactly, denormals included.
+constexpr double kAbsurdlyLarge = 1e18, kAbsurdlySmall = 1e-30;
 
 // Throws when a body or the header holds a non-finite or absurd value, naming the first one, so
 // the file is blamed at load instead of the simulation blowing up later ("reduce dt").
-void checkValues(const NbodySnapshot& s, const std::string& where, const std::string& hint) {
+void checkValues(const NbodySnapshot& s, const std::string& where, const std::string& hint,
+                 bool guessedByteOrder) {
     auto bad = [&](const std::string& what) {
         return Error(where + " is corrupt: " + what + hint);
     };
-    auto sane = [](double v) { return std::isfinite(v) && std::abs(v) <= kAbsurd; };
+    const double smallest = guessedByteOrder ? kAbsurdlySmall : 0;
+    auto sane = [&](double v) {
+        return v == 0 ||
+               (std::isfinite(v) && std::abs(v) <= kAbsurdlyLarge && std::abs(v) >= smallest);
+    };
     if (!std::isfinite(s.time)) throw bad("its time is " + std::to_string(s.time));
     if (!std::isfinite(s.dt) || s.dt < 0 || !std::isfinite(s.softening) || s.softening < 0)
         throw bad("its dt (" + std::to_string(s.dt) + ") or softening (" +
@@ -94,9 +102,10 @@ void checkValues(const NbodySnapshot& s, const std::string& where, const std::st
         for (float v : {b.pos.x, b.pos.y, b.pos.z, b.vel.x, b.vel.y, b.vel.z, b.vel.w})
             if (!sane(v))
                 throw bad(body + "a position or velocity of " + std::to_string(v) +
-                          " (non-finite or beyond 1e18)");
+                          " (not finite, or outside 1e-30 to 1e18 in magnitude)");
         if (!sane(b.pos.w) || b.pos.w < 0)
-            throw bad(body + "mass " + std::to_string(b.pos.w) + " (masses are finite, 0 to 1e18)");
+            throw bad(body + "mass " + std::to_string(b.pos.w) +
+                      " (masses are 0, or 1e-30 to 1e18)");
         anyMass = anyMass || b.pos.w > 0;
     }
     if (!anyMass) throw bad("every body has zero mass");
@@ -191,7 +200,7 @@ NbodySnapshot parseClvizSnapshot(const std::vector<unsigned char>& bytes, const 
             p += 4;
         }
     }
-    checkValues(s, where, "");
+    checkValues(s, where, "", false);
     return s;
 }
 
@@ -248,7 +257,8 @@ NbodySnapshot parseTipsy(const std::vector<unsigned char>& bytes, const std::str
     take(nstar, kStarBytes);
     // A header in one byte order over particles in the other passes every size check.
     checkValues(s, where,
-                big ? " (its header is big-endian: is the particle data little-endian?)" : "");
+                big ? " (its header is big-endian: is the particle data little-endian?)" : "",
+                true);
     return s;
 }
 

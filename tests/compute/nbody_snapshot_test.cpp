@@ -211,7 +211,7 @@ TEST(NbodySnapshot, NonFiniteAndAbsurdValuesAreRefusedAtLoad) {
     };
     refused([](NbodySnapshot& s) { s.bodies[7].pos.y = NAN; }, "body 7 of 50 has a position");
     refused([](NbodySnapshot& s) { s.bodies[3].vel.z = INFINITY; }, "body 3 of 50");
-    refused([](NbodySnapshot& s) { s.bodies[9].pos.x = 3e25f; }, "beyond 1e18");
+    refused([](NbodySnapshot& s) { s.bodies[9].pos.x = 3e25f; }, "outside 1e-30 to 1e18");
     refused([](NbodySnapshot& s) { s.bodies[1].pos.w = -2.0f; }, "body 1 of 50 has mass -2");
     refused([](NbodySnapshot& s) { s.dt = NAN; }, "dt");
     refused([](NbodySnapshot& s) { s.time = INFINITY; }, "its time");
@@ -252,4 +252,18 @@ TEST(NbodySnapshot, SpecialAndOversizedFilesAreRefusedBeforeReading) {
     std::filesystem::resize_file(sparse, 5ull << 30);
     EXPECT_NE(errorOf([&] { loadSnapshot(sparse); }).find("the limit is"), std::string::npos);
     std::filesystem::remove(sparse);
+}
+
+// The regression inputs kept for the fuzzer (tests/fuzz/regressions), with what must be said.
+TEST(NbodySnapshot, RegressionFilesGetTheirMessages) {
+    const auto dir =
+        std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz" / "regressions";
+    const auto nan = errorOf([&] { loadSnapshot((dir / "snapshot_nan_body.clviz").string()); });
+    EXPECT_NE(nan.find("is corrupt: body 1 of 2 has a position or velocity of nan"),
+              std::string::npos)
+        << nan;
+    const auto mixed = errorOf(
+        [&] { loadSnapshot((dir / "tipsy_big_endian_header_little_endian_data.tipsy").string()); });
+    EXPECT_NE(mixed.find("is corrupt: body 0 of 2"), std::string::npos) << mixed;
+    EXPECT_NE(mixed.find("is the particle data little-endian?"), std::string::npos) << mixed;
 }
