@@ -43,6 +43,10 @@ class NbodyDemo final : public Demo {
     // Every key set() takes, with its values, for error messages and --help.
     static std::string settingsHelp();
 
+    // What the scene is, as the preset box shows it: the preset's name, or after a snapshot was
+    // loaded its file name, format and N ("galaxy.clviz (clviz, N = 4096)").
+    std::string sceneLabel() const;
+
   private:
     // --- scene ---
     // Builds the preset's bodies for n_ and loads them; the camera frames them.
@@ -80,6 +84,7 @@ class NbodyDemo final : public Demo {
     std::size_t n_ = 0;  // 0 until init picks a default for the device
     std::uint64_t seed_ = 1;
     float viewRadius_ = 1;
+    std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
 
     // Running.
     bool paused_ = false;

@@ -197,6 +197,8 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
         std::nth_element(r.begin(), p95, r.end());
         radius = std::isfinite(*p95) && *p95 > 0 ? *p95 : 1.0f;
         loadBodies(s.bodies, radius);
+        loadedScene_ = std::filesystem::path(value).filename().string() + " (" + s.format +
+                       ", N = " + std::to_string(n_) + ")";
         app_.notice("loaded " + value + " (" + s.format + ", " + std::to_string(n_) + " bodies)");
     } else if (key == "camera") {
         if (value != "reset") throw Error("camera expects reset, got '" + value + "'");

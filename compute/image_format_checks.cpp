@@ -80,9 +80,30 @@ std::optional<std::string> pngProblem(Bytes b) {
 // ---- JPEG: sane Huffman tables, and an end-of-image marker after the scans ---------------
 // Debian's stb_image trusts the code counts of a Huffman table (DHT): counts summing past 256
 // make stbi__build_huffman write past its arrays (fixed upstream later; found by tests/fuzz).
+// A scan that uses a Huffman table no DHT defined makes stb's decoder index past its tables
+// (stbi__jpeg_huff_decode reads values[2275]: found by tests/fuzz; fixed upstream later).
 // The segments are walked the way stb walks them. A file cut anywhere loses its EOI marker
 // (0xFFD9); stb would decode the missing part as grey.
 std::optional<std::string> jpegProblem(Bytes b) {
+    bool defined[2][4] = {};  // [DC, AC][table]
+    bool progressive = false;
+    // The tables a scan (SOS at i) decodes with must exist; which ones depends on the scan kind.
+    auto scanTablesProblem = [&](std::size_t i) -> std::optional<std::string> {
+        const unsigned components = u8(b, i + 4);
+        const std::size_t after = i + 5 + 2 * components;  // Ss, Se, Ah/Al
+        const bool dcScan = !progressive || u8(b, after) == 0;
+        const bool usesDc = dcScan && (!progressive || (u8(b, after + 2) >> 4) == 0);
+        const bool usesAc = !progressive || !dcScan;
+        for (unsigned c = 0; c < components; ++c) {
+            const unsigned tables = u8(b, i + 6 + 2 * c);
+            if ((usesDc && (tables >> 4) < 4 && !defined[0][tables >> 4]) ||
+                (usesAc && (tables & 15) < 4 && !defined[1][tables & 15]))
+                return std::string(
+                    "the file is corrupt: a JPEG scan uses a Huffman table the "
+                    "file never defines");
+        }
+        return std::nullopt;
+    };
     std::size_t i = 0;
     while (i < b.size() && b[i] == 0xFF)  // stb accepts fill bytes before SOI
         ++i;
@@ -107,12 +128,18 @@ std::optional<std::string> jpegProblem(Bytes b) {
             return std::string("the file is corrupt: the JPEG ends before any image data");
         }
         const std::size_t length = u16be(b, i + 2);
-        if (m == 0xDA) sawScan = true;
+        if (m == 0xC2) progressive = true;
+        if (m == 0xDA) {
+            sawScan = true;
+            if (auto bad = scanTablesProblem(i)) return bad;
+        }
         if (m == 0xC4) {
             // stb's DHT loop, with its own idea of the segment length.
             long remaining = static_cast<long>(length) - 2;
             std::size_t p = i + 4;
             while (remaining > 0) {
+                const unsigned kind = u8(b, p) >> 4, table = u8(b, p) & 15;
+                if (kind < 2 && table < 4) defined[kind][table] = true;
                 unsigned codes = 0;
                 for (int k = 0; k < 16; ++k)
                     codes += u8(b, p + 1 + k);
@@ -348,19 +375,23 @@ std::optional<HeaderSize> imageHeaderSize(ImageFormat format, Bytes b) {
         case ImageFormat::Png:
             if (b.size() < 24) return std::nullopt;
             return HeaderSize{u32be(b, 16), u32be(b, 20)};
-        case ImageFormat::Jpeg: return jpegSize(b);
+        case ImageFormat::Jpeg:
+            return jpegSize(b);
         case ImageFormat::Gif:
             if (b.size() < 10) return std::nullopt;
             return HeaderSize{u16le(b, 6), u16le(b, 8)};
-        case ImageFormat::Bmp: return bmpSize(b);
-        case ImageFormat::Tga: return HeaderSize{u16le(b, 12), u16le(b, 14)};
+        case ImageFormat::Bmp:
+            return bmpSize(b);
+        case ImageFormat::Tga:
+            return HeaderSize{u16le(b, 12), u16le(b, 14)};
         case ImageFormat::Psd:
             if (b.size() < 22) return std::nullopt;
             return HeaderSize{u32be(b, 18), u32be(b, 14)};
         case ImageFormat::Pic:
             if (b.size() < 96) return std::nullopt;
             return HeaderSize{u16be(b, 92), u16be(b, 94)};
-        default: return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 

@@ -245,7 +245,10 @@ TEST_F(NbodyDemoTest, SnapshotsRoundTripAndGarbageIsRefused) {
     ASSERT_EQ(demo_->set("save", p.string()), "");
     const NbodySnapshot saved = loadSnapshot(p.string());
     ASSERT_EQ(demo_->set("n", "10"), "");
+    EXPECT_EQ(demo_->sceneLabel(), "disk");
     ASSERT_EQ(demo_->set("load", p.string()), "");
+    // The preset box names the file, its format and N (issue 10), until a preset is picked.
+    EXPECT_EQ(demo_->sceneLabel(), "clviz-nbody-roundtrip.clviz (clviz, N = 77)");
     const fs::path q = fs::temp_directory_path() / "clviz-nbody-roundtrip2.clviz";
     ASSERT_EQ(demo_->set("save", q.string()), "");
     EXPECT_EQ(loadSnapshot(q.string()).bodies, saved.bodies);
