@@ -47,6 +47,14 @@ class NbodyDemo final : public Demo {
     // loaded its file name, format and N ("galaxy.clviz (clviz, N = 4096)").
     std::string sceneLabel() const;
 
+    // Where the last gui() frame drew the Timings and Diagnostics panels (pixels; all 0 before
+    // one was drawn): tests check that they do not overlap.
+    struct PanelRect {
+        float x = 0, y = 0, w = 0, h = 0;
+    };
+    PanelRect timingsRect() const { return timingsRect_; }
+    PanelRect diagnosticsRect() const { return diagnosticsRect_; }
+
   private:
     // --- scene ---
     // Builds the preset's bodies for n_ and loads them; the camera frames them.
@@ -85,6 +93,8 @@ class NbodyDemo final : public Demo {
     std::uint64_t seed_ = 1;
     float viewRadius_ = 1;
     std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
+    PanelRect timingsRect_, diagnosticsRect_;
+    bool diagnosticsFollowsTimings_ = true, diagnosticsPlaced_ = false;
 
     // Running.
     bool paused_ = false;

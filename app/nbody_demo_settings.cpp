@@ -59,7 +59,8 @@ std::string NbodyDemo::settingsHelp() {
            "bpi=0|1|2|4|8, split=0..32, integrator=taylor|leapfrog, precision=float|double, "
            "dt=X, softening=X, damping=X, steps=1..1000, pause=on|off, step=COUNT, reset=1, "
            "colour=speed|mass|fixed, colourmap=inferno|viridis|ice, size=X, brightness=X, "
-           "diagnostics=FRAMES (0 off), latency=0|1, record=DIR|off, save=FILE, load=FILE, "
+           "diagnostics=FRAMES (0 off), diagnostics-panel=on|off, latency=0|1, record=DIR|off, "
+           "save=FILE, load=FILE, "
            "camera=reset, autotune=SECONDS, assume-gl-sharing=on|off (test hook)";
 }
 
@@ -139,6 +140,8 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
         stepsPerFrame_ = int(parseInteger(key, value, 1, 1000));
     } else if (key == "pause") {
         paused_ = parseSwitch(key, value);
+    } else if (key == "diagnostics-panel") {
+        showDiagnostics_ = parseSwitch(key, value);
     } else if (key == "step") {
         pendingSteps_ += int(parseInteger(key, value, 1, 100000));
         paused_ = true;
