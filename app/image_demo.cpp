@@ -96,7 +96,12 @@ std::string ImageDemo::loadFile(const std::string& path) {
     if (path.empty()) return "no file name given";
     Rgba8Image image;
     try {
-        image = loadImage(path);
+        // The device's and GL's limits too, so that an image too large for them is refused from
+        // its header, before it is decoded.
+        ImageLoadLimits limits;
+        limits.fit = deviceImageLimits(cc_->info());
+        limits.fit.push_back(glTextureLimit(glMaxTextureSize_));
+        image = loadImage(path, limits);
     } catch (const Error& e) {
         return e.what();
     }

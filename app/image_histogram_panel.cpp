@@ -101,10 +101,13 @@ bool drawHistogramPanel(bool* open, ImageLabControls& controls,
             const ChannelStats st = histogram->stats(c);
             ImGui::PushID(c);
             ImGui::PushStyleColor(ImGuiCol_PlotHistogram, channelColour(c));
-            char caption[96];
-            std::snprintf(caption, sizeof caption, "%s   min %d  max %d  mean %.1f  median %d",
-                          histogramChannelName(c), st.min, st.max, st.mean, st.median);
-            ImGui::PlotHistogram("##bins", values.data(), kHistogramBins, 0, caption, 0.0f,
+            // The caption goes above the plot, on the window's dark background: drawn over the
+            // bars (ImGui's overlay text) it was unreadable on the light-grey luma bars.
+            ImGui::TextColored(channelColour(c), "%s", histogramChannelName(c));
+            ImGui::SameLine();
+            ImGui::TextColored(kDim, "min %d  max %d  mean %.1f  median %d", st.min, st.max,
+                               st.mean, st.median);
+            ImGui::PlotHistogram("##bins", values.data(), kHistogramBins, 0, nullptr, 0.0f,
                                  top > 0 ? top * 1.05f : 1.0f, ImVec2(width, 40));
             ImGui::PopStyleColor();
             ImGui::PopID();

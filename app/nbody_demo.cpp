@@ -87,6 +87,7 @@ void NbodyDemo::shutdown() {
 // ---- scene ------------------------------------------------------------------------------------
 
 void NbodyDemo::rebuild() {
+    loadedScene_.clear();
     const NbodyPresetInfo& info = presetInfo(preset_);
     loadBodies(makePreset(preset_, n_, seed_), info.viewRadius);
 }
@@ -123,6 +124,10 @@ void NbodyDemo::loadBodies(const std::vector<Body>& bodies, float viewRadius) {
     haveDiagnostics_ = false;
     nonFiniteReported_ = false;
     framesSinceDiagnostics_ = diagnosticsEvery_;  // first diagnostics right away
+}
+
+std::string NbodyDemo::sceneLabel() const {
+    return loadedScene_.empty() ? presetInfo(preset_).name : loadedScene_;
 }
 
 void NbodyDemo::resetScene() {

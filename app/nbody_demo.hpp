@@ -46,6 +46,18 @@ class NbodyDemo final : public Demo {
     // Every key set() takes, with its values, for error messages and --help.
     static std::string settingsHelp();
 
+    // What the scene is, as the preset box shows it: the preset's name, or after a snapshot was
+    // loaded its file name, format and N ("galaxy.clviz (clviz, N = 4096)").
+    std::string sceneLabel() const;
+
+    // Where the last gui() frame drew the Timings and Diagnostics panels (pixels; all 0 before
+    // one was drawn): tests check that they do not overlap.
+    struct PanelRect {
+        float x = 0, y = 0, w = 0, h = 0;
+    };
+    PanelRect timingsRect() const { return timingsRect_; }
+    PanelRect diagnosticsRect() const { return diagnosticsRect_; }
+
   private:
     // --- scene ---
     // Builds the preset's bodies for n_ and loads them; the camera frames them.
@@ -83,6 +95,9 @@ class NbodyDemo final : public Demo {
     std::size_t n_ = 0;  // 0 until init picks a default for the device
     std::uint64_t seed_ = 1;
     float viewRadius_ = 1;
+    std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
+    PanelRect timingsRect_, diagnosticsRect_;
+    bool diagnosticsFollowsTimings_ = true, diagnosticsPlaced_ = false;
 
     // Running.
     bool paused_ = false;

@@ -1,6 +1,8 @@
 // NbodyDemo::gui: the Demo menu entries, the status line, and which panels show.
 #include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName: has the user moved Diagnostics?
 
+#include <algorithm>
 #include <cstdio>
 
 #include "app/nbody_demo.hpp"
@@ -48,15 +50,36 @@ void NbodyDemo::gui(const FrameInfo& frame) {
                                 ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(380 * s, 0), ImGuiCond_FirstUseEver);
         if (ImGui::Begin("Timings", &showTimings_, kPanelFlags)) panel([this] { timingsPanel(); });
+        timingsRect_ = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
+                        ImGui::GetWindowSize().y};
         ImGui::End();
     }
     if (showDiagnostics_) {
-        ImGui::SetNextWindowPos(ImVec2(float(frame.framebufferWidth) - 390 * s, 520 * s),
-                                ImGuiCond_FirstUseEver);
+        // Sits just below Timings, however tall Timings grows as its plots fill (a fixed spot put
+        // it on top of a tall Timings panel); where the window has no room below, to the left of
+        // Timings. Until the user drags it.
+        const PanelRect& t = timingsRect_;
+        ImVec2 want(float(frame.framebufferWidth) - 390 * s, 245 * s);
+        if (showTimings_ && t.h > 0) {
+            want = ImVec2(t.x, t.y + t.h + 8 * s);
+            if (want.y > float(frame.framebufferHeight) - 150 * s)
+                want = ImVec2(std::max(0.0f, t.x - 388 * s), t.y);
+        }
+        const ImGuiWindow* window = ImGui::FindWindowByName("Diagnostics");
+        if (window && diagnosticsPlaced_ &&
+            (window->Pos.x != diagnosticsRect_.x || window->Pos.y != diagnosticsRect_.y))
+            diagnosticsFollowsTimings_ = false;  // moved by the user since the last frame
+        if (diagnosticsFollowsTimings_) ImGui::SetNextWindowPos(want, ImGuiCond_Always);
         ImGui::SetNextWindowSize(ImVec2(380 * s, 0), ImGuiCond_FirstUseEver);
         if (ImGui::Begin("Diagnostics", &showDiagnostics_, kPanelFlags))
             panel([this] { diagnosticsPanel(); });
+        diagnosticsRect_ = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y,
+                            ImGui::GetWindowSize().x, ImGui::GetWindowSize().y};
+        diagnosticsPlaced_ = true;
         ImGui::End();
+    } else {
+        diagnosticsFollowsTimings_ = true;  // reopened: below Timings again
+        diagnosticsPlaced_ = false;
     }
     if (showStatus_) statusLine(frame);
 }

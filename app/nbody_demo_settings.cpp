@@ -61,8 +61,8 @@ std::string NbodyDemo::settingsHelp() {
            "bpi=0|1|2|4|8, split=0..32, integrator=taylor|leapfrog, precision=float|double, "
            "dt=X, softening=X, damping=X, steps=1..1000, pause=on|off, step=COUNT, reset=1, "
            "colour=speed|mass|fixed, colourmap=inferno|viridis|ice, size=X, brightness=X, "
-           "diagnostics=FRAMES (0 off), latency=0|1, record=DIR|off, save=FILE, load=FILE, "
-           "camera=reset, autotune=SECONDS, assume-gl-sharing=on|off, "
+           "diagnostics=FRAMES (0 off), diagnostics-panel=on|off, latency=0|1, record=DIR|off, "
+           "save=FILE, load=FILE, camera=reset, autotune=SECONDS, assume-gl-sharing=on|off, "
            "assume-external-memory=on|off (test hooks)";
 }
 
@@ -156,6 +156,8 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
         stepsPerFrame_ = int(parseInteger(key, value, 1, 1000));
     } else if (key == "pause") {
         paused_ = parseSwitch(key, value);
+    } else if (key == "diagnostics-panel") {
+        showDiagnostics_ = parseSwitch(key, value);
     } else if (key == "step") {
         pendingSteps_ += int(parseInteger(key, value, 1, 100000));
         paused_ = true;
@@ -214,6 +216,8 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
         std::nth_element(r.begin(), p95, r.end());
         radius = std::isfinite(*p95) && *p95 > 0 ? *p95 : 1.0f;
         loadBodies(s.bodies, radius);
+        loadedScene_ = std::filesystem::path(value).filename().string() + " (" + s.format +
+                       ", N = " + std::to_string(n_) + ")";
         app_.notice("loaded " + value + " (" + s.format + ", " + std::to_string(n_) + " bodies)");
     } else if (key == "camera") {
         if (value != "reset") throw Error("camera expects reset, got '" + value + "'");

@@ -44,14 +44,16 @@ void NbodyDemo::simulationPanel() {
     // --- scene ---
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
         const NbodyPresetInfo& current = presetInfo(preset_);
-        if (ImGui::BeginCombo("preset", current.name)) {
+        // After a snapshot load the box names the file, not the preset that was there before.
+        if (ImGui::BeginCombo("preset", sceneLabel().c_str())) {
             for (const NbodyPresetInfo& p : allNbodyPresets()) {
                 if (ImGui::Selectable(p.name, p.preset == preset_)) apply("preset", p.name);
                 tooltip(p.description);
             }
             ImGui::EndCombo();
         }
-        tooltip(current.description);
+        tooltip(loadedScene_.empty() ? current.description
+                                     : "Loaded from a snapshot; pick a preset to replace it");
         int n = int(n_);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
         if (ImGui::InputInt("##n", &n, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))

@@ -13,8 +13,11 @@
 #include <filesystem>
 #include <memory>
 
+#include "compute/bounded_file.hpp"
 #include "compute/device_info.hpp"
 #include "compute/error.hpp"
+#include "compute/image_format_checks.hpp"
+#include "compute/radiance_hdr.hpp"
 #include "compute/text.hpp"
 
 namespace clviz {
@@ -37,88 +40,35 @@ std::string humanBytes(std::uint64_t bytes) {
     return buf;
 }
 
-// stb's reasons are terse ("bad png sig", "outofdata"); say what they mean for the user.
-std::string explainStbFailure(const char* reason) {
-    const std::string r = reason ? reason : "unknown reason";
-    if (r == "unknown image type")
-        return std::string("unsupported or unrecognized format (supported: ") +
-               supportedImageFormats() + ")";
+// stb's reasons are terse ("outofdata", sometimes empty); say what they mean for the user.
+std::string explainStbFailure(ImageFormat format, const char* reason) {
+    const std::string r = reason && *reason ? reason : "no reason given";
     if (r == "too large" || r == "outofmem")
         return "the image is too large to decode (stb_image: " + r + ")";
-    return "the file is corrupt or truncated (stb_image: " + r + ")";
+    return std::string("the ") + imageFormatName(format) +
+           " file is corrupt or uses a feature stb_image does not read (stb_image: " + r + ")";
 }
 
-// Debian's stb_image (2022-09) trusts the code counts of a JPEG Huffman table (DHT): counts
-// summing past 256 make stbi__build_huffman write past its arrays (fixed upstream later with an
-// "n > 256" check; found here by tests/fuzz). Walk the JPEG's segments the way stb does and refuse
-// such tables before stb sees them. Valid files have at most 256 codes per table, so nothing
-// legitimate is refused.
-std::optional<std::string> badJpegHuffmanTable(std::span<const std::uint8_t> b) {
-    // stb accepts fill bytes (0xFF) before the SOI marker too.
-    std::size_t i = 0;
-    while (i < b.size() && b[i] == 0xFF)
-        ++i;
-    if (i == 0 || i >= b.size() || b[i] != 0xD8) return std::nullopt;  // not a JPEG
-    // Bytes past the end read as 0, as stb reads them.
-    auto at = [&](std::size_t k) -> unsigned { return k < b.size() ? b[k] : 0u; };
-    ++i;
-    while (i + 1 < b.size()) {
-        if (b[i] != 0xFF) {  // entropy-coded data (or junk stb skips too): find the next marker
-            ++i;
-            continue;
-        }
-        const unsigned m = b[i + 1];
-        if (m == 0xFF) {  // fill byte
-            ++i;
-            continue;
-        }
-        if (m == 0x00 || m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7)) {
-            i += 2;  // stuffed zero, TEM, SOI, restart: no length field
-            continue;
-        }
-        if (m == 0xD9) break;  // EOI
-        const std::size_t length = (at(i + 2) << 8) | at(i + 3);
-        if (m == 0xC4) {
-            // stb's DHT loop, with its own idea of the segment length.
-            long remaining = static_cast<long>(length) - 2;
-            std::size_t p = i + 4;
-            while (remaining > 0) {
-                unsigned codes = 0;
-                for (int k = 0; k < 16; ++k)
-                    codes += at(p + 1 + k);
-                if (codes > 256)
-                    return "the file is corrupt (a JPEG Huffman table declares " +
-                           std::to_string(codes) + " codes; at most 256 are possible)";
-                p += 17 + codes;
-                remaining -= 17 + static_cast<long>(codes);
-            }
-        }
-        i += 2 + length;
-    }
-    return std::nullopt;
+std::string unsupportedFormat() {
+    return std::string("unsupported or unrecognized format (supported: ") +
+           supportedImageFormats() + ")";
 }
 
-// Debian's stb_image grows its IDAT buffer to the length a PNG chunk declares before reading it,
-// so a 700-byte file declaring a 1 GiB chunk makes it allocate 2 GiB (found by tests/fuzz). A
-// valid PNG's chunks all fit in the file: walk them up to IEND and refuse one that does not.
-std::optional<std::string> badPngChunk(std::span<const std::uint8_t> b) {
-    static constexpr std::uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    if (b.size() < 8 || !std::equal(kSignature, kSignature + 8, b.begin())) return std::nullopt;
-    std::size_t at = 8;
-    while (at + 8 <= b.size()) {
-        const std::uint64_t length = (std::uint64_t(b[at]) << 24) |
-                                     (std::uint64_t(b[at + 1]) << 16) |
-                                     (std::uint64_t(b[at + 2]) << 8) | std::uint64_t(b[at + 3]);
-        const std::string type(reinterpret_cast<const char*>(&b[at + 4]), 4);
-        if (12 + length > b.size() - at)
-            return "the file is corrupt or truncated (PNG chunk " + type + " declares " +
-                   std::to_string(length) + " bytes, but only " +
-                   std::to_string(b.size() - at - std::min<std::size_t>(b.size() - at, 12)) +
-                   " remain)";
-        if (type == "IEND") return std::nullopt;
-        at += 12 + length;
-    }
-    return std::nullopt;  // no IEND: stb reports the truncation itself
+// The header's size against clviz's own bounds and the caller's (device, GL): checked before a
+// single pixel is decoded, so a decompression bomb costs nothing.
+void checkHeaderSize(const std::string& prefix, std::uint64_t width, std::uint64_t height,
+                     const ImageLoadLimits& limits) {
+    if (width == 0 || height == 0)
+        throw Error(prefix + "the image has zero size (" + std::to_string(width) + " x " +
+                    std::to_string(height) + ")");
+    if (width > static_cast<std::uint64_t>(limits.maxEdge) ||
+        height > static_cast<std::uint64_t>(limits.maxEdge) || width * height > limits.maxPixels)
+        throw Error(prefix + "the image is " + std::to_string(width) + " x " +
+                    std::to_string(height) + " pixels; clviz loads at most " +
+                    std::to_string(limits.maxEdge) + " pixels a side and " +
+                    std::to_string(limits.maxPixels) + " pixels in all");
+    const ImageSize size{static_cast<int>(width), static_cast<int>(height)};
+    if (auto problem = imageSizeProblem(size, limits.fit)) throw Error(prefix + *problem);
 }
 
 // Binary PGM / PPM (P5, P6), decoded here rather than by stb_image: Debian's copy (2022-09)
@@ -161,17 +111,9 @@ std::optional<Rgba8Image> decodeBinaryPnm(std::span<const std::uint8_t> b,
     if (i >= b.size() || !isSpace(b[i]))
         throw Error(prefix + "the file is corrupt or truncated (PNM header)");
     ++i;  // exactly one whitespace character before the raster
-    if (width == 0 || height == 0)
-        throw Error(prefix + "the image has zero size (" + std::to_string(width) + " x " +
-                    std::to_string(height) + ")");
     if (maxval == 0 || maxval > 65535)
         throw Error(prefix + "the file is corrupt (PNM maxval " + std::to_string(maxval) + ")");
-    if (width > static_cast<std::uint64_t>(limits.maxEdge) ||
-        height > static_cast<std::uint64_t>(limits.maxEdge) || width * height > limits.maxPixels)
-        throw Error(prefix + "the image is " + std::to_string(width) + " x " +
-                    std::to_string(height) + " pixels; clviz loads at most " +
-                    std::to_string(limits.maxEdge) + " pixels a side and " +
-                    std::to_string(limits.maxPixels) + " pixels in all");
+    checkHeaderSize(prefix, width, height, limits);
     const std::size_t bytesPerSample = maxval > 255 ? 2 : 1;
     const std::size_t samples = static_cast<std::size_t>(width * height) * channels;
     if (b.size() - i < samples * bytesPerSample)
@@ -289,43 +231,42 @@ Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::s
                                const ImageLoadLimits& limits) {
     const std::string prefix = "cannot load image " + quoted(name) + ": ";
     if (bytes.empty()) throw Error(prefix + "the file is empty (0 bytes)");
-    if (bytes.size() > static_cast<std::size_t>(INT_MAX))
-        throw Error(prefix + "the file is larger than 2 GiB");
-    if (auto pnm = decodeBinaryPnm(bytes, prefix, limits)) return std::move(*pnm);
-    if (auto bad = badJpegHuffmanTable(bytes)) throw Error(prefix + *bad);
-    if (auto bad = badPngChunk(bytes)) throw Error(prefix + *bad);
+    if (bytes.size() > std::min<std::uint64_t>(limits.maxFileBytes, INT_MAX))  // stb takes int
+        throw Error(
+            prefix + "the file is " + std::to_string(bytes.size()) + " bytes; the limit is " +
+            std::to_string(std::min<std::uint64_t>(limits.maxFileBytes, INT_MAX)) + " bytes");
+    // Every format is recognised here, checked here, and only then decoded: stb_image never sees
+    // bytes clviz cannot name, and never a file shorter than its headers say.
+    const ImageFormat format = sniffImageFormat(bytes);
+    if (format == ImageFormat::Unknown) throw Error(prefix + unsupportedFormat());
+    if (format == ImageFormat::Pnm) return std::move(*decodeBinaryPnm(bytes, prefix, limits));
+    if (format == ImageFormat::Hdr) {
+        try {
+            const RadianceHeader header = parseRadianceHeader(bytes);
+            checkHeaderSize(prefix, header.width, header.height, limits);
+            return toneMapHdr(decodeRadiancePixels(bytes, header).data(), header.width,
+                              header.height);
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            throw Error(what.rfind(prefix, 0) == 0 ? what : prefix + what);
+        }
+    }
+    // Both checks read headers and walk the file's bytes once, decoding nothing: a known stb bug
+    // or a truncation first, then the header's size, so absurd images are refused before a
+    // single pixel is decoded.
+    if (auto bad = imageStructureProblem(format, bytes)) throw Error(prefix + *bad);
+    const auto size = imageHeaderSize(format, bytes);
+    if (!size)
+        throw Error(prefix + "the file is truncated or corrupt: its " + imageFormatName(format) +
+                    " header is incomplete or states no image size");
+    checkHeaderSize(prefix, size->width, size->height, limits);
+
     const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
     const int len = static_cast<int>(bytes.size());
-
-    // The header alone gives the size: refuse absurd images before decoding a single pixel.
-    int w = 0, h = 0, channels = 0;
-    if (!stbi_info_from_memory(data, len, &w, &h, &channels)) {
-        // stbi_info tries every format and reports only "unknown image type"; a load attempt
-        // stops in the format's own header checks with the specific reason (stb bounds sizes
-        // there too).
-        int lw = 0, lh = 0, lc = 0;
-        std::unique_ptr<stbi_uc, StbFree> probe(stbi_load_from_memory(data, len, &lw, &lh, &lc, 4));
-        if (!probe) throw Error(prefix + explainStbFailure(stbi_failure_reason()));
-        w = lw, h = lh;  // decodable after all: check its size below like any other
-    }
-    if (w <= 0 || h <= 0)
-        throw Error(prefix + "the image has zero size (" + std::to_string(w) + " x " +
-                    std::to_string(h) + ")");
-    if (w > limits.maxEdge || h > limits.maxEdge ||
-        static_cast<std::uint64_t>(w) * static_cast<std::uint64_t>(h) > limits.maxPixels)
-        throw Error(prefix + "the image is " + std::to_string(w) + " x " + std::to_string(h) +
-                    " pixels; clviz loads at most " + std::to_string(limits.maxEdge) +
-                    " pixels a side and " + std::to_string(limits.maxPixels) + " pixels in all");
-
+    const auto w = static_cast<int>(size->width), h = static_cast<int>(size->height);
     int lw = 0, lh = 0, lc = 0;
-    if (stbi_is_hdr_from_memory(data, len)) {
-        std::unique_ptr<float, StbFree> hdr(stbi_loadf_from_memory(data, len, &lw, &lh, &lc, 3));
-        if (!hdr) throw Error(prefix + explainStbFailure(stbi_failure_reason()));
-        if (lw != w || lh != h) throw Error(prefix + "the header and the pixel data disagree");
-        return toneMapHdr(hdr.get(), lw, lh);
-    }
     std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load_from_memory(data, len, &lw, &lh, &lc, 4));
-    if (!pixels) throw Error(prefix + explainStbFailure(stbi_failure_reason()));
+    if (!pixels) throw Error(prefix + explainStbFailure(format, stbi_failure_reason()));
     if (lw != w || lh != h) throw Error(prefix + "the header and the pixel data disagree");
     Rgba8Image image;
     image.width = lw;
@@ -335,23 +276,8 @@ Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::s
 }
 
 Rgba8Image loadImage(const std::string& path, const ImageLoadLimits& limits) {
-    const std::string prefix = "cannot load image " + quoted(path) + ": ";
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw Error(prefix + "it is a directory");
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                         &std::fclose);
-    if (!file) throw Error(prefix + std::strerror(errno));
-    std::vector<std::uint8_t> bytes;
-    std::uint8_t chunk[1 << 16];
-    for (;;) {
-        const std::size_t got = std::fread(chunk, 1, sizeof chunk, file.get());
-        bytes.insert(bytes.end(), chunk, chunk + got);
-        if (got < sizeof chunk) break;
-        if (bytes.size() > static_cast<std::size_t>(INT_MAX))
-            throw Error(prefix + "the file is larger than 2 GiB");
-    }
-    if (std::ferror(file.get())) throw Error(prefix + "read error: " + std::strerror(errno));
-    return loadImageFromMemory(bytes, path, limits);
+    const std::uint64_t maxBytes = std::min<std::uint64_t>(limits.maxFileBytes, INT_MAX);
+    return loadImageFromMemory(readRegularFile(path, maxBytes, "cannot load image"), path, limits);
 }
 
 std::vector<std::uint8_t> encodePng(const Rgba8Image& image) {
@@ -394,14 +320,6 @@ std::vector<ImageSizeLimit> deviceImageLimits(const DeviceInfo& device) {
         l.maxBytes = device.maxAllocBytes;
         l.what = "the largest OpenCL buffer " + device.name + " allocates (" +
                  humanBytes(device.maxAllocBytes) + ")";
-        limits.push_back(l);
-    }
-    if (device.imageSupport && device.image2dMaxWidth > 0 && device.image2dMaxHeight > 0) {
-        ImageSizeLimit l;
-        l.maxWidth = static_cast<int>(std::min<std::size_t>(device.image2dMaxWidth, INT_MAX));
-        l.maxHeight = static_cast<int>(std::min<std::size_t>(device.image2dMaxHeight, INT_MAX));
-        l.what = "the OpenCL image2d limit of " + device.name + " (" + std::to_string(l.maxWidth) +
-                 " x " + std::to_string(l.maxHeight) + ")";
         limits.push_back(l);
     }
     return limits;

@@ -46,19 +46,35 @@ struct Rgba8Image {
     }
 };
 
-// Guards against decompression bombs and absurd headers: images beyond these are refused before
-// any pixel is decoded (the header alone says how large they are).
+// One size constraint an image must meet to be shown or processed.
+struct ImageSizeLimit {
+    int maxWidth = 0;  // 0: no limit on this side
+    int maxHeight = 0;
+    std::uint64_t maxBytes = 0;  // RGBA8 bytes; 0: no limit
+    std::string what;            // "GL_MAX_TEXTURE_SIZE (16384)", used in the message
+};
+
+// Loading is bounded: the file's type and size are checked before it is read (regular files
+// only), the header's dimensions against these limits before any pixel is decoded (a
+// decompression bomb costs nothing), and every decoder loop advances through the bytes or fails.
+// Peak memory of a load is at most about 3x the RGBA8 size (stb's working buffers).
 struct ImageLoadLimits {
     int maxEdge = 32768;                   // pixels, either side
     std::uint64_t maxPixels = 1ull << 28;  // 16384 x 16384 = 1 GiB of RGBA8
+    // The largest allowed image uncompressed (1 GiB) plus room for headers and row padding.
+    std::uint64_t maxFileBytes = 1280ull << 20;
+    std::vector<ImageSizeLimit> fit;  // the caller's own limits (device, GL), checked up front
 };
 
-// Formats stb_image decodes: PNG (8/16 bit, palette, grey, alpha), JPEG (baseline and
-// progressive), BMP, TGA, GIF (first frame), PSD (composited), HDR (Radiance, tone-mapped to
-// 8-bit sRGB), PIC, PNM. Everything is converted to RGBA8; opaque formats get alpha 255.
+// Formats read: PNG (8/16 bit, palette, grey, alpha), JPEG (baseline and progressive), BMP
+// (bottom-up and top-down), TGA, GIF (first frame), PSD (composited), PIC through stb_image;
+// HDR (Radiance, tone-mapped to 8-bit sRGB) and binary PNM by clviz itself. Everything is
+// converted to RGBA8; opaque formats get alpha 255. A file shorter than its headers say is
+// refused as truncated (never shown with black regions): image_format_checks.hpp.
 const char* supportedImageFormats();
 
-// Reads and decodes a file. Throws clviz::Error naming the file and the reason.
+// Reads and decodes a file. Throws clviz::Error naming the file and the reason; refuses
+// directories, FIFOs, devices and files over limits.maxFileBytes before reading them.
 Rgba8Image loadImage(const std::string& path, const ImageLoadLimits& limits = {});
 
 // Decodes an in-memory file; `name` is used in messages ("dropped file", a path...).
@@ -79,17 +95,10 @@ void saveImage(const std::string& path, const Rgba8Image& image, int jpegQuality
 // PNG file bytes in memory (tests, the fuzzer's seed corpus).
 std::vector<std::uint8_t> encodePng(const Rgba8Image& image);
 
-// One size constraint an image must meet to be shown or processed.
-struct ImageSizeLimit {
-    int maxWidth = 0;  // 0: no limit on this side
-    int maxHeight = 0;
-    std::uint64_t maxBytes = 0;  // RGBA8 bytes; 0: no limit
-    std::string what;            // "GL_MAX_TEXTURE_SIZE (16384)", used in the message
-};
-
-// The limits an OpenCL device puts on the image lab: its largest buffer allocation
-// (CL_DEVICE_MAX_MEM_ALLOC_SIZE) and, when it supports images, CL_DEVICE_IMAGE2D_MAX_WIDTH/HEIGHT
-// (needed by the image-object rotate variants).
+// The limit an OpenCL device puts on the image lab: its largest buffer allocation
+// (CL_DEVICE_MAX_MEM_ALLOC_SIZE). CL_DEVICE_IMAGE2D_MAX_WIDTH/HEIGHT is not one: only the
+// image-object rotate variants need an image2d, and they say so when an image is too large for
+// them (ImageRotate::available); every other filter works on buffers.
 std::vector<ImageSizeLimit> deviceImageLimits(const DeviceInfo& device);
 
 // GL_MAX_TEXTURE_SIZE as a limit (the GUI queries the value from GL).

@@ -1,10 +1,12 @@
 #include "compute/nbody_snapshot.hpp"
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 
+#include "compute/bounded_file.hpp"
 #include "compute/error.hpp"
 
 namespace clviz {
@@ -57,24 +59,56 @@ float getF32(const unsigned char* p, bool bigEndian = false) {
 }
 
 std::vector<unsigned char> readFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) throw Error("cannot open snapshot '" + path + "' for reading");
-    const std::streamoff size = in.tellg();
-    if (size < 0) throw Error("cannot read snapshot '" + path + "'");
     // The largest valid file: kMaxBodies gas particles (the biggest TIPSY record) plus a header.
-    if (static_cast<std::uint64_t>(size) > 64 + std::uint64_t{kMaxBodies} * 48)
-        throw Error("'" + path + "' is " + std::to_string(size) +
-                    " bytes: larger than any snapshot of at most " + std::to_string(kMaxBodies) +
-                    " bodies");
-    std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
-    in.seekg(0);
-    if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
-        throw Error("cannot read snapshot '" + path + "'");
-    return bytes;
+    // Regular files only, refused from their size before reading (bounded_file.hpp).
+    const auto bytes =
+        readRegularFile(path, 64 + std::uint64_t{kMaxBodies} * 48, "cannot open snapshot");
+    return std::vector<unsigned char>(bytes.begin(), bytes.end());
 }
 
 std::string count(std::uint64_t v) {
     return std::to_string(v);
+}
+
+// Values no simulation state can hold: the force kernels square distances and multiply masses in
+// float (max 3.4e38), so beyond 1e18 the first step overflows; below 1e-30 (denormals included)
+// a non-zero value is meaningless next to the softening. Byte-swapped or random data lands there
+// (or on NaN, or a negative mass) almost surely; a valid state never does. The lower bound only
+// applies to TIPSY, whose byte order is guessed: the clviz format is fixed little-endian with a
+// checksum and round-trips any state clviz saved exactly, denormals included.
+constexpr double kAbsurdlyLarge = 1e18, kAbsurdlySmall = 1e-30;
+
+// Throws when a body or the header holds a non-finite or absurd value, naming the first one, so
+// the file is blamed at load instead of the simulation blowing up later ("reduce dt").
+void checkValues(const NbodySnapshot& s, const std::string& where, const std::string& hint,
+                 bool guessedByteOrder) {
+    auto bad = [&](const std::string& what) {
+        return Error(where + " is corrupt: " + what + hint);
+    };
+    const double smallest = guessedByteOrder ? kAbsurdlySmall : 0;
+    auto sane = [&](double v) {
+        return v == 0 ||
+               (std::isfinite(v) && std::abs(v) <= kAbsurdlyLarge && std::abs(v) >= smallest);
+    };
+    if (!std::isfinite(s.time)) throw bad("its time is " + std::to_string(s.time));
+    if (!std::isfinite(s.dt) || s.dt < 0 || !std::isfinite(s.softening) || s.softening < 0)
+        throw bad("its dt (" + std::to_string(s.dt) + ") or softening (" +
+                  std::to_string(s.softening) + ") is negative or not finite");
+    bool anyMass = false;
+    for (std::size_t i = 0; i < s.bodies.size(); ++i) {
+        const Body& b = s.bodies[i];
+        const std::string body =
+            "body " + std::to_string(i) + " of " + std::to_string(s.bodies.size()) + " has ";
+        for (float v : {b.pos.x, b.pos.y, b.pos.z, b.vel.x, b.vel.y, b.vel.z, b.vel.w})
+            if (!sane(v))
+                throw bad(body + "a position or velocity of " + std::to_string(v) +
+                          " (not finite, or outside 1e-30 to 1e18 in magnitude)");
+        if (!sane(b.pos.w) || b.pos.w < 0)
+            throw bad(body + "mass " + std::to_string(b.pos.w) +
+                      " (masses are 0, or 1e-30 to 1e18)");
+        anyMass = anyMass || b.pos.w > 0;
+    }
+    if (!anyMass) throw bad("every body has zero mass");
 }
 
 // ---- TIPSY --------------------------------------------------------------------------------
@@ -166,6 +200,7 @@ NbodySnapshot parseClvizSnapshot(const std::vector<unsigned char>& bytes, const 
             p += 4;
         }
     }
+    checkValues(s, where, "", false);
     return s;
 }
 
@@ -220,6 +255,10 @@ NbodySnapshot parseTipsy(const std::vector<unsigned char>& bytes, const std::str
     take(nsph, kGasBytes);
     take(ndark, kDarkBytes);
     take(nstar, kStarBytes);
+    // A header in one byte order over particles in the other passes every size check.
+    checkValues(s, where,
+                big ? " (its header is big-endian: is the particle data little-endian?)" : "",
+                true);
     return s;
 }
 

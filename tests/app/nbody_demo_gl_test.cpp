@@ -274,7 +274,10 @@ TEST_F(NbodyDemoTest, SnapshotsRoundTripAndGarbageIsRefused) {
     ASSERT_EQ(demo_->set("save", p.string()), "");
     const NbodySnapshot saved = loadSnapshot(p.string());
     ASSERT_EQ(demo_->set("n", "10"), "");
+    EXPECT_EQ(demo_->sceneLabel(), "disk");
     ASSERT_EQ(demo_->set("load", p.string()), "");
+    // The preset box names the file, its format and N (issue 10), until a preset is picked.
+    EXPECT_EQ(demo_->sceneLabel(), "clviz-nbody-roundtrip.clviz (clviz, N = 77)");
     const fs::path q = fs::temp_directory_path() / "clviz-nbody-roundtrip2.clviz";
     ASSERT_EQ(demo_->set("save", q.string()), "");
     EXPECT_EQ(loadSnapshot(q.string()).bodies, saved.bodies);
@@ -285,6 +288,51 @@ TEST_F(NbodyDemoTest, SnapshotsRoundTripAndGarbageIsRefused) {
     EXPECT_FALSE(demo_->set("load", p.string()).empty());
     fs::remove(p);
     fs::remove(q);
+}
+
+// Issue 10: Diagnostics opened on top of a tall Timings panel. It must open clear of Timings,
+// inside the window, on a tall and a short window (rectangles the demo reports, so this holds for
+// any font or device name).
+TEST_F(NbodyDemoTest, DiagnosticsOpensClearOfTimings) {
+    ASSERT_EQ(demo_->set("n", "300"), "");
+    ASSERT_EQ(demo_->set("diagnostics", "1"), "");
+    long long index = 0;
+    for (const float height : {800.0f, 600.0f}) {
+        IMGUI_CHECKVERSION();
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1280, height);
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        auto guiFrames = [&](int count) {
+            for (int i = 0; i < count; ++i, ++index) {
+                FrameInfo f = frame(index);
+                f.framebufferWidth = 1280;
+                f.framebufferHeight = static_cast<int>(height);
+                demo_->step(f);
+                io.DeltaTime = 1.0f / 60;
+                ImGui::NewFrame();
+                demo_->gui(f);
+                ImGui::Render();
+            }
+        };
+        ASSERT_EQ(demo_->set("diagnostics-panel", "off"), "");
+        guiFrames(4);  // Timings reaches its height
+        ASSERT_GT(demo_->timingsRect().h, 100.0f) << "Timings was not drawn";
+        ASSERT_EQ(demo_->set("diagnostics-panel", "on"), "");
+        guiFrames(4);
+        const auto t = demo_->timingsRect(), d = demo_->diagnosticsRect();
+        const bool apart =
+            d.y >= t.y + t.h || d.y + d.h <= t.y || d.x >= t.x + t.w || d.x + d.w <= t.x;
+        EXPECT_TRUE(apart) << "window height " << height << ": Diagnostics (" << d.x << ", " << d.y
+                           << ", " << d.w << " x " << d.h << ") overlaps Timings (" << t.x << ", "
+                           << t.y << ", " << t.w << " x " << t.h << ")";
+        EXPECT_GE(d.x, 0.0f);
+        EXPECT_LE(d.y + 100, height) << "Diagnostics opened off screen";
+        ImGui::DestroyContext();
+    }
 }
 
 }  // namespace

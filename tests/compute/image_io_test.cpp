@@ -231,7 +231,7 @@ TEST(ImageIo, ZeroSizeAndHugeHeadersAreRejectedBeforeDecoding) {
     EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(pngClaiming(7, 0), "zero.png"); }),
                     "zero.png");
     EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(pngClaiming(30000, 30000), "huge.png"); }),
-                    "too large");
+                    "30000 x 30000 pixels; clviz loads at most");
     EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(pngClaiming(40000, 2), "wide.png"); }),
                     "40000 x 2 pixels; clviz loads at most 32768");
     ImageLoadLimits small;
@@ -268,14 +268,14 @@ TEST(ImageIo, SizeLimits) {
     device.image2dMaxWidth = 64;
     device.image2dMaxHeight = 32;
     const auto limits = deviceImageLimits(device);
-    ASSERT_EQ(limits.size(), 2u);
+    ASSERT_EQ(limits.size(), 1u);
     EXPECT_CONTAINS(*imageSizeProblem({20, 20}, limits), "largest OpenCL buffer Test GPU");
-    EXPECT_CONTAINS(*imageSizeProblem({10, 33}, limits), "image2d limit of Test GPU (64 x 32)");
+    // Larger than the image2d limit is fine for the lab: only the image-object rotate variants
+    // need an image2d, and ImageRotate::available says so (image_rotate_test).
+    EXPECT_FALSE(imageSizeProblem({10, 33}, limits));
     EXPECT_FALSE(imageSizeProblem({10, 10}, limits));
-    EXPECT_THROW(checkImageSize({10, 33}, limits), Error);
-    EXPECT_NO_THROW(checkImageSize({10, 10}, limits));
-    device.imageSupport = false;
-    EXPECT_EQ(deviceImageLimits(device).size(), 1u) << "no image2d limit without image support";
+    EXPECT_THROW(checkImageSize({20, 20}, limits), Error);
+    EXPECT_NO_THROW(checkImageSize({10, 33}, limits));
 }
 
 TEST(ImageIo, BinaryPnmScalesMaxvalAndRejectsShortRasters) {

@@ -1,8 +1,11 @@
 // Snapshots: the clviz format round trip, rejection of damaged files, and TIPSY files written
 // here byte by byte in both byte orders (as the cuda-samples N-body demo reads them).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -190,4 +193,77 @@ TEST(NbodySnapshot, TipsyHeaderNonsenseIsRejected) {
     EXPECT_NE(errorOf([&] { parseTipsy(notTipsy.out, "t"); }).find("not a TIPSY file"),
               std::string::npos);
     EXPECT_NE(errorOf([&] { parseTipsy({1, 2, 3}, "t"); }).find("truncated"), std::string::npos);
+}
+
+// Issue 10, item 7: non-finite or absurd values are blamed on the file at load, not later on dt.
+TEST(NbodySnapshot, NonFiniteAndAbsurdValuesAreRefusedAtLoad) {
+    NbodySnapshot good;
+    good.bodies = makePreset(NbodyPreset::Plummer, 50, 4);
+    good.dt = 0.01f;
+    EXPECT_NO_THROW(parseClvizSnapshot(serializeClvizSnapshot(good), "ok"));
+    auto refused = [&](auto edit, const char* expect) {
+        NbodySnapshot s = good;
+        edit(s);
+        const std::string msg =
+            errorOf([&] { parseClvizSnapshot(serializeClvizSnapshot(s), "bad.clviz"); });
+        EXPECT_NE(msg.find("snapshot 'bad.clviz' is corrupt: "), std::string::npos) << msg;
+        EXPECT_NE(msg.find(expect), std::string::npos) << msg;
+    };
+    refused([](NbodySnapshot& s) { s.bodies[7].pos.y = NAN; }, "body 7 of 50 has a position");
+    refused([](NbodySnapshot& s) { s.bodies[3].vel.z = INFINITY; }, "body 3 of 50");
+    refused([](NbodySnapshot& s) { s.bodies[9].pos.x = 3e25f; }, "outside 1e-30 to 1e18");
+    refused([](NbodySnapshot& s) { s.bodies[1].pos.w = -2.0f; }, "body 1 of 50 has mass -2");
+    refused([](NbodySnapshot& s) { s.dt = NAN; }, "dt");
+    refused([](NbodySnapshot& s) { s.time = INFINITY; }, "its time");
+    refused(
+        [](NbodySnapshot& s) {
+            for (Body& b : s.bodies)
+                b.pos.w = 0;
+        },
+        "every body has zero mass");
+}
+
+TEST(NbodySnapshot, BigEndianHeaderOverLittleEndianDataIsRefused) {
+    const auto bodies = makePreset(NbodyPreset::DiskGalaxy, 40, 2);
+    TipsyWriter header(true), data(false);
+    header.header(0.5, 0, 40, 0);
+    for (const Body& b : bodies)
+        data.particle(b, 2);
+    std::vector<unsigned char> file = header.out;
+    file.insert(file.end(), data.out.begin(), data.out.end());
+    const std::string msg = errorOf([&] { parseTipsy(file, "mixed.tipsy"); });
+    EXPECT_NE(msg.find("is corrupt"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("header is big-endian: is the particle data little-endian?"),
+              std::string::npos)
+        << msg;
+}
+
+// Issue 10, item 2: special files are refused before reading, huge ones from their size.
+TEST(NbodySnapshot, SpecialAndOversizedFilesAreRefusedBeforeReading) {
+    const auto fifo = tempPath("pipe.clviz");
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_NE(errorOf([&] { loadSnapshot(fifo); }).find("it is a FIFO"), std::string::npos);
+    std::filesystem::remove(fifo);
+    EXPECT_NE(errorOf([&] { loadSnapshot("/dev/zero"); }).find("character device"),
+              std::string::npos);
+    const auto sparse = tempPath("sparse.clviz");
+    writeBytes(sparse, {1, 2, 3});
+    std::filesystem::resize_file(sparse, 5ull << 30);
+    EXPECT_NE(errorOf([&] { loadSnapshot(sparse); }).find("the limit is"), std::string::npos);
+    std::filesystem::remove(sparse);
+}
+
+// The regression inputs kept for the fuzzer (tests/fuzz/regressions), with what must be said.
+TEST(NbodySnapshot, RegressionFilesGetTheirMessages) {
+    const auto dir =
+        std::filesystem::path(__FILE__).parent_path().parent_path() / "fuzz" / "regressions";
+    const auto nan = errorOf([&] { loadSnapshot((dir / "snapshot_nan_body.clviz").string()); });
+    EXPECT_NE(nan.find("is corrupt: body 1 of 2 has a position or velocity of nan"),
+              std::string::npos)
+        << nan;
+    const auto mixed = errorOf(
+        [&] { loadSnapshot((dir / "tipsy_big_endian_header_little_endian_data.tipsy").string()); });
+    EXPECT_NE(mixed.find("is corrupt: body 0 of 2"), std::string::npos) << mixed;
+    EXPECT_NE(mixed.find("is the particle data little-endian?"), std::string::npos) << mixed;
 }

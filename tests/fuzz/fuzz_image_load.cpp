@@ -1,14 +1,20 @@
 // libFuzzer target for the image-loading entry point: any bytes must either decode to a
-// consistent RGBA8 image or raise clviz::Error, never crash, hang or read out of bounds.
-// Built and run by run_fuzz.sh (the fuzz.image_load CTest entry).
+// consistent RGBA8 image or raise clviz::Error, never crash, hang (libFuzzer's -timeout) or
+// allocate without bound (-rss_limit_mb). Built once per decoder path by run_fuzz.sh:
+// CLVIZ_FUZZ_FORMAT names the format (e.g. Png) and inputs of other formats are skipped, so each
+// target spends its whole budget inside one decoder; without it every input is tried.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
 #include "compute/error.hpp"
+#include "compute/image_format_checks.hpp"
 #include "compute/image_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+#ifdef CLVIZ_FUZZ_FORMAT
+    if (clviz::sniffImageFormat({data, size}) != clviz::ImageFormat::CLVIZ_FUZZ_FORMAT) return -1;
+#endif
     // Small limits keep each input fast and the memory bounded; the checks are the same.
     clviz::ImageLoadLimits limits;
     limits.maxEdge = 2048;

@@ -1,11 +1,14 @@
-// Writes a small seed corpus for fuzz_image_load: one tiny valid file per format stb_image reads,
-// made here (stb_image_write and hand-written bytes), so the fuzzer starts inside every decoder.
+// Writes a small seed corpus for the fuzz targets: one tiny valid file per image format clviz
+// reads, made here (stb_image_write and hand-written bytes), so the fuzzer starts inside every
+// decoder, and N-body snapshots (clviz format, TIPSY in both byte orders).
 #include <stb/stb_image_write.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "compute/nbody_snapshot.hpp"
 
 namespace {
 
@@ -58,6 +61,44 @@ int main(int argc, char** argv) {
                      {'P', '5', '\n', '2', ' ', '2', '\n', '2', '5', '5', '\n', 0, 64, 128, 255});
     ok &= writeBytes(dir + "/tiny.ppm", {'P', '6', '\n', '1', ' ', '2', '\n', '2', '5', '5', '\n',
                                          255, 0, 0, 0, 255, 0});
+    // Run-length TGA and HDR (widths from 8 use stb's RLE scanlines), a larger GIF-free set.
+    stbi_write_tga_with_rle = 1;
+    std::vector<std::uint8_t> wide(19 * 3 * 4);
+    std::vector<float> wideHdr(19 * 3 * 3);
+    for (std::size_t i = 0; i < wide.size(); ++i)
+        wide[i] = static_cast<std::uint8_t>(i / 8);
+    for (std::size_t i = 0; i < wideHdr.size(); ++i)
+        wideHdr[i] = 0.1f * static_cast<float>(i % 11);
+    ok &= stbi_write_tga((dir + "/rle.tga").c_str(), 19, 3, 4, wide.data()) != 0;
+    ok &= stbi_write_hdr((dir + "/rle.hdr").c_str(), 19, 3, 3, wideHdr.data()) != 0;
+    // Snapshots: 3 bodies in clviz format, and TIPSY (1 gas, 1 dark, 1 star) both byte orders.
+    clviz::NbodySnapshot snap;
+    snap.dt = 0.01f;
+    for (int i = 0; i < 3; ++i) {
+        clviz::Body b;
+        b.pos = {0.5f * i, -1.0f, 2.0f, 1.0f + i};
+        b.vel = {0.1f, 0.2f * i, 0.0f, 0.0f};
+        snap.bodies.push_back(b);
+    }
+    ok &= writeBytes(dir + "/three.clviz", [&] {
+        const auto s = clviz::serializeClvizSnapshot(snap);
+        return std::vector<std::uint8_t>(s.begin(), s.end());
+    }());
+    for (bool big : {false, true}) {
+        std::vector<std::uint8_t> t;
+        auto u32 = [&](std::uint32_t v) {
+            for (int i = 0; i < 4; ++i)
+                t.push_back(static_cast<std::uint8_t>(v >> (8 * (big ? 3 - i : i))));
+        };
+        for (int i = 0; i < 8; ++i)
+            t.push_back(0);  // time 0
+        for (std::uint32_t v : {3u, 3u, 1u, 1u, 1u, 0u})
+            u32(v);
+        for (int fields : {12, 9, 11})  // gas, dark, star records
+            for (int f = 0; f < fields; ++f)
+                u32(f < 4 ? 0x3f800000u : 0x3dcccccdu);  // 1.0, then 0.1
+        ok &= writeBytes(dir + (big ? "/be.tipsy" : "/le.tipsy"), t);
+    }
     if (!ok) {
         std::fprintf(stderr, "make_seed_corpus: cannot write into %s\n", dir.c_str());
         return 1;
