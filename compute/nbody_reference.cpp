@@ -1,5 +1,7 @@
 #include "compute/nbody_reference.hpp"
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 namespace clviz {
@@ -85,6 +87,23 @@ NbodyReferenceEnergy referenceEnergy(const NbodyReferenceState& st, double softe
         }
     }
     return e;
+}
+
+double worstStateError(const std::vector<Body>& start, const std::vector<Body>& got,
+                       const NbodyReferenceState& ref, double rel) {
+    double worst = 0;
+    auto check = [&](const Float4& s, const Float4& g, const Vec4d& r) {
+        const double moved = std::hypot(r[0] - s.x, r[1] - s.y, r[2] - s.z);
+        const double size = std::hypot(r[0], r[1], r[2]);
+        const double err = std::hypot(g.x - r[0], g.y - r[1], g.z - r[2]);
+        const double tol = rel * moved + 4 * FLT_EPSILON * size + 1e-30;
+        return std::isfinite(err) ? err / tol : INFINITY;
+    };
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        worst = std::max(worst, check(start[i].pos, got[i].pos, ref.pos[i]));
+        worst = std::max(worst, check(start[i].vel, got[i].vel, ref.vel[i]));
+    }
+    return worst;
 }
 
 }  // namespace clviz

@@ -38,4 +38,10 @@ struct NbodyReferenceEnergy {
 };
 NbodyReferenceEnergy referenceEnergy(const NbodyReferenceState& state, double softening);
 
+// State after stepping against the reference: per body, the error of the position must be within
+// `rel` of how far the body moved plus a few float ulps of where it is (the rounding any float
+// state has); the same for velocities. Returns the worst ratio error / tolerance (<= 1 passes).
+double worstStateError(const std::vector<Body>& start, const std::vector<Body>& got,
+                       const NbodyReferenceState& ref, double rel);
+
 }  // namespace clviz

@@ -56,24 +56,6 @@ double sampledForceError(const std::vector<Body>& bodies, const std::vector<doub
     return worst;
 }
 
-// Worst (error / tolerance) of one step of `start`, as worstStateError in the tests.
-double stepError(const std::vector<Body>& start, const std::vector<Body>& got,
-                 const NbodyReferenceState& ref, double rel) {
-    double worst = 0;
-    auto check = [&](const Float4& s, const Float4& g, const Vec4d& r) {
-        const double moved = std::hypot(r[0] - s.x, r[1] - s.y, r[2] - s.z);
-        const double size = std::hypot(r[0], r[1], r[2]);
-        const double err = std::hypot(g.x - r[0], g.y - r[1], g.z - r[2]);
-        const double tol = rel * moved + 4 * FLT_EPSILON * size + 1e-30;
-        return std::isfinite(err) ? err / tol : INFINITY;
-    };
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        worst = std::max(worst, check(start[i].pos, got[i].pos, ref.pos[i]));
-        worst = std::max(worst, check(start[i].vel, got[i].vel, ref.vel[i]));
-    }
-    return worst;
-}
-
 }  // namespace
 
 ReferenceCheck checkNbodyAgainstReference(NbodySimulation& sim, int samples) {
@@ -106,7 +88,7 @@ ReferenceCheck checkNbodyAgainstReference(NbodySimulation& sim, int samples) {
     small.step(1);
     NbodyReferenceState ref = NbodyReferenceState::from(subset);
     referenceStep(ref, sim.integrator(), sim.params(), 1);
-    const double stepRatio = stepError(subset, small.readBodies(), ref, dbl ? 1e-6 : 1e-4);
+    const double stepRatio = worstStateError(subset, small.readBodies(), ref, dbl ? 1e-6 : 1e-4);
 
     ReferenceCheck r;
     r.ok = forceError <= forceTolerance && stepRatio <= 1.0;

@@ -23,21 +23,6 @@ void writeFile(const std::string& path, const std::vector<std::uint8_t>& bytes) 
               static_cast<std::streamsize>(bytes.size()));
 }
 
-// The message of the clviz::Error `f` throws; fails the test when it throws nothing.
-template <class F>
-std::string errorOf(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "no clviz::Error thrown";
-    return "";
-}
-
-#define EXPECT_CONTAINS(text, part) \
-    EXPECT_NE(std::string(text).find(part), std::string::npos) << "message: " << (text)
-
 Rgba8Image opaque(Rgba8Image img) {
     for (std::size_t i = 3; i < img.pixels.size(); i += 4)
         img.pixels[i] = 255;

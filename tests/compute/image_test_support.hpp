@@ -117,4 +117,19 @@ class TempDir {
     std::filesystem::path path_;
 };
 
+// The message of the clviz::Error `f` throws; fails the test when it throws nothing.
+template <class F>
+std::string errorOf(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "no clviz::Error thrown";
+    return "";
+}
+
+#define EXPECT_CONTAINS(text, part) \
+    EXPECT_NE(std::string(text).find(part), std::string::npos) << "message: " << (text)
+
 }  // namespace clviz::test

@@ -76,8 +76,7 @@ void checkConfig(NbodySimulation& sim, const NbodyKernelConfig& config, NbodyInt
             EXPECT_LE(test::normwiseForceError(acc, e.forces), tolerance) << what;
         }
         sim.step(1);
-        const double state =
-            test::worstStateError(e.start, sim.readBodies(), e.afterStep, tolerance);
+        const double state = worstStateError(e.start, sim.readBodies(), e.afterStep, tolerance);
         EXPECT_LE(state, 1.0) << what << " (state after one step, error / tolerance)";
     }
 }

@@ -65,24 +65,4 @@ inline double normwiseForceError(const std::vector<double>& got, const NbodyRefe
     return den == 0 ? (num == 0 ? 0 : INFINITY) : std::sqrt(num / den);
 }
 
-// State after stepping against the reference: per body, the error of the position must be within
-// `rel` of how far the body moved plus a few float ulps of where it is (the rounding any float
-// state has); the same for velocities. Returns the worst ratio error / tolerance (<= 1 passes).
-inline double worstStateError(const std::vector<Body>& start, const std::vector<Body>& got,
-                              const NbodyReferenceState& ref, double rel) {
-    double worst = 0;
-    auto check = [&](const Float4& s, const Float4& g, const Vec4d& r) {
-        const double moved = std::hypot(r[0] - s.x, r[1] - s.y, r[2] - s.z);
-        const double size = std::hypot(r[0], r[1], r[2]);
-        const double err = std::hypot(g.x - r[0], g.y - r[1], g.z - r[2]);
-        const double tol = rel * moved + 4 * FLT_EPSILON * size + 1e-30;
-        return std::isfinite(err) ? err / tol : INFINITY;
-    };
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        worst = std::max(worst, check(start[i].pos, got[i].pos, ref.pos[i]));
-        worst = std::max(worst, check(start[i].vel, got[i].vel, ref.vel[i]));
-    }
-    return worst;
-}
-
 }  // namespace clviz::test
