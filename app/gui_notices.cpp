@@ -101,13 +101,13 @@ void Notices::draw(double now) {
     const float wantWidth = std::min(textWidth + 2 * pad, vp->WorkSize.x * 0.6f);
     const ImGuiWindow* last = ImGui::FindWindowByName(kWindowName);
     const float height =
-        last && last->Active ? last->Size.y : ImGui::GetFrameHeightWithSpacing() * 2;
-    // Bottom-centre above the status line when the panels leave room there, else the nearest free
-    // spot; where there is none (a tiny window), bottom-centre over whatever is there.
+        last && last->WasActive ? last->Size.y : ImGui::GetFrameHeightWithSpacing() * 2;
+    // As low as the other windows leave room (its height from the last frame), nearest the middle;
+    // where there is none (a tiny window), bottom-centre over whatever is there.
     const std::optional<ImRect> spot = freeSpot(wantWidth, std::min(wantWidth, em * 16), height);
     const float width = spot ? spot->GetWidth() : std::min(wantWidth, vp->WorkSize.x - 2 * pad);
-    if (spot)
-        ImGui::SetNextWindowPos(spot->Min, ImGuiCond_Always);
+    if (spot)  // by its bottom: grown taller than last frame, it still ends inside the window
+        ImGui::SetNextWindowPos(ImVec2(spot->Min.x, spot->Max.y), ImGuiCond_Always, ImVec2(0, 1));
     else
         ImGui::SetNextWindowPos(
             ImVec2(vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y - pad),

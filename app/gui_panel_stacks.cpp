@@ -63,18 +63,18 @@ void PanelStacks::place(const char* name, PanelSide side, float width, float col
     ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_FirstUseEver);
     if (p.movedByUser) return;
 
-    // A column with no room left hands the panel to the other one; with neither, it goes as
-    // low as it can while staying inside the window.
-    const float minimum = ImGui::GetFrameHeight() * 4;
+    // A column with too little room left hands the panel to the other one; where both are that
+    // full, it goes to the roomier one, as short as it must (it scrolls; the user may move it).
+    const float enough = ImGui::GetFrameHeight() * 4, titleBar = ImGui::GetFrameHeight();
     int column = side == PanelSide::Left ? 0 : 1;
-    if (bottom_ - top_[column] < minimum && bottom_ - top_[1 - column] >= minimum)
-        column = 1 - column;
+    const float roomHere = bottom_ - top_[column], roomThere = bottom_ - top_[1 - column];
+    if (roomHere < enough && (roomThere >= enough || roomThere > roomHere)) column = 1 - column;
     float& top = top_[column];
     const float w = window ? window->SizeFull.x : width;  // panels may fit their content
     const float x = column == 0 ? vp->WorkPos.x + m : vp->WorkPos.x + vp->WorkSize.x - m - w;
-    p.pos = ImFloor(ImVec2(x, std::max(vp->WorkPos.y, std::min(top, bottom_ - minimum))));
+    p.pos = ImFloor(ImVec2(x, std::max(vp->WorkPos.y, std::min(top, bottom_ - titleBar))));
     ImGui::SetNextWindowPos(p.pos, ImGuiCond_Always);
-    const float room = std::max(bottom_ - p.pos.y, minimum);
+    const float room = std::max(bottom_ - p.pos.y, titleBar);
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, room));
     // Its height from the last frame (a new panel measures itself in its first, hidden frame).
     const float height =

@@ -123,11 +123,11 @@ panel_layout)
     # covered the collapsed Timings header, and the save notice covered Timings, cut off at the
     # window's edge. Both demos at a small and the default size: every window inside the
     # framebuffer, no two panels (overlay, status line and notice included) overlapping, also
-    # while the notice after a save shows.
+    # while the notice after a save shows (N-body with all four of its panels).
     for size in 800x500 1280x720; do
         w=${size%x*} h=${size#*x}
         expect 0 "screenshot written" "$CLVIZ" --width "$w" --height "$h" --frames 12 --n 1024 \
-            --set-at 8:save=snap-$size.clviz --screenshot nbody-$size.png --layout nbody-$size.txt
+            --set diagnostics-panel=on --set-at 8:save=snap-$size.clviz --screenshot nbody-$size.png --layout nbody-$size.txt
         cat nbody-$size.txt
         panels_apart nbody-$size.txt "$w" "$h" "##notices" Simulation Timings "##nbody-status"
         expect 0 "screenshot written" "$CLVIZ" --demo image --width "$w" --height "$h" \
