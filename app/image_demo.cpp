@@ -417,7 +417,11 @@ void ImageDemo::gui(const FrameInfo& frame) {
     drawLabels();
     drawPixelReadout();
 
+    // Image and Filters down the left edge, Histogram and Timings down the right one (below the
+    // overlay); on short windows those two start collapsed (the status line shows the timings).
+    stacks_.beginFrame();
     if (panels_.image) {
+        stacks_.place("Image", PanelSide::Left, 360);
         ImagePanelFacts facts;
         facts.imageLabel = imageLabel_;
         facts.imageNote = imageNote_;
@@ -453,13 +457,16 @@ void ImageDemo::gui(const FrameInfo& frame) {
         if (req.interopChanged)
             if (std::string why = recreateTextures(); !why.empty()) app_.error(why);
     }
-    if (panels_.filters && pipeline_)
+    if (panels_.filters && pipeline_) {
+        stacks_.place("Filters", PanelSide::Left, 360);
         if (drawFiltersPanel(&panels_.filters, controls_, *pipeline_, runError_)) dirty_ = true;
+    }
     if (panels_.histogram) {
         double histogramMs = 0;
         if (pipeline_)
             for (const StepTiming& t : pipeline_->timings())
                 if (t.label.rfind("histogram", 0) == 0) histogramMs = t.ms;
+        stacks_.place("Histogram", PanelSide::Right, 360, 600);
         if (drawHistogramPanel(&panels_.histogram, controls_,
                                pipeline_ ? pipeline_->histogram() : std::nullopt, histogramMs))
             dirty_ = true;
@@ -475,6 +482,7 @@ void ImageDemo::gui(const FrameInfo& frame) {
     timing.continuous = controls_.continuous;
     timing.history = &history_;
     if (panels_.timings) {
+        stacks_.place("Timings", PanelSide::Right, 360, 850);
         const bool continuousBefore = controls_.continuous;
         drawTimingsPanel(&panels_.timings, timing, &controls_.continuous);
         if (controls_.continuous != continuousBefore) dirty_ = true;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/demo.hpp"
+#include "app/gui_panel_stacks.hpp"
 #include "app/image_panels.hpp"
 #include "app/image_settings.hpp"
 #include "compute/image_io.hpp"
@@ -112,6 +113,7 @@ class ImageDemo final : public Demo {
     struct Panels {
         bool image = true, filters = true, histogram = true, timings = true, overlay = true;
     } panels_;
+    PanelStacks stacks_;  // default panel places, until the user moves them
 };
 
 }  // namespace clviz

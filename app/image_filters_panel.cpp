@@ -130,10 +130,6 @@ bool equalizeControls(FilterStep& step) {
 
 bool drawFiltersPanel(bool* open, ImageLabControls& controls, const ImagePipeline& pipeline,
                       const std::string& runError) {
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + 10, vp->WorkPos.y + vp->WorkSize.y - 10),
-                            ImGuiCond_FirstUseEver, ImVec2(0.0f, 1.0f));
-    ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Filters", open)) {
         ImGui::End();
         return false;

@@ -42,11 +42,6 @@ std::array<float, kHistogramBins> histogramPlotValues(const Histogram& h, int ch
 
 bool drawHistogramPanel(bool* open, ImageLabControls& controls,
                         const std::optional<Histogram>& histogram, double histogramMs) {
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    // Below the app's overlay in the top-right corner.
-    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 370, vp->WorkPos.y + 215),
-                            ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Histogram", open)) {
         ImGui::End();
         return false;

@@ -46,19 +46,6 @@ std::string formatRate(double bytes, double ms) {
 }
 
 void drawTimingsPanel(bool* open, const TimingFacts& f, bool* continuous) {
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
-    if (vp->WorkSize.y < 850) {
-        // On short windows it starts collapsed at the bottom: the overlay shows the same numbers.
-        ImGui::SetNextWindowPos(
-            ImVec2(vp->WorkPos.x + vp->WorkSize.x - 370, vp->WorkPos.y + vp->WorkSize.y - 34),
-            ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-    } else {
-        ImGui::SetNextWindowPos(
-            ImVec2(vp->WorkPos.x + vp->WorkSize.x - 10, vp->WorkPos.y + vp->WorkSize.y - 10),
-            ImGuiCond_FirstUseEver, ImVec2(1.0f, 1.0f));
-    }
     if (!ImGui::Begin("Timings", open)) {
         ImGui::End();
         return;

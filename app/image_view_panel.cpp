@@ -21,8 +21,6 @@ std::string sizeText(ImageSize s) {
 
 void drawImagePanel(bool* open, ImageLabControls& controls, const ImagePanelFacts& facts,
                     PathField& loadField, PathField& saveField, ImagePanelRequests& requests) {
-    ImGui::SetNextWindowPos(ImVec2(10, 32), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(360, 0), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Image", open)) {
         ImGui::End();
         return;

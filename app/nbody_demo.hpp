@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/demo.hpp"
+#include "app/gui_panel_stacks.hpp"
 #include "app/nbody_demo_timings.hpp"
 #include "compute/interop/buffer_bridge.hpp"
 #include "compute/interop/interop_path.hpp"
@@ -97,7 +98,7 @@ class NbodyDemo final : public Demo {
     float viewRadius_ = 1;
     std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
     PanelRect timingsRect_, diagnosticsRect_;
-    bool diagnosticsFollowsTimings_ = true, diagnosticsPlaced_ = false;
+    PanelStacks stacks_;  // default panel places, until the user moves them
 
     // Running.
     bool paused_ = false;

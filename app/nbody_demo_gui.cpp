@@ -1,6 +1,5 @@
 // NbodyDemo::gui: the Demo menu entries, the status line, and which panels show.
 #include <imgui.h>
-#include <imgui_internal.h>  // FindWindowByName: has the user moved Diagnostics?
 
 #include <algorithm>
 #include <cstdio>
@@ -26,19 +25,19 @@ void panel(F&& body) {
 void NbodyDemo::gui(const FrameInfo& frame) {
     demoMenu();
     const float s = frame.contentScale > 0 ? frame.contentScale : 1.0f;
+    // Simulation and Interop down the left edge; Timings and Diagnostics down the right one,
+    // below the overlay. Short windows start with Timings and Diagnostics collapsed (the status
+    // line shows the main figures), leaving room for notices and the scene.
+    stacks_.beginFrame();
     if (showSimulation_) {
-        ImGui::SetNextWindowPos(ImVec2(10 * s, 40 * s), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowSize(ImVec2(360 * s, 0), ImGuiCond_FirstUseEver);
+        stacks_.place("Simulation", PanelSide::Left, 360 * s);
         if (ImGui::Begin("Simulation", &showSimulation_, kPanelFlags))
             panel([this] { simulationPanel(); });
         ImGui::End();
     }
     if (showInterop_) {
-        ImGui::SetNextWindowPos(ImVec2(10 * s, 600 * s), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowSize(ImVec2(360 * s, 0), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-        if (openInterop_) {  // interop-panel=open: expanded, beside the Simulation panel
-            ImGui::SetNextWindowPos(ImVec2(380 * s, 40 * s), ImGuiCond_Always);
+        stacks_.place("Interop", PanelSide::Left, 360 * s, 1e9f);  // starts collapsed
+        if (openInterop_) {                                        // interop-panel=open: expanded
             ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
             openInterop_ = false;
         }
@@ -46,40 +45,21 @@ void NbodyDemo::gui(const FrameInfo& frame) {
         ImGui::End();
     }
     if (showTimings_) {
-        ImGui::SetNextWindowPos(ImVec2(float(frame.framebufferWidth) - 390 * s, 245 * s),
-                                ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowSize(ImVec2(380 * s, 0), ImGuiCond_FirstUseEver);
+        stacks_.place("Timings", PanelSide::Right, 380 * s, 560 * s);
         if (ImGui::Begin("Timings", &showTimings_, kPanelFlags)) panel([this] { timingsPanel(); });
         timingsRect_ = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
                         ImGui::GetWindowSize().y};
         ImGui::End();
     }
     if (showDiagnostics_) {
-        // Sits just below Timings, however tall Timings grows as its plots fill (a fixed spot put
-        // it on top of a tall Timings panel); where the window has no room below, to the left of
-        // Timings. Until the user drags it.
-        const PanelRect& t = timingsRect_;
-        ImVec2 want(float(frame.framebufferWidth) - 390 * s, 245 * s);
-        if (showTimings_ && t.h > 0) {
-            want = ImVec2(t.x, t.y + t.h + 8 * s);
-            if (want.y > float(frame.framebufferHeight) - 150 * s)
-                want = ImVec2(std::max(0.0f, t.x - 388 * s), t.y);
-        }
-        const ImGuiWindow* window = ImGui::FindWindowByName("Diagnostics");
-        if (window && diagnosticsPlaced_ &&
-            (window->Pos.x != diagnosticsRect_.x || window->Pos.y != diagnosticsRect_.y))
-            diagnosticsFollowsTimings_ = false;  // moved by the user since the last frame
-        if (diagnosticsFollowsTimings_) ImGui::SetNextWindowPos(want, ImGuiCond_Always);
-        ImGui::SetNextWindowSize(ImVec2(380 * s, 0), ImGuiCond_FirstUseEver);
+        // Below Timings, however tall Timings grows as its plots fill (a fixed spot put it on
+        // top of a tall Timings panel).
+        stacks_.place("Diagnostics", PanelSide::Right, 380 * s, 600 * s);
         if (ImGui::Begin("Diagnostics", &showDiagnostics_, kPanelFlags))
             panel([this] { diagnosticsPanel(); });
         diagnosticsRect_ = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y,
                             ImGui::GetWindowSize().x, ImGui::GetWindowSize().y};
-        diagnosticsPlaced_ = true;
         ImGui::End();
-    } else {
-        diagnosticsFollowsTimings_ = true;  // reopened: below Timings again
-        diagnosticsPlaced_ = false;
     }
     if (showStatus_) statusLine(frame);
 }

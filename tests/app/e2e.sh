@@ -62,6 +62,28 @@ compact_overlay() {
     ! overlap "$1" "##overlay" Timings || fail "the overlay covers the Timings panel"
 }
 
+# panels_apart FILE WIDTH HEIGHT [EXTRA...]: every window lies inside the WIDTHxHEIGHT framebuffer
+# and no two of the open panels, the overlay, the status lines and the EXTRA windows (the notices)
+# share a pixel; the menu bar spans the top and is left out (the work area starts below it).
+panels_apart() {
+    local file=$1 width=$2 height=$3
+    shift 3
+    local names=() name x y w h state i j
+    while IFS=$'\t' read -r name x y w h state; do
+        [ $((x >= 0 && y >= 0 && x + w <= width && y + h <= height)) -eq 1 ] ||
+            fail "'$name' ($x,$y ${w}x$h) is not inside the ${width}x$height window"
+        [ "$name" = "##MainMenuBar" ] && continue
+        names+=("$name")
+    done <"$file"
+    for extra in "$@"; do window "$file" "$extra" >/dev/null; done
+    for ((i = 0; i < ${#names[@]}; ++i)); do
+        for ((j = i + 1; j < ${#names[@]}; ++j)); do
+            ! overlap "$file" "${names[i]}" "${names[j]}" ||
+                fail "'${names[i]}' and '${names[j]}' overlap in ${width}x$height: $(cat "$file")"
+        done
+    done
+}
+
 case $case_name in
 default_screenshot)
     # The default scene (N-body; 2048 bodies keep PoCL at a few seconds) for 60 frames: a
@@ -95,6 +117,29 @@ long_device_name)
     expect 0 "screenshot written" "$CLVIZ" --frames 3 --n 256 --screenshot shot.png \
         --layout layout.txt --set app.device-name=cpu
     compact_overlay layout.txt 1280
+    ;;
+panel_layout)
+    # Issue 10: at 800x500 the panels piled on top of each other, the image lab's status line
+    # covered the collapsed Timings header, and the save notice covered Timings, cut off at the
+    # window's edge. Both demos at a small and the default size: every window inside the
+    # framebuffer, no two panels (overlay, status line and notice included) overlapping, also
+    # while the notice after a save shows (N-body with all four of its panels).
+    for size in 800x500 1280x720; do
+        w=${size%x*} h=${size#*x}
+        expect 0 "screenshot written" "$CLVIZ" --width "$w" --height "$h" --frames 12 --n 1024 \
+            --set diagnostics-panel=on --set-at 8:save=snap-$size.clviz --screenshot nbody-$size.png --layout nbody-$size.txt
+        cat nbody-$size.txt
+        panels_apart nbody-$size.txt "$w" "$h" "##notices" Simulation Timings "##nbody-status"
+        expect 0 "screenshot written" "$CLVIZ" --demo image --width "$w" --height "$h" \
+            --frames 12 --set-at 8:save=lab-$size.png --screenshot image-$size.png \
+            --layout image-$size.txt
+        cat image-$size.txt
+        panels_apart image-$size.txt "$w" "$h" "##notices" Image Filters Timings \
+            "##image timing overlay"
+        "$PNG_CHECK" image-$size.png --width "$w" --height "$h" \
+            --region "$(region image-$size.txt "##notices")" --min-nonbackground-fraction 0.05 ||
+            fail "the notice is not drawn where the layout says"
+    done
     ;;
 real_demo_switch)
     # The registered demos swap live through the command interface (as the Demo menu does):
