@@ -11,18 +11,24 @@
 
 namespace clviz {
 
-std::string guiLayoutText() {
-    const ImGuiContext& g = *ImGui::GetCurrentContext();
-    const ImVec2 scale = g.IO.DisplayFramebufferScale;
-    std::ostringstream out;
-    for (const ImGuiWindow* w : g.Windows) {
+std::vector<GuiWindowRect> drawnGuiWindows() {
+    std::vector<GuiWindowRect> drawn;
+    for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows) {
         if (!w->Active || w->Hidden) continue;
         if (w->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip)) continue;
-        out << w->Name << '\t' << std::lround(w->Pos.x * scale.x) << '\t'
-            << std::lround(w->Pos.y * scale.y) << '\t' << std::lround(w->Size.x * scale.x) << '\t'
-            << std::lround(w->Size.y * scale.y) << '\t' << (w->Collapsed ? "collapsed" : "open")
-            << '\n';
+        drawn.push_back({w->Name, w->Pos.x, w->Pos.y, w->Size.x, w->Size.y, w->Collapsed,
+                         (w->Flags & ImGuiWindowFlags_Popup) != 0});
     }
+    return drawn;
+}
+
+std::string guiLayoutText() {
+    const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+    std::ostringstream out;
+    for (const GuiWindowRect& w : drawnGuiWindows())
+        out << w.name << '\t' << std::lround(w.x * scale.x) << '\t' << std::lround(w.y * scale.y)
+            << '\t' << std::lround(w.width * scale.x) << '\t' << std::lround(w.height * scale.y)
+            << '\t' << (w.collapsed ? "collapsed" : "open") << '\n';
     return out.str();
 }
 

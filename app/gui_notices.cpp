@@ -1,16 +1,17 @@
 #include "app/gui_notices.hpp"
 
 #include <imgui.h>
-#include <imgui_internal.h>  // the window list: where the panels are, to keep clear of them
+#include <imgui_internal.h>  // ImRect, FindWindowByName
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <optional>
-#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "app/gui_layout.hpp"
 
 namespace clviz {
 
@@ -24,18 +25,14 @@ constexpr const char* kWindowName = "##notices";
 // free stretch at least `minWidth` wide, the stretch nearest the middle. Returns the rectangle
 // (its width is the stretch's, capped to `wantWidth`), or nothing where the windows leave no room.
 std::optional<ImRect> freeSpot(float wantWidth, float minWidth, float height) {
-    const ImGuiContext& g = *ImGui::GetCurrentContext();
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float m = ImGui::GetFontSize() * 0.5f;
     const float left = vp->WorkPos.x + m, right = vp->WorkPos.x + vp->WorkSize.x - m;
     const float middle = vp->WorkPos.x + vp->WorkSize.x * 0.5f;
     std::vector<ImRect> taken;
-    for (const ImGuiWindow* w : g.Windows) {
-        if (!w->Active || w->Hidden || w->ParentWindow) continue;
-        if (w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)) continue;
-        if (std::string_view(w->Name) == kWindowName) continue;
-        taken.push_back(w->Rect());
-    }
+    for (const GuiWindowRect& w : drawnGuiWindows())
+        if (!w.popup && w.name != kWindowName)
+            taken.push_back(ImRect(w.x, w.y, w.x + w.width, w.y + w.height));
     for (float y = vp->WorkPos.y + vp->WorkSize.y - m - height; y >= vp->WorkPos.y + m; y -= m) {
         std::vector<std::pair<float, float>> blocked;
         for (const ImRect& r : taken)
