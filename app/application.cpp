@@ -14,12 +14,13 @@
 #include <fstream>
 
 #include "app/demo_registry.hpp"
-#include "app/device_label.hpp"
-#include "app/gui_layout.hpp"
-#include "app/gui_overlay.hpp"
-#include "app/keys.hpp"
-#include "app/screenshot.hpp"
-#include "compute/error.hpp"
+#include "app/gui/device_label.hpp"
+#include "app/gui/keys.hpp"
+#include "app/gui/layout.hpp"
+#include "app/gui/overlay.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "render/gl/screenshot.hpp"
 
 namespace clviz {
 

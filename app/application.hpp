@@ -8,14 +8,14 @@
 
 #include "app/cli.hpp"
 #include "app/demo.hpp"
-#include "app/frame_stats.hpp"
-#include "app/gui_device_panel.hpp"
-#include "app/gui_main_menu.hpp"
-#include "app/gui_notices.hpp"
-#include "app/keys.hpp"
+#include "app/gui/device_panel.hpp"
+#include "app/gui/frame_stats.hpp"
+#include "app/gui/keys.hpp"
+#include "app/gui/main_menu.hpp"
+#include "app/gui/notices.hpp"
 #include "app/live_reload.hpp"
 #include "app/window.hpp"
-#include "compute/compute_context.hpp"
+#include "compute/core/compute_context.hpp"
 #include "compute/interop/gl_device_query.hpp"
 
 struct ImGuiStyle;

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "app/keys.hpp"
-#include "compute/text.hpp"
+#include "app/gui/keys.hpp"
+#include "common/text.hpp"
 
 namespace clviz {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "compute/device_select.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/device_select.hpp"
 
 namespace clviz {
 

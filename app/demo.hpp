@@ -62,7 +62,7 @@ class Demo {
     virtual void shutdown() = 0;
 
     // Keyboard and mouse that ImGui did not capture. Keys reach the demo on press and on
-    // auto-repeat, except the app's own (app/keys.hpp: Esc, Q, V, F, F1, F2, F12, P).
+    // auto-repeat, except the app's own (app/gui/keys.hpp: Esc, Q, V, F, F1, F2, F12, P).
     // Return true when handled.
     virtual bool onKey(int /*key*/, int /*mods*/) { return false; }
     virtual void onMouseDrag(double /*dx*/, double /*dy*/, int /*button*/, int /*mods*/) {}

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "app/image_demo.hpp"
-#include "app/nbody_demo.hpp"
+#include "app/image/demo.hpp"
+#include "app/nbody/demo.hpp"
 
 namespace clviz {
 

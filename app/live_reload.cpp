@@ -11,11 +11,11 @@
 #include <thread>
 
 #include "app/cli.hpp"
-#include "app/gui_kernels_panel.hpp"
-#include "compute/compute_context.hpp"
-#include "compute/error.hpp"
-#include "compute/kernel_source.hpp"
-#include "render/shader_source.hpp"
+#include "app/gui/kernels_panel.hpp"
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/kernel_source.hpp"
+#include "render/gl/shader_source.hpp"
 
 namespace clviz {
 

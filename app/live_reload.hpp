@@ -1,6 +1,6 @@
 #pragma once
 // Live reload of kernels and shaders for the viewer: owns the kernel reloader (background builds,
-// compute/kernel_reloader.hpp) and the shader directory watcher, hands finished reloads to the
+// compute/core/kernel_reloader.hpp) and the shader directory watcher, hands finished reloads to the
 // active demo at a frame boundary, runs the correctness guard, and draws the Kernels menu and
 // panel. A build or compile error never stops the app: the last good build keeps running and
 // the log is shown (and printed on stderr).
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "app/demo.hpp"
-#include "compute/file_watcher.hpp"
-#include "compute/kernel_reloader.hpp"
+#include "common/file_watcher.hpp"
+#include "compute/core/kernel_reloader.hpp"
 
 namespace clviz {
 

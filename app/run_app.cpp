@@ -7,8 +7,9 @@
 #include "app/cli.hpp"
 #include "app/demo_registry.hpp"
 #include "bench/suites.hpp"
-#include "compute/error.hpp"
-#include "compute/program_cache.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "compute/core/program_cache.hpp"
 
 #ifndef CLVIZ_VERSION
 #define CLVIZ_VERSION "unknown"

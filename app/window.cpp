@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "compute/error.hpp"
+#include "common/error.hpp"
 
 namespace clviz {
 

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <string>
 
-#include "compute/error.hpp"
-#include "compute/image_io.hpp"
-#include "compute/image_pattern.hpp"
+#include "common/error.hpp"
+#include "compute/image/io/image_io.hpp"
+#include "compute/image/pattern.hpp"
 
 int main(int argc, char** argv) {
     const std::string path = argc > 1 ? argv[1] : "assets/default.png";

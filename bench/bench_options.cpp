@@ -3,7 +3,7 @@
 #include <charconv>
 #include <sstream>
 
-#include "compute/error.hpp"
+#include "common/error.hpp"
 
 namespace clviz::bench {
 

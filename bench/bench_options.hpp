@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/device_select.hpp"
+#include "compute/core/device_select.hpp"
 
 namespace clviz::bench {
 

@@ -8,7 +8,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "compute/error.hpp"
+#include "common/error.hpp"
 
 namespace clviz::bench {
 

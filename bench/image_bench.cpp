@@ -13,16 +13,17 @@
 #include <thread>
 
 #include "bench/suites.hpp"
-#include "compute/error.hpp"
-#include "compute/image_equalize.hpp"
-#include "compute/image_grayscale.hpp"
-#include "compute/image_histogram.hpp"
-#include "compute/image_noise_filters.hpp"
-#include "compute/image_pattern.hpp"
-#include "compute/image_reference.hpp"
-#include "compute/image_rotate.hpp"
-#include "compute/image_transpose.hpp"
-#include "compute/profiling.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/image/equalize.hpp"
+#include "compute/image/grayscale.hpp"
+#include "compute/image/histogram.hpp"
+#include "compute/image/noise_filters.hpp"
+#include "compute/image/pattern.hpp"
+#include "compute/image/reference.hpp"
+#include "compute/image/rotate.hpp"
+#include "compute/image/transpose.hpp"
 
 namespace clviz::bench {
 

@@ -4,7 +4,8 @@
 #include <vector>
 
 #include "bench/suites.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
 
 int main(int argc, char** argv) {
     using namespace clviz::bench;

@@ -9,11 +9,11 @@
 #include <thread>
 
 #include "bench/suites.hpp"
-#include "compute/error.hpp"
-#include "compute/nbody_cpu_baseline.hpp"
-#include "compute/nbody_initial_conditions.hpp"
-#include "compute/nbody_simulation.hpp"
-#include "compute/profiling.hpp"
+#include "common/error.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/nbody/cpu_baseline.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/simulation.hpp"
 
 namespace clviz::bench {
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "bench/suites.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
 
 namespace clviz::bench {
 

@@ -2,7 +2,7 @@
 // The benchmark suites. Each appends rows to the report and prints progress on stderr.
 #include "bench/bench_options.hpp"
 #include "bench/bench_report.hpp"
-#include "compute/compute_context.hpp"
+#include "compute/core/compute_context.hpp"
 
 namespace clviz::bench {
 

@@ -15,13 +15,13 @@ endfunction()
 
 function(clviz_embed_kernels out_var)
     file(GLOB files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cl)
-    clviz_embed_files(out kernels embeddedKernels compute/kernel_source.hpp ${files})
+    clviz_embed_files(out kernels embeddedKernels compute/core/kernel_source.hpp ${files})
     set(${out_var} ${out} PARENT_SCOPE)
 endfunction()
 
 function(clviz_embed_shaders out_var)
     file(GLOB files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/*.vert
          ${PROJECT_SOURCE_DIR}/shaders/*.frag ${PROJECT_SOURCE_DIR}/shaders/*.glsl)
-    clviz_embed_files(out shaders embeddedShaders render/shader_source.hpp ${files})
+    clviz_embed_files(out shaders embeddedShaders render/gl/shader_source.hpp ${files})
     set(${out_var} ${out} PARENT_SCOPE)
 endfunction()

@@ -5,12 +5,12 @@
 #include <cmath>
 #include <cstdio>
 
-#include "compute/compute_context.hpp"
-#include "compute/error.hpp"
-#include "compute/image_pipeline.hpp"
-#include "compute/image_reference.hpp"
-#include "compute/nbody_reference.hpp"
-#include "compute/nbody_simulation.hpp"
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/image/pipeline.hpp"
+#include "compute/image/reference.hpp"
+#include "compute/nbody/reference.hpp"
+#include "compute/nbody/simulation.hpp"
 
 namespace clviz {
 

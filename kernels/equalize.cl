@@ -1,6 +1,6 @@
 // Histogram equalization, after kernels/histogram.cl has filled the 4 x 256 bins (for luma
 // equalization only the luma bins, for per-channel only R, G and B). The table formula is
-// documented in compute/image_equalize.hpp; integers only, so it is exact.
+// documented in compute/image/equalize.hpp; integers only, so it is exact.
 //
 // One kernel builds the tables and applies them: every work-group of 256 first computes the
 // cumulative counts with a scan in local memory (a few microseconds, while its first pixels are

@@ -1,5 +1,5 @@
 // Grayscale: R = G = B = luma8 (Rec. 709 weights in 8.8 fixed point, as in
-// compute/image_filter.hpp), alpha kept.
+// compute/image/filter.hpp), alpha kept.
 //
 // Each work-item converts 4 pixels, read and written as one 16-byte access (work-item i: quad
 // i); the last count % 4 pixels go one by one to the first work-items. On the H200 at 8192^2:

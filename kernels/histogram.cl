@@ -11,7 +11,7 @@
 #define BINS 1024
 
 // The four bins pixel p (R in the low byte, as RGBA8 reads on little-endian devices) counts in:
-// R, 256 + G, 512 + B and 768 + luma, luma8() of compute/image_filter.hpp (Rec. 709 weights in
+// R, 256 + G, 512 + B and 768 + luma, luma8() of compute/image/filter.hpp (Rec. 709 weights in
 // 8.8 fixed point). Shifts and masks: unpacking a uchar vector costs far more instructions.
 inline uint4 bins_of(uint p) {
     const uint r = p & 255u, g = (p >> 8) & 255u, b = (p >> 16) & 255u;

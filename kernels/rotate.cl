@@ -1,5 +1,5 @@
 // Rotation about the image centre. The geometry and sampling conventions are documented in
-// compute/image_rotate.hpp; the CPU reference (compute/image_reference.cpp) follows them bit for
+// compute/image/rotate.hpp; the CPU reference (compute/image/reference.cpp) follows them bit for
 // bit. Pixels are uchar4 (R, G, B, A).
 //
 // geom = (cos, sin, source centre x, source centre y), dst_centre = output centre.

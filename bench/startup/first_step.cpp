@@ -9,14 +9,14 @@
 #include <cstdlib>
 #include <string>
 
-#include "compute/compute_context.hpp"
-#include "compute/device_select.hpp"
-#include "compute/error.hpp"
-#include "compute/image_pattern.hpp"
-#include "compute/image_pipeline.hpp"
-#include "compute/nbody_initial_conditions.hpp"
-#include "compute/nbody_simulation.hpp"
-#include "compute/program_cache.hpp"
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/device_select.hpp"
+#include "compute/core/program_cache.hpp"
+#include "compute/image/pattern.hpp"
+#include "compute/image/pipeline.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/simulation.hpp"
 
 using namespace clviz;
 using Clock = std::chrono::steady_clock;

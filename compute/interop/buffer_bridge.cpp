@@ -2,10 +2,11 @@
 
 #include <chrono>
 
-#include "compute/compute_context.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
 #include "compute/interop/bridge_paths.hpp"
-#include "compute/profiling.hpp"
 
 namespace clviz {
 

@@ -27,7 +27,7 @@
 #include <memory>
 #include <string>
 
-#include "compute/cl.hpp"
+#include "compute/core/cl.hpp"
 #include "compute/interop/interop_path.hpp"
 
 namespace clviz {

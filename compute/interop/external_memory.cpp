@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "compute/compute_context.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "compute/core/compute_context.hpp"
 
 namespace clviz {
 

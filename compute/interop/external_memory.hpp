@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/cl.hpp"
+#include "compute/core/cl.hpp"
 #include "compute/interop/interop_path.hpp"
 #include "compute/interop/vulkan_export.hpp"
 

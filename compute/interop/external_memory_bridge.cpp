@@ -6,8 +6,8 @@
 // copy's CL event before GL draws the slot (the device has then finished writing it); GL->CL, the
 // slot's GL fence is waited on the CPU before CL overwrites it. With three slots and one frame of
 // latency both waits are normally already satisfied, so neither stalls the pipeline.
-#include "compute/compute_context.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
 #include "compute/interop/bridge_paths.hpp"
 #include "compute/interop/external_memory.hpp"
 

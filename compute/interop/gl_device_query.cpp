@@ -2,7 +2,8 @@
 
 #include <sstream>
 
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
 
 namespace clviz {
 

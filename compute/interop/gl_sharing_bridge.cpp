@@ -6,8 +6,9 @@
 
 #include <vector>
 
-#include "compute/compute_context.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "compute/core/compute_context.hpp"
 #include "compute/interop/bridge_paths.hpp"
 #include "compute/interop/gl_device_query.hpp"
 

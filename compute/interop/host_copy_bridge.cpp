@@ -10,8 +10,9 @@
 #include <cstring>
 #include <vector>
 
-#include "compute/compute_context.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "compute/core/compute_context.hpp"
 #include "compute/interop/bridge_paths.hpp"
 
 namespace clviz {

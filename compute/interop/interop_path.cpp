@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "compute/error.hpp"
+#include "common/error.hpp"
 
 namespace clviz {
 

@@ -5,10 +5,11 @@
 #include <chrono>
 #include <cstring>
 
-#include "compute/compute_context.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
 #include "compute/interop/external_memory.hpp"
-#include "compute/profiling.hpp"
 
 namespace clviz {
 

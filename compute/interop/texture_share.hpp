@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/cl.hpp"
+#include "compute/core/cl.hpp"
 #include "compute/interop/interop_path.hpp"
 
 namespace clviz {

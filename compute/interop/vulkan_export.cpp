@@ -10,7 +10,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "compute/error.hpp"
+#include "common/error.hpp"
 
 namespace clviz {
 

@@ -15,8 +15,8 @@
 
 #include "app/demo_registry.hpp"
 #include "app/run_app.hpp"
-#include "compute/compute_context.hpp"
-#include "compute/error.hpp"
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
 
 namespace {
 

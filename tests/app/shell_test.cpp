@@ -9,9 +9,9 @@
 #include <set>
 
 #include "app/demo_registry.hpp"
-#include "app/frame_stats.hpp"
-#include "app/gui_device_panel.hpp"
-#include "app/keys.hpp"
+#include "app/gui/device_panel.hpp"
+#include "app/gui/frame_stats.hpp"
+#include "app/gui/keys.hpp"
 
 using namespace clviz;
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "compute/error.hpp"
-#include "compute/image_format_checks.hpp"
-#include "compute/image_io.hpp"
+#include "common/error.hpp"
+#include "compute/image/io/format_checks.hpp"
+#include "compute/image/io/image_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
 #ifdef CLVIZ_FUZZ_FORMAT

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "compute/error.hpp"
-#include "compute/nbody_snapshot.hpp"
+#include "common/error.hpp"
+#include "compute/nbody/snapshot.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "compute/nbody_snapshot.hpp"
+#include "compute/nbody/snapshot.hpp"
 
 namespace {
 

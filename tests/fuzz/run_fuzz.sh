@@ -39,11 +39,12 @@ build() {
     # Huffman code trips one, where libstb.so returns "bad huffman code"; docs/reliability.md).
     stb_flags=(-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,bounds
                -fno-sanitize-recover=bounds -DNDEBUG)
-    lib=(image_io image_format_checks radiance_hdr bounded_file nbody_snapshot)
+    lib=(compute/image/io/image_io compute/image/io/format_checks compute/image/io/radiance_hdr
+         common/bounded_file compute/nbody/snapshot)
     # Rebuild only when an input changed (the sanitized stb build is the slow part).
     inputs=("$src"/tests/fuzz/*.cpp "$src/tests/fuzz/stb_instrumented.c" "$0"
-            /usr/include/stb/stb_image.h "$src"/compute/*.hpp)
-    for f in "${lib[@]}"; do inputs+=("$src/compute/$f.cpp"); done
+            /usr/include/stb/stb_image.h "$src"/compute/image/io/*.hpp "$src"/common/*.hpp)
+    for f in "${lib[@]}"; do inputs+=("$src/$f.cpp"); done
     stale=0
     for f in "${inputs[@]}"; do
         [ "$work/built" -nt "$f" ] || stale=1
@@ -57,8 +58,8 @@ build() {
     "$cxx" "${stb_flags[@]}" -x c -c "$src/tests/fuzz/stb_instrumented.c" -o "$work/stb.o"
     objs=()
     for f in "${lib[@]}"; do
-        "$cxx" "${flags[@]}" -c "$src/compute/$f.cpp" -o "$work/$f.o"
-        objs+=("$work/$f.o")
+        "$cxx" "${flags[@]}" -c "$src/$f.cpp" -o "$work/${f//\//_}.o"
+        objs+=("$work/${f//\//_}.o")
     done
     "$cxx" "${flags[@]}" "$src/tests/fuzz/fuzz_image_load.cpp" "${objs[@]}" "$work/stb.o" \
         -o "$work/fuzz_any"
@@ -69,7 +70,7 @@ build() {
     "$cxx" "${flags[@]}" "$src/tests/fuzz/fuzz_snapshot_load.cpp" "${objs[@]}" "$work/stb.o" \
         -o "$work/fuzz_snapshot"
     "$cxx" -std=c++20 -O1 -I"$src" "$src/tests/fuzz/make_seed_corpus.cpp" \
-        "$src/compute/nbody_snapshot.cpp" "$src/compute/bounded_file.cpp" -lstb \
+        "$src/compute/nbody/snapshot.cpp" "$src/common/bounded_file.cpp" -lstb \
         -o "$work/make_seed_corpus"
     rm -rf "$work/seeds" && mkdir -p "$work/seeds"
     "$work/make_seed_corpus" "$work/seeds"

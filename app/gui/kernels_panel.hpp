@@ -1,0 +1,40 @@
+#pragma once
+// The Kernels panel: every OpenCL program with its build options, build time, origin (source or
+// the binary cache) and status; the last failed build's log with error and warning lines
+// highlighted and the offending source lines quoted; the reference-check button.
+#include <string>
+#include <vector>
+
+#include "compute/core/program_cache.hpp"
+
+namespace clviz {
+
+struct KernelsPanelModel {
+    std::vector<ProgramRecord> programs;
+    std::string kernelDir;    // "" = embedded sources
+    std::string kernelWatch;  // "inotify", "polling ..." or "" when not watching
+    bool building = false;
+    std::string shaderDir;       // "" = embedded
+    std::string binaryCacheDir;  // "" = disabled
+    std::string failure;         // last failed reload (message with build log), or ""
+    std::string failureFile;     // kernels/<file> of that failure
+    std::string shaderFailure;
+    std::string check;  // last reference check, or ""
+    bool checkOk = false;
+    bool demoHasCheck = false;
+};
+
+struct KernelsPanelActions {
+    bool runCheck = false;
+};
+
+KernelsPanelActions drawKernelsPanel(bool* open, const KernelsPanelModel& model);
+
+// "file:LINE:COL: error" lines in a compiler log: (line number, is error) for each, in order.
+struct LogMark {
+    int line = 0;  // 1-based line in the kernel source
+    bool error = true;
+};
+LogMark parseLogLine(const std::string& logLine);
+
+}  // namespace clviz

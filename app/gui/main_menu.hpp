@@ -1,0 +1,44 @@
+#pragma once
+// The main menu bar (File, Demo, View, Help) and the key-bindings window. The menu only reports
+// what the user picked; the application acts on it.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/demo_registry.hpp"
+
+namespace clviz {
+
+struct PanelVisibility {
+    bool overlay = true;
+    bool devices = false;
+    bool notices = true;
+    bool keys = false;
+};
+
+struct MenuModel {
+    const std::vector<DemoEntry>* demos = nullptr;
+    int activeDemo = -1;  // index into demos, -1: none
+    bool vsync = true;
+    bool fullscreen = false;
+    float guiScaleOverride = 0;  // 0: follows the window's content scale
+    float contentScale = 1;
+};
+
+struct MenuActions {
+    bool quit = false;
+    bool screenshot = false;
+    bool toggleVsync = false;
+    bool toggleFullscreen = false;
+    bool hideGui = false;
+    int switchDemo = -1;  // index into demos
+    float guiScale = -1;  // a new GUI scale was picked: 0 auto, else the factor; -1 none
+};
+
+MenuActions drawMainMenu(const MenuModel& model, PanelVisibility& panels);
+
+// App keys (app/gui/keys.hpp) and the active demo's (Demo::keyHelp).
+void drawKeysWindow(bool* open, const std::vector<std::pair<std::string, std::string>>& demoKeys,
+                    const std::string& demoTitle);
+
+}  // namespace clviz

@@ -1,0 +1,641 @@
+#include "app/image/demo.hpp"
+
+#include <glad/gl.h>
+// glad first: GLFW must not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_internal.h>  // FindWindowByName: where the panels ended up
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "app/image/assets.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/image/pattern.hpp"
+#include "compute/image/pipeline.hpp"
+#include "compute/interop/external_memory.hpp"
+#include "compute/reference_check.hpp"
+#include "render/image/view.hpp"
+
+namespace clviz {
+
+namespace {
+
+void copyToField(PathField& field, const std::string& text) {
+    const std::size_t n = std::min(text.size(), field.size() - 1);
+    std::memcpy(field.data(), text.data(), n);
+    field[n] = '\0';
+}
+
+ImageTextureRef textureRef(const SharedTexture* t) {
+    if (!t) return {};
+    return {t->texture(), t->width(), t->height(), t->capacityWidth(), t->capacityHeight()};
+}
+
+// Keeps the spinning angle in (-180, 180] so the slider follows it.
+double wrapDegrees(double d) {
+    d = std::fmod(d, 360.0);
+    if (d > 180.0) d -= 360.0;
+    if (d <= -180.0) d += 360.0;
+    return d;
+}
+
+}  // namespace
+
+std::unique_ptr<Demo> makeImageDemo() {
+    return std::make_unique<ImageDemo>();
+}
+
+ImageDemo::ImageDemo() = default;
+ImageDemo::~ImageDemo() = default;
+
+void ImageDemo::init(const AppServices& app) {
+    app_ = app;
+    cc_ = app.compute;
+    if (!cc_) throw Error("the image lab needs an OpenCL context");
+    glMaxTextureSize_ = maxGlTextureSize();
+    pipeline_ = std::make_unique<ImagePipeline>(*cc_);
+    view_ = std::make_unique<ImageView>();
+    caps_ = detectClInteropCaps(cc_->info().extensions);
+    caps_.clContextSharesGl = app.clContextSharesGl;
+    detectGlInteropCaps(caps_);
+    probeExternalMemory(*cc_, caps_);
+    chooseInterop();
+    // The default image loads on the first step unless --image (set before it) picks another.
+    pendingDefault_ = true;
+    copyToField(saveField_, "clviz-image.png");
+}
+
+void ImageDemo::shutdown() {
+    if (cc_) cc_->finishQuietly();
+    resultTexture_.reset();
+    sourceTexture_.reset();
+    view_.reset();
+    pipeline_.reset();
+}
+
+ImageSize ImageDemo::sourceSize() const {
+    return pipeline_ ? pipeline_->sourceSize() : ImageSize{};
+}
+
+ImageSize ImageDemo::resultSize() const {
+    return resultTexture_ ? ImageSize{resultTexture_->width(), resultTexture_->height()}
+                          : ImageSize{};
+}
+
+InteropPath ImageDemo::interopPath() const {
+    return sourceTexture_ ? sourceTexture_->path() : interop_.path;
+}
+
+// --- loading -------------------------------------------------------------------------------
+
+std::string ImageDemo::loadFile(const std::string& path) {
+    if (path.empty()) return "no file name given";
+    Rgba8Image image;
+    try {
+        // The device's and GL's limits too, so that an image too large for them is refused from
+        // its header, before it is decoded.
+        ImageLoadLimits limits;
+        limits.fit = deviceImageLimits(cc_->info());
+        limits.fit.push_back(glTextureLimit(glMaxTextureSize_));
+        image = loadImage(path, limits);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return showImage(std::move(image), path, "");
+}
+
+std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
+                                 const std::string& note) {
+    std::vector<ImageSizeLimit> limits = deviceImageLimits(cc_->info());
+    limits.push_back(glTextureLimit(glMaxTextureSize_));
+    if (auto problem = imageSizeProblem(image.size(), limits))
+        return "cannot use image '" + label + "': " + *problem;
+    const bool hadImage = sourceTexture_ != nullptr;
+    try {
+        auto texture = std::make_unique<SharedTexture>(*cc_, interop_, image.width, image.height);
+        texture->upload(image.pixels.data());
+        if (texture->path() == InteropPath::GlSharing) {
+            // CL reads the picture from the GL texture it shares; the pipeline keeps a copy.
+            cl::Buffer staging(cc_->context(), CL_MEM_READ_WRITE, image.size().bytes());
+            texture->copyTo(staging);
+            pipeline_->setSource(staging, image.size());
+        } else {
+            pipeline_->setSource(image);
+        }
+        reportFallback(*texture);
+        sourceTexture_ = std::move(texture);
+        resultTexture_.reset();  // sized for the new picture on the next run
+    } catch (const Error& e) {
+        return "cannot use image '" + label + "': " + e.what();
+    } catch (const cl::Error& e) {
+        return "cannot use image '" + label + "': " + describeClError(e.what(), e.err());
+    }
+    source_ = std::move(image);
+    imageLabel_ = label;
+    imageNote_ = note;
+    pendingDefault_ = false;
+    hasResult_ = false;
+    dirty_ = true;
+    runError_.clear();
+    if (hadImage) {  // a new picture starts fitted; the first keeps what --set asked for
+        controls_.view.zoom = 1.0f;
+        controls_.view.panX = controls_.view.panY = 0.0f;
+    }
+    if (label != "generated pattern") copyToField(pathField_, label);
+    return "";
+}
+
+void ImageDemo::loadDefault() {
+    pendingDefault_ = false;
+    std::string note;
+    if (auto path = findAsset("default.png")) {
+        const std::string why = loadFile(*path);
+        if (why.empty()) return;
+        note = why + "; showing a generated pattern instead";
+    } else {
+        std::string looked;
+        for (const auto& c : assetCandidates("default.png"))
+            looked += (looked.empty() ? "" : ", ") + c;
+        note = "the default image assets/default.png was not found (looked in " + looked +
+               "); showing a generated pattern instead";
+    }
+    app_.notice(note);
+    const std::string why = showImage(makeTestPattern(kDefaultImageWidth, kDefaultImageHeight),
+                                      "generated pattern", note);
+    if (!why.empty()) throw Error(why);
+}
+
+std::string ImageDemo::save(const std::string& path) {
+    if (path.empty()) return "no file name given";
+    if (!pipeline_->hasSource()) return "no image is loaded";
+    if (!hasResult_ || dirty_) runChain();
+    if (!runError_.empty()) return "the filter chain cannot run: " + runError_;
+    try {
+        const Rgba8Image result = pipeline_->readResult();
+        saveImage(path, result);
+        app_.notice("saved the result (" + std::to_string(result.width) + "x" +
+                    std::to_string(result.height) + ") to " + path);
+    } catch (const Error& e) {
+        return e.what();
+    } catch (const cl::Error& e) {
+        return describeClError(e.what(), e.err());
+    }
+    return "";
+}
+
+// --- interop -------------------------------------------------------------------------------
+
+void ImageDemo::chooseInterop() {
+    interop_ = chooseInteropPath(controls_.interop, caps_);
+}
+
+void ImageDemo::reportFallback(const SharedTexture& texture) {
+    if (texture.fallbackReason().empty() || interop_.path == InteropPath::HostCopy) return;
+    app_.error("image lab: " + texture.fallbackReason());
+    // Later textures go straight to host copy instead of failing the same way again.
+    interop_ = {InteropPath::HostCopy, texture.fallbackReason()};
+}
+
+std::string ImageDemo::recreateTextures() {
+    chooseInterop();
+    app_.notice("image lab interop: " + std::string(interopPathName(interop_.path)) + " (" +
+                interop_.reason + ")");
+    resultTexture_.reset();
+    hasResult_ = false;
+    dirty_ = true;
+    if (!sourceTexture_) return "";
+    Rgba8Image image = source_;
+    sourceTexture_.reset();
+    return showImage(std::move(image), imageLabel_, imageNote_);
+}
+
+// --- per frame -----------------------------------------------------------------------------
+
+void ImageDemo::setRunError(const std::string& message) {
+    if (message != runError_) app_.error("image lab: " + message);
+    runError_ = message;
+    dirty_ = false;  // retried after the next change (or every frame when continuous)
+}
+
+void ImageDemo::runChain() {
+    if (!pipeline_->hasSource()) return;
+    pipeline_->steps() = controls_.steps;
+    pipeline_->histogramSettings() = controls_.histogram;
+    const ImageSize out = pipeline_->outputSize();
+    if (out.width > glMaxTextureSize_ || out.height > glMaxTextureSize_) {
+        setRunError("the result would be " + std::to_string(out.width) + "x" +
+                    std::to_string(out.height) + ", larger than GL_MAX_TEXTURE_SIZE (" +
+                    std::to_string(glMaxTextureSize_) + ")");
+        return;
+    }
+    try {
+        pipeline_->run();
+        const ImageSize size = pipeline_->resultSize();
+        if (!resultTexture_) {
+            // An expanding rotation changes the size with the angle: reserve up to the diagonal
+            // (within reason) so spinning does not reallocate; resize() grows beyond that.
+            int capacityW = size.width, capacityH = size.height;
+            const FilterStep* rotate = findStep(controls_.steps, FilterKind::Rotate);
+            if (rotate && rotate->enabled && rotate->rotate.fit == RotateFit::Expand) {
+                const ImageSize src = pipeline_->sourceSize();
+                const double diagonal = std::ceil(std::hypot(src.width, src.height));
+                if (diagonal * diagonal * 4 <= 64.0 * 1024 * 1024)
+                    capacityW = capacityH = std::max({int(diagonal), size.width, size.height});
+            }
+            resultTexture_ = std::make_unique<SharedTexture>(*cc_, interop_, size.width,
+                                                             size.height, capacityW, capacityH);
+            reportFallback(*resultTexture_);
+        } else {
+            const bool wasSharing = resultTexture_->path() == InteropPath::GlSharing;
+            resultTexture_->resize(size.width, size.height);
+            if (wasSharing && resultTexture_->path() != InteropPath::GlSharing)
+                reportFallback(*resultTexture_);
+        }
+        const bool wasSharing = resultTexture_->path() == InteropPath::GlSharing;
+        transfer_ = resultTexture_->copyFrom(pipeline_->result());
+        if (wasSharing && resultTexture_->path() != InteropPath::GlSharing)
+            reportFallback(*resultTexture_);
+    } catch (const Error& e) {
+        setRunError(e.what());
+        return;
+    } catch (const cl::Error& e) {
+        setRunError(describeClError(e.what(), e.err()));
+        return;
+    }
+    if (!runError_.empty()) app_.notice("image lab: the filter chain runs again");
+    runError_.clear();
+    hasResult_ = true;
+    dirty_ = false;
+    history_.push(static_cast<float>(pipeline_->totalMs()),
+                  static_cast<float>(transfer_.deviceMs + transfer_.hostMs));
+}
+
+void ImageDemo::step(const FrameInfo& frame) {
+    if (pendingDefault_) loadDefault();
+    if (drag_ != Drag::None && app_.window &&
+        glfwGetMouseButton(app_.window, GLFW_MOUSE_BUTTON_LEFT) != GLFW_PRESS &&
+        glfwGetMouseButton(app_.window, GLFW_MOUSE_BUTTON_RIGHT) != GLFW_PRESS &&
+        glfwGetMouseButton(app_.window, GLFW_MOUSE_BUTTON_MIDDLE) != GLFW_PRESS)
+        drag_ = Drag::None;
+    if (controls_.spinDegreesPerSecond != 0) {
+        if (FilterStep* r = findStep(controls_.steps, FilterKind::Rotate); r && r->enabled) {
+            r->rotate.degrees =
+                wrapDegrees(r->rotate.degrees + controls_.spinDegreesPerSecond * frame.dt);
+            dirty_ = true;
+        }
+    }
+    if (controls_.continuous || dirty_) runChain();
+}
+
+void ImageDemo::updateLayout(int framebufferWidth, int framebufferHeight, bool useInsets) {
+    framebufferWidth_ = framebufferWidth;
+    framebufferHeight_ = framebufferHeight;
+    const ImageSize src = sourceSize();
+    const ImageSize res = hasResult_ ? resultSize() : src;
+    PixelRect area{0, 0, float(framebufferWidth), float(framebufferHeight)};
+    if (useInsets) {
+        area.x0 += insetLeft_;
+        area.x1 -= insetRight_;
+        area.y0 += insetTop_;
+        // Too little room left between the panels: use the whole window instead.
+        if (area.width() < 0.25f * float(framebufferWidth)) {
+            area.x0 = 0;
+            area.x1 = float(framebufferWidth);
+        }
+    }
+    layout_ = layoutImages(controls_.view, area, src.width, src.height, res.width, res.height);
+}
+
+void ImageDemo::measurePanelInsets(long long frameIndex) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const float sx = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
+    const float sy = io.DisplayFramebufferScale.y > 0 ? io.DisplayFramebufferScale.y : 1.0f;
+    const float displayW = io.DisplaySize.x;
+    const float edge = 40.0f;  // a panel this close to an edge counts as docked there
+    float left = 0, right = 0;
+    for (const char* name : {"Image", "Filters", "Histogram", "Timings"}) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(name);
+        if (!w || !w->Active || w->Hidden || w->Collapsed) continue;
+        const float x0 = w->Pos.x, x1 = w->Pos.x + w->Size.x;
+        if (x0 <= edge && x1 < 0.6f * displayW) left = std::max(left, x1 + 4.0f);
+        if (x1 >= displayW - edge && x0 > 0.4f * displayW)
+            right = std::max(right, displayW - x0 + 4.0f);
+    }
+    insetLeft_ = left * sx;
+    insetRight_ = right * sx;
+    insetTop_ = ImGui::GetMainViewport()->WorkPos.y * sy;
+    insetsFrame_ = frameIndex;
+}
+
+void ImageDemo::draw(const FrameInfo& frame) {
+    // The panels were measured by the previous frame's GUI; without it (GUI hidden) use it all.
+    updateLayout(frame.framebufferWidth, frame.framebufferHeight, insetsFrame_ == frame.index - 1);
+    if (!sourceTexture_) return;
+    view_->draw(layout_, controls_.view, textureRef(sourceTexture_.get()),
+                hasResult_ ? textureRef(resultTexture_.get()) : ImageTextureRef{},
+                frame.framebufferWidth, frame.framebufferHeight);
+}
+
+// --- GUI -----------------------------------------------------------------------------------
+
+void ImageDemo::drawLabels() {
+    if (!sourceTexture_ || framebufferWidth_ <= 0) return;
+    // The draw lists work in window coordinates; the layout in framebuffer pixels.
+    const ImGuiIO& io = ImGui::GetIO();
+    const float sx = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
+    const float sy = io.DisplayFramebufferScale.y > 0 ? io.DisplayFramebufferScale.y : 1.0f;
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    // Top-left of each pane: clear of the app's overlay in the window's top-right corner.
+    auto label = [&](const ImagePane& pane, const std::string& text) {
+        if (pane.clip.width() < 60.0f) return;
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        const float top = std::max(pane.clip.y0, pane.image.y0) / sy + 6.0f;
+        const float x = std::max(pane.clip.x0, pane.image.x0) / sx + 10.0f;
+        dl->AddRectFilled(ImVec2(x - 6, top - 3), ImVec2(x + size.x + 6, top + size.y + 3),
+                          IM_COL32(0, 0, 0, 160), 4.0f);
+        dl->AddText(ImVec2(x, top), IM_COL32(235, 235, 235, 255), text.c_str());
+    };
+    const ImageSize src = sourceSize();
+    label(layout_.source, "source " + std::to_string(src.width) + "x" + std::to_string(src.height));
+    if (hasResult_) {
+        const ImageSize res = resultSize();
+        label(layout_.result,
+              "result " + std::to_string(res.width) + "x" + std::to_string(res.height));
+    }
+}
+
+void ImageDemo::drawPixelReadout() {
+    if (!sourceTexture_ || ImGui::GetIO().WantCaptureMouse || drag_ != Drag::None) return;
+    float x = 0, y = 0;
+    if (!cursorInFramebuffer(x, y)) return;
+    int px = 0, py = 0;
+    char text[160];
+    auto rgba = [](const std::uint8_t* p, const char* what, int px, int py, char* out,
+                   std::size_t n) {
+        std::snprintf(out, n, "%s (%d, %d)\nR %3d  G %3d  B %3d  A %3d", what, px, py, p[0], p[1],
+                      p[2], p[3]);
+    };
+    if (imagePixelAt(layout_.source, layout_.scale, x, y, px, py) && px < source_.width &&
+        py < source_.height) {
+        rgba(source_.at(px, py), "source", px, py, text, sizeof text);
+    } else if (hasResult_ && imagePixelAt(layout_.result, layout_.scale, x, y, px, py)) {
+        // One pixel from the device: 4 bytes, only while hovering.
+        const ImageSize size = pipeline_->resultSize();
+        if (px >= size.width || py >= size.height) return;
+        std::uint8_t p[4] = {};
+        try {
+            cc_->queue().enqueueReadBuffer(pipeline_->result(), CL_TRUE,
+                                           4 * (std::size_t(py) * size.width + px), 4, p);
+        } catch (const cl::Error&) {
+            return;
+        }
+        rgba(p, "result", px, py, text, sizeof text);
+    } else {
+        return;
+    }
+    if (controls_.view.magnification == Magnification::Nearest || layout_.scale >= 4.0f)
+        ImGui::SetTooltip("%s", text);
+}
+
+void ImageDemo::gui(const FrameInfo& frame) {
+    if (ImGui::BeginMainMenuBar()) {
+        if (ImGui::BeginMenu("Demo")) {
+            ImGui::Separator();
+            ImGui::MenuItem("Image panel", nullptr, &panels_.image);
+            ImGui::MenuItem("Filters panel", nullptr, &panels_.filters);
+            ImGui::MenuItem("Histogram panel", nullptr, &panels_.histogram);
+            ImGui::MenuItem("Timings panel", nullptr, &panels_.timings);
+            ImGui::MenuItem("Timing overlay", nullptr, &panels_.overlay);
+            ImGui::EndMenu();
+        }
+        ImGui::EndMainMenuBar();
+    }
+    drawLabels();
+    drawPixelReadout();
+
+    // Image and Filters down the left edge, Histogram and Timings down the right one (below the
+    // overlay); on short windows those two start collapsed (the status line shows the timings).
+    stacks_.beginFrame();
+    if (panels_.image) {
+        stacks_.place("Image", PanelSide::Left, 360);
+        ImagePanelFacts facts;
+        facts.imageLabel = imageLabel_;
+        facts.imageNote = imageNote_;
+        facts.source = sourceSize();
+        facts.result = hasResult_ ? resultSize() : ImageSize{};
+        facts.interop = interop_;
+        // The chooser words its reason for buffers; say how textures travel instead.
+        if (auto cut = facts.interop.reason.find("; using "); cut != std::string::npos)
+            facts.interop.reason.resize(cut);
+        if (sourceTexture_) {
+            facts.interop.path = sourceTexture_->path();
+            facts.interop.reason +=
+                facts.interop.path == InteropPath::GlSharing
+                    ? "; textures: clCreateFromGLTexture, acquire + device copy + release"
+                    : "; textures: clEnqueueMapBuffer + glTexSubImage2D";
+            facts.textureFallback = sourceTexture_->fallbackReason();
+        }
+        if (resultTexture_ && facts.textureFallback.empty())
+            facts.textureFallback = resultTexture_->fallbackReason();
+        facts.caps = describeInteropCaps(caps_);
+        facts.actualSizeZoom = actualSizeZoom(layout_);
+        facts.glMaxTextureSize = glMaxTextureSize_;
+        ImagePanelRequests req;
+        drawImagePanel(&panels_.image, controls_, facts, pathField_, saveField_, req);
+        if (req.load) {
+            if (std::string why = loadFile(*req.load); !why.empty())
+                app_.error(why);
+            else
+                app_.notice("loaded " + *req.load);
+        }
+        if (req.save)
+            if (std::string why = save(*req.save); !why.empty()) app_.error(why);
+        if (req.interopChanged)
+            if (std::string why = recreateTextures(); !why.empty()) app_.error(why);
+    }
+    if (panels_.filters && pipeline_) {
+        stacks_.place("Filters", PanelSide::Left, 360);
+        if (drawFiltersPanel(&panels_.filters, controls_, *pipeline_, runError_)) dirty_ = true;
+    }
+    if (panels_.histogram) {
+        double histogramMs = 0;
+        if (pipeline_)
+            for (const StepTiming& t : pipeline_->timings())
+                if (t.label.rfind("histogram", 0) == 0) histogramMs = t.ms;
+        stacks_.place("Histogram", PanelSide::Right, 360, 600);
+        if (drawHistogramPanel(&panels_.histogram, controls_,
+                               pipeline_ ? pipeline_->histogram() : std::nullopt, histogramMs))
+            dirty_ = true;
+    }
+    TimingFacts timing;
+    if (pipeline_) {
+        timing.steps = &pipeline_->timings();
+        timing.chainMs = pipeline_->totalMs();
+    }
+    timing.transfer = transfer_;
+    timing.path = resultTexture_ ? resultTexture_->path() : interopPath();
+    timing.result = hasResult_ ? resultSize() : ImageSize{};
+    timing.continuous = controls_.continuous;
+    timing.history = &history_;
+    if (panels_.timings) {
+        stacks_.place("Timings", PanelSide::Right, 360, 850);
+        const bool continuousBefore = controls_.continuous;
+        drawTimingsPanel(&panels_.timings, timing, &controls_.continuous);
+        if (controls_.continuous != continuousBefore) dirty_ = true;
+    }
+    if (panels_.overlay && hasResult_) drawTimingOverlay(timing);
+    measurePanelInsets(frame.index);
+}
+
+// --- input ---------------------------------------------------------------------------------
+
+bool ImageDemo::cursorInFramebuffer(float& x, float& y) const {
+    if (!app_.window) return false;
+    double cx = 0, cy = 0;
+    glfwGetCursorPos(app_.window, &cx, &cy);
+    int ww = 0, wh = 0, fw = 0, fh = 0;
+    glfwGetWindowSize(app_.window, &ww, &wh);
+    glfwGetFramebufferSize(app_.window, &fw, &fh);
+    if (ww <= 0 || wh <= 0) return false;
+    x = static_cast<float>(cx * fw / ww);
+    y = static_cast<float>(cy * fh / wh);
+    return true;
+}
+
+void ImageDemo::onMouseDrag(double dx, double dy, int /*button*/, int /*mods*/) {
+    float x = 0, y = 0;
+    if (!cursorInFramebuffer(x, y)) return;
+    int ww = 1, fw = 1, wh = 1, fh = 1;
+    glfwGetWindowSize(app_.window, &ww, &wh);
+    glfwGetFramebufferSize(app_.window, &fw, &fh);
+    const float fx = static_cast<float>(dx) * float(fw) / float(std::max(ww, 1));
+    const float fy = static_cast<float>(dy) * float(fh) / float(std::max(wh, 1));
+    if (drag_ == Drag::None) {
+        // Where the press started decides: on the divider it moves it, elsewhere it pans.
+        drag_ = controls_.view.mode == ImageViewMode::Split && nearDivider(layout_, x - fx, 8.0f)
+                    ? Drag::Divider
+                    : Drag::Pan;
+    }
+    if (drag_ == Drag::Divider) {
+        if (framebufferWidth_ > 0)
+            controls_.view.split = std::clamp(x / float(framebufferWidth_), 0.0f, 1.0f);
+    } else {
+        controls_.view.panX += fx;
+        controls_.view.panY += fy;
+    }
+}
+
+void ImageDemo::onScroll(double dy) {
+    float x = 0, y = 0;
+    if (!cursorInFramebuffer(x, y)) {
+        x = framebufferWidth_ * 0.5f;
+        y = framebufferHeight_ * 0.5f;
+    }
+    zoomAt(controls_.view, layout_, static_cast<float>(std::pow(1.15, dy)), x, y);
+}
+
+void ImageDemo::onDrop(const std::string& path) {
+    if (std::string why = loadFile(path); !why.empty())
+        app_.error(why);
+    else
+        app_.notice("loaded " + path);
+}
+
+bool ImageDemo::onKey(int key, int mods) {
+    FilterStep* rotate = findStep(controls_.steps, FilterKind::Rotate);
+    const double nudge = (mods & GLFW_MOD_SHIFT) ? 15.0 : 1.0;
+    switch (key) {
+        case GLFW_KEY_0:
+            controls_.view.zoom = 1.0f;
+            controls_.view.panX = controls_.view.panY = 0.0f;
+            return true;
+        case GLFW_KEY_1:
+            controls_.view.zoom = actualSizeZoom(layout_);
+            controls_.view.panX = controls_.view.panY = 0.0f;
+            return true;
+        case GLFW_KEY_M:
+            controls_.view.mode = controls_.view.mode == ImageViewMode::Split
+                                      ? ImageViewMode::SideBySide
+                                      : ImageViewMode::Split;
+            return true;
+        case GLFW_KEY_N:
+            controls_.view.magnification = controls_.view.magnification == Magnification::Nearest
+                                               ? Magnification::Linear
+                                               : Magnification::Nearest;
+            return true;
+        case GLFW_KEY_SPACE:
+            controls_.spinDegreesPerSecond = controls_.spinDegreesPerSecond != 0 ? 0.0 : 30.0;
+            if (rotate) rotate->enabled = true;
+            dirty_ = true;
+            return true;
+        case GLFW_KEY_LEFT:
+        case GLFW_KEY_RIGHT:
+            if (!rotate) return false;
+            rotate->enabled = true;
+            rotate->rotate.degrees =
+                wrapDegrees(rotate->rotate.degrees + (key == GLFW_KEY_LEFT ? nudge : -nudge));
+            dirty_ = true;
+            return true;
+        case GLFW_KEY_R:
+            if (!rotate) return false;
+            rotate->rotate.degrees = 0;
+            controls_.spinDegreesPerSecond = 0;
+            dirty_ = true;
+            return true;
+        default:
+            return false;
+    }
+}
+
+std::vector<std::pair<std::string, std::string>> ImageDemo::keyHelp() const {
+    return {{"Drag", "pan (on the split divider: move it)"},
+            {"Scroll", "zoom about the cursor"},
+            {"0 / 1", "fit / pixels 1:1"},
+            {"M", "side by side / split view"},
+            {"N", "nearest / linear magnification"},
+            {"Left / Right", "rotate by 1 degree (Shift: 15)"},
+            {"Space", "spin on / off"},
+            {"R", "reset the angle"},
+            {"Drop a file", "open it"}};
+}
+
+// --- command interface -----------------------------------------------------------------------
+
+std::string ImageDemo::set(const std::string& key, const std::string& value) {
+    if (key == "image") {
+        std::string why = loadFile(value);
+        if (why.empty()) app_.notice("loaded " + value);
+        return why;
+    }
+    if (key == "save") return save(value);
+    const InteropRequest interopBefore = controls_.interop;
+    if (std::string why = applyImageSetting(controls_, key, value); !why.empty()) return why;
+    dirty_ = true;
+    if (key == "interop" && controls_.interop != interopBefore) return recreateTextures();
+    return "";
+}
+
+// ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
+
+void ImageDemo::kernelsReloaded() {
+    if (!pipeline_) return;
+    pipeline_->reloadKernels();  // the image, the chain and the view stay
+    dirty_ = true;               // run the chain with the new kernels
+}
+
+void ImageDemo::shadersReloaded() {
+    view_ = std::make_unique<ImageView>();  // a throw leaves the old one in place
+}
+
+Demo::ReferenceResult ImageDemo::checkReference() {
+    if (!pipeline_) return {};
+    const ReferenceCheck r = checkImageAgainstReference(*cc_, *pipeline_);
+    return {r.ok, r.message};
+}
+
+}  // namespace clviz

@@ -1,0 +1,119 @@
+#pragma once
+// The image lab as a Demo: loads a picture (--image, the file field, drag and drop, or the
+// shipped default), runs the ordered filter chain on it with OpenCL every frame, shows source and
+// result as GL textures (shared with CL where the device allows, else copied through the host),
+// and plots histograms and per-filter timings.
+#include <array>
+#include <memory>
+#include <string>
+
+#include "app/demo.hpp"
+#include "app/gui/panel_stacks.hpp"
+#include "app/image/panels.hpp"
+#include "app/image/settings.hpp"
+#include "compute/image/io/image_io.hpp"
+#include "compute/interop/interop_path.hpp"
+#include "compute/interop/texture_share.hpp"
+#include "render/image/layout.hpp"
+
+namespace clviz {
+
+class ImagePipeline;
+class ImageView;
+
+std::unique_ptr<Demo> makeImageDemo();
+
+class ImageDemo final : public Demo {
+  public:
+    ImageDemo();
+    ~ImageDemo() override;
+
+    const char* name() const override { return "image lab"; }
+    void init(const AppServices& app) override;
+    void step(const FrameInfo& frame) override;
+    void draw(const FrameInfo& frame) override;
+    void gui(const FrameInfo& frame) override;
+    void shutdown() override;
+
+    bool onKey(int key, int mods) override;
+    void onMouseDrag(double dx, double dy, int button, int mods) override;
+    void onScroll(double dy) override;
+    void onDrop(const std::string& path) override;
+
+    // Keys: image, save, and those of applyImageSetting (app/image/settings.hpp).
+    std::string set(const std::string& key, const std::string& value) override;
+    void kernelsReloaded() override;
+    void shadersReloaded() override;
+    ReferenceResult checkReference() override;
+    std::vector<std::pair<std::string, std::string>> keyHelp() const override;
+
+    // --- for tests and the panels ---------------------------------------------------------
+    const ImageLabControls& controls() const { return controls_; }
+    ImageSize sourceSize() const;
+    ImageSize resultSize() const;
+    const std::string& imageLabel() const { return imageLabel_; }
+    InteropPath interopPath() const;
+
+  private:
+    // Loading: every failure leaves the current image in place and returns why ("" on success).
+    std::string loadFile(const std::string& path);
+    std::string showImage(Rgba8Image image, const std::string& label, const std::string& note);
+    void loadDefault();
+    std::string save(const std::string& path);
+
+    // Interop: (re)creates the source texture for the current request and drops the result one.
+    void chooseInterop();
+    std::string recreateTextures();
+    void reportFallback(const SharedTexture& texture);
+
+    void runChain();
+    void setRunError(const std::string& message);
+    void updateLayout(int framebufferWidth, int framebufferHeight, bool useInsets);
+    bool cursorInFramebuffer(float& x, float& y) const;
+
+    void drawLabels();
+    // Tooltip with the RGBA values under the cursor (zoomed in, or with nearest magnification).
+    void drawPixelReadout();
+    // Measures the panels docked at the left and right edges, so the images go between them.
+    void measurePanelInsets(long long frameIndex);
+
+    AppServices app_;
+    ComputeContext* cc_ = nullptr;
+    std::unique_ptr<ImagePipeline> pipeline_;
+    std::unique_ptr<ImageView> view_;
+    std::unique_ptr<SharedTexture> sourceTexture_;
+    std::unique_ptr<SharedTexture> resultTexture_;
+    int glMaxTextureSize_ = 0;
+
+    ImageLabControls controls_;
+    InteropCaps caps_;
+    InteropChoice interop_;
+
+    Rgba8Image source_;       // host copy: re-uploaded when the interop path changes
+    std::string imageLabel_;  // file path or "generated pattern"
+    std::string imageNote_;   // why the default image is not shown, if so
+    bool pendingDefault_ = false;
+
+    bool dirty_ = true;  // the chain must run even if not continuous
+    bool hasResult_ = false;
+    std::string runError_;  // why the chain does not run, shown until it runs again
+    TextureTransferTiming transfer_;
+
+    ImageLayout layout_;
+    float insetLeft_ = 0, insetRight_ = 0, insetTop_ = 0;  // framebuffer pixels
+    long long insetsFrame_ = -2;                           // frame whose GUI measured them
+    int framebufferWidth_ = 0, framebufferHeight_ = 0;
+    enum class Drag { None, Pan, Divider } drag_ = Drag::None;
+
+    TimingHistory history_;
+
+    // Panel text fields and visibility.
+    PathField pathField_{};
+    PathField saveField_{};
+    struct Panels {
+        bool image = true, filters = true, histogram = true, timings = true, overlay = true;
+    } panels_;
+    PanelStacks stacks_;  // default panel places, until the user moves them
+};
+
+}  // namespace clviz

@@ -1,0 +1,407 @@
+#include "app/nbody/demo.hpp"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/interop/external_memory.hpp"
+#include "compute/nbody/snapshot.hpp"
+#include "compute/reference_check.hpp"
+#include "render/gl/screenshot.hpp"
+
+namespace clviz {
+
+std::unique_ptr<Demo> makeNbodyDemo() {
+    return std::make_unique<NbodyDemo>();
+}
+
+namespace {
+
+// Default N: interactive on a CPU device (PoCL manages a few 1e8 interactions/s per core, so
+// 2048 bodies per compute unit keeps a step near 30 ms), a fuller picture on a GPU.
+constexpr std::size_t kBodiesPerCpuCore = 2048;
+constexpr std::size_t kMinDefaultBodies = 4096;
+constexpr std::size_t kMaxDefaultBodiesCpu = 16384;
+constexpr std::size_t kDefaultBodiesGpu = 65536;
+
+std::size_t defaultBodies(const DeviceInfo& device) {
+    if (device.kind == DeviceKind::Gpu) return kDefaultBodiesGpu;
+    return std::clamp(kBodiesPerCpuCore * device.computeUnits, kMinDefaultBodies,
+                      kMaxDefaultBodiesCpu);
+}
+
+// Diagnostics cost about one force pass; they run at most this share of the frames' time.
+constexpr double kDiagnosticsBudget = 0.05;
+
+// Sprite radius as a fraction of the scene radius, and brightness per sprite at N = 16384.
+constexpr float kSizeFraction = 0.008f;
+constexpr float kIntensityAt16k = 0.55f;
+
+}  // namespace
+
+NbodyDemo::NbodyDemo() = default;
+NbodyDemo::~NbodyDemo() = default;
+
+void NbodyDemo::init(const AppServices& app) {
+    app_ = app;
+    cc_ = app.compute;
+    if (cc_ == nullptr) throw Error("the N-body demo needs an OpenCL context");
+
+    caps_ = detectClInteropCaps(cc_->info().extensions);
+    detectGlInteropCaps(caps_);
+    probeExternalMemory(*cc_, caps_);
+    caps_.clContextSharesGl = app.clContextSharesGl;
+
+    renderer_ = std::make_unique<ParticleRenderer>();
+    renderTimer_ = std::make_unique<GlTimer>();
+    sim_ = std::make_unique<NbodySimulation>(*cc_);
+    sim_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=... overrides
+    if (n_ == 0) n_ = defaultBodies(cc_->info());
+    const NbodyPresetInfo& info = presetInfo(preset_);
+    sim_->setParams({info.dt, info.softening, 1.0f});
+    rebuild();
+}
+
+void NbodyDemo::shutdown() {
+    if (sim_ && timings_.totals().frames > 0) {
+        std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
+        std::fflush(stdout);
+    }
+    // Bridges first: they wait for copies into GL memory before freeing it.
+    positions_.reset();
+    velocities_.reset();
+    if (cc_) cc_->finishQuietly();
+    sim_.reset();
+    renderTimer_.reset();
+    renderer_.reset();
+}
+
+// ---- scene ------------------------------------------------------------------------------------
+
+void NbodyDemo::rebuild() {
+    loadedScene_.clear();
+    const NbodyPresetInfo& info = presetInfo(preset_);
+    loadBodies(makePreset(preset_, n_, seed_), info.viewRadius);
+}
+
+void NbodyDemo::loadBodies(const std::vector<Body>& bodies, float viewRadius) {
+    sim_->load(bodies);
+    n_ = bodies.size();
+    stepsInFlight_ = false;
+
+    // Colour scales from the initial state: most bodies below the top of the map.
+    std::vector<float> speeds;
+    speeds.reserve(bodies.size());
+    float maxMass = 0;
+    for (const Body& b : bodies) {
+        speeds.push_back(std::sqrt(b.vel.x * b.vel.x + b.vel.y * b.vel.y + b.vel.z * b.vel.z));
+        maxMass = std::max(maxMass, b.pos.w);
+    }
+    auto p90 = speeds.begin() + std::ptrdiff_t(speeds.size() * 9 / 10);
+    std::nth_element(speeds.begin(), p90, speeds.end());
+    speedScale_ = *p90 > 0 ? *p90 * 1.5f : 1.0f;
+    massScale_ = maxMass > 0 ? maxMass : 1.0f;
+
+    viewRadius_ = viewRadius > 0 && std::isfinite(viewRadius) ? viewRadius : 1.0f;
+    camera_.frame(viewRadius_);
+
+    // The bridges are sized for N: recreate them when N changed.
+    const std::size_t bytes = n_ * sizeof(Float4);
+    if (!positions_ || positions_->capacity() != bytes) applyInterop();
+    needsPublish_ = true;
+
+    timings_.clearTotals();
+    energyDrift_ = {};
+    momentum_ = {};
+    haveDiagnostics_ = false;
+    nonFiniteReported_ = false;
+    framesSinceDiagnostics_ = diagnosticsEvery_;  // first diagnostics right away
+}
+
+std::string NbodyDemo::sceneLabel() const {
+    return loadedScene_.empty() ? presetInfo(preset_).name : loadedScene_;
+}
+
+void NbodyDemo::resetScene() {
+    rebuild();
+    app_.notice("N-body reset: " + std::string(presetInfo(preset_).name) +
+                ", N = " + std::to_string(n_));
+}
+
+// ---- interop ----------------------------------------------------------------------------------
+
+void NbodyDemo::applyInterop() {
+    positions_.reset();  // waits for its copies before GL memory goes away
+    velocities_.reset();
+    fallback_.clear();
+    choice_ = chooseInteropPath(request_, caps_);
+    const std::size_t bytes = std::max<std::size_t>(n_, 1) * sizeof(Float4);
+    try {
+        positions_ = createBufferBridge(choice_.path, *cc_, bytes, caps_);
+    } catch (const Error& e) {
+        fallBackToHostCopy(e.what());
+        return;
+    }
+    positions_->setLatency(latency_);
+    needsPublish_ = true;
+    std::fprintf(stderr, "clviz: nbody interop: %s (%s)\n", interopPathName(choice_.path),
+                 choice_.reason.c_str());
+}
+
+void NbodyDemo::fallBackToHostCopy(const std::string& why) {
+    const InteropPath failed = choice_.path;
+    positions_.reset();
+    velocities_.reset();
+    fallback_ = std::string(interopPathName(failed)) + " failed: " + why;
+    choice_ = {InteropPath::HostCopy, fallback_ + "; fell back to host copy"};
+    const std::size_t bytes = std::max<std::size_t>(n_, 1) * sizeof(Float4);
+    positions_ = createBufferBridge(InteropPath::HostCopy, *cc_, bytes, caps_);
+    positions_->setLatency(latency_);
+    needsPublish_ = true;
+    app_.error("N-body interop: " + choice_.reason);
+}
+
+void NbodyDemo::publish() {
+    const std::size_t bytes = n_ * sizeof(Float4);
+    try {
+        positions_->publish(sim_->positions(), bytes);
+        if (wantVelocities()) {
+            if (!velocities_) {
+                velocities_ = createBufferBridge(positions_->path(), *cc_, bytes, caps_);
+                velocities_->setLatency(latency_);
+            }
+            velocities_->publish(sim_->velocities(), bytes);
+        }
+    } catch (const Error& e) {
+        if (positions_->path() == InteropPath::HostCopy) throw;
+        fallBackToHostCopy(e.what());
+        publish();
+    }
+}
+
+// ---- frame ------------------------------------------------------------------------------------
+
+void NbodyDemo::step(const FrameInfo& frame) {
+    if (!sim_) return;
+    NbodyFrameSample sample;
+    sample.frameMs = frame.index > 0 ? frame.dt * 1000.0 : -1;
+    sample.bodies = double(n_);
+
+    // Timings of the previous frame's steps: they finished while this frame was prepared, so
+    // this rarely waits, and the device is never idle waiting for us to ask.
+    if (stepsInFlight_) {
+        lastStep_ = sim_->lastStepTimings();
+        stepsInFlight_ = false;
+        sample.kernelMs = lastStep_.kernelMs;
+        sample.forceMs = lastStep_.forceMs;
+        sample.steps = lastStep_.steps;
+    }
+
+    const int steps = paused_ ? pendingSteps_ : stepsPerFrame_;
+    pendingSteps_ = 0;
+    if (steps > 0) {
+        sim_->step(steps);
+        stepsInFlight_ = true;
+        publish();
+        needsPublish_ = false;
+        if (diagnosticsEvery_ > 0 && ++framesSinceDiagnostics_ >= diagnosticsInterval())
+            runDiagnostics();
+    } else if (needsPublish_) {
+        publish();
+        needsPublish_ = false;
+    }
+
+    sample.copyMs = lastCopy_.deviceMs;
+    sample.copyHostMs = lastCopy_.hostMs;
+    sample.renderMs = lastRenderMs_;
+    lastRenderMs_ = -1;
+    timings_.add(sample);
+}
+
+void NbodyDemo::draw(const FrameInfo& frame) {
+    if (!positions_ || !renderer_) return;
+    BridgeView pv, vv;
+    try {
+        pv = positions_->view();
+        if (wantVelocities() && velocities_) vv = velocities_->view();
+    } catch (const Error& e) {
+        if (positions_->path() == InteropPath::HostCopy) throw;
+        fallBackToHostCopy(e.what());
+        publish();
+        pv = positions_->view();
+        vv = {};
+    }
+    if (!pv.valid()) return;
+
+    ParticleSource source;
+    source.positions = pv.buffer;
+    source.positionsOffset = pv.offset;
+    source.count = GLsizei(pv.bytes / sizeof(Float4));
+    if (vv.valid() && vv.bytes == pv.bytes) {
+        source.velocities = vv.buffer;
+        source.velocitiesOffset = vv.offset;
+    }
+    ParticleStyle style = style_;
+    style.size = viewRadius_ * kSizeFraction * sizeFactor_;
+    style.intensity = std::clamp(
+        kIntensityAt16k * brightness_ * std::sqrt(16384.0f / float(std::max<std::size_t>(n_, 1))),
+        0.02f, 4.0f);
+    style.colourScale = style.colour == ParticleColour::Mass ? massScale_ : speedScale_;
+
+    renderTimer_->begin();
+    renderer_->draw(source, camera_, frame.framebufferWidth, frame.framebufferHeight, style);
+    renderTimer_->end();
+    positions_->drawn();
+    if (vv.valid()) velocities_->drawn();
+
+    lastRenderMs_ = renderTimer_->lastMs();
+    lastCopy_ = positions_->lastTiming();
+    if (vv.valid()) {
+        const BridgeTiming v = velocities_->lastTiming();
+        lastCopy_.deviceMs += v.deviceMs;
+        lastCopy_.hostMs += v.hostMs;
+        lastCopy_.bytes += v.bytes;
+    }
+    if (!recordDir_.empty()) recordFrame(frame);
+}
+
+int NbodyDemo::diagnosticsInterval() const {
+    // The user's interval, stretched when diagnostics would eat more than their budget.
+    const double frameMs = timings_.frameMs().mean();
+    if (!haveDiagnostics_ || frameMs <= 0) return diagnosticsEvery_;
+    const double needed = lastDiagnostics_.ms / (kDiagnosticsBudget * frameMs);
+    return std::max(diagnosticsEvery_, int(std::min(needed, 1e6)));
+}
+
+void NbodyDemo::runDiagnostics() {
+    framesSinceDiagnostics_ = 0;
+    lastDiagnostics_ = sim_->diagnostics();
+    haveDiagnostics_ = true;
+    energyDrift_.add(float(lastDiagnostics_.relativeEnergyDrift));
+    const double* p = lastDiagnostics_.momentum;
+    momentum_.add(float(std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2])));
+    if (!lastDiagnostics_.finite() && !nonFiniteReported_) {
+        nonFiniteReported_ = true;
+        paused_ = true;
+        app_.error("N-body paused: " + lastDiagnostics_.message());
+    }
+}
+
+void NbodyDemo::recordFrame(const FrameInfo& frame) {
+    char name[32];
+    std::snprintf(name, sizeof name, "frame_%06lld.png", recordIndex_);
+    const std::string path = (std::filesystem::path(recordDir_) / name).string();
+    try {
+        saveFramebufferPng(path, frame.framebufferWidth, frame.framebufferHeight);
+        ++recordIndex_;
+    } catch (const Error& e) {
+        app_.error(std::string("recording stopped: ") + e.what());
+        recordDir_.clear();
+    }
+}
+
+std::string NbodyDemo::setupDescription() {
+    std::string config = "?";
+    try {
+        config = describe(sim_->effectiveKernelConfig());
+        if (sim_->kernelConfig().variant == NbodyVariant::Auto) config = "auto:" + config;
+    } catch (const std::exception&) {
+    }
+    for (char& c : config)
+        if (c == ' ') c = ',';
+    return "N=" + std::to_string(n_) + " kernel=" + config +
+           " integrator=" + integratorName(sim_->integrator()) +
+           " interop=" + interopPathName(choice_.path) + " device=\"" + cc_->info().name + "\"";
+}
+
+// ---- input ------------------------------------------------------------------------------------
+
+bool NbodyDemo::onKey(int key, int /*mods*/) {
+    switch (key) {
+        case GLFW_KEY_SPACE:
+            paused_ = !paused_;
+            return true;
+        case GLFW_KEY_S:
+            paused_ = true;
+            ++pendingSteps_;
+            return true;
+        case GLFW_KEY_R:
+            resetScene();
+            return true;
+        case GLFW_KEY_C:
+            camera_.reset();
+            return true;
+        case GLFW_KEY_1:
+            style_.colour = ParticleColour::Speed;
+            return true;
+        case GLFW_KEY_2:
+            style_.colour = ParticleColour::Mass;
+            return true;
+        case GLFW_KEY_3:
+            style_.colour = ParticleColour::Fixed;
+            return true;
+        default:
+            return false;
+    }
+}
+
+void NbodyDemo::onMouseDrag(double dx, double dy, int button, int mods) {
+    int width = 0, height = 0;
+    if (app_.window) glfwGetFramebufferSize(app_.window, &width, &height);
+    const bool pan = button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE ||
+                     (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT));
+    if (pan) {
+        // Drag deltas are in screen units; the pan math wants the same units as the height.
+        int winW = 0, winH = 0;
+        if (app_.window) glfwGetWindowSize(app_.window, &winW, &winH);
+        camera_.pan(float(dx), float(dy), winH > 0 ? winH : height);
+    } else if (button == GLFW_MOUSE_BUTTON_LEFT) {
+        camera_.rotate(float(dx), float(dy));
+    }
+}
+
+void NbodyDemo::onScroll(double dy) {
+    camera_.zoom(float(dy));
+}
+
+void NbodyDemo::onDrop(const std::string& path) {
+    if (std::string why = set("load", path); !why.empty()) app_.error(why);
+}
+
+std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
+    return {{"Space", "pause / run"},
+            {"S", "single step (pauses)"},
+            {"R", "reset the scene"},
+            {"C", "reset the camera"},
+            {"1 / 2 / 3", "colour by speed / mass / fixed"},
+            {"Left drag", "rotate"},
+            {"Right drag, Shift+drag", "pan"},
+            {"Wheel", "zoom"},
+            {"Drop a file", "load a snapshot (clviz or TIPSY)"}};
+}
+
+// ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
+
+void NbodyDemo::kernelsReloaded() {
+    if (sim_) sim_->reloadKernels();  // bodies, parameters, camera and interop stay
+}
+
+void NbodyDemo::shadersReloaded() {
+    renderer_ = std::make_unique<ParticleRenderer>();  // a throw leaves the old one in place
+}
+
+Demo::ReferenceResult NbodyDemo::checkReference() {
+    if (!sim_) return {};
+    const ReferenceCheck r = checkNbodyAgainstReference(*sim_);
+    return {r.ok, r.message};
+}
+
+}  // namespace clviz

@@ -1,0 +1,153 @@
+#pragma once
+// The N-body scene: NbodySimulation on the app's OpenCL context, its positions handed to GL every
+// frame through the interop bridge, drawn as point sprites, steered from four ImGui panels
+// (Simulation, Interop, Timings, Diagnostics; the panels live in app/nbody_*_panel.cpp).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/demo.hpp"
+#include "app/gui/panel_stacks.hpp"
+#include "app/nbody/timings.hpp"
+#include "compute/interop/buffer_bridge.hpp"
+#include "compute/interop/interop_path.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/simulation.hpp"
+#include "render/gl/timer.hpp"
+#include "render/nbody/camera.hpp"
+#include "render/nbody/particle_renderer.hpp"
+
+namespace clviz {
+
+std::unique_ptr<Demo> makeNbodyDemo();
+
+class NbodyDemo final : public Demo {
+  public:
+    NbodyDemo();
+    ~NbodyDemo() override;
+
+    const char* name() const override { return "nbody"; }
+    void init(const AppServices& app) override;
+    void step(const FrameInfo& frame) override;
+    void draw(const FrameInfo& frame) override;
+    void gui(const FrameInfo& frame) override;
+    void shutdown() override;
+
+    bool onKey(int key, int mods) override;
+    void onMouseDrag(double dx, double dy, int button, int mods) override;
+    void onScroll(double dy) override;
+    void onDrop(const std::string& path) override;
+    std::string set(const std::string& key, const std::string& value) override;
+    void kernelsReloaded() override;
+    void shadersReloaded() override;
+    ReferenceResult checkReference() override;
+    std::vector<std::pair<std::string, std::string>> keyHelp() const override;
+
+    // Every key set() takes, with its values, for error messages and --help.
+    static std::string settingsHelp();
+
+    // What the scene is, as the preset box shows it: the preset's name, or after a snapshot was
+    // loaded its file name, format and N ("galaxy.clviz (clviz, N = 4096)").
+    std::string sceneLabel() const;
+
+    // Where the last gui() frame drew the Timings and Diagnostics panels (pixels; all 0 before
+    // one was drawn): tests check that they do not overlap.
+    struct PanelRect {
+        float x = 0, y = 0, w = 0, h = 0;
+    };
+    PanelRect timingsRect() const { return timingsRect_; }
+    PanelRect diagnosticsRect() const { return diagnosticsRect_; }
+
+  private:
+    // --- scene ---
+    // Builds the preset's bodies for n_ and loads them; the camera frames them.
+    void rebuild();
+    void loadBodies(const std::vector<Body>& bodies, float viewRadius);
+    void resetScene();
+
+    // --- interop ---
+    // (Re)creates the bridges for request_; a failing path falls back to host copy with a notice.
+    void applyInterop();
+    void fallBackToHostCopy(const std::string& why);
+    void publish();
+    bool wantVelocities() const { return style_.colour == ParticleColour::Speed; }
+
+    // --- panels (app/nbody_*_panel.cpp) ---
+    void simulationPanel();
+    void interopPanel();
+    void timingsPanel();
+    void diagnosticsPanel();
+    void statusLine(const FrameInfo& frame);
+    void demoMenu();
+
+    void runDiagnostics();
+    int diagnosticsInterval() const;
+    void recordFrame(const FrameInfo& frame);
+    std::string setupDescription();
+    std::string applySetting(const std::string& key, const std::string& value);
+
+    AppServices app_;
+    ComputeContext* cc_ = nullptr;
+    std::unique_ptr<NbodySimulation> sim_;
+
+    // Scene: changing any of these rebuilds the state.
+    NbodyPreset preset_ = NbodyPreset::CollidingGalaxies;
+    std::size_t n_ = 0;  // 0 until init picks a default for the device
+    std::uint64_t seed_ = 1;
+    float viewRadius_ = 1;
+    std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
+    PanelRect timingsRect_, diagnosticsRect_;
+    PanelStacks stacks_;  // default panel places, until the user moves them
+
+    // Running.
+    bool paused_ = false;
+    int stepsPerFrame_ = 1;
+    int pendingSteps_ = 0;        // single steps asked for while paused
+    bool stepsInFlight_ = false;  // sim_->lastStepTimings() has a call to report
+    int stepsInFlightCount_ = 0;
+    bool needsPublish_ = true;  // state changed without a step (load, path switch, colour)
+
+    // Interop.
+    InteropRequest request_ = InteropRequest::Auto;
+    InteropCaps caps_;
+    InteropChoice choice_;
+    std::string fallback_;  // why the chosen path was abandoned at run time, or ""
+    std::unique_ptr<BufferBridge> positions_, velocities_;
+    int latency_ = 1;
+
+    // Drawing.
+    std::unique_ptr<ParticleRenderer> renderer_;
+    std::unique_ptr<GlTimer> renderTimer_;
+    OrbitCamera camera_;
+    ParticleStyle style_;
+    float brightness_ = 1.0f;  // user factor on top of the automatic per-N intensity
+    float sizeFactor_ = 1.0f;  // user factor on top of the automatic per-scene sprite size
+    float speedScale_ = 1.0f;  // speed at the top of the colour map, from the loaded bodies
+    float massScale_ = 1.0f;
+
+    // Timings and diagnostics.
+    NbodyTimingLog timings_;
+    NbodyStepTimings lastStep_;
+    BridgeTiming lastCopy_;
+    double lastRenderMs_ = -1;
+    int diagnosticsEvery_ = 30;  // frames with steps between diagnostics; 0 = off
+    int framesSinceDiagnostics_ = 0;
+    NbodyDiagnostics lastDiagnostics_;
+    bool haveDiagnostics_ = false;
+    bool nonFiniteReported_ = false;
+    RollingSeries energyDrift_, momentum_;
+
+    // Recording (--record DIR): scene-only PNGs, numbered from 0.
+    std::string recordDir_;
+    long long recordIndex_ = 0;
+
+    // Panels.
+    bool openInterop_ = false;  // expand the Interop panel on the next frame
+    bool showSimulation_ = true, showInterop_ = true, showTimings_ = true, showDiagnostics_ = false,
+         showStatus_ = true;
+    std::string autotuneLog_;
+    std::string loadPath_;
+};
+
+}  // namespace clviz

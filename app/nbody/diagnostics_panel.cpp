@@ -1,0 +1,53 @@
+// The Diagnostics panel: energy and momentum from the device every few frames, their drift
+// plotted, and a clear warning when bodies turn NaN or Inf.
+#include <imgui.h>
+
+#include <cmath>
+
+#include "app/nbody/demo.hpp"
+#include "app/nbody/format.hpp"
+
+namespace clviz {
+
+void NbodyDemo::diagnosticsPanel() {
+    int every = diagnosticsEvery_;
+    if (ImGui::SliderInt("every N frames", &every, 0, 300))
+        set("diagnostics", std::to_string(every));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Energy costs about one force pass: it runs at least this often as "
+            "long as it takes under 5%% of the time (now every %d frames); 0 = off",
+            diagnosticsInterval());
+    ImGui::SameLine();
+    if (ImGui::Button("now")) runDiagnostics();
+    if (!haveDiagnostics_) {
+        ImGui::TextDisabled("no diagnostics yet");
+        return;
+    }
+    const NbodyDiagnostics& d = lastDiagnostics_;
+    if (!d.finite()) ImGui::TextColored(ImVec4(1, 0.3f, 0.3f, 1), "%s", d.message().c_str());
+    ImGui::Text("kinetic    %+.6e", d.kinetic);
+    ImGui::Text("potential  %+.6e", d.potential);
+    ImGui::Text("total      %+.6e  (start %+.6e)", d.total, d.initialEnergy);
+    const bool drifting = std::fabs(d.relativeEnergyDrift) > 1e-2;
+    ImGui::TextColored(drifting ? ImVec4(1, 0.8f, 0.3f, 1) : ImVec4(0.7f, 1, 0.7f, 1),
+                       "drift      %+.3e", d.relativeEnergyDrift);
+    ImGui::Text("momentum   (%+.2e, %+.2e, %+.2e)", d.momentum[0], d.momentum[1], d.momentum[2]);
+    ImGui::TextDisabled("computed on the device in %s", formatMs(d.ms).c_str());
+
+    auto plot = [](const char* label, const RollingSeries& s) {
+        if (s.count() == 0) return;
+        float lo = 0, hi = 0;
+        for (std::size_t i = 0; i < std::size_t(s.size()); ++i) {
+            lo = std::fmin(lo, s.data()[i]);
+            hi = std::fmax(hi, s.data()[i]);
+        }
+        if (hi - lo < 1e-12f) hi = lo + 1e-12f;
+        ImGui::PlotLines(label, s.data(), s.size(), s.offset(), nullptr, lo, hi,
+                         ImVec2(ImGui::GetFontSize() * 16, ImGui::GetFontSize() * 4));
+    };
+    plot("energy drift", energyDrift_);
+    plot("|momentum|", momentum_);
+}
+
+}  // namespace clviz

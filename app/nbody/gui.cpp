@@ -1,0 +1,115 @@
+// NbodyDemo::gui: the Demo menu entries, the status line, and which panels show.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/nbody/demo.hpp"
+#include "app/nbody/format.hpp"
+
+namespace clviz {
+
+namespace {
+// Panels fit their content: sections open and close, plots keep a fixed width.
+constexpr ImGuiWindowFlags kPanelFlags = ImGuiWindowFlags_AlwaysAutoResize;
+
+// Widgets get a width from the font size, not the window (which sizes itself to the widgets).
+template <class F>
+void panel(F&& body) {
+    ImGui::PushItemWidth(ImGui::GetFontSize() * 14);
+    body();
+    ImGui::PopItemWidth();
+}
+}  // namespace
+
+void NbodyDemo::gui(const FrameInfo& frame) {
+    demoMenu();
+    const float s = frame.contentScale > 0 ? frame.contentScale : 1.0f;
+    // Simulation and Interop down the left edge; Timings and Diagnostics down the right one,
+    // below the overlay. Short windows start with Timings and Diagnostics collapsed (the status
+    // line shows the main figures), leaving room for notices and the scene.
+    stacks_.beginFrame();
+    if (showSimulation_) {
+        stacks_.place("Simulation", PanelSide::Left, 360 * s);
+        if (ImGui::Begin("Simulation", &showSimulation_, kPanelFlags))
+            panel([this] { simulationPanel(); });
+        ImGui::End();
+    }
+    if (showInterop_) {
+        stacks_.place("Interop", PanelSide::Left, 360 * s, 1e9f);  // starts collapsed
+        if (openInterop_) {                                        // interop-panel=open: expanded
+            ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+            openInterop_ = false;
+        }
+        if (ImGui::Begin("Interop", &showInterop_, kPanelFlags)) panel([this] { interopPanel(); });
+        ImGui::End();
+    }
+    if (showTimings_) {
+        stacks_.place("Timings", PanelSide::Right, 380 * s, 560 * s);
+        if (ImGui::Begin("Timings", &showTimings_, kPanelFlags)) panel([this] { timingsPanel(); });
+        timingsRect_ = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowSize().x,
+                        ImGui::GetWindowSize().y};
+        ImGui::End();
+    }
+    if (showDiagnostics_) {
+        // Below Timings, however tall Timings grows as its plots fill (a fixed spot put it on
+        // top of a tall Timings panel).
+        stacks_.place("Diagnostics", PanelSide::Right, 380 * s, 600 * s);
+        if (ImGui::Begin("Diagnostics", &showDiagnostics_, kPanelFlags))
+            panel([this] { diagnosticsPanel(); });
+        diagnosticsRect_ = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y,
+                            ImGui::GetWindowSize().x, ImGui::GetWindowSize().y};
+        ImGui::End();
+    }
+    if (showStatus_) statusLine(frame);
+}
+
+void NbodyDemo::demoMenu() {
+    if (!ImGui::BeginMainMenuBar()) return;
+    // Same label as the app's menu: ImGui appends these items to it.
+    if (ImGui::BeginMenu("Demo")) {
+        ImGui::Separator();
+        ImGui::TextDisabled("N-body panels");
+        ImGui::MenuItem("Simulation", nullptr, &showSimulation_);
+        ImGui::MenuItem("Interop", nullptr, &showInterop_);
+        ImGui::MenuItem("Timings", nullptr, &showTimings_);
+        ImGui::MenuItem("Diagnostics", nullptr, &showDiagnostics_);
+        ImGui::MenuItem("Status line", nullptr, &showStatus_);
+        ImGui::Separator();
+        if (ImGui::MenuItem("Pause", "Space", paused_)) paused_ = !paused_;
+        if (ImGui::MenuItem("Single step", "S")) onKey('S', 0);
+        if (ImGui::MenuItem("Reset scene", "R")) resetScene();
+        if (ImGui::MenuItem("Reset camera", "C")) camera_.reset();
+        ImGui::EndMenu();
+    }
+    ImGui::EndMainMenuBar();
+}
+
+// One line at the bottom-left: what runs and where the time goes, always visible.
+void NbodyDemo::statusLine(const FrameInfo& frame) {
+    const float s = frame.contentScale > 0 ? frame.contentScale : 1.0f;
+    ImGui::SetNextWindowPos(ImVec2(10 * s, float(frame.framebufferHeight) - 10 * s),
+                            ImGuiCond_Always, ImVec2(0, 1));
+    ImGui::SetNextWindowBgAlpha(0.55f);
+    const ImGuiWindowFlags flags =
+        ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+        ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
+    if (ImGui::Begin("##nbody-status", nullptr, flags)) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "N = %zu  |  %s  |  kernels %s  |  %s %s  |  render %s  |  %s/s%s", n_,
+                      variantName(sim_ ? sim_->kernelConfig().variant : NbodyVariant::Tiled),
+                      formatMs(timings_.kernelMs().last()).c_str(), interopPathName(choice_.path),
+                      formatMs(lastCopy_.deviceMs).c_str(),
+                      lastRenderMs_ >= 0 || timings_.renderMs().count()
+                          ? formatMs(timings_.renderMs().last()).c_str()
+                          : "n/a",
+                      formatCount(timings_.interactionsPerSecond().last()).c_str(),
+                      paused_ ? "  |  PAUSED" : "");
+        ImGui::TextUnformatted(line);
+    }
+    ImGui::End();
+}
+
+}  // namespace clviz

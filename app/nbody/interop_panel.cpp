@@ -1,0 +1,51 @@
+// The Interop panel: which path hands positions to GL, why, what the machine offers, and a live
+// switch between paths.
+#include <imgui.h>
+
+#include "app/nbody/demo.hpp"
+#include "app/nbody/format.hpp"
+
+namespace clviz {
+
+void NbodyDemo::interopPanel() {
+    ImGui::Text("active: %s", interopPathName(choice_.path));
+    ImGui::TextWrapped("why: %s", choice_.reason.c_str());
+    if (!fallback_.empty())
+        ImGui::TextColored(ImVec4(1, 0.55f, 0.3f, 1), "run-time fallback: %s", fallback_.c_str());
+    if (positions_) ImGui::TextDisabled("%s", positions_->description().c_str());
+
+    ImGui::Separator();
+    ImGui::TextUnformatted("force a path:");
+    for (InteropRequest r : {InteropRequest::Auto, InteropRequest::GlSharing,
+                             InteropRequest::HostCopy, InteropRequest::ExternalMemory}) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(interopRequestName(r), request_ == r) && request_ != r) {
+            if (std::string why = set("interop", interopRequestName(r)); !why.empty())
+                app_.error(why);
+        }
+    }
+    bool pipelined = latency_ == 1;
+    if (ImGui::Checkbox("overlap compute and drawing (1 frame latency)", &pipelined))
+        set("latency", pipelined ? "1" : "0");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "GL draws the previous frame's positions while the device computes "
+            "the next: a frame costs max(compute, draw) instead of the sum");
+
+    ImGui::Separator();
+    ImGui::Text("last hand-over: device %s, host %s, %s", formatMs(lastCopy_.deviceMs).c_str(),
+                formatMs(lastCopy_.hostMs).c_str(), formatCount(double(lastCopy_.bytes)).c_str());
+    ImGui::SameLine();
+    ImGui::TextUnformatted("B");
+    if (lastCopy_.deviceMs > 0)
+        ImGui::Text("  = %s/s",
+                    formatCount(double(lastCopy_.bytes) / (lastCopy_.deviceMs * 1e-3)).c_str());
+
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", describeInteropCaps(caps_).c_str());
+    ImGui::TextWrapped("CL context: %s", app_.clContextSharesGlReason.empty()
+                                             ? (caps_.clContextSharesGl ? "shares GL" : "plain")
+                                             : app_.clContextSharesGlReason.c_str());
+}
+
+}  // namespace clviz

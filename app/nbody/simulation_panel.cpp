@@ -1,0 +1,189 @@
+// The Simulation panel: scene (N, preset, seed), kernel choice, integrator and parameters,
+// run control, and how bodies are drawn. Every change goes through set(), the same path as the
+// command line, so the panel and --set can never disagree.
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "app/nbody/demo.hpp"
+#include "app/nbody/format.hpp"
+
+namespace clviz {
+
+namespace {
+
+void tooltip(const char* text) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+// A combo over integer choices where 0 reads "auto".
+bool intCombo(const char* label, int current, const std::vector<int>& choices, int* picked) {
+    const std::string preview = current == 0 ? "auto" : std::to_string(current);
+    bool changed = false;
+    if (ImGui::BeginCombo(label, preview.c_str())) {
+        for (int c : choices) {
+            const std::string text = c == 0 ? "auto" : std::to_string(c);
+            if (ImGui::Selectable(text.c_str(), c == current)) {
+                *picked = c;
+                changed = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+}  // namespace
+
+void NbodyDemo::simulationPanel() {
+    auto apply = [this](const std::string& key, const std::string& value) {
+        if (std::string why = set(key, value); !why.empty()) app_.error(why);
+    };
+
+    // --- scene ---
+    if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
+        const NbodyPresetInfo& current = presetInfo(preset_);
+        // After a snapshot load the box names the file, not the preset that was there before.
+        if (ImGui::BeginCombo("preset", sceneLabel().c_str())) {
+            for (const NbodyPresetInfo& p : allNbodyPresets()) {
+                if (ImGui::Selectable(p.name, p.preset == preset_)) apply("preset", p.name);
+                tooltip(p.description);
+            }
+            ImGui::EndCombo();
+        }
+        tooltip(loadedScene_.empty() ? current.description
+                                     : "Loaded from a snapshot; pick a preset to replace it");
+        int n = int(n_);
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+        if (ImGui::InputInt("##n", &n, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
+            apply("n", std::to_string(n));
+        tooltip("Number of bodies; press Enter to rebuild the scene");
+        ImGui::SameLine();
+        if (ImGui::Button("/2") && n_ > 1) apply("n", std::to_string(n_ / 2));
+        ImGui::SameLine();
+        if (ImGui::Button("x2")) apply("n", std::to_string(n_ * 2));
+        ImGui::SameLine();
+        ImGui::TextUnformatted("N");
+        int seed = int(seed_);
+        if (ImGui::InputInt("seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) &&
+            seed >= 0)
+            apply("seed", std::to_string(seed));
+    }
+
+    // --- kernel ---
+    if (ImGui::CollapsingHeader("Force kernel", ImGuiTreeNodeFlags_DefaultOpen)) {
+        const NbodyKernelConfig cfg = sim_->kernelConfig();
+        if (ImGui::BeginCombo("variant", variantName(cfg.variant))) {
+            std::vector<NbodyVariant> choices{NbodyVariant::Auto};
+            choices.insert(choices.end(), allNbodyVariants().begin(), allNbodyVariants().end());
+            for (NbodyVariant v : choices) {
+                if (ImGui::Selectable(variantName(v), v == cfg.variant))
+                    apply("variant", variantName(v));
+                tooltip(variantDescription(v));
+            }
+            ImGui::EndCombo();
+        }
+        tooltip(variantDescription(cfg.variant));
+        const bool pickAuto = cfg.variant == NbodyVariant::Auto;
+        std::vector<int> wgs{0};
+        for (int w : sim_->workGroupSizeChoices())
+            wgs.push_back(w);
+        int picked = 0;
+        if (!pickAuto && intCombo("work-group size", cfg.workGroupSize, wgs, &picked))
+            apply("wg", std::to_string(picked));
+        if (cfg.variant == NbodyVariant::Unrolled || cfg.variant == NbodyVariant::Vectorized ||
+            cfg.variant == NbodyVariant::AsyncCopy || cfg.variant == NbodyVariant::Tiled) {
+            if (intCombo("unroll", cfg.unroll, {0, 1, 2, 4, 8, 16, 32}, &picked))
+                apply("unroll", std::to_string(picked));
+            if (intCombo("bodies per item", cfg.bodiesPerItem, {0, 1, 2, 4, 8}, &picked))
+                apply("bpi", std::to_string(picked));
+        }
+        if (cfg.variant == NbodyVariant::SmallN &&
+            intCombo("split", cfg.split, {0, 1, 2, 4, 8, 16, 32}, &picked))
+            apply("split", std::to_string(picked));
+        std::string effective = "?";
+        try {
+            effective = describe(sim_->effectiveKernelConfig());
+        } catch (const std::exception& e) {
+            effective = e.what();
+        }
+        ImGui::TextDisabled("running: %s", effective.c_str());
+        if (pickAuto && !sim_->autoChoice().empty())
+            ImGui::TextWrapped("%s", sim_->autoChoice().c_str());
+        if (!sim_->kernelNote().empty())
+            ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", sim_->kernelNote().c_str());
+        if (ImGui::Button("Auto-tune work-group size")) apply("autotune", "3");
+        tooltip(
+            "Times candidate launch configurations for this variant and N (about 3 s; the app "
+            "waits), then uses the fastest");
+        if (!autotuneLog_.empty() && ImGui::TreeNode("auto-tune log")) {
+            ImGui::TextUnformatted(autotuneLog_.c_str());
+            ImGui::TreePop();
+        }
+    }
+
+    // --- integration ---
+    if (ImGui::CollapsingHeader("Integration", ImGuiTreeNodeFlags_DefaultOpen)) {
+        if (ImGui::BeginCombo("integrator", integratorName(sim_->integrator()))) {
+            for (NbodyIntegrator i : {NbodyIntegrator::Leapfrog, NbodyIntegrator::Taylor}) {
+                if (ImGui::Selectable(integratorName(i), i == sim_->integrator()))
+                    apply("integrator", integratorName(i));
+                tooltip(integratorDescription(i));
+            }
+            ImGui::EndCombo();
+        }
+        if (sim_->supportsFp64()) {
+            bool fp64 = sim_->precision() == NbodyPrecision::Double;
+            if (ImGui::Checkbox("double precision (fp64)", &fp64))
+                apply("precision", fp64 ? "double" : "float");
+        }
+        NbodyParams p = sim_->params();
+        if (ImGui::SliderFloat("dt", &p.dt, 1e-5f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) &&
+            p.dt > 0)
+            apply("dt", std::to_string(p.dt));
+        if (ImGui::SliderFloat("softening", &p.softening, 1e-4f, 1.0f, "%.4f",
+                               ImGuiSliderFlags_Logarithmic))
+            apply("softening", std::to_string(p.softening));
+        if (ImGui::SliderFloat("damping", &p.damping, 0.9f, 1.0f, "%.4f") && p.damping > 0)
+            apply("damping", std::to_string(p.damping));
+        tooltip("Velocities are multiplied by this once per step; 1 = no damping");
+        int steps = stepsPerFrame_;
+        if (ImGui::SliderInt("steps per frame", &steps, 1, 50))
+            apply("steps", std::to_string(steps));
+    }
+
+    // --- run control ---
+    if (ImGui::Button(paused_ ? "Run  (Space)" : "Pause (Space)")) paused_ = !paused_;
+    ImGui::SameLine();
+    if (ImGui::Button("Step (S)")) apply("step", "1");
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (R)")) resetScene();
+    ImGui::Text("t = %.3f   steps = %lld", sim_->time(), sim_->stepsTaken());
+
+    // --- drawing ---
+    if (ImGui::CollapsingHeader("Drawing")) {
+        if (ImGui::BeginCombo("colour", particleColourName(style_.colour))) {
+            for (ParticleColour c :
+                 {ParticleColour::Speed, ParticleColour::Mass, ParticleColour::Fixed})
+                if (ImGui::Selectable(particleColourName(c), c == style_.colour))
+                    apply("colour", particleColourName(c));
+            ImGui::EndCombo();
+        }
+        if (style_.colour == ParticleColour::Fixed) {
+            ImGui::ColorEdit3("fixed colour", style_.fixedColour);
+        } else if (ImGui::BeginCombo("colour map", colourMapName(style_.map))) {
+            for (ColourMap m : {ColourMap::Inferno, ColourMap::Viridis, ColourMap::Ice})
+                if (ImGui::Selectable(colourMapName(m), m == style_.map)) style_.map = m;
+            ImGui::EndCombo();
+        }
+        ImGui::SliderFloat("size", &sizeFactor_, 0.1f, 10.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+        ImGui::SliderFloat("brightness", &brightness_, 0.05f, 20.0f, "%.2f",
+                           ImGuiSliderFlags_Logarithmic);
+        if (ImGui::Button("Reset camera (C)")) camera_.reset();
+        ImGui::SameLine();
+        ImGui::TextDisabled("drag rotate, right/shift-drag pan, wheel zoom");
+    }
+}
+
+}  // namespace clviz

@@ -1,0 +1,78 @@
+// The Timings panel: where each frame's time goes. Kernel times come from CL profiling events,
+// the hand-over from the interop bridge's events, drawing from a GL_TIME_ELAPSED query.
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "app/nbody/demo.hpp"
+#include "app/nbody/format.hpp"
+
+namespace clviz {
+
+namespace {
+
+void plot(const char* label, const RollingSeries& s, const char* unit) {
+    if (s.count() == 0) return;
+    char overlay[64];
+    std::snprintf(overlay, sizeof overlay, "%s: %.3g %s (max %.3g)", label, s.last(), unit,
+                  s.max());
+    ImGui::PlotLines("##plot", s.data(), s.size(), s.offset(), overlay, 0.0f, s.max() * 1.15f,
+                     ImVec2(ImGui::GetFontSize() * 22, ImGui::GetFontSize() * 2.4f));
+}
+
+}  // namespace
+
+void NbodyDemo::timingsPanel() {
+    const RollingSeries& frame = timings_.frameMs();
+    const float meanFrame = frame.mean();
+    ImGui::Text("%.1f FPS   frame %s (mean of last %zu)", meanFrame > 0 ? 1000.0 / meanFrame : 0.0,
+                formatMs(meanFrame).c_str(), frame.count());
+
+    if (ImGui::BeginTable("breakdown", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+        ImGui::TableSetupColumn("stage");
+        ImGui::TableSetupColumn("last");
+        ImGui::TableSetupColumn("share of frame");
+        ImGui::TableHeadersRow();
+        auto row = [&](const std::string& name, double ms, const char* note = "") {
+            ImGui::TableNextRow();
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(name.c_str());
+            ImGui::TableNextColumn();
+            ImGui::Text("%s%s", formatMs(ms).c_str(), note);
+            ImGui::TableNextColumn();
+            if (ms >= 0 && meanFrame > 0)
+                ImGui::ProgressBar(float(ms / meanFrame), ImVec2(ImGui::GetFontSize() * 6, 0), "");
+        };
+        for (const NbodyKernelTime& k : lastStep_.kernels) {
+            char note[32] = "";
+            if (k.launches > 1) std::snprintf(note, sizeof note, "  (%d launches)", k.launches);
+            row("kernel " + k.kernel, k.ms, note);
+        }
+        row(std::string(interopPathName(choice_.path)) + " (device)", lastCopy_.deviceMs);
+        row(std::string(interopPathName(choice_.path)) + " (host)", lastCopy_.hostMs);
+        row("draw particles (GPU)", timings_.renderMs().count() ? timings_.renderMs().last() : -1,
+            renderTimer_ && renderTimer_->available() ? "" : "  (no timer query)");
+        if (haveDiagnostics_)
+            row("diagnostics (every " + std::to_string(diagnosticsInterval()) + ")",
+                lastDiagnostics_.ms);
+        ImGui::EndTable();
+    }
+    if (lastStep_.steps > 0)
+        ImGui::Text("%d step(s): %s interactions/s, %.1f GFLOP/s", lastStep_.steps,
+                    formatCount(lastStep_.interactionsPerSecond()).c_str(), lastStep_.gflops());
+
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("N^2 interactions per step, 20 flops each");
+    ImGui::Separator();
+    plot("frame", frame, "ms");
+    plot("kernels", timings_.kernelMs(), "ms");
+    plot("hand-over", timings_.copyMs(), "ms");
+    plot("draw", timings_.renderMs(), "ms");
+    plot("interactions/s", timings_.interactionsPerSecond(), "");
+
+    const NbodyTimingLog::Totals t = timings_.totals();
+    if (t.frames > 0)
+        ImGui::TextDisabled("run: %lld frames, frame %.2f ms = %.2f x kernels", t.frames,
+                            t.meanFrameMs, t.meanKernelMs > 0 ? t.meanFrameMs / t.meanKernelMs : 0);
+}
+
+}  // namespace clviz

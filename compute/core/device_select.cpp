@@ -1,0 +1,192 @@
+#include "compute/core/device_select.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+
+namespace clviz {
+
+namespace {
+
+std::optional<int> parseIndex(const std::string& s) {
+    int value = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return value;
+}
+
+bool matches(const DeviceInfo& d, DeviceTypeFilter f) {
+    switch (f) {
+        case DeviceTypeFilter::Gpu:
+            return d.kind == DeviceKind::Gpu;
+        case DeviceTypeFilter::Cpu:
+            return d.kind == DeviceKind::Cpu;
+        default:
+            return true;
+    }
+}
+
+const char* filterName(DeviceTypeFilter f) {
+    switch (f) {
+        case DeviceTypeFilter::Gpu:
+            return "GPU";
+        case DeviceTypeFilter::Cpu:
+            return "CPU";
+        default:
+            return "any";
+    }
+}
+
+std::string available(const std::vector<PlatformInfo>& platforms) {
+    std::ostringstream out;
+    out << "Available:";
+    for (std::size_t p = 0; p < platforms.size(); ++p) {
+        out << "\n  platform " << p << ": " << platforms[p].name;
+        if (platforms[p].devices.empty()) out << " (no devices)";
+        for (std::size_t d = 0; d < platforms[p].devices.size(); ++d)
+            out << "\n    device " << p << "." << d << ": " << platforms[p].devices[d].name << " ["
+                << deviceKindName(platforms[p].devices[d].kind) << "]";
+    }
+    out << "\n(run clviz --list-devices for details)";
+    return out.str();
+}
+
+int resolvePlatform(const std::vector<PlatformInfo>& platforms, const std::string& spec) {
+    if (auto idx = parseIndex(spec)) {
+        if (*idx < 0 || *idx >= static_cast<int>(platforms.size()))
+            throw Error("--platform " + spec + " is out of range: there " +
+                        (platforms.size() == 1
+                             ? "is 1 platform"
+                             : "are " + std::to_string(platforms.size()) + " platforms") +
+                        ". " + available(platforms));
+        return *idx;
+    }
+    for (std::size_t p = 0; p < platforms.size(); ++p)
+        if (toLower(platforms[p].name + " " + platforms[p].vendor).find(toLower(spec)) !=
+            std::string::npos)
+            return static_cast<int>(p);
+    throw Error("no OpenCL platform matches '" + spec + "'. " + available(platforms));
+}
+
+}  // namespace
+
+DeviceTypeFilter parseDeviceTypeFilter(const std::string& text) {
+    const std::string t = toLower(text);
+    if (t == "all") return DeviceTypeFilter::All;
+    if (t == "gpu") return DeviceTypeFilter::Gpu;
+    if (t == "cpu") return DeviceTypeFilter::Cpu;
+    throw Error("--device-type must be cpu, gpu or all (got '" + text + "')");
+}
+
+DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const DeviceRequest& req) {
+    if (platforms.empty())
+        throw Error(
+            "no OpenCL platform found. Install an OpenCL driver (for the CPU: apt-get install "
+            "pocl-opencl-icd) and check /etc/OpenCL/vendors/.");
+    const bool anyDevice = std::any_of(platforms.begin(), platforms.end(),
+                                       [](const PlatformInfo& p) { return !p.devices.empty(); });
+    if (!anyDevice)
+        throw Error("OpenCL platforms were found but none has a device. " + available(platforms));
+
+    const char* typeName = filterName(req.type);
+    auto typeSuffix = [&] {
+        return req.type == DeviceTypeFilter::All
+                   ? std::string()
+                   : std::string(" (--device-type ") +
+                         (req.type == DeviceTypeFilter::Gpu ? "gpu" : "cpu") + ")";
+    };
+
+    if (req.platform || req.device) {
+        int p = -1;
+        if (req.platform) {
+            p = resolvePlatform(platforms, *req.platform);
+        } else {
+            // -d alone: the first platform that has a device of the requested type.
+            for (std::size_t i = 0; i < platforms.size() && p < 0; ++i)
+                for (const auto& d : platforms[i].devices)
+                    if (matches(d, req.type)) {
+                        p = static_cast<int>(i);
+                        break;
+                    }
+            if (p < 0)
+                throw Error(std::string("no ") + typeName + " device on any platform. " +
+                            available(platforms));
+        }
+        const auto& devices = platforms[p].devices;
+        if (devices.empty())
+            throw Error("platform " + std::to_string(p) + " (" + platforms[p].name +
+                        ") has no devices. " + available(platforms));
+        if (req.device) {
+            int d = -1;
+            if (auto idx = parseIndex(*req.device)) {
+                if (*idx < 0 || *idx >= static_cast<int>(devices.size()))
+                    throw Error("--device " + *req.device + " is out of range: platform " +
+                                std::to_string(p) + " has " + std::to_string(devices.size()) +
+                                " device(s). " + available(platforms));
+                d = *idx;
+            } else {
+                for (std::size_t i = 0; i < devices.size() && d < 0; ++i)
+                    if (toLower(devices[i].name).find(toLower(*req.device)) != std::string::npos)
+                        d = static_cast<int>(i);
+                if (d < 0)
+                    throw Error("no device on platform " + std::to_string(p) + " matches '" +
+                                *req.device + "'. " + available(platforms));
+            }
+            if (!matches(devices[d], req.type))
+                throw Error("device " + std::to_string(p) + "." + std::to_string(d) + " (" +
+                            devices[d].name + ") is a " + deviceKindName(devices[d].kind) +
+                            ", not a " + typeName + " device" + typeSuffix() + ".");
+            return {p, d, "requested on the command line"};
+        }
+        for (std::size_t i = 0; i < devices.size(); ++i)
+            if (matches(devices[i], req.type))
+                return {p, static_cast<int>(i),
+                        "first " + std::string(req.type == DeviceTypeFilter::All ? "" : typeName) +
+                            (req.type == DeviceTypeFilter::All ? "" : " ") +
+                            "device on the requested platform"};
+        throw Error("platform " + std::to_string(p) + " (" + platforms[p].name + ") has no " +
+                    typeName + " device" + typeSuffix() + ". " + available(platforms));
+    }
+
+    if (req.glDevice) {
+        auto [p, d] = *req.glDevice;
+        if (p >= 0 && p < static_cast<int>(platforms.size()) && d >= 0 &&
+            d < static_cast<int>(platforms[p].devices.size()) &&
+            matches(platforms[p].devices[d], req.type))
+            return {p, d, "it drives the OpenGL context (clGetGLContextInfoKHR)"};
+    }
+
+    auto firstOf = [&](DeviceKind kind) -> std::optional<DeviceChoice> {
+        for (std::size_t p = 0; p < platforms.size(); ++p)
+            for (std::size_t d = 0; d < platforms[p].devices.size(); ++d)
+                if (platforms[p].devices[d].kind == kind)
+                    return DeviceChoice{static_cast<int>(p), static_cast<int>(d), ""};
+        return std::nullopt;
+    };
+
+    if (req.type != DeviceTypeFilter::Cpu) {
+        if (auto c = firstOf(DeviceKind::Gpu)) {
+            c->reason = "first GPU device";
+            return *c;
+        }
+        if (req.type == DeviceTypeFilter::Gpu)
+            throw Error("no GPU OpenCL device found (--device-type gpu). " + available(platforms));
+    }
+    if (auto c = firstOf(DeviceKind::Cpu)) {
+        c->reason = req.type == DeviceTypeFilter::Cpu ? "first CPU device"
+                                                      : "no GPU found; first CPU device";
+        return *c;
+    }
+    if (req.type == DeviceTypeFilter::Cpu)
+        throw Error("no CPU OpenCL device found (--device-type cpu). " + available(platforms));
+    for (std::size_t p = 0; p < platforms.size(); ++p)
+        if (!platforms[p].devices.empty())
+            return {static_cast<int>(p), 0, "no GPU or CPU found; first device"};
+    throw Error("no usable OpenCL device. " + available(platforms));
+}
+
+}  // namespace clviz

@@ -1,0 +1,33 @@
+#pragma once
+// Chooses the OpenCL device clviz runs on, from the user's request and what the machine has.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compute/core/device_info.hpp"
+
+namespace clviz {
+
+enum class DeviceTypeFilter { All, Gpu, Cpu };
+
+// Parses "cpu", "gpu" or "all"; throws clviz::Error otherwise.
+DeviceTypeFilter parseDeviceTypeFilter(const std::string& text);
+
+struct DeviceRequest {
+    std::optional<std::string> platform;  // index ("1") or case-insensitive name part ("nvidia")
+    std::optional<std::string> device;    // index within the platform, or name part
+    DeviceTypeFilter type = DeviceTypeFilter::All;
+    // The device that drives the GL context, when clGetGLContextInfoKHR could tell.
+    std::optional<std::pair<int, int>> glDevice;
+};
+
+struct DeviceChoice {
+    int platform = 0;
+    int device = 0;
+    std::string reason;  // shown to the user: why this device
+};
+
+// Throws clviz::Error with a message that says what was available when nothing fits.
+DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const DeviceRequest& request);
+
+}  // namespace clviz

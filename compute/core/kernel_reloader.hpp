@@ -1,0 +1,80 @@
+#pragma once
+// Live kernel reload: watches the kernel directory, rebuilds the programs of every changed .cl
+// file on a worker thread (with every option set it is in use with), and installs the new builds
+// into the ProgramCache when the owner polls, at a frame boundary. A file's builds are installed
+// all together or not at all: a build error keeps the last good build running and is reported
+// with the compiler's log. Demos then fetch fresh kernels (ProgramCache::generation()) and keep
+// their state.
+//
+// Threading: construct, poll() and destroy on the thread that runs the kernels. The worker only
+// calls clCreateProgramWith*/clBuildProgram, which OpenCL allows from any thread; it never
+// touches the queue.
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/file_watcher.hpp"
+#include "compute/core/program_cache.hpp"
+
+namespace clviz {
+
+struct KernelReloadEvent {
+    std::string file;        // "grayscale.cl"
+    bool ok = true;          // false: the running build stays
+    bool installed = false;  // new programs went into the cache (demos must fetch kernels)
+    std::string message;     // "kernels/grayscale.cl rebuilt ..." or the error with the build log
+};
+
+class KernelReloader {
+  public:
+    // Watches `directory` (what kernelSource() reads; throws clviz::Error if it is not one).
+    KernelReloader(ProgramCache& cache, std::string directory, bool forcePolling = false);
+    ~KernelReloader();  // a build under way finishes first
+    KernelReloader(const KernelReloader&) = delete;
+    KernelReloader& operator=(const KernelReloader&) = delete;
+
+    // Starts builds for files changed since the last call and installs finished ones; returns
+    // what happened. Never blocks on a build.
+    std::vector<KernelReloadEvent> poll();
+    // Rebuilds every program in the cache from `directory` now (the directory just changed):
+    // only files whose source differs from the running build's are rebuilt.
+    void reloadAll();
+    // Test hook: polls until at least one reload finished (installed or failed) or `seconds`
+    // passed; blocks the caller meanwhile.
+    std::vector<KernelReloadEvent> waitForReload(double seconds);
+
+    bool busy() const;  // changes seen, or builds queued or running
+    const std::string& directory() const { return directory_; }
+    std::string mechanism() const { return watcher_.mechanism(); }
+
+  private:
+    struct Job {
+        std::string file, source;
+        std::vector<std::string> options;
+    };
+    struct Done {
+        std::string file;
+        std::map<std::string, ProgramBuild> builds;
+    };
+    void enqueue(const std::string& file, std::vector<KernelReloadEvent>& events);
+    void work();
+
+    ProgramCache& cache_;
+    std::string directory_;
+    FileWatcher watcher_;
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<Job> jobs_;
+    std::deque<Done> done_;
+    int running_ = 0;
+    bool stop_ = false;
+    std::thread worker_;
+};
+
+}  // namespace clviz

@@ -1,0 +1,310 @@
+#include "compute/image/pipeline.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "common/error.hpp"
+#include "compute/core/cl_error.hpp"
+#include "compute/core/compute_context.hpp"
+
+namespace clviz {
+
+namespace {
+
+constexpr VariantInfo kFilterKinds[kFilterKindCount] = {
+    {"rotate", "Rotate", "Rotates about the centre by any angle; pick the kernel variant."},
+    {"transpose", "Transpose", "Swaps rows and columns through local-memory tiles."},
+    {"mean3", "Mean 3x3", "Averages each pixel with its 8 neighbours (box blur)."},
+    {"median3", "Median 3x3",
+     "Takes the median of each pixel and its 8 neighbours, per channel: removes salt-and-pepper "
+     "noise, keeps edges."},
+    {"grayscale", "Grayscale", "Replaces R, G and B by the luma (Rec. 709 weights)."},
+    {"equalize", "Equalize", "Spreads the values over the full range using the histogram."},
+};
+
+std::string histogramLabel(HistogramVariant v) {
+    return std::string("histogram (") + histogramVariantInfo(v).name + ")";
+}
+
+std::string stepLabel(const FilterStep& step) {
+    switch (step.kind) {
+        case FilterKind::Rotate:
+            return std::string("rotate (") + rotateVariantInfo(step.rotate.variant).name + ")";
+        case FilterKind::Equalize:
+            return std::string("equalize (") +
+                   (step.equalize.mode == EqualizeMode::Luma ? "luma" : "per channel") + ", " +
+                   histogramVariantInfo(step.equalize.histogram).name + ")";
+        default:
+            return filterKindInfo(step.kind).name;
+    }
+}
+
+ImageSize stepOutputSize(const FilterStep& step, ImageSize in) {
+    switch (step.kind) {
+        case FilterKind::Rotate:
+            return rotatedSize(in, step.rotate.degrees, step.rotate.fit);
+        case FilterKind::Transpose:
+            return {in.height, in.width};
+        default:
+            return in;
+    }
+}
+
+}  // namespace
+
+const VariantInfo& filterKindInfo(FilterKind kind) {
+    return kFilterKinds[static_cast<int>(kind)];
+}
+
+// Filters are built on first use: each builds an OpenCL program, slow on some drivers.
+struct ImagePipeline::Impl {
+    explicit Impl(ComputeContext& c) : cc(c) {}
+    ComputeContext& cc;
+    std::optional<ImageRotate> rotate;
+    std::optional<ImageTranspose> transpose;
+    std::optional<ImageNoiseFilter> noise;
+    std::optional<ImageGrayscale> grayscale;
+    std::optional<ImageEqualize> equalize;
+    std::optional<ImageHistogram> histogram;
+
+    ImageRotate& rotator() { return rotate ? *rotate : rotate.emplace(cc); }
+    ImageTranspose& transposer() { return transpose ? *transpose : transpose.emplace(cc); }
+    ImageNoiseFilter& noiseFilter() { return noise ? *noise : noise.emplace(cc); }
+    ImageGrayscale& gray() { return grayscale ? *grayscale : grayscale.emplace(cc); }
+    ImageEqualize& equalizer() { return equalize ? *equalize : equalize.emplace(cc); }
+    ImageHistogram& histogrammer() { return histogram ? *histogram : histogram.emplace(cc); }
+
+    cl::Buffer ping[2];
+    std::size_t pingBytes = 0;
+    cl::Buffer result;
+
+    // The source as an image, for an image variant that is the first enabled step.
+    cl::Image2D sourceImage;
+    bool sourceImageCurrent = false;
+    // Input of an image variant later in the chain.
+    cl::Image2D scratchImage;
+    ImageSize scratchSize;
+
+    cl::Buffer histogramBins;
+};
+
+ImagePipeline::ImagePipeline(ComputeContext& cc)
+    : cc_(cc), impl_(std::make_unique<Impl>(cc)), steps_(defaultSteps()) {}
+
+ImagePipeline::~ImagePipeline() = default;
+
+void ImagePipeline::reloadKernels() {
+    impl_->rotate.reset();
+    impl_->transpose.reset();
+    impl_->noise.reset();
+    impl_->grayscale.reset();
+    impl_->equalize.reset();
+    impl_->histogram.reset();
+}
+
+std::vector<FilterStep> ImagePipeline::defaultSteps() {
+    std::vector<FilterStep> steps;
+    for (int k = 0; k < kFilterKindCount; ++k) {
+        FilterStep s;
+        s.kind = static_cast<FilterKind>(k);
+        s.enabled = s.kind == FilterKind::Rotate;
+        steps.push_back(s);
+    }
+    return steps;
+}
+
+bool ImagePipeline::imagesSupported() const {
+    return impl_->rotator().available(RotateVariant::ImageBilinear, {1, 1});
+}
+
+bool ImagePipeline::rotateAvailable(RotateVariant variant, std::string* why) const {
+    return impl_->rotator().available(variant, hasSource() ? sourceSize_ : ImageSize{1, 1}, why);
+}
+
+void ImagePipeline::setSource(const Rgba8Image& image) {
+    checkDeviceBufferFits(cc_.info(), image.size(), "the image");
+    if (image.pixels.size() != image.size().bytes())
+        throw Error("the image's pixel buffer does not match its size");
+    try {
+        cl::Buffer buffer(cc_.context(), CL_MEM_READ_WRITE, image.size().bytes());
+        cc_.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, image.size().bytes(),
+                                       image.pixels.data());
+        source_ = buffer;
+    } catch (const cl::Error& e) {
+        throw Error(describeClError("cannot upload the image to the device", e.err()));
+    }
+    sourceSize_ = image.size();
+    impl_->sourceImageCurrent = false;
+}
+
+void ImagePipeline::setSource(const cl::Buffer& pixels, ImageSize size) {
+    checkDeviceBufferFits(cc_.info(), size, "the image");
+    try {
+        cl::Buffer buffer(cc_.context(), CL_MEM_READ_WRITE, size.bytes());
+        cc_.queue().enqueueCopyBuffer(pixels, buffer, 0, 0, size.bytes());
+        cc_.queue().finish();
+        source_ = buffer;
+    } catch (const cl::Error& e) {
+        throw Error(describeClError("cannot copy the image on the device", e.err()));
+    }
+    sourceSize_ = size;
+    impl_->sourceImageCurrent = false;
+}
+
+ImageSize ImagePipeline::outputSize() const {
+    if (!hasSource()) return {};
+    ImageSize size = sourceSize_;
+    for (const auto& step : steps_)
+        if (step.enabled) size = stepOutputSize(step, size);
+    return size;
+}
+
+const cl::Buffer& ImagePipeline::result() const {
+    return impl_->result() ? impl_->result : source_;
+}
+
+double ImagePipeline::totalMs() const {
+    double sum = 0;
+    for (const auto& t : timings_)
+        sum += t.ms;
+    return sum;
+}
+
+Rgba8Image ImagePipeline::readResult() {
+    Rgba8Image image(resultSize_.width, resultSize_.height);
+    if (image.empty()) throw Error("there is no result yet: load an image and run the chain");
+    cc_.queue().enqueueReadBuffer(result(), CL_TRUE, 0, resultSize_.bytes(), image.pixels.data());
+    return image;
+}
+
+void ImagePipeline::run() {
+    if (!hasSource()) throw Error("no image loaded");
+    Impl& m = *impl_;
+
+    // Check every step before enqueuing anything, so a failure leaves the last result intact.
+    ImageSize size = sourceSize_;
+    std::size_t largest = 0;
+    for (const auto& step : steps_) {
+        if (!step.enabled) continue;
+        if (step.kind == FilterKind::Rotate) {
+            std::string why;
+            if (!m.rotator().available(step.rotate.variant, size, &why))
+                throw Error(std::string("rotate variant '") +
+                            rotateVariantInfo(step.rotate.variant).name +
+                            "' is unavailable: " + why);
+        }
+        size = stepOutputSize(step, size);
+        checkDeviceBufferFits(cc_.info(), size,
+                              (std::string("the output of ") + stepLabel(step)).c_str());
+        largest = std::max(largest, size.bytes());
+    }
+
+    struct Pending {
+        std::string label;
+        EnqueuedWork work;
+    };
+    std::vector<Pending> pending;
+    cl::Buffer current = source_;
+    ImageSize currentSize = sourceSize_;
+    std::optional<Histogram> histogram;
+    try {
+        if (largest > m.pingBytes) {
+            m.ping[0] = m.ping[1] = cl::Buffer();
+            m.ping[0] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, largest);
+            m.ping[1] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, largest);
+            m.pingBytes = largest;
+        }
+        auto& queue = cc_.queue();
+        int next = 0;
+        bool first = true;
+        for (const auto& step : steps_) {
+            if (!step.enabled) continue;
+            const cl::Buffer& out = m.ping[next];
+            const ImageSize outSize = stepOutputSize(step, currentSize);
+            EnqueuedWork work;
+            switch (step.kind) {
+                case FilterKind::Rotate:
+                    if (rotateVariantUsesImages(step.rotate.variant)) {
+                        cl::Image2D* image = nullptr;
+                        const char* copyLabel = "copy to image for rotate";
+                        if (first) {
+                            image = &m.sourceImage;
+                            if (!m.sourceImageCurrent) {
+                                m.sourceImage = m.rotator().createSourceImage(sourceSize_);
+                                copyLabel = "copy source to image (once per source)";
+                            } else {
+                                copyLabel = nullptr;
+                            }
+                        } else {
+                            if (!(m.scratchSize == currentSize)) {
+                                m.scratchImage = m.rotator().createSourceImage(currentSize);
+                                m.scratchSize = currentSize;
+                            }
+                            image = &m.scratchImage;
+                        }
+                        if (copyLabel) {
+                            EnqueuedWork copy;
+                            queue.enqueueCopyBufferToImage(current, *image, 0, {0, 0, 0},
+                                                           {std::size_t(currentSize.width),
+                                                            std::size_t(currentSize.height), 1},
+                                                           nullptr, &copy.last);
+                            copy.first = copy.last;
+                            pending.push_back({copyLabel, copy});
+                            if (first) m.sourceImageCurrent = true;
+                        }
+                        work = m.rotator().enqueue(step.rotate, *image, out);
+                    } else {
+                        work = m.rotator().enqueue(step.rotate, current, currentSize, out);
+                    }
+                    break;
+                case FilterKind::Transpose:
+                    work = m.transposer().enqueue(current, currentSize, out);
+                    break;
+                case FilterKind::Mean3:
+                    work = m.noiseFilter().enqueue(NoiseFilter::Mean3, current, currentSize, out);
+                    break;
+                case FilterKind::Median3:
+                    work = m.noiseFilter().enqueue(NoiseFilter::Median3, current, currentSize, out);
+                    break;
+                case FilterKind::Grayscale:
+                    work = m.gray().enqueue(current, currentSize, out);
+                    break;
+                case FilterKind::Equalize:
+                    work = m.equalizer().enqueue(step.equalize, current, currentSize, out);
+                    break;
+            }
+            pending.push_back({stepLabel(step), work});
+            current = out;
+            currentSize = outSize;
+            next ^= 1;
+            first = false;
+        }
+
+        if (histogramSettings_.enabled) {
+            if (!m.histogramBins())
+                m.histogramBins =
+                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, ImageHistogram::binsBytes());
+            const bool ofSource = histogramSettings_.of == HistogramOf::Source;
+            EnqueuedWork work =
+                m.histogrammer().enqueue(histogramSettings_.variant, ofSource ? source_ : current,
+                                         ofSource ? sourceSize_ : currentSize, m.histogramBins);
+            pending.push_back({histogramLabel(histogramSettings_.variant), work});
+            histogram.emplace();
+            queue.enqueueReadBuffer(m.histogramBins, CL_FALSE, 0, ImageHistogram::binsBytes(),
+                                    histogram->bins.data());
+        }
+        queue.finish();
+    } catch (const cl::Error& e) {
+        m.sourceImageCurrent = false;
+        throw Error(describeClError("the image filter chain failed", e.err()));
+    }
+
+    timings_.clear();
+    for (const auto& p : pending)
+        timings_.push_back({p.label, p.work.milliseconds()});
+    m.result = current;
+    resultSize_ = currentSize;
+    histogram_ = std::move(histogram);
+}
+
+}  // namespace clviz

@@ -1,0 +1,247 @@
+#pragma once
+// The N-body simulation on an OpenCL device: direct-sum softened gravity with six interchangeable
+// force kernels, two integrators, optional fp64, on-device diagnostics and a work-group auto-tune.
+// GL-free: the viewer copies positions() each frame; the benchmark calls step() headless.
+//
+// Threading: one NbodySimulation belongs to one thread. Everything is enqueued on the
+// ComputeContext's in-order queue, so commands the caller enqueues on that queue after step()
+// (e.g. copying positions() into a GL buffer) see the new state without extra synchronization.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compute/core/cl.hpp"
+#include "compute/nbody/body.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+
+// The force kernels users compare. All compute the same thing; they differ in how they reach it.
+enum class NbodyVariant {
+    Naive,       // every work-item reads every body from global memory
+    Tiled,       // tiles of bodies staged in local memory between barriers (the seed's kernel)
+    Unrolled,    // tiled, compile-time tile, inner loop unrolled, several bodies per work-item
+    Vectorized,  // tiles in structure-of-arrays layout, float4 math over 4 j-bodies at once
+    AsyncCopy,   // double-buffered tiles fetched with async_work_group_copy
+    SmallN,      // several work-items split one body's j-range and reduce in local memory
+    Auto,  // not a kernel: whichever of the above the auto-tune measured fastest here, for this N
+};
+
+enum class NbodyIntegrator {
+    Taylor,    // the seed's update: x += v dt + a dt^2 / 2, then v += a dt
+    Leapfrog,  // kick-drift-kick (symplectic; the default)
+};
+
+enum class NbodyPrecision { Float, Double };
+
+const std::vector<NbodyVariant>& allNbodyVariants();  // the six kernels (not Auto)
+const char* variantName(NbodyVariant v);              // "naive", "tiled", "unrolled", "vectorized",
+                                                      // "async-copy", "small-n"
+const char* variantDescription(NbodyVariant v);       // one sentence for tooltips
+std::vector<std::string> variantNames();              // of allNbodyVariants()
+NbodyVariant parseVariant(const std::string& name);   // also "auto"; throws clviz::Error listing
+                                                      // valid names
+
+const char* integratorName(NbodyIntegrator i);  // "taylor", "leapfrog"
+const char* integratorDescription(NbodyIntegrator i);
+NbodyIntegrator parseIntegrator(const std::string& name);  // throws clviz::Error
+
+// Physical parameters. Changing them never resets the state.
+struct NbodyParams {
+    float dt = 0.01f;
+    float softening = 0.05f;  // epsilon; 0 is allowed (a body never pulls on itself)
+    float damping = 1.0f;     // velocities are multiplied by this once per step; 1 = none
+};
+
+// How the force kernel is launched. 0 in a field means "the default for this device, variant
+// and N" (the auto-tuned value once autotune() has run). effectiveKernelConfig() resolves them.
+// A new simulation starts with the device's best all-round variant: small-n on GPUs (it splits
+// bodies only when N is too small to fill the device), vectorized on CPUs.
+struct NbodyKernelConfig {
+    NbodyVariant variant = NbodyVariant::Unrolled;
+    int workGroupSize = 0;  // work-items per group = bodies per local-memory tile; power of two
+    int unroll = 0;         // inner-loop unroll factor: 1, 2, 4, ..., up to the tile size
+    int bodiesPerItem = 0;  // i-bodies each work-item accumulates (register blocking): 1, 2, 4, 8
+    int split = 0;          // small-n only: work-items sharing one body's j-range: 1 .. 32
+    bool operator==(const NbodyKernelConfig&) const = default;
+};
+std::string describe(const NbodyKernelConfig& c);  // "unrolled wg=256 unroll=16 bpi=4"
+
+// Device time of the kernels enqueued by the last step() call, from CL profiling events.
+struct NbodyKernelTime {
+    std::string kernel;  // "force", "kick-drift", "update", "to-float"
+    double ms = 0;       // summed over the call's steps
+    int launches = 0;
+};
+struct NbodyStepTimings {
+    int steps = 0;
+    double kernelMs = 0;  // sum of all kernels of the call
+    double forceMs = 0;   // the force kernel alone
+    std::vector<NbodyKernelTime> kernels;
+    double interactionsPerSecond() const;  // N^2 * steps / kernelMs
+    double gflops() const;                 // 20 flops per interaction (GPU Gems 3, ch. 31)
+    long long bodies = 0;
+};
+
+// Whole-system figures, computed on the device (see diagnostics()).
+struct NbodyDiagnostics {
+    double kinetic = 0;    // sum m v^2 / 2
+    double potential = 0;  // -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), consistent with the force
+    double total = 0;
+    double momentum[3] = {0, 0, 0};
+    double initialEnergy = 0;        // total at the reference point (load/reset)
+    double relativeEnergyDrift = 0;  // (total - initialEnergy) / |initialEnergy|
+    long long nonFiniteBodies = 0;   // bodies whose position or velocity holds NaN or Inf
+    long long firstNonFinite = -1;   // index of the first such body, -1 if none
+    double ms = 0;                   // device time the diagnostics took
+    bool finite() const { return nonFiniteBodies == 0; }
+    std::string message() const;  // "" when healthy, else a sentence for the user
+};
+
+struct NbodyAutotuneResult {
+    NbodyKernelConfig best;
+    double bestMs = 0;  // one force pass
+    int candidates = 0;
+    std::string log;  // one line per candidate: config and ms (or why it was skipped)
+};
+
+class NbodySimulation {
+  public:
+    explicit NbodySimulation(ComputeContext& cc);
+    ~NbodySimulation();
+    NbodySimulation(const NbodySimulation&) = delete;
+    NbodySimulation& operator=(const NbodySimulation&) = delete;
+
+    // Replaces the whole state (any N in 1 .. kMaxBodies; throws clviz::Error otherwise, or when
+    // the device lacks memory). Resets simulated time and the energy reference.
+    void load(const std::vector<Body>& bodies);
+    std::size_t bodyCount() const { return n_; }
+    double time() const { return time_; }  // simulated time since load()
+    long long stepsTaken() const { return steps_; }
+
+    // Advances `count` steps (enqueued; returns without waiting for the device unless timings
+    // are requested later). No-op when no bodies are loaded.
+    void step(int count = 1);
+
+    // Float4 positions (xyz, mass in w) of exactly bodyCount() bodies, and velocities (xyz, w=0).
+    // Both buffers stay the same objects until the next load() with a different N. Their contents
+    // are current for any command enqueued on cc.queue() after step() returned; another queue or
+    // the host must wait for that queue (clFinish or an event) first. In fp64 mode they are float
+    // copies of the double state, refreshed at the end of each step() call and by load().
+    const cl::Buffer& positions() const { return pos_; }
+    const cl::Buffer& velocities() const { return vel_; }
+
+    // Blocking readback of the state (rounded to float in fp64 mode) and of the accelerations the
+    // last force pass computed (xyz; w = 0).
+    std::vector<Body> readBodies();
+    std::vector<Float4> readAccelerations();
+    // Accelerations at full precision in fp64 mode (4 doubles per body; widened in float mode).
+    std::vector<double> readAccelerationsDouble();
+
+    // Setters take effect at the next step and never reset the state.
+    void setParams(const NbodyParams& p);
+    const NbodyParams& params() const { return params_; }
+    void setIntegrator(NbodyIntegrator i);
+    NbodyIntegrator integrator() const { return integrator_; }
+    // Throws clviz::Error when fp64 is asked for on a device without cl_khr_fp64.
+    void setPrecision(NbodyPrecision p);
+    NbodyPrecision precision() const { return precision_; }
+    bool supportsFp64() const;
+
+    // Kernel choice. Invalid values (not a power of two, above the device limit, unroll not
+    // dividing the tile) throw clviz::Error with the valid range. A work-group size the built
+    // kernel cannot run (CL_KERNEL_WORK_GROUP_SIZE, local memory) is clamped to the largest one
+    // that fits, and kernelNote() says so.
+    void setKernelConfig(const NbodyKernelConfig& c);
+    void setVariant(NbodyVariant v);
+    void setWorkGroupSize(int wg);                                     // 0 = default
+    void setUnroll(int unroll);                                        // 0 = default
+    void setBodiesPerItem(int bpi);                                    // 0 = default
+    void setSplit(int split);                                          // 0 = default
+    const NbodyKernelConfig& kernelConfig() const { return config_; }  // as requested
+    NbodyKernelConfig effectiveKernelConfig();  // what runs: defaults resolved, clamped; builds
+    const std::string& kernelNote() const { return note_; }  // last clamp or fallback, or ""
+    // Variant Auto: which kernel and config it runs and why ("" before the first pick). The pick
+    // is made when the kernel is first needed for an N and precision: each tile-blocking variant
+    // is auto-tuned (or its remembered auto-tune result reused) and the fastest force pass wins.
+    // The other config fields are ignored under Auto. Changing N or the precision re-picks.
+    const std::string& autoChoice() const { return autoWhy_; }
+    void setAutoTuneBudget(double secondsPerVariant) { autoBudget_ = secondsPerVariant; }
+    std::vector<int> workGroupSizeChoices() const;  // powers of two up to the device limit
+
+    // Device time per kernel for the last step() call; waits for those kernels to finish.
+    NbodyStepTimings lastStepTimings();
+
+    // Energy, momentum and NaN/Inf check on the device (O(N^2) like one force pass: call it every
+    // k frames for large N). Blocks until done. The first call after load() sets the reference
+    // energy unless resetEnergyReference() already did.
+    NbodyDiagnostics diagnostics();
+    void resetEnergyReference();
+
+    // Times candidate (work-group size, bodies per item, unroll, split) for `variant` on the
+    // current bodies without changing the state, within about `budgetSeconds`, and remembers the
+    // best for this device, variant, precision and N (in memory, and in
+    // ~/.cache/clviz/nbody-autotune.txt when writable). The simulation then uses it for that
+    // variant whenever the config fields are 0.
+    NbodyAutotuneResult autotune(NbodyVariant variant, double budgetSeconds = 5.0);
+    // false: 0 fields resolve to the built-in device defaults only, ignoring remembered auto-tune
+    // results (the benchmark does this so its rows do not depend on ~/.cache).
+    void setUseAutotuneMemory(bool use) {
+        useAutotuneMemory_ = use;
+        autoN_ = 0;
+        invalidateKernel();
+    }
+
+    ComputeContext& context() { return cc_; }
+
+    // Live reload: fetches fresh kernels from the program cache (after ProgramCache::install),
+    // keeping the bodies, parameters and kernel choice. Throws clviz::Error like the constructor.
+    void reloadKernels();
+
+  private:
+    struct Kernels;
+    struct Built;
+    Built& built();  // force kernel for the current config, building it once per option set
+    NbodyKernelConfig autoPick();  // Auto: the fastest tuned variant and config for this N
+    void allocate(std::size_t n, bool floatState, bool doubleState);
+    void computeForces(bool kick, float kickFactor, std::vector<cl::Event>* events);
+    void ensureAccelerationsCurrent();
+    void refreshFloatMirror(std::vector<cl::Event>* events);
+    void uploadState(const std::vector<Body>& bodies);
+    void invalidateKernel();
+
+    ComputeContext& cc_;
+    std::size_t n_ = 0;
+    double time_ = 0;
+    long long steps_ = 0;
+    NbodyParams params_;
+    NbodyIntegrator integrator_ = NbodyIntegrator::Leapfrog;
+    NbodyPrecision precision_ = NbodyPrecision::Float;
+    NbodyKernelConfig config_;
+    std::string note_;
+
+    cl::Buffer pos_, vel_, acc_;     // float state (or float mirror in fp64 mode)
+    cl::Buffer posD_, velD_, accD_;  // double state, allocated in fp64 mode only
+    cl::Buffer diagPartials_;
+    unsigned ptxRefused_ = 0;  // NVIDIA: bit per variant whose build refused inline PTX
+    bool useAutotuneMemory_ = true;
+    double autoBudget_ = 1.0;  // seconds of auto-tune per variant when Auto has no memory
+    std::size_t autoN_ = 0;    // N and precision the Auto pick below was made for (0: none)
+    NbodyPrecision autoPrecision_ = NbodyPrecision::Float;
+    NbodyKernelConfig autoConfig_;
+    std::string autoWhy_;
+    bool accCurrent_ = false;  // acc_ holds a(x) for the current x and softening
+    bool haveEnergyReference_ = false;
+    double energyReference_ = 0;
+
+    std::vector<std::pair<std::string, cl::Event>> lastEvents_;
+    int lastSteps_ = 0;
+
+    std::unique_ptr<Kernels> kernels_;
+};
+
+}  // namespace clviz

@@ -1,0 +1,26 @@
+// The Kernels panel's log reader: finds the source line in PoCL/clang and NVIDIA build logs.
+#include <gtest/gtest.h>
+
+#include "app/gui/kernels_panel.hpp"
+
+using namespace clviz;
+
+TEST(KernelsPanel, FindsTheLineInCompilerLogs) {
+    const LogMark pocl = parseLogLine("error: kernels/grayscale.cl:6:30: expected expression");
+    EXPECT_EQ(pocl.line, 6);
+    EXPECT_TRUE(pocl.error);
+    const LogMark nvidia = parseLogLine("kernels/rotate.cl:112:5: error: use of undeclared 'x'");
+    EXPECT_EQ(nvidia.line, 112);
+    EXPECT_TRUE(nvidia.error);
+    const LogMark warning = parseLogLine("kernels/a.cl:3:1: warning: unused variable 'y'");
+    EXPECT_EQ(warning.line, 3);
+    EXPECT_FALSE(warning.error);
+}
+
+TEST(KernelsPanel, OtherLinesAreNotMarked) {
+    EXPECT_EQ(parseLogLine("1 error generated.").line, 0);
+    EXPECT_EQ(parseLogLine("  options: -DWG=256 -DUNROLL=4").line, 0);
+    EXPECT_EQ(parseLogLine("kernels/a.cl:3:1: note: expanded from macro").line, 0);
+    EXPECT_EQ(parseLogLine("").line, 0);
+    EXPECT_EQ(parseLogLine("error: no position here").line, 0);
+}

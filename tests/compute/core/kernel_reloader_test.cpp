@@ -1,0 +1,184 @@
+// Live kernel reload: an edited kernel file is rebuilt in the background and installed; the
+// simulation keeps its state and runs the new code; a syntax error keeps the last good build and
+// reports the log with the line; the polling fallback sees edits too; the reference check notices
+// an edit that breaks the physics.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/kernel_reloader.hpp"
+#include "compute/core/kernel_source.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/simulation.hpp"
+#include "compute/reference_check.hpp"
+
+using namespace clviz;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A copy of every embedded kernel in a fresh directory that kernelSource() then reads.
+struct KernelCopy {
+    fs::path dir;
+    explicit KernelCopy(const std::string& tag) {
+        dir = fs::temp_directory_path() /
+              ("clviz-reload-test-" + tag + "-" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        setKernelDirectory("");
+        for (const auto& name : kernelFileNames())
+            std::ofstream(dir / name, std::ios::binary) << kernelSource(name);
+        setKernelDirectory(dir.string());
+    }
+    ~KernelCopy() {
+        setKernelDirectory("");
+        fs::remove_all(dir);
+    }
+    std::string read(const std::string& name) const {
+        std::ifstream in(dir / name, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    // As an editor saves: a new file renamed over the old one.
+    void save(const std::string& name, const std::string& text) const {
+        std::ofstream(dir / (name + ".new"), std::ios::binary) << text;
+        fs::rename(dir / (name + ".new"), dir / name);
+    }
+};
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    if (at == std::string::npos) throw std::logic_error("'" + from + "' not found");
+    return text.replace(at, from.size(), to);
+}
+
+// Memory-only programs, so the test never depends on a cache directory.
+std::unique_ptr<ComputeContext> freshContext() {
+    ::setenv("CLVIZ_PROGRAM_CACHE", "off", 1);
+    return ComputeContext::create(DeviceRequest{});
+}
+
+const std::string kDrift = "p.xyz = mad(v.xyz, (real3)(dt), p.xyz);";
+
+}  // namespace
+
+TEST(KernelReloader, EditRebuildsAndTheSimulationKeepsItsState) {
+    KernelCopy kernels("edit");
+    auto cc = freshContext();
+    NbodySimulation sim(*cc);
+    sim.setIntegrator(NbodyIntegrator::Leapfrog);
+    sim.load(makePreset(NbodyPreset::Plummer, 97, 3));
+    sim.step(2);
+    EXPECT_TRUE(checkNbodyAgainstReference(sim, 16).ok);
+
+    KernelReloader reloader(cc->programs(), kernels.dir.string());
+    const long long generation = cc->programs().generation();
+    // The edit: leapfrog's drift no longer moves the bodies.
+    kernels.save("nbody_integrate.cl",
+                 replaced(kernels.read("nbody_integrate.cl"), kDrift, "p.xyz = p.xyz;"));
+    const auto events = reloader.waitForReload(120);
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_TRUE(events[0].ok) << events[0].message;
+    EXPECT_TRUE(events[0].installed);
+    EXPECT_EQ(events[0].file, "nbody_integrate.cl");
+    EXPECT_GT(cc->programs().generation(), generation);
+
+    const std::vector<Body> before = sim.readBodies();
+    const long long steps = sim.stepsTaken();
+    sim.reloadKernels();
+    EXPECT_EQ(sim.readBodies(), before) << "the reload must keep the state";
+    EXPECT_EQ(sim.stepsTaken(), steps);
+    sim.step(1);
+    const std::vector<Body> after = sim.readBodies();
+    for (std::size_t i = 0; i < after.size(); ++i) {
+        ASSERT_EQ(after[i].pos, before[i].pos) << "body " << i << " moved: the old kernel ran";
+    }
+    EXPECT_NE(after[0].vel, before[0].vel) << "the kicks still run";
+
+    const ReferenceCheck check = checkNbodyAgainstReference(sim, 16);
+    EXPECT_FALSE(check.ok) << check.message;
+    EXPECT_NE(check.message.find("MISMATCH"), std::string::npos);
+}
+
+TEST(KernelReloader, SyntaxErrorKeepsTheLastGoodBuild) {
+    KernelCopy kernels("error");
+    auto cc = freshContext();
+    NbodySimulation sim(*cc);
+    sim.load(makePreset(NbodyPreset::Plummer, 31, 4));
+    sim.step(1);
+    KernelReloader reloader(cc->programs(), kernels.dir.string());
+    const long long generation = cc->programs().generation();
+
+    const std::string good = kernels.read("nbody_integrate.cl");
+    const std::string broken = replaced(good, kDrift, "p.xyz = mad(v.xyz, (real3)(dt), );");
+    kernels.save("nbody_integrate.cl", broken);
+    const auto events = reloader.waitForReload(120);
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_FALSE(events[0].ok);
+    EXPECT_FALSE(events[0].installed);
+    // The log names the line of the error.
+    const int line =
+        1 + static_cast<int>(std::count(
+                broken.begin(), broken.begin() + broken.find("mad(v.xyz, (real3)(dt), )"), '\n'));
+    EXPECT_NE(events[0].message.find("nbody_integrate.cl:" + std::to_string(line) + ":"),
+              std::string::npos)
+        << "line " << line << " not in:\n"
+        << events[0].message;
+    EXPECT_NE(events[0].message.find("keeps running"), std::string::npos);
+    EXPECT_EQ(cc->programs().generation(), generation) << "nothing installed";
+    bool recorded = false;
+    for (const auto& r : cc->programs().records())
+        recorded |= r.file == "nbody_integrate.cl" && !r.failure.empty();
+    EXPECT_TRUE(recorded);
+
+    // The simulation still runs on the last good build and matches the reference.
+    sim.reloadKernels();
+    sim.step(1);
+    EXPECT_TRUE(checkNbodyAgainstReference(sim, 16).ok);
+
+    // Fixing the file installs again and clears the failure.
+    kernels.save("nbody_integrate.cl", good + "\n// fixed\n");
+    const auto fixed = reloader.waitForReload(120);
+    ASSERT_EQ(fixed.size(), 1u);
+    EXPECT_TRUE(fixed[0].ok) << fixed[0].message;
+    for (const auto& r : cc->programs().records())
+        if (r.file == "nbody_integrate.cl") {
+            EXPECT_TRUE(r.failure.empty());
+        }
+}
+
+TEST(KernelReloader, PollingFallbackSeesEditsAndIgnoresUnchangedSaves) {
+    KernelCopy kernels("poll");
+    auto cc = freshContext();
+    cc->programs().get("grayscale.cl");
+    KernelReloader reloader(cc->programs(), kernels.dir.string(), /*forcePolling=*/true);
+    EXPECT_NE(reloader.mechanism().find("polling"), std::string::npos);
+    // Same bytes saved again: nothing to rebuild.
+    usleep(20000);
+    kernels.save("grayscale.cl", kernels.read("grayscale.cl"));
+    EXPECT_TRUE(reloader.waitForReload(1.5).empty());
+    // A real edit (the file's size changes, so coarse timestamps cannot hide it).
+    kernels.save("grayscale.cl", kernels.read("grayscale.cl") + "\n// edited\n");
+    const auto events = reloader.waitForReload(60);
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_TRUE(events[0].installed) << events[0].message;
+}
+
+TEST(KernelReloader, FilesNotInUseAreLeftAlone) {
+    KernelCopy kernels("unused");
+    auto cc = freshContext();
+    KernelReloader reloader(cc->programs(), kernels.dir.string());
+    kernels.save("transpose.cl", kernels.read("transpose.cl") + "\n// edited\n");
+    EXPECT_TRUE(reloader.waitForReload(1.0).empty());  // its first use builds the new source
+    EXPECT_EQ(cc->programs().size(), 0u);
+}
+
+TEST(KernelReloader, NotADirectoryIsAClearError) {
+    auto cc = freshContext();
+    EXPECT_THROW(KernelReloader(cc->programs(), "/nonexistent/kernels"), Error);
+}

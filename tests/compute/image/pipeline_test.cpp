@@ -1,0 +1,245 @@
+// The filter chain: results equal the composition of the CPU references in the chosen order,
+// sizes follow expand-to-fit and transpose, timings name every step, bad states are clear
+// errors that keep the previous result. Also checks the shipped default image.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "common/error.hpp"
+#include "compute/image/pattern.hpp"
+#include "compute/image/pipeline.hpp"
+#include "compute/image/reference.hpp"
+#include "tests/compute/image/test_support.hpp"
+
+using namespace clviz;
+using namespace clviz::test;
+
+namespace {
+
+FilterStep& stepOf(ImagePipeline& p, FilterKind kind) {
+    for (auto& s : p.steps())
+        if (s.kind == kind) return s;
+    throw std::logic_error("no such step");
+}
+
+Rgba8Image applyReference(const Rgba8Image& src, const std::vector<FilterStep>& steps) {
+    Rgba8Image img = src;
+    for (const auto& s : steps) {
+        if (!s.enabled) continue;
+        switch (s.kind) {
+            case FilterKind::Rotate:
+                img = reference::rotate(img, s.rotate);
+                break;
+            case FilterKind::Transpose:
+                img = reference::transpose(img);
+                break;
+            case FilterKind::Mean3:
+                img = reference::mean3(img);
+                break;
+            case FilterKind::Median3:
+                img = reference::median3(img);
+                break;
+            case FilterKind::Grayscale:
+                img = reference::grayscale(img);
+                break;
+            case FilterKind::Equalize:
+                img = reference::equalize(img, s.equalize.mode);
+                break;
+        }
+    }
+    return img;
+}
+
+std::filesystem::path repoRoot() {
+    return std::filesystem::path(CLVIZ_TEST_SOURCE_DIR);
+}
+
+}  // namespace
+
+TEST(ImagePipeline, DefaultChainRotatesOnly) {
+    ImagePipeline p(context());
+    ASSERT_EQ(p.steps().size(), std::size_t(kFilterKindCount));
+    int enabled = 0;
+    for (const auto& s : p.steps())
+        enabled += s.enabled;
+    EXPECT_EQ(enabled, 1);
+    EXPECT_EQ(p.steps()[0].kind, FilterKind::Rotate);
+    EXPECT_FALSE(p.hasSource());
+    EXPECT_TRUE(p.outputSize().empty());
+    EXPECT_THROW(p.run(), Error);
+    EXPECT_THROW(p.readResult(), Error);
+}
+
+TEST(ImagePipeline, ChainsMatchTheReferencesInOrder) {
+    ImagePipeline p(context());
+    const Rgba8Image src = randomImage(45, 29, 1);
+    p.setSource(src);
+    for (auto& s : p.steps())
+        s.enabled = true;
+    auto& rot = stepOf(p, FilterKind::Rotate);
+    rot.rotate.degrees = 21;
+    rot.rotate.fit = RotateFit::Expand;
+    rot.rotate.variant = RotateVariant::BufferNearest;  // exact, so the whole chain is exact
+    rot.rotate.background = {10, 20, 30, 255};
+
+    // Default order, then reversed, then a rotation in the middle of the chain.
+    for (int round = 0; round < 3; ++round) {
+        if (round == 1) std::reverse(p.steps().begin(), p.steps().end());
+        if (round == 2) std::rotate(p.steps().begin(), p.steps().begin() + 2, p.steps().end());
+        SCOPED_TRACE("round " + std::to_string(round) + ", " + seedNote());
+        const Rgba8Image want = applyReference(src, p.steps());
+        EXPECT_EQ(p.outputSize(), want.size());
+        p.run();
+        EXPECT_EQ(p.resultSize(), want.size());
+        std::string where;
+        EXPECT_EQ(maxDifference(p.readResult(), want, &where), 0) << where;
+        // One timing per enabled step, plus the histogram.
+        ASSERT_EQ(p.timings().size(), std::size_t(kFilterKindCount + 1));
+        for (const auto& t : p.timings())
+            EXPECT_GE(t.ms, 0.0) << t.label;
+        EXPECT_NE(p.timings().back().label.find("histogram"), std::string::npos);
+        ASSERT_TRUE(p.histogram().has_value());
+        EXPECT_EQ(*p.histogram(), reference::histogram(want));
+    }
+}
+
+TEST(ImagePipeline, DisabledStepsAndHistogramSettings) {
+    ImagePipeline p(context());
+    const Rgba8Image src = randomImage(31, 17, 2);
+    p.setSource(src);
+    for (auto& s : p.steps())
+        s.enabled = false;
+    p.histogramSettings().of = HistogramOf::Source;
+    p.histogramSettings().variant = HistogramVariant::ByteSubHistograms;
+    p.run();
+    EXPECT_EQ(p.readResult().pixels, src.pixels) << "no step: the result is the source";
+    ASSERT_EQ(p.timings().size(), 1u);
+    EXPECT_EQ(*p.histogram(), reference::histogram(src));
+
+    stepOf(p, FilterKind::Grayscale).enabled = true;
+    p.histogramSettings().enabled = false;
+    p.run();
+    EXPECT_FALSE(p.histogram().has_value());
+    EXPECT_EQ(p.timings().size(), 1u);
+    EXPECT_EQ(maxDifference(p.readResult(), reference::grayscale(src)), 0);
+}
+
+TEST(ImagePipeline, ImageVariantsAnywhereInTheChain) {
+    ImagePipeline p(context());
+    if (!p.imagesSupported()) GTEST_SKIP() << "device has no image support";
+    const Rgba8Image src = randomImage(40, 23, 3);
+    p.setSource(src);
+    p.histogramSettings().enabled = false;
+    auto& rot = stepOf(p, FilterKind::Rotate);
+    rot.rotate.variant = RotateVariant::ImageNearest;
+    rot.rotate.degrees = -33;
+    const RotateParams params = rot.rotate;  // `rot` moves when the steps are reordered
+
+    // First step: the source image is copied to an image object once per source.
+    p.run();
+    EXPECT_EQ(maxDifference(p.readResult(), reference::rotate(src, params)), 0);
+    ASSERT_EQ(p.timings().size(), 2u);
+    EXPECT_NE(p.timings()[0].label.find("once"), std::string::npos) << p.timings()[0].label;
+    p.run();
+    EXPECT_EQ(p.timings().size(), 1u) << "second run reuses the source image";
+
+    // After a transpose: its output is copied to an image every run, timed as its own line.
+    std::swap(p.steps()[0], p.steps()[1]);
+    ASSERT_EQ(p.steps()[0].kind, FilterKind::Transpose);
+    p.steps()[0].enabled = true;
+    p.run();
+    EXPECT_EQ(maxDifference(p.readResult(), reference::rotate(reference::transpose(src), params)),
+              0);
+    ASSERT_EQ(p.timings().size(), 3u);
+    EXPECT_NE(p.timings()[1].label.find("copy to image"), std::string::npos);
+
+    // A new source invalidates the image copy.
+    const Rgba8Image other = randomImage(40, 23, 4);
+    p.setSource(other);
+    std::swap(p.steps()[0], p.steps()[1]);
+    p.steps()[1].enabled = false;
+    p.run();
+    EXPECT_EQ(maxDifference(p.readResult(), reference::rotate(other, params)), 0);
+}
+
+TEST(ImagePipeline, ErrorsKeepThePreviousResult) {
+    ImagePipeline p(context());
+    const Rgba8Image src = randomImage(20, 10, 5);
+    p.setSource(src);
+    stepOf(p, FilterKind::Rotate).rotate.degrees = 90;
+    stepOf(p, FilterKind::Rotate).rotate.fit = RotateFit::Expand;
+    p.run();
+    const Rgba8Image before = p.readResult();
+    EXPECT_EQ(before.size(), (ImageSize{10, 20}));
+
+    stepOf(p, FilterKind::Rotate).rotate.degrees = NAN;
+    EXPECT_THROW(p.run(), Error);
+    EXPECT_EQ(p.readResult().pixels, before.pixels);
+
+    EXPECT_THROW(p.setSource(Rgba8Image()), Error);
+    Rgba8Image broken(4, 4);
+    broken.pixels.resize(3);
+    EXPECT_THROW(p.setSource(broken), Error);
+    EXPECT_EQ(p.sourceSize(), src.size()) << "a rejected source keeps the old one";
+
+    if (!p.imagesSupported()) {
+        stepOf(p, FilterKind::Rotate).rotate.degrees = 0;
+        stepOf(p, FilterKind::Rotate).rotate.variant = RotateVariant::ImageBilinear;
+        std::string why;
+        EXPECT_FALSE(p.rotateAvailable(RotateVariant::ImageBilinear, &why));
+        EXPECT_THROW(p.run(), Error);
+    }
+}
+
+TEST(ImagePipeline, SourceFromADeviceBuffer) {
+    ImagePipeline p(context());
+    const Rgba8Image src = randomImage(33, 12, 6);
+    p.setSource(upload(src), src.size());
+    for (auto& s : p.steps())
+        s.enabled = false;
+    p.run();
+    EXPECT_EQ(p.readResult().pixels, src.pixels);
+    EXPECT_EQ(download(p.sourceBuffer(), src.size()).pixels, src.pixels);
+}
+
+TEST(ImagePipeline, NamesForTheGui) {
+    for (int k = 0; k < kFilterKindCount; ++k) {
+        const auto& info = filterKindInfo(static_cast<FilterKind>(k));
+        EXPECT_STRNE(info.id, "");
+        EXPECT_STRNE(info.name, "");
+        EXPECT_STRNE(info.description, "");
+    }
+    for (int v = 0; v < kHistogramVariantCount; ++v)
+        EXPECT_STRNE(histogramVariantInfo(static_cast<HistogramVariant>(v)).description, "");
+}
+
+TEST(DefaultImage, ShippedFileIsTheGeneratorsOutput) {
+    const auto path = repoRoot() / "assets" / "default.png";
+    const Rgba8Image shipped = loadImage(path.string());
+    ASSERT_EQ(shipped.size(), (ImageSize{kDefaultImageWidth, kDefaultImageHeight}));
+    const Rgba8Image generated = makeTestPattern(kDefaultImageWidth, kDefaultImageHeight);
+    // Allow a level for libm differences between machines; anything more means the generator
+    // changed without regenerating the asset (clviz-make-default-image).
+    EXPECT_LE(maxDifference(shipped, generated), 1);
+    EXPECT_LT(std::filesystem::file_size(path), 1536u * 1024u);
+
+    // Enough range to judge histograms: every channel spans 0..255 and the luma is spread.
+    const Histogram h = reference::histogram(shipped);
+    for (int c = 0; c < kHistogramChannels; ++c) {
+        EXPECT_EQ(h.stats(c).min, 0) << histogramChannelName(c);
+        EXPECT_EQ(h.stats(c).max, 255) << histogramChannelName(c);
+    }
+    int usedLumaBins = 0;
+    for (auto n : h.bins[kLuma])
+        usedLumaBins += n > 0;
+    EXPECT_EQ(usedLumaBins, 256);
+}
+
+TEST(DefaultImage, PatternScalesToAnySize) {
+    for (auto [w, h] : {std::pair{1, 1}, std::pair{7, 300}, std::pair{2000, 90}}) {
+        const Rgba8Image img = makeTestPattern(w, h);
+        EXPECT_EQ(img.size(), (ImageSize{w, h}));
+        EXPECT_EQ(img.pixels.size(), img.size().bytes());
+    }
+    EXPECT_EQ(makeTestPattern(64, 48).pixels, makeTestPattern(64, 48).pixels) << "deterministic";
+}
