@@ -53,14 +53,25 @@ void PanelStacks::place(const char* name, PanelSide side, float width, float col
     Placed& p = placed_[name];
     const ImGuiWindow* window = ImGui::FindWindowByName(name);
     const bool wasOpen = p.frame == frame_ - 1;
-    if (!wasOpen)
+    if (!wasOpen) {
         p.movedByUser = false;  // (re)opened: back in its column
-    else if (window && (movedByUser(*window, p.pos) || resizedByUser(*window, p.size)))
+        p.framesOpen = 0;
+    } else if (window && (movedByUser(*window, p.pos) || resizedByUser(*window, p.size))) {
         p.movedByUser = true;
+    }
     p.frame = frame_;
     if (collapseBelowHeight > 0 && vp->WorkSize.y < collapseBelowHeight)
         ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_FirstUseEver);
+    // Height 0 fits the content, which ImGui does on a window's first frames only. A demo's first
+    // panels come before its first step (the frame runs in Dear ImGui's order), when there is
+    // nothing to plot yet: keep fitting a little longer, so that a panel opens as tall as its
+    // content once there is some, not as a scrolling sliver. (AlwaysAutoResize panels fit anyway.)
+    if (window && p.framesOpen < kFitFrames && !p.movedByUser && !window->Collapsed &&
+        !(window->Flags & ImGuiWindowFlags_AlwaysAutoResize))
+        ImGui::SetNextWindowSize(ImVec2(window->SizeFull.x, 0), ImGuiCond_Always);
+    else
+        ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_FirstUseEver);
+    ++p.framesOpen;
     if (p.movedByUser) return;
 
     // A column with too little room left hands the panel to the other one; where both are that

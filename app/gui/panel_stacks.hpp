@@ -27,7 +27,9 @@ class PanelStacks {
         ImVec2 pos, size;  // where it was put, and its size then
         bool movedByUser = false;
         int frame = 0;  // the last frame it was placed in: a closed panel forgets being moved
+        int framesOpen = 0;
     };
+    static constexpr int kFitFrames = 4;  // frames a newly opened panel fits its content
     std::map<std::string, Placed> placed_;
     float top_[2] = {0, 0};
     float bottom_ = 0;
