@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <utility>
 
 #include "app/demo_registry.hpp"
 #include "app/gui/device_label.hpp"
@@ -52,6 +53,14 @@ int currentMods(GLFWwindow* w) {
     return mods;
 }
 
+// The mouse reaches the demo in framebuffer pixels: converted here, once, for every demo.
+PointerScale framebufferScaleOf(GLFWwindow* w) {
+    int ww = 0, wh = 0, fw = 0, fh = 0;
+    glfwGetWindowSize(w, &ww, &wh);
+    glfwGetFramebufferSize(w, &fw, &fh);
+    return pointerScale(ww, wh, fw, fh);
+}
+
 WindowOptions windowOptions(const AppOptions& o) {
     WindowOptions w;
     w.width = o.width;
@@ -63,15 +72,16 @@ WindowOptions windowOptions(const AppOptions& o) {
 
 }  // namespace
 
-Application::Application(const AppOptions& options, std::vector<PlatformInfo> platforms)
-    : options_(options), platforms_(std::move(platforms)), window_(windowOptions(options)) {
+Application::Application(const AppOptions& options, ViewerStart start)
+    : options_(options),
+      platforms_(std::move(start.platforms)),
+      startDemo_(start.demo),
+      window_(windowOptions(options)) {
     std::fprintf(stderr, "clviz: %s\n", window_.glDescription().c_str());
 
     const GlContextHandles gl = window_.nativeHandles();
     glQuery_ = queryGlDevice(gl);
-    DeviceRequest request = options_.device;
-    request.glDevice = glQuery_.device;
-    choice_ = chooseDevice(platforms_, request);
+    choice_ = preferGlDevice(platforms_, options_.device, start.device, glQuery_.device);
     createCompute(gl);
     const DeviceInfo& dev = compute_->info();
     std::fprintf(stderr, "clviz: OpenCL device %d.%d: %s (%s); %s\n", choice_.platform,
@@ -89,16 +99,14 @@ Application::Application(const AppOptions& options, std::vector<PlatformInfo> pl
     glfwSetWindowContentScaleCallback(w, onContentScale);
     initImGui();
 
-    services_.window = w;
     services_.compute = compute_.get();
     services_.glMajor = window_.glMajor();
     services_.glMinor = window_.glMinor();
     services_.clContextSharesGl = sharesGl_;
     services_.clContextSharesGlReason = sharesGlReason_;
-    services_.notify = [](void* app, bool isError, const std::string& message) {
-        static_cast<Application*>(app)->notify(isError, message);
+    services_.notify = [this](bool isError, const std::string& message) {
+        notify(isError, message);
     };
-    services_.notifySelf = this;
     services_.requestScreenshot = [this](const std::string& path) {
         pendingScreenshots_.push_back(path.empty() ? timestampedScreenshotName() : path);
     };
@@ -207,7 +215,7 @@ void Application::stopDemo() {
     demo_.reset();
     activeDemo_ = -1;
     glfwSetWindowTitle(window_.handle(), "clviz");
-    dragButton_ = -1;
+    pointer_.cancelDrag();
 }
 
 std::string Application::activateDemo(int index) {
@@ -324,18 +332,16 @@ void Application::perform(AppAction action) {
 }
 
 int Application::run() {
-    const auto& demos = registeredDemos();
-    int start = demos.empty() ? -1 : 0;
-    if (!options_.demo.empty()) {
-        const DemoEntry* entry = findDemo(options_.demo);
-        if (!entry)
-            throw UsageError("unknown --demo '" + options_.demo + "' (available: " + demoIdList() +
-                             ")");
-        start = static_cast<int>(entry - demos.data());
+    if (const int status = start(); status != 0) return status;
+    for (long long index = 0; frame(index); ++index) {
     }
-    if (start < 0) {
+    return finish();
+}
+
+int Application::start() {
+    if (startDemo_ < 0) {
         notify(false, "no demos are registered: showing the shell only");
-    } else if (!activateDemo(start).empty()) {
+    } else if (!activateDemo(startDemo_).empty()) {
         return 1;  // activateDemo already said why
     }
     for (const Setting& s : options_.settings)
@@ -344,70 +350,35 @@ int Application::run() {
                          why.c_str());
             return 2;
         }
+    startTime_ = lastTime_ = glfwGetTime();
+    return 0;
+}
 
-    std::size_t nextTimed = 0;
-    const double startTime = glfwGetTime();
-    double lastTime = startTime;
-    for (long long frame = 0;; ++frame) {
-        glfwPollEvents();
-        while (nextTimed < options_.timed.size() && options_.timed[nextTimed].frame <= frame) {
-            const TimedSetting& t = options_.timed[nextTimed++];
-            if (std::string why = applySetting(t.setting); !why.empty()) {
-                std::fprintf(stderr, "clviz: error: --set-at %lld:%s=%s: %s\n", t.frame,
-                             t.setting.key.c_str(), t.setting.value.c_str(), why.c_str());
-                return 2;
-            }
-        }
-        if (scaleDirty_) {
-            scaleDirty_ = false;
-            applyContentScale(wantedGuiScale());
-        }
-        const bool last = quit_ || window_.shouldClose() ||
-                          (options_.frames && frame + 1 >= *options_.frames) ||
-                          (options_.seconds && glfwGetTime() - startTime >= *options_.seconds);
-
-        const double now = glfwGetTime();
-        FrameInfo info;
-        info.index = frame;
-        info.time = now - startTime;
-        info.dt = frame == 0 ? 0.0 : now - lastTime;
-        lastTime = now;
-        if (frame > 0) stats_.add(info.dt);
-        window_.framebufferSize(info.framebufferWidth, info.framebufferHeight);
-        info.contentScale = window_.contentScale();
-        const bool minimized =
-            forcedMinimized_ || info.framebufferWidth <= 0 || info.framebufferHeight <= 0;
-        if (minimized) info.framebufferWidth = info.framebufferHeight = 0;
-
-        guarded("reload", [&] { liveReload_.poll(demo_.get()); });
+// One frame in Dear ImGui's order: input, GUI, compute, draw, the GUI over it, swap. The GUI comes
+// first so that a demo lays its scene out around this frame's panels, and what it changes reaches
+// this frame's step.
+bool Application::frame(long long index) {
+    if (!takeInput(index)) return false;
+    const bool last = isLastFrame(index);
+    const FrameInfo info = frameInfo(index);
+    if (info.framebufferWidth <= 0) {
         // A minimized window keeps simulating but draws nothing.
         guarded("step", [&] { demo_->step(info); });
-        if (!minimized) {
-            glViewport(0, 0, info.framebufferWidth, info.framebufferHeight);
-            glClearColor(0.05f, 0.055f, 0.07f, 1.0f);
-            glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-            guarded("draw", [&] { demo_->draw(info); });
-            glBindFramebuffer(GL_FRAMEBUFFER, 0);  // the GUI and screenshots use the window's
-            glViewport(0, 0, info.framebufferWidth, info.framebufferHeight);
-            ImGui_ImplOpenGL3_NewFrame();
-            ImGui_ImplGlfw_NewFrame();
-            ImGui::NewFrame();
-            if (guiVisible_) drawGui(info);
-            ImGui::Render();
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-            writeScreenshots(info.framebufferWidth, info.framebufferHeight, last);
-            glfwSwapBuffers(window_.handle());
-        } else {
-            if (last && !options_.screenshotPath.empty()) {
-                std::fprintf(stderr, "clviz: error: the window is minimized: no screenshot\n");
-                screenshotFailed_ = true;
-            }
-            if (!options_.frames && !options_.seconds)
-                glfwWaitEventsTimeout(0.05);  // don't spin while iconified
-        }
-        if (last) break;
+        skipMinimized(last);
+        return !last;
     }
+    buildGui(info);
+    guarded("step", [&] { demo_->step(info); });
+    drawScene(info);
+    renderGui();
+    writeScreenshots(info.framebufferWidth, info.framebufferHeight, last);
+    glfwSwapBuffers(window_.handle());
+    actOnGuiRequests();
+    return !last;
+}
 
+int Application::finish() {
+    if (settingRefused_) return 2;
     int status = 0;
     if (!options_.savePath.empty()) {
         if (std::string why = applySetting({"save", options_.savePath}); !why.empty()) {
@@ -419,6 +390,95 @@ int Application::run() {
     const bool headless = options_.frames || options_.seconds;
     if (status == 0 && (screenshotFailed_ || (demoFailed_ && headless))) status = 1;
     return status;
+}
+
+// Input: window events (keys and the mouse reach the demo from the GLFW callbacks), the --set-at
+// settings due at this frame, a new GUI scale, and kernel or shader builds that finished.
+bool Application::takeInput(long long index) {
+    glfwPollEvents();
+    while (nextTimed_ < options_.timed.size() && options_.timed[nextTimed_].frame <= index) {
+        const TimedSetting& t = options_.timed[nextTimed_++];
+        if (std::string why = applySetting(t.setting); !why.empty()) {
+            std::fprintf(stderr, "clviz: error: --set-at %lld:%s=%s: %s\n", t.frame,
+                         t.setting.key.c_str(), t.setting.value.c_str(), why.c_str());
+            settingRefused_ = true;
+            return false;
+        }
+    }
+    if (scaleDirty_) {
+        scaleDirty_ = false;
+        applyContentScale(wantedGuiScale());
+    }
+    guarded("reload", [&] { liveReload_.poll(demo_.get()); });
+    return true;
+}
+
+bool Application::isLastFrame(long long index) const {
+    return quit_ || window_.shouldClose() || (options_.frames && index + 1 >= *options_.frames) ||
+           (options_.seconds && glfwGetTime() - startTime_ >= *options_.seconds);
+}
+
+FrameInfo Application::frameInfo(long long index) {
+    const double now = glfwGetTime();
+    FrameInfo info;
+    info.index = index;
+    info.time = now - startTime_;
+    info.dt = index == 0 ? 0.0 : now - lastTime_;
+    lastTime_ = now;
+    if (index > 0) stats_.add(info.dt);
+    window_.framebufferSize(info.framebufferWidth, info.framebufferHeight);
+    info.contentScale = window_.contentScale();
+    if (forcedMinimized_ || info.framebufferWidth <= 0 || info.framebufferHeight <= 0)
+        info.framebufferWidth = info.framebufferHeight = 0;
+    return info;
+}
+
+void Application::buildGui(const FrameInfo& frame) {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    if (guiVisible_) drawGui(frame);
+}
+
+void Application::drawScene(const FrameInfo& frame) {
+    glViewport(0, 0, frame.framebufferWidth, frame.framebufferHeight);
+    glClearColor(0.05f, 0.055f, 0.07f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    guarded("draw", [&] { demo_->draw(frame); });
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);  // the GUI and screenshots use the window's
+    glViewport(0, 0, frame.framebufferWidth, frame.framebufferHeight);
+}
+
+void Application::renderGui() {
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void Application::skipMinimized(bool lastFrame) {
+    if (lastFrame && !options_.screenshotPath.empty()) {
+        std::fprintf(stderr, "clviz: error: the window is minimized: no screenshot\n");
+        screenshotFailed_ = true;
+    }
+    if (!options_.frames && !options_.seconds) glfwWaitEventsTimeout(0.05);  // don't spin
+}
+
+// After the frame is shown: the window, the demo and the screenshots change between frames, not
+// under a half-built one.
+void Application::actOnGuiRequests() {
+    const MenuActions actions = std::exchange(guiRequests_, MenuActions{});
+    if (actions.quit) perform(AppAction::Quit);
+    if (actions.screenshot) perform(AppAction::Screenshot);
+    if (actions.toggleVsync) perform(AppAction::ToggleVsync);
+    if (actions.toggleFullscreen) perform(AppAction::ToggleFullscreen);
+    if (actions.hideGui) guiVisible_ = false;
+    if (actions.guiScale >= 0) {
+        guiScaleOverride_ = actions.guiScale;
+        scaleDirty_ = true;
+    }
+    if (actions.switchDemo >= 0) {
+        const int previous = activeDemo_;
+        if (!activateDemo(actions.switchDemo).empty() && previous >= 0) activateDemo(previous);
+    }
 }
 
 void Application::writeScreenshots(int width, int height, bool lastFrame) {
@@ -457,28 +517,10 @@ void Application::drawGui(const FrameInfo& frame) {
     menu.fullscreen = window_.fullscreen();
     menu.guiScaleOverride = guiScaleOverride_;
     menu.contentScale = window_.contentScale();
-    const MenuActions actions = drawMainMenu(menu, panels_);
+    guiRequests_ = drawMainMenu(menu, panels_);
     liveReload_.gui(demo_.get());
 
-    if (panels_.overlay) {
-        OverlayInfo o;
-        o.stats = &stats_;
-        o.demoTitle = activeDemo_ >= 0 ? demos[activeDemo_].title : "";
-        const std::string& device =
-            deviceNameOverride_.empty() ? compute_->info().name : deviceNameOverride_;
-        const std::string& platform = platforms_[choice_.platform].name;
-        o.clDevice = compactDeviceName(device) + " (" + compactPlatformName(platform) + ")";
-        o.clDeviceFull = device + " (" + platform + ")";
-        o.clReason = choice_.reason;
-        o.gl = "OpenGL " + std::to_string(window_.glMajor()) + "." +
-               std::to_string(window_.glMinor()) + " core, " + window_.glRenderer() +
-               (window_.fellBackTo33() ? " (4.5 unavailable)" : "");
-        o.glFellBack = window_.fellBackTo33();
-        o.vsync = window_.vsync();
-        o.framebufferWidth = frame.framebufferWidth;
-        o.framebufferHeight = frame.framebufferHeight;
-        drawOverlay(o);
-    }
+    if (panels_.overlay) drawOverlay(overlayInfo(frame));
     if (panels_.devices) {
         DevicePanelModel m;
         m.platforms = &platforms_;
@@ -494,29 +536,36 @@ void Application::drawGui(const FrameInfo& frame) {
         if (demo_) demoKeys = demo_->keyHelp();
         drawKeysWindow(&panels_.keys, demoKeys, activeDemo_ >= 0 ? demos[activeDemo_].title : "");
     }
-
-    if (demo_) {
-        ImGuiContext& g = *ImGui::GetCurrentContext();
-        const int windowDepth = g.CurrentWindowStack.Size;
-        guarded("gui", [&] { demo_->gui(frame); });
-        // A throw from inside a Begin/End pair leaves ImGui's stacks open: close them.
-        if (g.CurrentWindowStack.Size != windowDepth) ImGui::ErrorCheckEndFrameRecover(nullptr);
-    }
+    drawDemoGui(frame);
     if (panels_.notices) notices_.draw(glfwGetTime());
+}
 
-    if (actions.quit) perform(AppAction::Quit);
-    if (actions.screenshot) perform(AppAction::Screenshot);
-    if (actions.toggleVsync) perform(AppAction::ToggleVsync);
-    if (actions.toggleFullscreen) perform(AppAction::ToggleFullscreen);
-    if (actions.hideGui) guiVisible_ = false;
-    if (actions.guiScale >= 0) {
-        guiScaleOverride_ = actions.guiScale;
-        scaleDirty_ = true;
-    }
-    if (actions.switchDemo >= 0) {
-        const int previous = activeDemo_;
-        if (!activateDemo(actions.switchDemo).empty() && previous >= 0) activateDemo(previous);
-    }
+OverlayInfo Application::overlayInfo(const FrameInfo& frame) const {
+    OverlayInfo o;
+    o.stats = &stats_;
+    o.demoTitle = activeDemo_ >= 0 ? registeredDemos()[activeDemo_].title : "";
+    const std::string& device =
+        deviceNameOverride_.empty() ? compute_->info().name : deviceNameOverride_;
+    const std::string& platform = platforms_[choice_.platform].name;
+    o.clDevice = compactDeviceName(device) + " (" + compactPlatformName(platform) + ")";
+    o.clDeviceFull = device + " (" + platform + ")";
+    o.clReason = choice_.reason;
+    o.gl = "OpenGL " + std::to_string(window_.glMajor()) + "." + std::to_string(window_.glMinor()) +
+           " core, " + window_.glRenderer() + (window_.fellBackTo33() ? " (4.5 unavailable)" : "");
+    o.glFellBack = window_.fellBackTo33();
+    o.vsync = window_.vsync();
+    o.framebufferWidth = frame.framebufferWidth;
+    o.framebufferHeight = frame.framebufferHeight;
+    return o;
+}
+
+void Application::drawDemoGui(const FrameInfo& frame) {
+    if (!demo_) return;
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    const int windowDepth = g.CurrentWindowStack.Size;
+    guarded("gui", [&] { demo_->gui(frame); });
+    // A throw from inside a Begin/End pair leaves ImGui's stacks open: close them.
+    if (g.CurrentWindowStack.Size != windowDepth) ImGui::ErrorCheckEndFrameRecover(nullptr);
 }
 
 // --- input: what ImGui does not capture goes to the app's keys, then to the demo ---
@@ -531,30 +580,27 @@ void Application::onKey(GLFWwindow* w, int key, int, int action, int mods) {
     app->guarded("key", [&] { app->demo_->onKey(key, mods); });
 }
 
-void Application::onMouseButton(GLFWwindow* w, int button, int action, int) {
+void Application::sendPointer(const std::optional<PointerEvent>& event) {
+    if (event) guarded("mouse", [&] { demo_->onPointer(*event); });
+}
+
+void Application::onMouseButton(GLFWwindow* w, int button, int action, int mods) {
     Application* app = self(w);
-    if (action == GLFW_PRESS && app->dragButton_ < 0 && !ImGui::GetIO().WantCaptureMouse) {
-        app->dragButton_ = button;
-        glfwGetCursorPos(w, &app->lastX_, &app->lastY_);
-    } else if (action == GLFW_RELEASE && button == app->dragButton_) {
-        app->dragButton_ = -1;
-    }
+    app->pointer_.setScale(framebufferScaleOf(w));
+    app->sendPointer(
+        app->pointer_.button(button, action == GLFW_PRESS, mods, ImGui::GetIO().WantCaptureMouse));
 }
 
 void Application::onCursorPos(GLFWwindow* w, double x, double y) {
     Application* app = self(w);
-    if (app->dragButton_ < 0) return;
-    const double dx = x - app->lastX_, dy = y - app->lastY_;
-    app->lastX_ = x;
-    app->lastY_ = y;
-    const int button = app->dragButton_;
-    app->guarded("mouse", [&] { app->demo_->onMouseDrag(dx, dy, button, currentMods(w)); });
+    app->pointer_.setScale(framebufferScaleOf(w));
+    app->sendPointer(app->pointer_.move(x, y, currentMods(w)));
 }
 
-void Application::onScroll(GLFWwindow* w, double, double dy) {
+void Application::onScroll(GLFWwindow* w, double dx, double dy) {
     Application* app = self(w);
-    if (ImGui::GetIO().WantCaptureMouse) return;
-    app->guarded("scroll", [&] { app->demo_->onScroll(dy); });
+    app->pointer_.setScale(framebufferScaleOf(w));
+    app->sendPointer(app->pointer_.scroll(dx, dy, currentMods(w), ImGui::GetIO().WantCaptureMouse));
 }
 
 void Application::onDrop(GLFWwindow* w, int count, const char** paths) {

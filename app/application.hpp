@@ -2,7 +2,12 @@
 // The viewer: window, GL and CL contexts, ImGui, and the main loop that drives the active demo.
 // The loop owns timing (frame dt, FPS), routes input ImGui did not take to the demo, applies
 // --set / --set-at settings, and takes screenshots (and GUI layout dumps for tests).
+//
+// A frame runs in Dear ImGui's order: input (window events, --set-at settings, finished reloads)
+// -> GUI (ImGui::NewFrame, the app's and the demo's panels) -> compute (the demo's step) -> draw
+// -> render the GUI over it -> swap; then what the GUI asked for (menu actions, a demo switch).
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,7 +18,10 @@
 #include "app/gui/keys.hpp"
 #include "app/gui/main_menu.hpp"
 #include "app/gui/notices.hpp"
+#include "app/gui/overlay.hpp"
 #include "app/live_reload.hpp"
+#include "app/pointer_input.hpp"
+#include "app/viewer_start.hpp"
 #include "app/window.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/gl_device_query.hpp"
@@ -24,8 +32,9 @@ namespace clviz {
 
 class Application {
   public:
-    // Opens the window and creates the GL and OpenCL contexts and ImGui. Throws clviz::Error.
-    Application(const AppOptions& options, std::vector<PlatformInfo> platforms);
+    // Opens the window and creates the GL and OpenCL contexts (on `start.device`, or on the device
+    // that drives GL where the command line left the choice open) and ImGui. Throws clviz::Error.
+    Application(const AppOptions& options, ViewerStart start);
     ~Application();
     Application(const Application&) = delete;
     Application& operator=(const Application&) = delete;
@@ -35,6 +44,22 @@ class Application {
     int run();
 
   private:
+    // run(): start the demo and apply --set (0, or the exit status), frames until the last, then
+    // --save and the exit status.
+    int start();
+    bool frame(long long index);  // false after the last frame
+    int finish();
+
+    // The stages of a frame.
+    bool takeInput(long long index);  // false when a --set-at setting was refused
+    bool isLastFrame(long long index) const;
+    FrameInfo frameInfo(long long index);
+    void buildGui(const FrameInfo& frame);
+    void drawScene(const FrameInfo& frame);
+    void renderGui();
+    void skipMinimized(bool lastFrame);
+    void actOnGuiRequests();
+
     // Applies one setting: "app.*" keys here, the rest to the active demo. "" or why not.
     std::string applySetting(const Setting& s);
     std::string applyAppSetting(const std::string& key, const std::string& value);
@@ -52,6 +77,8 @@ class Application {
     void applyContentScale(float scale);
     float wantedGuiScale() const;
     void drawGui(const FrameInfo& frame);
+    OverlayInfo overlayInfo(const FrameInfo& frame) const;
+    void drawDemoGui(const FrameInfo& frame);
     void perform(AppAction action);
     void writeScreenshots(int width, int height, bool lastFrame);
     void notify(bool isError, const std::string& message);
@@ -63,9 +90,11 @@ class Application {
     static void onScroll(GLFWwindow* w, double dx, double dy);
     static void onDrop(GLFWwindow* w, int count, const char** paths);
     static void onContentScale(GLFWwindow* w, float xs, float ys);
+    void sendPointer(const std::optional<PointerEvent>& event);
 
     AppOptions options_;
     std::vector<PlatformInfo> platforms_;
+    int startDemo_ = -1;
     Window window_;
     GlDeviceQuery glQuery_;
     DeviceChoice choice_;
@@ -84,6 +113,7 @@ class Application {
     std::unique_ptr<Demo> demo_;
     int activeDemo_ = -1;  // index into registeredDemos()
     bool demoFailed_ = false;
+    MenuActions guiRequests_;  // what this frame's GUI asked for, done once it is shown
 
     FrameStats stats_;
     Notices notices_;
@@ -96,9 +126,12 @@ class Application {
     std::vector<std::string> pendingLayouts_;  // app.layout: GUI window rectangles, for tests
     std::string deviceNameOverride_;           // app.device-name test hook (overlay only)
     bool screenshotFailed_ = false;
+    bool settingRefused_ = false;  // a --set-at setting failed: stop with status 2
 
-    int dragButton_ = -1;  // mouse button dragging in the scene, -1: none
-    double lastX_ = 0, lastY_ = 0;
+    std::size_t nextTimed_ = 0;  // the next --set-at setting
+    double startTime_ = 0, lastTime_ = 0;
+
+    PointerInput pointer_;  // the mouse, in framebuffer pixels, and the drag in the scene
 };
 
 }  // namespace clviz

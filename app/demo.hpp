@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-struct GLFWwindow;
+#include "app/pointer_input.hpp"
 
 namespace clviz {
 
@@ -22,9 +22,9 @@ struct FrameInfo {
     float contentScale = 1.0f;  // HiDPI scale of the window
 };
 
-// What a demo may use from the application.
+// What a demo may use from the application. Input arrives through Demo's on* calls, never by
+// polling the window.
 struct AppServices {
-    GLFWwindow* window = nullptr;
     ComputeContext* compute = nullptr;
     int glMajor = 4, glMinor = 5;  // the GL context actually created
     // True when the CL context was created with this GL context's properties (cl_khr_gl_sharing
@@ -32,13 +32,12 @@ struct AppServices {
     bool clContextSharesGl = false;
     std::string clContextSharesGlReason;
     // Shows a message in the GUI notice area (and on stderr); errors stay until dismissed.
-    void (*notify)(void* self, bool isError, const std::string& message) = nullptr;
-    void* notifySelf = nullptr;
+    std::function<void(bool isError, const std::string& message)> notify;
     void notice(const std::string& m) const {
-        if (notify) notify(notifySelf, false, m);
+        if (notify) notify(false, m);
     }
     void error(const std::string& m) const {
-        if (notify) notify(notifySelf, true, m);
+        if (notify) notify(true, m);
     }
     // Saves the window (scene and GUI) as PNG once this frame is drawn; an empty path picks a
     // timestamped name. The result is reported through notify.
@@ -52,30 +51,39 @@ class Demo {
 
     // Creates CL and GL resources. Throws clviz::Error on failure (the app shows it).
     virtual void init(const AppServices& app) = 0;
+    // One frame, in Dear ImGui's order: input (the on* calls below) -> gui() -> step() -> draw()
+    // -> the app renders the GUI over the scene. gui() is left out while the GUI is hidden, and
+    // gui() and draw() while the window is minimized.
+    //
+    // Adds the demo's ImGui windows and its entries under the main menu's "Demo" menu. The
+    // panels of this frame are placed when it returns (app/gui/layout.hpp lists them), so a demo
+    // may lay out its scene around them for this frame's draw().
+    virtual void gui(const FrameInfo& frame) = 0;
     // Runs this frame's OpenCL work.
     virtual void step(const FrameInfo& frame) = 0;
     // Draws into the current framebuffer (viewport already set).
     virtual void draw(const FrameInfo& frame) = 0;
-    // Adds the demo's ImGui windows and its entries under the main menu's "Demo" menu.
-    virtual void gui(const FrameInfo& frame) = 0;
     // Releases CL and GL resources; the GL context is still current.
     virtual void shutdown() = 0;
 
-    // Keyboard and mouse that ImGui did not capture. Keys reach the demo on press and on
-    // auto-repeat, except the app's own (app/gui/keys.hpp: Esc, Q, V, F, F1, F2, F12, P).
+    // Keyboard and mouse that ImGui did not capture, between frames. Keys reach the demo on press
+    // and on auto-repeat, except the app's own (app/gui/keys.hpp: Esc, Q, V, F, F1, F2, F12, P).
     // Return true when handled.
     virtual bool onKey(int /*key*/, int /*mods*/) { return false; }
-    virtual void onMouseDrag(double /*dx*/, double /*dy*/, int /*button*/, int /*mods*/) {}
-    virtual void onScroll(double /*dy*/) {}
+    // Mouse: in framebuffer pixels. A press over the scene starts a drag that ends with that
+    // button's release, even if the cursor is over a panel then; moves come always (with the
+    // dragging button, or -1 while hovering), scrolls when not over a panel.
+    virtual void onPointer(const PointerEvent& /*event*/) {}
     virtual void onDrop(const std::string& /*path*/) {}
 
     // Command interface for automation and tests (`--set key=value`, the test hooks): applies a
     // setting by name, e.g. ("variant", "tiled"). Returns an empty string on success, else why not.
-    // Called after init(): --set values before the first step(), --set-at ones before their
-    // frame, --save's ("save", FILE) after the last frame. Unknown keys should say so.
+    // Called after init(): --set values before the first frame, --set-at ones before their frame
+    // (between frames, with the input), --save's ("save", FILE) after the last frame. Unknown
+    // keys should say so.
     virtual std::string set(const std::string& key, const std::string& value) = 0;
 
-    // Live reload (app/live_reload.hpp), called at a frame boundary before step(). Kernels: the
+    // Live reload (app/live_reload.hpp), called at a frame boundary before gui(). Kernels: the
     // program cache holds new builds; fetch fresh kernels and keep the state (bodies, image,
     // camera). Shaders: the GLSL files changed; rebuild GL programs, and throw clviz::Error with
     // the compile log, keeping the old programs, when they do not build.

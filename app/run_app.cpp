@@ -5,7 +5,7 @@
 
 #include "app/application.hpp"
 #include "app/cli.hpp"
-#include "app/demo_registry.hpp"
+#include "app/viewer_start.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
 #include "compute/core/cl_error.hpp"
@@ -42,16 +42,12 @@ int runBenchmark(const AppOptions& app) {
 }
 
 int runViewer(const AppOptions& options) {
-    if (!options.demo.empty() && !findDemo(options.demo))
-        throw UsageError("unknown --demo '" + options.demo + "' (available: " + demoIdList() + ")");
     for (const std::string* dir : {&options.kernelDir, &options.shaderDir})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw UsageError((dir == &options.kernelDir ? "--kernel-dir " : "--shader-dir ") +
                              *dir + ": not a directory");
     // OpenCL first: a machine without a usable device fails fast, before any window opens.
-    auto platforms = queryPlatforms();
-    chooseDevice(platforms, options.device);
-    Application app(options, std::move(platforms));
+    Application app(options, chooseViewerStart(options));
     return app.run();
 }
 

@@ -4,7 +4,6 @@
 // glad first: GLFW must not pull in the system GL header.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <imgui_internal.h>  // FindWindowByName: where the panels ended up
 
 #include <algorithm>
 #include <cmath>
@@ -277,11 +276,6 @@ void ImageDemo::runChain() {
 
 void ImageDemo::step(const FrameInfo& frame) {
     if (pendingDefault_) loadDefault();
-    if (drag_ != Drag::None && app_.window &&
-        glfwGetMouseButton(app_.window, GLFW_MOUSE_BUTTON_LEFT) != GLFW_PRESS &&
-        glfwGetMouseButton(app_.window, GLFW_MOUSE_BUTTON_RIGHT) != GLFW_PRESS &&
-        glfwGetMouseButton(app_.window, GLFW_MOUSE_BUTTON_MIDDLE) != GLFW_PRESS)
-        drag_ = Drag::None;
     if (controls_.spinDegreesPerSecond != 0) {
         if (FilterStep* r = findStep(controls_.steps, FilterKind::Rotate); r && r->enabled) {
             r->rotate.degrees =
@@ -311,232 +305,43 @@ void ImageDemo::updateLayout(int framebufferWidth, int framebufferHeight, bool u
     layout_ = layoutImages(controls_.view, area, src.width, src.height, res.width, res.height);
 }
 
-void ImageDemo::measurePanelInsets(long long frameIndex) {
-    const ImGuiIO& io = ImGui::GetIO();
-    const float sx = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
-    const float sy = io.DisplayFramebufferScale.y > 0 ? io.DisplayFramebufferScale.y : 1.0f;
-    const float displayW = io.DisplaySize.x;
-    const float edge = 40.0f;  // a panel this close to an edge counts as docked there
-    float left = 0, right = 0;
-    for (const char* name : {"Image", "Filters", "Histogram", "Timings"}) {
-        const ImGuiWindow* w = ImGui::FindWindowByName(name);
-        if (!w || !w->Active || w->Hidden || w->Collapsed) continue;
-        const float x0 = w->Pos.x, x1 = w->Pos.x + w->Size.x;
-        if (x0 <= edge && x1 < 0.6f * displayW) left = std::max(left, x1 + 4.0f);
-        if (x1 >= displayW - edge && x0 > 0.4f * displayW)
-            right = std::max(right, displayW - x0 + 4.0f);
-    }
-    insetLeft_ = left * sx;
-    insetRight_ = right * sx;
-    insetTop_ = ImGui::GetMainViewport()->WorkPos.y * sy;
-    insetsFrame_ = frameIndex;
-}
-
 void ImageDemo::draw(const FrameInfo& frame) {
-    // The panels were measured by the previous frame's GUI; without it (GUI hidden) use it all.
-    updateLayout(frame.framebufferWidth, frame.framebufferHeight, insetsFrame_ == frame.index - 1);
+    // This frame's gui() measured the panels; without it (GUI hidden) the images use it all.
+    updateLayout(frame.framebufferWidth, frame.framebufferHeight, insetsFrame_ == frame.index);
     if (!sourceTexture_) return;
     view_->draw(layout_, controls_.view, textureRef(sourceTexture_.get()),
                 hasResult_ ? textureRef(resultTexture_.get()) : ImageTextureRef{},
                 frame.framebufferWidth, frame.framebufferHeight);
 }
 
-// --- GUI -----------------------------------------------------------------------------------
-
-void ImageDemo::drawLabels() {
-    if (!sourceTexture_ || framebufferWidth_ <= 0) return;
-    // The draw lists work in window coordinates; the layout in framebuffer pixels.
-    const ImGuiIO& io = ImGui::GetIO();
-    const float sx = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
-    const float sy = io.DisplayFramebufferScale.y > 0 ? io.DisplayFramebufferScale.y : 1.0f;
-    ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    // Top-left of each pane: clear of the app's overlay in the window's top-right corner.
-    auto label = [&](const ImagePane& pane, const std::string& text) {
-        if (pane.clip.width() < 60.0f) return;
-        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-        const float top = std::max(pane.clip.y0, pane.image.y0) / sy + 6.0f;
-        const float x = std::max(pane.clip.x0, pane.image.x0) / sx + 10.0f;
-        dl->AddRectFilled(ImVec2(x - 6, top - 3), ImVec2(x + size.x + 6, top + size.y + 3),
-                          IM_COL32(0, 0, 0, 160), 4.0f);
-        dl->AddText(ImVec2(x, top), IM_COL32(235, 235, 235, 255), text.c_str());
-    };
-    const ImageSize src = sourceSize();
-    label(layout_.source, "source " + std::to_string(src.width) + "x" + std::to_string(src.height));
-    if (hasResult_) {
-        const ImageSize res = resultSize();
-        label(layout_.result,
-              "result " + std::to_string(res.width) + "x" + std::to_string(res.height));
-    }
-}
-
-void ImageDemo::drawPixelReadout() {
-    if (!sourceTexture_ || ImGui::GetIO().WantCaptureMouse || drag_ != Drag::None) return;
-    float x = 0, y = 0;
-    if (!cursorInFramebuffer(x, y)) return;
-    int px = 0, py = 0;
-    char text[160];
-    auto rgba = [](const std::uint8_t* p, const char* what, int px, int py, char* out,
-                   std::size_t n) {
-        std::snprintf(out, n, "%s (%d, %d)\nR %3d  G %3d  B %3d  A %3d", what, px, py, p[0], p[1],
-                      p[2], p[3]);
-    };
-    if (imagePixelAt(layout_.source, layout_.scale, x, y, px, py) && px < source_.width &&
-        py < source_.height) {
-        rgba(source_.at(px, py), "source", px, py, text, sizeof text);
-    } else if (hasResult_ && imagePixelAt(layout_.result, layout_.scale, x, y, px, py)) {
-        // One pixel from the device: 4 bytes, only while hovering.
-        const ImageSize size = pipeline_->resultSize();
-        if (px >= size.width || py >= size.height) return;
-        std::uint8_t p[4] = {};
-        try {
-            cc_->queue().enqueueReadBuffer(pipeline_->result(), CL_TRUE,
-                                           4 * (std::size_t(py) * size.width + px), 4, p);
-        } catch (const cl::Error&) {
-            return;
-        }
-        rgba(p, "result", px, py, text, sizeof text);
-    } else {
-        return;
-    }
-    if (controls_.view.magnification == Magnification::Nearest || layout_.scale >= 4.0f)
-        ImGui::SetTooltip("%s", text);
-}
-
-void ImageDemo::gui(const FrameInfo& frame) {
-    if (ImGui::BeginMainMenuBar()) {
-        if (ImGui::BeginMenu("Demo")) {
-            ImGui::Separator();
-            ImGui::MenuItem("Image panel", nullptr, &panels_.image);
-            ImGui::MenuItem("Filters panel", nullptr, &panels_.filters);
-            ImGui::MenuItem("Histogram panel", nullptr, &panels_.histogram);
-            ImGui::MenuItem("Timings panel", nullptr, &panels_.timings);
-            ImGui::MenuItem("Timing overlay", nullptr, &panels_.overlay);
-            ImGui::EndMenu();
-        }
-        ImGui::EndMainMenuBar();
-    }
-    drawLabels();
-    drawPixelReadout();
-
-    // Image and Filters down the left edge, Histogram and Timings down the right one (below the
-    // overlay); on short windows those two start collapsed (the status line shows the timings).
-    stacks_.beginFrame();
-    if (panels_.image) {
-        stacks_.place("Image", PanelSide::Left, 360);
-        ImagePanelFacts facts;
-        facts.imageLabel = imageLabel_;
-        facts.imageNote = imageNote_;
-        facts.source = sourceSize();
-        facts.result = hasResult_ ? resultSize() : ImageSize{};
-        facts.interop = interop_;
-        // The chooser words its reason for buffers; say how textures travel instead.
-        if (auto cut = facts.interop.reason.find("; using "); cut != std::string::npos)
-            facts.interop.reason.resize(cut);
-        if (sourceTexture_) {
-            facts.interop.path = sourceTexture_->path();
-            facts.interop.reason +=
-                facts.interop.path == InteropPath::GlSharing
-                    ? "; textures: clCreateFromGLTexture, acquire + device copy + release"
-                    : "; textures: clEnqueueMapBuffer + glTexSubImage2D";
-            facts.textureFallback = sourceTexture_->fallbackReason();
-        }
-        if (resultTexture_ && facts.textureFallback.empty())
-            facts.textureFallback = resultTexture_->fallbackReason();
-        facts.caps = describeInteropCaps(caps_);
-        facts.actualSizeZoom = actualSizeZoom(layout_);
-        facts.glMaxTextureSize = glMaxTextureSize_;
-        ImagePanelRequests req;
-        drawImagePanel(&panels_.image, controls_, facts, pathField_, saveField_, req);
-        if (req.load) {
-            if (std::string why = loadFile(*req.load); !why.empty())
-                app_.error(why);
-            else
-                app_.notice("loaded " + *req.load);
-        }
-        if (req.save)
-            if (std::string why = save(*req.save); !why.empty()) app_.error(why);
-        if (req.interopChanged)
-            if (std::string why = recreateTextures(); !why.empty()) app_.error(why);
-    }
-    if (panels_.filters && pipeline_) {
-        stacks_.place("Filters", PanelSide::Left, 360);
-        if (drawFiltersPanel(&panels_.filters, controls_, *pipeline_, runError_)) dirty_ = true;
-    }
-    if (panels_.histogram) {
-        double histogramMs = 0;
-        if (pipeline_)
-            for (const StepTiming& t : pipeline_->timings())
-                if (t.label.rfind("histogram", 0) == 0) histogramMs = t.ms;
-        stacks_.place("Histogram", PanelSide::Right, 360, 600);
-        if (drawHistogramPanel(&panels_.histogram, controls_,
-                               pipeline_ ? pipeline_->histogram() : std::nullopt, histogramMs))
-            dirty_ = true;
-    }
-    TimingFacts timing;
-    if (pipeline_) {
-        timing.steps = &pipeline_->timings();
-        timing.chainMs = pipeline_->totalMs();
-    }
-    timing.transfer = transfer_;
-    timing.path = resultTexture_ ? resultTexture_->path() : interopPath();
-    timing.result = hasResult_ ? resultSize() : ImageSize{};
-    timing.continuous = controls_.continuous;
-    timing.history = &history_;
-    if (panels_.timings) {
-        stacks_.place("Timings", PanelSide::Right, 360, 850);
-        const bool continuousBefore = controls_.continuous;
-        drawTimingsPanel(&panels_.timings, timing, &controls_.continuous);
-        if (controls_.continuous != continuousBefore) dirty_ = true;
-    }
-    if (panels_.overlay && hasResult_) drawTimingOverlay(timing);
-    measurePanelInsets(frame.index);
-}
-
 // --- input ---------------------------------------------------------------------------------
 
-bool ImageDemo::cursorInFramebuffer(float& x, float& y) const {
-    if (!app_.window) return false;
-    double cx = 0, cy = 0;
-    glfwGetCursorPos(app_.window, &cx, &cy);
-    int ww = 0, wh = 0, fw = 0, fh = 0;
-    glfwGetWindowSize(app_.window, &ww, &wh);
-    glfwGetFramebufferSize(app_.window, &fw, &fh);
-    if (ww <= 0 || wh <= 0) return false;
-    x = static_cast<float>(cx * fw / ww);
-    y = static_cast<float>(cy * fh / wh);
-    return true;
-}
-
-void ImageDemo::onMouseDrag(double dx, double dy, int /*button*/, int /*mods*/) {
-    float x = 0, y = 0;
-    if (!cursorInFramebuffer(x, y)) return;
-    int ww = 1, fw = 1, wh = 1, fh = 1;
-    glfwGetWindowSize(app_.window, &ww, &wh);
-    glfwGetFramebufferSize(app_.window, &fw, &fh);
-    const float fx = static_cast<float>(dx) * float(fw) / float(std::max(ww, 1));
-    const float fy = static_cast<float>(dy) * float(fh) / float(std::max(wh, 1));
-    if (drag_ == Drag::None) {
-        // Where the press started decides: on the divider it moves it, elsewhere it pans.
-        drag_ = controls_.view.mode == ImageViewMode::Split && nearDivider(layout_, x - fx, 8.0f)
-                    ? Drag::Divider
-                    : Drag::Pan;
+void ImageDemo::onPointer(const PointerEvent& e) {
+    cursor_ = {e.x, e.y};
+    switch (e.type) {
+        case PointerEvent::Type::Press:
+            // Where the press is decides: on the divider it moves it, elsewhere it pans.
+            drag_ = controls_.view.mode == ImageViewMode::Split && nearDivider(layout_, e.x, 8.0f)
+                        ? Drag::Divider
+                        : Drag::Pan;
+            break;
+        case PointerEvent::Type::Release:
+            drag_ = Drag::None;
+            break;
+        case PointerEvent::Type::Move:
+            if (drag_ == Drag::None) break;  // hovering
+            if (drag_ == Drag::Divider) {
+                if (framebufferWidth_ > 0)
+                    controls_.view.split = std::clamp(e.x / float(framebufferWidth_), 0.0f, 1.0f);
+            } else {
+                controls_.view.panX += e.dx;
+                controls_.view.panY += e.dy;
+            }
+            break;
+        case PointerEvent::Type::Scroll:
+            zoomAt(controls_.view, layout_, static_cast<float>(std::pow(1.15, e.dy)), e.x, e.y);
+            break;
     }
-    if (drag_ == Drag::Divider) {
-        if (framebufferWidth_ > 0)
-            controls_.view.split = std::clamp(x / float(framebufferWidth_), 0.0f, 1.0f);
-    } else {
-        controls_.view.panX += fx;
-        controls_.view.panY += fy;
-    }
-}
-
-void ImageDemo::onScroll(double dy) {
-    float x = 0, y = 0;
-    if (!cursorInFramebuffer(x, y)) {
-        x = framebufferWidth_ * 0.5f;
-        y = framebufferHeight_ * 0.5f;
-    }
-    zoomAt(controls_.view, layout_, static_cast<float>(std::pow(1.15, dy)), x, y);
 }
 
 void ImageDemo::onDrop(const std::string& path) {

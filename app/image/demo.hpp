@@ -5,7 +5,9 @@
 // and plots histograms and per-filter timings.
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "app/demo.hpp"
 #include "app/gui/panel_stacks.hpp"
@@ -36,8 +38,7 @@ class ImageDemo final : public Demo {
     void shutdown() override;
 
     bool onKey(int key, int mods) override;
-    void onMouseDrag(double dx, double dy, int button, int mods) override;
-    void onScroll(double dy) override;
+    void onPointer(const PointerEvent& event) override;
     void onDrop(const std::string& path) override;
 
     // Keys: image, save, and those of applyImageSetting (app/image/settings.hpp).
@@ -69,12 +70,17 @@ class ImageDemo final : public Demo {
     void runChain();
     void setRunError(const std::string& message);
     void updateLayout(int framebufferWidth, int framebufferHeight, bool useInsets);
-    bool cursorInFramebuffer(float& x, float& y) const;
 
+    // --- GUI (app/image/gui.cpp) ---
+    void demoMenu();
+    void imagePanel();
+    void histogramPanel();
+    TimingFacts timingFacts() const;
     void drawLabels();
     // Tooltip with the RGBA values under the cursor (zoomed in, or with nearest magnification).
     void drawPixelReadout();
-    // Measures the panels docked at the left and right edges, so the images go between them.
+    // Measures this frame's panels docked at the left and right edges, so the images go between
+    // them.
     void measurePanelInsets(long long frameIndex);
 
     AppServices app_;
@@ -101,9 +107,10 @@ class ImageDemo final : public Demo {
 
     ImageLayout layout_;
     float insetLeft_ = 0, insetRight_ = 0, insetTop_ = 0;  // framebuffer pixels
-    long long insetsFrame_ = -2;                           // frame whose GUI measured them
+    long long insetsFrame_ = -1;                           // frame whose GUI measured them
     int framebufferWidth_ = 0, framebufferHeight_ = 0;
     enum class Drag { None, Pan, Divider } drag_ = Drag::None;
+    std::optional<std::pair<float, float>> cursor_;  // framebuffer pixels, once it moved
 
     TimingHistory history_;
 

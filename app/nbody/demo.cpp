@@ -256,6 +256,7 @@ void NbodyDemo::draw(const FrameInfo& frame) {
         0.02f, 4.0f);
     style.colourScale = style.colour == ParticleColour::Mass ? massScale_ : speedScale_;
 
+    viewportHeight_ = frame.framebufferHeight;
     renderTimer_->begin();
     renderer_->draw(source, camera_, frame.framebufferWidth, frame.framebufferHeight, style);
     renderTimer_->end();
@@ -353,23 +354,21 @@ bool NbodyDemo::onKey(int key, int /*mods*/) {
     }
 }
 
-void NbodyDemo::onMouseDrag(double dx, double dy, int button, int mods) {
-    int width = 0, height = 0;
-    if (app_.window) glfwGetFramebufferSize(app_.window, &width, &height);
-    const bool pan = button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE ||
-                     (button == GLFW_MOUSE_BUTTON_LEFT && (mods & GLFW_MOD_SHIFT));
-    if (pan) {
-        // Drag deltas are in screen units; the pan math wants the same units as the height.
-        int winW = 0, winH = 0;
-        if (app_.window) glfwGetWindowSize(app_.window, &winW, &winH);
-        camera_.pan(float(dx), float(dy), winH > 0 ? winH : height);
-    } else if (button == GLFW_MOUSE_BUTTON_LEFT) {
-        camera_.rotate(float(dx), float(dy));
+void NbodyDemo::onPointer(const PointerEvent& e) {
+    if (e.type == PointerEvent::Type::Scroll) {
+        camera_.zoom(e.dy);
+        return;
     }
-}
-
-void NbodyDemo::onScroll(double dy) {
-    camera_.zoom(float(dy));
+    if (e.type != PointerEvent::Type::Move || e.button < 0) return;
+    const bool pan = e.button == GLFW_MOUSE_BUTTON_RIGHT || e.button == GLFW_MOUSE_BUTTON_MIDDLE ||
+                     (e.button == GLFW_MOUSE_BUTTON_LEFT && (e.mods & GLFW_MOD_SHIFT));
+    if (pan) {
+        // The point under the cursor follows it: motion and height in the same pixels.
+        camera_.pan(e.dx, e.dy, viewportHeight_);
+    } else if (e.button == GLFW_MOUSE_BUTTON_LEFT) {
+        // Per window unit, so a turn takes the same hand movement on a HiDPI display.
+        camera_.rotate(e.dx / e.pixelsPerUnit, e.dy / e.pixelsPerUnit);
+    }
 }
 
 void NbodyDemo::onDrop(const std::string& path) {

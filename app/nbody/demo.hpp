@@ -35,8 +35,7 @@ class NbodyDemo final : public Demo {
     void shutdown() override;
 
     bool onKey(int key, int mods) override;
-    void onMouseDrag(double dx, double dy, int button, int mods) override;
-    void onScroll(double dy) override;
+    void onPointer(const PointerEvent& event) override;
     void onDrop(const std::string& path) override;
     std::string set(const std::string& key, const std::string& value) override;
     void kernelsReloaded() override;
@@ -120,6 +119,7 @@ class NbodyDemo final : public Demo {
     std::unique_ptr<ParticleRenderer> renderer_;
     std::unique_ptr<GlTimer> renderTimer_;
     OrbitCamera camera_;
+    int viewportHeight_ = 0;  // pixels, as last drawn: panning moves the scene with the cursor
     ParticleStyle style_;
     float brightness_ = 1.0f;  // user factor on top of the automatic per-N intensity
     float sizeFactor_ = 1.0f;  // user factor on top of the automatic per-scene sprite size

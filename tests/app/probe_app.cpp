@@ -36,7 +36,7 @@ class ProbeDemo : public Demo {
 
     void init(const AppServices& app) override {
         app_ = app;
-        if (!app.compute || !app.window || !app.notify || !app.requestScreenshot)
+        if (!app.compute || !app.notify || !app.requestScreenshot)
             throw Error("AppServices is incomplete");
         trace(name_ + " init gl=" + std::to_string(app.glMajor) + "." +
               std::to_string(app.glMinor) + " device=" + app.compute->info().name);

@@ -41,10 +41,7 @@ void writeBytes(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
 
 struct Notices {
     std::vector<std::string> errors, notes;
-    static void add(void* self, bool isError, const std::string& m) {
-        auto* n = static_cast<Notices*>(self);
-        (isError ? n->errors : n->notes).push_back(m);
-    }
+    void add(bool isError, const std::string& m) { (isError ? errors : notes).push_back(m); }
     bool anyContains(const std::string& fragment) const {
         for (const auto* list : {&errors, &notes})
             for (const auto& m : *list)
@@ -71,10 +68,8 @@ class ImageDemoTest : public test::GlComputeSuite<320, 240> {
 
     ImageDemo& start() {
         AppServices app;
-        app.window = gl_->window();
         app.compute = cc_;
-        app.notify = &Notices::add;
-        app.notifySelf = &notices_;
+        app.notify = [this](bool isError, const std::string& m) { notices_.add(isError, m); };
         demo_ = std::make_unique<ImageDemo>();
         demo_->init(app);
         return *demo_;
@@ -282,12 +277,54 @@ TEST_F(ImageDemoTest, KeysSteerTheViewAndTheRotation) {
     EXPECT_TRUE(demo.onKey(GLFW_KEY_R, 0));
     EXPECT_DOUBLE_EQ(degrees(), 0.0);
     EXPECT_EQ(demo.controls().spinDegreesPerSecond, 0.0);
-    demo.onScroll(3.0);  // zoom in about the cursor
+    PointerEvent scroll;  // zoom in about the cursor
+    scroll.type = PointerEvent::Type::Scroll;
+    scroll.x = 160;
+    scroll.y = 120;
+    scroll.dy = 3.0f;
+    demo.onPointer(scroll);
     EXPECT_GT(demo.controls().view.zoom, 1.4f);
     EXPECT_TRUE(demo.onKey(GLFW_KEY_0, 0));
     EXPECT_FLOAT_EQ(demo.controls().view.zoom, 1.0f);
     EXPECT_FALSE(demo.onKey(GLFW_KEY_Z, 0));  // not ours: the app may use it
     frame(1);
+}
+
+PointerEvent pointer(PointerEvent::Type type, float x, float dx = 0, int button = 0) {
+    PointerEvent e;
+    e.type = type;
+    e.x = x;
+    e.y = 120;
+    e.dx = dx;
+    e.button = button;
+    return e;
+}
+
+// Issue 11: the lab learns that a drag is over from the release event (it polled GLFW's mouse
+// buttons before). A drag that starts on the split divider moves it; after the release, a drag
+// elsewhere pans and leaves the divider alone, and moving without a button changes nothing.
+TEST_F(ImageDemoTest, ADragEndsOnReleaseAndTheNextOneStartsAfresh) {
+    using T = PointerEvent::Type;
+    ImageDemo& demo = start();
+    ASSERT_EQ(demo.set("view", "split"), "");
+    ASSERT_EQ(demo.set("split", "0.5"), "");
+    frame(0);
+    demo.onPointer(pointer(T::Press, 160));  // on the divider (320 px wide, split at half)
+    demo.onPointer(pointer(T::Move, 200, 40));
+    EXPECT_FLOAT_EQ(demo.controls().view.split, 200.0f / 320.0f);
+    EXPECT_FLOAT_EQ(demo.controls().view.panX, 0.0f);
+    demo.onPointer(pointer(T::Release, 200));
+    frame(1);
+
+    demo.onPointer(pointer(T::Press, 40));  // far from the divider: a pan
+    demo.onPointer(pointer(T::Move, 50, 10));
+    EXPECT_FLOAT_EQ(demo.controls().view.panX, 10.0f);
+    EXPECT_FLOAT_EQ(demo.controls().view.split, 200.0f / 320.0f);
+    demo.onPointer(pointer(T::Release, 50));
+    demo.onPointer(pointer(T::Move, 90, 40, -1));  // hovering
+    EXPECT_FLOAT_EQ(demo.controls().view.panX, 10.0f);
+    EXPECT_FLOAT_EQ(demo.controls().view.split, 200.0f / 320.0f);
+    frame(2);
 }
 
 }  // namespace

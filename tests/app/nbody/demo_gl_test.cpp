@@ -31,13 +31,10 @@ class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
         GlComputeSuite::SetUp();
         if (HasFatalFailure()) return;
         AppServices app;
-        app.window = gl_->window();
         app.compute = cc_;
-        app.notify = [](void* self, bool isError, const std::string& m) {
-            auto* n = static_cast<Notices*>(self);
-            (isError ? n->errors : n->notices).push_back(m);
+        app.notify = [this](bool isError, const std::string& m) {
+            (isError ? notices_.errors : notices_.notices).push_back(m);
         };
-        app.notifySelf = &notices_;
         demo_ = std::make_unique<NbodyDemo>();
         demo_->init(app);
         ASSERT_EQ(demo_->set("diagnostics", "0"), "");

@@ -1,0 +1,218 @@
+// ImageDemo's GUI: the Demo menu entries, the four panels in their stacks, the labels over the
+// images and the pixel readout, and where this frame's panels leave room for the images.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "app/gui/layout.hpp"
+#include "app/image/demo.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/image/pipeline.hpp"
+#include "compute/interop/texture_share.hpp"
+
+namespace clviz {
+
+namespace {
+
+// The lab's panels, which the images make room for (the overlay and notices float over them).
+bool isLabPanel(const std::string& name) {
+    return name == "Image" || name == "Filters" || name == "Histogram" || name == "Timings";
+}
+
+// Framebuffer pixels per ImGui unit: the images are laid out in pixels, the GUI in units.
+std::pair<float, float> framebufferScale() {
+    const ImVec2 s = ImGui::GetIO().DisplayFramebufferScale;
+    return {s.x > 0 ? s.x : 1.0f, s.y > 0 ? s.y : 1.0f};
+}
+
+}  // namespace
+
+void ImageDemo::measurePanelInsets(long long frameIndex) {
+    const auto [sx, sy] = framebufferScale();
+    const float displayW = ImGui::GetIO().DisplaySize.x;
+    const float edge = 40.0f;  // a panel this close to an edge counts as docked there
+    float left = 0, right = 0;
+    for (const GuiWindowRect& w : drawnGuiWindows()) {  // this frame's, placed by gui()
+        if (w.collapsed || !isLabPanel(w.name)) continue;
+        const float x0 = w.x, x1 = w.x + w.width;
+        if (x0 <= edge && x1 < 0.6f * displayW) left = std::max(left, x1 + 4.0f);
+        if (x1 >= displayW - edge && x0 > 0.4f * displayW)
+            right = std::max(right, displayW - x0 + 4.0f);
+    }
+    insetLeft_ = left * sx;
+    insetRight_ = right * sx;
+    insetTop_ = ImGui::GetMainViewport()->WorkPos.y * sy;
+    insetsFrame_ = frameIndex;
+}
+
+void ImageDemo::drawLabels() {
+    if (!sourceTexture_ || framebufferWidth_ <= 0) return;
+    // The draw lists work in window coordinates; the layout in framebuffer pixels.
+    const auto [sx, sy] = framebufferScale();
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    // Top-left of each pane: clear of the app's overlay in the window's top-right corner.
+    auto label = [&](const ImagePane& pane, const std::string& text) {
+        if (pane.clip.width() < 60.0f) return;
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        const float top = std::max(pane.clip.y0, pane.image.y0) / sy + 6.0f;
+        const float x = std::max(pane.clip.x0, pane.image.x0) / sx + 10.0f;
+        dl->AddRectFilled(ImVec2(x - 6, top - 3), ImVec2(x + size.x + 6, top + size.y + 3),
+                          IM_COL32(0, 0, 0, 160), 4.0f);
+        dl->AddText(ImVec2(x, top), IM_COL32(235, 235, 235, 255), text.c_str());
+    };
+    const ImageSize src = sourceSize();
+    label(layout_.source, "source " + std::to_string(src.width) + "x" + std::to_string(src.height));
+    if (hasResult_) {
+        const ImageSize res = resultSize();
+        label(layout_.result,
+              "result " + std::to_string(res.width) + "x" + std::to_string(res.height));
+    }
+}
+
+void ImageDemo::drawPixelReadout() {
+    // The cursor off the window or over a panel shows nothing.
+    if (!sourceTexture_ || !cursor_ || !ImGui::IsMousePosValid() ||
+        ImGui::GetIO().WantCaptureMouse || drag_ != Drag::None)
+        return;
+    const float x = cursor_->first, y = cursor_->second;
+    int px = 0, py = 0;
+    char text[160];
+    auto rgba = [](const std::uint8_t* p, const char* what, int px, int py, char* out,
+                   std::size_t n) {
+        std::snprintf(out, n, "%s (%d, %d)\nR %3d  G %3d  B %3d  A %3d", what, px, py, p[0], p[1],
+                      p[2], p[3]);
+    };
+    if (imagePixelAt(layout_.source, layout_.scale, x, y, px, py) && px < source_.width &&
+        py < source_.height) {
+        rgba(source_.at(px, py), "source", px, py, text, sizeof text);
+    } else if (hasResult_ && imagePixelAt(layout_.result, layout_.scale, x, y, px, py)) {
+        // One pixel from the device: 4 bytes, only while hovering.
+        const ImageSize size = pipeline_->resultSize();
+        if (px >= size.width || py >= size.height) return;
+        std::uint8_t p[4] = {};
+        try {
+            cc_->queue().enqueueReadBuffer(pipeline_->result(), CL_TRUE,
+                                           4 * (std::size_t(py) * size.width + px), 4, p);
+        } catch (const cl::Error&) {
+            return;
+        }
+        rgba(p, "result", px, py, text, sizeof text);
+    } else {
+        return;
+    }
+    if (controls_.view.magnification == Magnification::Nearest || layout_.scale >= 4.0f)
+        ImGui::SetTooltip("%s", text);
+}
+
+void ImageDemo::gui(const FrameInfo& frame) {
+    demoMenu();
+    // Image and Filters down the left edge, Histogram and Timings down the right one (below the
+    // overlay); on short windows those two start collapsed (the status line shows the timings).
+    stacks_.beginFrame();
+    if (panels_.image) {
+        stacks_.place("Image", PanelSide::Left, 360);
+        imagePanel();
+    }
+    if (panels_.filters && pipeline_) {
+        stacks_.place("Filters", PanelSide::Left, 360);
+        if (drawFiltersPanel(&panels_.filters, controls_, *pipeline_, runError_)) dirty_ = true;
+    }
+    if (panels_.histogram) {
+        stacks_.place("Histogram", PanelSide::Right, 360, 600);
+        histogramPanel();
+    }
+    const TimingFacts timing = timingFacts();
+    if (panels_.timings) {
+        stacks_.place("Timings", PanelSide::Right, 360, 850);
+        const bool continuousBefore = controls_.continuous;
+        drawTimingsPanel(&panels_.timings, timing, &controls_.continuous);
+        if (controls_.continuous != continuousBefore) dirty_ = true;
+    }
+    if (panels_.overlay && hasResult_) drawTimingOverlay(timing);
+
+    // The images go between this frame's panels; the labels and the readout follow them.
+    measurePanelInsets(frame.index);
+    updateLayout(frame.framebufferWidth, frame.framebufferHeight, true);
+    drawLabels();
+    drawPixelReadout();
+}
+
+void ImageDemo::demoMenu() {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("Demo")) {
+        ImGui::Separator();
+        ImGui::MenuItem("Image panel", nullptr, &panels_.image);
+        ImGui::MenuItem("Filters panel", nullptr, &panels_.filters);
+        ImGui::MenuItem("Histogram panel", nullptr, &panels_.histogram);
+        ImGui::MenuItem("Timings panel", nullptr, &panels_.timings);
+        ImGui::MenuItem("Timing overlay", nullptr, &panels_.overlay);
+        ImGui::EndMenu();
+    }
+    ImGui::EndMainMenuBar();
+}
+
+void ImageDemo::imagePanel() {
+    ImagePanelFacts facts;
+    facts.imageLabel = imageLabel_;
+    facts.imageNote = imageNote_;
+    facts.source = sourceSize();
+    facts.result = hasResult_ ? resultSize() : ImageSize{};
+    facts.interop = interop_;
+    // The chooser words its reason for buffers; say how textures travel instead.
+    if (auto cut = facts.interop.reason.find("; using "); cut != std::string::npos)
+        facts.interop.reason.resize(cut);
+    if (sourceTexture_) {
+        facts.interop.path = sourceTexture_->path();
+        facts.interop.reason +=
+            facts.interop.path == InteropPath::GlSharing
+                ? "; textures: clCreateFromGLTexture, acquire + device copy + release"
+                : "; textures: clEnqueueMapBuffer + glTexSubImage2D";
+        facts.textureFallback = sourceTexture_->fallbackReason();
+    }
+    if (resultTexture_ && facts.textureFallback.empty())
+        facts.textureFallback = resultTexture_->fallbackReason();
+    facts.caps = describeInteropCaps(caps_);
+    facts.actualSizeZoom = actualSizeZoom(layout_);
+    facts.glMaxTextureSize = glMaxTextureSize_;
+    ImagePanelRequests req;
+    drawImagePanel(&panels_.image, controls_, facts, pathField_, saveField_, req);
+    if (req.load) {
+        if (std::string why = loadFile(*req.load); !why.empty())
+            app_.error(why);
+        else
+            app_.notice("loaded " + *req.load);
+    }
+    if (req.save)
+        if (std::string why = save(*req.save); !why.empty()) app_.error(why);
+    if (req.interopChanged)
+        if (std::string why = recreateTextures(); !why.empty()) app_.error(why);
+}
+
+void ImageDemo::histogramPanel() {
+    double histogramMs = 0;
+    if (pipeline_)
+        for (const StepTiming& t : pipeline_->timings())
+            if (t.label.rfind("histogram", 0) == 0) histogramMs = t.ms;
+    if (drawHistogramPanel(&panels_.histogram, controls_,
+                           pipeline_ ? pipeline_->histogram() : std::nullopt, histogramMs))
+        dirty_ = true;
+}
+
+TimingFacts ImageDemo::timingFacts() const {
+    TimingFacts timing;
+    if (pipeline_) {
+        timing.steps = &pipeline_->timings();
+        timing.chainMs = pipeline_->totalMs();
+    }
+    timing.transfer = transfer_;
+    timing.path = resultTexture_ ? resultTexture_->path() : interopPath();
+    timing.result = hasResult_ ? resultSize() : ImageSize{};
+    timing.continuous = controls_.continuous;
+    timing.history = &history_;
+    return timing;
+}
+
+}  // namespace clviz

@@ -1,0 +1,46 @@
+#include "app/viewer_start.hpp"
+
+#include "app/cli.hpp"
+#include "app/demo_registry.hpp"
+#include "common/error.hpp"
+
+namespace clviz {
+
+namespace {
+
+bool ofType(const DeviceInfo& device, DeviceTypeFilter type) {
+    return type == DeviceTypeFilter::All ||
+           device.kind == (type == DeviceTypeFilter::Gpu ? DeviceKind::Gpu : DeviceKind::Cpu);
+}
+
+int startDemo(const std::string& id) {
+    const auto& demos = registeredDemos();
+    if (id.empty()) return demos.empty() ? -1 : 0;
+    const DemoEntry* entry = findDemo(id);
+    if (!entry) throw UsageError("unknown --demo '" + id + "' (available: " + demoIdList() + ")");
+    return static_cast<int>(entry - demos.data());
+}
+
+}  // namespace
+
+ViewerStart chooseViewerStart(const AppOptions& options) {
+    ViewerStart start;
+    start.demo = startDemo(options.demo);
+    start.platforms = queryPlatforms();
+    start.device = chooseDevice(start.platforms, options.device);
+    return start;
+}
+
+DeviceChoice preferGlDevice(const std::vector<PlatformInfo>& platforms,
+                            const DeviceRequest& request, DeviceChoice chosen,
+                            const std::optional<std::pair<int, int>>& glDevice) {
+    if (request.platform || request.device || !glDevice) return chosen;
+    const auto [p, d] = *glDevice;
+    if (p < 0 || p >= static_cast<int>(platforms.size()) || d < 0 ||
+        d >= static_cast<int>(platforms[p].devices.size()) ||
+        !ofType(platforms[p].devices[d], request.type))
+        return chosen;
+    return {p, d, "it drives the OpenGL context (clGetGLContextInfoKHR)"};
+}
+
+}  // namespace clviz
