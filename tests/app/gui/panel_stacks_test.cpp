@@ -7,22 +7,14 @@
 #include <imgui.h>
 
 #include "app/gui/layout.hpp"
+#include "tests/app/gui/headless_imgui.hpp"
 
 namespace clviz {
 namespace {
 
 class Headless : public ::testing::Test {
   protected:
-    void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1280, 720);
-        unsigned char* pixels = nullptr;
-        int w = 0, h = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    }
-    void TearDown() override { ImGui::DestroyContext(); }
+    test::HeadlessImGui imgui_{ImVec2(1280, 720)};
 
     // One frame with a panel of `lines` lines; returns its rectangle after the frame (all 0 while
     // it is hidden).

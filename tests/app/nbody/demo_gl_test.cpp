@@ -14,6 +14,7 @@
 
 #include "compute/core/compute_context.hpp"
 #include "compute/nbody/snapshot.hpp"
+#include "tests/app/gui/headless_imgui.hpp"
 #include "tests/compute/interop/gl_context.hpp"
 
 namespace clviz {
@@ -238,14 +239,8 @@ TEST_F(NbodyDemoTest, EveryColourModeDrawsAndThePanelsRun) {
     ASSERT_EQ(demo_->set("preset", "plummer"), "");
     ASSERT_EQ(demo_->set("n", "500"), "");
     ASSERT_EQ(demo_->set("diagnostics", "1"), "");
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
+    test::HeadlessImGui imgui(ImVec2(320, 240));
     ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(320, 240);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     long long index = 0;
     for (const char* colour : {"speed", "mass", "fixed"}) {
         ASSERT_EQ(demo_->set("colour", colour), "");
@@ -259,7 +254,6 @@ TEST_F(NbodyDemoTest, EveryColourModeDrawsAndThePanelsRun) {
         }
         EXPECT_GT(litShare(), 0.003) << "colour " << colour << " drew nothing";
     }
-    ImGui::DestroyContext();
     EXPECT_TRUE(notices_.errors.empty()) << notices_.errors.front();
 }
 
@@ -295,14 +289,8 @@ TEST_F(NbodyDemoTest, DiagnosticsOpensClearOfTimings) {
     ASSERT_EQ(demo_->set("diagnostics", "1"), "");
     long long index = 0;
     for (const float height : {800.0f, 600.0f}) {
-        IMGUI_CHECKVERSION();
-        ImGui::CreateContext();
+        test::HeadlessImGui imgui(ImVec2(1280, height));
         ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1280, height);
-        unsigned char* pixels = nullptr;
-        int w = 0, h = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
         auto guiFrames = [&](int count) {
             for (int i = 0; i < count; ++i, ++index) {
                 FrameInfo f = frame(index);
@@ -328,7 +316,6 @@ TEST_F(NbodyDemoTest, DiagnosticsOpensClearOfTimings) {
                            << t.y << ", " << t.w << " x " << t.h << ")";
         EXPECT_GE(d.x, 0.0f);
         EXPECT_LE(d.y + 100, height) << "Diagnostics opened off screen";
-        ImGui::DestroyContext();
     }
 }
 
