@@ -152,6 +152,8 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     int index = 0;
     const auto preset = NbodyPreset::Plummer;
     const float softening = presetInfo(preset).softening;
+    // The auto row reuses auto-tune results remembered in the user's cache, as the viewer does.
+    const NbodyEnvironment env = NbodyEnvironment::fromProcessEnvironment();
 
     for (long long n : sizes) {
         const auto bodies = makePreset(preset, static_cast<std::size_t>(n), 1);
@@ -160,7 +162,7 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             progress(++index, total, "nbody cpu-baseline " + sizeLabel(n));
             report.add(baselineRow(bodies, softening, o.quick, baselineMs));
         }
-        NbodySimulation sim(cc);
+        NbodySimulation sim(cc, env);
         NbodyParams params;
         params.dt = presetInfo(preset).dt;
         params.softening = softening;
