@@ -14,7 +14,7 @@
 
 #include "bench/suites.hpp"
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/image/equalize.hpp"
 #include "compute/image/grayscale.hpp"
@@ -466,8 +466,11 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             }
             BenchRow row;
             try {
-                row =
-                    makeRow("image", job.variant, job.config, edge, timeJob(job, o, cc), job.bytes);
+                // The filters' enqueue functions report OpenCL failures as cl::Error: converted
+                // here, where the benchmark calls them.
+                const auto samples =
+                    clBoundary("image " + job.variant, [&] { return timeJob(job, o, cc); });
+                row = makeRow("image", job.variant, job.config, edge, samples, job.bytes);
                 if (job.variant == "copy") {
                     copyGbs = row.metrics.empty() ? 0 : row.metrics[0].second;
                 } else {
@@ -478,7 +481,8 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                     appendNote(row.note, job.why);
                 }
                 if (verify && job.verify) {
-                    const std::string problem = job.verify();
+                    const std::string problem =
+                        clBoundary("checking image " + job.variant, [&] { return job.verify(); });
                     appendNote(row.note, problem.empty() ? "checked" : problem);
                     if (problem.rfind("WRONG", 0) == 0) ++wrong;
                 }
@@ -488,12 +492,6 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                 row.config = job.config;
                 row.size = sizeLabel(edge);
                 row.note = std::string("failed: ") + e.what();
-            } catch (const cl::Error& e) {
-                row.suite = "image";
-                row.variant = job.variant;
-                row.config = job.config;
-                row.size = sizeLabel(edge);
-                row.note = "failed: " + describeClError(e.what(), e.err());
             }
             report.add(row);
         }

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 
 namespace clviz {
@@ -131,7 +131,7 @@ void ImagePipeline::setSource(const Rgba8Image& image) {
                                        image.pixels.data());
         source_ = buffer;
     } catch (const cl::Error& e) {
-        throw Error(describeClError("cannot upload the image to the device", e.err()));
+        throwClError("cannot upload the image to the device", e);
     }
     sourceSize_ = image.size();
     impl_->sourceImageCurrent = false;
@@ -145,7 +145,7 @@ void ImagePipeline::setSource(const cl::Buffer& pixels, ImageSize size) {
         cc_.queue().finish();
         source_ = buffer;
     } catch (const cl::Error& e) {
-        throw Error(describeClError("cannot copy the image on the device", e.err()));
+        throwClError("cannot copy the image on the device", e);
     }
     sourceSize_ = size;
     impl_->sourceImageCurrent = false;
@@ -173,8 +173,23 @@ double ImagePipeline::totalMs() const {
 Rgba8Image ImagePipeline::readResult() {
     Rgba8Image image(resultSize_.width, resultSize_.height);
     if (image.empty()) throw Error("there is no result yet: load an image and run the chain");
-    cc_.queue().enqueueReadBuffer(result(), CL_TRUE, 0, resultSize_.bytes(), image.pixels.data());
+    clBoundary("cannot read the result back from the device", [&] {
+        cc_.queue().enqueueReadBuffer(result(), CL_TRUE, 0, resultSize_.bytes(),
+                                      image.pixels.data());
+    });
     return image;
+}
+
+std::array<std::uint8_t, 4> ImagePipeline::resultPixel(int x, int y) {
+    if (x < 0 || y < 0 || x >= resultSize_.width || y >= resultSize_.height)
+        throw Error("pixel (" + std::to_string(x) + ", " + std::to_string(y) +
+                    ") is outside the result");
+    std::array<std::uint8_t, 4> p{};
+    clBoundary("cannot read a pixel of the result", [&] {
+        cc_.queue().enqueueReadBuffer(result(), CL_TRUE,
+                                      4 * (std::size_t(y) * resultSize_.width + x), 4, p.data());
+    });
+    return p;
 }
 
 void ImagePipeline::run() {
@@ -296,7 +311,7 @@ void ImagePipeline::run() {
         queue.finish();
     } catch (const cl::Error& e) {
         m.sourceImageCurrent = false;
-        throw Error(describeClError("the image filter chain failed", e.err()));
+        throwClError("the image filter chain failed", e);
     }
 
     timings_.clear();

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/autotune_store.hpp"
@@ -34,7 +34,7 @@ double NbodySimulation::timeForcePass(Built& b, const cl::Buffer& scratch, std::
     return best;
 }
 
-NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budgetSeconds) {
+NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budgetSeconds) try {
     if (!n_) throw Error("load bodies before auto-tuning");
     if (variant == NbodyVariant::Auto)
         throw Error("auto-tune needs a kernel variant; auto picks among the tuned ones");
@@ -118,6 +118,8 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
         autoN_ = 0;  // a new measurement: Auto picks again
     }
     return result;
+} catch (const cl::Error& e) {
+    throwClError("the N-body auto-tune failed", e);
 }
 
 NbodyKernelConfig NbodySimulation::autoPick() {

@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
@@ -58,7 +59,7 @@ std::vector<double> sumPartials(cl::CommandQueue& q, const cl::Buffer& partials,
 
 }  // namespace
 
-NbodyDiagnostics NbodySimulation::diagnostics() {
+NbodyDiagnostics NbodySimulation::diagnostics() try {
     NbodyDiagnostics d;
     if (!n_) return d;
     const bool dbl = precision_ == NbodyPrecision::Double;
@@ -103,6 +104,8 @@ NbodyDiagnostics NbodySimulation::diagnostics() {
                                 ? (d.total - energyReference_) / std::abs(energyReference_)
                                 : 0.0;
     return d;
+} catch (const cl::Error& e) {
+    throwClError("the N-body diagnostics failed", e);
 }
 
 void NbodySimulation::resetEnergyReference() {

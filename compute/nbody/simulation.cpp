@@ -8,7 +8,7 @@
 #include <initializer_list>
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
@@ -92,7 +92,7 @@ void NbodySimulation::fetchDoubleKernels(Kernels& k) {
     k.taylor[1] = pc.kernel("nbody_integrate.cl", "nbody_taylor", "-DREAL_DOUBLE");
 }
 
-void NbodySimulation::reloadKernels() {
+void NbodySimulation::reloadKernels() try {
     auto& pc = cc_.programs();
     auto fresh = std::make_unique<Kernels>();
     fresh->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
@@ -100,6 +100,8 @@ void NbodySimulation::reloadKernels() {
     if (kernels_->toFloat()) fetchDoubleKernels(*fresh);  // fp64 was used
     kernels_ = std::move(fresh);  // force and diagnostics kernels are fetched again on next use
     accCurrent_ = false;          // the next force pass runs the new force kernel
+} catch (const cl::Error& e) {
+    throwClError("cannot reload the N-body kernels", e);
 }
 
 bool NbodySimulation::supportsFp64() const {
@@ -176,8 +178,10 @@ NbodySimulation::Built& NbodySimulation::build(const NbodyKernelConfig& resolved
     }
 }
 
-NbodyKernelConfig NbodySimulation::effectiveKernelConfig() {
+NbodyKernelConfig NbodySimulation::effectiveKernelConfig() try {
     return built().config;
+} catch (const cl::Error& e) {
+    throwClError("cannot build the N-body force kernel", e);
 }
 
 void NbodySimulation::invalidateKernel() {
@@ -270,12 +274,11 @@ void NbodySimulation::step(int count) {
         refreshFloatMirror();
         q.flush();
     } catch (const cl::Error& e) {
-        throw Error(describeClError(
-            ("N-body step failed (" + describe(built().config) + ")").c_str(), e.err()));
+        throwClError("N-body step failed (" + describe(built().config) + ")", e);
     }
 }
 
-NbodyStepTimings NbodySimulation::lastStepTimings() {
+NbodyStepTimings NbodySimulation::lastStepTimings() try {
     NbodyStepTimings t;
     t.steps = lastSteps_;
     t.bodies = static_cast<long long>(n_);
@@ -291,6 +294,8 @@ NbodyStepTimings NbodySimulation::lastStepTimings() {
             it->ms += ms, ++it->launches;
     }
     return t;
+} catch (const cl::Error& e) {
+    throwClError("cannot read the N-body kernel timings", e);
 }
 
 // ---- state ------------------------------------------------------------------------------------
@@ -315,9 +320,7 @@ void NbodySimulation::allocate(std::size_t n, bool floatState, bool doubleState)
         if (floatState) make(f32_, 16);
         if (doubleState) make(f64_, 32);
     } catch (const cl::Error& e) {
-        throw Error(describeClError(
-            ("cannot allocate device memory for " + std::to_string(n) + " bodies").c_str(),
-            e.err()));
+        throwClError("cannot allocate device memory for " + std::to_string(n) + " bodies", e);
     }
 }
 
@@ -362,12 +365,12 @@ void NbodySimulation::uploadState(const std::vector<Body>& bodies) {
             q.enqueueWriteBuffer(f64_.vel, CL_TRUE, 0, n * 32, vd.data());
         }
     } catch (const cl::Error& e) {
-        throw Error(describeClError("cannot upload the bodies to the device", e.err()));
+        throwClError("cannot upload the bodies to the device", e);
     }
     accCurrent_ = false;
 }
 
-std::vector<Body> NbodySimulation::readBodies() {
+std::vector<Body> NbodySimulation::readBodies() try {
     std::vector<Float4> pos(n_), vel(n_);
     if (n_) {
         cc_.queue().enqueueReadBuffer(f32_.pos, CL_TRUE, 0, n_ * 16, pos.data());
@@ -377,9 +380,11 @@ std::vector<Body> NbodySimulation::readBodies() {
     for (std::size_t i = 0; i < n_; ++i)
         out[i] = {pos[i], vel[i]};
     return out;
+} catch (const cl::Error& e) {
+    throwClError("cannot read the bodies back from the device", e);
 }
 
-std::vector<Float4> NbodySimulation::readAccelerations() {
+std::vector<Float4> NbodySimulation::readAccelerations() try {
     std::vector<Float4> out(n_);
     if (!n_) return out;
     ensureAccelerationsCurrent();
@@ -393,9 +398,11 @@ std::vector<Float4> NbodySimulation::readAccelerations() {
         cc_.queue().enqueueReadBuffer(f32_.acc, CL_TRUE, 0, n_ * 16, out.data());
     }
     return out;
+} catch (const cl::Error& e) {
+    throwClError("cannot read the accelerations back from the device", e);
 }
 
-std::vector<double> NbodySimulation::readAccelerationsDouble() {
+std::vector<double> NbodySimulation::readAccelerationsDouble() try {
     std::vector<double> out(4 * n_);
     if (!n_) return out;
     if (precision_ == NbodyPrecision::Double) {
@@ -408,6 +415,8 @@ std::vector<double> NbodySimulation::readAccelerationsDouble() {
                     out[4 * i + 3] = f[i].w;
     }
     return out;
+} catch (const cl::Error& e) {
+    throwClError("cannot read the accelerations back from the device", e);
 }
 
 // ---- settings ---------------------------------------------------------------------------------
@@ -476,7 +485,7 @@ void NbodySimulation::setSplit(int s) {
     setConfigField(*this, &NbodyKernelConfig::split, s);
 }
 
-void NbodySimulation::setPrecision(NbodyPrecision p) {
+void NbodySimulation::setPrecision(NbodyPrecision p) try {
     if (p == precision_) return;
     if (p == NbodyPrecision::Double && !supportsFp64())
         throw Error(cc_.info().name + " has no cl_khr_fp64: double precision is not available");
@@ -505,6 +514,8 @@ void NbodySimulation::setPrecision(NbodyPrecision p) {
         precision_ = p;
     }
     kernels_->current = nullptr;
+} catch (const cl::Error& e) {
+    throwClError("cannot switch the N-body precision", e);
 }
 
 }  // namespace clviz
