@@ -10,26 +10,26 @@ using namespace clviz;
 
 namespace {
 
-DeviceInfo nvidiaGpu() {
+DeviceInfo device(const char* name, DeviceKind kind, unsigned computeUnits,
+                  std::size_t maxWorkGroup, std::uint64_t localBytes,
+                  std::vector<std::string> extensions) {
     DeviceInfo d;
-    d.name = "Test GPU";
-    d.kind = DeviceKind::Gpu;
-    d.computeUnits = 132;
-    d.maxWorkGroupSize = 1024;
-    d.localMemBytes = 48 * 1024;
-    d.extensions = {"cl_khr_fp64", "cl_nv_compiler_options"};
+    d.name = name;
+    d.kind = kind;
+    d.computeUnits = computeUnits;
+    d.maxWorkGroupSize = maxWorkGroup;
+    d.localMemBytes = localBytes;
+    d.extensions = std::move(extensions);
     return d;
 }
 
+DeviceInfo nvidiaGpu() {
+    return device("Test GPU", DeviceKind::Gpu, 132, 1024, 48 * 1024,
+                  {"cl_khr_fp64", "cl_nv_compiler_options"});
+}
+
 DeviceInfo cpu() {
-    DeviceInfo d;
-    d.name = "Test CPU";
-    d.kind = DeviceKind::Cpu;
-    d.computeUnits = 2;
-    d.maxWorkGroupSize = 4096;
-    d.localMemBytes = 4 * 1024 * 1024;
-    d.extensions = {"cl_khr_fp64"};
-    return d;
+    return device("Test CPU", DeviceKind::Cpu, 2, 4096, 4 * 1024 * 1024, {"cl_khr_fp64"});
 }
 
 NbodyForceBuildRequest request(NbodyVariant v, int wg, int unroll, int bpi, int split = 0,
