@@ -212,12 +212,17 @@ std::vector<FilterStep> ImagePipeline::defaultSteps() {
     return steps;
 }
 
-bool ImagePipeline::imagesSupported() const {
+// The filters are built on first use (rotator() here): their OpenCL failures are converted too.
+bool ImagePipeline::imagesSupported() const try {
     return impl_->rotator().available(RotateVariant::ImageBilinear, {1, 1});
+} catch (const cl::Error& e) {
+    throwClError("cannot set up the rotate filter", e);
 }
 
-bool ImagePipeline::rotateAvailable(RotateVariant variant, std::string* why) const {
+bool ImagePipeline::rotateAvailable(RotateVariant variant, std::string* why) const try {
     return impl_->rotator().available(variant, hasSource() ? sourceSize_ : ImageSize{1, 1}, why);
+} catch (const cl::Error& e) {
+    throwClError("cannot set up the rotate filter", e);
 }
 
 void ImagePipeline::setSource(const Rgba8Image& image) {
@@ -294,7 +299,8 @@ std::array<std::uint8_t, 4> ImagePipeline::resultPixel(int x, int y) {
 void ImagePipeline::run() {
     if (!hasSource()) throw Error("no image loaded");
     Impl& m = *impl_;
-    const std::size_t largest = m.checkChain(steps_, sourceSize_);
+    const std::size_t largest = clBoundary("cannot set up the image filter chain",
+                                           [&] { return m.checkChain(steps_, sourceSize_); });
 
     std::vector<Impl::Pending> pending;
     cl::Buffer current = source_;
