@@ -20,7 +20,6 @@
 #include "app/gui/layout.hpp"
 #include "app/gui/overlay.hpp"
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
 #include "render/gl/screenshot.hpp"
 
 namespace clviz {
@@ -31,9 +30,8 @@ namespace {
 constexpr const char* kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr float kFontPixels = 15.0f;
 
+// OpenCL failures arrive as ClError (compute converts cl::Error at its boundary).
 std::string describe(const std::exception& e) {
-    if (const auto* cl = dynamic_cast<const cl::Error*>(&e))
-        return describeClError(cl->what(), cl->err());
     return e.what();
 }
 

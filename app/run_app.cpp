@@ -8,7 +8,6 @@
 #include "app/viewer_start.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
 #include "compute/core/program_cache.hpp"
 
 #ifndef CLVIZ_VERSION
@@ -76,8 +75,6 @@ int runApp(const std::vector<std::string>& args) {
         }
     } catch (const UsageError& e) {
         return fail(2, e.what());
-    } catch (const cl::Error& e) {
-        return fail(1, describeClError(e.what(), e.err()));
     } catch (const std::exception& e) {
         return fail(1, e.what());
     }

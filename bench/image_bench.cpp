@@ -14,7 +14,7 @@
 
 #include "bench/suites.hpp"
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/image/equalize.hpp"
 #include "compute/image/grayscale.hpp"
@@ -196,6 +196,336 @@ Rgba8Image equalizeThreaded(const Rgba8Image& src, unsigned threads) {
     return out;
 }
 
+// The filters under test, each built once for the whole run.
+struct Filters {
+    explicit Filters(ComputeContext& cc)
+        : rotate(cc), histogram(cc), transpose(cc), noise(cc), gray(cc), equalize(cc) {}
+    ImageRotate rotate;
+    ImageHistogram histogram;
+    ImageTranspose transpose;
+    ImageNoiseFilter noise;
+    ImageGrayscale gray;
+    ImageEqualize equalize;
+};
+
+// One image size: its inputs and output on the device, and the CPU baselines' times the device
+// rows compare with. The jobs refer to it, so it stays where it was made.
+struct EdgeRun {
+    EdgeRun(ComputeContext& c, int e) : cc(c), edge(e), size{e, e}, bytes(double(size.bytes())) {}
+    EdgeRun(const EdgeRun&) = delete;
+    ComputeContext& cc;
+    int edge;
+    ImageSize size;
+    double bytes;
+    Rgba8Image pattern, noiseImage;
+    cl::Buffer src, noiseSrc, dst, bins;
+    std::optional<cl::Image2D> srcImage;  // for the image-object rotate variants, if possible
+    std::string imageWhy;                 // why not
+    double cpuRotateMs = 0, cpuHistogramMs = 0;
+
+    Rgba8Image readDst() {
+        Rgba8Image img(size.width, size.height);
+        cc.queue().enqueueReadBuffer(dst, CL_TRUE, 0, size.bytes(), img.pixels.data());
+        return img;
+    }
+    Histogram readBins() {
+        Histogram h;
+        cc.queue().enqueueReadBuffer(bins, CL_TRUE, 0, ImageHistogram::binsBytes(), h.bins.data());
+        return h;
+    }
+};
+
+void prepareEdge(EdgeRun& r, ImageRotate& rotate) {
+    r.pattern = makeTestPattern(r.edge, r.edge);
+    r.noiseImage = randomNoise(r.edge, r.edge);
+    clBoundary("cannot set up the " + sizeLabel(r.edge) + " image benchmark", [&] {
+        auto& queue = r.cc.queue();
+        const auto& ctx = r.cc.context();
+        r.src = cl::Buffer(ctx, CL_MEM_READ_WRITE, r.size.bytes());
+        r.noiseSrc = cl::Buffer(ctx, CL_MEM_READ_WRITE, r.size.bytes());
+        r.dst = cl::Buffer(ctx, CL_MEM_READ_WRITE, r.size.bytes());
+        r.bins = cl::Buffer(ctx, CL_MEM_READ_WRITE, ImageHistogram::binsBytes());
+        queue.enqueueWriteBuffer(r.src, CL_TRUE, 0, r.size.bytes(), r.pattern.pixels.data());
+        queue.enqueueWriteBuffer(r.noiseSrc, CL_TRUE, 0, r.size.bytes(),
+                                 r.noiseImage.pixels.data());
+        if (rotate.available(RotateVariant::ImageBilinear, r.size, &r.imageWhy)) {
+            r.srcImage = rotate.createSourceImage(r.size);
+            queue.enqueueCopyBufferToImage(r.src, *r.srcImage, 0, {0, 0, 0},
+                                           {std::size_t(r.edge), std::size_t(r.edge), 1});
+            queue.finish();
+        }
+    });
+}
+
+// Forward mapping's reference lists the source pixels each output pixel may come from.
+std::string checkForwardRotate(EdgeRun& r, const RotateParams& p) {
+    if (r.edge > 2048) return "not checked above 2048x2048";
+    const Rgba8Image got = r.readDst();
+    const auto sources = reference::rotateForwardSources(r.size, p);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+        const std::uint8_t* g = got.pixels.data() + 4 * i;
+        const Rgba8& bg = p.background;
+        bool ok =
+            sources[i].empty() && g[0] == bg.r && g[1] == bg.g && g[2] == bg.b && g[3] == bg.a;
+        for (std::size_t s : sources[i])
+            ok |= std::equal(g, g + 4, r.pattern.pixels.data() + 4 * s);
+        if (!ok) return std::string("WRONG: pixel ") + std::to_string(i) + " differs";
+    }
+    return "";
+}
+
+void addRotateJobs(std::vector<Job>& jobs, EdgeRun& r, Filters& f, bool images) {
+    for (int v = 0; v < kRotateVariantCount; ++v) {
+        RotateParams p;
+        p.degrees = kAngle;
+        p.variant = static_cast<RotateVariant>(v);
+        const bool usesImages = rotateVariantUsesImages(p.variant);
+        const bool forward = p.variant == RotateVariant::Forward;
+        Job job;
+        job.variant = std::string("rotate-") + rotateVariantInfo(p.variant).id;
+        job.config = "30 deg, crop";
+        // Forward mapping also fills the output with the background first.
+        job.bytes = (forward ? 3 : 2) * r.bytes;
+        job.baselineMs = &r.cpuRotateMs;
+        if (forward)
+            job.why = "course version: a background fill pass, then scattered 4-byte writes";
+        if (usesImages && !r.srcImage)
+            job.unavailable = "unavailable: " + (images ? r.imageWhy : "no image support");
+        job.run = [&r, &f, p, usesImages] {
+            return usesImages ? f.rotate.enqueue(p, *r.srcImage, r.dst)
+                              : f.rotate.enqueue(p, r.src, r.size, r.dst);
+        };
+        job.verify = [&r, p, forward] {
+            if (forward) return checkForwardRotate(r, p);
+            const bool nearest = p.variant == RotateVariant::BufferNearest ||
+                                 p.variant == RotateVariant::ImageNearest;
+            // Texture units may blend with fixed-point weights (see image_rotate_test).
+            const int tolerance = nearest ? 0 : p.variant == RotateVariant::ImageBilinear ? 3 : 1;
+            return differs(r.readDst(), reference::rotate(r.pattern, p, 0), tolerance);
+        };
+        jobs.push_back(job);
+    }
+}
+
+Job histogramJob(EdgeRun& r, Filters& f, HistogramVariant hv, bool isNoise,
+                 const HistogramTuning& t, const BenchOptions& o) {
+    Job job;
+    job.variant = std::string("histogram-") + histogramVariantInfo(hv).id;
+    job.config = std::string(isNoise ? "noise" : "pattern") +
+                 (t.workGroupSize ? ", wg=" + std::to_string(t.workGroupSize) : "") +
+                 (t.replicas && hv == HistogramVariant::LocalAtomics
+                      ? ", replicas=" + std::to_string(t.replicas)
+                      : "");
+    // The launch shape goes in the row (it depends on the device); a tuning the device cannot
+    // run becomes a row that says why.
+    if (wanted(o, job.variant)) {
+        try {
+            job.config += ", " + f.histogram.describeLaunch(hv, r.size, t);
+        } catch (const Error& e) {
+            job.unavailable = e.what();
+        }
+    }
+    job.bytes = r.bytes;
+    job.baselineMs = &r.cpuHistogramMs;
+    if (hv == HistogramVariant::ByteSubHistograms)
+        job.why =
+            "course version: 32-work-item groups (1 KiB of byte counters each), 4-byte reads, a "
+            "1024-bin merge per group";
+    if (hv == HistogramVariant::GlobalAtomics)
+        job.why = "every pixel's 4 atomics contend on 1024 words of global memory";
+    const cl::Buffer* in = isNoise ? &r.noiseSrc : &r.src;
+    job.run = [&r, &f, hv, t, in] { return f.histogram.enqueue(hv, *in, r.size, r.bins, t); };
+    const Rgba8Image* content = isNoise ? &r.noiseImage : &r.pattern;
+    job.verify = [&r, content] {
+        return r.readBins() == reference::histogram(*content, 0)
+                   ? std::string()
+                   : std::string("WRONG: bins differ from the CPU reference");
+    };
+    return job;
+}
+
+void addHistogramJobs(std::vector<Job>& jobs, EdgeRun& r, Filters& f,
+                      const std::vector<HistogramTuning>& tunings, const BenchOptions& o) {
+    for (int v = 0; v < kHistogramVariantCount; ++v)
+        for (bool isNoise : {false, true})
+            for (const HistogramTuning& t : tunings) {
+                const auto hv = static_cast<HistogramVariant>(v);
+                if (t.replicas > 1 && hv != HistogramVariant::LocalAtomics) continue;
+                if (isNoise && o.quick) continue;
+                jobs.push_back(histogramJob(r, f, hv, isNoise, t, o));
+            }
+}
+
+void addOtherFilterJobs(std::vector<Job>& jobs, EdgeRun& r, Filters& f) {
+    const double bytes = r.bytes;
+    jobs.push_back(makeJob(
+        "transpose", "32x32 local tiles", 2 * bytes,
+        [&r, &f] { return f.transpose.enqueue(r.src, r.size, r.dst); },
+        [&r] { return differs(r.readDst(), reference::transpose(r.pattern), 0); }));
+    jobs.push_back(makeJob(
+        "mean3", "4x4 pixels per work-item", 2 * bytes,
+        [&r, &f] { return f.noise.enqueue(NoiseFilter::Mean3, r.src, r.size, r.dst); },
+        [&r] { return differs(r.readDst(), reference::mean3(r.pattern), 0); }));
+    jobs.push_back(makeJob(
+        "median3", "4x4 pixels per work-item", 2 * bytes,
+        [&r, &f] { return f.noise.enqueue(NoiseFilter::Median3, r.src, r.size, r.dst); },
+        [&r] { return differs(r.readDst(), reference::median3(r.pattern), 0); }));
+    jobs.push_back(makeJob(
+        "grayscale", "", 2 * bytes, [&r, &f] { return f.gray.enqueue(r.src, r.size, r.dst); },
+        [&r] { return differs(r.readDst(), reference::grayscale(r.pattern), 0); }));
+    jobs.push_back(makeJob(
+        "equalize", "luma, local-atomics histogram (luma bins), tables in the apply kernel",
+        3 * bytes,
+        [&r, &f] {
+            return f.equalize.enqueue({EqualizeMode::Luma, HistogramVariant::LocalAtomics}, r.src,
+                                      r.size, r.dst);
+        },
+        [&r] {
+            return differs(r.readDst(), reference::equalize(r.pattern, EqualizeMode::Luma), 0);
+        }));
+}
+
+std::vector<Job> edgeJobs(EdgeRun& r, Filters& f, bool images,
+                          const std::vector<HistogramTuning>& tunings, const BenchOptions& o) {
+    std::vector<Job> jobs;
+    jobs.push_back(makeJob("copy", "clEnqueueCopyBuffer (the ceiling)", 2 * r.bytes, [&r] {
+        EnqueuedWork w;
+        r.cc.queue().enqueueCopyBuffer(r.src, r.dst, 0, 0, r.size.bytes(), nullptr, &w.last);
+        w.first = w.last;
+        return w;
+    }));
+    addRotateJobs(jobs, r, f, images);
+    addHistogramJobs(jobs, r, f, tunings, o);
+    addOtherFilterJobs(jobs, r, f);
+    return jobs;
+}
+
+// C++ baselines of the other filters on every core (rows: cpu-mean3, ...).
+struct CpuFilter {
+    std::string name;
+    double bytes;
+    std::function<void()> run;
+    double ms = 0;
+};
+
+std::vector<CpuFilter> cpuFilters(const EdgeRun& r, unsigned threads) {
+    return {
+        {"mean3", 2 * r.bytes, [&r, threads] { banded(r.pattern, threads, reference::mean3); }},
+        {"median3", 2 * r.bytes, [&r, threads] { banded(r.pattern, threads, reference::median3); }},
+        {"grayscale", 2 * r.bytes,
+         [&r, threads] { banded(r.pattern, threads, reference::grayscale); }},
+        {"equalize", 3 * r.bytes, [&r, threads] { equalizeThreaded(r.pattern, threads); }}};
+}
+
+// Counts the rows of one size for the progress line.
+struct Progress {
+    int step = 0;
+    int total = 0;
+    void next(const std::string& what) { progress(++step, total, what); }
+};
+
+// CPU baselines first, so the device rows can say how much faster they are.
+void runCpuBaselines(EdgeRun& r, std::vector<CpuFilter>& filters, bool cpuRotate, bool cpuHistogram,
+                     unsigned threads, const BenchOptions& o, BenchReport& report,
+                     Progress& progress) {
+    const int hostRepeats = o.quick ? 1 : 3;
+    const std::string cpuConfig = std::to_string(threads) + " threads, C++ -O3";
+    const int edge = r.edge;
+    if (cpuRotate) {
+        progress.next("image cpu-rotate " + sizeLabel(edge));
+        RotateParams params;
+        params.degrees = kAngle;
+        params.variant = RotateVariant::BufferBilinear;
+        const auto ms = timeHost([&] { reference::rotate(r.pattern, params, 0); }, hostRepeats);
+        BenchRow row = makeRow("baseline", "cpu-rotate", "bilinear, 30 deg, crop, " + cpuConfig,
+                               edge, ms, 2 * r.bytes);
+        r.cpuRotateMs = row.medianMs;
+        report.add(row);
+    }
+    if (cpuHistogram) {
+        progress.next("image cpu-histogram " + sizeLabel(edge));
+        const auto ms = timeHost([&] { reference::histogram(r.pattern, 0); }, hostRepeats);
+        BenchRow row =
+            makeRow("baseline", "cpu-histogram", "pattern, " + cpuConfig, edge, ms, r.bytes);
+        r.cpuHistogramMs = row.medianMs;
+        report.add(row);
+    }
+    for (CpuFilter& f : filters) {
+        progress.next("image cpu-" + f.name + " " + sizeLabel(edge));
+        BenchRow row = makeRow("baseline", "cpu-" + f.name, cpuConfig, edge,
+                               timeHost(f.run, hostRepeats), f.bytes);
+        f.ms = row.medianMs;
+        report.add(row);
+    }
+}
+
+BenchRow noteRow(const std::string& variant, const std::string& config, int edge,
+                 const std::string& note) {
+    BenchRow row;
+    row.suite = "image";
+    row.variant = variant;
+    row.config = config;
+    row.size = sizeLabel(edge);
+    row.note = note;
+    return row;
+}
+
+// Times and (up to kVerifyMaxEdge) checks each job; returns how many results were wrong.
+int runJobs(const std::vector<Job>& jobs, EdgeRun& r, const BenchOptions& o, BenchReport& report,
+            Progress& progress) {
+    const bool verify = r.edge <= kVerifyMaxEdge;
+    int wrong = 0;
+    double copyGbs = 0;
+    for (const Job& job : jobs) {
+        progress.next("image " + job.variant + " " + sizeLabel(r.edge));
+        if (!job.unavailable.empty()) {
+            report.add(noteRow(job.variant, job.config, r.edge, job.unavailable));
+            continue;
+        }
+        BenchRow row;
+        try {
+            // The filters' enqueue functions report OpenCL failures as cl::Error: converted
+            // here, where the benchmark calls them.
+            const auto samples =
+                clBoundary("image " + job.variant, [&] { return timeJob(job, o, r.cc); });
+            row = makeRow("image", job.variant, job.config, r.edge, samples, job.bytes);
+            if (job.variant == "copy") {
+                copyGbs = row.metrics.empty() ? 0 : row.metrics[0].second;
+            } else {
+                if (!row.metrics.empty())
+                    appendNote(row.note, percentOf(row.metrics[0].second, copyGbs));
+                if (job.baselineMs) appendNote(row.note, speedup(*job.baselineMs, row.medianMs));
+                appendNote(row.note, job.why);
+            }
+            if (verify && job.verify) {
+                const std::string problem =
+                    clBoundary("checking image " + job.variant, [&] { return job.verify(); });
+                appendNote(row.note, problem.empty() ? "checked" : problem);
+                if (problem.rfind("WRONG", 0) == 0) ++wrong;
+            }
+        } catch (const Error& e) {
+            row.suite = "image";
+            row.variant = job.variant;
+            row.config = job.config;
+            row.size = sizeLabel(r.edge);
+            row.note = std::string("failed: ") + e.what();
+        }
+        report.add(row);
+    }
+    return wrong;
+}
+
+// Histogram launch shapes to time: the default, or each --wg (with 1, 2 and 4 copies of the
+// bins for local atomics, which do not apply to the other variants).
+std::vector<HistogramTuning> histogramTunings(const BenchOptions& o) {
+    if (o.workGroups.empty()) return {HistogramTuning{}};
+    std::vector<HistogramTuning> tunings;
+    for (int wg : o.workGroups)
+        for (int replicas : {1, 2, 4})
+            tunings.push_back(HistogramTuning{0, wg, replicas});
+    return tunings;
+}
+
 }  // namespace
 
 void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& report) {
@@ -203,300 +533,35 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     if (edges.empty())
         edges = o.quick ? std::vector<long long>{256} : std::vector<long long>{1024, 4096, 8192};
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    const bool images = ImageRotate(cc).available(RotateVariant::ImageBilinear, {1, 1});
-
-    ImageRotate rotate(cc);
-    ImageHistogram histogram(cc);
-    ImageTranspose transpose(cc);
-    ImageNoiseFilter noise(cc);
-    ImageGrayscale gray(cc);
-    ImageEqualize equalize(cc);
-
-    // Histogram launch shapes to time: the default, or each --wg (with 1, 2 and 4 copies of the
-    // bins for local atomics, which do not apply to the other variants).
-    std::vector<HistogramTuning> tunings{HistogramTuning{}};
-    if (!o.workGroups.empty()) {
-        tunings.clear();
-        for (int wg : o.workGroups)
-            for (int replicas : {1, 2, 4})
-                tunings.push_back(HistogramTuning{0, wg, replicas});
-    }
+    Filters filters(cc);
+    const bool images = filters.rotate.available(RotateVariant::ImageBilinear, {1, 1});
+    const std::vector<HistogramTuning> tunings = histogramTunings(o);
 
     int wrong = 0;
     for (long long edgeLL : edges) {
         const int edge = static_cast<int>(edgeLL);
-        const ImageSize size{edge, edge};
-        const double bytes = static_cast<double>(size.bytes());
         try {
-            checkDeviceBufferFits(cc.info(), size, "the benchmark image");
+            checkDeviceBufferFits(cc.info(), {edge, edge}, "the benchmark image");
         } catch (const Error& e) {
-            BenchRow row;
-            row.suite = "image";
-            row.variant = "all";
-            row.size = sizeLabel(edge);
-            row.note = std::string("skipped: ") + e.what();
-            report.add(row);
+            report.add(noteRow("all", "", edge, std::string("skipped: ") + e.what()));
             continue;
         }
-        const Rgba8Image pattern = makeTestPattern(edge, edge);
-        const Rgba8Image noiseImage = randomNoise(edge, edge);
-        const bool verify = edge <= kVerifyMaxEdge;
-
-        auto& queue = cc.queue();
-        cl::Buffer src(cc.context(), CL_MEM_READ_WRITE, size.bytes());
-        cl::Buffer noiseSrc(cc.context(), CL_MEM_READ_WRITE, size.bytes());
-        cl::Buffer dst(cc.context(), CL_MEM_READ_WRITE, size.bytes());
-        cl::Buffer bins(cc.context(), CL_MEM_READ_WRITE, ImageHistogram::binsBytes());
-        queue.enqueueWriteBuffer(src, CL_TRUE, 0, size.bytes(), pattern.pixels.data());
-        queue.enqueueWriteBuffer(noiseSrc, CL_TRUE, 0, size.bytes(), noiseImage.pixels.data());
-        std::optional<cl::Image2D> srcImage;
-        std::string imageWhy;
-        if (rotate.available(RotateVariant::ImageBilinear, size, &imageWhy)) {
-            srcImage = rotate.createSourceImage(size);
-            queue.enqueueCopyBufferToImage(src, *srcImage, 0, {0, 0, 0},
-                                           {std::size_t(edge), std::size_t(edge), 1});
-            queue.finish();
-        }
-
-        auto readDst = [&](ImageSize s) {
-            Rgba8Image img(s.width, s.height);
-            queue.enqueueReadBuffer(dst, CL_TRUE, 0, s.bytes(), img.pixels.data());
-            return img;
-        };
-        auto readBins = [&] {
-            Histogram h;
-            queue.enqueueReadBuffer(bins, CL_TRUE, 0, ImageHistogram::binsBytes(), h.bins.data());
-            return h;
-        };
-
-        // CPU baselines first, so the device rows can say how much faster they are.
-        double cpuRotateMs = 0, cpuHistogramMs = 0;
-        // C++ baselines of the other filters on every core (rows: cpu-mean3, ...).
-        struct CpuFilter {
-            std::string name;
-            double bytes;
-            std::function<void()> run;
-            double ms = 0;
-        };
-        std::vector<CpuFilter> cpuFilters = {
-            {"mean3", 2 * bytes, [&] { banded(pattern, threads, reference::mean3); }},
-            {"median3", 2 * bytes, [&] { banded(pattern, threads, reference::median3); }},
-            {"grayscale", 2 * bytes, [&] { banded(pattern, threads, reference::grayscale); }},
-            {"equalize", 3 * bytes, [&] { equalizeThreaded(pattern, threads); }}};
-        RotateParams cpuParams;
-        cpuParams.degrees = kAngle;
-        cpuParams.variant = RotateVariant::BufferBilinear;
-        std::vector<Job> jobs;
-        jobs.push_back(makeJob("copy", "clEnqueueCopyBuffer (the ceiling)", 2 * bytes, [&] {
-            EnqueuedWork w;
-            queue.enqueueCopyBuffer(src, dst, 0, 0, size.bytes(), nullptr, &w.last);
-            w.first = w.last;
-            return w;
-        }));
-
-        for (int v = 0; v < kRotateVariantCount; ++v) {
-            RotateParams p;
-            p.degrees = kAngle;
-            p.variant = static_cast<RotateVariant>(v);
-            const bool usesImages = rotateVariantUsesImages(p.variant);
-            const bool forward = p.variant == RotateVariant::Forward;
-            Job job;
-            job.variant = std::string("rotate-") + rotateVariantInfo(p.variant).id;
-            job.config = "30 deg, crop";
-            // Forward mapping also fills the output with the background first.
-            job.bytes = (forward ? 3 : 2) * bytes;
-            job.baselineMs = &cpuRotateMs;
-            if (forward)
-                job.why = "course version: a background fill pass, then scattered 4-byte writes";
-            if (usesImages && !srcImage)
-                job.unavailable = "unavailable: " + (images ? imageWhy : "no image support");
-            job.run = [&, p, usesImages] {
-                return usesImages ? rotate.enqueue(p, *srcImage, dst)
-                                  : rotate.enqueue(p, src, size, dst);
-            };
-            job.verify = [&, p, forward] {
-                const Rgba8Image got = readDst(size);
-                if (forward) {
-                    if (edge > 2048)  // its reference lists the source pixels of every output
-                        return std::string("not checked above 2048x2048");
-                    const auto sources = reference::rotateForwardSources(size, p);
-                    for (std::size_t i = 0; i < sources.size(); ++i) {
-                        const std::uint8_t* g = got.pixels.data() + 4 * i;
-                        const Rgba8& bg = p.background;
-                        bool ok = sources[i].empty() && g[0] == bg.r && g[1] == bg.g &&
-                                  g[2] == bg.b && g[3] == bg.a;
-                        for (std::size_t s : sources[i])
-                            ok |= std::equal(g, g + 4, pattern.pixels.data() + 4 * s);
-                        if (!ok)
-                            return std::string("WRONG: pixel ") + std::to_string(i) + " differs";
-                    }
-                    return std::string();
-                }
-                const bool nearest = p.variant == RotateVariant::BufferNearest ||
-                                     p.variant == RotateVariant::ImageNearest;
-                // Texture units may blend with fixed-point weights (see image_rotate_test).
-                const int tolerance = nearest                                     ? 0
-                                      : p.variant == RotateVariant::ImageBilinear ? 3
-                                                                                  : 1;
-                return differs(got, reference::rotate(pattern, p, 0), tolerance);
-            };
-            jobs.push_back(job);
-        }
-
-        for (int v = 0; v < kHistogramVariantCount; ++v)
-            for (const Rgba8Image* content : {&pattern, &noiseImage})
-                for (const HistogramTuning& t : tunings) {
-                    const auto hv = static_cast<HistogramVariant>(v);
-                    if (t.replicas > 1 && hv != HistogramVariant::LocalAtomics) continue;
-                    const bool isNoise = content == &noiseImage;
-                    if (isNoise && o.quick) continue;
-                    Job job;
-                    job.variant = std::string("histogram-") + histogramVariantInfo(hv).id;
-                    job.config =
-                        std::string(isNoise ? "noise" : "pattern") +
-                        (t.workGroupSize ? ", wg=" + std::to_string(t.workGroupSize) : "") +
-                        (t.replicas && hv == HistogramVariant::LocalAtomics
-                             ? ", replicas=" + std::to_string(t.replicas)
-                             : "");
-                    // The launch shape goes in the row (it depends on the device); a tuning
-                    // the device cannot run becomes a row that says why.
-                    if (wanted(o, job.variant)) {
-                        try {
-                            job.config += ", " + histogram.describeLaunch(hv, size, t);
-                        } catch (const Error& e) {
-                            job.unavailable = e.what();
-                        }
-                    }
-                    job.bytes = bytes;
-                    job.baselineMs = &cpuHistogramMs;
-                    if (hv == HistogramVariant::ByteSubHistograms)
-                        job.why =
-                            "course version: 32-work-item groups (1 KiB of byte counters each), "
-                            "4-byte reads, a 1024-bin merge per group";
-                    if (hv == HistogramVariant::GlobalAtomics)
-                        job.why = "every pixel's 4 atomics contend on 1024 words of global memory";
-                    const cl::Buffer* in = isNoise ? &noiseSrc : &src;
-                    job.run = [&, hv, t, in] { return histogram.enqueue(hv, *in, size, bins, t); };
-                    job.verify = [&, content] {
-                        return readBins() == reference::histogram(*content, 0)
-                                   ? std::string()
-                                   : std::string("WRONG: bins differ from the CPU reference");
-                    };
-                    jobs.push_back(job);
-                }
-
-        jobs.push_back(makeJob(
-            "transpose", "32x32 local tiles", 2 * bytes,
-            [&] { return transpose.enqueue(src, size, dst); },
-            [&] { return differs(readDst(size), reference::transpose(pattern), 0); }));
-        jobs.push_back(makeJob(
-            "mean3", "4x4 pixels per work-item", 2 * bytes,
-            [&] { return noise.enqueue(NoiseFilter::Mean3, src, size, dst); },
-            [&] { return differs(readDst(size), reference::mean3(pattern), 0); }));
-        jobs.push_back(makeJob(
-            "median3", "4x4 pixels per work-item", 2 * bytes,
-            [&] { return noise.enqueue(NoiseFilter::Median3, src, size, dst); },
-            [&] { return differs(readDst(size), reference::median3(pattern), 0); }));
-        jobs.push_back(makeJob(
-            "grayscale", "", 2 * bytes, [&] { return gray.enqueue(src, size, dst); },
-            [&] { return differs(readDst(size), reference::grayscale(pattern), 0); }));
-        jobs.push_back(makeJob(
-            "equalize", "luma, local-atomics histogram (luma bins), tables in the apply kernel",
-            3 * bytes,
-            [&] {
-                return equalize.enqueue({EqualizeMode::Luma, HistogramVariant::LocalAtomics}, src,
-                                        size, dst);
-            },
-            [&] {
-                return differs(readDst(size), reference::equalize(pattern, EqualizeMode::Luma), 0);
-            }));
-
+        EdgeRun run(cc, edge);
+        prepareEdge(run, filters.rotate);
+        std::vector<Job> jobs = edgeJobs(run, filters, images, tunings, o);
+        std::vector<CpuFilter> cpu = cpuFilters(run, threads);
         for (Job& job : jobs)
-            for (CpuFilter& f : cpuFilters)
+            for (CpuFilter& f : cpu)
                 if (job.variant == f.name) job.baselineMs = &f.ms;
         std::erase_if(jobs, [&](const Job& j) { return !wanted(o, j.variant); });
-        std::erase_if(cpuFilters, [&](const CpuFilter& f) {
-            return !o.cpuBaseline || !wanted(o, "cpu-" + f.name);
-        });
+        std::erase_if(
+            cpu, [&](const CpuFilter& f) { return !o.cpuBaseline || !wanted(o, "cpu-" + f.name); });
         const bool cpuRotate = o.cpuBaseline && wanted(o, "cpu-rotate");
         const bool cpuHistogram = o.cpuBaseline && wanted(o, "cpu-histogram");
-        const int total =
-            static_cast<int>(jobs.size() + cpuFilters.size()) + cpuRotate + cpuHistogram;
-        int step = 0;
-        const int hostRepeats = o.quick ? 1 : 3;
-        const std::string cpuConfig = std::to_string(threads) + " threads, C++ -O3";
-
-        if (cpuRotate) {
-            progress(++step, total, "image cpu-rotate " + sizeLabel(edge));
-            const auto ms =
-                timeHost([&] { reference::rotate(pattern, cpuParams, 0); }, hostRepeats);
-            BenchRow row = makeRow("baseline", "cpu-rotate", "bilinear, 30 deg, crop, " + cpuConfig,
-                                   edge, ms, 2 * bytes);
-            cpuRotateMs = row.medianMs;
-            report.add(row);
-        }
-        if (cpuHistogram) {
-            progress(++step, total, "image cpu-histogram " + sizeLabel(edge));
-            const auto ms = timeHost([&] { reference::histogram(pattern, 0); }, hostRepeats);
-            BenchRow row =
-                makeRow("baseline", "cpu-histogram", "pattern, " + cpuConfig, edge, ms, bytes);
-            cpuHistogramMs = row.medianMs;
-            report.add(row);
-        }
-        for (CpuFilter& f : cpuFilters) {
-            progress(++step, total, "image cpu-" + f.name + " " + sizeLabel(edge));
-            BenchRow row = makeRow("baseline", "cpu-" + f.name, cpuConfig, edge,
-                                   timeHost(f.run, hostRepeats), f.bytes);
-            f.ms = row.medianMs;
-            report.add(row);
-        }
-
-        double copyGbs = 0;
-        for (const Job& job : jobs) {
-            progress(++step, total, "image " + job.variant + " " + sizeLabel(edge));
-            if (!job.unavailable.empty()) {
-                BenchRow row;
-                row.suite = "image";
-                row.variant = job.variant;
-                row.config = job.config;
-                row.size = sizeLabel(edge);
-                row.note = job.unavailable;
-                report.add(row);
-                continue;
-            }
-            BenchRow row;
-            try {
-                row =
-                    makeRow("image", job.variant, job.config, edge, timeJob(job, o, cc), job.bytes);
-                if (job.variant == "copy") {
-                    copyGbs = row.metrics.empty() ? 0 : row.metrics[0].second;
-                } else {
-                    if (!row.metrics.empty())
-                        appendNote(row.note, percentOf(row.metrics[0].second, copyGbs));
-                    if (job.baselineMs)
-                        appendNote(row.note, speedup(*job.baselineMs, row.medianMs));
-                    appendNote(row.note, job.why);
-                }
-                if (verify && job.verify) {
-                    const std::string problem = job.verify();
-                    appendNote(row.note, problem.empty() ? "checked" : problem);
-                    if (problem.rfind("WRONG", 0) == 0) ++wrong;
-                }
-            } catch (const Error& e) {
-                row.suite = "image";
-                row.variant = job.variant;
-                row.config = job.config;
-                row.size = sizeLabel(edge);
-                row.note = std::string("failed: ") + e.what();
-            } catch (const cl::Error& e) {
-                row.suite = "image";
-                row.variant = job.variant;
-                row.config = job.config;
-                row.size = sizeLabel(edge);
-                row.note = "failed: " + describeClError(e.what(), e.err());
-            }
-            report.add(row);
-        }
+        Progress progress;
+        progress.total = static_cast<int>(jobs.size() + cpu.size()) + cpuRotate + cpuHistogram;
+        runCpuBaselines(run, cpu, cpuRotate, cpuHistogram, threads, o, report, progress);
+        wrong += runJobs(jobs, run, o, report, progress);
     }
     progressDone();
     if (wrong > 0)

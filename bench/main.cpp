@@ -5,7 +5,6 @@
 
 #include "bench/suites.hpp"
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
 
 int main(int argc, char** argv) {
     using namespace clviz::bench;
@@ -19,9 +18,6 @@ int main(int argc, char** argv) {
         return runBenchmarks(options);
     } catch (const clviz::Error& e) {
         std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
-    } catch (const cl::Error& e) {
-        std::fprintf(stderr, "clviz-bench: error: %s\n",
-                     clviz::describeClError(e.what(), e.err()).c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
     }

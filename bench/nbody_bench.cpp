@@ -107,132 +107,165 @@ BenchRow baselineRow(const std::vector<Body>& bodies, float softening, bool quic
     return row;
 }
 
-}  // namespace
-
-void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& report) {
-    const bool gpu = cc.info().kind == DeviceKind::Gpu;
+// What the options ask for: variants, sizes and work-group sizes (defaults per device kind).
+struct NbodyPlan {
     std::vector<NbodyVariant> variants;
-    bool autoRow = o.variants.empty();  // "auto": the variant the viewer runs by default
+    bool autoRow = false;  // "auto": the variant the viewer runs by default
+    std::vector<long long> sizes;
+    std::vector<int> wgs;
+    bool tune = false;  // an auto-tuned row per variant with tunables beyond wg
+    double tuneBudget = 0;
+    int rows = 0;  // for the progress line
+};
+
+bool tunable(NbodyVariant v) {
+    return v != NbodyVariant::Naive && v != NbodyVariant::Tiled;
+}
+
+NbodyPlan planNbodyBenchmark(const BenchOptions& o, bool gpu) {
+    NbodyPlan plan;
+    plan.autoRow = o.variants.empty();
     for (const auto& name : o.variants) {
         const NbodyVariant v = parseVariant(name);
         if (v == NbodyVariant::Auto)
-            autoRow = true;
+            plan.autoRow = true;
         else
-            variants.push_back(v);
+            plan.variants.push_back(v);
     }
-    if (o.variants.empty()) variants = allNbodyVariants();
-
-    std::vector<long long> sizes = o.sizes;
-    if (sizes.empty()) {
+    if (o.variants.empty()) plan.variants = allNbodyVariants();
+    plan.sizes = o.sizes;
+    if (plan.sizes.empty()) {
         if (o.quick)
-            sizes = {gpu ? 16384 : 2048};
+            plan.sizes = {gpu ? 16384 : 2048};
         else if (gpu)
-            sizes = {16384, 65536, 262144, 1048576};
+            plan.sizes = {16384, 65536, 262144, 1048576};
         else
-            sizes = {1024, 4096, 16384};
+            plan.sizes = {1024, 4096, 16384};
     }
-    std::vector<int> wgs = o.workGroups;
-    if (wgs.empty()) {
+    plan.wgs = o.workGroups;
+    if (plan.wgs.empty()) {
         if (o.quick)
-            wgs = {gpu ? 256 : 64};
+            plan.wgs = {gpu ? 256 : 64};
         else if (gpu)
-            wgs = {64, 128, 256, 512, 1024};
+            plan.wgs = {64, 128, 256, 512, 1024};
         else
-            wgs = {16, 64, 256};
+            plan.wgs = {16, 64, 256};
     }
-    const bool tune = !o.quick;  // an auto-tuned row per variant with tunables beyond wg
-    const double tuneBudget = gpu ? 6.0 : 3.0;
-
+    plan.tune = !o.quick;
+    plan.tuneBudget = gpu ? 6.0 : 3.0;
     int tuned = 0;
-    for (auto v : variants)
-        if (tune && v != NbodyVariant::Naive && v != NbodyVariant::Tiled) ++tuned;
-    const int total =
-        static_cast<int>(sizes.size()) * (static_cast<int>(variants.size() * wgs.size()) + tuned +
-                                          autoRow + (o.cpuBaseline ? 1 : 0));
+    for (auto v : plan.variants)
+        if (plan.tune && tunable(v)) ++tuned;
+    plan.rows = static_cast<int>(plan.sizes.size()) *
+                (static_cast<int>(plan.variants.size() * plan.wgs.size()) + tuned + plan.autoRow +
+                 (o.cpuBaseline ? 1 : 0));
+    return plan;
+}
+
+// The rows of one N: one simulation, the configs already measured, the CPU baseline's time.
+struct SizeRun {
+    NbodySimulation& sim;
+    const BenchOptions& o;
+    BenchReport& report;
+    long long n = 0;
+    double baselineMs = 0;
+    std::vector<std::string> timed;  // effective configs already measured at this N
+};
+
+void addConfigRow(SizeRun& r, const NbodyKernelConfig& c, const std::string& label) {
+    NbodySimulation& sim = r.sim;
+    try {
+        // Fixed rows resolve their 0 fields to the built-in defaults, not to an auto-tune
+        // remembered in ~/.cache; auto is the row that uses those results.
+        sim.setUseAutotuneMemory(c.variant == NbodyVariant::Auto);
+        sim.setKernelConfig(c);
+        const auto eff = sim.effectiveKernelConfig();
+        std::string config = describe(eff);
+        if (label.empty() && c.variant != NbodyVariant::Auto) {
+            // A request the device clamped to an already measured config adds no row.
+            if (std::find(r.timed.begin(), r.timed.end(), config) != r.timed.end()) return;
+            r.timed.push_back(config);
+        }
+        if (c.variant != NbodyVariant::Auto)  // the variant has its own column
+            config = config.substr(config.find(' ') + 1);
+        BenchRow row = makeRow(variantName(c.variant) + label, config, r.n, timeSteps(sim, r.o));
+        row.note = ratioNote(r.baselineMs, row.medianMs);
+        if (!sim.kernelNote().empty())
+            row.note += (row.note.empty() ? "" : "; ") + sim.kernelNote();
+        if (c.variant == NbodyVariant::Auto)
+            row.note += (row.note.empty() ? "" : "; ") + sim.autoChoice();
+        r.report.add(row);
+    } catch (const Error& e) {
+        BenchRow row;
+        row.suite = "nbody";
+        row.variant = variantName(c.variant) + label;
+        row.config = "wg=" + std::to_string(c.workGroupSize);
+        row.size = sizeLabel(r.n);
+        row.note = std::string("failed: ") + e.what();
+        r.report.add(row);
+    }
+}
+
+void addTunedRow(SizeRun& r, NbodyVariant v, double budget) {
+    try {
+        const auto result = r.sim.autotune(v, budget);
+        if (std::getenv("CLVIZ_AUTOTUNE_LOG"))
+            std::fprintf(stderr, "\nauto-tune %s N=%lld (%d candidates):\n%s", variantName(v), r.n,
+                         result.candidates, result.log.c_str());
+        addConfigRow(r, result.best, " (tuned)");
+    } catch (const Error& e) {
+        std::fprintf(stderr, "\nauto-tune of %s failed: %s\n", variantName(v), e.what());
+    }
+}
+
+}  // namespace
+
+void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& report) {
+    const NbodyPlan plan = planNbodyBenchmark(o, cc.info().kind == DeviceKind::Gpu);
     int index = 0;
     const auto preset = NbodyPreset::Plummer;
     const float softening = presetInfo(preset).softening;
+    // The auto row reuses auto-tune results remembered in the user's cache, as the viewer does.
+    const NbodyEnvironment env = NbodyEnvironment::fromProcessEnvironment();
 
-    for (long long n : sizes) {
+    for (long long n : plan.sizes) {
         const auto bodies = makePreset(preset, static_cast<std::size_t>(n), 1);
         double baselineMs = 0;
         if (o.cpuBaseline) {
-            progress(++index, total, "nbody cpu-baseline " + sizeLabel(n));
+            progress(++index, plan.rows, "nbody cpu-baseline " + sizeLabel(n));
             report.add(baselineRow(bodies, softening, o.quick, baselineMs));
         }
-        NbodySimulation sim(cc);
+        NbodySimulation sim(cc, env);
         NbodyParams params;
         params.dt = presetInfo(preset).dt;
         params.softening = softening;
         sim.setParams(params);
         sim.load(bodies);
-        std::vector<std::string> timed;  // effective configs already measured at this N
-        auto run = [&](const NbodyKernelConfig& c, const std::string& label) {
-            try {
-                // Fixed rows resolve their 0 fields to the built-in defaults, not to an auto-tune
-                // remembered in ~/.cache; auto is the row that uses those results.
-                sim.setUseAutotuneMemory(c.variant == NbodyVariant::Auto);
-                sim.setKernelConfig(c);
-                const auto eff = sim.effectiveKernelConfig();
-                std::string config = describe(eff);
-                if (label.empty() && c.variant != NbodyVariant::Auto) {
-                    // A request the device clamped to an already measured config adds no row.
-                    if (std::find(timed.begin(), timed.end(), config) != timed.end()) return;
-                    timed.push_back(config);
-                }
-                if (c.variant != NbodyVariant::Auto)  // the variant has its own column
-                    config = config.substr(config.find(' ') + 1);
-                BenchRow row =
-                    makeRow(variantName(c.variant) + label, config, n, timeSteps(sim, o));
-                row.note = ratioNote(baselineMs, row.medianMs);
-                if (!sim.kernelNote().empty())
-                    row.note += (row.note.empty() ? "" : "; ") + sim.kernelNote();
-                if (c.variant == NbodyVariant::Auto)
-                    row.note += (row.note.empty() ? "" : "; ") + sim.autoChoice();
-                report.add(row);
-            } catch (const Error& e) {
-                BenchRow row;
-                row.suite = "nbody";
-                row.variant = variantName(c.variant) + label;
-                row.config = "wg=" + std::to_string(c.workGroupSize);
-                row.size = sizeLabel(n);
-                row.note = std::string("failed: ") + e.what();
-                report.add(row);
-            }
-        };
-        for (auto v : variants) {
-            for (int wg : wgs) {
-                progress(++index, total,
+        SizeRun run{sim, o, report, n, baselineMs, {}};
+        for (auto v : plan.variants) {
+            for (int wg : plan.wgs) {
+                progress(++index, plan.rows,
                          std::string("nbody ") + variantName(v) + " " + sizeLabel(n) +
                              " wg=" + std::to_string(wg));
                 NbodyKernelConfig c;
                 c.variant = v;
                 c.workGroupSize = wg;
-                run(c, "");
+                addConfigRow(run, c, "");
             }
-            if (tune && v != NbodyVariant::Naive && v != NbodyVariant::Tiled) {
+            if (plan.tune && tunable(v)) {
                 progress(
-                    ++index, total,
+                    ++index, plan.rows,
                     std::string("nbody ") + variantName(v) + " " + sizeLabel(n) + " auto-tune");
-                try {
-                    const auto result = sim.autotune(v, tuneBudget);
-                    if (std::getenv("CLVIZ_AUTOTUNE_LOG"))
-                        std::fprintf(stderr, "\nauto-tune %s N=%lld (%d candidates):\n%s",
-                                     variantName(v), n, result.candidates, result.log.c_str());
-                    run(result.best, " (tuned)");
-                } catch (const Error& e) {
-                    std::fprintf(stderr, "\nauto-tune of %s failed: %s\n", variantName(v),
-                                 e.what());
-                }
+                addTunedRow(run, v, plan.tuneBudget);
             }
         }
-        if (autoRow) {
+        if (plan.autoRow) {
             // After the tuned rows, whose auto-tune results auto reuses (as the viewer reuses
             // remembered ones); alone, it auto-tunes each variant itself.
-            progress(++index, total, "nbody auto " + sizeLabel(n));
+            progress(++index, plan.rows, "nbody auto " + sizeLabel(n));
             NbodyKernelConfig c;
             c.variant = NbodyVariant::Auto;
-            run(c, "");
+            addConfigRow(run, c, "");
         }
         const auto diag = sim.diagnostics();
         if (!diag.finite())

@@ -77,7 +77,7 @@ ReferenceCheck checkNbodyAgainstReference(NbodySimulation& sim, int samples) {
     for (int k = 0; k < samples; ++k)
         subset.push_back(
             bodies[static_cast<std::size_t>(k) * n / static_cast<std::size_t>(samples)]);
-    NbodySimulation small(sim.context());
+    NbodySimulation small(sim.context(), sim.environment());
     small.setParams(sim.params());
     small.setIntegrator(sim.integrator());
     small.setPrecision(sim.precision());

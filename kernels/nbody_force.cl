@@ -54,37 +54,61 @@ typedef float4 real4;
 #define SPLIT 1
 #endif
 
+// 1 / r for r^2 = 0 is inf. With SELF_GUARD (softening 0) such a pair adds 0, not 0 * inf.
+static inline real guardSelf(const real inv, const real r2) {
 #ifdef SELF_GUARD
-#define GUARD(inv, r2) inv = (r2) > (real)0 ? (inv) : (real)0
-#define GUARD4(inv, r2) inv = select((real4)(0), (inv), (r2) > (real4)(0))
+    return r2 > (real)0 ? inv : (real)0;
 #else
-#define GUARD(inv, r2)
-#define GUARD4(inv, r2)
+    return inv;
 #endif
+}
+static inline real4 guardSelf4(const real4 inv, const real4 r2) {
+#ifdef SELF_GUARD
+    return select((real4)(0), inv, r2 > (real4)(0));
+#else
+    return inv;
+#endif
+}
 
-// One body-body interaction (20 flops by the usual convention), accumulated into ax, ay, az.
-#define INTERACT(p, q, ax, ay, az)                                    \
-    do {                                                              \
-        const real dx = (q).x - (p).x;                                \
-        const real dy = (q).y - (p).y;                                \
-        const real dz = (q).z - (p).z;                                \
-        const real r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));  \
-        real inv = RSQRT(r2);                                         \
-        GUARD(inv, r2);                                               \
-        const real s = (q).w * (inv * inv * inv);                     \
-        ax = mad(dx, s, ax);                                          \
-        ay = mad(dy, s, ay);                                          \
-        az = mad(dz, s, az);                                          \
-    } while (0)
+// One body-body interaction (20 flops by the usual convention): the pull of q on p, added to
+// *ax, *ay, *az. Inlined into each loop; the operation order is the kernels' contract with the
+// CPU reference tests.
+static inline void interact(const real4 p, const real4 q, const real eps2, real* ax, real* ay,
+                            real* az) {
+    const real dx = q.x - p.x;
+    const real dy = q.y - p.y;
+    const real dz = q.z - p.z;
+    const real r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));
+    const real inv = guardSelf(RSQRT(r2), r2);
+    const real s = q.w * (inv * inv * inv);
+    *ax = mad(dx, s, *ax);
+    *ay = mad(dy, s, *ay);
+    *az = mad(dz, s, *az);
+}
 
-#define STORE(i, ax, ay, az)                                                               \
-    do {                                                                                   \
-        acc[i] = (real4)(ax, ay, az, (real)0);                                             \
-        if (kick != (real)0) {                                                             \
-            const real4 v = vel[i];                                                        \
-            vel[i] = (real4)(mad(ax, kick, v.x), mad(ay, kick, v.y), mad(az, kick, v.z), v.w); \
-        }                                                                                  \
-    } while (0)
+// The same for 4 j-bodies at once (structure of arrays: their x, y, z and masses).
+static inline void interact4(const real4 p, const real4 xj, const real4 yj, const real4 zj,
+                             const real4 mj, const real eps2, real4* ax, real4* ay, real4* az) {
+    const real4 dx = xj - p.x;
+    const real4 dy = yj - p.y;
+    const real4 dz = zj - p.z;
+    const real4 r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, (real4)(eps2))));
+    const real4 inv = guardSelf4(RSQRT4(r2), r2);
+    const real4 s = mj * (inv * inv * inv);
+    *ax = mad(dx, s, *ax);
+    *ay = mad(dy, s, *ay);
+    *az = mad(dz, s, *az);
+}
+
+// a_i out, and the closing half-kick of leapfrog (v_i += a_i * kick) fused here when kick != 0.
+static inline void store(__global real4* restrict acc, __global real4* restrict vel, const int i,
+                         const real ax, const real ay, const real az, const real kick) {
+    acc[i] = (real4)(ax, ay, az, (real)0);
+    if (kick != (real)0) {
+        const real4 v = vel[i];
+        vel[i] = (real4)(mad(ax, kick, v.x), mad(ay, kick, v.y), mad(az, kick, v.z), v.w);
+    }
+}
 
 #define ZERO4 ((real4)((real)0, (real)0, (real)0, (real)0))
 
@@ -99,10 +123,9 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
     const real4 p = pos[i];
     real ax = 0, ay = 0, az = 0;
     for (int j = 0; j < n; ++j) {
-        const real4 q = pos[j];
-        INTERACT(p, q, ax, ay, az);
+        interact(p, pos[j], eps2, &ax, &ay, &az);
     }
-    STORE(i, ax, ay, az);
+    store(acc, vel, i, ax, ay, az, kick);
 }
 
 #elif defined(VARIANT_VECTORIZED)
@@ -136,18 +159,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
                 const real4 xj = tx[u0 + du], yj = ty[u0 + du], zj = tz[u0 + du];
                 const real4 mj = tm[u0 + du];
 #pragma unroll
-                for (int k = 0; k < BPI; ++k) {
-                    const real4 dx = xj - p[k].x;
-                    const real4 dy = yj - p[k].y;
-                    const real4 dz = zj - p[k].z;
-                    const real4 r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, (real4)(eps2))));
-                    real4 inv = RSQRT4(r2);
-                    GUARD4(inv, r2);
-                    const real4 s = mj * (inv * inv * inv);
-                    ax[k] = mad(dx, s, ax[k]);
-                    ay[k] = mad(dy, s, ay[k]);
-                    az[k] = mad(dz, s, az[k]);
-                }
+                for (int k = 0; k < BPI; ++k)
+                    interact4(p[k], xj, yj, zj, mj, eps2, &ax[k], &ay[k], &az[k]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -159,7 +172,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
             const real sx = (ax[k].x + ax[k].y) + (ax[k].z + ax[k].w);
             const real sy = (ay[k].x + ay[k].y) + (ay[k].z + ay[k].w);
             const real sz = (az[k].x + az[k].y) + (az[k].z + az[k].w);
-            STORE(i, sx, sy, sz);
+            store(acc, vel, i, sx, sy, sz, kick);
         }
     }
 }
@@ -202,11 +215,15 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
         ax[k] = ay[k] = az[k] = 0;
     }
 
-#ifdef VARIANT_ASYNC_COPY
     const int tiles = (n + WG - 1) / WG;
+#ifdef VARIANT_ASYNC_COPY
     event_t fetch = async_work_group_copy(tile[0], pos, (size_t)min(WG, n), 0);
     if (lid >= n) tile[0][lid] = ZERO4;
+#endif
     for (int t = 0; t < tiles; ++t) {
+        // This tile into local memory (async-copy: it was fetched during the previous tile; fetch
+        // the next one now), then each work-item walks its part of it.
+#ifdef VARIANT_ASYNC_COPY
         wait_group_events(1, &fetch);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (t + 1 < tiles) {
@@ -217,8 +234,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
         }
         __local const real4* cur = tile[t & 1] + part * LANES;
 #else
-    for (int t = 0; t < n; t += WG) {
-        const int j = t + lid;
+        const int j = t * WG + lid;
         tile[0][lid] = j < n ? pos[j] : ZERO4;
         barrier(CLK_LOCAL_MEM_FENCE);
         __local const real4* cur = tile[0] + part * LANES;
@@ -229,8 +245,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
         const int count = get_local_size(0);
 #pragma unroll 1
         for (int u = 0; u < count; ++u) {
-            const real4 q = cur[u];
-            INTERACT(p[0], q, ax[0], ay[0], az[0]);
+            interact(p[0], cur[u], eps2, &ax[0], &ay[0], &az[0]);
         }
 #else
         for (int u0 = 0; u0 < LANES; u0 += UNROLL) {
@@ -238,7 +253,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
             for (int du = 0; du < UNROLL; ++du) {
                 const real4 q = cur[u0 + du];
 #pragma unroll
-                for (int k = 0; k < BPI; ++k) INTERACT(p[k], q, ax[k], ay[k], az[k]);
+                for (int k = 0; k < BPI; ++k) interact(p[k], q, eps2, &ax[k], &ay[k], &az[k]);
             }
         }
 #endif
@@ -266,7 +281,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
 #pragma unroll
     for (int k = 0; k < BPI; ++k) {
         const int i = base + k * LANES + lane;
-        if (i < ni) STORE(i, ax[k], ay[k], az[k]);
+        if (i < ni) store(acc, vel, i, ax[k], ay[k], az[k], kick);
     }
 }
 

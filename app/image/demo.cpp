@@ -10,7 +10,7 @@
 
 #include "app/image/assets.hpp"
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/image/pattern.hpp"
 #include "compute/image/pipeline.hpp"
@@ -118,7 +118,9 @@ std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
         texture->upload(image.pixels.data());
         if (texture->path() == InteropPath::GlSharing) {
             // CL reads the picture from the GL texture it shares; the pipeline keeps a copy.
-            cl::Buffer staging(cc_->context(), CL_MEM_READ_WRITE, image.size().bytes());
+            cl::Buffer staging = clBoundary("cannot stage the image on the device", [&] {
+                return cl::Buffer(cc_->context(), CL_MEM_READ_WRITE, image.size().bytes());
+            });
             texture->copyTo(staging);
             pipeline_->setSource(staging, image.size());
         } else {
@@ -129,8 +131,6 @@ std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
         resultTexture_.reset();  // sized for the new picture on the next run
     } catch (const Error& e) {
         return "cannot use image '" + label + "': " + e.what();
-    } catch (const cl::Error& e) {
-        return "cannot use image '" + label + "': " + describeClError(e.what(), e.err());
     }
     source_ = std::move(image);
     imageLabel_ = label;
@@ -179,8 +179,6 @@ std::string ImageDemo::save(const std::string& path) {
                     std::to_string(result.height) + ") to " + path);
     } catch (const Error& e) {
         return e.what();
-    } catch (const cl::Error& e) {
-        return describeClError(e.what(), e.err());
     }
     return "";
 }
@@ -259,9 +257,6 @@ void ImageDemo::runChain() {
             reportFallback(*resultTexture_);
     } catch (const Error& e) {
         setRunError(e.what());
-        return;
-    } catch (const cl::Error& e) {
-        setRunError(describeClError(e.what(), e.err()));
         return;
     }
     if (!runError_.empty()) app_.notice("image lab: the filter chain runs again");

@@ -3,12 +3,14 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <string>
 #include <utility>
 
 #include "app/gui/layout.hpp"
 #include "app/image/demo.hpp"
+#include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/image/pipeline.hpp"
 #include "compute/interop/texture_share.hpp"
@@ -92,14 +94,13 @@ void ImageDemo::drawPixelReadout() {
         // One pixel from the device: 4 bytes, only while hovering.
         const ImageSize size = pipeline_->resultSize();
         if (px >= size.width || py >= size.height) return;
-        std::uint8_t p[4] = {};
+        std::array<std::uint8_t, 4> p{};
         try {
-            cc_->queue().enqueueReadBuffer(pipeline_->result(), CL_TRUE,
-                                           4 * (std::size_t(py) * size.width + px), 4, p);
-        } catch (const cl::Error&) {
+            p = pipeline_->resultPixel(px, py);
+        } catch (const Error&) {
             return;
         }
-        rgba(p, "result", px, py, text, sizeof text);
+        rgba(p.data(), "result", px, py, text, sizeof text);
     } else {
         return;
     }

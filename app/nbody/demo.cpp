@@ -62,7 +62,8 @@ void NbodyDemo::init(const AppServices& app) {
 
     renderer_ = std::make_unique<ParticleRenderer>();
     renderTimer_ = std::make_unique<GlTimer>();
-    sim_ = std::make_unique<NbodySimulation>(*cc_);
+    // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
+    sim_ = std::make_unique<NbodySimulation>(*cc_, NbodyEnvironment::fromProcessEnvironment());
     sim_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=... overrides
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);

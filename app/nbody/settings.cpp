@@ -7,7 +7,6 @@
 
 #include "app/nbody/demo.hpp"
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/external_memory.hpp"
 #include "compute/nbody/snapshot.hpp"
@@ -70,10 +69,8 @@ std::string NbodyDemo::settingsHelp() {
 std::string NbodyDemo::set(const std::string& key, const std::string& value) {
     try {
         return applySetting(key, value);
-    } catch (const Error& e) {
+    } catch (const Error& e) {  // ClError too: OpenCL failures arrive as clviz::Error
         return e.what();
-    } catch (const cl::Error& e) {
-        return describeClError(e.what(), e.err());
     }
 }
 

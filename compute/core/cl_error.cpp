@@ -6,6 +6,7 @@ namespace clviz {
 
 const char* clErrorName(int code) {
     switch (code) {
+        // OpenCL 3.0 core (cl.h): 0, -1 .. -19, -30 .. -72.
 #define CLVIZ_CASE(x) \
     case x:           \
         return #x;
@@ -68,18 +69,106 @@ const char* clErrorName(int code) {
         CLVIZ_CASE(CL_INVALID_COMPILER_OPTIONS)
         CLVIZ_CASE(CL_INVALID_LINKER_OPTIONS)
         CLVIZ_CASE(CL_INVALID_DEVICE_PARTITION_COUNT)
+        CLVIZ_CASE(CL_INVALID_PIPE_SIZE)
+        CLVIZ_CASE(CL_INVALID_DEVICE_QUEUE)
+        CLVIZ_CASE(CL_INVALID_SPEC_ID)
+        CLVIZ_CASE(CL_MAX_SIZE_RESTRICTION_EXCEEDED)
 #undef CLVIZ_CASE
-        case -1001:
-            return "CL_PLATFORM_NOT_FOUND_KHR";
+        // Extensions (cl_ext.h, cl_gl.h, ...), as numbers: older headers lack some names.
+        // cl_khr_gl_sharing
         case -1000:
             return "CL_INVALID_GL_SHAREGROUP_REFERENCE_KHR";
+        // cl_khr_icd (the ICD loader)
+        case -1001:
+            return "CL_PLATFORM_NOT_FOUND_KHR";
+        // cl_khr_d3d10_sharing, cl_khr_d3d11_sharing, cl_khr_dx9_media_sharing (Windows drivers)
+        case -1002:
+            return "CL_INVALID_D3D10_DEVICE_KHR";
+        case -1003:
+            return "CL_INVALID_D3D10_RESOURCE_KHR";
+        case -1004:
+            return "CL_D3D10_RESOURCE_ALREADY_ACQUIRED_KHR";
+        case -1005:
+            return "CL_D3D10_RESOURCE_NOT_ACQUIRED_KHR";
+        case -1006:
+            return "CL_INVALID_D3D11_DEVICE_KHR";
+        case -1007:
+            return "CL_INVALID_D3D11_RESOURCE_KHR";
+        case -1008:
+            return "CL_D3D11_RESOURCE_ALREADY_ACQUIRED_KHR";
+        case -1009:
+            return "CL_D3D11_RESOURCE_NOT_ACQUIRED_KHR";
+        case -1010:
+            return "CL_INVALID_DX9_MEDIA_ADAPTER_KHR";
+        case -1011:
+            return "CL_INVALID_DX9_MEDIA_SURFACE_KHR";
+        case -1012:
+            return "CL_DX9_MEDIA_SURFACE_ALREADY_ACQUIRED_KHR";
+        case -1013:
+            return "CL_DX9_MEDIA_SURFACE_NOT_ACQUIRED_KHR";
+        // cl_ext_device_fission
+        case -1057:
+            return "CL_DEVICE_PARTITION_FAILED_EXT";
+        case -1058:
+            return "CL_INVALID_PARTITION_COUNT_EXT";
+        case -1059:
+            return "CL_INVALID_PARTITION_NAME_EXT";
+        // cl_khr_egl_image, cl_khr_egl_event
+        case -1092:
+            return "CL_EGL_RESOURCE_NOT_ACQUIRED_KHR";
+        case -1093:
+            return "CL_INVALID_EGL_OBJECT_KHR";
+        // cl_intel_accelerator, cl_intel_va_api_media_sharing
+        case -1094:
+            return "CL_INVALID_ACCELERATOR_INTEL";
+        case -1095:
+            return "CL_INVALID_ACCELERATOR_TYPE_INTEL";
+        case -1096:
+            return "CL_INVALID_ACCELERATOR_DESCRIPTOR_INTEL";
+        case -1097:
+            return "CL_ACCELERATOR_TYPE_NOT_SUPPORTED_INTEL";
+        case -1098:
+            return "CL_INVALID_VA_API_MEDIA_ADAPTER_INTEL";
+        case -1099:
+            return "CL_INVALID_VA_API_MEDIA_SURFACE_INTEL";
+        case -1100:
+            return "CL_VA_API_MEDIA_SURFACE_ALREADY_ACQUIRED_INTEL";
+        case -1101:
+            return "CL_VA_API_MEDIA_SURFACE_NOT_ACQUIRED_INTEL";
+        // cl_arm_controlled_kernel_termination
+        case -1108:
+            return "CL_COMMAND_TERMINATED_ITSELF_WITH_FAILURE_ARM";
+        // cl_khr_terminate_context
+        case -1121:
+            return "CL_CONTEXT_TERMINATED_KHR";
+        // cl_khr_command_buffer, cl_khr_command_buffer_mutable_dispatch
+        case -1138:
+            return "CL_INVALID_COMMAND_BUFFER_KHR";
+        case -1139:
+            return "CL_INVALID_SYNC_POINT_WAIT_LIST_KHR";
+        case -1140:
+            return "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR";
+        case -1141:
+            return "CL_INVALID_MUTABLE_COMMAND_KHR";
+        // cl_khr_semaphore, cl_khr_external_semaphore
+        case -1142:
+            return "CL_INVALID_SEMAPHORE_KHR";
+        // NVIDIA's driver, undocumented: a kernel made an out-of-bounds access (the CUDA
+        // "illegal address" error); the context is unusable afterwards.
+        case -9999:
+            return "NVIDIA_ILLEGAL_MEMORY_ACCESS";
         default:
             return "unknown OpenCL error";
     }
 }
 
-std::string describeClError(const char* what, int code) {
-    return std::string(what) + ": " + clErrorName(code) + " (" + std::to_string(code) + ")";
+ClError::ClError(const std::string& what, const std::string& call, int code)
+    : Error(describe(what, call, code)), code_(code), call_(call) {}
+
+std::string ClError::describe(const std::string& what, const std::string& call, int code) {
+    std::string s = what + ": " + clErrorName(code) + " (" + std::to_string(code) + ")";
+    if (!call.empty() && what.find(call) == std::string::npos) s += " in " + call;
+    return s;
 }
 
 }  // namespace clviz

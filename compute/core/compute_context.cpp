@@ -1,7 +1,7 @@
 #include "compute/core/compute_context.hpp"
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/program_cache.hpp"
 
 namespace clviz {
@@ -52,9 +52,7 @@ void ComputeContext::init(const std::vector<PlatformInfo>& platforms, const Devi
         context_ = cl::Context(device_, props.data());
         queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE);
     } catch (const cl::Error& e) {
-        throw Error(describeClError(
-            ("cannot create an OpenCL context on " + info_.name + " (" + e.what() + ")").c_str(),
-            e.err()));
+        throwClError("cannot create an OpenCL context on " + info_.name, e);
     }
     programs_ = std::make_unique<ProgramCache>(context_, device_);
 }

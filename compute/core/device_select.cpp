@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <optional>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -82,7 +83,17 @@ DeviceTypeFilter parseDeviceTypeFilter(const std::string& text) {
     throw Error("--device-type must be cpu, gpu or all (got '" + text + "')");
 }
 
-DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const DeviceRequest& req) {
+namespace {
+
+// " (--device-type gpu)", or "" for all types.
+std::string typeSuffix(DeviceTypeFilter type) {
+    return type == DeviceTypeFilter::All
+               ? std::string()
+               : std::string(" (--device-type ") + (type == DeviceTypeFilter::Gpu ? "gpu" : "cpu") +
+                     ")";
+}
+
+void checkSomeDeviceExists(const std::vector<PlatformInfo>& platforms) {
     if (platforms.empty())
         throw Error(
             "no OpenCL platform found. Install an OpenCL driver (for the CPU: apt-get install "
@@ -91,67 +102,73 @@ DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const Devi
                                        [](const PlatformInfo& p) { return !p.devices.empty(); });
     if (!anyDevice)
         throw Error("OpenCL platforms were found but none has a device. " + available(platforms));
+}
 
-    const char* typeName = filterName(req.type);
-    auto typeSuffix = [&] {
-        return req.type == DeviceTypeFilter::All
-                   ? std::string()
-                   : std::string(" (--device-type ") +
-                         (req.type == DeviceTypeFilter::Gpu ? "gpu" : "cpu") + ")";
-    };
+// --platform as given, or for -d alone the first platform with a device of the requested type.
+int requestedPlatform(const std::vector<PlatformInfo>& platforms, const DeviceRequest& req) {
+    if (req.platform) return resolvePlatform(platforms, *req.platform);
+    for (std::size_t i = 0; i < platforms.size(); ++i)
+        for (const auto& d : platforms[i].devices)
+            if (matches(d, req.type)) return static_cast<int>(i);
+    throw Error(std::string("no ") + filterName(req.type) + " device on any platform. " +
+                available(platforms));
+}
 
-    if (req.platform || req.device) {
-        int p = -1;
-        if (req.platform) {
-            p = resolvePlatform(platforms, *req.platform);
-        } else {
-            // -d alone: the first platform that has a device of the requested type.
-            for (std::size_t i = 0; i < platforms.size() && p < 0; ++i)
-                for (const auto& d : platforms[i].devices)
-                    if (matches(d, req.type)) {
-                        p = static_cast<int>(i);
-                        break;
-                    }
-            if (p < 0)
-                throw Error(std::string("no ") + typeName + " device on any platform. " +
-                            available(platforms));
-        }
-        const auto& devices = platforms[p].devices;
-        if (devices.empty())
-            throw Error("platform " + std::to_string(p) + " (" + platforms[p].name +
-                        ") has no devices. " + available(platforms));
-        if (req.device) {
-            int d = -1;
-            if (auto idx = parseIndex(*req.device)) {
-                if (*idx < 0 || *idx >= static_cast<int>(devices.size()))
-                    throw Error("--device " + *req.device + " is out of range: platform " +
-                                std::to_string(p) + " has " + std::to_string(devices.size()) +
-                                " device(s). " + available(platforms));
-                d = *idx;
-            } else {
-                for (std::size_t i = 0; i < devices.size() && d < 0; ++i)
-                    if (toLower(devices[i].name).find(toLower(*req.device)) != std::string::npos)
-                        d = static_cast<int>(i);
-                if (d < 0)
-                    throw Error("no device on platform " + std::to_string(p) + " matches '" +
-                                *req.device + "'. " + available(platforms));
-            }
-            if (!matches(devices[d], req.type))
-                throw Error("device " + std::to_string(p) + "." + std::to_string(d) + " (" +
-                            devices[d].name + ") is a " + deviceKindName(devices[d].kind) +
-                            ", not a " + typeName + " device" + typeSuffix() + ".");
-            return {p, d, "requested on the command line"};
-        }
-        for (std::size_t i = 0; i < devices.size(); ++i)
-            if (matches(devices[i], req.type))
-                return {p, static_cast<int>(i),
-                        "first " + std::string(req.type == DeviceTypeFilter::All ? "" : typeName) +
-                            (req.type == DeviceTypeFilter::All ? "" : " ") +
-                            "device on the requested platform"};
-        throw Error("platform " + std::to_string(p) + " (" + platforms[p].name + ") has no " +
-                    typeName + " device" + typeSuffix() + ". " + available(platforms));
+// --device on platform p: an index or a case-insensitive part of the name.
+int requestedDevice(const std::vector<PlatformInfo>& platforms, int p, const std::string& spec) {
+    const auto& devices = platforms[p].devices;
+    if (auto idx = parseIndex(spec)) {
+        if (*idx < 0 || *idx >= static_cast<int>(devices.size()))
+            throw Error("--device " + spec + " is out of range: platform " + std::to_string(p) +
+                        " has " + std::to_string(devices.size()) + " device(s). " +
+                        available(platforms));
+        return *idx;
     }
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        if (toLower(devices[i].name).find(toLower(spec)) != std::string::npos)
+            return static_cast<int>(i);
+    throw Error("no device on platform " + std::to_string(p) + " matches '" + spec + "'. " +
+                available(platforms));
+}
 
+// -p and/or -d given: exactly what was asked, or an error saying why not.
+DeviceChoice chooseRequested(const std::vector<PlatformInfo>& platforms, const DeviceRequest& req) {
+    const char* typeName = filterName(req.type);
+    const int p = requestedPlatform(platforms, req);
+    const auto& devices = platforms[p].devices;
+    if (devices.empty())
+        throw Error("platform " + std::to_string(p) + " (" + platforms[p].name +
+                    ") has no devices. " + available(platforms));
+    if (req.device) {
+        const int d = requestedDevice(platforms, p, *req.device);
+        if (!matches(devices[d], req.type))
+            throw Error("device " + std::to_string(p) + "." + std::to_string(d) + " (" +
+                        devices[d].name + ") is a " + deviceKindName(devices[d].kind) + ", not a " +
+                        typeName + " device" + typeSuffix(req.type) + ".");
+        return {p, d, "requested on the command line"};
+    }
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        if (matches(devices[i], req.type))
+            return {p, static_cast<int>(i),
+                    "first " + std::string(req.type == DeviceTypeFilter::All ? "" : typeName) +
+                        (req.type == DeviceTypeFilter::All ? "" : " ") +
+                        "device on the requested platform"};
+    throw Error("platform " + std::to_string(p) + " (" + platforms[p].name + ") has no " +
+                typeName + " device" + typeSuffix(req.type) + ". " + available(platforms));
+}
+
+std::optional<DeviceChoice> firstOfKind(const std::vector<PlatformInfo>& platforms,
+                                        DeviceKind kind) {
+    for (std::size_t p = 0; p < platforms.size(); ++p)
+        for (std::size_t d = 0; d < platforms[p].devices.size(); ++d)
+            if (platforms[p].devices[d].kind == kind)
+                return DeviceChoice{static_cast<int>(p), static_cast<int>(d), ""};
+    return std::nullopt;
+}
+
+// Nothing named: the device driving GL, else the first GPU, else the first CPU, else anything.
+DeviceChoice chooseAutomatically(const std::vector<PlatformInfo>& platforms,
+                                 const DeviceRequest& req) {
     if (req.glDevice) {
         auto [p, d] = *req.glDevice;
         if (p >= 0 && p < static_cast<int>(platforms.size()) && d >= 0 &&
@@ -159,24 +176,15 @@ DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const Devi
             matches(platforms[p].devices[d], req.type))
             return {p, d, "it drives the OpenGL context (clGetGLContextInfoKHR)"};
     }
-
-    auto firstOf = [&](DeviceKind kind) -> std::optional<DeviceChoice> {
-        for (std::size_t p = 0; p < platforms.size(); ++p)
-            for (std::size_t d = 0; d < platforms[p].devices.size(); ++d)
-                if (platforms[p].devices[d].kind == kind)
-                    return DeviceChoice{static_cast<int>(p), static_cast<int>(d), ""};
-        return std::nullopt;
-    };
-
     if (req.type != DeviceTypeFilter::Cpu) {
-        if (auto c = firstOf(DeviceKind::Gpu)) {
+        if (auto c = firstOfKind(platforms, DeviceKind::Gpu)) {
             c->reason = "first GPU device";
             return *c;
         }
         if (req.type == DeviceTypeFilter::Gpu)
             throw Error("no GPU OpenCL device found (--device-type gpu). " + available(platforms));
     }
-    if (auto c = firstOf(DeviceKind::Cpu)) {
+    if (auto c = firstOfKind(platforms, DeviceKind::Cpu)) {
         c->reason = req.type == DeviceTypeFilter::Cpu ? "first CPU device"
                                                       : "no GPU found; first CPU device";
         return *c;
@@ -187,6 +195,14 @@ DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const Devi
         if (!platforms[p].devices.empty())
             return {static_cast<int>(p), 0, "no GPU or CPU found; first device"};
     throw Error("no usable OpenCL device. " + available(platforms));
+}
+
+}  // namespace
+
+DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const DeviceRequest& req) {
+    checkSomeDeviceExists(platforms);
+    if (req.platform || req.device) return chooseRequested(platforms, req);
+    return chooseAutomatically(platforms, req);
 }
 
 }  // namespace clviz

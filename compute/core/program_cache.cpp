@@ -5,7 +5,7 @@
 #include <regex>
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/kernel_source.hpp"
 
 namespace clviz {
@@ -144,8 +144,7 @@ cl::Kernel ProgramCache::kernel(const std::string& file, const std::string& name
     try {
         return cl::Kernel(program, name.c_str());
     } catch (const cl::Error& e) {
-        throw Error(
-            describeClError(("no kernel '" + name + "' in kernels/" + file).c_str(), e.err()));
+        throwClError("no kernel '" + name + "' in kernels/" + file, e);
     }
 }
 

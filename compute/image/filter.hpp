@@ -11,7 +11,7 @@
 #include <string>
 
 #include "compute/core/cl.hpp"
-#include "compute/image/io/image_io.hpp"
+#include "compute/image/image.hpp"
 
 namespace clviz {
 

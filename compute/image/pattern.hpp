@@ -3,7 +3,7 @@
 // fine lines and checkers, text, shaded spheres, a noise patch and an orientation arrow, so
 // rotations (aliasing, holes, edges) and histograms (full range, peaks, smooth spreads) are
 // easy to judge. Deterministic: the same size always gives the same pixels.
-#include "compute/image/io/image_io.hpp"
+#include "compute/image/image.hpp"
 
 namespace clviz {
 

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 
 namespace clviz {
@@ -86,7 +86,106 @@ struct ImagePipeline::Impl {
     ImageSize scratchSize;
 
     cl::Buffer histogramBins;
+
+    struct Pending {
+        std::string label;
+        EnqueuedWork work;
+    };
+
+    std::size_t checkChain(const std::vector<FilterStep>& steps, ImageSize source);
+    void ensurePingBuffers(std::size_t bytes);
+    EnqueuedWork enqueueStep(const FilterStep& step, const cl::Buffer& in, ImageSize inSize,
+                             const cl::Buffer& out, bool first, std::vector<Pending>& pending);
+    cl::Image2D& rotateInputImage(const cl::Buffer& in, ImageSize inSize, bool first,
+                                  std::vector<Pending>& pending);
 };
+
+// Checks every step before anything is enqueued, so a failure leaves the last result intact.
+// Returns the largest intermediate image in bytes.
+std::size_t ImagePipeline::Impl::checkChain(const std::vector<FilterStep>& steps,
+                                            ImageSize source) {
+    ImageSize size = source;
+    std::size_t largest = 0;
+    for (const auto& step : steps) {
+        if (!step.enabled) continue;
+        if (step.kind == FilterKind::Rotate) {
+            std::string why;
+            if (!rotator().available(step.rotate.variant, size, &why))
+                throw Error(std::string("rotate variant '") +
+                            rotateVariantInfo(step.rotate.variant).name +
+                            "' is unavailable: " + why);
+        }
+        size = stepOutputSize(step, size);
+        checkDeviceBufferFits(cc.info(), size,
+                              (std::string("the output of ") + stepLabel(step)).c_str());
+        largest = std::max(largest, size.bytes());
+    }
+    return largest;
+}
+
+void ImagePipeline::Impl::ensurePingBuffers(std::size_t bytes) {
+    if (bytes <= pingBytes) return;
+    ping[0] = ping[1] = cl::Buffer();
+    ping[0] = cl::Buffer(cc.context(), CL_MEM_READ_WRITE, bytes);
+    ping[1] = cl::Buffer(cc.context(), CL_MEM_READ_WRITE, bytes);
+    pingBytes = bytes;
+}
+
+// The image an image-object rotate reads: the source's (copied once per source) when rotate is
+// the first step, else a scratch image the previous step's output is copied into.
+cl::Image2D& ImagePipeline::Impl::rotateInputImage(const cl::Buffer& in, ImageSize inSize,
+                                                   bool first, std::vector<Pending>& pending) {
+    cl::Image2D* image = nullptr;
+    const char* copyLabel = "copy to image for rotate";
+    if (first) {
+        image = &sourceImage;
+        if (!sourceImageCurrent) {
+            sourceImage = rotator().createSourceImage(inSize);
+            copyLabel = "copy source to image (once per source)";
+        } else {
+            copyLabel = nullptr;
+        }
+    } else {
+        if (!(scratchSize == inSize)) {
+            scratchImage = rotator().createSourceImage(inSize);
+            scratchSize = inSize;
+        }
+        image = &scratchImage;
+    }
+    if (copyLabel) {
+        EnqueuedWork copy;
+        cc.queue().enqueueCopyBufferToImage(
+            in, *image, 0, {0, 0, 0}, {std::size_t(inSize.width), std::size_t(inSize.height), 1},
+            nullptr, &copy.last);
+        copy.first = copy.last;
+        pending.push_back({copyLabel, copy});
+        if (first) sourceImageCurrent = true;
+    }
+    return *image;
+}
+
+EnqueuedWork ImagePipeline::Impl::enqueueStep(const FilterStep& step, const cl::Buffer& in,
+                                              ImageSize inSize, const cl::Buffer& out, bool first,
+                                              std::vector<Pending>& pending) {
+    switch (step.kind) {
+        case FilterKind::Rotate:
+            if (rotateVariantUsesImages(step.rotate.variant))
+                return rotator().enqueue(step.rotate, rotateInputImage(in, inSize, first, pending),
+                                         out);
+            return rotator().enqueue(step.rotate, in, inSize, out);
+        case FilterKind::Transpose:
+            return transposer().enqueue(in, inSize, out);
+        case FilterKind::Mean3:
+            return noiseFilter().enqueue(NoiseFilter::Mean3, in, inSize, out);
+        case FilterKind::Median3:
+            return noiseFilter().enqueue(NoiseFilter::Median3, in, inSize, out);
+        case FilterKind::Grayscale:
+            return gray().enqueue(in, inSize, out);
+        case FilterKind::Equalize:
+            return equalizer().enqueue(step.equalize, in, inSize, out);
+    }
+    throw Error("unknown filter step");
+}
 
 ImagePipeline::ImagePipeline(ComputeContext& cc)
     : cc_(cc), impl_(std::make_unique<Impl>(cc)), steps_(defaultSteps()) {}
@@ -113,12 +212,17 @@ std::vector<FilterStep> ImagePipeline::defaultSteps() {
     return steps;
 }
 
-bool ImagePipeline::imagesSupported() const {
+// The filters are built on first use (rotator() here): their OpenCL failures are converted too.
+bool ImagePipeline::imagesSupported() const try {
     return impl_->rotator().available(RotateVariant::ImageBilinear, {1, 1});
+} catch (const cl::Error& e) {
+    throwClError("cannot set up the rotate filter", e);
 }
 
-bool ImagePipeline::rotateAvailable(RotateVariant variant, std::string* why) const {
+bool ImagePipeline::rotateAvailable(RotateVariant variant, std::string* why) const try {
     return impl_->rotator().available(variant, hasSource() ? sourceSize_ : ImageSize{1, 1}, why);
+} catch (const cl::Error& e) {
+    throwClError("cannot set up the rotate filter", e);
 }
 
 void ImagePipeline::setSource(const Rgba8Image& image) {
@@ -131,7 +235,7 @@ void ImagePipeline::setSource(const Rgba8Image& image) {
                                        image.pixels.data());
         source_ = buffer;
     } catch (const cl::Error& e) {
-        throw Error(describeClError("cannot upload the image to the device", e.err()));
+        throwClError("cannot upload the image to the device", e);
     }
     sourceSize_ = image.size();
     impl_->sourceImageCurrent = false;
@@ -145,7 +249,7 @@ void ImagePipeline::setSource(const cl::Buffer& pixels, ImageSize size) {
         cc_.queue().finish();
         source_ = buffer;
     } catch (const cl::Error& e) {
-        throw Error(describeClError("cannot copy the image on the device", e.err()));
+        throwClError("cannot copy the image on the device", e);
     }
     sourceSize_ = size;
     impl_->sourceImageCurrent = false;
@@ -173,113 +277,50 @@ double ImagePipeline::totalMs() const {
 Rgba8Image ImagePipeline::readResult() {
     Rgba8Image image(resultSize_.width, resultSize_.height);
     if (image.empty()) throw Error("there is no result yet: load an image and run the chain");
-    cc_.queue().enqueueReadBuffer(result(), CL_TRUE, 0, resultSize_.bytes(), image.pixels.data());
+    clBoundary("cannot read the result back from the device", [&] {
+        cc_.queue().enqueueReadBuffer(result(), CL_TRUE, 0, resultSize_.bytes(),
+                                      image.pixels.data());
+    });
     return image;
+}
+
+std::array<std::uint8_t, 4> ImagePipeline::resultPixel(int x, int y) {
+    if (x < 0 || y < 0 || x >= resultSize_.width || y >= resultSize_.height)
+        throw Error("pixel (" + std::to_string(x) + ", " + std::to_string(y) +
+                    ") is outside the result");
+    std::array<std::uint8_t, 4> p{};
+    clBoundary("cannot read a pixel of the result", [&] {
+        cc_.queue().enqueueReadBuffer(result(), CL_TRUE,
+                                      4 * (std::size_t(y) * resultSize_.width + x), 4, p.data());
+    });
+    return p;
 }
 
 void ImagePipeline::run() {
     if (!hasSource()) throw Error("no image loaded");
     Impl& m = *impl_;
+    const std::size_t largest = clBoundary("cannot set up the image filter chain",
+                                           [&] { return m.checkChain(steps_, sourceSize_); });
 
-    // Check every step before enqueuing anything, so a failure leaves the last result intact.
-    ImageSize size = sourceSize_;
-    std::size_t largest = 0;
-    for (const auto& step : steps_) {
-        if (!step.enabled) continue;
-        if (step.kind == FilterKind::Rotate) {
-            std::string why;
-            if (!m.rotator().available(step.rotate.variant, size, &why))
-                throw Error(std::string("rotate variant '") +
-                            rotateVariantInfo(step.rotate.variant).name +
-                            "' is unavailable: " + why);
-        }
-        size = stepOutputSize(step, size);
-        checkDeviceBufferFits(cc_.info(), size,
-                              (std::string("the output of ") + stepLabel(step)).c_str());
-        largest = std::max(largest, size.bytes());
-    }
-
-    struct Pending {
-        std::string label;
-        EnqueuedWork work;
-    };
-    std::vector<Pending> pending;
+    std::vector<Impl::Pending> pending;
     cl::Buffer current = source_;
     ImageSize currentSize = sourceSize_;
     std::optional<Histogram> histogram;
     try {
-        if (largest > m.pingBytes) {
-            m.ping[0] = m.ping[1] = cl::Buffer();
-            m.ping[0] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, largest);
-            m.ping[1] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, largest);
-            m.pingBytes = largest;
-        }
-        auto& queue = cc_.queue();
+        m.ensurePingBuffers(largest);
         int next = 0;
         bool first = true;
         for (const auto& step : steps_) {
             if (!step.enabled) continue;
             const cl::Buffer& out = m.ping[next];
-            const ImageSize outSize = stepOutputSize(step, currentSize);
-            EnqueuedWork work;
-            switch (step.kind) {
-                case FilterKind::Rotate:
-                    if (rotateVariantUsesImages(step.rotate.variant)) {
-                        cl::Image2D* image = nullptr;
-                        const char* copyLabel = "copy to image for rotate";
-                        if (first) {
-                            image = &m.sourceImage;
-                            if (!m.sourceImageCurrent) {
-                                m.sourceImage = m.rotator().createSourceImage(sourceSize_);
-                                copyLabel = "copy source to image (once per source)";
-                            } else {
-                                copyLabel = nullptr;
-                            }
-                        } else {
-                            if (!(m.scratchSize == currentSize)) {
-                                m.scratchImage = m.rotator().createSourceImage(currentSize);
-                                m.scratchSize = currentSize;
-                            }
-                            image = &m.scratchImage;
-                        }
-                        if (copyLabel) {
-                            EnqueuedWork copy;
-                            queue.enqueueCopyBufferToImage(current, *image, 0, {0, 0, 0},
-                                                           {std::size_t(currentSize.width),
-                                                            std::size_t(currentSize.height), 1},
-                                                           nullptr, &copy.last);
-                            copy.first = copy.last;
-                            pending.push_back({copyLabel, copy});
-                            if (first) m.sourceImageCurrent = true;
-                        }
-                        work = m.rotator().enqueue(step.rotate, *image, out);
-                    } else {
-                        work = m.rotator().enqueue(step.rotate, current, currentSize, out);
-                    }
-                    break;
-                case FilterKind::Transpose:
-                    work = m.transposer().enqueue(current, currentSize, out);
-                    break;
-                case FilterKind::Mean3:
-                    work = m.noiseFilter().enqueue(NoiseFilter::Mean3, current, currentSize, out);
-                    break;
-                case FilterKind::Median3:
-                    work = m.noiseFilter().enqueue(NoiseFilter::Median3, current, currentSize, out);
-                    break;
-                case FilterKind::Grayscale:
-                    work = m.gray().enqueue(current, currentSize, out);
-                    break;
-                case FilterKind::Equalize:
-                    work = m.equalizer().enqueue(step.equalize, current, currentSize, out);
-                    break;
-            }
+            const EnqueuedWork work =
+                m.enqueueStep(step, current, currentSize, out, first, pending);
             pending.push_back({stepLabel(step), work});
             current = out;
-            currentSize = outSize;
+            currentSize = stepOutputSize(step, currentSize);
             next ^= 1;
             first = false;
         }
-
         if (histogramSettings_.enabled) {
             if (!m.histogramBins())
                 m.histogramBins =
@@ -290,13 +331,13 @@ void ImagePipeline::run() {
                                          ofSource ? sourceSize_ : currentSize, m.histogramBins);
             pending.push_back({histogramLabel(histogramSettings_.variant), work});
             histogram.emplace();
-            queue.enqueueReadBuffer(m.histogramBins, CL_FALSE, 0, ImageHistogram::binsBytes(),
-                                    histogram->bins.data());
+            cc_.queue().enqueueReadBuffer(m.histogramBins, CL_FALSE, 0, ImageHistogram::binsBytes(),
+                                          histogram->bins.data());
         }
-        queue.finish();
+        cc_.queue().finish();
     } catch (const cl::Error& e) {
         m.sourceImageCurrent = false;
-        throw Error(describeClError("the image filter chain failed", e.err()));
+        throwClError("the image filter chain failed", e);
     }
 
     timings_.clear();

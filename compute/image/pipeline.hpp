@@ -8,6 +8,8 @@
 // holds the last output. A CL_RGBA / CL_UNORM_INT8 image copy of the source is kept only while an
 // image-object rotate variant needs it (an image variant later in the chain gets its input
 // copied into an image, timed as its own step).
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,7 +18,7 @@
 #include "compute/image/equalize.hpp"
 #include "compute/image/grayscale.hpp"
 #include "compute/image/histogram.hpp"
-#include "compute/image/io/image_io.hpp"
+#include "compute/image/image.hpp"
 #include "compute/image/noise_filters.hpp"
 #include "compute/image/rotate.hpp"
 #include "compute/image/transpose.hpp"
@@ -105,6 +107,8 @@ class ImagePipeline {
     const cl::Buffer& result() const;
     ImageSize resultSize() const { return resultSize_; }
     Rgba8Image readResult();  // blocking read of result()
+    // One RGBA8 pixel of the result (blocking; 4 bytes): x < resultSize().width, y < height.
+    std::array<std::uint8_t, 4> resultPixel(int x, int y);
 
     // One entry per enabled step (plus conversions), then the histogram when enabled.
     const std::vector<StepTiming>& timings() const { return timings_; }

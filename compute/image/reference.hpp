@@ -6,7 +6,7 @@
 
 #include "compute/image/equalize.hpp"
 #include "compute/image/histogram.hpp"
-#include "compute/image/io/image_io.hpp"
+#include "compute/image/image.hpp"
 #include "compute/image/rotate.hpp"
 
 namespace clviz::reference {

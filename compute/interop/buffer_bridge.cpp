@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/interop/bridge_paths.hpp"
@@ -29,7 +29,7 @@ BufferBridge::BufferBridge(ComputeContext& cc, std::size_t capacity, int slots)
 bool BufferBridge::complete(const cl::Event& e) {
     if (e() == nullptr) return true;
     cl_int status = e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
-    if (status < 0) throw Error(describeClError("the interop copy failed on the device", status));
+    if (status < 0) throw ClError("the interop copy failed on the device", "", status);
     return status == CL_COMPLETE;
 }
 
@@ -44,8 +44,7 @@ void BufferBridge::publish(const cl::Buffer& source, std::size_t bytes) {
         enqueueCopy(slot, source, bytes);
         cc_.queue().flush();
     } catch (const cl::Error& e) {
-        throw Error(describeClError(
-            (std::string(interopPathName(path())) + ": " + e.what()).c_str(), e.err()));
+        throwClError(interopPathName(path()), e);
     }
     slot.sequence = ++sequence_;
     slot.bytes = bytes;
@@ -103,8 +102,7 @@ BridgeView BufferBridge::view() {
         shown_ = best;
         return {slot.buffer, slot.offset, slot.sequence, slot.bytes};
     } catch (const cl::Error& e) {
-        throw Error(describeClError(
-            (std::string(interopPathName(path())) + ": " + e.what()).c_str(), e.err()));
+        throwClError(interopPathName(path()), e);
     }
 }
 
@@ -120,7 +118,7 @@ void BufferBridge::finish() {
         for (int i = 0; i < slotCount_; ++i)
             if (slots_[i].done() != nullptr) slots_[i].done.wait();
     } catch (const cl::Error& e) {
-        throw Error(describeClError("waiting for the interop copy", e.err()));
+        throwClError("waiting for the interop copy", e);
     }
 }
 

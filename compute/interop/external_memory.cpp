@@ -159,7 +159,7 @@ cl::Buffer importClBuffer(const ComputeContext& cc, const ExportedMemory& memory
                                               nullptr, &err);
     if (err != CL_SUCCESS || mem == nullptr) {
         close(fd);
-        throw Error(describeClError("clCreateBufferWithProperties refused the Vulkan memory", err));
+        throw ClError("the Vulkan memory was refused", "clCreateBufferWithProperties", err);
     }
     return cl::Buffer(mem);  // takes ownership of the cl_mem
 }

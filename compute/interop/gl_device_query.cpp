@@ -40,7 +40,7 @@ GlDeviceQuery queryGlDevice(const GlContextHandles& gl) {
     try {
         cl::Platform::get(&platforms);
     } catch (const cl::Error& e) {
-        result.detail = describeClError("clGetPlatformIDs", e.err());
+        result.detail = ClError::describe("clGetPlatformIDs", e.what(), e.err());
         return result;
     }
 
@@ -81,7 +81,7 @@ GlDeviceQuery queryGlDevice(const GlContextHandles& gl) {
                               &current, nullptr);
         if (err != CL_SUCCESS || current == nullptr) {
             notes << (notes.tellp() > 0 ? "; " : "") << name << ": "
-                  << (err != CL_SUCCESS ? describeClError("clGetGLContextInfoKHR", err)
+                  << (err != CL_SUCCESS ? ClError::describe("clGetGLContextInfoKHR", "", err)
                                         : std::string("no current device for this GL context"));
             continue;
         }

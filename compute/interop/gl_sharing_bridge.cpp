@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/bridge_paths.hpp"
 #include "compute/interop/gl_device_query.hpp"
@@ -51,7 +51,7 @@ class GlSharingBridge final : public BufferBridge {
             for (auto& s : shared_)
                 s = cl::BufferGL();
             glDeleteBuffers(kSlots, buffers_);
-            throw Error(describeClError("clCreateFromGLBuffer failed", e.err()));
+            throwClError("clCreateFromGLBuffer failed", e);
         }
     }
 

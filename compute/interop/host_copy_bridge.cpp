@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/bridge_paths.hpp"
 
@@ -178,8 +178,7 @@ std::unique_ptr<BufferBridge> makeHostCopyBridge(ComputeContext& cc, std::size_t
     try {
         return std::make_unique<HostCopyBridge>(cc, capacity, persistent, pinned);
     } catch (const cl::Error& e) {
-        throw Error(
-            describeClError("cannot allocate pinned staging memory for host copy", e.err()));
+        throwClError("cannot allocate pinned staging memory for host copy", e);
     }
 }
 

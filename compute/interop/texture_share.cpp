@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
-#include "compute/core/cl_error.hpp"
+#include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/interop/external_memory.hpp"
@@ -130,7 +130,7 @@ void SharedTexture::allocate(int capacityWidth, int capacityHeight) {
             shared_ = cl::ImageGL(cc_.context(), CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, texture_);
             path_ = InteropPath::GlSharing;
         } catch (const cl::Error& e) {
-            useHostCopy(describeClError("clCreateFromGLTexture", e.err()));
+            useHostCopy(ClError::describe("clCreateFromGLTexture", e.what(), e.err()));
         }
     }
 }
@@ -186,20 +186,21 @@ TextureTransferTiming SharedTexture::copyFrom(const cl::Buffer& pixels,
         try {
             return copyFromExternal(pixels, waitFor);
         } catch (const cl::Error& e) {
-            useHostCopy(describeClError("copying through the external memory", e.err()));
+            useHostCopy(
+                ClError::describe("copying through the external memory", e.what(), e.err()));
         }
     }
     if (path_ == InteropPath::GlSharing) {
         try {
             return copyShared(pixels, waitFor, Transfer::BufferToTexture);
         } catch (const cl::Error& e) {
-            useHostCopy(describeClError("sharing the texture with OpenCL", e.err()));
+            useHostCopy(ClError::describe("sharing the texture with OpenCL", e.what(), e.err()));
         }
     }
     try {
         return copyFromHost(pixels, waitFor);
     } catch (const cl::Error& e) {
-        throw Error(describeClError("copying the result to the texture", e.err()));
+        throwClError("copying the result to the texture", e);
     }
 }
 
@@ -208,20 +209,21 @@ TextureTransferTiming SharedTexture::copyTo(const cl::Buffer& pixels) {
         try {
             return copyToExternal(pixels);
         } catch (const cl::Error& e) {
-            useHostCopy(describeClError("copying through the external memory", e.err()));
+            useHostCopy(
+                ClError::describe("copying through the external memory", e.what(), e.err()));
         }
     }
     if (path_ == InteropPath::GlSharing) {
         try {
             return copyShared(pixels, {}, Transfer::TextureToBuffer);
         } catch (const cl::Error& e) {
-            useHostCopy(describeClError("sharing the texture with OpenCL", e.err()));
+            useHostCopy(ClError::describe("sharing the texture with OpenCL", e.what(), e.err()));
         }
     }
     try {
         return copyToHost(pixels);
     } catch (const cl::Error& e) {
-        throw Error(describeClError("copying the texture to OpenCL", e.err()));
+        throwClError("copying the texture to OpenCL", e);
     }
 }
 

@@ -15,40 +15,25 @@
 
 #include "compute/core/cl.hpp"
 #include "compute/nbody/body.hpp"
+#include "compute/nbody/variants.hpp"
 
 namespace clviz {
 
 class ComputeContext;
+class NbodyAutotuneStore;
 
-// The force kernels users compare. All compute the same thing; they differ in how they reach it.
-enum class NbodyVariant {
-    Naive,       // every work-item reads every body from global memory
-    Tiled,       // tiles of bodies staged in local memory between barriers (the seed's kernel)
-    Unrolled,    // tiled, compile-time tile, inner loop unrolled, several bodies per work-item
-    Vectorized,  // tiles in structure-of-arrays layout, float4 math over 4 j-bodies at once
-    AsyncCopy,   // double-buffered tiles fetched with async_work_group_copy
-    SmallN,      // several work-items split one body's j-range and reduce in local memory
-    Auto,  // not a kernel: whichever of the above the auto-tune measured fastest here, for this N
+// What a simulation takes from the program around it: where auto-tune results are remembered and
+// the debug switches. The app and the benchmark read them once from the environment; tests use
+// the default (results remembered by this simulation alone, in memory; no switches).
+struct NbodyEnvironment {
+    std::shared_ptr<NbodyAutotuneStore> autotune;  // null: a private in-memory store
+    std::string dumpDir;  // CLVIZ_NBODY_DUMP: write each force build's options, log and binary here
+    bool trustCompiledWorkGroupSize = false;  // CLVIZ_NBODY_TRUST_REQD=1: launch what WG says even
+                                              // when CL_KERNEL_WORK_GROUP_SIZE is smaller
+    // The variables above, and a store in the user's cache directory
+    // ($XDG_CACHE_HOME/clviz/nbody-autotune.txt, else ~/.cache/clviz/...).
+    static NbodyEnvironment fromProcessEnvironment();
 };
-
-enum class NbodyIntegrator {
-    Taylor,    // the seed's update: x += v dt + a dt^2 / 2, then v += a dt
-    Leapfrog,  // kick-drift-kick (symplectic; the default)
-};
-
-enum class NbodyPrecision { Float, Double };
-
-const std::vector<NbodyVariant>& allNbodyVariants();  // the six kernels (not Auto)
-const char* variantName(NbodyVariant v);              // "naive", "tiled", "unrolled", "vectorized",
-                                                      // "async-copy", "small-n"
-const char* variantDescription(NbodyVariant v);       // one sentence for tooltips
-std::vector<std::string> variantNames();              // of allNbodyVariants()
-NbodyVariant parseVariant(const std::string& name);   // also "auto"; throws clviz::Error listing
-                                                      // valid names
-
-const char* integratorName(NbodyIntegrator i);  // "taylor", "leapfrog"
-const char* integratorDescription(NbodyIntegrator i);
-NbodyIntegrator parseIntegrator(const std::string& name);  // throws clviz::Error
 
 // Physical parameters. Changing them never resets the state.
 struct NbodyParams {
@@ -56,20 +41,6 @@ struct NbodyParams {
     float softening = 0.05f;  // epsilon; 0 is allowed (a body never pulls on itself)
     float damping = 1.0f;     // velocities are multiplied by this once per step; 1 = none
 };
-
-// How the force kernel is launched. 0 in a field means "the default for this device, variant
-// and N" (the auto-tuned value once autotune() has run). effectiveKernelConfig() resolves them.
-// A new simulation starts with the device's best all-round variant: small-n on GPUs (it splits
-// bodies only when N is too small to fill the device), vectorized on CPUs.
-struct NbodyKernelConfig {
-    NbodyVariant variant = NbodyVariant::Unrolled;
-    int workGroupSize = 0;  // work-items per group = bodies per local-memory tile; power of two
-    int unroll = 0;         // inner-loop unroll factor: 1, 2, 4, ..., up to the tile size
-    int bodiesPerItem = 0;  // i-bodies each work-item accumulates (register blocking): 1, 2, 4, 8
-    int split = 0;          // small-n only: work-items sharing one body's j-range: 1 .. 32
-    bool operator==(const NbodyKernelConfig&) const = default;
-};
-std::string describe(const NbodyKernelConfig& c);  // "unrolled wg=256 unroll=16 bpi=4"
 
 // Device time of the kernels enqueued by the last step() call, from CL profiling events.
 struct NbodyKernelTime {
@@ -111,7 +82,7 @@ struct NbodyAutotuneResult {
 
 class NbodySimulation {
   public:
-    explicit NbodySimulation(ComputeContext& cc);
+    explicit NbodySimulation(ComputeContext& cc, NbodyEnvironment env = {});
     ~NbodySimulation();
     NbodySimulation(const NbodySimulation&) = delete;
     NbodySimulation& operator=(const NbodySimulation&) = delete;
@@ -132,8 +103,8 @@ class NbodySimulation {
     // are current for any command enqueued on cc.queue() after step() returned; another queue or
     // the host must wait for that queue (clFinish or an event) first. In fp64 mode they are float
     // copies of the double state, refreshed at the end of each step() call and by load().
-    const cl::Buffer& positions() const { return pos_; }
-    const cl::Buffer& velocities() const { return vel_; }
+    const cl::Buffer& positions() const { return f32_.pos; }
+    const cl::Buffer& velocities() const { return f32_.vel; }
 
     // Blocking readback of the state (rounded to float in fp64 mode) and of the accelerations the
     // last force pass computed (xyz; w = 0).
@@ -184,8 +155,8 @@ class NbodySimulation {
 
     // Times candidate (work-group size, bodies per item, unroll, split) for `variant` on the
     // current bodies without changing the state, within about `budgetSeconds`, and remembers the
-    // best for this device, variant, precision and N (in memory, and in
-    // ~/.cache/clviz/nbody-autotune.txt when writable). The simulation then uses it for that
+    // best for this device, variant, precision and N in the environment's store (the app's is
+    // ~/.cache/clviz/nbody-autotune.txt). The simulation then uses it for that
     // variant whenever the config fields are 0.
     NbodyAutotuneResult autotune(NbodyVariant variant, double budgetSeconds = 5.0);
     // false: 0 fields resolve to the built-in device defaults only, ignoring remembered auto-tune
@@ -197,6 +168,7 @@ class NbodySimulation {
     }
 
     ComputeContext& context() { return cc_; }
+    const NbodyEnvironment& environment() const { return env_; }
 
     // Live reload: fetches fresh kernels from the program cache (after ProgramCache::install),
     // keeping the bodies, parameters and kernel choice. Throws clviz::Error like the constructor.
@@ -205,16 +177,31 @@ class NbodySimulation {
   private:
     struct Kernels;
     struct Built;
+    // The state of one precision: positions (xyz, mass in w), velocities, accelerations.
+    struct StateBuffers {
+        cl::Buffer pos, vel, acc;
+    };
+    StateBuffers& state() { return precision_ == NbodyPrecision::Double ? f64_ : f32_; }
+
     Built& built();  // force kernel for the current config, building it once per option set
-    NbodyKernelConfig autoPick();  // Auto: the fastest tuned variant and config for this N
+    Built& build(const NbodyKernelConfig& resolved);
+    NbodyKernelConfig resolvedConfig();  // 0 fields filled in: Auto's pick, tuned, defaults
+    NbodyKernelConfig autoPick();        // Auto: the fastest tuned variant and config for this N
+    double timeForcePass(Built& b, const cl::Buffer& scratch, std::size_t iBodies);
+    // The one place the force kernel's arguments are set: a(x) of the first iBodies bodies into
+    // acc, and v += kick * a when kick != 0.
+    cl::Event enqueueForce(Built& b, const cl::Buffer& acc, std::size_t iBodies, double kick);
     void allocate(std::size_t n, bool floatState, bool doubleState);
-    void computeForces(bool kick, float kickFactor, std::vector<cl::Event>* events);
+    void computeForces(bool kick, float kickFactor);
     void ensureAccelerationsCurrent();
-    void refreshFloatMirror(std::vector<cl::Event>* events);
+    void refreshFloatMirror();
+    void convert(cl::Kernel& k, const cl::Buffer& from, const cl::Buffer& to, const char* name);
+    void fetchDoubleKernels(Kernels& k);
     void uploadState(const std::vector<Body>& bodies);
     void invalidateKernel();
 
     ComputeContext& cc_;
+    NbodyEnvironment env_;
     std::size_t n_ = 0;
     double time_ = 0;
     long long steps_ = 0;
@@ -224,9 +211,8 @@ class NbodySimulation {
     NbodyKernelConfig config_;
     std::string note_;
 
-    cl::Buffer pos_, vel_, acc_;     // float state (or float mirror in fp64 mode)
-    cl::Buffer posD_, velD_, accD_;  // double state, allocated in fp64 mode only
-    cl::Buffer diagPartials_;
+    StateBuffers f32_;         // float state (or float mirror in fp64 mode)
+    StateBuffers f64_;         // double state, allocated in fp64 mode only
     unsigned ptxRefused_ = 0;  // NVIDIA: bit per variant whose build refused inline PTX
     bool useAutotuneMemory_ = true;
     double autoBudget_ = 1.0;  // seconds of auto-tune per variant when Auto has no memory
@@ -234,7 +220,7 @@ class NbodySimulation {
     NbodyPrecision autoPrecision_ = NbodyPrecision::Float;
     NbodyKernelConfig autoConfig_;
     std::string autoWhy_;
-    bool accCurrent_ = false;  // acc_ holds a(x) for the current x and softening
+    bool accCurrent_ = false;  // acc holds a(x) for the current x and softening
     bool haveEnergyReference_ = false;
     double energyReference_ = 0;
 

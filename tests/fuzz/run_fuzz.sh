@@ -39,11 +39,14 @@ build() {
     # Huffman code trips one, where libstb.so returns "bad huffman code"; docs/reliability.md).
     stb_flags=(-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,bounds
                -fno-sanitize-recover=bounds -DNDEBUG)
-    lib=(compute/image/io/image_io compute/image/io/format_checks compute/image/io/radiance_hdr
-         common/bounded_file compute/nbody/snapshot)
+    lib=(compute/image/io/image_io compute/image/io/image_save compute/image/io/image_limits
+         compute/image/io/decode_guards compute/image/io/format_checks compute/image/io/pnm
+         compute/image/io/radiance_hdr compute/image/io/tone_map common/bounded_file
+         compute/nbody/snapshot)
     # Rebuild only when an input changed (the sanitized stb build is the slow part).
     inputs=("$src"/tests/fuzz/*.cpp "$src/tests/fuzz/stb_instrumented.c" "$0"
-            /usr/include/stb/stb_image.h "$src"/compute/image/io/*.hpp "$src"/common/*.hpp)
+            /usr/include/stb/stb_image.h "$src"/compute/image/io/*.hpp "$src"/compute/image/*.hpp
+            "$src"/common/*.hpp)
     for f in "${lib[@]}"; do inputs+=("$src/$f.cpp"); done
     stale=0
     for f in "${inputs[@]}"; do

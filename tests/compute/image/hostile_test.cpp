@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "compute/image/io/format_checks.hpp"
 #include "compute/image/io/image_io.hpp"
+#include "compute/image/io/tone_map.hpp"
 #include "tests/compute/image/test_support.hpp"
 
 using namespace clviz;

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "compute/core/device_info.hpp"
 #include "compute/image/io/image_io.hpp"
+#include "compute/image/io/tone_map.hpp"
 #include "tests/compute/image/test_support.hpp"
 
 using namespace clviz;

@@ -1,0 +1,177 @@
+// NbodySimulation's auto-tune (a coordinate descent over the launch config of one variant, timed
+// on the loaded bodies) and the Auto variant's pick among the tuned variants.
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "compute/core/cl_boundary.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/nbody/autotune_store.hpp"
+#include "compute/nbody/build_options.hpp"
+#include "compute/nbody/simulation_internals.hpp"
+
+namespace clviz {
+
+using namespace nbody_detail;
+
+namespace {
+constexpr double kFailed = 1e300;  // the time of a candidate that could not be built or run
+}
+
+// Best of a few force passes into `scratch` without the kick (the state stays untouched); the
+// first run warms up unless it alone is long.
+double NbodySimulation::timeForcePass(Built& b, const cl::Buffer& scratch, std::size_t iBodies) {
+    double best = kFailed;
+    for (int r = 0; r < 3; ++r) {
+        const double ms = eventMilliseconds(enqueueForce(b, scratch, iBodies, 0.0));
+        if (r > 0 || ms > 200) best = std::min(best, ms);
+        if (ms > 200 && r > 0) break;
+    }
+    return best;
+}
+
+NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budgetSeconds) try {
+    if (!n_) throw Error("load bodies before auto-tuning");
+    if (variant == NbodyVariant::Auto)
+        throw Error("auto-tune needs a kernel variant; auto picks among the tuned ones");
+    const auto start = std::chrono::steady_clock::now();
+    const auto elapsed = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    // Above 2^18 bodies only the first 2^18 i-bodies are computed (still hundreds of groups),
+    // which keeps each trial short without changing the per-interaction cost.
+    const std::size_t ni = std::min<std::size_t>(n_, std::size_t{1} << 18);
+    cl::Buffer scratch(cc_.context(), CL_MEM_READ_WRITE, n_ * 4 * realBytes(precision_));
+    const NbodyKernelConfig savedConfig = config_;
+    const std::string savedNote = note_;
+
+    NbodyAutotuneResult result;
+    std::map<std::string, double> seen;  // by describe(): clamped duplicates are timed once
+    auto trial = [&](NbodyKernelConfig c) {
+        config_ = c;
+        kernels_->current = nullptr;
+        Built* b = nullptr;
+        try {
+            b = &built();
+        } catch (const Error& e) {
+            result.log += describe(c) + ": skipped (" + e.what() + ")\n";
+            return;
+        }
+        const std::string key = describe(b->config);
+        if (seen.count(key)) return;
+        double ms = kFailed;
+        try {
+            ms = timeForcePass(*b, scratch, ni);
+        } catch (const cl::Error& e) {
+            result.log += key + ": failed (" + clErrorName(e.err()) + ")\n";
+        }
+        seen[key] = ms;
+        ++result.candidates;
+        if (ms < kFailed) {
+            std::ostringstream line;
+            line << key << ": " << ms << " ms\n";
+            result.log += line.str();
+        }
+        if (ms < result.bestMs || result.bestMs == 0) {
+            result.bestMs = ms;
+            result.best = b->config;
+        }
+    };
+
+    // Coordinate descent from the current default: one dimension at a time, twice over, each
+    // dimension's candidates tried in order until the time budget runs out.
+    const bool gpu = cc_.info().kind == DeviceKind::Gpu;
+    NbodyKernelConfig cur = nbodyDeviceDefaults(variant, gpu, n_, cc_.info().computeUnits);
+    trial(cur);
+    cur = result.best;
+    std::vector<int> wgs;
+    for (int wg : workGroupSizeChoices())
+        if (wg >= (gpu ? 32 : 4)) wgs.push_back(wg);
+    for (int pass = 0; pass < 2 && elapsed() < budgetSeconds; ++pass) {
+        auto sweep = [&](int NbodyKernelConfig::*field, const std::vector<int>& values) {
+            for (int v : values) {
+                if (elapsed() >= budgetSeconds) return;
+                NbodyKernelConfig c = cur;
+                c.*field = v;
+                trial(c);
+            }
+            cur = result.best;
+        };
+        sweep(&NbodyKernelConfig::workGroupSize, wgs);
+        if (usesTileBlocking(variant)) {
+            sweep(&NbodyKernelConfig::bodiesPerItem, {1, 2, 4, 8});
+            sweep(&NbodyKernelConfig::unroll, {1, 2, 4, 8, 16, 32, 64});
+        }
+        if (variant == NbodyVariant::SmallN) sweep(&NbodyKernelConfig::split, {1, 2, 4, 8, 16, 32});
+    }
+
+    config_ = savedConfig;
+    note_ = savedNote;
+    kernels_->current = nullptr;
+    if (result.bestMs > 0 && result.bestMs < kFailed) {
+        env_.autotune->store(NbodyAutotuneStore::key(cc_.info(), variant, precision_, n_),
+                             result.best, result.bestMs);
+        autoN_ = 0;  // a new measurement: Auto picks again
+    }
+    return result;
+} catch (const cl::Error& e) {
+    throwClError("the N-body auto-tune failed", e);
+}
+
+NbodyKernelConfig NbodySimulation::autoPick() {
+    const DeviceInfo& dev = cc_.info();
+    const bool gpu = dev.kind == DeviceKind::Gpu;
+    if (n_ == 0)
+        return nbodyDeviceDefaults(gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized, gpu, n_,
+                                   dev.computeUnits);
+    if (autoN_ == n_ && autoPrecision_ == precision_) return autoConfig_;
+    // Naive and tiled are never the fastest; the four tile-blocking variants compete, each with
+    // its best auto-tuned config (remembered from an earlier auto-tune, or tuned now).
+    struct Entry {
+        NbodyKernelConfig config;
+        double ms;
+        bool remembered;
+    };
+    std::vector<Entry> entries;
+    for (NbodyVariant v : {NbodyVariant::Unrolled, NbodyVariant::Vectorized,
+                           NbodyVariant::AsyncCopy, NbodyVariant::SmallN}) {
+        Entry e{{}, 0, false};
+        if (useAutotuneMemory_)
+            if (auto t = env_.autotune->find(NbodyAutotuneStore::key(dev, v, precision_, n_));
+                t && t->ms > 0)
+                e = {t->config, t->ms, true};
+        if (!e.remembered) {
+            const NbodyAutotuneResult r = autotune(v, autoBudget_);
+            if (!(r.bestMs > 0 && r.bestMs < kFailed)) continue;
+            e.config = r.best;
+            e.ms = r.bestMs;
+        }
+        e.config.variant = v;
+        entries.push_back(e);
+    }
+    if (entries.empty())
+        throw Error("auto: no N-body kernel variant could be built and timed on " + dev.name);
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.ms < b.ms; });
+    std::ostringstream why;
+    why << std::setprecision(3) << "auto picked " << describe(entries[0].config)
+        << ": the fastest force pass at N = " << n_ << " (";
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        why << (i ? ", " : "") << variantName(entries[i].config.variant) << " " << entries[i].ms
+            << " ms";
+    const bool anyRemembered =
+        std::any_of(entries.begin(), entries.end(), [](const Entry& e) { return e.remembered; });
+    why << (anyRemembered ? "; auto-tune results remembered for this device and N)"
+                          : "; auto-tuned just now)");
+    autoN_ = n_;
+    autoPrecision_ = precision_;
+    autoConfig_ = entries[0].config;
+    autoWhy_ = why.str();
+    return autoConfig_;
+}
+
+}  // namespace clviz

@@ -1,0 +1,116 @@
+// NbodySimulation's whole-system figures: energy, momentum and the NaN/Inf check, reduced on the
+// device per work-group and summed on the host in double.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "compute/core/cl_boundary.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/core/program_cache.hpp"
+#include "compute/nbody/simulation_internals.hpp"
+
+namespace clviz {
+
+using namespace nbody_detail;
+
+std::string NbodyDiagnostics::message() const {
+    if (nonFiniteBodies == 0) return "";
+    return std::to_string(nonFiniteBodies) +
+           " bodies have NaN or Inf positions or velocities (first: body " +
+           std::to_string(firstNonFinite) +
+           "). The simulation blew up: reduce dt, raise the softening, or reset.";
+}
+
+namespace {
+
+int floorPow2(std::size_t v) {
+    return v == 0 ? 1 : static_cast<int>(std::bit_floor(std::min<std::size_t>(v, 1 << 30)));
+}
+
+// The energy kernel at the largest power-of-two work-group (up to 256) its build can run.
+void fetchEnergyKernel(ComputeContext& cc, bool dbl, cl::Kernel& kernel, int& workGroupSize) {
+    int wg = floorPow2(std::min<std::size_t>(cc.info().maxWorkGroupSize, 256));
+    for (;;) {
+        const std::string opts = "-DWG=" + std::to_string(wg) + (dbl ? " -DREAL_DOUBLE" : "");
+        cl::Kernel k = cc.programs().kernel("nbody_diagnostics.cl", "nbody_energy", opts);
+        const auto kmax = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cc.device());
+        if (kmax >= static_cast<std::size_t>(wg) || wg == 1) {
+            kernel = k;
+            workGroupSize = wg;
+            return;
+        }
+        wg = floorPow2(kmax);
+    }
+}
+
+// Sums the 8 per-group partials (kinetic, potential, momentum xyz, non-finite count, ...).
+template <class Real>
+std::vector<double> sumPartials(cl::CommandQueue& q, const cl::Buffer& partials,
+                                std::size_t groups) {
+    std::vector<Real> h(groups * 8);
+    q.enqueueReadBuffer(partials, CL_TRUE, 0, h.size() * sizeof(Real), h.data());
+    std::vector<double> sums(8, 0.0);
+    for (std::size_t g = 0; g < groups; ++g)
+        for (int c = 0; c < 8; ++c)
+            sums[c] += h[g * 8 + c];
+    return sums;
+}
+
+}  // namespace
+
+NbodyDiagnostics NbodySimulation::diagnostics() try {
+    NbodyDiagnostics d;
+    if (!n_) return d;
+    const bool dbl = precision_ == NbodyPrecision::Double;
+    const int p = dbl ? 1 : 0;
+    if (!kernels_->energy[p]())
+        fetchEnergyKernel(cc_, dbl, kernels_->energy[p], kernels_->energyWg[p]);
+    const std::size_t wg = kernels_->energyWg[p];
+    const std::size_t groups = (n_ + wg - 1) / wg;
+    cl::Buffer partials(cc_.context(), CL_MEM_READ_WRITE, groups * 8 * realBytes(precision_));
+    cl::Buffer firstBad(cc_.context(), CL_MEM_READ_WRITE, groups * sizeof(cl_int));
+    cl::Kernel& k = kernels_->energy[p];
+    k.setArg(0, state().pos);
+    k.setArg(1, state().vel);
+    k.setArg(2, static_cast<int>(n_));
+    setRealArg(k, 3, static_cast<double>(params_.softening) * params_.softening, precision_);
+    k.setArg(4, partials);
+    k.setArg(5, firstBad);
+    cl::Event ev;
+    auto& q = cc_.queue();
+    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg), nullptr,
+                           &ev);
+    const std::vector<double> sums =
+        dbl ? sumPartials<double>(q, partials, groups) : sumPartials<float>(q, partials, groups);
+    std::vector<cl_int> bad(groups);
+    q.enqueueReadBuffer(firstBad, CL_TRUE, 0, groups * sizeof(cl_int), bad.data());
+    d.ms = eventMilliseconds(ev);
+    d.kinetic = sums[0];
+    d.potential = sums[1];
+    d.total = d.kinetic + d.potential;
+    d.momentum[0] = sums[2];
+    d.momentum[1] = sums[3];
+    d.momentum[2] = sums[4];
+    d.nonFiniteBodies = std::llround(sums[5]);
+    const long long first = *std::min_element(bad.begin(), bad.end());
+    d.firstNonFinite = first < static_cast<long long>(n_) ? first : -1;
+    if (d.nonFiniteBodies == 0 && !haveEnergyReference_) {
+        energyReference_ = d.total;
+        haveEnergyReference_ = true;
+    }
+    d.initialEnergy = energyReference_;
+    d.relativeEnergyDrift = haveEnergyReference_ && energyReference_ != 0
+                                ? (d.total - energyReference_) / std::abs(energyReference_)
+                                : 0.0;
+    return d;
+} catch (const cl::Error& e) {
+    throwClError("the N-body diagnostics failed", e);
+}
+
+void NbodySimulation::resetEnergyReference() {
+    haveEnergyReference_ = false;
+    diagnostics();
+}
+
+}  // namespace clviz
