@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/parse.hpp"  // roundUp
 #include "compute/core/cl_error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
@@ -36,7 +37,8 @@ const VariantInfo kVariants[] = {
     {NbodyVariant::Naive, "naive", "VARIANT_NAIVE",
      "Each work-item reads every body straight from global memory."},
     {NbodyVariant::Tiled, "tiled", "VARIANT_TILED",
-     "Tiles of bodies staged in local memory between barriers; plain inner loop (the seed)."},
+     "Tiles of bodies staged in local memory between barriers; plain inner loop (the course's "
+     "original kernel)."},
     {NbodyVariant::Unrolled, "unrolled", "VARIANT_UNROLLED",
      "Tiled with a compile-time tile, the inner loop unrolled and several bodies per work-item."},
     {NbodyVariant::Vectorized, "vectorized", "VARIANT_VECTORIZED",
@@ -65,12 +67,9 @@ bool isPow2(long long v) {
 int floorPow2(std::size_t v) {
     return v == 0 ? 1 : static_cast<int>(std::bit_floor(std::min<std::size_t>(v, 1 << 30)));
 }
-std::size_t roundUp(std::size_t v, std::size_t m) {
-    return (v + m - 1) / m * m;
-}
 
 bool usesTileBlocking(NbodyVariant v) {
-    return v != NbodyVariant::Naive && v != NbodyVariant::Tiled;
+    return tunablesOf(v).unroll;
 }
 
 // ---- auto-tune memory -------------------------------------------------------------------------
@@ -179,7 +178,7 @@ const char* integratorName(NbodyIntegrator i) {
 }
 const char* integratorDescription(NbodyIntegrator i) {
     return i == NbodyIntegrator::Taylor
-               ? "The seed's update: x += v dt + a dt^2/2, v += a dt (energy drifts)."
+               ? "The course's original update: x += v dt + a dt^2/2, v += a dt (energy drifts)."
                : "Kick-drift-kick leapfrog: symplectic, energy error stays bounded.";
 }
 NbodyIntegrator parseIntegrator(const std::string& name) {
@@ -192,7 +191,7 @@ std::string describe(const NbodyKernelConfig& c) {
     std::string s = std::string(variantName(c.variant)) + " wg=" + std::to_string(c.workGroupSize);
     if (usesTileBlocking(c.variant))
         s += " unroll=" + std::to_string(c.unroll) + " bpi=" + std::to_string(c.bodiesPerItem);
-    if (c.variant == NbodyVariant::SmallN) s += " split=" + std::to_string(c.split);
+    if (tunablesOf(c.variant).split) s += " split=" + std::to_string(c.split);
     return s;
 }
 
@@ -403,7 +402,7 @@ NbodySimulation::Built& NbodySimulation::built() {
         c.workGroupSize = std::min(4, deviceMax);
     }
     if (!usesTileBlocking(v)) c.unroll = c.bodiesPerItem = 1;
-    if (v != NbodyVariant::SmallN) c.split = 1;
+    if (!tunablesOf(v).split) c.split = 1;
 
     for (;;) {
         const int wg = c.workGroupSize;
@@ -1071,7 +1070,7 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
             sweep(&NbodyKernelConfig::bodiesPerItem, {1, 2, 4, 8});
             sweep(&NbodyKernelConfig::unroll, {1, 2, 4, 8, 16, 32, 64});
         }
-        if (variant == NbodyVariant::SmallN) sweep(&NbodyKernelConfig::split, {1, 2, 4, 8, 16, 32});
+        if (tunablesOf(variant).split) sweep(&NbodyKernelConfig::split, {1, 2, 4, 8, 16, 32});
     }
 
     config_ = savedConfig;

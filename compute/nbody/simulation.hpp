@@ -23,7 +23,8 @@ class ComputeContext;
 // The force kernels users compare. All compute the same thing; they differ in how they reach it.
 enum class NbodyVariant {
     Naive,       // every work-item reads every body from global memory
-    Tiled,       // tiles of bodies staged in local memory between barriers (the seed's kernel)
+    Tiled,       // tiles of bodies staged in local memory between barriers (the course's original
+                 // kernel)
     Unrolled,    // tiled, compile-time tile, inner loop unrolled, several bodies per work-item
     Vectorized,  // tiles in structure-of-arrays layout, float4 math over 4 j-bodies at once
     AsyncCopy,   // double-buffered tiles fetched with async_work_group_copy
@@ -32,7 +33,7 @@ enum class NbodyVariant {
 };
 
 enum class NbodyIntegrator {
-    Taylor,    // the seed's update: x += v dt + a dt^2 / 2, then v += a dt
+    Taylor,    // the course's original update: x += v dt + a dt^2 / 2, then v += a dt
     Leapfrog,  // kick-drift-kick (symplectic; the default)
 };
 
@@ -45,6 +46,31 @@ const char* variantDescription(NbodyVariant v);       // one sentence for toolti
 std::vector<std::string> variantNames();              // of allNbodyVariants()
 NbodyVariant parseVariant(const std::string& name);   // also "auto"; throws clviz::Error listing
                                                       // valid names
+
+// The launch settings a variant's kernel reads (kernels/nbody_force.cl); the others are fixed at 1
+// for it, so the Simulation panel offers exactly these and the auto-tune sweeps only these.
+struct NbodyTunables {
+    bool workGroupSize = false;  // WG: the tile length
+    bool unroll = false;         // UNROLL
+    bool bodiesPerItem = false;  // BPI
+    bool split = false;          // SPLIT (small-n)
+};
+constexpr NbodyTunables tunablesOf(NbodyVariant v) {
+    switch (v) {
+        case NbodyVariant::Naive:
+        case NbodyVariant::Tiled:  // the tile length is read at run time, one body per item
+            return {true, false, false, false};
+        case NbodyVariant::Unrolled:
+        case NbodyVariant::Vectorized:
+        case NbodyVariant::AsyncCopy:
+            return {true, true, true, false};
+        case NbodyVariant::SmallN:
+            return {true, true, true, true};
+        case NbodyVariant::Auto:  // the auto-tune picks every setting
+            break;
+    }
+    return {};
+}
 
 const char* integratorName(NbodyIntegrator i);  // "taylor", "leapfrog"
 const char* integratorDescription(NbodyIntegrator i);
