@@ -209,15 +209,13 @@ void setRotateVariant(ImageLabControls& c, Value value) {
                     ", or buffer / image keeping the sampling)");
 }
 
-void setSampling(ImageLabControls& c, Value value) {
-    const std::string v = toLower(value);
-    if (v != "nearest" && v != "bilinear") throw Error("expected nearest or bilinear");
+void setSampling(ImageLabControls& c, std::size_t bilinear) {
     FilterStep& r = rotateStep(c);
     if (rotateAccess(r.rotate.variant) == RotateAccess::Forward)
         throw Error(
             "the forward rotate variant has no sampling choice (set rotate-variant to buffer or "
             "image first)");
-    r.rotate.variant = makeRotateVariant(rotateAccess(r.rotate.variant), v == "bilinear");
+    r.rotate.variant = makeRotateVariant(rotateAccess(r.rotate.variant), bilinear == 1);
 }
 
 void setZoom(ImageLabControls& c, Value value) {
@@ -244,10 +242,19 @@ void setHistogramVariant(ImageLabControls& c, Value value) {
     if (FilterStep* e = findStep(c.steps, FilterKind::Equalize)) e->equalize.histogram = *id;
 }
 
-// One of `names` (any case) or Error(`expected`); its index.
-std::size_t oneOf(Value value, const std::vector<std::string>& names, const std::string& expected) {
-    if (const auto i = parseChoice(toLower(value), names)) return *i;
-    throw Error(expected);
+// A row whose value is one of `names` (any case): its accepted values and its refusal ("expected
+// a or b") are written from the same list; `set` gets the index of the name given.
+Table::Row choiceRow(std::string key, std::vector<std::string> names, std::string help,
+                     void (*set)(ImageLabControls&, std::size_t)) {
+    std::string values;
+    for (const std::string& n : names)
+        (values.empty() ? values : values += '|') += n;
+    return {{std::move(key), std::move(values), std::move(help)},
+            [names = std::move(names), set](ImageLabControls& c, Value v) {
+                const auto i = parseChoice(toLower(v), names);
+                if (!i) throw Error("expected " + choiceList(names));
+                set(c, *i);
+            }};
 }
 
 bool onOff(Value value) {
@@ -283,16 +290,16 @@ const SettingTable<ImageLabControls>& imageSettings() {
         {{"rotate-variant", rotateVariantChoices(),
           "Rotate kernel; buffer / image keep the sampling"},
          setRotateVariant},
-        {{"sampling", "nearest|bilinear", "How the rotation samples the source"}, setSampling},
+        choiceRow("sampling", {"nearest", "bilinear"}, "How the rotation samples the source",
+                  setSampling),
         {{"expand", "on|off", "Grow the output to hold the whole rotated image (off: crop)"},
          [](ImageLabControls& c, Value v) {
              rotateStep(c).rotate.fit = onOff(v) ? RotateFit::Expand : RotateFit::Crop;
          }},
-        {{"fit", "crop|expand", "The same choice as expand, by name"},
-         [](ImageLabControls& c, Value v) {
-             const auto i = oneOf(v, {"crop", "expand"}, "expected crop or expand");
-             rotateStep(c).rotate.fit = i == 1 ? RotateFit::Expand : RotateFit::Crop;
-         }},
+        choiceRow("fit", {"crop", "expand"}, "The same choice as expand, by name",
+                  [](ImageLabControls& c, std::size_t i) {
+                      rotateStep(c).rotate.fit = i == 1 ? RotateFit::Expand : RotateFit::Crop;
+                  }),
         {{"background", "#rrggbb[aa]|r,g,b[,a]", "Colour of the corners a rotation uncovers"},
          [](ImageLabControls& c, Value v) {
              const auto colour = parseColour(v);
@@ -304,28 +311,27 @@ const SettingTable<ImageLabControls>& imageSettings() {
          [](ImageLabControls& c, Value v) {
              if (std::string why = applyFilterList(c.steps, v); !why.empty()) throw Error(why);
          }},
-        {{"equalize-mode", "luma|per-channel", "What histogram equalization equalizes"},
-         [](ImageLabControls& c, Value v) {
-             const auto i = oneOf(v, {"luma", "per-channel"}, "expected luma or per-channel");
-             equalizeStep(c).equalize.mode = i == 0 ? EqualizeMode::Luma : EqualizeMode::PerChannel;
-         }},
-        {{"histogram", "source|result|off", "Which image the histogram counts"},
-         [](ImageLabControls& c, Value v) {
-             const auto i = oneOf(v, {"source", "result", "off"}, "expected source, result or off");
-             c.histogram.enabled = i != 2;
-             if (i != 2) c.histogram.of = i == 0 ? HistogramOf::Source : HistogramOf::Result;
-         }},
+        choiceRow("equalize-mode", {"luma", "per-channel"}, "What histogram equalization equalizes",
+                  [](ImageLabControls& c, std::size_t i) {
+                      equalizeStep(c).equalize.mode =
+                          i == 0 ? EqualizeMode::Luma : EqualizeMode::PerChannel;
+                  }),
+        choiceRow("histogram", {"source", "result", "off"}, "Which image the histogram counts",
+                  [](ImageLabControls& c, std::size_t i) {
+                      c.histogram.enabled = i != 2;
+                      if (i != 2)
+                          c.histogram.of = i == 0 ? HistogramOf::Source : HistogramOf::Result;
+                  }),
         {{"histogram-variant", histogramVariantChoices(), "Histogram kernel"}, setHistogramVariant},
-        {{"histogram-scale", "linear|log", "Vertical scale of the histogram plot"},
-         [](ImageLabControls& c, Value v) {
-             const auto i = oneOf(v, {"linear", "log"}, "expected linear or log");
-             c.histogramScale = i == 1 ? HistogramScale::Log : HistogramScale::Linear;
-         }},
-        {{"view", "side-by-side|split", "Source and result next to each other or split"},
-         [](ImageLabControls& c, Value v) {
-             const auto i = oneOf(v, {"side-by-side", "split"}, "expected side-by-side or split");
-             c.view.mode = i == 0 ? ImageViewMode::SideBySide : ImageViewMode::Split;
-         }},
+        choiceRow("histogram-scale", {"linear", "log"}, "Vertical scale of the histogram plot",
+                  [](ImageLabControls& c, std::size_t i) {
+                      c.histogramScale = i == 1 ? HistogramScale::Log : HistogramScale::Linear;
+                  }),
+        choiceRow("view", {"side-by-side", "split"},
+                  "Source and result next to each other or split",
+                  [](ImageLabControls& c, std::size_t i) {
+                      c.view.mode = i == 0 ? ImageViewMode::SideBySide : ImageViewMode::Split;
+                  }),
         {{"split", "0..1", "Divider of the split view, as a fraction of the width"},
          [](ImageLabControls& c, Value v) {
              const auto at = parseNumber(v);
@@ -335,11 +341,11 @@ const SettingTable<ImageLabControls>& imageSettings() {
              c.view.mode = ImageViewMode::Split;
          }},
         {{"zoom", "fit|0.0625..256", "Zoom relative to fitting the window"}, setZoom},
-        {{"magnification", "nearest|linear", "How zoomed-in pixels are drawn"},
-         [](ImageLabControls& c, Value v) {
-             const auto i = oneOf(v, {"nearest", "linear"}, "expected nearest or linear");
-             c.view.magnification = i == 0 ? Magnification::Nearest : Magnification::Linear;
-         }},
+        choiceRow("magnification", {"nearest", "linear"}, "How zoomed-in pixels are drawn",
+                  [](ImageLabControls& c, std::size_t i) {
+                      c.view.magnification =
+                          i == 0 ? Magnification::Nearest : Magnification::Linear;
+                  }),
         {{"interop", "auto|gl-sharing|host-copy|external-memory",
           "How results reach OpenGL textures"},
          [](ImageLabControls& c, Value v) { c.interop = parseInteropRequest(toLower(v)); }},
