@@ -246,63 +246,6 @@ std::string Application::applySetting(const Setting& s) {
                          : std::string(demo_->name()) + ": " + s.key + "=" + s.value + ": " + error;
 }
 
-std::string Application::applyAppSetting(const std::string& key, const std::string& value) {
-    try {
-        if (auto why = liveReload_.set(key, value, demo_.get())) return *why;
-    } catch (const std::exception& e) {
-        return describe(e);
-    }
-    const auto onOff = parseOnOff(value);
-    auto needOnOff = [&] { return "app." + key + " expects on or off, got '" + value + "'"; };
-    if (key == "vsync") {
-        if (!onOff) return needOnOff();
-        window_.setVsync(*onOff);
-    } else if (key == "fullscreen") {
-        if (!onOff) return needOnOff();
-        window_.setFullscreen(*onOff);
-    } else if (key == "gui") {
-        if (!onOff) return needOnOff();
-        guiVisible_ = *onOff;
-    } else if (key == "devices") {
-        if (!onOff) return needOnOff();
-        panels_.devices = *onOff;
-    } else if (key == "gui-scale") {
-        if (value == "auto") {
-            guiScaleOverride_ = 0;
-        } else {
-            char* end = nullptr;
-            const float f = std::strtof(value.c_str(), &end);
-            if (end != value.c_str() + value.size() || !(f >= 0.5f && f <= 4.0f))
-                return "app.gui-scale expects auto or a factor from 0.5 to 4, got '" + value + "'";
-            guiScaleOverride_ = f;
-        }
-        scaleDirty_ = true;
-    } else if (key == "minimized") {
-        if (!onOff) return needOnOff();
-        forcedMinimized_ = *onOff;
-    } else if (key == "screenshot") {
-        if (value.size() < 5 || value.substr(value.size() - 4) != ".png")
-            return "app.screenshot expects a file name ending in .png";
-        pendingScreenshots_.push_back(value);
-    } else if (key == "layout") {
-        pendingLayouts_.push_back(value);
-    } else if (key == "device-name") {
-        deviceNameOverride_ = value;
-    } else if (key == "demo") {
-        const DemoEntry* entry = findDemo(value);
-        if (!entry) return "unknown demo '" + value + "' (available: " + demoIdList() + ")";
-        const int index = static_cast<int>(entry - registeredDemos().data());
-        if (index != activeDemo_) return activateDemo(index);
-    } else {
-        return "unknown app setting 'app." + key +
-               "' (app.vsync, app.fullscreen, app.gui, app.gui-scale, app.devices, app.demo, "
-               "app.screenshot, app.layout, app.minimized, app.device-name, app.kernel-dir, "
-               "app.shader-dir, app.kernels, app.check-reference, app.reload-wait, "
-               "app.test-save-file)";
-    }
-    return "";
-}
-
 void Application::perform(AppAction action) {
     switch (action) {
         case AppAction::Quit:

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/app_settings.hpp"
 #include "app/cli.hpp"
 #include "app/demo.hpp"
 #include "app/gui/device_panel.hpp"
@@ -62,7 +63,9 @@ class Application {
 
     // Applies one setting: "app.*" keys here, the rest to the active demo. "" or why not.
     std::string applySetting(const Setting& s);
+    // The app.* keys (without "app."), from appSettings() (app/app_settings.cpp).
     std::string applyAppSetting(const std::string& key, const std::string& value);
+    friend const SettingTable<Application>& appSettings();
 
     // Shuts down the active demo (if any) and starts demo `index`. On failure the error is
     // shown and no demo is active; returns the error ("" on success).

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <cstdlib>
 #include <sstream>
 
+#include "app/app_settings.hpp"
 #include "app/gui/keys.hpp"
+#include "common/parse.hpp"
 #include "common/text.hpp"
 
 namespace clviz {
@@ -16,22 +16,27 @@ namespace {
 constexpr long long kMaxFrames = 1'000'000'000;
 constexpr long long kMaxParticles = 1LL << 31;
 
-long long parseInteger(const std::string& flag, const std::string& text, long long min,
-                       long long max) {
-    long long value = 0;
-    const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
-        throw UsageError(flag + " expects a whole number, got '" + text + "'");
-    if (ec == std::errc::result_out_of_range || value < min || value > max)
+long long parseIntegerFlag(const std::string& flag, const std::string& text, long long min,
+                           long long max) {
+    const auto value = parseInteger(text);
+    if (!value) throw UsageError(flag + " expects a whole number, got '" + text + "'");
+    if (*value < min || *value > max)
         throw UsageError(flag + " must be between " + std::to_string(min) + " and " +
                          std::to_string(max) + ", got " + text);
-    return value;
+    return *value;
 }
 
 bool parseOnOffFlag(const std::string& flag, const std::string& text) {
     if (auto v = parseOnOff(text)) return *v;
     throw UsageError(flag + " expects on or off, got '" + text + "'");
+}
+
+double parseSecondsFlag(const std::string& text) {
+    const auto v = parseNumber(text);
+    if (!v || !(*v > 0) || *v > 1e6)
+        throw UsageError("--seconds expects a duration in seconds (0 < S <= 1e6), got '" + text +
+                         "'");
+    return *v;
 }
 
 Setting parseSetting(const std::string& flag, const std::string& text) {
@@ -46,7 +51,7 @@ TimedSetting parseTimedSetting(const std::string& text) {
     if (colon == std::string::npos)
         throw UsageError("--set-at expects FRAME:key=value, got '" + text + "'");
     TimedSetting t;
-    t.frame = parseInteger("--set-at FRAME", text.substr(0, colon), 0, kMaxFrames - 1);
+    t.frame = parseIntegerFlag("--set-at FRAME", text.substr(0, colon), 0, kMaxFrames - 1);
     t.setting = parseSetting("--set-at", text.substr(colon + 1));
     return t;
 }
@@ -66,117 +71,93 @@ bool takesValue(const std::string& flag) {
     return std::find(kValueFlags.begin(), kValueFlags.end(), flag) != kValueFlags.end();
 }
 
-}  // namespace
-
-std::optional<bool> parseOnOff(const std::string& text) {
-    const std::string t = toLower(text);
-    if (t == "on" || t == "true" || t == "1" || t == "yes") return true;
-    if (t == "off" || t == "false" || t == "0" || t == "no") return false;
-    return std::nullopt;
+// A flag without a value: a mode or an on-switch. Only --help-settings takes an optional
+// `=FORMAT`.
+void applySwitch(AppOptions& o, const std::string& flag,
+                 const std::optional<std::string>& inlineValue) {
+    if (flag == "--help-settings") {
+        o.mode = AppOptions::Mode::HelpSettings;
+        if (inlineValue && *inlineValue != "text" && *inlineValue != "markdown")
+            throw UsageError("--help-settings takes text or markdown, got '" + *inlineValue + "'");
+        o.helpSettingsMarkdown = inlineValue == "markdown";
+        return;
+    }
+    if (inlineValue) throw UsageError(flag + " takes no value");
+    if (flag == "-h" || flag == "--help") {
+        o.mode = AppOptions::Mode::Help;
+    } else if (flag == "--version") {
+        o.mode = AppOptions::Mode::Version;
+    } else if (flag == "--list-devices") {
+        o.mode = AppOptions::Mode::ListDevices;
+    } else if (flag == "--fullscreen") {
+        o.fullscreen = true;
+    } else if (flag == "--verbose") {
+        o.verbose = true;
+    } else if (flag.empty() || flag[0] != '-') {
+        throw UsageError("unexpected argument '" + flag + "' (see --help)");
+    } else {
+        throw UsageError("unknown option '" + flag + "' (see --help)");
+    }
 }
 
-AppOptions parseCli(const std::vector<std::string>& args) {
-    AppOptions o;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string flag = args[i];
-        std::optional<std::string> inlineValue;
-        if (flag.rfind("--", 0) == 0) {
-            if (auto eq = flag.find('='); eq != std::string::npos) {
-                inlineValue = flag.substr(eq + 1);
-                flag = flag.substr(0, eq);
-            }
+// The device and window flags (those that fill a field of AppOptions); false for the others.
+bool applyOptionFlag(AppOptions& o, const std::string& flag, const std::string& value) {
+    if (flag == "-p" || flag == "--platform") {
+        o.device.platform = value;
+    } else if (flag == "-d" || flag == "--device") {
+        o.device.device = value;
+    } else if (flag == "--device-type") {
+        try {
+            o.device.type = parseDeviceTypeFilter(value);
+        } catch (const Error& e) {
+            throw UsageError(e.what());
         }
-
-        if (flag == "--benchmark") {
-            if (inlineValue)
-                throw UsageError("--benchmark takes no '=value'; put options after it");
-            o.mode = AppOptions::Mode::Benchmark;
-            o.benchmarkArgs.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
-            break;
-        }
-        if (!takesValue(flag)) {
-            if (inlineValue) throw UsageError(flag + " takes no value");
-            if (flag == "-h" || flag == "--help") {
-                o.mode = AppOptions::Mode::Help;
-            } else if (flag == "--version") {
-                o.mode = AppOptions::Mode::Version;
-            } else if (flag == "--list-devices") {
-                o.mode = AppOptions::Mode::ListDevices;
-            } else if (flag == "--fullscreen") {
-                o.fullscreen = true;
-            } else if (flag == "--verbose") {
-                o.verbose = true;
-            } else if (flag.empty() || flag[0] != '-') {
-                throw UsageError("unexpected argument '" + flag + "' (see --help)");
-            } else {
-                throw UsageError("unknown option '" + flag + "' (see --help)");
-            }
-            continue;
-        }
-
-        std::string value;
-        if (inlineValue) {
-            value = *inlineValue;
-        } else {
-            if (i + 1 >= args.size()) throw UsageError(flag + " needs a value (see --help)");
-            value = args[++i];
-        }
-        if (value.empty()) throw UsageError(flag + " needs a non-empty value");
-
-        if (flag == "-p" || flag == "--platform") {
-            o.device.platform = value;
-        } else if (flag == "-d" || flag == "--device") {
-            o.device.device = value;
-        } else if (flag == "--device-type") {
-            try {
-                o.device.type = parseDeviceTypeFilter(value);
-            } catch (const Error& e) {
-                throw UsageError(e.what());
-            }
-        } else if (flag == "--demo") {
-            o.demo = value;
-        } else if (flag == "--frames") {
-            o.frames = parseInteger(flag, value, 1, kMaxFrames);
-        } else if (flag == "--seconds") {
-            char* end = nullptr;
-            const double v = std::strtod(value.c_str(), &end);
-            if (end != value.c_str() + value.size() || !(v > 0) || v > 1e6)
-                throw UsageError("--seconds expects a duration in seconds (0 < S <= 1e6), got '" +
-                                 value + "'");
-            o.seconds = v;
-        } else if (flag == "--screenshot") {
-            if (!endsWithPng(value))
-                throw UsageError("--screenshot writes PNG: the file name must end in .png, got '" +
-                                 value + "'");
-            o.screenshotPath = value;
-        } else if (flag == "--layout") {
-            o.layoutPath = value;
-        } else if (flag == "--vsync") {
-            o.vsync = parseOnOffFlag(flag, value);
-        } else if (flag == "--width") {
-            o.width = static_cast<int>(parseInteger(flag, value, kMinWindowSize, kMaxWindowSize));
-        } else if (flag == "--height") {
-            o.height = static_cast<int>(parseInteger(flag, value, kMinWindowSize, kMaxWindowSize));
-        } else if (flag == "--set") {
-            o.settings.push_back(parseSetting(flag, value));
-        } else if (flag == "--set-at") {
-            o.timed.push_back(parseTimedSetting(value));
-        } else if (flag == "--save") {
-            o.savePath = value;
-        } else if (flag == "--kernel-dir") {
-            o.kernelDir = value;
-        } else if (flag == "--shader-dir") {
-            o.shaderDir = value;
-        } else if (flag == "--n") {
-            parseInteger(flag, value, 1, kMaxParticles);
-            o.settings.push_back({"n", value});
-        } else {
-            // --interop, --image, --preset, --variant, --record: sugar for --set flag=value; the
-            // demo that owns the key checks the value.
-            o.settings.push_back({flag.substr(2), value});
-        }
+    } else if (flag == "--demo") {
+        o.demo = value;
+    } else if (flag == "--frames") {
+        o.frames = parseIntegerFlag(flag, value, 1, kMaxFrames);
+    } else if (flag == "--seconds") {
+        o.seconds = parseSecondsFlag(value);
+    } else if (flag == "--screenshot") {
+        if (!endsWithPng(value))
+            throw UsageError("--screenshot writes PNG: the file name must end in .png, got '" +
+                             value + "'");
+        o.screenshotPath = value;
+    } else if (flag == "--layout") {
+        o.layoutPath = value;
+    } else if (flag == "--vsync") {
+        o.vsync = parseOnOffFlag(flag, value);
+    } else if (flag == "--width") {
+        o.width = static_cast<int>(parseIntegerFlag(flag, value, kMinWindowSize, kMaxWindowSize));
+    } else if (flag == "--height") {
+        o.height = static_cast<int>(parseIntegerFlag(flag, value, kMinWindowSize, kMaxWindowSize));
+    } else if (flag == "--save") {
+        o.savePath = value;
+    } else if (flag == "--kernel-dir") {
+        o.kernelDir = value;
+    } else if (flag == "--shader-dir") {
+        o.shaderDir = value;
+    } else {
+        return false;
     }
+    return true;
+}
 
+// --set, --set-at and the sugar flags (--n, --interop, --image, --preset, --variant, --record:
+// --set flag=value; the demo that owns the key checks the value).
+void applySettingFlag(AppOptions& o, const std::string& flag, const std::string& value) {
+    if (flag == "--set") {
+        o.settings.push_back(parseSetting(flag, value));
+    } else if (flag == "--set-at") {
+        o.timed.push_back(parseTimedSetting(value));
+    } else {
+        if (flag == "--n") parseIntegerFlag(flag, value, 1, kMaxParticles);
+        o.settings.push_back({flag.substr(2), value});
+    }
+}
+
+// Every --set-at must fall inside --frames; then they are ordered by frame (stable).
+void orderTimedSettings(AppOptions& o) {
     if (o.frames) {
         for (const auto& t : o.timed)
             if (t.frame >= *o.frames)
@@ -187,6 +168,37 @@ AppOptions parseCli(const std::vector<std::string>& args) {
     std::stable_sort(
         o.timed.begin(), o.timed.end(),
         [](const TimedSetting& a, const TimedSetting& b) { return a.frame < b.frame; });
+}
+
+}  // namespace
+
+AppOptions parseCli(const std::vector<std::string>& args) {
+    AppOptions o;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string flag = args[i];
+        std::optional<std::string> inlineValue;  // --flag=value
+        if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
+            inlineValue = flag.substr(eq + 1);
+            flag = flag.substr(0, eq);
+        }
+        if (flag == "--benchmark") {
+            if (inlineValue)
+                throw UsageError("--benchmark takes no '=value'; put options after it");
+            o.mode = AppOptions::Mode::Benchmark;
+            o.benchmarkArgs.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+            break;
+        }
+        if (!takesValue(flag)) {
+            applySwitch(o, flag, inlineValue);
+            continue;
+        }
+        if (!inlineValue && i + 1 >= args.size())
+            throw UsageError(flag + " needs a value (see --help)");
+        const std::string value = inlineValue ? *inlineValue : args[++i];
+        if (value.empty()) throw UsageError(flag + " needs a non-empty value");
+        if (!applyOptionFlag(o, flag, value)) applySettingFlag(o, flag, value);
+    }
+    orderTimedSettings(o);
     return o;
 }
 
@@ -221,15 +233,10 @@ Automation and tests:
       --layout FILE       write where each GUI window was drawn in the last frame
                           (name, x, y, width, height in pixels, one per line; for tests)
       --set KEY=VALUE     apply a setting before the first frame (repeatable);
-                          keys starting with "app." go to the app: app.vsync,
-                          app.fullscreen, app.gui, app.devices (on|off), app.demo
-                          (NAME), app.gui-scale (auto or 0.5-4),
-                          app.screenshot (FILE.png), app.layout (FILE, as --layout),
-                          app.device-name (TEXT, a test hook: the overlay's device name),
-                          app.minimized (on|off, a test hook
-                          that runs frames as if the window had size 0x0); other keys go
-                          to the active demo
+                          keys starting with "app." go to the app (listed below),
+                          other keys to the active demo
       --set-at N:KEY=VALUE  apply a setting just before frame N (0 = first; repeatable)
+      --help-settings[=markdown]  every app and demo setting with its values, then exit
 
 Demo settings (sugar for --set KEY=VALUE; the demo checks the value):
       --n N               N-body: number of particles
@@ -246,13 +253,13 @@ Live editing (the Kernels menu and panel; edits rebuild in the background):
       --verbose           say where each OpenCL program came from (source build or the
                           binary cache in $XDG_CACHE_HOME/clviz/programs) and why
                           CLVIZ_PROGRAM_CACHE=off disables that cache, =DIR moves it
-      app.kernel-dir, app.shader-dir (DIR, source-tree or embedded), app.kernels (on|off:
-      the panel), app.check-reference=on (check the demo against the CPU reference) and the
-      test hooks app.test-save-file=SRC,DST and app.reload-wait=SECONDS also go to --set
 
   -h, --help              this text
       --version           print the version
 
+App settings (--set app.KEY=VALUE; the demos' settings: --help-settings):
+)" << settingHelpText(appSettings().docs(), "app.")
+      << R"(
 App keys (the Help menu also lists the demo's):
 )" << appKeysHelp()
       << R"(

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/parse.hpp"  // parseOnOff, which app.* settings share
 #include "compute/core/device_select.hpp"
 
 namespace clviz {
@@ -31,7 +32,7 @@ struct TimedSetting {
 };
 
 struct AppOptions {
-    enum class Mode { Run, Help, Version, ListDevices, Benchmark };
+    enum class Mode { Run, Help, HelpSettings, Version, ListDevices, Benchmark };
     Mode mode = Mode::Run;
 
     DeviceRequest device;             // -p, -d, --device-type
@@ -51,13 +52,11 @@ struct AppOptions {
     std::string kernelDir;                   // --kernel-dir: read and watch kernels here
     std::string shaderDir;                   // --shader-dir: read and watch shaders here
     bool verbose = false;                    // --verbose: where each OpenCL program came from
+    bool helpSettingsMarkdown = false;       // --help-settings=markdown: the README's tables
 };
 
 // Parses argv without the program name. Throws UsageError on any bad input.
 AppOptions parseCli(const std::vector<std::string>& args);
-
-// "on", "off" (also true/false, 1/0, yes/no); nullopt for anything else.
-std::optional<bool> parseOnOff(const std::string& text);
 
 // The --help text, every flag with its default.
 std::string cliUsage();

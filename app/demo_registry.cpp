@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app/image/demo.hpp"
+#include "app/image/settings.hpp"
 #include "app/nbody/demo.hpp"
 
 namespace clviz {
@@ -12,8 +13,8 @@ namespace {
 std::vector<DemoEntry>& registry() {
     // The built-in demos, in menu order; the first is the default. One line per demo.
     static std::vector<DemoEntry> demos = {
-        {"nbody", "N-body", makeNbodyDemo},
-        {"image", "Image lab", makeImageDemo},
+        {"nbody", "N-body", makeNbodyDemo, [] { return NbodyDemo::settings().docs(); }},
+        {"image", "Image lab", makeImageDemo, imageLabSettingDocs},
     };
     return demos;
 }
@@ -28,7 +29,7 @@ void registerDemo(std::string id, std::string title, DemoFactory create) {
     auto& demos = registry();
     auto it =
         std::find_if(demos.begin(), demos.end(), [&](const DemoEntry& e) { return e.id == id; });
-    DemoEntry entry{std::move(id), std::move(title), std::move(create)};
+    DemoEntry entry{std::move(id), std::move(title), std::move(create), nullptr};
     if (it != demos.end())
         *it = std::move(entry);
     else

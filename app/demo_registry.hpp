@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/demo.hpp"
+#include "common/settings_table.hpp"
 
 namespace clviz {
 
@@ -17,6 +18,8 @@ struct DemoEntry {
     std::string id;     // what --demo takes: "nbody", "image"
     std::string title;  // what the menu shows: "N-body", "Image lab"
     DemoFactory create;
+    // Every key its set() takes, for --help-settings and the README (may be null).
+    std::vector<SettingDoc> (*settings)() = nullptr;
 };
 
 // Built-in demos first (the first one is the default), then those added with registerDemo().

@@ -13,6 +13,7 @@
 #include "app/cli.hpp"
 #include "app/gui/kernels_panel.hpp"
 #include "common/error.hpp"
+#include "common/parse.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/kernel_source.hpp"
 #include "render/gl/shader_source.hpp"
@@ -171,9 +172,8 @@ std::optional<std::string> LiveReload::set(const std::string& key, const std::st
     }
     if (key == "reload-wait") {
         // Test hook: block until a kernel or shader reload finished (installed or failed).
-        char* end = nullptr;
-        const double seconds = std::strtod(value.c_str(), &end);
-        if (end != value.c_str() + value.size() || !(seconds > 0) || seconds > 600)
+        const double seconds = parseNumber(value).value_or(0);
+        if (!(seconds > 0) || seconds > 600)
             return "app.reload-wait expects seconds (0 < S <= 600)";
         if (!kernels_ && !shaders_) return "nothing is watched (see --kernel-dir)";
         const int before = reloadsSeen_;

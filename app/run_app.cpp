@@ -5,6 +5,7 @@
 
 #include "app/application.hpp"
 #include "app/cli.hpp"
+#include "app/settings_help.hpp"
 #include "app/viewer_start.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
@@ -59,6 +60,12 @@ int runApp(const std::vector<std::string>& args) {
         switch (options.mode) {
             case AppOptions::Mode::Help:
                 std::fputs(cliUsage().c_str(), stdout);
+                return 0;
+            case AppOptions::Mode::HelpSettings:
+                std::puts(allSettingsHelp(options.helpSettingsMarkdown
+                                              ? SettingsHelpFormat::Markdown
+                                              : SettingsHelpFormat::Text)
+                              .c_str());
                 return 0;
             case AppOptions::Mode::Version:
                 std::printf("clviz %s\n", CLVIZ_VERSION);

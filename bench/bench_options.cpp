@@ -1,9 +1,9 @@
 #include "bench/bench_options.hpp"
 
-#include <charconv>
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/parse.hpp"
 
 namespace clviz::bench {
 
@@ -19,21 +19,18 @@ std::vector<std::string> splitList(const std::string& s) {
 
 long long parseCount(const std::string& flag, const std::string& text, long long min,
                      long long max) {
-    long long v = 0;
     std::string t = text;
     long long mult = 1;
     if (!t.empty() && (t.back() == 'k' || t.back() == 'K'))
         mult = 1024, t.pop_back();
     else if (!t.empty() && (t.back() == 'm' || t.back() == 'M'))
         mult = 1024 * 1024, t.pop_back();
-    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || end != t.data() + t.size() || t.empty())
-        throw Error(flag + " expects a number, got '" + text + "'");
-    v *= mult;
-    if (v < min || v > max)
+    const auto parsed = parseInteger(t);
+    if (!parsed) throw Error(flag + " expects a number, got '" + text + "'");
+    if (*parsed < min / mult || *parsed > max / mult || *parsed * mult < min)  // no overflow
         throw Error(flag + " " + text + " is out of range [" + std::to_string(min) + ", " +
                     std::to_string(max) + "]");
-    return v;
+    return *parsed * mult;
 }
 
 }  // namespace

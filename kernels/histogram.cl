@@ -48,9 +48,9 @@ inline void finish(__global uint* acc, __global uint* bins, __global uint* ticke
 
 #define RESULT_ARGS __global uint *bins, __global uint *acc, __global uint *ticket
 
-// --- The seed: per-work-item 8-bit sub-histograms in local memory -------------------------------
+// --- The course's original: per-work-item 8-bit sub-histograms in local memory ------------------
 // WG (the work-group size) comes from the build options. Counter sub[bin * WG + lid] belongs to
-// work-item lid alone, so increments need no atomics. The seed let a counter wrap after 255
+// work-item lid alone, so increments need no atomics. The original let a counter wrap after 255
 // equal values; here a counter at 255 carries 256 into the work-group's 32-bit `carry` bins
 // (rare, so its local atomic costs nothing) and restarts at 0.
 #ifdef WG

@@ -1,5 +1,5 @@
 // Whole-system diagnostics: kinetic and potential energy, momentum and a NaN/Inf census, reduced
-// per work-group with the seed's local-memory tree reduction; the host adds the group partials in
+// per work-group with the course's local-memory tree reduction; the host adds the group partials in
 // double. Built WITHOUT -cl-fast-relaxed-math, so the potential uses an accurate sqrt and the
 // non-finite test below cannot be optimized away (it looks at the exponent bits anyway).
 // -DWG=n (power of two) is the work-group size; -DREAL_DOUBLE for the fp64 state.

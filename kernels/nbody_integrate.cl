@@ -28,7 +28,7 @@ __kernel void nbody_kick_drift(__global real4* restrict pos, __global real4* res
     pos[i] = p;
 }
 
-// The seed's update with a = a(x): x += v dt + a dt^2/2, then v = damping * (v + a dt).
+// The course's original update with a = a(x): x += v dt + a dt^2/2, then v = damping * (v + a dt).
 __kernel void nbody_taylor(__global real4* restrict pos, __global real4* restrict vel,
                            __global const real4* restrict acc, const int n, const real dt,
                            const real damping) {

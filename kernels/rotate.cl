@@ -151,7 +151,7 @@ __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_
     GATHER_AND_STORE(buffer_bilinear_pixel, src, sw, sh, geom, dst_centre, background);
 }
 
-// The seed's forward mapping: each source pixel is pushed to where its centre lands. Output
+// The course's original forward mapping: each source pixel is pushed to where its centre lands. Output
 // pixels nobody lands on keep the background the host filled in first: the holes. Where two
 // source pixels land on one output pixel either may win.
 __kernel void rotate_forward(const __global uchar4* src, int sw, int sh, __global uchar4* dst,

@@ -44,7 +44,7 @@ bool rotateControls(FilterStep& step, ImageLabControls& controls, const ImagePip
         }
     }
 
-    static const char* kAccess[] = {"buffer", "image + sampler", "forward (seed)"};
+    static const char* kAccess[] = {"buffer", "image + sampler", "forward (course original)"};
     int access = static_cast<int>(rotateAccess(p.variant));
     ImGui::SetNextItemWidth(-90);
     if (ImGui::Combo("variant", &access, kAccess, IM_ARRAYSIZE(kAccess))) {

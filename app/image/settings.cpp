@@ -8,46 +8,17 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/parse.hpp"
 #include "common/text.hpp"
 
 namespace clviz {
 
 namespace {
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return "";
-    const auto e = s.find_last_not_of(" \t");
-    return s.substr(b, e - b + 1);
-}
-
-std::optional<double> parseNumber(const std::string& text) {
-    const std::string t = trim(text);
-    if (t.empty()) return std::nullopt;
-    double v = 0;
-    const char* end = t.data() + t.size();
-    auto [ptr, ec] = std::from_chars(t.data(), end, v);
-    if (ec != std::errc() || ptr != end || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
-
 std::optional<int> parseByte(const std::string& text) {
-    const std::string t = trim(text);
-    int v = 0;
-    const char* end = t.data() + t.size();
-    auto [ptr, ec] = std::from_chars(t.data(), end, v);
-    if (t.empty() || ec != std::errc() || ptr != end || v < 0 || v > 255) return std::nullopt;
-    return v;
-}
-
-std::vector<std::string> split(const std::string& text, char sep) {
-    std::vector<std::string> out;
-    std::string item;
-    std::istringstream in(text);
-    while (std::getline(in, item, sep))
-        out.push_back(trim(item));
-    if (!text.empty() && text.back() == sep) out.push_back("");
-    return out;
+    const auto v = parseInteger(text);
+    if (!v || *v < 0 || *v > 255) return std::nullopt;
+    return static_cast<int>(*v);
 }
 
 template <class Enum, int Count, class InfoFn>
@@ -58,10 +29,10 @@ std::optional<Enum> parseVariantId(const std::string& text, InfoFn info) {
 }
 
 template <class Enum, int Count, class InfoFn>
-std::string variantIds(InfoFn info) {
+std::string variantIds(InfoFn info, const char* sep = ", ") {
     std::string out;
     for (int i = 0; i < Count; ++i) {
-        if (i) out += ", ";
+        if (i) out += sep;
         out += info(static_cast<Enum>(i)).id;
     }
     return out;
@@ -89,13 +60,6 @@ constexpr double kMaxSpin = 3600.0;  // degrees per second: ten turns, already a
 
 }  // namespace
 
-std::optional<bool> parseBool(const std::string& text) {
-    const std::string t = toLower(trim(text));
-    if (t == "on" || t == "true" || t == "1" || t == "yes") return true;
-    if (t == "off" || t == "false" || t == "0" || t == "no") return false;
-    return std::nullopt;
-}
-
 std::optional<Rgba8> parseColour(const std::string& text) {
     const std::string t = trim(text);
     if (!t.empty() && t[0] == '#') {
@@ -109,7 +73,7 @@ std::optional<Rgba8> parseColour(const std::string& text) {
         }
         return Rgba8{v[0], v[1], v[2], v[3]};
     }
-    const auto parts = split(t, ',');
+    const auto parts = splitList(t, ',');
     if (parts.size() != 3 && parts.size() != 4) return std::nullopt;
     std::uint8_t v[4] = {0, 0, 0, 255};
     for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -148,7 +112,7 @@ std::string applyFilterList(std::vector<FilterStep>& steps, const std::string& l
     const std::string t = toLower(trim(list));
     std::vector<FilterKind> order;
     if (!t.empty() && t != "none") {
-        for (const std::string& name : split(t, ',')) {
+        for (const std::string& name : splitList(t, ',')) {
             const auto kind = parseFilterKind(name);
             if (!kind) {
                 std::string ids;
@@ -217,131 +181,201 @@ RotateVariant makeRotateVariant(RotateAccess access, bool bilinear) {
     return bilinear ? RotateVariant::BufferBilinear : RotateVariant::BufferNearest;
 }
 
+namespace {
+
+using Table = SettingTable<ImageLabControls>;
+using Value = const std::string&;  // trimmed
+
+std::string rotateVariantChoices() {
+    return variantIds<RotateVariant, kRotateVariantCount>(rotateVariantInfo, "|") + "|buffer|image";
+}
+std::string histogramVariantChoices() {
+    return variantIds<HistogramVariant, kHistogramVariantCount>(histogramVariantInfo, "|");
+}
+
+void setRotateVariant(ImageLabControls& c, Value value) {
+    const std::string v = toLower(value);
+    FilterStep& r = rotateStep(c);
+    if (auto id = parseVariantId<RotateVariant, kRotateVariantCount>(v, rotateVariantInfo))
+        r.rotate.variant = *id;
+    else if (v == "buffer" || v == "image")
+        r.rotate.variant =
+            makeRotateVariant(v == "image" ? RotateAccess::Image : RotateAccess::Buffer,
+                              rotateAccess(r.rotate.variant) == RotateAccess::Forward ||
+                                  rotateBilinear(r.rotate.variant));
+    else
+        throw Error("unknown rotate variant '" + value + "' (" +
+                    variantIds<RotateVariant, kRotateVariantCount>(rotateVariantInfo) +
+                    ", or buffer / image keeping the sampling)");
+}
+
+void setSampling(ImageLabControls& c, std::size_t bilinear) {
+    FilterStep& r = rotateStep(c);
+    if (rotateAccess(r.rotate.variant) == RotateAccess::Forward)
+        throw Error(
+            "the forward rotate variant has no sampling choice (set rotate-variant to buffer or "
+            "image first)");
+    r.rotate.variant = makeRotateVariant(rotateAccess(r.rotate.variant), bilinear == 1);
+}
+
+void setZoom(ImageLabControls& c, Value value) {
+    if (toLower(value) == "fit") {
+        c.view.zoom = 1.0f;
+        c.view.panX = c.view.panY = 0.0f;
+    } else if (auto z = parseNumber(value);
+               z && *z >= ImageViewState::kMinZoom && *z <= ImageViewState::kMaxZoom) {
+        c.view.zoom = static_cast<float>(*z);
+    } else {
+        throw Error("expected fit or a zoom factor relative to fit, 0.0625 to 256");
+    }
+}
+
+void setHistogramVariant(ImageLabControls& c, Value value) {
+    const auto id = parseVariantId<HistogramVariant, kHistogramVariantCount>(toLower(value),
+                                                                             histogramVariantInfo);
+    if (!id)
+        throw Error("unknown histogram variant '" + value + "' (" +
+                    variantIds<HistogramVariant, kHistogramVariantCount>(histogramVariantInfo) +
+                    ")");
+    c.histogram.variant = *id;
+    // Equalization builds its own histogram; the same variant keeps the comparison honest.
+    if (FilterStep* e = findStep(c.steps, FilterKind::Equalize)) e->equalize.histogram = *id;
+}
+
+// A row whose value is one of `names` (any case): its accepted values and its refusal ("expected
+// a or b") are written from the same list; `set` gets the index of the name given.
+Table::Row choiceRow(std::string key, std::vector<std::string> names, std::string help,
+                     void (*set)(ImageLabControls&, std::size_t)) {
+    std::string values;
+    for (const std::string& n : names)
+        (values.empty() ? values : values += '|') += n;
+    return {{std::move(key), std::move(values), std::move(help)},
+            [names = std::move(names), set](ImageLabControls& c, Value v) {
+                const auto i = parseChoice(toLower(v), names);
+                if (!i) throw Error("expected " + choiceList(names));
+                set(c, *i);
+            }};
+}
+
+bool onOff(Value value) {
+    if (const auto b = parseOnOff(value)) return *b;
+    throw Error("expected on or off");
+}
+
+}  // namespace
+
+const SettingTable<ImageLabControls>& imageSettings() {
+    static const Table table = {
+        {{"angle", "DEGREES", "Rotation angle (turns on the rotate filter)"},
+         [](ImageLabControls& c, Value v) {
+             const auto deg = parseNumber(v);
+             if (!deg || std::abs(*deg) > 1e6)
+                 throw Error("expected an angle in degrees, e.g. 30 or -12.5");
+             FilterStep& r = rotateStep(c);
+             r.rotate.degrees = std::fmod(*deg, 360.0);
+             r.enabled = true;  // asking for an angle means wanting the rotation
+         }},
+        {{"spin", "on|off|DEG_PER_S", "Animated rotation (on: 30 degrees per second)"},
+         [](ImageLabControls& c, Value v) {
+             double speed = 0;
+             if (auto b = parseOnOff(v))
+                 speed = *b ? 30.0 : 0.0;
+             else if (auto n = parseNumber(v); n && std::abs(*n) <= kMaxSpin)
+                 speed = *n;
+             else
+                 throw Error("expected on, off or a speed in degrees per second (at most 3600)");
+             c.spinDegreesPerSecond = speed;
+             if (speed != 0) rotateStep(c).enabled = true;
+         }},
+        {{"rotate-variant", rotateVariantChoices(),
+          "Rotate kernel; buffer / image keep the sampling"},
+         setRotateVariant},
+        choiceRow("sampling", {"nearest", "bilinear"}, "How the rotation samples the source",
+                  setSampling),
+        {{"expand", "on|off", "Grow the output to hold the whole rotated image (off: crop)"},
+         [](ImageLabControls& c, Value v) {
+             rotateStep(c).rotate.fit = onOff(v) ? RotateFit::Expand : RotateFit::Crop;
+         }},
+        choiceRow("fit", {"crop", "expand"}, "The same choice as expand, by name",
+                  [](ImageLabControls& c, std::size_t i) {
+                      rotateStep(c).rotate.fit = i == 1 ? RotateFit::Expand : RotateFit::Crop;
+                  }),
+        {{"background", "#rrggbb[aa]|r,g,b[,a]", "Colour of the corners a rotation uncovers"},
+         [](ImageLabControls& c, Value v) {
+             const auto colour = parseColour(v);
+             if (!colour)
+                 throw Error("expected a colour: #rrggbb, #rrggbbaa, r,g,b or r,g,b,a (0..255)");
+             rotateStep(c).rotate.background = *colour;
+         }},
+        {{"filters", "LIST|none", "The filter chain in order, e.g. median3,rotate"},
+         [](ImageLabControls& c, Value v) {
+             if (std::string why = applyFilterList(c.steps, v); !why.empty()) throw Error(why);
+         }},
+        choiceRow("equalize-mode", {"luma", "per-channel"}, "What histogram equalization equalizes",
+                  [](ImageLabControls& c, std::size_t i) {
+                      equalizeStep(c).equalize.mode =
+                          i == 0 ? EqualizeMode::Luma : EqualizeMode::PerChannel;
+                  }),
+        choiceRow("histogram", {"source", "result", "off"}, "Which image the histogram counts",
+                  [](ImageLabControls& c, std::size_t i) {
+                      c.histogram.enabled = i != 2;
+                      if (i != 2)
+                          c.histogram.of = i == 0 ? HistogramOf::Source : HistogramOf::Result;
+                  }),
+        {{"histogram-variant", histogramVariantChoices(), "Histogram kernel"}, setHistogramVariant},
+        choiceRow("histogram-scale", {"linear", "log"}, "Vertical scale of the histogram plot",
+                  [](ImageLabControls& c, std::size_t i) {
+                      c.histogramScale = i == 1 ? HistogramScale::Log : HistogramScale::Linear;
+                  }),
+        choiceRow("view", {"side-by-side", "split"},
+                  "Source and result next to each other or split",
+                  [](ImageLabControls& c, std::size_t i) {
+                      c.view.mode = i == 0 ? ImageViewMode::SideBySide : ImageViewMode::Split;
+                  }),
+        {{"split", "0..1", "Divider of the split view, as a fraction of the width"},
+         [](ImageLabControls& c, Value v) {
+             const auto at = parseNumber(v);
+             if (!at || *at < 0 || *at > 1)
+                 throw Error("expected the divider position as a fraction of the width, 0 to 1");
+             c.view.split = static_cast<float>(*at);
+             c.view.mode = ImageViewMode::Split;
+         }},
+        {{"zoom", "fit|0.0625..256", "Zoom relative to fitting the window"}, setZoom},
+        choiceRow("magnification", {"nearest", "linear"}, "How zoomed-in pixels are drawn",
+                  [](ImageLabControls& c, std::size_t i) {
+                      c.view.magnification =
+                          i == 0 ? Magnification::Nearest : Magnification::Linear;
+                  }),
+        {{"interop", "auto|gl-sharing|host-copy|external-memory",
+          "How results reach OpenGL textures"},
+         [](ImageLabControls& c, Value v) { c.interop = parseInteropRequest(toLower(v)); }},
+        {{"continuous", "on|off", "Run the chain every frame (live timings) or only on change"},
+         [](ImageLabControls& c, Value v) { c.continuous = onOff(v); }},
+    };
+    return table;
+}
+
+std::vector<SettingDoc> imageLabSettingDocs() {
+    std::vector<SettingDoc> docs = {
+        {"image", "FILE", "Loads an image (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM)", {}},
+        {"save", "FILE", "Saves the result (PNG or JPEG)", {}}};
+    const auto& rows = imageSettings().docs();
+    docs.insert(docs.end(), rows.begin(), rows.end());
+    return docs;
+}
+
 std::string imageSettingKeys() {
-    return "image, save, angle, spin, rotate-variant, sampling, expand, background, filters, "
-           "equalize-mode, histogram, histogram-variant, histogram-scale, view, split, zoom, "
-           "magnification, interop, continuous";
+    return settingKeyList(imageLabSettingDocs());
 }
 
 std::string applyImageSetting(ImageLabControls& c, const std::string& key,
                               const std::string& rawValue) {
-    const std::string value = trim(rawValue);
-    const std::string v = toLower(value);
     ImageLabControls next = c;  // edits go here; committed only on success
-
-    if (key == "angle") {
-        const auto deg = parseNumber(value);
-        if (!deg || std::abs(*deg) > 1e6) return "expected an angle in degrees, e.g. 30 or -12.5";
-        FilterStep& r = rotateStep(next);
-        r.rotate.degrees = std::fmod(*deg, 360.0);
-        r.enabled = true;  // asking for an angle means wanting the rotation
-    } else if (key == "spin") {
-        double speed = 0;
-        if (auto b = parseBool(value))
-            speed = *b ? 30.0 : 0.0;
-        else if (auto n = parseNumber(value); n && std::abs(*n) <= kMaxSpin)
-            speed = *n;
-        else
-            return "expected on, off or a speed in degrees per second (at most 3600)";
-        next.spinDegreesPerSecond = speed;
-        if (speed != 0) rotateStep(next).enabled = true;
-    } else if (key == "rotate-variant") {
-        FilterStep& r = rotateStep(next);
-        if (auto id = parseVariantId<RotateVariant, kRotateVariantCount>(v, rotateVariantInfo))
-            r.rotate.variant = *id;
-        else if (v == "buffer" || v == "image")
-            r.rotate.variant =
-                makeRotateVariant(v == "image" ? RotateAccess::Image : RotateAccess::Buffer,
-                                  rotateAccess(r.rotate.variant) == RotateAccess::Forward ||
-                                      rotateBilinear(r.rotate.variant));
-        else
-            return "unknown rotate variant '" + value + "' (" +
-                   variantIds<RotateVariant, kRotateVariantCount>(rotateVariantInfo) +
-                   ", or buffer / image keeping the sampling)";
-    } else if (key == "sampling") {
-        if (v != "nearest" && v != "bilinear") return "expected nearest or bilinear";
-        FilterStep& r = rotateStep(next);
-        if (rotateAccess(r.rotate.variant) == RotateAccess::Forward)
-            return "the forward rotate variant has no sampling choice (set rotate-variant to "
-                   "buffer or image first)";
-        r.rotate.variant = makeRotateVariant(rotateAccess(r.rotate.variant), v == "bilinear");
-    } else if (key == "expand" || key == "fit") {
-        bool expand = false;
-        if (key == "fit" && (v == "crop" || v == "expand"))
-            expand = v == "expand";
-        else if (auto b = parseBool(value); b && key == "expand")
-            expand = *b;
-        else
-            return key == "fit" ? "expected crop or expand" : "expected on or off";
-        rotateStep(next).rotate.fit = expand ? RotateFit::Expand : RotateFit::Crop;
-    } else if (key == "background") {
-        const auto colour = parseColour(value);
-        if (!colour) return "expected a colour: #rrggbb, #rrggbbaa, r,g,b or r,g,b,a (0..255)";
-        rotateStep(next).rotate.background = *colour;
-    } else if (key == "filters") {
-        if (std::string why = applyFilterList(next.steps, value); !why.empty()) return why;
-    } else if (key == "equalize-mode") {
-        if (v != "luma" && v != "per-channel") return "expected luma or per-channel";
-        equalizeStep(next).equalize.mode =
-            v == "luma" ? EqualizeMode::Luma : EqualizeMode::PerChannel;
-    } else if (key == "histogram") {
-        if (v == "source" || v == "result") {
-            next.histogram.enabled = true;
-            next.histogram.of = v == "source" ? HistogramOf::Source : HistogramOf::Result;
-        } else if (v == "off") {
-            next.histogram.enabled = false;
-        } else {
-            return "expected source, result or off";
-        }
-    } else if (key == "histogram-variant") {
-        auto id = parseVariantId<HistogramVariant, kHistogramVariantCount>(v, histogramVariantInfo);
-        if (!id)
-            return "unknown histogram variant '" + value + "' (" +
-                   variantIds<HistogramVariant, kHistogramVariantCount>(histogramVariantInfo) + ")";
-        next.histogram.variant = *id;
-        // Equalization builds its own histogram; the same variant keeps the comparison honest.
-        if (FilterStep* e = findStep(next.steps, FilterKind::Equalize)) e->equalize.histogram = *id;
-    } else if (key == "histogram-scale") {
-        if (v != "linear" && v != "log") return "expected linear or log";
-        next.histogramScale = v == "log" ? HistogramScale::Log : HistogramScale::Linear;
-    } else if (key == "view") {
-        if (v == "side-by-side")
-            next.view.mode = ImageViewMode::SideBySide;
-        else if (v == "split")
-            next.view.mode = ImageViewMode::Split;
-        else
-            return "expected side-by-side or split";
-    } else if (key == "split") {
-        const auto at = parseNumber(value);
-        if (!at || *at < 0 || *at > 1)
-            return "expected the divider position as a fraction of the width, 0 to 1";
-        next.view.split = static_cast<float>(*at);
-        next.view.mode = ImageViewMode::Split;
-    } else if (key == "zoom") {
-        if (v == "fit") {
-            next.view.zoom = 1.0f;
-            next.view.panX = next.view.panY = 0.0f;
-        } else if (auto z = parseNumber(value);
-                   z && *z >= ImageViewState::kMinZoom && *z <= ImageViewState::kMaxZoom) {
-            next.view.zoom = static_cast<float>(*z);
-        } else {
-            return "expected fit or a zoom factor relative to fit, 0.0625 to 256";
-        }
-    } else if (key == "magnification") {
-        if (v != "nearest" && v != "linear") return "expected nearest or linear";
-        next.view.magnification = v == "nearest" ? Magnification::Nearest : Magnification::Linear;
-    } else if (key == "interop") {
-        try {
-            next.interop = parseInteropRequest(v);
-        } catch (const Error& e) {
-            return e.what();
-        }
-    } else if (key == "continuous") {
-        const auto b = parseBool(value);
-        if (!b) return "expected on or off";
-        next.continuous = *b;
-    } else {
-        return "unknown setting '" + key + "' (image lab settings: " + imageSettingKeys() + ")";
+    try {
+        if (!imageSettings().apply(next, key, trim(rawValue)))
+            return "unknown setting '" + key + "' (image lab settings: " + imageSettingKeys() + ")";
+    } catch (const Error& e) {
+        return e.what();
     }
     c = std::move(next);
     return "";

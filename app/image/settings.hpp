@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/settings_table.hpp"
 #include "compute/image/pipeline.hpp"
 #include "compute/interop/interop_path.hpp"
 #include "render/image/layout.hpp"
@@ -25,12 +26,18 @@ struct ImageLabControls {
     bool continuous = true;  // run the chain every frame (live timings) or only after a change
 };
 
+// Every Demo::set key of the lab except "image" and "save": values, help, how it applies.
+const SettingTable<ImageLabControls>& imageSettings();
+// All the lab's keys (image and save, which the demo handles, then imageSettings()), for help,
+// error messages and the README.
+std::vector<SettingDoc> imageLabSettingDocs();
+
 // Applies one setting (every Demo::set key except "image" and "save"). Returns "" on success,
 // else a message naming the valid values; `c` is unchanged then.
 std::string applyImageSetting(ImageLabControls& c, const std::string& key,
                               const std::string& value);
 
-// "angle, spin, rotate-variant, ..." for error messages and help.
+// "image, save, angle, spin, rotate-variant, ..." for error messages and help.
 std::string imageSettingKeys();
 
 // --- pieces the panels share ---------------------------------------------------------------
@@ -58,8 +65,5 @@ RotateVariant makeRotateVariant(RotateAccess access, bool bilinear);
 // "#rrggbb", "#rrggbbaa", "r,g,b" or "r,g,b,a" (0..255 each).
 std::optional<Rgba8> parseColour(const std::string& text);
 std::string formatColour(Rgba8 c);  // "#rrggbbaa"
-
-// "on|off|true|false|1|0|yes|no".
-std::optional<bool> parseBool(const std::string& text);
 
 }  // namespace clviz

@@ -10,6 +10,7 @@
 #include "app/demo.hpp"
 #include "app/gui/panel_stacks.hpp"
 #include "app/nbody/timings.hpp"
+#include "common/settings_table.hpp"
 #include "compute/interop/buffer_bridge.hpp"
 #include "compute/interop/interop_path.hpp"
 #include "compute/nbody/initial_conditions.hpp"
@@ -43,7 +44,9 @@ class NbodyDemo final : public Demo {
     ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
 
-    // Every key set() takes, with its values, for error messages and --help.
+    // Every key set() takes: its values, help and how it applies (app/nbody/settings.cpp).
+    static const SettingTable<NbodyDemo>& settings();
+    // "key=values, ...": every key of settings() on one line.
     static std::string settingsHelp();
 
     // What the scene is, as the preset box shows it: the preset's name, or after a snapshot was
@@ -84,7 +87,14 @@ class NbodyDemo final : public Demo {
     int diagnosticsInterval() const;
     void recordFrame(const FrameInfo& frame);
     std::string setupDescription();
-    std::string applySetting(const std::string& key, const std::string& value);
+    // --- settings (app/nbody/settings.cpp) ---
+    void setInterop(const std::string& value);
+    void assumeGlSharing(bool on);
+    void assumeExternalMemory(bool on);
+    void setRecordDir(const std::string& value);
+    void saveState(const std::string& path);
+    void loadState(const std::string& path);
+    void autotune(double seconds);
 
     AppServices app_;
     ComputeContext* cc_ = nullptr;

@@ -1,6 +1,7 @@
-// NbodyDemo::set: the command interface (--set, --set-at, the sugar flags, test hooks). Every
-// value is checked; a bad one returns a sentence that says what is accepted.
-#include <charconv>
+// NbodyDemo::set: the command interface (--set, --set-at, the sugar flags, test hooks), as one
+// table of keys. Every value is checked; a bad one returns a sentence that says what is accepted.
+// --help, the error for an unknown key and the README's table are written from the same rows.
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <system_error>
@@ -15,225 +16,270 @@ namespace clviz {
 
 namespace {
 
-long long parseInteger(const std::string& key, const std::string& text, long long lo,
-                       long long hi) {
-    long long v = 0;
-    const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, v);
-    if (text.empty() || ec != std::errc() || ptr != end)
-        throw Error(key + " expects an integer, got '" + text + "'");
-    if (v < lo || v > hi)
-        throw Error(key + " must be in " + std::to_string(lo) + " .. " + std::to_string(hi) +
-                    ", got " + text);
-    return v;
+// "a|b|c" from a list of names, for a row's accepted values.
+template <class List, class NameOf>
+std::string alternatives(const List& list, NameOf nameOf) {
+    std::string out;
+    for (const auto& item : list)
+        (out.empty() ? out : out += '|') += nameOf(item);
+    return out;
 }
 
-float parseReal(const std::string& key, const std::string& text, double lo, double hi,
-                bool openLow = false) {
-    double v = 0;
-    std::size_t used = 0;
-    try {
-        v = std::stod(text, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (text.empty() || used != text.size() || !std::isfinite(v))
-        throw Error(key + " expects a number, got '" + text + "'");
-    if (v < lo || v > hi || (openLow && v == lo))
-        throw Error(key + " must be in " + (openLow ? "(" : "[") + std::to_string(lo) + ", " +
-                    std::to_string(hi) + "], got " + text);
-    return float(v);
+std::string presetNames() {
+    return alternatives(allNbodyPresets(), [](const NbodyPresetInfo& p) { return p.name; });
+}
+std::string variantChoices() {
+    return "auto|" + alternatives(variantNames(), [](const std::string& s) { return s; });
 }
 
-bool parseSwitch(const std::string& key, const std::string& text) {
-    if (text == "on" || text == "1" || text == "true" || text == "yes") return true;
-    if (text == "off" || text == "0" || text == "false" || text == "no") return false;
-    throw Error(key + " expects on or off, got '" + text + "'");
-}
+using Table = SettingTable<NbodyDemo>;
+using Value = const std::string&;
 
 }  // namespace
 
+const Table& NbodyDemo::settings() {
+    // A physical parameter: a number in [lo, hi] ((lo, hi] when openLow); never resets the state.
+    auto param = [](float NbodyParams::*field, const char* key, double lo, double hi,
+                    bool openLow) {
+        return [=](NbodyDemo& d, Value v) {
+            NbodyParams p = d.sim_->params();
+            p.*field = float(settingNumber(key, v, lo, hi, openLow));
+            d.sim_->setParams(p);
+        };
+    };
+    static const Table table = {
+        {{"interop", "auto|gl-sharing|host-copy|external-memory",
+          "How positions reach OpenGL; a path that is unavailable falls back to host copy"},
+         [](NbodyDemo& d, Value v) { d.setInterop(v); }},
+        {{"interop-panel", "open", "Opens the Interop panel"},
+         [](NbodyDemo& d, Value v) {
+             if (v != "open") throw Error("interop-panel expects open");
+             d.showInterop_ = d.openInterop_ = true;
+         }},
+        {{"n", "1.." + std::to_string(kMaxBodies), "Number of bodies (rebuilds the scene)"},
+         [](NbodyDemo& d, Value v) {
+             d.n_ = std::size_t(settingInteger("n", v, 1, (long long)kMaxBodies));
+             d.rebuild();
+         }},
+        {{"preset", presetNames(), "Initial scene (also sets dt and softening to suit it)"},
+         [](NbodyDemo& d, Value v) {
+             d.preset_ = parsePreset(v);
+             const NbodyPresetInfo& info = presetInfo(d.preset_);
+             NbodyParams p = d.sim_->params();
+             p.dt = info.dt;
+             p.softening = info.softening;
+             d.sim_->setParams(p);
+             d.rebuild();
+         }},
+        {{"seed", "0..4611686018427387904",
+          "Random seed of the scene: the same preset, N and seed give the same bodies"},
+         [](NbodyDemo& d, Value v) {
+             d.seed_ = std::uint64_t(settingInteger("seed", v, 0, (1LL << 62)));
+             d.rebuild();
+         }},
+        {{"variant", variantChoices(), "Force kernel (auto: the fastest the auto-tune measured)"},
+         [](NbodyDemo& d, Value v) { d.sim_->setVariant(parseVariant(v)); }},
+        {{"wg", "0|POW2", "Work-group size = bodies per tile (0: the default for the device)"},
+         [](NbodyDemo& d, Value v) {
+             d.sim_->setWorkGroupSize(int(settingInteger("wg", v, 0, 1 << 16)));
+         }},
+        {{"unroll", "0|POW2",
+          "Inner-loop unroll factor of the tiled kernels that take one (0: default)"},
+         [](NbodyDemo& d, Value v) {
+             d.sim_->setUnroll(int(settingInteger("unroll", v, 0, 1 << 16)));
+         }},
+        {{"bpi", "0|1|2|4|8", "Bodies each work-item accumulates (0: default)"},
+         [](NbodyDemo& d, Value v) {
+             d.sim_->setBodiesPerItem(int(settingInteger("bpi", v, 0, 64)));
+         }},
+        {{"split", "0..32",
+          "small-n: work-items sharing one body's interactions (0: fill the device)"},
+         [](NbodyDemo& d, Value v) { d.sim_->setSplit(int(settingInteger("split", v, 0, 1024))); }},
+        {{"integrator", "taylor|leapfrog",
+          "taylor: the course's original update; leapfrog: kick-drift-kick (energy stays bounded)"},
+         [](NbodyDemo& d, Value v) { d.sim_->setIntegrator(parseIntegrator(v)); }},
+        {{"precision", "float|double", "Arithmetic of the simulation (double needs fp64)"},
+         [](NbodyDemo& d, Value v) {
+             const auto i = settingChoice("precision", v, {"float", "double"});
+             d.sim_->setPrecision(i == 1 ? NbodyPrecision::Double : NbodyPrecision::Float);
+             d.needsPublish_ = true;
+         }},
+        {{"dt", "X (0 < X <= 10)", "Time step"}, param(&NbodyParams::dt, "dt", 0, 10, true)},
+        {{"softening", "X (0 <= X <= 100)", "Softening length epsilon"},
+         param(&NbodyParams::softening, "softening", 0, 100, false)},
+        {{"damping", "X (0 < X <= 1)", "Velocities are multiplied by this once per step; 1 = none"},
+         param(&NbodyParams::damping, "damping", 0, 1, true)},
+        {{"steps", "1..1000", "Simulation steps per frame"},
+         [](NbodyDemo& d, Value v) {
+             d.stepsPerFrame_ = int(settingInteger("steps", v, 1, 1000));
+         }},
+        {{"pause", "on|off", "Stops or resumes the simulation"},
+         [](NbodyDemo& d, Value v) { d.paused_ = settingOnOff("pause", v); }},
+        {{"step", "1..100000", "Pauses, then runs that many steps"},
+         [](NbodyDemo& d, Value v) {
+             d.pendingSteps_ += int(settingInteger("step", v, 1, 100000));
+             d.paused_ = true;
+         }},
+        {{"reset", "1", "Rebuilds the scene from its preset"},
+         [](NbodyDemo& d, Value) { d.rebuild(); }},
+        {{"colour", "speed|mass|fixed", "What the particle colour shows", {"color"}},
+         [](NbodyDemo& d, Value v) {
+             d.style_.colour = parseParticleColour(v);
+             d.needsPublish_ = d.needsPublish_ || d.wantVelocities();
+         }},
+        {{"colourmap", "inferno|viridis|ice", "Colour map for speed and mass", {"colormap"}},
+         [](NbodyDemo& d, Value v) { d.style_.map = parseColourMap(v); }},
+        {{"size", "X (0 < X <= 100)", "Particle size factor"},
+         [](NbodyDemo& d, Value v) {
+             d.sizeFactor_ = float(settingNumber("size", v, 0, 100, true));
+         }},
+        {{"brightness", "X (0 < X <= 100)", "Particle brightness factor"},
+         [](NbodyDemo& d, Value v) {
+             d.brightness_ = float(settingNumber("brightness", v, 0, 100, true));
+         }},
+        {{"diagnostics", "0..1000000", "Energy and momentum every that many frames (0: off)"},
+         [](NbodyDemo& d, Value v) {
+             d.diagnosticsEvery_ = int(settingInteger("diagnostics", v, 0, 1000000));
+             d.framesSinceDiagnostics_ = d.diagnosticsEvery_;
+         }},
+        {{"diagnostics-panel", "on|off", "Shows or hides the Diagnostics panel"},
+         [](NbodyDemo& d, Value v) { d.showDiagnostics_ = settingOnOff("diagnostics-panel", v); }},
+        {{"latency", "0|1", "Frames the drawing may lag the simulation (1: overlap them)"},
+         [](NbodyDemo& d, Value v) {
+             d.latency_ = int(settingInteger("latency", v, 0, 1));
+             if (d.positions_) d.positions_->setLatency(d.latency_);
+             if (d.velocities_) d.velocities_->setLatency(d.latency_);
+         }},
+        {{"record", "DIR|off", "Writes every frame as a numbered PNG into DIR"},
+         [](NbodyDemo& d, Value v) { d.setRecordDir(v); }},
+        {{"save", "FILE", "Saves the bodies as a snapshot"},
+         [](NbodyDemo& d, Value v) { d.saveState(v); }},
+        {{"load", "FILE", "Loads bodies from a snapshot (clviz or CSV)"},
+         [](NbodyDemo& d, Value v) { d.loadState(v); }},
+        {{"camera", "reset", "Frames the scene again"},
+         [](NbodyDemo& d, Value v) {
+             if (v != "reset") throw Error("camera expects reset, got '" + v + "'");
+             d.camera_.reset();
+         }},
+        {{"autotune", "SECONDS (0 < S <= 600)",
+          "Times launch configurations of the running variant, then uses the fastest"},
+         [](NbodyDemo& d, Value v) { d.autotune(settingNumber("autotune", v, 0, 600, true)); }},
+        {{"assume-gl-sharing", "on|off",
+          "Test hook: claims CL-GL sharing, to exercise its failure and the fallback"},
+         [](NbodyDemo& d, Value v) { d.assumeGlSharing(settingOnOff("assume-gl-sharing", v)); }},
+        {{"assume-external-memory", "on|off",
+          "Test hook: claims CL-GL-Vulkan memory sharing, to exercise its failure and the "
+          "fallback"},
+         [](NbodyDemo& d, Value v) {
+             d.assumeExternalMemory(settingOnOff("assume-external-memory", v));
+         }},
+    };
+    return table;
+}
+
 std::string NbodyDemo::settingsHelp() {
-    return "interop=auto|gl-sharing|host-copy|external-memory, n=1..67108864, "
-           "preset=cube|shell|plummer|disk|collision, seed=INT, "
-           "variant=auto|naive|tiled|unrolled|vectorized|async-copy|small-n, wg=0|POW2, "
-           "unroll=0|POW2, "
-           "bpi=0|1|2|4|8, split=0..32, integrator=taylor|leapfrog, precision=float|double, "
-           "dt=X, softening=X, damping=X, steps=1..1000, pause=on|off, step=COUNT, reset=1, "
-           "colour=speed|mass|fixed, colourmap=inferno|viridis|ice, size=X, brightness=X, "
-           "diagnostics=FRAMES (0 off), diagnostics-panel=on|off, latency=0|1, record=DIR|off, "
-           "save=FILE, load=FILE, camera=reset, autotune=SECONDS, assume-gl-sharing=on|off, "
-           "assume-external-memory=on|off (test hooks)";
+    return settingSummary(settings().docs());
 }
 
 std::string NbodyDemo::set(const std::string& key, const std::string& value) {
+    if (!sim_) return "the N-body demo is not running";
     try {
-        return applySetting(key, value);
+        if (!settings().apply(*this, key, value))
+            return "unknown N-body setting '" + key +
+                   "' (known: " + settingKeyList(settings().docs()) + ")";
+        return "";
     } catch (const Error& e) {  // ClError too: OpenCL failures arrive as clviz::Error
         return e.what();
     }
 }
 
-std::string NbodyDemo::applySetting(const std::string& key, const std::string& value) {
-    if (!sim_) return "the N-body demo is not running";
-    if (key == "interop") {
-        request_ = parseInteropRequest(value);
-        applyInterop();  // a path that fails to set up falls back and reports it itself
-        if (fallback_.empty()) {
-            if (request_ != InteropRequest::Auto &&
-                std::string(interopPathName(choice_.path)) != interopRequestName(request_))
-                app_.error("N-body interop: " + choice_.reason);  // forced but unavailable
-            else
-                app_.notice("N-body interop: " + choice_.reason);
-        }
-    } else if (key == "interop-panel") {
-        if (value != "open") throw Error("interop-panel expects open");
-        showInterop_ = openInterop_ = true;
-    } else if (key == "assume-gl-sharing") {
-        // Test hook: claims the device and context can share with GL, so that the run-time
-        // failure of gl-sharing (e.g. clCreateFromGLBuffer refused) and the fallback to host
-        // copy can be exercised on machines without sharing.
-        const bool on = parseSwitch(key, value);
-        caps_.clGlSharing = on || detectClInteropCaps(cc_->info().extensions).clGlSharing;
-        caps_.clContextSharesGl = on || app_.clContextSharesGl;
-    } else if (key == "assume-external-memory") {
-        // Test hook: claims CL, GL and Vulkan can share memory, so that a refused set-up of the
-        // external-memory path and its fallback to host copy run on machines without it.
-        if (parseSwitch(key, value)) {
-            caps_.clExternalMemoryFd = caps_.glMemoryObjectFd = caps_.externalMemoryDevice = true;
-        } else {
-            caps_ = detectClInteropCaps(cc_->info().extensions);
-            detectGlInteropCaps(caps_);
-            caps_.clContextSharesGl = app_.clContextSharesGl;
-            probeExternalMemory(*cc_, caps_);
-        }
-    } else if (key == "n") {
-        n_ = std::size_t(parseInteger(key, value, 1, (long long)kMaxBodies));
-        rebuild();
-    } else if (key == "preset") {
-        preset_ = parsePreset(value);
-        const NbodyPresetInfo& info = presetInfo(preset_);
-        NbodyParams p = sim_->params();
-        p.dt = info.dt;
-        p.softening = info.softening;
-        sim_->setParams(p);
-        rebuild();
-    } else if (key == "seed") {
-        seed_ = std::uint64_t(parseInteger(key, value, 0, (1LL << 62)));
-        rebuild();
-    } else if (key == "variant") {
-        sim_->setVariant(parseVariant(value));
-    } else if (key == "wg") {
-        sim_->setWorkGroupSize(int(parseInteger(key, value, 0, 1 << 16)));
-    } else if (key == "unroll") {
-        sim_->setUnroll(int(parseInteger(key, value, 0, 1 << 16)));
-    } else if (key == "bpi") {
-        sim_->setBodiesPerItem(int(parseInteger(key, value, 0, 64)));
-    } else if (key == "split") {
-        sim_->setSplit(int(parseInteger(key, value, 0, 1024)));
-    } else if (key == "integrator") {
-        sim_->setIntegrator(parseIntegrator(value));
-    } else if (key == "precision") {
-        if (value != "float" && value != "double")
-            throw Error("precision expects float or double, got '" + value + "'");
-        sim_->setPrecision(value == "double" ? NbodyPrecision::Double : NbodyPrecision::Float);
-        needsPublish_ = true;
-    } else if (key == "dt") {
-        NbodyParams p = sim_->params();
-        p.dt = parseReal(key, value, 0, 10, true);
-        sim_->setParams(p);
-    } else if (key == "softening") {
-        NbodyParams p = sim_->params();
-        p.softening = parseReal(key, value, 0, 100);
-        sim_->setParams(p);
-    } else if (key == "damping") {
-        NbodyParams p = sim_->params();
-        p.damping = parseReal(key, value, 0, 1, true);
-        sim_->setParams(p);
-    } else if (key == "steps") {
-        stepsPerFrame_ = int(parseInteger(key, value, 1, 1000));
-    } else if (key == "pause") {
-        paused_ = parseSwitch(key, value);
-    } else if (key == "diagnostics-panel") {
-        showDiagnostics_ = parseSwitch(key, value);
-    } else if (key == "step") {
-        pendingSteps_ += int(parseInteger(key, value, 1, 100000));
-        paused_ = true;
-    } else if (key == "reset") {
-        rebuild();
-    } else if (key == "colour" || key == "color") {
-        style_.colour = parseParticleColour(value);
-        needsPublish_ = needsPublish_ || wantVelocities();
-    } else if (key == "colourmap" || key == "colormap") {
-        style_.map = parseColourMap(value);
-    } else if (key == "size") {
-        sizeFactor_ = parseReal(key, value, 0, 100, true);
-    } else if (key == "brightness") {
-        brightness_ = parseReal(key, value, 0, 100, true);
-    } else if (key == "diagnostics") {
-        diagnosticsEvery_ = int(parseInteger(key, value, 0, 1000000));
-        framesSinceDiagnostics_ = diagnosticsEvery_;
-    } else if (key == "latency") {
-        latency_ = int(parseInteger(key, value, 0, 1));
-        if (positions_) positions_->setLatency(latency_);
-        if (velocities_) velocities_->setLatency(latency_);
-    } else if (key == "record") {
-        if (value.empty() || value == "off") {
-            recordDir_.clear();
-        } else {
-            std::error_code ec;
-            std::filesystem::create_directories(value, ec);
-            if (ec || !std::filesystem::is_directory(value))
-                throw Error("record: cannot create directory '" + value + "'" +
-                            (ec ? ": " + ec.message() : ""));
-            recordDir_ = value;
-            recordIndex_ = 0;
-        }
-    } else if (key == "save") {
-        NbodySnapshot s;
-        s.bodies = sim_->readBodies();
-        s.time = sim_->time();
-        s.dt = sim_->params().dt;
-        s.softening = sim_->params().softening;
-        saveSnapshot(value, s);
-        app_.notice("N-body state saved to " + value + " (" + std::to_string(s.bodies.size()) +
-                    " bodies)");
-    } else if (key == "load") {
-        NbodySnapshot s = loadSnapshot(value);
-        if (s.bodies.empty()) throw Error(value + " holds no bodies");
-        NbodyParams p = sim_->params();
-        if (s.dt > 0) p.dt = s.dt;
-        if (s.softening > 0) p.softening = s.softening;
-        sim_->setParams(p);
-        float radius = 0;
-        std::vector<float> r;
-        r.reserve(s.bodies.size());
-        for (const Body& b : s.bodies)
-            r.push_back(std::sqrt(b.pos.x * b.pos.x + b.pos.y * b.pos.y + b.pos.z * b.pos.z));
-        auto p95 = r.begin() + std::ptrdiff_t(r.size() * 95 / 100);
-        std::nth_element(r.begin(), p95, r.end());
-        radius = std::isfinite(*p95) && *p95 > 0 ? *p95 : 1.0f;
-        loadBodies(s.bodies, radius);
-        loadedScene_ = std::filesystem::path(value).filename().string() + " (" + s.format +
-                       ", N = " + std::to_string(n_) + ")";
-        app_.notice("loaded " + value + " (" + s.format + ", " + std::to_string(n_) + " bodies)");
-    } else if (key == "camera") {
-        if (value != "reset") throw Error("camera expects reset, got '" + value + "'");
-        camera_.reset();
-    } else if (key == "autotune") {
-        const double seconds = parseReal(key, value, 0, 600, true);
-        // Under auto: tune the variant it runs (auto then picks again with the new figure).
-        const NbodyVariant v = sim_->kernelConfig().variant == NbodyVariant::Auto
-                                   ? sim_->effectiveKernelConfig().variant
-                                   : sim_->kernelConfig().variant;
-        NbodyAutotuneResult r = sim_->autotune(v, seconds);
-        autotuneLog_ = r.log;
-        app_.notice("auto-tune: best " + describe(r.best) + " (" + std::to_string(r.bestMs) +
-                    " ms per force pass, " + std::to_string(r.candidates) + " candidates)");
-    } else {
-        return "unknown N-body setting '" + key + "' (known: " + settingsHelp() + ")";
+void NbodyDemo::setInterop(const std::string& value) {
+    request_ = parseInteropRequest(value);
+    applyInterop();  // a path that fails to set up falls back and reports it itself
+    if (!fallback_.empty()) return;
+    if (request_ != InteropRequest::Auto &&
+        std::string(interopPathName(choice_.path)) != interopRequestName(request_))
+        app_.error("N-body interop: " + choice_.reason);  // forced but unavailable
+    else
+        app_.notice("N-body interop: " + choice_.reason);
+}
+
+// Test hook: claims the device and context can share with GL, so that the run-time failure of
+// gl-sharing (e.g. clCreateFromGLBuffer refused) and the fallback to host copy can be exercised
+// on machines without sharing.
+void NbodyDemo::assumeGlSharing(bool on) {
+    caps_.clGlSharing = on || detectClInteropCaps(cc_->info().extensions).clGlSharing;
+    caps_.clContextSharesGl = on || app_.clContextSharesGl;
+}
+
+// Test hook: claims CL, GL and Vulkan can share memory, so that a refused set-up of the
+// external-memory path and its fallback to host copy run on machines without it.
+void NbodyDemo::assumeExternalMemory(bool on) {
+    if (on) {
+        caps_.clExternalMemoryFd = caps_.glMemoryObjectFd = caps_.externalMemoryDevice = true;
+        return;
     }
-    return "";
+    caps_ = detectClInteropCaps(cc_->info().extensions);
+    detectGlInteropCaps(caps_);
+    caps_.clContextSharesGl = app_.clContextSharesGl;
+    probeExternalMemory(*cc_, caps_);
+}
+
+void NbodyDemo::setRecordDir(const std::string& value) {
+    if (value.empty() || value == "off") {
+        recordDir_.clear();
+        return;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(value, ec);
+    if (ec || !std::filesystem::is_directory(value))
+        throw Error("record: cannot create directory '" + value + "'" +
+                    (ec ? ": " + ec.message() : ""));
+    recordDir_ = value;
+    recordIndex_ = 0;
+}
+
+void NbodyDemo::saveState(const std::string& path) {
+    NbodySnapshot s;
+    s.bodies = sim_->readBodies();
+    s.time = sim_->time();
+    s.dt = sim_->params().dt;
+    s.softening = sim_->params().softening;
+    saveSnapshot(path, s);
+    app_.notice("N-body state saved to " + path + " (" + std::to_string(s.bodies.size()) +
+                " bodies)");
+}
+
+void NbodyDemo::loadState(const std::string& path) {
+    NbodySnapshot s = loadSnapshot(path);
+    if (s.bodies.empty()) throw Error(path + " holds no bodies");
+    NbodyParams p = sim_->params();
+    if (s.dt > 0) p.dt = s.dt;
+    if (s.softening > 0) p.softening = s.softening;
+    sim_->setParams(p);
+    // Frame the bulk of the bodies: the 95th percentile of their distance from the origin.
+    std::vector<float> r;
+    r.reserve(s.bodies.size());
+    for (const Body& b : s.bodies)
+        r.push_back(std::sqrt(b.pos.x * b.pos.x + b.pos.y * b.pos.y + b.pos.z * b.pos.z));
+    auto p95 = r.begin() + std::ptrdiff_t(r.size() * 95 / 100);
+    std::nth_element(r.begin(), p95, r.end());
+    const float radius = std::isfinite(*p95) && *p95 > 0 ? *p95 : 1.0f;
+    loadBodies(s.bodies, radius);
+    loadedScene_ = std::filesystem::path(path).filename().string() + " (" + s.format +
+                   ", N = " + std::to_string(n_) + ")";
+    app_.notice("loaded " + path + " (" + s.format + ", " + std::to_string(n_) + " bodies)");
+}
+
+void NbodyDemo::autotune(double seconds) {
+    // Under auto: tune the variant it runs (auto then picks again with the new figure).
+    const NbodyVariant v = sim_->kernelConfig().variant == NbodyVariant::Auto
+                               ? sim_->effectiveKernelConfig().variant
+                               : sim_->kernelConfig().variant;
+    NbodyAutotuneResult r = sim_->autotune(v, seconds);
+    autotuneLog_ = r.log;
+    app_.notice("auto-tune: best " + describe(r.best) + " (" + std::to_string(r.bestMs) +
+                " ms per force pass, " + std::to_string(r.candidates) + " candidates)");
 }
 
 }  // namespace clviz

@@ -1,4 +1,4 @@
-// The Simulation panel: scene (N, preset, seed), kernel choice, integrator and parameters,
+// The Simulation panel: scene (N, preset, random seed), kernel choice, integrator and parameters,
 // run control, and how bodies are drawn. Every change goes through set(), the same path as the
 // command line, so the panel and --set can never disagree.
 #include <imgui.h>
@@ -15,6 +15,12 @@ namespace {
 
 void tooltip(const char* text) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+// The help line of a setting, from the table --set and --help-settings read.
+void settingTooltip(const char* key) {
+    const auto& docs = NbodyDemo::settings().docs();
+    if (const int i = findSetting(docs, key); i >= 0) tooltip(docs[std::size_t(i)].help.c_str());
 }
 
 // A combo over integer choices where 0 reads "auto".
@@ -66,9 +72,10 @@ void NbodyDemo::simulationPanel() {
         ImGui::SameLine();
         ImGui::TextUnformatted("N");
         int seed = int(seed_);
-        if (ImGui::InputInt("seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) &&
+        if (ImGui::InputInt("random seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) &&
             seed >= 0)
             apply("seed", std::to_string(seed));
+        settingTooltip("seed");
     }
 
     // --- kernel ---
@@ -86,22 +93,22 @@ void NbodyDemo::simulationPanel() {
         }
         tooltip(variantDescription(cfg.variant));
         const bool pickAuto = cfg.variant == NbodyVariant::Auto;
+        // Exactly the settings this variant's kernel reads (none under auto: the tune picks).
+        const NbodyTunables uses = tunablesOf(cfg.variant);
         std::vector<int> wgs{0};
         for (int w : sim_->workGroupSizeChoices())
             wgs.push_back(w);
         int picked = 0;
-        if (!pickAuto && intCombo("work-group size", cfg.workGroupSize, wgs, &picked))
-            apply("wg", std::to_string(picked));
-        if (cfg.variant == NbodyVariant::Unrolled || cfg.variant == NbodyVariant::Vectorized ||
-            cfg.variant == NbodyVariant::AsyncCopy || cfg.variant == NbodyVariant::Tiled) {
-            if (intCombo("unroll", cfg.unroll, {0, 1, 2, 4, 8, 16, 32}, &picked))
-                apply("unroll", std::to_string(picked));
-            if (intCombo("bodies per item", cfg.bodiesPerItem, {0, 1, 2, 4, 8}, &picked))
-                apply("bpi", std::to_string(picked));
-        }
-        if (cfg.variant == NbodyVariant::SmallN &&
-            intCombo("split", cfg.split, {0, 1, 2, 4, 8, 16, 32}, &picked))
-            apply("split", std::to_string(picked));
+        auto tunable = [&](bool shown, const char* label, const char* key, int current,
+                           const std::vector<int>& choices) {
+            if (!shown) return;
+            if (intCombo(label, current, choices, &picked)) apply(key, std::to_string(picked));
+            settingTooltip(key);
+        };
+        tunable(uses.workGroupSize, "work-group size", "wg", cfg.workGroupSize, wgs);
+        tunable(uses.unroll, "unroll", "unroll", cfg.unroll, {0, 1, 2, 4, 8, 16, 32});
+        tunable(uses.bodiesPerItem, "bodies per item", "bpi", cfg.bodiesPerItem, {0, 1, 2, 4, 8});
+        tunable(uses.split, "split", "split", cfg.split, {0, 1, 2, 4, 8, 16, 32});
         std::string effective = "?";
         try {
             effective = describe(sim_->effectiveKernelConfig());
@@ -147,7 +154,7 @@ void NbodyDemo::simulationPanel() {
             apply("softening", std::to_string(p.softening));
         if (ImGui::SliderFloat("damping", &p.damping, 0.9f, 1.0f, "%.4f") && p.damping > 0)
             apply("damping", std::to_string(p.damping));
-        tooltip("Velocities are multiplied by this once per step; 1 = no damping");
+        settingTooltip("damping");
         int steps = stepsPerFrame_;
         if (ImGui::SliderInt("steps per frame", &steps, 1, 50))
             apply("steps", std::to_string(steps));

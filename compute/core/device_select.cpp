@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
+#include <climits>
 #include <optional>
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/parse.hpp"
 #include "common/text.hpp"
 
 namespace clviz {
@@ -14,10 +15,9 @@ namespace clviz {
 namespace {
 
 std::optional<int> parseIndex(const std::string& s) {
-    int value = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-    return value;
+    const auto value = parseInteger(s);
+    if (!value) return std::nullopt;
+    return static_cast<int>(std::clamp<long long>(*value, INT_MIN, INT_MAX));  // out of range
 }
 
 bool matches(const DeviceInfo& d, DeviceTypeFilter f) {

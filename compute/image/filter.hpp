@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 
+#include "common/parse.hpp"  // roundUp
 #include "compute/core/cl.hpp"
 #include "compute/image/image.hpp"
 
@@ -37,11 +38,6 @@ struct EnqueuedWork {
 // 54 + 183 + 19 = 256, so white stays 255.
 constexpr int luma8(int r, int g, int b) {
     return (54 * r + 183 * g + 19 * b + 128) >> 8;
-}
-
-// Rounds `n` up to a multiple of `m` (m > 0): global sizes for OpenCL 1.2 devices.
-constexpr std::size_t roundUp(std::size_t n, std::size_t m) {
-    return (n + m - 1) / m * m;
 }
 
 struct DeviceInfo;

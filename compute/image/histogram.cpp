@@ -11,9 +11,9 @@ namespace clviz {
 namespace {
 
 constexpr VariantInfo kVariants[kHistogramVariantCount] = {
-    {"bytes", "Byte sub-histograms (seed)",
+    {"bytes", "Byte sub-histograms (course original)",
      "Each work-item counts into its own 8-bit bins in local memory, no atomics; a counter at "
-     "255 carries into 32 bits (the seed's overflow, fixed)."},
+     "255 carries into 32 bits (the course original's overflow, fixed)."},
     {"local-atomics", "Local atomics",
      "Each work-group counts with local-memory atomics into its own copy of the bins, then adds "
      "them to the result with one global atomic per bin."},

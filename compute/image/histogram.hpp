@@ -14,8 +14,8 @@ namespace clviz {
 class ComputeContext;
 
 enum class HistogramVariant {
-    ByteSubHistograms,  // the seed: one 8-bit sub-histogram per work-item in local memory,
-                        // with its overflow fixed (a counter at 255 carries into 32 bits)
+    ByteSubHistograms,  // the course's original: one 8-bit sub-histogram per work-item in local
+                        // memory, its overflow fixed (a counter at 255 carries into 32 bits)
     LocalAtomics,       // replicated 32-bit histograms per work-group, local atomics
     GlobalAtomics,      // every pixel does atomic_inc on the final bins in global memory
 };

@@ -1,6 +1,6 @@
 #pragma once
-// The 3 x 3 noise filters of seed 002 (kernels/noise_filters.cl), on all four channels. Each
-// work-item makes a 4 x 4 block of pixels from 16-byte row loads, two channels per 32-bit
+// The 3 x 3 noise filters of course exercise 002 (kernels/noise_filters.cl), on all four channels.
+// Each work-item makes a 4 x 4 block of pixels from 16-byte row loads, two channels per 32-bit
 // operation. Borders replicate the edge pixel (clamp-to-edge), so the output has the source's
 // size and no dark frame.
 //   mean:   (sum of the 9 values + 4) / 9 in integers: the rounded mean, exact

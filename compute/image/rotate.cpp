@@ -22,7 +22,7 @@ constexpr VariantInfo kVariants[kRotateVariantCount] = {
      "Inverse mapping through an image object and a nearest sampler (texture cache)."},
     {"image-bilinear", "Image + sampler, bilinear",
      "Inverse mapping through an image object; the sampler's hardware bilinear filter blends."},
-    {"forward", "Forward mapping (seed)",
+    {"forward", "Forward mapping (course original)",
      "Each source pixel is pushed to its rotated position: scattered writes, and holes where no "
      "source pixel lands."},
 };

@@ -31,7 +31,7 @@ enum class RotateVariant {
     BufferBilinear,  // inverse mapping, plain buffer reads, bilinear in the kernel
     ImageNearest,    // inverse mapping, image object + sampler, nearest
     ImageBilinear,   // inverse mapping, image object + sampler, hardware bilinear
-    Forward,         // the seed's forward mapping: scatter, holes visible
+    Forward,         // the course's original forward mapping: scatter, holes visible
 };
 constexpr int kRotateVariantCount = 5;
 

@@ -106,7 +106,7 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
             sweep(&NbodyKernelConfig::bodiesPerItem, {1, 2, 4, 8});
             sweep(&NbodyKernelConfig::unroll, {1, 2, 4, 8, 16, 32, 64});
         }
-        if (variant == NbodyVariant::SmallN) sweep(&NbodyKernelConfig::split, {1, 2, 4, 8, 16, 32});
+        if (tunablesOf(variant).split) sweep(&NbodyKernelConfig::split, {1, 2, 4, 8, 16, 32});
     }
 
     config_ = savedConfig;

@@ -149,7 +149,7 @@ NbodyForceBuild nbodyForceBuild(const NbodyForceBuildRequest& r, const DeviceInf
     Note note;
     clampToDevice(c, r.precision, dev, note);
     if (!usesTileBlocking(v)) c.unroll = c.bodiesPerItem = 1;
-    if (v != NbodyVariant::SmallN) c.split = 1;
+    if (!tunablesOf(v).split) c.split = 1;
     // small-n's split follows the size asked of the device, before a kernel limit shrinks it.
     if (v == NbodyVariant::SmallN && c.split == 0) c.split = fillingSplit(c, r.n, dev.computeUnits);
     // WG is compiled in: a kernel that cannot run the size it was built for is rebuilt smaller.

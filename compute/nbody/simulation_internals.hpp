@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 
+#include "common/parse.hpp"
 #include "compute/nbody/simulation.hpp"
 
 namespace clviz {
@@ -26,9 +27,7 @@ namespace nbody_detail {
 
 constexpr std::size_t kElementwiseWg = 64;  // work-group of the per-body update kernels
 
-inline std::size_t roundUp(std::size_t v, std::size_t m) {
-    return (v + m - 1) / m * m;
-}
+using clviz::roundUp;  // common/parse.hpp
 
 inline std::size_t realBytes(NbodyPrecision p) {
     return p == NbodyPrecision::Double ? 8 : 4;

@@ -78,10 +78,6 @@ NbodyVariant parseVariant(const std::string& name) {
     throw Error("unknown N-body kernel variant '" + name + "' (valid: " + valid + ")");
 }
 
-bool usesTileBlocking(NbodyVariant v) {
-    return v != NbodyVariant::Naive && v != NbodyVariant::Tiled;
-}
-
 const char* integratorName(NbodyIntegrator i) {
     return i == NbodyIntegrator::Taylor ? "taylor" : "leapfrog";
 }
@@ -100,7 +96,7 @@ std::string describe(const NbodyKernelConfig& c) {
     std::string s = std::string(variantName(c.variant)) + " wg=" + std::to_string(c.workGroupSize);
     if (usesTileBlocking(c.variant))
         s += " unroll=" + std::to_string(c.unroll) + " bpi=" + std::to_string(c.bodiesPerItem);
-    if (c.variant == NbodyVariant::SmallN) s += " split=" + std::to_string(c.split);
+    if (tunablesOf(c.variant).split) s += " split=" + std::to_string(c.split);
     return s;
 }
 

@@ -33,9 +33,35 @@ const char* variantDefine(NbodyVariant v);  // the kernel's -D switch ("VARIANT_
 std::vector<std::string> variantNames();    // of allNbodyVariants()
 NbodyVariant parseVariant(const std::string& name);  // also "auto"; throws clviz::Error listing
                                                      // valid names
+// The launch settings a variant's kernel reads (kernels/nbody_force.cl); the others are fixed at 1
+// for it, so the Simulation panel offers exactly these and the auto-tune sweeps only these.
+struct NbodyTunables {
+    bool workGroupSize = false;  // WG: the tile length
+    bool unroll = false;         // UNROLL
+    bool bodiesPerItem = false;  // BPI
+    bool split = false;          // SPLIT (small-n)
+};
+constexpr NbodyTunables tunablesOf(NbodyVariant v) {
+    switch (v) {
+        case NbodyVariant::Naive:
+        case NbodyVariant::Tiled:  // the tile length is read at run time, one body per item
+            return {true, false, false, false};
+        case NbodyVariant::Unrolled:
+        case NbodyVariant::Vectorized:
+        case NbodyVariant::AsyncCopy:
+            return {true, true, true, false};
+        case NbodyVariant::SmallN:
+            return {true, true, true, true};
+        case NbodyVariant::Auto:  // the auto-tune picks every setting
+            break;
+    }
+    return {};
+}
 // Unrolled, vectorized, async-copy and small-n: compile-time tiles, an unrolled inner loop and
 // several bodies per work-item (the unroll and bodies-per-item fields mean something).
-bool usesTileBlocking(NbodyVariant v);
+inline bool usesTileBlocking(NbodyVariant v) {
+    return tunablesOf(v).unroll;
+}
 
 const char* integratorName(NbodyIntegrator i);  // "taylor", "leapfrog"
 const char* integratorDescription(NbodyIntegrator i);

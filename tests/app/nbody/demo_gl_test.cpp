@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -140,6 +141,59 @@ TEST_F(NbodyDemoTest, BadValuesAreRefusedWithAReason) {
                                                                         {"camera", "reset"},
                                                                         {"interop", "host-copy"}})
         EXPECT_EQ(demo_->set(k, v), "") << k << "=" << v;
+}
+
+// Every row of the settings table with a good value; a key added without one here fails.
+TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
+    const fs::path snap = fs::temp_directory_path() / "clviz-nbody-every-setting.clviz";
+    const std::vector<std::pair<std::string, std::string>> good = {
+        {"n", "64"},
+        {"preset", "plummer"},
+        {"seed", "3"},
+        {"variant", "tiled"},
+        {"wg", "32"},
+        {"unroll", "2"},
+        {"bpi", "2"},
+        {"split", "2"},
+        {"integrator", "taylor"},
+        {"precision", "float"},
+        {"dt", "0.001"},
+        {"softening", "0.1"},
+        {"damping", "0.999"},
+        {"steps", "2"},
+        {"pause", "on"},
+        {"step", "1"},
+        {"reset", "1"},
+        {"colour", "mass"},
+        {"colourmap", "ice"},
+        {"size", "2"},
+        {"brightness", "2"},
+        {"diagnostics", "5"},
+        {"diagnostics-panel", "on"},
+        {"latency", "1"},
+        {"record", "off"},
+        {"save", snap.string()},
+        {"load", snap.string()},
+        {"camera", "reset"},
+        {"autotune", "0.01"},
+        {"interop", "host-copy"},
+        {"interop-panel", "open"},
+        {"assume-gl-sharing", "off"},
+        {"assume-external-memory", "off"},
+    };
+    for (const SettingDoc& d : NbodyDemo::settings().docs()) {
+        const auto it = std::find_if(good.begin(), good.end(),
+                                     [&](const auto& kv) { return kv.first == d.key; });
+        ASSERT_NE(it, good.end()) << "no good value for " << d.key << " in this test";
+    }
+    for (const auto& [key, value] : good)
+        EXPECT_EQ(demo_->set(key, value), "") << key << "=" << value;
+    EXPECT_EQ(demo_->set("color", "speed"), "");  // the aliases
+    EXPECT_EQ(demo_->set("colormap", "inferno"), "");
+    fs::remove(snap);
+    const std::string why = demo_->set("warp-speed", "9");
+    for (const SettingDoc& d : NbodyDemo::settings().docs())
+        EXPECT_NE(why.find(d.key), std::string::npos) << d.key << " missing from: " << why;
 }
 
 TEST_F(NbodyDemoTest, PauseAndSingleStepsAdvanceExactly) {
