@@ -34,8 +34,8 @@
 #define REDUCE_WG 256  // bounds kernels
 #define KEY_BITS 21
 
-#if LIST <= WG * LEAF || CELLS <= WG
-#error "LIST must exceed WG * LEAF and CELLS must exceed WG: what one walk iteration can append"
+#if LIST < 2 * WG || LIST < LEAF || STACK < WG + 256
+#error "LIST must hold 2 * WG entries and a leaf, STACK WG + 256 (see walk)"
 #endif
 
 // ---- box ---------------------------------------------------------------------------------------
@@ -284,14 +284,14 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
 // done) computes it. Node data goes through volatile pointers and a global fence before the
 // counter, so the other child's writes are seen. Each climb is at most n - 1 steps.
 // nodeCom = (centre of mass, mass); nodeQa/nodeQb = traceless quadrupole about the centre of mass,
-// sum m (3 y y^T - |y|^2 I), as (xx, yy, zz, xy) and (xz, yz, 0, 0); nodeLo/nodeHi = bounds of
+// sum m (3 y y^T - |y|^2 I), as (xx, yy, zz, xy) and (xz, yz); nodeLo/nodeHi = bounds of
 // the bodies; crit = opening radius l / theta + |com - centre of the bounds| (l: longest side),
 // INFINITY when theta == 0.
 __kernel void moments(__global const float4* restrict sorted, const int n,
                       __global const int2* restrict children, __global const int* restrict nodeParent,
                       __global const int* restrict leafParent, __global int* visits,
                       volatile __global float4* nodeCom, volatile __global float4* nodeQa,
-                      volatile __global float4* nodeQb, volatile __global float4* nodeLo,
+                      volatile __global float2* nodeQb, volatile __global float4* nodeLo,
                       volatile __global float4* nodeHi, volatile __global float* crit,
                       const float theta) {
     const int leaf = get_global_id(0);
@@ -302,13 +302,15 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         if (atomic_inc(&visits[node]) == 0) return;  // the other child is not done yet
         mem_fence(CLK_GLOBAL_MEM_FENCE);
         const int2 ch = children[node];
-        float4 c[2], qa[2], qb[2], lo[2], hi[2];
+        float4 c[2], qa[2], lo[2], hi[2];
+        float2 qb[2];
         for (int k = 0; k < 2; ++k) {
             const int child = k ? ch.y : ch.x;
             if (child < 0) {
                 const float4 p = sorted[~child];
                 c[k] = p;
-                qa[k] = qb[k] = (float4)(0);
+                qa[k] = (float4)(0);
+                qb[k] = (float2)(0);
                 lo[k] = hi[k] = (float4)(p.x, p.y, p.z, 0);
             } else {
                 c[k] = nodeCom[child];
@@ -328,13 +330,14 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         const float dx = com.x - centre.x, dy = com.y - centre.y, dz = com.z - centre.z;
         const float offset = sqrt(dx * dx + dy * dy + dz * dz);
         // Parallel-axis shift of each child's quadrupole to the new centre of mass.
-        float4 qa2 = qa[0] + qa[1], qb2 = qb[0] + qb[1];
+        float4 qa2 = qa[0] + qa[1];
+        float2 qb2 = qb[0] + qb[1];
         for (int k = 0; k < 2; ++k) {
             const float4 d = c[k] - com;
             const float d2 = d.x * d.x + d.y * d.y + d.z * d.z, mk = c[k].w;
             qa2 += mk * (float4)(3 * d.x * d.x - d2, 3 * d.y * d.y - d2, 3 * d.z * d.z - d2,
                                  3 * d.x * d.y);
-            qb2 += mk * (float4)(3 * d.x * d.z, 3 * d.y * d.z, 0, 0);
+            qb2 += mk * (float2)(3 * d.x * d.z, 3 * d.y * d.z);
         }
         nodeCom[node] = com;
         nodeQa[node] = qa2;
@@ -395,26 +398,34 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // once: a cell is accepted (monopole + quadrupole) when its opening radius is smaller than the
 // distance from its centre of mass to the group's bounding box, so the rule holds for every body
 // of the group; otherwise it is opened. Up to WG cells are popped per iteration, one per
-// work-item; accepted cells and bodies go to shared lists, which all work-items sum when one
-// fills. Stack and lists are bounded; a group whose stack would overflow falls back to the direct
-// sum over all bodies (exact) and counts itself in fallbacks[0]. Every node is popped at most
-// once, so the loop ends after at most 4n + 4 iterations whatever the positions hold (NaN too).
+// work-item, as many as the lists have room for whatever each turns out to be (a cell, or up to
+// LEAF bodies); accepted cells and bodies go to shared lists, which all work-items sum when one
+// cannot take another pop. Lists and stack are small so that many groups fit on a compute unit.
+// Bounded: the stack cannot overflow. A radix-tree path is at most 97 nodes long (each level adds
+// at least one bit to a common prefix of 64 key + 32 index bits), so while the stack is at most
+// STACK - WG - 128 full up to WG cells are popped (it grows by at most WG), and above that one
+// cell at a time, depth first, which adds at most one entry per level. (The direct-sum fallback
+// below, counted in fallbacks[0], is a safety net only.) Every node is popped at most once, so the
+// loop ends after at most 4n + 4 iterations whatever the positions hold (NaN included).
+// stats[group] = (list entries summed per body, walk iterations) for the benchmark.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     __global const float4* restrict sorted, const int n, __global const int2* restrict children,
     __global const int2* restrict ranges, __global const float4* restrict nodeCom,
-    __global const float4* restrict nodeQa, __global const float4* restrict nodeQb,
+    __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
     __global const float* restrict crit, const float eps2, __global float4* restrict sortedAcc,
-    __global int* restrict fallbacks) {
+    __global int* restrict fallbacks, __global int2* restrict stats) {
     __local int stack[STACK];
-    __local float4 list[LIST];
-    __local float4 cellCom[CELLS], cellQa[CELLS], cellQb[CELLS];
-    __local float4 lo[WG], hi[WG];
+    __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
+    __local float4 cellCom[CELLS], cellQa[CELLS];
+    __local float2 cellQb[CELLS];
     __local int stackSize, listSize, cellSize;
     const int lid = get_local_id(0);
     const int i = get_group_id(0) * WG + lid;
     const bool valid = i < n;
     const float4 p = sorted[valid ? i : n - 1];
 
+    __local float4* lo = list;
+    __local float4* hi = list + WG;
     lo[lid] = (float4)(p.x, p.y, p.z, 0);
     hi[lid] = lo[lid];
     for (int s = WG / 2; s > 0; s >>= 1) {
@@ -426,6 +437,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const float4 gLo = lo[0], gHi = hi[0];
+    barrier(CLK_LOCAL_MEM_FENCE);  // list[] is the list from here on
     if (lid == 0) {
         stack[0] = n > 1 ? 0 : ~0;
         stackSize = 1;
@@ -434,6 +446,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     }
     float ax = 0, ay = 0, az = 0;
     bool overflow = true;  // cleared when the walk ends normally
+    int summed = 0, iterations = 0;
     const long maxIterations = 4 * (long)n + 4;
     for (long iter = 0; iter < maxIterations; ++iter) {
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -442,16 +455,19 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
             overflow = false;
             break;
         }
-        if (sz == 0 || lc > LIST - WG * LEAF || cc > CELLS - WG) {
+        ++iterations;
+        const int room = min((LIST - lc) / LEAF, CELLS - cc);  // pops the lists can absorb
+        if (sz == 0 || room == 0) {
             for (int k = 0; k < lc; ++k) INTERACT(p, list[k], ax, ay, az);
             for (int k = 0; k < cc; ++k)
                 INTERACT_CELL(p, cellCom[k], cellQa[k], cellQb[k], ax, ay, az);
+            summed += lc + cc;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (lid == 0) listSize = cellSize = 0;
             continue;
         }
-        const int take = min(min(WG, sz), STACK - sz);  // pops; pushes are at most 2 per pop
-        if (take <= 0) break;
+        const int take = min(room, sz <= STACK - WG - 128 ? min(WG, sz) : (sz < STACK - 1 ? 1 : 0));
+        if (take == 0) break;  // unreachable (see above); the fallback keeps the result exact
         const int node = lid < take ? stack[sz - 1 - lid] : 0;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid == 0) stackSize = sz - take;
@@ -494,9 +510,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
             barrier(CLK_LOCAL_MEM_FENCE);
             for (int k = 0; k < WG; ++k) INTERACT(p, list[k], ax, ay, az);
         }
+        summed = n;
         if (lid == 0) atomic_inc(fallbacks);
     }
     if (valid) sortedAcc[i] = (float4)(ax, ay, az, 0);
+    if (lid == 0) stats[get_group_id(0)] = (int2)(summed, iterations);
 }
 
 // Back to the caller's body order; fuses the closing half-kick of leapfrog like force.cl.

@@ -18,24 +18,15 @@ namespace {
 constexpr const char* kFile = "nbody/tree.cl";
 constexpr std::size_t kSortWg = 128, kScanWg = 256, kReduceWg = 256, kElementWg = 64;
 constexpr std::size_t kMaxSortTiles = 4096;
-constexpr int kStack = 1024;
 constexpr int kMaxSamples = 4096;
 
 std::size_t roundUp(std::size_t v, std::size_t m) {
     return (v + m - 1) / m * m;
 }
 
-int listCapacity(int wg, int leaf) {
-    return wg * leaf < 1024 ? 1024 : 2 * wg * leaf;
-}
-int cellCapacity(int wg) {
-    return std::max(256, 2 * wg);
-}
-
-// Bytes of local memory the walk kernel declares.
-std::size_t walkLocalBytes(int wg, int leaf) {
-    return static_cast<std::size_t>(kStack) * 4 + listCapacity(wg, leaf) * 16 +
-           cellCapacity(wg) * 48 + 2 * wg * 16 + 12;
+// Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
+std::size_t walkLocalBytes(int stack, int list) {
+    return static_cast<std::size_t>(stack) * 4 + list * 16 + (list / 2) * 40 + 12;
 }
 
 }  // namespace
@@ -56,13 +47,13 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     if (wg < 32 || wg > 256 || (wg & (wg - 1)))
         throw Error("tree group size must be a power of two in 32 .. 256, got " +
                     std::to_string(wg));
-    while (wg > 32 && (static_cast<std::size_t>(wg) > info.maxWorkGroupSize ||
-                       walkLocalBytes(wg, options_.leafSize) > info.localMemBytes))
+    while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
         wg /= 2;
-    if (walkLocalBytes(wg, options_.leafSize) > info.localMemBytes ||
-        info.maxWorkGroupSize < kScanWg)
+    list_ = std::max({options_.listSize, 2 * wg, options_.leafSize});
+    stack_ = std::max(options_.stackSize, wg + 256);
+    if (walkLocalBytes(stack_, list_) > info.localMemBytes || info.maxWorkGroupSize < kScanWg)
         throw Error("the Barnes-Hut tree needs " +
-                    std::to_string(walkLocalBytes(wg, options_.leafSize) / 1024) +
+                    std::to_string(walkLocalBytes(stack_, list_) / 1024) +
                     " KiB of local memory and work-groups of 256; " + info.name + " has " +
                     std::to_string(info.localMemBytes / 1024) + " KiB and " +
                     std::to_string(info.maxWorkGroupSize));
@@ -79,8 +70,8 @@ void TreeForce::setTheta(float theta) {
 
 std::size_t TreeForce::bytesPerBody() const {
     // keys x2, index x2, sorted, sortedAcc, children, ranges, parents x2, visits, com, quadrupole
-    // x2, lo, hi, crit
-    return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 4 + 16 + 32 + 16 + 16 + 4;
+    // (16 + 8), lo, hi, crit, walk stats (8 per group of >= 32)
+    return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 4 + 16 + 24 + 16 + 16 + 4 + 1;
 }
 
 void TreeForce::reserve(std::size_t n) {
@@ -110,7 +101,8 @@ void TreeForce::reserve(std::size_t n) {
         visits_ = make(cap * 4);
         nodeCom_ = make(cap * 16);
         nodeQa_ = make(cap * 16);
-        nodeQb_ = make(cap * 16);
+        nodeQb_ = make(cap * 8);
+        walkStats_ = make(((cap + 31) / 32) * 8);  // one int2 per group of at least 32
         nodeLo_ = make(cap * 16);
         nodeHi_ = make(cap * 16);
         crit_ = make(cap * 4);
@@ -137,8 +129,8 @@ void TreeForce::reserve(std::size_t n) {
 
 void TreeForce::releaseBuffers() {
     partials_ = box_ = counts_ = sorted_ = sortedAcc_ = children_ = ranges_ = nodeParent_ =
-        leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = nodeLo_ = nodeHi_ = crit_ =
-            fallbacks_ = sample_ = sampleOut_ = cl::Buffer();
+        leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = nodeLo_ = nodeHi_ =
+            crit_ = fallbacks_ = sample_ = sampleOut_ = cl::Buffer();
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
 }
@@ -146,10 +138,10 @@ void TreeForce::releaseBuffers() {
 void TreeForce::refreshKernels() {
     ProgramCache& programs = cc_.programs();
     if (k_->generation == programs.generation()) return;
-    const std::string base = "-DWG=" + std::to_string(wg_) + " -DSTACK=" + std::to_string(kStack) +
-                             " -DLIST=" + std::to_string(listCapacity(wg_, options_.leafSize)) +
-                             " -DLEAF=" + std::to_string(options_.leafSize) +
-                             " -DCELLS=" + std::to_string(cellCapacity(wg_));
+    const std::string base = "-DWG=" + std::to_string(wg_) + " -DSTACK=" + std::to_string(stack_) +
+                             " -DLIST=" + std::to_string(list_) +
+                             " -DCELLS=" + std::to_string(list_ / 2) +
+                             " -DLEAF=" + std::to_string(options_.leafSize);
     Kernels k;
     k.boundsPartial = programs.kernel(kFile, "bounds_partial", base);
     k.boundsFinal = programs.kernel(kFile, "bounds_final", base);
@@ -289,6 +281,7 @@ void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
         walk.setArg(8, softening * softening);
         walk.setArg(9, sortedAcc_);
         walk.setArg(10, fallbacks_);
+        walk.setArg(11, walkStats_);
         run(walk, n, static_cast<std::size_t>(wg_), "tree-walk");
 
         k_->scatterAcc.setArg(0, sortedAcc_);
@@ -324,6 +317,24 @@ TreeStageTimes TreeForce::lastTimes() {
             t.walk += ms;
     }
     return t;
+}
+
+TreeWalkStats TreeForce::lastWalkStats() {
+    TreeWalkStats w;
+    if (!lastN_) return w;
+    const std::size_t groups = (lastN_ + wg_ - 1) / wg_;
+    std::vector<int> stats(2 * groups);
+    cc_.queue().enqueueReadBuffer(walkStats_, CL_TRUE, 0, stats.size() * 4, stats.data());
+    double summed = 0, iterations = 0;
+    for (std::size_t g = 0; g < groups; ++g) {
+        const std::size_t bodies = std::min<std::size_t>(wg_, lastN_ - g * wg_);
+        summed += double(stats[2 * g]) * bodies;
+        iterations += stats[2 * g + 1];
+    }
+    w.interactionsPerBody = summed / double(lastN_);
+    w.iterationsPerGroup = iterations / double(groups);
+    w.fallbacks = lastFallbacks();
+    return w;
 }
 
 int TreeForce::lastFallbacks() {
