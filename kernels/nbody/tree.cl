@@ -4,7 +4,7 @@
 //   sort     radix_count, radix_scan, radix_scatter   stable LSD radix sort, 4 bits per pass
 //   build    gather_sorted, build_radix_tree          Karras 2012 binary radix tree
 //   moments  moments                        mass, centre of mass, quadrupole, bounds, opening radius
-//   walk     walk, scatter_accelerations    group walk with a shared interaction list
+//   walk     find_groups, walk, scatter_accelerations   group walk with shared interaction lists
 // Same softened force as kernels/nbody/force.cl, so theta -> 0 gives the all-pairs sum.
 //
 // Build options: -DWG=n (walk work-group = bodies per group, power of two), -DSTACK=n, -DLIST=n,
@@ -119,9 +119,9 @@ static inline ulong quantize(float x, float lo, float scale) {
 
 __kernel void morton_keys(__global const float4* restrict pos, const int n,
                           __global const float4* restrict box, __global ulong* restrict keys,
-                          __global uint* restrict index, __global int* restrict fallbacks) {
+                          __global uint* restrict index, __global int* restrict counters) {
     const int i = get_global_id(0);
-    if (i == 0) fallbacks[0] = 0;  // the walk of this step counts from here
+    if (i < 3) counters[i] = 0;  // fallbacks, groups, next group: this step counts from here
     if (i >= n) return;
     const float4 b = box[0];
     const float4 p = pos[i];
@@ -278,6 +278,30 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
     visits[i] = 0;
 }
 
+// Walk groups: the largest subtrees holding at most WG bodies. They partition the bodies into
+// runs of consecutive sorted bodies that share a key prefix, so each group is compact in space (a
+// run of WG sorted bodies can straddle a jump of the curve and span half the system). One
+// work-item per internal node: a node of more than WG bodies emits each child that has at most WG.
+// counters[1] counts the groups; groups[g] = (first, last) sorted body.
+__kernel void find_groups(__global const int2* restrict children,
+                          __global const int2* restrict ranges, const int n,
+                          __global int2* restrict groups, __global int* restrict counters) {
+    const int i = get_global_id(0);
+    if (n == 1 && i == 0) groups[atomic_inc(&counters[1])] = (int2)(0, 0);
+    if (i >= n - 1) return;
+    const int2 r = ranges[i];
+    if (r.y - r.x + 1 <= WG) {
+        if (i == 0) groups[atomic_inc(&counters[1])] = r;  // the whole tree is one group
+        return;
+    }
+    const int2 ch = children[i];
+    for (int k = 0; k < 2; ++k) {
+        const int c = k ? ch.y : ch.x;
+        const int2 cr = c < 0 ? (int2)(~c, ~c) : ranges[c];
+        if (cr.y - cr.x + 1 <= WG) groups[atomic_inc(&counters[1])] = cr;
+    }
+}
+
 // ---- moments -----------------------------------------------------------------------------------
 
 // One work-item per leaf climbs towards the root; at each node the second arrival (both children
@@ -394,35 +418,43 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         az = mad(radial, uz, mad(-qz, inv4, az));                                 \
     } while (0)
 
-// One work-group per WG consecutive sorted bodies (neighbours in space). The group walks the tree
-// once: a cell is accepted (monopole + quadrupole) when its opening radius is smaller than the
-// distance from its centre of mass to the group's bounding box, so the rule holds for every body
-// of the group; otherwise it is opened. Up to WG cells are popped per iteration, one per
-// work-item, as many as the lists have room for whatever each turns out to be (a cell, or up to
-// LEAF bodies); accepted cells and bodies go to shared lists, which all work-items sum when one
-// cannot take another pop. Lists and stack are small so that many groups fit on a compute unit.
+// Each work-group takes walk groups (find_groups) from a shared counter until none are left, so
+// that slow groups do not leave compute units idle. A group walks the tree once: a cell is
+// accepted (monopole + quadrupole) when its opening radius is smaller than the distance from its
+// centre of mass to the group's bounding box, so the rule holds for every body of the group;
+// otherwise it is opened. Up to WG cells are popped per iteration, one per work-item, as many as
+// the lists have room for whatever each turns out to be (a cell, or up to LEAF bodies); accepted
+// cells and bodies go to shared lists, which all work-items sum when one cannot take another pop.
 // Bounded: the stack cannot overflow. A radix-tree path is at most 97 nodes long (each level adds
 // at least one bit to a common prefix of 64 key + 32 index bits), so while the stack is at most
 // STACK - WG - 128 full up to WG cells are popped (it grows by at most WG), and above that one
 // cell at a time, depth first, which adds at most one entry per level. (The direct-sum fallback
-// below, counted in fallbacks[0], is a safety net only.) Every node is popped at most once, so the
-// loop ends after at most 4n + 4 iterations whatever the positions hold (NaN included).
-// stats[group] = (list entries summed per body, walk iterations) for the benchmark.
+// below, counted in counters[0], is a safety net only.) Every node is popped at most once per
+// group, so a walk ends after at most 4n + 4 iterations whatever the positions hold (NaN too).
+// stats[g] = (list entries summed per body, walk iterations) of group g, for the benchmark.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     __global const float4* restrict sorted, const int n, __global const int2* restrict children,
     __global const int2* restrict ranges, __global const float4* restrict nodeCom,
     __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
-    __global const float* restrict crit, const float eps2, __global float4* restrict sortedAcc,
-    __global int* restrict fallbacks, __global int2* restrict stats) {
+    __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
+    __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats) {
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
     __local float4 cellCom[CELLS], cellQa[CELLS];
     __local float2 cellQb[CELLS];
-    __local int stackSize, listSize, cellSize;
+    __local int stackSize, listSize, cellSize, group;
     const int lid = get_local_id(0);
-    const int i = get_group_id(0) * WG + lid;
-    const bool valid = i < n;
-    const float4 p = sorted[valid ? i : n - 1];
+    const int groupCount = counters[1];
+    for (;;) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) group = atomic_inc(&counters[2]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int g = group;
+    if (g >= groupCount) break;
+    const int2 range = groups[g];
+    const bool valid = lid <= range.y - range.x;
+    const int i = range.x + (valid ? lid : 0);
+    const float4 p = sorted[i];
 
     __local float4* lo = list;
     __local float4* hi = list + WG;
@@ -487,11 +519,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
                     cellQa[at] = nodeQa[node];
                     cellQb[at] = nodeQb[node];
                 } else {
-                    const int2 range = ranges[node];
-                    const int count = range.y - range.x + 1;
+                    const int2 nr = ranges[node];
+                    const int count = nr.y - nr.x + 1;
                     if (count <= LEAF) {
                         const int at = atomic_add(&listSize, count);
-                        for (int k = 0; k < count; ++k) list[at + k] = sorted[range.x + k];
+                        for (int k = 0; k < count; ++k) list[at + k] = sorted[nr.x + k];
                     } else {
                         const int2 ch = children[node];
                         const int at = atomic_add(&stackSize, 2);
@@ -511,10 +543,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
             for (int k = 0; k < WG; ++k) INTERACT(p, list[k], ax, ay, az);
         }
         summed = n;
-        if (lid == 0) atomic_inc(fallbacks);
+        if (lid == 0) atomic_inc(&counters[0]);
     }
     if (valid) sortedAcc[i] = (float4)(ax, ay, az, 0);
-    if (lid == 0) stats[get_group_id(0)] = (int2)(summed, iterations);
+    if (lid == 0) stats[g] = (int2)(summed, iterations);
+    }
 }
 
 // Back to the caller's body order; fuses the closing half-kick of leapfrog like force.cl.

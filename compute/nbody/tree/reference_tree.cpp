@@ -236,16 +236,28 @@ std::vector<std::array<double, 3>> referenceTreeForces(
     buildRadixTree(keys, t);
     computeMoments(sorted, options.theta, t);
 
+    // Walk groups as on the device: the largest subtrees of at most groupSize bodies.
+    const int groupSize = std::max(1, options.groupSize);
+    std::vector<std::array<int, 2>> groups;
+    std::vector<int> stack{t.children.empty() ? ~0 : 0};
+    while (!stack.empty()) {
+        const int node = stack.back();
+        stack.pop_back();
+        const std::array<int, 2> r = node < 0 ? std::array<int, 2>{~node, ~node} : t.ranges[node];
+        if (r[1] - r[0] + 1 <= groupSize) {
+            groups.push_back(r);
+        } else {
+            stack.push_back(t.children[node][0]);
+            stack.push_back(t.children[node][1]);
+        }
+    }
     const double eps2 = softening * softening;
-    const std::size_t group = static_cast<std::size_t>(std::max(1, options.groupSize));
-    const std::size_t groups = (n + group - 1) / group;
     std::vector<std::array<double, 3>> sortedAcc(n);
     unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(groups)));
+    threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(groups.size())));
     auto work = [&](unsigned w) {
-        for (std::size_t g = w; g < groups; g += threads)
-            walkGroup(sorted, t, g * group, std::min(n, (g + 1) * group), eps2, options.leafSize,
-                      sortedAcc);
+        for (std::size_t g = w; g < groups.size(); g += threads)
+            walkGroup(sorted, t, groups[g][0], groups[g][1] + 1, eps2, options.leafSize, sortedAcc);
     };
     if (threads == 1) {
         work(0);

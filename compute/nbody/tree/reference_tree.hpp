@@ -1,10 +1,10 @@
 #pragma once
 // The double-precision CPU Barnes-Hut tree: the same algorithm and opening rule as the device
 // tree (kernels/nbody/tree.cl): Morton keys over the bounding cube, Karras radix tree over the
-// sorted keys with the index as tie-break, monopole and quadrupole moments, and walks by groups of
-// consecutive sorted bodies accepting a cell when l / theta + delta < distance from its centre of
-// mass to the group's bounding box. Used by the tests and, multi-threaded, as the CPU baseline's
-// tree row.
+// sorted keys with the index as tie-break, monopole and quadrupole moments, and walks by groups
+// (the largest subtrees of at most groupSize bodies) accepting a cell when l / theta + delta <
+// distance from its centre of mass to the group's bounding box. Used by the tests and,
+// multi-threaded, as the CPU baseline's tree row.
 #include <array>
 #include <cstddef>
 #include <vector>
@@ -23,8 +23,8 @@ struct ReferenceTree {
 
 struct ReferenceTreeOptions {
     double theta = 0.5;
-    int groupSize = 64;  // bodies per walk group, as the device's work-group
-    int leafSize = 4;
+    int groupSize = 128;  // most bodies per walk group, as TreeForceOptions
+    int leafSize = 8;
     unsigned threads = 1;  // walk threads (0 = hardware concurrency)
 };
 

@@ -19,6 +19,7 @@ constexpr const char* kFile = "nbody/tree.cl";
 constexpr std::size_t kSortWg = 128, kScanWg = 256, kReduceWg = 256, kElementWg = 64;
 constexpr std::size_t kMaxSortTiles = 4096;
 constexpr int kMaxSamples = 4096;
+constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
 std::size_t roundUp(std::size_t v, std::size_t m) {
     return (v + m - 1) / m * m;
@@ -34,7 +35,7 @@ std::size_t walkLocalBytes(int stack, int list) {
 struct TreeForce::Kernels {
     long long generation = -1;
     cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
-        scatterAcc, direct;
+        scatterAcc, direct, groups;
     cl::Kernel walk[2];  // [self guard: softening 0]
 };
 
@@ -43,7 +44,7 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     const DeviceInfo& info = cc_.info();
     if (options_.leafSize < 1 || options_.leafSize > 16)
         throw Error("tree leaf size must be 1 .. 16, got " + std::to_string(options_.leafSize));
-    int wg = options_.groupSize ? options_.groupSize : 64;
+    int wg = options_.groupSize ? options_.groupSize : 128;
     if (wg < 32 || wg > 256 || (wg & (wg - 1)))
         throw Error("tree group size must be a power of two in 32 .. 256, got " +
                     std::to_string(wg));
@@ -51,6 +52,8 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
         wg /= 2;
     list_ = std::max({options_.listSize, 2 * wg, options_.leafSize});
     stack_ = std::max(options_.stackSize, wg + 256);
+    while (walkLocalBytes(stack_, list_) > info.localMemBytes && list_ > 2 * wg)
+        list_ /= 2;
     if (walkLocalBytes(stack_, list_) > info.localMemBytes || info.maxWorkGroupSize < kScanWg)
         throw Error("the Barnes-Hut tree needs " +
                     std::to_string(walkLocalBytes(stack_, list_) / 1024) +
@@ -70,8 +73,8 @@ void TreeForce::setTheta(float theta) {
 
 std::size_t TreeForce::bytesPerBody() const {
     // keys x2, index x2, sorted, sortedAcc, children, ranges, parents x2, visits, com, quadrupole
-    // (16 + 8), lo, hi, crit, walk stats (8 per group of >= 32)
-    return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 4 + 16 + 24 + 16 + 16 + 4 + 1;
+    // (16 + 8), lo, hi, crit, walk stats and walk groups (8 + 8: at most one group per body)
+    return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 4 + 16 + 24 + 16 + 16 + 4 + 8 + 8;
 }
 
 void TreeForce::reserve(std::size_t n) {
@@ -102,11 +105,12 @@ void TreeForce::reserve(std::size_t n) {
         nodeCom_ = make(cap * 16);
         nodeQa_ = make(cap * 16);
         nodeQb_ = make(cap * 8);
-        walkStats_ = make(((cap + 31) / 32) * 8);  // one int2 per group of at least 32
+        walkStats_ = make(cap * 8);  // one int2 per walk group (at most one per body)
+        groups_ = make(cap * 8);
         nodeLo_ = make(cap * 16);
         nodeHi_ = make(cap * 16);
         crit_ = make(cap * 4);
-        fallbacks_ = make(4);
+        counters_ = make(3 * 4);  // walk fallbacks, walk groups, next group
         sample_ = make(kMaxSamples * 4);
         sampleOut_ = make(kMaxSamples * 32);
         // Allocation is lazy on most drivers: touch the largest buffers now so that a device too
@@ -129,8 +133,8 @@ void TreeForce::reserve(std::size_t n) {
 
 void TreeForce::releaseBuffers() {
     partials_ = box_ = counts_ = sorted_ = sortedAcc_ = children_ = ranges_ = nodeParent_ =
-        leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = nodeLo_ = nodeHi_ =
-            crit_ = fallbacks_ = sample_ = sampleOut_ = cl::Buffer();
+        leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ = nodeLo_ =
+            nodeHi_ = crit_ = counters_ = sample_ = sampleOut_ = cl::Buffer();
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
 }
@@ -154,6 +158,7 @@ void TreeForce::refreshKernels() {
     k.moments = programs.kernel(kFile, "moments", base);
     k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
     k.direct = programs.kernel(kFile, "direct_sample", base);
+    k.groups = programs.kernel(kFile, "find_groups", base);
     k.walk[0] = programs.kernel(kFile, "walk", base);
     k.walk[1] = programs.kernel(kFile, "walk", base + " -DSELF_GUARD");
     k.generation = programs.generation();
@@ -231,7 +236,7 @@ void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
         k_->keys.setArg(2, box_);
         k_->keys.setArg(3, keys_[0]);
         k_->keys.setArg(4, index_[0]);
-        k_->keys.setArg(5, fallbacks_);
+        k_->keys.setArg(5, counters_);
         run(k_->keys, n, kElementWg, "tree-keys");
 
         enqueueSort(n);
@@ -269,6 +274,18 @@ void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
             run(k_->moments, n, kElementWg, "tree-moments");
         }
 
+        k_->groups.setArg(0, children_);
+        k_->groups.setArg(1, ranges_);
+        k_->groups.setArg(2, ni);
+        k_->groups.setArg(3, groups_);
+        k_->groups.setArg(4, counters_);
+        run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
+
+        // Persistent work-groups that take walk groups from a counter: enough to fill the device.
+        const std::size_t maxGroups = n;  // a walk group holds at least one body
+        const std::size_t resident =
+            static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
+        const std::size_t launch = std::min(maxGroups, resident);
         cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
         walk.setArg(0, sorted_);
         walk.setArg(1, ni);
@@ -279,10 +296,11 @@ void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
         walk.setArg(6, nodeQb_);
         walk.setArg(7, crit_);
         walk.setArg(8, softening * softening);
-        walk.setArg(9, sortedAcc_);
-        walk.setArg(10, fallbacks_);
-        walk.setArg(11, walkStats_);
-        run(walk, n, static_cast<std::size_t>(wg_), "tree-walk");
+        walk.setArg(9, groups_);
+        walk.setArg(10, sortedAcc_);
+        walk.setArg(11, counters_);
+        walk.setArg(12, walkStats_);
+        run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
 
         k_->scatterAcc.setArg(0, sortedAcc_);
         k_->scatterAcc.setArg(1, index);
@@ -322,25 +340,29 @@ TreeStageTimes TreeForce::lastTimes() {
 TreeWalkStats TreeForce::lastWalkStats() {
     TreeWalkStats w;
     if (!lastN_) return w;
-    const std::size_t groups = (lastN_ + wg_ - 1) / wg_;
-    std::vector<int> stats(2 * groups);
+    int counters[3] = {0, 0, 0};
+    cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof counters, counters);
+    const std::size_t groups = static_cast<std::size_t>(counters[1]);
+    std::vector<int> stats(2 * groups), ranges(2 * groups);
     cc_.queue().enqueueReadBuffer(walkStats_, CL_TRUE, 0, stats.size() * 4, stats.data());
+    cc_.queue().enqueueReadBuffer(groups_, CL_TRUE, 0, ranges.size() * 4, ranges.data());
     double summed = 0, iterations = 0;
     for (std::size_t g = 0; g < groups; ++g) {
-        const std::size_t bodies = std::min<std::size_t>(wg_, lastN_ - g * wg_);
+        const double bodies = ranges[2 * g + 1] - ranges[2 * g] + 1;
         summed += double(stats[2 * g]) * bodies;
         iterations += stats[2 * g + 1];
     }
+    w.groups = static_cast<int>(groups);
     w.interactionsPerBody = summed / double(lastN_);
-    w.iterationsPerGroup = iterations / double(groups);
-    w.fallbacks = lastFallbacks();
+    w.iterationsPerGroup = groups ? iterations / double(groups) : 0;
+    w.fallbacks = counters[0];
     return w;
 }
 
 int TreeForce::lastFallbacks() {
     if (!lastN_) return 0;
     int v = 0;
-    cc_.queue().enqueueReadBuffer(fallbacks_, CL_TRUE, 0, sizeof v, &v);
+    cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof v, &v);
     return v;
 }
 

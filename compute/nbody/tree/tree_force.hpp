@@ -41,18 +41,21 @@ struct TreeAccuracy {
 // What the last walk did (for the benchmark): list entries summed per body (bodies and cells), walk
 // iterations per group, groups that fell back to the direct sum.
 struct TreeWalkStats {
+    int groups = 0;  // walk groups (subtrees of at most groupSize bodies)
     double interactionsPerBody = 0;
     double iterationsPerGroup = 0;
     int fallbacks = 0;
 };
 
 struct TreeForceOptions {
-    int groupSize = 0;  // bodies per walk group (power of two, 32 .. 256); 0 = device default
-    int leafSize = 4;   // a cell of at most this many bodies that must be opened lists its bodies
-    // Local memory of the walk: bodies in the shared list (cells: half as many) and stack entries
-    // (at least groupSize + 256). Small lists let more groups share a compute unit.
-    int listSize = 256;
-    int stackSize = 512;
+    // Defaults measured best on the H200 (docs/benchmarks.md, "Barnes-Hut tree").
+    int groupSize = 128;  // most bodies per walk group (power of two, 32 .. 256; clamped to the
+                          // device's work-group limit)
+    int leafSize = 8;     // a cell of at most this many bodies that must be opened lists its bodies
+    // Local memory of the walk: bodies in the shared list (cells: half as many; halved until it
+    // fits the device) and stack entries (at least groupSize + 256).
+    int listSize = 1024;
+    int stackSize = 1024;
 };
 
 class TreeForce {
@@ -109,7 +112,7 @@ class TreeForce {
 
     ComputeContext& cc_;
     TreeForceOptions options_;
-    int wg_ = 64, list_ = 256, stack_ = 512;
+    int wg_ = 128, list_ = 1024, stack_ = 1024;
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
     float lastSoftening_ = -1;
@@ -123,7 +126,7 @@ class TreeForce {
     // Work buffers, grown to capacity_ bodies.
     cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;
     cl::Buffer children_, ranges_, nodeParent_, leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_,
-        walkStats_, nodeLo_, nodeHi_, crit_, fallbacks_, sample_, sampleOut_;
+        walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sample_, sampleOut_;
     int sortedBuffer_ = 0;  // which of keys_/index_ holds the sorted result
 };
 

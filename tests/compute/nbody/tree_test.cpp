@@ -239,7 +239,8 @@ TEST(NbodyTree, ScalesFromMicroToMega) {
 // Bodies on one point, on a line, on a plane: the direct sum at theta = 0 (float summation over a
 // few thousand terms, some huge, hence 1e-4 of the term sum), and at theta = 0.5 errors measured
 // against the term sum: on a line or plane the forces cancel almost exactly for many bodies, so
-// |a| is no scale for them.
+// |a| is no scale for them. The median is allowed 2e-3 here: with half the bodies on one point
+// the median is the error of that one point, a single sample of the error distribution.
 TEST(NbodyTree, CoincidentBodiesLinesAndPlanes) {
     const std::size_t n = 3000;
     std::vector<std::vector<Body>> cases;
@@ -261,7 +262,7 @@ TEST(NbodyTree, CoincidentBodiesLinesAndPlanes) {
         EXPECT_LE(worstTermError(exact.acc, ref), 1e-4) << "case " << c;
         const DeviceRun approx = runTree(cases[c], 0.05f, 0.5f);
         const ErrorStats e = relativeErrors(approx.acc, ref.acc, &ref.termSum);
-        EXPECT_LE(e.median, 1e-3) << "case " << c;
+        EXPECT_LE(e.median, 2e-3) << "case " << c;
         EXPECT_LE(e.p99, 1e-2) << "case " << c;
         std::printf("case %zu: median %.2e p99 %.2e of the term sum\n", c, e.median, e.p99);
         EXPECT_EQ(approx.fallbacks, 0) << "case " << c;
