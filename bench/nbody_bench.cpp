@@ -3,6 +3,7 @@
 // leapfrog steps timed with CL profiling events, against a multi-threaded C++ baseline timed in the
 // same run.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "compute/nbody/cpu_baseline.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/simulation.hpp"
+#include "compute/nbody/tree/reference_tree.hpp"
 
 namespace clviz::bench {
 
@@ -35,6 +37,7 @@ std::string ratioNote(double baselineMs, double ms) {
 
 struct Timed {
     std::vector<double> stepMs, forceMs;
+    std::vector<std::pair<std::string, std::vector<double>>> kernels;  // per kernel name
 };
 
 // Warm-up, then repeated single steps; each sample is the device time of the step's kernels.
@@ -55,6 +58,12 @@ Timed timeSteps(NbodySimulation& sim, const BenchOptions& o) {
         const auto timings = sim.lastStepTimings();
         t.stepMs.push_back(timings.kernelMs);
         t.forceMs.push_back(timings.forceMs);
+        for (const auto& k : timings.kernels) {
+            auto it = std::find_if(t.kernels.begin(), t.kernels.end(),
+                                   [&](const auto& e) { return e.first == k.kernel; });
+            if (it == t.kernels.end()) it = t.kernels.insert(t.kernels.end(), {k.kernel, {}});
+            it->second.push_back(k.ms);
+        }
     }
     return t;
 }
@@ -107,20 +116,78 @@ BenchRow baselineRow(const std::vector<Body>& bodies, float softening, bool quic
     return row;
 }
 
+// The tree variant at one theta: the step's stages ("tree-*", integrate = the kick-drift kernel),
+// effective interactions/s (N^2 / step time, comparable with the all-pairs rows), and the relative
+// force error against a device direct sum on 256 bodies.
+BenchRow treeRow(NbodySimulation& sim, const BenchOptions& o, float theta, long long n) {
+    NbodyParams p = sim.params();
+    p.theta = theta;
+    sim.setParams(p);
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    sim.setKernelConfig(c);
+    const Timed t = timeSteps(sim, o);
+    char config[64];
+    std::snprintf(config, sizeof config, "theta=%.2g wg=%d", theta,
+                  sim.effectiveKernelConfig().workGroupSize);
+    BenchRow row = makeRow("tree", config, n, t);
+    for (const auto& [name, ms] : t.kernels) {
+        const std::string stage = name.rfind("tree-", 0) == 0 ? name.substr(5)
+                                  : name == "kick-drift"      ? "integrate"
+                                                              : name;
+        row.metrics.push_back({stage + " ms", median(ms)});
+    }
+    const TreeWalkStats w = sim.treeWalkStats();
+    const TreeAccuracy a = sim.forceAccuracy(256);
+    row.metrics.push_back({"list/body", w.interactionsPerBody});
+    row.metrics.push_back({"err median", a.median});
+    row.metrics.push_back({"err p99", a.p99});
+    if (w.fallbacks) row.note = std::to_string(w.fallbacks) + " walk groups fell back to direct";
+    return row;
+}
+
+// The CPU reference tree (double, same rule), multi-threaded: the CPU figure the device tree rows
+// compare against. One timed pass (it is seconds at large N).
+BenchRow cpuTreeRow(const std::vector<Body>& bodies, float softening, float theta) {
+    std::vector<std::array<double, 4>> pos;
+    for (const auto& b : bodies)
+        pos.push_back({b.pos.x, b.pos.y, b.pos.z, b.pos.w});
+    ReferenceTreeOptions opt;
+    opt.theta = theta;
+    opt.threads = 0;
+    const auto start = std::chrono::steady_clock::now();
+    referenceTreeForces(pos, softening, opt);
+    Timed t;
+    t.stepMs = t.forceMs = {
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count()};
+    char config[64];
+    std::snprintf(config, sizeof config, "theta=%.2g %u threads, C++ double", theta,
+                  std::max(1u, std::thread::hardware_concurrency()));
+    BenchRow row = makeRow("cpu-tree", config, static_cast<long long>(bodies.size()), t);
+    row.suite = "baseline";
+    row.metrics.pop_back();
+    return row;
+}
+
 }  // namespace
 
 void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& report) {
     const bool gpu = cc.info().kind == DeviceKind::Gpu;
     std::vector<NbodyVariant> variants;
     bool autoRow = o.variants.empty();  // "auto": the variant the viewer runs by default
+    bool treeRows = false;              // the tree has no work-group sweep: one row per theta
     for (const auto& name : o.variants) {
         const NbodyVariant v = parseVariant(name);
         if (v == NbodyVariant::Auto)
             autoRow = true;
+        else if (v == NbodyVariant::Tree)
+            treeRows = true;
         else
             variants.push_back(v);
     }
-    if (o.variants.empty()) variants = allNbodyVariants();
+    const std::vector<double> thetas = o.thetas.empty() ? std::vector<double>{0.5} : o.thetas;
+    if (o.variants.empty()) variants = allNbodyVariants();  // the tree only when asked for
 
     std::vector<long long> sizes = o.sizes;
     if (sizes.empty()) {
@@ -147,8 +214,10 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     for (auto v : variants)
         if (tune && v != NbodyVariant::Naive && v != NbodyVariant::Tiled) ++tuned;
     const int total =
-        static_cast<int>(sizes.size()) * (static_cast<int>(variants.size() * wgs.size()) + tuned +
-                                          autoRow + (o.cpuBaseline ? 1 : 0));
+        static_cast<int>(sizes.size()) *
+        (static_cast<int>(variants.size() * wgs.size()) + tuned + autoRow +
+         (o.cpuBaseline ? 1 : 0) +
+         (treeRows ? static_cast<int>(thetas.size()) * (1 + (o.cpuBaseline ? 1 : 0)) : 0));
     int index = 0;
     const auto preset = NbodyPreset::Plummer;
     const float softening = presetInfo(preset).softening;
@@ -226,6 +295,30 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                 }
             }
         }
+        if (treeRows) {
+            for (double theta : thetas) {
+                progress(
+                    ++index, total,
+                    "nbody tree " + sizeLabel(n) + " theta=" + std::to_string(theta).substr(0, 4));
+                try {
+                    BenchRow row = treeRow(sim, o, static_cast<float>(theta), n);
+                    row.note +=
+                        (row.note.empty() ? "" : "; ") + ratioNote(baselineMs, row.medianMs);
+                    report.add(row);
+                } catch (const Error& e) {
+                    BenchRow row;
+                    row.suite = "nbody";
+                    row.variant = "tree";
+                    row.size = sizeLabel(n);
+                    row.note = std::string("failed: ") + e.what();
+                    report.add(row);
+                }
+                if (o.cpuBaseline) {
+                    progress(++index, total, "nbody cpu-tree " + sizeLabel(n));
+                    report.add(cpuTreeRow(bodies, softening, static_cast<float>(theta)));
+                }
+            }
+        }
         if (autoRow) {
             // After the tuned rows, whose auto-tune results auto reuses (as the viewer reuses
             // remembered ones); alone, it auto-tunes each variant itself.
@@ -234,6 +327,7 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             c.variant = NbodyVariant::Auto;
             run(c, "");
         }
+        if (n > (1 << 20)) continue;  // the check is O(N^2): minutes at tree-only sizes
         const auto diag = sim.diagnostics();
         if (!diag.finite())
             std::fprintf(stderr, "\nwarning: N=%lld: %s\n", n, diag.message().c_str());

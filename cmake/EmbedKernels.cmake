@@ -14,7 +14,9 @@ function(clviz_embed_files out_var name function header)
 endfunction()
 
 function(clviz_embed_kernels out_var)
-    file(GLOB files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cl)
+    # Named by their path under kernels/ ("nbody/tree.cl"), as kernelSource() looks them up.
+    file(GLOB files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cl
+         ${PROJECT_SOURCE_DIR}/kernels/*/*.cl)
     clviz_embed_files(out kernels embeddedKernels compute/core/kernel_source.hpp ${files})
     set(${out_var} ${out} PARENT_SCOPE)
 endfunction()

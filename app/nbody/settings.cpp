@@ -57,7 +57,8 @@ bool parseSwitch(const std::string& key, const std::string& text) {
 std::string NbodyDemo::settingsHelp() {
     return "interop=auto|gl-sharing|host-copy|external-memory, n=1..67108864, "
            "preset=cube|shell|plummer|disk|collision, seed=INT, "
-           "variant=auto|naive|tiled|unrolled|vectorized|async-copy|small-n, wg=0|POW2, "
+           "variant=auto|naive|tiled|unrolled|vectorized|async-copy|small-n|tree, theta=0..2, "
+           "wg=0|POW2, "
            "unroll=0|POW2, "
            "bpi=0|1|2|4|8, split=0..32, integrator=taylor|leapfrog, precision=float|double, "
            "dt=X, softening=X, damping=X, steps=1..1000, pause=on|off, step=COUNT, reset=1, "
@@ -144,6 +145,10 @@ std::string NbodyDemo::applySetting(const std::string& key, const std::string& v
     } else if (key == "dt") {
         NbodyParams p = sim_->params();
         p.dt = parseReal(key, value, 0, 10, true);
+        sim_->setParams(p);
+    } else if (key == "theta") {
+        NbodyParams p = sim_->params();
+        p.theta = parseReal(key, value, 0, 2);
         sim_->setParams(p);
     } else if (key == "softening") {
         NbodyParams p = sim_->params();

@@ -77,6 +77,7 @@ void NbodyDemo::simulationPanel() {
         if (ImGui::BeginCombo("variant", variantName(cfg.variant))) {
             std::vector<NbodyVariant> choices{NbodyVariant::Auto};
             choices.insert(choices.end(), allNbodyVariants().begin(), allNbodyVariants().end());
+            choices.push_back(NbodyVariant::Tree);
             for (NbodyVariant v : choices) {
                 if (ImGui::Selectable(variantName(v), v == cfg.variant))
                     apply("variant", variantName(v));
@@ -86,11 +87,21 @@ void NbodyDemo::simulationPanel() {
         }
         tooltip(variantDescription(cfg.variant));
         const bool pickAuto = cfg.variant == NbodyVariant::Auto;
+        const bool tree = cfg.variant == NbodyVariant::Tree;
+        if (tree) {
+            float theta = sim_->params().theta;
+            if (ImGui::SliderFloat("theta", &theta, 0.0f, 1.2f, "%.2f"))
+                apply("theta", std::to_string(theta));
+            tooltip(
+                "Opening angle: a cell counts as one body (with its quadrupole) when its size "
+                "is below theta times its distance; 0 = exact direct sum. The Diagnostics "
+                "panel shows the force error it costs");
+        }
         std::vector<int> wgs{0};
         for (int w : sim_->workGroupSizeChoices())
             wgs.push_back(w);
         int picked = 0;
-        if (!pickAuto && intCombo("work-group size", cfg.workGroupSize, wgs, &picked))
+        if (!pickAuto && !tree && intCombo("work-group size", cfg.workGroupSize, wgs, &picked))
             apply("wg", std::to_string(picked));
         if (cfg.variant == NbodyVariant::Unrolled || cfg.variant == NbodyVariant::Vectorized ||
             cfg.variant == NbodyVariant::AsyncCopy || cfg.variant == NbodyVariant::Tiled) {
@@ -113,10 +124,12 @@ void NbodyDemo::simulationPanel() {
             ImGui::TextWrapped("%s", sim_->autoChoice().c_str());
         if (!sim_->kernelNote().empty())
             ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", sim_->kernelNote().c_str());
-        if (ImGui::Button("Auto-tune work-group size")) apply("autotune", "3");
-        tooltip(
-            "Times candidate launch configurations for this variant and N (about 3 s; the app "
-            "waits), then uses the fastest");
+        if (!tree) {
+            if (ImGui::Button("Auto-tune work-group size")) apply("autotune", "3");
+            tooltip(
+                "Times candidate launch configurations for this variant and N (about 3 s; the "
+                "app waits), then uses the fastest");
+        }
         if (!autotuneLog_.empty() && ImGui::TreeNode("auto-tune log")) {
             ImGui::TextUnformatted(autotuneLog_.c_str());
             ImGui::TreePop();

@@ -7,6 +7,8 @@
 //     \
 //     bench/device/tree_probe.cpp build/compute/libclviz_compute.a -Wl,--as-needed -lOpenCL \
 //     -pthread -o tree-probe
+// ENERGY=N:STEPS also runs leapfrog on a Plummer sphere of N bodies for STEPS steps with the tree
+// (theta 0.5) and with vectorized all-pairs, and prints the relative energy drift of each.
 // Usage: TREE_CONFIGS="wg:leaf:theta:list:stack ..." tree-probe N... (one line per N and config;
 // "boost" rows are skipped above 2^24 keys).
 #include <algorithm>
@@ -25,6 +27,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/simulation.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
 
 using namespace clviz;
@@ -44,6 +47,36 @@ int main(int argc, char** argv) {
         Config k{64, 4, 0.5f, 256, 512};
         std::sscanf(c.c_str(), "%d:%d:%f:%d:%d", &k.wg, &k.leaf, &k.theta, &k.list, &k.stack);
         configs.push_back(k);
+    }
+    if (const char* e = std::getenv("ENERGY")) {
+        std::size_t n = 0;
+        int steps = 0;
+        std::sscanf(e, "%zu:%d", &n, &steps);
+        for (NbodyVariant v : {NbodyVariant::Tree, NbodyVariant::Vectorized}) {
+            NbodySimulation sim(*cc);
+            sim.load(makePreset(NbodyPreset::Plummer, n, 1));
+            NbodyParams p;
+            p.dt = presetInfo(NbodyPreset::Plummer).dt;
+            p.softening = presetInfo(NbodyPreset::Plummer).softening;
+            p.theta = 0.5f;
+            sim.setParams(p);
+            sim.setIntegrator(NbodyIntegrator::Leapfrog);
+            sim.setVariant(v);
+            sim.resetEnergyReference();
+            const auto t0 = std::chrono::steady_clock::now();
+            for (int s = 0; s < steps; s += 100) {
+                sim.step(std::min(100, steps - s));
+                cc->queue().finish();
+            }
+            const double wall =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const NbodyDiagnostics d = sim.diagnostics();
+            std::printf("energy %s N=%zu steps=%d dt=%g eps=%g theta=0.5 leapfrog: relative drift "
+                        "%.3e (E0 %.6f, E %.6f), %.2f ms/step wall\n",
+                        variantName(v), n, steps, p.dt, p.softening, d.relativeEnergyDrift,
+                        d.initialEnergy, d.total, wall * 1e3 / steps);
+            std::fflush(stdout);
+        }
     }
     for (int a = 1; a < argc; ++a) {
         const std::size_t n = std::strtoull(argv[a], nullptr, 10);

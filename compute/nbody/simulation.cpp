@@ -53,10 +53,15 @@ const VariantInfo kAuto = {
     "Whichever variant and launch configuration the auto-tune measured fastest on this device for "
     "this N (re-picked when N changes)."};
 
+const VariantInfo kTree = {
+    NbodyVariant::Tree, "tree", "",
+    "Barnes-Hut tree on the device: Morton sort, radix tree, quadrupole cells, group walk. "
+    "O(N log N); theta sets the accuracy (0 = exact direct sum). Float only."};
+
 const VariantInfo& info(NbodyVariant v) {
     for (const auto& i : kVariants)
         if (i.variant == v) return i;
-    return kAuto;
+    return v == NbodyVariant::Tree ? kTree : kAuto;
 }
 
 bool isPow2(long long v) {
@@ -170,7 +175,8 @@ NbodyVariant parseVariant(const std::string& name) {
         valid += std::string(valid.empty() ? "" : ", ") + i.name;
     }
     if (name == kAuto.name) return NbodyVariant::Auto;
-    valid += std::string(", ") + kAuto.name;
+    if (name == kTree.name) return NbodyVariant::Tree;
+    valid += std::string(", ") + kAuto.name + ", " + kTree.name;
     throw Error("unknown N-body kernel variant '" + name + "' (valid: " + valid + ")");
 }
 
@@ -483,7 +489,18 @@ NbodySimulation::Built& NbodySimulation::built() {
 }
 
 NbodyKernelConfig NbodySimulation::effectiveKernelConfig() {
+    if (config_.variant == NbodyVariant::Tree) {
+        NbodyKernelConfig c;
+        c.variant = NbodyVariant::Tree;
+        c.workGroupSize = tree().groupSize();
+        return c;
+    }
     return built().config;
+}
+
+TreeForce& NbodySimulation::tree() {
+    if (!tree_) tree_ = std::make_unique<TreeForce>(cc_);
+    return *tree_;
 }
 
 void NbodySimulation::invalidateKernel() {
@@ -673,6 +690,9 @@ void NbodySimulation::setParams(const NbodyParams& p) {
         throw Error("softening must be >= 0 (got " + std::to_string(p.softening) + ")");
     if (!(p.damping > 0 && p.damping <= 1))
         throw Error("damping must be in (0, 1] (got " + std::to_string(p.damping) + ")");
+    if (!(p.theta >= 0 && p.theta <= 2))
+        throw Error("theta must be in [0, 2] (got " + std::to_string(p.theta) + ")");
+    if (p.theta != params_.theta && config_.variant == NbodyVariant::Tree) accCurrent_ = false;
     if (p.softening != params_.softening) {
         accCurrent_ = false;           // a(x) depends on it
         haveEnergyReference_ = false;  // and so does the potential energy
@@ -697,6 +717,10 @@ void NbodySimulation::setKernelConfig(const NbodyKernelConfig& c) {
     check("unroll", c.unroll, 1, 1024);
     check("bodies per item", c.bodiesPerItem, 1, 8);
     check("split", c.split, 1, 32);
+    if (c.variant == NbodyVariant::Tree && precision_ == NbodyPrecision::Double)
+        throw Error("the tree variant computes in float only: switch the precision to float first");
+    if ((c.variant == NbodyVariant::Tree) != (config_.variant == NbodyVariant::Tree))
+        accCurrent_ = false;  // the other method's a(x) differs (by the tree's error)
     config_ = c;
     kernels_->current = nullptr;
 }
@@ -734,6 +758,8 @@ void NbodySimulation::setPrecision(NbodyPrecision p) {
     if (p == precision_) return;
     if (p == NbodyPrecision::Double && !supportsFp64())
         throw Error(cc_.info().name + " has no cl_khr_fp64: double precision is not available");
+    if (p == NbodyPrecision::Double && config_.variant == NbodyVariant::Tree)
+        throw Error("the tree variant computes in float only: pick an all-pairs variant for fp64");
     auto& pc = cc_.programs();
     if (!kernels_->toFloat()) {
         kernels_->toFloat = pc.kernel("nbody_integrate.cl", "nbody_to_float", "-DREAL_DOUBLE");
@@ -778,6 +804,17 @@ void NbodySimulation::setPrecision(NbodyPrecision p) {
 // ---- stepping ---------------------------------------------------------------------------------
 
 void NbodySimulation::computeForces(bool kick, float kickFactor, std::vector<cl::Event>* events) {
+    if (config_.variant == NbodyVariant::Tree) {  // float only (setPrecision/setKernelConfig)
+        TreeForce& t = tree();
+        t.setTheta(params_.theta);
+        t.compute(pos_, n_, params_.softening, acc_, &vel_, kick ? kickFactor : 0.0f);
+        for (const auto& e : t.lastEvents()) {
+            if (events) events->push_back(e.second);
+            lastEvents_.push_back(e);
+        }
+        accCurrent_ = true;
+        return;
+    }
     Built& b = built();
     const bool dbl = precision_ == NbodyPrecision::Double;
     cl::Kernel& k = b.kernel;
@@ -867,7 +904,7 @@ void NbodySimulation::step(int count) {
         q.flush();
     } catch (const cl::Error& e) {
         throw Error(describeClError(
-            ("N-body step failed (" + describe(built().config) + ")").c_str(), e.err()));
+            ("N-body step failed (" + describe(effectiveKernelConfig()) + ")").c_str(), e.err()));
     }
 }
 
@@ -878,7 +915,7 @@ NbodyStepTimings NbodySimulation::lastStepTimings() {
     for (const auto& [name, ev] : lastEvents_) {
         const double ms = eventMilliseconds(ev);
         t.kernelMs += ms;
-        if (name == "force") t.forceMs += ms;
+        if (name == "force" || name.rfind("tree-", 0) == 0) t.forceMs += ms;
         auto it = std::find_if(t.kernels.begin(), t.kernels.end(),
                                [&](const NbodyKernelTime& k) { return k.kernel == name; });
         if (it == t.kernels.end())
@@ -887,6 +924,16 @@ NbodyStepTimings NbodySimulation::lastStepTimings() {
             it->ms += ms, ++it->launches;
     }
     return t;
+}
+
+TreeAccuracy NbodySimulation::forceAccuracy(int samples) {
+    if (!n_ || precision_ == NbodyPrecision::Double) return {};
+    ensureAccelerationsCurrent();
+    return tree().accuracy(pos_, n_, params_.softening, acc_, samples);
+}
+
+TreeWalkStats NbodySimulation::treeWalkStats() {
+    return tree_ ? tree_->lastWalkStats() : TreeWalkStats{};
 }
 
 // ---- diagnostics ------------------------------------------------------------------------------
@@ -978,6 +1025,8 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
     if (!n_) throw Error("load bodies before auto-tuning");
     if (variant == NbodyVariant::Auto)
         throw Error("auto-tune needs a kernel variant; auto picks among the tuned ones");
+    if (variant == NbodyVariant::Tree)
+        throw Error("the tree variant has no launch configuration to auto-tune");
     const auto start = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "compute/cl.hpp"
+#include "compute/core/cl.hpp"
 
 namespace clviz {
 

@@ -16,6 +16,7 @@
 #include "compute/nbody/body.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/reference.hpp"
+#include "compute/nbody/simulation.hpp"
 #include "compute/nbody/tree/reference_tree.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
 
@@ -331,6 +332,94 @@ TEST(NbodyTree, AccuracySampleMatchesHostMeasure) {
     tree().setTheta(0.0f);
     tree().compute(posBuf, pos.size(), 0.05f, accBuf);
     EXPECT_LE(tree().accuracy(posBuf, pos.size(), 0.05f, accBuf, 512).p99, 1e-5);
+}
+
+// ---- the tree as a variant of NbodySimulation ----
+
+std::vector<Body> readState(NbodySimulation& sim) {
+    return sim.readBodies();
+}
+
+TEST(NbodyTreeVariant, ParsesAndRefusesFp64) {
+    EXPECT_EQ(parseVariant("tree"), NbodyVariant::Tree);
+    EXPECT_STREQ(variantName(NbodyVariant::Tree), "tree");
+    for (NbodyVariant v : allNbodyVariants())
+        EXPECT_NE(v, NbodyVariant::Tree);  // Auto's set
+    NbodySimulation sim(context());
+    sim.load(makePreset(NbodyPreset::Plummer, 100));
+    EXPECT_THROW(sim.autotune(NbodyVariant::Tree, 0.1), Error);
+    NbodyParams p = sim.params();
+    p.theta = 3;
+    EXPECT_THROW(sim.setParams(p), Error);
+    if (!sim.supportsFp64()) return;
+    sim.setPrecision(NbodyPrecision::Double);
+    EXPECT_THROW(sim.setVariant(NbodyVariant::Tree), Error);
+    sim.setPrecision(NbodyPrecision::Float);
+    sim.setVariant(NbodyVariant::Tree);
+    EXPECT_THROW(sim.setPrecision(NbodyPrecision::Double), Error);
+}
+
+// Switching between the tree and an all-pairs kernel mid-run keeps positions, velocities and time,
+// and the next step uses the new method (theta = 0: both give the same step).
+TEST(NbodyTreeVariant, LiveSwitchingKeepsTheState) {
+    NbodySimulation sim(context());
+    sim.load(makePreset(NbodyPreset::Plummer, 777, 4));
+    sim.setVariant(NbodyVariant::Tiled);
+    sim.step(3);
+    const auto before = readState(sim);
+    const double t = sim.time();
+    sim.setVariant(NbodyVariant::Tree);
+    EXPECT_EQ(readState(sim), before);
+    EXPECT_EQ(sim.time(), t);
+    NbodyParams p = sim.params();
+    p.theta = 0;
+    sim.setParams(p);
+    sim.step(2);
+    const auto viaTree = readState(sim);
+    const auto timings = sim.lastStepTimings();
+    bool sawWalk = false;
+    for (const auto& k : timings.kernels)
+        sawWalk |= k.kernel == "tree-walk";
+    EXPECT_TRUE(sawWalk) << "the tree's stages are in the step timings";
+    EXPECT_GT(timings.forceMs, 0);
+
+    NbodySimulation ref(context());
+    ref.load(before);
+    ref.setVariant(NbodyVariant::Tiled);
+    ref.step(2);
+    const auto viaAllPairs = readState(ref);
+    double worst = 0;
+    for (std::size_t i = 0; i < before.size(); ++i)
+        worst = std::max({worst, std::fabs(double(viaTree[i].pos.x) - viaAllPairs[i].pos.x),
+                          std::fabs(double(viaTree[i].vel.y) - viaAllPairs[i].vel.y)});
+    EXPECT_LT(worst, 1e-5);
+    sim.setVariant(NbodyVariant::Tiled);  // and back
+    sim.step(1);
+    EXPECT_NEAR(sim.time(), t + 3 * p.dt, 1e-6);
+}
+
+// Leapfrog with the tree at theta = 0.5 conserves energy (the H200 figure at N = 65,536 and 1,000
+// steps is in docs/benchmarks.md; PoCL gets a smaller run).
+TEST(NbodyTreeVariant, LeapfrogEnergyDriftOnPlummer) {
+    NbodySimulation sim(context());
+    sim.load(makePreset(NbodyPreset::Plummer, 2048, 6));
+    NbodyParams p = sim.params();
+    p.dt = presetInfo(NbodyPreset::Plummer).dt;
+    p.softening = presetInfo(NbodyPreset::Plummer).softening;
+    p.theta = 0.5f;
+    sim.setParams(p);
+    sim.setIntegrator(NbodyIntegrator::Leapfrog);
+    sim.setVariant(NbodyVariant::Tree);
+    sim.resetEnergyReference();  // measures the start energy
+    sim.step(200);
+    const NbodyDiagnostics d = sim.diagnostics();
+    ASSERT_TRUE(d.finite());
+    std::printf("tree leapfrog N=2048 200 steps dt=%g: relative energy drift %.2e\n", p.dt,
+                d.relativeEnergyDrift);
+    EXPECT_LE(std::fabs(d.relativeEnergyDrift), 1e-3);
+    const TreeAccuracy a = sim.forceAccuracy(256);
+    EXPECT_LE(a.median, 1e-3);
+    EXPECT_LE(a.p99, 1e-2);
 }
 
 }  // namespace
