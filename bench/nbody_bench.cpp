@@ -128,8 +128,11 @@ BenchRow treeRow(NbodySimulation& sim, const BenchOptions& o, float theta, long 
     sim.setKernelConfig(c);
     const Timed t = timeSteps(sim, o);
     char config[64];
-    std::snprintf(config, sizeof config, "theta=%.2g wg=%d", theta,
-                  sim.effectiveKernelConfig().workGroupSize);
+    const int group = sim.effectiveKernelConfig().workGroupSize;  // 1: the per-body walk (CPUs)
+    if (group == 1)
+        std::snprintf(config, sizeof config, "theta=%.2g body walk", theta);
+    else
+        std::snprintf(config, sizeof config, "theta=%.2g groups<=%d", theta, group);
     BenchRow row = makeRow("tree", config, n, t);
     for (const auto& [name, ms] : t.kernels) {
         const std::string stage = name.rfind("tree-", 0) == 0 ? name.substr(5)

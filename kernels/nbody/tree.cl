@@ -550,6 +550,59 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     }
 }
 
+// The walk for CPU devices: one work-item per body, its own depth-first stack, no barriers or
+// local atomics (which a CPU runtime turns into loops over the work-group). Same opening rule
+// with the body itself as the group. The stack holds at most depth + 1 <= 98 entries (each pop of
+// an opened cell pushes two children one level down), so 128 is safe; the loop is bounded like the
+// group walk's. Arguments as walk's (groups unused); stats[i] = (list entries, iterations).
+__kernel void walk_body(
+    __global const float4* restrict sorted, const int n, __global const int2* restrict children,
+    __global const int2* restrict ranges, __global const float4* restrict nodeCom,
+    __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
+    __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
+    __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats) {
+    const int i = get_global_id(0);
+    if (i >= n) return;
+    const float4 p = sorted[i];
+    int stack[128];
+    int sp = 0;
+    stack[sp++] = n > 1 ? 0 : ~0;
+    float ax = 0, ay = 0, az = 0;
+    int summed = 0, iterations = 0;
+    const long maxIterations = 4 * (long)n + 4;
+    for (long iter = 0; sp > 0 && iter < maxIterations; ++iter) {
+        ++iterations;
+        const int node = stack[--sp];
+        if (node < 0) {
+            INTERACT(p, sorted[~node], ax, ay, az);
+            ++summed;
+            continue;
+        }
+        const float4 c = nodeCom[node];
+        const float r = crit[node];
+        const float dx = c.x - p.x, dy = c.y - p.y, dz = c.z - p.z;
+        if (dx * dx + dy * dy + dz * dz > r * r) {
+            const float4 qa = nodeQa[node];
+            const float2 qb = nodeQb[node];
+            INTERACT_CELL(p, c, qa, qb, ax, ay, az);
+            ++summed;
+            continue;
+        }
+        const int2 nr = ranges[node];
+        if (nr.y - nr.x + 1 <= LEAF || sp > 126) {  // sp > 126 cannot happen (see above)
+            for (int k = nr.x; k <= nr.y; ++k) INTERACT(p, sorted[k], ax, ay, az);
+            summed += nr.y - nr.x + 1;
+        } else {
+            const int2 ch = children[node];
+            stack[sp++] = ch.x;
+            stack[sp++] = ch.y;
+        }
+    }
+    sortedAcc[i] = (float4)(ax, ay, az, 0);
+    stats[i] = (int2)(summed, iterations);
+    if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats
+}
+
 // Back to the caller's body order; fuses the closing half-kick of leapfrog like force.cl.
 __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
                                     __global const uint* restrict index, const int n,

@@ -36,7 +36,7 @@ struct TreeForce::Kernels {
     long long generation = -1;
     cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
         scatterAcc, direct, groups;
-    cl::Kernel walk[2];  // [self guard: softening 0]
+    cl::Kernel walk[2];  // [self guard: softening 0]; walk_body when the body walk is used
 };
 
 TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
@@ -61,6 +61,8 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
                     std::to_string(info.localMemBytes / 1024) + " KiB and " +
                     std::to_string(info.maxWorkGroupSize));
     wg_ = wg;
+    bodyWalk_ = options_.walk == TreeWalk::Body ||
+                (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
 }
 
 TreeForce::~TreeForce() = default;
@@ -159,8 +161,9 @@ void TreeForce::refreshKernels() {
     k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
     k.direct = programs.kernel(kFile, "direct_sample", base);
     k.groups = programs.kernel(kFile, "find_groups", base);
-    k.walk[0] = programs.kernel(kFile, "walk", base);
-    k.walk[1] = programs.kernel(kFile, "walk", base + " -DSELF_GUARD");
+    const char* walk = bodyWalk_ ? "walk_body" : "walk";
+    k.walk[0] = programs.kernel(kFile, walk, base);
+    k.walk[1] = programs.kernel(kFile, walk, base + " -DSELF_GUARD");
     k.generation = programs.generation();
     *k_ = std::move(k);
 }
@@ -274,14 +277,16 @@ void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
             run(k_->moments, n, kElementWg, "tree-moments");
         }
 
-        k_->groups.setArg(0, children_);
-        k_->groups.setArg(1, ranges_);
-        k_->groups.setArg(2, ni);
-        k_->groups.setArg(3, groups_);
-        k_->groups.setArg(4, counters_);
-        run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
-
-        // Persistent work-groups that take walk groups from a counter: enough to fill the device.
+        if (!bodyWalk_) {
+            k_->groups.setArg(0, children_);
+            k_->groups.setArg(1, ranges_);
+            k_->groups.setArg(2, ni);
+            k_->groups.setArg(3, groups_);
+            k_->groups.setArg(4, counters_);
+            run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
+        }
+        // Group walk: persistent work-groups that take walk groups from a counter, enough to fill
+        // the device. Body walk: one work-item per body.
         const std::size_t maxGroups = n;  // a walk group holds at least one body
         const std::size_t resident =
             static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
@@ -300,7 +305,10 @@ void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
         walk.setArg(10, sortedAcc_);
         walk.setArg(11, counters_);
         walk.setArg(12, walkStats_);
-        run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
+        if (bodyWalk_)
+            run(walk, n, kElementWg, "tree-walk");
+        else
+            run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
 
         k_->scatterAcc.setArg(0, sortedAcc_);
         k_->scatterAcc.setArg(1, index);
@@ -345,10 +353,11 @@ TreeWalkStats TreeForce::lastWalkStats() {
     const std::size_t groups = static_cast<std::size_t>(counters[1]);
     std::vector<int> stats(2 * groups), ranges(2 * groups);
     cc_.queue().enqueueReadBuffer(walkStats_, CL_TRUE, 0, stats.size() * 4, stats.data());
-    cc_.queue().enqueueReadBuffer(groups_, CL_TRUE, 0, ranges.size() * 4, ranges.data());
+    if (!bodyWalk_)
+        cc_.queue().enqueueReadBuffer(groups_, CL_TRUE, 0, ranges.size() * 4, ranges.data());
     double summed = 0, iterations = 0;
     for (std::size_t g = 0; g < groups; ++g) {
-        const double bodies = ranges[2 * g + 1] - ranges[2 * g] + 1;
+        const double bodies = bodyWalk_ ? 1 : ranges[2 * g + 1] - ranges[2 * g] + 1;
         summed += double(stats[2 * g]) * bodies;
         iterations += stats[2 * g + 1];
     }

@@ -47,7 +47,13 @@ struct TreeWalkStats {
     int fallbacks = 0;
 };
 
+// Group: work-groups of nearby bodies share one walk and its lists (GPUs). Body: one body per
+// work-item with its own stack (CPU devices, where barriers and local atomics are loops). Auto:
+// Body on CPU devices, Group elsewhere.
+enum class TreeWalk { Auto, Group, Body };
+
 struct TreeForceOptions {
+    TreeWalk walk = TreeWalk::Auto;
     // Defaults measured best on the H200 (docs/benchmarks.md, "Barnes-Hut tree").
     int groupSize = 128;  // most bodies per walk group (power of two, 32 .. 256; clamped to the
                           // device's work-group limit)
@@ -101,7 +107,8 @@ class TreeForce {
     TreeAccuracy accuracy(const cl::Buffer& pos, std::size_t n, float softening,
                           const cl::Buffer& acc, int samples = 256);
 
-    int groupSize() const { return wg_; }
+    int groupSize() const { return bodyWalk_ ? 1 : wg_; }  // bodies sharing one walk
+    bool bodyWalk() const { return bodyWalk_; }
     std::size_t bytesPerBody() const;  // device memory the tree needs per body (for messages)
 
   private:
@@ -113,6 +120,7 @@ class TreeForce {
     ComputeContext& cc_;
     TreeForceOptions options_;
     int wg_ = 128, list_ = 1024, stack_ = 1024;
+    bool bodyWalk_ = false;
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
     float lastSoftening_ = -1;

@@ -28,9 +28,17 @@ ComputeContext& context() {
     return *cc;
 }
 
-TreeForce& tree() {
-    static TreeForce t(context());
-    return t;
+// Both walks run on every device, whatever Auto would pick there: the group walk is the GPUs'.
+constexpr TreeWalk kWalks[] = {TreeWalk::Group, TreeWalk::Body};
+
+TreeForce& tree(TreeWalk walk = TreeWalk::Group) {
+    static TreeForce group(context(), TreeForceOptions{TreeWalk::Group});
+    static TreeForce body(context(), TreeForceOptions{TreeWalk::Body});
+    return walk == TreeWalk::Body ? body : group;
+}
+
+const char* walkName(TreeWalk w) {
+    return w == TreeWalk::Body ? "body walk" : "group walk";
 }
 
 struct DeviceRun {
@@ -38,7 +46,8 @@ struct DeviceRun {
     int fallbacks = 0;
 };
 
-DeviceRun runTree(const std::vector<Body>& bodies, float softening, float theta) {
+DeviceRun runTree(const std::vector<Body>& bodies, float softening, float theta,
+                  TreeWalk walk = TreeWalk::Group) {
     auto& cc = context();
     const std::size_t n = bodies.size();
     std::vector<Float4> pos(n);
@@ -47,12 +56,12 @@ DeviceRun runTree(const std::vector<Body>& bodies, float softening, float theta)
     cl::Buffer posBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
     cl::Buffer accBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
     cc.queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
-    tree().setTheta(theta);
-    tree().compute(posBuf, n, softening, accBuf);
+    tree(walk).setTheta(theta);
+    tree(walk).compute(posBuf, n, softening, accBuf);
     std::vector<Float4> acc(n);
     cc.queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
     DeviceRun r;
-    r.fallbacks = tree().lastFallbacks();
+    r.fallbacks = tree(walk).lastFallbacks();
     for (const auto& a : acc)
         r.acc.insert(r.acc.end(), {a.x, a.y, a.z, a.w});
     return r;
@@ -174,29 +183,37 @@ TEST(NbodyTree, InvariantsHoldOnPlummerAndCube) {
 }
 
 TEST(NbodyTree, ThetaZeroIsTheDirectSumForAwkwardN) {
-    for (std::size_t n : {1, 2, 3, 31, 63, 64, 65, 127, 257, 1000, 4099}) {
-        const auto bodies = makePreset(NbodyPreset::Plummer, n, 3);
-        const DeviceRun got = runTree(bodies, 0.05f, 0.0f);
-        const auto ref = referenceForces(positions(bodies), 0.05);
-        EXPECT_LE(worstTermError(got.acc, ref), 1e-5) << "n = " << n;
-        EXPECT_EQ(got.fallbacks, 0);
-    }
+    for (TreeWalk w : kWalks)
+        for (std::size_t n : {1, 2, 3, 31, 63, 64, 65, 127, 257, 1000, 4099}) {
+            const auto bodies = makePreset(NbodyPreset::Plummer, n, 3);
+            const DeviceRun got = runTree(bodies, 0.05f, 0.0f, w);
+            const auto ref = referenceForces(positions(bodies), 0.05);
+            EXPECT_LE(worstTermError(got.acc, ref), 1e-5) << "n = " << n << ", " << walkName(w);
+            EXPECT_EQ(got.fallbacks, 0);
+        }
 }
 
 TEST(NbodyTree, ThetaZeroWithoutSofteningSkipsSelf) {
     const auto bodies = randomCube(500, 11);
-    const DeviceRun got = runTree(bodies, 0.0f, 0.0f);
-    EXPECT_LE(worstTermError(got.acc, referenceForces(positions(bodies), 0.0)), 1e-5);
+    for (TreeWalk w : kWalks) {
+        const DeviceRun got = runTree(bodies, 0.0f, 0.0f, w);
+        EXPECT_LE(worstTermError(got.acc, referenceForces(positions(bodies), 0.0)), 1e-5)
+            << walkName(w);
+    }
 }
 
 // Issue 13's accuracy line at theta = 0.5: median relative force error <= 1e-3, p99 <= 1e-2.
 void expectAccuracy(const std::vector<Body>& bodies, float softening, const char* what) {
-    const DeviceRun got = runTree(bodies, softening, 0.5f);
     const auto direct = referenceForces(positions(bodies), softening);
-    const ErrorStats e = relativeErrors(got.acc, direct.acc);
-    EXPECT_LE(e.median, 1e-3) << what;
-    EXPECT_LE(e.p99, 1e-2) << what;
-    EXPECT_GT(e.median, 0) << what << ": theta = 0.5 must approximate (a test that cannot fail)";
+    ErrorStats e;
+    for (TreeWalk w : kWalks) {
+        e = relativeErrors(runTree(bodies, softening, 0.5f, w).acc, direct.acc);
+        EXPECT_LE(e.median, 1e-3) << what << ", " << walkName(w);
+        EXPECT_LE(e.p99, 1e-2) << what << ", " << walkName(w);
+        EXPECT_GT(e.median, 0) << what << ": theta = 0.5 must approximate (a test that can fail)";
+        std::printf("%s, %s: median %.2e p99 %.2e\n", what, walkName(w), e.median, e.p99);
+    }
+    e = relativeErrors(runTree(bodies, softening, 0.5f).acc, direct.acc);  // the group walk
     // The CPU reference tree (same rule, double) lands in the same place.
     const ErrorStats r = relativeErrors(
         [&] {
@@ -257,17 +274,19 @@ TEST(NbodyTree, CoincidentBodiesLinesAndPlanes) {
         b.pos.z = 0.5f;
     cases.push_back(line);
     cases.push_back(plane);
-    for (std::size_t c = 0; c < cases.size(); ++c) {
-        const auto ref = referenceForces(positions(cases[c]), 0.05);
-        const DeviceRun exact = runTree(cases[c], 0.05f, 0.0f);
-        EXPECT_LE(worstTermError(exact.acc, ref), 1e-4) << "case " << c;
-        const DeviceRun approx = runTree(cases[c], 0.05f, 0.5f);
-        const ErrorStats e = relativeErrors(approx.acc, ref.acc, &ref.termSum);
-        EXPECT_LE(e.median, 2e-3) << "case " << c;
-        EXPECT_LE(e.p99, 1e-2) << "case " << c;
-        std::printf("case %zu: median %.2e p99 %.2e of the term sum\n", c, e.median, e.p99);
-        EXPECT_EQ(approx.fallbacks, 0) << "case " << c;
-    }
+    for (TreeWalk w : kWalks)
+        for (std::size_t c = 0; c < cases.size(); ++c) {
+            SCOPED_TRACE(walkName(w));
+            const auto ref = referenceForces(positions(cases[c]), 0.05);
+            const DeviceRun exact = runTree(cases[c], 0.05f, 0.0f, w);
+            EXPECT_LE(worstTermError(exact.acc, ref), 1e-4) << "case " << c;
+            const DeviceRun approx = runTree(cases[c], 0.05f, 0.5f, w);
+            const ErrorStats e = relativeErrors(approx.acc, ref.acc, &ref.termSum);
+            EXPECT_LE(e.median, 2e-3) << "case " << c;
+            EXPECT_LE(e.p99, 1e-2) << "case " << c;
+            std::printf("case %zu: median %.2e p99 %.2e of the term sum\n", c, e.median, e.p99);
+            EXPECT_EQ(approx.fallbacks, 0) << "case " << c;
+        }
     // All at one point: every pair is at distance 0, so every acceleration is exactly 0.
     const DeviceRun point = runTree(cases[0], 0.05f, 0.5f);
     for (double a : point.acc)
@@ -287,16 +306,17 @@ TEST(NbodyTree, ZeroMassesPullNothing) {
 }
 
 TEST(NbodyTree, NanAndInfFinishAndStayLocalToTheirCells) {
-    for (float bad : {NAN, INFINITY, -INFINITY}) {
-        auto bodies = makePreset(NbodyPreset::Plummer, 5000, 8);
-        bodies[1234].pos.x = bad;
-        const DeviceRun got = runTree(bodies, 0.05f, 0.5f);  // must return (no hang)
-        EXPECT_EQ(got.fallbacks, 0);
-        std::size_t finite = 0;
-        for (std::size_t i = 0; i < bodies.size(); ++i)
-            finite += std::isfinite(got.acc[4 * i]) ? 1 : 0;
-        EXPECT_LT(finite, bodies.size()) << "a NaN/Inf body must show in the forces";
-    }
+    for (TreeWalk w : kWalks)
+        for (float bad : {NAN, INFINITY, -INFINITY}) {
+            auto bodies = makePreset(NbodyPreset::Plummer, 5000, 8);
+            bodies[1234].pos.x = bad;
+            const DeviceRun got = runTree(bodies, 0.05f, 0.5f, w);  // must return (no hang)
+            EXPECT_EQ(got.fallbacks, 0);
+            std::size_t finite = 0;
+            for (std::size_t i = 0; i < bodies.size(); ++i)
+                finite += std::isfinite(got.acc[4 * i]) ? 1 : 0;
+            EXPECT_LT(finite, bodies.size()) << "a NaN/Inf body must show in the forces";
+        }
 }
 
 TEST(NbodyTree, GrowsItsBuffersAndRefusesImpossibleSizes) {
