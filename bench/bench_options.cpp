@@ -1,5 +1,6 @@
 #include "bench/bench_options.hpp"
 
+#include <cstdlib>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -44,6 +45,7 @@ std::string benchUsage(const std::string& program) {
            "  --sizes n,...             N bodies (nbody) or image edge in pixels (image);\n"
            "                            suffixes k and m multiply by 1024 and 1024^2\n"
            "  --wg n,...                work-group sizes to sweep (default: per suite)\n"
+           "  --theta t,...             opening angles of the tree variant (default 0.5)\n"
            "  --warmup N                untimed runs before timing (default 3)\n"
            "  --repeats N               timed runs; the median is reported (default 15)\n"
            "  --quick                   small sizes and few repeats (smoke test)\n"
@@ -77,6 +79,15 @@ bool parseBenchOptions(const std::vector<std::string>& args, BenchOptions& o) {
             o.workGroups.clear();
             for (const auto& s : splitList(value()))
                 o.workGroups.push_back(static_cast<int>(parseCount("--wg", s, 1, 4096)));
+        } else if (a == "--theta") {
+            o.thetas.clear();
+            for (const auto& s : splitList(value())) {
+                char* end = nullptr;
+                const double t = std::strtod(s.c_str(), &end);
+                if (s.empty() || *end || !(t >= 0 && t <= 2))
+                    throw Error("--theta takes numbers in [0, 2] (got '" + s + "')");
+                o.thetas.push_back(t);
+            }
         } else if (a == "--warmup") {
             o.warmup = static_cast<int>(parseCount(a, value(), 0, 1000));
         } else if (a == "--repeats") {

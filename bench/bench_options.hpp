@@ -13,6 +13,7 @@ struct BenchOptions {
     std::vector<std::string> variants;  // empty: every variant of the suite
     std::vector<long long> sizes;       // empty: the suite's defaults (N, or image edge length)
     std::vector<int> workGroups;        // empty: the suite's defaults
+    std::vector<double> thetas;         // tree variant's opening angles; empty: 0.5
     int warmup = 3;
     int repeats = 15;
     bool quick = false;       // small sizes, few repeats: a smoke test

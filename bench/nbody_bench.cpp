@@ -3,6 +3,7 @@
 // leapfrog steps timed with CL profiling events, against a multi-threaded C++ baseline timed in the
 // same run.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "compute/nbody/cpu_baseline.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/simulation.hpp"
+#include "compute/nbody/tree/reference_tree.hpp"
 
 namespace clviz::bench {
 
@@ -35,6 +37,7 @@ std::string ratioNote(double baselineMs, double ms) {
 
 struct Timed {
     std::vector<double> stepMs, forceMs;
+    std::vector<std::pair<std::string, std::vector<double>>> kernels;  // per kernel name
 };
 
 // Warm-up, then repeated single steps; each sample is the device time of the step's kernels.
@@ -55,6 +58,12 @@ Timed timeSteps(NbodySimulation& sim, const BenchOptions& o) {
         const auto timings = sim.lastStepTimings();
         t.stepMs.push_back(timings.kernelMs);
         t.forceMs.push_back(timings.forceMs);
+        for (const auto& k : timings.kernels) {
+            auto it = std::find_if(t.kernels.begin(), t.kernels.end(),
+                                   [&](const auto& e) { return e.first == k.kernel; });
+            if (it == t.kernels.end()) it = t.kernels.insert(t.kernels.end(), {k.kernel, {}});
+            it->second.push_back(k.ms);
+        }
     }
     return t;
 }
@@ -107,6 +116,63 @@ BenchRow baselineRow(const std::vector<Body>& bodies, float softening, bool quic
     return row;
 }
 
+// The tree variant at one theta: the step's stages ("tree-*", integrate = the kick-drift kernel),
+// effective interactions/s (N^2 / step time, comparable with the all-pairs rows), and the relative
+// force error against a device direct sum on 256 bodies.
+BenchRow treeRow(NbodySimulation& sim, const BenchOptions& o, float theta, long long n) {
+    NbodyParams p = sim.params();
+    p.theta = theta;
+    sim.setParams(p);
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    sim.setKernelConfig(c);
+    const Timed t = timeSteps(sim, o);
+    char config[64];
+    const int group = sim.effectiveKernelConfig().workGroupSize;  // 1: the per-body walk (CPUs)
+    if (group == 1)
+        std::snprintf(config, sizeof config, "theta=%.2g body walk", theta);
+    else
+        std::snprintf(config, sizeof config, "theta=%.2g groups<=%d", theta, group);
+    BenchRow row = makeRow("tree", config, n, t);
+    for (const auto& [name, ms] : t.kernels) {
+        const std::string stage = name.rfind("tree-", 0) == 0 ? name.substr(5)
+                                  : name == "kick-drift"      ? "integrate"
+                                                              : name;
+        row.metrics.push_back({stage + " ms", median(ms)});
+    }
+    const TreeWalkStats w = sim.treeWalkStats();
+    const TreeAccuracy a = sim.forceAccuracy(256);
+    row.metrics.push_back({"list/body", w.interactionsPerBody});
+    row.metrics.push_back({"err median", a.median});
+    row.metrics.push_back({"err p99", a.p99});
+    if (w.fallbacks) row.note = std::to_string(w.fallbacks) + " walk groups fell back to direct";
+    return row;
+}
+
+// The CPU reference tree (double, same rule), multi-threaded: the CPU figure the device tree rows
+// compare against. One timed pass (it is seconds at large N).
+BenchRow cpuTreeRow(const std::vector<Body>& bodies, float softening, float theta) {
+    std::vector<std::array<double, 4>> pos;
+    for (const auto& b : bodies)
+        pos.push_back({b.pos.x, b.pos.y, b.pos.z, b.pos.w});
+    ReferenceTreeOptions opt;
+    opt.theta = theta;
+    opt.threads = 0;
+    const auto start = std::chrono::steady_clock::now();
+    referenceTreeForces(pos, softening, opt);
+    Timed t;
+    t.stepMs = t.forceMs = {
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count()};
+    char config[64];
+    std::snprintf(config, sizeof config, "theta=%.2g %u threads, C++ double", theta,
+                  std::max(1u, std::thread::hardware_concurrency()));
+    BenchRow row = makeRow("cpu-tree", config, static_cast<long long>(bodies.size()), t);
+    row.suite = "baseline";
+    row.metrics.pop_back();
+    return row;
+}
+
 // What the options ask for: variants, sizes and work-group sizes (defaults per device kind).
 struct NbodyPlan {
     std::vector<NbodyVariant> variants;
@@ -115,6 +181,8 @@ struct NbodyPlan {
     std::vector<int> wgs;
     bool tune = false;  // an auto-tuned row per variant with tunables beyond wg
     double tuneBudget = 0;
+    bool treeRows = false;  // the tree has no work-group sweep: one row per theta
+    std::vector<double> thetas;
     int rows = 0;  // for the progress line
 };
 
@@ -129,10 +197,13 @@ NbodyPlan planNbodyBenchmark(const BenchOptions& o, bool gpu) {
         const NbodyVariant v = parseVariant(name);
         if (v == NbodyVariant::Auto)
             plan.autoRow = true;
+        else if (v == NbodyVariant::Tree)
+            plan.treeRows = true;
         else
             plan.variants.push_back(v);
     }
-    if (o.variants.empty()) plan.variants = allNbodyVariants();
+    if (o.variants.empty()) plan.variants = allNbodyVariants();  // the tree only when asked for
+    plan.thetas = o.thetas.empty() ? std::vector<double>{0.5} : o.thetas;
     plan.sizes = o.sizes;
     if (plan.sizes.empty()) {
         if (o.quick)
@@ -158,7 +229,8 @@ NbodyPlan planNbodyBenchmark(const BenchOptions& o, bool gpu) {
         if (plan.tune && tunable(v)) ++tuned;
     plan.rows = static_cast<int>(plan.sizes.size()) *
                 (static_cast<int>(plan.variants.size() * plan.wgs.size()) + tuned + plan.autoRow +
-                 (o.cpuBaseline ? 1 : 0));
+                 (o.cpuBaseline ? 1 : 0) +
+                 (plan.treeRows ? static_cast<int>(plan.thetas.size()) * (1 + o.cpuBaseline) : 0));
     return plan;
 }
 
@@ -259,6 +331,30 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                 addTunedRow(run, v, plan.tuneBudget);
             }
         }
+        if (plan.treeRows) {
+            for (double theta : plan.thetas) {
+                progress(
+                    ++index, plan.rows,
+                    "nbody tree " + sizeLabel(n) + " theta=" + std::to_string(theta).substr(0, 4));
+                try {
+                    BenchRow row = treeRow(sim, o, static_cast<float>(theta), n);
+                    row.note +=
+                        (row.note.empty() ? "" : "; ") + ratioNote(baselineMs, row.medianMs);
+                    report.add(row);
+                } catch (const Error& e) {
+                    BenchRow row;
+                    row.suite = "nbody";
+                    row.variant = "tree";
+                    row.size = sizeLabel(n);
+                    row.note = std::string("failed: ") + e.what();
+                    report.add(row);
+                }
+                if (o.cpuBaseline) {
+                    progress(++index, plan.rows, "nbody cpu-tree " + sizeLabel(n));
+                    report.add(cpuTreeRow(bodies, softening, static_cast<float>(theta)));
+                }
+            }
+        }
         if (plan.autoRow) {
             // After the tuned rows, whose auto-tune results auto reuses (as the viewer reuses
             // remembered ones); alone, it auto-tunes each variant itself.
@@ -267,6 +363,7 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             c.variant = NbodyVariant::Auto;
             addConfigRow(run, c, "");
         }
+        if (n > (1 << 20)) continue;  // the check is O(N^2): minutes at tree-only sizes
         const auto diag = sim.diagnostics();
         if (!diag.finite())
             std::fprintf(stderr, "\nwarning: N=%lld: %s\n", n, diag.message().c_str());

@@ -147,6 +147,10 @@ class NbodyDemo final : public Demo {
     bool haveDiagnostics_ = false;
     bool nonFiniteReported_ = false;
     RollingSeries energyDrift_, momentum_;
+    // Force error against a device direct sum (tree variant), sampled with the diagnostics at
+    // most every kAccuracyEverySeconds.
+    TreeAccuracy lastAccuracy_;
+    double lastAccuracyAt_ = -1e9;  // seconds, steady clock
 
     // Recording (--record DIR): scene-only PNGs, numbered from 0.
     std::string recordDir_;

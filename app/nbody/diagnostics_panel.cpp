@@ -34,6 +34,18 @@ void NbodyDemo::diagnosticsPanel() {
                        "drift      %+.3e", d.relativeEnergyDrift);
     ImGui::Text("momentum   (%+.2e, %+.2e, %+.2e)", d.momentum[0], d.momentum[1], d.momentum[2]);
     ImGui::TextDisabled("computed on the device in %s", formatMs(d.ms).c_str());
+    if (sim_->kernelConfig().variant == NbodyVariant::Tree && lastAccuracy_.samples > 0) {
+        const bool off = lastAccuracy_.median > 1e-3 || lastAccuracy_.p99 > 1e-2;
+        ImGui::TextColored(off ? ImVec4(1, 0.8f, 0.3f, 1) : ImVec4(0.7f, 1, 0.7f, 1),
+                           "tree force error  median %.2e  p99 %.2e", lastAccuracy_.median,
+                           lastAccuracy_.p99);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "|a_tree - a_direct| / |a_direct| on %d bodies spread over the state, against a "
+                "direct sum on the device; sampled every few seconds. Target: median <= 1e-3, "
+                "p99 <= 1e-2 (lower theta if not)",
+                lastAccuracy_.samples);
+    }
 
     auto plot = [](const char* label, const RollingSeries& s) {
         if (s.count() == 0) return;

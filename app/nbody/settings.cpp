@@ -29,7 +29,8 @@ std::string presetNames() {
     return alternatives(allNbodyPresets(), [](const NbodyPresetInfo& p) { return p.name; });
 }
 std::string variantChoices() {
-    return "auto|" + alternatives(variantNames(), [](const std::string& s) { return s; });
+    return "auto|" + alternatives(variantNames(), [](const std::string& s) { return s; }) + "|" +
+           variantName(NbodyVariant::Tree);
 }
 
 using Table = SettingTable<NbodyDemo>;
@@ -105,6 +106,11 @@ const Table& NbodyDemo::settings() {
              d.needsPublish_ = true;
          }},
         {{"dt", "X (0 < X <= 10)", "Time step"}, param(&NbodyParams::dt, "dt", 0, 10, true)},
+        {{"theta", "X (0 <= X <= 2)",
+          "Tree variant: opening angle; a cell counts as one body (with its quadrupole) when its "
+          "size is below theta times its distance; 0 = the exact direct sum. The Diagnostics "
+          "panel shows the force error it costs"},
+         param(&NbodyParams::theta, "theta", 0, 2, false)},
         {{"softening", "X (0 <= X <= 100)", "Softening length epsilon"},
          param(&NbodyParams::softening, "softening", 0, 100, false)},
         {{"damping", "X (0 < X <= 1)", "Velocities are multiplied by this once per step; 1 = none"},

@@ -84,6 +84,7 @@ void NbodyDemo::simulationPanel() {
         if (ImGui::BeginCombo("variant", variantName(cfg.variant))) {
             std::vector<NbodyVariant> choices{NbodyVariant::Auto};
             choices.insert(choices.end(), allNbodyVariants().begin(), allNbodyVariants().end());
+            choices.push_back(NbodyVariant::Tree);
             for (NbodyVariant v : choices) {
                 if (ImGui::Selectable(variantName(v), v == cfg.variant))
                     apply("variant", variantName(v));
@@ -93,6 +94,13 @@ void NbodyDemo::simulationPanel() {
         }
         tooltip(variantDescription(cfg.variant));
         const bool pickAuto = cfg.variant == NbodyVariant::Auto;
+        const bool tree = cfg.variant == NbodyVariant::Tree;
+        if (tree) {
+            float theta = sim_->params().theta;
+            if (ImGui::SliderFloat("theta", &theta, 0.0f, 1.2f, "%.2f"))
+                apply("theta", std::to_string(theta));
+            settingTooltip("theta");
+        }
         // Exactly the settings this variant's kernel reads (none under auto: the tune picks).
         const NbodyTunables uses = tunablesOf(cfg.variant);
         std::vector<int> wgs{0};
@@ -120,10 +128,12 @@ void NbodyDemo::simulationPanel() {
             ImGui::TextWrapped("%s", sim_->autoChoice().c_str());
         if (!sim_->kernelNote().empty())
             ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", sim_->kernelNote().c_str());
-        if (ImGui::Button("Auto-tune work-group size")) apply("autotune", "3");
-        tooltip(
-            "Times candidate launch configurations for this variant and N (about 3 s; the app "
-            "waits), then uses the fastest");
+        if (!tree) {  // the tree's launch shapes are fixed by the tree code
+            if (ImGui::Button("Auto-tune work-group size")) apply("autotune", "3");
+            tooltip(
+                "Times candidate launch configurations for this variant and N (about 3 s; the "
+                "app waits), then uses the fastest");
+        }
         if (!autotuneLog_.empty() && ImGui::TreeNode("auto-tune log")) {
             ImGui::TextUnformatted(autotuneLog_.c_str());
             ImGui::TreePop();

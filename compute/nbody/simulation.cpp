@@ -179,9 +179,20 @@ NbodySimulation::Built& NbodySimulation::build(const NbodyKernelConfig& resolved
 }
 
 NbodyKernelConfig NbodySimulation::effectiveKernelConfig() try {
+    if (config_.variant == NbodyVariant::Tree) {
+        NbodyKernelConfig c;
+        c.variant = NbodyVariant::Tree;
+        c.workGroupSize = tree().groupSize();
+        return c;
+    }
     return built().config;
 } catch (const cl::Error& e) {
     throwClError("cannot build the N-body force kernel", e);
+}
+
+TreeForce& NbodySimulation::tree() {
+    if (!tree_) tree_ = std::make_unique<TreeForce>(cc_);
+    return *tree_;
 }
 
 void NbodySimulation::invalidateKernel() {
@@ -208,6 +219,15 @@ cl::Event NbodySimulation::enqueueForce(Built& b, const cl::Buffer& acc, std::si
 }
 
 void NbodySimulation::computeForces(bool kick, float kickFactor) {
+    if (config_.variant == NbodyVariant::Tree) {  // float only (setPrecision/setKernelConfig)
+        TreeForce& t = tree();
+        t.setTheta(params_.theta);
+        t.compute(f32_.pos, n_, params_.softening, f32_.acc, &f32_.vel, kick ? kickFactor : 0.0f);
+        for (const auto& e : t.lastEvents())
+            lastEvents_.push_back(e);
+        accCurrent_ = true;
+        return;
+    }
     Built& b = built();
     lastEvents_.emplace_back("force", enqueueForce(b, state().acc, n_, kick ? kickFactor : 0.0));
     accCurrent_ = true;
@@ -274,7 +294,7 @@ void NbodySimulation::step(int count) {
         refreshFloatMirror();
         q.flush();
     } catch (const cl::Error& e) {
-        throwClError("N-body step failed (" + describe(built().config) + ")", e);
+        throwClError("N-body step failed (" + describe(effectiveKernelConfig()) + ")", e);
     }
 }
 
@@ -285,7 +305,7 @@ NbodyStepTimings NbodySimulation::lastStepTimings() try {
     for (const auto& [name, ev] : lastEvents_) {
         const double ms = eventMilliseconds(ev);
         t.kernelMs += ms;
-        if (name == "force") t.forceMs += ms;
+        if (name == "force" || name.rfind("tree-", 0) == 0) t.forceMs += ms;
         auto it = std::find_if(t.kernels.begin(), t.kernels.end(),
                                [&](const NbodyKernelTime& k) { return k.kernel == name; });
         if (it == t.kernels.end())
@@ -419,6 +439,18 @@ std::vector<double> NbodySimulation::readAccelerationsDouble() try {
     throwClError("cannot read the accelerations back from the device", e);
 }
 
+TreeAccuracy NbodySimulation::forceAccuracy(int samples) try {
+    if (!n_ || precision_ == NbodyPrecision::Double) return {};
+    ensureAccelerationsCurrent();
+    return tree().accuracy(f32_.pos, n_, params_.softening, f32_.acc, samples);
+} catch (const cl::Error& e) {
+    throwClError("cannot sample the N-body force accuracy", e);
+}
+
+TreeWalkStats NbodySimulation::treeWalkStats() {
+    return tree_ ? tree_->lastWalkStats() : TreeWalkStats{};
+}
+
 // ---- settings ---------------------------------------------------------------------------------
 
 void NbodySimulation::setParams(const NbodyParams& p) {
@@ -428,6 +460,9 @@ void NbodySimulation::setParams(const NbodyParams& p) {
         throw Error("softening must be >= 0 (got " + std::to_string(p.softening) + ")");
     if (!(p.damping > 0 && p.damping <= 1))
         throw Error("damping must be in (0, 1] (got " + std::to_string(p.damping) + ")");
+    if (!(p.theta >= 0 && p.theta <= 2))
+        throw Error("theta must be in [0, 2] (got " + std::to_string(p.theta) + ")");
+    if (p.theta != params_.theta && config_.variant == NbodyVariant::Tree) accCurrent_ = false;
     if (p.softening != params_.softening) {
         accCurrent_ = false;           // a(x) depends on it
         haveEnergyReference_ = false;  // and so does the potential energy
@@ -452,6 +487,10 @@ void NbodySimulation::setKernelConfig(const NbodyKernelConfig& c) {
     check("unroll", c.unroll, 1, 1024);
     check("bodies per item", c.bodiesPerItem, 1, 8);
     check("split", c.split, 1, 32);
+    if (c.variant == NbodyVariant::Tree && precision_ == NbodyPrecision::Double)
+        throw Error("the tree variant computes in float only: switch the precision to float first");
+    if ((c.variant == NbodyVariant::Tree) != (config_.variant == NbodyVariant::Tree))
+        accCurrent_ = false;  // the other method's a(x) differs (by the tree's error)
     config_ = c;
     kernels_->current = nullptr;
 }
@@ -489,6 +528,8 @@ void NbodySimulation::setPrecision(NbodyPrecision p) try {
     if (p == precision_) return;
     if (p == NbodyPrecision::Double && !supportsFp64())
         throw Error(cc_.info().name + " has no cl_khr_fp64: double precision is not available");
+    if (p == NbodyPrecision::Double && config_.variant == NbodyVariant::Tree)
+        throw Error("the tree variant computes in float only: pick an all-pairs variant for fp64");
     if (!kernels_->toFloat()) fetchDoubleKernels(*kernels_);
     if (p == NbodyPrecision::Double) {
         precision_ = p;

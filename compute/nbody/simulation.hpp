@@ -15,6 +15,7 @@
 
 #include "compute/core/cl.hpp"
 #include "compute/nbody/body.hpp"
+#include "compute/nbody/tree/tree_force.hpp"
 #include "compute/nbody/variants.hpp"
 
 namespace clviz {
@@ -40,18 +41,21 @@ struct NbodyParams {
     float dt = 0.01f;
     float softening = 0.05f;  // epsilon; 0 is allowed (a body never pulls on itself)
     float damping = 1.0f;     // velocities are multiplied by this once per step; 1 = none
+    float theta = 0.5f;       // tree variant: opening angle in [0, 2]; 0 = the exact direct sum
 };
 
 // Device time of the kernels enqueued by the last step() call, from CL profiling events.
 struct NbodyKernelTime {
-    std::string kernel;  // "force", "kick-drift", "update", "to-float"
+    std::string kernel;  // "force", "kick-drift", "update", "to-float"; the tree variant's stages:
+                         // "tree-box", "tree-keys", "tree-sort", "tree-build", "tree-moments",
+                         // "tree-walk"
     double ms = 0;       // summed over the call's steps
     int launches = 0;
 };
 struct NbodyStepTimings {
     int steps = 0;
     double kernelMs = 0;  // sum of all kernels of the call
-    double forceMs = 0;   // the force kernel alone
+    double forceMs = 0;   // the force kernel alone (tree: all its stages)
     std::vector<NbodyKernelTime> kernels;
     double interactionsPerSecond() const;  // N^2 * steps / kernelMs
     double gflops() const;                 // 20 flops per interaction (GPU Gems 3, ch. 31)
@@ -144,6 +148,14 @@ class NbodySimulation {
     void setAutoTuneBudget(double secondsPerVariant) { autoBudget_ = secondsPerVariant; }
     std::vector<int> workGroupSizeChoices() const;  // powers of two up to the device limit
 
+    // Relative force error |a - a_direct| / |a_direct| of `samples` bodies spread over the state,
+    // a_direct summed on the device: what the tree's theta costs (all-pairs variants show float
+    // rounding only). Computes the accelerations first if they are stale. Blocking, O(samples N).
+    // Float precision only (returns samples = 0 in fp64 mode).
+    TreeAccuracy forceAccuracy(int samples = 256);
+    // The tree variant's walk figures for the last force pass (zeros before the first).
+    TreeWalkStats treeWalkStats();
+
     // Device time per kernel for the last step() call; waits for those kernels to finish.
     NbodyStepTimings lastStepTimings();
 
@@ -228,6 +240,8 @@ class NbodySimulation {
     int lastSteps_ = 0;
 
     std::unique_ptr<Kernels> kernels_;
+    std::unique_ptr<TreeForce> tree_;  // created when first needed
+    TreeForce& tree();
 };
 
 }  // namespace clviz

@@ -35,10 +35,15 @@ const VariantInfo kAuto = {
     "Whichever variant and launch configuration the auto-tune measured fastest on this device for "
     "this N (re-picked when N changes)."};
 
+const VariantInfo kTree = {
+    NbodyVariant::Tree, "tree", "",
+    "Barnes-Hut tree on the device: Morton sort, radix tree, quadrupole cells, group walk. "
+    "O(N log N); theta sets the accuracy (0 = exact direct sum). Float only."};
+
 const VariantInfo& info(NbodyVariant v) {
     for (const auto& i : kVariants)
         if (i.variant == v) return i;
-    return kAuto;
+    return v == NbodyVariant::Tree ? kTree : kAuto;
 }
 
 }  // namespace
@@ -74,7 +79,8 @@ NbodyVariant parseVariant(const std::string& name) {
         valid += std::string(valid.empty() ? "" : ", ") + i.name;
     }
     if (name == kAuto.name) return NbodyVariant::Auto;
-    valid += std::string(", ") + kAuto.name;
+    if (name == kTree.name) return NbodyVariant::Tree;
+    valid += std::string(", ") + kAuto.name + ", " + kTree.name;
     throw Error("unknown N-body kernel variant '" + name + "' (valid: " + valid + ")");
 }
 

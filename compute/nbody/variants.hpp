@@ -16,6 +16,8 @@ enum class NbodyVariant {
     AsyncCopy,   // double-buffered tiles fetched with async_work_group_copy
     SmallN,      // several work-items split one body's j-range and reduce in local memory
     Auto,  // not a kernel: whichever of the above the auto-tune measured fastest here, for this N
+    Tree,  // Barnes-Hut tree (compute/nbody/tree/): O(N log N), approximate by NbodyParams::theta;
+           // float only; not one of the all-pairs kernels above, so Auto never picks it
 };
 
 enum class NbodyIntegrator {
@@ -31,8 +33,8 @@ const char* variantName(NbodyVariant v);              // "naive", "tiled", "unro
 const char* variantDescription(NbodyVariant v);       // one sentence for tooltips
 const char* variantDefine(NbodyVariant v);  // the kernel's -D switch ("VARIANT_TILED"; "" for Auto)
 std::vector<std::string> variantNames();    // of allNbodyVariants()
-NbodyVariant parseVariant(const std::string& name);  // also "auto"; throws clviz::Error listing
-                                                     // valid names
+NbodyVariant parseVariant(const std::string& name);  // also "auto" and "tree"; throws
+                                                     // clviz::Error listing valid names
 // The launch settings a variant's kernel reads (kernels/nbody_force.cl); the others are fixed at 1
 // for it, so the Simulation panel offers exactly these and the auto-tune sweeps only these.
 struct NbodyTunables {
@@ -53,6 +55,7 @@ constexpr NbodyTunables tunablesOf(NbodyVariant v) {
         case NbodyVariant::SmallN:
             return {true, true, true, true};
         case NbodyVariant::Auto:  // the auto-tune picks every setting
+        case NbodyVariant::Tree:  // its launch shapes are fixed by the tree code (TreeForce)
             break;
     }
     return {};

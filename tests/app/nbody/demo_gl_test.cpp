@@ -158,6 +158,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"integrator", "taylor"},
         {"precision", "float"},
         {"dt", "0.001"},
+        {"theta", "0.7"},
         {"softening", "0.1"},
         {"damping", "0.999"},
         {"steps", "2"},

@@ -1,0 +1,441 @@
+#include "compute/nbody/tree/tree_force.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "common/error.hpp"
+#include "compute/core/cl_boundary.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/core/program_cache.hpp"
+#include "compute/nbody/body.hpp"
+
+namespace clviz {
+
+namespace {
+
+constexpr const char* kFile = "nbody_tree.cl";
+constexpr std::size_t kSortWg = 128, kScanWg = 256, kReduceWg = 256, kElementWg = 64;
+constexpr std::size_t kMaxSortTiles = 4096;
+constexpr int kMaxSamples = 4096;
+constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
+
+std::size_t roundUp(std::size_t v, std::size_t m) {
+    return (v + m - 1) / m * m;
+}
+
+// Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
+std::size_t walkLocalBytes(int stack, int list) {
+    return static_cast<std::size_t>(stack) * 4 + list * 16 + (list / 2) * 40 + 12;
+}
+
+}  // namespace
+
+struct TreeForce::Kernels {
+    long long generation = -1;
+    cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
+        scatterAcc, direct, groups;
+    cl::Kernel walk[2];  // [self guard: softening 0]; walk_body when the body walk is used
+};
+
+TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
+    : cc_(cc), options_(options), k_(std::make_unique<Kernels>()) {
+    const DeviceInfo& info = cc_.info();
+    if (options_.leafSize < 1 || options_.leafSize > 16)
+        throw Error("tree leaf size must be 1 .. 16, got " + std::to_string(options_.leafSize));
+    int wg = options_.groupSize ? options_.groupSize : 128;
+    if (wg < 32 || wg > 256 || (wg & (wg - 1)))
+        throw Error("tree group size must be a power of two in 32 .. 256, got " +
+                    std::to_string(wg));
+    while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
+        wg /= 2;
+    list_ = std::max({options_.listSize, 2 * wg, options_.leafSize});
+    stack_ = std::max(options_.stackSize, wg + 256);
+    while (walkLocalBytes(stack_, list_) > info.localMemBytes && list_ > 2 * wg)
+        list_ /= 2;
+    if (walkLocalBytes(stack_, list_) > info.localMemBytes || info.maxWorkGroupSize < kScanWg)
+        throw Error("the Barnes-Hut tree needs " +
+                    std::to_string(walkLocalBytes(stack_, list_) / 1024) +
+                    " KiB of local memory and work-groups of 256; " + info.name + " has " +
+                    std::to_string(info.localMemBytes / 1024) + " KiB and " +
+                    std::to_string(info.maxWorkGroupSize));
+    wg_ = wg;
+    bodyWalk_ = options_.walk == TreeWalk::Body ||
+                (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
+}
+
+TreeForce::~TreeForce() = default;
+
+void TreeForce::setTheta(float theta) {
+    if (!(theta >= 0 && theta <= 2))
+        throw Error("theta must be in [0, 2], got " + std::to_string(theta));
+    theta_ = theta;
+}
+
+std::size_t TreeForce::bytesPerBody() const {
+    // keys x2, index x2, sorted, sortedAcc, children, ranges, parents x2, visits, com, quadrupole
+    // (16 + 8), lo, hi, crit, walk stats and walk groups (8 + 8: at most one group per body)
+    return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 4 + 16 + 24 + 16 + 16 + 4 + 8 + 8;
+}
+
+void TreeForce::reserve(std::size_t n) {
+    if (n <= capacity_) return;
+    if (n > kMaxBodies)
+        throw Error("tree: " + std::to_string(n) + " bodies is more than the limit of " +
+                    std::to_string(kMaxBodies));
+    // Grow with headroom so that slowly growing N does not reallocate every step.
+    const std::size_t cap = std::min(kMaxBodies, std::max<std::size_t>(n + n / 8, 1024));
+    const auto& ctx = cc_.context();
+    auto make = [&](std::size_t bytes) { return cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes); };
+    try {
+        releaseBuffers();
+        partials_ = make(2 * 64 * 16);  // bounds_partial runs at most 64 groups
+        box_ = make(2 * 16);
+        for (int b = 0; b < 2; ++b) {
+            keys_[b] = make(cap * 8);
+            index_[b] = make(cap * 4);
+        }
+        counts_ = make(16 * kMaxSortTiles * 4);
+        sorted_ = make(cap * 16);
+        sortedAcc_ = make(cap * 16);
+        children_ = make(cap * 8);
+        ranges_ = make(cap * 8);
+        nodeParent_ = make(cap * 4);
+        leafParent_ = make(cap * 4);
+        visits_ = make(cap * 4);
+        nodeCom_ = make(cap * 16);
+        nodeQa_ = make(cap * 16);
+        nodeQb_ = make(cap * 8);
+        walkStats_ = make(cap * 8);  // one int2 per walk group (at most one per body)
+        groups_ = make(cap * 8);
+        nodeLo_ = make(cap * 16);
+        nodeHi_ = make(cap * 16);
+        crit_ = make(cap * 4);
+        counters_ = make(3 * 4);  // walk fallbacks, walk groups, next group
+        sample_ = make(kMaxSamples * 4);
+        sampleOut_ = make(kMaxSamples * 32);
+        // Allocation is lazy on most drivers: touch the largest buffers now so that a device too
+        // small fails here, with a message, rather than in the middle of a step.
+        const int zero = 0;
+        cc_.queue().enqueueFillBuffer(nodeCom_, zero, 0, cap * 16);
+        cc_.queue().enqueueFillBuffer(keys_[1], zero, 0, cap * 8);
+        cc_.queue().finish();
+    } catch (const cl::Error& e) {
+        releaseBuffers();
+        capacity_ = 0;
+        throwClError("tree: cannot allocate " + std::to_string(cap * bytesPerBody() >> 20) +
+                         " MiB of work buffers for " + std::to_string(n) + " bodies",
+                     e);
+    }
+    capacity_ = cap;
+}
+
+void TreeForce::releaseBuffers() {
+    partials_ = box_ = counts_ = sorted_ = sortedAcc_ = children_ = ranges_ = nodeParent_ =
+        leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ = nodeLo_ =
+            nodeHi_ = crit_ = counters_ = sample_ = sampleOut_ = cl::Buffer();
+    for (int b = 0; b < 2; ++b)
+        keys_[b] = index_[b] = cl::Buffer();
+}
+
+void TreeForce::refreshKernels() {
+    ProgramCache& programs = cc_.programs();
+    if (k_->generation == programs.generation()) return;
+    const std::string base = "-DWG=" + std::to_string(wg_) + " -DSTACK=" + std::to_string(stack_) +
+                             " -DLIST=" + std::to_string(list_) +
+                             " -DCELLS=" + std::to_string(list_ / 2) +
+                             " -DLEAF=" + std::to_string(options_.leafSize);
+    Kernels k;
+    k.boundsPartial = programs.kernel(kFile, "bounds_partial", base);
+    k.boundsFinal = programs.kernel(kFile, "bounds_final", base);
+    k.keys = programs.kernel(kFile, "morton_keys", base);
+    k.count = programs.kernel(kFile, "radix_count", base);
+    k.scan = programs.kernel(kFile, "radix_scan", base);
+    k.scatter = programs.kernel(kFile, "radix_scatter", base);
+    k.gather = programs.kernel(kFile, "gather_sorted", base);
+    k.build = programs.kernel(kFile, "build_radix_tree", base);
+    k.moments = programs.kernel(kFile, "moments", base);
+    k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
+    k.direct = programs.kernel(kFile, "direct_sample", base);
+    k.groups = programs.kernel(kFile, "find_groups", base);
+    const char* walk = bodyWalk_ ? "walk_body" : "walk";
+    k.walk[0] = programs.kernel(kFile, walk, base);
+    k.walk[1] = programs.kernel(kFile, walk, base + " -DSELF_GUARD");
+    k.generation = programs.generation();
+    *k_ = std::move(k);
+}
+
+void TreeForce::enqueueSort(std::size_t n) {
+    auto& q = cc_.queue();
+    const std::size_t itemsPerTile =
+        std::max<std::size_t>(1, (n + kSortWg * kMaxSortTiles - 1) / (kSortWg * kMaxSortTiles));
+    const int tileKeys = static_cast<int>(kSortWg * itemsPerTile);
+    const int tiles = static_cast<int>((n + tileKeys - 1) / tileKeys);
+    const int ni = static_cast<int>(n);
+    int in = 0;
+    for (int shift = 0; shift < 64; shift += 4, in ^= 1) {
+        cl::Event e1, e2, e3;
+        k_->count.setArg(0, keys_[in]);
+        k_->count.setArg(1, ni);
+        k_->count.setArg(2, shift);
+        k_->count.setArg(3, tileKeys);
+        k_->count.setArg(4, counts_);
+        k_->count.setArg(5, tiles);
+        q.enqueueNDRangeKernel(k_->count, cl::NullRange, cl::NDRange(tiles * kSortWg),
+                               cl::NDRange(kSortWg), nullptr, &e1);
+        k_->scan.setArg(0, counts_);
+        k_->scan.setArg(1, 16 * tiles);
+        q.enqueueNDRangeKernel(k_->scan, cl::NullRange, cl::NDRange(kScanWg), cl::NDRange(kScanWg),
+                               nullptr, &e2);
+        k_->scatter.setArg(0, keys_[in]);
+        k_->scatter.setArg(1, index_[in]);
+        k_->scatter.setArg(2, keys_[in ^ 1]);
+        k_->scatter.setArg(3, index_[in ^ 1]);
+        k_->scatter.setArg(4, ni);
+        k_->scatter.setArg(5, shift);
+        k_->scatter.setArg(6, tileKeys);
+        k_->scatter.setArg(7, counts_);
+        k_->scatter.setArg(8, tiles);
+        q.enqueueNDRangeKernel(k_->scatter, cl::NullRange, cl::NDRange(tiles * kSortWg),
+                               cl::NDRange(kSortWg), nullptr, &e3);
+        events_.emplace_back("tree-sort", e1);
+        events_.emplace_back("tree-sort", e2);
+        events_.emplace_back("tree-sort", e3);
+    }
+    sortedBuffer_ = in;  // 16 passes: back in buffer 0
+}
+
+void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
+                        const cl::Buffer& acc, const cl::Buffer* vel, float kick) {
+    if (n == 0) throw Error("tree: no bodies");
+    events_.clear();
+    try {
+        refreshKernels();
+        reserve(n);
+        auto& q = cc_.queue();
+        const int ni = static_cast<int>(n);
+        auto run = [&](cl::Kernel& k, std::size_t global, std::size_t local, const char* stage) {
+            cl::Event e;
+            q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
+                                   cl::NDRange(local), nullptr, &e);
+            events_.emplace_back(stage, e);
+        };
+
+        const std::size_t reduceGroups = std::min<std::size_t>(64, (n + kReduceWg - 1) / kReduceWg);
+        k_->boundsPartial.setArg(0, pos);
+        k_->boundsPartial.setArg(1, ni);
+        k_->boundsPartial.setArg(2, partials_);
+        run(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
+        k_->boundsFinal.setArg(0, partials_);
+        k_->boundsFinal.setArg(1, static_cast<int>(reduceGroups));
+        k_->boundsFinal.setArg(2, box_);
+        run(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
+
+        k_->keys.setArg(0, pos);
+        k_->keys.setArg(1, ni);
+        k_->keys.setArg(2, box_);
+        k_->keys.setArg(3, keys_[0]);
+        k_->keys.setArg(4, index_[0]);
+        k_->keys.setArg(5, counters_);
+        run(k_->keys, n, kElementWg, "tree-keys");
+
+        enqueueSort(n);
+        const cl::Buffer& keys = keys_[sortedBuffer_];
+        const cl::Buffer& index = index_[sortedBuffer_];
+
+        k_->gather.setArg(0, pos);
+        k_->gather.setArg(1, index);
+        k_->gather.setArg(2, ni);
+        k_->gather.setArg(3, sorted_);
+        run(k_->gather, n, kElementWg, "tree-build");
+        if (n > 1) {
+            k_->build.setArg(0, keys);
+            k_->build.setArg(1, ni);
+            k_->build.setArg(2, children_);
+            k_->build.setArg(3, ranges_);
+            k_->build.setArg(4, nodeParent_);
+            k_->build.setArg(5, leafParent_);
+            k_->build.setArg(6, visits_);
+            run(k_->build, n - 1, kElementWg, "tree-build");
+
+            k_->moments.setArg(0, sorted_);
+            k_->moments.setArg(1, ni);
+            k_->moments.setArg(2, children_);
+            k_->moments.setArg(3, nodeParent_);
+            k_->moments.setArg(4, leafParent_);
+            k_->moments.setArg(5, visits_);
+            k_->moments.setArg(6, nodeCom_);
+            k_->moments.setArg(7, nodeQa_);
+            k_->moments.setArg(8, nodeQb_);
+            k_->moments.setArg(9, nodeLo_);
+            k_->moments.setArg(10, nodeHi_);
+            k_->moments.setArg(11, crit_);
+            k_->moments.setArg(12, theta_);
+            run(k_->moments, n, kElementWg, "tree-moments");
+        }
+
+        if (!bodyWalk_) {
+            k_->groups.setArg(0, children_);
+            k_->groups.setArg(1, ranges_);
+            k_->groups.setArg(2, ni);
+            k_->groups.setArg(3, groups_);
+            k_->groups.setArg(4, counters_);
+            run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
+        }
+        // Group walk: persistent work-groups that take walk groups from a counter, enough to fill
+        // the device. Body walk: one work-item per body.
+        const std::size_t maxGroups = n;  // a walk group holds at least one body
+        const std::size_t resident =
+            static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
+        const std::size_t launch = std::min(maxGroups, resident);
+        cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
+        walk.setArg(0, sorted_);
+        walk.setArg(1, ni);
+        walk.setArg(2, children_);
+        walk.setArg(3, ranges_);
+        walk.setArg(4, nodeCom_);
+        walk.setArg(5, nodeQa_);
+        walk.setArg(6, nodeQb_);
+        walk.setArg(7, crit_);
+        walk.setArg(8, softening * softening);
+        walk.setArg(9, groups_);
+        walk.setArg(10, sortedAcc_);
+        walk.setArg(11, counters_);
+        walk.setArg(12, walkStats_);
+        if (bodyWalk_)
+            run(walk, n, kElementWg, "tree-walk");
+        else
+            run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
+
+        k_->scatterAcc.setArg(0, sortedAcc_);
+        k_->scatterAcc.setArg(1, index);
+        k_->scatterAcc.setArg(2, ni);
+        k_->scatterAcc.setArg(3, acc);
+        k_->scatterAcc.setArg(4, vel ? *vel : acc);
+        k_->scatterAcc.setArg(5, vel ? kick : 0.0f);
+        run(k_->scatterAcc, n, kElementWg, "tree-walk");
+        lastN_ = n;
+    } catch (const cl::Error& e) {
+        throwClError("Barnes-Hut tree force for " + std::to_string(n) + " bodies failed", e);
+    }
+}
+
+TreeStageTimes TreeForce::lastTimes() {
+    TreeStageTimes t;
+    for (const auto& [stage, ev] : events_) {
+        const double ms = eventMilliseconds(ev);
+        if (stage == "tree-box")
+            t.box += ms;
+        else if (stage == "tree-keys")
+            t.keys += ms;
+        else if (stage == "tree-sort")
+            t.sort += ms;
+        else if (stage == "tree-build")
+            t.build += ms;
+        else if (stage == "tree-moments")
+            t.moments += ms;
+        else
+            t.walk += ms;
+    }
+    return t;
+}
+
+TreeWalkStats TreeForce::lastWalkStats() {
+    TreeWalkStats w;
+    if (!lastN_) return w;
+    int counters[3] = {0, 0, 0};
+    cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof counters, counters);
+    const std::size_t groups = static_cast<std::size_t>(counters[1]);
+    std::vector<int> stats(2 * groups), ranges(2 * groups);
+    cc_.queue().enqueueReadBuffer(walkStats_, CL_TRUE, 0, stats.size() * 4, stats.data());
+    if (!bodyWalk_)
+        cc_.queue().enqueueReadBuffer(groups_, CL_TRUE, 0, ranges.size() * 4, ranges.data());
+    double summed = 0, iterations = 0;
+    for (std::size_t g = 0; g < groups; ++g) {
+        const double bodies = bodyWalk_ ? 1 : ranges[2 * g + 1] - ranges[2 * g] + 1;
+        summed += double(stats[2 * g]) * bodies;
+        iterations += stats[2 * g + 1];
+    }
+    w.groups = static_cast<int>(groups);
+    w.interactionsPerBody = summed / double(lastN_);
+    w.iterationsPerGroup = groups ? iterations / double(groups) : 0;
+    w.fallbacks = counters[0];
+    return w;
+}
+
+int TreeForce::lastFallbacks() {
+    if (!lastN_) return 0;
+    int v = 0;
+    cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof v, &v);
+    return v;
+}
+
+TreeSnapshot TreeForce::readTree() {
+    TreeSnapshot s;
+    if (!lastN_) return s;
+    const std::size_t n = lastN_, inner = n - 1;
+    auto& q = cc_.queue();
+    s.sortedIndex.resize(n);
+    q.enqueueReadBuffer(index_[sortedBuffer_], CL_TRUE, 0, n * 4, s.sortedIndex.data());
+    if (!inner) return s;
+    std::vector<int> ch(2 * inner), rg(2 * inner);
+    s.com.resize(4 * inner);
+    q.enqueueReadBuffer(children_, CL_TRUE, 0, inner * 8, ch.data());
+    q.enqueueReadBuffer(ranges_, CL_TRUE, 0, inner * 8, rg.data());
+    q.enqueueReadBuffer(nodeCom_, CL_TRUE, 0, inner * 16, s.com.data());
+    for (std::size_t i = 0; i < inner; ++i) {
+        s.children.emplace_back(ch[2 * i], ch[2 * i + 1]);
+        s.ranges.emplace_back(rg[2 * i], rg[2 * i + 1]);
+    }
+    return s;
+}
+
+TreeAccuracy TreeForce::accuracy(const cl::Buffer& pos, std::size_t n, float softening,
+                                 const cl::Buffer& acc, int samples) {
+    TreeAccuracy r;
+    if (!n || samples <= 0) return r;
+    const std::size_t count = std::min<std::size_t>(
+        {n, static_cast<std::size_t>(samples), static_cast<std::size_t>(kMaxSamples)});
+    std::vector<int> sample(count);
+    for (std::size_t s = 0; s < count; ++s)
+        sample[s] = static_cast<int>(s * n / count);
+    std::vector<float> out(8 * count);
+    try {
+        refreshKernels();
+        reserve(n);
+        auto& q = cc_.queue();
+        q.enqueueWriteBuffer(sample_, CL_FALSE, 0, count * 4, sample.data());
+        k_->direct.setArg(0, pos);
+        k_->direct.setArg(1, static_cast<int>(n));
+        k_->direct.setArg(2, sample_);
+        k_->direct.setArg(3, softening * softening);
+        k_->direct.setArg(4, acc);
+        k_->direct.setArg(5, sampleOut_);
+        q.enqueueNDRangeKernel(k_->direct, cl::NullRange, cl::NDRange(count * kReduceWg),
+                               cl::NDRange(kReduceWg));
+        q.enqueueReadBuffer(sampleOut_, CL_TRUE, 0, out.size() * 4, out.data());
+    } catch (const cl::Error& e) {
+        throwClError("tree: accuracy sample failed", e);
+    }
+    std::vector<double> errors;
+    for (std::size_t s = 0; s < count; ++s) {
+        const float* d = &out[8 * s];
+        const float* a = d + 4;
+        const double dx = a[0] - d[0], dy = a[1] - d[1], dz = a[2] - d[2];
+        const double ref =
+            std::sqrt(double(d[0]) * d[0] + double(d[1]) * d[1] + double(d[2]) * d[2]);
+        if (ref == 0) continue;
+        const double e = std::sqrt(dx * dx + dy * dy + dz * dz) / ref;
+        errors.push_back(std::isfinite(e) ? e : INFINITY);
+    }
+    if (errors.empty()) return r;
+    std::sort(errors.begin(), errors.end());
+    r.samples = static_cast<int>(errors.size());
+    r.median = errors[errors.size() / 2];
+    r.p99 = errors[std::min(errors.size() - 1, errors.size() * 99 / 100)];
+    r.worst = errors.back();
+    return r;
+}
+
+}  // namespace clviz

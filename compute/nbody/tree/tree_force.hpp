@@ -1,0 +1,141 @@
+#pragma once
+// Barnes-Hut gravity on the device (kernels/nbody_tree.cl): bounding box, Morton keys, radix sort,
+// Karras radix tree, centres of mass and quadrupoles, then a group walk with a shared interaction
+// list. GL-free and independent of NbodySimulation: give it float4 positions (xyz, mass in w) of n
+// bodies and it writes float4 accelerations (w = 0), with the same softened force as the all-pairs
+// kernels, so theta = 0 reproduces the direct sum. Every command goes on the ComputeContext's
+// in-order queue; compute() returns without waiting (no host round trip per step).
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compute/core/cl.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+
+// Device time of each stage of the last compute() (milliseconds; from profiling events).
+struct TreeStageTimes {
+    double box = 0, keys = 0, sort = 0, build = 0, moments = 0, walk = 0;
+    double total() const { return box + keys + sort + build + moments + walk; }
+};
+
+// The tree as the device built it, read back for tests and tools (tree_test.cpp).
+struct TreeSnapshot {
+    std::vector<unsigned> sortedIndex;          // sorted position -> caller's body index
+    std::vector<std::pair<int, int>> children;  // internal nodes; c < 0 is leaf (sorted body ~c)
+    std::vector<std::pair<int, int>> ranges;    // first and last sorted body under each node
+    std::vector<float> com;                     // 4 per node: centre of mass, mass
+};
+
+struct TreeAccuracy {
+    int samples = 0;    // bodies compared (those with a_direct == 0 are left out)
+    double median = 0;  // of the relative errors
+    double p99 = 0;     // 99th percentile
+    double worst = 0;
+};
+
+// What the last walk did (for the benchmark): list entries summed per body (bodies and cells), walk
+// iterations per group, groups that fell back to the direct sum.
+struct TreeWalkStats {
+    int groups = 0;  // walk groups (subtrees of at most groupSize bodies)
+    double interactionsPerBody = 0;
+    double iterationsPerGroup = 0;
+    int fallbacks = 0;
+};
+
+// Group: work-groups of nearby bodies share one walk and its lists (GPUs). Body: one body per
+// work-item with its own stack (CPU devices, where barriers and local atomics are loops). Auto:
+// Body on CPU devices, Group elsewhere.
+enum class TreeWalk { Auto, Group, Body };
+
+struct TreeForceOptions {
+    TreeWalk walk = TreeWalk::Auto;
+    // Defaults measured best on the H200 (docs/benchmarks.md, "Barnes-Hut tree").
+    int groupSize = 128;  // most bodies per walk group (power of two, 32 .. 256; clamped to the
+                          // device's work-group limit)
+    int leafSize = 8;     // a cell of at most this many bodies that must be opened lists its bodies
+    // Local memory of the walk: bodies in the shared list (cells: half as many; halved until it
+    // fits the device) and stack entries (at least groupSize + 256).
+    int listSize = 1024;
+    int stackSize = 1024;
+};
+
+class TreeForce {
+  public:
+    // Builds the kernels (throws clviz::Error with the build log on failure).
+    explicit TreeForce(ComputeContext& cc, TreeForceOptions options = {});
+    ~TreeForce();
+    TreeForce(const TreeForce&) = delete;
+    TreeForce& operator=(const TreeForce&) = delete;
+
+    // Opening angle: a cell of longest side l whose centre of mass lies d from a group's bounding
+    // box and delta from its own centre is used whole when l / theta + delta < d. 0 opens every
+    // cell (the direct sum). Throws clviz::Error outside [0, 2].
+    void setTheta(float theta);
+    float theta() const { return theta_; }
+
+    // acc[i] = a(pos)[i] for i < n; when vel is given and kick != 0, also vel[i].xyz += acc * kick
+    // (the closing half-kick of leapfrog, as the all-pairs kernels fuse it). n in 1 ..
+    // kMaxBodies; buffers hold at least n float4. Grows its work buffers as n needs; throws
+    // clviz::Error when the device cannot hold them. Enqueued only.
+    void compute(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
+                 const cl::Buffer* vel = nullptr, float kick = 0);
+
+    // Per-stage device times of the last compute(); waits for it.
+    TreeStageTimes lastTimes();
+    // Events of the last compute(), named by stage ("tree-box", "tree-keys", ...), for callers
+    // that keep their own per-kernel tables.
+    const std::vector<std::pair<std::string, cl::Event>>& lastEvents() const { return events_; }
+
+    // Groups of the last compute() whose walk stack overflowed and which summed directly instead
+    // (exact but slow; 0 in any sane tree). Blocking read.
+    int lastFallbacks();
+
+    // Blocking; reads one int2 per group.
+    TreeWalkStats lastWalkStats();
+
+    // Blocking read of the tree the last compute() built.
+    TreeSnapshot readTree();
+
+    // Relative force error |a - a_direct| / |a_direct| of `samples` bodies spread evenly over the
+    // n bodies, a_direct summed on the device in float (one work-group per body), a read from
+    // `acc` (e.g. what compute() wrote). Blocking; costs samples * n interactions.
+    TreeAccuracy accuracy(const cl::Buffer& pos, std::size_t n, float softening,
+                          const cl::Buffer& acc, int samples = 256);
+
+    int groupSize() const { return bodyWalk_ ? 1 : wg_; }  // bodies sharing one walk
+    bool bodyWalk() const { return bodyWalk_; }
+    std::size_t bytesPerBody() const;  // device memory the tree needs per body (for messages)
+
+  private:
+    void reserve(std::size_t n);
+    void releaseBuffers();
+    void refreshKernels();  // (re)fetches kernels when the program cache changed (live reload)
+    void enqueueSort(std::size_t n);
+
+    ComputeContext& cc_;
+    TreeForceOptions options_;
+    int wg_ = 128, list_ = 1024, stack_ = 1024;
+    bool bodyWalk_ = false;
+    float theta_ = 0.5f;
+    std::size_t capacity_ = 0;
+    float lastSoftening_ = -1;
+    bool lastSelfGuard_ = false;
+    std::size_t lastN_ = 0;
+
+    struct Kernels;
+    std::unique_ptr<Kernels> k_;
+    std::vector<std::pair<std::string, cl::Event>> events_;
+
+    // Work buffers, grown to capacity_ bodies.
+    cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;
+    cl::Buffer children_, ranges_, nodeParent_, leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_,
+        walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sample_, sampleOut_;
+    int sortedBuffer_ = 0;  // which of keys_/index_ holds the sorted result
+};
+
+}  // namespace clviz

@@ -1,0 +1,652 @@
+// Barnes-Hut gravity on the device, every stage in one file (see compute/nbody/tree/tree_force.hpp):
+//   box      bounds_partial, bounds_final   bounding cube of the finite positions
+//   keys     morton_keys                    63-bit Morton key (21 bits per axis) and body index
+//   sort     radix_count, radix_scan, radix_scatter   stable LSD radix sort, 4 bits per pass
+//   build    gather_sorted, build_radix_tree          Karras 2012 binary radix tree
+//   moments  moments                        mass, centre of mass, quadrupole, bounds, opening radius
+//   walk     find_groups, walk, scatter_accelerations   group walk with shared interaction lists
+// Same softened force as kernels/nbody/force.cl, so theta -> 0 gives the all-pairs sum.
+//
+// Build options: -DWG=n (walk work-group = bodies per group, power of two), -DSTACK=n, -DLIST=n,
+// -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
+// be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0).
+//
+// Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
+// body ~c. For n == 1 the root is the leaf ~0.
+
+#ifndef WG
+#define WG 64
+#endif
+#ifndef STACK
+#define STACK 1024
+#endif
+#ifndef LIST
+#define LIST 1024
+#endif
+#ifndef LEAF
+#define LEAF 4
+#endif
+#ifndef CELLS
+#define CELLS 256
+#endif
+#define SORT_WG 128    // radix sort work-group (one 8-bit rank field per digit: at most 255 keys)
+#define SCAN_WG 256    // radix_scan: one work-group scans every tile count
+#define REDUCE_WG 256  // bounds kernels
+#define KEY_BITS 21
+
+#if LIST < 2 * WG || LIST < LEAF || STACK < WG + 256
+#error "LIST must hold 2 * WG entries and a leaf, STACK WG + 256 (see walk)"
+#endif
+
+// ---- box ---------------------------------------------------------------------------------------
+
+// Each group reduces a grid-stride slice of the bodies to min and max; NaN and Inf are skipped
+// (the diagnostics report them; the tree stays finite and bounded without them).
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void bounds_partial(
+    __global const float4* restrict pos, const int n, __global float4* restrict partials) {
+    __local float4 lo[REDUCE_WG], hi[REDUCE_WG];
+    const int lid = get_local_id(0);
+    float4 mn = (float4)(INFINITY), mx = (float4)(-INFINITY);
+    for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+        const float4 p = pos[i];
+        if (isfinite(p.x) && isfinite(p.y) && isfinite(p.z)) {
+            mn = fmin(mn, p);
+            mx = fmax(mx, p);
+        }
+    }
+    lo[lid] = mn;
+    hi[lid] = mx;
+    for (int s = REDUCE_WG / 2; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s) {
+            lo[lid] = fmin(lo[lid], lo[lid + s]);
+            hi[lid] = fmax(hi[lid], hi[lid + s]);
+        }
+    }
+    if (lid == 0) {
+        partials[2 * get_group_id(0)] = lo[0];
+        partials[2 * get_group_id(0) + 1] = hi[0];
+    }
+}
+
+// box[0] = (min corner, scale): key coordinate = (x - min) * scale in [0, 2^21); box[1] = max.
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void bounds_final(
+    __global const float4* restrict partials, const int groups, __global float4* restrict box) {
+    __local float4 lo[REDUCE_WG], hi[REDUCE_WG];
+    const int lid = get_local_id(0);
+    float4 mn = (float4)(INFINITY), mx = (float4)(-INFINITY);
+    for (int g = lid; g < groups; g += REDUCE_WG) {
+        mn = fmin(mn, partials[2 * g]);
+        mx = fmax(mx, partials[2 * g + 1]);
+    }
+    lo[lid] = mn;
+    hi[lid] = mx;
+    for (int s = REDUCE_WG / 2; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s) {
+            lo[lid] = fmin(lo[lid], lo[lid + s]);
+            hi[lid] = fmax(hi[lid], hi[lid + s]);
+        }
+    }
+    if (lid == 0) {
+        const float4 e = hi[0] - lo[0];
+        const float extent = fmax(fmax(e.x, e.y), e.z);
+        // A cube, so Morton cells are cubes; no finite body (or one point): every key is 0.
+        const float scale = (isfinite(extent) && extent > 0) ? (float)((1 << KEY_BITS) - 1) / extent : 0.0f;
+        const float4 corner = isfinite(extent) ? lo[0] : (float4)(0);
+        box[0] = (float4)(corner.x, corner.y, corner.z, scale);
+        box[1] = hi[0];
+    }
+}
+
+// ---- keys --------------------------------------------------------------------------------------
+
+// Spreads the low 21 bits of v to every third bit of a 64-bit word.
+static inline ulong spread3(ulong v) {
+    v &= 0x1fffffUL;
+    v = (v | (v << 32)) & 0x1f00000000ffffUL;
+    v = (v | (v << 16)) & 0x1f0000ff0000ffUL;
+    v = (v | (v << 8)) & 0x100f00f00f00f00fUL;
+    v = (v | (v << 4)) & 0x10c30c30c30c30c3UL;
+    v = (v | (v << 2)) & 0x1249249249249249UL;
+    return v;
+}
+
+static inline ulong quantize(float x, float lo, float scale) {
+    // convert_uint_sat maps NaN to 0 and clamps the rest: every body gets a valid key.
+    return (ulong)min(convert_uint_sat((x - lo) * scale), (uint)((1 << KEY_BITS) - 1));
+}
+
+__kernel void morton_keys(__global const float4* restrict pos, const int n,
+                          __global const float4* restrict box, __global ulong* restrict keys,
+                          __global uint* restrict index, __global int* restrict counters) {
+    const int i = get_global_id(0);
+    if (i < 3) counters[i] = 0;  // fallbacks, groups, next group: this step counts from here
+    if (i >= n) return;
+    const float4 b = box[0];
+    const float4 p = pos[i];
+    keys[i] = (spread3(quantize(p.x, b.x, b.w)) << 2) | (spread3(quantize(p.y, b.y, b.w)) << 1) |
+              spread3(quantize(p.z, b.z, b.w));
+    index[i] = (uint)i;
+}
+
+// ---- sort: stable LSD radix sort of (key, index), 4 bits per pass ------------------------------
+// Tiles of tileKeys consecutive keys; counts[digit * tiles + tile] is laid out so that one
+// exclusive scan of the whole array gives every (digit, tile) its first output slot.
+
+__kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
+    __global const ulong* restrict keys, const int n, const int shift, const int tileKeys,
+    __global uint* restrict counts, const int tiles) {
+    __local uint hist[16];
+    const int lid = get_local_id(0), tile = get_group_id(0);
+    if (lid < 16) hist[lid] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int start = tile * tileKeys, end = min(start + tileKeys, n);
+    for (int i = start + lid; i < end; i += SORT_WG) atomic_inc(&hist[(uint)(keys[i] >> shift) & 15u]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < 16) counts[lid * tiles + tile] = hist[lid];
+}
+
+// Exclusive scan of `total` counts in place, by one work-group: each work-item owns a contiguous
+// run, the run sums are scanned in local memory, then each run is rewritten.
+__kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan(
+    __global uint* restrict counts, const int total) {
+    __local uint sums[SCAN_WG];
+    const int lid = get_local_id(0);
+    const int per = (total + SCAN_WG - 1) / SCAN_WG;
+    const int start = min(lid * per, total), end = min(start + per, total);
+    uint s = 0;
+    for (int i = start; i < end; ++i) s += counts[i];
+    sums[lid] = s;
+    for (int d = 1; d < SCAN_WG; d <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint add = lid >= d ? sums[lid - d] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sums[lid] += add;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint run = sums[lid] - s;  // exclusive prefix of this run
+    for (int i = start; i < end; ++i) {
+        const uint c = counts[i];
+        counts[i] = run;
+        run += c;
+    }
+}
+
+// Moves each key to its slot. The tile is walked in chunks of SORT_WG keys in order; inside a
+// chunk a work-group scan of one-hot digit counters (16 fields of 8 bits in a uint4) ranks each key
+// among the chunk's keys with the same digit, which keeps the sort stable.
+__kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter(
+    __global const ulong* restrict keysIn, __global const uint* restrict valsIn,
+    __global ulong* restrict keysOut, __global uint* restrict valsOut, const int n,
+    const int shift, const int tileKeys, __global const uint* restrict offsets, const int tiles) {
+    __local uint base[16];
+    __local uint4 scan[SORT_WG];
+    const int lid = get_local_id(0), tile = get_group_id(0);
+    if (lid < 16) base[lid] = offsets[lid * tiles + tile];
+    const int start = tile * tileKeys, end = min(start + tileKeys, n);
+    for (int c = start; c < end; c += SORT_WG) {
+        const int i = c + lid;
+        const bool valid = i < end;
+        const ulong key = valid ? keysIn[i] : 0;
+        const uint val = valid ? valsIn[i] : 0;
+        const uint digit = (uint)(key >> shift) & 15u;
+        const uint one = valid ? 1u << (8 * (digit & 3)) : 0u;
+        uint4 mine = (uint4)(0);
+        if ((digit >> 2) == 0) mine.s0 = one;
+        else if ((digit >> 2) == 1) mine.s1 = one;
+        else if ((digit >> 2) == 2) mine.s2 = one;
+        else mine.s3 = one;
+        barrier(CLK_LOCAL_MEM_FENCE);  // base[] updated, scan[] free
+        scan[lid] = mine;
+        for (int d = 1; d < SORT_WG; d <<= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint4 add = lid >= d ? scan[lid - d] : (uint4)(0);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            scan[lid] += add;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint4 before = scan[lid] - mine;
+        const uint word = (digit >> 2) == 0 ? before.s0
+                        : (digit >> 2) == 1 ? before.s1
+                        : (digit >> 2) == 2 ? before.s2
+                                            : before.s3;
+        const uint rank = (word >> (8 * (digit & 3))) & 255u;
+        if (valid) {
+            const uint dst = base[digit] + rank;
+            keysOut[dst] = key;
+            valsOut[dst] = val;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < 16) {
+            const uint4 all = scan[SORT_WG - 1];
+            const uint w = (lid >> 2) == 0 ? all.s0 : (lid >> 2) == 1 ? all.s1 : (lid >> 2) == 2 ? all.s2 : all.s3;
+            base[lid] += (w >> (8 * (lid & 3))) & 255u;
+        }
+    }
+}
+
+// ---- build -------------------------------------------------------------------------------------
+
+__kernel void gather_sorted(__global const float4* restrict pos, __global const uint* restrict index,
+                            const int n, __global float4* restrict sorted) {
+    const int i = get_global_id(0);
+    if (i < n) sorted[i] = pos[index[i]];
+}
+
+// Length of the common prefix of keys i and j, with the index as tie-break (identical keys still
+// differ in their position), or -1 when j is outside [0, n).
+static inline int prefix(__global const ulong* keys, const int n, const int i, const int j) {
+    if (j < 0 || j >= n) return -1;
+    const ulong a = keys[i], b = keys[j];
+    if (a == b) return 64 + (int)clz((uint)i ^ (uint)j);
+    return (int)clz(a ^ b);
+}
+
+// One work-item per internal node i (0 .. n-2), Karras 2012, figure 4. Also clears the counters
+// the moments pass climbs with.
+__kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
+                               __global int2* restrict children, __global int2* restrict ranges,
+                               __global int* restrict nodeParent, __global int* restrict leafParent,
+                               __global int* restrict visits) {
+    const int i = get_global_id(0);
+    if (i >= n - 1) return;
+    const int d = prefix(keys, n, i, i + 1) - prefix(keys, n, i, i - 1) > 0 ? 1 : -1;
+    const int minPrefix = prefix(keys, n, i, i - d);
+    int lmax = 2;
+    while (prefix(keys, n, i, i + lmax * d) > minPrefix) lmax <<= 1;  // ends: past n it is -1
+    int l = 0;
+    for (int t = lmax >> 1; t >= 1; t >>= 1)
+        if (prefix(keys, n, i, i + (l + t) * d) > minPrefix) l += t;
+    const int j = i + l * d;
+    const int nodePrefix = prefix(keys, n, i, j);
+    int s = 0;
+    for (int div = 2, t = l;; div <<= 1) {
+        t = (l + div - 1) / div;
+        if (prefix(keys, n, i, i + (s + t) * d) > nodePrefix) s += t;
+        if (t <= 1) break;
+    }
+    const int split = i + s * d + min(d, 0);
+    const int first = min(i, j), last = max(i, j);
+    const int left = first == split ? ~split : split;
+    const int right = last == split + 1 ? ~(split + 1) : split + 1;
+    children[i] = (int2)(left, right);
+    ranges[i] = (int2)(first, last);
+    if (left < 0) leafParent[split] = i; else nodeParent[split] = i;
+    if (right < 0) leafParent[split + 1] = i; else nodeParent[split + 1] = i;
+    if (i == 0) nodeParent[0] = -1;
+    visits[i] = 0;
+}
+
+// Walk groups: the largest subtrees holding at most WG bodies. They partition the bodies into
+// runs of consecutive sorted bodies that share a key prefix, so each group is compact in space (a
+// run of WG sorted bodies can straddle a jump of the curve and span half the system). One
+// work-item per internal node: a node of more than WG bodies emits each child that has at most WG.
+// counters[1] counts the groups; groups[g] = (first, last) sorted body.
+__kernel void find_groups(__global const int2* restrict children,
+                          __global const int2* restrict ranges, const int n,
+                          __global int2* restrict groups, __global int* restrict counters) {
+    const int i = get_global_id(0);
+    if (n == 1 && i == 0) groups[atomic_inc(&counters[1])] = (int2)(0, 0);
+    if (i >= n - 1) return;
+    const int2 r = ranges[i];
+    if (r.y - r.x + 1 <= WG) {
+        if (i == 0) groups[atomic_inc(&counters[1])] = r;  // the whole tree is one group
+        return;
+    }
+    const int2 ch = children[i];
+    for (int k = 0; k < 2; ++k) {
+        const int c = k ? ch.y : ch.x;
+        const int2 cr = c < 0 ? (int2)(~c, ~c) : ranges[c];
+        if (cr.y - cr.x + 1 <= WG) groups[atomic_inc(&counters[1])] = cr;
+    }
+}
+
+// ---- moments -----------------------------------------------------------------------------------
+
+// One work-item per leaf climbs towards the root; at each node the second arrival (both children
+// done) computes it. Node data goes through volatile pointers and a global fence before the
+// counter, so the other child's writes are seen. Each climb is at most n - 1 steps.
+// nodeCom = (centre of mass, mass); nodeQa/nodeQb = traceless quadrupole about the centre of mass,
+// sum m (3 y y^T - |y|^2 I), as (xx, yy, zz, xy) and (xz, yz); nodeLo/nodeHi = bounds of
+// the bodies; crit = opening radius l / theta + |com - centre of the bounds| (l: longest side),
+// INFINITY when theta == 0.
+__kernel void moments(__global const float4* restrict sorted, const int n,
+                      __global const int2* restrict children, __global const int* restrict nodeParent,
+                      __global const int* restrict leafParent, __global int* visits,
+                      volatile __global float4* nodeCom, volatile __global float4* nodeQa,
+                      volatile __global float2* nodeQb, volatile __global float4* nodeLo,
+                      volatile __global float4* nodeHi, volatile __global float* crit,
+                      const float theta) {
+    const int leaf = get_global_id(0);
+    if (leaf >= n || n < 2) return;
+    int node = leafParent[leaf];
+    for (int steps = 0; node >= 0 && steps < n; ++steps) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        if (atomic_inc(&visits[node]) == 0) return;  // the other child is not done yet
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        const int2 ch = children[node];
+        float4 c[2], qa[2], lo[2], hi[2];
+        float2 qb[2];
+        for (int k = 0; k < 2; ++k) {
+            const int child = k ? ch.y : ch.x;
+            if (child < 0) {
+                const float4 p = sorted[~child];
+                c[k] = p;
+                qa[k] = (float4)(0);
+                qb[k] = (float2)(0);
+                lo[k] = hi[k] = (float4)(p.x, p.y, p.z, 0);
+            } else {
+                c[k] = nodeCom[child];
+                qa[k] = nodeQa[child];
+                qb[k] = nodeQb[child];
+                lo[k] = nodeLo[child];
+                hi[k] = nodeHi[child];
+            }
+        }
+        const float4 mn = fmin(lo[0], lo[1]), mx = fmax(hi[0], hi[1]);
+        const float m = c[0].w + c[1].w;
+        const float4 centre = 0.5f * (mn + mx);
+        float4 com = m > 0 ? (c[0].w * c[0] + c[1].w * c[1]) / m : centre;
+        com.w = m;
+        const float4 e = mx - mn;
+        const float side = fmax(fmax(e.x, e.y), e.z);
+        const float dx = com.x - centre.x, dy = com.y - centre.y, dz = com.z - centre.z;
+        const float offset = sqrt(dx * dx + dy * dy + dz * dz);
+        // Parallel-axis shift of each child's quadrupole to the new centre of mass.
+        float4 qa2 = qa[0] + qa[1];
+        float2 qb2 = qb[0] + qb[1];
+        for (int k = 0; k < 2; ++k) {
+            const float4 d = c[k] - com;
+            const float d2 = d.x * d.x + d.y * d.y + d.z * d.z, mk = c[k].w;
+            qa2 += mk * (float4)(3 * d.x * d.x - d2, 3 * d.y * d.y - d2, 3 * d.z * d.z - d2,
+                                 3 * d.x * d.y);
+            qb2 += mk * (float2)(3 * d.x * d.z, 3 * d.y * d.z);
+        }
+        nodeCom[node] = com;
+        nodeQa[node] = qa2;
+        nodeQb[node] = qb2;
+        nodeLo[node] = mn;
+        nodeHi[node] = mx;
+        crit[node] = theta > 0 ? side / theta + offset : INFINITY;
+        node = nodeParent[node];
+    }
+}
+
+// ---- walk --------------------------------------------------------------------------------------
+
+#ifdef SELF_GUARD
+#define GUARD(inv, r2) inv = (r2) > 0.0f ? (inv) : 0.0f
+#else
+#define GUARD(inv, r2)
+#endif
+
+#define INTERACT(p, q, ax, ay, az)                                   \
+    do {                                                             \
+        const float dx = (q).x - (p).x;                              \
+        const float dy = (q).y - (p).y;                              \
+        const float dz = (q).z - (p).z;                              \
+        const float r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2))); \
+        float inv = native_rsqrt(r2);                                \
+        GUARD(inv, r2);                                              \
+        const float s = (q).w * (inv * inv * inv);                   \
+        ax = mad(dx, s, ax);                                         \
+        ay = mad(dy, s, ay);                                         \
+        az = mad(dz, s, az);                                         \
+    } while (0)
+
+// A cell: softened point mass plus quadrupole (d = com - p, r^2 = |d|^2 + eps^2):
+// a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with u = d / r (|u| <= 1) as
+// M u / r^2 + (5/2 (u^T Q u) u - Q u) / r^4 so that no power of 1/r beyond the 4th is formed
+// (r^-7 overflows float for r ~ 1e-6).
+#define INTERACT_CELL(p, c, qa, qb, ax, ay, az)                                   \
+    do {                                                                          \
+        const float dx = (c).x - (p).x;                                           \
+        const float dy = (c).y - (p).y;                                           \
+        const float dz = (c).z - (p).z;                                           \
+        const float r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));             \
+        const float inv = native_rsqrt(r2);                                       \
+        const float ux = dx * inv, uy = dy * inv, uz = dz * inv;                  \
+        const float inv2 = inv * inv, inv4 = inv2 * inv2;                         \
+        const float qx = mad((qa).x, ux, mad((qa).w, uy, (qb).x * uz));           \
+        const float qy = mad((qa).w, ux, mad((qa).y, uy, (qb).y * uz));           \
+        const float qz = mad((qb).x, ux, mad((qb).y, uy, (qa).z * uz));           \
+        const float uqu = mad(ux, qx, mad(uy, qy, uz * qz));                      \
+        const float radial = mad(2.5f * uqu, inv4, (c).w * inv2);                 \
+        ax = mad(radial, ux, mad(-qx, inv4, ax));                                 \
+        ay = mad(radial, uy, mad(-qy, inv4, ay));                                 \
+        az = mad(radial, uz, mad(-qz, inv4, az));                                 \
+    } while (0)
+
+// Each work-group takes walk groups (find_groups) from a shared counter until none are left, so
+// that slow groups do not leave compute units idle. A group walks the tree once: a cell is
+// accepted (monopole + quadrupole) when its opening radius is smaller than the distance from its
+// centre of mass to the group's bounding box, so the rule holds for every body of the group;
+// otherwise it is opened. Up to WG cells are popped per iteration, one per work-item, as many as
+// the lists have room for whatever each turns out to be (a cell, or up to LEAF bodies); accepted
+// cells and bodies go to shared lists, which all work-items sum when one cannot take another pop.
+// Bounded: the stack cannot overflow. A radix-tree path is at most 97 nodes long (each level adds
+// at least one bit to a common prefix of 64 key + 32 index bits), so while the stack is at most
+// STACK - WG - 128 full up to WG cells are popped (it grows by at most WG), and above that one
+// cell at a time, depth first, which adds at most one entry per level. (The direct-sum fallback
+// below, counted in counters[0], is a safety net only.) Every node is popped at most once per
+// group, so a walk ends after at most 4n + 4 iterations whatever the positions hold (NaN too).
+// stats[g] = (list entries summed per body, walk iterations) of group g, for the benchmark.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
+    __global const float4* restrict sorted, const int n, __global const int2* restrict children,
+    __global const int2* restrict ranges, __global const float4* restrict nodeCom,
+    __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
+    __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
+    __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats) {
+    __local int stack[STACK];
+    __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
+    __local float4 cellCom[CELLS], cellQa[CELLS];
+    __local float2 cellQb[CELLS];
+    __local int stackSize, listSize, cellSize, group;
+    const int lid = get_local_id(0);
+    const int groupCount = counters[1];
+    for (;;) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) group = atomic_inc(&counters[2]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int g = group;
+    if (g >= groupCount) break;
+    const int2 range = groups[g];
+    const bool valid = lid <= range.y - range.x;
+    const int i = range.x + (valid ? lid : 0);
+    const float4 p = sorted[i];
+
+    __local float4* lo = list;
+    __local float4* hi = list + WG;
+    lo[lid] = (float4)(p.x, p.y, p.z, 0);
+    hi[lid] = lo[lid];
+    for (int s = WG / 2; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s) {
+            lo[lid] = fmin(lo[lid], lo[lid + s]);
+            hi[lid] = fmax(hi[lid], hi[lid + s]);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const float4 gLo = lo[0], gHi = hi[0];
+    barrier(CLK_LOCAL_MEM_FENCE);  // list[] is the list from here on
+    if (lid == 0) {
+        stack[0] = n > 1 ? 0 : ~0;
+        stackSize = 1;
+        listSize = 0;
+        cellSize = 0;
+    }
+    float ax = 0, ay = 0, az = 0;
+    bool overflow = true;  // cleared when the walk ends normally
+    int summed = 0, iterations = 0;
+    const long maxIterations = 4 * (long)n + 4;
+    for (long iter = 0; iter < maxIterations; ++iter) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int sz = stackSize, lc = listSize, cc = cellSize;
+        if (sz == 0 && lc == 0 && cc == 0) {
+            overflow = false;
+            break;
+        }
+        ++iterations;
+        const int room = min((LIST - lc) / LEAF, CELLS - cc);  // pops the lists can absorb
+        if (sz == 0 || room == 0) {
+            for (int k = 0; k < lc; ++k) INTERACT(p, list[k], ax, ay, az);
+            for (int k = 0; k < cc; ++k)
+                INTERACT_CELL(p, cellCom[k], cellQa[k], cellQb[k], ax, ay, az);
+            summed += lc + cc;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid == 0) listSize = cellSize = 0;
+            continue;
+        }
+        const int take = min(room, sz <= STACK - WG - 128 ? min(WG, sz) : (sz < STACK - 1 ? 1 : 0));
+        if (take == 0) break;  // unreachable (see above); the fallback keeps the result exact
+        const int node = lid < take ? stack[sz - 1 - lid] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) stackSize = sz - take;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < take) {
+            if (node < 0) {
+                list[atomic_inc(&listSize)] = sorted[~node];
+            } else {
+                const float4 c = nodeCom[node];
+                const float r = crit[node];
+                const float dx = fmax(fmax(gLo.x - c.x, c.x - gHi.x), 0.0f);
+                const float dy = fmax(fmax(gLo.y - c.y, c.y - gHi.y), 0.0f);
+                const float dz = fmax(fmax(gLo.z - c.z, c.z - gHi.z), 0.0f);
+                if (dx * dx + dy * dy + dz * dz > r * r) {
+                    const int at = atomic_inc(&cellSize);
+                    cellCom[at] = c;
+                    cellQa[at] = nodeQa[node];
+                    cellQb[at] = nodeQb[node];
+                } else {
+                    const int2 nr = ranges[node];
+                    const int count = nr.y - nr.x + 1;
+                    if (count <= LEAF) {
+                        const int at = atomic_add(&listSize, count);
+                        for (int k = 0; k < count; ++k) list[at + k] = sorted[nr.x + k];
+                    } else {
+                        const int2 ch = children[node];
+                        const int at = atomic_add(&stackSize, 2);
+                        stack[at] = ch.x;
+                        stack[at + 1] = ch.y;
+                    }
+                }
+            }
+        }
+    }
+    if (overflow) {  // uniform: every work-item read the same sizes
+        ax = ay = az = 0;
+        for (int t = 0; t < n; t += WG) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            list[lid] = t + lid < n ? sorted[t + lid] : (float4)(0);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < WG; ++k) INTERACT(p, list[k], ax, ay, az);
+        }
+        summed = n;
+        if (lid == 0) atomic_inc(&counters[0]);
+    }
+    if (valid) sortedAcc[i] = (float4)(ax, ay, az, 0);
+    if (lid == 0) stats[g] = (int2)(summed, iterations);
+    }
+}
+
+// The walk for CPU devices: one work-item per body, its own depth-first stack, no barriers or
+// local atomics (which a CPU runtime turns into loops over the work-group). Same opening rule
+// with the body itself as the group. The stack holds at most depth + 1 <= 98 entries (each pop of
+// an opened cell pushes two children one level down), so 128 is safe; the loop is bounded like the
+// group walk's. Arguments as walk's (groups unused); stats[i] = (list entries, iterations).
+__kernel void walk_body(
+    __global const float4* restrict sorted, const int n, __global const int2* restrict children,
+    __global const int2* restrict ranges, __global const float4* restrict nodeCom,
+    __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
+    __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
+    __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats) {
+    const int i = get_global_id(0);
+    if (i >= n) return;
+    const float4 p = sorted[i];
+    int stack[128];
+    int sp = 0;
+    stack[sp++] = n > 1 ? 0 : ~0;
+    float ax = 0, ay = 0, az = 0;
+    int summed = 0, iterations = 0;
+    const long maxIterations = 4 * (long)n + 4;
+    for (long iter = 0; sp > 0 && iter < maxIterations; ++iter) {
+        ++iterations;
+        const int node = stack[--sp];
+        if (node < 0) {
+            INTERACT(p, sorted[~node], ax, ay, az);
+            ++summed;
+            continue;
+        }
+        const float4 c = nodeCom[node];
+        const float r = crit[node];
+        const float dx = c.x - p.x, dy = c.y - p.y, dz = c.z - p.z;
+        if (dx * dx + dy * dy + dz * dz > r * r) {
+            const float4 qa = nodeQa[node];
+            const float2 qb = nodeQb[node];
+            INTERACT_CELL(p, c, qa, qb, ax, ay, az);
+            ++summed;
+            continue;
+        }
+        const int2 nr = ranges[node];
+        if (nr.y - nr.x + 1 <= LEAF || sp > 126) {  // sp > 126 cannot happen (see above)
+            for (int k = nr.x; k <= nr.y; ++k) INTERACT(p, sorted[k], ax, ay, az);
+            summed += nr.y - nr.x + 1;
+        } else {
+            const int2 ch = children[node];
+            stack[sp++] = ch.x;
+            stack[sp++] = ch.y;
+        }
+    }
+    sortedAcc[i] = (float4)(ax, ay, az, 0);
+    stats[i] = (int2)(summed, iterations);
+    if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats
+}
+
+// Back to the caller's body order; fuses the closing half-kick of leapfrog like force.cl.
+__kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
+                                    __global const uint* restrict index, const int n,
+                                    __global float4* restrict acc, __global float4* restrict vel,
+                                    const float kick) {
+    const int i = get_global_id(0);
+    if (i >= n) return;
+    const float4 a = sortedAcc[i];
+    const uint b = index[i];
+    acc[b] = a;
+    if (kick != 0.0f) {
+        const float4 v = vel[b];
+        vel[b] = (float4)(mad(a.x, kick, v.x), mad(a.y, kick, v.y), mad(a.z, kick, v.z), v.w);
+    }
+}
+
+// ---- accuracy ----------------------------------------------------------------------------------
+
+// Direct-sum accelerations of sample bodies (one work-group each) for the error figures:
+// out[2g] = direct sum, out[2g + 1] = acc of the same body (what the tree computed).
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void direct_sample(
+    __global const float4* restrict pos, const int n, __global const int* restrict sample,
+    const float eps2, __global const float4* restrict acc, __global float4* restrict out) {
+    __local float4 part[REDUCE_WG];
+    const int lid = get_local_id(0);
+    const float4 p = pos[sample[get_group_id(0)]];
+    float ax = 0, ay = 0, az = 0;
+    for (int j = lid; j < n; j += REDUCE_WG) {
+        const float4 q = pos[j];
+        const float dx = q.x - p.x, dy = q.y - p.y, dz = q.z - p.z;
+        const float r2 = dx * dx + dy * dy + dz * dz + eps2;
+        const float inv = r2 > 0 ? rsqrt(r2) : 0.0f;
+        const float s = q.w * inv * inv * inv;
+        ax += dx * s;
+        ay += dy * s;
+        az += dz * s;
+    }
+    part[lid] = (float4)(ax, ay, az, 0);
+    for (int s = REDUCE_WG / 2; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s) part[lid] += part[lid + s];
+    }
+    if (lid == 0) {
+        out[2 * get_group_id(0)] = part[0];
+        out[2 * get_group_id(0) + 1] = acc[sample[get_group_id(0)]];
+    }
+}

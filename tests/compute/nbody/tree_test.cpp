@@ -1,0 +1,446 @@
+// The device Barnes-Hut tree (compute/nbody/tree/tree_force.hpp) against the double-precision
+// direct sum and the CPU reference tree: tree invariants, theta = 0 is the direct sum, the error
+// bounds of issue 13 at theta = 0.5, degenerate inputs and awkward N.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/nbody/body.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/reference.hpp"
+#include "compute/nbody/simulation.hpp"
+#include "compute/nbody/tree/reference_tree.hpp"
+#include "compute/nbody/tree/tree_force.hpp"
+
+namespace clviz {
+namespace {
+
+ComputeContext& context() {
+    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
+    return *cc;
+}
+
+// Both walks run on every device, whatever Auto would pick there: the group walk is the GPUs'.
+constexpr TreeWalk kWalks[] = {TreeWalk::Group, TreeWalk::Body};
+
+TreeForce& tree(TreeWalk walk = TreeWalk::Group) {
+    static TreeForce group(context(), TreeForceOptions{TreeWalk::Group});
+    static TreeForce body(context(), TreeForceOptions{TreeWalk::Body});
+    return walk == TreeWalk::Body ? body : group;
+}
+
+const char* walkName(TreeWalk w) {
+    return w == TreeWalk::Body ? "body walk" : "group walk";
+}
+
+struct DeviceRun {
+    std::vector<double> acc;  // 4 per body, as NbodySimulation::readAccelerationsDouble
+    int fallbacks = 0;
+};
+
+DeviceRun runTree(const std::vector<Body>& bodies, float softening, float theta,
+                  TreeWalk walk = TreeWalk::Group) {
+    auto& cc = context();
+    const std::size_t n = bodies.size();
+    std::vector<Float4> pos(n);
+    for (std::size_t i = 0; i < n; ++i)
+        pos[i] = bodies[i].pos;
+    cl::Buffer posBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
+    cl::Buffer accBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
+    cc.queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+    tree(walk).setTheta(theta);
+    tree(walk).compute(posBuf, n, softening, accBuf);
+    std::vector<Float4> acc(n);
+    cc.queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
+    DeviceRun r;
+    r.fallbacks = tree(walk).lastFallbacks();
+    for (const auto& a : acc)
+        r.acc.insert(r.acc.end(), {a.x, a.y, a.z, a.w});
+    return r;
+}
+
+std::vector<Vec4d> positions(const std::vector<Body>& bodies) {
+    std::vector<Vec4d> p;
+    for (const auto& b : bodies)
+        p.push_back({b.pos.x, b.pos.y, b.pos.z, b.pos.w});
+    return p;
+}
+
+// Worst |a - a_ref| over the sum of term magnitudes (the float32 summation scale), as the
+// all-pairs kernel tests measure it.
+double worstTermError(const std::vector<double>& got, const NbodyReferenceForces& ref) {
+    double worst = 0;
+    for (std::size_t i = 0; i < ref.acc.size(); ++i) {
+        double e2 = 0;
+        for (int c = 0; c < 3; ++c)
+            e2 += std::pow(got[4 * i + c] - ref.acc[i][c], 2);
+        const double err = std::sqrt(e2);
+        const double rel = !std::isfinite(err)   ? INFINITY
+                           : ref.termSum[i] == 0 ? (err == 0 ? 0 : INFINITY)
+                                                 : err / ref.termSum[i];
+        worst = std::max(worst, rel);
+    }
+    return worst;
+}
+
+struct ErrorStats {
+    double median = 0, p99 = 0;
+};
+
+// Relative force errors |a - a_ref| / |a_ref| (bodies with a_ref == 0 left out), or, given
+// `scale`, |a - a_ref| / scale[i].
+ErrorStats relativeErrors(const std::vector<double>& got,
+                          const std::vector<std::array<double, 3>>& ref,
+                          const std::vector<double>* scale = nullptr) {
+    std::vector<double> e;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+        double d2 = 0, r2 = 0;
+        for (int c = 0; c < 3; ++c) {
+            d2 += std::pow(got[4 * i + c] - ref[i][c], 2);
+            r2 += ref[i][c] * ref[i][c];
+        }
+        if (scale) r2 = (*scale)[i] * (*scale)[i];
+        if (r2 > 0) e.push_back(std::isfinite(d2) ? std::sqrt(d2 / r2) : INFINITY);
+    }
+    std::sort(e.begin(), e.end());
+    if (e.empty()) return {};
+    return {e[e.size() / 2], e[std::min(e.size() - 1, e.size() * 99 / 100)]};
+}
+
+std::vector<Body> randomCube(std::size_t n, std::uint64_t seed, double side = 2) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> u(-0.5f * float(side), 0.5f * float(side));
+    std::vector<Body> b(n);
+    for (auto& x : b)
+        x.pos = {u(rng), u(rng), u(rng), 1.0f / float(n)};
+    return b;
+}
+
+TEST(NbodyTree, InvariantsHoldOnPlummerAndCube) {
+    for (auto bodies : {makePreset(NbodyPreset::Plummer, 3001), randomCube(1000, 7)}) {
+        const std::size_t n = bodies.size();
+        runTree(bodies, 0.05f, 0.5f);
+        const TreeSnapshot t = tree().readTree();
+        ASSERT_EQ(t.sortedIndex.size(), n);
+        ASSERT_EQ(t.children.size(), n - 1);
+        std::vector<int> seen(n, 0);
+        for (unsigned s : t.sortedIndex) {
+            ASSERT_LT(s, n);
+            ++seen[s];
+        }
+        for (int s : seen)
+            ASSERT_EQ(s, 1) << "sorted order is not a permutation";
+
+        // Every body in exactly one leaf, each node's range the union of its children's.
+        std::vector<int> inLeaf(n, 0);
+        std::vector<int> stack{0};
+        std::size_t visited = 0;
+        while (!stack.empty()) {
+            const int node = stack.back();
+            stack.pop_back();
+            ASSERT_LT(++visited, 2 * n) << "the tree has a cycle";
+            const auto [l, r] = t.children[node];
+            const auto [first, last] = t.ranges[node];
+            const int lFirst = l < 0 ? ~l : t.ranges[l].first,
+                      lLast = l < 0 ? ~l : t.ranges[l].second;
+            const int rFirst = r < 0 ? ~r : t.ranges[r].first,
+                      rLast = r < 0 ? ~r : t.ranges[r].second;
+            EXPECT_EQ(lFirst, first);
+            EXPECT_EQ(lLast + 1, rFirst);
+            EXPECT_EQ(rLast, last);
+            for (int c : {l, r})
+                c < 0 ? void(++inLeaf[~c]) : stack.push_back(c);
+        }
+        for (int c : inLeaf)
+            ASSERT_EQ(c, 1) << "a body is not in exactly one leaf";
+
+        // Masses and centres of mass against direct sums over each node's bodies.
+        double total = 0;
+        for (const auto& b : bodies)
+            total += b.pos.w;
+        EXPECT_NEAR(t.com[3], total, 1e-5 * total) << "root mass";
+        for (std::size_t node = 0; node < n - 1; ++node) {
+            double m = 0, c[3] = {0, 0, 0};
+            for (int k = t.ranges[node].first; k <= t.ranges[node].second; ++k) {
+                const Float4& p = bodies[t.sortedIndex[k]].pos;
+                m += p.w;
+                c[0] += p.w * p.x, c[1] += p.w * p.y, c[2] += p.w * p.z;
+            }
+            ASSERT_NEAR(t.com[4 * node + 3], m, 1e-5 * m + 1e-12) << "mass of node " << node;
+            for (int a = 0; a < 3; ++a)
+                ASSERT_NEAR(t.com[4 * node + a], c[a] / m, 1e-4 * (1 + std::fabs(c[a] / m)))
+                    << "centre of mass of node " << node;
+        }
+    }
+}
+
+TEST(NbodyTree, ThetaZeroIsTheDirectSumForAwkwardN) {
+    for (TreeWalk w : kWalks)
+        for (std::size_t n : {1, 2, 3, 31, 63, 64, 65, 127, 257, 1000, 4099}) {
+            const auto bodies = makePreset(NbodyPreset::Plummer, n, 3);
+            const DeviceRun got = runTree(bodies, 0.05f, 0.0f, w);
+            const auto ref = referenceForces(positions(bodies), 0.05);
+            EXPECT_LE(worstTermError(got.acc, ref), 1e-5) << "n = " << n << ", " << walkName(w);
+            EXPECT_EQ(got.fallbacks, 0);
+        }
+}
+
+TEST(NbodyTree, ThetaZeroWithoutSofteningSkipsSelf) {
+    const auto bodies = randomCube(500, 11);
+    for (TreeWalk w : kWalks) {
+        const DeviceRun got = runTree(bodies, 0.0f, 0.0f, w);
+        EXPECT_LE(worstTermError(got.acc, referenceForces(positions(bodies), 0.0)), 1e-5)
+            << walkName(w);
+    }
+}
+
+// Issue 13's accuracy line at theta = 0.5: median relative force error <= 1e-3, p99 <= 1e-2.
+void expectAccuracy(const std::vector<Body>& bodies, float softening, const char* what) {
+    const auto direct = referenceForces(positions(bodies), softening);
+    ErrorStats e;
+    for (TreeWalk w : kWalks) {
+        e = relativeErrors(runTree(bodies, softening, 0.5f, w).acc, direct.acc);
+        EXPECT_LE(e.median, 1e-3) << what << ", " << walkName(w);
+        EXPECT_LE(e.p99, 1e-2) << what << ", " << walkName(w);
+        EXPECT_GT(e.median, 0) << what << ": theta = 0.5 must approximate (a test that can fail)";
+        std::printf("%s, %s: median %.2e p99 %.2e\n", what, walkName(w), e.median, e.p99);
+    }
+    e = relativeErrors(runTree(bodies, softening, 0.5f).acc, direct.acc);  // the group walk
+    // The CPU reference tree (same rule, double) lands in the same place.
+    const ErrorStats r = relativeErrors(
+        [&] {
+            std::vector<double> v;
+            for (const auto& a : referenceTreeForces(positions(bodies), softening, {}))
+                v.insert(v.end(), {a[0], a[1], a[2], 0});
+            return v;
+        }(),
+        direct.acc);
+    EXPECT_LE(r.median, 1e-3) << what << " (reference tree)";
+    EXPECT_LE(r.p99, 1e-2) << what << " (reference tree)";
+    std::printf("%s: device median %.2e p99 %.2e, reference tree median %.2e p99 %.2e\n", what,
+                e.median, e.p99, r.median, r.p99);
+}
+
+TEST(NbodyTree, AccuracyAtThetaHalfOnPlummer) {
+    expectAccuracy(makePreset(NbodyPreset::Plummer, 20000),
+                   presetInfo(NbodyPreset::Plummer).softening, "plummer 20000");
+}
+
+TEST(NbodyTree, AccuracyAtThetaHalfOnCollidingGalaxies) {
+    expectAccuracy(makePreset(NbodyPreset::CollidingGalaxies, 20000),
+                   presetInfo(NbodyPreset::CollidingGalaxies).softening, "collision 20000");
+}
+
+TEST(NbodyTree, ScalesFromMicroToMega) {
+    for (double scale : {1e-6, 1.0, 1e6}) {
+        auto bodies = makePreset(NbodyPreset::Plummer, 2000, 5);
+        for (auto& b : bodies) {
+            b.pos.x = float(b.pos.x * scale), b.pos.y = float(b.pos.y * scale);
+            b.pos.z = float(b.pos.z * scale);
+        }
+        const float eps = float(0.05 * scale);
+        const DeviceRun got = runTree(bodies, eps, 0.5f);
+        const ErrorStats e = relativeErrors(got.acc, referenceForces(positions(bodies), eps).acc);
+        EXPECT_LE(e.median, 1e-3) << "scale " << scale;
+        EXPECT_LE(e.p99, 1e-2) << "scale " << scale;
+    }
+}
+
+// Bodies on one point, on a line, on a plane: the direct sum at theta = 0 (float summation over a
+// few thousand terms, some huge, hence 1e-4 of the term sum), and at theta = 0.5 errors measured
+// against the term sum: on a line or plane the forces cancel almost exactly for many bodies, so
+// |a| is no scale for them. The median is allowed 2e-3 here: with half the bodies on one point
+// the median is the error of that one point, a single sample of the error distribution.
+TEST(NbodyTree, CoincidentBodiesLinesAndPlanes) {
+    const std::size_t n = 3000;
+    std::vector<std::vector<Body>> cases;
+    cases.push_back(std::vector<Body>(n, Body{{1.5f, -2, 3, 1.0f / n}, {}}));  // one point
+    auto half = randomCube(n, 3);  // half of them stacked on one point
+    for (std::size_t i = 0; i < n / 2; ++i)
+        half[i].pos = {0.25f, 0.25f, 0.25f, half[i].pos.w};
+    cases.push_back(half);
+    auto line = randomCube(n, 4), plane = randomCube(n, 5);
+    for (auto& b : line)
+        b.pos.y = b.pos.z = 0;
+    for (auto& b : plane)
+        b.pos.z = 0.5f;
+    cases.push_back(line);
+    cases.push_back(plane);
+    for (TreeWalk w : kWalks)
+        for (std::size_t c = 0; c < cases.size(); ++c) {
+            SCOPED_TRACE(walkName(w));
+            const auto ref = referenceForces(positions(cases[c]), 0.05);
+            const DeviceRun exact = runTree(cases[c], 0.05f, 0.0f, w);
+            EXPECT_LE(worstTermError(exact.acc, ref), 1e-4) << "case " << c;
+            const DeviceRun approx = runTree(cases[c], 0.05f, 0.5f, w);
+            const ErrorStats e = relativeErrors(approx.acc, ref.acc, &ref.termSum);
+            EXPECT_LE(e.median, 2e-3) << "case " << c;
+            EXPECT_LE(e.p99, 1e-2) << "case " << c;
+            std::printf("case %zu: median %.2e p99 %.2e of the term sum\n", c, e.median, e.p99);
+            EXPECT_EQ(approx.fallbacks, 0) << "case " << c;
+        }
+    // All at one point: every pair is at distance 0, so every acceleration is exactly 0.
+    const DeviceRun point = runTree(cases[0], 0.05f, 0.5f);
+    for (double a : point.acc)
+        ASSERT_EQ(a, 0.0);
+}
+
+TEST(NbodyTree, ZeroMassesPullNothing) {
+    auto bodies = randomCube(777, 9);
+    for (auto& b : bodies)
+        b.pos.w = 0;
+    for (double a : runTree(bodies, 0.05f, 0.5f).acc)
+        ASSERT_EQ(a, 0.0);
+    for (std::size_t i = 0; i < bodies.size(); i += 2)
+        bodies[i].pos.w = 1.0f / 400;  // half
+    const DeviceRun got = runTree(bodies, 0.05f, 0.0f);
+    EXPECT_LE(worstTermError(got.acc, referenceForces(positions(bodies), 0.05)), 1e-5);
+}
+
+TEST(NbodyTree, NanAndInfFinishAndStayLocalToTheirCells) {
+    for (TreeWalk w : kWalks)
+        for (float bad : {NAN, INFINITY, -INFINITY}) {
+            auto bodies = makePreset(NbodyPreset::Plummer, 5000, 8);
+            bodies[1234].pos.x = bad;
+            const DeviceRun got = runTree(bodies, 0.05f, 0.5f, w);  // must return (no hang)
+            EXPECT_EQ(got.fallbacks, 0);
+            std::size_t finite = 0;
+            for (std::size_t i = 0; i < bodies.size(); ++i)
+                finite += std::isfinite(got.acc[4 * i]) ? 1 : 0;
+            EXPECT_LT(finite, bodies.size()) << "a NaN/Inf body must show in the forces";
+        }
+}
+
+TEST(NbodyTree, GrowsItsBuffersAndRefusesImpossibleSizes) {
+    for (std::size_t n : {100, 5000, 300, 20011}) {
+        const auto bodies = randomCube(n, n);
+        const DeviceRun got = runTree(bodies, 0.05f, 0.0f);
+        EXPECT_LE(worstTermError(got.acc, referenceForces(positions(bodies), 0.05)), 1e-5);
+    }
+    cl::Buffer small(context().context(), CL_MEM_READ_WRITE, 16);
+    EXPECT_THROW(tree().compute(small, kMaxBodies + 1, 0.05f, small), Error);
+    EXPECT_THROW(tree().compute(small, 0, 0.05f, small), Error);
+    EXPECT_THROW(tree().setTheta(-1), Error);
+    EXPECT_THROW(tree().setTheta(NAN), Error);
+}
+
+TEST(NbodyTree, AccuracySampleMatchesHostMeasure) {
+    const auto bodies = makePreset(NbodyPreset::Plummer, 8000, 2);
+    auto& cc = context();
+    std::vector<Float4> pos;
+    for (const auto& b : bodies)
+        pos.push_back(b.pos);
+    cl::Buffer posBuf(cc.context(), CL_MEM_READ_WRITE, pos.size() * 16);
+    cl::Buffer accBuf(cc.context(), CL_MEM_READ_WRITE, pos.size() * 16);
+    cc.queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, pos.size() * 16, pos.data());
+    tree().setTheta(0.5f);
+    tree().compute(posBuf, pos.size(), 0.05f, accBuf);
+    const TreeAccuracy a = tree().accuracy(posBuf, pos.size(), 0.05f, accBuf, 512);
+    EXPECT_EQ(a.samples, 512);
+    EXPECT_GT(a.median, 0);
+    EXPECT_LE(a.median, 1e-3);
+    EXPECT_LE(a.p99, 1e-2);
+    EXPECT_LE(a.median, a.p99);
+    tree().setTheta(0.0f);
+    tree().compute(posBuf, pos.size(), 0.05f, accBuf);
+    EXPECT_LE(tree().accuracy(posBuf, pos.size(), 0.05f, accBuf, 512).p99, 1e-5);
+}
+
+// ---- the tree as a variant of NbodySimulation ----
+
+std::vector<Body> readState(NbodySimulation& sim) {
+    return sim.readBodies();
+}
+
+TEST(NbodyTreeVariant, ParsesAndRefusesFp64) {
+    EXPECT_EQ(parseVariant("tree"), NbodyVariant::Tree);
+    EXPECT_STREQ(variantName(NbodyVariant::Tree), "tree");
+    for (NbodyVariant v : allNbodyVariants())
+        EXPECT_NE(v, NbodyVariant::Tree);  // Auto's set
+    NbodySimulation sim(context());
+    sim.load(makePreset(NbodyPreset::Plummer, 100));
+    EXPECT_THROW(sim.autotune(NbodyVariant::Tree, 0.1), Error);
+    NbodyParams p = sim.params();
+    p.theta = 3;
+    EXPECT_THROW(sim.setParams(p), Error);
+    if (!sim.supportsFp64()) return;
+    sim.setPrecision(NbodyPrecision::Double);
+    EXPECT_THROW(sim.setVariant(NbodyVariant::Tree), Error);
+    sim.setPrecision(NbodyPrecision::Float);
+    sim.setVariant(NbodyVariant::Tree);
+    EXPECT_THROW(sim.setPrecision(NbodyPrecision::Double), Error);
+}
+
+// Switching between the tree and an all-pairs kernel mid-run keeps positions, velocities and time,
+// and the next step uses the new method (theta = 0: both give the same step).
+TEST(NbodyTreeVariant, LiveSwitchingKeepsTheState) {
+    NbodySimulation sim(context());
+    sim.load(makePreset(NbodyPreset::Plummer, 777, 4));
+    sim.setVariant(NbodyVariant::Tiled);
+    sim.step(3);
+    const auto before = readState(sim);
+    const double t = sim.time();
+    sim.setVariant(NbodyVariant::Tree);
+    EXPECT_EQ(readState(sim), before);
+    EXPECT_EQ(sim.time(), t);
+    NbodyParams p = sim.params();
+    p.theta = 0;
+    sim.setParams(p);
+    sim.step(2);
+    const auto viaTree = readState(sim);
+    const auto timings = sim.lastStepTimings();
+    bool sawWalk = false;
+    for (const auto& k : timings.kernels)
+        sawWalk |= k.kernel == "tree-walk";
+    EXPECT_TRUE(sawWalk) << "the tree's stages are in the step timings";
+    EXPECT_GT(timings.forceMs, 0);
+
+    NbodySimulation ref(context());
+    ref.load(before);
+    ref.setVariant(NbodyVariant::Tiled);
+    ref.step(2);
+    const auto viaAllPairs = readState(ref);
+    double worst = 0;
+    for (std::size_t i = 0; i < before.size(); ++i)
+        worst = std::max({worst, std::fabs(double(viaTree[i].pos.x) - viaAllPairs[i].pos.x),
+                          std::fabs(double(viaTree[i].vel.y) - viaAllPairs[i].vel.y)});
+    EXPECT_LT(worst, 1e-5);
+    sim.setVariant(NbodyVariant::Tiled);  // and back
+    sim.step(1);
+    EXPECT_NEAR(sim.time(), t + 3 * p.dt, 1e-6);
+}
+
+// Leapfrog with the tree at theta = 0.5 conserves energy (the H200 figure at N = 65,536 and 1,000
+// steps is in docs/benchmarks.md; PoCL gets a smaller run).
+TEST(NbodyTreeVariant, LeapfrogEnergyDriftOnPlummer) {
+    NbodySimulation sim(context());
+    sim.load(makePreset(NbodyPreset::Plummer, 2048, 6));
+    NbodyParams p = sim.params();
+    p.dt = presetInfo(NbodyPreset::Plummer).dt;
+    p.softening = presetInfo(NbodyPreset::Plummer).softening;
+    p.theta = 0.5f;
+    sim.setParams(p);
+    sim.setIntegrator(NbodyIntegrator::Leapfrog);
+    sim.setVariant(NbodyVariant::Tree);
+    sim.resetEnergyReference();  // measures the start energy
+    sim.step(200);
+    const NbodyDiagnostics d = sim.diagnostics();
+    ASSERT_TRUE(d.finite());
+    std::printf("tree leapfrog N=2048 200 steps dt=%g: relative energy drift %.2e\n", p.dt,
+                d.relativeEnergyDrift);
+    EXPECT_LE(std::fabs(d.relativeEnergyDrift), 1e-3);
+    const TreeAccuracy a = sim.forceAccuracy(256);
+    EXPECT_LE(a.median, 1e-3);
+    EXPECT_LE(a.p99, 1e-2);
+}
+
+}  // namespace
+}  // namespace clviz
