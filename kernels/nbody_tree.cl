@@ -40,6 +40,20 @@
 
 // ---- box ---------------------------------------------------------------------------------------
 
+// The group's min and max corner into lo[0] and hi[0] (a tree reduction in local memory).
+static inline void reduceBox(__local float4* lo, __local float4* hi, const int lid, const float4 mn,
+                             const float4 mx) {
+    lo[lid] = mn;
+    hi[lid] = mx;
+    for (int s = REDUCE_WG / 2; s > 0; s >>= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < s) {
+            lo[lid] = fmin(lo[lid], lo[lid + s]);
+            hi[lid] = fmax(hi[lid], hi[lid + s]);
+        }
+    }
+}
+
 // Each group reduces a grid-stride slice of the bodies to min and max; NaN and Inf are skipped
 // (the diagnostics report them; the tree stays finite and bounded without them).
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void bounds_partial(
@@ -54,15 +68,7 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void bounds_part
             mx = fmax(mx, p);
         }
     }
-    lo[lid] = mn;
-    hi[lid] = mx;
-    for (int s = REDUCE_WG / 2; s > 0; s >>= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < s) {
-            lo[lid] = fmin(lo[lid], lo[lid + s]);
-            hi[lid] = fmax(hi[lid], hi[lid + s]);
-        }
-    }
+    reduceBox(lo, hi, lid, mn, mx);
     if (lid == 0) {
         partials[2 * get_group_id(0)] = lo[0];
         partials[2 * get_group_id(0) + 1] = hi[0];
@@ -79,15 +85,7 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void bounds_fina
         mn = fmin(mn, partials[2 * g]);
         mx = fmax(mx, partials[2 * g + 1]);
     }
-    lo[lid] = mn;
-    hi[lid] = mx;
-    for (int s = REDUCE_WG / 2; s > 0; s >>= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (lid < s) {
-            lo[lid] = fmin(lo[lid], lo[lid + s]);
-            hi[lid] = fmax(hi[lid], hi[lid + s]);
-        }
-    }
+    reduceBox(lo, hi, lid, mn, mx);
     if (lid == 0) {
         const float4 e = hi[0] - lo[0];
         const float extent = fmax(fmax(e.x, e.y), e.z);
