@@ -1,5 +1,7 @@
 #include "compute/image/io/decode_guards.hpp"
 
+#include <cstdio>
+
 #include "common/error.hpp"
 
 namespace clviz {
@@ -7,6 +9,15 @@ namespace clviz {
 std::string quotedName(const std::string& name) {
     return "'" + name + "'";
 }
+
+namespace {
+// "134.2 million pixels" (a limit in words a user can compare with a picture's size).
+std::string megapixels(std::uint64_t pixels) {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.1f million pixels", static_cast<double>(pixels) / 1e6);
+    return text;
+}
+}  // namespace
 
 void checkHeaderSize(const std::string& prefix, std::uint64_t width, std::uint64_t height,
                      const ImageLoadLimits& limits) {
@@ -18,7 +29,7 @@ void checkHeaderSize(const std::string& prefix, std::uint64_t width, std::uint64
         throw Error(prefix + "the image is " + std::to_string(width) + " x " +
                     std::to_string(height) + " pixels; clviz loads at most " +
                     std::to_string(limits.maxEdge) + " pixels a side and " +
-                    std::to_string(limits.maxPixels) + " pixels in all");
+                    megapixels(limits.maxPixels) + " in all");
     const ImageSize size{static_cast<int>(width), static_cast<int>(height)};
     if (auto problem = imageSizeProblem(size, limits.fit)) throw Error(prefix + *problem);
 }

@@ -27,8 +27,11 @@ struct ImageSizeLimit {
 // Peak memory of a load is at most about 3x the RGBA8 size (stb's working buffers).
 struct ImageLoadLimits {
     int maxEdge = 32768;                   // pixels, either side
-    std::uint64_t maxPixels = 1ull << 28;  // 16384 x 16384 = 1 GiB of RGBA8
-    // The largest allowed image uncompressed (1 GiB) plus room for headers and row padding.
+    // 2^27 pixels (16384 x 8192, 512 MiB of RGBA8): the lab keeps about six pictures of that size
+    // (source, result, ping-pong buffers, textures). At 2^28 a 16000 x 16000 PNG loaded on PoCL
+    // in 117 s and 5 GiB, and each frame took seconds: refused from its header instead.
+    std::uint64_t maxPixels = 1ull << 27;
+    // The largest allowed image as 16-bit RGBA PNM (1 GiB) plus room for headers and row padding.
     std::uint64_t maxFileBytes = 1280ull << 20;
     std::vector<ImageSizeLimit> fit;  // the caller's own limits (device, GL), checked up front
 };

@@ -275,6 +275,7 @@ TEST(HostileImages, SizeLimitsApplyBeforeDecoding) {
     for (int i = 0; i < 4; ++i)
         png[16 + i] = png[20 + i] = static_cast<std::uint8_t>(16000u >> (24 - 8 * i));
     ImageLoadLimits limits;
+    limits.maxPixels = 1ull << 28;  // past clviz's own bound, so the caller's limits speak
     ImageSizeLimit device;
     device.maxBytes = 512u << 20;
     device.what = "the largest OpenCL buffer (512 MiB)";
@@ -285,6 +286,11 @@ TEST(HostileImages, SizeLimitsApplyBeforeDecoding) {
     limits.fit = {glTextureLimit(8192)};
     EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(png, "bomb.png", limits); }),
                     "wider than GL_MAX_TEXTURE_SIZE (8192)");
+    // With no device limits at all, clviz's own bound refuses it from the header too (it loaded
+    // in 117 s and 5 GiB on PoCL when the bound was 2^28 pixels).
+    EXPECT_CONTAINS(errorOf([&] { loadImageFromMemory(png, "bomb.png"); }),
+                    "the image is 16000 x 16000 pixels; clviz loads at most 32768 pixels a side "
+                    "and 134.2 million pixels in all");
 }
 
 TEST(HostileImages, FormatsAreRecognisedFromTheirBytes) {
