@@ -186,10 +186,6 @@ struct NbodyPlan {
     int rows = 0;  // for the progress line
 };
 
-bool tunable(NbodyVariant v) {
-    return v != NbodyVariant::Naive && v != NbodyVariant::Tiled;
-}
-
 NbodyPlan planNbodyBenchmark(const BenchOptions& o, bool gpu) {
     NbodyPlan plan;
     plan.autoRow = o.variants.empty();
@@ -226,7 +222,7 @@ NbodyPlan planNbodyBenchmark(const BenchOptions& o, bool gpu) {
     plan.tuneBudget = gpu ? 6.0 : 3.0;
     int tuned = 0;
     for (auto v : plan.variants)
-        if (plan.tune && tunable(v)) ++tuned;
+        if (plan.tune && usesTileBlocking(v)) ++tuned;
     plan.rows = static_cast<int>(plan.sizes.size()) *
                 (static_cast<int>(plan.variants.size() * plan.wgs.size()) + tuned + plan.autoRow +
                  (o.cpuBaseline ? 1 : 0) +
@@ -324,7 +320,7 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                 c.workGroupSize = wg;
                 addConfigRow(run, c, "");
             }
-            if (plan.tune && tunable(v)) {
+            if (plan.tune && usesTileBlocking(v)) {
                 progress(
                     ++index, plan.rows,
                     std::string("nbody ") + variantName(v) + " " + sizeLabel(n) + " auto-tune");

@@ -27,8 +27,6 @@ namespace nbody_detail {
 
 constexpr std::size_t kElementwiseWg = 64;  // work-group of the per-body update kernels
 
-using clviz::roundUp;  // common/parse.hpp
-
 inline std::size_t realBytes(NbodyPrecision p) {
     return p == NbodyPrecision::Double ? 8 : 4;
 }
