@@ -26,18 +26,22 @@ static bool nonFinite(const real4 v) {
 #endif
 }
 
+// The sums cover bodies i0 .. i0+ni-1 (one device's slice, or all n), each against all n bodies,
+// so the slices of several devices add up to the whole system's figures.
 // partials: PARTIALS reals per group. firstBad: per group, the smallest index of a non-finite
 // body, or n if none.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_energy(
     __global const real4* restrict pos, __global const real4* restrict vel, const int n,
-    const real eps2, __global real* restrict partials, __global int* restrict firstBad) {
+    const int i0, const int ni, const real eps2, __global real* restrict partials,
+    __global int* restrict firstBad) {
     __local real4 tile[WG];
     __local real red[WG];
     __local int bad[WG];
     const int lid = get_local_id(0);
-    const int i = get_global_id(0);
-    const real4 p = i < n ? pos[i] : (real4)(0);
-    const real4 v = i < n ? vel[i] : (real4)(0);
+    const bool mine = get_global_id(0) < ni;
+    const int i = i0 + get_global_id(0);
+    const real4 p = mine ? pos[i] : (real4)(0);
+    const real4 v = mine ? vel[i] : (real4)(0);
 
     // Potential of body i: -m_i sum_{j != i} m_j / sqrt(r^2 + eps^2); halved below because every
     // pair is seen from both ends.
@@ -62,10 +66,10 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_energy(
     values[2] = p.w * v.x;
     values[3] = p.w * v.y;
     values[4] = p.w * v.z;
-    const bool isBad = i < n && (nonFinite(p) || nonFinite(v));
+    const bool isBad = mine && (nonFinite(p) || nonFinite(v));
 
     for (int c = 0; c < 5; ++c) {
-        red[lid] = i < n ? values[c] : (real)0;
+        red[lid] = mine ? values[c] : (real)0;
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int s = WG / 2; s > 0; s >>= 1) {
             if (lid < s) red[lid] += red[lid + s];

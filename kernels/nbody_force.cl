@@ -10,12 +10,14 @@
 //   -DREAL_DOUBLE fp64 state (needs cl_khr_fp64)
 //   -DNV_PTX_RSQRT  NVIDIA only: one-instruction flush-to-zero rsqrt through inline PTX
 // Every variant handles any n >= 1: tiles past the end are filled with zero-mass bodies, which
-// add exactly 0, and only i < ni is stored.
+// add exactly 0, and only the ni bodies from i0 are stored.
 //
 // Arguments (identical for all variants):
 //   pos   n bodies: xyz and mass in w          acc  out: acceleration of bodies 0 .. ni-1
 //   vel   if kick != 0: v_i += a_i * kick (the closing half-kick of leapfrog, fused here)
-//   n     bodies that pull (j-range)           ni   bodies whose acceleration is computed
+//   n     bodies that pull (j-range: all of them)
+//   i0, ni  the bodies whose acceleration is computed: i0 .. i0+ni-1 (one device's slice when
+//           several devices share the work; 0, n otherwise)
 #ifdef REAL_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double real;
@@ -117,15 +119,16 @@ static inline void store(__global real4* restrict acc, __global real4* restrict 
 // Every work-item streams all bodies from global memory (caches do what they can).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
     __global const real4* restrict pos, __global real4* restrict acc,
-    __global real4* restrict vel, const int n, const int ni, const real eps2, const real kick) {
+    __global real4* restrict vel, const int n, const int i0, const int ni, const real eps2,
+    const real kick) {
     const int i = get_global_id(0);
     if (i >= ni) return;
-    const real4 p = pos[i];
+    const real4 p = pos[i0 + i];
     real ax = 0, ay = 0, az = 0;
     for (int j = 0; j < n; ++j) {
         interact(p, pos[j], eps2, &ax, &ay, &az);
     }
-    store(acc, vel, i, ax, ay, az, kick);
+    store(acc, vel, i0 + i, ax, ay, az, kick);
 }
 
 #elif defined(VARIANT_VECTORIZED)
@@ -133,7 +136,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
 // Tiles in structure-of-arrays layout: the inner loop computes 4 j-bodies per float4 operation.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
     __global const real4* restrict pos, __global real4* restrict acc,
-    __global real4* restrict vel, const int n, const int ni, const real eps2, const real kick) {
+    __global real4* restrict vel, const int n, const int i0, const int ni, const real eps2,
+    const real kick) {
     __local real4 tx[WG / 4], ty[WG / 4], tz[WG / 4], tm[WG / 4];
     const int lid = get_local_id(0);
     const int base = get_group_id(0) * (WG * BPI);
@@ -142,7 +146,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
 #pragma unroll
     for (int k = 0; k < BPI; ++k) {
         const int i = base + k * WG + lid;
-        p[k] = i < ni ? pos[i] : ZERO4;
+        p[k] = i < ni ? pos[i0 + i] : ZERO4;
         ax[k] = ay[k] = az[k] = ZERO4;
     }
     for (int t = 0; t < n; t += WG) {
@@ -172,7 +176,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
             const real sx = (ax[k].x + ax[k].y) + (ax[k].z + ax[k].w);
             const real sy = (ay[k].x + ay[k].y) + (ay[k].z + ay[k].w);
             const real sz = (az[k].x + az[k].y) + (az[k].z + az[k].w);
-            store(acc, vel, i, sx, sy, sz, kick);
+            store(acc, vel, i0 + i, sx, sy, sz, kick);
         }
     }
 }
@@ -199,7 +203,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
     __global const real4* restrict pos, __global real4* restrict acc,
-    __global real4* restrict vel, const int n, const int ni, const real eps2, const real kick) {
+    __global real4* restrict vel, const int n, const int i0, const int ni, const real eps2,
+    const real kick) {
     __local real4 tile[BUFFERS][WG];
     const int lid = get_local_id(0);
     const int lane = lid % LANES;
@@ -211,7 +216,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
 #pragma unroll
     for (int k = 0; k < BPI; ++k) {
         const int i = base + k * LANES + lane;
-        p[k] = i < ni ? pos[i] : ZERO4;
+        p[k] = i < ni ? pos[i0 + i] : ZERO4;
         ax[k] = ay[k] = az[k] = 0;
     }
 
@@ -281,7 +286,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
 #pragma unroll
     for (int k = 0; k < BPI; ++k) {
         const int i = base + k * LANES + lane;
-        if (i < ni) store(acc, vel, i, ax[k], ay[k], az[k], kick);
+        if (i < ni) store(acc, vel, i0 + i, ax[k], ay[k], az[k], kick);
     }
 }
 

@@ -22,6 +22,36 @@ std::string NbodyDiagnostics::message() const {
            "). The simulation blew up: reduce dt, raise the softening, or reset.";
 }
 
+void NbodyDiagnosticSums::add(const NbodyDiagnosticSums& o) {
+    kinetic += o.kinetic;
+    potential += o.potential;
+    for (int c = 0; c < 3; ++c)
+        momentum[c] += o.momentum[c];
+    nonFiniteBodies += o.nonFiniteBodies;
+    if (o.firstNonFinite >= 0 && (firstNonFinite < 0 || o.firstNonFinite < firstNonFinite))
+        firstNonFinite = o.firstNonFinite;
+    ms = std::max(ms, o.ms);
+}
+
+NbodyDiagnostics NbodyEnergyReference::finish(const NbodyDiagnosticSums& s) {
+    NbodyDiagnostics d;
+    d.kinetic = s.kinetic;
+    d.potential = s.potential;
+    d.total = s.kinetic + s.potential;
+    for (int c = 0; c < 3; ++c)
+        d.momentum[c] = s.momentum[c];
+    d.nonFiniteBodies = s.nonFiniteBodies;
+    d.firstNonFinite = s.firstNonFinite;
+    d.ms = s.ms;
+    if (d.nonFiniteBodies == 0 && !have_) {
+        energy_ = d.total;
+        have_ = true;
+    }
+    d.initialEnergy = energy_;
+    d.relativeEnergyDrift = have_ && energy_ != 0 ? (d.total - energy_) / std::abs(energy_) : 0.0;
+    return d;
+}
+
 namespace {
 
 int floorPow2(std::size_t v) {
@@ -59,24 +89,31 @@ std::vector<double> sumPartials(cl::CommandQueue& q, const cl::Buffer& partials,
 
 }  // namespace
 
-NbodyDiagnostics NbodySimulation::diagnostics() try {
-    NbodyDiagnostics d;
-    if (!n_) return d;
+NbodyDiagnostics NbodySimulation::diagnostics() {
+    if (!n_) return {};
+    return energyReference_.finish(ownedDiagnosticSums());
+}
+
+NbodyDiagnosticSums NbodySimulation::ownedDiagnosticSums() try {
+    NbodyDiagnosticSums d;
+    if (!ownedCount_) return d;
     const bool dbl = precision_ == NbodyPrecision::Double;
     const int p = dbl ? 1 : 0;
     if (!kernels_->energy[p]())
         fetchEnergyKernel(cc_, dbl, kernels_->energy[p], kernels_->energyWg[p]);
     const std::size_t wg = kernels_->energyWg[p];
-    const std::size_t groups = (n_ + wg - 1) / wg;
+    const std::size_t groups = (ownedCount_ + wg - 1) / wg;
     cl::Buffer partials(cc_.context(), CL_MEM_READ_WRITE, groups * 8 * realBytes(precision_));
     cl::Buffer firstBad(cc_.context(), CL_MEM_READ_WRITE, groups * sizeof(cl_int));
     cl::Kernel& k = kernels_->energy[p];
     k.setArg(0, state().pos);
     k.setArg(1, state().vel);
     k.setArg(2, static_cast<int>(n_));
-    setRealArg(k, 3, static_cast<double>(params_.softening) * params_.softening, precision_);
-    k.setArg(4, partials);
-    k.setArg(5, firstBad);
+    k.setArg(3, static_cast<int>(ownedBegin_));
+    k.setArg(4, static_cast<int>(ownedCount_));
+    setRealArg(k, 5, static_cast<double>(params_.softening) * params_.softening, precision_);
+    k.setArg(6, partials);
+    k.setArg(7, firstBad);
     cl::Event ev;
     auto& q = cc_.queue();
     q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg), nullptr,
@@ -88,28 +125,18 @@ NbodyDiagnostics NbodySimulation::diagnostics() try {
     d.ms = eventMilliseconds(ev);
     d.kinetic = sums[0];
     d.potential = sums[1];
-    d.total = d.kinetic + d.potential;
-    d.momentum[0] = sums[2];
-    d.momentum[1] = sums[3];
-    d.momentum[2] = sums[4];
+    for (int c = 0; c < 3; ++c)
+        d.momentum[c] = sums[2 + c];
     d.nonFiniteBodies = std::llround(sums[5]);
     const long long first = *std::min_element(bad.begin(), bad.end());
     d.firstNonFinite = first < static_cast<long long>(n_) ? first : -1;
-    if (d.nonFiniteBodies == 0 && !haveEnergyReference_) {
-        energyReference_ = d.total;
-        haveEnergyReference_ = true;
-    }
-    d.initialEnergy = energyReference_;
-    d.relativeEnergyDrift = haveEnergyReference_ && energyReference_ != 0
-                                ? (d.total - energyReference_) / std::abs(energyReference_)
-                                : 0.0;
     return d;
 } catch (const cl::Error& e) {
     throwClError("the N-body diagnostics failed", e);
 }
 
 void NbodySimulation::resetEnergyReference() {
-    haveEnergyReference_ = false;
+    energyReference_.reset();
     diagnostics();
 }
 

@@ -199,17 +199,18 @@ void NbodySimulation::invalidateKernel() {
     kernels_->current = nullptr;
 }
 
-cl::Event NbodySimulation::enqueueForce(Built& b, const cl::Buffer& acc, std::size_t iBodies,
-                                        double kick) {
+cl::Event NbodySimulation::enqueueForce(Built& b, const cl::Buffer& acc, std::size_t i0,
+                                        std::size_t iBodies, double kick) {
     StateBuffers& s = state();
     cl::Kernel& k = b.kernel;
     k.setArg(0, s.pos);
     k.setArg(1, acc);
     k.setArg(2, s.vel);
     k.setArg(3, static_cast<int>(n_));
-    k.setArg(4, static_cast<int>(iBodies));
-    setRealArg(k, 5, static_cast<double>(params_.softening) * params_.softening, precision_);
-    setRealArg(k, 6, kick, precision_);
+    k.setArg(4, static_cast<int>(i0));
+    k.setArg(5, static_cast<int>(iBodies));
+    setRealArg(k, 6, static_cast<double>(params_.softening) * params_.softening, precision_);
+    setRealArg(k, 7, kick, precision_);
     const std::size_t groups = (iBodies + b.bodiesPerGroup - 1) / b.bodiesPerGroup;
     const std::size_t wg = b.config.workGroupSize;
     cl::Event ev;
@@ -219,7 +220,12 @@ cl::Event NbodySimulation::enqueueForce(Built& b, const cl::Buffer& acc, std::si
 }
 
 void NbodySimulation::computeForces(bool kick, float kickFactor) {
+    if (ownedCount_ == 0) return;                 // this device's share is empty
     if (config_.variant == NbodyVariant::Tree) {  // float only (setPrecision/setKernelConfig)
+        if (ownedCount_ != n_)
+            throw Error(
+                "the tree variant runs on one device: it cannot compute a slice of the "
+                "bodies (docs/scaling.md has the plan)");
         TreeForce& t = tree();
         t.setTheta(params_.theta);
         t.compute(f32_.pos, n_, params_.softening, f32_.acc, &f32_.vel, kick ? kickFactor : 0.0f);
@@ -229,7 +235,8 @@ void NbodySimulation::computeForces(bool kick, float kickFactor) {
         return;
     }
     Built& b = built();
-    lastEvents_.emplace_back("force", enqueueForce(b, state().acc, n_, kick ? kickFactor : 0.0));
+    lastEvents_.emplace_back(
+        "force", enqueueForce(b, state().acc, ownedBegin_, ownedCount_, kick ? kickFactor : 0.0));
     accCurrent_ = true;
 }
 
@@ -258,44 +265,83 @@ void NbodySimulation::refreshFloatMirror() {
 
 void NbodySimulation::step(int count) {
     if (!n_ || count <= 0) return;
+    beginSteps(count);
+    for (int s = 0; s < count; ++s) {
+        advance();
+        complete();
+    }
+    endSteps();
+}
+
+void NbodySimulation::setOwnedRange(std::size_t begin, std::size_t count) {
+    if (begin > n_ || count > n_ - begin)
+        throw Error("bodies " + std::to_string(begin) + " + " + std::to_string(count) +
+                    " are not all among the " + std::to_string(n_) + " loaded");
+    if (begin == ownedBegin_ && count == ownedCount_) return;
+    ownedBegin_ = begin;
+    ownedCount_ = count;
+    accCurrent_ = false;  // the new bodies' accelerations were computed elsewhere
+}
+
+std::size_t NbodySimulation::workingBodyBytes() const {
+    return precision_ == NbodyPrecision::Double ? 32 : 16;
+}
+
+void NbodySimulation::beginSteps(int count) {
     lastEvents_.clear();
     lastSteps_ = count;
+}
+
+// The per-body update kernels (pos, vel, acc, end, then real scalars from argument 4) over the
+// owned bodies: a global offset of ownedBegin_, and `end` bounds the last work-group.
+void NbodySimulation::runUpdate(cl::Kernel& k, const char* name,
+                                std::initializer_list<double> reals) {
+    if (ownedCount_ == 0) return;
+    const StateBuffers& s = state();
+    k.setArg(0, s.pos);
+    k.setArg(1, s.vel);
+    k.setArg(2, s.acc);
+    k.setArg(3, static_cast<int>(ownedBegin_ + ownedCount_));
+    cl_uint index = 4;
+    for (double v : reals)
+        setRealArg(k, index++, v, precision_);
+    cl::Event ev;
+    cc_.queue().enqueueNDRangeKernel(k, cl::NDRange(ownedBegin_),
+                                     cl::NDRange(roundUp(ownedCount_, kElementwiseWg)),
+                                     cl::NDRange(kElementwiseWg), nullptr, &ev);
+    lastEvents_.emplace_back(name, ev);
+}
+
+void NbodySimulation::advance() try {
+    if (!n_) return;
     const int p = precision_ == NbodyPrecision::Double ? 1 : 0;
-    auto& q = cc_.queue();
-    // The per-body update kernels: (pos, vel, acc, n, then real scalars from argument 4).
-    auto runUpdate = [&](cl::Kernel& k, const char* name, std::initializer_list<double> reals) {
-        const StateBuffers& s = state();
-        k.setArg(0, s.pos);
-        k.setArg(1, s.vel);
-        k.setArg(2, s.acc);
-        k.setArg(3, static_cast<int>(n_));
-        cl_uint index = 4;
-        for (double v : reals)
-            setRealArg(k, index++, v, precision_);
-        cl::Event ev;
-        q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(n_, kElementwiseWg)),
-                               cl::NDRange(kElementwiseWg), nullptr, &ev);
-        lastEvents_.emplace_back(name, ev);
-    };
-    try {
-        for (int s = 0; s < count; ++s) {
-            const double dt = params_.dt;
-            ensureAccelerationsCurrent();
-            if (integrator_ == NbodyIntegrator::Leapfrog) {
-                runUpdate(kernels_->kickDrift[p], "kick-drift", {dt / 2, dt, params_.damping});
-                computeForces(true, static_cast<float>(dt / 2));  // exact: dt is float
-            } else {
-                runUpdate(kernels_->taylor[p], "update", {dt, params_.damping});
-                accCurrent_ = false;  // a belongs to the old positions
-            }
-            time_ += dt;
-            ++steps_;
-        }
-        refreshFloatMirror();
-        q.flush();
-    } catch (const cl::Error& e) {
-        throwClError("N-body step failed (" + describe(effectiveKernelConfig()) + ")", e);
+    const double dt = params_.dt;
+    ensureAccelerationsCurrent();
+    if (integrator_ == NbodyIntegrator::Leapfrog) {
+        runUpdate(kernels_->kickDrift[p], "kick-drift", {dt / 2, dt, params_.damping});
+    } else {
+        runUpdate(kernels_->taylor[p], "update", {dt, params_.damping});
+        accCurrent_ = false;  // a belongs to the old positions
     }
+} catch (const cl::Error& e) {
+    throwClError("N-body step failed (" + describe(effectiveKernelConfig()) + ")", e);
+}
+
+void NbodySimulation::complete() try {
+    if (!n_) return;
+    if (integrator_ == NbodyIntegrator::Leapfrog)
+        computeForces(true, static_cast<float>(params_.dt / 2));  // exact: dt is float
+    time_ += params_.dt;
+    ++steps_;
+} catch (const cl::Error& e) {
+    throwClError("N-body step failed (" + describe(effectiveKernelConfig()) + ")", e);
+}
+
+void NbodySimulation::endSteps() try {
+    refreshFloatMirror();
+    cc_.queue().flush();
+} catch (const cl::Error& e) {
+    throwClError("N-body step failed (" + describe(effectiveKernelConfig()) + ")", e);
 }
 
 NbodyStepTimings NbodySimulation::lastStepTimings() try {
@@ -350,15 +396,17 @@ void NbodySimulation::load(const std::vector<Body>& bodies) {
         throw Error(std::to_string(bodies.size()) + " bodies is more than clviz accepts (" +
                     std::to_string(kMaxBodies) + ")");
     if (bodies.size() != n_) {
-        n_ = 0;
+        n_ = ownedBegin_ = ownedCount_ = 0;
         allocate(bodies.size(), true, precision_ == NbodyPrecision::Double);
         n_ = bodies.size();
     }
+    ownedBegin_ = 0;
+    ownedCount_ = n_;
     kernels_->current = nullptr;  // small-n's split and the tuned config depend on N
     uploadState(bodies);
     time_ = 0;
     steps_ = 0;
-    haveEnergyReference_ = false;
+    energyReference_.reset();
     lastEvents_.clear();
     lastSteps_ = 0;
 }
@@ -464,9 +512,9 @@ void NbodySimulation::setParams(const NbodyParams& p) {
         throw Error("theta must be in [0, 2] (got " + std::to_string(p.theta) + ")");
     if (p.theta != params_.theta && config_.variant == NbodyVariant::Tree) accCurrent_ = false;
     if (p.softening != params_.softening) {
-        accCurrent_ = false;           // a(x) depends on it
-        haveEnergyReference_ = false;  // and so does the potential energy
-        kernels_->current = nullptr;   // eps == 0 switches the self-interaction guard
+        accCurrent_ = false;          // a(x) depends on it
+        energyReference_.reset();     // and so does the potential energy
+        kernels_->current = nullptr;  // eps == 0 switches the self-interaction guard
     }
     params_ = p;
 }

@@ -8,6 +8,7 @@
 // (e.g. copying positions() into a GL buffer) see the new state without extra synchronization.
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "compute/core/cl.hpp"
 #include "compute/nbody/body.hpp"
+#include "compute/nbody/diagnostics.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
 #include "compute/nbody/variants.hpp"
 
@@ -62,21 +64,6 @@ struct NbodyStepTimings {
     long long bodies = 0;
 };
 
-// Whole-system figures, computed on the device (see diagnostics()).
-struct NbodyDiagnostics {
-    double kinetic = 0;    // sum m v^2 / 2
-    double potential = 0;  // -sum_{i<j} m_i m_j / sqrt(r^2 + eps^2), consistent with the force
-    double total = 0;
-    double momentum[3] = {0, 0, 0};
-    double initialEnergy = 0;        // total at the reference point (load/reset)
-    double relativeEnergyDrift = 0;  // (total - initialEnergy) / |initialEnergy|
-    long long nonFiniteBodies = 0;   // bodies whose position or velocity holds NaN or Inf
-    long long firstNonFinite = -1;   // index of the first such body, -1 if none
-    double ms = 0;                   // device time the diagnostics took
-    bool finite() const { return nonFiniteBodies == 0; }
-    std::string message() const;  // "" when healthy, else a sentence for the user
-};
-
 struct NbodyAutotuneResult {
     NbodyKernelConfig best;
     double bestMs = 0;  // one force pass
@@ -101,6 +88,29 @@ class NbodySimulation {
     // Advances `count` steps (enqueued; returns without waiting for the device unless timings
     // are requested later). No-op when no bodies are loaded.
     void step(int count = 1);
+
+    // ---- Sharing the work with other devices (NbodyMultiDevice, the MPI run) ----
+    // This simulation holds every body's position but moves only the bodies it owns,
+    // begin .. begin+count-1: their forces (against all bodies), velocities and diagnostic sums.
+    // load() owns all of them. Positions of the other bodies must be written into
+    // workingPositions() by the caller between advance() and complete() of every step; the
+    // velocities and accelerations of bodies it does not own are stale.
+    void setOwnedRange(std::size_t begin, std::size_t count);  // throws if past bodyCount()
+    std::size_t ownedBegin() const { return ownedBegin_; }
+    std::size_t ownedCount() const { return ownedCount_; }
+    // One step in two halves, with the position exchange in between:
+    //   beginSteps(k); k times { advance(); exchange positions; complete(); } endSteps();
+    // advance(): leapfrog kick + drift (Taylor: the whole update) of the owned bodies.
+    // complete(): leapfrog: their forces at the new positions and the closing half-kick.
+    // step(k) is exactly that sequence with nothing exchanged.
+    void beginSteps(int count);
+    void advance();
+    void complete();
+    void endSteps();
+    // The buffer the kernels read positions from (the double state in fp64 mode), and the bytes
+    // one body takes in it.
+    const cl::Buffer& workingPositions() { return state().pos; }
+    std::size_t workingBodyBytes() const;
 
     // Float4 positions (xyz, mass in w) of exactly bodyCount() bodies, and velocities (xyz, w=0).
     // Both buffers stay the same objects until the next load() with a different N. Their contents
@@ -164,6 +174,9 @@ class NbodySimulation {
     // energy unless resetEnergyReference() already did.
     NbodyDiagnostics diagnostics();
     void resetEnergyReference();
+    // The additive part of diagnostics() over the owned bodies only (each against all bodies):
+    // the slices of all devices add up to the whole system's figures.
+    NbodyDiagnosticSums ownedDiagnosticSums();
 
     // Times candidate (work-group size, bodies per item, unroll, split) for `variant` on the
     // current bodies without changing the state, within about `budgetSeconds`, and remembers the
@@ -200,11 +213,13 @@ class NbodySimulation {
     NbodyKernelConfig resolvedConfig();  // 0 fields filled in: Auto's pick, tuned, defaults
     NbodyKernelConfig autoPick();        // Auto: the fastest tuned variant and config for this N
     double timeForcePass(Built& b, const cl::Buffer& scratch, std::size_t iBodies);
-    // The one place the force kernel's arguments are set: a(x) of the first iBodies bodies into
-    // acc, and v += kick * a when kick != 0.
-    cl::Event enqueueForce(Built& b, const cl::Buffer& acc, std::size_t iBodies, double kick);
+    // The one place the force kernel's arguments are set:
+    // a(x) of iBodies bodies from i0 into acc, and v += kick * a when kick != 0.
+    cl::Event enqueueForce(Built& b, const cl::Buffer& acc, std::size_t i0, std::size_t iBodies,
+                           double kick);
     void allocate(std::size_t n, bool floatState, bool doubleState);
     void computeForces(bool kick, float kickFactor);
+    void runUpdate(cl::Kernel& k, const char* name, std::initializer_list<double> reals);
     void ensureAccelerationsCurrent();
     void refreshFloatMirror();
     void convert(cl::Kernel& k, const cl::Buffer& from, const cl::Buffer& to, const char* name);
@@ -233,8 +248,8 @@ class NbodySimulation {
     NbodyKernelConfig autoConfig_;
     std::string autoWhy_;
     bool accCurrent_ = false;  // acc holds a(x) for the current x and softening
-    bool haveEnergyReference_ = false;
-    double energyReference_ = 0;
+    NbodyEnergyReference energyReference_;
+    std::size_t ownedBegin_ = 0, ownedCount_ = 0;  // the bodies this simulation moves
 
     std::vector<std::pair<std::string, cl::Event>> lastEvents_;
     int lastSteps_ = 0;
