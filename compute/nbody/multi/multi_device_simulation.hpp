@@ -1,0 +1,98 @@
+#pragma once
+// One N-body system on several OpenCL devices of one process, possibly on different platforms
+// (as NVIDIA's nbody sample splits its bodies over GPUs). Each device holds every position and
+// owns a contiguous slice of the bodies: it computes their forces against all bodies and moves
+// them. After every drift each device's slice goes through pinned host memory to all the others
+// (16 bytes per body, 32 in fp64), then the forces are computed. Slices start proportional to
+// compute units x clock and follow the measured force times (see slice_plan.hpp).
+//
+// All-pairs variants only: the tree variant refuses (docs/scaling.md has its plan). The answer
+// matches one device's to float rounding: the force of a body does not depend on which device
+// computes it (same kernel, same j order).
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "compute/nbody/multi/device_timings.hpp"
+#include "compute/nbody/multi/slice_plan.hpp"
+#include "compute/nbody/simulation.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+
+class NbodyMultiDevice {
+  public:
+    // One NbodySimulation per context (at least one; the contexts must outlive this object).
+    explicit NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
+                              NbodyEnvironment env = {});
+    ~NbodyMultiDevice();
+    NbodyMultiDevice(const NbodyMultiDevice&) = delete;
+    NbodyMultiDevice& operator=(const NbodyMultiDevice&) = delete;
+
+    // Every device gets every body; slices are re-planned from the current weights.
+    void load(const std::vector<Body>& bodies);
+    std::size_t bodyCount() const { return n_; }
+    double time() const { return time_; }
+    long long stepsTaken() const { return steps_; }
+
+    // Advances `count` steps; each step waits for the slowest device at the exchange. Re-slices
+    // afterwards when the measured speeds say it pays (automatic balancing on).
+    void step(int count = 1);
+
+    // The whole state, each slice read from the device that owns it (blocking).
+    std::vector<Body> readBodies();
+    // Accelerations of the last force pass, each slice from its owner (xyz; w = 0).
+    std::vector<Float4> readAccelerations();
+    // Each device sums its own slice; the sums add up to the whole system's figures.
+    NbodyDiagnostics diagnostics();
+    void resetEnergyReference();
+
+    // Settings go to every device. The tree variant throws clviz::Error (one device only).
+    void setParams(const NbodyParams& p);
+    void setIntegrator(NbodyIntegrator i);
+    void setPrecision(NbodyPrecision p);
+    void setKernelConfig(const NbodyKernelConfig& c);
+
+    // Balancing. setWeights fixes the relative shares (e.g. {1, 3}) and turns automatic balancing
+    // off; setAutoBalance(true) turns it back on from the current slices.
+    void setWeights(const std::vector<double>& weights);
+    void setAutoBalance(bool on);
+    bool autoBalance() const { return autoBalance_; }
+    const std::vector<BodySlice>& slices() const { return slices_; }
+
+    // Per-device compute, exchange, wait and share of the last step() call; waits for it.
+    NbodyMultiTimings lastTimings();
+
+    std::size_t deviceCount() const { return sims_.size(); }
+    // Device i's simulation, for per-device queries (kernel config, notes). Its positions() hold
+    // every body's current position after step() (the viewer draws device 0's).
+    NbodySimulation& device(std::size_t i) { return *sims_.at(i); }
+
+  private:
+    struct Staging;
+    void applySlices(const std::vector<BodySlice>& slices);
+    void exchangePositions(int parity);
+    void rebalanceIfWorthIt(const std::vector<double>& forceMsPerStep);
+
+    std::vector<ComputeContext*> contexts_;
+    std::vector<std::unique_ptr<NbodySimulation>> sims_;
+    std::unique_ptr<Staging> staging_;
+    std::size_t n_ = 0;
+    double time_ = 0;
+    long long steps_ = 0;
+    NbodyEnergyReference energyReference_;
+
+    std::vector<double> weights_;  // relative speeds the slices follow
+    std::vector<BodySlice> slices_;
+    bool autoBalance_ = true;
+    int rebalances_ = 0;
+
+    // Per device over the last step() call: exchange transfers and host-observed waits.
+    std::vector<std::vector<cl::Event>> transferEvents_;
+    std::vector<double> waitMs_;
+    int lastSteps_ = 0;
+    double lastWallMs_ = 0;
+};
+
+}  // namespace clviz

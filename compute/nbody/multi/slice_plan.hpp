@@ -1,0 +1,37 @@
+#pragma once
+// How N bodies are shared among devices (or MPI ranks): contiguous slices in device order, sized by
+// each one's measured speed. Pure functions, so that every MPI rank computes the same plan from
+// the same all-gathered speeds.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace clviz {
+
+struct BodySlice {
+    std::size_t begin = 0;
+    std::size_t count = 0;
+    std::size_t end() const { return begin + count; }
+};
+
+// Slices of n bodies proportional to `weights` (>= 0, at least one > 0), contiguous and in order;
+// the counts add up to n exactly (largest remainders get the leftover bodies). A zero weight gets
+// an empty slice. Throws clviz::Error for no weights, negative or non-finite ones, or all zero.
+std::vector<BodySlice> planSlices(std::size_t n, const std::vector<double>& weights);
+
+// Bodies per millisecond of force time for each device, from the last slices and their force times
+// (all-pairs cost is proportional to the slice's body count). A device with an empty slice or no
+// time keeps `previous` (or the mean of the others when it has none).
+std::vector<double> measuredSpeeds(const std::vector<BodySlice>& slices,
+                                   const std::vector<double>& forceMs,
+                                   const std::vector<double>& previous);
+
+// Whether re-slicing by `speeds` would shorten the step (the slowest device's force time) by more
+// than `minGain` (0.05: 5%). Moving bodies costs one extra force pass, so small gains wait.
+bool worthRebalancing(const std::vector<BodySlice>& slices, const std::vector<double>& speeds,
+                      double minGain = 0.05);
+
+// "0: 0 + 524288 (50.0%), 1: 524288 + 524288 (50.0%)": for logs and error messages.
+std::string describeSlices(const std::vector<BodySlice>& slices);
+
+}  // namespace clviz
