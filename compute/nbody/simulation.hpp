@@ -107,9 +107,10 @@ class NbodySimulation {
     void advance();
     void complete();
     void endSteps();
-    // The buffer the kernels read positions from (the double state in fp64 mode), and the bytes
-    // one body takes in it.
+    // The buffers the kernels work on (the double state in fp64 mode), and the bytes one body
+    // takes in them.
     const cl::Buffer& workingPositions() { return state().pos; }
+    const cl::Buffer& workingVelocities() { return state().vel; }
     std::size_t workingBodyBytes() const;
 
     // Float4 positions (xyz, mass in w) of exactly bodyCount() bodies, and velocities (xyz, w=0).

@@ -87,6 +87,7 @@ class NbodyMultiDevice {
     std::vector<BodySlice> slices_;
     bool autoBalance_ = true;
     int rebalances_ = 0;
+    int callsSinceRebalance_ = 0;
 
     // Per device over the last step() call: exchange transfers and host-observed waits.
     std::vector<std::vector<cl::Event>> transferEvents_;

@@ -1,0 +1,302 @@
+#include "compute/nbody/multi/multi_device_simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "common/error.hpp"
+#include "compute/core/cl_boundary.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/nbody/multi/completion_clock.hpp"
+
+namespace clviz {
+
+double NbodyMultiTimings::interactionsPerSecond() const {
+    if (stepMs <= 0) return 0;
+    return static_cast<double>(bodies) * static_cast<double>(bodies) / (stepMs * 1e-3);
+}
+
+// Pinned host memory the slices travel through: two halves used on alternate steps, so a fast
+// device reading step k+1's slice never overwrites what a slow one is still uploading from step k
+// (every device's step-k uploads are done before any step-(k+1) read starts: each queue is in
+// order and all reads of step k+1 are waited for before its uploads are enqueued).
+struct NbodyMultiDevice::Staging {
+    ComputeContext* owner = nullptr;
+    cl::Buffer buffer;
+    char* host = nullptr;
+    std::size_t halfBytes = 0;
+
+    Staging(ComputeContext& cc, std::size_t bytes) : owner(&cc), halfBytes(bytes) {
+        try {
+            buffer = cl::Buffer(cc.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, 2 * bytes);
+            host = static_cast<char*>(cc.queue().enqueueMapBuffer(
+                buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 2 * bytes));
+        } catch (const cl::Error& e) {
+            throwClError("cannot allocate " + formatBytes(2 * bytes) +
+                             " of pinned host memory for the position exchange",
+                         e);
+        }
+    }
+    ~Staging() {
+        try {
+            owner->queue().enqueueUnmapMemObject(buffer, host);
+            owner->queue().finish();
+        } catch (const cl::Error&) {
+            // Shutdown: the context goes away with it.
+        }
+    }
+    char* half(int parity) { return host + (parity ? halfBytes : 0); }
+};
+
+namespace {
+double msSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+}  // namespace
+
+NbodyMultiDevice::NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
+                                   NbodyEnvironment env)
+    : contexts_(devices) {
+    if (devices.empty()) throw Error("the multi-device N-body needs at least one device");
+    for (ComputeContext* cc : devices) {
+        sims_.push_back(std::make_unique<NbodySimulation>(*cc, env));
+        // First guess of relative speed; the measured force times replace it after a step.
+        const DeviceInfo& info = cc->info();
+        weights_.push_back(std::max(1.0, double(info.computeUnits) * std::max(1u, info.clockMHz)));
+    }
+    transferEvents_.resize(sims_.size());
+    waitMs_.assign(sims_.size(), 0.0);
+}
+
+NbodyMultiDevice::~NbodyMultiDevice() {
+    for (ComputeContext* cc : contexts_)
+        cc->finishQuietly();
+}
+
+void NbodyMultiDevice::load(const std::vector<Body>& bodies) {
+    for (auto& sim : sims_)
+        sim->load(bodies);
+    n_ = bodies.size();
+    time_ = 0;
+    steps_ = 0;
+    rebalances_ = 0;
+    callsSinceRebalance_ = 0;
+    lastSteps_ = 0;
+    energyReference_.reset();
+    slices_ = planSlices(n_, weights_);
+    for (std::size_t d = 0; d < sims_.size(); ++d)
+        sims_[d]->setOwnedRange(slices_[d].begin, slices_[d].count);
+}
+
+void NbodyMultiDevice::step(int count) {
+    if (!n_ || count <= 0) return;
+    // A call right after a re-slicing paid one extra force pass on the devices whose slice
+    // changed: its times would make them look slow, so the next check waits one call.
+    if (autoBalance_ && lastSteps_ > 0 && sims_.size() > 1 && ++callsSinceRebalance_ >= 2) {
+        std::vector<double> forceMs;
+        for (auto& sim : sims_) {
+            const NbodyStepTimings t = sim->lastStepTimings();
+            forceMs.push_back(t.steps ? t.forceMs / t.steps : 0.0);
+        }
+        rebalanceIfWorthIt(forceMs);
+    }
+    for (std::size_t d = 0; d < sims_.size(); ++d) {
+        sims_[d]->beginSteps(count);
+        transferEvents_[d].clear();
+        waitMs_[d] = 0;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    for (int s = 0; s < count; ++s) {
+        for (auto& sim : sims_)
+            sim->advance();
+        if (sims_.size() > 1) exchangePositions(static_cast<int>(steps_ & 1));
+        for (auto& sim : sims_)
+            sim->complete();
+        time_ += sims_[0]->params().dt;
+        ++steps_;
+    }
+    for (auto& sim : sims_)
+        sim->endSteps();
+    lastSteps_ = count;
+    // The wall time ends when the last device finishes; waiting here keeps it honest for the
+    // benchmark, and the viewer waited at every exchange anyway.
+    for (ComputeContext* cc : contexts_)
+        cc->queue().finish();
+    lastWallMs_ = msSince(start);
+}
+
+void NbodyMultiDevice::exchangePositions(int parity) try {
+    const std::size_t bytes = sims_[0]->workingBodyBytes();
+    if (!staging_ || staging_->halfBytes != n_ * bytes)
+        staging_ = std::make_unique<Staging>(*contexts_[0], n_ * bytes);
+    char* host = staging_->half(parity);
+
+    // Each slice out to the host; the host clock says who finished last.
+    CompletionClock clock(sims_.size());
+    for (std::size_t d = 0; d < sims_.size(); ++d) {
+        const BodySlice& sl = slices_[d];
+        cl::Event ev;
+        if (sl.count)
+            contexts_[d]->queue().enqueueReadBuffer(sims_[d]->workingPositions(), CL_FALSE,
+                                                    sl.begin * bytes, sl.count * bytes,
+                                                    host + sl.begin * bytes, nullptr, &ev);
+        clock.watch(d, ev);
+        if (ev()) transferEvents_[d].push_back(ev);
+        contexts_[d]->queue().flush();
+    }
+    const std::vector<double> done = clock.wait();
+    const double last = *std::max_element(done.begin(), done.end());
+    for (std::size_t d = 0; d < sims_.size(); ++d)
+        waitMs_[d] += last - done[d];
+
+    // The other slices in: the bodies before this device's slice and those after it.
+    for (std::size_t d = 0; d < sims_.size(); ++d) {
+        const BodySlice& sl = slices_[d];
+        auto upload = [&](std::size_t from, std::size_t to) {
+            if (to <= from) return;
+            cl::Event ev;
+            contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingPositions(), CL_FALSE,
+                                                     from * bytes, (to - from) * bytes,
+                                                     host + from * bytes, nullptr, &ev);
+            transferEvents_[d].push_back(ev);
+        };
+        upload(0, sl.begin);
+        upload(sl.end(), n_);
+    }
+} catch (const cl::Error& e) {
+    throwClError("the N-body position exchange between devices failed", e);
+}
+
+void NbodyMultiDevice::rebalanceIfWorthIt(const std::vector<double>& forceMsPerStep) {
+    const std::vector<double> speeds = measuredSpeeds(slices_, forceMsPerStep, weights_);
+    if (!worthRebalancing(slices_, speeds)) return;
+    weights_ = speeds;
+    applySlices(planSlices(n_, weights_));
+    ++rebalances_;
+    callsSinceRebalance_ = 0;
+}
+
+// New owners need the velocities of the bodies they take over; every device already has every
+// position, and each recomputes the accelerations of its new slice at its next step.
+void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) try {
+    const std::size_t bytes = sims_[0]->workingBodyBytes();
+    std::vector<char> vel(n_ * bytes);
+    for (std::size_t d = 0; d < sims_.size(); ++d)
+        if (slices_[d].count)
+            contexts_[d]->queue().enqueueReadBuffer(
+                sims_[d]->workingVelocities(), CL_TRUE, slices_[d].begin * bytes,
+                slices_[d].count * bytes, vel.data() + slices_[d].begin * bytes);
+    for (std::size_t d = 0; d < sims_.size(); ++d) {
+        contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingVelocities(), CL_TRUE, 0,
+                                                 vel.size(), vel.data());
+        sims_[d]->setOwnedRange(slices[d].begin, slices[d].count);
+    }
+    slices_ = slices;
+} catch (const cl::Error& e) {
+    throwClError("cannot move the N-body velocities between devices", e);
+}
+
+void NbodyMultiDevice::setWeights(const std::vector<double>& weights) {
+    if (weights.size() != sims_.size())
+        throw Error(std::to_string(weights.size()) + " weights for " +
+                    std::to_string(sims_.size()) + " devices");
+    const std::vector<BodySlice> slices = planSlices(n_, weights);  // validates
+    weights_ = weights;
+    autoBalance_ = false;
+    if (n_) applySlices(slices);
+}
+
+void NbodyMultiDevice::setAutoBalance(bool on) {
+    autoBalance_ = on;
+}
+
+std::vector<Body> NbodyMultiDevice::readBodies() {
+    std::vector<Body> out(n_);
+    for (std::size_t d = 0; d < sims_.size(); ++d) {
+        if (!slices_[d].count) continue;
+        const std::vector<Body> all = sims_[d]->readBodies();
+        std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(slices_[d].begin), slices_[d].count,
+                    out.begin() + static_cast<std::ptrdiff_t>(slices_[d].begin));
+    }
+    return out;
+}
+
+std::vector<Float4> NbodyMultiDevice::readAccelerations() {
+    std::vector<Float4> out(n_);
+    for (std::size_t d = 0; d < sims_.size(); ++d) {
+        if (!slices_[d].count) continue;
+        const std::vector<Float4> all = sims_[d]->readAccelerations();
+        std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(slices_[d].begin), slices_[d].count,
+                    out.begin() + static_cast<std::ptrdiff_t>(slices_[d].begin));
+    }
+    return out;
+}
+
+NbodyDiagnostics NbodyMultiDevice::diagnostics() {
+    if (!n_) return {};
+    NbodyDiagnosticSums sums;
+    for (auto& sim : sims_)
+        sums.add(sim->ownedDiagnosticSums());
+    return energyReference_.finish(sums);
+}
+
+void NbodyMultiDevice::resetEnergyReference() {
+    energyReference_.reset();
+    diagnostics();
+}
+
+void NbodyMultiDevice::setParams(const NbodyParams& p) {
+    const bool newSoftening = p.softening != sims_[0]->params().softening;
+    for (auto& sim : sims_)
+        sim->setParams(p);  // the first validates; the rest accept the same values
+    if (newSoftening) energyReference_.reset();  // the potential energy depends on it
+}
+
+void NbodyMultiDevice::setIntegrator(NbodyIntegrator i) {
+    for (auto& sim : sims_)
+        sim->setIntegrator(i);
+}
+
+void NbodyMultiDevice::setPrecision(NbodyPrecision p) {
+    for (auto& sim : sims_)
+        sim->setPrecision(p);
+    energyReference_.reset();
+}
+
+void NbodyMultiDevice::setKernelConfig(const NbodyKernelConfig& c) {
+    if (c.variant == NbodyVariant::Tree && sims_.size() > 1)
+        throw Error("the tree variant runs on one device; with " + std::to_string(sims_.size()) +
+                    " devices pick an all-pairs variant (docs/scaling.md has the tree's plan)");
+    for (auto& sim : sims_)
+        sim->setKernelConfig(c);
+}
+
+NbodyMultiTimings NbodyMultiDevice::lastTimings() {
+    NbodyMultiTimings t;
+    t.steps = lastSteps_;
+    t.bodies = static_cast<long long>(n_);
+    t.rebalances = rebalances_;
+    if (!lastSteps_) return t;
+    t.stepMs = lastWallMs_ / lastSteps_;
+    for (std::size_t d = 0; d < sims_.size(); ++d) {
+        NbodyDeviceTimings dt;
+        dt.device = contexts_[d]->info().name;
+        dt.begin = slices_[d].begin;
+        dt.count = slices_[d].count;
+        dt.share = n_ ? static_cast<double>(dt.count) / static_cast<double>(n_) : 0;
+        dt.computeMs = sims_[d]->lastStepTimings().kernelMs / lastSteps_;
+        double transfer = 0;
+        try {
+            for (const cl::Event& ev : transferEvents_[d])
+                transfer += eventMilliseconds(ev);
+        } catch (const cl::Error& e) {
+            throwClError("cannot read the exchange timings", e);
+        }
+        dt.exchangeMs = transfer / lastSteps_;
+        dt.waitMs = waitMs_[d] / lastSteps_;
+        t.devices.push_back(dt);
+    }
+    return t;
+}
+
+}  // namespace clviz

@@ -1,0 +1,196 @@
+// The N-body system split over two OpenCL devices in one process (PoCL's two CPU devices under
+// CTest: POCL_DEVICES="pthread pthread") gives the one-device answer, step after step.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/multi/multi_device_simulation.hpp"
+
+namespace clviz {
+namespace {
+
+// Two devices of the first platform that has two (CTest asks PoCL for two).
+struct Devices {
+    std::unique_ptr<ComputeContext> a, b;
+    Devices() {
+        const auto platforms = queryPlatforms();
+        for (std::size_t p = 0; p < platforms.size(); ++p)
+            if (platforms[p].devices.size() >= 2) {
+                a = std::make_unique<ComputeContext>(platforms, DeviceChoice{int(p), 0, "test"});
+                b = std::make_unique<ComputeContext>(platforms, DeviceChoice{int(p), 1, "test"});
+                return;
+            }
+    }
+};
+Devices& devices() {
+    static Devices d;
+    return d;
+}
+
+class MultiDevice : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        ASSERT_TRUE(devices().a) << "needs a platform with two devices: run under CTest, which "
+                                    "sets POCL_DEVICES=\"pthread pthread\"";
+    }
+    ComputeContext& a() { return *devices().a; }
+    ComputeContext& b() { return *devices().b; }
+};
+
+std::vector<Body> scene(std::size_t n) {
+    return makePreset(NbodyPreset::Plummer, n, 7);
+}
+
+// max over bodies |x_multi - x_one| / (|x_one| + 1e-3): relative per coordinate, with a floor for
+// bodies near the origin.
+double worstRelative(const std::vector<Body>& got, const std::vector<Body>& want) {
+    double worst = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const float g[6] = {got[i].pos.x, got[i].pos.y, got[i].pos.z,
+                            got[i].vel.x, got[i].vel.y, got[i].vel.z};
+        const float w[6] = {want[i].pos.x, want[i].pos.y, want[i].pos.z,
+                            want[i].vel.x, want[i].vel.y, want[i].vel.z};
+        for (int c = 0; c < 6; ++c) {
+            const double rel = std::abs(double(g[c]) - w[c]) / (std::abs(double(w[c])) + 1e-3);
+            worst = std::isnan(rel) ? INFINITY : std::max(worst, rel);
+        }
+    }
+    return worst;
+}
+
+struct Case {
+    std::size_t n;
+    NbodyVariant variant;
+    NbodyIntegrator integrator;
+    std::vector<double> weights;  // empty: automatic balancing
+};
+
+void expectSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Case& c, int steps = 6) {
+    SCOPED_TRACE("N = " + std::to_string(c.n) + ", " + variantName(c.variant));
+    const auto bodies = scene(c.n);
+    NbodySimulation one(a);
+    NbodyMultiDevice two({&a, &b});
+    NbodyKernelConfig config;
+    config.variant = c.variant;
+    one.setKernelConfig(config);
+    two.setKernelConfig(config);
+    one.setIntegrator(c.integrator);
+    two.setIntegrator(c.integrator);
+    one.load(bodies);
+    two.load(bodies);
+    if (!c.weights.empty()) two.setWeights(c.weights);
+    for (int s = 0; s < steps; ++s) {
+        one.step(1);
+        two.step(1);
+        const double rel = worstRelative(two.readBodies(), one.readBodies());
+        ASSERT_LE(rel, 1e-5) << "step " << s << ", slices " << describeSlices(two.slices());
+    }
+    const NbodyDiagnostics d1 = one.diagnostics(), d2 = two.diagnostics();
+    EXPECT_NEAR(d2.kinetic, d1.kinetic, 1e-5 * std::abs(d1.kinetic) + 1e-12);
+    EXPECT_NEAR(d2.potential, d1.potential, 1e-5 * std::abs(d1.potential) + 1e-12);
+    for (int k = 0; k < 3; ++k)
+        EXPECT_NEAR(d2.momentum[k], d1.momentum[k], 1e-5 * (std::abs(d1.kinetic) + 1));
+    EXPECT_EQ(d2.nonFiniteBodies, 0);
+    EXPECT_EQ(two.stepsTaken(), steps);
+}
+
+TEST_F(MultiDevice, SameAnswerAsOneDeviceOnAwkwardSizes) {
+    for (std::size_t n : {1u, 2u, 3u, 61u, 257u, 1031u})
+        expectSameAsOneDevice(a(), b(), {n, NbodyVariant::Tiled, NbodyIntegrator::Leapfrog, {}});
+}
+
+TEST_F(MultiDevice, SameAnswerForEveryAllPairsVariantAndBothIntegrators) {
+    for (NbodyVariant v : {NbodyVariant::Naive, NbodyVariant::Unrolled, NbodyVariant::Vectorized,
+                           NbodyVariant::AsyncCopy, NbodyVariant::SmallN})
+        expectSameAsOneDevice(a(), b(), {509, v, NbodyIntegrator::Leapfrog, {}}, 3);
+    expectSameAsOneDevice(a(), b(), {509, NbodyVariant::Tiled, NbodyIntegrator::Taylor, {}});
+}
+
+TEST_F(MultiDevice, UnevenAndEmptySlices) {
+    expectSameAsOneDevice(a(), b(), {211, NbodyVariant::Tiled, NbodyIntegrator::Leapfrog, {1, 5}});
+    expectSameAsOneDevice(a(), b(), {211, NbodyVariant::Tiled, NbodyIntegrator::Leapfrog, {0, 1}});
+    expectSameAsOneDevice(a(), b(), {1, NbodyVariant::Tiled, NbodyIntegrator::Leapfrog, {1, 1}});
+}
+
+// Moving the slice boundary mid-run moves velocities to the new owner: the trajectory goes on
+// unchanged.
+TEST_F(MultiDevice, ReSlicingMidRunKeepsTheTrajectory) {
+    const auto bodies = scene(601);
+    NbodySimulation one(a());
+    NbodyMultiDevice two({&a(), &b()});
+    one.load(bodies);
+    two.load(bodies);
+    for (const std::vector<double>& w : {std::vector<double>{1, 1}, {1, 4}, {4, 1}, {0, 1}}) {
+        two.setWeights(w);
+        one.step(2);
+        two.step(2);
+        ASSERT_LE(worstRelative(two.readBodies(), one.readBodies()), 1e-5)
+            << describeSlices(two.slices());
+    }
+}
+
+TEST_F(MultiDevice, DoublePrecisionSplitsToo) {
+    if (!NbodySimulation(a()).supportsFp64()) GTEST_SKIP() << "no cl_khr_fp64";
+    const auto bodies = scene(131);
+    NbodySimulation one(a());
+    NbodyMultiDevice two({&a(), &b()});
+    one.setPrecision(NbodyPrecision::Double);
+    two.setPrecision(NbodyPrecision::Double);
+    one.load(bodies);
+    two.load(bodies);
+    two.setWeights({2, 1});
+    one.step(4);
+    two.step(4);
+    EXPECT_LE(worstRelative(two.readBodies(), one.readBodies()), 1e-6);
+}
+
+TEST_F(MultiDevice, TimingsNameEveryDeviceAndItsShare) {
+    NbodyMultiDevice two({&a(), &b()});
+    two.load(scene(2048));
+    two.setWeights({1, 3});
+    two.step(3);
+    const NbodyMultiTimings t = two.lastTimings();
+    ASSERT_EQ(t.devices.size(), 2u);
+    EXPECT_EQ(t.steps, 3);
+    EXPECT_GT(t.stepMs, 0);
+    EXPECT_NEAR(t.devices[0].share, 0.25, 1e-9);
+    EXPECT_NEAR(t.devices[1].share, 0.75, 1e-9);
+    for (const NbodyDeviceTimings& d : t.devices) {
+        EXPECT_GT(d.computeMs, 0);
+        EXPECT_GT(d.exchangeMs, 0);
+        EXPECT_GE(d.waitMs, 0);
+        EXPECT_FALSE(d.device.empty());
+    }
+}
+
+// With automatic balancing on, a device given almost nothing at first ends up with a fair share
+// after a few calls (both PoCL devices are equally fast).
+TEST_F(MultiDevice, AutomaticBalancingEvensOutAStartingImbalance) {
+    NbodyMultiDevice two({&a(), &b()});
+    two.load(scene(4096));
+    two.setWeights({1, 15});
+    two.setAutoBalance(true);
+    for (int call = 0; call < 8; ++call)
+        two.step(2);
+    EXPECT_GE(two.lastTimings().rebalances, 1);
+    EXPECT_GT(two.slices()[0].count, 4096u / 5) << describeSlices(two.slices());
+}
+
+TEST_F(MultiDevice, TheTreeVariantIsRefusedWithAReason) {
+    NbodyMultiDevice two({&a(), &b()});
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    try {
+        two.setKernelConfig(c);
+        FAIL() << "the tree variant was accepted on two devices";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("one device"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace clviz

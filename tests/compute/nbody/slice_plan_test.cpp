@@ -1,0 +1,90 @@
+// How bodies are shared among devices: exact counts, contiguous order, speeds from timings, and
+// when re-slicing pays.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/error.hpp"
+#include "compute/nbody/multi/slice_plan.hpp"
+
+namespace clviz {
+namespace {
+
+void expectCovers(const std::vector<BodySlice>& s, std::size_t n) {
+    std::size_t next = 0;
+    for (const BodySlice& x : s) {
+        EXPECT_EQ(x.begin, next);
+        next = x.end();
+    }
+    EXPECT_EQ(next, n);
+}
+
+TEST(SlicePlan, EqualWeightsSplitEvenlyAndCoverEveryBody) {
+    for (std::size_t n : {1u, 2u, 3u, 7u, 257u, 1000003u}) {
+        for (std::size_t devices : {1u, 2u, 3u, 5u}) {
+            const auto s = planSlices(n, std::vector<double>(devices, 1.0));
+            ASSERT_EQ(s.size(), devices);
+            expectCovers(s, n);
+            for (const BodySlice& x : s) {
+                EXPECT_GE(x.count, n / devices);
+                EXPECT_LE(x.count, n / devices + 1);
+            }
+        }
+    }
+}
+
+TEST(SlicePlan, FewerBodiesThanDevicesLeavesEmptySlices) {
+    const auto s = planSlices(2, {1, 1, 1, 1});
+    expectCovers(s, 2);
+    int empty = 0;
+    for (const BodySlice& x : s)
+        empty += x.count == 0;
+    EXPECT_EQ(empty, 2);
+}
+
+TEST(SlicePlan, UnevenWeightsFollowTheRatio) {
+    const auto s = planSlices(1000, {1, 3});
+    EXPECT_EQ(s[0].count, 250u);
+    EXPECT_EQ(s[1].count, 750u);
+    const auto z = planSlices(11, {0, 2});
+    EXPECT_EQ(z[0].count, 0u);
+    EXPECT_EQ(z[1].count, 11u);
+}
+
+TEST(SlicePlan, BadWeightsAreRefusedWithAReason) {
+    EXPECT_THROW(planSlices(10, {}), Error);
+    EXPECT_THROW(planSlices(10, {0, 0}), Error);
+    EXPECT_THROW(planSlices(10, {1, -1}), Error);
+    EXPECT_THROW(planSlices(10, {1, std::nan("")}), Error);
+}
+
+TEST(SlicePlan, SpeedsComeFromSliceSizeOverForceTime) {
+    // Device 1 took 4x as long for the same share: it is 4x slower.
+    const auto speeds = measuredSpeeds({{0, 500}, {500, 500}}, {10.0, 40.0}, {});
+    EXPECT_DOUBLE_EQ(speeds[0], 50.0);
+    EXPECT_DOUBLE_EQ(speeds[1], 12.5);
+    const auto s = planSlices(1000, speeds);
+    EXPECT_EQ(s[0].count, 800u);
+    EXPECT_EQ(s[1].count, 200u);
+    // An empty slice has no time: it keeps its previous speed (or the mean of the others).
+    const auto kept = measuredSpeeds({{0, 1000}, {1000, 0}}, {10.0, 0.0}, {100.0, 7.0});
+    EXPECT_DOUBLE_EQ(kept[1], 7.0);
+    const auto mean = measuredSpeeds({{0, 1000}, {1000, 0}}, {10.0, 0.0}, {});
+    EXPECT_DOUBLE_EQ(mean[1], 100.0);
+}
+
+TEST(SlicePlan, RebalancesOnlyWhenItShortensTheStep) {
+    const std::vector<BodySlice> even{{0, 500}, {500, 500}};
+    EXPECT_TRUE(worthRebalancing(even, {50.0, 12.5}));
+    EXPECT_FALSE(worthRebalancing(even, {50.0, 49.0}));  // 1% apart: noise, not worth a move
+    EXPECT_FALSE(worthRebalancing({{0, 1000}}, {50.0}));
+    const auto balanced = planSlices(1000, {50.0, 12.5});
+    EXPECT_FALSE(worthRebalancing(balanced, {50.0, 12.5}));
+}
+
+TEST(SlicePlan, DescribesTheSlices) {
+    EXPECT_EQ(describeSlices({{0, 3}, {3, 1}}), "0: 0 + 3 (75.0%), 1: 3 + 1 (25.0%)");
+}
+
+}  // namespace
+}  // namespace clviz
