@@ -212,6 +212,7 @@ void NbodyMultiDevice::setAutoBalance(bool on) {
 
 std::vector<Body> NbodyMultiDevice::readBodies() {
     std::vector<Body> out(n_);
+    if (!n_) return out;
     for (std::size_t d = 0; d < sims_.size(); ++d) {
         if (!slices_[d].count) continue;
         const std::vector<Body> all = sims_[d]->readBodies();
@@ -223,6 +224,7 @@ std::vector<Body> NbodyMultiDevice::readBodies() {
 
 std::vector<Float4> NbodyMultiDevice::readAccelerations() {
     std::vector<Float4> out(n_);
+    if (!n_) return out;
     for (std::size_t d = 0; d < sims_.size(); ++d) {
         if (!slices_[d].count) continue;
         const std::vector<Float4> all = sims_[d]->readAccelerations();

@@ -180,6 +180,17 @@ TEST_F(MultiDevice, AutomaticBalancingEvensOutAStartingImbalance) {
     EXPECT_GT(two.slices()[0].count, 4096u / 5) << describeSlices(two.slices());
 }
 
+TEST_F(MultiDevice, NothingLoadedIsHarmless) {
+    NbodyMultiDevice two({&a(), &b()});
+    two.step(3);
+    EXPECT_TRUE(two.readBodies().empty());
+    EXPECT_TRUE(two.readAccelerations().empty());
+    EXPECT_EQ(two.diagnostics().total, 0);
+    EXPECT_EQ(two.lastTimings().steps, 0);
+    EXPECT_THROW(two.setWeights({1}), Error);  // one weight for two devices
+    EXPECT_THROW(NbodyMultiDevice({}), Error);
+}
+
 TEST_F(MultiDevice, TheTreeVariantIsRefusedWithAReason) {
     NbodyMultiDevice two({&a(), &b()});
     NbodyKernelConfig c;
