@@ -54,6 +54,9 @@ std::string benchUsage(const std::string& program) {
            "  -p, --platform P          platform index or name part\n"
            "  -d, --device D            device index or name part\n"
            "  --device-type cpu|gpu|all restrict the automatic choice\n"
+           "  --devices SET             N-body split over several devices (all, gpu, cpu,\n"
+           "                            0,1 or P.D,P.D as --list-devices numbers them),\n"
+           "                            timed against the set's first device alone\n"
            "  -h, --help                this text\n";
 }
 
@@ -106,6 +109,8 @@ bool parseBenchOptions(const std::vector<std::string>& args, BenchOptions& o) {
             o.device.device = value();
         } else if (a == "--device-type") {
             o.device.type = parseDeviceTypeFilter(value());
+        } else if (a == "--devices") {
+            o.devices = value();
         } else {
             throw Error("unknown benchmark option '" + a + "' (see --help)");
         }

@@ -20,6 +20,9 @@ struct BenchOptions {
     bool cpuBaseline = true;  // also time the multi-threaded C++ baseline
     std::string jsonPath;     // empty: no JSON
     std::string csvPath;      // empty: no CSV
+    // --devices: N-body over this device set (chooseDevices syntax) against its first device
+    // alone; empty: the usual one-device suites.
+    std::string devices;
 };
 
 // Parses argv (without the program name); throws clviz::Error on bad input. Returns false when

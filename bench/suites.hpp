@@ -8,6 +8,9 @@ namespace clviz::bench {
 
 void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
 void runImageBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
+// --devices: the N-body split over `devices` against the first of them alone.
+void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices,
+                             const BenchOptions& options, BenchReport& report);
 
 // Runs the suites options.suite names, prints the table and writes JSON/CSV. Returns an exit code.
 int runBenchmarks(const BenchOptions& options);

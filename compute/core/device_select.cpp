@@ -205,4 +205,67 @@ DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const Devi
     return chooseAutomatically(platforms, req);
 }
 
+namespace {
+
+// One item of a --devices list: "P.D" or "D" (on `defaultPlatform`).
+DeviceChoice listedDevice(const std::vector<PlatformInfo>& platforms, const std::string& item,
+                          int defaultPlatform) {
+    const auto dot = item.find('.');
+    const auto p = dot == std::string::npos ? std::optional<int>(defaultPlatform)
+                                            : parseIndex(item.substr(0, dot));
+    const auto d = parseIndex(dot == std::string::npos ? item : item.substr(dot + 1));
+    if (!p || !d)
+        throw Error("--devices: '" + item +
+                    "' is not a device number (D or P.D as --list-devices shows). " +
+                    available(platforms));
+    if (*p < 0 || *p >= static_cast<int>(platforms.size()) || *d < 0 ||
+        *d >= static_cast<int>(platforms[*p].devices.size()))
+        throw Error("--devices: there is no device " + std::to_string(*p) + "." +
+                    std::to_string(*d) + ". " + available(platforms));
+    return {*p, *d, "listed in --devices"};
+}
+
+}  // namespace
+
+std::vector<DeviceChoice> chooseDevices(const std::vector<PlatformInfo>& platforms,
+                                        const std::string& spec,
+                                        const std::optional<std::string>& platform) {
+    checkSomeDeviceExists(platforms);
+    const std::string s = toLower(trim(spec));
+    std::vector<DeviceChoice> out;
+    if (s == "all" || s == "gpu" || s == "cpu") {
+        const DeviceTypeFilter type = parseDeviceTypeFilter(s);
+        const int only = platform ? resolvePlatform(platforms, *platform) : -1;
+        for (std::size_t p = 0; p < platforms.size(); ++p)
+            for (std::size_t d = 0; d < platforms[p].devices.size(); ++d)
+                if ((only < 0 || only == static_cast<int>(p)) &&
+                    matches(platforms[p].devices[d], type))
+                    out.push_back({static_cast<int>(p), static_cast<int>(d), "--devices " + s});
+        if (out.empty())
+            throw Error("--devices " + s + ": no " + filterName(type) + " device" +
+                        (only >= 0 ? " on platform " + std::to_string(only) : std::string()) +
+                        ". " + available(platforms));
+        return out;
+    }
+    int defaultPlatform = 0;
+    if (platform) {
+        defaultPlatform = resolvePlatform(platforms, *platform);
+    } else {
+        while (platforms[defaultPlatform].devices.empty())
+            ++defaultPlatform;  // checkSomeDeviceExists: some platform has one
+    }
+    for (const std::string& item : splitList(s)) {
+        const DeviceChoice c = listedDevice(platforms, item, defaultPlatform);
+        for (const DeviceChoice& o : out)
+            if (o.platform == c.platform && o.device == c.device)
+                throw Error("--devices names device " + std::to_string(c.platform) + "." +
+                            std::to_string(c.device) + " twice");
+        out.push_back(c);
+    }
+    if (out.empty())
+        throw Error("--devices needs all, gpu, cpu or a list such as 0,1 or 0.0,1.0. " +
+                    available(platforms));
+    return out;
+}
+
 }  // namespace clviz

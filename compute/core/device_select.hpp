@@ -30,4 +30,15 @@ struct DeviceChoice {
 // Throws clviz::Error with a message that says what was available when nothing fits.
 DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const DeviceRequest& request);
 
+// Several devices at once (`--devices`), in the order given:
+//   all        every device (of --platform when given, else of every platform)
+//   gpu, cpu   every device of that kind (same platform rule)
+//   0,1        devices 0 and 1 of --platform, else of the first platform with a device
+//   0.1,1.0    platform.device pairs as --list-devices numbers them (platforms may differ)
+// Throws clviz::Error for an empty result, an unknown or repeated device, or bad syntax, naming
+// what exists.
+std::vector<DeviceChoice> chooseDevices(const std::vector<PlatformInfo>& platforms,
+                                        const std::string& spec,
+                                        const std::optional<std::string>& platform = {});
+
 }  // namespace clviz

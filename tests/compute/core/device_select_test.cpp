@@ -181,3 +181,51 @@ TEST(DeviceSelect, ParseDeviceType) {
     EXPECT_EQ(parseDeviceTypeFilter("all"), DeviceTypeFilter::All);
     EXPECT_THROW(parseDeviceTypeFilter("fpga"), Error);
 }
+
+namespace {
+
+std::vector<std::pair<int, int>> chosen(const std::string& spec,
+                                        const std::optional<std::string>& platform = {}) {
+    std::vector<std::pair<int, int>> out;
+    for (const DeviceChoice& c : chooseDevices(mixedMachine(), spec, platform))
+        out.emplace_back(c.platform, c.device);
+    return out;
+}
+
+std::string devicesError(const std::string& spec) {
+    try {
+        chooseDevices(mixedMachine(), spec);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+using Pairs = std::vector<std::pair<int, int>>;
+
+}  // namespace
+
+TEST(DeviceSets, KindsAndAllSkipTheEmptyPlatform) {
+    EXPECT_EQ(chosen("all"), (Pairs{{1, 0}, {2, 0}, {2, 1}}));
+    EXPECT_EQ(chosen("gpu"), (Pairs{{2, 0}, {2, 1}}));
+    EXPECT_EQ(chosen("CPU"), (Pairs{{1, 0}}));
+    EXPECT_EQ(chosen("all", std::string("nvidia")), (Pairs{{2, 0}, {2, 1}}));
+}
+
+TEST(DeviceSets, ListsKeepTheirOrderAndMayMixPlatforms) {
+    EXPECT_EQ(chosen("2.1, 1.0"), (Pairs{{2, 1}, {1, 0}}));
+    // Plain indices: the first platform with a device (PoCL here), or --platform's.
+    EXPECT_EQ(chosen("0"), (Pairs{{1, 0}}));
+    EXPECT_EQ(chosen("1,0", std::string("2")), (Pairs{{2, 1}, {2, 0}}));
+}
+
+TEST(DeviceSets, MistakesNameWhatExists) {
+    EXPECT_NE(devicesError("0,0").find("twice"), std::string::npos);
+    EXPECT_NE(devicesError("2.5").find("no device 2.5"), std::string::npos);
+    EXPECT_NE(devicesError("2.5").find("NVIDIA H200"), std::string::npos);
+    EXPECT_NE(devicesError("fast").find("not a device number"), std::string::npos);
+    EXPECT_NE(devicesError("0,").find("not a device number"), std::string::npos);
+    EXPECT_NE(devicesError("").find("needs all, gpu, cpu"), std::string::npos);
+    EXPECT_THROW(chooseDevices({platform("Clover", {})}, "all"), Error);
+    EXPECT_THROW(chooseDevices({platform("PoCL", {dev("cpu", DeviceKind::Cpu)})}, "gpu"), Error);
+}

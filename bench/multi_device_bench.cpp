@@ -1,0 +1,192 @@
+// The N-body split over several devices (`clviz-bench --suite nbody --devices SET`): for each N
+// and variant, the set's first device alone, then the whole set with automatic balancing, both
+// timed as wall-clock time per step (the split waits at every exchange, so device time alone
+// would hide the exchange). Rows: the one-device baseline, the split with its speed-up and
+// parallel efficiency, one row per device (compute, exchange, wait, share), and how far the
+// split's state is from the one-device state after one step.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "bench/suites.hpp"
+#include "common/error.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/multi/multi_device_simulation.hpp"
+
+namespace clviz::bench {
+
+namespace {
+
+struct SplitTimed {
+    std::vector<double> stepMs;
+    std::vector<NbodyMultiTimings> calls;
+    int rebalances = 0;
+};
+
+// Warm-up calls (which also let the balancing settle), then single timed steps.
+SplitTimed timeSplit(NbodyMultiDevice& sim, const BenchOptions& o) {
+    SplitTimed t;
+    double firstMs = 0;
+    for (int i = 0; i < std::max(4, o.warmup); ++i) {
+        sim.step(1);
+        firstMs = sim.lastTimings().stepMs;
+        if (firstMs > 2000 && i >= 1) break;  // seconds per step: the balance is set by now
+    }
+    int repeats = o.repeats;
+    if (firstMs > 0) repeats = std::clamp(static_cast<int>(3000 / firstMs), 3, o.repeats);
+    for (int i = 0; i < repeats; ++i) {
+        sim.step(1);
+        t.calls.push_back(sim.lastTimings());
+        t.stepMs.push_back(t.calls.back().stepMs);
+    }
+    t.rebalances = t.calls.back().rebalances;
+    return t;
+}
+
+BenchRow splitRow(const std::string& variant, const std::string& config, long long n,
+                  const std::vector<double>& stepMs) {
+    BenchRow row;
+    row.suite = "nbody-multi";
+    row.variant = variant;
+    row.config = config;
+    row.size = "N=" + std::to_string(n);
+    row.medianMs = median(stepMs);
+    row.minMs = *std::min_element(stepMs.begin(), stepMs.end());
+    row.maxMs = *std::max_element(stepMs.begin(), stepMs.end());
+    row.samples = static_cast<int>(stepMs.size());
+    row.metrics = {{"interactions/s", double(n) * double(n) / (row.medianMs * 1e-3)}};
+    return row;
+}
+
+// Worst relative difference of positions and velocities between two states (floor 1e-3 for
+// values near 0).
+double worstRelative(const std::vector<Body>& a, const std::vector<Body>& b) {
+    double worst = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const float x[6] = {a[i].pos.x, a[i].pos.y, a[i].pos.z, a[i].vel.x, a[i].vel.y, a[i].vel.z};
+        const float y[6] = {b[i].pos.x, b[i].pos.y, b[i].pos.z, b[i].vel.x, b[i].vel.y, b[i].vel.z};
+        for (int c = 0; c < 6; ++c) {
+            const double r = std::abs(double(x[c]) - y[c]) / (std::abs(double(y[c])) + 1e-3);
+            worst = std::isfinite(r) ? std::max(worst, r) : INFINITY;
+        }
+    }
+    return worst;
+}
+
+struct SplitCase {
+    const std::vector<ComputeContext*>& devices;
+    const BenchOptions& o;
+    BenchReport& report;
+    std::vector<Body> bodies;
+    NbodyParams params;
+    NbodyKernelConfig config;
+};
+
+std::unique_ptr<NbodyMultiDevice> makeSim(const SplitCase& c,
+                                          const std::vector<ComputeContext*>& devices) {
+    auto sim = std::make_unique<NbodyMultiDevice>(devices);
+    sim->setParams(c.params);
+    sim->setKernelConfig(c.config);
+    sim->load(c.bodies);
+    return sim;
+}
+
+void addSplitRows(const SplitCase& c) {
+    const long long n = static_cast<long long>(c.bodies.size());
+    const std::string variant = variantName(c.config.variant);
+    const std::size_t p = c.devices.size();
+
+    // Both start from the same state; one step apart from the timing runs.
+    auto one = makeSim(c, {c.devices[0]});
+    auto all = makeSim(c, c.devices);
+    one->step(1);
+    all->step(1);
+    const double difference = worstRelative(all->readBodies(), one->readBodies());
+    const std::string config = describe(one->device(0).effectiveKernelConfig());
+
+    const SplitTimed t1 = timeSplit(*one, c.o);
+    BenchRow base = splitRow(variant + " x1", config, n, t1.stepMs);
+    base.note = "alone: " + c.devices[0]->info().name;
+    c.report.add(base);
+
+    const SplitTimed tp = timeSplit(*all, c.o);
+    BenchRow split = splitRow(variant + " x" + std::to_string(p), config, n, tp.stepMs);
+    const double speedup = base.medianMs / split.medianMs;
+    split.metrics.push_back({"speed-up", speedup});
+    split.metrics.push_back({"efficiency %", 100.0 * speedup / double(p)});
+    split.metrics.push_back({"max rel diff vs x1", difference});
+    char note[160];
+    std::snprintf(note, sizeof note, "%d rebalances; slices %s", tp.rebalances,
+                  describeSlices(all->slices()).c_str());
+    split.note = note;
+    if (difference > 1e-5) split.note += "; WRONG: the split differs from one device";
+    c.report.add(split);
+
+    for (std::size_t d = 0; d < p; ++d) {
+        std::vector<double> compute, exchange, wait;
+        for (const NbodyMultiTimings& call : tp.calls) {
+            compute.push_back(call.devices[d].computeMs);
+            exchange.push_back(call.devices[d].exchangeMs);
+            wait.push_back(call.devices[d].waitMs);
+        }
+        BenchRow row = splitRow("  device " + std::to_string(d), tp.calls.back().devices[d].device,
+                                n, tp.stepMs);
+        row.metrics = {{"compute ms", median(compute)},
+                       {"exchange ms", median(exchange)},
+                       {"wait ms", median(wait)},
+                       {"share %", 100.0 * tp.calls.back().devices[d].share}};
+        c.report.add(row);
+    }
+}
+
+}  // namespace
+
+void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices, const BenchOptions& o,
+                             BenchReport& report) {
+    std::vector<NbodyVariant> variants;
+    for (const auto& name : o.variants) {
+        const NbodyVariant v = parseVariant(name);
+        if (v == NbodyVariant::Tree)
+            throw Error(
+                "--devices: the tree variant runs on one device (docs/scaling.md has the "
+                "plan); pick all-pairs variants");
+        variants.push_back(v);
+    }
+    if (variants.empty()) variants = {NbodyVariant::Vectorized};
+    std::vector<long long> sizes = o.sizes;
+    if (sizes.empty())
+        sizes = o.quick ? std::vector<long long>{1031} : std::vector<long long>{4096, 16384, 65536};
+    const std::vector<int> wgs = o.workGroups.empty() ? std::vector<int>{0} : o.workGroups;
+
+    const auto preset = NbodyPreset::Plummer;
+    NbodyParams params;
+    params.dt = presetInfo(preset).dt;
+    params.softening = presetInfo(preset).softening;
+    const int rows = int(sizes.size() * variants.size() * wgs.size());
+    int index = 0;
+    for (long long n : sizes) {
+        const auto bodies = makePreset(preset, static_cast<std::size_t>(n), 1);
+        for (NbodyVariant v : variants)
+            for (int wg : wgs) {
+                NbodyKernelConfig config;
+                config.variant = v;
+                config.workGroupSize = wg;
+                progress(++index, rows,
+                         std::string("nbody split ") + variantName(v) + " N=" + std::to_string(n));
+                try {
+                    addSplitRows({devices, o, report, bodies, params, config});
+                } catch (const Error& e) {
+                    BenchRow row;
+                    row.suite = "nbody-multi";
+                    row.variant = variantName(v);
+                    row.size = "N=" + std::to_string(n);
+                    row.note = std::string("failed: ") + e.what();
+                    report.add(row);
+                }
+            }
+    }
+    progressDone();
+}
+
+}  // namespace clviz::bench
