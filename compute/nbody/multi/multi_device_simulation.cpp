@@ -81,6 +81,7 @@ void NbodyMultiDevice::load(const std::vector<Body>& bodies) {
     steps_ = 0;
     rebalances_ = 0;
     callsSinceRebalance_ = 0;
+    speeds_.clear();  // bodies per ms depend on N
     lastSteps_ = 0;
     energyReference_.reset();
     slices_ = planSlices(n_, weights_);
@@ -142,7 +143,7 @@ void NbodyMultiDevice::exchangePositions(int parity) try {
                                                     host + sl.begin * bytes, nullptr, &ev);
         clock.watch(d, ev);
         if (ev()) transferEvents_[d].push_back(ev);
-        contexts_[d]->queue().flush();
+        contexts_[d]->queue().flush();  // the read must start while the host polls
     }
     const std::vector<double> done = clock.wait();
     const double last = *std::max_element(done.begin(), done.end());
@@ -167,10 +168,20 @@ void NbodyMultiDevice::exchangePositions(int parity) try {
     throwClError("the N-body position exchange between devices failed", e);
 }
 
+// Speeds are smoothed over calls (half the last estimate, half the new measurement), and only a
+// gain above 10% moves bodies: devices that share cores or clocks (two PoCL devices on one CPU)
+// measure each other's load, and chasing every sample made the slices swing.
 void NbodyMultiDevice::rebalanceIfWorthIt(const std::vector<double>& forceMsPerStep) {
-    const std::vector<double> speeds = measuredSpeeds(slices_, forceMsPerStep, weights_);
-    if (!worthRebalancing(slices_, speeds)) return;
-    weights_ = speeds;
+    const std::vector<double> measured =
+        measuredSpeeds(slices_, forceMsPerStep, speeds_.empty() ? weights_ : speeds_);
+    if (speeds_.empty()) {
+        speeds_ = measured;
+    } else {
+        for (std::size_t d = 0; d < speeds_.size(); ++d)
+            speeds_[d] = 0.5 * (speeds_[d] + measured[d]);
+    }
+    if (!worthRebalancing(slices_, speeds_, 0.10)) return;
+    weights_ = speeds_;
     applySlices(planSlices(n_, weights_));
     ++rebalances_;
     callsSinceRebalance_ = 0;

@@ -84,6 +84,7 @@ class NbodyMultiDevice {
     NbodyEnergyReference energyReference_;
 
     std::vector<double> weights_;  // relative speeds the slices follow
+    std::vector<double> speeds_;   // smoothed measured bodies per force ms (empty: none yet)
     std::vector<BodySlice> slices_;
     bool autoBalance_ = true;
     int rebalances_ = 0;
