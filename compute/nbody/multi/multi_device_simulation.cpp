@@ -80,8 +80,7 @@ void NbodyMultiDevice::load(const std::vector<Body>& bodies) {
     time_ = 0;
     steps_ = 0;
     rebalances_ = 0;
-    callsSinceRebalance_ = 0;
-    speeds_.clear();  // bodies per ms depend on N
+    balancer_.reset();
     lastSteps_ = 0;
     energyReference_.reset();
     slices_ = planSlices(n_, weights_);
@@ -91,15 +90,16 @@ void NbodyMultiDevice::load(const std::vector<Body>& bodies) {
 
 void NbodyMultiDevice::step(int count) {
     if (!n_ || count <= 0) return;
-    // A call right after a re-slicing paid one extra force pass on the devices whose slice
-    // changed: its times would make them look slow, so the next check waits one call.
-    if (autoBalance_ && lastSteps_ > 0 && sims_.size() > 1 && ++callsSinceRebalance_ >= 2) {
+    if (autoBalance_ && lastSteps_ > 0) {
         std::vector<double> forceMs;
         for (auto& sim : sims_) {
             const NbodyStepTimings t = sim->lastStepTimings();
             forceMs.push_back(t.steps ? t.forceMs / t.steps : 0.0);
         }
-        rebalanceIfWorthIt(forceMs);
+        if (auto slices = balancer_.update(slices_, forceMs)) {
+            applySlices(*slices);
+            ++rebalances_;
+        }
     }
     for (std::size_t d = 0; d < sims_.size(); ++d) {
         sims_[d]->beginSteps(count);
@@ -168,25 +168,6 @@ void NbodyMultiDevice::exchangePositions(int parity) try {
     throwClError("the N-body position exchange between devices failed", e);
 }
 
-// Speeds are smoothed over calls (half the last estimate, half the new measurement), and only a
-// gain above 10% moves bodies: devices that share cores or clocks (two PoCL devices on one CPU)
-// measure each other's load, and chasing every sample made the slices swing.
-void NbodyMultiDevice::rebalanceIfWorthIt(const std::vector<double>& forceMsPerStep) {
-    const std::vector<double> measured =
-        measuredSpeeds(slices_, forceMsPerStep, speeds_.empty() ? weights_ : speeds_);
-    if (speeds_.empty()) {
-        speeds_ = measured;
-    } else {
-        for (std::size_t d = 0; d < speeds_.size(); ++d)
-            speeds_[d] = 0.5 * (speeds_[d] + measured[d]);
-    }
-    if (!worthRebalancing(slices_, speeds_, 0.10)) return;
-    weights_ = speeds_;
-    applySlices(planSlices(n_, weights_));
-    ++rebalances_;
-    callsSinceRebalance_ = 0;
-}
-
 // New owners need the velocities of the bodies they take over; every device already has every
 // position, and each recomputes the accelerations of its new slice at its next step.
 void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) try {
@@ -214,6 +195,7 @@ void NbodyMultiDevice::setWeights(const std::vector<double>& weights) {
     const std::vector<BodySlice> slices = planSlices(n_, weights);  // validates
     weights_ = weights;
     autoBalance_ = false;
+    balancer_.reset();
     if (n_) applySlices(slices);
 }
 

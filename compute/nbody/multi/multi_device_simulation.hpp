@@ -73,7 +73,6 @@ class NbodyMultiDevice {
     struct Staging;
     void applySlices(const std::vector<BodySlice>& slices);
     void exchangePositions(int parity);
-    void rebalanceIfWorthIt(const std::vector<double>& forceMsPerStep);
 
     std::vector<ComputeContext*> contexts_;
     std::vector<std::unique_ptr<NbodySimulation>> sims_;
@@ -83,12 +82,11 @@ class NbodyMultiDevice {
     long long steps_ = 0;
     NbodyEnergyReference energyReference_;
 
-    std::vector<double> weights_;  // relative speeds the slices follow
-    std::vector<double> speeds_;   // smoothed measured bodies per force ms (empty: none yet)
+    std::vector<double> weights_;  // relative speeds the first slices follow
+    SliceBalancer balancer_;
     std::vector<BodySlice> slices_;
     bool autoBalance_ = true;
     int rebalances_ = 0;
-    int callsSinceRebalance_ = 0;
 
     // Per device over the last step() call: exchange transfers and host-observed waits.
     std::vector<std::vector<cl::Event>> transferEvents_;

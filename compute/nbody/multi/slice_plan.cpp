@@ -97,6 +97,29 @@ bool worthRebalancing(const std::vector<BodySlice>& slices, const std::vector<do
     return now > best * (1 + minGain);
 }
 
+void SliceBalancer::reset() {
+    speeds_.clear();
+    callsSinceMove_ = 0;
+}
+
+std::optional<std::vector<BodySlice>> SliceBalancer::update(
+    const std::vector<BodySlice>& slices, const std::vector<double>& forceMsPerStep) {
+    if (slices.size() < 2 || ++callsSinceMove_ < 2) return std::nullopt;
+    const std::vector<double> measured = measuredSpeeds(slices, forceMsPerStep, speeds_);
+    if (speeds_.size() != measured.size()) {
+        speeds_ = measured;
+    } else {
+        for (std::size_t d = 0; d < speeds_.size(); ++d)
+            speeds_[d] = 0.5 * (speeds_[d] + measured[d]);
+    }
+    if (!worthRebalancing(slices, speeds_, 0.10)) return std::nullopt;
+    std::size_t n = 0;
+    for (const BodySlice& s : slices)
+        n += s.count;
+    callsSinceMove_ = 0;
+    return planSlices(n, speeds_);
+}
+
 std::string describeSlices(const std::vector<BodySlice>& slices) {
     std::size_t n = 0;
     for (const BodySlice& s : slices)

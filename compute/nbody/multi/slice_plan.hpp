@@ -3,6 +3,7 @@
 // each one's measured speed. Pure functions, so that every MPI rank computes the same plan from
 // the same all-gathered speeds.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,25 @@ std::vector<double> measuredSpeeds(const std::vector<BodySlice>& slices,
 // than `minGain` (0.05: 5%). Moving bodies costs one extra force pass, so small gains wait.
 bool worthRebalancing(const std::vector<BodySlice>& slices, const std::vector<double>& speeds,
                       double minGain = 0.05);
+
+// When to re-slice, from each step() call's force times: speeds smoothed over calls (half the last
+// estimate, half the new measurement), checked every second call (a call right after re-slicing
+// paid one extra force pass on the devices whose slice changed), and a move only for a gain above
+// 10%. Devices that share cores or clocks (two PoCL devices on one CPU) measure each other's
+// load; chasing every sample made the slices swing. Deterministic: MPI ranks that feed it the
+// same all-gathered times take the same decisions.
+class SliceBalancer {
+  public:
+    void reset();  // a new N: bodies per ms are not comparable
+    // New slices of n bodies when they pay, else nothing. forceMsPerStep: each device's force
+    // time per step in the last call (0: unknown).
+    std::optional<std::vector<BodySlice>> update(const std::vector<BodySlice>& slices,
+                                                 const std::vector<double>& forceMsPerStep);
+
+  private:
+    std::vector<double> speeds_;
+    int callsSinceMove_ = 0;
+};
 
 // "0: 0 + 524288 (50.0%), 1: 524288 + 524288 (50.0%)": for logs and error messages.
 std::string describeSlices(const std::vector<BodySlice>& slices);

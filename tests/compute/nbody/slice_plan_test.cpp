@@ -82,6 +82,24 @@ TEST(SlicePlan, RebalancesOnlyWhenItShortensTheStep) {
     EXPECT_FALSE(worthRebalancing(balanced, {50.0, 12.5}));
 }
 
+TEST(SliceBalancer, MovesOnlyForALastingGainAndSettles) {
+    SliceBalancer b;
+    std::vector<BodySlice> s = planSlices(1000, {1, 1});
+    // Device 1 is 4x slower: the first call only measures; the second moves the boundary.
+    EXPECT_FALSE(b.update(s, {10, 40}));
+    auto moved = b.update(s, {10, 40});
+    ASSERT_TRUE(moved);
+    EXPECT_EQ((*moved)[0].count, 800u);
+    s = *moved;
+    // Balanced now (16 ms each): noise of a few percent moves nothing.
+    for (int call = 0; call < 6; ++call)
+        EXPECT_FALSE(b.update(s, {16.0 + (call % 2), 16.0 - (call % 2)})) << call;
+    // One device alone never moves.
+    SliceBalancer one;
+    EXPECT_FALSE(one.update({{0, 10}}, {1}));
+    EXPECT_FALSE(one.update({{0, 10}}, {1}));
+}
+
 TEST(SlicePlan, DescribesTheSlices) {
     EXPECT_EQ(describeSlices({{0, 3}, {3, 1}}), "0: 0 + 3 (75.0%), 1: 3 + 1 (25.0%)");
 }
