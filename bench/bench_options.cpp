@@ -57,6 +57,9 @@ std::string benchUsage(const std::string& program) {
            "  --devices SET             N-body split over several devices (all, gpu, cpu,\n"
            "                            0,1 or P.D,P.D as --list-devices numbers them),\n"
            "                            timed against the set's first device alone\n"
+           "  --mpi                     under mpirun: each rank drives one device (local rank\n"
+           "                            -> device), the N-body system split over the ranks\n"
+           "  --mpi-timeout S           end the run when an MPI exchange takes longer (60)\n"
            "  -h, --help                this text\n";
 }
 
@@ -111,6 +114,13 @@ bool parseBenchOptions(const std::vector<std::string>& args, BenchOptions& o) {
             o.device.type = parseDeviceTypeFilter(value());
         } else if (a == "--devices") {
             o.devices = value();
+        } else if (a == "--mpi") {
+            o.mpi = true;
+        } else if (a == "--mpi-timeout") {
+            const auto t = parseNumber(value());
+            if (!t || !(*t > 0) || *t > 86400)
+                throw Error("--mpi-timeout takes seconds in (0, 86400] (got '" + args[i] + "')");
+            o.mpiTimeoutSeconds = *t;
         } else {
             throw Error("unknown benchmark option '" + a + "' (see --help)");
         }

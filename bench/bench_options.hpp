@@ -23,6 +23,10 @@ struct BenchOptions {
     // --devices: N-body over this device set (chooseDevices syntax) against its first device
     // alone; empty: the usual one-device suites.
     std::string devices;
+    // --mpi: every rank of an mpirun job drives one device (by local rank) and shares the
+    // N-body system; rank 0 prints. --mpi-timeout: seconds any collective may take.
+    bool mpi = false;
+    double mpiTimeoutSeconds = 60;
 };
 
 // Parses argv (without the program name); throws clviz::Error on bad input. Returns false when

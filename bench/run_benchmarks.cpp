@@ -38,6 +38,7 @@ int runDeviceSet(const BenchOptions& options) {
 }  // namespace
 
 int runBenchmarks(const BenchOptions& options) {
+    if (options.mpi) return runMpiBenchmark(options);
     if (!options.devices.empty()) return runDeviceSet(options);
     auto cc = ComputeContext::create(options.device);
     const auto& info = cc->info();

@@ -12,6 +12,9 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& options, BenchRep
 void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices,
                              const BenchOptions& options, BenchReport& report);
 
+// --mpi: the N-body system across the ranks of an mpirun job (MPI_Init here). Returns an exit code.
+int runMpiBenchmark(const BenchOptions& options);
+
 // Runs the suites options.suite names, prints the table and writes JSON/CSV. Returns an exit code.
 int runBenchmarks(const BenchOptions& options);
 

@@ -32,6 +32,9 @@ clviz_need(header CL/cl.h opencl-headers)
 clviz_need(header CL/opencl.hpp opencl-clhpp-headers)
 clviz_need(library OpenCL ocl-icd-opencl-dev)
 clviz_need(header stb/stb_image.h libstb-dev)
+# the N-body run across MPI ranks: headers, libraries and compiler wrappers; mpirun
+clviz_need(program mpicc libopenmpi-dev)
+clviz_need(program mpirun openmpi-bin)
 
 if(CLVIZ_BUILD_APP)
     clviz_need(header GLFW/glfw3.h libglfw3-dev)

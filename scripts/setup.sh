@@ -21,6 +21,9 @@ packages=(
     # external-memory interop: Vulkan headers (the loader libvulkan1 is opened at run time), and
     # Mesa's lavapipe so the Vulkan <-> GL half is exercised on machines without a GPU
     libvulkan-dev mesa-vulkan-drivers
+    # the N-body run across processes and hosts: Open MPI's headers, libraries and compiler
+    # wrappers (FindMPI asks mpicc), and mpirun
+    libopenmpi-dev openmpi-bin
     # image loading and saving, and a font for the GUI
     libstb-dev fonts-dejavu-core
     # tests: GoogleTest, a virtual X server with Mesa's software GL, the libFuzzer runtime

@@ -268,4 +268,32 @@ std::vector<DeviceChoice> chooseDevices(const std::vector<PlatformInfo>& platfor
     return out;
 }
 
+DeviceChoice deviceForRank(const std::vector<PlatformInfo>& platforms, const DeviceRequest& request,
+                           int localRank) {
+    if (request.device) {
+        DeviceChoice c = chooseDevice(platforms, request);
+        c.reason += "; every rank of the host uses it";
+        return c;
+    }
+    const char* kind = request.type == DeviceTypeFilter::Gpu   ? "gpu"
+                       : request.type == DeviceTypeFilter::Cpu ? "cpu"
+                                                               : "all";
+    std::vector<DeviceChoice> candidates = chooseDevices(platforms, kind, request.platform);
+    if (request.type == DeviceTypeFilter::All) {
+        // Without a type, GPUs first: a host's CPU device is rarely what a rank should drive.
+        std::stable_partition(candidates.begin(), candidates.end(), [&](const DeviceChoice& c) {
+            return platforms[c.platform].devices[c.device].kind == DeviceKind::Gpu;
+        });
+        const auto gpus = std::count_if(candidates.begin(), candidates.end(), [&](auto& c) {
+            return platforms[c.platform].devices[c.device].kind == DeviceKind::Gpu;
+        });
+        if (gpus > 0) candidates.resize(static_cast<std::size_t>(gpus));
+    }
+    const std::size_t pick = static_cast<std::size_t>(localRank) % candidates.size();
+    DeviceChoice c = candidates[pick];
+    c.reason = "local rank " + std::to_string(localRank) + " takes device " + std::to_string(pick) +
+               " of the " + std::to_string(candidates.size()) + " this host offers";
+    return c;
+}
+
 }  // namespace clviz

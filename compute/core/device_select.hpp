@@ -37,6 +37,12 @@ DeviceChoice chooseDevice(const std::vector<PlatformInfo>& platforms, const Devi
 //   0.1,1.0    platform.device pairs as --list-devices numbers them (platforms may differ)
 // Throws clviz::Error for an empty result, an unknown or repeated device, or bad syntax, naming
 // what exists.
+// The device of one MPI rank: `localRank` (its place among the ranks of its host) picks among the
+// devices the request allows: the one -d names (ranks then share it), else every device of the
+// requested type (and --platform) in order, taken round-robin.
+DeviceChoice deviceForRank(const std::vector<PlatformInfo>& platforms, const DeviceRequest& request,
+                           int localRank);
+
 std::vector<DeviceChoice> chooseDevices(const std::vector<PlatformInfo>& platforms,
                                         const std::string& spec,
                                         const std::optional<std::string>& platform = {});

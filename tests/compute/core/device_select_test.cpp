@@ -229,3 +229,23 @@ TEST(DeviceSets, MistakesNameWhatExists) {
     EXPECT_THROW(chooseDevices({platform("Clover", {})}, "all"), Error);
     EXPECT_THROW(chooseDevices({platform("PoCL", {dev("cpu", DeviceKind::Cpu)})}, "gpu"), Error);
 }
+
+TEST(DeviceForRank, RanksOfAHostTakeItsGpusRoundRobin) {
+    const auto m = mixedMachine();
+    DeviceRequest any;
+    EXPECT_EQ(deviceForRank(m, any, 0).device, 0);
+    EXPECT_EQ(deviceForRank(m, any, 1).device, 1);
+    EXPECT_EQ(deviceForRank(m, any, 2).device, 0);  // more ranks than GPUs: they share
+    EXPECT_EQ(deviceForRank(m, any, 1).platform, 2);
+    DeviceRequest cpu;
+    cpu.type = DeviceTypeFilter::Cpu;
+    EXPECT_EQ(deviceForRank(m, cpu, 3).platform, 1);
+    DeviceRequest named;
+    named.platform = "nvidia";
+    named.device = "h100";
+    EXPECT_EQ(deviceForRank(m, named, 0).device, 1);
+    EXPECT_EQ(deviceForRank(m, named, 5).device, 1);
+    // A CPU-only machine: every rank on the CPU device.
+    const std::vector<PlatformInfo> cpuOnly{platform("PoCL", {dev("cpu", DeviceKind::Cpu)})};
+    EXPECT_EQ(deviceForRank(cpuOnly, any, 1).platform, 0);
+}

@@ -1,0 +1,183 @@
+// The N-body system across the ranks of an mpirun job (`clviz-bench --suite nbody --mpi`): each
+// rank drives one device (its local rank picks it), slices are all-gathered every step. Rank 0
+// prints one row per N and variant (wall time per step, the slowest rank's) and one row per rank
+// (compute, exchange, wait, share), and how far the split's state is from rank 0 alone after one
+// step. Run it with -np 1 as well for the baseline: docs/scaling.md divides the two.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "bench/suites.hpp"
+#include "common/error.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/mpi/mpi_simulation.hpp"
+
+namespace clviz::bench {
+
+namespace {
+
+double worstRelative(const std::vector<Body>& a, const std::vector<Body>& b) {
+    double worst = 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        const float x[6] = {a[i].pos.x, a[i].pos.y, a[i].pos.z, a[i].vel.x, a[i].vel.y, a[i].vel.z};
+        const float y[6] = {b[i].pos.x, b[i].pos.y, b[i].pos.z, b[i].vel.x, b[i].vel.y, b[i].vel.z};
+        for (int c = 0; c < 6; ++c) {
+            const double r = std::abs(double(x[c]) - y[c]) / (std::abs(double(y[c])) + 1e-3);
+            worst = std::isfinite(r) ? std::max(worst, r) : INFINITY;
+        }
+    }
+    return worst;
+}
+
+struct MpiRun {
+    ComputeContext& cc;
+    const MpiSession& session;
+    DeadlineCollectives& mpi;
+    DeadlineCollectives& patient;  // for waits on rank 0's one-device check
+    const BenchOptions& o;
+    BenchReport& report;
+};
+
+// One step on rank 0's device alone, against one step of the split (both from `bodies`).
+double oneStepDifference(MpiRun& r, NbodyMpiSimulation& split, const std::vector<Body>& bodies,
+                         const NbodyParams& params, const NbodyKernelConfig& config) {
+    split.step(1);
+    const std::vector<Body> gathered = split.gatherBodies();
+    double difference = 0;
+    if (r.session.rank() == 0) {
+        NbodySimulation alone(r.cc);
+        alone.setParams(params);
+        alone.setKernelConfig(config);
+        alone.load(bodies);
+        alone.step(1);
+        difference = worstRelative(gathered, alone.readBodies());
+    }
+    r.patient.broadcast(&difference, 1, MPI_DOUBLE, "result of rank 0's one-device check");
+    return difference;
+}
+
+void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& params,
+             const NbodyKernelConfig& config) {
+    const long long n = static_cast<long long>(bodies.size());
+    NbodyMpiSimulation sim(r.cc, r.session, r.mpi);
+    sim.setParams(params);
+    sim.setKernelConfig(config);
+    sim.load(bodies);
+    const double difference = oneStepDifference(r, sim, bodies, params, config);
+
+    double firstMs = 0;
+    for (int i = 0; i < std::max(4, r.o.warmup); ++i) {
+        sim.step(1);
+        firstMs = sim.lastTimings().stepMs;  // the slowest rank's: the same on every rank
+        if (firstMs > 2000 && i >= 1) break;
+    }
+    const int repeats =
+        std::clamp(static_cast<int>(3000 / std::max(firstMs, 1e-3)), 3, r.o.repeats);
+    std::vector<NbodyMultiTimings> calls;
+    std::vector<double> stepMs;
+    for (int i = 0; i < repeats; ++i) {
+        sim.step(1);
+        calls.push_back(sim.lastTimings());
+        stepMs.push_back(calls.back().stepMs);
+    }
+    const std::string label = std::string(variantName(config.variant)) + " x" +
+                              std::to_string(r.session.size()) + " ranks";
+    BenchRow row;
+    row.suite = "nbody-mpi";
+    row.variant = label;
+    row.config = describe(sim.local().effectiveKernelConfig());
+    row.size = "N=" + std::to_string(n);
+    row.medianMs = median(stepMs);
+    row.minMs = *std::min_element(stepMs.begin(), stepMs.end());
+    row.maxMs = *std::max_element(stepMs.begin(), stepMs.end());
+    row.samples = repeats;
+    row.metrics = {{"interactions/s", double(n) * double(n) / (row.medianMs * 1e-3)},
+                   {"max rel diff vs one device", difference}};
+    row.note = std::to_string(calls.back().rebalances) + " rebalances; slices " +
+               describeSlices(sim.slices());
+    if (difference > 1e-5) row.note += "; WRONG: the split differs from one device";
+    r.report.add(row);
+    for (std::size_t k = 0; k < calls.back().devices.size(); ++k) {
+        std::vector<double> compute, exchange, wait;
+        for (const NbodyMultiTimings& c : calls) {
+            compute.push_back(c.devices[k].computeMs);
+            exchange.push_back(c.devices[k].exchangeMs);
+            wait.push_back(c.devices[k].waitMs);
+        }
+        BenchRow rank = row;
+        rank.variant = "  rank " + std::to_string(k);
+        rank.config = calls.back().devices[k].device;
+        rank.metrics = {{"compute ms", median(compute)},
+                        {"exchange ms", median(exchange)},
+                        {"wait ms", median(wait)},
+                        {"share %", 100.0 * calls.back().devices[k].share}};
+        rank.note.clear();
+        r.report.add(rank);
+    }
+}
+
+void runRanks(const MpiSession& session, const BenchOptions& o) {
+    const auto platforms = queryPlatforms();
+    const DeviceChoice choice = deviceForRank(platforms, o.device, session.localRank());
+    ComputeContext cc(platforms, choice);
+    std::fprintf(stderr, "clviz-bench: rank %d of %d on %s: %s (%s)\n", session.rank(),
+                 session.size(), session.host().c_str(), cc.info().name.c_str(),
+                 choice.reason.c_str());
+    DeadlineCollectives mpi(session, o.mpiTimeoutSeconds);
+    DeadlineCollectives patient(session, std::max(600.0, o.mpiTimeoutSeconds));
+    BenchReport report;
+    report.setDevice(std::to_string(session.size()) + " MPI ranks; rank 0: " + cc.info().name +
+                     " (driver " + cc.info().driverVersion + ")");
+    MpiRun run{cc, session, mpi, patient, o, report};
+
+    std::vector<NbodyVariant> variants;
+    for (const auto& name : o.variants)
+        variants.push_back(parseVariant(name));
+    if (variants.empty()) variants = {NbodyVariant::Vectorized};
+    std::vector<long long> sizes = o.sizes;
+    if (sizes.empty())
+        sizes = o.quick ? std::vector<long long>{1031} : std::vector<long long>{4096, 16384, 65536};
+    const std::vector<int> wgs = o.workGroups.empty() ? std::vector<int>{0} : o.workGroups;
+    const auto preset = NbodyPreset::Plummer;
+    NbodyParams params;
+    params.dt = presetInfo(preset).dt;
+    params.softening = presetInfo(preset).softening;
+    for (long long n : sizes) {
+        const auto bodies = session.rank() == 0 ? makePreset(preset, static_cast<std::size_t>(n), 1)
+                                                : std::vector<Body>{};
+        for (NbodyVariant v : variants)
+            for (int wg : wgs) {
+                NbodyKernelConfig config;
+                config.variant = v;
+                config.workGroupSize = wg;
+                if (session.rank() == 0)
+                    std::fprintf(stderr, "nbody mpi %s N=%lld\n", variantName(v), n);
+                addRows(run, bodies, params, config);
+            }
+    }
+    if (session.rank() != 0) return;
+    std::cout << report.table() << std::flush;
+    if (!o.jsonPath.empty()) report.writeJson(o.jsonPath);
+    if (!o.csvPath.empty()) report.writeCsv(o.csvPath);
+}
+
+}  // namespace
+
+int runMpiBenchmark(const BenchOptions& options) {
+    if (options.suite == "image")
+        throw Error("--mpi splits the N-body suite; the image suite runs on one device");
+    if (!options.devices.empty()) throw Error("--mpi and --devices: one rank drives one device");
+    MpiSession session;
+    try {
+        runRanks(session, options);
+    } catch (const std::exception& e) {
+        // The other ranks would wait for this one in the next exchange: end them all now.
+        session.abort(std::string("clviz-bench: ") + e.what(), 2);
+    }
+    return 0;
+}
+
+}  // namespace clviz::bench

@@ -1,0 +1,43 @@
+#pragma once
+// MPI collectives that cannot hang: each is started non-blocking and polled until it completes or
+// a deadline passes. A rank that exited or hung never joins, and a blocking MPI_Allgatherv would
+// wait for it forever; here the rank that notices ends the run with a message naming the
+// collective and the step.
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "compute/nbody/mpi/mpi_session.hpp"
+
+namespace clviz {
+
+class DeadlineCollectives {
+  public:
+    // timeoutSeconds > 0: how long one collective may take before the run is ended.
+    DeadlineCollectives(const MpiSession& session, double timeoutSeconds);
+
+    // In-place all-gather: rank r contributes counts[r] elements of `type` at displs[r] of data.
+    void allgatherv(void* data, const std::vector<int>& counts, const std::vector<int>& displs,
+                    MPI_Datatype type, const std::string& what);
+    void allgather(const void* mine, void* all, int count, MPI_Datatype type,
+                   const std::string& what);
+    void allreduce(void* values, int count, MPI_Datatype type, MPI_Op op, const std::string& what);
+    void broadcast(void* data, int count, MPI_Datatype type, const std::string& what);
+    void gatherv(const void* mine, int count, void* all, const std::vector<int>& counts,
+                 const std::vector<int>& displs, MPI_Datatype type, const std::string& what);
+    void barrier(const std::string& what);
+
+    double timeoutSeconds() const { return timeout_; }
+    // Wall time the last collective took (its wait for the slowest rank included).
+    double lastMs() const { return lastMs_; }
+
+  private:
+    void finish(MPI_Request request, int started, const std::string& what);
+
+    const MpiSession& session_;
+    double timeout_;
+    double lastMs_ = 0;
+};
+
+}  // namespace clviz

@@ -1,0 +1,281 @@
+#include "compute/nbody/mpi/mpi_simulation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstring>
+
+#include "common/error.hpp"
+#include "compute/core/cl_boundary.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/device_info.hpp"
+#include "compute/core/profiling.hpp"
+
+namespace clviz {
+
+namespace {
+double msSince(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+}  // namespace
+
+NbodyMpiSimulation::NbodyMpiSimulation(ComputeContext& cc, const MpiSession& session,
+                                       DeadlineCollectives& collectives, NbodyEnvironment env)
+    : cc_(cc), session_(session), mpi_(collectives), local_(cc, std::move(env)) {}
+
+NbodyMpiSimulation::~NbodyMpiSimulation() {
+    if (host_) {
+        try {
+            cc_.queue().enqueueUnmapMemObject(staging_, host_);
+        } catch (const cl::Error&) {
+            // Shutdown: the context goes away with it.
+        }
+    }
+    cc_.finishQuietly();
+    if (bodyType_ != MPI_DATATYPE_NULL) MPI_Type_free(&bodyType_);
+}
+
+std::vector<int> NbodyMpiSimulation::counts() const {
+    std::vector<int> c;
+    for (const BodySlice& s : slices_)
+        c.push_back(static_cast<int>(s.count));
+    return c;
+}
+
+std::vector<int> NbodyMpiSimulation::displacements() const {
+    std::vector<int> d;
+    for (const BodySlice& s : slices_)
+        d.push_back(static_cast<int>(s.begin));
+    return d;
+}
+
+void NbodyMpiSimulation::load(const std::vector<Body>& bodiesOnRank0) {
+    unsigned long long n = session_.rank() == 0 ? bodiesOnRank0.size() : 0;
+    mpi_.broadcast(&n, 1, MPI_UNSIGNED_LONG_LONG, "broadcast of the body count");
+    if (n == 0 || n > kMaxBodies)
+        throw Error("cannot load " + std::to_string(n) + " bodies (need 1 .. " +
+                    std::to_string(kMaxBodies) + ")");
+    std::vector<Body> bodies(n);
+    if (session_.rank() == 0) bodies = bodiesOnRank0;
+    static_assert(sizeof(Body) % sizeof(float) == 0);
+    const std::size_t floats = n * (sizeof(Body) / sizeof(float));
+    for (std::size_t done = 0; done < floats;) {  // MPI counts are int: pieces of 2^30 floats
+        const int part = static_cast<int>(std::min<std::size_t>(floats - done, 1u << 30));
+        mpi_.broadcast(reinterpret_cast<float*>(bodies.data()) + done, part, MPI_FLOAT,
+                       "broadcast of the initial bodies");
+        done += static_cast<std::size_t>(part);
+    }
+    local_.load(bodies);
+    n_ = n;
+    time_ = 0;
+    steps_ = 0;
+    lastSteps_ = 0;
+    rebalances_ = 0;
+    balancer_.reset();
+    energyReference_.reset();
+    slices_ = planSlices(n_, std::vector<double>(static_cast<std::size_t>(session_.size()), 1.0));
+    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+    local_.setOwnedRange(mine.begin, mine.count);
+}
+
+void NbodyMpiSimulation::setKernelConfig(const NbodyKernelConfig& c) {
+    if (c.variant == NbodyVariant::Tree && session_.size() > 1)
+        throw Error("the tree variant runs on one device; with " + std::to_string(session_.size()) +
+                    " ranks pick an all-pairs variant (docs/scaling.md has the tree's plan)");
+    local_.setKernelConfig(c);
+}
+
+void NbodyMpiSimulation::setPrecision(NbodyPrecision p) {
+    local_.setPrecision(p);
+    energyReference_.reset();
+}
+
+void NbodyMpiSimulation::ensureStaging() try {
+    const std::size_t bodyBytes = local_.workingBodyBytes();
+    if (bodyTypeBytes_ != bodyBytes) {
+        if (bodyType_ != MPI_DATATYPE_NULL) MPI_Type_free(&bodyType_);
+        MPI_Type_contiguous(static_cast<int>(bodyBytes), MPI_BYTE, &bodyType_);
+        MPI_Type_commit(&bodyType_);
+        bodyTypeBytes_ = bodyBytes;
+    }
+    const std::size_t bytes = n_ * bodyBytes;
+    if (stagingBytes_ == bytes) return;
+    if (host_) cc_.queue().enqueueUnmapMemObject(staging_, host_);
+    host_ = nullptr;
+    staging_ = cl::Buffer(cc_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+    host_ = static_cast<char*>(
+        cc_.queue().enqueueMapBuffer(staging_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+    stagingBytes_ = bytes;
+} catch (const cl::Error& e) {
+    throwClError("cannot allocate pinned host memory for the MPI position exchange", e);
+}
+
+void NbodyMpiSimulation::step(int count) {
+    if (!n_ || count <= 0) return;
+    if (autoBalance_ && lastSteps_ > 0) rebalanceIfWorthIt();
+    ensureStaging();
+    local_.beginSteps(count);
+    transfers_.clear();
+    gatherMs_ = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int s = 0; s < count; ++s) {
+        local_.advance();
+        if (session_.size() > 1) exchangePositions();
+        local_.complete();
+        time_ += local_.params().dt;
+        ++steps_;
+    }
+    local_.endSteps();
+    cc_.queue().finish();
+    wallMs_ = msSince(start);
+    lastSteps_ = count;
+}
+
+// This rank's slice out to the host, everybody's slices in place by MPI, the others' slices back
+// to the device. The read must finish before MPI sends it; the uploads are left to the in-order
+// queue (complete() runs after them) and are done before the next step's read, so the host
+// buffer is never overwritten while a transfer still uses it.
+void NbodyMpiSimulation::exchangePositions() try {
+    const std::size_t bytes = local_.workingBodyBytes();
+    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+    auto& q = cc_.queue();
+    if (mine.count) {
+        cl::Event ev;
+        q.enqueueReadBuffer(local_.workingPositions(), CL_TRUE, mine.begin * bytes,
+                            mine.count * bytes, host_ + mine.begin * bytes, nullptr, &ev);
+        transfers_.push_back(ev);
+    }
+    mpi_.allgatherv(host_, counts(), displacements(), bodyType_,
+                    "position exchange of step " + std::to_string(steps_ + 1));
+    gatherMs_ += mpi_.lastMs();
+    auto upload = [&](std::size_t from, std::size_t to) {
+        if (to <= from) return;
+        cl::Event ev;
+        q.enqueueWriteBuffer(local_.workingPositions(), CL_FALSE, from * bytes, (to - from) * bytes,
+                             host_ + from * bytes, nullptr, &ev);
+        transfers_.push_back(ev);
+    };
+    upload(0, mine.begin);
+    upload(mine.end(), n_);
+} catch (const cl::Error& e) {
+    throwClError("the MPI position exchange failed on rank " + std::to_string(session_.rank()), e);
+}
+
+void NbodyMpiSimulation::rebalanceIfWorthIt() {
+    const NbodyStepTimings t = local_.lastStepTimings();
+    const double mine = t.steps ? t.forceMs / t.steps : 0.0;
+    std::vector<double> all(static_cast<std::size_t>(session_.size()));
+    mpi_.allgather(&mine, all.data(), 1, MPI_DOUBLE, "exchange of the force times");
+    if (auto slices = balancer_.update(slices_, all)) {
+        applySlices(*slices);
+        ++rebalances_;
+    }
+}
+
+// New owners need the velocities of the bodies they take over: every rank all-gathers them and
+// recomputes the accelerations of its new slice in its next step.
+void NbodyMpiSimulation::applySlices(const std::vector<BodySlice>& slices) try {
+    ensureStaging();
+    const std::size_t bytes = local_.workingBodyBytes();
+    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+    std::vector<char> vel(n_ * bytes);
+    auto& q = cc_.queue();
+    if (mine.count)
+        q.enqueueReadBuffer(local_.workingVelocities(), CL_TRUE, mine.begin * bytes,
+                            mine.count * bytes, vel.data() + mine.begin * bytes);
+    mpi_.allgatherv(vel.data(), counts(), displacements(), bodyType_,
+                    "velocity exchange after re-slicing");
+    q.enqueueWriteBuffer(local_.workingVelocities(), CL_TRUE, 0, vel.size(), vel.data());
+    slices_ = slices;
+    const BodySlice& next = slices_[static_cast<std::size_t>(session_.rank())];
+    local_.setOwnedRange(next.begin, next.count);
+} catch (const cl::Error& e) {
+    throwClError("cannot move the N-body velocities between ranks", e);
+}
+
+std::vector<Body> NbodyMpiSimulation::gatherBodies() {
+    if (!n_) return {};
+    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+    const std::vector<Body> all = local_.readBodies();
+    std::vector<Body> out(session_.rank() == 0 ? n_ : 0);
+    constexpr int kFloats = sizeof(Body) / sizeof(float);
+    std::vector<int> c = counts(), d = displacements();
+    for (std::size_t r = 0; r < c.size(); ++r)
+        c[r] *= kFloats, d[r] *= kFloats;
+    mpi_.gatherv(all.data() + mine.begin, static_cast<int>(mine.count) * kFloats, out.data(), c, d,
+                 MPI_FLOAT, "gather of the bodies to rank 0");
+    return out;
+}
+
+NbodyDiagnostics NbodyMpiSimulation::diagnostics() {
+    if (!n_) return {};
+    const NbodyDiagnosticSums mine = local_.ownedDiagnosticSums();
+    double sums[6] = {mine.kinetic,     mine.potential,   mine.momentum[0],
+                      mine.momentum[1], mine.momentum[2], double(mine.nonFiniteBodies)};
+    mpi_.allreduce(sums, 6, MPI_DOUBLE, MPI_SUM, "sum of the diagnostics");
+    long long first = mine.firstNonFinite < 0 ? LLONG_MAX : mine.firstNonFinite;
+    mpi_.allreduce(&first, 1, MPI_LONG_LONG, MPI_MIN, "first non-finite body");
+    double ms = mine.ms;
+    mpi_.allreduce(&ms, 1, MPI_DOUBLE, MPI_MAX, "diagnostics time");
+    NbodyDiagnosticSums all;
+    all.kinetic = sums[0];
+    all.potential = sums[1];
+    for (int c = 0; c < 3; ++c)
+        all.momentum[c] = sums[2 + c];
+    all.nonFiniteBodies = static_cast<long long>(sums[5]);
+    all.firstNonFinite = first == LLONG_MAX ? -1 : first;
+    all.ms = ms;
+    return energyReference_.finish(all);
+}
+
+NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
+    NbodyMultiTimings t;
+    t.steps = lastSteps_;
+    t.bodies = static_cast<long long>(n_);
+    t.rebalances = rebalances_;
+    const std::size_t ranks = static_cast<std::size_t>(session_.size());
+    // Per rank: wall ms, compute ms, transfer ms, all-gather ms (all per step), then its name.
+    struct Figures {
+        double wall, compute, transfer, gather;
+        char name[96];
+    } mine{};
+    if (lastSteps_ > 0) {
+        const double steps = lastSteps_;
+        double transfer = 0;
+        try {
+            for (const cl::Event& ev : transfers_)
+                transfer += eventMilliseconds(ev);
+        } catch (const cl::Error& e) {
+            throwClError("cannot read the exchange timings", e);
+        }
+        mine.wall = wallMs_ / steps;
+        mine.compute = local_.lastStepTimings().kernelMs / steps;
+        mine.transfer = transfer / steps;
+        mine.gather = gatherMs_ / steps;
+    }
+    const std::string name = "rank " + std::to_string(session_.rank()) + " (" + session_.host() +
+                             "): " + cc_.info().name;
+    std::strncpy(mine.name, name.c_str(), sizeof mine.name - 1);
+    std::vector<Figures> all(ranks);
+    mpi_.allgather(&mine, all.data(), sizeof(Figures), MPI_BYTE, "exchange of the timings");
+    if (!lastSteps_) return t;
+    double fastestGather = all[0].gather;
+    for (const Figures& f : all) {
+        t.stepMs = std::max(t.stepMs, f.wall);
+        fastestGather = std::min(fastestGather, f.gather);
+    }
+    for (std::size_t r = 0; r < ranks; ++r) {
+        NbodyDeviceTimings d;
+        d.device = all[r].name;
+        d.begin = slices_[r].begin;
+        d.count = slices_[r].count;
+        d.share = static_cast<double>(d.count) / static_cast<double>(n_);
+        d.computeMs = all[r].compute;
+        d.exchangeMs = all[r].transfer + fastestGather;
+        d.waitMs = all[r].gather - fastestGather;
+        t.devices.push_back(d);
+    }
+    return t;
+}
+
+}  // namespace clviz

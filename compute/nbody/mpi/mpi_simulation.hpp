@@ -1,0 +1,94 @@
+#pragma once
+// One N-body system over the ranks of an MPI job, one OpenCL device per rank: the in-process
+// split (compute/nbody/multi/) across processes and hosts. Every rank holds every position and owns
+// a slice of the bodies; after each drift the slices are all-gathered with MPI_Iallgatherv
+// through pinned host memory (16 bytes per body, 32 in fp64), then each rank computes the forces
+// of its slice. Slices follow the measured force times, decided identically on every rank from
+// all-gathered times (SliceBalancer). Every collective has a deadline (DeadlineCollectives).
+//
+// Every public call is collective: all ranks make the same calls in the same order.
+#include <cstddef>
+#include <vector>
+
+#include <mpi.h>
+
+#include "compute/nbody/mpi/deadline_collectives.hpp"
+#include "compute/nbody/multi/device_timings.hpp"
+#include "compute/nbody/multi/slice_plan.hpp"
+#include "compute/nbody/simulation.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+
+class NbodyMpiSimulation {
+  public:
+    NbodyMpiSimulation(ComputeContext& cc, const MpiSession& session,
+                       DeadlineCollectives& collectives, NbodyEnvironment env = {});
+    ~NbodyMpiSimulation();
+    NbodyMpiSimulation(const NbodyMpiSimulation&) = delete;
+    NbodyMpiSimulation& operator=(const NbodyMpiSimulation&) = delete;
+
+    // Rank 0's bodies go to every rank (what the others pass is ignored).
+    void load(const std::vector<Body>& bodiesOnRank0);
+    std::size_t bodyCount() const { return n_; }
+    double time() const { return time_; }
+    long long stepsTaken() const { return steps_; }
+
+    void step(int count = 1);
+
+    // The whole state on rank 0 (each slice from its owner); empty on the other ranks.
+    std::vector<Body> gatherBodies();
+    // The same figures on every rank: each rank's slice sums, reduced.
+    NbodyDiagnostics diagnostics();
+    // Every rank's compute, exchange, wait and share in the last step() call, on every rank.
+    // exchange = this rank's device transfers + the fastest rank's all-gather time; wait = the
+    // rest of its all-gather time, spent waiting for slower ranks.
+    NbodyMultiTimings lastTimings();
+
+    // Settings: call with the same values on every rank.
+    void setParams(const NbodyParams& p) { local_.setParams(p); }
+    void setIntegrator(NbodyIntegrator i) { local_.setIntegrator(i); }
+    void setKernelConfig(const NbodyKernelConfig& c);
+    void setPrecision(NbodyPrecision p);
+    void setAutoBalance(bool on) { autoBalance_ = on; }
+
+    const std::vector<BodySlice>& slices() const { return slices_; }
+    NbodySimulation& local() { return local_; }
+
+  private:
+    void ensureStaging();
+    void exchangePositions();
+    void applySlices(const std::vector<BodySlice>& slices);
+    void rebalanceIfWorthIt();
+    std::vector<int> counts() const;
+    std::vector<int> displacements() const;
+
+    ComputeContext& cc_;
+    const MpiSession& session_;
+    DeadlineCollectives& mpi_;
+    NbodySimulation local_;
+    std::size_t n_ = 0;
+    double time_ = 0;
+    long long steps_ = 0;
+    NbodyEnergyReference energyReference_;
+    std::vector<BodySlice> slices_;
+    SliceBalancer balancer_;
+    bool autoBalance_ = true;
+    int rebalances_ = 0;
+
+    // Pinned host memory for every body's working position, and the MPI type of one body in it.
+    cl::Buffer staging_;
+    char* host_ = nullptr;
+    std::size_t stagingBytes_ = 0;
+    MPI_Datatype bodyType_ = MPI_DATATYPE_NULL;
+    std::size_t bodyTypeBytes_ = 0;
+
+    // The last step() call: transfers (device time), all-gather wall time, wall time.
+    std::vector<cl::Event> transfers_;
+    double gatherMs_ = 0;
+    double wallMs_ = 0;
+    int lastSteps_ = 0;
+};
+
+}  // namespace clviz
