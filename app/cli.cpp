@@ -62,10 +62,11 @@ bool endsWithPng(const std::string& path) {
 
 // Flags that take a value; the rest are switches.
 const std::vector<std::string> kValueFlags = {
-    "-p",       "--platform", "-d",           "--device",  "--device-type", "--demo",
-    "--frames", "--seconds",  "--screenshot", "--layout",  "--vsync",       "--width",
-    "--height", "--set",      "--set-at",     "--interop", "--image",       "--save",
-    "--n",      "--preset",   "--variant",    "--record",  "--kernel-dir",  "--shader-dir"};
+    "-p",        "--platform",   "-d",           "--device",  "--device-type", "--demo",
+    "--frames",  "--seconds",    "--screenshot", "--layout",  "--vsync",       "--width",
+    "--height",  "--set",        "--set-at",     "--interop", "--image",       "--save",
+    "--n",       "--preset",     "--variant",    "--record",  "--kernel-dir",  "--shader-dir",
+    "--devices", "--mpi-timeout"};
 
 bool takesValue(const std::string& flag) {
     return std::find(kValueFlags.begin(), kValueFlags.end(), flag) != kValueFlags.end();
@@ -89,6 +90,8 @@ void applySwitch(AppOptions& o, const std::string& flag,
         o.mode = AppOptions::Mode::Version;
     } else if (flag == "--list-devices") {
         o.mode = AppOptions::Mode::ListDevices;
+    } else if (flag == "--mpi") {
+        o.mode = AppOptions::Mode::Mpi;
     } else if (flag == "--fullscreen") {
         o.fullscreen = true;
     } else if (flag == "--verbose") {
@@ -137,6 +140,13 @@ bool applyOptionFlag(AppOptions& o, const std::string& flag, const std::string& 
         o.kernelDir = value;
     } else if (flag == "--shader-dir") {
         o.shaderDir = value;
+    } else if (flag == "--devices") {
+        o.devices = value;
+    } else if (flag == "--mpi-timeout") {
+        const auto v = parseNumber(value);
+        if (!v || !(*v > 0) || *v > 86400)
+            throw UsageError("--mpi-timeout expects seconds (0 < S <= 86400), got '" + value + "'");
+        o.mpiTimeoutSeconds = *v;
     } else {
         return false;
     }
@@ -246,6 +256,15 @@ Demo settings (sugar for --set KEY=VALUE; the demo checks the value):
       --record DIR        write every frame as a numbered PNG into DIR
       --image FILE        image lab: image to load (PNG, JPEG, BMP, TGA, GIF, PSD, HDR)
       --save FILE         image lab: save the result after the last frame (PNG or JPEG)
+
+Several devices and MPI (N-body; docs/scaling.md):
+      --devices SET       split the bodies over a device set: all, gpu, cpu, 0,1 (devices
+                          of --platform) or P.D,P.D as --list-devices numbers them
+      --mpi               headless run under mpirun: each rank drives one device (its
+                          local rank picks it); --frames steps [100], --n, --preset,
+                          --variant, --set integrator|dt|softening=..., --save FILE
+                          (rank 0 writes the snapshot)
+      --mpi-timeout S     end the run when one MPI exchange takes longer        [60]
 
 Live editing (the Kernels menu and panel; edits rebuild in the background):
       --kernel-dir DIR    read kernels/*.cl from DIR and reload them when saved  [embedded]

@@ -32,7 +32,7 @@ struct TimedSetting {
 };
 
 struct AppOptions {
-    enum class Mode { Run, Help, HelpSettings, Version, ListDevices, Benchmark };
+    enum class Mode { Run, Help, HelpSettings, Version, ListDevices, Benchmark, Mpi };
     Mode mode = Mode::Run;
 
     DeviceRequest device;             // -p, -d, --device-type
@@ -53,6 +53,8 @@ struct AppOptions {
     std::string shaderDir;                   // --shader-dir: read and watch shaders here
     bool verbose = false;                    // --verbose: where each OpenCL program came from
     bool helpSettingsMarkdown = false;       // --help-settings=markdown: the README's tables
+    std::string devices;                     // --devices: N-body over this device set
+    double mpiTimeoutSeconds = 60;           // --mpi-timeout: the longest an exchange may take
 };
 
 // Parses argv without the program name. Throws UsageError on any bad input.

@@ -5,6 +5,7 @@
 
 #include "app/application.hpp"
 #include "app/cli.hpp"
+#include "app/mpi_run.hpp"
 #include "app/settings_help.hpp"
 #include "app/viewer_start.hpp"
 #include "bench/suites.hpp"
@@ -77,6 +78,8 @@ int runApp(const std::vector<std::string>& args) {
             }
             case AppOptions::Mode::Benchmark:
                 return runBenchmark(options);
+            case AppOptions::Mode::Mpi:
+                return runMpiNbody(options);
             case AppOptions::Mode::Run:
                 return runViewer(options);
         }

@@ -161,12 +161,22 @@ void NbodyMpiSimulation::exchangePositions() try {
     throwClError("the MPI position exchange failed on rank " + std::to_string(session_.rank()), e);
 }
 
+void NbodyMpiSimulation::setWeights(const std::vector<double>& weights) {
+    if (weights.size() != static_cast<std::size_t>(session_.size()))
+        throw Error(std::to_string(weights.size()) + " weights for " +
+                    std::to_string(session_.size()) + " ranks");
+    const std::vector<BodySlice> slices = planSlices(n_, weights);  // validates
+    autoBalance_ = false;
+    balancer_.reset();
+    if (n_) applySlices(slices);
+}
+
 void NbodyMpiSimulation::rebalanceIfWorthIt() {
-    const NbodyStepTimings t = local_.lastStepTimings();
-    const double mine = t.steps ? t.forceMs / t.steps : 0.0;
+    const double mine = local_.lastStepTimings().forceMs;
     std::vector<double> all(static_cast<std::size_t>(session_.size()));
-    mpi_.allgather(&mine, all.data(), 1, MPI_DOUBLE, "exchange of the force times");
-    if (auto slices = balancer_.update(slices_, all)) {
+    mpi_.allgather(&mine, all.data(), 1, MPI_DOUBLE,
+                   "exchange of the force times before step " + std::to_string(steps_ + 1));
+    if (auto slices = balancer_.update(slices_, all, lastSteps_)) {
         applySlices(*slices);
         ++rebalances_;
     }

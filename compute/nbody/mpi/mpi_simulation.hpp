@@ -52,6 +52,8 @@ class NbodyMpiSimulation {
     void setKernelConfig(const NbodyKernelConfig& c);
     void setPrecision(NbodyPrecision p);
     void setAutoBalance(bool on) { autoBalance_ = on; }
+    // Fixed relative shares per rank (e.g. {1, 3}); turns automatic balancing off.
+    void setWeights(const std::vector<double>& weights);
 
     const std::vector<BodySlice>& slices() const { return slices_; }
     NbodySimulation& local() { return local_; }

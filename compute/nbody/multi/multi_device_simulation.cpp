@@ -92,11 +92,9 @@ void NbodyMultiDevice::step(int count) {
     if (!n_ || count <= 0) return;
     if (autoBalance_ && lastSteps_ > 0) {
         std::vector<double> forceMs;
-        for (auto& sim : sims_) {
-            const NbodyStepTimings t = sim->lastStepTimings();
-            forceMs.push_back(t.steps ? t.forceMs / t.steps : 0.0);
-        }
-        if (auto slices = balancer_.update(slices_, forceMs)) {
+        for (auto& sim : sims_)
+            forceMs.push_back(sim->lastStepTimings().forceMs);
+        if (auto slices = balancer_.update(slices_, forceMs, lastSteps_)) {
             applySlices(*slices);
             ++rebalances_;
         }

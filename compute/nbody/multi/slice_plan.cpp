@@ -98,26 +98,32 @@ bool worthRebalancing(const std::vector<BodySlice>& slices, const std::vector<do
 }
 
 void SliceBalancer::reset() {
-    speeds_.clear();
-    callsSinceMove_ = 0;
+    summedMs_.clear();
+    steps_ = 0;
+    calls_ = 0;
 }
 
-std::optional<std::vector<BodySlice>> SliceBalancer::update(
-    const std::vector<BodySlice>& slices, const std::vector<double>& forceMsPerStep) {
-    if (slices.size() < 2 || ++callsSinceMove_ < 2) return std::nullopt;
-    const std::vector<double> measured = measuredSpeeds(slices, forceMsPerStep, speeds_);
-    if (speeds_.size() != measured.size()) {
-        speeds_ = measured;
-    } else {
-        for (std::size_t d = 0; d < speeds_.size(); ++d)
-            speeds_[d] = 0.5 * (speeds_[d] + measured[d]);
-    }
-    if (!worthRebalancing(slices, speeds_, 0.10)) return std::nullopt;
+std::optional<std::vector<BodySlice>> SliceBalancer::update(const std::vector<BodySlice>& slices,
+                                                            const std::vector<double>& forceMs,
+                                                            int steps) {
+    if (slices.size() < 2 || forceMs.size() != slices.size() || steps <= 0) return std::nullopt;
+    summedMs_.resize(slices.size(), 0.0);
+    for (std::size_t d = 0; d < slices.size(); ++d)
+        summedMs_[d] += forceMs[d];
+    steps_ += steps;
+    if (++calls_ < 3) return std::nullopt;
+    for (std::size_t d = 0; d < slices.size(); ++d)
+        if (slices[d].count > 0 && summedMs_[d] < 20) return std::nullopt;
+    std::vector<double> perStep(summedMs_);
+    for (double& ms : perStep)
+        ms /= static_cast<double>(steps_);
+    const std::vector<double> speeds = measuredSpeeds(slices, perStep, {});
+    if (!worthRebalancing(slices, speeds, 0.10)) return std::nullopt;
     std::size_t n = 0;
     for (const BodySlice& s : slices)
         n += s.count;
-    callsSinceMove_ = 0;
-    return planSlices(n, speeds_);
+    reset();
+    return planSlices(n, speeds);
 }
 
 std::string describeSlices(const std::vector<BodySlice>& slices) {

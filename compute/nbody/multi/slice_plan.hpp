@@ -32,23 +32,24 @@ std::vector<double> measuredSpeeds(const std::vector<BodySlice>& slices,
 bool worthRebalancing(const std::vector<BodySlice>& slices, const std::vector<double>& speeds,
                       double minGain = 0.05);
 
-// When to re-slice, from each step() call's force times: speeds smoothed over calls (half the last
-// estimate, half the new measurement), checked every second call (a call right after re-slicing
-// paid one extra force pass on the devices whose slice changed), and a move only for a gain above
-// 10%. Devices that share cores or clocks (two PoCL devices on one CPU) measure each other's
-// load; chasing every sample made the slices swing. Deterministic: MPI ranks that feed it the
-// same all-gathered times take the same decisions.
+// When to re-slice, from each step() call's force times. Times are summed while the slices stay
+// the same, and a decision needs at least 3 calls and 20 ms of force time on every device: single
+// kernel times of small N are mostly launch noise, and devices that share cores or clocks (two
+// PoCL devices on one CPU) measure each other's load. Only a gain above 10% moves bodies (a move
+// costs one extra force pass on the devices whose slice changed). Deterministic: MPI ranks that
+// feed it the same all-gathered times take the same decisions.
 class SliceBalancer {
   public:
-    void reset();  // a new N: bodies per ms are not comparable
-    // New slices of n bodies when they pay, else nothing. forceMsPerStep: each device's force
-    // time per step in the last call (0: unknown).
+    void reset();  // a new N or new slices: start measuring again
+    // New slices when they pay, else nothing. forceMs: each device's force time in the last call
+    // (all its steps); steps: how many steps the call took.
     std::optional<std::vector<BodySlice>> update(const std::vector<BodySlice>& slices,
-                                                 const std::vector<double>& forceMsPerStep);
+                                                 const std::vector<double>& forceMs, int steps);
 
   private:
-    std::vector<double> speeds_;
-    int callsSinceMove_ = 0;
+    std::vector<double> summedMs_;
+    long long steps_ = 0;
+    int calls_ = 0;
 };
 
 // "0: 0 + 524288 (50.0%), 1: 524288 + 524288 (50.0%)": for logs and error messages.

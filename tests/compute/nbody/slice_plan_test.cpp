@@ -85,19 +85,33 @@ TEST(SlicePlan, RebalancesOnlyWhenItShortensTheStep) {
 TEST(SliceBalancer, MovesOnlyForALastingGainAndSettles) {
     SliceBalancer b;
     std::vector<BodySlice> s = planSlices(1000, {1, 1});
-    // Device 1 is 4x slower: the first call only measures; the second moves the boundary.
-    EXPECT_FALSE(b.update(s, {10, 40}));
-    auto moved = b.update(s, {10, 40});
+    // Device 1 is 4x slower: two calls only measure; the third moves the boundary.
+    EXPECT_FALSE(b.update(s, {10, 40}, 1));
+    EXPECT_FALSE(b.update(s, {10, 40}, 1));
+    auto moved = b.update(s, {10, 40}, 1);
     ASSERT_TRUE(moved);
     EXPECT_EQ((*moved)[0].count, 800u);
     s = *moved;
     // Balanced now (16 ms each): noise of a few percent moves nothing.
-    for (int call = 0; call < 6; ++call)
-        EXPECT_FALSE(b.update(s, {16.0 + (call % 2), 16.0 - (call % 2)})) << call;
+    for (int call = 0; call < 9; ++call)
+        EXPECT_FALSE(b.update(s, {16.0 + (call % 2), 16.0 - (call % 2)}, 1)) << call;
     // One device alone never moves.
     SliceBalancer one;
-    EXPECT_FALSE(one.update({{0, 10}}, {1}));
-    EXPECT_FALSE(one.update({{0, 10}}, {1}));
+    for (int call = 0; call < 4; ++call)
+        EXPECT_FALSE(one.update({{0, 10}}, {100}, 1));
+}
+
+TEST(SliceBalancer, WaitsForEnoughTimeToMeasure) {
+    // 0.1 ms kernels are launch noise: a 4x difference over 3 calls is not enough to move.
+    SliceBalancer b;
+    const std::vector<BodySlice> s = planSlices(100, {1, 1});
+    for (int call = 0; call < 5; ++call)
+        EXPECT_FALSE(b.update(s, {0.1, 0.4}, 1)) << call;
+    // Enough of them add up to 20 ms on every device: then it moves.
+    std::optional<std::vector<BodySlice>> moved;
+    for (int call = 0; call < 300 && !moved; ++call)
+        moved = b.update(s, {0.1, 0.4}, 1);
+    EXPECT_TRUE(moved);
 }
 
 TEST(SlicePlan, DescribesTheSlices) {

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `clviz --mpi` and `clviz-bench --mpi` under mpirun with two ranks on this machine: a run that
+# saves a snapshot, a rank that exits early, a rank that hangs, a device that does not exist,
+# a setting the run does not take, and the benchmark's one-device check. None may hang: every
+# case has a wall-clock limit far above the MPI time-out it sets.
+#   mpi_run.sh CLVIZ CLVIZ_BENCH MPIRUN WORKDIR
+set -uo pipefail
+clviz=$1 bench=$2 mpirun=$3 work=$4
+mkdir -p "$work"
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+# run LIMIT_SECONDS ARGS...: mpirun with two ranks; sets $out and $status.
+run() {
+    local limit=$1
+    shift
+    out=$(timeout "$limit" "$mpirun" --oversubscribe -np 2 "$@" 2>&1)
+    status=$?
+    printf '%s\n---\n' "$out"
+    [ "$status" -ne 124 ] || fail "hung: mpirun $* did not end within $limit s"
+}
+
+# A normal run: energy drift reported, both ranks' timings, the snapshot written by rank 0.
+rm -f "$work/mpi.clviz"
+run 120 "$clviz" --mpi --n 1031 --frames 40 --save "$work/mpi.clviz"
+[ "$status" -eq 0 ] || fail "normal run exited $status"
+grep -Eq "relative drift" <<<"$out" || fail "no energy drift line"
+grep -Eq "rank 0 .*bodies 0 \+ 516" <<<"$out" || fail "no timing line for rank 0"
+grep -Eq "rank 1 .*bodies 516 \+ 515" <<<"$out" || fail "no timing line for rank 1"
+[ -s "$work/mpi.clviz" ] || fail "rank 0 wrote no snapshot"
+grep -q "saved 1031 bodies" <<<"$out" || fail "no save line"
+
+# A rank that exits early: the run ends, non-zero, and rank 0 says why.
+run 120 -x CLVIZ_MPI_TEST_EXIT=1:5 "$clviz" --mpi --n 1031 --frames 40 --mpi-timeout 5
+[ "$status" -ne 0 ] || fail "a rank exited early and the run still exited 0"
+grep -Eq "rank 0: (mpirun ended the run: another rank exited|.*did not complete within)" <<<"$out" ||
+    fail "rank 0 did not say that another rank ended"
+
+# A rank that hangs: rank 0's exchange times out and ends the run.
+run 120 -x CLVIZ_MPI_TEST_HANG=1:5 "$clviz" --mpi --n 1031 --frames 40 --mpi-timeout 3
+[ "$status" -ne 0 ] || fail "a rank hung and the run still exited 0"
+grep -Eq "rank 0: the .* step [0-9]+ did not complete within 3 s: another rank exited or hung" <<<"$out" ||
+    fail "no time-out message from rank 0"
+
+# A device that does not exist: a clear message, no hang.
+run 120 "$clviz" --mpi --n 64 --frames 2 -p 0 -d 9
+[ "$status" -ne 0 ] || fail "a missing device exited 0"
+grep -Eq "out of range" <<<"$out" || fail "no message about the device"
+
+# A viewer setting the headless run does not take.
+run 60 "$clviz" --mpi --n 64 --set app.vsync=off
+[ "$status" -eq 2 ] || fail "an unknown setting exited $status, not 2"
+grep -q "is a viewer setting" <<<"$out" || fail "no message about the setting"
+
+# The benchmark: rows for both ranks, and the split matches one device.
+run 300 "$bench" --suite nbody --mpi --quick --repeats 3
+[ "$status" -eq 0 ] || fail "clviz-bench --mpi exited $status"
+grep -Eq "x2 ranks .*max rel diff vs one device" <<<"$out" || fail "no split row"
+grep -Eq "rank 1 \(" <<<"$out" || fail "no row for rank 1"
+grep -q "WRONG" <<<"$out" && fail "the split differs from one device"
+echo "mpi_run: ok"

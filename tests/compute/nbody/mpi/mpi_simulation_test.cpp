@@ -1,0 +1,166 @@
+// The N-body system across MPI ranks gives the one-device answer. Run by CTest under
+// `mpirun -np 2`: every rank runs every test in the same order (each call is collective); rank 0
+// also runs the one-device simulation the split is compared with. Any rank's failure fails the run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/mpi/mpi_simulation.hpp"
+
+namespace clviz {
+namespace {
+
+MpiSession* session = nullptr;
+
+ComputeContext& context() {
+    static std::unique_ptr<ComputeContext> cc = [] {
+        const auto platforms = queryPlatforms();
+        return std::make_unique<ComputeContext>(
+            platforms, deviceForRank(platforms, DeviceRequest{}, session->localRank()));
+    }();
+    return *cc;
+}
+
+double worstRelative(const std::vector<Body>& got, const std::vector<Body>& want) {
+    double worst = 0;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const float g[6] = {got[i].pos.x, got[i].pos.y, got[i].pos.z,
+                            got[i].vel.x, got[i].vel.y, got[i].vel.z};
+        const float w[6] = {want[i].pos.x, want[i].pos.y, want[i].pos.z,
+                            want[i].vel.x, want[i].vel.y, want[i].vel.z};
+        for (int c = 0; c < 6; ++c) {
+            const double r = std::abs(double(g[c]) - w[c]) / (std::abs(double(w[c])) + 1e-3);
+            worst = std::isfinite(r) ? std::max(worst, r) : INFINITY;
+        }
+    }
+    return worst;
+}
+
+struct Case {
+    Case(std::size_t n, NbodyVariant v = NbodyVariant::Tiled,
+         NbodyIntegrator i = NbodyIntegrator::Leapfrog, NbodyPrecision p = NbodyPrecision::Float,
+         std::vector<double> w = {})
+        : n(n), variant(v), integrator(i), precision(p), weights(std::move(w)) {}
+    std::size_t n;
+    NbodyVariant variant;
+    NbodyIntegrator integrator;
+    NbodyPrecision precision;
+    std::vector<double> weights;  // empty: equal slices, automatic balancing
+};
+
+// Steps the split and (on rank 0) one device side by side; compares after every step.
+void expectSameAsOneDevice(const Case& c, int steps = 5) {
+    SCOPED_TRACE("N = " + std::to_string(c.n) + ", " + variantName(c.variant));
+    const bool lead = session->rank() == 0;
+    const auto bodies = makePreset(NbodyPreset::Plummer, c.n, 3);
+    DeadlineCollectives mpi(*session, 60);
+    NbodyMpiSimulation split(context(), *session, mpi);
+    std::unique_ptr<NbodySimulation> one;
+    if (lead) one = std::make_unique<NbodySimulation>(context());
+    NbodyKernelConfig config;
+    config.variant = c.variant;
+    split.setKernelConfig(config);
+    split.setIntegrator(c.integrator);
+    split.setPrecision(c.precision);
+    split.load(lead ? bodies : std::vector<Body>{});
+    if (!c.weights.empty()) split.setWeights(c.weights);
+    if (lead) {
+        one->setKernelConfig(config);
+        one->setIntegrator(c.integrator);
+        one->setPrecision(c.precision);
+        one->load(bodies);
+    }
+    const double limit = c.precision == NbodyPrecision::Double ? 1e-6 : 1e-5;
+    for (int s = 0; s < steps; ++s) {
+        split.step(1);
+        const auto gathered = split.gatherBodies();
+        if (!lead) continue;
+        one->step(1);
+        // EXPECT, never ASSERT: returning early would leave the other ranks in a collective.
+        if (gathered.size() != c.n) {
+            ADD_FAILURE() << "gathered " << gathered.size() << " bodies of " << c.n;
+            continue;
+        }
+        EXPECT_LE(worstRelative(gathered, one->readBodies()), limit)
+            << "step " << s << ", slices " << describeSlices(split.slices());
+    }
+    const NbodyDiagnostics d = split.diagnostics();  // collective: every rank gets the same
+    if (lead) {
+        const NbodyDiagnostics d1 = one->diagnostics();
+        EXPECT_NEAR(d.kinetic, d1.kinetic, 1e-5 * std::abs(d1.kinetic) + 1e-12);
+        EXPECT_NEAR(d.potential, d1.potential, 1e-5 * std::abs(d1.potential) + 1e-12);
+        EXPECT_EQ(d.nonFiniteBodies, 0);
+    }
+    EXPECT_EQ(split.stepsTaken(), steps);
+}
+
+TEST(MpiSplit, SameAnswerAsOneDeviceOnAwkwardSizes) {
+    // N = 1 leaves a rank with nothing; 3 and the primes split unevenly.
+    for (std::size_t n : {1u, 2u, 3u, 257u, 1031u})
+        expectSameAsOneDevice({n});
+}
+
+TEST(MpiSplit, OtherVariantsIntegratorsAndPrecision) {
+    expectSameAsOneDevice({509, NbodyVariant::Vectorized});
+    expectSameAsOneDevice({509, NbodyVariant::SmallN});
+    expectSameAsOneDevice({509, NbodyVariant::Tiled, NbodyIntegrator::Taylor});
+    if (NbodySimulation(context()).supportsFp64())
+        expectSameAsOneDevice(
+            {131, NbodyVariant::Tiled, NbodyIntegrator::Leapfrog, NbodyPrecision::Double});
+}
+
+// Uneven and empty slices, and re-slicing moves the velocities between ranks.
+TEST(MpiSplit, FixedUnevenShares) {
+    expectSameAsOneDevice(
+        {211, NbodyVariant::Tiled, NbodyIntegrator::Leapfrog, NbodyPrecision::Float, {1, 5}});
+    expectSameAsOneDevice(
+        {211, NbodyVariant::Tiled, NbodyIntegrator::Leapfrog, NbodyPrecision::Float, {0, 1}});
+}
+
+TEST(MpiSplit, TimingsNameEveryRank) {
+    DeadlineCollectives mpi(*session, 60);
+    NbodyMpiSimulation split(context(), *session, mpi);
+    split.load(makePreset(NbodyPreset::Plummer, 2048, 1));
+    split.step(2);
+    const NbodyMultiTimings t = split.lastTimings();
+    EXPECT_EQ(t.devices.size(), std::size_t(session->size()));
+    EXPECT_EQ(t.steps, 2);
+    EXPECT_GT(t.stepMs, 0);
+    double share = 0;
+    for (const NbodyDeviceTimings& d : t.devices) {
+        EXPECT_GT(d.computeMs, 0);
+        EXPECT_GE(d.waitMs, 0);
+        EXPECT_NE(d.device.find("rank"), std::string::npos);
+        share += d.share;
+    }
+    EXPECT_NEAR(share, 1.0, 1e-12);
+}
+
+TEST(MpiSplit, TheTreeIsRefusedOnSeveralRanks) {
+    DeadlineCollectives mpi(*session, 60);
+    NbodyMpiSimulation split(context(), *session, mpi);
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    if (session->size() > 1) {
+        EXPECT_THROW(split.setKernelConfig(c), Error);
+    }
+}
+
+}  // namespace
+}  // namespace clviz
+
+int main(int argc, char** argv) {
+    clviz::MpiSession mpi(&argc, &argv);
+    clviz::session = &mpi;
+    ::testing::InitGoogleTest(&argc, argv);
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    if (mpi.rank() != 0)  // one report: rank 0's (the others' failures still fail the run)
+        delete listeners.Release(listeners.default_result_printer());
+    const int failed = RUN_ALL_TESTS();
+    return failed;
+}
