@@ -2,7 +2,8 @@
 # The N-body split across the GPUs of one device machine (issues 16 and 17), from the repository
 # root. Usage: bench/device/run-scaling-h200.sh [inprocess] [mpi] ...
 #   inprocess  clviz-bench --devices gpu: every GPU against the first alone
-#   mpi        mpirun with 1 rank, then one rank per GPU (needs the carried Open MPI, .carry-mpi)
+#   mpi        mpirun with 1 rank, one rank per GPU, and 2 ranks sharing GPU 0 (the exchange
+#              alone); Open MPI from Debian's .debs carried in .carry-mpi (the host has none)
 # SIZES (default 64k,256k,1m,4m) and VARIANT (default vectorized, wg 128) pick the rows.
 set -uo pipefail
 bin=${BIN:-.carry-lead}
@@ -25,13 +26,20 @@ inprocess)
         tee "$out/inprocess.txt"
     ;;
 mpi)
-    export OPAL_PREFIX=$PWD/.carry-mpi/usr PATH=$PWD/.carry-mpi/usr/bin:$PATH
-    export LD_LIBRARY_PATH=$PWD/.carry-mpi/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # Debian's Open MPI unpacked next to the host's files, never over them (cp -n).
+    for deb in .carry-mpi/*.deb; do dpkg -x "$deb" /opt/mpiroot; done
+    cp -rn /opt/mpiroot/. / && ldconfig
+    ldd $bin/clviz-bench | grep "not found" | sed 's/^/missing: /'
+    # One host: the isolated launcher needs no ssh; shared memory between the ranks.
+    mpirun="mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none --mca plm isolated --mca btl self,vader"
+    bench="$bin/clviz-bench --suite nbody --mpi --mpi-timeout 120 --variants $variant --wg 128"
     for ranks in 1 "$gpus"; do
-        mpirun --allow-run-as-root --oversubscribe -np "$ranks" $bin/clviz-bench --suite nbody --mpi \
-            --device-type gpu --variants "$variant" --wg 128 --sizes "$sizes" --warmup 4 --repeats 7 \
+        $mpirun -np "$ranks" $bench --device-type gpu --sizes "$sizes" --warmup 4 --repeats 7 \
             2>"$out/mpi-$ranks-progress.txt" | tee "$out/mpi-$ranks.txt"
     done
+    # Two ranks on one GPU: what the exchange costs when there is nothing to gain.
+    $mpirun -np 2 $bench -p nvidia -d 0 --sizes "${SHARED_SIZES:-64k,256k,1m}" --warmup 4 --repeats 7 \
+        2>"$out/mpi-shared-progress.txt" | tee "$out/mpi-shared-gpu.txt"
     ;;
 esac
 done
