@@ -85,6 +85,7 @@ Application::Application(const AppOptions& options, ViewerStart start)
     std::fprintf(stderr, "clviz: OpenCL device %d.%d: %s (%s); %s\n", choice_.platform,
                  choice_.device, dev.name.c_str(), choice_.reason.c_str(),
                  sharesGl_ ? "context shares GL" : "context does not share GL");
+    createMoreDevices();
 
     GLFWwindow* w = window_.handle();
     glfwSetWindowUserPointer(w, this);
@@ -119,7 +120,23 @@ Application::~Application() {
         ImGui::DestroyContext();
     }
     liveReload_.stop();  // joins the background build thread, which uses the context
-    compute_.reset();    // before the GL context it may share with goes away
+    moreCompute_.clear();
+    compute_.reset();  // before the GL context it may share with goes away
+}
+
+// --devices: a plain context for every device of the set but the drawing one, which always
+// takes part (it draws the bodies).
+void Application::createMoreDevices() {
+    if (options_.devices.empty()) return;
+    for (const DeviceChoice& c :
+         chooseDevices(platforms_, options_.devices, options_.device.platform)) {
+        if (c.platform == choice_.platform && c.device == choice_.device) continue;
+        moreCompute_.push_back(std::make_unique<ComputeContext>(platforms_, c));
+        services_.moreDevices.push_back(moreCompute_.back().get());
+        std::fprintf(stderr,
+                     "clviz: the N-body bodies are also split onto OpenCL device %d.%d: %s\n",
+                     c.platform, c.device, moreCompute_.back()->info().name.c_str());
+    }
 }
 
 void Application::createCompute(const GlContextHandles& gl) {

@@ -76,6 +76,7 @@ class Application {
     void guarded(const char* what, F&& f);
 
     void createCompute(const GlContextHandles& gl);
+    void createMoreDevices();
     void initImGui();
     void applyContentScale(float scale);
     float wantedGuiScale() const;
@@ -102,6 +103,7 @@ class Application {
     GlDeviceQuery glQuery_;
     DeviceChoice choice_;
     std::unique_ptr<ComputeContext> compute_;
+    std::vector<std::unique_ptr<ComputeContext>> moreCompute_;  // --devices: the others
     bool sharesGl_ = false;
     std::string sharesGlReason_;
     AppServices services_;

@@ -26,6 +26,9 @@ struct FrameInfo {
 // polling the window.
 struct AppServices {
     ComputeContext* compute = nullptr;
+    // The other devices of --devices (never `compute` itself): demos that can split their work
+    // (N-body) share it with them; empty for one device.
+    std::vector<ComputeContext*> moreDevices;
     int glMajor = 4, glMinor = 5;  // the GL context actually created
     // True when the CL context was created with this GL context's properties (cl_khr_gl_sharing
     // can work); the reason says why or why not, for the Interop panel.

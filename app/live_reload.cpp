@@ -16,6 +16,7 @@
 #include "common/parse.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/kernel_source.hpp"
+#include "compute/core/program_cache.hpp"
 #include "render/gl/shader_source.hpp"
 
 namespace clviz {
@@ -124,12 +125,36 @@ void LiveReload::reloadShaders(Demo* demo) {
     }
 }
 
+// --devices: the other devices of the split rebuild an edited kernel too, here and now (a
+// frame's pause), so every slice of the bodies runs the same code. A device that cannot build
+// it keeps its last good build, and says so.
+void LiveReload::mirrorToMoreDevices(const std::string& file) {
+    for (ComputeContext* cc : app_.moreDevices) {
+        ProgramCache& cache = cc->programs();
+        std::map<std::string, ProgramBuild> builds;
+        const std::string source = kernelSource(file);
+        for (const std::string& options : cache.optionsOf(file)) {
+            ProgramBuild b =
+                buildProgram(cc->context(), cc->device(), file, source, options, cache.disk());
+            if (!b.ok()) {
+                report(true, cc->info().name + " could not build the edited " + file +
+                                 " (it keeps its last good build):\n" + b.error);
+                builds.clear();
+                break;
+            }
+            builds.emplace(options, std::move(b));
+        }
+        if (!builds.empty()) cache.install(file, builds);
+    }
+}
+
 void LiveReload::poll(Demo* demo) {
     if (kernels_) {
         for (const KernelReloadEvent& e : kernels_->poll()) {
             ++reloadsSeen_;
             if (e.ok) {
                 kernelsPending_ |= e.installed;
+                if (e.installed) mirrorToMoreDevices(e.file);
                 if (lastFailureFile_ == e.file) lastFailure_.clear();
             } else {
                 lastFailure_ = e.message;

@@ -40,6 +40,7 @@ class LiveReload {
     std::string watchShaders(const std::string& dir);
     void report(bool isError, const std::string& message);
     void reloadShaders(Demo* demo);
+    void mirrorToMoreDevices(const std::string& file);
     void runCheck(Demo* demo);
 
     AppServices app_;

@@ -28,6 +28,9 @@ ViewerStart chooseViewerStart(const AppOptions& options) {
     start.demo = startDemo(options.demo);
     start.platforms = queryPlatforms();
     start.device = chooseDevice(start.platforms, options.device);
+    // --devices fails here too, before a window opens.
+    if (!options.devices.empty())
+        chooseDevices(start.platforms, options.devices, options.device.platform);
     return start;
 }
 

@@ -64,24 +64,33 @@ void NbodyDemo::init(const AppServices& app) {
     renderer_ = std::make_unique<ParticleRenderer>();
     renderTimer_ = std::make_unique<GlTimer>();
     // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
-    sim_ = std::make_unique<NbodySimulation>(*cc_, NbodyEnvironment::fromProcessEnvironment());
-    sim_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=... overrides
+    engine_ = std::make_unique<NbodyEngine>(*cc_, app.moreDevices,
+                                            NbodyEnvironment::fromProcessEnvironment());
+    sim_ = &engine_->primary();
+    engine_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
-    sim_->setParams({info.dt, info.softening, 1.0f});
+    engine_->setParams({info.dt, info.softening, 1.0f});
     rebuild();
 }
 
 void NbodyDemo::shutdown() {
     if (sim_ && timings_.totals().frames > 0) {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
+        if (lastSplit_)
+            for (const NbodyDeviceTimings& d : lastSplit_->devices)
+                std::printf(
+                    "split: %s: bodies %zu + %zu, compute %.3f ms, exchange %.3f ms, wait "
+                    "%.3f ms per step\n",
+                    d.device.c_str(), d.begin, d.count, d.computeMs, d.exchangeMs, d.waitMs);
         std::fflush(stdout);
     }
     // Bridges first: they wait for copies into GL memory before freeing it.
     positions_.reset();
     velocities_.reset();
     if (cc_) cc_->finishQuietly();
-    sim_.reset();
+    sim_ = nullptr;
+    engine_.reset();
     renderTimer_.reset();
     renderer_.reset();
 }
@@ -95,7 +104,7 @@ void NbodyDemo::rebuild() {
 }
 
 void NbodyDemo::loadBodies(const std::vector<Body>& bodies, float viewRadius) {
-    sim_->load(bodies);
+    engine_->load(bodies);
     n_ = bodies.size();
     stepsInFlight_ = false;
 
@@ -201,6 +210,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
     // this rarely waits, and the device is never idle waiting for us to ask.
     if (stepsInFlight_) {
         lastStep_ = sim_->lastStepTimings();
+        lastSplit_ = engine_->splitTimings();
         stepsInFlight_ = false;
         sample.kernelMs = lastStep_.kernelMs;
         sample.forceMs = lastStep_.forceMs;
@@ -210,7 +220,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
     const int steps = paused_ ? pendingSteps_ : stepsPerFrame_;
     pendingSteps_ = 0;
     if (steps > 0) {
-        sim_->step(steps);
+        engine_->step(steps);
         stepsInFlight_ = true;
         publish();
         needsPublish_ = false;
@@ -286,7 +296,7 @@ int NbodyDemo::diagnosticsInterval() const {
 
 void NbodyDemo::runDiagnostics() {
     framesSinceDiagnostics_ = 0;
-    lastDiagnostics_ = sim_->diagnostics();
+    lastDiagnostics_ = engine_->diagnostics();
     if (sim_->kernelConfig().variant == NbodyVariant::Tree) {
         constexpr double kAccuracyEverySeconds = 3;  // 256 x N interactions: cheap, not free
         const double now =
@@ -402,7 +412,10 @@ std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
 // ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
 
 void NbodyDemo::kernelsReloaded() {
-    if (sim_) sim_->reloadKernels();  // bodies, parameters, camera and interop stay
+    if (engine_)
+        engine_->forEachDevice([](NbodySimulation& s) {
+            s.reloadKernels();
+        });  // bodies, parameters, camera and interop stay
 }
 
 void NbodyDemo::shadersReloaded() {

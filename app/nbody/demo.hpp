@@ -4,11 +4,13 @@
 // (Simulation, Interop, Timings, Diagnostics; the panels live in app/nbody_*_panel.cpp).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/demo.hpp"
 #include "app/gui/panel_stacks.hpp"
+#include "app/nbody/engine.hpp"
 #include "app/nbody/timings.hpp"
 #include "common/settings_table.hpp"
 #include "compute/interop/buffer_bridge.hpp"
@@ -98,7 +100,8 @@ class NbodyDemo final : public Demo {
 
     AppServices app_;
     ComputeContext* cc_ = nullptr;
-    std::unique_ptr<NbodySimulation> sim_;
+    std::unique_ptr<NbodyEngine> engine_;  // one device, or the bodies split over several
+    NbodySimulation* sim_ = nullptr;       // the drawing device's: kernel choice, buffers
 
     // Scene: changing any of these rebuilds the state.
     NbodyPreset preset_ = NbodyPreset::CollidingGalaxies;
@@ -139,6 +142,8 @@ class NbodyDemo final : public Demo {
     // Timings and diagnostics.
     NbodyTimingLog timings_;
     NbodyStepTimings lastStep_;
+    std::optional<NbodyMultiTimings> lastSplit_;  // --devices: each device's share of the step
+    void splitTimingsTable(const NbodyMultiTimings& t);
     BridgeTiming lastCopy_;
     double lastRenderMs_ = -1;
     int diagnosticsEvery_ = 30;  // frames with steps between diagnostics; 0 = off

@@ -22,6 +22,33 @@ void plot(const char* label, const RollingSeries& s, const char* unit) {
 
 }  // namespace
 
+// --devices: the kernels above are the drawing device's; here every device's part of a step.
+void NbodyDemo::splitTimingsTable(const NbodyMultiTimings& t) {
+    ImGui::Text("split over %zu devices: step %s (wall), %s interactions/s, %d rebalances",
+                t.devices.size(), formatMs(t.stepMs).c_str(),
+                formatCount(t.interactionsPerSecond()).c_str(), t.rebalances);
+    if (!ImGui::BeginTable("split", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+        return;
+    for (const char* h : {"device", "share", "compute", "exchange", "wait"})
+        ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (std::size_t d = 0; d < t.devices.size(); ++d) {
+        const NbodyDeviceTimings& x = t.devices[d];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%zu: %s", d, x.device.c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f%%", 100 * x.share);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(formatMs(x.computeMs).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(formatMs(x.exchangeMs).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(formatMs(x.waitMs).c_str());
+    }
+    ImGui::EndTable();
+}
+
 void NbodyDemo::timingsPanel() {
     const RollingSeries& frame = timings_.frameMs();
     const float meanFrame = frame.mean();
@@ -62,6 +89,7 @@ void NbodyDemo::timingsPanel() {
                     formatCount(lastStep_.interactionsPerSecond()).c_str(), lastStep_.gflops());
 
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("N^2 interactions per step, 20 flops each");
+    if (lastSplit_ && lastSplit_->steps > 0) splitTimingsTable(*lastSplit_);
     ImGui::Separator();
     plot("frame", frame, "ms");
     plot("kernels", timings_.kernelMs(), "ms");

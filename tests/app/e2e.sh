@@ -85,6 +85,23 @@ panels_apart() {
 }
 
 case $case_name in
+devices_split)
+    # --devices all on two PoCL devices: the bodies split over both, every body drawn from the
+    # first device's buffer (the screenshot has particles), one timing line per device whose
+    # slices cover all N bodies; the tree variant is refused with a reason.
+    export POCL_DEVICES="pthread pthread"
+    expect 0 "also split onto OpenCL device 0.1" "$CLVIZ" --devices all --n 2053 --frames 40 \
+        --set variant=tiled --screenshot shot.png --layout layout.txt
+    [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "not two split lines"
+    total=$(sed -nE 's/^split: .*bodies [0-9]+ \+ ([0-9]+),.*/\1/p' out.txt | awk '{s += $1} END {print s}')
+    [ "$total" -eq 2053 ] || fail "the slices cover $total bodies, not 2053"
+    "$PNG_CHECK" shot.png --width 1280 --height 720 --min-nonbackground-fraction 0.01 ||
+        fail "screenshot check"
+    grep -q "^Timings" layout.txt || fail "no Timings panel"
+    expect 2 "tree variant runs on one device" "$CLVIZ" --devices all --n 512 --frames 5 \
+        --set-at 2:variant=tree
+    expect 1 "no device 0.7" "$CLVIZ" --devices 0.0,0.7 --frames 1  # as a bad --device
+    ;;
 default_screenshot)
     # The default scene (N-body; 2048 bodies keep PoCL at a few seconds) for 60 frames: a
     # 1280x720 PNG that is not blank, with the menu bar and the frame-time overlay drawn where
