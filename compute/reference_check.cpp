@@ -59,7 +59,14 @@ double sampledForceError(const std::vector<Body>& bodies, const std::vector<doub
 }  // namespace
 
 ReferenceCheck checkNbodyAgainstReference(NbodySimulation& sim, int samples) {
-    const std::size_t n = sim.bodyCount();
+    if (sim.bodyCount() == 0) return {false, "N-body: no bodies loaded"};
+    return checkNbodyAgainstReference(sim, sim.readBodies(), sim.readAccelerationsDouble(),
+                                      samples);
+}
+
+ReferenceCheck checkNbodyAgainstReference(NbodySimulation& sim, const std::vector<Body>& bodies,
+                                          const std::vector<double>& acc, int samples) {
+    const std::size_t n = bodies.size();
     if (n == 0) return {false, "N-body: no bodies loaded"};
     samples = static_cast<int>(std::min<std::size_t>(std::max(samples, 1), n));
     const bool dbl = sim.precision() == NbodyPrecision::Double;
@@ -67,10 +74,9 @@ ReferenceCheck checkNbodyAgainstReference(NbodySimulation& sim, int samples) {
     // sums. fp64 state is read back rounded to float, hence not 1e-9 here.
     const double forceTolerance = dbl ? 1e-5 : 1e-3;
 
-    const std::vector<Body> bodies = sim.readBodies();
     std::size_t worstBody = 0;
-    const double forceError = sampledForceError(bodies, sim.readAccelerationsDouble(),
-                                                sim.params().softening, samples, worstBody);
+    const double forceError =
+        sampledForceError(bodies, acc, sim.params().softening, samples, worstBody);
 
     // The sampled bodies as a system of their own, one step on the device and on the CPU.
     std::vector<Body> subset;

@@ -424,7 +424,8 @@ void NbodyDemo::shadersReloaded() {
 
 Demo::ReferenceResult NbodyDemo::checkReference() {
     if (!sim_) return {};
-    const ReferenceCheck r = checkNbodyAgainstReference(*sim_);
+    const ReferenceCheck r = checkNbodyAgainstReference(*sim_, engine_->readBodies(),
+                                                        engine_->readAccelerationsDouble());
     return {r.ok, r.message};
 }
 

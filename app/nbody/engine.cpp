@@ -31,6 +31,14 @@ std::vector<Body> NbodyEngine::readBodies() {
     return split_ ? split_->readBodies() : single_->readBodies();
 }
 
+std::vector<double> NbodyEngine::readAccelerationsDouble() {
+    if (!split_) return single_->readAccelerationsDouble();
+    std::vector<double> out;
+    for (const Float4& a : split_->readAccelerations())
+        out.insert(out.end(), {a.x, a.y, a.z, a.w});
+    return out;
+}
+
 void NbodyEngine::setParams(const NbodyParams& p) {
     split_ ? split_->setParams(p) : single_->setParams(p);
 }

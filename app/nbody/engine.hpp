@@ -26,6 +26,8 @@ class NbodyEngine {
     void step(int count);
     NbodyDiagnostics diagnostics();
     std::vector<Body> readBodies();
+    // The last force pass's accelerations of every body (4 doubles each), from their owners.
+    std::vector<double> readAccelerationsDouble();
 
     void setParams(const NbodyParams& p);
     void setIntegrator(NbodyIntegrator i);

@@ -91,7 +91,10 @@ devices_split)
     # slices cover all N bodies; the tree variant is refused with a reason.
     export POCL_DEVICES="pthread pthread"
     expect 0 "also split onto OpenCL device 0.1" "$CLVIZ" --devices all --n 2053 --frames 40 \
-        --set variant=tiled --screenshot shot.png --layout layout.txt
+        --set variant=tiled --screenshot shot.png --layout layout.txt \
+        --set-at 30:app.check-reference=on
+    # The reference check reads every slice from its owner (device 0 alone has stale ones).
+    grep -q "N-body vs CPU reference: OK" out.txt || fail "the split failed the reference check"
     [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "not two split lines"
     total=$(sed -nE 's/^split: .*bodies [0-9]+ \+ ([0-9]+),.*/\1/p' out.txt | awk '{s += $1} END {print s}')
     [ "$total" -eq 2053 ] || fail "the slices cover $total bodies, not 2053"
