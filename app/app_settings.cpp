@@ -45,6 +45,12 @@ const SettingTable<Application>& appSettings() {
          }},
         {{"devices", "on|off", "Shows or hides the OpenCL devices panel (F2)"},
          [](Application& a, Value v) { a.panels_.devices = settingOnOff("app.devices", v); }},
+        {{"split-devices", "SET",
+          "Restarts the N-body demo with its bodies split over SET (the OpenCL panel's choice; "
+          "--devices syntax)"},
+         [](Application& a, Value v) {
+             if (std::string why = a.splitOver(v); !why.empty()) throw Error(why);
+         }},
         {{"demo", "NAME", "Switches to another demo (the names --demo takes)"},
          [](Application& a, Value v) {
              const DemoEntry* entry = findDemo(v);

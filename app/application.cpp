@@ -124,6 +124,32 @@ Application::~Application() {
     compute_.reset();  // before the GL context it may share with goes away
 }
 
+// The OpenCL panel or app.split-devices: the demo restarts with its bodies split over `spec`
+// (--devices syntax). On failure the previous set stays; returns why, or "".
+std::string Application::splitOver(const std::string& spec) {
+    const std::string previous = options_.devices;
+    const int demo = activeDemo_;
+    stopDemo();
+    std::string why;
+    for (const std::string& attempt : {spec, previous}) {
+        moreCompute_.clear();
+        services_.moreDevices.clear();
+        options_.devices = attempt;
+        try {
+            createMoreDevices();
+            break;
+        } catch (const Error& e) {
+            why = "cannot split the bodies over " + spec + ": " + e.what();
+        }
+    }
+    liveReload_.setMoreDevices(services_.moreDevices);
+    if (demo >= 0) activateDemo(demo);
+    if (why.empty())
+        notify(false, "the bodies are now split over " + std::to_string(1 + moreCompute_.size()) +
+                          " device(s); the demo restarted");
+    return why;
+}
+
 // --devices: a plain context for every device of the set but the drawing one, which always
 // takes part (it draws the bodies).
 void Application::createMoreDevices() {
@@ -433,6 +459,9 @@ void Application::actOnGuiRequests() {
         guiScaleOverride_ = actions.guiScale;
         scaleDirty_ = true;
     }
+    if (!actions.splitDevices.empty()) {
+        if (std::string why = splitOver(actions.splitDevices); !why.empty()) notify(true, why);
+    }
     if (actions.switchDemo >= 0) {
         const int previous = activeDemo_;
         if (!activateDemo(actions.switchDemo).empty() && previous >= 0) activateDemo(previous);
@@ -487,7 +516,11 @@ void Application::drawGui(const FrameInfo& frame) {
         m.clContextSharesGl = sharesGl_;
         m.clContextSharesGlReason = sharesGlReason_;
         m.gl = window_.glDescription();
+        m.split = {{choice_.platform, choice_.device}};
+        for (const auto& cc : moreCompute_)
+            m.split.emplace_back(cc->choice().platform, cc->choice().device);
         devicePanel_.draw(&panels_.devices, m);
+        if (auto spec = devicePanel_.takeSplitRequest()) guiRequests_.splitDevices = *spec;
     }
     if (panels_.keys) {
         std::vector<std::pair<std::string, std::string>> demoKeys;

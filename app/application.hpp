@@ -77,6 +77,7 @@ class Application {
 
     void createCompute(const GlContextHandles& gl);
     void createMoreDevices();
+    std::string splitOver(const std::string& spec);
     void initImGui();
     void applyContentScale(float scale);
     float wantedGuiScale() const;

@@ -22,6 +22,8 @@ class LiveReload {
     // CLVIZ_KERNEL_DIR / CLVIZ_SHADER_DIR name a directory, which is then watched too).
     void start(const AppServices& app, const std::string& kernelDir, const std::string& shaderDir);
     void stop();  // before the compute context goes away
+    // The devices that mirror kernel edits changed (the OpenCL panel's device set).
+    void setMoreDevices(const std::vector<ComputeContext*>& more) { app_.moreDevices = more; }
 
     // Once a frame, before the demo steps: installs finished builds and tells `demo` (may be
     // null). Exceptions from the demo propagate (the app stops the demo then).

@@ -28,6 +28,46 @@ bool isInteropExtension(const std::string& name) {
            name.rfind("cl_khr_external_memory", 0) == 0;
 }
 
+// Which devices the N-body splits its bodies over (--devices): a checkbox per device, the
+// drawing device always on; applying restarts the N-body demo on the new set.
+void DevicePanel::splitChooser(const DevicePanelModel& m) {
+    if (shown_ != m.split) {
+        shown_ = m.split;
+        checked_ = std::set<std::pair<int, int>>(m.split.begin(), m.split.end());
+    }
+    ImGui::Separator();
+    if (!ImGui::TreeNode("N-body on several devices")) return;
+    const auto& platforms = *m.platforms;
+    for (std::size_t p = 0; p < platforms.size(); ++p)
+        for (std::size_t d = 0; d < platforms[p].devices.size(); ++d) {
+            const std::pair<int, int> id{static_cast<int>(p), static_cast<int>(d)};
+            const bool drawing = id == std::pair{m.choice.platform, m.choice.device};
+            bool on = drawing || checked_.count(id) > 0;
+            const std::string label = std::to_string(p) + "." + std::to_string(d) + " " +
+                                      platforms[p].devices[d].name + (drawing ? " (draws)" : "");
+            ImGui::BeginDisabled(drawing);
+            if (ImGui::Checkbox(label.c_str(), &on)) {
+                if (on)
+                    checked_.insert(id);
+                else
+                    checked_.erase(id);
+            }
+            ImGui::EndDisabled();
+        }
+    const auto id = [](int p, int d) { return std::to_string(p) + '.' + std::to_string(d); };
+    std::string spec = id(m.choice.platform, m.choice.device);
+    for (const auto& [p, d] : checked_)
+        if (std::pair{p, d} != std::pair{m.choice.platform, m.choice.device}) {
+            spec += ',';
+            spec += id(p, d);
+        }
+    if (ImGui::Button("Split the bodies over these")) request_ = spec;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Restarts the N-body demo on %s (as --devices %s)", spec.c_str(),
+                          spec.c_str());
+    ImGui::TreePop();
+}
+
 void DevicePanel::draw(bool* open, const DevicePanelModel& m) {
     const float em = ImGui::GetFontSize();
     ImGui::SetNextWindowSize(ImVec2(em * 36, em * 34), ImGuiCond_FirstUseEver);
@@ -56,6 +96,7 @@ void DevicePanel::draw(bool* open, const DevicePanelModel& m) {
         ImGui::TextDisabled("(%s)", m.clContextSharesGlReason.c_str());
     }
     ImGui::TextWrapped("%s", m.gl.c_str());
+    splitChooser(m);
     ImGui::Separator();
     filter_.Draw("Filter extensions", em * 14);
     ImGui::Separator();

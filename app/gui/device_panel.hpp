@@ -3,7 +3,10 @@
 // the interop extensions marked, and the chosen device with the reason at the top.
 #include <imgui.h>
 
+#include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/core/device_info.hpp"
@@ -18,6 +21,8 @@ struct DevicePanelModel {
     bool clContextSharesGl = false;
     std::string clContextSharesGlReason;
     std::string gl;  // the GL context description
+    // The devices the N-body bodies are split over now (the drawing device first).
+    std::vector<std::pair<int, int>> split;
 };
 
 // Extensions the panel highlights: what GL interop needs.
@@ -26,9 +31,16 @@ bool isInteropExtension(const std::string& name);
 class DevicePanel {
   public:
     void draw(bool* open, const DevicePanelModel& model);
+    // The device set the user asked the N-body to split over ("0.0,0.1"), once.
+    std::optional<std::string> takeSplitRequest() { return std::exchange(request_, std::nullopt); }
 
   private:
+    void splitChooser(const DevicePanelModel& m);
+
     ImGuiTextFilter filter_;
+    std::set<std::pair<int, int>> checked_;
+    std::vector<std::pair<int, int>> shown_;  // the split `checked_` was last set from
+    std::optional<std::string> request_;
 };
 
 }  // namespace clviz

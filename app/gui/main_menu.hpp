@@ -31,8 +31,9 @@ struct MenuActions {
     bool toggleVsync = false;
     bool toggleFullscreen = false;
     bool hideGui = false;
-    int switchDemo = -1;  // index into demos
-    float guiScale = -1;  // a new GUI scale was picked: 0 auto, else the factor; -1 none
+    int switchDemo = -1;       // index into demos
+    float guiScale = -1;       // a new GUI scale was picked: 0 auto, else the factor; -1 none
+    std::string splitDevices;  // the OpenCL panel: split the N-body over this set ("0.0,0.1")
 };
 
 MenuActions drawMainMenu(const MenuModel& model, PanelVisibility& panels);

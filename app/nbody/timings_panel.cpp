@@ -27,16 +27,20 @@ void NbodyDemo::splitTimingsTable(const NbodyMultiTimings& t) {
     ImGui::Text("split over %zu devices: step %s (wall), %s interactions/s, %d rebalances",
                 t.devices.size(), formatMs(t.stepMs).c_str(),
                 formatCount(t.interactionsPerSecond()).c_str(), t.rebalances);
-    if (!ImGui::BeginTable("split", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit))
+    // Stretched to the window: long device names are clipped (the full name is the tooltip)
+    // rather than widening the panel past the screen.
+    if (!ImGui::BeginTable("split", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))
         return;
-    for (const char* h : {"device", "share", "compute", "exchange", "wait"})
-        ImGui::TableSetupColumn(h);
+    ImGui::TableSetupColumn("device", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+    for (const char* h : {"share", "compute", "exchange", "wait"})
+        ImGui::TableSetupColumn(h, ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     for (std::size_t d = 0; d < t.devices.size(); ++d) {
         const NbodyDeviceTimings& x = t.devices[d];
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::Text("%zu: %s", d, x.device.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", x.device.c_str());
         ImGui::TableNextColumn();
         ImGui::Text("%.1f%%", 100 * x.share);
         ImGui::TableNextColumn();

@@ -101,6 +101,13 @@ devices_split)
     "$PNG_CHECK" shot.png --width 1280 --height 720 --min-nonbackground-fraction 0.01 ||
         fail "screenshot check"
     grep -q "^Timings" layout.txt || fail "no Timings panel"
+    # The per-device table keeps every panel inside the 1280x720 window.
+    awk -F'\t' '$2 + $4 > 1280 || $3 + $5 > 720 {print "outside: " $0; bad = 1} END {exit bad}' \
+        layout.txt || fail "a panel lies outside the window"
+    # The OpenCL panel's choice (app.split-devices) restarts the demo on the new set.
+    expect 0 "now split over 2 device" "$CLVIZ" --n 1031 --frames 20 --set app.devices=on \
+        --set-at 5:app.split-devices=0.0,0.1
+    [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "no split after app.split-devices"
     expect 2 "tree variant runs on one device" "$CLVIZ" --devices all --n 512 --frames 5 \
         --set-at 2:variant=tree
     expect 1 "no device 0.7" "$CLVIZ" --devices 0.0,0.7 --frames 1  # as a bad --device
