@@ -70,7 +70,7 @@ WindowOptions windowOptions(const AppOptions& o) {
 
 }  // namespace
 
-Application::Application(const AppOptions& options, ViewerStart start)
+Application::Application(const AppOptions& options, ViewerStart start, const NbodyMpiLink* mpi)
     : options_(options),
       platforms_(std::move(start.platforms)),
       startDemo_(start.demo),
@@ -99,6 +99,7 @@ Application::Application(const AppOptions& options, ViewerStart start)
     initImGui();
 
     services_.compute = compute_.get();
+    services_.mpi = mpi;
     services_.glMajor = window_.glMajor();
     services_.glMinor = window_.glMinor();
     services_.clContextSharesGl = sharesGl_;

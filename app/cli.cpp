@@ -92,6 +92,8 @@ void applySwitch(AppOptions& o, const std::string& flag,
         o.mode = AppOptions::Mode::ListDevices;
     } else if (flag == "--mpi") {
         o.mode = AppOptions::Mode::Mpi;
+    } else if (flag == "--viewer") {
+        o.mpiViewer = true;
     } else if (flag == "--fullscreen") {
         o.fullscreen = true;
     } else if (flag == "--verbose") {
@@ -209,6 +211,8 @@ AppOptions parseCli(const std::vector<std::string>& args) {
         if (!applyOptionFlag(o, flag, value)) applySettingFlag(o, flag, value);
     }
     orderTimedSettings(o);
+    if (o.mpiViewer && o.mode != AppOptions::Mode::Mpi)
+        throw UsageError("--viewer goes with --mpi (mpirun -np K clviz --mpi --viewer)");
     return o;
 }
 
@@ -264,6 +268,8 @@ Several devices and MPI (N-body; docs/scaling.md):
                           local rank picks it); --frames steps [100], --n, --preset,
                           --variant, --set integrator|dt|softening=..., --save FILE
                           (rank 0 writes the snapshot)
+      --viewer            with --mpi: rank 0 opens the viewer and steers the run
+                          (every viewer option applies); the other ranks compute
       --mpi-timeout S     end the run when one MPI exchange takes longer        [60]
 
 Live editing (the Kernels menu and panel; edits rebuild in the background):

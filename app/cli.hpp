@@ -55,6 +55,7 @@ struct AppOptions {
     bool helpSettingsMarkdown = false;       // --help-settings=markdown: the README's tables
     std::string devices;                     // --devices: N-body over this device set
     double mpiTimeoutSeconds = 60;           // --mpi-timeout: the longest an exchange may take
+    bool mpiViewer = false;                  // --viewer: with --mpi, rank 0 opens the viewer
 };
 
 // Parses argv without the program name. Throws UsageError on any bad input.

@@ -5,11 +5,14 @@
 #include <cstdlib>
 #include <thread>
 
+#include "app/application.hpp"
+#include "app/viewer_start.hpp"
 #include "common/error.hpp"
 #include "common/settings_table.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/mpi/leader.hpp"
 #include "compute/nbody/mpi/mpi_simulation.hpp"
 #include "compute/nbody/snapshot.hpp"
 
@@ -171,18 +174,46 @@ void run(const MpiSession& session, const AppOptions& options, MpiRunSettings& s
     }
 }
 
+// --viewer: rank 0 runs the viewer, whose N-body demo splits its bodies over the ranks; the
+// others follow its commands on their devices until it closes.
+int runViewerAndFollowers(const MpiSession& session, const AppOptions& options) {
+    DeadlineCollectives exchange(session, options.mpiTimeoutSeconds);
+    DeadlineCollectives commands(session, 1e9,
+                                 1000);  // the user may pause for as long as they like
+    const NbodyMpiLink link{&session, &exchange, &commands};
+    if (session.rank() != 0) {
+        const auto platforms = queryPlatforms();
+        const DeviceChoice choice = deviceForRank(platforms, options.device, session.localRank());
+        ComputeContext cc(platforms, choice);
+        std::fprintf(stderr, "clviz: rank %d of %d on %s follows rank 0's viewer on %s (%s)\n",
+                     session.rank(), session.size(), session.host().c_str(), cc.info().name.c_str(),
+                     choice.reason.c_str());
+        followNbodyLeader(cc, link, NbodyEnvironment::fromProcessEnvironment());
+        return 0;
+    }
+    int status = 0;
+    {
+        Application app(options, chooseViewerStart(options), &link);
+        status = app.run();
+    }
+    releaseNbodyFollowers(link);
+    return status;
+}
+
 }  // namespace
 
 int runMpiNbody(const AppOptions& options) {
     MpiRunSettings settings;
     try {
-        settings = parseSettings(options.settings);  // every rank refuses the same mistakes
+        // Every rank refuses the same mistakes; the viewer's settings go to its demo.
+        if (!options.mpiViewer) settings = parseSettings(options.settings);
     } catch (const Error& e) {
         std::fprintf(stderr, "clviz: error: %s\n", e.what());
         return 2;
     }
     MpiSession session;
     try {
+        if (options.mpiViewer) return runViewerAndFollowers(session, options);
         run(session, options, settings);
     } catch (const std::exception& e) {
         // The other ranks would wait for this one at the next exchange: end them all now.

@@ -65,7 +65,7 @@ void NbodyDemo::init(const AppServices& app) {
     renderTimer_ = std::make_unique<GlTimer>();
     // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
     engine_ = std::make_unique<NbodyEngine>(*cc_, app.moreDevices,
-                                            NbodyEnvironment::fromProcessEnvironment());
+                                            NbodyEnvironment::fromProcessEnvironment(), app.mpi);
     sim_ = &engine_->primary();
     engine_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "compute/nbody/mpi/leader.hpp"
 #include "compute/nbody/multi/multi_device_simulation.hpp"
 #include "compute/nbody/simulation.hpp"
 
@@ -15,12 +16,13 @@ namespace clviz {
 
 class NbodyEngine {
   public:
-    // `drawing` draws (GL shares its buffers); `more` are the other devices of the split.
+    // `drawing` draws (GL shares its buffers); `more` are the other devices of the split. With
+    // `mpi` (rank 0 of clviz --mpi --viewer) the bodies are split over the MPI ranks instead.
     NbodyEngine(ComputeContext& drawing, const std::vector<ComputeContext*>& more,
-                const NbodyEnvironment& env);
+                const NbodyEnvironment& env, const NbodyMpiLink* mpi = nullptr);
 
-    NbodySimulation& primary() { return split_ ? split_->device(0) : *single_; }
-    std::size_t deviceCount() const { return split_ ? split_->deviceCount() : 1; }
+    NbodySimulation& primary();
+    std::size_t deviceCount() const;
 
     void load(const std::vector<Body>& bodies);
     void step(int count);
@@ -41,8 +43,10 @@ class NbodyEngine {
     std::optional<NbodyMultiTimings> splitTimings();
 
   private:
+    // Exactly one of them.
     std::unique_ptr<NbodySimulation> single_;
     std::unique_ptr<NbodyMultiDevice> split_;
+    std::unique_ptr<NbodyMpiLeader> ranks_;
 };
 
 }  // namespace clviz

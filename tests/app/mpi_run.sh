@@ -3,9 +3,9 @@
 # saves a snapshot, a rank that exits early, a rank that hangs, a device that does not exist,
 # a setting the run does not take, and the benchmark's one-device check. None may hang: every
 # case has a wall-clock limit far above the MPI time-out it sets.
-#   mpi_run.sh CLVIZ CLVIZ_BENCH MPIRUN WORKDIR
+#   mpi_run.sh CLVIZ CLVIZ_BENCH MPIRUN WORKDIR [XVFB_RUN]
 set -uo pipefail
-clviz=$1 bench=$2 mpirun=$3 work=$4
+clviz=$1 bench=$2 mpirun=$3 work=$4 xvfb=${5:-}
 mkdir -p "$work"
 fail() {
     echo "FAIL: $*" >&2
@@ -59,4 +59,21 @@ run 300 "$bench" --suite nbody --mpi --quick --repeats 3
 grep -Eq "x2 ranks .*max rel diff vs one device" <<<"$out" || fail "no split row"
 grep -Eq "rank 1 \(" <<<"$out" || fail "no row for rank 1"
 grep -q "WRONG" <<<"$out" && fail "the split differs from one device"
+# --viewer: rank 0 draws and steers (variant, dt and steps per frame changed mid-run reach rank 1),
+# both ranks' timings at exit, a screenshot with particles.
+if [ -n "$xvfb" ]; then
+    rm -f "$work/viewer.png"
+    out=$(timeout 180 "$xvfb" -a -s "-screen 0 1280x800x24" "$mpirun" --oversubscribe -np 2 \
+        "$clviz" --mpi --viewer --n 2053 --frames 40 --screenshot "$work/viewer.png" \
+        --set-at 10:variant=tiled --set-at 15:dt=0.002 --set-at 20:steps=2 2>&1)
+    status=$?
+    printf '%s\n---\n' "$out"
+    [ "$status" -eq 0 ] || fail "the MPI viewer run exited $status"
+    grep -q "rank 1 of 2 .* follows rank 0's viewer" <<<"$out" || fail "rank 1 did not follow"
+    [ "$(grep -c '^split: rank' <<<"$out")" -eq 2 ] || fail "not two rank lines at exit"
+    grep -Eq "split: rank 1 .*bodies 1027 \+ 1026" <<<"$out" || fail "rank 1 does not own its slice"
+    [ -s "$work/viewer.png" ] || fail "no screenshot"
+    run 30 "$clviz" --viewer --frames 1
+    [ "$status" -eq 2 ] || fail "--viewer without --mpi exited $status, not 2"
+fi
 echo "mpi_run: ok"

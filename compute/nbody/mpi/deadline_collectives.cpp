@@ -8,8 +8,9 @@
 
 namespace clviz {
 
-DeadlineCollectives::DeadlineCollectives(const MpiSession& session, double timeoutSeconds)
-    : session_(session), timeout_(timeoutSeconds) {
+DeadlineCollectives::DeadlineCollectives(const MpiSession& session, double timeoutSeconds,
+                                         int pollMicroseconds)
+    : session_(session), timeout_(timeoutSeconds), pollMicroseconds_(pollMicroseconds) {
     if (!(timeoutSeconds > 0))
         throw Error("the MPI time-out must be above 0 seconds (got " +
                     std::to_string(timeoutSeconds) + ")");
@@ -33,7 +34,7 @@ void DeadlineCollectives::finish(MPI_Request request, int started, const std::st
             session_.abort("the " + what + " did not complete within " + seconds +
                            " s: another rank exited or hung; ending the run");
         }
-        std::this_thread::sleep_for(std::chrono::microseconds(20));
+        std::this_thread::sleep_for(std::chrono::microseconds(pollMicroseconds_));
     }
     lastMs_ = std::chrono::duration<double, std::milli>(clock::now() - start).count();
 }

@@ -15,7 +15,9 @@ namespace clviz {
 class DeadlineCollectives {
   public:
     // timeoutSeconds > 0: how long one collective may take before the run is ended.
-    DeadlineCollectives(const MpiSession& session, double timeoutSeconds);
+    // pollMicroseconds: the sleep between tests (longer for channels that mostly wait).
+    DeadlineCollectives(const MpiSession& session, double timeoutSeconds,
+                        int pollMicroseconds = 20);
 
     // In-place all-gather: rank r contributes counts[r] elements of `type` at displs[r] of data.
     void allgatherv(void* data, const std::vector<int>& counts, const std::vector<int>& displs,
@@ -37,6 +39,7 @@ class DeadlineCollectives {
 
     const MpiSession& session_;
     double timeout_;
+    int pollMicroseconds_;
     double lastMs_ = 0;
 };
 
