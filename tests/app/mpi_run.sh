@@ -26,8 +26,15 @@ rm -f "$work/mpi.clviz"
 run 120 "$clviz" --mpi --n 1031 --frames 40 --save "$work/mpi.clviz"
 [ "$status" -eq 0 ] || fail "normal run exited $status"
 grep -Eq "relative drift" <<<"$out" || fail "no energy drift line"
-grep -Eq "rank 0 .*bodies 0 \+ 516" <<<"$out" || fail "no timing line for rank 0"
-grep -Eq "rank 1 .*bodies 516 \+ 515" <<<"$out" || fail "no timing line for rank 1"
+# covers N: the slices of the timing lines add up to 1031 (the balancer may have moved them)
+covers() {
+    local total
+    total=$(sed -nE "s/.*$1.*bodies [0-9]+ \+ ([0-9]+).*/\1/p" <<<"$out" | awk '{s += $1} END {print s}')
+    [ "$total" = "$2" ] || fail "the slices of the '$1' lines cover $total bodies, not $2"
+}
+grep -Eq "rank 0 .*bodies 0 \+ [0-9]+" <<<"$out" || fail "no timing line for rank 0"
+grep -Eq "rank 1 .*bodies [0-9]+ \+ [0-9]+" <<<"$out" || fail "no timing line for rank 1"
+covers "rank [01] \(" 1031
 [ -s "$work/mpi.clviz" ] || fail "rank 0 wrote no snapshot"
 grep -q "saved 1031 bodies" <<<"$out" || fail "no save line"
 
@@ -71,7 +78,7 @@ if [ -n "$xvfb" ]; then
     [ "$status" -eq 0 ] || fail "the MPI viewer run exited $status"
     grep -q "rank 1 of 2 .* follows rank 0's viewer" <<<"$out" || fail "rank 1 did not follow"
     [ "$(grep -c '^split: rank' <<<"$out")" -eq 2 ] || fail "not two rank lines at exit"
-    grep -Eq "split: rank 1 .*bodies 1027 \+ 1026" <<<"$out" || fail "rank 1 does not own its slice"
+    covers "split: rank" 2053
     [ -s "$work/viewer.png" ] || fail "no screenshot"
     run 30 "$clviz" --viewer --frames 1
     [ "$status" -eq 2 ] || fail "--viewer without --mpi exited $status, not 2"
