@@ -14,23 +14,11 @@
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/mpi/mpi_simulation.hpp"
+#include "compute/nbody/reference.hpp"
 
 namespace clviz::bench {
 
 namespace {
-
-double worstRelative(const std::vector<Body>& a, const std::vector<Body>& b) {
-    double worst = 0;
-    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
-        const float x[6] = {a[i].pos.x, a[i].pos.y, a[i].pos.z, a[i].vel.x, a[i].vel.y, a[i].vel.z};
-        const float y[6] = {b[i].pos.x, b[i].pos.y, b[i].pos.z, b[i].vel.x, b[i].vel.y, b[i].vel.z};
-        for (int c = 0; c < 6; ++c) {
-            const double r = std::abs(double(x[c]) - y[c]) / (std::abs(double(y[c])) + 1e-3);
-            worst = std::isfinite(r) ? std::max(worst, r) : INFINITY;
-        }
-    }
-    return worst;
-}
 
 struct MpiRun {
     ComputeContext& cc;
@@ -53,7 +41,7 @@ double oneStepDifference(MpiRun& r, NbodyMpiSimulation& split, const std::vector
         alone.setKernelConfig(config);
         alone.load(bodies);
         alone.step(1);
-        difference = worstRelative(gathered, alone.readBodies());
+        difference = worstSplitDifference(gathered, alone.readBodies());
     }
     r.patient.broadcast(&difference, 1, MPI_DOUBLE, "result of rank 0's one-device check");
     return difference;

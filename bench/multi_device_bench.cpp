@@ -13,6 +13,7 @@
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/multi/multi_device_simulation.hpp"
+#include "compute/nbody/reference.hpp"
 
 namespace clviz::bench {
 
@@ -59,21 +60,6 @@ BenchRow splitRow(const std::string& variant, const std::string& config, long lo
     return row;
 }
 
-// Worst relative difference of positions and velocities between two states (floor 1e-3 for
-// values near 0).
-double worstRelative(const std::vector<Body>& a, const std::vector<Body>& b) {
-    double worst = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        const float x[6] = {a[i].pos.x, a[i].pos.y, a[i].pos.z, a[i].vel.x, a[i].vel.y, a[i].vel.z};
-        const float y[6] = {b[i].pos.x, b[i].pos.y, b[i].pos.z, b[i].vel.x, b[i].vel.y, b[i].vel.z};
-        for (int c = 0; c < 6; ++c) {
-            const double r = std::abs(double(x[c]) - y[c]) / (std::abs(double(y[c])) + 1e-3);
-            worst = std::isfinite(r) ? std::max(worst, r) : INFINITY;
-        }
-    }
-    return worst;
-}
-
 struct SplitCase {
     const std::vector<ComputeContext*>& devices;
     const BenchOptions& o;
@@ -102,7 +88,7 @@ void addSplitRows(const SplitCase& c) {
     auto all = makeSim(c, c.devices);
     one->step(1);
     all->step(1);
-    const double difference = worstRelative(all->readBodies(), one->readBodies());
+    const double difference = worstSplitDifference(all->readBodies(), one->readBodies());
     const std::string config = describe(one->device(0).effectiveKernelConfig());
 
     const SplitTimed t1 = timeSplit(*one, c.o);

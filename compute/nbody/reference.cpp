@@ -106,4 +106,18 @@ double worstStateError(const std::vector<Body>& start, const std::vector<Body>& 
     return worst;
 }
 
+double worstSplitDifference(const std::vector<Body>& a, const std::vector<Body>& b) {
+    double worst = 0;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        const float x[6] = {a[i].pos.x, a[i].pos.y, a[i].pos.z, a[i].vel.x, a[i].vel.y, a[i].vel.z};
+        const float y[6] = {b[i].pos.x, b[i].pos.y, b[i].pos.z, b[i].vel.x, b[i].vel.y, b[i].vel.z};
+        for (int c = 0; c < 6; ++c) {
+            const double r = std::abs(double(x[c]) - y[c]) / (std::abs(double(y[c])) + 1e-3);
+            if (!std::isfinite(r)) return INFINITY;
+            worst = std::max(worst, r);
+        }
+    }
+    return worst;
+}
+
 }  // namespace clviz

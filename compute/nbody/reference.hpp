@@ -38,6 +38,11 @@ struct NbodyReferenceEnergy {
 };
 NbodyReferenceEnergy referenceEnergy(const NbodyReferenceState& state, double softening);
 
+// How far a state split over devices (or MPI ranks) is from the one-device state of the same
+// bodies: the worst |a - b| / (|b| + 1e-3) over every position and velocity coordinate (the floor
+// keeps coordinates near 0 from dominating); infinity when either holds NaN or Inf.
+double worstSplitDifference(const std::vector<Body>& a, const std::vector<Body>& b);
+
 // State after stepping against the reference: per body, the error of the position must be within
 // `rel` of how far the body moved plus a few float ulps of where it is (the rounding any float
 // state has); the same for velocities. Returns the worst ratio error / tolerance (<= 1 passes).

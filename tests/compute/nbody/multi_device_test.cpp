@@ -9,6 +9,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/multi/multi_device_simulation.hpp"
+#include "compute/nbody/reference.hpp"
 
 namespace clviz {
 namespace {
@@ -45,23 +46,6 @@ std::vector<Body> scene(std::size_t n) {
     return makePreset(NbodyPreset::Plummer, n, 7);
 }
 
-// max over bodies |x_multi - x_one| / (|x_one| + 1e-3): relative per coordinate, with a floor for
-// bodies near the origin.
-double worstRelative(const std::vector<Body>& got, const std::vector<Body>& want) {
-    double worst = 0;
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        const float g[6] = {got[i].pos.x, got[i].pos.y, got[i].pos.z,
-                            got[i].vel.x, got[i].vel.y, got[i].vel.z};
-        const float w[6] = {want[i].pos.x, want[i].pos.y, want[i].pos.z,
-                            want[i].vel.x, want[i].vel.y, want[i].vel.z};
-        for (int c = 0; c < 6; ++c) {
-            const double rel = std::abs(double(g[c]) - w[c]) / (std::abs(double(w[c])) + 1e-3);
-            worst = std::isnan(rel) ? INFINITY : std::max(worst, rel);
-        }
-    }
-    return worst;
-}
-
 struct Case {
     std::size_t n;
     NbodyVariant variant;
@@ -86,7 +70,7 @@ void expectSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Case& c, 
     for (int s = 0; s < steps; ++s) {
         one.step(1);
         two.step(1);
-        const double rel = worstRelative(two.readBodies(), one.readBodies());
+        const double rel = worstSplitDifference(two.readBodies(), one.readBodies());
         ASSERT_LE(rel, 1e-5) << "step " << s << ", slices " << describeSlices(two.slices());
     }
     const NbodyDiagnostics d1 = one.diagnostics(), d2 = two.diagnostics();
@@ -128,7 +112,7 @@ TEST_F(MultiDevice, ReSlicingMidRunKeepsTheTrajectory) {
         two.setWeights(w);
         one.step(2);
         two.step(2);
-        ASSERT_LE(worstRelative(two.readBodies(), one.readBodies()), 1e-5)
+        ASSERT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), 1e-5)
             << describeSlices(two.slices());
     }
 }
@@ -145,7 +129,7 @@ TEST_F(MultiDevice, DoublePrecisionSplitsToo) {
     two.setWeights({2, 1});
     one.step(4);
     two.step(4);
-    EXPECT_LE(worstRelative(two.readBodies(), one.readBodies()), 1e-6);
+    EXPECT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), 1e-6);
 }
 
 TEST_F(MultiDevice, TimingsNameEveryDeviceAndItsShare) {

@@ -11,6 +11,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/mpi/mpi_simulation.hpp"
+#include "compute/nbody/reference.hpp"
 
 namespace clviz {
 namespace {
@@ -24,21 +25,6 @@ ComputeContext& context() {
             platforms, deviceForRank(platforms, DeviceRequest{}, session->localRank()));
     }();
     return *cc;
-}
-
-double worstRelative(const std::vector<Body>& got, const std::vector<Body>& want) {
-    double worst = 0;
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        const float g[6] = {got[i].pos.x, got[i].pos.y, got[i].pos.z,
-                            got[i].vel.x, got[i].vel.y, got[i].vel.z};
-        const float w[6] = {want[i].pos.x, want[i].pos.y, want[i].pos.z,
-                            want[i].vel.x, want[i].vel.y, want[i].vel.z};
-        for (int c = 0; c < 6; ++c) {
-            const double r = std::abs(double(g[c]) - w[c]) / (std::abs(double(w[c])) + 1e-3);
-            worst = std::isfinite(r) ? std::max(worst, r) : INFINITY;
-        }
-    }
-    return worst;
 }
 
 struct Case {
@@ -86,7 +72,7 @@ void expectSameAsOneDevice(const Case& c, int steps = 5) {
             ADD_FAILURE() << "gathered " << gathered.size() << " bodies of " << c.n;
             continue;
         }
-        EXPECT_LE(worstRelative(gathered, one->readBodies()), limit)
+        EXPECT_LE(worstSplitDifference(gathered, one->readBodies()), limit)
             << "step " << s << ", slices " << describeSlices(split.slices());
     }
     const NbodyDiagnostics d = split.diagnostics();  // collective: every rank gets the same
