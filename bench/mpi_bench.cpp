@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 
+#include "bench/split_plan.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
 #include "compute/core/profiling.hpp"
@@ -121,29 +122,19 @@ void runRanks(const MpiSession& session, const BenchOptions& o) {
                      " (driver " + cc.info().driverVersion + ")");
     MpiRun run{cc, session, mpi, patient, o, report};
 
-    std::vector<NbodyVariant> variants;
-    for (const auto& name : o.variants)
-        variants.push_back(parseVariant(name));
-    if (variants.empty()) variants = {NbodyVariant::Vectorized};
-    std::vector<long long> sizes = o.sizes;
-    if (sizes.empty())
-        sizes = o.quick ? std::vector<long long>{1031} : std::vector<long long>{4096, 16384, 65536};
-    const std::vector<int> wgs = o.workGroups.empty() ? std::vector<int>{0} : o.workGroups;
-    const auto preset = NbodyPreset::Plummer;
-    NbodyParams params;
-    params.dt = presetInfo(preset).dt;
-    params.softening = presetInfo(preset).softening;
-    for (long long n : sizes) {
-        const auto bodies = session.rank() == 0 ? makePreset(preset, static_cast<std::size_t>(n), 1)
-                                                : std::vector<Body>{};
-        for (NbodyVariant v : variants)
-            for (int wg : wgs) {
+    const SplitBenchPlan plan = planSplitBenchmark(o, "--mpi");
+    for (long long n : plan.sizes) {
+        const auto bodies = session.rank() == 0
+                                ? makePreset(plan.preset, static_cast<std::size_t>(n), 1)
+                                : std::vector<Body>{};
+        for (NbodyVariant v : plan.variants)
+            for (int wg : plan.workGroups) {
                 NbodyKernelConfig config;
                 config.variant = v;
                 config.workGroupSize = wg;
                 if (session.rank() == 0)
                     std::fprintf(stderr, "nbody mpi %s N=%lld\n", variantName(v), n);
-                addRows(run, bodies, params, config);
+                addRows(run, bodies, plan.params, config);
             }
     }
     if (session.rank() != 0) return;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "bench/split_plan.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
 #include "compute/core/profiling.hpp"
@@ -130,38 +131,20 @@ void addSplitRows(const SplitCase& c) {
 
 void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices, const BenchOptions& o,
                              BenchReport& report) {
-    std::vector<NbodyVariant> variants;
-    for (const auto& name : o.variants) {
-        const NbodyVariant v = parseVariant(name);
-        if (v == NbodyVariant::Tree)
-            throw Error(
-                "--devices: the tree variant runs on one device (docs/scaling.md has the "
-                "plan); pick all-pairs variants");
-        variants.push_back(v);
-    }
-    if (variants.empty()) variants = {NbodyVariant::Vectorized};
-    std::vector<long long> sizes = o.sizes;
-    if (sizes.empty())
-        sizes = o.quick ? std::vector<long long>{1031} : std::vector<long long>{4096, 16384, 65536};
-    const std::vector<int> wgs = o.workGroups.empty() ? std::vector<int>{0} : o.workGroups;
-
-    const auto preset = NbodyPreset::Plummer;
-    NbodyParams params;
-    params.dt = presetInfo(preset).dt;
-    params.softening = presetInfo(preset).softening;
-    const int rows = int(sizes.size() * variants.size() * wgs.size());
+    const SplitBenchPlan plan = planSplitBenchmark(o, "--devices");
+    const int rows = int(plan.sizes.size() * plan.variants.size() * plan.workGroups.size());
     int index = 0;
-    for (long long n : sizes) {
-        const auto bodies = makePreset(preset, static_cast<std::size_t>(n), 1);
-        for (NbodyVariant v : variants)
-            for (int wg : wgs) {
+    for (long long n : plan.sizes) {
+        const auto bodies = makePreset(plan.preset, static_cast<std::size_t>(n), 1);
+        for (NbodyVariant v : plan.variants)
+            for (int wg : plan.workGroups) {
                 NbodyKernelConfig config;
                 config.variant = v;
                 config.workGroupSize = wg;
                 progress(++index, rows,
                          std::string("nbody split ") + variantName(v) + " N=" + std::to_string(n));
                 try {
-                    addSplitRows({devices, o, report, bodies, params, config});
+                    addSplitRows({devices, o, report, bodies, plan.params, config});
                 } catch (const Error& e) {
                     BenchRow row;
                     row.suite = "nbody-multi";

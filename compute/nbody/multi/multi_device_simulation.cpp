@@ -201,28 +201,25 @@ void NbodyMultiDevice::setAutoBalance(bool on) {
     autoBalance_ = on;
 }
 
-std::vector<Body> NbodyMultiDevice::readBodies() {
-    std::vector<Body> out(n_);
-    if (!n_) return out;
-    for (std::size_t d = 0; d < sims_.size(); ++d) {
+// Each slice from the device that owns it (the others hold stale copies).
+template <class T>
+std::vector<T> NbodyMultiDevice::fromOwners(std::vector<T> (NbodySimulation::*read)()) {
+    std::vector<T> out(n_);
+    for (std::size_t d = 0; n_ && d < sims_.size(); ++d) {
         if (!slices_[d].count) continue;
-        const std::vector<Body> all = sims_[d]->readBodies();
-        std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(slices_[d].begin), slices_[d].count,
-                    out.begin() + static_cast<std::ptrdiff_t>(slices_[d].begin));
+        const std::vector<T> all = ((*sims_[d]).*read)();
+        const auto begin = static_cast<std::ptrdiff_t>(slices_[d].begin);
+        std::copy_n(all.begin() + begin, slices_[d].count, out.begin() + begin);
     }
     return out;
 }
 
+std::vector<Body> NbodyMultiDevice::readBodies() {
+    return fromOwners(&NbodySimulation::readBodies);
+}
+
 std::vector<Float4> NbodyMultiDevice::readAccelerations() {
-    std::vector<Float4> out(n_);
-    if (!n_) return out;
-    for (std::size_t d = 0; d < sims_.size(); ++d) {
-        if (!slices_[d].count) continue;
-        const std::vector<Float4> all = sims_[d]->readAccelerations();
-        std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(slices_[d].begin), slices_[d].count,
-                    out.begin() + static_cast<std::ptrdiff_t>(slices_[d].begin));
-    }
-    return out;
+    return fromOwners(&NbodySimulation::readAccelerations);
 }
 
 NbodyDiagnostics NbodyMultiDevice::diagnostics() {

@@ -72,6 +72,8 @@ class NbodyMultiDevice {
   private:
     struct Staging;
     void applySlices(const std::vector<BodySlice>& slices);
+    template <class T>
+    std::vector<T> fromOwners(std::vector<T> (NbodySimulation::*read)());
     void exchangePositions(int parity);
 
     std::vector<ComputeContext*> contexts_;
