@@ -3,7 +3,8 @@
 # root. Usage: bench/device/run-scaling-h200.sh [inprocess] [mpi] ...
 #   inprocess  clviz-bench --devices gpu: every GPU against the first alone
 #   mpi        mpirun with 1 rank, one rank per GPU, and 2 ranks sharing GPU 0 (the exchange
-#              alone); Open MPI from Debian's .debs carried in .carry-mpi (the host has none)
+#              alone); Open MPI from Debian's .debs carried in .carry-mpi (the host has none;
+#              bench/device/pack-mpi-carry.sh fills it)
 # SIZES (default 64k,256k,1m,4m) and VARIANT (default vectorized, wg 128) pick the rows.
 set -uo pipefail
 bin=${BIN:-.carry-lead}

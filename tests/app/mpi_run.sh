@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `clviz --mpi` and `clviz-bench --mpi` under mpirun with two ranks on this machine: a run that
-# saves a snapshot, a rank that exits early, a rank that hangs, a device that does not exist,
-# a setting the run does not take, and the benchmark's one-device check. None may hang: every
-# case has a wall-clock limit far above the MPI time-out it sets.
+# saves a snapshot, a rank that exits early, a rank that hangs (rank 1, then rank 0), a device that
+# does not exist (on both ranks, then on one), a setting the run does not take, and the
+# benchmark's one-device check. None may hang: every case has a wall-clock limit far above the MPI
+# time-out it sets.
 #   mpi_run.sh CLVIZ CLVIZ_BENCH MPIRUN WORKDIR [XVFB_RUN]
 set -uo pipefail
 clviz=$1 bench=$2 mpirun=$3 work=$4 xvfb=${5:-}
@@ -41,19 +42,34 @@ grep -q "saved 1031 bodies" <<<"$out" || fail "no save line"
 # A rank that exits early: the run ends, non-zero, and rank 0 says why.
 run 120 -x CLVIZ_MPI_TEST_EXIT=1:5 "$clviz" --mpi --n 1031 --frames 40 --mpi-timeout 5
 [ "$status" -ne 0 ] || fail "a rank exited early and the run still exited 0"
-grep -Eq "rank 0: (mpirun ended the run: another rank exited|.*did not complete within)" <<<"$out" ||
+grep -Eq "rank 0: (mpirun ended the run: another rank exited|rank 1 did not reach the .*step [0-9]+ within 5 s)" <<<"$out" ||
     fail "rank 0 did not say that another rank ended"
 
-# A rank that hangs: rank 0's exchange times out and ends the run.
+# A rank that hangs: rank 0's exchange times out, and rank 0 names rank 1 and ends the run.
 run 120 -x CLVIZ_MPI_TEST_HANG=1:5 "$clviz" --mpi --n 1031 --frames 40 --mpi-timeout 3
 [ "$status" -ne 0 ] || fail "a rank hung and the run still exited 0"
-grep -Eq "rank 0: the .* step [0-9]+ did not complete within 3 s: another rank exited or hung" <<<"$out" ||
-    fail "no time-out message from rank 0"
+grep -Eq "rank 0: rank 1 did not reach the .*step [0-9]+ within 3 s \(it exited, hung" <<<"$out" ||
+    fail "no time-out message from rank 0 naming rank 1"
+
+# Rank 0 hangs: rank 1 is the lowest rank left, so it names rank 0.
+run 120 -x CLVIZ_MPI_TEST_HANG=0:5 "$clviz" --mpi --n 1031 --frames 40 --mpi-timeout 3
+[ "$status" -ne 0 ] || fail "rank 0 hung and the run still exited 0"
+grep -Eq "rank 1: rank 0 did not reach the .*step [0-9]+ within 3 s" <<<"$out" ||
+    fail "no time-out message from rank 1 naming rank 0"
 
 # A device that does not exist: a clear message, no hang.
 run 120 "$clviz" --mpi --n 64 --frames 2 -p 0 -d 9
 [ "$status" -ne 0 ] || fail "a missing device exited 0"
 grep -Eq "out of range" <<<"$out" || fail "no message about the device"
+
+# The same on one rank only (mpirun's MPMD form): that rank says so and ends the others.
+out=$(timeout 120 "$mpirun" --oversubscribe -np 1 "$clviz" --mpi --n 64 --frames 2 --mpi-timeout 30 \
+    : -np 1 "$clviz" --mpi --n 64 --frames 2 --mpi-timeout 30 -p 0 -d 9 2>&1)
+status=$?
+printf '%s\n---\n' "$out"
+[ "$status" -ne 124 ] || fail "hung: a missing device on rank 1 did not end the run within 120 s"
+[ "$status" -ne 0 ] || fail "a missing device on rank 1 exited 0"
+grep -Eq "rank 1: .*out of range" <<<"$out" || fail "rank 1 did not name its device problem"
 
 # A viewer setting the headless run does not take.
 run 60 "$clviz" --mpi --n 64 --set app.vsync=off

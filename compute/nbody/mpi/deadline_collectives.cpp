@@ -1,10 +1,12 @@
 #include "compute/nbody/mpi/deadline_collectives.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
 
 #include "common/error.hpp"
+#include "compute/nbody/mpi/late_ranks.hpp"
 
 namespace clviz {
 
@@ -19,6 +21,7 @@ DeadlineCollectives::DeadlineCollectives(const MpiSession& session, double timeo
 // Polls: MPI_Test drives Open MPI's progress engine; sleeping 20 us between tests leaves the
 // CPU to the OpenCL driver threads (PoCL computes on the same cores).
 void DeadlineCollectives::finish(MPI_Request request, int started, const std::string& what) {
+    ++sequence_;
     if (started != MPI_SUCCESS) session_.abort("cannot start the " + what + " (MPI error)");
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
@@ -28,15 +31,53 @@ void DeadlineCollectives::finish(MPI_Request request, int started, const std::st
             session_.abort("the " + what +
                            " failed (MPI error): a rank died or the network failed");
         if (done) break;
-        if (clock::now() > deadline) {
-            char seconds[32];
-            std::snprintf(seconds, sizeof seconds, "%g", timeout_);
-            session_.abort("the " + what + " did not complete within " + seconds +
-                           " s: another rank exited or hung; ending the run");
-        }
+        if (clock::now() > deadline) timedOut(what);
         std::this_thread::sleep_for(std::chrono::microseconds(pollMicroseconds_));
     }
     lastMs_ = std::chrono::duration<double, std::milli>(clock::now() - start).count();
+}
+
+// Every rank that times out tells all the others which collective it waits in, then listens for a
+// grace period: a rank that sends nothing (or names another collective) is the one missing. The
+// alive ranks entered this collective at nearly the same time (the previous one synchronized
+// them), so they time out together. The lowest alive rank speaks; the others end too if its
+// MPI_Abort does not reach them.
+void DeadlineCollectives::timedOut(const std::string& what) {
+    constexpr int kLateTag = 5283;  // any tag below 32767 (the least MPI_TAG_UB MPI promises)
+    const MPI_Comm comm = session_.comm();
+    const int me = session_.rank(), size = session_.size();
+    static long long report;  // Isend's buffer must outlive this function's frame: we abort
+    report = sequence_;
+    for (int r = 0; r < size; ++r) {
+        if (r == me) continue;
+        MPI_Request ignored;
+        if (MPI_Isend(&report, 1, MPI_LONG_LONG, r, kLateTag, comm, &ignored) == MPI_SUCCESS)
+            MPI_Request_free(&ignored);  // a hung rank never takes it: nobody waits for it
+    }
+    std::vector<long long> reached(static_cast<std::size_t>(size), -1);
+    reached[static_cast<std::size_t>(me)] = sequence_;
+    using clock = std::chrono::steady_clock;
+    const double grace = std::clamp(timeout_ / 4, 1.0, 10.0);
+    const auto until = clock::now() + std::chrono::duration<double>(grace);
+    int heard = 0;
+    while (heard < size - 1 && clock::now() < until) {
+        int arrived = 0;
+        MPI_Status status;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, kLateTag, comm, &arrived, &status) != MPI_SUCCESS) break;
+        if (!arrived) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            continue;
+        }
+        long long theirs = -1;
+        MPI_Recv(&theirs, 1, MPI_LONG_LONG, status.MPI_SOURCE, kLateTag, comm, MPI_STATUS_IGNORE);
+        reached[static_cast<std::size_t>(status.MPI_SOURCE)] = theirs;
+        ++heard;
+    }
+    const LateRanksVerdict verdict = judgeLateRanks(me, sequence_, reached);
+    const std::string message = lateRanksMessage(verdict, what, timeout_);
+    if (verdict.speaker != me)  // the speaker's MPI_Abort normally ends this rank meanwhile
+        std::this_thread::sleep_for(std::chrono::duration<double>(grace));
+    session_.abort(message);
 }
 
 void DeadlineCollectives::allgatherv(void* data, const std::vector<int>& counts,

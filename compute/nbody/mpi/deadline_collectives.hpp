@@ -1,8 +1,9 @@
 #pragma once
 // MPI collectives that cannot hang: each is started non-blocking and polled until it completes or
 // a deadline passes. A rank that exited or hung never joins, and a blocking MPI_Allgatherv would
-// wait for it forever; here the rank that notices ends the run with a message naming the
-// collective and the step.
+// wait for it forever; here the ranks that time out tell each other which collective they wait in
+// (point-to-point, for a short grace period), and the lowest of them ends the run with a message
+// naming the missing ranks, the collective and the step (late_ranks.hpp).
 #include <string>
 #include <vector>
 
@@ -36,7 +37,9 @@ class DeadlineCollectives {
 
   private:
     void finish(MPI_Request request, int started, const std::string& what);
+    [[noreturn]] void timedOut(const std::string& what);
 
+    long long sequence_ = 0;  // collectives started; every rank counts the same ones
     const MpiSession& session_;
     double timeout_;
     int pollMicroseconds_;

@@ -11,7 +11,7 @@ class MpiSession {
   public:
     // argc/argv may be null. Throws clviz::Error when MPI cannot start.
     explicit MpiSession(int* argc = nullptr, char*** argv = nullptr);
-    ~MpiSession();  // MPI_Finalize (after a barrier with a deadline)
+    ~MpiSession();  // MPI_Finalize (every collective before it had a deadline)
     MpiSession(const MpiSession&) = delete;
     MpiSession& operator=(const MpiSession&) = delete;
 
