@@ -77,13 +77,14 @@ std::vector<Body> initialBodies(MpiRunSettings& s) {
 }
 
 // Test hooks for the CTest cases of a rank that ends early: CLVIZ_MPI_TEST_EXIT=R:S makes rank
-// R exit before step S, CLVIZ_MPI_TEST_HANG=R:S makes it hang there.
+// R exit before step S, CLVIZ_MPI_TEST_HANG=R:S makes it hang there (and
+// CLVIZ_MPI_TEST_HANG_AT_END=R after the run, runMpiNbody).
 struct FaultHook {
     int rank = -1;
     long long step = -1;
-    static FaultHook read(const char* name) {
+    static FaultHook read(const char* name, const char* format = "%d:%lld") {
         FaultHook h;
-        if (const char* v = std::getenv(name)) std::sscanf(v, "%d:%lld", &h.rank, &h.step);
+        if (const char* v = std::getenv(name)) std::sscanf(v, format, &h.rank, &h.step);
         return h;
     }
     bool now(int rank, long long step) const { return rank == this->rank && step == this->step; }
@@ -212,6 +213,7 @@ int runMpiNbody(const AppOptions& options) {
         return 2;
     }
     MpiSession session;
+    session.setShutdownTimeout(options.mpiTimeoutSeconds);
     try {
         if (options.mpiViewer) return runViewerAndFollowers(session, options);
         run(session, options, settings);
@@ -219,6 +221,11 @@ int runMpiNbody(const AppOptions& options) {
         // The other ranks would wait for this one at the next exchange: end them all now.
         session.abort(e.what(), 1);
     }
+    // Test hook: rank R hangs after its last collective (CLVIZ_MPI_TEST_HANG_AT_END=R); the
+    // session's closing barrier must end the run.
+    const FaultHook atEnd = FaultHook::read("CLVIZ_MPI_TEST_HANG_AT_END", "%d");
+    while (atEnd.rank == session.rank())
+        std::this_thread::sleep_for(std::chrono::seconds(1));
     return 0;
 }
 

@@ -150,6 +150,7 @@ int runMpiBenchmark(const BenchOptions& options) {
         throw Error("--mpi splits the N-body suite; the image suite runs on one device");
     if (!options.devices.empty()) throw Error("--mpi and --devices: one rank drives one device");
     MpiSession session;
+    session.setShutdownTimeout(options.mpiTimeoutSeconds);
     try {
         runRanks(session, options);
     } catch (const std::exception& e) {

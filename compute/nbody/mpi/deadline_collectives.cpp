@@ -10,6 +10,12 @@
 
 namespace clviz {
 
+namespace {
+// Collectives this process started through any DeadlineCollectives: every rank makes the same
+// calls in the same order, so equal numbers on two ranks mean the same collective.
+long long collectivesStarted = 0;
+}  // namespace
+
 DeadlineCollectives::DeadlineCollectives(const MpiSession& session, double timeoutSeconds,
                                          int pollMicroseconds)
     : session_(session), timeout_(timeoutSeconds), pollMicroseconds_(pollMicroseconds) {
@@ -21,7 +27,7 @@ DeadlineCollectives::DeadlineCollectives(const MpiSession& session, double timeo
 // Polls: MPI_Test drives Open MPI's progress engine; sleeping 20 us between tests leaves the
 // CPU to the OpenCL driver threads (PoCL computes on the same cores).
 void DeadlineCollectives::finish(MPI_Request request, int started, const std::string& what) {
-    ++sequence_;
+    const long long sequence = ++collectivesStarted;
     if (started != MPI_SUCCESS) session_.abort("cannot start the " + what + " (MPI error)");
     using clock = std::chrono::steady_clock;
     const auto start = clock::now();
@@ -31,7 +37,7 @@ void DeadlineCollectives::finish(MPI_Request request, int started, const std::st
             session_.abort("the " + what +
                            " failed (MPI error): a rank died or the network failed");
         if (done) break;
-        if (clock::now() > deadline) timedOut(what);
+        if (clock::now() > deadline) timedOut(what, sequence);
         std::this_thread::sleep_for(std::chrono::microseconds(pollMicroseconds_));
     }
     lastMs_ = std::chrono::duration<double, std::milli>(clock::now() - start).count();
@@ -42,12 +48,12 @@ void DeadlineCollectives::finish(MPI_Request request, int started, const std::st
 // alive ranks entered this collective at nearly the same time (the previous one synchronized
 // them), so they time out together. The lowest alive rank speaks; the others end too if its
 // MPI_Abort does not reach them.
-void DeadlineCollectives::timedOut(const std::string& what) {
+void DeadlineCollectives::timedOut(const std::string& what, long long sequence) {
     constexpr int kLateTag = 5283;  // any tag below 32767 (the least MPI_TAG_UB MPI promises)
     const MPI_Comm comm = session_.comm();
     const int me = session_.rank(), size = session_.size();
     static long long report;  // Isend's buffer must outlive this function's frame: we abort
-    report = sequence_;
+    report = sequence;
     for (int r = 0; r < size; ++r) {
         if (r == me) continue;
         MPI_Request ignored;
@@ -55,7 +61,7 @@ void DeadlineCollectives::timedOut(const std::string& what) {
             MPI_Request_free(&ignored);  // a hung rank never takes it: nobody waits for it
     }
     std::vector<long long> reached(static_cast<std::size_t>(size), -1);
-    reached[static_cast<std::size_t>(me)] = sequence_;
+    reached[static_cast<std::size_t>(me)] = sequence;
     using clock = std::chrono::steady_clock;
     const double grace = std::clamp(timeout_ / 4, 1.0, 10.0);
     const auto until = clock::now() + std::chrono::duration<double>(grace);
@@ -73,7 +79,7 @@ void DeadlineCollectives::timedOut(const std::string& what) {
         reached[static_cast<std::size_t>(status.MPI_SOURCE)] = theirs;
         ++heard;
     }
-    const LateRanksVerdict verdict = judgeLateRanks(me, sequence_, reached);
+    const LateRanksVerdict verdict = judgeLateRanks(me, sequence, reached);
     const std::string message = lateRanksMessage(verdict, what, timeout_);
     if (verdict.speaker != me)  // the speaker's MPI_Abort normally ends this rank meanwhile
         std::this_thread::sleep_for(std::chrono::duration<double>(grace));

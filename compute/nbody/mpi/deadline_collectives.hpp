@@ -37,9 +37,7 @@ class DeadlineCollectives {
 
   private:
     void finish(MPI_Request request, int started, const std::string& what);
-    [[noreturn]] void timedOut(const std::string& what);
-
-    long long sequence_ = 0;  // collectives started; every rank counts the same ones
+    [[noreturn]] void timedOut(const std::string& what, long long sequence);
     const MpiSession& session_;
     double timeout_;
     int pollMicroseconds_;

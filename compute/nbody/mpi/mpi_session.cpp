@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "compute/nbody/mpi/deadline_collectives.hpp"
 
 namespace clviz {
 
@@ -43,10 +44,13 @@ MpiSession::MpiSession(int* argc, char*** argv) {
 }
 
 MpiSession::~MpiSession() {
+    if (shutdownTimeout_ > 0)
+        DeadlineCollectives(*this, shutdownTimeout_).barrier("end of the run");
     MPI_Finalize();
 }
 
 void MpiSession::abort(const std::string& message, int code) const {
+    std::fflush(stdout);  // what this rank printed so far, before MPI_Abort ends it
     std::fprintf(stderr, "clviz: rank %d: %s\n", rank_, message.c_str());
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, code);

@@ -11,7 +11,9 @@ class MpiSession {
   public:
     // argc/argv may be null. Throws clviz::Error when MPI cannot start.
     explicit MpiSession(int* argc = nullptr, char*** argv = nullptr);
-    ~MpiSession();  // MPI_Finalize (every collective before it had a deadline)
+    // A barrier with the shutdown deadline, then MPI_Finalize: Open MPI's MPI_Finalize waits for
+    // every rank, so a rank that hangs after the last collective would hang them all.
+    ~MpiSession();
     MpiSession(const MpiSession&) = delete;
     MpiSession& operator=(const MpiSession&) = delete;
 
@@ -21,6 +23,8 @@ class MpiSession {
     int localRank() const { return localRank_; }  // among the ranks of this host
     int localSize() const { return localSize_; }
     const std::string& host() const { return host_; }
+    // How long the ranks wait for each other at the end (seconds > 0; default 60).
+    void setShutdownTimeout(double seconds) { shutdownTimeout_ = seconds; }
 
     // Prints "clviz: rank R: <message>" on stderr and ends every rank of the job with `code`
     // (MPI_Abort). For failures one rank sees and the others would wait on forever.
@@ -29,6 +33,7 @@ class MpiSession {
   private:
     int rank_ = 0, size_ = 1, localRank_ = 0, localSize_ = 1;
     std::string host_;
+    double shutdownTimeout_ = 60;
 };
 
 }  // namespace clviz
