@@ -45,9 +45,10 @@ void DeadlineCollectives::finish(MPI_Request request, int started, const std::st
 
 // Every rank that times out tells all the others which collective it waits in, then listens for a
 // grace period: a rank that sends nothing (or names another collective) is the one missing. The
-// alive ranks entered this collective at nearly the same time (the previous one synchronized
-// them), so they time out together. The lowest alive rank speaks; the others end too if its
-// MPI_Abort does not reach them.
+// alive ranks entered this collective within one step's load imbalance of each other (the previous
+// collective synchronized them), so they time out together; one that arrives more than the grace
+// later is named too, which the message's "takes longer" covers. The lowest alive rank speaks; the
+// others end too if its MPI_Abort does not reach them.
 void DeadlineCollectives::timedOut(const std::string& what, long long sequence) {
     constexpr int kLateTag = 5283;  // any tag below 32767 (the least MPI_TAG_UB MPI promises)
     const MPI_Comm comm = session_.comm();
