@@ -24,6 +24,10 @@ const SettingTable<Application>& appSettings() {
     static const SettingTable<Application> table = {
         {{"vsync", "on|off", "Syncs buffer swaps to the display"},
          [](Application& a, Value v) { a.window_.setVsync(settingOnOff("app.vsync", v)); }},
+        {{"present", "on|off",
+          "Shows each frame; off draws every frame without swapping it onto the screen "
+          "(benchmarks: the frame without the window system's copy, e.g. Xvfb's)"},
+         [](Application& a, Value v) { a.present_ = settingOnOff("app.present", v); }},
         {{"fullscreen", "on|off", "Fullscreen on the primary monitor"},
          [](Application& a, Value v) {
              a.window_.setFullscreen(settingOnOff("app.fullscreen", v));

@@ -357,7 +357,10 @@ bool Application::frame(long long index) {
     drawScene(info);
     renderGui();
     writeScreenshots(info.framebufferWidth, info.framebufferHeight, last);
-    glfwSwapBuffers(window_.handle());
+    if (present_)
+        glfwSwapBuffers(window_.handle());
+    else
+        glFlush();  // app.present=off: drawn, never shown (no swap, no window-system copy)
     actOnGuiRequests();
     return !last;
 }

@@ -126,6 +126,7 @@ class Application {
     DevicePanel devicePanel_;
     PanelVisibility panels_;
     bool guiVisible_ = true;
+    bool present_ = true;           // app.present: swap each frame onto the screen
     bool forcedMinimized_ = false;  // app.minimized test hook
     bool quit_ = false;
     std::vector<std::string> pendingScreenshots_;

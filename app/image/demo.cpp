@@ -68,6 +68,20 @@ void ImageDemo::init(const AppServices& app) {
 }
 
 void ImageDemo::shutdown() {
+    if (summary_.runs() > 0) {
+        const ImageSize size = resultSize();
+        std::string sync = resultTexture_ ? resultTexture_->syncDescription() : "";
+        if (sync.empty()) sync = "-";
+        std::printf(
+            "%s\n",
+            summary_
+                .line("image=" + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                      " filters=" + filterList(controls_.steps) + " interop=" +
+                      interopPathName(resultTexture_ ? resultTexture_->path() : interop_.path) +
+                      " sync=\"" + sync + "\"")
+                .c_str());
+        std::fflush(stdout);
+    }
     if (cc_) cc_->finishQuietly();
     resultTexture_.reset();
     sourceTexture_.reset();
@@ -276,7 +290,10 @@ void ImageDemo::step(const FrameInfo& frame) {
             dirty_ = true;
         }
     }
-    if (controls_.continuous || dirty_) runChain();
+    if (!(controls_.continuous || dirty_)) return;
+    runChain();
+    if (runError_.empty() && hasResult_)
+        summary_.add(frame.dt * 1e3, pipeline_->totalMs(), transfer_.deviceMs, transfer_.hostMs);
 }
 
 void ImageDemo::updateLayout(int framebufferWidth, int framebufferHeight, bool useInsets) {

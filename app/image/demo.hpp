@@ -12,6 +12,7 @@
 #include "app/demo.hpp"
 #include "app/gui/panel_stacks.hpp"
 #include "app/image/panels.hpp"
+#include "app/image/run_summary.hpp"
 #include "app/image/settings.hpp"
 #include "compute/image/io/image_io.hpp"
 #include "compute/interop/interop_path.hpp"
@@ -75,6 +76,8 @@ class ImageDemo final : public Demo {
     void demoMenu();
     void imagePanel();
     void histogramPanel();
+    // How textures travel on the texture's interop path, for the image panel.
+    static std::string textureRoute(const SharedTexture& texture);
     TimingFacts timingFacts() const;
     void drawLabels();
     // Tooltip with the RGBA values under the cursor (zoomed in, or with nearest magnification).
@@ -113,6 +116,7 @@ class ImageDemo final : public Demo {
     std::optional<std::pair<float, float>> cursor_;  // framebuffer pixels, once it moved
 
     TimingHistory history_;
+    ImageRunSummary summary_;  // printed at exit
 
     // Panel text fields and visibility.
     PathField pathField_{};

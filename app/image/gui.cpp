@@ -167,10 +167,7 @@ void ImageDemo::imagePanel() {
         facts.interop.reason.resize(cut);
     if (sourceTexture_) {
         facts.interop.path = sourceTexture_->path();
-        facts.interop.reason +=
-            facts.interop.path == InteropPath::GlSharing
-                ? "; textures: clCreateFromGLTexture, acquire + device copy + release"
-                : "; textures: clEnqueueMapBuffer + glTexSubImage2D";
+        facts.interop.reason += textureRoute(*sourceTexture_);
         facts.textureFallback = sourceTexture_->fallbackReason();
     }
     if (resultTexture_ && facts.textureFallback.empty())
@@ -190,6 +187,20 @@ void ImageDemo::imagePanel() {
         if (std::string why = save(*req.save); !why.empty()) app_.error(why);
     if (req.interopChanged)
         if (std::string why = recreateTextures(); !why.empty()) app_.error(why);
+}
+
+std::string ImageDemo::textureRoute(const SharedTexture& texture) {
+    switch (texture.path()) {
+        case InteropPath::GlSharing:
+            return "; textures: clCreateFromGLTexture, acquire + device copy + release";
+        case InteropPath::ExternalMemory:
+            return "; textures: CL device copy into Vulkan memory, glTexSubImage2D from it on the "
+                   "GPU; sync by " +
+                   texture.syncDescription();
+        case InteropPath::HostCopy:
+            break;
+    }
+    return "; textures: clEnqueueMapBuffer + glTexSubImage2D";
 }
 
 void ImageDemo::histogramPanel() {

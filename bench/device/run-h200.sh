@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # Runs on the H200 device machine from the repository root (see README.md beside this file).
-# Usage: bench/device/run-h200.sh [image] [nbody] [viewer] [interop] [interop-quick]
+# Usage: bench/device/run-h200.sh [image] [nbody] [viewer] [interop] [interop-quick] [sync] [gap]
 # interop-quick: the interop tests and clviz-interop-bench only (no viewer runs).
+# sync: external memory with exported semaphores: its tests, the hand-over bench, the viewer and
+#       the image lab at 8192^2 with each path side by side (issue 12).
+# latency: the viewer at N = 65,536 with latency 1 and 0, presented and not (issue 14).
+# gap:  the force kernel in the viewer against clviz-bench at N = 65,536 and 262,144, with the
+#       frame presented and not (app.present=off: no Xvfb copy) (issue 14).
 # viewer and interop need .gl/xroot.tar.xz and .gl/extra.tar.xz (bench/device/pack-carry.sh).
 set -uo pipefail
 bin=${BIN:-.carry}  # folder holding the carried clviz-bench and clviz
@@ -22,7 +27,19 @@ start_x() {
     for f in /opt/x2/usr/lib/x86_64-linux-gnu/*.so.* /opt/x2/lib/x86_64-linux-gnu/*.so.*; do
         ldconfig -p | grep -q "^\s*$(basename "$f") " && rm -f "$f"
     done
-    export LD_LIBRARY_PATH=$x/usr/lib/x86_64-linux-gnu:$x/lib/x86_64-linux-gnu:/opt/x2/usr/lib/x86_64-linux-gnu:/opt/x2/lib/x86_64-linux-gnu
+    # ICU 72 for Debian's libxml2 (Mesa's swrast_dri.so, which Xvfb's GLX loads, needs it) on
+    # hosts that have no libxml2 of their own (pack-carry.sh makes icu72.tar.xz).
+    [ -f .gl/icu72.tar.xz ] && mkdir -p /opt/libs && tar xJf .gl/icu72.tar.xz -C /opt/libs
+    export LD_LIBRARY_PATH=$x/usr/lib/x86_64-linux-gnu:$x/lib/x86_64-linux-gnu:/opt/x2/usr/lib/x86_64-linux-gnu:/opt/x2/lib/x86_64-linux-gnu:/opt/libs/lib
+    # clviz links Open MPI (its --mpi mode). Where the host has none: Debian's runtime from
+    # .carry-mpi (bench/device/pack-mpi-carry.sh), or only the libraries the viewer links
+    # (.gl/mpi-runtime.tar.xz, 1 MB; the viewer never starts MPI without --mpi).
+    if ldd $bin/clviz | grep -q "libmpi.*not found" && [ -d .carry-mpi ]; then
+        for deb in .carry-mpi/*.deb; do dpkg -x "$deb" /opt/mpiroot; done
+        cp -rn /opt/mpiroot/. / && ldconfig
+    elif [ -f .gl/mpi-runtime.tar.xz ]; then
+        mkdir -p /opt/libs/lib && tar xJf .gl/mpi-runtime.tar.xz -C /opt/libs/lib
+    fi
     for f in $x/usr/bin/Xvfb $x/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so $bin/clviz; do
         ldd "$f" | grep "not found" | sed "s|^|missing for $(basename "$f"): |"
     done
@@ -38,8 +55,83 @@ start_x() {
     done
 }
 
+# One viewer run: prints its summary lines. Arguments: a label, then clviz options.
+viewer_run() {
+    local label=$1
+    shift
+    echo "== $label"
+    timeout 150 $bin/clviz --device-type gpu --vsync off "$@" 2>&1 |
+        grep -E "summary|interop|error|sync"
+}
+
 for what in "$@"; do
 case $what in
+sync)
+    start_x
+    {
+        timeout 150 $bin/compute_interop_external_memory_gl_test
+        timeout 60 $bin/compute_interop_semaphore_schedule_test | tail -n 3
+        timeout 150 $bin/compute_interop_texture_gl_test | tail -n 3
+        for t in app_nbody_demo_gl_test app_image_demo_gl_test; do
+            timeout 240 $bin/$t | grep -E -A3 "Failure|^\[  (PASSED|FAILED|SKIPPED)"
+        done
+    } 2>&1 | tee "$out/sync-tests.txt"
+    timeout 150 $bin/clviz-interop-bench 1048576 8192 20 2>&1 | tee "$out/sync-bench.txt"
+    # Viewer, N = 65,536 in 640x360 (the issue's frame/kernel target), paths alternated twice.
+    for round in 1 2; do
+        for path in external-memory host-copy; do
+            viewer_run "N=65536 $path 640x360 gui=on round $round" --frames 1000 --set n=65536 \
+                --interop $path --set diagnostics=0 --width 640 --height 360
+        done
+    done 2>&1 | tee "$out/sync-viewer.txt"
+    for path in external-memory host-copy; do
+        viewer_run "N=1048576 $path 640x360 gui=off" --frames 40 --set n=1048576 \
+            --interop $path --set diagnostics=0 --width 640 --height 360 --set app.gui=off
+    done 2>&1 | tee -a "$out/sync-viewer.txt"
+    # The image lab at 8192^2 (noise, as a PPM), the chain run every frame.
+    { printf 'P6\n8192 8192\n255\n'; head -c $((8192 * 8192 * 3)) /dev/urandom; } >/tmp/noise8192.ppm
+    for filters in grayscale median3; do
+        for path in external-memory host-copy; do
+            viewer_run "image 8192^2 $filters $path 1280x720" --demo image \
+                --image /tmp/noise8192.ppm --set continuous=on --set filters=$filters \
+                --interop $path --frames 60 --width 1280 --height 720
+        done
+    done 2>&1 | tee "$out/sync-image.txt"
+    viewer_run "panel screenshot" --frames 300 --set n=65536 --interop external-memory \
+        --set interop-panel=open --width 1280 --height 720 \
+        --screenshot "$out/interop-semaphores-h200.png" | tee -a "$out/sync-viewer.txt"
+    ;;
+latency)
+    # The viewer at N = 65,536 with the drawing one frame behind (1, the default: GL's draw of
+    # frame k-1 overlaps step k) and in step (0: each frame waits for its own step, then draws).
+    start_x
+    for size in 640x360 1280x720; do
+        for present in on off; do
+            for latency in 1 0; do
+                viewer_run "N=65536 latency=$latency present=$present $size" --frames 800 \
+                    --set n=65536 --set diagnostics=0 --width ${size%x*} --height ${size#*x} \
+                    --set app.present=$present --set latency=$latency
+            done
+        done
+    done 2>&1 | tee "$out/latency-viewer.txt"
+    ;;
+gap)
+    $bin/clviz-bench --suite nbody --device-type gpu --no-cpu-baseline --variants auto \
+        --sizes 64k,256k 2>"$out/gap-bench-progress.txt" | tee "$out/gap-bench.txt"
+    start_x
+    for n in 65536 262144; do
+        frames=$((n == 65536 ? 600 : 150))
+        for present in on off; do
+            for size in 1280x720 640x360; do
+                viewer_run "N=$n present=$present $size gui=on" --frames $frames --set n=$n \
+                    --set diagnostics=0 --width ${size%x*} --height ${size#*x} \
+                    --set app.present=$present
+            done
+            viewer_run "N=$n present=$present 1280x720 gui=off" --frames $frames --set n=$n \
+                --set diagnostics=0 --set app.gui=off --set app.present=$present
+        done
+    done 2>&1 | tee "$out/gap-viewer.txt"
+    ;;
 image)
     $bin/clviz-bench --suite image --device-type gpu --json "$out/image-h200.json" \
         --csv "$out/image-h200.csv" 2>"$out/image-progress.txt" | tee "$out/image-table.txt"

@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "compute/core/cl_error.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/interop/external_sync.hpp"
 
 namespace clviz {
 
@@ -89,6 +90,8 @@ void checkGlCanImport(const VulkanExporter& exporter) {
 void probeExternalMemory(const ComputeContext& cc, InteropCaps& caps) {
     caps.externalMemoryDevice = false;
     caps.externalMemoryProbe.clear();
+    caps.externalSemaphores = false;
+    caps.externalSyncProbe.clear();
     if (!caps.clExternalMemoryFd) {
         caps.externalMemoryProbe = "the OpenCL device has no cl_khr_external_memory_opaque_fd";
         return;
@@ -102,6 +105,9 @@ void probeExternalMemory(const ComputeContext& cc, InteropCaps& caps) {
         caps.externalMemoryDevice = true;
         caps.externalMemoryProbe = "Vulkan device " + exporter->deviceName() + " " +
                                    formatUuid(exporter->deviceUuid()) + " exports memory";
+        caps.externalSyncProbe = externalSyncProblem(caps, *exporter);
+        caps.externalSemaphores = caps.externalSyncProbe.empty();
+        if (caps.externalSemaphores) caps.externalSyncProbe = "exported semaphores";
     } catch (const std::exception& e) {
         caps.externalMemoryProbe = e.what();
     }

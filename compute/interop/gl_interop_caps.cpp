@@ -10,6 +10,7 @@ void detectGlInteropCaps(InteropCaps& caps) {
     caps.glBufferStorage =
         (GLAD_GL_VERSION_4_4 || GLAD_GL_ARB_buffer_storage) && glad_glBufferStorage != nullptr;
     caps.glMemoryObjectFd = GLAD_GL_EXT_memory_object && GLAD_GL_EXT_memory_object_fd;
+    caps.glSemaphoreFd = GLAD_GL_EXT_semaphore && GLAD_GL_EXT_semaphore_fd;
     caps.glSync = GLAD_GL_VERSION_3_2 != 0;
 }
 

@@ -49,6 +49,7 @@ InteropCaps detectClInteropCaps(const std::vector<std::string>& clExtensions) {
     caps.clGlSharing = has("cl_khr_gl_sharing");
     caps.clGlEvent = has("cl_khr_gl_event");
     caps.clExternalMemoryFd = has("cl_khr_external_memory_opaque_fd");
+    caps.clExternalSemaphoreFd = has("cl_khr_external_semaphore_opaque_fd");
     return caps;
 }
 
@@ -71,6 +72,15 @@ std::string externalMemoryBlocker(const InteropCaps& caps) {
                    ? "no Vulkan device was matched to the OpenCL device and GL context"
                    : caps.externalMemoryProbe;
     return {};
+}
+
+// How the external-memory path will synchronise, for its reason line.
+std::string externalSyncHow(const InteropCaps& caps) {
+    if (caps.externalSemaphores) return "; synchronised by exported semaphores";
+    return "; synchronised on the CPU (" +
+           (caps.externalSyncProbe.empty() ? std::string("no exported semaphores")
+                                           : caps.externalSyncProbe) +
+           ")";
 }
 
 std::string hostCopyHow(const InteropCaps& caps) {
@@ -96,7 +106,7 @@ InteropChoice chooseInteropPath(InteropRequest request, const InteropCaps& caps)
             if (blocker.empty())
                 return {InteropPath::ExternalMemory,
                         "forced: Vulkan memory imported by CL and GL (" + caps.externalMemoryProbe +
-                            ")"};
+                            ")" + externalSyncHow(caps)};
             return {InteropPath::HostCopy,
                     "external-memory requested but " + blocker + "; using " + hostCopyHow(caps)};
         }
@@ -109,9 +119,9 @@ InteropChoice chooseInteropPath(InteropRequest request, const InteropCaps& caps)
                 "auto: cl_khr_gl_sharing available, buffers shared in place"};
     std::string external = externalMemoryBlocker(caps);
     if (external.empty())
-        return {InteropPath::ExternalMemory, "auto: no gl-sharing (" + sharing +
-                                                 "); Vulkan memory imported by CL and GL (" +
-                                                 caps.externalMemoryProbe + ")"};
+        return {InteropPath::ExternalMemory,
+                "auto: no gl-sharing (" + sharing + "); Vulkan memory imported by CL and GL (" +
+                    caps.externalMemoryProbe + ")" + externalSyncHow(caps)};
     return {InteropPath::HostCopy, "auto: no gl-sharing (" + sharing + "), no external memory (" +
                                        external + "); using " + hostCopyHow(caps)};
 }
@@ -124,12 +134,16 @@ std::string describeInteropCaps(const InteropCaps& caps) {
     s += yn(caps.clGlEvent);
     s += ", external_memory_opaque_fd ";
     s += yn(caps.clExternalMemoryFd);
+    s += ", external_semaphore_opaque_fd ";
+    s += yn(caps.clExternalSemaphoreFd);
     s += ", context shares GL ";
     s += yn(caps.clContextSharesGl);
     s += " | GL: buffer_storage ";
     s += yn(caps.glBufferStorage);
     s += ", memory_object_fd ";
     s += yn(caps.glMemoryObjectFd);
+    s += ", semaphore_fd ";
+    s += yn(caps.glSemaphoreFd);
     s += " | Vulkan: ";
     s += caps.externalMemoryProbe.empty() ? (caps.externalMemoryDevice ? "matched" : "not probed")
                                           : caps.externalMemoryProbe;

@@ -28,21 +28,28 @@ const char* interopRequestName(InteropRequest request);
 // extension list) and detectGlInteropCaps() (glad's GLAD_GL_* flags, needs a current context).
 struct InteropCaps {
     // OpenCL device
-    bool clGlSharing = false;         // cl_khr_gl_sharing
-    bool clGlEvent = false;           // cl_khr_gl_event: clCreateEventFromGLsyncKHR
-    bool clExternalMemoryFd = false;  // cl_khr_external_memory_opaque_fd
+    bool clGlSharing = false;            // cl_khr_gl_sharing
+    bool clGlEvent = false;              // cl_khr_gl_event: clCreateEventFromGLsyncKHR
+    bool clExternalMemoryFd = false;     // cl_khr_external_memory_opaque_fd
+    bool clExternalSemaphoreFd = false;  // cl_khr_external_semaphore_opaque_fd
     // Set by the app when the CL context was created with the GL context's properties (sharing
     // needs that at context creation; a plain context cannot share even if the device could).
     bool clContextSharesGl = false;
     // OpenGL context
     bool glBufferStorage = false;   // GL 4.4 or ARB_buffer_storage: persistent mapping
     bool glMemoryObjectFd = false;  // GL_EXT_memory_object + GL_EXT_memory_object_fd
+    bool glSemaphoreFd = false;     // GL_EXT_semaphore + GL_EXT_semaphore_fd
     bool glSync = true;             // GL 3.2 fence syncs (always true on a 3.3 core context)
     // Set by probeExternalMemory() (external_memory.hpp): a Vulkan device on the GPU of both the
     // CL device and the GL context (matched by UUID) exports memory. The probe's one-line
     // finding either way (why not, or which device) is kept for the chooser and the panel.
     bool externalMemoryDevice = false;
     std::string externalMemoryProbe;
+    // Also set by the probe: whether that device's semaphores can order GL and CL on the GPU
+    // (both semaphore extensions and a Vulkan device that exports them), else why not; without
+    // them the external-memory path synchronises on the CPU (CL events and GL fences).
+    bool externalSemaphores = false;
+    std::string externalSyncProbe;
 };
 
 // CL side from a device's extension strings.

@@ -10,6 +10,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/interop/external_memory.hpp"
+#include "compute/interop/external_sync.hpp"
 
 namespace clviz {
 
@@ -114,10 +115,11 @@ void SharedTexture::allocate(int capacityWidth, int capacityHeight) {
         useHostCopy("the OpenCL device has no cl_khr_external_memory_opaque_fd");
     } else if (wanted_ == InteropPath::ExternalMemory) {
         try {
+            auto exporter = exporterFor(cc_);
             staging_ = std::make_unique<ExternalBuffer>(
-                cc_, exporterFor(cc_),
-                std::size_t(capacityWidth) * std::size_t(capacityHeight) * 4);
+                cc_, exporter, std::size_t(capacityWidth) * std::size_t(capacityHeight) * 4);
             path_ = InteropPath::ExternalMemory;
+            startSemaphores(*exporter);
         } catch (const Error& e) {
             useHostCopy(e.what());
         }
@@ -135,8 +137,36 @@ void SharedTexture::allocate(int capacityWidth, int capacityHeight) {
     }
 }
 
+void SharedTexture::startSemaphores(VulkanExporter& exporter) {
+    InteropCaps caps;
+    caps.clExternalSemaphoreFd = cc_.info().hasExtension("cl_khr_external_semaphore_opaque_fd");
+    detectGlInteropCaps(caps);
+    syncWhy_ = externalSyncProblem(caps, exporter);
+    if (!syncWhy_.empty()) return;
+    try {
+        sync_ = std::make_unique<ExternalSync>(cc_, exporter, 1, staging_->glBuffer());
+    } catch (const std::exception& e) {
+        syncWhy_ = e.what();  // still zero-copy, synchronised on the CPU
+    }
+}
+
+std::string SharedTexture::syncDescription() const {
+    if (path_ != InteropPath::ExternalMemory) return {};
+    if (sync_) return "exported semaphores on the GPU";
+    return "CL event and glFinish on the CPU (" + syncWhy_ + ")";
+}
+
+void SharedTexture::stopSemaphores() {
+    if (!sync_) return;
+    cc_.finishQuietly();  // no semaphore operation may be pending on either side
+    glFinish();
+    sync_.reset();
+    pendingCopy_ = cl::Event();
+}
+
 void SharedTexture::release() {
     if (staging_) cc_.finishQuietly();  // no CL copy may still use the staging memory
+    stopSemaphores();
     staging_.reset();
     shared_ = cl::ImageGL();  // the CL alias goes before the GL texture
     if (texture_ != 0) glDeleteTextures(1, &texture_);
@@ -173,6 +203,7 @@ void SharedTexture::useHostCopy(const std::string& why) {
     if (path_ != InteropPath::HostCopy)
         cc_.finishQuietly();  // nothing of ours may still hold the shared image or staging
     shared_ = cl::ImageGL();
+    stopSemaphores();
     staging_.reset();
     const InteropPath failed = wanted_;
     path_ = wanted_ = InteropPath::HostCopy;
@@ -302,16 +333,27 @@ TextureTransferTiming SharedTexture::copyFromExternal(const cl::Buffer& pixels,
     TextureTransferTiming t;
     t.bytes = bytes();
     // The previous frame's glTexSubImage2D read the staging memory: GL must be done with it
-    // before CL overwrites it (finish-based: no exported semaphores).
+    // before CL overwrites it; on the GPU with semaphores, else with glFinish.
     auto t0 = Clock::now();
-    glFinish();
+    if (sync_) {
+        t.deviceMs = previousCopyMilliseconds();
+        sync_->beforeCl(0);
+    } else {
+        glFinish();
+    }
     t.hostMs = msSince(t0);
     cl::Event copy;
     cc_.queue().enqueueCopyBuffer(pixels, staging_->clBuffer(), 0, 0, bytes(),
                                   waitFor.empty() ? nullptr : &waitFor, &copy);
-    copy.wait();  // CL has written the memory GL reads next
-    t.deviceMs = eventMilliseconds(copy);
     t0 = Clock::now();
+    if (sync_) {
+        sync_->afterCl(0);
+        sync_->beforeGl(0);  // GL's upload below waits on the GPU for the copy
+        pendingCopy_ = copy;
+    } else {
+        copy.wait();  // CL has written the memory GL reads next
+        t.deviceMs = eventMilliseconds(copy);
+    }
     glBindTexture(GL_TEXTURE_2D, texture_);
     setTightPixelStore();
     glBindBuffer(GL_PIXEL_UNPACK_BUFFER, staging_->glBuffer());
@@ -322,18 +364,35 @@ TextureTransferTiming SharedTexture::copyFromExternal(const cl::Buffer& pixels,
     return t;
 }
 
+double SharedTexture::previousCopyMilliseconds() {
+    if (pendingCopy_() == nullptr) return 0;
+    pendingCopy_.wait();  // a frame old: long done
+    double ms = 0;
+    try {
+        ms = eventMilliseconds(pendingCopy_);
+    } catch (const cl::Error&) {
+        // a queue without profiling: no device time to show
+    }
+    pendingCopy_ = cl::Event();
+    return ms;
+}
+
 TextureTransferTiming SharedTexture::copyToExternal(const cl::Buffer& pixels) {
     TextureTransferTiming t;
     t.bytes = bytes();
     // The whole level lands in the staging buffer (it holds capacity texels), then CL crops it.
     auto t0 = Clock::now();
+    if (sync_) sync_->beforeGl(0);  // CL's last copy through the staging memory is done
     glBindTexture(GL_TEXTURE_2D, texture_);
     setTightPixelStore();
     glBindBuffer(GL_PIXEL_PACK_BUFFER, staging_->glBuffer());
     glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glBindTexture(GL_TEXTURE_2D, 0);
-    glFinish();  // GL has written the staging memory before CL reads it
+    if (sync_)
+        sync_->beforeCl(0);  // CL's copy waits on the GPU for GL's write
+    else
+        glFinish();  // GL has written the staging memory before CL reads it
     t.hostMs = msSince(t0);
     const std::array<std::size_t, 3> origin{0, 0, 0};
     const std::array<std::size_t, 3> region{std::size_t(width_) * 4, std::size_t(height_), 1};
@@ -341,6 +400,7 @@ TextureTransferTiming SharedTexture::copyToExternal(const cl::Buffer& pixels) {
     cc_.queue().enqueueCopyBufferRect(staging_->clBuffer(), pixels, origin, origin, region,
                                       std::size_t(capacityWidth_) * 4, 0, std::size_t(width_) * 4,
                                       0, nullptr, &copy);
+    if (sync_) sync_->afterCl(0);
     copy.wait();
     t.deviceMs = eventMilliseconds(copy);
     return t;

@@ -30,6 +30,8 @@ namespace clviz {
 
 class ComputeContext;
 class ExternalBuffer;
+class ExternalSync;
+class VulkanExporter;
 
 // Where a transfer's time went. Device time comes from CL profiling events; host time is the CPU
 // wall time of the GL calls (glTexSubImage2D, or the glFinish that hands the texture to CL).
@@ -62,6 +64,9 @@ class SharedTexture {
     InteropPath path() const { return path_; }
     // Empty unless gl-sharing or external memory was chosen and then abandoned; one line on why.
     const std::string& fallbackReason() const { return fallbackReason_; }
+    // External memory only: how GL and CL take turns on the staging memory ("exported semaphores
+    // on the GPU", or the CPU fallback and why); empty on the other paths.
+    std::string syncDescription() const;
 
     // Changes the picture size. Reallocates (contents lost; the CL alias recreated) only when it
     // does not fit the capacity, which then grows with headroom. Returns whether it reallocated.
@@ -102,6 +107,10 @@ class SharedTexture {
     TextureTransferTiming copyFromExternal(const cl::Buffer& pixels,
                                            const std::vector<cl::Event>& waitFor);
     TextureTransferTiming copyToExternal(const cl::Buffer& pixels);
+    void startSemaphores(VulkanExporter& exporter);
+    void stopSemaphores();
+    // Device time of the last copy into the staging memory, which semaphores let run unwaited.
+    double previousCopyMilliseconds();
 
     ComputeContext& cc_;
     GLuint texture_ = 0;
@@ -115,6 +124,9 @@ class SharedTexture {
     std::string fallbackReason_;
     cl::ImageGL shared_;                       // valid on the gl-sharing path only
     std::unique_ptr<ExternalBuffer> staging_;  // external-memory path only: capacity texels
+    std::unique_ptr<ExternalSync> sync_;       // external memory with exported semaphores
+    std::string syncWhy_;                      // why not, when sync_ is null
+    cl::Event pendingCopy_;                    // the last copy into staging_, not waited for
 };
 
 // Largest texture GL accepts (GL_MAX_TEXTURE_SIZE); needs a current context.

@@ -39,6 +39,7 @@ struct VulkanDeviceState {
     DeviceUuid uuid{};
     DeviceUuid driverUuid{};
     bool exportNeedsDedicated = false;
+    std::string semaphoreProblem;  // empty: binary semaphores export as opaque fds
     VkPhysicalDeviceMemoryProperties memory{};
 
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
@@ -53,6 +54,9 @@ struct VulkanDeviceState {
     PFN_vkMapMemory mapMemory = nullptr;
     PFN_vkUnmapMemory unmapMemory = nullptr;
     PFN_vkGetMemoryFdKHR getMemoryFd = nullptr;
+    PFN_vkCreateSemaphore createSemaphore = nullptr;
+    PFN_vkDestroySemaphore destroySemaphore = nullptr;
+    PFN_vkGetSemaphoreFdKHR getSemaphoreFd = nullptr;
 
     ~VulkanDeviceState() {
         if (device && destroyDevice) destroyDevice(device, nullptr);
@@ -143,6 +147,24 @@ bool canExportBuffers(const VulkanDeviceState& s, VkPhysicalDevice pd, bool& ded
     return (features & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) != 0;
 }
 
+// Empty when binary semaphores can be exported as opaque fds, else why not.
+std::string semaphoreExportProblem(const VulkanDeviceState& s, VkPhysicalDevice pd,
+                                   const std::string& name) {
+    if (!hasDeviceExtension(s, pd, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME))
+        return "Vulkan device " + name + " has no " VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME;
+    auto query = instanceFn<PFN_vkGetPhysicalDeviceExternalSemaphoreProperties>(
+        s, "vkGetPhysicalDeviceExternalSemaphoreProperties");
+    VkPhysicalDeviceExternalSemaphoreInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO;
+    info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    VkExternalSemaphoreProperties props{};
+    props.sType = VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES;
+    query(pd, &info, &props);
+    if (!(props.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT))
+        return "Vulkan device " + name + " cannot export semaphores as opaque fds";
+    return {};
+}
+
 // Picks the physical device: the one with `uuid`, or the first that can export memory.
 void pickDevice(VulkanDeviceState& s, const std::optional<DeviceUuid>& uuid) {
     auto enumerate = instanceFn<PFN_vkEnumeratePhysicalDevices>(s, "vkEnumeratePhysicalDevices");
@@ -178,6 +200,7 @@ void pickDevice(VulkanDeviceState& s, const std::optional<DeviceUuid>& uuid) {
         s.uuid = u;
         std::memcpy(s.driverUuid.data(), id.driverUUID, s.driverUuid.size());
         s.exportNeedsDedicated = dedicatedOnly;
+        s.semaphoreProblem = semaphoreExportProblem(s, pd, name);
         return;
     }
     if (uuid)
@@ -197,12 +220,13 @@ void createDevice(VulkanDeviceState& s) {
     queue.queueFamilyIndex = 0;
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
-    const char* extensions[] = {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME};
+    const char* extensions[] = {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
+                                VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME};
     VkDeviceCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
-    info.enabledExtensionCount = 1;
+    info.enabledExtensionCount = s.semaphoreProblem.empty() ? 2 : 1;
     info.ppEnabledExtensionNames = extensions;
     check(create(s.physical, &info, nullptr, &s.device), "vkCreateDevice");
 
@@ -222,6 +246,9 @@ void createDevice(VulkanDeviceState& s) {
     fn(s.mapMemory, "vkMapMemory");
     fn(s.unmapMemory, "vkUnmapMemory");
     fn(s.getMemoryFd, "vkGetMemoryFdKHR");
+    fn(s.createSemaphore, "vkCreateSemaphore");
+    fn(s.destroySemaphore, "vkDestroySemaphore");
+    if (s.semaphoreProblem.empty()) fn(s.getSemaphoreFd, "vkGetSemaphoreFdKHR");
 }
 
 int memoryTypeIndex(const VkPhysicalDeviceMemoryProperties& mem, std::uint32_t allowed,
@@ -317,6 +344,44 @@ std::unique_ptr<ExportedMemory> VulkanExporter::allocate(std::size_t bytes, bool
     m->dedicated_ = s.exportNeedsDedicated;
     check(s.bindBufferMemory(s.device, buffer, memory, 0), "vkBindBufferMemory");
     return m;
+}
+
+const std::string& VulkanExporter::semaphoreExportProblem() const {
+    return device_->semaphoreProblem;
+}
+
+std::unique_ptr<ExportedSemaphore> VulkanExporter::createSemaphore() {
+    VulkanDeviceState& s = *device_;
+    if (!s.semaphoreProblem.empty()) throw Error(s.semaphoreProblem);
+    VkExportSemaphoreCreateInfo exportInfo{};
+    exportInfo.sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO;
+    exportInfo.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    VkSemaphoreCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
+    info.pNext = &exportInfo;
+    VkSemaphore semaphore = VK_NULL_HANDLE;
+    check(s.createSemaphore(s.device, &info, nullptr, &semaphore), "vkCreateSemaphore");
+    std::unique_ptr<ExportedSemaphore> out(new ExportedSemaphore());
+    out->device_ = device_;
+    out->semaphore_ = reinterpret_cast<std::uint64_t>(semaphore);
+    return out;
+}
+
+ExportedSemaphore::~ExportedSemaphore() {
+    if (device_ && semaphore_)
+        device_->destroySemaphore(device_->device, reinterpret_cast<VkSemaphore>(semaphore_),
+                                  nullptr);
+}
+
+int ExportedSemaphore::exportFd() const {
+    VulkanDeviceState& s = *device_;
+    VkSemaphoreGetFdInfoKHR info{};
+    info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR;
+    info.semaphore = reinterpret_cast<VkSemaphore>(semaphore_);
+    info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    int fd = -1;
+    check(s.getSemaphoreFd(s.device, &info, &fd), "vkGetSemaphoreFdKHR");
+    return fd;
 }
 
 ExportedMemory::~ExportedMemory() {

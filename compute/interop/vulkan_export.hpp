@@ -51,6 +51,25 @@ class ExportedMemory {
     void* mapped_ = nullptr;
 };
 
+// A binary semaphore that GL (GL_EXT_semaphore_fd) and CL (cl_khr_external_semaphore_opaque_fd)
+// both import, so each can wait on the GPU for the other's work on shared memory. Vulkan itself
+// never signals or waits on it.
+class ExportedSemaphore {
+  public:
+    ~ExportedSemaphore();
+    ExportedSemaphore(const ExportedSemaphore&) = delete;
+    ExportedSemaphore& operator=(const ExportedSemaphore&) = delete;
+    // A new file descriptor for the semaphore, owned by the caller until an import succeeds.
+    // Throws clviz::Error.
+    int exportFd() const;
+
+  private:
+    friend class VulkanExporter;
+    ExportedSemaphore() = default;
+    std::shared_ptr<VulkanDeviceState> device_;
+    std::uint64_t semaphore_ = 0;  // VkSemaphore
+};
+
 class VulkanExporter {
   public:
     // Opens the loader, an instance and the physical device whose deviceUUID is `uuid` (any
@@ -70,6 +89,12 @@ class VulkanExporter {
     // Exportable memory for at least `bytes`. Device-local unless `hostVisible` (tests read and
     // write it through map()). Throws clviz::Error.
     std::unique_ptr<ExportedMemory> allocate(std::size_t bytes, bool hostVisible = false);
+
+    // Empty when the device exports binary semaphores as opaque fds, else the one-line reason.
+    const std::string& semaphoreExportProblem() const;
+    // An exportable binary semaphore; throws clviz::Error (with the reason above) when there is
+    // none.
+    std::unique_ptr<ExportedSemaphore> createSemaphore();
 
   private:
     VulkanExporter() = default;

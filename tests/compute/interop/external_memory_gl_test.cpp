@@ -285,6 +285,72 @@ TEST_F(ExternalMemoryTest, RebuildingTheBridgeLeaksNoFileDescriptors) {
     EXPECT_EQ(openFds(), before) << "descriptors left by 5 bridge rebuilds";
 }
 
+InteropCaps fullCaps(const ComputeContext& cc) {
+    InteropCaps caps = detectClInteropCaps(cc.info().extensions);
+    detectGlInteropCaps(caps);
+    probeExternalMemory(cc, caps);
+    return caps;
+}
+
+// With exported semaphores the copy waits for GL's draws and GL's next use waits for the copy on
+// the GPU, with no CPU wait: every publish, in every slot, at latency 0 and 1, is exact as GL
+// reads it on the GPU. (A direct glGetBufferSubData of the imported buffer still returns stale
+// bytes on NVIDIA's driver 580 even after the semaphore wait names the buffer: GL reads it
+// through a cache the wait does not refresh. Drawing and GPU copies are not affected.)
+TEST_F(ExternalMemoryTest, SemaphoreBridgeIsExactAtBothLatencies) {
+    std::string why;
+    if (!fullPathHere(*cc_, why)) GTEST_SKIP() << why;
+    const InteropCaps caps = fullCaps(*cc_);
+    if (!caps.externalSemaphores)
+        GTEST_SKIP() << "no exported semaphores: " << caps.externalSyncProbe;
+    const std::size_t capacity = 1031 * 16;
+    auto bridge = createBufferBridge(InteropPath::ExternalMemory, *cc_, capacity, caps);
+    EXPECT_NE(bridge->description().find("exported semaphores"), std::string::npos)
+        << bridge->description();
+    unsigned seed = 41;
+    std::vector<std::vector<std::uint8_t>> published;  // publish number - 1 -> its bytes
+    for (int latency : {0, 1}) {
+        bridge->setLatency(latency);
+        for (int frame = 0; frame < 12; ++frame) {
+            const std::size_t bytes = frame % 3 == 2 ? capacity : std::size_t(16 * (frame + 1));
+            published.push_back(randomBytes(bytes, seed++));
+            cl::Buffer src(cc_->context(), CL_MEM_READ_WRITE, bytes);
+            cc_->queue().enqueueWriteBuffer(src, CL_TRUE, 0, bytes, published.back().data());
+            bridge->publish(src, bytes);
+            const BridgeView v = bridge->view();
+            ASSERT_TRUE(v.valid());
+            ASSERT_LE(v.sequence, published.size());
+            const auto got = test::readGlBufferOnGpu(v.buffer, v.offset, v.bytes);
+            bridge->drawn();
+            ASSERT_EQ(got, published[std::size_t(v.sequence - 1)])
+                << "latency " << latency << ", frame " << frame << ", publish " << v.sequence;
+        }
+        bridge->finish();
+    }
+}
+
+// Where semaphores are not offered (or not wanted), the same bridge synchronises on the CPU,
+// says so, and is still exact through a GPU-side read.
+TEST_F(ExternalMemoryTest, WithoutSemaphoresTheBridgeSaysItSyncsOnTheCpu) {
+    std::string why;
+    if (!fullPathHere(*cc_, why)) GTEST_SKIP() << why;
+    InteropCaps caps = fullCaps(*cc_);
+    caps.externalSemaphores = false;
+    caps.externalSyncProbe = "turned off by the test";
+    auto bridge = createBufferBridge(InteropPath::ExternalMemory, *cc_, 257 * 16, caps);
+    EXPECT_NE(bridge->description().find("on the CPU (turned off by the test)"), std::string::npos)
+        << bridge->description();
+    bridge->setLatency(0);
+    const auto data = randomBytes(257 * 16, 77);
+    cl::Buffer src(cc_->context(), CL_MEM_READ_WRITE, data.size());
+    cc_->queue().enqueueWriteBuffer(src, CL_TRUE, 0, data.size(), data.data());
+    bridge->publish(src, data.size());
+    const BridgeView v = bridge->view();
+    ASSERT_TRUE(v.valid());
+    EXPECT_EQ(test::readGlBufferOnGpu(v.buffer, v.offset, data.size()), data);
+    bridge->drawn();
+}
+
 // The image lab's texture through external memory: CL -> texture and texture -> CL, exact.
 TEST_F(ExternalMemoryTest, TextureThroughExternalMemoryIsExact) {
     std::string why;

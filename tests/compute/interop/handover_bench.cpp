@@ -1,6 +1,7 @@
 // clviz-interop-bench: the per-frame hand-over cost of each interop path, measured alone (no
 // simulation, no drawing), beside a same-run device-to-device copy as the bandwidth baseline.
-//   buffers: N float4 positions through a BufferBridge (publish + view, latency 0)
+//   buffers: N float4 positions through a BufferBridge (publish + view, latency 0); external
+//            memory both with exported semaphores and synchronised on the CPU where both exist
 //   texture: an S x S RGBA8 image through SharedTexture::copyFrom
 // Every path's result is checked byte for byte against the CL data before it is timed.
 // Usage: clviz-interop-bench [N] [S] [REPS]   (defaults 1048576 8192 20; GL window needed)
@@ -76,7 +77,8 @@ bool benchBuffer(ComputeContext& cc, const InteropCaps& caps, InteropPath path, 
         const double w = msSince(t0);
         if (i < 3) {  // every slot checked byte for byte once, as drawing reads it (GPU)
             exact = exact && test::readGlBufferOnGpu(v.buffer, v.offset, bytes) == data;
-            // Diagnostic only: GL's direct CPU read of the same bytes.
+            // Diagnostic only: GL's direct CPU read of the same bytes (stale on NVIDIA's driver
+            // 580 for imported memory, with or without semaphores).
             std::vector<std::uint8_t> direct(bytes);
             glBindBuffer(GL_COPY_READ_BUFFER, v.buffer);
             glGetBufferSubData(GL_COPY_READ_BUFFER, v.offset, GLsizeiptr(bytes), direct.data());
@@ -118,6 +120,7 @@ bool benchTexture(ComputeContext& cc, InteropPath path, int size, int reps) {
     }
     std::string note = exact ? "byte-exact" : "WRONG BYTES";
     if (!texture.fallbackReason().empty()) note += ", " + texture.fallbackReason();
+    if (!texture.syncDescription().empty()) note += ", sync by " + texture.syncDescription();
     row("texture", interopPathName(texture.path()), bytes, median(wall), median(device),
         median(host), note);
     return exact;
@@ -162,6 +165,12 @@ int main(int argc, char** argv) {
         bool ok = true;
         for (InteropPath p : {InteropPath::HostCopy, InteropPath::ExternalMemory})
             ok = benchBuffer(*cc, caps, p, n, reps) && ok;
+        if (caps.externalSemaphores) {  // the same path synchronised on the CPU, side by side
+            InteropCaps cpuSync = caps;
+            cpuSync.externalSemaphores = false;
+            cpuSync.externalSyncProbe = "turned off for comparison";
+            ok = benchBuffer(*cc, cpuSync, InteropPath::ExternalMemory, n, reps) && ok;
+        }
         for (InteropPath p : {InteropPath::HostCopy, InteropPath::ExternalMemory})
             ok = benchTexture(*cc, p, size, std::max(3, reps / 2)) && ok;
         return ok ? 0 : 1;

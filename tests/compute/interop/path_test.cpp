@@ -145,5 +145,35 @@ TEST(InteropPath, NvidiaWithoutSharingPicksExternalMemory) {
     EXPECT_NE(c.reason.find("another device"), std::string::npos) << c.reason;
 }
 
+// External memory's reason says how GL and CL take turns: exported semaphores where the probe
+// found them, else the CPU and why; the path itself is chosen either way.
+TEST(InteropPath, ExternalMemoryReasonNamesTheSynchronisation) {
+    InteropCaps caps = detectClInteropCaps(
+        {"cl_khr_external_memory_opaque_fd", "cl_khr_external_semaphore_opaque_fd"});
+    EXPECT_TRUE(caps.clExternalSemaphoreFd);
+    EXPECT_FALSE(detectClInteropCaps({"cl_khr_external_semaphore"}).clExternalSemaphoreFd);
+    caps.glMemoryObjectFd = caps.glSemaphoreFd = true;
+    caps.externalMemoryDevice = true;
+    caps.externalMemoryProbe = "Vulkan device NVIDIA H200 exports memory";
+    caps.externalSemaphores = true;
+    caps.externalSyncProbe = "exported semaphores";
+    for (auto request : {InteropRequest::Auto, InteropRequest::ExternalMemory}) {
+        auto c = chooseInteropPath(request, caps);
+        EXPECT_EQ(c.path, InteropPath::ExternalMemory);
+        EXPECT_NE(c.reason.find("synchronised by exported semaphores"), std::string::npos)
+            << c.reason;
+    }
+    caps.externalSemaphores = false;
+    caps.externalSyncProbe = "the GL context has no GL_EXT_semaphore_fd";
+    auto c = chooseInteropPath(InteropRequest::Auto, caps);
+    EXPECT_EQ(c.path, InteropPath::ExternalMemory);
+    EXPECT_NE(c.reason.find("synchronised on the CPU (the GL context has no GL_EXT_semaphore_fd)"),
+              std::string::npos)
+        << c.reason;
+    const std::string described = describeInteropCaps(caps);
+    EXPECT_NE(described.find("external_semaphore_opaque_fd yes"), std::string::npos) << described;
+    EXPECT_NE(described.find("semaphore_fd yes"), std::string::npos) << described;
+}
+
 }  // namespace
 }  // namespace clviz
