@@ -361,6 +361,7 @@ bool Application::frame(long long index) {
         glfwSwapBuffers(window_.handle());
     else
         glFlush();  // app.present=off: drawn, never shown (no swap, no window-system copy)
+    guarded("step", [&] { demo_->frameEnd(info); });
     actOnGuiRequests();
     return !last;
 }

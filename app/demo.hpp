@@ -72,6 +72,9 @@ class Demo {
     virtual void draw(const FrameInfo& frame) = 0;
     // Releases CL and GL resources; the GL context is still current.
     virtual void shutdown() = 0;
+    // After the frame was drawn and presented: work that must come after this frame's GL work
+    // (the N-body demo's next steps, when GL and CL take turns on the GPU).
+    virtual void frameEnd(const FrameInfo& /*frame*/) {}
 
     // Keyboard and mouse that ImGui did not capture, between frames. Keys reach the demo on press
     // and on auto-repeat, except the app's own (app/gui/keys.hpp: Esc, Q, V, F, F1, F2, F12, P).

@@ -1,5 +1,7 @@
 #include "app/nbody/demo.hpp"
 
+#include <utility>
+
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -206,12 +208,14 @@ void NbodyDemo::step(const FrameInfo& frame) {
     sample.frameMs = frame.index > 0 ? frame.dt * 1000.0 : -1;
     sample.bodies = double(n_);
 
+    // Steps deferred to frameEnd() that it never ran (the window was minimized): run them now.
+    if (deferredSteps_ > 0) runSteps(std::exchange(deferredSteps_, 0));
     // Timings of the previous frame's steps: they finished while this frame was prepared, so
-    // this rarely waits, and the device is never idle waiting for us to ask.
-    if (stepsInFlight_) {
-        lastStep_ = sim_->lastStepTimings();
-        lastSplit_ = engine_->splitTimings();
-        stepsInFlight_ = false;
+    // this rarely waits, and the device is never idle waiting for us to ask. (GPU-ordered
+    // frames read them in frameEnd(), before the next steps replace them.)
+    if (stepsInFlight_) collectStepTimings();
+    if (stepTimingsFresh_) {
+        stepTimingsFresh_ = false;
         sample.kernelMs = lastStep_.kernelMs;
         sample.forceMs = lastStep_.forceMs;
         sample.steps = lastStep_.steps;
@@ -219,13 +223,13 @@ void NbodyDemo::step(const FrameInfo& frame) {
 
     const int steps = paused_ ? pendingSteps_ : stepsPerFrame_;
     pendingSteps_ = 0;
-    if (steps > 0) {
-        engine_->step(steps);
-        stepsInFlight_ = true;
-        publish();
-        needsPublish_ = false;
-        if (diagnosticsEvery_ > 0 && ++framesSinceDiagnostics_ >= diagnosticsInterval())
-            runDiagnostics();
+    const bool turns = drawsInTurn();
+    if (positions_) positions_->setTakeTurns(turns);
+    if (velocities_) velocities_->setTakeTurns(turns);
+    if (steps > 0 && turns && frame.framebufferWidth > 0) {
+        deferredSteps_ = steps;  // frameEnd(): after this frame's drawing, on the GPU too
+    } else if (steps > 0) {
+        runSteps(steps);
     } else if (needsPublish_) {
         publish();
         needsPublish_ = false;
@@ -236,6 +240,45 @@ void NbodyDemo::step(const FrameInfo& frame) {
     sample.renderMs = lastRenderMs_;
     lastRenderMs_ = -1;
     timings_.add(sample);
+}
+
+bool NbodyDemo::drawsInTurn() const {
+    return positions_ && positions_->ordersOnGpu() &&
+           (!velocities_ || velocities_->ordersOnGpu()) && engine_->deviceCount() == 1;
+}
+
+void NbodyDemo::collectStepTimings() {
+    lastStep_ = sim_->lastStepTimings();
+    lastSplit_ = engine_->splitTimings();
+    stepsInFlight_ = false;
+    stepTimingsFresh_ = true;
+}
+
+void NbodyDemo::runSteps(int steps) {
+    engine_->step(steps);
+    stepsInFlight_ = true;
+    publish();
+    needsPublish_ = false;
+    if (diagnosticsEvery_ > 0 && ++framesSinceDiagnostics_ >= diagnosticsInterval())
+        runDiagnostics();
+}
+
+// GL and CL on one GPU take turns instead of overlapping: when both run at once the GPU
+// time-slices between their contexts, and the force kernel, preempted by each frame's drawing,
+// took 3.0 ms in the viewer against 2.3 ms alone (H200, N = 65,536; docs/benchmarks.md). So
+// where the bridge orders GL and CL on the GPU (exported semaphores), this frame's steps are
+// enqueued only now, behind a GPU-side wait for everything GL drew and presented; the next
+// frame draws their result behind a GPU-side wait for the copy. No CPU wait on either side.
+void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
+    if (deferredSteps_ == 0 || !sim_) return;
+    if (stepsInFlight_) collectStepTimings();
+    try {
+        positions_->orderAfterDrawing();
+        if (velocities_) velocities_->orderAfterDrawing();
+    } catch (const Error& e) {
+        fallBackToHostCopy(e.what());
+    }
+    runSteps(std::exchange(deferredSteps_, 0));
 }
 
 void NbodyDemo::draw(const FrameInfo& frame) {

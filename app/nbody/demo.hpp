@@ -34,6 +34,7 @@ class NbodyDemo final : public Demo {
     void init(const AppServices& app) override;
     void step(const FrameInfo& frame) override;
     void draw(const FrameInfo& frame) override;
+    void frameEnd(const FrameInfo& frame) override;
     void gui(const FrameInfo& frame) override;
     void shutdown() override;
 
@@ -75,6 +76,11 @@ class NbodyDemo final : public Demo {
     void applyInterop();
     void fallBackToHostCopy(const std::string& why);
     void publish();
+    // Enqueues `steps` steps, publishes their result, runs the diagnostics when due.
+    void runSteps(int steps);
+    // Whether GL and CL take turns on the GPU: the bridges order them there, one device.
+    bool drawsInTurn() const;
+    void collectStepTimings();
     bool wantVelocities() const { return style_.colour == ParticleColour::Speed; }
 
     // --- panels (app/nbody_*_panel.cpp) ---
@@ -115,8 +121,11 @@ class NbodyDemo final : public Demo {
     // Running.
     bool paused_ = false;
     int stepsPerFrame_ = 1;
-    int pendingSteps_ = 0;        // single steps asked for while paused
-    bool stepsInFlight_ = false;  // sim_->lastStepTimings() has a call to report
+    int pendingSteps_ = 0;           // single steps asked for while paused
+    bool stepsInFlight_ = false;     // sim_->lastStepTimings() has a call to report
+    bool stepTimingsFresh_ = false;  // lastStep_ was read and not yet sampled
+    int deferredSteps_ = 0;          // steps for frameEnd() (drawsInTurn())
+    bool takeTurns_ = true;          // the take-turns setting
     int stepsInFlightCount_ = 0;
     bool needsPublish_ = true;  // state changed without a step (load, path switch, colour)
 

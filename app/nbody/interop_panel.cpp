@@ -32,6 +32,16 @@ void NbodyDemo::interopPanel() {
             "GL draws the previous frame's positions while the device computes "
             "the next: a frame costs max(compute, draw) instead of the sum");
 
+    if (positions_ && positions_->ordersOnGpu()) {
+        bool turns = takeTurns_;
+        if (ImGui::Checkbox("GL and CL take turns on the GPU", &turns))
+            set("take-turns", turns ? "on" : "off");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip(
+                "The next steps wait on the GPU for this frame's drawing, and the drawing for "
+                "the steps' copy: no time-slicing between the GL and CL contexts");
+    }
+
     ImGui::Separator();
     ImGui::Text("last hand-over: device %s, host %s, %s", formatMs(lastCopy_.deviceMs).c_str(),
                 formatMs(lastCopy_.hostMs).c_str(), formatCount(double(lastCopy_.bytes)).c_str());

@@ -162,6 +162,10 @@ const Table& NbodyDemo::settings() {
              if (d.positions_) d.positions_->setLatency(d.latency_);
              if (d.velocities_) d.velocities_->setLatency(d.latency_);
          }},
+        {{"take-turns", "on|off",
+          "GL and CL take turns on the GPU where the interop path orders them there (external "
+          "memory with semaphores); off lets them overlap, and the GPU time-slices"},
+         [](NbodyDemo& d, Value v) { d.takeTurns_ = settingOnOff("take-turns", v); }},
         {{"record", "DIR|off", "Writes every frame as a numbered PNG into DIR"},
          [](NbodyDemo& d, Value v) { d.setRecordDir(v); }},
         {{"save", "FILE", "Saves the bodies as a snapshot"},

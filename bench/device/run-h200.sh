@@ -4,6 +4,7 @@
 # interop-quick: the interop tests and clviz-interop-bench only (no viewer runs).
 # sync: external memory with exported semaphores: its tests, the hand-over bench, the viewer and
 #       the image lab at 8192^2 with each path side by side (issue 12).
+# turns: GL and CL taking turns on the GPU against overlapping, with clviz-bench alongside.
 # latency: the viewer at N = 65,536 with latency 1 and 0, presented and not (issue 14).
 # gap:  the force kernel in the viewer against clviz-bench at N = 65,536 and 262,144, with the
 #       frame presented and not (app.present=off: no Xvfb copy) (issue 14).
@@ -100,6 +101,35 @@ sync)
     viewer_run "panel screenshot" --frames 300 --set n=65536 --interop external-memory \
         --set interop-panel=open --width 1280 --height 720 \
         --screenshot "$out/interop-semaphores-h200.png" | tee -a "$out/sync-viewer.txt"
+    ;;
+turns)
+    # GL and CL taking turns on the GPU (exported semaphores order the next steps after the
+    # frame's drawing) against overlapping (the GPU time-slices), with clviz-bench's force time
+    # for the same configuration in the same run (issue 14), then the tests of the path.
+    $bin/clviz-bench --suite nbody --device-type gpu --no-cpu-baseline --variants auto \
+        --sizes 64k,256k 2>"$out/turns-bench-progress.txt" | tee "$out/turns-bench.txt"
+    start_x
+    for n in 65536 262144; do
+        frames=$((n == 65536 ? 800 : 150))
+        for size in 640x360 1280x720; do
+            for present in on off; do
+                for turns in on off; do
+                    viewer_run "N=$n take-turns=$turns present=$present $size" --frames $frames \
+                        --set n=$n --set diagnostics=0 --width ${size%x*} --height ${size#*x} \
+                        --set app.present=$present --set take-turns=$turns
+                done
+            done
+        done
+    done 2>&1 | tee "$out/turns-viewer.txt"
+    {
+        timeout 150 $bin/compute_interop_external_memory_gl_test | grep -E -A3 "Failure|^\[  (PASSED|FAILED|SKIPPED)"
+        for t in app_nbody_demo_gl_test app_image_demo_gl_test; do
+            timeout 240 $bin/$t | grep -E -A3 "Failure|^\[  (PASSED|FAILED|SKIPPED)"
+        done
+    } 2>&1 | tee "$out/turns-tests.txt"
+    viewer_run "panel screenshot" --frames 300 --set n=65536 --interop external-memory \
+        --set interop-panel=open --width 1280 --height 720 \
+        --screenshot "$out/interop-semaphores-h200.png" | tee -a "$out/turns-viewer.txt"
     ;;
 latency)
     # The viewer at N = 65,536 with the drawing one frame behind (1, the default: GL's draw of

@@ -71,26 +71,39 @@ void BufferBridge::account(Slot& slot) {
     lastTiming_ = t;
 }
 
+int BufferBridge::slotToShow() {
+    const std::uint64_t required = sequence_ > std::uint64_t(latency_) ? sequence_ - latency_ : 1;
+    // The oldest slot that is new enough; wait for it if the device is not there yet.
+    int wait = -1;
+    for (int i = 0; i < slotCount_; ++i) {
+        const Slot& s = slots_[i];
+        if (s.sequence >= required && (wait < 0 || s.sequence < slots_[wait].sequence)) wait = i;
+    }
+    if (wait >= 0 && !complete(slots_[wait].done)) slots_[wait].done.wait();
+    // Then the newest that is complete (at least the one just waited for).
+    int best = -1;
+    for (int i = 0; i < slotCount_; ++i) {
+        const Slot& s = slots_[i];
+        if (s.sequence == 0 || !complete(s.done)) continue;
+        if (best < 0 || s.sequence > slots_[best].sequence) best = i;
+    }
+    return best;
+}
+
+int BufferBridge::newestSlot() const {
+    int best = -1;
+    for (int i = 0; i < slotCount_; ++i)
+        if (slots_[i].sequence != 0 && (best < 0 || slots_[i].sequence > slots_[best].sequence))
+            best = i;
+    return best;
+}
+
 BridgeView BufferBridge::view() {
     const auto t0 = Clock::now();
     if (sequence_ == 0) return {};
-    const std::uint64_t required = sequence_ > std::uint64_t(latency_) ? sequence_ - latency_ : 1;
     try {
-        // The oldest slot that is new enough; wait for it if the device is not there yet.
-        int wait = -1;
-        for (int i = 0; i < slotCount_; ++i) {
-            const Slot& s = slots_[i];
-            if (s.sequence >= required && (wait < 0 || s.sequence < slots_[wait].sequence))
-                wait = i;
-        }
-        if (wait >= 0 && !complete(slots_[wait].done)) slots_[wait].done.wait();
-        // Then the newest that is complete (at least the one just waited for).
-        int best = -1;
-        for (int i = 0; i < slotCount_; ++i) {
-            const Slot& s = slots_[i];
-            if (s.sequence == 0 || !complete(s.done)) continue;
-            if (best < 0 || s.sequence > slots_[best].sequence) best = i;
-        }
+        const bool onGpu = takeTurns_ && ordersOnGpu();
+        const int best = onGpu ? newestSlot() : slotToShow();
         if (best < 0) return {};
         Slot& slot = slots_[best];
         if (!slot.prepared) {
@@ -98,9 +111,26 @@ BridgeView BufferBridge::view() {
             slot.prepared = true;
         }
         pendingHostMs_ += msSince(t0);
-        account(slot);
+        // Device time needs the copy finished: on the GPU-ordered path, account the newest copy
+        // that has (never waiting for one).
+        if (!onGpu) {
+            account(slot);
+        } else {
+            for (int i = 0; i < slotCount_; ++i)
+                if (slots_[i].sequence != 0 && !slots_[i].timed && complete(slots_[i].done))
+                    account(slots_[i]);
+        }
         shown_ = best;
         return {slot.buffer, slot.offset, slot.sequence, slot.bytes};
+    } catch (const cl::Error& e) {
+        throwClError(interopPathName(path()), e);
+    }
+}
+
+void BufferBridge::orderAfterDrawing() {
+    if (!ordersOnGpu() || shown_ < 0) return;
+    try {
+        enqueueWaitForDrawing(slots_[shown_]);
     } catch (const cl::Error& e) {
         throwClError(interopPathName(path()), e);
     }

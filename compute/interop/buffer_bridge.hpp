@@ -76,6 +76,18 @@ class BufferBridge {
     // 0: view() always waits for the newest (tests, single stepping where it matters).
     void setLatency(int frames) { latency_ = frames > 0 ? 1 : 0; }
     int latency() const { return latency_; }
+    // With turns on, a bridge that ordersOnGpu() shows the newest publish without waiting on the
+    // CPU (GL's draw waits for the copy on the device instead); the caller enqueues its next
+    // compute after orderAfterDrawing(), so GL and CL take turns. Off (default): latency rules.
+    void setTakeTurns(bool on) { takeTurns_ = on; }
+
+    // Whether GL's draws and CL's copies are ordered on the GPU (external memory with exported
+    // semaphores). Then a caller can also put its next compute after this frame's drawing on
+    // the GPU (orderAfterDrawing), so that GL and CL take turns instead of preempting each other.
+    virtual bool ordersOnGpu() const { return false; }
+    // CL commands enqueued from now on wait on the GPU until the GL commands issued so far
+    // (this frame's drawing) have finished. Nothing unless ordersOnGpu().
+    void orderAfterDrawing();
 
     BridgeTiming lastTiming() const { return lastTiming_; }
 
@@ -97,8 +109,11 @@ class BufferBridge {
     // Enqueues the copy into `slot` (its GL fence, if any, is still set: the path decides how to
     // wait for it) and sets slot.first / slot.done.
     virtual void enqueueCopy(Slot& slot, const cl::Buffer& source, std::size_t bytes) = 0;
-    // Called by view() once slot.done completed, before GL draws it (glBufferSubData path).
+    // Called by view() once per copy before GL draws it: after slot.done completed (the
+    // glBufferSubData path), or at once where ordersOnGpu() (GL then waits on the device).
     virtual void prepareForDraw(Slot& /*slot*/) {}
+    // orderAfterDrawing() for the slot GL drew last (ordersOnGpu() bridges).
+    virtual void enqueueWaitForDrawing(Slot& /*slot*/) {}
     // Waits on the CPU until GL finished reading the slot, and drops the fence.
     static void waitReadFence(Slot& slot);
     // Waits for every copy and fence; derived destructors call it before freeing GL memory.
@@ -112,11 +127,14 @@ class BufferBridge {
   private:
     static bool complete(const cl::Event& e);
     void account(Slot& slot);
+    int slotToShow();        // waits on the CPU for what latency_ requires
+    int newestSlot() const;  // ordersOnGpu(): the newest publish, finished or not
 
     int next_ = 0;
     int shown_ = -1;
     std::uint64_t sequence_ = 0;
     int latency_ = 1;
+    bool takeTurns_ = false;
     double pendingHostMs_ = 0;
     BridgeTiming lastTiming_;
 };

@@ -57,6 +57,7 @@ class ExternalMemoryBridge final : public BufferBridge {
     }
 
     InteropPath path() const override { return InteropPath::ExternalMemory; }
+    bool ordersOnGpu() const override { return sync_ != nullptr; }
     std::string description() const override {
         const std::string head = "external-memory: Vulkan memory on " + shared_->deviceName() +
                                  " imported by GL and CL, device copy into 3 slots; ";
@@ -85,6 +86,10 @@ class ExternalMemoryBridge final : public BufferBridge {
 
     void prepareForDraw(Slot& slot) override {
         if (sync_) sync_->beforeGl(int(&slot - slots_));
+    }
+
+    void enqueueWaitForDrawing(Slot& slot) override {
+        if (sync_) sync_->beforeCl(int(&slot - slots_));
     }
 
   private:

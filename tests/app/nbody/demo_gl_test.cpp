@@ -172,6 +172,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"diagnostics", "5"},
         {"diagnostics-panel", "on"},
         {"latency", "1"},
+        {"take-turns", "off"},
         {"record", "off"},
         {"save", snap.string()},
         {"load", snap.string()},
