@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // the window list: ImGui has no public API for it
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,40 @@
 #include "common/error.hpp"
 
 namespace clviz {
+
+namespace {
+
+struct NotedItem {
+    std::string name;
+    ImVec2 min, max;
+    const ImGuiContext* context = nullptr;  // the frame it was drawn in: the layout lists the
+    int frame = 0;                          // last frame's items only
+    bool current() const {
+        return context == ImGui::GetCurrentContext() && frame == ImGui::GetFrameCount();
+    }
+};
+std::vector<NotedItem> notedItems;
+
+// A destroyed context's items go with it (a new context may get its address).
+void forgetItemsOf(ImGuiContext* context, ImGuiContextHook*) {
+    std::erase_if(notedItems, [&](const NotedItem& i) { return i.context == context; });
+}
+
+}  // namespace
+
+void noteGuiItem(const std::string& name) {
+    ImGuiContext* context = ImGui::GetCurrentContext();
+    if (std::none_of(context->Hooks.begin(), context->Hooks.end(),
+                     [](const ImGuiContextHook& h) { return h.Callback == forgetItemsOf; })) {
+        ImGuiContextHook hook;
+        hook.Type = ImGuiContextHookType_Shutdown;
+        hook.Callback = forgetItemsOf;
+        ImGui::AddContextHook(context, &hook);
+    }
+    std::erase_if(notedItems, [&](const NotedItem& i) { return !i.current() || i.name == name; });
+    notedItems.push_back(
+        {name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), context, ImGui::GetFrameCount()});
+}
 
 std::vector<GuiWindowRect> drawnGuiWindows() {
     std::vector<GuiWindowRect> drawn;
@@ -25,10 +60,16 @@ std::vector<GuiWindowRect> drawnGuiWindows() {
 std::string guiLayoutText() {
     const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
     std::ostringstream out;
+    auto line = [&](const std::string& name, ImVec2 pos, ImVec2 size, const char* state) {
+        out << name << '\t' << std::lround(pos.x * scale.x) << '\t' << std::lround(pos.y * scale.y)
+            << '\t' << std::lround(size.x * scale.x) << '\t' << std::lround(size.y * scale.y)
+            << '\t' << state << '\n';
+    };
     for (const GuiWindowRect& w : drawnGuiWindows())
-        out << w.name << '\t' << std::lround(w.x * scale.x) << '\t' << std::lround(w.y * scale.y)
-            << '\t' << std::lround(w.width * scale.x) << '\t' << std::lround(w.height * scale.y)
-            << '\t' << (w.collapsed ? "collapsed" : "open") << '\n';
+        line(w.name, ImVec2(w.x, w.y), ImVec2(w.width, w.height),
+             w.collapsed ? "collapsed" : "open");
+    for (const NotedItem& i : notedItems)
+        if (i.current()) line(i.name, i.min, ImVec2(i.max.x - i.min.x, i.max.y - i.min.y), "item");
     return out.str();
 }
 

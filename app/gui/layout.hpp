@@ -18,9 +18,14 @@ struct GuiWindowRect {
 // windows and tooltips are left out. After ImGui::Render(), every window of the frame.
 std::vector<GuiWindowRect> drawnGuiWindows();
 
+// Names the last item drawn (ImGui's item rectangle; a group for several) so that the layout
+// lists it too: for screenshot checks of a detail inside a panel, e.g. "Histogram/Luma caption".
+void noteGuiItem(const std::string& name);
+
 // One line per window drawn in the last ImGui frame (call after ImGui::Render()), in framebuffer
 // pixels, fields separated by tabs: name, x, y, width, height, and "open" or "collapsed".
-// Child windows and tooltips are left out.
+// Child windows and tooltips are left out. Then one such line per item noted in that frame, with
+// "item" as its last field.
 std::string guiLayoutText();
 
 // Writes guiLayoutText() to `path`; throws clviz::Error when it cannot.

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
+#include "app/gui/layout.hpp"
 #include "app/image/panels.hpp"
 
 namespace clviz {
@@ -98,10 +100,13 @@ bool drawHistogramPanel(bool* open, ImageLabControls& controls,
             ImGui::PushStyleColor(ImGuiCol_PlotHistogram, channelColour(c));
             // The caption goes above the plot, on the window's dark background: drawn over the
             // bars (ImGui's overlay text) it was unreadable on the light-grey luma bars.
+            ImGui::BeginGroup();
             ImGui::TextColored(channelColour(c), "%s", histogramChannelName(c));
             ImGui::SameLine();
             ImGui::TextColored(kDim, "min %d  max %d  mean %.1f  median %d", st.min, st.max,
                                st.mean, st.median);
+            ImGui::EndGroup();
+            noteGuiItem(std::string("Histogram/") + histogramChannelName(c) + " caption");
             ImGui::PlotHistogram("##bins", values.data(), kHistogramBins, 0, nullptr, 0.0f,
                                  top > 0 ? top * 1.05f : 1.0f, ImVec2(width, 40));
             ImGui::PopStyleColor();

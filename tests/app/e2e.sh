@@ -64,12 +64,14 @@ compact_overlay() {
 
 # panels_apart FILE WIDTH HEIGHT [EXTRA...]: every window lies inside the WIDTHxHEIGHT framebuffer
 # and no two of the open panels, the overlay, the status lines and the EXTRA windows (the notices)
-# share a pixel; the menu bar spans the top and is left out (the work area starts below it).
+# share a pixel; the menu bar spans the top and is left out (the work area starts below it), as
+# are the items named inside panels (they may lie scrolled out of view).
 panels_apart() {
     local file=$1 width=$2 height=$3
     shift 3
     local names=() name x y w h state i j
     while IFS=$'\t' read -r name x y w h state; do
+        [ "$state" = item ] && continue
         [ $((x >= 0 && y >= 0 && x + w <= width && y + h <= height)) -eq 1 ] ||
             fail "'$name' ($x,$y ${w}x$h) is not inside the ${width}x$height window"
         [ "$name" = "##MainMenuBar" ] && continue
@@ -167,6 +169,21 @@ panel_layout)
             --region "$(region image-$size.txt "##notices")" --min-nonbackground-fraction 0.05 ||
             fail "the notice is not drawn where the layout says"
     done
+    ;;
+histogram_caption)
+    # Issue 10: in log scale the histogram captions were drawn over the bars (ImGui's overlay
+    # text), white on light-grey luma bars, and could not be read. Each channel's caption, found
+    # where the app says it drew it, must stand out from what lies right behind it: every glyph
+    # at least 3:1 (WCAG's minimum for large text and UI parts; the old luma caption had 1.3:1).
+    expect 0 "screenshot written" "$CLVIZ" --demo image --frames 12 --set histogram-scale=log \
+        --screenshot shot.png --layout layout.txt
+    cat layout.txt
+    checks=()
+    for channel in R G B Luma; do
+        checks+=(--region "$(region layout.txt "Histogram/$channel caption")" --min-text-contrast 3)
+    done
+    "$PNG_CHECK" shot.png --width 1280 --height 720 "${checks[@]}" ||
+        fail "a histogram caption cannot be read"
     ;;
 real_demo_switch)
     # The registered demos swap live through the command interface (as the Demo menu does):

@@ -1,14 +1,18 @@
 // png_check: asserts facts about a screenshot, for the end-to-end tests.
 //   png_check FILE [--width W] [--height H] [--background R,G,B] [--tolerance T]
 //             [--region X,Y,W,H] [--min-nonbackground-fraction F] [--max-nonbackground-fraction F]
-//             [--min-color-fraction R,G,B,F] ...
+//             [--min-color-fraction R,G,B,F] [--min-text-contrast RATIO] ...
 // Checks run in command-line order; each applies to the latest --region (default: the whole
 // image). The background is the most frequent colour unless --background gives it. A pixel
 // differs from a colour when any channel differs by more than the tolerance (default 24).
+// --min-text-contrast reads the region as one line of text (see textContrast below): every glyph
+// must reach RATIO, a WCAG contrast ratio (1 to 21), against the pixels right behind it.
 // Exit status: 0 all checks pass, 1 a check failed, 2 bad usage or unreadable file.
 #include <stb/stb_image.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -81,6 +85,90 @@ double fraction(const Image& img, const Region& r, const std::array<int, 3>& col
     return static_cast<double>(hits) / (static_cast<double>(r.w) * r.h);
 }
 
+// WCAG 2 relative luminance of an sRGB colour, and the contrast ratio of two of them.
+double luminance(const std::array<int, 3>& p) {
+    double l[3];
+    for (int c = 0; c < 3; ++c) {
+        const double v = p[c] / 255.0;
+        l[c] = v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4);
+    }
+    return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+}
+double contrastRatio(const std::array<int, 3>& a, const std::array<int, 3>& b) {
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+struct TextContrast {
+    int glyphs = 0;        // connected blobs of text pixels
+    int weak = 0;          // glyphs below the wanted ratio
+    double weakest = 0.0;  // the lowest glyph ratio
+};
+
+// The colour right behind pixel (x, y) of a line of text in `r`: the most frequent exact colour in
+// a square around it as tall as the line (antialiased glyph pixels spread over many values, a
+// plain background or a bar has one), so it follows what lies behind each glyph.
+std::array<int, 3> colourBehind(const Image& img, const Region& r, int x, int y) {
+    const int half = std::max(4, r.h / 2);
+    std::map<int, int> counts;
+    for (int v = std::max(r.y, y - half); v < std::min(r.y + r.h, y + half + 1); ++v)
+        for (int u = std::max(r.x, x - half); u < std::min(r.x + r.w, x + half + 1); ++u) {
+            const auto p = img.at(u, v);
+            ++counts[(p[0] << 16) | (p[1] << 8) | p[2]];
+        }
+    const int key = std::max_element(counts.begin(), counts.end(), [](auto a, auto b) {
+                        return a.second < b.second;
+                    })->first;
+    return {(key >> 16) & 255, (key >> 8) & 255, key & 255};
+}
+
+// The region as a line of text: a text pixel differs from the colour behind it by more than the
+// tolerance, lighter or darker; neighbouring text pixels on the same side form a glyph (white
+// strokes crossing a grey bar and the dark gaps beside it are two things), and a glyph is as
+// strong as its strongest pixel: antialiased edges are meant to be faint, the stroke is not.
+// No font, colour or shape is assumed.
+TextContrast textContrast(const Image& img, const Region& r, int tolerance, double want) {
+    struct Pixel {
+        int side = 0;  // +1 lighter than behind, -1 darker, 0 not text
+        double ratio = 0;
+        bool seen = false;
+    };
+    std::vector<Pixel> px(static_cast<std::size_t>(r.w) * r.h);
+    for (int y = 0; y < r.h; ++y)
+        for (int x = 0; x < r.w; ++x) {
+            const auto p = img.at(r.x + x, r.y + y),
+                       behind = colourBehind(img, r, r.x + x, r.y + y);
+            if (!differs(p, behind, tolerance)) continue;
+            px[y * r.w + x] = {luminance(p) > luminance(behind) ? 1 : -1, contrastRatio(p, behind)};
+        }
+    TextContrast out;
+    out.weakest = 21.0;
+    std::vector<int> stack;
+    for (int start = 0; start < r.w * r.h; ++start) {
+        if (px[start].side == 0 || px[start].seen) continue;
+        double strongest = 0.0;
+        px[start].seen = true;
+        stack.assign(1, start);
+        while (!stack.empty()) {
+            const int i = stack.back();
+            stack.pop_back();
+            strongest = std::max(strongest, px[i].ratio);
+            const int x = i % r.w, y = i / r.w;
+            for (int v = std::max(0, y - 1); v <= std::min(r.h - 1, y + 1); ++v)
+                for (int u = std::max(0, x - 1); u <= std::min(r.w - 1, x + 1); ++u) {
+                    Pixel& n = px[v * r.w + u];
+                    if (n.side != px[start].side || n.seen) continue;
+                    n.seen = true;
+                    stack.push_back(v * r.w + u);
+                }
+        }
+        ++out.glyphs;
+        if (strongest < want) ++out.weak;
+        out.weakest = std::min(out.weakest, strongest);
+    }
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,6 +235,16 @@ int main(int argc, char** argv) {
             std::snprintf(line, sizeof line, "%s: colour (%d,%d,%d) fraction %.4f >= %g",
                           regionName().c_str(), colour[0], colour[1], colour[2], got, v[3]);
             report(got >= v[3], line);
+        } else if (flag == "--min-text-contrast") {
+            const double want = numbers(value, 1, "--min-text-contrast")[0];
+            if (want < 1.0 || want > 21.0) usage("--min-text-contrast is a ratio from 1 to 21");
+            const TextContrast t = textContrast(img, region, tolerance, want);
+            char line[200];
+            std::snprintf(line, sizeof line,
+                          "%s: %d glyphs, %d below contrast %g:1 (weakest %.2f:1)",
+                          regionName().c_str(), t.glyphs, t.weak, want, t.weakest);
+            report(t.glyphs > 0 && t.weak == 0,
+                   t.glyphs > 0 ? line : regionName() + ": no text found");
         } else {
             usage("unknown option " + flag);
         }
