@@ -46,6 +46,33 @@ typedef float4 real4;
 #define RSQRT4(x) RSQRT(x)
 #endif
 
+// The vectorized variant's j-vector: VW j-bodies per vector operation. 4 suits GPUs (one body's
+// float4 per load); CPUs with wide SIMD (AVX2: 8, AVX-512: 16 floats) fill their registers with
+// 8 or 16.
+#ifndef VW
+#define VW 4
+#endif
+#if VW == 16
+#define VTYPE(t) t##16
+#elif VW == 8
+#define VTYPE(t) t##8
+#else
+#define VTYPE(t) t##4
+#endif
+#ifdef REAL_DOUBLE
+typedef VTYPE(double) realV;
+typedef double8 real8;
+#define RSQRTV(x) rsqrt(x)
+#else
+typedef VTYPE(float) realV;
+typedef float8 real8;
+#define RSQRTV(x) native_rsqrt(x)
+#endif
+#if VW == 4
+#undef RSQRTV
+#define RSQRTV(x) RSQRT4(x)
+#endif
+
 #ifndef BPI
 #define BPI 1
 #endif
@@ -64,9 +91,9 @@ static inline real guardSelf(const real inv, const real r2) {
     return inv;
 #endif
 }
-static inline real4 guardSelf4(const real4 inv, const real4 r2) {
+static inline realV guardSelfV(const realV inv, const realV r2) {
 #ifdef SELF_GUARD
-    return select((real4)(0), inv, r2 > (real4)(0));
+    return select((realV)(0), inv, r2 > (realV)(0));
 #else
     return inv;
 #endif
@@ -88,18 +115,31 @@ static inline void interact(const real4 p, const real4 q, const real eps2, real*
     *az = mad(dz, s, *az);
 }
 
-// The same for 4 j-bodies at once (structure of arrays: their x, y, z and masses).
-static inline void interact4(const real4 p, const real4 xj, const real4 yj, const real4 zj,
-                             const real4 mj, const real eps2, real4* ax, real4* ay, real4* az) {
-    const real4 dx = xj - p.x;
-    const real4 dy = yj - p.y;
-    const real4 dz = zj - p.z;
-    const real4 r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, (real4)(eps2))));
-    const real4 inv = guardSelf4(RSQRT4(r2), r2);
-    const real4 s = mj * (inv * inv * inv);
+// The same for VW j-bodies at once (structure of arrays: their x, y, z and masses).
+static inline void interactV(const real4 p, const realV xj, const realV yj, const realV zj,
+                             const realV mj, const real eps2, realV* ax, realV* ay, realV* az) {
+    const realV dx = xj - p.x;
+    const realV dy = yj - p.y;
+    const realV dz = zj - p.z;
+    const realV r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, (realV)(eps2))));
+    const realV inv = guardSelfV(RSQRTV(r2), r2);
+    const realV s = mj * (inv * inv * inv);
     *ax = mad(dx, s, *ax);
     *ay = mad(dy, s, *ay);
     *az = mad(dz, s, *az);
+}
+
+// The VW lanes' sum, pairwise (for VW = 4: (x + y) + (z + w)).
+static inline real sumV(const realV v) {
+#if VW == 16
+    const real8 a = v.lo + v.hi;
+    const real4 b = a.lo + a.hi;
+#elif VW == 8
+    const real4 b = v.lo + v.hi;
+#else
+    const real4 b = v;
+#endif
+    return (b.x + b.y) + (b.z + b.w);
 }
 
 // a_i out, and the closing half-kick of leapfrog (v_i += a_i * kick) fused here when kick != 0.
@@ -118,9 +158,8 @@ static inline void store(__global real4* restrict acc, __global real4* restrict 
 
 // Every work-item streams all bodies from global memory (caches do what they can).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
-    __global const real4* restrict pos, __global real4* restrict acc,
-    __global real4* restrict vel, const int n, const int i0, const int ni, const real eps2,
-    const real kick) {
+    __global const real4* restrict pos, __global real4* restrict acc, __global real4* restrict vel,
+    const int n, const int i0, const int ni, const real eps2, const real kick) {
     const int i = get_global_id(0);
     if (i >= ni) return;
     const real4 p = pos[i0 + i];
@@ -133,21 +172,22 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
 
 #elif defined(VARIANT_VECTORIZED)
 
-// Tiles in structure-of-arrays layout: the inner loop computes 4 j-bodies per float4 operation.
+// Tiles in structure-of-arrays layout: the inner loop computes VW j-bodies per vector operation.
+// A tile holds WG / VW vectors; the unroll factor is capped there (both are powers of two).
+#define UNROLL_V (UNROLL < WG / VW ? UNROLL : WG / VW)
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
-    __global const real4* restrict pos, __global real4* restrict acc,
-    __global real4* restrict vel, const int n, const int i0, const int ni, const real eps2,
-    const real kick) {
-    __local real4 tx[WG / 4], ty[WG / 4], tz[WG / 4], tm[WG / 4];
+    __global const real4* restrict pos, __global real4* restrict acc, __global real4* restrict vel,
+    const int n, const int i0, const int ni, const real eps2, const real kick) {
+    __local realV tx[WG / VW], ty[WG / VW], tz[WG / VW], tm[WG / VW];
     const int lid = get_local_id(0);
     const int base = get_group_id(0) * (WG * BPI);
     real4 p[BPI];
-    real4 ax[BPI], ay[BPI], az[BPI];
+    realV ax[BPI], ay[BPI], az[BPI];
 #pragma unroll
     for (int k = 0; k < BPI; ++k) {
         const int i = base + k * WG + lid;
         p[k] = i < ni ? pos[i0 + i] : ZERO4;
-        ax[k] = ay[k] = az[k] = ZERO4;
+        ax[k] = ay[k] = az[k] = (realV)(0);
     }
     for (int t = 0; t < n; t += WG) {
         const int j = t + lid;
@@ -157,14 +197,14 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
         ((__local real*)tz)[lid] = q.z;
         ((__local real*)tm)[lid] = q.w;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int u0 = 0; u0 < WG / 4; u0 += UNROLL) {
+        for (int u0 = 0; u0 < WG / VW; u0 += UNROLL_V) {
 #pragma unroll
-            for (int du = 0; du < UNROLL; ++du) {
-                const real4 xj = tx[u0 + du], yj = ty[u0 + du], zj = tz[u0 + du];
-                const real4 mj = tm[u0 + du];
+            for (int du = 0; du < UNROLL_V; ++du) {
+                const realV xj = tx[u0 + du], yj = ty[u0 + du], zj = tz[u0 + du];
+                const realV mj = tm[u0 + du];
 #pragma unroll
                 for (int k = 0; k < BPI; ++k)
-                    interact4(p[k], xj, yj, zj, mj, eps2, &ax[k], &ay[k], &az[k]);
+                    interactV(p[k], xj, yj, zj, mj, eps2, &ax[k], &ay[k], &az[k]);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -172,12 +212,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
 #pragma unroll
     for (int k = 0; k < BPI; ++k) {
         const int i = base + k * WG + lid;
-        if (i < ni) {
-            const real sx = (ax[k].x + ax[k].y) + (ax[k].z + ax[k].w);
-            const real sy = (ay[k].x + ay[k].y) + (ay[k].z + ay[k].w);
-            const real sz = (az[k].x + az[k].y) + (az[k].z + az[k].w);
-            store(acc, vel, i0 + i, sx, sy, sz, kick);
-        }
+        if (i < ni) store(acc, vel, i0 + i, sumV(ax[k]), sumV(ay[k]), sumV(az[k]), kick);
     }
 }
 
@@ -202,9 +237,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
 #endif
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
-    __global const real4* restrict pos, __global real4* restrict acc,
-    __global real4* restrict vel, const int n, const int i0, const int ni, const real eps2,
-    const real kick) {
+    __global const real4* restrict pos, __global real4* restrict acc, __global real4* restrict vel,
+    const int n, const int i0, const int ni, const real eps2, const real kick) {
     __local real4 tile[BUFFERS][WG];
     const int lid = get_local_id(0);
     const int lane = lid % LANES;
@@ -258,7 +292,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
             for (int du = 0; du < UNROLL; ++du) {
                 const real4 q = cur[u0 + du];
 #pragma unroll
-                for (int k = 0; k < BPI; ++k) interact(p[k], q, eps2, &ax[k], &ay[k], &az[k]);
+                for (int k = 0; k < BPI; ++k)
+                    interact(p[k], q, eps2, &ax[k], &ay[k], &az[k]);
             }
         }
 #endif
@@ -273,7 +308,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
         barrier(CLK_LOCAL_MEM_FENCE);
         if (part == 0) {
             real4 sum = tile[0][lane];
-            for (int s = 1; s < SPLIT; ++s) sum += tile[0][s * LANES + lane];
+            for (int s = 1; s < SPLIT; ++s)
+                sum += tile[0][s * LANES + lane];
             ax[k] = sum.x;
             ay[k] = sum.y;
             az[k] = sum.z;

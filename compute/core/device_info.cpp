@@ -65,6 +65,8 @@ DeviceInfo describe(const cl::Device& d) {
     info.localMemBytes = d.getInfo<CL_DEVICE_LOCAL_MEM_SIZE>();
     info.maxAllocBytes = d.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
     info.maxWorkGroupSize = d.getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>();
+    info.nativeFloatWidth = d.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT>();
+    info.nativeDoubleWidth = d.getInfo<CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE>();
     info.imageSupport = d.getInfo<CL_DEVICE_IMAGE_SUPPORT>() == CL_TRUE;
     if (info.imageSupport) {
         info.image2dMaxWidth = d.getInfo<CL_DEVICE_IMAGE2D_MAX_WIDTH>();

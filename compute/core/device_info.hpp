@@ -23,6 +23,10 @@ struct DeviceInfo {
     std::uint64_t localMemBytes = 0;
     std::uint64_t maxAllocBytes = 0;
     std::size_t maxWorkGroupSize = 0;
+    // CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT / _DOUBLE: floats (doubles) per SIMD register; 1 on
+    // GPUs, whose lanes are work-items, 8 or 16 (4 or 8) on CPUs with AVX2 or AVX-512.
+    unsigned nativeFloatWidth = 1;
+    unsigned nativeDoubleWidth = 1;
     bool imageSupport = false;
     std::size_t image2dMaxWidth = 0;
     std::size_t image2dMaxHeight = 0;

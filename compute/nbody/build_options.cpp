@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 
 #include "compute/core/device_info.hpp"
 
@@ -53,6 +54,27 @@ int fillingSplit(const NbodyKernelConfig& c, std::size_t n, unsigned computeUnit
     return split;
 }
 
+}  // namespace
+
+int vectorizedWidth(const DeviceInfo& dev, NbodyPrecision precision, int workGroupSize) {
+    // An expert override (and how the tests reach every width on one device).
+    if (const char* env = std::getenv("CLVIZ_NBODY_VECTOR_WIDTH"); env && *env) {
+        const int w = std::atoi(env);
+        if (w == 4 || w == 8 || w == 16) return std::min(w, std::max(4, workGroupSize));
+    }
+    const unsigned native =
+        precision == NbodyPrecision::Double ? dev.nativeDoubleWidth : dev.nativeFloatWidth;
+    int w = 4;
+    while (w < 16 && unsigned(w) < native)
+        w *= 2;
+    // A tile of WG bodies holds WG / VW vectors: at least one.
+    while (w > 4 && w > workGroupSize)
+        w /= 2;
+    return w;
+}
+
+namespace {
+
 std::string buildOptions(const NbodyKernelConfig& c, const NbodyForceBuildRequest& r,
                          const DeviceInfo& dev) {
     const bool nvidia = dev.hasExtension("cl_nv_compiler_options");
@@ -64,6 +86,8 @@ std::string buildOptions(const NbodyKernelConfig& c, const NbodyForceBuildReques
     options += variantDefine(c.variant);
     options += " -DWG=" + std::to_string(wg) + " -DUNROLL=" + std::to_string(c.unroll) +
                " -DBPI=" + std::to_string(c.bodiesPerItem) + " -DSPLIT=" + std::to_string(c.split);
+    if (c.variant == NbodyVariant::Vectorized)
+        options += " -DVW=" + std::to_string(vectorizedWidth(dev, r.precision, wg));
     if (static_cast<double>(r.softening) * r.softening < 1e-30) options += " -DSELF_GUARD";
     if (r.precision == NbodyPrecision::Double)
         options += " -DREAL_DOUBLE";
@@ -162,7 +186,8 @@ NbodyForceBuild nbodyForceBuild(const NbodyForceBuildRequest& r, const DeviceInf
     }
     const int wg = c.workGroupSize;
     if (v == NbodyVariant::SmallN) c.split = std::min(c.split, wg);
-    const int walk = v == NbodyVariant::Vectorized ? wg / 4 : wg / c.split;
+    const int walk =
+        v == NbodyVariant::Vectorized ? wg / vectorizedWidth(dev, r.precision, wg) : wg / c.split;
     if (usesTileBlocking(v) && c.unroll > walk) c.unroll = std::max(1, walk);
 
     NbodyForceBuild b;

@@ -38,6 +38,11 @@ struct NbodyForceBuildRequest {
     std::size_t kernelMaxWorkGroup = 0;
 };
 
+// The vectorized variant's j-vector width VW (4, 8 or 16 bodies per vector operation): the
+// device's native SIMD width for the precision (4 on GPUs, whose lanes are work-items; 16 floats
+// on AVX-512 CPUs), at most the work-group size; $CLVIZ_NBODY_VECTOR_WIDTH (4, 8, 16) overrides.
+int vectorizedWidth(const DeviceInfo& dev, NbodyPrecision precision, int workGroupSize);
+
 struct NbodyForceBuild {
     NbodyKernelConfig config;        // what runs: clamped to the device and the kernel
     std::string options;             // clBuildProgram options for nbody/force.cl

@@ -3,6 +3,8 @@
 // note that says so. No OpenCL device needed.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "compute/core/device_info.hpp"
 #include "compute/nbody/build_options.hpp"
 
@@ -141,6 +143,35 @@ TEST(NbodyBuildOptions, VectorizedNeedsFourWorkItems) {
     const auto b = nbodyForceBuild(request(NbodyVariant::Vectorized, 2, 1, 1), cpu());
     EXPECT_EQ(b.config.workGroupSize, 4);
     EXPECT_EQ(b.note, "vectorized needs work-groups of at least 4");
+}
+
+// The vectorized kernel's j-vector is the device's native SIMD width for the precision, 4 to 16,
+// at most the work-group; $CLVIZ_NBODY_VECTOR_WIDTH overrides it.
+TEST(NbodyBuildOptions, VectorWidthFollowsTheDeviceSimd) {
+    DeviceInfo avx512 = cpu();
+    avx512.nativeFloatWidth = 16;
+    avx512.nativeDoubleWidth = 8;
+    auto options = [](const NbodyForceBuildRequest& r, const DeviceInfo& d) {
+        return nbodyForceBuild(r, d).options;
+    };
+    EXPECT_TRUE(has(options(request(NbodyVariant::Vectorized, 64, 2, 1), avx512), "-DVW=16"));
+    EXPECT_TRUE(has(options(request(NbodyVariant::Vectorized, 8, 1, 1), avx512), "-DVW=8"));
+    EXPECT_TRUE(has(options(request(NbodyVariant::Vectorized, 4, 1, 1), avx512), "-DVW=4"));
+    auto fp64 = request(NbodyVariant::Vectorized, 64, 2, 1);
+    fp64.precision = NbodyPrecision::Double;
+    EXPECT_TRUE(has(options(fp64, avx512), "-DVW=8"));
+    EXPECT_TRUE(has(options(request(NbodyVariant::Vectorized, 256, 2, 1), nvidiaGpu()), "-DVW=4"));
+    EXPECT_FALSE(options(request(NbodyVariant::Unrolled, 64, 2, 1), avx512).find("-DVW") !=
+                 std::string::npos);
+    // The tile walk is wg / VW vectors: the unroll factor is clamped to it.
+    EXPECT_EQ(nbodyForceBuild(request(NbodyVariant::Vectorized, 64, 64, 1), avx512).config.unroll,
+              4);
+    setenv("CLVIZ_NBODY_VECTOR_WIDTH", "8", 1);
+    EXPECT_TRUE(has(options(request(NbodyVariant::Vectorized, 64, 2, 1), avx512), "-DVW=8"));
+    EXPECT_TRUE(has(options(request(NbodyVariant::Vectorized, 64, 2, 1), nvidiaGpu()), "-DVW=8"));
+    setenv("CLVIZ_NBODY_VECTOR_WIDTH", "5", 1);  // not a width: ignored
+    EXPECT_TRUE(has(options(request(NbodyVariant::Vectorized, 64, 2, 1), avx512), "-DVW=16"));
+    unsetenv("CLVIZ_NBODY_VECTOR_WIDTH");
 }
 
 TEST(NbodyBuildOptions, UnrollIsClampedToTheTileWalk) {

@@ -2,6 +2,7 @@
 // precision CPU reference: the accelerations of the initial state and the state after one step.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 
 #include "common/error.hpp"
@@ -117,6 +118,20 @@ TEST(NbodyKernels, Unrolled) {
 }
 TEST(NbodyKernels, Vectorized) {
     checkVariant(NbodyVariant::Vectorized, {cfg(4, 1, 1), cfg(64, 16, 4)});
+}
+// Every j-vector width the vectorized kernel has (the device's native SIMD width is the default:
+// 16 on PoCL with AVX-512, 4 on GPUs), forced through the expert override, including a tile of
+// one vector (wg = VW) and a float4 group on a wide device.
+TEST(NbodyKernels, VectorizedAtEveryVectorWidth) {
+    for (const char* vw : {"4", "8", "16"}) {
+        setenv("CLVIZ_NBODY_VECTOR_WIDTH", vw, 1);
+        NbodySimulation sim(context());  // a fresh program for each width
+        for (auto c : {cfg(16, 0, 0), cfg(64, 4, 2)}) {
+            c.variant = NbodyVariant::Vectorized;
+            checkConfig(sim, c, NbodyIntegrator::Leapfrog, 1e-4);
+        }
+    }
+    unsetenv("CLVIZ_NBODY_VECTOR_WIDTH");
 }
 TEST(NbodyKernels, AsyncCopy) {
     checkVariant(NbodyVariant::AsyncCopy, {cfg(1, 1, 1), cfg(64, 8, 4)});
