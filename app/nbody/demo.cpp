@@ -228,6 +228,10 @@ void NbodyDemo::step(const FrameInfo& frame) {
     if (velocities_) velocities_->setTakeTurns(turns);
     if (steps > 0 && turns && frame.framebufferWidth > 0) {
         deferredSteps_ = steps;  // frameEnd(): after this frame's drawing, on the GPU too
+        if (needsPublish_) {     // a new bridge (or scene) has nothing to draw yet
+            publish();
+            needsPublish_ = false;
+        }
     } else if (steps > 0) {
         runSteps(steps);
     } else if (needsPublish_) {
@@ -243,7 +247,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
 }
 
 bool NbodyDemo::drawsInTurn() const {
-    return positions_ && positions_->ordersOnGpu() &&
+    return takeTurns_ && positions_ && positions_->ordersOnGpu() &&
            (!velocities_ || velocities_->ordersOnGpu()) && engine_->deviceCount() == 1;
 }
 

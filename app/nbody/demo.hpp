@@ -52,6 +52,14 @@ class NbodyDemo final : public Demo {
     // "key=values, ...": every key of settings() on one line.
     static std::string settingsHelp();
 
+    // Whether GL and CL take turns on the GPU this frame (the take-turns setting, where the
+    // interop path orders them there: external memory with exported semaphores, one device).
+    bool takesTurns() const { return drawsInTurn(); }
+    // The interop path the positions reach GL by now.
+    InteropPath interopPath() const {
+        return positions_ ? positions_->path() : InteropPath::HostCopy;
+    }
+
     // What the scene is, as the preset box shows it: the preset's name, or after a snapshot was
     // loaded its file name, format and N ("galaxy.clviz (clviz, N = 4096)").
     std::string sceneLabel() const;

@@ -61,6 +61,7 @@ class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
         glClearColor(0, 0, 0, 1);
         glClear(GL_COLOR_BUFFER_BIT);
         demo_->draw(f);
+        demo_->frameEnd(f);  // as the app does after presenting
     }
     double savedTime() {
         const fs::path p = fs::temp_directory_path() / "clviz-nbody-demo-test.clviz";
@@ -291,6 +292,30 @@ TEST_F(NbodyDemoTest, RunTimeFailureOfGlSharingFallsBackToHostCopy) {
     EXPECT_NEAR(savedTime(), 2 * 0.005, 1e-6);  // collision preset dt; nothing was reset
 }
 
+// GL and CL take turns where the path orders them on the GPU (external memory with exported
+// semaphores: the H200), never elsewhere (PoCL), and take-turns=off turns it off; every frame
+// draws, and single steps still advance exactly, either way.
+TEST_F(NbodyDemoTest, TakeTurnsOnlyWhereThePathOrdersOnTheGpu) {
+    ASSERT_EQ(demo_->set("n", "300"), "");
+    runFrame(0);
+    runFrame(1);
+    const bool semaphores = cc_->info().hasExtension("cl_khr_external_semaphore_opaque_fd") &&
+                            demo_->interopPath() == InteropPath::ExternalMemory;
+    EXPECT_EQ(demo_->takesTurns(), semaphores);
+    EXPECT_GT(litShare(), 0.0);
+    ASSERT_EQ(demo_->set("take-turns", "off"), "");
+    EXPECT_FALSE(demo_->takesTurns());
+    runFrame(2);
+    EXPECT_GT(litShare(), 0.0);
+    ASSERT_EQ(demo_->set("take-turns", "on"), "");
+    EXPECT_EQ(demo_->takesTurns(), semaphores);
+    ASSERT_EQ(demo_->set("step", "3"), "");  // pauses, then three steps
+    const double before = savedTime();
+    runFrame(3);
+    EXPECT_NEAR(savedTime(), before + 3 * 0.005, 1e-6);
+    EXPECT_GT(litShare(), 0.0);
+}
+
 TEST_F(NbodyDemoTest, EveryColourModeDrawsAndThePanelsRun) {
     ASSERT_EQ(demo_->set("preset", "plummer"), "");
     ASSERT_EQ(demo_->set("n", "500"), "");
@@ -357,6 +382,7 @@ TEST_F(NbodyDemoTest, DiagnosticsOpensClearOfTimings) {
                 ImGui::NewFrame();
                 demo_->gui(f);
                 ImGui::Render();
+                demo_->frameEnd(f);
             }
         };
         ASSERT_EQ(demo_->set("diagnostics-panel", "off"), "");
