@@ -5,6 +5,7 @@
 # sync: external memory with exported semaphores: its tests, the hand-over bench, the viewer and
 #       the image lab at 8192^2 with each path side by side (issue 12).
 # turns: GL and CL taking turns on the GPU against overlapping, with clviz-bench alongside.
+# ab: the viewer with an older clviz ($OLD) and this one, interleaved.
 # latency: the viewer at N = 65,536 with latency 1 and 0, presented and not (issue 14).
 # gap:  the force kernel in the viewer against clviz-bench at N = 65,536 and 262,144, with the
 #       frame presented and not (app.present=off: no Xvfb copy) (issue 14).
@@ -130,6 +131,21 @@ turns)
     viewer_run "panel screenshot" --frames 300 --set n=65536 --interop external-memory \
         --set interop-panel=open --width 1280 --height 720 \
         --screenshot "$out/interop-semaphores-h200.png" | tee -a "$out/turns-viewer.txt"
+    ;;
+ab)
+    # The same viewer runs with an older clviz ($OLD, e.g. before take-turns) and this one,
+    # interleaved, so machine-to-machine differences cannot pass for the change.
+    start_x
+    for round in 1 2; do
+        for which in "$OLD" "$bin/clviz"; do
+            for present in on off; do
+                echo "== $which round $round present=$present"
+                timeout 150 "$which" --device-type gpu --vsync off --frames 800 --set n=65536 \
+                    --set diagnostics=0 --width 640 --height 360 --set app.present=$present \
+                    2>&1 | grep -E "summary"
+            done
+        done
+    done 2>&1 | tee "$out/ab-viewer.txt"
     ;;
 latency)
     # The viewer at N = 65,536 with the drawing one frame behind (1, the default: GL's draw of
