@@ -57,21 +57,13 @@ void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& para
     sim.load(bodies);
     const double difference = oneStepDifference(r, sim, bodies, params, config);
 
-    double firstMs = 0;
-    for (int i = 0; i < std::max(4, r.o.warmup); ++i) {
-        sim.step(1);
-        firstMs = sim.lastTimings().stepMs;  // the slowest rank's: the same on every rank
-        if (firstMs > 2000 && i >= 1) break;
-    }
-    const int repeats =
-        std::clamp(static_cast<int>(3000 / std::max(firstMs, 1e-3)), 3, r.o.repeats);
-    std::vector<NbodyMultiTimings> calls;
-    std::vector<double> stepMs;
-    for (int i = 0; i < repeats; ++i) {
-        sim.step(1);
-        calls.push_back(sim.lastTimings());
-        stepMs.push_back(calls.back().stepMs);
-    }
+    // Every rank steps together; the timings are the slowest rank's, the same on every rank.
+    const SplitTimed t = timeSplitSteps(
+        [&] {
+            sim.step(1);
+            return sim.lastTimings();
+        },
+        r.o);
     const std::string label = std::string(variantName(config.variant)) + " x" +
                               std::to_string(r.session.size()) + " ranks";
     BenchRow row;
@@ -79,33 +71,16 @@ void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& para
     row.variant = label;
     row.config = describe(sim.local().effectiveKernelConfig());
     row.size = "N=" + std::to_string(n);
-    row.medianMs = median(stepMs);
-    row.minMs = *std::min_element(stepMs.begin(), stepMs.end());
-    row.maxMs = *std::max_element(stepMs.begin(), stepMs.end());
-    row.samples = repeats;
+    row.medianMs = median(t.stepMs);
+    row.minMs = *std::min_element(t.stepMs.begin(), t.stepMs.end());
+    row.maxMs = *std::max_element(t.stepMs.begin(), t.stepMs.end());
+    row.samples = static_cast<int>(t.stepMs.size());
     row.metrics = {{"interactions/s", double(n) * double(n) / (row.medianMs * 1e-3)},
                    {"max rel diff vs one device", difference}};
-    row.note = std::to_string(calls.back().rebalances) + " rebalances; slices " +
-               describeSlices(sim.slices());
+    row.note = std::to_string(t.rebalances) + " rebalances; slices " + describeSlices(sim.slices());
     if (difference > 1e-5) row.note += "; WRONG: the split differs from one device";
     r.report.add(row);
-    for (std::size_t k = 0; k < calls.back().devices.size(); ++k) {
-        std::vector<double> compute, exchange, wait;
-        for (const NbodyMultiTimings& c : calls) {
-            compute.push_back(c.devices[k].computeMs);
-            exchange.push_back(c.devices[k].exchangeMs);
-            wait.push_back(c.devices[k].waitMs);
-        }
-        BenchRow rank = row;
-        rank.variant = "  rank " + std::to_string(k);
-        rank.config = calls.back().devices[k].device;
-        rank.metrics = {{"compute ms", median(compute)},
-                        {"exchange ms", median(exchange)},
-                        {"wait ms", median(wait)},
-                        {"share %", 100.0 * calls.back().devices[k].share}};
-        rank.note.clear();
-        r.report.add(rank);
-    }
+    addPerDeviceRows(r.report, row, t, "rank");
 }
 
 void runRanks(const MpiSession& session, const BenchOptions& o) {

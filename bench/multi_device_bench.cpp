@@ -20,32 +20,6 @@ namespace clviz::bench {
 
 namespace {
 
-struct SplitTimed {
-    std::vector<double> stepMs;
-    std::vector<NbodyMultiTimings> calls;
-    int rebalances = 0;
-};
-
-// Warm-up calls (which also let the balancing settle), then single timed steps.
-SplitTimed timeSplit(NbodyMultiDevice& sim, const BenchOptions& o) {
-    SplitTimed t;
-    double firstMs = 0;
-    for (int i = 0; i < std::max(4, o.warmup); ++i) {
-        sim.step(1);
-        firstMs = sim.lastTimings().stepMs;
-        if (firstMs > 2000 && i >= 1) break;  // seconds per step: the balance is set by now
-    }
-    int repeats = o.repeats;
-    if (firstMs > 0) repeats = std::clamp(static_cast<int>(3000 / firstMs), 3, o.repeats);
-    for (int i = 0; i < repeats; ++i) {
-        sim.step(1);
-        t.calls.push_back(sim.lastTimings());
-        t.stepMs.push_back(t.calls.back().stepMs);
-    }
-    t.rebalances = t.calls.back().rebalances;
-    return t;
-}
-
 BenchRow splitRow(const std::string& variant, const std::string& config, long long n,
                   const std::vector<double>& stepMs) {
     BenchRow row;
@@ -92,12 +66,22 @@ void addSplitRows(const SplitCase& c) {
     const double difference = worstSplitDifference(all->readBodies(), one->readBodies());
     const std::string config = describe(one->device(0).effectiveKernelConfig());
 
-    const SplitTimed t1 = timeSplit(*one, c.o);
+    const SplitTimed t1 = timeSplitSteps(
+        [&] {
+            one->step(1);
+            return one->lastTimings();
+        },
+        c.o);
     BenchRow base = splitRow(variant + " x1", config, n, t1.stepMs);
     base.note = "alone: " + c.devices[0]->info().name;
     c.report.add(base);
 
-    const SplitTimed tp = timeSplit(*all, c.o);
+    const SplitTimed tp = timeSplitSteps(
+        [&] {
+            all->step(1);
+            return all->lastTimings();
+        },
+        c.o);
     BenchRow split = splitRow(variant + " x" + std::to_string(p), config, n, tp.stepMs);
     const double speedup = base.medianMs / split.medianMs;
     split.metrics.push_back({"speed-up", speedup});
@@ -110,21 +94,7 @@ void addSplitRows(const SplitCase& c) {
     if (difference > 1e-5) split.note += "; WRONG: the split differs from one device";
     c.report.add(split);
 
-    for (std::size_t d = 0; d < p; ++d) {
-        std::vector<double> compute, exchange, wait;
-        for (const NbodyMultiTimings& call : tp.calls) {
-            compute.push_back(call.devices[d].computeMs);
-            exchange.push_back(call.devices[d].exchangeMs);
-            wait.push_back(call.devices[d].waitMs);
-        }
-        BenchRow row = splitRow("  device " + std::to_string(d), tp.calls.back().devices[d].device,
-                                n, tp.stepMs);
-        row.metrics = {{"compute ms", median(compute)},
-                       {"exchange ms", median(exchange)},
-                       {"wait ms", median(wait)},
-                       {"share %", 100.0 * tp.calls.back().devices[d].share}};
-        c.report.add(row);
-    }
+    addPerDeviceRows(c.report, split, tp, "device");
 }
 
 }  // namespace

@@ -1,6 +1,9 @@
 #include "bench/split_plan.hpp"
 
+#include <algorithm>
+
 #include "common/error.hpp"
+#include "compute/core/profiling.hpp"
 
 namespace clviz::bench {
 
@@ -23,6 +26,45 @@ SplitBenchPlan planSplitBenchmark(const BenchOptions& o, const char* flag) {
     plan.params.dt = presetInfo(plan.preset).dt;
     plan.params.softening = presetInfo(plan.preset).softening;
     return plan;
+}
+
+SplitTimed timeSplitSteps(const std::function<NbodyMultiTimings()>& step, const BenchOptions& o) {
+    double firstMs = 0;
+    for (int i = 0; i < std::max(4, o.warmup); ++i) {
+        firstMs = step().stepMs;
+        if (firstMs > 2000 && i >= 1) break;  // seconds per step: the balance is set by now
+    }
+    const int repeats =
+        std::clamp(static_cast<int>(3000 / std::max(firstMs, 1e-3)), 3, std::max(3, o.repeats));
+    SplitTimed t;
+    for (int i = 0; i < repeats; ++i) {
+        t.calls.push_back(step());
+        t.stepMs.push_back(t.calls.back().stepMs);
+    }
+    t.rebalances = t.calls.back().rebalances;
+    return t;
+}
+
+void addPerDeviceRows(BenchReport& report, const BenchRow& head, const SplitTimed& t,
+                      const std::string& label) {
+    const NbodyMultiTimings& last = t.calls.back();
+    for (std::size_t d = 0; d < last.devices.size(); ++d) {
+        std::vector<double> compute, exchange, wait;
+        for (const NbodyMultiTimings& call : t.calls) {
+            compute.push_back(call.devices[d].computeMs);
+            exchange.push_back(call.devices[d].exchangeMs);
+            wait.push_back(call.devices[d].waitMs);
+        }
+        BenchRow row = head;
+        row.variant = "  " + label + " " + std::to_string(d);
+        row.config = last.devices[d].device;
+        row.metrics = {{"compute ms", median(compute)},
+                       {"exchange ms", median(exchange)},
+                       {"wait ms", median(wait)},
+                       {"share %", 100.0 * last.devices[d].share}};
+        row.note.clear();
+        report.add(row);
+    }
 }
 
 }  // namespace clviz::bench
