@@ -8,6 +8,10 @@
 # xroot: X server, Mesa (Xvfb's own GLX needs swrast_dri.so), glvnd + Vulkan loaders, GLFW, the
 #        X client libraries, stb (clviz links libstb.so.0).
 # extra: general base libraries; run-h200.sh drops each one whose soname the host already has.
+# icu72: ICU's two libraries, for Debian's libxml2 (Mesa's swrast_dri.so needs it) on hosts with
+#        no libxml2 of their own; run-h200.sh puts them on the library path.
+# mpi-runtime: the Open MPI libraries clviz links (the viewer never starts MPI without --mpi),
+#        so viewer runs need not carry .carry-mpi.
 # xz -3: nearly -9's size for this content at a fraction of the CPU time.
 # Usage: bench/device/pack-carry.sh [DEST]   (default /work/main/.gl; git-excluded there)
 set -euo pipefail
@@ -48,5 +52,24 @@ for r in xroot extra; do
         xz -3 -T2 >"$dest/$r.tar.xz.part"
     mv "$dest/$r.tar.xz.part" "$dest/$r.tar.xz"
 done
-ls -l "$dest"/xroot.tar.xz "$dest"/extra.tar.xz
-du -ch "$dest"/xroot.tar.xz "$dest"/extra.tar.xz | tail -1
+# Named shared libraries from a few packages, flat under lib/ (icu72) or at the top
+# (mpi-runtime). Usage: libs_archive NAME SUBDIR "LIB.so.N ..." PACKAGE...
+libs_archive() {
+    local name=$1 sub=$2 libs=$3
+    shift 3
+    mkdir -p "$work/$name/pkgs" "$work/$name/root/$sub"
+    (cd "$work/$name/pkgs" && apt-get "${apt_opts[@]}" download -qq "$@")
+    for deb in "$work/$name"/pkgs/*.deb; do dpkg -x "$deb" "$work/$name/x"; done
+    for lib in $libs; do
+        cp -L "$work/$name/x/usr/lib/x86_64-linux-gnu/$lib" "$work/$name/root/$sub/"
+    done
+    tar -C "$work/$name/root" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . |
+        xz -3 -T2 >"$dest/$name.tar.xz.part"
+    mv "$dest/$name.tar.xz.part" "$dest/$name.tar.xz"
+}
+libs_archive icu72 lib "libicuuc.so.72 libicudata.so.72" libicu72
+libs_archive mpi-runtime . "libmpi.so.40 libopen-rte.so.40 libopen-pal.so.40 libhwloc.so.15
+    libevent_core-2.1.so.7 libevent_pthreads-2.1.so.7" libopenmpi3 libhwloc15 libevent-core-2.1-7 \
+    libevent-pthreads-2.1-7
+ls -l "$dest"/*.tar.xz
+du -ch "$dest"/*.tar.xz | tail -1
