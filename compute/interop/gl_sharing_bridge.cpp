@@ -10,15 +10,13 @@
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/bridge_paths.hpp"
-#include "compute/interop/gl_device_query.hpp"
+#include "compute/interop/gl_sharing_driver.hpp"
 
 namespace clviz {
 
 namespace {
 
 constexpr int kSlots = 3;
-
-using CreateEventFromGlSync = cl_event(CL_API_CALL*)(cl_context, cl_GLsync, cl_int*);
 
 class GlSharingBridge final : public BufferBridge {
   public:
@@ -29,12 +27,9 @@ class GlSharingBridge final : public BufferBridge {
             throw Error("the OpenCL context was not created with the GL context's properties");
         // Trust the device, not only the caps handed in: some runtimes (PoCL) abort inside
         // clCreateFromGLBuffer instead of returning an error.
-        if (!supportsGlSharing(cc.platform(), cc.device()))
+        if (!driver_.supports(cc.platform(), cc.device()))
             throw Error(cc.info().name + " does not list cl_khr_gl_sharing");
-        if (caps.clGlEvent)
-            fromGlSync_ =
-                reinterpret_cast<CreateEventFromGlSync>(clGetExtensionFunctionAddressForPlatform(
-                    cc.platform()(), "clCreateEventFromGLsyncKHR"));
+        if (caps.clGlEvent) fromGlSync_ = driver_.eventFromGlSync(cc.platform()());
         glGenBuffers(kSlots, buffers_);
         for (int i = 0; i < kSlots; ++i) {
             glBindBuffer(GL_COPY_WRITE_BUFFER, buffers_[i]);
@@ -45,8 +40,13 @@ class GlSharingBridge final : public BufferBridge {
         glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
         glFinish();  // GL is done with the buffers before CL first acquires them
         try {
-            for (int i = 0; i < kSlots; ++i)
-                shared_[i] = cl::BufferGL(cc.context(), CL_MEM_WRITE_ONLY, buffers_[i]);
+            for (int i = 0; i < kSlots; ++i) {
+                cl_int err = CL_SUCCESS;
+                cl_mem m = driver_.createFromGlBuffer(cc.context()(), CL_MEM_WRITE_ONLY,
+                                                      buffers_[i], &err);
+                checkGlSharingCall(err, "clCreateFromGLBuffer");
+                shared_[i] = cl::BufferGL(m);  // takes ownership
+            }
         } catch (const cl::Error& e) {
             for (auto& s : shared_)
                 s = cl::BufferGL();
@@ -99,21 +99,29 @@ class GlSharingBridge final : public BufferBridge {
         } else {
             waitReadFence(slot);
         }
-        std::vector<cl::Memory> objects{shared_[index]};
-        cl::Event acquired, copied, released;
         auto& q = cc_.queue();
-        q.enqueueAcquireGLObjects(&objects, waitFor.empty() ? nullptr : &waitFor, &acquired);
-        q.enqueueCopyBuffer(source, shared_[index], 0, 0, bytes, nullptr, &copied);
-        q.enqueueReleaseGLObjects(&objects, nullptr, &released);
-        slot.first = acquired;
-        slot.done = released;
+        const cl_mem object = shared_[index]();
+        std::vector<cl_event> waitHandles;
+        for (const auto& e : waitFor)
+            waitHandles.push_back(e());
+        cl_event acquired = nullptr, released = nullptr;
+        checkGlSharingCall(
+            driver_.acquire(q(), 1, &object, cl_uint(waitHandles.size()),
+                            waitHandles.empty() ? nullptr : waitHandles.data(), &acquired),
+            "clEnqueueAcquireGLObjects");
+        slot.first = cl::Event(acquired);  // takes ownership
+        q.enqueueCopyBuffer(source, shared_[index], 0, 0, bytes);
+        checkGlSharingCall(driver_.release(q(), 1, &object, 0, nullptr, &released),
+                           "clEnqueueReleaseGLObjects");
+        slot.done = cl::Event(released);
     }
 
   private:
+    GlSharingDriver driver_ = glSharingDriver();  // the entry points it was built with
     GLuint buffers_[kSlots] = {};
     cl::BufferGL shared_[kSlots];
     std::vector<GLsync> consumed_[kSlots];
-    CreateEventFromGlSync fromGlSync_ = nullptr;
+    GlSharingDriver::EventFromGlSync fromGlSync_;
 };
 
 }  // namespace

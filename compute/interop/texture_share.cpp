@@ -11,6 +11,7 @@
 #include "compute/core/profiling.hpp"
 #include "compute/interop/external_memory.hpp"
 #include "compute/interop/external_sync.hpp"
+#include "compute/interop/gl_sharing_driver.hpp"
 
 namespace clviz {
 
@@ -123,13 +124,18 @@ void SharedTexture::allocate(int capacityWidth, int capacityHeight) {
         } catch (const Error& e) {
             useHostCopy(e.what());
         }
-    } else if (wanted_ == InteropPath::GlSharing && !cc_.info().hasExtension("cl_khr_gl_sharing")) {
+    } else if (wanted_ == InteropPath::GlSharing &&
+               !glSharingDriver().supports(cc_.platform(), cc_.device())) {
         // Never call clCreateFromGLTexture where the ICD may have no entry for it.
         useHostCopy("the OpenCL device has no cl_khr_gl_sharing");
     } else if (wanted_ == InteropPath::GlSharing) {
         glFinish();  // GL is done with the new texture before CL first acquires it
         try {
-            shared_ = cl::ImageGL(cc_.context(), CL_MEM_READ_WRITE, GL_TEXTURE_2D, 0, texture_);
+            cl_int err = CL_SUCCESS;
+            cl_mem image = glSharingDriver().createFromGlTexture(cc_.context()(), CL_MEM_READ_WRITE,
+                                                                 GL_TEXTURE_2D, 0, texture_, &err);
+            checkGlSharingCall(err, "clCreateFromGLTexture");
+            shared_ = cl::ImageGL(image);  // takes ownership
             path_ = InteropPath::GlSharing;
         } catch (const cl::Error& e) {
             useHostCopy(ClError::describe("clCreateFromGLTexture", e.what(), e.err()));
@@ -272,16 +278,26 @@ TextureTransferTiming SharedTexture::copyShared(const cl::Buffer& pixels,
         glFinish();
     t.hostMs = msSince(t0);
     auto& q = cc_.queue();
-    const std::vector<cl::Memory> objects{shared_};
+    const GlSharingDriver& driver = glSharingDriver();
+    const cl_mem object = shared_();
+    std::vector<cl_event> waitHandles;
+    for (const auto& e : waitFor)
+        waitHandles.push_back(e());
     const std::array<std::size_t, 3> origin{0, 0, 0};
     const std::array<std::size_t, 3> region{std::size_t(width_), std::size_t(height_), 1};
-    cl::Event acquire, copy, release;
-    q.enqueueAcquireGLObjects(&objects, waitFor.empty() ? nullptr : &waitFor, &acquire);
+    cl_event acquired = nullptr, released = nullptr;
+    checkGlSharingCall(
+        driver.acquire(q(), 1, &object, cl_uint(waitHandles.size()),
+                       waitHandles.empty() ? nullptr : waitHandles.data(), &acquired),
+        "clEnqueueAcquireGLObjects");
+    const cl::Event acquire(acquired);  // takes ownership
     if (direction == Transfer::BufferToTexture)
-        q.enqueueCopyBufferToImage(pixels, shared_, 0, origin, region, nullptr, &copy);
+        q.enqueueCopyBufferToImage(pixels, shared_, 0, origin, region);
     else
-        q.enqueueCopyImageToBuffer(shared_, pixels, origin, region, 0, nullptr, &copy);
-    q.enqueueReleaseGLObjects(&objects, nullptr, &release);
+        q.enqueueCopyImageToBuffer(shared_, pixels, origin, region, 0);
+    checkGlSharingCall(driver.release(q(), 1, &object, 0, nullptr, &released),
+                       "clEnqueueReleaseGLObjects");
+    const cl::Event release(released);
     // GL uses the texture next (or the caller the buffer); waiting for the release is what makes
     // that safe on every driver.
     release.wait();
