@@ -515,13 +515,14 @@ int runJobs(const std::vector<Job>& jobs, EdgeRun& r, const BenchOptions& o, Ben
     return wrong;
 }
 
-// Histogram launch shapes to time: the default, or each --wg (with 1, 2 and 4 copies of the
-// bins for local atomics, which do not apply to the other variants).
+// Histogram launch shapes to time: the default, or each --wg (with 1, 2, 4 and 8 copies of the
+// bins for local atomics, which do not apply to the other variants; 8 copies need 32 KiB of local
+// memory, and a device with less gets a row saying so).
 std::vector<HistogramTuning> histogramTunings(const BenchOptions& o) {
     if (o.workGroups.empty()) return {HistogramTuning{}};
     std::vector<HistogramTuning> tunings;
     for (int wg : o.workGroups)
-        for (int replicas : {1, 2, 4})
+        for (int replicas : {1, 2, 4, 8})
             tunings.push_back(HistogramTuning{0, wg, replicas});
     return tunings;
 }
