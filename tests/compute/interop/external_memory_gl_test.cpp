@@ -13,7 +13,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <random>
 #include <utility>
 #include <vector>
 
@@ -29,13 +28,7 @@ namespace {
 
 class ExternalMemoryTest : public test::GlComputeTest {};
 
-std::vector<std::uint8_t> randomBytes(std::size_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::vector<std::uint8_t> v(n);
-    for (auto& b : v)
-        b = std::uint8_t(rng());
-    return v;
-}
+using test::randomBytes;
 
 // Vulkan on the GL context's device when one matches its UUID, else any device that exports.
 std::shared_ptr<VulkanExporter> openExporter() {

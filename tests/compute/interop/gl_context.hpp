@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,25 @@ class GlComputeSuite : public ::testing::Test {
     static inline ComputeContext* cc_ = nullptr;
 };
 using GlComputeTest = GlComputeSuite<>;
+
+// `n` bytes of a fixed pseudo-random sequence: test data no copy could get right by accident.
+inline std::vector<std::uint8_t> randomBytes(std::size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::vector<std::uint8_t> v(n);
+    for (auto& b : v)
+        b = std::uint8_t(rng());
+    return v;
+}
+
+// Reads `bytes` at `offset` of a GL buffer straight (glGetBufferSubData): right for memory only GL
+// writes (host copy, and the gl-sharing emulation); for external memory see readGlBufferOnGpu.
+inline std::vector<std::uint8_t> readGlBuffer(GLuint buffer, GLintptr offset, std::size_t bytes) {
+    std::vector<std::uint8_t> out(bytes);
+    glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, offset, GLsizeiptr(bytes), out.data());
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    return out;
+}
 
 // Reads `bytes` at `offset` of a GL buffer the way drawing sees them: a GPU-side copy into a fresh
 // GL buffer, then glGetBufferSubData of that copy. (Reading an external-memory buffer straight

@@ -11,7 +11,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,13 +25,7 @@
 namespace clviz {
 namespace {
 
-std::vector<std::uint8_t> randomBytes(std::size_t n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::vector<std::uint8_t> v(n);
-    for (auto& b : v)
-        b = std::uint8_t(rng());
-    return v;
-}
+using test::randomBytes;
 
 class GlSharingEmulator {
   public:
@@ -296,11 +289,7 @@ class GlSharingTest : public test::GlComputeTest {
             BridgeView v = bridge.view();
             ASSERT_TRUE(v.valid());
             ASSERT_EQ(v.bytes, bytes);
-            std::vector<std::uint8_t> got(bytes);
-            glBindBuffer(GL_COPY_READ_BUFFER, v.buffer);
-            glGetBufferSubData(GL_COPY_READ_BUFFER, v.offset, GLsizeiptr(bytes), got.data());
-            glBindBuffer(GL_COPY_READ_BUFFER, 0);
-            ASSERT_EQ(got, data) << "publish " << i;
+            ASSERT_EQ(test::readGlBuffer(v.buffer, v.offset, bytes), data) << "publish " << i;
             bridge.drawn();
         }
     }

@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <random>
 #include <vector>
 
 #include "common/error.hpp"
@@ -34,13 +33,7 @@ void checkByteExact(ComputeContext& cc, BufferBridge& bridge, std::size_t capaci
     for (int round = 0; round < 2; ++round) {  // twice round the slot ring, and more
         for (std::size_t bodies : sizes) {
             const std::size_t bytes = bodies * 16;
-            auto data = [&] {
-                std::mt19937 rng(seed++);
-                std::vector<std::uint8_t> v(bytes);
-                for (auto& b : v)
-                    b = std::uint8_t(rng());
-                return v;
-            }();
+            const auto data = test::randomBytes(bytes, seed++);
             cl::Buffer src(cc.context(), CL_MEM_READ_WRITE, bytes);
             cc.queue().enqueueWriteBuffer(src, CL_TRUE, 0, bytes, data.data());
             bridge.publish(src, bytes);
@@ -48,10 +41,7 @@ void checkByteExact(ComputeContext& cc, BufferBridge& bridge, std::size_t capaci
             BridgeView v = bridge.view();
             ASSERT_TRUE(v.valid());
             ASSERT_EQ(v.bytes, bytes);
-            std::vector<std::uint8_t> got(bytes);
-            glBindBuffer(GL_COPY_READ_BUFFER, v.buffer);
-            glGetBufferSubData(GL_COPY_READ_BUFFER, v.offset, GLsizeiptr(bytes), got.data());
-            glBindBuffer(GL_COPY_READ_BUFFER, 0);
+            const auto got = test::readGlBuffer(v.buffer, v.offset, bytes);
             ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
             // What the CL buffer holds now, read back independently.
             std::vector<std::uint8_t> cl(bytes);
