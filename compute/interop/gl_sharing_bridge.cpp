@@ -100,20 +100,9 @@ class GlSharingBridge final : public BufferBridge {
             waitReadFence(slot);
         }
         auto& q = cc_.queue();
-        const cl_mem object = shared_[index]();
-        std::vector<cl_event> waitHandles;
-        for (const auto& e : waitFor)
-            waitHandles.push_back(e());
-        cl_event acquired = nullptr, released = nullptr;
-        checkGlSharingCall(
-            driver_.acquire(q(), 1, &object, cl_uint(waitHandles.size()),
-                            waitHandles.empty() ? nullptr : waitHandles.data(), &acquired),
-            "clEnqueueAcquireGLObjects");
-        slot.first = cl::Event(acquired);  // takes ownership
+        slot.first = acquireGlObject(driver_, q, shared_[index], waitFor);
         q.enqueueCopyBuffer(source, shared_[index], 0, 0, bytes);
-        checkGlSharingCall(driver_.release(q(), 1, &object, 0, nullptr, &released),
-                           "clEnqueueReleaseGLObjects");
-        slot.done = cl::Event(released);
+        slot.done = releaseGlObject(driver_, q, shared_[index]);
     }
 
   private:

@@ -48,4 +48,26 @@ void checkGlSharingCall(cl_int err, const char* call) {
     if (err != CL_SUCCESS) throw cl::Error(err, call);
 }
 
+cl::Event acquireGlObject(const GlSharingDriver& driver, const cl::CommandQueue& queue,
+                          const cl::Memory& object, const std::vector<cl::Event>& waitFor) {
+    std::vector<cl_event> handles;
+    for (const auto& e : waitFor)
+        handles.push_back(e());
+    const cl_mem mem = object();
+    cl_event event = nullptr;
+    checkGlSharingCall(driver.acquire(queue(), 1, &mem, cl_uint(handles.size()),
+                                      handles.empty() ? nullptr : handles.data(), &event),
+                       "clEnqueueAcquireGLObjects");
+    return cl::Event(event);  // takes ownership
+}
+
+cl::Event releaseGlObject(const GlSharingDriver& driver, const cl::CommandQueue& queue,
+                          const cl::Memory& object) {
+    const cl_mem mem = object();
+    cl_event event = nullptr;
+    checkGlSharingCall(driver.release(queue(), 1, &mem, 0, nullptr, &event),
+                       "clEnqueueReleaseGLObjects");
+    return cl::Event(event);  // takes ownership
+}
+
 }  // namespace clviz

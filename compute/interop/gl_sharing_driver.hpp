@@ -8,6 +8,7 @@
 #include <CL/cl_gl.h>
 
 #include <functional>
+#include <vector>
 
 #include "compute/core/cl.hpp"
 
@@ -47,5 +48,12 @@ class GlSharingDriverOverride {
 
 // Throws cl::Error(err, call) as the cl:: wrappers do, so callers handle both alike.
 void checkGlSharingCall(cl_int err, const char* call);
+
+// Acquires one shared object on `queue` after `waitFor`, or releases it, through `driver`;
+// returns the command's event. Throws cl::Error on failure.
+cl::Event acquireGlObject(const GlSharingDriver& driver, const cl::CommandQueue& queue,
+                          const cl::Memory& object, const std::vector<cl::Event>& waitFor);
+cl::Event releaseGlObject(const GlSharingDriver& driver, const cl::CommandQueue& queue,
+                          const cl::Memory& object);
 
 }  // namespace clviz

@@ -278,26 +278,14 @@ TextureTransferTiming SharedTexture::copyShared(const cl::Buffer& pixels,
         glFinish();
     t.hostMs = msSince(t0);
     auto& q = cc_.queue();
-    const GlSharingDriver& driver = glSharingDriver();
-    const cl_mem object = shared_();
-    std::vector<cl_event> waitHandles;
-    for (const auto& e : waitFor)
-        waitHandles.push_back(e());
     const std::array<std::size_t, 3> origin{0, 0, 0};
     const std::array<std::size_t, 3> region{std::size_t(width_), std::size_t(height_), 1};
-    cl_event acquired = nullptr, released = nullptr;
-    checkGlSharingCall(
-        driver.acquire(q(), 1, &object, cl_uint(waitHandles.size()),
-                       waitHandles.empty() ? nullptr : waitHandles.data(), &acquired),
-        "clEnqueueAcquireGLObjects");
-    const cl::Event acquire(acquired);  // takes ownership
+    const cl::Event acquire = acquireGlObject(glSharingDriver(), q, shared_, waitFor);
     if (direction == Transfer::BufferToTexture)
         q.enqueueCopyBufferToImage(pixels, shared_, 0, origin, region);
     else
         q.enqueueCopyImageToBuffer(shared_, pixels, origin, region, 0);
-    checkGlSharingCall(driver.release(q(), 1, &object, 0, nullptr, &released),
-                       "clEnqueueReleaseGLObjects");
-    const cl::Event release(released);
+    const cl::Event release = releaseGlObject(glSharingDriver(), q, shared_);
     // GL uses the texture next (or the caller the buffer); waiting for the release is what makes
     // that safe on every driver.
     release.wait();
