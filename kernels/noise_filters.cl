@@ -12,7 +12,7 @@
 // Measured on the H200 at 8192^2, % of copy bandwidth: the previous kernel (a 32 x 8 work-group
 // staging a tile plus halo in local memory, one pixel per work-item, a barrier, one 4-byte load
 // in flight per work-item, byte unpacking) ran mean3 at 25% and median3 at 14%. This one: mean3
-// 85% with ROWS = 4 (73% with 2, 79% with 8); median3 54-56% with ROWS 2, 4 or 8 (see below).
+// 85% with ROWS = 4 (73% with 2, 79% with 8); median3: see below.
 #ifndef ROWS
 #define ROWS 4  // even (the median makes two rows at a time)
 #endif
@@ -95,13 +95,19 @@ void mean3(const __global uint* src, __global uint* dst, int w, int h) {
 // --- median: the 5th of the 9 values -------------------------------------------------------------
 // Each column of the window is sorted (low, mid, high); then the median of the 9 is
 // med3(max of the lows, med3 of the mids, min of the highs). Values sit in 16-bit lanes, and
-// min/max work on both lanes at once. PTX_U16X2 (the host sets it on NVIDIA, and drops it if
-// the compiler refuses): min.u16x2 / max.u16x2 through inline PTX, one instruction each on
-// Hopper; NVIDIA's compiler splits OpenCL's ushort2 min/max into halves and repacks them
-// (8192^2 on the H200: 26% of copy bandwidth with ushort2 builtins, 54% with the PTX). About 35
-// min/max per pixel remain (SASS). Moving them to the FP16 pipe (min.f16x2 on the values as
-// subnormal halves) left the time unchanged, so the kernel is not bound by their issue rate;
-// see docs/benchmarks.md.
+// min/max work on both lanes at once. About 35 min/max per pixel: on NVIDIA the median is bound
+// by the integer pipe (half rate on Hopper), not by memory. PTX_U16X2 (the host sets it on
+// NVIDIA, and drops it if the compiler refuses) turns on three inline-PTX paths:
+// - min.u16x2 / max.u16x2: one instruction each; NVIDIA's compiler splits OpenCL's ushort2
+//   min/max into halves and repacks them (H200, 8192^2: 26% of copy with the builtins, 55% with
+//   the PTX);
+// - the column sorts' compare-exchanges on the FP16 pipe (ce_fp16), which runs beside the
+//   integer one: 40% of the min/max leave the integer pipe. Moving the med3 ones as well was
+//   slower (longer dependent chains);
+// - one byte permute (PRMT) to unpack G and A and one to repack a pixel, instead of a shift
+//   and a mask or an or.
+// H100, 8192^2, same runs: 73-75% of copy with the first only, 85% with all three; per 16
+// pixels 468 instructions on the integer pipe instead of 715 (SASS; docs/benchmarks.md).
 typedef ushort2 lanes;
 #define as_lanes as_ushort2
 
@@ -116,9 +122,31 @@ inline lanes mx(lanes a, lanes b) {
     asm("max.u16x2 %0, %1, %2;" : "=r"(r) : "r"(as_uint(a)), "r"(as_uint(b)));
     return as_ushort2(r);
 }
+// Compare-exchange on the FP16 pipe: a lane holding 0..255, read as FP16, is the subnormal
+// k * 2^-24; differences and sums of such values are exact, so with d = relu(a - b),
+// min = a - d and max = b + d. Three FMA-pipe instructions instead of two integer ones.
+inline void ce_column(lanes a, lanes b, lanes* lo, lanes* hi) {
+    const uint minus_one = 0xbc00bc00u, ua = as_uint(a), ub = as_uint(b);
+    uint d, l, h;
+    asm("fma.rn.relu.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(ub), "r"(minus_one), "r"(ua));
+    asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(l) : "r"(ua), "r"(d));
+    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(h) : "r"(ub), "r"(d));
+    *lo = as_ushort2(l), *hi = as_ushort2(h);
+}
+inline uint prmt(uint a, uint b, uint select) {
+    uint r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(select));
+    return r;
+}
+// G and A of an RGBA8 word into 16-bit lanes; an R, B and a G, A lane word back into RGBA8.
+inline uint odd_lanes(uint rgba) { return prmt(rgba, 0u, 0x4341u); }
+inline uint pack_lanes(uint even, uint odd) { return prmt(even, odd, 0x6240u); }
 #else
 inline lanes mn(lanes a, lanes b) { return min(a, b); }
 inline lanes mx(lanes a, lanes b) { return max(a, b); }
+inline void ce_column(lanes a, lanes b, lanes* lo, lanes* hi) { *lo = mn(a, b), *hi = mx(a, b); }
+inline uint odd_lanes(uint rgba) { return (rgba >> 8) & LANES_EVEN; }
+inline uint pack_lanes(uint even, uint odd) { return even | (odd << 8); }
 #endif
 inline lanes med3(lanes a, lanes b, lanes c) { return mx(mn(a, b), mn(mx(a, b), c)); }
 
@@ -144,9 +172,13 @@ inline void median_row_pair(const lanes a[6], const lanes b[6], const lanes c[6]
                             lanes out0[4], lanes out1[4]) {
     lanes lo[6], mid[6], hi[6], lo1[6], mid1[6], hi1[6];
     for (int k = 0; k < 6; ++k) {
-        const lanes p0 = mn(b[k], c[k]), p1 = mx(b[k], c[k]);
-        lo[k] = mn(p0, a[k]), hi[k] = mx(p1, a[k]), mid[k] = mx(p0, mn(p1, a[k]));
-        lo1[k] = mn(p0, d[k]), hi1[k] = mx(p1, d[k]), mid1[k] = mx(p0, mn(p1, d[k]));
+        // Sort b, c; merge a (or d): t = min(p1, a), then lo = min(p0, t), mid = max(p0, t).
+        lanes p0, p1, t;
+        ce_column(b[k], c[k], &p0, &p1);
+        ce_column(p1, a[k], &t, &hi[k]);
+        ce_column(p0, t, &lo[k], &mid[k]);
+        ce_column(p1, d[k], &t, &hi1[k]);
+        ce_column(p0, t, &lo1[k], &mid1[k]);
     }
     medians_of_columns(lo, mid, hi, out0);
     medians_of_columns(lo1, mid1, hi1, out1);
@@ -160,7 +192,7 @@ void median3(const __global uint* src, __global uint* dst, int w, int h) {
     for (int i = 0; i < ROWS + 2; ++i)
         for (int k = 0; k < 6; ++k) {
             e[i][k] = as_lanes(r[i][k] & LANES_EVEN);
-            o[i][k] = as_lanes((r[i][k] >> 8) & LANES_EVEN);
+            o[i][k] = as_lanes(odd_lanes(r[i][k]));
         }
 #pragma unroll
     for (int i = 0; i < ROWS; i += 2) {
@@ -169,8 +201,8 @@ void median3(const __global uint* src, __global uint* dst, int w, int h) {
         median_row_pair(o[i], o[i + 1], o[i + 2], o[i + 3], o0, o1);
         uint v0[4], v1[4];
         for (int k = 0; k < 4; ++k) {
-            v0[k] = as_uint(e0[k]) | (as_uint(o0[k]) << 8);
-            v1[k] = as_uint(e1[k]) | (as_uint(o1[k]) << 8);
+            v0[k] = pack_lanes(as_uint(e0[k]), as_uint(o0[k]));
+            v1[k] = pack_lanes(as_uint(e1[k]), as_uint(o1[k]));
         }
         if (y0 + i < h) store_row(dst, w, x, y0 + i, v0);
         if (y0 + i + 1 < h) store_row(dst, w, x, y0 + i + 1, v1);
