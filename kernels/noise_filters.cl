@@ -96,7 +96,7 @@ void mean3(const __global uint* src, __global uint* dst, int w, int h) {
 // Each column of the window is sorted (low, mid, high); then the median of the 9 is
 // med3(max of the lows, med3 of the mids, min of the highs). Values sit in 16-bit lanes, and
 // min/max work on both lanes at once. About 35 min/max per pixel: on NVIDIA the median is bound
-// by the integer pipe (half rate on Hopper), not by memory. PTX_U16X2 (the host sets it on
+// by the integer pipe (half rate on Hopper), not by memory. NV_INLINE_PTX (the host sets it on
 // NVIDIA, and drops it if the compiler refuses) turns on three inline-PTX paths:
 // - min.u16x2 / max.u16x2: one instruction each; NVIDIA's compiler splits OpenCL's ushort2
 //   min/max into halves and repacks them (H200, 8192^2: 26% of copy with the builtins, 55% with
@@ -111,7 +111,7 @@ void mean3(const __global uint* src, __global uint* dst, int w, int h) {
 typedef ushort2 lanes;
 #define as_lanes as_ushort2
 
-#if defined(PTX_U16X2)
+#if defined(NV_INLINE_PTX)
 inline lanes mn(lanes a, lanes b) {
     uint r;
     asm("min.u16x2 %0, %1, %2;" : "=r"(r) : "r"(as_uint(a)), "r"(as_uint(b)));

@@ -9,11 +9,14 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 // Source position of the centre of output pixel (x, y): inverse rotation.
-inline float2 source_position(int x, int y, float4 geom, float2 dst_centre) {
-    const float dx = ((float)x + 0.5f) - dst_centre.x;
-    const float dy = ((float)y + 0.5f) - dst_centre.y;
+inline float2 source_position_f(float x, float y, float4 geom, float2 dst_centre) {
+    const float dx = (x + 0.5f) - dst_centre.x;
+    const float dy = (y + 0.5f) - dst_centre.y;
     return (float2)(fma(geom.x, dx, fma(-geom.y, dy, geom.z)),
                     fma(geom.y, dx, fma(geom.x, dy, geom.w)));
+}
+inline float2 source_position(int x, int y, float4 geom, float2 dst_centre) {
+    return source_position_f((float)x, (float)y, geom, dst_centre);
 }
 
 // Inverse-mapping kernels: which output pixels a work-item makes. Work-groups are 32 x 4
@@ -73,6 +76,18 @@ inline int2 first_output_pixel(void) {
         store_pixels(dst, dw, dh, o, v);                                                 \
     } while (0)
 
+// As GATHER_AND_STORE, with the output pixel as float coordinates: one int-to-float conversion
+// (quarter rate on NVIDIA) per work-item instead of two per pixel; x + n is exact in float.
+#define GATHER_AND_STORE_F(pixel, ...)                                                   \
+    do {                                                                                 \
+        const int2 o = first_output_pixel();                                             \
+        const float ox = (float)o.x, oy = (float)o.y;                                    \
+        uchar4 v[PIXELS];                                                                \
+        _Pragma("unroll") for (int n = 0; n < PIXELS; ++n) v[n] =                        \
+            pixel(__VA_ARGS__, ox + (float)n, oy);                                       \
+        store_pixels(dst, dw, dh, o, v);                                                 \
+    } while (0)
+
 inline bool inside(float fx, float fy, int w, int h) {
     return fx >= 0.0f && fy >= 0.0f && fx < (float)w && fy < (float)h;
 }
@@ -93,62 +108,83 @@ __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_
 }
 
 // Byte k of an RGBA8 word as an exact float without a conversion instruction (conversions run
-// at a quarter of the FP32 rate on NVIDIA): 2^23 + b holds b in its low mantissa bits.
+// at a quarter of the FP32 rate on NVIDIA): 2^23 + b holds b in its low mantissa bits. Back: for
+// v in [0, 255] (a blend of bytes), adding 2^23 rounds to the nearest integer, ties to even, as
+// convert_uchar4_sat_rte would.
+#ifdef NV_INLINE_PTX
+// NVIDIA (the host defines NV_INLINE_PTX where the compiler takes inline PTX): one byte permute
+// per byte instead of a shift and a mask, and three to pack a pixel. The bilinear rotate is
+// partly bound by the integer pipe these run on: 0.34 -> 0.30 ms at 8192^2 on an H100.
+inline uint prmt(uint a, uint b, uint select) {
+    uint r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(select));
+    return r;
+}
+inline float4 unpack_float(uint p) {
+    const uint e = 0x4b000000u;  // byte 7 of the pair (p, e) is 0x4b, bytes 4-6 are 0
+    return (float4)(as_float(prmt(p, e, 0x7440u)), as_float(prmt(p, e, 0x7441u)),
+                    as_float(prmt(p, e, 0x7442u)), as_float(prmt(p, e, 0x7443u))) -
+           8388608.0f;
+}
+inline uchar4 pack_rte(float4 v) {
+    const uint4 u = as_uint4(v + 8388608.0f);  // each value in its low byte
+    return as_uchar4(prmt(prmt(u.x, u.y, 0x0040u), prmt(u.z, u.w, 0x0040u), 0x5410u));
+}
+#else
 inline float4 unpack_float(uint p) {
     return (float4)(as_float((p & 255u) | 0x4b000000u), as_float(((p >> 8) & 255u) | 0x4b000000u),
                     as_float(((p >> 16) & 255u) | 0x4b000000u), as_float((p >> 24) | 0x4b000000u)) -
            8388608.0f;
 }
-
-// v in [0, 255] (a blend of bytes): adding 2^23 rounds to the nearest integer, ties to even,
-// as convert_uchar4_sat_rte would.
 inline uchar4 pack_rte(float4 v) {
     const uint4 u = as_uint4(v + 8388608.0f) & 255u;
     return as_uchar4(u.x | (u.y << 8) | (u.z << 16) | (u.w << 24));
 }
+#endif
 
 inline uint word_or(const __global uchar4* src, int w, int h, int x, int y, uint background) {
     return (x >= 0 && y >= 0 && x < w && y < h) ? as_uint(src[(size_t)y * w + x]) : background;
 }
 
-// The 2 x 2 footprint is checked once: inside the source (nearly always), four plain loads.
-// With the byte unpacking above: 38% of copy bandwidth on the H200 at 8192^2 against 33% with
-// a bounds check per tap and convert_float4. What limits it is the gather itself: each tap of
-// a warp touches a dozen cache lines of rotated rows. Staging the tile's source rectangle in
-// local memory (16-byte loads, then taps from local memory) ran at 29%.
+// The common case is tested first and cheaply: the 2 x 2 footprint inside the source, one
+// unsigned compare per axis, then four plain loads; the edge cases blend in the background.
+// The output pixel comes as float coordinates (GATHER_AND_STORE_F). What limits the kernel is
+// the gather itself (each tap of a warp touches a dozen cache lines of rotated rows) and the
+// integer pipe: on the H100 at 8192^2, 0.34 ms before these changes and the PTX unpacking
+// above, 0.28 ms after. Staging the tile's source rectangle in local memory (16-byte loads,
+// then taps from local memory) ran at 29% of copy on the H200; 8 x 4 pixel blocks per warp
+// instruction instead of 32 pixels 4 apart ran slower (docs/benchmarks.md).
 inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, float4 geom,
-                                    float2 dst_centre, uchar4 background, int x, int y) {
+                                    float2 dst_centre, uchar4 background, float x, float y) {
     // The four pixels whose centres surround the position.
-    const float2 q = source_position(x, y, geom, dst_centre) - 0.5f;
+    const float2 q = source_position_f(x, y, geom, dst_centre) - 0.5f;
     const float2 f0 = floor(q);
-    uchar4 out = background;
-    if (f0.x >= -1.0f && f0.y >= -1.0f && f0.x < (float)sw && f0.y < (float)sh) {
-        const float2 a = q - f0;
-        const int x0 = (int)f0.x, y0 = (int)f0.y;
+    const int x0 = (int)f0.x, y0 = (int)f0.y;
+    uint p00, p10, p01, p11;
+    if ((uint)x0 < (uint)(sw - 1) && (uint)y0 < (uint)(sh - 1)) {
+        const __global uint* s = (const __global uint*)src + (size_t)y0 * sw + x0;
+        p00 = s[0], p10 = s[1], p01 = s[sw], p11 = s[sw + 1];
+    } else if (f0.x >= -1.0f && f0.y >= -1.0f && f0.x < (float)sw && f0.y < (float)sh) {
         const uint bg = as_uint(background);
-        uint p00, p10, p01, p11;
-        if (x0 >= 0 && y0 >= 0 && x0 + 1 < sw && y0 + 1 < sh) {
-            const __global uint* s = (const __global uint*)src + (size_t)y0 * sw + x0;
-            p00 = s[0], p10 = s[1], p01 = s[sw], p11 = s[sw + 1];
-        } else {
-            p00 = word_or(src, sw, sh, x0, y0, bg);
-            p10 = word_or(src, sw, sh, x0 + 1, y0, bg);
-            p01 = word_or(src, sw, sh, x0, y0 + 1, bg);
-            p11 = word_or(src, sw, sh, x0 + 1, y0 + 1, bg);
-        }
-        const float4 f00 = unpack_float(p00), f10 = unpack_float(p10);
-        const float4 f01 = unpack_float(p01), f11 = unpack_float(p11);
-        const float4 top = fma(f10 - f00, (float4)a.x, f00);
-        const float4 bottom = fma(f11 - f01, (float4)a.x, f01);
-        out = pack_rte(fma(bottom - top, (float4)a.y, top));
+        p00 = word_or(src, sw, sh, x0, y0, bg);
+        p10 = word_or(src, sw, sh, x0 + 1, y0, bg);
+        p01 = word_or(src, sw, sh, x0, y0 + 1, bg);
+        p11 = word_or(src, sw, sh, x0 + 1, y0 + 1, bg);
+    } else {
+        return background;
     }
-    return out;
+    const float2 a = q - f0;
+    const float4 f00 = unpack_float(p00), f10 = unpack_float(p10);
+    const float4 f01 = unpack_float(p01), f11 = unpack_float(p11);
+    const float4 top = fma(f10 - f00, (float4)a.x, f00);
+    const float4 bottom = fma(f11 - f01, (float4)a.x, f01);
+    return pack_rte(fma(bottom - top, (float4)a.y, top));
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_buffer_bilinear(
     const __global uchar4* src, int sw, int sh, __global uchar4* dst, int dw, int dh, float4 geom,
     float2 dst_centre, uchar4 background) {
-    GATHER_AND_STORE(buffer_bilinear_pixel, src, sw, sh, geom, dst_centre, background);
+    GATHER_AND_STORE_F(buffer_bilinear_pixel, src, sw, sh, geom, dst_centre, background);
 }
 
 // The course's original forward mapping: each source pixel is pushed to where its centre lands. Output

@@ -11,8 +11,7 @@ namespace {
 constexpr std::size_t kGroupX = 32, kGroupY = 4, kRows = 4;
 }  // namespace
 
-ImageNoiseFilter::ImageNoiseFilter(ComputeContext& cc)
-    : cc_(cc), ptxMinMax_(cc.info().hasExtension("cl_nv_compiler_options")) {
+ImageNoiseFilter::ImageNoiseFilter(ComputeContext& cc) : cc_(cc), ptx_(cc) {
     kernel(NoiseFilter::Mean3, 4);  // build now, so a kernel that does not compile fails here
 }
 
@@ -21,18 +20,9 @@ cl::Kernel& ImageNoiseFilter::kernel(NoiseFilter filter, int width) {
     const bool median = filter == NoiseFilter::Median3;
     cl::Kernel& k = kernels_[median][aligned];
     if (k()) return k;
-    std::string options = aligned ? "-DALIGNED_ROWS" : "";
-    if (median && ptxMinMax_) {
-        // NVIDIA: two-lane min/max through inline PTX; other compilers (or an NVIDIA GPU
-        // without min.u16x2) refuse it, and the portable build is used from then on.
-        try {
-            return k = cc_.programs().kernel("noise_filters.cl", "median3",
-                                             options + " -DPTX_U16X2");
-        } catch (const Error&) {
-            ptxMinMax_ = false;
-        }
-    }
-    return k = cc_.programs().kernel("noise_filters.cl", median ? "median3" : "mean3", options);
+    const std::string options = aligned ? "-DALIGNED_ROWS" : "";
+    if (median) return k = ptx_.kernel("noise_filters.cl", "median3", options);
+    return k = cc_.programs().kernel("noise_filters.cl", "mean3", options);
 }
 
 EnqueuedWork ImageNoiseFilter::enqueue(NoiseFilter filter, const cl::Buffer& src, ImageSize size,

@@ -4,8 +4,9 @@
 // operation. Borders replicate the edge pixel (clamp-to-edge), so the output has the source's
 // size and no dark frame.
 //   mean:   (sum of the 9 values + 4) / 9 in integers: the rounded mean, exact
-//   median: the 5th of the 9 values, per channel, through a 19-exchange sorting network
+//   median: the 5th of the 9 values, per channel, from the window's sorted columns
 #include "compute/image/filter.hpp"
+#include "compute/image/inline_ptx.hpp"
 
 namespace clviz {
 
@@ -26,7 +27,7 @@ class ImageNoiseFilter {
     cl::Kernel& kernel(NoiseFilter filter, int width);
 
     ComputeContext& cc_;
-    bool ptxMinMax_;            // NVIDIA: try the inline-PTX min/max build of the median
+    InlinePtxBuilds ptx_;       // the median's NVIDIA build
     cl::Kernel kernels_[2][2];  // [median][aligned rows]
 };
 

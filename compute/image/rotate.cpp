@@ -105,7 +105,7 @@ RotateGeometry rotateGeometry(ImageSize src, double degrees, RotateFit fit) {
     return g;
 }
 
-ImageRotate::ImageRotate(ComputeContext& cc) : cc_(cc) {
+ImageRotate::ImageRotate(ComputeContext& cc) : cc_(cc), ptx_(cc) {
     const DeviceInfo& info = cc.info();
     if (info.imageSupport) {
         std::vector<cl::ImageFormat> formats;
@@ -143,7 +143,7 @@ cl::Kernel& ImageRotate::kernel(RotateVariant variant, int outputWidth) {
     if (!k()) {
         std::string options = images_ ? "-DCLVIZ_IMAGES" : "";
         if (aligned) options += " -DALIGNED_ROWS";
-        k = cc_.programs().kernel("rotate.cl", kKernelNames[index(variant)], options);
+        k = ptx_.kernel("rotate.cl", kKernelNames[index(variant)], options);
     }
     return k;
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "compute/image/filter.hpp"
+#include "compute/image/inline_ptx.hpp"
 
 namespace clviz {
 
@@ -91,6 +92,7 @@ class ImageRotate {
     cl::Kernel& kernel(RotateVariant variant, int outputWidth);
 
     ComputeContext& cc_;
+    InlinePtxBuilds ptx_;  // byte permutes for the bilinear buffer variant on NVIDIA
     bool images_ = false;
     std::size_t imageMaxWidth_ = 0, imageMaxHeight_ = 0;
     cl::Kernel kernels_[2][kRotateVariantCount];  // [aligned rows][variant]

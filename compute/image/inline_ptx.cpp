@@ -1,0 +1,24 @@
+#include "compute/image/inline_ptx.hpp"
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/program_cache.hpp"
+
+namespace clviz {
+
+InlinePtxBuilds::InlinePtxBuilds(ComputeContext& cc)
+    : cc_(cc), active_(cc.info().hasExtension("cl_nv_compiler_options")) {}
+
+cl::Kernel InlinePtxBuilds::kernel(const std::string& file, const std::string& name,
+                                   const std::string& options) {
+    if (active_) {
+        try {
+            return cc_.programs().kernel(file, name, options + " -DNV_INLINE_PTX");
+        } catch (const Error&) {
+            active_ = false;  // this compiler or GPU refuses it: portable from now on
+        }
+    }
+    return cc_.programs().kernel(file, name, options);
+}
+
+}  // namespace clviz
