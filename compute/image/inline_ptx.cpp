@@ -7,7 +7,10 @@
 namespace clviz {
 
 InlinePtxBuilds::InlinePtxBuilds(ComputeContext& cc)
-    : cc_(cc), active_(cc.info().hasExtension("cl_nv_compiler_options")) {}
+    : InlinePtxBuilds(cc, cc.info().hasExtension("cl_nv_compiler_options")) {}
+
+InlinePtxBuilds::InlinePtxBuilds(ComputeContext& cc, bool tryInlinePtx)
+    : cc_(cc), active_(tryInlinePtx) {}
 
 cl::Kernel InlinePtxBuilds::kernel(const std::string& file, const std::string& name,
                                    const std::string& options) {

@@ -14,6 +14,8 @@ class ComputeContext;
 class InlinePtxBuilds {
   public:
     explicit InlinePtxBuilds(ComputeContext& cc);
+    // `tryInlinePtx` overrides the device check (tests: a compiler that refuses inline PTX).
+    InlinePtxBuilds(ComputeContext& cc, bool tryInlinePtx);
 
     // kernels/<file>'s kernel `name` built with `options` plus -DNV_INLINE_PTX where that is
     // still being tried, else with `options` alone. A portable build that fails throws.
