@@ -101,7 +101,7 @@ void mean3(const __global uint* src, __global uint* dst, int w, int h) {
 // - min.u16x2 / max.u16x2: one instruction each; NVIDIA's compiler splits OpenCL's ushort2
 //   min/max into halves and repacks them (H200, 8192^2: 26% of copy with the builtins, 55% with
 //   the PTX);
-// - the column sorts' compare-exchanges on the FP16 pipe (ce_fp16), which runs beside the
+// - the column sorts' compare-exchanges on the FP16 pipe (ce_column), which runs beside the
 //   integer one: 40% of the min/max leave the integer pipe. Moving the med3 ones as well was
 //   slower (longer dependent chains);
 // - one byte permute (PRMT) to unpack G and A and one to repack a pixel, instead of a shift
