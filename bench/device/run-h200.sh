@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the H200 device machine from the repository root (see README.md beside this file).
 # Usage: bench/device/run-h200.sh [image] [nbody] [viewer] [interop] [interop-quick] [sync] [gap]
+#        [kernels-ab]
 # interop-quick: the interop tests and clviz-interop-bench only (no viewer runs).
 # sync: external memory with exported semaphores: its tests, the hand-over bench, the viewer and
 #       the image lab at 8192^2 with each path side by side (issue 12).
@@ -9,6 +10,11 @@
 # latency: the viewer at N = 65,536 with latency 1 and 0, presented and not (issue 14).
 # gap:  the force kernel in the viewer against clviz-bench at N = 65,536 and 262,144, with the
 #       frame presented and not (app.present=off: no Xvfb copy) (issue 14).
+# kernels-ab: image rows with older kernel sources ($OLD_KERNELS, a copy of kernels/ from an
+#       earlier commit, read through CLVIZ_KERNEL_DIR) and this build's, interleaved three times,
+#       after the image filter and rotate tests on the GPU alone ($VARIANTS: the rows, default
+#       copy,mean3,median3,rotate-buffer-bilinear,rotate-image-bilinear). Needs
+#       compute_image_filters_test and compute_image_rotate_test beside clviz-bench.
 # viewer and interop need .gl/xroot.tar.xz and .gl/extra.tar.xz (bench/device/pack-carry.sh).
 set -uo pipefail
 bin=${BIN:-.carry}  # folder holding the carried clviz-bench and clviz
@@ -181,6 +187,21 @@ gap)
 image)
     $bin/clviz-bench --suite image --device-type gpu --json "$out/image-h200.json" \
         --csv "$out/image-h200.csv" 2>"$out/image-progress.txt" | tee "$out/image-table.txt"
+    ;;
+kernels-ab)
+    for t in compute_image_filters_test compute_image_rotate_test; do
+        OCL_ICD_VENDORS=/etc/OpenCL/vendors/nvidia.icd CLVIZ_PROGRAM_CACHE=off timeout 300 \
+            $bin/$t 2>&1 | grep -E '^\[  (PASSED|FAILED)|Failure'
+    done 2>&1 | tee "$out/kernels-ab-tests.txt"
+    for round in 1 2 3; do
+        for k in "$OLD_KERNELS" ""; do
+            echo "== round $round: ${k:-this build}"
+            CLVIZ_KERNEL_DIR=$k CLVIZ_PROGRAM_CACHE=off $bin/clviz-bench --suite image \
+                --device-type gpu --no-cpu-baseline --sizes 1024,4096,8192 --variants \
+                "${VARIANTS:-copy,mean3,median3,rotate-buffer-bilinear,rotate-image-bilinear}" \
+                2>/dev/null | grep -E '^image|WRONG'
+        done
+    done 2>&1 | tee "$out/kernels-ab.txt"
     ;;
 nbody)
     $bin/clviz-bench --suite nbody --device-type gpu --no-cpu-baseline \
