@@ -18,7 +18,11 @@ cl::Kernel InlinePtxBuilds::kernel(const std::string& file, const std::string& n
         try {
             return cc_.programs().kernel(file, name, options + " -DNV_INLINE_PTX");
         } catch (const Error&) {
-            active_ = false;  // this compiler or GPU refuses it: portable from now on
+            // A portable build that fails too means a broken source (a live edit, say), not a
+            // refusal: its error goes to the caller and the PTX builds stay on.
+            cl::Kernel portable = cc_.programs().kernel(file, name, options);
+            active_ = false;  // this compiler or GPU refuses the PTX: portable from now on
+            return portable;
         }
     }
     return cc_.programs().kernel(file, name, options);

@@ -18,7 +18,8 @@ class InlinePtxBuilds {
     InlinePtxBuilds(ComputeContext& cc, bool tryInlinePtx);
 
     // kernels/<file>'s kernel `name` built with `options` plus -DNV_INLINE_PTX where that is
-    // still being tried, else with `options` alone. A portable build that fails throws.
+    // still being tried, else with `options` alone. Only a refusal that the portable build
+    // does not share turns the PTX builds off; a portable build that fails throws.
     cl::Kernel kernel(const std::string& file, const std::string& name, const std::string& options);
 
     bool active() const { return active_; }

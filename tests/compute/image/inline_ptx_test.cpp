@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
+#include "common/error.hpp"
+#include "compute/core/kernel_source.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/image/inline_ptx.hpp"
 #include "tests/compute/image/test_support.hpp"
@@ -41,4 +45,18 @@ TEST(InlinePtxBuilds, ARefusedPtxBuildFallsBackToThePortableOne) {
     const cl::Kernel rotate = builds.kernel("rotate.cl", "rotate_buffer_bilinear", "");
     EXPECT_NE(rotate(), nullptr);
     EXPECT_FALSE(builtWithPtx("rotate.cl"));
+}
+
+TEST(InlinePtxBuilds, ABrokenSourceIsAnErrorAndLeavesThePtxBuildsOn) {
+    // Both builds fail on a source that does not compile (a bad live edit): that says nothing
+    // about the PTX, so the error reaches the caller and later builds still try it.
+    const auto dir = std::filesystem::temp_directory_path() / "clviz-inline-ptx-test";
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "noise_filters.cl") << "__kernel void median3( { this is not C }\n";
+    setKernelDirectory(dir.string());
+    InlinePtxBuilds builds(context(), /*tryInlinePtx=*/true);
+    EXPECT_THROW(builds.kernel("noise_filters.cl", "median3", "-DBROKEN_SOURCE_TEST"), Error);
+    setKernelDirectory("");
+    std::filesystem::remove_all(dir);
+    EXPECT_TRUE(builds.active());
 }
