@@ -47,7 +47,6 @@ inline void finish(__global uint* acc, __global uint* bins, __global uint* ticke
 }
 
 #define RESULT_ARGS __global uint *bins, __global uint *acc, __global uint *ticket
-#define LOADS 4  // 16-byte loads in flight per work-item before their atomics
 
 // --- The course's original: per-work-item 8-bit sub-histograms in local memory ------------------
 // WG (the work-group size) comes from the build options. Counter sub[bin * WG + lid] belongs to
@@ -106,6 +105,7 @@ void histogram_bytes(const __global uchar4* pixels, uint count, RESULT_ARGS) {
 // Pixels are read as uint4 and split by bins_of(): reading uchar16 and using its components cost
 // about a quarter of the speed.
 #ifdef REPLICAS
+#define LOADS 4  // 16-byte loads in flight per work-item before their atomics
 
 // SKIP_RGB / SKIP_LUMA (equalization, which needs only one kind): those bins stay at zero.
 inline void count_local(__local uint* hist, uint p, uint r) {
@@ -160,83 +160,6 @@ void histogram_local(const __global uint4* quads, const __global uint* pixels, u
     for (uint bin = lid; bin < BINS; bin += size) {
         uint total = 0;
         for (uint k = 0; k < REPLICAS; ++k) total += hist[bin * REPLICAS + k];
-        merged |= merge_into(acc, bin, total);
-    }
-    finish(acc, bins, ticket, &last, merged);
-}
-#endif
-
-// --- Lane banks: local atomics that never meet in a shared-memory bank ---------------------------
-// On uniform noise the local-atomics kernel is bound by bank conflicts, not by memory: 32 lanes
-// hitting random words meet about 3.5 deep in some bank, so every atomic instruction takes several
-// passes (8.4 atomics per SM per clock on both the H100 and the H200). Here lane c of every warp
-// (c = lid % 32) only ever touches words of bank c: the bins are 16-bit counters, two to a word,
-// laid out as 256 rows of 32 columns (32 KiB), word row * 32 + c. 1024 bins at 16 bits fill 512
-// words, too many for one column, so the two lanes c and c + 16 split each pixel: both read the
-// same pixels (one load, the hardware broadcasts it), lanes 0-15 count R and G into rows 0-255 of
-// their columns, lanes 16-31 count B and luma into theirs. Still 4 atomics a pixel, but each warp
-// instruction is one pass. A counter sees at most (warps per group) x (pixels per work-item)
-// increments; the host keeps that under 65536 (ImageHistogram::plan). GROUP_SIZE is a multiple
-// of 32.
-#ifdef LANE_BANKS
-#define BANK_ROWS 256
-#define COLUMNS 32
-
-// One increment of `value`'s counter: its word in row (base + value / 2) of this lane's column,
-// low half for even values, high half for odd.
-inline void count_banked(__local uint* hist, uint base, uint value, uint column) {
-    atomic_add(&hist[(base + (value >> 1)) * COLUMNS + column], 1u << ((value & 1u) << 4));
-}
-
-// R and G (side 0) or B and luma (side 1) of pixel p.
-inline void count_half(__local uint* hist, uint p, uint side, uint column) {
-    const uint r = p & 255u, g = (p >> 8) & 255u, b = (p >> 16) & 255u;
-    const uint luma = (54u * r + 183u * g + 19u * b + 128u) >> 8;
-    count_banked(hist, 0, side ? b : r, column);
-    count_banked(hist, BANK_ROWS / 2, side ? luma : g, column);
-}
-
-inline void count_half4(__local uint* hist, uint4 q, uint side, uint column) {
-    count_half(hist, q.x, side, column);
-    count_half(hist, q.y, side, column);
-    count_half(hist, q.z, side, column);
-    count_half(hist, q.w, side, column);
-}
-
-__kernel __attribute__((reqd_work_group_size(GROUP_SIZE, 1, 1)))
-void histogram_lane_banks(const __global uint4* quads, const __global uint* pixels, uint count,
-                          RESULT_ARGS) {
-    __local uint hist[BANK_ROWS * COLUMNS];
-    __local uint last;
-    const uint lid = get_local_id(0);
-    for (uint i = lid; i < BANK_ROWS * COLUMNS; i += GROUP_SIZE) hist[i] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    // Work-items lid and lid + 16 of each 32 form a pair that reads the same pixels.
-    const uint column = lid % COLUMNS, side = column / (COLUMNS / 2);
-    const size_t pair = get_group_id(0) * (GROUP_SIZE / 2) + (lid / COLUMNS) * (COLUMNS / 2) +
-                        column % (COLUMNS / 2);
-    const size_t nquads = count / 4, stride = get_num_groups(0) * (GROUP_SIZE / 2);
-    size_t i = pair;
-    for (; i + (LOADS - 1) * stride < nquads; i += LOADS * stride) {
-        uint4 q[LOADS];
-#pragma unroll
-        for (int u = 0; u < LOADS; ++u) q[u] = quads[i + u * stride];
-#pragma unroll
-        for (int u = 0; u < LOADS; ++u) count_half4(hist, q[u], side, column);
-    }
-    for (; i < nquads; i += stride) count_half4(hist, quads[i], side, column);
-    const size_t tail = nquads * 4 + pair;
-    if (tail < count) count_half(hist, pixels[tail], side, column);
-    barrier(CLK_LOCAL_MEM_FENCE);
-
-    // Bin b: R and G (b < 512) live in columns 0-15, B and luma in 16-31; row (b % 512) / 2.
-    uint merged = 0;
-    for (uint bin = lid; bin < BINS; bin += GROUP_SIZE) {
-        const uint local_bin = bin % 512u, shift = (local_bin & 1u) << 4;
-        const __local uint* row = hist + (local_bin >> 1) * COLUMNS + (bin / 512u) * (COLUMNS / 2);
-        uint total = 0;
-        for (uint k = 0; k < COLUMNS / 2; ++k) total += (row[k] >> shift) & 0xffffu;
         merged |= merge_into(acc, bin, total);
     }
     finish(acc, bins, ticket, &last, merged);

@@ -19,10 +19,6 @@ constexpr VariantInfo kVariants[kHistogramVariantCount] = {
      "them to the result with one global atomic per bin."},
     {"global-atomics", "Global atomics",
      "Every pixel increments the final bins in global memory directly: simple, and contended."},
-    {"lane-banks", "Local atomics, a bank per lane",
-     "Local atomics on 16-bit counters, laid out so that the 32 lanes of a warp always hit 32 "
-     "different memory banks: two lanes share each pixel, one counting R and G, the other B and "
-     "luma. Fastest on noisy pictures, where ordinary local atomics collide in banks."},
 };
 
 constexpr int kBins = kHistogramChannels * kHistogramBins;
@@ -37,15 +33,6 @@ int defaultGroups(const DeviceInfo& info, std::size_t wg) {
 
 int ceilDiv(std::size_t n, std::size_t d) {
     return static_cast<int>((n + d - 1) / d);
-}
-
-// Lane banks: a 16-bit counter is shared by one work-item in each 32 of the group, and each adds
-// at most one per pixel it reads (4 per 16-byte quad, plus one tail pixel). The fewest groups that
-// keep every counter under 65536 for `quads` quads.
-int laneBankMinGroups(std::size_t quads, std::size_t wg) {
-    const std::size_t sharers = wg / 32;
-    const std::size_t quadsPerItem = (65535 / sharers - 1) / 4;
-    return ceilDiv(quads, (wg / 2) * quadsPerItem);
 }
 
 }  // namespace
@@ -149,23 +136,6 @@ ImageHistogram::Launch ImageHistogram::plan(HistogramVariant variant, ImageSize 
             itemsNeeded = std::max<std::size_t>(count / 4, count % 4);
             break;
         }
-        case HistogramVariant::LaneBanks: {
-            constexpr std::size_t kLocalBytes = 256 * 32 * 4 + 4;  // the bins and `last`
-            if (kLocalBytes > info.localMemBytes)
-                throw Error("lane-banks histogram: needs " + formatBytes(kLocalBytes) +
-                            " of local memory; the device has " + formatBytes(info.localMemBytes));
-            wg = tuning.workGroupSize > 0
-                     ? static_cast<std::size_t>(tuning.workGroupSize)
-                     : std::min<std::size_t>({1024, info.maxWorkGroupSize, localAtomicsCap_});
-            if (wg % 32 != 0 || wg > info.maxWorkGroupSize)
-                throw Error("lane-banks histogram: work-group size " + std::to_string(wg) +
-                            " must be a multiple of 32 and at most " + info.name + "'s maximum (" +
-                            std::to_string(info.maxWorkGroupSize) + ")");
-            launch.kernel =
-                &kernel("histogram_lane_banks", "-DLANE_BANKS -DGROUP_SIZE=" + std::to_string(wg));
-            itemsNeeded = 2 * std::max<std::size_t>(count / 4, count % 4);  // two per pixel
-            break;
-        }
         case HistogramVariant::GlobalAtomics:
             launch.kernel = &kernel("histogram_global", "");
             wg = tuning.workGroupSize > 0 ? static_cast<std::size_t>(tuning.workGroupSize) : 256;
@@ -181,9 +151,8 @@ ImageHistogram::Launch ImageHistogram::plan(HistogramVariant variant, ImageSize 
     launch.reportedLimit =
         std::min(info.maxWorkGroupSize,
                  launch.kernel->getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cc_.device()));
-    const bool builtForSize =
-        variant == HistogramVariant::LocalAtomics || variant == HistogramVariant::LaneBanks;
-    launch.workGroupSize = builtForSize ? wg : std::min(wg, launch.reportedLimit);
+    launch.workGroupSize =
+        variant == HistogramVariant::LocalAtomics ? wg : std::min(wg, launch.reportedLimit);
     if (variant == HistogramVariant::ByteSubHistograms && wg > launch.reportedLimit)
         throw Error("byte sub-histograms: work-group size " + std::to_string(wg) +
                     " is above this kernel's limit on " + info.name + " (" +
@@ -193,9 +162,6 @@ ImageHistogram::Launch ImageHistogram::plan(HistogramVariant variant, ImageSize 
     const int maxGroups =
         tuning.groups > 0 ? tuning.groups : defaultGroups(info, launch.workGroupSize);
     launch.groups = std::clamp(ceilDiv(itemsNeeded, launch.workGroupSize), 1, maxGroups);
-    // Lane banks' 16-bit counters bound the pixels per work-item: more groups, whatever was asked.
-    if (variant == HistogramVariant::LaneBanks)
-        launch.groups = std::max(launch.groups, laneBankMinGroups(count / 4, launch.workGroupSize));
     return launch;
 }
 
@@ -230,8 +196,7 @@ EnqueuedWork ImageHistogram::enqueue(HistogramVariant variant, const cl::Buffer&
             e.err() == CL_INVALID_WORK_GROUP_SIZE || e.err() == CL_OUT_OF_RESOURCES;
         if (!refused || launch.workGroupSize <= launch.reportedLimit) throw;
         if (tuning.workGroupSize > 0)
-            throw Error(std::string(histogramVariantInfo(variant).id) +
-                        " histogram: " + cc_.info().name + " refused work-groups of " +
+            throw Error("local-atomics histogram: " + cc_.info().name + " refused work-groups of " +
                         std::to_string(launch.workGroupSize) + " (it reports " +
                         std::to_string(launch.reportedLimit) + " for this kernel)");
         localAtomicsCap_ = launch.reportedLimit;

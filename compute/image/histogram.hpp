@@ -18,10 +18,8 @@ enum class HistogramVariant {
                         // memory, its overflow fixed (a counter at 255 carries into 32 bits)
     LocalAtomics,       // replicated 32-bit histograms per work-group, local atomics
     GlobalAtomics,      // every pixel does atomic_inc on the final bins in global memory
-    LaneBanks,  // local atomics on 16-bit counters laid out so the lanes of a warp never share a
-                // memory bank (uniform noise: one pass per atomic instruction instead of ~3.5)
 };
-constexpr int kHistogramVariantCount = 4;
+constexpr int kHistogramVariantCount = 3;
 
 const VariantInfo& histogramVariantInfo(HistogramVariant variant);
 
@@ -57,8 +55,7 @@ struct HistogramTuning {
     // Work-groups (the kernels loop over the image): by default enough to fill the device once
     // (2048 work-items per compute unit).
     int groups = 0;
-    // LocalAtomics and LaneBanks: default 1024 (or the device maximum; LaneBanks needs a
-    // multiple of 32). GlobalAtomics: 256.
+    // LocalAtomics: default 1024 (or the device maximum). GlobalAtomics: 256.
     // ByteSubHistograms: 32 (each work-item owns 1 KiB of local memory).
     int workGroupSize = 0;
     // LocalAtomics: copies of the bins per work-group, default 1.

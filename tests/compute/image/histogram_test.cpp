@@ -17,8 +17,7 @@ ImageHistogram& histogrammer() {
 }
 
 const HistogramVariant kAll[] = {HistogramVariant::ByteSubHistograms,
-                                 HistogramVariant::LocalAtomics, HistogramVariant::GlobalAtomics,
-                                 HistogramVariant::LaneBanks};
+                                 HistogramVariant::LocalAtomics, HistogramVariant::GlobalAtomics};
 
 void expectSameBins(const Histogram& got, const Histogram& want) {
     for (int c = 0; c < kHistogramChannels; ++c)
@@ -87,24 +86,6 @@ TEST(ImageHistogram, FlatImagesOverflowByteCountersCorrectly) {
     }
 }
 
-TEST(ImageHistogram, LaneBanksAddGroupsBeforeA16BitCounterCouldWrap) {
-    // 2.1 M equal pixels asked of one group of 1024: each of its 16-bit counters would see 32 x
-    // 2112 increments and wrap into its neighbour. The plan adds groups instead: a work-item may
-    // read 511 quads (32 x (4 x 511 + 1) < 65536), so 527,872 quads need 3 groups of 512 pairs.
-    const Rgba8Image img = solidImage(2048, 1031, Rgba8{1, 2, 3, 4});
-    const cl::Buffer buffer = upload(img);
-    HistogramTuning oneGroup;
-    oneGroup.groups = 1;
-    oneGroup.workGroupSize = 1024;
-    if (context().info().maxWorkGroupSize < 1024) GTEST_SKIP() << "needs work-groups of 1024";
-    EXPECT_EQ(histogrammer().describeLaunch(HistogramVariant::LaneBanks, img.size(), oneGroup),
-              "3 groups of 1024");
-    const Histogram got =
-        histogrammer().compute(HistogramVariant::LaneBanks, buffer, img.size(), nullptr, oneGroup);
-    EXPECT_EQ(got.bins[kRed][1], 2048u * 1031u);
-    expectSameBins(got, reference::histogram(img));
-}
-
 TEST(ImageHistogram, FewValuesWithManyRepeatsPerWorkItem) {
     // Values from a small set, so every counter passes 255 at different times per work-item.
     Rgba8Image img = randomImage(613, 419, 77);
@@ -149,15 +130,6 @@ TEST(ImageHistogram, TuningOptionsGiveTheSameBins) {
         expectSameBins(
             histogrammer().compute(HistogramVariant::GlobalAtomics, buffer, img.size(), nullptr, t),
             want);
-        t.replicas = 0;
-        if (wg % 32 == 0)
-            expectSameBins(
-                histogrammer().compute(HistogramVariant::LaneBanks, buffer, img.size(), nullptr, t),
-                want);
-        else  // two lanes of each 32 share a pixel: other sizes are refused
-            EXPECT_THROW(
-                histogrammer().compute(HistogramVariant::LaneBanks, buffer, img.size(), nullptr, t),
-                Error);
     }
     HistogramTuning tooBig;  // local atomics are built for their size: above the device's, refused
     tooBig.workGroupSize = static_cast<int>(context().info().maxWorkGroupSize) * 2;
@@ -207,9 +179,9 @@ TEST(ImageHistogram, BackToBackLaunchesEachCountExactly) {
     cl::Buffer bins[2] = {
         cl::Buffer(context().context(), CL_MEM_READ_WRITE, ImageHistogram::binsBytes()),
         cl::Buffer(context().context(), CL_MEM_READ_WRITE, ImageHistogram::binsBytes())};
-    for (HistogramVariant v : {HistogramVariant::LocalAtomics, HistogramVariant::LaneBanks,
-                               HistogramVariant::ByteSubHistograms}) {
-        const int launches = v == HistogramVariant::ByteSubHistograms ? 6 : 40;
+    for (HistogramVariant v :
+         {HistogramVariant::LocalAtomics, HistogramVariant::ByteSubHistograms}) {
+        const int launches = v == HistogramVariant::LocalAtomics ? 40 : 6;
         for (int i = 0; i < launches; i += 2) {
             // Two launches queued back to back before either is read.
             histogrammer().enqueue(v, buffer, img.size(), bins[0]);
