@@ -186,6 +186,12 @@ struct NbodyPlan {
     int rows = 0;  // for the progress line
 };
 
+// The pairs variant has no auto-tune: its rows try 4 and 8 bodies per work-item at each size.
+// The others take their default (or tune it in their own row).
+std::vector<int> bodiesPerItemRows(NbodyVariant v) {
+    return v == NbodyVariant::Pairs ? std::vector<int>{4, 8} : std::vector<int>{0};
+}
+
 NbodyPlan planNbodyBenchmark(const BenchOptions& o, bool gpu) {
     NbodyPlan plan;
     plan.autoRow = o.variants.empty();
@@ -220,12 +226,13 @@ NbodyPlan planNbodyBenchmark(const BenchOptions& o, bool gpu) {
     }
     plan.tune = !o.quick;
     plan.tuneBudget = gpu ? 6.0 : 3.0;
-    int tuned = 0;
-    for (auto v : plan.variants)
+    int tuned = 0, configs = 0;
+    for (auto v : plan.variants) {
         if (plan.tune && usesTileBlocking(v)) ++tuned;
+        configs += static_cast<int>(plan.wgs.size() * bodiesPerItemRows(v).size());
+    }
     plan.rows = static_cast<int>(plan.sizes.size()) *
-                (static_cast<int>(plan.variants.size() * plan.wgs.size()) + tuned + plan.autoRow +
-                 (o.cpuBaseline ? 1 : 0) +
+                (configs + tuned + plan.autoRow + (o.cpuBaseline ? 1 : 0) +
                  (plan.treeRows ? static_cast<int>(plan.thetas.size()) * (1 + o.cpuBaseline) : 0));
     return plan;
 }
@@ -311,15 +318,17 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
         sim.load(bodies);
         SizeRun run{sim, o, report, n, baselineMs, {}};
         for (auto v : plan.variants) {
-            for (int wg : plan.wgs) {
-                progress(++index, plan.rows,
-                         std::string("nbody ") + variantName(v) + " " + sizeLabel(n) +
-                             " wg=" + std::to_string(wg));
-                NbodyKernelConfig c;
-                c.variant = v;
-                c.workGroupSize = wg;
-                addConfigRow(run, c, "");
-            }
+            for (int wg : plan.wgs)
+                for (int bpi : bodiesPerItemRows(v)) {
+                    progress(++index, plan.rows,
+                             std::string("nbody ") + variantName(v) + " " + sizeLabel(n) +
+                                 " wg=" + std::to_string(wg));
+                    NbodyKernelConfig c;
+                    c.variant = v;
+                    c.workGroupSize = wg;
+                    c.bodiesPerItem = bpi;
+                    addConfigRow(run, c, "");
+                }
             if (plan.tune && usesTileBlocking(v)) {
                 progress(
                     ++index, plan.rows,

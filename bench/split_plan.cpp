@@ -11,9 +11,9 @@ SplitBenchPlan planSplitBenchmark(const BenchOptions& o, const char* flag) {
     SplitBenchPlan plan;
     for (const auto& name : o.variants) {
         const NbodyVariant v = parseVariant(name);
-        if (v == NbodyVariant::Tree)
-            throw Error(std::string(flag) +
-                        ": the tree variant runs on one device (docs/scaling.md has the plan); "
+        if (runsOnOneDeviceInFloat(v))
+            throw Error(std::string(flag) + ": the " + variantName(v) +
+                        " variant runs on one device (docs/scaling.md has the plan); "
                         "pick all-pairs variants");
         plan.variants.push_back(v);
     }

@@ -30,7 +30,7 @@ std::string presetNames() {
 }
 std::string variantChoices() {
     return "auto|" + alternatives(variantNames(), [](const std::string& s) { return s; }) + "|" +
-           variantName(NbodyVariant::Tree);
+           variantName(NbodyVariant::Tree) + "|" + variantName(NbodyVariant::Pairs);
 }
 
 using Table = SettingTable<NbodyDemo>;

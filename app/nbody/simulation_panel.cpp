@@ -85,6 +85,7 @@ void NbodyDemo::simulationPanel() {
             std::vector<NbodyVariant> choices{NbodyVariant::Auto};
             choices.insert(choices.end(), allNbodyVariants().begin(), allNbodyVariants().end());
             choices.push_back(NbodyVariant::Tree);
+            choices.push_back(NbodyVariant::Pairs);
             for (NbodyVariant v : choices) {
                 if (ImGui::Selectable(variantName(v), v == cfg.variant))
                     apply("variant", variantName(v));

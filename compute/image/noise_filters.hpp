@@ -6,7 +6,7 @@
 //   mean:   (sum of the 9 values + 4) / 9 in integers: the rounded mean, exact
 //   median: the 5th of the 9 values, per channel, from the window's sorted columns
 #include "compute/image/filter.hpp"
-#include "compute/image/inline_ptx.hpp"
+#include "compute/core/inline_ptx.hpp"
 
 namespace clviz {
 

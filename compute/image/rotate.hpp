@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "compute/image/filter.hpp"
-#include "compute/image/inline_ptx.hpp"
+#include "compute/core/inline_ptx.hpp"
 
 namespace clviz {
 

@@ -38,8 +38,9 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
     if (!n_) throw Error("load bodies before auto-tuning");
     if (variant == NbodyVariant::Auto)
         throw Error("auto-tune needs a kernel variant; auto picks among the tuned ones");
-    if (variant == NbodyVariant::Tree)
-        throw Error("the tree variant has no launch configuration to auto-tune");
+    if (runsOnOneDeviceInFloat(variant))
+        throw Error(std::string("the ") + variantName(variant) +
+                    " variant has no launch configuration to auto-tune");
     const auto start = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -185,6 +185,14 @@ NbodyKernelConfig NbodySimulation::effectiveKernelConfig() try {
         c.workGroupSize = tree().groupSize();
         return c;
     }
+    if (config_.variant == NbodyVariant::Pairs) {
+        const PairForceShape s = pairs().resolve(n_, pairShape());
+        NbodyKernelConfig c;
+        c.variant = NbodyVariant::Pairs;
+        c.workGroupSize = s.workGroupSize;
+        c.bodiesPerItem = s.iPerItem;
+        return c;
+    }
     return built().config;
 } catch (const cl::Error& e) {
     throwClError("cannot build the N-body force kernel", e);
@@ -193,6 +201,18 @@ NbodyKernelConfig NbodySimulation::effectiveKernelConfig() try {
 TreeForce& NbodySimulation::tree() {
     if (!tree_) tree_ = std::make_unique<TreeForce>(cc_);
     return *tree_;
+}
+
+PairForce& NbodySimulation::pairs() {
+    if (!pairs_) pairs_ = std::make_unique<PairForce>(cc_);
+    return *pairs_;
+}
+
+PairForceShape NbodySimulation::pairShape() const {
+    PairForceShape s;
+    s.workGroupSize = config_.workGroupSize;
+    s.iPerItem = config_.bodiesPerItem;
+    return s;
 }
 
 void NbodySimulation::invalidateKernel() {
@@ -220,12 +240,21 @@ cl::Event NbodySimulation::enqueueForce(Built& b, const cl::Buffer& acc, std::si
 }
 
 void NbodySimulation::computeForces(bool kick, float kickFactor) {
-    if (ownedCount_ == 0) return;                 // this device's share is empty
+    if (ownedCount_ == 0) return;  // this device's share is empty
+    if (runsOnOneDeviceInFloat(config_.variant) && ownedCount_ != n_)
+        throw Error(std::string("the ") + variantName(config_.variant) +
+                    " variant runs on one device: it cannot compute a slice of the bodies "
+                    "(docs/scaling.md has the plan)");
+    if (config_.variant == NbodyVariant::Pairs) {  // float only (setPrecision/setKernelConfig)
+        PairForce& f = pairs();
+        f.compute(f32_.pos, n_, params_.softening, f32_.acc, &f32_.vel, kick ? kickFactor : 0.0f,
+                  pairShape());
+        for (const auto& e : f.lastEvents())
+            lastEvents_.push_back(e);
+        accCurrent_ = true;
+        return;
+    }
     if (config_.variant == NbodyVariant::Tree) {  // float only (setPrecision/setKernelConfig)
-        if (ownedCount_ != n_)
-            throw Error(
-                "the tree variant runs on one device: it cannot compute a slice of the "
-                "bodies (docs/scaling.md has the plan)");
         TreeForce& t = tree();
         t.setTheta(params_.theta);
         t.compute(f32_.pos, n_, params_.softening, f32_.acc, &f32_.vel, kick ? kickFactor : 0.0f);
@@ -351,7 +380,7 @@ NbodyStepTimings NbodySimulation::lastStepTimings() try {
     for (const auto& [name, ev] : lastEvents_) {
         const double ms = eventMilliseconds(ev);
         t.kernelMs += ms;
-        if (name == "force" || name.rfind("tree-", 0) == 0) t.forceMs += ms;
+        if (name.rfind("force", 0) == 0 || name.rfind("tree-", 0) == 0) t.forceMs += ms;
         auto it = std::find_if(t.kernels.begin(), t.kernels.end(),
                                [&](const NbodyKernelTime& k) { return k.kernel == name; });
         if (it == t.kernels.end())
@@ -535,8 +564,9 @@ void NbodySimulation::setKernelConfig(const NbodyKernelConfig& c) {
     check("unroll", c.unroll, 1, 1024);
     check("bodies per item", c.bodiesPerItem, 1, 8);
     check("split", c.split, 1, 32);
-    if (c.variant == NbodyVariant::Tree && precision_ == NbodyPrecision::Double)
-        throw Error("the tree variant computes in float only: switch the precision to float first");
+    if (runsOnOneDeviceInFloat(c.variant) && precision_ == NbodyPrecision::Double)
+        throw Error(std::string("the ") + variantName(c.variant) +
+                    " variant computes in float only: switch the precision to float first");
     if ((c.variant == NbodyVariant::Tree) != (config_.variant == NbodyVariant::Tree))
         accCurrent_ = false;  // the other method's a(x) differs (by the tree's error)
     config_ = c;
@@ -576,8 +606,9 @@ void NbodySimulation::setPrecision(NbodyPrecision p) try {
     if (p == precision_) return;
     if (p == NbodyPrecision::Double && !supportsFp64())
         throw Error(cc_.info().name + " has no cl_khr_fp64: double precision is not available");
-    if (p == NbodyPrecision::Double && config_.variant == NbodyVariant::Tree)
-        throw Error("the tree variant computes in float only: pick an all-pairs variant for fp64");
+    if (p == NbodyPrecision::Double && runsOnOneDeviceInFloat(config_.variant))
+        throw Error(std::string("the ") + variantName(config_.variant) +
+                    " variant computes in float only: pick an all-pairs variant for fp64");
     if (!kernels_->toFloat()) fetchDoubleKernels(*kernels_);
     if (p == NbodyPrecision::Double) {
         precision_ = p;

@@ -17,6 +17,7 @@
 #include "compute/core/cl.hpp"
 #include "compute/nbody/body.hpp"
 #include "compute/nbody/diagnostics.hpp"
+#include "compute/nbody/pairs/pair_force.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
 #include "compute/nbody/variants.hpp"
 
@@ -258,6 +259,9 @@ class NbodySimulation {
     std::unique_ptr<Kernels> kernels_;
     std::unique_ptr<TreeForce> tree_;  // created when first needed
     TreeForce& tree();
+    std::unique_ptr<PairForce> pairs_;  // created when first needed
+    PairForce& pairs();
+    PairForceShape pairShape() const;  // the requested launch, 0 fields for the defaults
 };
 
 }  // namespace clviz

@@ -40,10 +40,16 @@ const VariantInfo kTree = {
     "Barnes-Hut tree on the device: Morton sort, radix tree, quadrupole cells, group walk. "
     "O(N log N); theta sets the accuracy (0 = exact direct sum). Float only."};
 
+const VariantInfo kPairs = {
+    NbodyVariant::Pairs, "pairs", "",
+    "Direct sum with each pair once (Newton's third law): one rsqrt and one r^-3 serve both "
+    "bodies, a third less arithmetic per interaction. Float only, one device; the sums meet "
+    "through atomics, so results vary at rounding level from run to run."};
+
 const VariantInfo& info(NbodyVariant v) {
     for (const auto& i : kVariants)
         if (i.variant == v) return i;
-    return v == NbodyVariant::Tree ? kTree : kAuto;
+    return v == NbodyVariant::Tree ? kTree : v == NbodyVariant::Pairs ? kPairs : kAuto;
 }
 
 }  // namespace
@@ -80,7 +86,8 @@ NbodyVariant parseVariant(const std::string& name) {
     }
     if (name == kAuto.name) return NbodyVariant::Auto;
     if (name == kTree.name) return NbodyVariant::Tree;
-    valid += std::string(", ") + kAuto.name + ", " + kTree.name;
+    if (name == kPairs.name) return NbodyVariant::Pairs;
+    valid += std::string(", ") + kAuto.name + ", " + kTree.name + ", " + kPairs.name;
     throw Error("unknown N-body kernel variant '" + name + "' (valid: " + valid + ")");
 }
 
@@ -102,6 +109,8 @@ std::string describe(const NbodyKernelConfig& c) {
     std::string s = std::string(variantName(c.variant)) + " wg=" + std::to_string(c.workGroupSize);
     if (usesTileBlocking(c.variant))
         s += " unroll=" + std::to_string(c.unroll) + " bpi=" + std::to_string(c.bodiesPerItem);
+    else if (tunablesOf(c.variant).bodiesPerItem)
+        s += " bpi=" + std::to_string(c.bodiesPerItem);
     if (tunablesOf(c.variant).split) s += " split=" + std::to_string(c.split);
     return s;
 }

@@ -15,10 +15,18 @@ enum class NbodyVariant {
     Vectorized,  // tiles in structure-of-arrays layout, float4 math over 4 j-bodies at once
     AsyncCopy,   // double-buffered tiles fetched with async_work_group_copy
     SmallN,      // several work-items split one body's j-range and reduce in local memory
-    Auto,  // not a kernel: whichever of the above the auto-tune measured fastest here, for this N
-    Tree,  // Barnes-Hut tree (compute/nbody/tree/): O(N log N), approximate by NbodyParams::theta;
-           // float only; not one of the all-pairs kernels above, so Auto never picks it
+    Auto,   // not a kernel: whichever of the above the auto-tune measured fastest here, for this N
+    Tree,   // Barnes-Hut tree (compute/nbody/tree/): O(N log N), approximate by NbodyParams::theta;
+            // float only; not one of the all-pairs kernels above, so Auto never picks it
+    Pairs,  // the direct sum with each pair once (compute/nbody/pairs/): Newton's third law halves
+            // the arithmetic; float only, one device, sums meet through atomics in no fixed order
 };
+
+// The force methods with a class of their own (Tree, Pairs): they compute in float only and on
+// one device (every body's acceleration in one place).
+constexpr bool runsOnOneDeviceInFloat(NbodyVariant v) {
+    return v == NbodyVariant::Tree || v == NbodyVariant::Pairs;
+}
 
 enum class NbodyIntegrator {
     Taylor,    // the course's update: x += v dt + a dt^2 / 2, then v += a dt
@@ -33,7 +41,7 @@ const char* variantName(NbodyVariant v);              // "naive", "tiled", "unro
 const char* variantDescription(NbodyVariant v);       // one sentence for tooltips
 const char* variantDefine(NbodyVariant v);  // the kernel's -D switch ("VARIANT_TILED"; "" for Auto)
 std::vector<std::string> variantNames();    // of allNbodyVariants()
-NbodyVariant parseVariant(const std::string& name);  // also "auto" and "tree"; throws
+NbodyVariant parseVariant(const std::string& name);  // also "auto", "tree", "pairs"; throws
                                                      // clviz::Error listing valid names
 // The launch settings a variant's kernel reads (kernels/nbody_force.cl); the others are fixed at 1
 // for it, so the Simulation panel offers exactly these and the auto-tune sweeps only these.
@@ -54,6 +62,8 @@ constexpr NbodyTunables tunablesOf(NbodyVariant v) {
             return {true, true, true, false};
         case NbodyVariant::SmallN:
             return {true, true, true, true};
+        case NbodyVariant::Pairs:  // WG and the bodies each work-item holds
+            return {true, false, true, false};
         case NbodyVariant::Auto:  // the auto-tune picks every setting
         case NbodyVariant::Tree:  // its launch shapes are fixed by the tree code (TreeForce)
             break;

@@ -79,8 +79,9 @@ void NbodyMpiSimulation::load(const std::vector<Body>& bodiesOnRank0) {
 }
 
 void NbodyMpiSimulation::setKernelConfig(const NbodyKernelConfig& c) {
-    if (c.variant == NbodyVariant::Tree && session_.size() > 1)
-        throw Error("the tree variant runs on one device; with " + std::to_string(session_.size()) +
+    if (runsOnOneDeviceInFloat(c.variant) && session_.size() > 1)
+        throw Error(std::string("the ") + variantName(c.variant) +
+                    " variant runs on one device; with " + std::to_string(session_.size()) +
                     " ranks pick an all-pairs variant (docs/scaling.md has the tree's plan)");
     local_.setKernelConfig(c);
 }

@@ -254,8 +254,9 @@ void NbodyMultiDevice::setPrecision(NbodyPrecision p) {
 }
 
 void NbodyMultiDevice::setKernelConfig(const NbodyKernelConfig& c) {
-    if (c.variant == NbodyVariant::Tree && sims_.size() > 1)
-        throw Error("the tree variant runs on one device; with " + std::to_string(sims_.size()) +
+    if (runsOnOneDeviceInFloat(c.variant) && sims_.size() > 1)
+        throw Error(std::string("the ") + variantName(c.variant) +
+                    " variant runs on one device; with " + std::to_string(sims_.size()) +
                     " devices pick an all-pairs variant (docs/scaling.md has the tree's plan)");
     for (auto& sim : sims_)
         sim->setKernelConfig(c);

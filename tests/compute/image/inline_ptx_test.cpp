@@ -10,7 +10,7 @@
 #include "common/error.hpp"
 #include "compute/core/kernel_source.hpp"
 #include "compute/core/program_cache.hpp"
-#include "compute/image/inline_ptx.hpp"
+#include "compute/core/inline_ptx.hpp"
 #include "tests/compute/image/test_support.hpp"
 
 using namespace clviz;

@@ -140,6 +140,21 @@ TEST(NbodyKernels, SmallN) {
     checkVariant(NbodyVariant::SmallN, {cfg(64, 4, 1, 2), cfg(128, 1, 2, 8), cfg(32, 1, 1, 32)});
 }
 
+// Each pair once: blocks of wg * bpi bodies, so these shapes give 1 block (N = 1, 2), even and odd
+// block counts, and bodies per item above the pairs met per phase (bpi 8).
+TEST(NbodyKernels, Pairs) {
+    checkVariant(NbodyVariant::Pairs, {cfg(2, 0, 1), cfg(16, 0, 8), cfg(64, 0, 2)});
+}
+
+TEST(NbodyKernels, PairsComputeInFloatOnly) {
+    NbodySimulation sim(context());
+    NbodyKernelConfig pairs;
+    pairs.variant = NbodyVariant::Pairs;
+    sim.setKernelConfig(pairs);
+    if (sim.supportsFp64()) EXPECT_THROW(sim.setPrecision(NbodyPrecision::Double), Error);
+    EXPECT_THROW(sim.autotune(NbodyVariant::Pairs, 1), Error);
+}
+
 TEST(NbodyKernels, DoublePrecisionIsFarTighter) {
     NbodySimulation sim(context());
     if (!sim.supportsFp64()) GTEST_SKIP() << "no cl_khr_fp64 on " << context().info().name;

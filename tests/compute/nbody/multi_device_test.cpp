@@ -177,15 +177,17 @@ TEST_F(MultiDevice, NothingLoadedIsHarmless) {
     EXPECT_THROW(NbodyMultiDevice({}), Error);
 }
 
-TEST_F(MultiDevice, TheTreeVariantIsRefusedWithAReason) {
+TEST_F(MultiDevice, OneDeviceVariantsAreRefusedWithAReason) {
     NbodyMultiDevice two({&a(), &b()});
-    NbodyKernelConfig c;
-    c.variant = NbodyVariant::Tree;
-    try {
-        two.setKernelConfig(c);
-        FAIL() << "the tree variant was accepted on two devices";
-    } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("one device"), std::string::npos) << e.what();
+    for (NbodyVariant v : {NbodyVariant::Tree, NbodyVariant::Pairs}) {
+        NbodyKernelConfig c;
+        c.variant = v;
+        try {
+            two.setKernelConfig(c);
+            FAIL() << "the " << variantName(v) << " variant was accepted on two devices";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("one device"), std::string::npos) << e.what();
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-#include "compute/image/inline_ptx.hpp"
+#include "compute/core/inline_ptx.hpp"
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"

@@ -1,0 +1,142 @@
+#include "compute/nbody/pairs/pair_force.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/program_cache.hpp"
+
+namespace clviz {
+
+namespace {
+
+constexpr std::size_t kMaxBodies = std::size_t{1} << 30;  // block indices stay in int
+constexpr int kKickGroup = 64;
+
+// Offsets block a meets (kernels/nbody_pairs.cl, offsetsOf): itself, the (nb - 1) / 2 after it,
+// and for even nb the one opposite if a < nb / 2.
+std::size_t mostOffsets(std::size_t blocks) {
+    return 1 + (blocks - 1) / 2 + (blocks % 2 == 0 ? 1 : 0);
+}
+std::size_t allOffsets(std::size_t blocks) {
+    return blocks * (1 + (blocks - 1) / 2) + (blocks % 2 == 0 ? blocks / 2 : 0);
+}
+
+std::size_t ceilDiv(std::size_t a, std::size_t b) {
+    return (a + b - 1) / b;
+}
+
+}  // namespace
+
+PairForce::PairForce(ComputeContext& cc) : cc_(cc), builds_(cc) {}
+
+PairForceShape PairForce::resolve(std::size_t n, PairForceShape shape) const {
+    const DeviceInfo& info = cc_.info();
+    const bool gpu = info.kind == DeviceKind::Gpu;
+    if (shape.iPerItem <= 0) shape.iPerItem = gpu ? 8 : 4;
+    if (shape.jPerItem <= 0) shape.jPerItem = std::min(shape.iPerItem, gpu ? 4 : 2);
+    if (shape.workGroupSize <= 0) {
+        // GPUs: the largest group that still gives every compute unit 16 block meetings, so the
+        // last wave is short; CPUs run a work-group as a loop, where 32 is plenty.
+        const std::size_t cap = std::min<std::size_t>(gpu ? 256 : 32, info.maxWorkGroupSize);
+        std::size_t wg = cap;
+        while (wg > 32 && allOffsets(ceilDiv(std::max<std::size_t>(n, 1), wg * shape.iPerItem)) <
+                              16 * std::max(1u, info.computeUnits))
+            wg /= 2;
+        shape.workGroupSize = static_cast<int>(wg);
+    }
+    return shape;
+}
+
+PairForce::Launch PairForce::plan(std::size_t n, PairForceShape requested) const {
+    const DeviceInfo& info = cc_.info();
+    Launch l;
+    l.shape = resolve(n, requested);
+    const PairForceShape& s = l.shape;
+    const auto wg = static_cast<std::size_t>(s.workGroupSize);
+    if (wg > info.maxWorkGroupSize)
+        throw Error("pairs force: work-group size " + std::to_string(wg) + " is above " +
+                    info.name + "'s maximum (" + std::to_string(info.maxWorkGroupSize) + ")");
+    if (s.iPerItem > 16 || s.iPerItem % s.jPerItem != 0)
+        throw Error("pairs force: bodies per work-item must be 1-16 and a multiple of the " +
+                    std::string("met bodies per phase (got ") + std::to_string(s.iPerItem) +
+                    " and " + std::to_string(s.jPerItem) + ")");
+    const std::size_t local = 2 * wg * static_cast<std::size_t>(s.jPerItem) * 16;
+    if (local > info.localMemBytes)
+        throw Error("pairs force: " + formatBytes(local) + " of local memory needed, " + info.name +
+                    " has " + formatBytes(info.localMemBytes));
+    if (n > kMaxBodies)
+        throw Error("pairs force: " + std::to_string(n) + " bodies is above the limit of " +
+                    std::to_string(kMaxBodies));
+    l.blocks = static_cast<int>(ceilDiv(n, wg * static_cast<std::size_t>(s.iPerItem)));
+    // Enough work-groups for several waves (GPUs) or every core (CPUs), each meeting an equal
+    // share of its block's offsets.
+    const std::size_t target =
+        std::max(1u, info.computeUnits) * (info.kind == DeviceKind::Gpu ? 32 : 4);
+    l.chunks = static_cast<int>(
+        std::clamp<std::size_t>(ceilDiv(target, l.blocks), 1, mostOffsets(l.blocks)));
+    return l;
+}
+
+std::string PairForce::describe(std::size_t n, PairForceShape shape) const {
+    const Launch l = plan(n, shape);
+    return "wg=" + std::to_string(l.shape.workGroupSize) +
+           " ipi=" + std::to_string(l.shape.iPerItem) + " jpi=" + std::to_string(l.shape.jPerItem) +
+           ", " + std::to_string(static_cast<long long>(l.blocks) * l.chunks) + " groups";
+}
+
+cl::Kernel& PairForce::kernel(const PairForceShape& s, bool selfGuard) {
+    const std::string options =
+        "-DWG=" + std::to_string(s.workGroupSize) + " -DIPI=" + std::to_string(s.iPerItem) +
+        " -DJPI=" + std::to_string(s.jPerItem) + (selfGuard ? " -DSELF_GUARD" : "");
+    for (auto& [key, k] : kernels_)
+        if (key == options) return k;
+    cl::Kernel k = builds_.kernel("nbody_pairs.cl", "nbody_pairs", options);
+    const auto limit = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cc_.device());
+    if (limit < static_cast<std::size_t>(s.workGroupSize))
+        throw Error("pairs force: " + cc_.info().name + " runs this kernel with at most " +
+                    std::to_string(limit) + " work-items per group, not " +
+                    std::to_string(s.workGroupSize));
+    return kernels_.emplace_back(options, std::move(k)).second;
+}
+
+void PairForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
+                        const cl::Buffer& acc, const cl::Buffer* vel, float kick,
+                        PairForceShape shape) {
+    events_.clear();
+    if (n == 0) return;
+    const Launch l = plan(n, shape);
+    cl::Kernel& k = kernel(l.shape, softening == 0);
+    cl::CommandQueue& q = cc_.queue();
+
+    cl::Event clear;
+    q.enqueueFillBuffer(acc, cl_float(0), 0, n * sizeof(cl_float4), nullptr, &clear);
+    events_.emplace_back("force-clear", clear);
+
+    k.setArg(0, pos);
+    k.setArg(1, acc);
+    k.setArg(2, static_cast<cl_int>(n));
+    k.setArg(3, static_cast<cl_int>(l.chunks));
+    k.setArg(4, softening * softening);
+    const std::size_t wg = static_cast<std::size_t>(l.shape.workGroupSize);
+    cl::Event force;
+    q.enqueueNDRangeKernel(k, cl::NullRange,
+                           cl::NDRange(static_cast<std::size_t>(l.blocks) * l.chunks * wg),
+                           cl::NDRange(wg), nullptr, &force);
+    events_.emplace_back("force", force);
+
+    if (!vel || kick == 0) return;
+    if (!kick_())
+        kick_ =
+            cc_.programs().kernel("nbody_pairs.cl", "nbody_pairs_kick", "-DWG=1 -DIPI=1 -DJPI=1");
+    kick_.setArg(0, acc);
+    kick_.setArg(1, *vel);
+    kick_.setArg(2, static_cast<cl_int>(n));
+    kick_.setArg(3, kick);
+    cl::Event kicked;
+    q.enqueueNDRangeKernel(kick_, cl::NullRange, cl::NDRange(ceilDiv(n, kKickGroup) * kKickGroup),
+                           cl::NDRange(kKickGroup), nullptr, &kicked);
+    events_.emplace_back("force-kick", kicked);
+}
+
+}  // namespace clviz
