@@ -204,7 +204,10 @@ NbodyPlan planNbodyBenchmark(const BenchOptions& o, bool gpu) {
         else
             plan.variants.push_back(v);
     }
-    if (o.variants.empty()) plan.variants = allNbodyVariants();  // the tree only when asked for
+    if (o.variants.empty()) {  // the tree only when asked for
+        plan.variants = allNbodyVariants();
+        plan.variants.push_back(NbodyVariant::Pairs);
+    }
     plan.thetas = o.thetas.empty() ? std::vector<double>{0.5} : o.thetas;
     plan.sizes = o.sizes;
     if (plan.sizes.empty()) {

@@ -38,6 +38,7 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
     if (!n_) throw Error("load bodies before auto-tuning");
     if (variant == NbodyVariant::Auto)
         throw Error("auto-tune needs a kernel variant; auto picks among the tuned ones");
+    if (variant == NbodyVariant::Pairs) return autotunePairs(budgetSeconds);
     if (runsOnOneDeviceInFloat(variant))
         throw Error(std::string("the ") + variantName(variant) +
                     " variant has no launch configuration to auto-tune");
@@ -125,6 +126,61 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
     throwClError("the N-body auto-tune failed", e);
 }
 
+// The pairs variant's shapes, each timed on the first n' = min(N, 2^18) bodies (every pair among
+// them, into a scratch buffer) and scaled by N / n' to the unit of the other variants' trials
+// (2^18 i-bodies against all N), so Auto compares like with like.
+NbodyAutotuneResult NbodySimulation::autotunePairs(double budgetSeconds) {
+    if (precision_ != NbodyPrecision::Float)
+        throw Error("the pairs variant computes in float only: nothing to auto-tune in fp64");
+    const auto start = std::chrono::steady_clock::now();
+    const std::size_t sub = std::min<std::size_t>(n_, std::size_t{1} << 18);
+    const double scale = static_cast<double>(n_) / static_cast<double>(sub);
+    cl::Buffer scratch(cc_.context(), CL_MEM_READ_WRITE, sub * sizeof(cl_float4));
+    PairForce& force = pairs();
+    NbodyAutotuneResult result;
+    std::vector<PairForceShape> shapes{force.resolve(sub, {})};  // the default first
+    for (int wg : {64, 128, 256})
+        for (int ipi : {4, 8})
+            shapes.push_back(force.resolve(sub, {wg, ipi, 0}));
+    std::vector<PairForceShape> seen;
+    for (const PairForceShape& s : shapes) {
+        if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+        if (result.candidates > 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >=
+                budgetSeconds)
+            break;
+        seen.push_back(s);
+        const NbodyKernelConfig c{NbodyVariant::Pairs, s.workGroupSize, 0, s.iPerItem, 0};
+        double ms = kFailed;
+        try {
+            for (int r = 0; r < 3; ++r) {  // the first run warms up unless it alone is long
+                force.compute(f32_.pos, sub, params_.softening, scratch, nullptr, 0, s);
+                const double t = eventMilliseconds(force.lastEvents().back().second) * scale;
+                if (r > 0 || t > 200) ms = std::min(ms, t);
+                if (t > 200 && r > 0) break;
+            }
+        } catch (const Error& e) {
+            result.log += describe(c) + ": skipped (" + e.what() + ")\n";
+            continue;
+        }
+        ++result.candidates;
+        std::ostringstream line;
+        line << describe(c) << ": " << ms << " ms\n";
+        result.log += line.str();
+        if (result.bestMs == 0 || ms < result.bestMs) {
+            result.bestMs = ms;
+            result.best = c;
+        }
+    }
+    if (result.candidates > 0) {
+        env_.autotune->store(
+            NbodyAutotuneStore::key(cc_.info(), NbodyVariant::Pairs, precision_, n_), result.best,
+            result.bestMs);
+        autoN_ = 0;
+    }
+    return result;
+}
+
 NbodyKernelConfig NbodySimulation::autoPick() {
     const DeviceInfo& dev = cc_.info();
     const bool gpu = dev.kind == DeviceKind::Gpu;
@@ -132,16 +188,21 @@ NbodyKernelConfig NbodySimulation::autoPick() {
         return nbodyDeviceDefaults(gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized, gpu, n_,
                                    dev.computeUnits);
     if (autoN_ == n_ && autoPrecision_ == precision_) return autoConfig_;
-    // Naive and tiled are never the fastest; the four tile-blocking variants compete, each with
-    // its best auto-tuned config (remembered from an earlier auto-tune, or tuned now).
+    // Naive and tiled are never the fastest; the four tile-blocking variants and the pairs
+    // variant compete, each with its best auto-tuned config (remembered from an earlier
+    // auto-tune, or tuned now).
     struct Entry {
         NbodyKernelConfig config;
         double ms;
         bool remembered;
     };
     std::vector<Entry> entries;
-    for (NbodyVariant v : {NbodyVariant::Unrolled, NbodyVariant::Vectorized,
-                           NbodyVariant::AsyncCopy, NbodyVariant::SmallN}) {
+    std::vector<NbodyVariant> candidates{NbodyVariant::Unrolled, NbodyVariant::Vectorized,
+                                         NbodyVariant::AsyncCopy, NbodyVariant::SmallN};
+    // Each pair once needs float and every body on this device.
+    if (precision_ == NbodyPrecision::Float && ownedCount_ == n_)
+        candidates.push_back(NbodyVariant::Pairs);
+    for (NbodyVariant v : candidates) {
         Entry e{{}, 0, false};
         if (useAutotuneMemory_)
             if (auto t = env_.autotune->find(NbodyAutotuneStore::key(dev, v, precision_, n_));

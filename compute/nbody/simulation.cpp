@@ -185,8 +185,8 @@ NbodyKernelConfig NbodySimulation::effectiveKernelConfig() try {
         c.workGroupSize = tree().groupSize();
         return c;
     }
-    if (config_.variant == NbodyVariant::Pairs) {
-        const PairForceShape s = pairs().resolve(n_, pairShape());
+    if (const NbodyKernelConfig f = forceConfig(); f.variant == NbodyVariant::Pairs) {
+        const PairForceShape s = pairs().resolve(n_, pairShape(f));
         NbodyKernelConfig c;
         c.variant = NbodyVariant::Pairs;
         c.workGroupSize = s.workGroupSize;
@@ -208,11 +208,23 @@ PairForce& NbodySimulation::pairs() {
     return *pairs_;
 }
 
-PairForceShape NbodySimulation::pairShape() const {
+PairForceShape NbodySimulation::pairShape(const NbodyKernelConfig& c) {
     PairForceShape s;
-    s.workGroupSize = config_.workGroupSize;
-    s.iPerItem = config_.bodiesPerItem;
+    s.workGroupSize = c.workGroupSize;
+    s.iPerItem = c.bodiesPerItem;
     return s;
+}
+
+NbodyKernelConfig NbodySimulation::forceConfig() {
+    if (config_.variant == NbodyVariant::Auto) return autoPick();
+    NbodyKernelConfig c = config_;
+    if (c.variant == NbodyVariant::Pairs && useAutotuneMemory_)  // 0 fields: a remembered tune
+        if (auto t = env_.autotune->find(
+                NbodyAutotuneStore::key(cc_.info(), c.variant, precision_, n_))) {
+            if (c.workGroupSize == 0) c.workGroupSize = t->config.workGroupSize;
+            if (c.bodiesPerItem == 0) c.bodiesPerItem = t->config.bodiesPerItem;
+        }
+    return c;
 }
 
 void NbodySimulation::invalidateKernel() {
@@ -245,10 +257,10 @@ void NbodySimulation::computeForces(bool kick, float kickFactor) {
         throw Error(std::string("the ") + variantName(config_.variant) +
                     " variant runs on one device: it cannot compute a slice of the bodies "
                     "(docs/scaling.md has the plan)");
-    if (config_.variant == NbodyVariant::Pairs) {  // float only (setPrecision/setKernelConfig)
-        PairForce& f = pairs();
+    if (const NbodyKernelConfig c = forceConfig(); c.variant == NbodyVariant::Pairs) {
+        PairForce& f = pairs();  // float only: setPrecision, setKernelConfig and autoPick see to it
         f.compute(f32_.pos, n_, params_.softening, f32_.acc, &f32_.vel, kick ? kickFactor : 0.0f,
-                  pairShape());
+                  pairShape(c));
         for (const auto& e : f.lastEvents())
             lastEvents_.push_back(e);
         accCurrent_ = true;
@@ -310,6 +322,7 @@ void NbodySimulation::setOwnedRange(std::size_t begin, std::size_t count) {
     ownedBegin_ = begin;
     ownedCount_ = count;
     accCurrent_ = false;  // the new bodies' accelerations were computed elsewhere
+    autoN_ = 0;           // the pairs variant competes only while this device owns every body
 }
 
 std::size_t NbodySimulation::workingBodyBytes() const {

@@ -215,6 +215,9 @@ class NbodySimulation {
     NbodyKernelConfig resolvedConfig();  // 0 fields filled in: Auto's pick, tuned, defaults
     NbodyKernelConfig autoPick();        // Auto: the fastest tuned variant and config for this N
     double timeForcePass(Built& b, const cl::Buffer& scratch, std::size_t iBodies);
+    NbodyAutotuneResult autotunePairs(double budgetSeconds);  // autotune() of the pairs variant
+    // The config the force pass runs: config_, or what Auto picked (possibly the pairs variant).
+    NbodyKernelConfig forceConfig();
     // The one place the force kernel's arguments are set:
     // a(x) of iBodies bodies from i0 into acc, and v += kick * a when kick != 0.
     cl::Event enqueueForce(Built& b, const cl::Buffer& acc, std::size_t i0, std::size_t iBodies,
@@ -261,7 +264,7 @@ class NbodySimulation {
     TreeForce& tree();
     std::unique_ptr<PairForce> pairs_;  // created when first needed
     PairForce& pairs();
-    PairForceShape pairShape() const;  // the requested launch, 0 fields for the defaults
+    static PairForceShape pairShape(const NbodyKernelConfig& c);  // its wg and bodies per item
 };
 
 }  // namespace clviz

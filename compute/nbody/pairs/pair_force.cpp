@@ -33,12 +33,14 @@ PairForce::PairForce(ComputeContext& cc) : cc_(cc), builds_(cc) {}
 PairForceShape PairForce::resolve(std::size_t n, PairForceShape shape) const {
     const DeviceInfo& info = cc_.info();
     const bool gpu = info.kind == DeviceKind::Gpu;
-    if (shape.iPerItem <= 0) shape.iPerItem = gpu ? 8 : 4;
+    // Defaults: the fastest shape on the H100 (docs/benchmarks.md, "Each pair once"): groups of
+    // 128 holding 4 bodies each, meeting 4 per phase.
+    if (shape.iPerItem <= 0) shape.iPerItem = 4;
     if (shape.jPerItem <= 0) shape.jPerItem = std::min(shape.iPerItem, gpu ? 4 : 2);
     if (shape.workGroupSize <= 0) {
-        // GPUs: the largest group that still gives every compute unit 16 block meetings, so the
-        // last wave is short; CPUs run a work-group as a loop, where 32 is plenty.
-        const std::size_t cap = std::min<std::size_t>(gpu ? 256 : 32, info.maxWorkGroupSize);
+        // GPUs: the largest group up to 128 that still gives every compute unit 16 block
+        // meetings, so the last wave is short; CPUs run a work-group as a loop: 32 is plenty.
+        const std::size_t cap = std::min<std::size_t>(gpu ? 128 : 32, info.maxWorkGroupSize);
         std::size_t wg = cap;
         while (wg > 32 && allOffsets(ceilDiv(std::max<std::size_t>(n, 1), wg * shape.iPerItem)) <
                               16 * std::max(1u, info.computeUnits))

@@ -18,8 +18,8 @@ namespace clviz {
 class ComputeContext;
 
 struct PairForceShape {
-    int workGroupSize = 0;  // 0: by device and n (GPUs: 256 where n fills the device, else less)
-    int iPerItem = 0;       // bodies each work-item holds; 0: 8 on GPUs, 4 on CPUs
+    int workGroupSize = 0;  // 0: by device and n (GPUs: 128 where n fills the device, else less)
+    int iPerItem = 0;       // bodies each work-item holds; 0: 4
     int jPerItem = 0;       // bodies of the met block each work-item takes per phase; divides
                             // iPerItem; 0: 4 on GPUs, 2 on CPUs
     bool operator==(const PairForceShape&) const = default;

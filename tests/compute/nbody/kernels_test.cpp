@@ -4,8 +4,10 @@
 
 #include <cstdlib>
 #include <map>
+#include <memory>
 
 #include "common/error.hpp"
+#include "compute/nbody/autotune_store.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/reference.hpp"
 #include "compute/nbody/simulation.hpp"
@@ -148,11 +150,49 @@ TEST(NbodyKernels, Pairs) {
 
 TEST(NbodyKernels, PairsComputeInFloatOnly) {
     NbodySimulation sim(context());
+    sim.load(bodiesFor(300));
     NbodyKernelConfig pairs;
     pairs.variant = NbodyVariant::Pairs;
     sim.setKernelConfig(pairs);
     if (sim.supportsFp64()) EXPECT_THROW(sim.setPrecision(NbodyPrecision::Double), Error);
-    EXPECT_THROW(sim.autotune(NbodyVariant::Pairs, 1), Error);
+    const NbodyAutotuneResult tuned = sim.autotune(NbodyVariant::Pairs, 0.2);
+    EXPECT_EQ(tuned.best.variant, NbodyVariant::Pairs);
+    EXPECT_GT(tuned.candidates, 0);
+    EXPECT_EQ(sim.effectiveKernelConfig(), tuned.best);  // 0 fields: the remembered tune
+    if (!sim.supportsFp64()) return;
+    sim.setKernelConfig({});
+    sim.setPrecision(NbodyPrecision::Double);
+    EXPECT_THROW(sim.autotune(NbodyVariant::Pairs, 0.2), Error);
+}
+
+// Auto runs the pairs variant when the auto-tune remembers it fastest, and leaves it out where it
+// cannot run: in fp64 and on a slice of the bodies (several devices).
+TEST(NbodyKernels, AutoPicksPairsWhereItIsFastestAndAllowed) {
+    const auto bodies = bodiesFor(1000);
+    auto store = std::make_shared<NbodyAutotuneStore>();
+    NbodyEnvironment env;
+    env.autotune = store;
+    NbodySimulation sim(context(), env);
+    sim.setAutoTuneBudget(0.05);
+    sim.load(bodies);
+    const auto key = [&](NbodyVariant v, NbodyPrecision p) {
+        return NbodyAutotuneStore::key(context().info(), v, p, bodies.size());
+    };
+    store->store(key(NbodyVariant::Pairs, NbodyPrecision::Float),
+                 {NbodyVariant::Pairs, 32, 0, 2, 0}, 1e-6);  // "faster than anything"
+    sim.setVariant(NbodyVariant::Auto);
+    EXPECT_EQ(sim.effectiveKernelConfig().variant, NbodyVariant::Pairs) << sim.autoChoice();
+    const Expected& e = expected(1000, NbodyIntegrator::Leapfrog);
+    std::string where;
+    EXPECT_LE(test::worstForceError(sim.readAccelerationsDouble(), e.forces, &where), 1e-4)
+        << where;
+
+    sim.setOwnedRange(0, 500);  // half the bodies: another device has the rest
+    EXPECT_NE(sim.effectiveKernelConfig().variant, NbodyVariant::Pairs) << sim.autoChoice();
+    sim.setOwnedRange(0, 1000);
+    if (!sim.supportsFp64()) return;
+    sim.setPrecision(NbodyPrecision::Double);
+    EXPECT_NE(sim.effectiveKernelConfig().variant, NbodyVariant::Pairs) << sim.autoChoice();
 }
 
 TEST(NbodyKernels, DoublePrecisionIsFarTighter) {

@@ -25,6 +25,7 @@ TEST(NbodyTunables, EachVariantDeclaresWhatItsKernelReads) {
     expect(NbodyVariant::AsyncCopy, true, true, true, false);
     expect(NbodyVariant::SmallN, true, true, true, true);
     expect(NbodyVariant::Auto, false, false, false, false);
+    expect(NbodyVariant::Pairs, true, false, true, false);
 }
 
 // A declared setting reaches the kernel's build; an undeclared one is fixed at 1 whatever is asked.
