@@ -107,30 +107,65 @@ __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_
     GATHER_AND_STORE(buffer_nearest_pixel, src, sw, sh, geom, dst_centre, background);
 }
 
-// Byte k of an RGBA8 word as an exact float without a conversion instruction (conversions run
-// at a quarter of the FP32 rate on NVIDIA): 2^23 + b holds b in its low mantissa bits. Back: for
-// v in [0, 255] (a blend of bytes), adding 2^23 rounds to the nearest integer, ties to even, as
-// convert_uchar4_sat_rte would.
 #ifdef NV_INLINE_PTX
-// NVIDIA (the host defines NV_INLINE_PTX where the compiler takes inline PTX): one byte permute
-// per byte instead of a shift and a mask, and three to pack a pixel. The bilinear rotate is
-// partly bound by the integer pipe these run on: 0.34 -> 0.30 ms at 8192^2 on an H100.
+// NVIDIA (the host defines NV_INLINE_PTX where the compiler takes inline PTX): byte permutes to
+// unpack and pack, FP16 pairs to blend. The bilinear rotate is partly bound by the integer pipe
+// the permutes run on and by the floating-point work: at 8192^2 on an H100, 0.34 ms with shifts
+// and masks, 0.28 ms with permutes and a float blend, 0.238 ms with the FP16 blend.
 inline uint prmt(uint a, uint b, uint select) {
     uint r;
     asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(select));
     return r;
 }
-inline float4 unpack_float(uint p) {
-    const uint e = 0x4b000000u;  // byte 7 of the pair (p, e) is 0x4b, bytes 4-6 are 0
-    return (float4)(as_float(prmt(p, e, 0x7440u)), as_float(prmt(p, e, 0x7441u)),
-                    as_float(prmt(p, e, 0x7442u)), as_float(prmt(p, e, 0x7443u))) -
-           8388608.0f;
+
+// Two FP16 lanes per instruction (OpenCL on NVIDIA has no half arithmetic: PTX).
+inline uint h2_sub(uint a, uint b) {
+    uint r;
+    asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
 }
-inline uchar4 pack_rte(float4 v) {
-    const uint4 u = as_uint4(v + 8388608.0f);  // each value in its low byte
-    return as_uchar4(prmt(prmt(u.x, u.y, 0x0040u), prmt(u.z, u.w, 0x0040u), 0x5410u));
+inline uint h2_add(uint a, uint b) {
+    uint r;
+    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+inline uint h2_fma(uint a, uint b, uint c) {
+    uint r;
+    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+inline uint h2_splat(float x) {
+    uint r;
+    asm("cvt.rn.f16x2.f32 %0, %1, %1;" : "=r"(r) : "f"(x));
+    return r;
+}
+
+// The bilinear blend of four RGBA8 words with weights a, two channels per FP16 pair: half the
+// floating-point instructions of the float blend below and half the byte permutes. A byte b
+// permuted under 0x64 is the half 1024 + b; differences of two are exact; a blend is within
+// 0.2 of the float one (weights rounded to 11 bits, products to 1/8 below 256), so the result is
+// within one level of the reference's, which the tests allow for this variant. Adding 1024 back
+// rounds to the nearest integer (ties to even) and leaves it in the low byte of each half.
+inline uchar4 blend(uint p00, uint p10, uint p01, uint p11, float2 a) {
+    const uint e = 0x64646464u, bias = 0x64006400u;  // bias: 1024.0 in both halves
+    const uint wx = h2_splat(a.x), wy = h2_splat(a.y);
+    uint out[2];
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {  // R and G, then B and A
+        const uint sel = k ? 0x4342u : 0x4140u;
+        const uint f00 = prmt(p00, e, sel), f10 = prmt(p10, e, sel);
+        const uint f01 = prmt(p01, e, sel), f11 = prmt(p11, e, sel);
+        const uint top = h2_fma(h2_sub(f10, f00), wx, h2_sub(f00, bias));
+        const uint bottom = h2_fma(h2_sub(f11, f01), wx, h2_sub(f01, bias));
+        out[k] = h2_add(h2_fma(h2_sub(bottom, top), wy, top), bias);
+    }
+    return as_uchar4(prmt(out[0], out[1], 0x6420u));
 }
 #else
+// Byte k of an RGBA8 word as an exact float without a conversion instruction (conversions run
+// at a quarter of the FP32 rate on some GPUs): 2^23 + b holds b in its low mantissa bits. Back:
+// for v in [0, 255] (a blend of bytes), adding 2^23 rounds to the nearest integer, ties to even,
+// as convert_uchar4_sat_rte would.
 inline float4 unpack_float(uint p) {
     return (float4)(as_float((p & 255u) | 0x4b000000u), as_float(((p >> 8) & 255u) | 0x4b000000u),
                     as_float(((p >> 16) & 255u) | 0x4b000000u), as_float((p >> 24) | 0x4b000000u)) -
@@ -139,6 +174,15 @@ inline float4 unpack_float(uint p) {
 inline uchar4 pack_rte(float4 v) {
     const uint4 u = as_uint4(v + 8388608.0f) & 255u;
     return as_uchar4(u.x | (u.y << 8) | (u.z << 16) | (u.w << 24));
+}
+
+// The bilinear blend of four RGBA8 words with weights a, in float: the reference's arithmetic.
+inline uchar4 blend(uint p00, uint p10, uint p01, uint p11, float2 a) {
+    const float4 f00 = unpack_float(p00), f10 = unpack_float(p10);
+    const float4 f01 = unpack_float(p01), f11 = unpack_float(p11);
+    const float4 top = fma(f10 - f00, (float4)a.x, f00);
+    const float4 bottom = fma(f11 - f01, (float4)a.x, f01);
+    return pack_rte(fma(bottom - top, (float4)a.y, top));
 }
 #endif
 
@@ -150,8 +194,8 @@ inline uint word_or(const __global uchar4* src, int w, int h, int x, int y, uint
 // unsigned compare per axis, then four plain loads; the edge cases blend in the background.
 // The output pixel comes as float coordinates (GATHER_AND_STORE_F). What limits the kernel is
 // the gather itself (each tap of a warp touches a dozen cache lines of rotated rows) and the
-// integer pipe: on the H100 at 8192^2, 0.34 ms before these changes and the PTX unpacking
-// above, 0.28 ms after. Staging the tile's source rectangle in local memory (16-byte loads,
+// arithmetic around it: on the H100 at 8192^2, 0.34 ms before these changes and the PTX
+// unpacking and FP16 blend above, 0.238 ms after. Staging the tile's source rectangle in local memory (16-byte loads,
 // then taps from local memory) ran at 29% of copy on the H200; 8 x 4 pixel blocks per warp
 // instruction instead of 32 pixels 4 apart ran slower (docs/benchmarks.md).
 inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, float4 geom,
@@ -173,12 +217,7 @@ inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, 
     } else {
         return background;
     }
-    const float2 a = q - f0;
-    const float4 f00 = unpack_float(p00), f10 = unpack_float(p10);
-    const float4 f01 = unpack_float(p01), f11 = unpack_float(p11);
-    const float4 top = fma(f10 - f00, (float4)a.x, f00);
-    const float4 bottom = fma(f11 - f01, (float4)a.x, f01);
-    return pack_rte(fma(bottom - top, (float4)a.y, top));
+    return blend(p00, p10, p01, p11, q - f0);
 }
 
 __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_buffer_bilinear(
