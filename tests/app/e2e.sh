@@ -90,7 +90,8 @@ case $case_name in
 devices_split)
     # --devices all on two PoCL devices: the bodies split over both, every body drawn from the
     # first device's buffer (the screenshot has particles), one timing line per device whose
-    # slices cover all N bodies; the tree variant is refused with a reason.
+    # slices cover all N bodies; the tree and pairs variants are refused with a reason, and pairs
+    # runs on one device.
     export POCL_DEVICES="pthread pthread"
     expect 0 "also split onto OpenCL device 0.1" "$CLVIZ" --devices all --n 2053 --frames 40 \
         --set variant=tiled --screenshot shot.png --layout layout.txt \
@@ -112,6 +113,11 @@ devices_split)
     [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "no split after app.split-devices"
     expect 2 "tree variant runs on one device" "$CLVIZ" --devices all --n 512 --frames 5 \
         --set-at 2:variant=tree
+    expect 2 "pairs variant runs on one device" "$CLVIZ" --devices all --n 512 --frames 5 \
+        --set-at 2:variant=pairs
+    # On one device the pairs variant runs, and matches the CPU reference.
+    expect 0 "N-body vs CPU reference: OK" "$CLVIZ" --n 1031 --frames 20 --set variant=pairs \
+        --set-at 10:app.check-reference=on
     expect 1 "no device 0.7" "$CLVIZ" --devices 0.0,0.7 --frames 1  # as a bad --device
     ;;
 default_screenshot)
