@@ -99,7 +99,9 @@ void NbodySimulation::reloadKernels() try {
     fresh->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
     if (kernels_->toFloat()) fetchDoubleKernels(*fresh);  // fp64 was used
     kernels_ = std::move(fresh);  // force and diagnostics kernels are fetched again on next use
-    accCurrent_ = false;          // the next force pass runs the new force kernel
+    pairs_.reset();               // so are the pairs and tree kernels (their classes hold them)
+    tree_.reset();
+    accCurrent_ = false;  // the next force pass runs the new force kernel
 } catch (const cl::Error& e) {
     throwClError("cannot reload the N-body kernels", e);
 }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
@@ -103,6 +104,33 @@ TEST(KernelReloader, EditRebuildsAndTheSimulationKeepsItsState) {
     const ReferenceCheck check = checkNbodyAgainstReference(sim, 16);
     EXPECT_FALSE(check.ok) << check.message;
     EXPECT_NE(check.message.find("MISMATCH"), std::string::npos);
+}
+
+// The pairs variant's kernels live in their own class (PairForce): a reload must reach them too.
+TEST(KernelReloader, AnEditOfThePairsKernelRunsAfterTheReload) {
+    KernelCopy kernels("pairs");
+    auto cc = freshContext();
+    NbodySimulation sim(*cc);
+    sim.setVariant(NbodyVariant::Pairs);
+    sim.load(makePreset(NbodyPreset::Plummer, 97, 5));
+    sim.step(1);
+    const auto accelerationsNow = [&] {
+        const auto acc = sim.readAccelerationsDouble();
+        return std::vector<double>{acc[0], acc[1], acc[2]};  // body 0's, as computed by the step
+    };
+    EXPECT_NE(accelerationsNow(), std::vector<double>(3, 0.0));
+
+    KernelReloader reloader(cc->programs(), kernels.dir.string());
+    // The edit: the pull inside a block (all of it at N = 97) becomes zero.
+    kernels.save("nbody_pairs.cl", replaced(kernels.read("nbody_pairs.cl"),
+                                            "const float s = q.w * (inv * inv * inv);",
+                                            "const float s = 0.0f * inv;"));
+    const auto events = reloader.waitForReload(120);
+    ASSERT_EQ(events.size(), 1u);
+    EXPECT_TRUE(events[0].ok) << events[0].message;
+    sim.reloadKernels();
+    sim.step(1);
+    EXPECT_EQ(accelerationsNow(), std::vector<double>(3, 0.0)) << "the old pairs kernel ran";
 }
 
 TEST(KernelReloader, SyntaxErrorKeepsTheLastGoodBuild) {
