@@ -20,18 +20,25 @@ using namespace nbody_detail;
 
 namespace {
 constexpr double kFailed = 1e300;  // the time of a candidate that could not be built or run
-}
 
-// Best of a few force passes into `scratch` without the kick (the state stays untouched); the
-// first run warms up unless it alone is long.
-double NbodySimulation::timeForcePass(Built& b, const cl::Buffer& scratch, std::size_t iBodies) {
+// Best of a few runs of `pass` (which returns its device milliseconds); the first run warms up
+// unless it alone is long.
+template <class Pass>
+double bestOfPasses(Pass pass) {
     double best = kFailed;
     for (int r = 0; r < 3; ++r) {
-        const double ms = eventMilliseconds(enqueueForce(b, scratch, 0, iBodies, 0.0));
+        const double ms = pass();
         if (r > 0 || ms > 200) best = std::min(best, ms);
         if (ms > 200 && r > 0) break;
     }
     return best;
+}
+}  // namespace
+
+// Best of a few force passes into `scratch` without the kick (the state stays untouched).
+double NbodySimulation::timeForcePass(Built& b, const cl::Buffer& scratch, std::size_t iBodies) {
+    return bestOfPasses(
+        [&] { return eventMilliseconds(enqueueForce(b, scratch, 0, iBodies, 0.0)); });
 }
 
 NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budgetSeconds) try {
@@ -153,12 +160,10 @@ NbodyAutotuneResult NbodySimulation::autotunePairs(double budgetSeconds) {
         const NbodyKernelConfig c{NbodyVariant::Pairs, s.workGroupSize, 0, s.iPerItem, 0};
         double ms = kFailed;
         try {
-            for (int r = 0; r < 3; ++r) {  // the first run warms up unless it alone is long
-                force.compute(f32_.pos, sub, params_.softening, scratch, nullptr, 0, s);
-                const double t = eventMilliseconds(force.lastEvents().back().second) * scale;
-                if (r > 0 || t > 200) ms = std::min(ms, t);
-                if (t > 200 && r > 0) break;
-            }
+            ms = scale * bestOfPasses([&] {
+                     force.compute(f32_.pos, sub, params_.softening, scratch, nullptr, 0, s);
+                     return eventMilliseconds(force.lastEvents().back().second);  // "force"
+                 });
         } catch (const Error& e) {
             result.log += describe(c) + ": skipped (" + e.what() + ")\n";
             continue;
