@@ -91,15 +91,14 @@ cl::Kernel& PairForce::kernel(const PairForceShape& s, bool selfGuard) {
     const std::string options =
         "-DWG=" + std::to_string(s.workGroupSize) + " -DIPI=" + std::to_string(s.iPerItem) +
         " -DJPI=" + std::to_string(s.jPerItem) + (selfGuard ? " -DSELF_GUARD" : "");
-    for (auto& [key, k] : kernels_)
-        if (key == options) return k;
+    if (auto it = kernels_.find(options); it != kernels_.end()) return it->second;
     cl::Kernel k = builds_.kernel("nbody_pairs.cl", "nbody_pairs", options);
     const auto limit = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cc_.device());
     if (limit < static_cast<std::size_t>(s.workGroupSize))
         throw Error("pairs force: " + cc_.info().name + " runs this kernel with at most " +
                     std::to_string(limit) + " work-items per group, not " +
                     std::to_string(s.workGroupSize));
-    return kernels_.emplace_back(options, std::move(k)).second;
+    return kernels_.emplace(options, std::move(k)).first->second;
 }
 
 void PairForce::compute(const cl::Buffer& pos, std::size_t n, float softening,

@@ -6,6 +6,7 @@
 // GL-free and independent of NbodySimulation, like TreeForce: float4 positions (xyz, mass in w)
 // in, float4 accelerations (w = 0) out, every command on the context's in-order queue.
 #include <cstddef>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,7 +55,7 @@ class PairForce {
 
     ComputeContext& cc_;
     InlinePtxBuilds builds_;
-    std::vector<std::pair<std::string, cl::Kernel>> kernels_;  // by build options
+    std::map<std::string, cl::Kernel> kernels_;  // by build options
     cl::Kernel kick_;
     std::vector<std::pair<std::string, cl::Event>> events_;
 };
