@@ -186,8 +186,8 @@ struct NbodyPlan {
     int rows = 0;  // for the progress line
 };
 
-// The pairs variant has no auto-tune: its rows try 4 and 8 bodies per work-item at each size.
-// The others take their default (or tune it in their own row).
+// The pairs variant gets no tuned row (auto weighs its auto-tune): its rows try 4 and 8 bodies per
+// work-item at each size. The others take their default (or tune it in their own row).
 std::vector<int> bodiesPerItemRows(NbodyVariant v) {
     return v == NbodyVariant::Pairs ? std::vector<int>{4, 8} : std::vector<int>{0};
 }
