@@ -143,8 +143,9 @@ inline uint h2_splat(float x) {
 // The bilinear blend of four RGBA8 words with weights a, two channels per FP16 pair: half the
 // floating-point instructions of the float blend below and half the byte permutes. A byte b
 // permuted under 0x64 is the half 1024 + b; differences of two are exact; a blend is within
-// 0.2 of the float one (weights rounded to 11 bits, products to 1/8 below 256), so the result is
-// within one level of the reference's, which the tests allow for this variant. Adding 1024 back
+// 0.56 of the float one at worst (weights rounded to 11 bits, products to 1/8 below 256), so the
+// result is within one level of the reference's, which the tests allow for this variant (the
+// docs/benchmarks.md rotate follow-up has the bound). Adding 1024 back
 // rounds to the nearest integer (ties to even) and leaves it in the low byte of each half.
 inline uchar4 blend(uint p00, uint p10, uint p01, uint p11, float2 a) {
     const uint e = 0x64646464u, bias = 0x64006400u;  // bias: 1024.0 in both halves
@@ -195,9 +196,9 @@ inline uint word_or(const __global uchar4* src, int w, int h, int x, int y, uint
 // The output pixel comes as float coordinates (GATHER_AND_STORE_F). What limits the kernel is
 // the gather itself (each tap of a warp touches a dozen cache lines of rotated rows) and the
 // arithmetic around it: on the H100 at 8192^2, 0.34 ms before these changes and the PTX
-// unpacking and FP16 blend above, 0.238 ms after. Staging the tile's source rectangle in local memory (16-byte loads,
-// then taps from local memory) ran at 29% of copy on the H200; 8 x 4 pixel blocks per warp
-// instruction instead of 32 pixels 4 apart ran slower (docs/benchmarks.md).
+// unpacking and FP16 blend above, 0.238 ms after. Staging the tile's source rectangle in local
+// memory (16-byte loads, then taps from local memory) ran at 29% of copy on the H200; 8 x 4
+// pixel blocks per warp instruction instead of 32 pixels 4 apart ran slower (docs/benchmarks.md).
 inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, float4 geom,
                                     float2 dst_centre, uchar4 background, float x, float y) {
     // The four pixels whose centres surround the position.
