@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -33,11 +34,18 @@ struct Fd {
 
 std::vector<std::uint8_t> readRegularFile(const std::string& path, std::uint64_t maxBytes,
                                           const std::string& what) {
-    const std::string prefix = what + " '" + path + "': ";
+    const std::string prefix = what + " " + quotedPath(path) + ": ";
     // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer;
     // fstat on the open file then refuses it (no race between checking and opening).
     Fd file{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)};
-    if (file.fd < 0) throw Error(prefix + std::strerror(errno));
+    if (file.fd < 0) {
+        const int openError = errno;
+        // A socket cannot be opened at all (ENXIO, "No such device or address"): say what it is.
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+            throw Error(prefix + "it is " + fileKind(st.st_mode));
+        throw Error(prefix + std::strerror(openError));
+    }
     struct stat st {};
     if (::fstat(file.fd, &st) != 0) throw Error(prefix + std::strerror(errno));
     if (!S_ISREG(st.st_mode)) throw Error(prefix + "it is " + fileKind(st.st_mode));

@@ -41,8 +41,8 @@ build() {
                -fno-sanitize-recover=bounds -DNDEBUG)
     lib=(compute/image/io/image_io compute/image/io/image_save compute/image/io/image_limits
          compute/image/io/decode_guards compute/image/io/format_checks compute/image/io/pnm
-         compute/image/io/radiance_hdr compute/image/io/tone_map common/bounded_file
-         compute/nbody/snapshot)
+         compute/image/io/radiance_hdr compute/image/io/tone_map compute/image/io/png_inflate_budget
+         compute/image/io/psd_rle16 common/bounded_file common/quoted_path compute/nbody/snapshot)
     # Rebuild only when an input changed (the sanitized stb build is the slow part).
     inputs=("$src"/tests/fuzz/*.cpp "$src/tests/fuzz/stb_instrumented.c" "$0"
             /usr/include/stb/stb_image.h "$src"/compute/image/io/*.hpp "$src"/compute/image/*.hpp
@@ -73,7 +73,8 @@ build() {
     "$cxx" "${flags[@]}" "$src/tests/fuzz/fuzz_snapshot_load.cpp" "${objs[@]}" "$work/stb.o" \
         -o "$work/fuzz_snapshot"
     "$cxx" -std=c++20 -O1 -I"$src" "$src/tests/fuzz/make_seed_corpus.cpp" \
-        "$src/compute/nbody/snapshot.cpp" "$src/common/bounded_file.cpp" -lstb \
+        "$src/compute/nbody/snapshot.cpp" "$src/common/bounded_file.cpp" \
+        "$src/common/quoted_path.cpp" -lstb \
         -o "$work/make_seed_corpus"
     rm -rf "$work/seeds" && mkdir -p "$work/seeds"
     "$work/make_seed_corpus" "$work/seeds"

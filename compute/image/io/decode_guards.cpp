@@ -3,11 +3,12 @@
 #include <cstdio>
 
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
 std::string quotedName(const std::string& name) {
-    return "'" + name + "'";
+    return quotedPath(name);
 }
 
 namespace {

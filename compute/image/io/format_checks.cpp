@@ -67,9 +67,9 @@ std::optional<std::string> pngProblem(Bytes b) {
         const std::string type(reinterpret_cast<const char*>(&b[at + 4]), 4);
         if (12 + length > b.size() - at)
             return "the file is corrupt or truncated (PNG chunk " + type + " declares " +
-                   std::to_string(length) + " bytes, but only " +
-                   std::to_string(b.size() - at - std::min<std::size_t>(b.size() - at, 12)) +
-                   " remain)";
+                   std::to_string(length) + " data bytes: with its length, type and CRC it needs " +
+                   std::to_string(12 + length) + ", but the file ends " +
+                   std::to_string(b.size() - at) + " bytes after the chunk's start)";
         if (type == "IEND") return std::nullopt;
         at += 12 + length;
     }
@@ -109,6 +109,7 @@ std::optional<std::string> jpegProblem(Bytes b) {
         ++i;
     ++i;  // SOI (sniffImageFormat checked it)
     bool sawScan = false;
+    std::uint64_t scans = 0;
     while (i + 1 < b.size()) {
         if (b[i] != 0xFF) {  // entropy-coded data (or junk stb skips too): find the next marker
             ++i;
@@ -132,6 +133,10 @@ std::optional<std::string> jpegProblem(Bytes b) {
         if (m == 0xDA) {
             sawScan = true;
             if (auto bad = scanTablesProblem(i)) return bad;
+            if (++scans > kMaxJpegScans)
+                return "the JPEG has more than " + std::to_string(kMaxJpegScans) +
+                       " scans (a scan bomb: stb decodes every scan over the whole image; "
+                       "real progressive files have about 10)";
         }
         if (m == 0xC4) {
             // stb's DHT loop, with its own idea of the segment length.
@@ -183,7 +188,17 @@ std::optional<std::string> gifProblem(Bytes b) {
             if (auto bad = skipSubBlocks("an extension block")) return bad;
         } else if (tag == 0x2C) {  // image descriptor, local colour table, LZW code size, data
             if (p + 10 > b.size()) return truncated("GIF", p + 10, b.size(), "image descriptor");
-            p += 10 + colorTable(b[p + 9]) + 1;
+            p += 10 + colorTable(b[p + 9]);
+            if (p >= b.size())
+                return std::string(
+                    "the file is truncated: the GIF ends before its first image's "
+                    "LZW code size");
+            // stb gives up on a code size over 12 without a reason (codes are 12 bits at most).
+            if (b[p] > 12)
+                return "the file is corrupt: the GIF's first image has an LZW minimum code size "
+                       "of " +
+                       std::to_string(b[p]) + " (GIF allows 2 to 8; codes never exceed 12 bits)";
+            p += 1;
             return skipSubBlocks("the first image's pixel data");
         } else {
             return std::nullopt;  // trailer or junk: stb says what is wrong
@@ -200,7 +215,11 @@ std::optional<std::string> bmpProblem(Bytes b) {
         width = u16le(b, 18), height = u16le(b, 20), bpp = u16le(b, 24);
     } else if (headerSize == 40 || headerSize == 56 || headerSize == 108 || headerSize == 124) {
         const auto h = static_cast<std::int32_t>(u32le(b, 22));
-        width = static_cast<std::int32_t>(u32le(b, 18)) > 0 ? u32le(b, 18) : 0;
+        const auto w = static_cast<std::int32_t>(u32le(b, 18));
+        if (w < 0)  // only the height's sign means something (top-down rows)
+            return "the file is corrupt: its BMP header states a negative width (" +
+                   std::to_string(w) + "); BMP widths are positive";
+        width = w > 0 ? u32le(b, 18) : 0;
         height = h == INT32_MIN ? 0 : static_cast<std::uint64_t>(h < 0 ? -std::int64_t{h} : h);
         bpp = u16le(b, 28), compression = u32le(b, 30);
     } else {
@@ -296,7 +315,11 @@ ImageFormat sniffImageFormat(Bytes b) {
     if (startsWith(b, "BM")) return ImageFormat::Bmp;
     if (startsWith(b, "8BPS")) return ImageFormat::Psd;
     if (startsWith(b, "#?RADIANCE\n") || startsWith(b, "#?RGBE\n")) return ImageFormat::Hdr;
+    // Every PNM variant is recognised, so that those clviz does not read are refused by name.
     if (startsWith(b, "P5") || startsWith(b, "P6")) return ImageFormat::Pnm;
+    if (b.size() >= 3 && b[0] == 'P' && std::strchr("12347", b[1]) && b[1] != 0 &&
+        std::strchr(" \t\r\n#", b[2]) && b[2] != 0)
+        return ImageFormat::Pnm;
     if (startsWith(b, "\x53\x80\xF6\x34") && b.size() >= 92 && std::memcmp(&b[88], "PICT", 4) == 0)
         return ImageFormat::Pic;
     if (looksLikeTga(b)) return ImageFormat::Tga;

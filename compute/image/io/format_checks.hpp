@@ -29,6 +29,16 @@ struct HeaderSize {
 };
 std::optional<HeaderSize> imageHeaderSize(ImageFormat format, std::span<const std::uint8_t> bytes);
 
+// The most scans a JPEG may have. Each scan of a progressive JPEG makes stb_image walk every
+// block of the image once, so the scan count multiplies the decode time: 60,000 scans of a
+// 16384 x 8192 picture took 190 s. Encoders write about 10 (libjpeg's default progressive
+// script: 10 for colour, 6 for grey); the most a non-redundant script can have is 4 components
+// x (1 DC + 13 refinements + 63 AC bands x 14 bit positions), but no encoder writes that.
+// libjpeg-turbo has the same guard (djpeg -maxscans, TJPARAM_SCANLIMIT). 500 keeps a bomb at
+// the largest allowed size to about 1/120 of the 60,000-scan case (docs/bench/issue28) and is
+// 50 times what encoders write.
+inline constexpr std::uint64_t kMaxJpegScans = 500;
+
 // Why stb_image must not decode these bytes (truncated, or a known decoder bug), or nothing.
 // The reason reads after "cannot load image 'x': ".
 std::optional<std::string> imageStructureProblem(ImageFormat format,

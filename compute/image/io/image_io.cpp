@@ -12,7 +12,9 @@
 #include "common/error.hpp"
 #include "compute/image/io/decode_guards.hpp"
 #include "compute/image/io/format_checks.hpp"
+#include "compute/image/io/png_inflate_budget.hpp"
 #include "compute/image/io/pnm.hpp"
+#include "compute/image/io/psd_rle16.hpp"
 #include "compute/image/io/radiance_hdr.hpp"
 #include "compute/image/io/tone_map.hpp"
 
@@ -30,6 +32,41 @@ std::string unsupportedFormat() {
 struct StbFree {
     void operator()(void* p) const { stbi_image_free(p); }
 };
+
+// stb reads through these, so that a cancel takes effect at its next read: it sees the end of
+// its input and fails within the scan, chunk or row it is decoding.
+struct CancellableInput {
+    std::span<const std::uint8_t> bytes;
+    std::size_t at = 0;
+    const std::atomic<bool>* cancel = nullptr;
+
+    bool cancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+
+    static int read(void* self, char* data, int size) {
+        auto& in = *static_cast<CancellableInput*>(self);
+        if (in.cancelled() || size <= 0) return 0;
+        const std::size_t n =
+            std::min<std::size_t>(static_cast<std::size_t>(size), in.bytes.size() - in.at);
+        std::copy_n(in.bytes.begin() + static_cast<std::ptrdiff_t>(in.at), n, data);
+        in.at += n;
+        return static_cast<int>(n);
+    }
+    static void skip(void* self, int n) {
+        auto& in = *static_cast<CancellableInput*>(self);
+        if (n < 0)
+            in.at -= std::min<std::size_t>(in.at, static_cast<std::size_t>(-std::int64_t{n}));
+        else
+            in.at += std::min<std::size_t>(static_cast<std::size_t>(n), in.bytes.size() - in.at);
+    }
+    static int eof(void* self) {
+        auto& in = *static_cast<CancellableInput*>(self);
+        return in.cancelled() || in.at >= in.bytes.size();
+    }
+};
+
+void throwIfCancelled(const ImageLoadLimits& limits, const std::string& prefix) {
+    if (limits.cancel && limits.cancel->load()) throw ImageLoadCancelled(prefix + "cancelled");
+}
 
 }  // namespace
 
@@ -49,7 +86,10 @@ Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::s
     // bytes clviz cannot name, and never a file shorter than its headers say.
     const ImageFormat format = sniffImageFormat(bytes);
     if (format == ImageFormat::Unknown) throw Error(prefix + unsupportedFormat());
-    if (format == ImageFormat::Pnm) return std::move(*decodeBinaryPnm(bytes, prefix, limits));
+    if (format == ImageFormat::Pnm) {
+        if (auto bad = unreadPnmVariant(bytes)) throw Error(prefix + *bad);
+        return std::move(*decodeBinaryPnm(bytes, prefix, limits));
+    }
     if (format == ImageFormat::Hdr) {
         try {
             const RadianceHeader header = parseRadianceHeader(bytes);
@@ -64,18 +104,37 @@ Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::s
     // Both checks read headers and walk the file's bytes once, decoding nothing: a known stb bug
     // or a truncation first, then the header's size, so absurd images are refused before a
     // single pixel is decoded.
+    // A 16-bit RLE PSD goes to stb as the uncompressed PSD it unpacks to (psd_rle16.hpp); its
+    // size is checked first, so the unpacked copy is bounded too.
+    std::optional<std::vector<std::uint8_t>> unpacked;
+    if (format == ImageFormat::Psd) {
+        if (const auto psdSize = imageHeaderSize(format, bytes))
+            checkHeaderSize(prefix, psdSize->width, psdSize->height, limits);
+        try {
+            unpacked = unpackPsd16Rle(bytes);
+        } catch (const Error& e) {
+            throw Error(prefix + e.what());
+        }
+        if (unpacked) bytes = *unpacked;
+    }
     if (auto bad = imageStructureProblem(format, bytes)) throw Error(prefix + *bad);
     const auto size = imageHeaderSize(format, bytes);
     if (!size)
         throw Error(prefix + "the file is truncated or corrupt: its " + imageFormatName(format) +
                     " header is incomplete or states no image size");
     checkHeaderSize(prefix, size->width, size->height, limits);
+    if (format == ImageFormat::Png)
+        if (auto bomb = pngInflateProblem(bytes)) throw Error(prefix + *bomb);
+    throwIfCancelled(limits, prefix);
 
-    const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
-    const int len = static_cast<int>(bytes.size());
     const auto w = static_cast<int>(size->width), h = static_cast<int>(size->height);
     int lw = 0, lh = 0, lc = 0;
-    std::unique_ptr<stbi_uc, StbFree> pixels(stbi_load_from_memory(data, len, &lw, &lh, &lc, 4));
+    CancellableInput input{bytes, 0, limits.cancel};
+    const stbi_io_callbacks callbacks{CancellableInput::read, CancellableInput::skip,
+                                      CancellableInput::eof};
+    std::unique_ptr<stbi_uc, StbFree> pixels(
+        stbi_load_from_callbacks(&callbacks, &input, &lw, &lh, &lc, 4));
+    throwIfCancelled(limits, prefix);
     if (!pixels) throw Error(prefix + explainStbFailure(format, stbi_failure_reason()));
     if (lw != w || lh != h) throw Error(prefix + "the header and the pixel data disagree");
     Rgba8Image image;

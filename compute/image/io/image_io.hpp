@@ -8,17 +8,25 @@
 #include <string>
 #include <vector>
 
+#include "common/error.hpp"
 #include "compute/image/image.hpp"
 #include "compute/image/io/image_limits.hpp"
 
 namespace clviz {
 
 // Formats read: PNG (8/16 bit, palette, grey, alpha), JPEG (baseline and progressive), BMP
-// (bottom-up and top-down), TGA, GIF (first frame), PSD (composited), PIC through stb_image;
-// HDR (Radiance, tone-mapped to 8-bit sRGB) and binary PNM by clviz itself. Everything is
+// (bottom-up and top-down), TGA, GIF (first frame), PSD (RGB, 8/16 bit, raw or RLE;
+// composited), PIC (Softimage) through stb_image; HDR (Radiance, tone-mapped to 8-bit sRGB) and
+// binary PNM (P5, P6) by clviz itself. ASCII PNM (P1-P3), P4 bitmaps and P7 (PAM) are refused by
+// name. Everything is
 // converted to RGBA8; opaque formats get alpha 255. A file shorter than its headers say is
 // refused as truncated (never shown with black regions): format_checks.hpp.
 const char* supportedImageFormats();
+
+// What a load throws when ImageLoadLimits::cancel was set during it.
+struct ImageLoadCancelled : Error {
+    using Error::Error;
+};
 
 // Reads and decodes a file. Throws clviz::Error naming the file and the reason; refuses
 // directories, FIFOs, devices and files over limits.maxFileBytes before reading them.

@@ -2,6 +2,7 @@
 // How large an image clviz loads, shows and processes: its own bounds on a file and a decode,
 // the limits a device and GL put on the image lab, and the message when an image breaks one.
 // No OpenCL or GL calls here (the GUI passes GL's value in; the device comes as a DeviceInfo).
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,10 +24,14 @@ struct ImageSizeLimit {
 
 // Loading is bounded: the file's type and size are checked before it is read (regular files
 // only), the header's dimensions against these limits before any pixel is decoded (a
-// decompression bomb costs nothing), and every decoder loop advances through the bytes or fails.
-// Peak memory of a load is at most about 3x the RGBA8 size (stb's working buffers).
+// decompression bomb costs nothing), a PNG's inflated data against the size its header implies
+// (png_inflate_budget.hpp), a JPEG's scan count (kMaxJpegScans), and every decoder loop advances
+// through the bytes or fails. Peak memory of a load is at most about 3x the RGBA8 size (stb's
+// working buffers) plus the file, for every format but progressive JPEG, where stb keeps 16-bit
+// coefficients of every component besides (about 6x; tests/compute/image/hostile_test.cpp
+// measures both in a child process).
 struct ImageLoadLimits {
-    int maxEdge = 32768;                   // pixels, either side
+    int maxEdge = 32768;  // pixels, either side
     // 2^27 pixels (16384 x 8192, 512 MiB of RGBA8): the lab keeps about six pictures of that size
     // (source, result, ping-pong buffers, textures). At 2^28 a 16000 x 16000 PNG loaded on PoCL
     // in 117 s and 5 GiB, and each frame took seconds: refused from its header instead.
@@ -34,6 +39,10 @@ struct ImageLoadLimits {
     // The largest allowed image as 16-bit RGBA PNM (1 GiB) plus room for headers and row padding.
     std::uint64_t maxFileBytes = 1280ull << 20;
     std::vector<ImageSizeLimit> fit;  // the caller's own limits (device, GL), checked up front
+    // Set from another thread to stop a load: stb then sees the end of its input at its next
+    // read (at the latest after the scan or chunk it is decoding) and the load throws
+    // ImageLoadCancelled. Null: not cancellable.
+    const std::atomic<bool>* cancel = nullptr;
 };
 
 // The limit an OpenCL device puts on the image lab: its largest buffer allocation

@@ -7,6 +7,32 @@
 
 namespace clviz {
 
+std::optional<std::string> unreadPnmVariant(std::span<const std::uint8_t> b) {
+    if (b.size() < 2 || b[0] != 'P') return std::nullopt;
+    const char* kind = nullptr;
+    switch (b[1]) {
+        case '1':
+            kind = "P1 (ASCII bitmap)";
+            break;
+        case '2':
+            kind = "P2 (ASCII greymap)";
+            break;
+        case '3':
+            kind = "P3 (ASCII pixmap)";
+            break;
+        case '4':
+            kind = "P4 (binary bitmap)";
+            break;
+        case '7':
+            kind = "P7 (PAM)";
+            break;
+        default:
+            return std::nullopt;
+    }
+    return std::string("PNM ") + kind +
+           " is not read; clviz reads the binary PNM variants P5 (greymap) and P6 (pixmap)";
+}
+
 std::optional<Rgba8Image> decodeBinaryPnm(std::span<const std::uint8_t> b,
                                           const std::string& prefix,
                                           const ImageLoadLimits& limits) {

@@ -12,6 +12,10 @@
 
 namespace clviz {
 
+// Why the PNM variant is not read ("PNM P1 (ASCII bitmap) is not read; clviz reads the binary
+// P5 and P6"), or nothing for P5/P6.
+std::optional<std::string> unreadPnmVariant(std::span<const std::uint8_t> bytes);
+
 // Values are scaled from 0..maxval to 0..255 with rounding. Returns nothing when the bytes are
 // not P5/P6; throws clviz::Error starting with `prefix` when they are corrupt, truncated or too
 // large for `limits`.

@@ -1,5 +1,6 @@
 #include "compute/image/io/radiance_hdr.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/error.hpp"
@@ -8,12 +9,14 @@ namespace clviz {
 
 namespace {
 
-// One header line without its '\n'; false at the end of the bytes.
+// One header line without its '\n'; false at the end of the bytes. Lines may be of any length
+// (comments, long commands); only the first 4,096 characters are kept, which is more than any
+// line clviz reads (FORMAT=, the size line) can hold.
 bool nextLine(std::span<const std::uint8_t> b, std::size_t& at, std::string& line) {
     if (at >= b.size()) return false;
     line.clear();
-    while (at < b.size() && b[at] != '\n' && line.size() < 4096)
-        line.push_back(static_cast<char>(b[at++]));
+    for (; at < b.size() && b[at] != '\n'; ++at)
+        if (line.size() < 4096) line.push_back(static_cast<char>(b[at]));
     if (at >= b.size() || b[at] != '\n') return false;  // no newline: header cut short
     ++at;
     return true;
@@ -78,10 +81,33 @@ std::vector<float> decodeRadiancePixels(std::span<const std::uint8_t> b, const R
     for (int y = 0; y < h.height; ++y) {
         const bool rle = w >= 8 && w < 32768 && b.size() - at >= 4 && b[at] == 2 &&
                          b[at + 1] == 2 && (b[at + 2] & 0x80) == 0;
-        if (!rle) {  // flat RGBE pixels
-            if (b.size() - at < w * 4) throw cut(y);
-            std::copy(b.begin() + at, b.begin() + at + w * 4, scanline.begin());
-            at += w * 4;
+        if (!rle) {
+            // Flat RGBE pixels, with Radiance's original run-length scheme: a pixel (1, 1, 1, n)
+            // repeats the one before it n times, shifted left 8 bits more for each run that
+            // directly follows another (Radiance's oldreadcolrs).
+            int shift = 0;
+            for (std::size_t x = 0; x < w;) {
+                if (b.size() - at < 4) throw cut(y);
+                const std::uint8_t* px = &b[at];
+                at += 4;
+                if (px[0] == 1 && px[1] == 1 && px[2] == 1) {
+                    const std::uint64_t count = std::uint64_t{px[3]} << shift;
+                    if (x == 0 || shift > 24 || count > w - x)
+                        throw Error(
+                            "the file is corrupt: an old-style run in Radiance HDR "
+                            "scanline " +
+                            std::to_string(y + 1) +
+                            (x == 0 ? " has no pixel before it to repeat"
+                                    : " runs past the end of the scanline"));
+                    for (std::uint64_t k = 0; k < count; ++k, ++x)
+                        std::copy_n(&scanline[4 * (x - 1)], 4, &scanline[4 * x]);
+                    shift += 8;
+                } else {
+                    std::copy_n(px, 4, &scanline[4 * x]);
+                    ++x;
+                    shift = 0;
+                }
+            }
         } else {
             if (((std::size_t{b[at + 2]} << 8) | b[at + 3]) != w)
                 throw Error("the file is corrupt: Radiance HDR scanline " + std::to_string(y + 1) +
