@@ -20,6 +20,7 @@
 #include "app/gui/layout.hpp"
 #include "app/gui/overlay.hpp"
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 #include "render/gl/screenshot.hpp"
 
 namespace clviz {
@@ -277,6 +278,19 @@ std::string Application::activateDemo(int index) {
     }
 }
 
+namespace {
+
+// "--set key=value: " before a refusal, unless the refusal already names the value (a file the
+// image lab cannot load names it once, quoted); the value quoted with controls escaped.
+std::string settingOrigin(const std::string& flag, const Setting& s, const std::string& why) {
+    if (!s.value.empty() && why.find(quotedPath(s.value)) != std::string::npos) return "";
+    const std::string quoted = quotedPath(s.value);
+    const bool plain = quoted.compare(1, quoted.size() - 2, s.value) == 0;
+    return flag + s.key + "=" + (plain ? s.value : quoted) + ": ";
+}
+
+}  // namespace
+
 std::string Application::applySetting(const Setting& s) {
     if (s.key.rfind("app.", 0) == 0) return applyAppSetting(s.key.substr(4), s.value);
     if (!demo_) return "no demo is running to take '" + s.key + "'";
@@ -286,8 +300,7 @@ std::string Application::applySetting(const Setting& s) {
     } catch (const std::exception& e) {
         error = describe(e);
     }
-    return error.empty() ? ""
-                         : std::string(demo_->name()) + ": " + s.key + "=" + s.value + ": " + error;
+    return error.empty() ? "" : std::string(demo_->name()) + ": " + error;
 }
 
 void Application::perform(AppAction action) {
@@ -331,7 +344,7 @@ int Application::start() {
     }
     for (const Setting& s : options_.settings)
         if (std::string why = applySetting(s); !why.empty()) {
-            std::fprintf(stderr, "clviz: error: --set %s=%s: %s\n", s.key.c_str(), s.value.c_str(),
+            std::fprintf(stderr, "clviz: error: %s%s\n", settingOrigin("--set ", s, why).c_str(),
                          why.c_str());
             return 2;
         }
@@ -371,8 +384,8 @@ int Application::finish() {
     int status = 0;
     if (!options_.savePath.empty()) {
         if (std::string why = applySetting({"save", options_.savePath}); !why.empty()) {
-            std::fprintf(stderr, "clviz: error: --save %s: %s\n", options_.savePath.c_str(),
-                         why.c_str());
+            std::fprintf(stderr, "clviz: error: --save %s: %s\n",
+                         quotedPath(options_.savePath).c_str(), why.c_str());
             status = 2;
         }
     }
@@ -388,8 +401,10 @@ bool Application::takeInput(long long index) {
     while (nextTimed_ < options_.timed.size() && options_.timed[nextTimed_].frame <= index) {
         const TimedSetting& t = options_.timed[nextTimed_++];
         if (std::string why = applySetting(t.setting); !why.empty()) {
-            std::fprintf(stderr, "clviz: error: --set-at %lld:%s=%s: %s\n", t.frame,
-                         t.setting.key.c_str(), t.setting.value.c_str(), why.c_str());
+            std::fprintf(
+                stderr, "clviz: error: %s%s\n",
+                settingOrigin("--set-at " + std::to_string(t.frame) + ":", t.setting, why).c_str(),
+                why.c_str());
             settingRefused_ = true;
             return false;
         }

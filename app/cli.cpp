@@ -8,13 +8,13 @@
 #include "app/gui/keys.hpp"
 #include "common/parse.hpp"
 #include "common/text.hpp"
+#include "compute/nbody/body.hpp"
 
 namespace clviz {
 
 namespace {
 
 constexpr long long kMaxFrames = 1'000'000'000;
-constexpr long long kMaxParticles = 1LL << 31;
 
 long long parseIntegerFlag(const std::string& flag, const std::string& text, long long min,
                            long long max) {
@@ -163,7 +163,7 @@ void applySettingFlag(AppOptions& o, const std::string& flag, const std::string&
     } else if (flag == "--set-at") {
         o.timed.push_back(parseTimedSetting(value));
     } else {
-        if (flag == "--n") parseIntegerFlag(flag, value, 1, kMaxParticles);
+        if (flag == "--n") parseIntegerFlag(flag, value, 1, static_cast<long long>(kMaxBodies));
         o.settings.push_back({flag.substr(2), value});
     }
 }
@@ -257,8 +257,10 @@ Demo settings (sugar for --set KEY=VALUE; the demo checks the value):
       --preset NAME       N-body: initial scene
       --variant NAME      kernel variant of the active demo
       --interop MODE      auto, gl-sharing, external-memory or host-copy    [auto]
-      --record DIR        write every frame as a numbered PNG into DIR
-      --image FILE        image lab: image to load (PNG, JPEG, BMP, TGA, GIF, PSD, HDR)
+      --record DIR        write every frame as a numbered PNG into DIR, numbered on
+                          from the highest frame already there (never overwrites)
+      --image FILE        image lab: image to load (PNG, JPEG, BMP, TGA, GIF, PSD,
+                          HDR, PIC, PNM P5/P6)
       --save FILE         image lab: save the result after the last frame (PNG or JPEG)
 
 Several devices and MPI (N-body; docs/scaling.md):

@@ -10,6 +10,8 @@
 #include "app/viewer_start.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
+#include "common/output_target.hpp"
+#include "common/quoted_path.hpp"
 #include "compute/core/program_cache.hpp"
 
 #ifndef CLVIZ_VERSION
@@ -47,6 +49,16 @@ int runViewer(const AppOptions& options) {
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw UsageError((dir == &options.kernelDir ? "--kernel-dir " : "--shader-dir ") +
                              *dir + ": not a directory");
+    // Output targets before anything runs: a bad one is a bad command line, said at once.
+    const std::pair<const char*, const std::string*> targets[] = {
+        {"--screenshot", &options.screenshotPath},
+        {"--layout", &options.layoutPath},
+        {"--save", &options.savePath}};
+    for (const auto& [flag, path] : targets)
+        if (!path->empty())
+            if (auto why = unwritableFileReason(*path))
+                throw UsageError(std::string(flag) + " " + quotedPath(*path) +
+                                 ": cannot write there: " + *why);
     // OpenCL first: a machine without a usable device fails fast, before any window opens.
     Application app(options, chooseViewerStart(options));
     return app.run();

@@ -27,10 +27,21 @@ ViewerStart chooseViewerStart(const AppOptions& options) {
     ViewerStart start;
     start.demo = startDemo(options.demo);
     start.platforms = queryPlatforms();
-    start.device = chooseDevice(start.platforms, options.device);
-    // --devices fails here too, before a window opens.
-    if (!options.devices.empty())
-        chooseDevices(start.platforms, options.devices, options.device.platform);
+    // A device the command line names but the machine lacks is a bad command line (exit 2, as
+    // --help says); without such flags a failure means no usable device at all (exit 1).
+    const bool named = options.device.platform || options.device.device ||
+                       options.device.type != DeviceTypeFilter::All || !options.devices.empty();
+    try {
+        start.device = chooseDevice(start.platforms, options.device);
+        // --devices fails here too, before a window opens.
+        if (!options.devices.empty())
+            chooseDevices(start.platforms, options.devices, options.device.platform);
+    } catch (const UsageError&) {
+        throw;
+    } catch (const Error& e) {
+        if (named && !start.platforms.empty()) throw UsageError(e.what());
+        throw;
+    }
     return start;
 }
 

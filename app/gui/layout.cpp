@@ -4,11 +4,14 @@
 #include <imgui_internal.h>  // the window list: ImGui has no public API for it
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -74,9 +77,12 @@ std::string guiLayoutText() {
 }
 
 void writeGuiLayout(const std::string& path) {
+    errno = 0;
     std::ofstream f(path);
     f << guiLayoutText();
-    if (!f.flush()) throw Error("cannot write the GUI layout to '" + path + "'");
+    if (!f.flush())
+        throw Error("cannot write the GUI layout to " + quotedPath(path) +
+                    (errno ? std::string(": ") + std::strerror(errno) : std::string()));
 }
 
 }  // namespace clviz

@@ -10,6 +10,7 @@
 
 #include "app/image/assets.hpp"
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/image/pattern.hpp"
@@ -68,6 +69,7 @@ void ImageDemo::init(const AppServices& app) {
 }
 
 void ImageDemo::shutdown() {
+    cancelLoad(true);
     if (summary_.runs() > 0) {
         const ImageSize size = resultSize();
         std::string sync = resultTexture_ ? resultTexture_->syncDescription() : "";
@@ -104,20 +106,68 @@ InteropPath ImageDemo::interopPath() const {
 
 // --- loading -------------------------------------------------------------------------------
 
+ImageLoadLimits ImageDemo::loadLimits() const {
+    // The device's and GL's limits too, so that an image too large for them is refused from its
+    // header, before it is decoded.
+    ImageLoadLimits limits;
+    limits.fit = deviceImageLimits(cc_->info());
+    limits.fit.push_back(glTextureLimit(glMaxTextureSize_));
+    return limits;
+}
+
 std::string ImageDemo::loadFile(const std::string& path) {
     if (path.empty()) return "no file name given";
+    cancelLoad(true);  // a command's image replaces one still loading
     Rgba8Image image;
     try {
-        // The device's and GL's limits too, so that an image too large for them is refused from
-        // its header, before it is decoded.
-        ImageLoadLimits limits;
-        limits.fit = deviceImageLimits(cc_->info());
-        limits.fit.push_back(glTextureLimit(glMaxTextureSize_));
-        image = loadImage(path, limits);
+        image = loadImage(path, loadLimits());
     } catch (const Error& e) {
         return e.what();
     }
     return showImage(std::move(image), path, "");
+}
+
+void ImageDemo::startLoad(const std::string& path) {
+    if (path.empty()) {
+        app_.error("no file name given");
+        return;
+    }
+    cancelLoad(true);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    ImageLoadLimits limits = loadLimits();
+    limits.cancel = cancel.get();
+    // The worker owns copies of everything it reads; `cancel` outlives it (shared).
+    auto result =
+        std::async(std::launch::async, [path, limits, cancel] { return loadImage(path, limits); });
+    loading_ = BackgroundLoad{path, cancel, std::move(result), std::chrono::steady_clock::now()};
+}
+
+void ImageDemo::pollLoad() {
+    if (!loading_ ||
+        loading_->result.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
+    BackgroundLoad done = std::move(*loading_);
+    loading_.reset();
+    try {
+        Rgba8Image image = done.result.get();
+        if (std::string why = showImage(std::move(image), done.path, ""); !why.empty())
+            app_.error(why);
+        else
+            app_.notice("loaded " + quotedPath(done.path));
+    } catch (const ImageLoadCancelled&) {
+        app_.notice("cancelled loading " + quotedPath(done.path));
+    } catch (const std::exception& e) {
+        app_.error(e.what());
+    }
+}
+
+// The worker stops at stb's next read once cancelled, so waiting for it is short.
+void ImageDemo::cancelLoad(bool wait) {
+    if (!loading_) return;
+    loading_->cancel->store(true);
+    if (!wait) return;  // pollLoad reports it when the worker has stopped
+    loading_->result.wait();
+    loading_.reset();
 }
 
 std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
@@ -125,7 +175,7 @@ std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
     std::vector<ImageSizeLimit> limits = deviceImageLimits(cc_->info());
     limits.push_back(glTextureLimit(glMaxTextureSize_));
     if (auto problem = imageSizeProblem(image.size(), limits))
-        return "cannot use image '" + label + "': " + *problem;
+        return "cannot use image " + quotedPath(label) + ": " + *problem;
     const bool hadImage = sourceTexture_ != nullptr;
     try {
         auto texture = std::make_unique<SharedTexture>(*cc_, interop_, image.width, image.height);
@@ -144,7 +194,7 @@ std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
         sourceTexture_ = std::move(texture);
         resultTexture_.reset();  // sized for the new picture on the next run
     } catch (const Error& e) {
-        return "cannot use image '" + label + "': " + e.what();
+        return "cannot use image " + quotedPath(label) + ": " + e.what();
     }
     source_ = std::move(image);
     imageLabel_ = label;
@@ -283,6 +333,7 @@ void ImageDemo::runChain() {
 
 void ImageDemo::step(const FrameInfo& frame) {
     if (pendingDefault_) loadDefault();
+    pollLoad();
     if (controls_.spinDegreesPerSecond != 0) {
         if (FilterStep* r = findStep(controls_.steps, FilterKind::Rotate); r && r->enabled) {
             r->rotate.degrees =
@@ -355,10 +406,7 @@ void ImageDemo::onPointer(const PointerEvent& e) {
 }
 
 void ImageDemo::onDrop(const std::string& path) {
-    if (std::string why = loadFile(path); !why.empty())
-        app_.error(why);
-    else
-        app_.notice("loaded " + path);
+    startLoad(path);
 }
 
 bool ImageDemo::onKey(int key, int mods) {
@@ -424,7 +472,7 @@ std::vector<std::pair<std::string, std::string>> ImageDemo::keyHelp() const {
 std::string ImageDemo::set(const std::string& key, const std::string& value) {
     if (key == "image") {
         std::string why = loadFile(value);
-        if (why.empty()) app_.notice("loaded " + value);
+        if (why.empty()) app_.notice("loaded " + quotedPath(value));
         return why;
     }
     if (key == "save") return save(value);

@@ -4,6 +4,9 @@
 // result as GL textures (shared with CL where the device allows, else copied through the host),
 // and plots histograms and per-filter timings.
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,7 +61,16 @@ class ImageDemo final : public Demo {
 
   private:
     // Loading: every failure leaves the current image in place and returns why ("" on success).
+    // loadFile decodes on the calling thread (--image, --set image=, --set-at: their error is the
+    // command's result); startLoad is the live open (file field, drag and drop): it decodes on a
+    // worker thread, so a slow file never freezes the window, and the image panel shows it with
+    // a Cancel button. pollLoad shows the picture (or says why not) once the worker is done.
     std::string loadFile(const std::string& path);
+    ImageLoadLimits loadLimits() const;
+    void startLoad(const std::string& path);
+    void pollLoad();
+    void cancelLoad(bool wait);
+    void loadingStatus();
     std::string showImage(Rgba8Image image, const std::string& label, const std::string& note);
     void loadDefault();
     std::string save(const std::string& path);
@@ -102,6 +114,14 @@ class ImageDemo final : public Demo {
     std::string imageLabel_;  // file path or "generated pattern"
     std::string imageNote_;   // why the default image is not shown, if so
     bool pendingDefault_ = false;
+
+    struct BackgroundLoad {
+        std::string path;
+        std::shared_ptr<std::atomic<bool>> cancel;
+        std::future<Rgba8Image> result;
+        std::chrono::steady_clock::time_point started;
+    };
+    std::optional<BackgroundLoad> loading_;
 
     bool dirty_ = true;  // the chain must run even if not continuous
     bool hasResult_ = false;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "app/gui/layout.hpp"
 #include "app/image/demo.hpp"
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/image/pipeline.hpp"
 #include "compute/interop/texture_share.hpp"
@@ -177,16 +179,32 @@ void ImageDemo::imagePanel() {
     facts.glMaxTextureSize = glMaxTextureSize_;
     ImagePanelRequests req;
     drawImagePanel(&panels_.image, controls_, facts, pathField_, saveField_, req);
-    if (req.load) {
-        if (std::string why = loadFile(*req.load); !why.empty())
-            app_.error(why);
-        else
-            app_.notice("loaded " + *req.load);
-    }
+    if (req.load) startLoad(*req.load);
+    loadingStatus();
     if (req.save)
         if (std::string why = save(*req.save); !why.empty()) app_.error(why);
     if (req.interopChanged)
         if (std::string why = recreateTextures(); !why.empty()) app_.error(why);
+}
+
+// While a live open decodes on its worker: what, how long so far, and a Cancel button, appended
+// to the Image panel (ImGui adds to a window begun again under its name).
+void ImageDemo::loadingStatus() {
+    if (!loading_ || !panels_.image) return;
+    if (ImGui::Begin("Image", &panels_.image)) {
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - loading_->started)
+                .count();
+        ImGui::Separator();
+        if (loading_->cancel->load()) {
+            ImGui::Text("Cancelling the load of %s ...", quotedPath(loading_->path).c_str());
+        } else {
+            ImGui::Text("Loading %s (%.1f s) ...", quotedPath(loading_->path).c_str(), seconds);
+            ImGui::SameLine();
+            if (ImGui::Button("Cancel")) cancelLoad(false);
+        }
+    }
+    ImGui::End();
 }
 
 std::string ImageDemo::textureRoute(const SharedTexture& texture) {

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "common/parse.hpp"
 #include "common/text.hpp"
+#include "compute/image/io/image_io.hpp"
 
 namespace clviz {
 
@@ -357,7 +358,7 @@ const SettingTable<ImageLabControls>& imageSettings() {
 
 std::vector<SettingDoc> imageLabSettingDocs() {
     std::vector<SettingDoc> docs = {
-        {"image", "FILE", "Loads an image (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM)", {}},
+        {"image", "FILE", std::string("Loads an image: ") + supportedImageFormats(), {}},
         {"save", "FILE", "Saves the result (PNG or JPEG)", {}}};
     const auto& rows = imageSettings().docs();
     docs.insert(docs.end(), rows.begin(), rows.end());

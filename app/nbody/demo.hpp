@@ -174,7 +174,7 @@ class NbodyDemo final : public Demo {
     TreeAccuracy lastAccuracy_;
     double lastAccuracyAt_ = -1e9;  // seconds, steady clock
 
-    // Recording (--record DIR): scene-only PNGs, numbered from 0.
+    // Recording (--record DIR): scene-only PNGs, numbered on from the highest already in DIR.
     std::string recordDir_;
     long long recordIndex_ = 0;
 

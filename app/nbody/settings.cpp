@@ -3,13 +3,16 @@
 // --help, the error for an unknown key and the README's table are written from the same rows.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 
 #include "app/nbody/demo.hpp"
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/external_memory.hpp"
+#include "compute/nbody/param_ranges.hpp"
 #include "compute/nbody/snapshot.hpp"
 
 namespace clviz {
@@ -40,11 +43,11 @@ using Value = const std::string&;
 
 const Table& NbodyDemo::settings() {
     // A physical parameter: a number in [lo, hi] ((lo, hi] when openLow); never resets the state.
-    auto param = [](float NbodyParams::*field, const char* key, double lo, double hi,
-                    bool openLow) {
+    // The range comes from compute/nbody/param_ranges.hpp, which the snapshot loader checks too.
+    auto param = [](float NbodyParams::*field, const NbodyParamRange& r) {
         return [=](NbodyDemo& d, Value v) {
             NbodyParams p = d.sim_->params();
-            p.*field = float(settingNumber(key, v, lo, hi, openLow));
+            p.*field = float(settingNumber(r.key, v, r.lo, r.hi, r.openLow));
             d.engine_->setParams(p);
         };
     };
@@ -111,16 +114,17 @@ const Table& NbodyDemo::settings() {
              d.engine_->setPrecision(i == 1 ? NbodyPrecision::Double : NbodyPrecision::Float);
              d.needsPublish_ = true;
          }},
-        {{"dt", "X (0 < X <= 10)", "Time step"}, param(&NbodyParams::dt, "dt", 0, 10, true)},
-        {{"theta", "X (0 <= X <= 2)",
+        {{"dt", kDtRange.accepted(), "Time step"}, param(&NbodyParams::dt, kDtRange)},
+        {{"theta", kThetaRange.accepted(),
           "Tree variant: opening angle; a cell counts as one body (with its quadrupole) when its "
           "size is below theta times its distance; 0 = the exact direct sum. The Diagnostics "
           "panel shows the force error it costs"},
-         param(&NbodyParams::theta, "theta", 0, 2, false)},
-        {{"softening", "X (0 <= X <= 100)", "Softening length epsilon"},
-         param(&NbodyParams::softening, "softening", 0, 100, false)},
-        {{"damping", "X (0 < X <= 1)", "Velocities are multiplied by this once per step; 1 = none"},
-         param(&NbodyParams::damping, "damping", 0, 1, true)},
+         param(&NbodyParams::theta, kThetaRange)},
+        {{"softening", kSofteningRange.accepted(), "Softening length epsilon"},
+         param(&NbodyParams::softening, kSofteningRange)},
+        {{"damping", kDampingRange.accepted(),
+          "Velocities are multiplied by this once per step; 1 = none"},
+         param(&NbodyParams::damping, kDampingRange)},
         {{"steps", "1..1000", "Simulation steps per frame"},
          [](NbodyDemo& d, Value v) {
              d.stepsPerFrame_ = int(settingInteger("steps", v, 1, 1000));
@@ -166,11 +170,13 @@ const Table& NbodyDemo::settings() {
           "GL and CL take turns on the GPU where the interop path orders them there (external "
           "memory with semaphores); off lets them overlap, and the GPU time-slices"},
          [](NbodyDemo& d, Value v) { d.takeTurns_ = settingOnOff("take-turns", v); }},
-        {{"record", "DIR|off", "Writes every frame as a numbered PNG into DIR"},
+        {{"record", "DIR|off",
+          "Writes every frame as a numbered PNG into DIR, numbered on from the highest frame "
+          "already there (never overwrites)"},
          [](NbodyDemo& d, Value v) { d.setRecordDir(v); }},
         {{"save", "FILE", "Saves the bodies as a snapshot"},
          [](NbodyDemo& d, Value v) { d.saveState(v); }},
-        {{"load", "FILE", "Loads bodies from a snapshot (clviz or CSV)"},
+        {{"load", "FILE", "Loads bodies from a snapshot (clviz or TIPSY)"},
          [](NbodyDemo& d, Value v) { d.loadState(v); }},
         {{"camera", "reset", "Frames the scene again"},
          [](NbodyDemo& d, Value v) {
@@ -241,6 +247,21 @@ void NbodyDemo::assumeExternalMemory(bool on) {
     probeExternalMemory(*cc_, caps_);
 }
 
+// One past the highest frame_NNNNNN.png in `dir` (0 for none).
+static long long nextRecordIndex(const std::string& dir) {
+    long long next = 0;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        long long index = 0;
+        int end = 0;
+        if (name.size() == 16 &&
+            std::sscanf(name.c_str(), "frame_%6lld.png%n", &index, &end) == 1 && end == 16)
+            next = std::max(next, index + 1);
+    }
+    return next;
+}
+
 void NbodyDemo::setRecordDir(const std::string& value) {
     if (value.empty() || value == "off") {
         recordDir_.clear();
@@ -249,10 +270,16 @@ void NbodyDemo::setRecordDir(const std::string& value) {
     std::error_code ec;
     std::filesystem::create_directories(value, ec);
     if (ec || !std::filesystem::is_directory(value))
-        throw Error("record: cannot create directory '" + value + "'" +
+        throw Error("record: cannot create directory " + quotedPath(value) +
                     (ec ? ": " + ec.message() : ""));
+    // Never overwrite: a new burst (switched on again, or another run into the same folder)
+    // continues after the highest frame_NNNNNN.png already there, and says where it starts.
+    recordIndex_ = nextRecordIndex(value);
     recordDir_ = value;
-    recordIndex_ = 0;
+    char first[32];
+    std::snprintf(first, sizeof first, "frame_%06lld.png", recordIndex_);
+    app_.notice("recording every frame into " + quotedPath(value) + ", from " + first +
+                (recordIndex_ > 0 ? " (the frames already there are kept)" : ""));
 }
 
 void NbodyDemo::saveState(const std::string& path) {

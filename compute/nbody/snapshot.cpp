@@ -8,6 +8,8 @@
 
 #include "common/bounded_file.hpp"
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
+#include "compute/nbody/param_ranges.hpp"
 
 namespace clviz {
 
@@ -90,10 +92,14 @@ void checkValues(const NbodySnapshot& s, const std::string& where, const std::st
         return v == 0 ||
                (std::isfinite(v) && std::abs(v) <= kAbsurdlyLarge && std::abs(v) >= smallest);
     };
-    if (!std::isfinite(s.time)) throw bad("its time is " + std::to_string(s.time));
-    if (!std::isfinite(s.dt) || s.dt < 0 || !std::isfinite(s.softening) || s.softening < 0)
-        throw bad("its dt (" + std::to_string(s.dt) + ") or softening (" +
-                  std::to_string(s.softening) + ") is negative or not finite");
+    if (!std::isfinite(s.time) || std::abs(s.time) > kAbsurdlyLarge)
+        throw bad("its time is " + std::to_string(s.time) +
+                  " (not finite, or beyond 1e18 in magnitude)");
+    // The header's dt and softening replace the running ones, so they are checked with the very
+    // rows the settings use (param_ranges.hpp); 0 means "not recorded".
+    for (const auto& [value, range] : {std::pair{s.dt, kDtRange}, {s.softening, kSofteningRange}})
+        if (value != 0)
+            if (auto problem = range.problem(value)) throw bad("its " + *problem);
     bool anyMass = false;
     for (std::size_t i = 0; i < s.bodies.size(); ++i) {
         const Body& b = s.bodies[i];
@@ -149,7 +155,7 @@ std::vector<unsigned char> serializeClvizSnapshot(const NbodySnapshot& s) {
 }
 
 NbodySnapshot parseClvizSnapshot(const std::vector<unsigned char>& bytes, const std::string& name) {
-    const std::string where = "snapshot '" + name + "'";
+    const std::string where = "snapshot " + quotedPath(name);
     if (bytes.size() < 8 || std::memcmp(bytes.data(), kMagic, 8) != 0)
         throw Error(where + " is not a clviz N-body snapshot (wrong magic bytes)");
     if (bytes.size() < kHeaderBytes)
@@ -205,7 +211,7 @@ NbodySnapshot parseClvizSnapshot(const std::vector<unsigned char>& bytes, const 
 }
 
 NbodySnapshot parseTipsy(const std::vector<unsigned char>& bytes, const std::string& name) {
-    const std::string where = "TIPSY file '" + name + "'";
+    const std::string where = "TIPSY file " + quotedPath(name);
     if (bytes.size() < kTipsyHeader)
         throw Error(where + " is truncated: " + count(bytes.size()) +
                     " bytes, shorter than the 32-byte header");
@@ -265,11 +271,11 @@ NbodySnapshot parseTipsy(const std::vector<unsigned char>& bytes, const std::str
 void saveSnapshot(const std::string& path, const NbodySnapshot& snapshot) {
     const auto bytes = serializeClvizSnapshot(snapshot);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot open '" + path + "' for writing");
+    if (!out) throw Error("cannot open " + quotedPath(path) + " for writing");
     out.write(reinterpret_cast<const char*>(bytes.data()),
               static_cast<std::streamsize>(bytes.size()));
     out.close();
-    if (!out) throw Error("writing snapshot '" + path + "' failed (disk full?)");
+    if (!out) throw Error("writing snapshot " + quotedPath(path) + " failed (disk full?)");
 }
 
 NbodySnapshot loadClvizSnapshot(const std::string& path) {
@@ -284,13 +290,13 @@ NbodySnapshot loadSnapshot(const std::string& path) {
     auto bytes = readFile(path);
     if (bytes.size() >= 8 && std::memcmp(bytes.data(), kMagic, 8) == 0)
         return parseClvizSnapshot(bytes, path);
-    if (bytes.empty()) throw Error("snapshot '" + path + "' is empty");
+    if (bytes.empty()) throw Error("snapshot " + quotedPath(path) + " is empty");
     try {
         return parseTipsy(bytes, path);
     } catch (const Error& e) {
         throw Error(
-            "'" + path +
-            "' is neither a clviz snapshot (no magic bytes) nor a valid TIPSY file: " + e.what());
+            quotedPath(path) +
+            " is neither a clviz snapshot (no magic bytes) nor a valid TIPSY file: " + e.what());
     }
 }
 

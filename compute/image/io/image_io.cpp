@@ -71,7 +71,8 @@ void throwIfCancelled(const ImageLoadLimits& limits, const std::string& prefix) 
 }  // namespace
 
 const char* supportedImageFormats() {
-    return "PNG, JPEG, BMP, TGA, GIF (first frame), PSD, HDR, PIC, PNM";
+    return "PNG, JPEG, BMP, TGA, GIF (first frame), PSD (RGB, 8/16-bit), HDR (Radiance), PIC "
+           "(Softimage), PNM (binary P5/P6)";
 }
 
 Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::string& name,

@@ -331,6 +331,13 @@ TEST(HostileImages, RegressionFilesGetTheirMessages) {
         {"jpeg_scan_uses_undefined_huffman_table.jpg", "Huffman table the file never defines"},
         {"jpeg_inconsistent_huffman_code_trips_stb_assert.jpg",
          "Huffman table the file never defines"},
+        // Issue 28: bombs under the size check and messages that named the wrong reason.
+        {"png_idat_inflates_past_header_bomb.png", "(a decompression bomb; refused before"},
+        {"jpeg_progressive_501_scans.jpg", "the JPEG has more than 500 scans"},
+        {"bmp_negative_width.bmp", "its BMP header states a negative width (-2)"},
+        {"gif_lzw_code_size_13.gif", "LZW minimum code size of 13"},
+        {"pnm_p1_ascii_bitmap.pbm", "PNM P1 (ASCII bitmap) is not read"},
+        {"pnm_p7_pam.pam", "PNM P7 (PAM) is not read"},
     };
     for (const auto& [name, message] : expected) {
         const std::string path = (dir / name).string();
@@ -338,6 +345,14 @@ TEST(HostileImages, RegressionFilesGetTheirMessages) {
         EXPECT_CONTAINS(msg, name);
         EXPECT_CONTAINS(msg, message);
     }
+    // Issue 28's valid files: a 16-bit RLE PSD decodes as its raw twin; a Radiance HDR with a
+    // 5,002-character header line or old-style runs as the same picture written flat.
+    EXPECT_EQ(loadImage((dir / "psd_16bit_rle_valid.psd").string()).pixels,
+              loadImage((dir / "psd_16bit_raw_valid.psd").string()).pixels);
+    const Rgba8Image flat = loadImage((dir / "hdr_flat_valid.hdr").string());
+    EXPECT_EQ(loadImage((dir / "hdr_header_line_5000_chars_valid.hdr").string()).pixels,
+              flat.pixels);
+    EXPECT_EQ(loadImage((dir / "hdr_old_style_rle_valid.hdr").string()).pixels, flat.pixels);
     // A valid top-down BMP (issue 10 item 3): red, green, blue over white, black, grey.
     const Rgba8Image bmp = loadImage((dir / "bmp_top_down_valid.bmp").string());
     ASSERT_EQ(bmp.size(), (ImageSize{3, 2}));
