@@ -28,7 +28,7 @@ struct NbodyParamRange {
         char text[32];
         std::snprintf(text, sizeof text, "%g", v);
         return std::string(key) + " is " + text + "; the " + key + " setting accepts " +
-               accepted().substr(2, accepted().size() - 3);
+               accepted().substr(3, accepted().size() - 4);
     }
 
   private:

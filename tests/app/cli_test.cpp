@@ -148,6 +148,10 @@ TEST(Cli, BadNumbers) {
     EXPECT_NE(usageError({"--n", "0"}), "");
     EXPECT_NE(usageError({"--n", "many"}), "");
     EXPECT_NE(usageError({"--n", "4294967296"}), "");
+    // Issue 28: the limit quoted is the one that governs (kMaxBodies, 2^26), not 2^31.
+    EXPECT_EQ(usageError({"--n", "-5"}), "--n must be between 1 and 67108864, got -5");
+    EXPECT_EQ(usageError({"--n", "67108865"}), "--n must be between 1 and 67108864, got 67108865");
+    EXPECT_EQ(usageError({"--n", "67108864"}), "");
     EXPECT_EQ(usageError({"--vsync", "maybe"}), "--vsync expects on or off, got 'maybe'");
 }
 

@@ -215,6 +215,22 @@ TEST(NbodySnapshot, NonFiniteAndAbsurdValuesAreRefusedAtLoad) {
     refused([](NbodySnapshot& s) { s.bodies[1].pos.w = -2.0f; }, "body 1 of 50 has mass -2");
     refused([](NbodySnapshot& s) { s.dt = NAN; }, "dt");
     refused([](NbodySnapshot& s) { s.time = INFINITY; }, "its time");
+    // Issue 28: dt = 1e30 loaded and turned every body NaN. The header's dt and softening are
+    // checked with the settings' own rows (param_ranges.hpp), naming the field and the range.
+    refused([](NbodySnapshot& s) { s.dt = 1e30f; },
+            "its dt is 1e+30; the dt setting accepts 0 < X <= 10");
+    refused([](NbodySnapshot& s) { s.dt = -0.5f; }, "its dt is -0.5");
+    refused([](NbodySnapshot& s) { s.softening = 1e9f; },
+            "its softening is 1e+09; the softening setting accepts 0 <= X <= 100");
+    refused([](NbodySnapshot& s) { s.time = 1e300; }, "its time is");
+    for (float edge : {10.0f, 1e-6f}) {  // inside the dt row: accepted, as --set dt= accepts it
+        NbodySnapshot s = good;
+        s.dt = edge;
+        EXPECT_NO_THROW(parseClvizSnapshot(serializeClvizSnapshot(s), "ok")) << edge;
+    }
+    NbodySnapshot unknown = good;  // 0 = not recorded
+    unknown.dt = unknown.softening = 0;
+    EXPECT_NO_THROW(parseClvizSnapshot(serializeClvizSnapshot(unknown), "ok"));
     refused(
         [](NbodySnapshot& s) {
             for (Body& b : s.bodies)
