@@ -264,7 +264,17 @@ std::optional<std::string> tgaProblem(Bytes b) {
 std::optional<std::string> psdProblem(Bytes b) {
     if (b.size() < 26) return truncated("PSD", 26, b.size(), "header");
     const std::uint64_t channels = u16be(b, 12), height = u32be(b, 14), width = u32be(b, 18),
-                        depth = u16be(b, 22);
+                        depth = u16be(b, 22), mode = u16be(b, 24);
+    // Variants stb_image does not read, refused by name rather than as "corrupt".
+    if (depth != 8 && depth != 16)
+        return "PSD with " + std::to_string(depth) +
+               "-bit channels is not read; clviz reads 8- and 16-bit PSDs";
+    if (mode != 3) {
+        const char* names[] = {"bitmap", "greyscale", "indexed",      "RGB",     "CMYK",
+                               nullptr,  nullptr,     "multichannel", "duotone", "Lab"};
+        const std::string name = mode < 10 && names[mode] ? names[mode] : std::to_string(mode);
+        return "PSD colour mode " + name + " is not read; clviz reads RGB PSDs";
+    }
     if (channels == 0 || channels > 16 || height == 0 || width == 0 ||
         (depth != 8 && depth != 16) || height > (1u << 24) || width > (1u << 24))
         return std::nullopt;  // stb refuses these itself

@@ -21,7 +21,8 @@ std::uint64_t be(Bytes b, std::uint64_t at, int n) {
 }  // namespace
 
 std::optional<std::vector<std::uint8_t>> unpackPsd16Rle(Bytes b) {
-    if (b.size() < 26 || be(b, 0, 4) != 0x38425053 || be(b, 4, 2) != 1 || be(b, 22, 2) != 16)
+    if (b.size() < 26 || be(b, 0, 4) != 0x38425053 || be(b, 4, 2) != 1 || be(b, 22, 2) != 16 ||
+        be(b, 24, 2) != 3)
         return std::nullopt;
     const std::uint64_t channels = be(b, 12, 2), height = be(b, 14, 4), width = be(b, 18, 4);
     if (channels == 0 || channels > 16 || width == 0 || height == 0) return std::nullopt;

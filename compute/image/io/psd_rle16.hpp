@@ -11,7 +11,7 @@
 
 namespace clviz {
 
-// For a 16-bit RLE PSD: the same picture as an uncompressed 16-bit PSD (the colour-mode,
+// For a 16-bit RLE RGB PSD: the same picture as an uncompressed 16-bit PSD (the colour-mode,
 // resource and layer sections dropped; at most 4 channels, which is all stb reads). Nothing
 // for any other file. Throws clviz::Error (the reason, to follow "cannot load image 'x': ")
 // when the run-length data is truncated or corrupt.

@@ -434,6 +434,25 @@ TEST(HostileImagesRound2, MessagesNameTheRealReason) {
     }
 }
 
+// PSD variants stb_image does not read are refused by name (they were "corrupt or uses a
+// feature stb_image does not read (stb_image: wrong color format)").
+TEST(HostileImagesRound2, UnreadPsdVariantsAreRefusedByName) {
+    auto sample = [](int, int x, int) { return static_cast<std::uint16_t>(x * 1000); };
+    Bytes grey = psd16File(4, 2, 1, false, sample);
+    grey[25] = 1;  // colour mode: greyscale
+    EXPECT_NE(refusal(grey).find("PSD colour mode greyscale is not read; clviz reads RGB PSDs"),
+              std::string::npos)
+        << refusal(grey);
+    Bytes cmyk = psd16File(4, 2, 4, true, sample);
+    cmyk[25] = 4;
+    EXPECT_NE(refusal(cmyk).find("PSD colour mode CMYK is not read"), std::string::npos)
+        << refusal(cmyk);
+    Bytes deep = psd16File(4, 2, 3, false, sample);
+    deep[23] = 32;
+    EXPECT_NE(refusal(deep).find("PSD with 32-bit channels is not read"), std::string::npos)
+        << refusal(deep);
+}
+
 // A header line over 4,096 characters (a long comment) and Radiance's original run-length
 // scheme were both called "truncated"; both are valid files and now load, equal to the same
 // picture written flat.
