@@ -118,7 +118,7 @@ devices_split)
     # On one device the pairs variant runs, and matches the CPU reference.
     expect 0 "N-body vs CPU reference: OK" "$CLVIZ" --n 1031 --frames 20 --set variant=pairs \
         --set-at 10:app.check-reference=on
-    expect 1 "no device 0.7" "$CLVIZ" --devices 0.0,0.7 --frames 1  # as a bad --device
+    expect 2 "no device 0.7" "$CLVIZ" --devices 0.0,0.7 --frames 1  # as a bad --device
     ;;
 default_screenshot)
     # The default scene (N-body; 2048 bodies keep PoCL at a few seconds) for 60 frames: a
@@ -256,7 +256,7 @@ probe_window)
         fail "GUI still visible with app.gui=off"
     ;;
 probe_set_error)
-    expect 2 "--set bogus=1: probe: bogus=1: unknown setting 'bogus'" \
+    expect 2 "--set bogus=1: probe: unknown setting 'bogus'" \
         "$CLVIZ_PROBE" --demo probe --frames 3 --set bogus=1
     expect 2 "--set-at 1:color=red: .*color expects R,G,B" \
         "$CLVIZ_PROBE" --demo probe --frames 3 --set-at 1:color=red
@@ -275,8 +275,12 @@ probe_failures)
     expect 1 "Probe stopped \(gui\): probe gui failure requested" \
         "$CLVIZ_PROBE" --demo probe --frames 4 --set-at 1:fail-gui=on --screenshot shot.png
     [ -s shot.png ] || fail "no screenshot after a GUI failure"
-    expect 1 "cannot write 'no-such-dir/shot.png'" \
+    # An output target that cannot be written is a bad command line, refused before any frame
+    # (issue 28: it was refused only after every frame had run).
+    rm -f trace.txt
+    expect 2 "--screenshot 'no-such-dir/shot.png': cannot write there: No such file or directory" \
         "$CLVIZ_PROBE" --demo probe --frames 2 --screenshot no-such-dir/shot.png
+    ! grep -q "^probe step" trace.txt 2>/dev/null || fail "ran frames before refusing --screenshot"
     expect 1 "cannot start Broken probe: probe init failure requested" \
         "$CLVIZ_PROBE" --demo probe-broken --frames 3
     ;;
