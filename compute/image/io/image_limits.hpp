@@ -27,9 +27,9 @@ struct ImageSizeLimit {
 // decompression bomb costs nothing), a PNG's inflated data against the size its header implies
 // (png_inflate_budget.hpp), a JPEG's scan count (kMaxJpegScans), and every decoder loop advances
 // through the bytes or fails. Peak memory of a load is at most about 3x the RGBA8 size (stb's
-// working buffers) plus the file, for every format but progressive JPEG, where stb keeps 16-bit
-// coefficients of every component besides (about 6x; tests/compute/image/hostile_test.cpp
-// measures both in a child process).
+// working buffers) plus the file; a progressive JPEG adds stb's 16-bit coefficients, 2 bytes a
+// pixel per component (HostileImagesRound2.PeakMemoryOfValidLoadsIsWhatImageLimitsPromises
+// measures a PNG and a greyscale progressive JPEG in a child process; the bombs of issue 28 too).
 struct ImageLoadLimits {
     int maxEdge = 32768;  // pixels, either side
     // 2^27 pixels (16384 x 8192, 512 MiB of RGBA8): the lab keeps about six pictures of that size

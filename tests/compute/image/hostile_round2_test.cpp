@@ -236,6 +236,8 @@ long long childPeakRise(const std::function<void()>& work) {
                 if (line.rfind(field, 0) == 0) return std::stoll(line.substr(std::strlen(field)));
             return -1LL;
         };
+        // A forked child inherits its parent's peak; "5" resets it to the current size.
+        std::ofstream("/proc/self/clear_refs") << "5";
         const long long before = kib("VmRSS:");
         try {
             work();
@@ -271,6 +273,30 @@ TEST(HostileImagesRound2, PngDecompressionBombIsRefusedWithinItsHeadersBudget) {
     ASSERT_GE(rise, 0);
     EXPECT_LT(rise, 3 * 64 * 64 * 4 + 2 * static_cast<long long>(bomb.size()) + (8 << 20))
         << "peak memory rose by " << rise << " bytes";
+}
+
+// image_limits.hpp's promise on valid files: the peak memory a load adds is about 3x the RGBA8
+// size plus the file (PNG: stb's inflated rows, its output, clviz's copy). A progressive JPEG
+// adds stb's 16-bit coefficients, 2 bytes a pixel per component: within 3x for this greyscale
+// one; colour progressive files (not generated here) add 4 bytes a pixel more.
+TEST(HostileImagesRound2, PeakMemoryOfValidLoadsIsWhatImageLimitsPromises) {
+    const int w = 2048, h = 512;  // 16384 blocks: one EOB14 run a scan
+    const long long rgba8 = 4LL * w * h;
+    Bytes raw;
+    for (int y = 0; y < h; ++y) {
+        raw.push_back(0);
+        for (int x = 0; x < w * 4; ++x)
+            raw.push_back(static_cast<std::uint8_t>((x * 7 + y * 13) ^ (x >> 3)));
+    }
+    const Bytes png = pngFile(w, h, 8, 6, 0, zlibOf(raw));
+    raw = {};
+    const long long pngRise = childPeakRise([&] { loadImageFromMemory(png, "big.png"); });
+    EXPECT_LT(pngRise, 3 * rgba8 + static_cast<long long>(png.size())) << pngRise;
+    const Bytes jpeg = progressiveJpeg(w, h, 10);
+    const long long jpegRise = childPeakRise([&] { loadImageFromMemory(jpeg, "big.jpg"); });
+    EXPECT_LT(jpegRise, 3 * rgba8 + static_cast<long long>(jpeg.size())) << jpegRise;
+    std::printf("peak rise: PNG %.2fx RGBA8, progressive grey JPEG %.2fx RGBA8\n",
+                static_cast<double>(pngRise) / rgba8, static_cast<double>(jpegRise) / rgba8);
 }
 
 // The budget is the exact size of valid data: every colour type, depth and both interlace
