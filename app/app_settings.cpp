@@ -4,6 +4,7 @@
 #include "app/application.hpp"
 #include "app/demo_registry.hpp"
 #include "common/parse.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -58,7 +59,9 @@ const SettingTable<Application>& appSettings() {
         {{"demo", "NAME", "Switches to another demo (the names --demo takes)"},
          [](Application& a, Value v) {
              const DemoEntry* entry = findDemo(v);
-             if (!entry) throw Error("unknown demo '" + v + "' (available: " + demoIdList() + ")");
+             if (!entry)
+                 throw Error("unknown demo " + quotedPath(v) + " (available: " + demoIdList() +
+                             ")");
              const int index = static_cast<int>(entry - registeredDemos().data());
              if (index != a.activeDemo_)
                  if (std::string why = a.activateDemo(index); !why.empty()) throw Error(why);

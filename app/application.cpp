@@ -293,7 +293,7 @@ std::string settingOrigin(const std::string& flag, const Setting& s, const std::
 
 std::string Application::applySetting(const Setting& s) {
     if (s.key.rfind("app.", 0) == 0) return applyAppSetting(s.key.substr(4), s.value);
-    if (!demo_) return "no demo is running to take '" + s.key + "'";
+    if (!demo_) return "no demo is running to take " + quotedPath(s.key);
     std::string error;
     try {
         error = demo_->set(s.key, s.value);

@@ -7,6 +7,7 @@
 #include "app/app_settings.hpp"
 #include "app/gui/keys.hpp"
 #include "common/parse.hpp"
+#include "common/quoted_path.hpp"
 #include "common/text.hpp"
 #include "compute/nbody/body.hpp"
 
@@ -19,7 +20,7 @@ constexpr long long kMaxFrames = 1'000'000'000;
 long long parseIntegerFlag(const std::string& flag, const std::string& text, long long min,
                            long long max) {
     const auto value = parseInteger(text);
-    if (!value) throw UsageError(flag + " expects a whole number, got '" + text + "'");
+    if (!value) throw UsageError(flag + " expects a whole number, got " + quotedPath(text));
     if (*value < min || *value > max)
         throw UsageError(flag + " must be between " + std::to_string(min) + " and " +
                          std::to_string(max) + ", got " + text);
@@ -28,7 +29,7 @@ long long parseIntegerFlag(const std::string& flag, const std::string& text, lon
 
 bool parseOnOffFlag(const std::string& flag, const std::string& text) {
     if (auto v = parseOnOff(text)) return *v;
-    throw UsageError(flag + " expects on or off, got '" + text + "'");
+    throw UsageError(flag + " expects on or off, got " + quotedPath(text));
 }
 
 double parseSecondsFlag(const std::string& text) {
@@ -42,14 +43,14 @@ double parseSecondsFlag(const std::string& text) {
 Setting parseSetting(const std::string& flag, const std::string& text) {
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
-        throw UsageError(flag + " expects key=value, got '" + text + "'");
+        throw UsageError(flag + " expects key=value, got " + quotedPath(text));
     return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
 TimedSetting parseTimedSetting(const std::string& text) {
     const auto colon = text.find(':');
     if (colon == std::string::npos)
-        throw UsageError("--set-at expects FRAME:key=value, got '" + text + "'");
+        throw UsageError("--set-at expects FRAME:key=value, got " + quotedPath(text));
     TimedSetting t;
     t.frame = parseIntegerFlag("--set-at FRAME", text.substr(0, colon), 0, kMaxFrames - 1);
     t.setting = parseSetting("--set-at", text.substr(colon + 1));
@@ -79,7 +80,8 @@ void applySwitch(AppOptions& o, const std::string& flag,
     if (flag == "--help-settings") {
         o.mode = AppOptions::Mode::HelpSettings;
         if (inlineValue && *inlineValue != "text" && *inlineValue != "markdown")
-            throw UsageError("--help-settings takes text or markdown, got '" + *inlineValue + "'");
+            throw UsageError("--help-settings takes text or markdown, got " +
+                             quotedPath(*inlineValue));
         o.helpSettingsMarkdown = inlineValue == "markdown";
         return;
     }
@@ -99,9 +101,9 @@ void applySwitch(AppOptions& o, const std::string& flag,
     } else if (flag == "--verbose") {
         o.verbose = true;
     } else if (flag.empty() || flag[0] != '-') {
-        throw UsageError("unexpected argument '" + flag + "' (see --help)");
+        throw UsageError("unexpected argument " + quotedPath(flag) + " (see --help)");
     } else {
-        throw UsageError("unknown option '" + flag + "' (see --help)");
+        throw UsageError("unknown option " + quotedPath(flag) + " (see --help)");
     }
 }
 
@@ -147,7 +149,8 @@ bool applyOptionFlag(AppOptions& o, const std::string& flag, const std::string& 
     } else if (flag == "--mpi-timeout") {
         const auto v = parseNumber(value);
         if (!v || !(*v > 0) || *v > 86400)
-            throw UsageError("--mpi-timeout expects seconds (0 < S <= 86400), got '" + value + "'");
+            throw UsageError("--mpi-timeout expects seconds (0 < S <= 86400), got " +
+                             quotedPath(value));
         o.mpiTimeoutSeconds = *v;
     } else {
         return false;

@@ -14,6 +14,7 @@
 #include "app/gui/kernels_panel.hpp"
 #include "common/error.hpp"
 #include "common/parse.hpp"
+#include "common/quoted_path.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/kernel_source.hpp"
 #include "compute/core/program_cache.hpp"
@@ -191,7 +192,7 @@ std::optional<std::string> LiveReload::set(const std::string& key, const std::st
     }
     if (key == "kernels") {
         const auto on = parseOnOff(value);
-        if (!on) return "app.kernels expects on or off, got '" + value + "'";
+        if (!on) return "app.kernels expects on or off, got " + quotedPath(value);
         panelOpen_ = *on;
         return "";
     }

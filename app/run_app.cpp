@@ -48,7 +48,7 @@ int runViewer(const AppOptions& options) {
     for (const std::string* dir : {&options.kernelDir, &options.shaderDir})
         if (!dir->empty() && !std::filesystem::is_directory(*dir))
             throw UsageError((dir == &options.kernelDir ? "--kernel-dir " : "--shader-dir ") +
-                             *dir + ": not a directory");
+                             quotedPath(*dir) + ": not a directory");
     // Output targets before anything runs: a bad one is a bad command line, said at once.
     const std::pair<const char*, const std::string*> targets[] = {
         {"--screenshot", &options.screenshotPath},

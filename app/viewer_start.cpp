@@ -3,6 +3,7 @@
 #include "app/cli.hpp"
 #include "app/demo_registry.hpp"
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -17,7 +18,8 @@ int startDemo(const std::string& id) {
     const auto& demos = registeredDemos();
     if (id.empty()) return demos.empty() ? -1 : 0;
     const DemoEntry* entry = findDemo(id);
-    if (!entry) throw UsageError("unknown --demo '" + id + "' (available: " + demoIdList() + ")");
+    if (!entry)
+        throw UsageError("unknown --demo " + quotedPath(id) + " (available: " + demoIdList() + ")");
     return static_cast<int>(entry - demos.data());
 }
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -21,7 +22,7 @@ std::string sourceFile(const std::string& dir, const std::vector<EmbeddedFile>& 
     if (!dir.empty()) return readSourceFile(dir, what, name);
     for (const auto& f : embedded)
         if (name == f.name) return f.source;
-    throw Error("no embedded " + std::string(what) + " file named '" + name + "'");
+    throw Error("no embedded " + std::string(what) + " file named " + quotedPath(name));
 }
 
 }  // namespace clviz

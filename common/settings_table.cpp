@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "common/parse.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -77,7 +78,7 @@ int findSetting(const std::vector<SettingDoc>& docs, std::string_view key) {
 long long settingInteger(const std::string& key, const std::string& text, long long lo,
                          long long hi) {
     const auto v = parseInteger(text);
-    if (!v) throw Error(key + " expects an integer, got '" + text + "'");
+    if (!v) throw Error(key + " expects an integer, got " + quotedPath(text));
     if (*v < lo || *v > hi)
         throw Error(key + " must be in " + std::to_string(lo) + " .. " + std::to_string(hi) +
                     ", got " + trim(text));
@@ -87,7 +88,7 @@ long long settingInteger(const std::string& key, const std::string& text, long l
 double settingNumber(const std::string& key, const std::string& text, double lo, double hi,
                      bool openLow) {
     const auto v = parseNumber(text);
-    if (!v) throw Error(key + " expects a number, got '" + text + "'");
+    if (!v) throw Error(key + " expects a number, got " + quotedPath(text));
     if (*v < lo || *v > hi || (openLow && *v == lo))
         throw Error(key + " must be in " + (openLow ? "(" : "[") + formatBound(lo) + ", " +
                     formatBound(hi) + "], got " + trim(text));
@@ -96,13 +97,13 @@ double settingNumber(const std::string& key, const std::string& text, double lo,
 
 bool settingOnOff(const std::string& key, const std::string& text) {
     if (const auto v = parseOnOff(text)) return *v;
-    throw Error(key + " expects on or off, got '" + text + "'");
+    throw Error(key + " expects on or off, got " + quotedPath(text));
 }
 
 std::size_t settingChoice(const std::string& key, const std::string& text,
                           const std::vector<std::string>& names) {
     if (const auto i = parseChoice(text, names)) return *i;
-    throw Error(key + " expects " + choiceList(names) + ", got '" + text + "'");
+    throw Error(key + " expects " + choiceList(names) + ", got " + quotedPath(text));
 }
 
 }  // namespace clviz

@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "common/parse.hpp"
+#include "common/quoted_path.hpp"
 #include "common/text.hpp"
 #include "compute/image/io/image_io.hpp"
 
@@ -120,10 +121,11 @@ std::string applyFilterList(std::vector<FilterStep>& steps, const std::string& l
                 for (int i = 0; i < kFilterKindCount; ++i)
                     ids +=
                         std::string(i ? ", " : "") + filterKindInfo(static_cast<FilterKind>(i)).id;
-                return "unknown filter '" + name + "' (filters: " + ids + ", or none)";
+                return "unknown filter " + quotedPath(name) + " (filters: " + ids + ", or none)";
             }
             if (std::find(order.begin(), order.end(), *kind) != order.end())
-                return "filter '" + name + "' is listed twice (the chain holds one of each)";
+                return "filter " + quotedPath(name) +
+                       " is listed twice (the chain holds one of each)";
             order.push_back(*kind);
         }
     }
@@ -205,7 +207,7 @@ void setRotateVariant(ImageLabControls& c, Value value) {
                               rotateAccess(r.rotate.variant) == RotateAccess::Forward ||
                                   rotateBilinear(r.rotate.variant));
     else
-        throw Error("unknown rotate variant '" + value + "' (" +
+        throw Error("unknown rotate variant " + quotedPath(value) + " (" +
                     variantIds<RotateVariant, kRotateVariantCount>(rotateVariantInfo) +
                     ", or buffer / image keeping the sampling)");
 }
@@ -235,7 +237,7 @@ void setHistogramVariant(ImageLabControls& c, Value value) {
     const auto id = parseVariantId<HistogramVariant, kHistogramVariantCount>(toLower(value),
                                                                              histogramVariantInfo);
     if (!id)
-        throw Error("unknown histogram variant '" + value + "' (" +
+        throw Error("unknown histogram variant " + quotedPath(value) + " (" +
                     variantIds<HistogramVariant, kHistogramVariantCount>(histogramVariantInfo) +
                     ")");
     c.histogram.variant = *id;
@@ -374,7 +376,8 @@ std::string applyImageSetting(ImageLabControls& c, const std::string& key,
     ImageLabControls next = c;  // edits go here; committed only on success
     try {
         if (!imageSettings().apply(next, key, trim(rawValue)))
-            return "unknown setting '" + key + "' (image lab settings: " + imageSettingKeys() + ")";
+            return "unknown setting " + quotedPath(key) +
+                   " (image lab settings: " + imageSettingKeys() + ")";
     } catch (const Error& e) {
         return e.what();
     }

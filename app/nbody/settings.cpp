@@ -180,7 +180,7 @@ const Table& NbodyDemo::settings() {
          [](NbodyDemo& d, Value v) { d.loadState(v); }},
         {{"camera", "reset", "Frames the scene again"},
          [](NbodyDemo& d, Value v) {
-             if (v != "reset") throw Error("camera expects reset, got '" + v + "'");
+             if (v != "reset") throw Error("camera expects reset, got " + quotedPath(v));
              d.camera_.reset();
          }},
         {{"autotune", "SECONDS (0 < S <= 600)",
@@ -289,13 +289,13 @@ void NbodyDemo::saveState(const std::string& path) {
     s.dt = sim_->params().dt;
     s.softening = sim_->params().softening;
     saveSnapshot(path, s);
-    app_.notice("N-body state saved to " + path + " (" + std::to_string(s.bodies.size()) +
-                " bodies)");
+    app_.notice("N-body state saved to " + quotedPath(path) + " (" +
+                std::to_string(s.bodies.size()) + " bodies)");
 }
 
 void NbodyDemo::loadState(const std::string& path) {
     NbodySnapshot s = loadSnapshot(path);
-    if (s.bodies.empty()) throw Error(path + " holds no bodies");
+    if (s.bodies.empty()) throw Error(quotedPath(path) + " holds no bodies");
     NbodyParams p = sim_->params();
     if (s.dt > 0) p.dt = s.dt;
     if (s.softening > 0) p.softening = s.softening;
@@ -311,7 +311,8 @@ void NbodyDemo::loadState(const std::string& path) {
     loadBodies(s.bodies, radius);
     loadedScene_ = std::filesystem::path(path).filename().string() + " (" + s.format +
                    ", N = " + std::to_string(n_) + ")";
-    app_.notice("loaded " + path + " (" + s.format + ", " + std::to_string(n_) + " bodies)");
+    app_.notice("loaded " + quotedPath(path) + " (" + s.format + ", " + std::to_string(n_) +
+                " bodies)");
 }
 
 void NbodyDemo::autotune(double seconds) {

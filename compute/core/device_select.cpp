@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "common/parse.hpp"
+#include "common/quoted_path.hpp"
 #include "common/text.hpp"
 
 namespace clviz {
@@ -70,7 +71,7 @@ int resolvePlatform(const std::vector<PlatformInfo>& platforms, const std::strin
         if (toLower(platforms[p].name + " " + platforms[p].vendor).find(toLower(spec)) !=
             std::string::npos)
             return static_cast<int>(p);
-    throw Error("no OpenCL platform matches '" + spec + "'. " + available(platforms));
+    throw Error("no OpenCL platform matches " + quotedPath(spec) + ". " + available(platforms));
 }
 
 }  // namespace
@@ -80,7 +81,7 @@ DeviceTypeFilter parseDeviceTypeFilter(const std::string& text) {
     if (t == "all") return DeviceTypeFilter::All;
     if (t == "gpu") return DeviceTypeFilter::Gpu;
     if (t == "cpu") return DeviceTypeFilter::Cpu;
-    throw Error("--device-type must be cpu, gpu or all (got '" + text + "')");
+    throw Error("--device-type must be cpu, gpu or all (got " + quotedPath(text) + ")");
 }
 
 namespace {
@@ -127,8 +128,8 @@ int requestedDevice(const std::vector<PlatformInfo>& platforms, int p, const std
     for (std::size_t i = 0; i < devices.size(); ++i)
         if (toLower(devices[i].name).find(toLower(spec)) != std::string::npos)
             return static_cast<int>(i);
-    throw Error("no device on platform " + std::to_string(p) + " matches '" + spec + "'. " +
-                available(platforms));
+    throw Error("no device on platform " + std::to_string(p) + " matches " + quotedPath(spec) +
+                ". " + available(platforms));
 }
 
 // -p and/or -d given: exactly what was asked, or an error saying why not.

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -196,7 +197,7 @@ NbodyPreset parsePreset(const std::string& name) {
         if (name == info.name) return info.preset;
         valid += std::string(valid.empty() ? "" : ", ") + info.name;
     }
-    throw Error("unknown preset '" + name + "' (valid: " + valid + ")");
+    throw Error("unknown preset " + quotedPath(name) + " (valid: " + valid + ")");
 }
 
 std::vector<Body> makePreset(NbodyPreset preset, std::size_t n, std::uint64_t seed) {

@@ -1,6 +1,7 @@
 #include "compute/nbody/variants.hpp"
 
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -88,7 +89,7 @@ NbodyVariant parseVariant(const std::string& name) {
     if (name == kTree.name) return NbodyVariant::Tree;
     if (name == kPairs.name) return NbodyVariant::Pairs;
     valid += std::string(", ") + kAuto.name + ", " + kTree.name + ", " + kPairs.name;
-    throw Error("unknown N-body kernel variant '" + name + "' (valid: " + valid + ")");
+    throw Error("unknown N-body kernel variant " + quotedPath(name) + " (valid: " + valid + ")");
 }
 
 const char* integratorName(NbodyIntegrator i) {
@@ -102,7 +103,7 @@ const char* integratorDescription(NbodyIntegrator i) {
 NbodyIntegrator parseIntegrator(const std::string& name) {
     if (name == "taylor") return NbodyIntegrator::Taylor;
     if (name == "leapfrog") return NbodyIntegrator::Leapfrog;
-    throw Error("unknown integrator '" + name + "' (valid: taylor, leapfrog)");
+    throw Error("unknown integrator " + quotedPath(name) + " (valid: taylor, leapfrog)");
 }
 
 std::string describe(const NbodyKernelConfig& c) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -39,7 +40,7 @@ void writePngRgb(const std::string& path, const std::vector<std::uint8_t>& rgb, 
                  int height) {
     errno = 0;
     if (!stbi_write_png(path.c_str(), width, height, 3, rgb.data(), width * 3))
-        throw Error("cannot write '" + path + "'" +
+        throw Error("cannot write " + quotedPath(path) +
                     (errno ? std::string(": ") + std::strerror(errno) : std::string()));
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz {
 
@@ -63,8 +64,8 @@ RadianceHeader parseRadianceHeader(std::span<const std::uint8_t> b) {
     std::size_t p = 3;
     if (line.compare(0, 3, "-Y ") != 0 || !parseSize(line, p, h.height) ||
         line.compare(p, 4, " +X ") != 0 || !parseSize(line, p += 4, h.width) || p != line.size())
-        throw Error("unsupported or corrupt Radiance HDR size line '" + line.substr(0, 40) +
-                    "' (clviz reads '-Y height +X width')");
+        throw Error("unsupported or corrupt Radiance HDR size line " +
+                    quotedPath(line.substr(0, 40)) + " (clviz reads '-Y height +X width')");
     h.dataOffset = at;
     return h;
 }
