@@ -41,6 +41,7 @@ int runBenchmark(const AppOptions& app) {
     if (!options.device.platform) options.device.platform = app.device.platform;
     if (!options.device.device) options.device.device = app.device.device;
     if (options.device.type == DeviceTypeFilter::All) options.device.type = app.device.type;
+    checkNamedDevices(queryPlatforms(), options.device, options.devices);  // exit 2, as the viewer
     return bench::runBenchmarks(options);
 }
 

@@ -25,25 +25,32 @@ int startDemo(const std::string& id) {
 
 }  // namespace
 
+void checkNamedDevices(const std::vector<PlatformInfo>& platforms, const DeviceRequest& request,
+                       const std::string& devices) {
+    const bool named = request.platform || request.device ||
+                       request.type != DeviceTypeFilter::All || !devices.empty();
+    if (!named || platforms.empty()) return;
+    try {
+        chooseDevice(platforms, request);
+        if (!devices.empty()) chooseDevices(platforms, devices, request.platform);
+    } catch (const UsageError&) {
+        throw;
+    } catch (const Error& e) {
+        throw UsageError(e.what());
+    }
+}
+
 ViewerStart chooseViewerStart(const AppOptions& options) {
     ViewerStart start;
     start.demo = startDemo(options.demo);
     start.platforms = queryPlatforms();
     // A device the command line names but the machine lacks is a bad command line (exit 2, as
     // --help says); without such flags a failure means no usable device at all (exit 1).
-    const bool named = options.device.platform || options.device.device ||
-                       options.device.type != DeviceTypeFilter::All || !options.devices.empty();
-    try {
-        start.device = chooseDevice(start.platforms, options.device);
-        // --devices fails here too, before a window opens.
-        if (!options.devices.empty())
-            chooseDevices(start.platforms, options.devices, options.device.platform);
-    } catch (const UsageError&) {
-        throw;
-    } catch (const Error& e) {
-        if (named && !start.platforms.empty()) throw UsageError(e.what());
-        throw;
-    }
+    checkNamedDevices(start.platforms, options.device, options.devices);
+    start.device = chooseDevice(start.platforms, options.device);
+    // --devices fails here too, before a window opens.
+    if (!options.devices.empty())
+        chooseDevices(start.platforms, options.devices, options.device.platform);
     return start;
 }
 

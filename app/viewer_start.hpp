@@ -3,6 +3,7 @@
 // --platform, --device or --demo fails fast, even without a display): the platforms, the OpenCL
 // device, and the first demo. The Application takes them as they are.
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,8 +21,15 @@ struct ViewerStart {
 };
 
 // Queries the platforms, chooses the device and resolves --demo. Throws UsageError for an
-// unknown --demo, clviz::Error when no device fits the request.
+// unknown --demo or a device the command line names that the machine lacks (exit 2), clviz::Error
+// when there is no usable device at all (exit 1).
 ViewerStart chooseViewerStart(const AppOptions& options);
+
+// The devices a command line names (-p, -d, --device-type, --devices) exist: throws UsageError
+// with chooseDevice's reason when they do not. Nothing is checked without such flags or without
+// platforms (then no device is the machine's problem, not the command line's).
+void checkNamedDevices(const std::vector<PlatformInfo>& platforms, const DeviceRequest& request,
+                       const std::string& devices);
 
 // Once the window exists: the device that drives its GL context (`glDevice`, from
 // clGetGLContextInfoKHR) can share buffers with it, so when the command line named no platform and
