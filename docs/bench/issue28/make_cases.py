@@ -155,6 +155,7 @@ if __name__ == "__main__":
     write("png_valid_64.png", png(64, 64, 0, 8, zlib.compress(grey_rows)))
     write("png_missing_last_byte.png", png(64, 64, 0, 8, zlib.compress(grey_rows), cut=1))
     write("jpeg_scan_bomb.jpg", scan_bomb_jpeg(16384, 8192, 60000))
+    write("jpeg_499_scans.jpg", scan_bomb_jpeg(16384, 8192, 499))  # the most the cap admits
     write("psd16_rle.psd", psd16(451, 300, True))
     write("psd16_raw.psd", psd16(451, 300, False))
     write("hdr_long_header_line.hdr", hdr(16, 4, b"# " + b"x" * 5000 + b"\n"))

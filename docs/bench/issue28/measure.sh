@@ -47,6 +47,7 @@ img() { run "$1" --demo image --image "$dir/$2" --frames 1; }
 img "PNG 64x64, IDAT inflates to 3 GiB" png_bomb_3gib.png
 img "PNG 64x64, IDAT inflates to 1 GiB" png_bomb_1gib.png
 img "progressive JPEG 16384x8192, 60,000 AC scans" jpeg_scan_bomb.jpg
+img "progressive JPEG 16384x8192, 499 AC scans (at the cap)" jpeg_499_scans.jpg
 img "PSD 16-bit RLE 451x300" psd16_rle.psd
 img "PSD 16-bit raw 451x300" psd16_raw.psd
 img "HDR with a 5,002-character header line" hdr_long_header_line.hdr
