@@ -215,8 +215,13 @@ int runMpiNbody(const AppOptions& options) {
     MpiSession session;
     session.setShutdownTimeout(options.mpiTimeoutSeconds);
     try {
+        // A device the command line names that this rank's machine lacks: a bad command line
+        // (status 2), as in the viewer.
+        checkNamedDevices(queryPlatforms(), options.device, options.devices);
         if (options.mpiViewer) return runViewerAndFollowers(session, options);
         run(session, options, settings);
+    } catch (const UsageError& e) {
+        session.abort(e.what(), 2);
     } catch (const std::exception& e) {
         // The other ranks would wait for this one at the next exchange: end them all now.
         session.abort(e.what(), 1);

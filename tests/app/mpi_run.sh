@@ -67,7 +67,7 @@ grep -Eq "rank 0: rank 1 did not reach the end of the run within 3 s" <<<"$out" 
 
 # A device that does not exist: a clear message, no hang.
 run 120 "$clviz" --mpi --n 64 --frames 2 -p 0 -d 9
-[ "$status" -ne 0 ] || fail "a missing device exited 0"
+[ "$status" -eq 2 ] || fail "a missing device exited $status, not 2 (a bad command line)"
 grep -Eq "out of range" <<<"$out" || fail "no message about the device"
 
 # The same on one rank only (mpirun's MPMD form): that rank says so and ends the others.
