@@ -371,6 +371,17 @@ TEST(HostileImagesRound2, ProgressiveJpegScansAreCapped) {
     EXPECT_NE(why.find("more than 500 scans"), std::string::npos) << why;
 }
 
+// stb now reads through callbacks, where its format tests rewind only within its first 128-byte
+// buffer:
+// a JPEG with 300 fill bytes before its start-of-image marker still loads, as before.
+TEST(HostileImagesRound2, JpegWithManyFillBytesBeforeSoiLoads) {
+    const Bytes jpeg = progressiveJpeg(64, 32, 3);
+    Bytes filled(300, 0xFF);
+    filled.insert(filled.end(), jpeg.begin(), jpeg.end());
+    EXPECT_EQ(loadImageFromMemory(filled, "filled.jpg").pixels,
+              loadImageFromMemory(jpeg, "plain.jpg").pixels);
+}
+
 // The image lab's live open runs on a worker thread and can be cancelled: the load stops at
 // stb's next read and says so.
 TEST(HostileImagesRound2, LoadsCanBeCancelled) {
