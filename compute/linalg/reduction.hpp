@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compute/core/cl.hpp"
+#include "compute/core/inline_ptx.hpp"
 #include "compute/linalg/linalg_variant.hpp"
 
 namespace clviz {
@@ -31,7 +32,7 @@ const char* reduceOpName(ReduceOp op);
 struct ReduceResult {
     double value = 0;        // the float result, or the uint result converted exactly
     double ms = 0;           // device time of every kernel, plus nothing for the host pass
-    bool subgroups = false;  // Subgroup: sub-group functions were used (not the fallback)
+    bool subgroups = false;  // Subgroup: sub-groups or warp shuffles were used (not the tree)
 };
 
 class Reduction {
@@ -47,6 +48,7 @@ class Reduction {
   private:
     ComputeContext& cc_;
     bool subgroups_;
+    InlinePtxBuilds ptx_;  // the shfl.sync fallback of the sub-group variant
     cl::Buffer partials_, ticket_, result_;
     std::size_t partialCapacity_ = 0;
 };
