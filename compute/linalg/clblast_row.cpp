@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
 #include "compute/core/program_binary_cache.hpp"
 
 namespace clviz {
@@ -133,8 +134,14 @@ std::string ClblastRow::tuningNote() const {
     return "tuned " + kernels + " (" + source_ + ")";
 }
 
-cl::Event ClblastRow::sgemm(const GemmShape& s, float alpha, const cl::Buffer& a,
-                            const cl::Buffer& b, float beta, const cl::Buffer& c) {
+double ClblastWork::milliseconds() const {
+    return spanMilliseconds(first, last);
+}
+
+ClblastWork ClblastRow::sgemm(const GemmShape& s, float alpha, const cl::Buffer& a,
+                              const cl::Buffer& b, float beta, const cl::Buffer& c) {
+    ClblastWork work;
+    cc_.queue().enqueueMarkerWithWaitList(nullptr, &work.first);
     cl_command_queue q = cc_.queue()();
     cl_event ev = nullptr;
     check(clblast::Gemm<float>(clblast::Layout::kRowMajor,
@@ -143,18 +150,22 @@ cl::Event ClblastRow::sgemm(const GemmShape& s, float alpha, const cl::Buffer& a
                                s.n, s.k, alpha, a(), 0, s.transA ? s.m : s.k, b(), 0,
                                s.transB ? s.k : s.n, beta, c(), 0, s.n, &q, &ev),
           "SGEMM");
-    return cl::Event(ev);  // takes ownership
+    work.last = cl::Event(ev);  // takes ownership
+    return work;
 }
 
-cl::Event ClblastRow::ssyrk(int n, int k, float alpha, const cl::Buffer& a, float beta,
-                            const cl::Buffer& c) {
+ClblastWork ClblastRow::ssyrk(int n, int k, float alpha, const cl::Buffer& a, float beta,
+                              const cl::Buffer& c) {
+    ClblastWork work;
+    cc_.queue().enqueueMarkerWithWaitList(nullptr, &work.first);
     cl_command_queue q = cc_.queue()();
     cl_event ev = nullptr;
     check(clblast::Syrk<float>(clblast::Layout::kRowMajor, clblast::Triangle::kUpper,
                                clblast::Transpose::kNo, n, k, alpha, a(), 0, k, beta, c(), 0, n, &q,
                                &ev),
           "SSYRK");
-    return cl::Event(ev);
+    work.last = cl::Event(ev);
+    return work;
 }
 
 }  // namespace clviz

@@ -17,6 +17,14 @@ namespace clviz {
 class ComputeContext;
 struct DeviceInfo;
 
+// A CLBlast routine may enqueue several kernels (padding, transposing, the product) but hands back
+// the last one's event only: `first` is a marker enqueued just before the call, so the span from
+// its start to the end of `last` covers the whole routine.
+struct ClblastWork {
+    cl::Event first, last;
+    double milliseconds() const;  // waits for `last`
+};
+
 // Parameters of one CLBlast kernel ("Xgemm"): NAME -> value.
 using ClblastParameters = std::map<std::string, std::size_t>;
 
@@ -27,11 +35,11 @@ class ClblastRow {
 
     // C = alpha op(A) op(B) + beta C through clblast::Gemm<float>, row-major, packed.
     // Throws clviz::Error with CLBlast's status code on failure.
-    cl::Event sgemm(const GemmShape& shape, float alpha, const cl::Buffer& a, const cl::Buffer& b,
-                    float beta, const cl::Buffer& c);
+    ClblastWork sgemm(const GemmShape& shape, float alpha, const cl::Buffer& a, const cl::Buffer& b,
+                      float beta, const cl::Buffer& c);
     // Upper triangle of C = alpha A A^T + beta C, A n x k row-major (clblast::Syrk<float>).
-    cl::Event ssyrk(int n, int k, float alpha, const cl::Buffer& a, float beta,
-                    const cl::Buffer& c);
+    ClblastWork ssyrk(int n, int k, float alpha, const cl::Buffer& a, float beta,
+                      const cl::Buffer& c);
 
     // "tuned (<file>)" or "default database"; which kernels were overridden.
     bool tuned() const { return !applied_.empty(); }
