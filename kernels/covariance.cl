@@ -9,33 +9,44 @@
 #ifdef U8
 typedef uchar elem;
 typedef uint acc_t;
+typedef uint4 acc4;
 #define VALUE(x, band) ((uint)(x))
 #else
 typedef float elem;
 typedef float acc_t;
+typedef float4 acc4;
 #define VALUE(x, band) ((x) - mu[band])
 #endif
 
-// ---- portable register-blocked tile: TILE x TILE per 16 x 16 work-group, 4 x 4 per work-item -----
+// ---- portable register-blocked tile: 64 x 64 per 16 x 16 work-group, 4 x 4 per work-item -------
+// The local tiles are sample-major (As[k][row]), so a work-item reads its 4 rows and 4 columns of
+// one sample as two 4-wide loads (a half-warp shares the rows, a quarter-warp's columns are 128
+// contiguous bytes). A diagonal tile's columns are its rows: it loads A alone.
 #ifdef TILE
+#if TILE != 64
+#error cov_gram_tiled is written for 64 x 64 tiles (16 x 16 work-items of 4 x 4)
+#endif
 #define KC 32
+#define LS (TILE + 4)
 __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
     int bands, int pitch, long samples, int chunkLen, __global const elem* X,
     __global const float* mu, __global const uint* pairs, __global acc_t* partial,
     __global acc_t* partialSums) {
-    __local acc_t As[KC][TILE + 1];
-    __local acc_t Bs[KC][TILE + 1];
+    __local acc_t As[KC * LS];
+    __local acc_t Bs[KC * LS];
     const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * 16 + tx;
     const uint pair = pairs[get_group_id(0)];
     const int i0 = (pair >> 16) * TILE, j0 = (pair & 0xffff) * TILE;
     const bool diagonal = i0 == j0;
     const long s0 = (long)get_group_id(1) * chunkLen;
     const long s1 = min(samples, s0 + chunkLen);
-    const int R = TILE / 16;
+    __local const acc_t* bt = diagonal ? As : Bs;
 
-    acc_t acc[TILE / 16][TILE / 16];
-    for (int m = 0; m < R; ++m)
-        for (int n = 0; n < R; ++n)
+    acc_t acc[4][4];
+#pragma unroll
+    for (int m = 0; m < 4; ++m)
+#pragma unroll
+        for (int n = 0; n < 4; ++n)
             acc[m][n] = 0;
     acc_t rowSum = 0;
 
@@ -43,31 +54,38 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
         for (int e = tid; e < TILE * KC; e += 256) {
             const int r = e / KC, k = e % KC;
             const long sk = s + k;
-            const int ia = i0 + r, jb = j0 + r;
-            As[k][r] = (ia < bands && sk < s1) ? VALUE(X[(size_t)ia * pitch + sk], ia) : 0;
-            Bs[k][r] = (jb < bands && sk < s1) ? VALUE(X[(size_t)jb * pitch + sk], jb) : 0;
+            const int ia = i0 + r;
+            As[k * LS + r] = (ia < bands && sk < s1) ? VALUE(X[(size_t)ia * pitch + sk], ia) : 0;
+            if (!diagonal) {
+                const int jb = j0 + r;
+                Bs[k * LS + r] = (jb < bands && sk < s1) ? VALUE(X[(size_t)jb * pitch + sk], jb) : 0;
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll 8
         for (int k = 0; k < KC; ++k) {
-            acc_t a[TILE / 16], b[TILE / 16];
-            for (int m = 0; m < R; ++m)
-                a[m] = As[k][ty + 16 * m];
-            for (int n = 0; n < R; ++n)
-                b[n] = Bs[k][tx + 16 * n];
-            for (int m = 0; m < R; ++m)
-                for (int n = 0; n < R; ++n)
+            const acc4 av = vload4(0, As + k * LS + ty * 4);
+            const acc4 bv = vload4(0, bt + k * LS + tx * 4);
+            const acc_t a[4] = {av.x, av.y, av.z, av.w};
+            const acc_t b[4] = {bv.x, bv.y, bv.z, bv.w};
+#pragma unroll
+            for (int m = 0; m < 4; ++m)
+#pragma unroll
+                for (int n = 0; n < 4; ++n)
                     acc[m][n] += a[m] * b[n];
         }
         if (diagonal && tid < TILE)
             for (int k = 0; k < KC; ++k)
-                rowSum += As[k][tid];
+                rowSum += As[k * LS + tid];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
     __global acc_t* out = partial + (size_t)get_group_id(1) * bands * bands;
-    for (int m = 0; m < R; ++m)
-        for (int n = 0; n < R; ++n) {
-            const int i = i0 + ty + 16 * m, j = j0 + tx + 16 * n;
+#pragma unroll
+    for (int m = 0; m < 4; ++m)
+#pragma unroll
+        for (int n = 0; n < 4; ++n) {
+            const int i = i0 + ty * 4 + m, j = j0 + tx * 4 + n;
             if (i < bands && j < bands) out[(size_t)i * bands + j] = acc[m][n];
         }
     if (diagonal && tid < TILE && i0 + tid < bands)
@@ -76,9 +94,10 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
 #endif  // TILE
 
 // ---- u8 on tensor cores: mma.sync m16n8k32 u8 x u8 -> s32 ---------------------------------------
-// 64 x 64 tile per work-group of 4 warps, each warp 32 x 32 (2 x 4 MMA tiles). A stage holds 64
-// samples of the tile's 64 rows and 64 columns in local memory (rows of 64 bytes: a quarter-warp's
-// 16-byte fragment reads cover 128 contiguous bytes, no bank conflicts). Both operands are rows of
+// 64 x 64 tile per work-group of 4 warps, each warp 32 x 32 (2 x 4 MMA tiles). A stage holds 256
+// samples of the tile's 64 rows and 64 columns in local memory, rows padded to 320 bytes: the two
+// rows a quarter-warp's 16-byte fragment reads touch then fall 64 bytes apart modulo 128, so the
+// eight reads hit different banks. Both operands are rows of
 // X, and a dot product does not care in which order its k terms come, so each lane takes 16
 // consecutive samples of its row as one uint4 and uses bytes 0-7 for the first MMA and 8-15 for
 // the second, A and B permuted alike (PTX ISA fragments for mma.m16n8k32: a lane holds samples
@@ -86,13 +105,14 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
 // same accumulators with integer multiply-adds (the portable twin).
 #ifdef MMA_U8
 #define MT 64
-#define STAGE 64
+#define STAGE 256
+#define ROW4 (STAGE / 16 + 4)  // uint4 per padded local row
 __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     int bands, int pitch, long samples, int chunkLen, __global const uchar* X,
     __global const float* mu, __global const uint* pairs, __global uint* partial,
     __global uint* partialSums) {
-    __local uint4 As[MT][STAGE / 16];
-    __local uint4 Bs[MT][STAGE / 16];
+    __local uint4 As[MT][ROW4];
+    __local uint4 Bs[MT][ROW4];
     const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, t = lane & 3;
     const int wm = (warp >> 1) * 32, wn = (warp & 1) * 32;
@@ -113,10 +133,11 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     uint rowSum = 0;
 
     for (long s = s0; s < s1; s += STAGE) {
-        // 2 x 64 rows of 4 uint4 each: 512 loads of 16 bytes for 128 work-items (a diagonal
+        // 2 x 64 rows of 16 uint4 each: 2048 loads of 16 bytes for 128 work-items (a diagonal
         // tile's columns are its rows: A alone).
-        for (int e = tid; e < (diagonal ? 1 : 2) * MT * 4; e += 128) {
-            const int which = e / (MT * 4), r = (e / 4) % MT, c = (e % 4) * 16;
+        for (int e = tid; e < (diagonal ? 1 : 2) * MT * (STAGE / 16); e += 128) {
+            const int which = e / (MT * (STAGE / 16)), r = (e / (STAGE / 16)) % MT;
+            const int c = (e % (STAGE / 16)) * 16;
             const int band = (which ? j0 : i0) + r;
             const long sc = s + c;
             uint4 v = (uint4)(0);
@@ -141,16 +162,18 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef NV_INLINE_PTX
-        __local uint4(*Bt)[STAGE / 16] = diagonal ? As : Bs;
+        __local uint4(*Bt)[ROW4] = diagonal ? As : Bs;
+#pragma unroll
+        for (int kg = 0; kg < STAGE / 64; ++kg) {  // 64 samples: two k32 MMAs per tile
         uint4 av[2][2], bv[4];
 #pragma unroll
         for (int a = 0; a < 2; ++a) {
-            av[a][0] = As[wm + a * 16 + g][t];
-            av[a][1] = As[wm + a * 16 + g + 8][t];
+            av[a][0] = As[wm + a * 16 + g][kg * 4 + t];
+            av[a][1] = As[wm + a * 16 + g + 8][kg * 4 + t];
         }
 #pragma unroll
         for (int b = 0; b < 4; ++b)
-            bv[b] = Bt[wn + b * 8 + g][t];
+            bv[b] = Bt[wn + b * 8 + g][kg * 4 + t];
 #define MMA_U8_STEP(X0, X1)                                                                       \
     _Pragma("unroll") for (int a = 0; a < 2; ++a)                                                 \
         _Pragma("unroll") for (int b = 0; b < 4; ++b)                                             \
@@ -162,6 +185,7 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
                   "r"(bv[b].X0), "r"(bv[b].X1));
         MMA_U8_STEP(x, y)
         MMA_U8_STEP(z, w)
+        }
 #else
         // Lane (g, t) owns rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 tile.
         __local const uchar* ab = (__local const uchar*)As;
@@ -173,7 +197,7 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
                     const int c = wn + b * 8 + 2 * t + (q & 1);
                     uint sum = acc[a][b][q];
                     for (int k = 0; k < STAGE; ++k)
-                        sum += (uint)ab[r * STAGE + k] * (uint)bb[c * STAGE + k];
+                        sum += (uint)ab[r * ROW4 * 16 + k] * (uint)bb[c * ROW4 * 16 + k];
                     acc[a][b][q] = sum;
                 }
 #endif

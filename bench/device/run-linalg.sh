@@ -35,6 +35,21 @@ if [ "$step" = all ] || [ "$step" = clblast ]; then
         echo "clblast tuned rc=$?"
     fi
 fi
+if [ "$step" = round2 ]; then
+    # The covariance rows, then CLBlast's tuner on a quarter of its space (-fraction 4), then
+    # CLBlast tuned beside our default and tuned rows on the square sizes >= 1024, one run.
+    timeout 60 $C/clviz-bench --suite gemm --variants cov-tiled,cov-tensor --json $R/cov.json >$R/cov.txt 2>&1
+    echo "cov rc=$?"
+    (cd $R && timeout ${TUNER_S:-150} $C/clblast_tuner_xgemm -precision 32 -fraction 4 >$R/clblast_tuner.txt 2>&1)
+    echo "tuner rc=$?"; ls $R/*.json
+    tuning=""
+    [ -f $R/clblast_xgemm_1_32.json ] && tuning="--clblast-tuning $R/clblast_xgemm_1_32.json"
+    timeout 200 $C/clviz-bench --suite gemm --variants gemm-regblock,gemm-double-buffer,gemm-tf32,clblast \
+        --sizes 1024,2048,4096,8192 --tune $tuning --json $R/gemm_vs_clblast_tuned.json \
+        >$R/gemm_vs_clblast_tuned.txt 2>$R/gemm_vs_clblast_tuned.err
+    echo "vs tuned rc=$?"
+    cp $R/cov.txt $R/gemm_vs_clblast_tuned.txt $OUT/
+fi
 # SASS counts: the cached program binaries are PTX; ptxas assembles them for this GPU.
 PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
 CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
@@ -69,4 +84,4 @@ done | tee $R/sass_counts.txt
 rm -f $R/sass/*.ptx
 cd /tmp && tar czf $OUT/linalg-raw.tar.gz linalg-raw
 cp $R/gemm.txt $R/reduce.txt $OUT/ 2>/dev/null
-cat $R/gemm.txt $R/reduce.txt $R/gemm_clblast_tuned.txt 2>/dev/null | cut -c1-230
+cat $R/gemm.txt $R/reduce.txt $R/gemm_clblast_tuned.txt $R/cov.txt $R/gemm_vs_clblast_tuned.txt 2>/dev/null | cut -c1-230
