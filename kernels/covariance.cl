@@ -9,44 +9,33 @@
 #ifdef U8
 typedef uchar elem;
 typedef uint acc_t;
-typedef uint4 acc4;
 #define VALUE(x, band) ((uint)(x))
 #else
 typedef float elem;
 typedef float acc_t;
-typedef float4 acc4;
 #define VALUE(x, band) ((x) - mu[band])
 #endif
 
-// ---- portable register-blocked tile: 64 x 64 per 16 x 16 work-group, 4 x 4 per work-item -------
-// The local tiles are sample-major (As[k][row]), so a work-item reads its 4 rows and 4 columns of
-// one sample as two 4-wide loads (a half-warp shares the rows, a quarter-warp's columns are 128
-// contiguous bytes). A diagonal tile's columns are its rows: it loads A alone.
+// ---- portable register-blocked tile: TILE x TILE per 16 x 16 work-group, 4 x 4 per work-item -----
 #ifdef TILE
-#if TILE != 64
-#error cov_gram_tiled is written for 64 x 64 tiles (16 x 16 work-items of 4 x 4)
-#endif
 #define KC 32
-#define LS (TILE + 4)
 __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
     int bands, int pitch, long samples, int chunkLen, __global const elem* X,
     __global const float* mu, __global const uint* pairs, __global acc_t* partial,
     __global acc_t* partialSums) {
-    __local acc_t As[KC * LS];
-    __local acc_t Bs[KC * LS];
+    __local acc_t As[KC][TILE + 1];
+    __local acc_t Bs[KC][TILE + 1];
     const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * 16 + tx;
     const uint pair = pairs[get_group_id(0)];
     const int i0 = (pair >> 16) * TILE, j0 = (pair & 0xffff) * TILE;
     const bool diagonal = i0 == j0;
     const long s0 = (long)get_group_id(1) * chunkLen;
     const long s1 = min(samples, s0 + chunkLen);
-    __local const acc_t* bt = diagonal ? As : Bs;
+    const int R = TILE / 16;
 
-    acc_t acc[4][4];
-#pragma unroll
-    for (int m = 0; m < 4; ++m)
-#pragma unroll
-        for (int n = 0; n < 4; ++n)
+    acc_t acc[TILE / 16][TILE / 16];
+    for (int m = 0; m < R; ++m)
+        for (int n = 0; n < R; ++n)
             acc[m][n] = 0;
     acc_t rowSum = 0;
 
@@ -54,38 +43,31 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
         for (int e = tid; e < TILE * KC; e += 256) {
             const int r = e / KC, k = e % KC;
             const long sk = s + k;
-            const int ia = i0 + r;
-            As[k * LS + r] = (ia < bands && sk < s1) ? VALUE(X[(size_t)ia * pitch + sk], ia) : 0;
-            if (!diagonal) {
-                const int jb = j0 + r;
-                Bs[k * LS + r] = (jb < bands && sk < s1) ? VALUE(X[(size_t)jb * pitch + sk], jb) : 0;
-            }
+            const int ia = i0 + r, jb = j0 + r;
+            As[k][r] = (ia < bands && sk < s1) ? VALUE(X[(size_t)ia * pitch + sk], ia) : 0;
+            Bs[k][r] = (jb < bands && sk < s1) ? VALUE(X[(size_t)jb * pitch + sk], jb) : 0;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll 8
         for (int k = 0; k < KC; ++k) {
-            const acc4 av = vload4(0, As + k * LS + ty * 4);
-            const acc4 bv = vload4(0, bt + k * LS + tx * 4);
-            const acc_t a[4] = {av.x, av.y, av.z, av.w};
-            const acc_t b[4] = {bv.x, bv.y, bv.z, bv.w};
-#pragma unroll
-            for (int m = 0; m < 4; ++m)
-#pragma unroll
-                for (int n = 0; n < 4; ++n)
+            acc_t a[TILE / 16], b[TILE / 16];
+            for (int m = 0; m < R; ++m)
+                a[m] = As[k][ty + 16 * m];
+            for (int n = 0; n < R; ++n)
+                b[n] = Bs[k][tx + 16 * n];
+            for (int m = 0; m < R; ++m)
+                for (int n = 0; n < R; ++n)
                     acc[m][n] += a[m] * b[n];
         }
         if (diagonal && tid < TILE)
             for (int k = 0; k < KC; ++k)
-                rowSum += As[k * LS + tid];
+                rowSum += As[k][tid];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
     __global acc_t* out = partial + (size_t)get_group_id(1) * bands * bands;
-#pragma unroll
-    for (int m = 0; m < 4; ++m)
-#pragma unroll
-        for (int n = 0; n < 4; ++n) {
-            const int i = i0 + ty * 4 + m, j = j0 + tx * 4 + n;
+    for (int m = 0; m < R; ++m)
+        for (int n = 0; n < R; ++n) {
+            const int i = i0 + ty + 16 * m, j = j0 + tx + 16 * n;
             if (i < bands && j < bands) out[(size_t)i * bands + j] = acc[m][n];
         }
     if (diagonal && tid < TILE && i0 + tid < bands)

@@ -13,6 +13,10 @@ export XDG_CACHE_HOME=/tmp/xdg  # the program binaries (NVIDIA: PTX) for the SAS
 echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv; } | tee $R/card.txt
 step="${1:-all}"
+# CLBlast's tuners take platform 0 unless told: PoCL may be listed before NVIDIA there.
+NV_PLATFORM=$(clinfo -l 2>/dev/null | sed -n 's/^Platform #\([0-9]*\):.*NVIDIA.*/\1/p' | head -1)
+NV_PLATFORM=${NV_PLATFORM:-0}
+echo "NVIDIA platform index: $NV_PLATFORM"
 if [ "$step" = all ] || [ "$step" = tests ]; then
     for t in gemm covariance reduction clblast_row; do
         CLVIZ_PROGRAM_CACHE=off timeout 150 $C/compute_linalg_${t}_test >$R/test_$t.txt 2>&1
@@ -26,7 +30,7 @@ if [ "$step" = all ] || [ "$step" = bench ]; then
     echo "reduce rc=$?"
 fi
 if [ "$step" = all ] || [ "$step" = clblast ]; then
-    (cd $R && timeout ${TUNER_S:-120} $C/clblast_tuner_xgemm -precision 32 >$R/clblast_tuner.txt 2>&1)
+    (cd $R && timeout ${TUNER_S:-120} $C/clblast_tuner_xgemm -platform $NV_PLATFORM -precision 32 >$R/clblast_tuner.txt 2>&1)
     echo "tuner rc=$?"; ls $R/*.json
     if [ -f $R/clblast_xgemm_1_32.json ]; then
         timeout 60 $C/clviz-bench --suite gemm --variants clblast --sizes 1024,2048,4096,8192 \
@@ -35,12 +39,25 @@ if [ "$step" = all ] || [ "$step" = clblast ]; then
         echo "clblast tuned rc=$?"
     fi
 fi
+if [ "$step" = clblast2 ]; then
+    # CLBlast tuned on the GPU (a quarter of the tuner's space) beside the default rows.
+    (cd $R && timeout ${TUNER_S:-100} $C/clblast_tuner_xgemm -platform $NV_PLATFORM -precision 32 -fraction 4 >$R/clblast_tuner.txt 2>&1)
+    echo "tuner rc=$?"; grep -E 'device"|best_parameters' $R/clblast_xgemm_1_32.json
+    timeout 40 $C/clviz-bench --suite gemm --variants clblast,cov-tiled,cov-tensor --sizes 1024,4096,8192 \
+        --json $R/clblast_default.json >$R/clblast_default.txt 2>&1
+    timeout 60 $C/clviz-bench --suite gemm --variants clblast --sizes 1024,4096,8192 \
+        --clblast-tuning $R/clblast_xgemm_1_32.json --json $R/clblast_tuned.json >$R/clblast_tuned.txt 2>&1
+    echo "bench rc=$?"
+    cat $R/clblast_default.txt $R/clblast_tuned.txt | cut -c1-200
+    cd /tmp && tar czf $OUT/linalg-raw.tar.gz linalg-raw
+    exit 0
+fi
 if [ "$step" = round2 ]; then
     # The covariance rows, then CLBlast's tuner on a quarter of its space (-fraction 4), then
     # CLBlast tuned beside our default and tuned rows on the square sizes >= 1024, one run.
     timeout 60 $C/clviz-bench --suite gemm --variants cov-tiled,cov-tensor --json $R/cov.json >$R/cov.txt 2>&1
     echo "cov rc=$?"
-    (cd $R && timeout ${TUNER_S:-150} $C/clblast_tuner_xgemm -precision 32 -fraction 4 >$R/clblast_tuner.txt 2>&1)
+    (cd $R && timeout ${TUNER_S:-150} $C/clblast_tuner_xgemm -platform $NV_PLATFORM -precision 32 -fraction 4 >$R/clblast_tuner.txt 2>&1)
     echo "tuner rc=$?"; ls $R/*.json
     tuning=""
     [ -f $R/clblast_xgemm_1_32.json ] && tuning="--clblast-tuning $R/clblast_xgemm_1_32.json"

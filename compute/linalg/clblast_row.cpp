@@ -79,6 +79,14 @@ std::string ClblastRow::importTunerJson(const std::filesystem::path& json,
     } catch (const std::exception& e) {
         throw Error(json.string() + ": not JSON (" + e.what() + ")");
     }
+    // The tuners take the first platform's first device unless told otherwise (-platform N):
+    // parameters tuned on another device (a CPU driver listed first, say) are refused.
+    if (doc.contains("device") && doc["device"].is_string() &&
+        doc["device"].get<std::string>() != device.name)
+        throw Error(json.string() + " was tuned on '" + doc["device"].get<std::string>() +
+                    "', not on " + device.name +
+                    " (pick the device with the tuner's -platform "
+                    "and -device options)");
     if (!doc.contains("results") || !doc["results"].is_array() || doc["results"].empty())
         throw Error(json.string() + ": no \"results\" (is it a clblast_tuner_* output?)");
     const nlohmann::json* best = nullptr;

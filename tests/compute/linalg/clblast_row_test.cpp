@@ -57,7 +57,8 @@ TEST(ClblastRow, TunerOutputIsImportedCachedAndApplied) {
     const auto json = dir / "tuned.json";
     std::filesystem::create_directories(dir);
     // Two results: the faster one wins; PRECISION is the tuner's, not a kernel parameter.
-    std::ofstream(json) << R"({"kernel_family": "xgemm_1", "results": [
+    std::ofstream(json) << R"({"kernel_family": "xgemm_1", "device": ")" << context().info().name
+                        << R"(", "results": [
         {"kernel": "Xgemm", "time": 9.0, "parameters": {"GEMMK": 0, "KREG": 1, "KWG": 16,
          "KWI": 2, "MDIMA": 8, "MDIMC": 8, "MWG": 32, "NDIMB": 8, "NDIMC": 8, "NWG": 32,
          "SA": 0, "SB": 0, "STRM": 0, "STRN": 0, "VWM": 1, "VWN": 1, "PRECISION": 32}},
@@ -85,6 +86,9 @@ TEST(ClblastRow, TunerOutputIsImportedCachedAndApplied) {
         want += double(a[5 * 256 + k]) * b[k * 256 + 7];
     EXPECT_NEAR(c[5 * 256 + 7], want, 1e-3);
 
+    std::ofstream(json) << R"({"device": "some other device", "results": [{"kernel": "Xgemm",
+        "time": 1.0, "parameters": {"KWG": 16}}]})";
+    EXPECT_THROW(ClblastRow::importTunerJson(json, context().info()), Error);
     std::ofstream(json) << R"({"not": "tuner output"})";
     EXPECT_THROW(ClblastRow::importTunerJson(json, context().info()), Error);
     std::ofstream(*file) << "Xgemm KWG=sixteen\n";
