@@ -59,7 +59,7 @@ void centreU8(const GramU8& g, int bands, std::int64_t samples, CovarianceResult
     }
 }
 
-Covariance::Covariance(ComputeContext& cc) : cc_(cc), ptx_(cc) {}
+Covariance::Covariance(ComputeContext& cc) : cc_(cc), ptx_(cc), kernels_(cc) {}
 
 int Covariance::defaultChunks(SampleType type, int bands, std::int64_t samples) const {
     const std::int64_t pairs = static_cast<std::int64_t>(tilePairs(bands).size());
@@ -78,6 +78,16 @@ struct Plan {
     int chunks = 0;
     int chunkLen = 0;
 };
+
+// The per-chunk partial Gram matrices must fit one buffer.
+void checkPartialsFit(const DeviceInfo& info, int chunks, int bands) {
+    const double bytes = double(chunks) * bands * bands * 4;
+    if (bytes > double(info.maxAllocBytes))
+        throw Error("covariance: " + std::to_string(bands) + " bands in " + std::to_string(chunks) +
+                    " chunks need " + formatBytes(static_cast<std::uint64_t>(bytes)) +
+                    " of partial sums; " + info.name + " allows buffers of " +
+                    formatBytes(info.maxAllocBytes) + " (ask for fewer chunks)");
+}
 
 Plan plan(int chunks, std::int64_t samples, bool u8) {
     if (chunks < 1) throw Error("covariance: chunks must be at least 1");
@@ -109,6 +119,7 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
                     std::to_string(pitch) + " bytes");
     const Plan p =
         plan(chunks > 0 ? chunks : defaultChunks(SampleType::U8, bands, samples), samples, true);
+    checkPartialsFit(cc_.info(), p.chunks, bands);
     const std::vector<cl_uint> pairs = tilePairs(bands);
     const cl::Context& ctx = cc_.context();
     cl::CommandQueue& q = cc_.queue();
@@ -126,12 +137,12 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
     if (variant == CovarianceVariant::Tensor) {
         std::string options = " -DU8 -DMMA_U8";
         if (pitch % 16 == 0) options += " -DVEC_X";  // 16-byte loads need aligned rows
-        gramKernel = ptx_.kernel("covariance.cl", "cov_gram_u8_mma", options);
+        gramKernel = kernels_.get("covariance.cl", "cov_gram_u8_mma", options, &ptx_);
         global = cl::NDRange(pairs.size() * 128, p.chunks);
         local = cl::NDRange(128, 1);
     } else {
-        gramKernel = cc_.programs().kernel("covariance.cl", "cov_gram_tiled",
-                                           " -DU8 -DTILE=" + std::to_string(kTile));
+        gramKernel = kernels_.get("covariance.cl", "cov_gram_tiled",
+                                  " -DU8 -DTILE=" + std::to_string(kTile));
         global = cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16);
         local = cl::NDRange(16, 16);
     }
@@ -148,7 +159,7 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
     cl::Event first, last;
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &first);
 
-    cl::Kernel reduce = cc_.programs().kernel("covariance.cl", "cov_reduce_partials", " -DU8");
+    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
     reduce.setArg(0, cl_int(bands));
     reduce.setArg(1, cl_int(p.chunks));
     reduce.setArg(2, partial);
@@ -198,6 +209,7 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
                     std::to_string(pitch) + " floats");
     const Plan p =
         plan(chunks > 0 ? chunks : defaultChunks(SampleType::F32, bands, samples), samples, false);
+    checkPartialsFit(cc_.info(), p.chunks, bands);
     const cl::Context& ctx = cc_.context();
     cl::CommandQueue& q = cc_.queue();
     const bool fp64 = cc_.info().hasExtension("cl_khr_fp64");
@@ -205,7 +217,7 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
 
     // Pass 1: the means (row sums per chunk, added in double here).
     cl::Buffer rowPartials(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(float));
-    cl::Kernel rowSums = cc_.programs().kernel("covariance.cl", "cov_row_sums", fp);
+    cl::Kernel& rowSums = kernels_.get("covariance.cl", "cov_row_sums", fp);
     rowSums.setArg(0, cl_int(pitch));
     rowSums.setArg(1, cl_long(samples));
     rowSums.setArg(2, cl_int(p.chunkLen));
@@ -238,8 +250,8 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     cl::Buffer partialSums(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(float));
     cl::Buffer gram(ctx, CL_MEM_READ_WRITE, entries * totalBytes);
     cl::Buffer sums(ctx, CL_MEM_READ_WRITE, bands * totalBytes);
-    cl::Kernel gramKernel =
-        cc_.programs().kernel("covariance.cl", "cov_gram_tiled", "-DTILE=" + std::to_string(kTile));
+    cl::Kernel& gramKernel =
+        kernels_.get("covariance.cl", "cov_gram_tiled", "-DTILE=" + std::to_string(kTile));
     cl_uint a = 0;
     gramKernel.setArg(a++, cl_int(bands));
     gramKernel.setArg(a++, cl_int(pitch));
@@ -254,7 +266,7 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange,
                            cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16),
                            cl::NDRange(16, 16), nullptr, &gramStart);
-    cl::Kernel reduce = cc_.programs().kernel("covariance.cl", "cov_reduce_partials", fp);
+    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", fp);
     reduce.setArg(0, cl_int(bands));
     reduce.setArg(1, cl_int(p.chunks));
     reduce.setArg(2, partial);

@@ -13,6 +13,7 @@
 
 #include "compute/core/cl.hpp"
 #include "compute/core/inline_ptx.hpp"
+#include "compute/linalg/kernel_set.hpp"
 #include "compute/linalg/linalg_variant.hpp"
 
 namespace clviz {
@@ -73,6 +74,7 @@ class Covariance {
   private:
     ComputeContext& cc_;
     InlinePtxBuilds ptx_;
+    KernelSet kernels_;
 };
 
 // CPU references in double (f32) / exact 64-bit integers (u8), for tests and the bench.

@@ -64,7 +64,7 @@ std::string GemmTuning::key() const {
     return s;
 }
 
-Gemm::Gemm(ComputeContext& cc) : cc_(cc), ptx_(cc) {}
+Gemm::Gemm(ComputeContext& cc) : cc_(cc), ptx_(cc), kernels_(cc) {}
 
 bool Gemm::usesInlinePtx(GemmVariant variant) const {
     return gemmVariantInfo(variant).needsInlinePtx && ptx_.active();
@@ -141,10 +141,10 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
         options +=
             d("BM", t.blockM) + d("BN", t.blockN) + d("BK", t.blockK) + d("WG_SIZE", threads);
     };
-    cl::Kernel kernel;
+    cl::Kernel kernel;  // a handle on the cached kernel
     switch (variant) {
         case GemmVariant::Naive:
-            kernel = cc_.programs().kernel("gemm.cl", "gemm_naive", options);
+            kernel = kernels_.get("gemm.cl", "gemm_naive", options);
             local = cl::NDRange(16, 16);
             global = cl::NDRange(ceilDiv(s.n, 16) * 16, ceilDiv(s.m, 16) * 16);
             break;
@@ -153,7 +153,7 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
             if (ts < 1 || static_cast<std::size_t>(ts * ts) > dev.maxWorkGroupSize)
                 refuse("TS x TS must fit a work-group (at most " +
                        std::to_string(dev.maxWorkGroupSize) + " work-items)");
-            kernel = cc_.programs().kernel("gemm.cl", "gemm_tile", options + d("TS", ts));
+            kernel = kernels_.get("gemm.cl", "gemm_tile", options + d("TS", ts));
             local = cl::NDRange(ts, ts);
             global = cl::NDRange(ceilDiv(s.n, ts) * ts, ceilDiv(s.m, ts) * ts);
             break;
@@ -172,7 +172,7 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                        formatBytes(dev.localMemBytes));
             options += d("TM", t.threadM) + d("TN", t.threadN);
             if (buffers == 2) options += " -DDOUBLE_BUFFER";
-            kernel = cc_.programs().kernel("gemm.cl", "gemm_regblock", options);
+            kernel = kernels_.get("gemm.cl", "gemm_regblock", options);
             local = cl::NDRange(tx, ty);
             global = cl::NDRange(ceilDiv(s.n, t.blockN) * tx, ceilDiv(s.m, t.blockM) * ty);
             break;
@@ -193,7 +193,7 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                 refuse("needs " + formatBytes(localBytes) + " of local memory, the device has " +
                        formatBytes(dev.localMemBytes));
             options += d("WM", wm) + d("WN", wn);
-            kernel = ptx_.kernel("gemm.cl", "gemm_tf32", options);
+            kernel = kernels_.get("gemm.cl", "gemm_tf32", options, &ptx_);
             local = cl::NDRange(threads);
             global =
                 cl::NDRange(std::size_t(ceilDiv(s.n, t.blockN)) * threads, ceilDiv(s.m, t.blockM));

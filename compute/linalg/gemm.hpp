@@ -6,6 +6,7 @@
 
 #include "compute/core/cl.hpp"
 #include "compute/core/inline_ptx.hpp"
+#include "compute/linalg/kernel_set.hpp"
 #include "compute/linalg/linalg_variant.hpp"
 
 namespace clviz {
@@ -66,6 +67,7 @@ class Gemm {
   private:
     ComputeContext& cc_;
     InlinePtxBuilds ptx_;
+    KernelSet kernels_;
 };
 
 }  // namespace clviz

@@ -72,6 +72,7 @@ Reduction::Reduction(ComputeContext& cc)
     : cc_(cc),
       subgroups_(cc.info().hasExtension("cl_khr_subgroups")),
       ptx_(cc),
+      kernels_(cc),
       ticket_(cc.context(), CL_MEM_READ_WRITE, sizeof(cl_uint)),
       result_(cc.context(), CL_MEM_READ_WRITE, sizeof(cl_uint)) {
     cc.queue().enqueueFillBuffer(ticket_, cl_uint(0), 0, sizeof(cl_uint));
@@ -116,7 +117,7 @@ ReduceResult Reduction::reduce(ReduceVariant variant, ReduceOp op, ReduceType ty
     std::vector<cl_uint> bits;  // the result(s) read back, as raw 32-bit words
     switch (variant) {
         case ReduceVariant::CourseUint4: {
-            cl::Kernel k = cc_.programs().kernel("reduce.cl", "reduce_course", options);
+            cl::Kernel& k = kernels_.get("reduce.cl", "reduce_course", options);
             launch(k, data, count, partials_, groups, &first);
             last = first;
             bits.resize(groups);
@@ -130,20 +131,20 @@ ReduceResult Reduction::reduce(ReduceVariant variant, ReduceOp op, ReduceType ty
                 name = "reduce_subgroup";
                 if (subgroups_) options += " -DHAS_SUBGROUPS";
             }
-            cl::Kernel k = variant == ReduceVariant::Subgroup && !subgroups_
-                               ? ptx_.kernel("reduce.cl", name, options)
-                               : cc_.programs().kernel("reduce.cl", name, options);
+            cl::Kernel& k =
+                kernels_.get("reduce.cl", name, options,
+                             variant == ReduceVariant::Subgroup && !subgroups_ ? &ptx_ : nullptr);
             launch(k, data, count, partials_, groups, &first);
             out.subgroups = variant == ReduceVariant::Subgroup && (subgroups_ || ptx_.active());
             // The partials by one group, into result_.
-            cl::Kernel k2 = cc_.programs().kernel("reduce.cl", "reduce_tree", options);
+            cl::Kernel& k2 = kernels_.get("reduce.cl", "reduce_tree", options);
             launch(k2, partials_, groups, result_, 1, &last);
             bits.resize(1);
             q.enqueueReadBuffer(result_, CL_TRUE, 0, 4, bits.data());
             break;
         }
         case ReduceVariant::OnePass: {
-            cl::Kernel k = cc_.programs().kernel("reduce.cl", "reduce_onepass", options);
+            cl::Kernel& k = kernels_.get("reduce.cl", "reduce_onepass", options);
             k.setArg(4, ticket_);
             k.setArg(5, result_);
             launch(k, data, count, partials_, groups, &first);

@@ -7,6 +7,7 @@
 
 #include "compute/core/cl.hpp"
 #include "compute/core/inline_ptx.hpp"
+#include "compute/linalg/kernel_set.hpp"
 #include "compute/linalg/linalg_variant.hpp"
 
 namespace clviz {
@@ -49,6 +50,7 @@ class Reduction {
     ComputeContext& cc_;
     bool subgroups_;
     InlinePtxBuilds ptx_;  // the shfl.sync fallback of the sub-group variant
+    KernelSet kernels_;
     cl::Buffer partials_, ticket_, result_;
     std::size_t partialCapacity_ = 0;
 };

@@ -109,6 +109,9 @@ TEST(Covariance, RefusesBadInput) {
     EXPECT_THROW(cov.compute(CovarianceVariant::Tiled, SampleType::U8, small, 4, 5), Error);
     EXPECT_THROW(cov.compute(CovarianceVariant::Tiled, SampleType::F32, small, 1, 5), Error);
     EXPECT_THROW(cov.gramU8(CovarianceVariant::Tiled, small, 0, 5), Error);
+    // Partial sums larger than any buffer: refused with a message, not an OpenCL error.
+    cl::Buffer wide(context().context(), CL_MEM_READ_ONLY, std::size_t(30000) * 2);
+    EXPECT_THROW(cov.gramU8(CovarianceVariant::Tiled, wide, 30000, 2, 1), Error);
 }
 
 TEST(Covariance, ChunksKeepEveryComputeUnitBusyAndStayExact) {
