@@ -110,8 +110,12 @@ TEST(Covariance, RefusesBadInput) {
     EXPECT_THROW(cov.compute(CovarianceVariant::Tiled, SampleType::F32, small, 1, 5), Error);
     EXPECT_THROW(cov.gramU8(CovarianceVariant::Tiled, small, 0, 5), Error);
     // Partial sums larger than any buffer: refused with a message, not an OpenCL error.
-    cl::Buffer wide(context().context(), CL_MEM_READ_ONLY, std::size_t(30000) * 2);
-    EXPECT_THROW(cov.gramU8(CovarianceVariant::Tiled, wide, 30000, 2, 1), Error);
+    const int bands = 32767;
+    const std::uint64_t perChunk = std::uint64_t(bands) * bands * 4;
+    const int chunks = static_cast<int>(context().info().maxAllocBytes / perChunk) + 1;
+    const std::int64_t samples = std::int64_t(chunks) * 256;
+    cl::Buffer wide(context().context(), CL_MEM_READ_ONLY, std::size_t(bands) * samples);
+    EXPECT_THROW(cov.gramU8(CovarianceVariant::Tiled, wide, bands, samples, chunks), Error);
 }
 
 TEST(Covariance, ChunksKeepEveryComputeUnitBusyAndStayExact) {
