@@ -20,6 +20,7 @@
 #include "compute/linalg/covariance.hpp"
 #include "compute/linalg/gemm.hpp"
 #include "compute/linalg/reduction.hpp"
+#include "compute/linalg/roofline.hpp"
 
 namespace clviz::bench {
 
@@ -170,6 +171,8 @@ struct GemmJob {
     std::string variant, config, note;
     std::function<double()> run;  // one repetition's device milliseconds
     double tolerance = 1e-5;
+    double ceilingGflops = 0;  // the same-run probe this row is a share of (0: none)
+    const char* ceilingName = "";
 };
 
 void runGemmRow(ComputeContext& cc, const BenchOptions& o, BenchReport& report, Operands& op,
@@ -180,8 +183,12 @@ void runGemmRow(ComputeContext& cc, const BenchOptions& o, BenchReport& report, 
     try {
         const auto ms = clBoundary("gemm " + job.variant, [&] { return timeRuns(job.run, o); });
         row = makeRow("gemm", job.variant, job.config, size, ms);
-        row.metrics = {{"GFLOP/s", 2.0 * n * n * double(n) / (row.medianMs * 1e6)}};
+        const double gflops = 2.0 * n * n * double(n) / (row.medianMs * 1e6);
+        row.metrics = {{"GFLOP/s", gflops}};
         appendNote(row.note, job.note);
+        if (job.ceilingGflops > 0)
+            appendNote(row.note,
+                       fmt("%.0f%% of ", 100 * gflops / job.ceilingGflops) + job.ceilingName);
         double relErr = 0;
         const std::string check = checkProduct(cc, op, job.tolerance, &relErr);
         row.metrics.push_back({"rel.err", relErr});
@@ -370,6 +377,30 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
     ClblastRow blas(cc);
     int wrong = 0;
     int step = 0;
+    // The roofline's ceilings, measured in this run: every row is also a share of them.
+    progress(++step, 0, "gemm ceilings");
+    const RooflineCeilings ceilings = clBoundary("roofline probes", [&] {
+        return measureRooflineCeilings(cc,
+                                       o.quick ? std::size_t(16) << 20 : std::size_t(256) << 20);
+    });
+    {
+        auto probeRow = [&](const char* variant, const char* config, const char* unit, double v,
+                            const std::string& note) {
+            BenchRow row;
+            row.suite = "gemm", row.variant = variant, row.config = config, row.size = "-";
+            if (v > 0) row.metrics = {{unit, v}};
+            row.note = note;
+            report.add(row);
+        };
+        probeRow("fma-probe", "16 FMA chains per work-item", "GFLOP/s", ceilings.fp32Gflops,
+                 "FP32 ceiling for this run");
+        probeRow("mma-tf32-probe", "4 mma.sync m16n8k8 per warp, register operands", "GFLOP/s",
+                 ceilings.tf32Gflops,
+                 ceilings.tf32Gflops > 0 ? "TF32 ceiling for this run" : ceilings.tf32Note);
+        probeRow(
+            "read-probe", "float4 loads", "GB/s", ceilings.readGBs,
+            "memory ceiling; FP32 ridge at " + fmt("%.1f", ceilings.ridgeFp32()) + " flop/byte");
+    }
     for (long long nLL : sizes) {
         const int n = static_cast<int>(nLL);
         if (double(n) * n * 4 * 3 > double(cc.info().globalMemBytes) * 0.8 ||
@@ -402,6 +433,11 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
             const GemmTuning def = gemm.resolved(v, {});
             job.config = def.key().empty() ? "default" : def.key() + " (default)";
             if (info.needsInlinePtx) job.note = gemm.ptxNote();
+            if (ptx) {
+                job.ceilingGflops = ceilings.tf32Gflops, job.ceilingName = "mma probe";
+            } else {
+                job.ceilingGflops = ceilings.fp32Gflops, job.ceilingName = "FMA probe";
+            }
             job.run = [&, v] {
                 return eventMilliseconds(gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc));
             };
@@ -427,6 +463,7 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
             job.config = blas.tuningNote();
             job.run = [&] { return blas.sgemm(s, 1.0f, op.da, op.db, 0.0f, op.dc).milliseconds(); };
             job.note = "span from a marker before the call to CLBlast's last event";
+            job.ceilingGflops = ceilings.fp32Gflops, job.ceilingName = "FMA probe";
             runGemmRow(cc, o, report, op, job, wrong);
         }
     }
