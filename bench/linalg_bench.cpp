@@ -137,9 +137,14 @@ std::string checkProduct(ComputeContext& cc, const Operands& op, double toleranc
 // Tile configurations the tuned rows try (each must be valid for the variant).
 std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
     std::vector<GemmTuning> out;
+    // TM x TN per work-item, or WM x WN per warp for the tensor-core variant.
     auto add = [&](int bm, int bn, int bk, int tm, int tn) {
         GemmTuning t;
-        t.blockM = bm, t.blockN = bn, t.blockK = bk, t.threadM = tm, t.threadN = tn;
+        t.blockM = bm, t.blockN = bn, t.blockK = bk;
+        if (v == GemmVariant::TensorTf32)
+            t.warpM = tm, t.warpN = tn;
+        else
+            t.threadM = tm, t.threadN = tn;
         out.push_back(t);
     };
     switch (v) {

@@ -61,6 +61,7 @@ std::string GemmTuning::key() const {
         if (v) s += std::string(s.empty() ? "" : " ") + n + "=" + std::to_string(v);
     };
     add("BM", blockM), add("BN", blockN), add("BK", blockK), add("TM", threadM), add("TN", threadN);
+    add("WM", warpM), add("WN", warpN);
     return s;
 }
 
@@ -90,15 +91,14 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
             break;
         case GemmVariant::RegisterBlocked:
         case GemmVariant::DoubleBuffered:
-            r.tile = 0;
+            r.tile = 0, r.warpM = 0, r.warpN = 0;
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 16);
             def(r.threadM, 8), def(r.threadN, 8);
             break;
         case GemmVariant::TensorTf32:
-            // threadM / threadN hold the warp tile (WM, WN).
-            r.tile = 0;
+            r.tile = 0, r.threadM = 0, r.threadN = 0;
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 16);
-            def(r.threadM, 64), def(r.threadN, 32);
+            def(r.warpM, 64), def(r.warpN, 32);
             break;
     }
     return r;
@@ -178,7 +178,7 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
             break;
         }
         case GemmVariant::TensorTf32: {
-            const int wm = t.threadM, wn = t.threadN;
+            const int wm = t.warpM, wn = t.warpN;
             if (wm % 16 || wn % 8 || t.blockM % wm || t.blockN % wn || t.blockK % 8)
                 refuse(
                     "the warp tile WM x WN must be made of 16 x 8 MMA tiles, divide BM x BN, "

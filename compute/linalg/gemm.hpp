@@ -43,6 +43,8 @@ struct GemmTuning {
     int blockK = 0;           // BK
     int threadM = 0;          // RegisterBlocked / DoubleBuffered: TM rows per work-item
     int threadN = 0;          // TN columns per work-item
+    int warpM = 0;            // TensorTf32: WM rows per warp (a multiple of 16)
+    int warpN = 0;            // WN columns per warp (a multiple of 8)
     std::string key() const;  // "BM=128 BN=128 BK=16 TM=8 TN=8", for bench rows
 };
 

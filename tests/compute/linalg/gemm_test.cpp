@@ -104,7 +104,7 @@ TEST(Gemm, SmallerTilesStillMatch) {
     check(GemmVariant::RegisterBlocked, {37, 70, 45, false, true}, 1, 0, t);
     check(GemmVariant::DoubleBuffered, {37, 70, 45, true, false}, 1, 0, t);
     t = {};
-    t.blockM = 64, t.blockN = 64, t.blockK = 32, t.threadM = 32, t.threadN = 32;
+    t.blockM = 64, t.blockN = 64, t.blockK = 32, t.warpM = 32, t.warpN = 32;
     check(GemmVariant::TensorTf32, {65, 67, 70, false, false}, 1, 0, t);
 }
 
@@ -131,7 +131,7 @@ TEST(Gemm, RefusesBadShapesAndTunings) {
     EXPECT_THROW(gemm.enqueue(GemmVariant::RegisterBlocked, {8, 8, 8}, 1, big, big, 0, big, t),
                  Error);
     t = {};
-    t.threadM = 24;  // warp tile not made of 16-row MMA tiles
+    t.warpM = 24;  // warp tile not made of 16-row MMA tiles
     EXPECT_THROW(gemm.enqueue(GemmVariant::TensorTf32, {8, 8, 8}, 1, big, big, 0, big, t), Error);
     EXPECT_THROW(gemmVariantFromId("gemm-nope"), Error);
     EXPECT_EQ(gemmVariantFromId("gemm-tf32"), GemmVariant::TensorTf32);
