@@ -552,46 +552,78 @@ void runReduceBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& 
                  {Case{ReduceOp::Sum, ReduceType::Float}, Case{ReduceOp::Max, ReduceType::Float},
                   Case{ReduceOp::Sum, ReduceType::Uint}, Case{ReduceOp::Min, ReduceType::Uint}}) {
                 const bool isFloat = c.type == ReduceType::Float;
-                const std::string config =
+                const std::string opConfig =
                     std::string(reduceOpName(c.op)) + (isFloat ? " float" : " uint");
-                progress(++step, 0, "reduce " + std::string(info.id) + " " + config + " " + size);
-                BenchRow row;
-                try {
-                    ReduceResult last;
-                    const auto ms = clBoundary("reduce", [&] {
-                        return timeRuns(
-                            [&] {
-                                last = red.reduce(v, c.op, c.type, isFloat ? df : du, count);
-                                return last.ms;
-                            },
-                            o);
-                    });
-                    row = makeRow("reduce", info.id, config, size, ms);
-                    const double gbs = double(bytes) / (row.medianMs * 1e6);
-                    row.metrics = {{"GB/s", gbs}};
-                    if (probeGbs > 0)
-                        appendNote(row.note, fmt("%.0f%% of read probe", 100 * gbs / probeGbs));
-                    if (v == ReduceVariant::CourseUint4)
-                        appendNote(row.note, "host pass not timed");
-                    if (v == ReduceVariant::Subgroup)
-                        appendNote(row.note, last.subgroups ? "sub-groups / shfl.sync"
-                                                            : "local-tree fallback");
-                    const double want = isFloat ? referenceReduce(c.op, f.data(), count)
-                                                : referenceReduce(c.op, u.data(), count);
-                    const bool ok =
-                        isFloat && c.op == ReduceOp::Sum
-                            ? std::abs(last.value - want) <= 1e-5 * std::max(1.0, std::abs(want))
-                            : last.value == want;
-                    appendNote(row.note, ok ? "checked"
-                                            : "WRONG: " + fmt("%.9g", last.value) + " vs " +
-                                                  fmt("%.9g", want));
-                    if (!ok) ++wrong;
-                } catch (const Error& e) {
-                    row.suite = "reduce", row.variant = info.id, row.config = config,
-                    row.size = size;
-                    row.note = std::string("failed: ") + e.what();
+                progress(++step, 0, "reduce " + std::string(info.id) + " " + opConfig + " " + size);
+                auto runRow = [&](int wg, const std::string& config) {
+                    BenchRow row;
+                    try {
+                        ReduceResult last;
+                        const auto ms = clBoundary("reduce", [&] {
+                            return timeRuns(
+                                [&] {
+                                    last =
+                                        red.reduce(v, c.op, c.type, isFloat ? df : du, count, wg);
+                                    return last.ms;
+                                },
+                                o);
+                        });
+                        row = makeRow("reduce", info.id, config, size, ms);
+                        const double gbs = double(bytes) / (row.medianMs * 1e6);
+                        row.metrics = {{"GB/s", gbs}};
+                        if (probeGbs > 0)
+                            appendNote(row.note, fmt("%.0f%% of read probe", 100 * gbs / probeGbs));
+                        if (v == ReduceVariant::CourseUint4)
+                            appendNote(row.note, "host pass not timed");
+                        if (v == ReduceVariant::Subgroup)
+                            appendNote(row.note, last.subgroups ? "sub-groups / shfl.sync"
+                                                                : "local-tree fallback");
+                        const double want = isFloat ? referenceReduce(c.op, f.data(), count)
+                                                    : referenceReduce(c.op, u.data(), count);
+                        const bool ok = isFloat && c.op == ReduceOp::Sum
+                                            ? std::abs(last.value - want) <=
+                                                  1e-5 * std::max(1.0, std::abs(want))
+                                            : last.value == want;
+                        appendNote(row.note, ok ? "checked"
+                                                : "WRONG: " + fmt("%.9g", last.value) + " vs " +
+                                                      fmt("%.9g", want));
+                        if (!ok) ++wrong;
+                    } catch (const Error& e) {
+                        row.suite = "reduce", row.variant = info.id, row.config = config,
+                        row.size = size;
+                        row.note = std::string("failed: ") + e.what();
+                    }
+                    report.add(row);
+                };
+                runRow(0,
+                       opConfig + ", wg=" +
+                           std::to_string(std::min<std::size_t>(256, cc.info().maxWorkGroupSize)) +
+                           " (default)");
+                if (o.tune) {
+                    // The work-group size is the reductions' tunable: the fastest of a sweep.
+                    int best = 0, tried = 0;
+                    double bestMs = 0;
+                    for (int wg = 64; wg <= 1024; wg *= 2) {
+                        if (static_cast<std::size_t>(wg) > cc.info().maxWorkGroupSize) break;
+                        try {
+                            BenchOptions few = o;
+                            few.warmup = 1, few.repeats = 3;
+                            const double m = median(timeRuns(
+                                [&] {
+                                    return red.reduce(v, c.op, c.type, isFloat ? df : du, count, wg)
+                                        .ms;
+                                },
+                                few, 3));
+                            ++tried;
+                            if (!best || m < bestMs) best = wg, bestMs = m;
+                        } catch (const Error&) {
+                        } catch (const cl::Error&) {
+                        }
+                    }
+                    if (best)
+                        runRow(best, opConfig + ", wg=" + std::to_string(best) +
+                                         " (tuned: best of " + std::to_string(tried) + ")");
                 }
-                report.add(row);
             }
         }
     }
