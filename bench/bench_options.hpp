@@ -16,11 +16,11 @@ struct BenchOptions {
     std::vector<double> thetas;         // tree variant's opening angles; empty: 0.5
     int warmup = 3;
     int repeats = 15;
-    bool quick = false;         // small sizes, few repeats: a smoke test
-    bool cpuBaseline = true;    // also time the multi-threaded C++ baseline
-    std::string jsonPath;       // empty: no JSON
-    std::string csvPath;        // empty: no CSV
-    bool tune = false;          // gemm: also a row with the best of a few tile configurations
+    bool quick = false;       // small sizes, few repeats: a smoke test
+    bool cpuBaseline = true;  // also time the multi-threaded C++ baseline
+    std::string jsonPath;     // empty: no JSON
+    std::string csvPath;      // empty: no CSV
+    bool tune = false;        // gemm, reduce: also a row with the best tile shape / work-group size
     std::string clblastTuning;  // gemm: a clblast_tuner_* JSON to import into the cache first
     // --devices: N-body over this device set (chooseDevices syntax) against its first device
     // alone; empty: the usual one-device suites.
