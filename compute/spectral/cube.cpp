@@ -1,0 +1,133 @@
+#include "compute/spectral/cube.hpp"
+
+#include <cstring>
+
+namespace clviz {
+
+namespace {
+
+template <typename T>
+T load(const std::uint8_t* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+template <typename T>
+void store(std::uint8_t* p, double v) {
+    const T t = static_cast<T>(v);
+    std::memcpy(p, &t, sizeof t);
+}
+
+}  // namespace
+
+std::size_t bytesPerValue(SampleType type) {
+    switch (type) {
+        case SampleType::U8:
+            return 1;
+        case SampleType::I16:
+        case SampleType::U16:
+            return 2;
+        case SampleType::I32:
+        case SampleType::U32:
+        case SampleType::F32:
+            return 4;
+        case SampleType::F64:
+            return 8;
+    }
+    return 1;
+}
+
+const char* sampleTypeName(SampleType type) {
+    switch (type) {
+        case SampleType::U8:
+            return "u8";
+        case SampleType::I16:
+            return "i16";
+        case SampleType::U16:
+            return "u16";
+        case SampleType::I32:
+            return "i32";
+        case SampleType::U32:
+            return "u32";
+        case SampleType::F32:
+            return "f32";
+        case SampleType::F64:
+            return "f64";
+    }
+    return "?";
+}
+
+bool isIntegerType(SampleType type) {
+    return type != SampleType::F32 && type != SampleType::F64;
+}
+
+std::string describeShape(const CubeShape& s) {
+    return std::to_string(s.samples) + " x " + std::to_string(s.lines) + " x " +
+           std::to_string(s.bands);
+}
+
+double Cube::value(std::size_t i) const {
+    const std::uint8_t* p = data.data() + i * bytesPerValue(type);
+    switch (type) {
+        case SampleType::U8:
+            return *p;
+        case SampleType::I16:
+            return load<std::int16_t>(p);
+        case SampleType::U16:
+            return load<std::uint16_t>(p);
+        case SampleType::I32:
+            return load<std::int32_t>(p);
+        case SampleType::U32:
+            return load<std::uint32_t>(p);
+        case SampleType::F32:
+            return load<float>(p);
+        case SampleType::F64:
+            return load<double>(p);
+    }
+    return 0;
+}
+
+void Cube::setValue(std::size_t i, double v) {
+    std::uint8_t* p = data.data() + i * bytesPerValue(type);
+    switch (type) {
+        case SampleType::U8:
+            store<std::uint8_t>(p, v);
+            break;
+        case SampleType::I16:
+            store<std::int16_t>(p, v);
+            break;
+        case SampleType::U16:
+            store<std::uint16_t>(p, v);
+            break;
+        case SampleType::I32:
+            store<std::int32_t>(p, v);
+            break;
+        case SampleType::U32:
+            store<std::uint32_t>(p, v);
+            break;
+        case SampleType::F32:
+            store<float>(p, v);
+            break;
+        case SampleType::F64:
+            store<double>(p, v);
+            break;
+    }
+}
+
+std::vector<double> Cube::toDouble() const {
+    std::vector<double> out(shape.values());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = value(i);
+    return out;
+}
+
+Cube makeCube(const CubeShape& shape, SampleType type) {
+    Cube c;
+    c.shape = shape;
+    c.type = type;
+    c.data.assign(shape.values() * bytesPerValue(type), 0);
+    return c;
+}
+
+}  // namespace clviz
