@@ -32,6 +32,10 @@ clviz_need(header CL/cl.h opencl-headers)
 clviz_need(header CL/opencl.hpp opencl-clhpp-headers)
 clviz_need(library OpenCL ocl-icd-opencl-dev)
 clviz_need(header stb/stb_image.h libstb-dev)
+# the spectral lab's eigenproblem: LAPACKE, with OpenBLAS providing LAPACK and BLAS
+clviz_need(header lapacke.h liblapacke-dev)
+clviz_need(library lapacke liblapacke-dev)
+clviz_need(library openblas libopenblas-dev)
 # the N-body run across MPI ranks: headers, libraries and compiler wrappers; mpirun
 clviz_need(program mpicc libopenmpi-dev)
 clviz_need(program mpirun openmpi-bin)

@@ -38,7 +38,7 @@ double sigmoid(double x, double centre, double width) {
 }
 
 // Reflectance (0..1) of endmember `e` at `nm`; the first five are modelled on real materials,
-// the rest are smooth random spectra with two absorption features drawn from `shape`.
+// the rest are smooth random spectra with three absorption features drawn from `shape`.
 double reflectance(int e, double nm, const std::vector<double>& shape) {
     switch (e) {
         case 0:  // green vegetation: green peak, chlorophyll well, red edge, leaf-water bands
@@ -57,10 +57,10 @@ double reflectance(int e, double nm, const std::vector<double>& shape) {
                    (1 - 0.4 * bump(nm, 2330, 35)) * (1 - 0.1 * bump(nm, 1910, 50));
         case 4:  // asphalt and roofs: dark, nearly flat
             return 0.06 + 0.05 * (nm - 400) / 2100 + 0.01 * bump(nm, 1700, 300);
-        default: {
-            const double* p = shape.data() + 6 * (e - 5);
-            return (p[0] + p[1] * sigmoid(nm, p[2], 150)) * (1 - 0.4 * bump(nm, p[3], 40)) *
-                   (1 - 0.4 * bump(nm, p[4], 60)) * (1 - 0.1 * p[5] * bump(nm, 1900, 80));
+        default: {  // a level, a slope and three absorption features of random place and depth
+            const double* p = shape.data() + 9 * (e - 5);
+            return (p[0] + p[1] * sigmoid(nm, p[2], 150)) * (1 - p[6] * bump(nm, p[3], 25)) *
+                   (1 - p[7] * bump(nm, p[4], 50)) * (1 - p[8] * bump(nm, p[5], 80));
         }
     }
 }
@@ -77,7 +77,12 @@ double illumination(double nm) {
     return planck / planckPeak * t;
 }
 
-// A smooth field over the image: random Gaussian blobs and a few slow waves, about -1..1.
+// A smooth field over the scene: random Gaussian blobs and a few slow waves, about -1..1.
+// Coordinates are in scene units of kSceneUnit pixels, so a small cube is as smooth per pixel as
+// a large one (a crop of a larger scene, not a whole scene squeezed into few pixels); blobs are
+// spread over the whole extent, their number growing with its area.
+constexpr double kSceneUnit = 128;  // pixels
+
 struct Field {
     struct Blob {
         double x, y, r, a;
@@ -87,23 +92,46 @@ struct Field {
     };
     std::vector<Blob> blobs;
     std::vector<Wave> waves;
-    Field(Random& rng, int blobCount) {
-        for (int i = 0; i < blobCount; ++i)
-            blobs.push_back(
-                {rng.uniform(), rng.uniform(), rng.uniform(0.04, 0.25), rng.uniform(-1.5, 1.5)});
+    Field(Random& rng, double width, double height, int blobsPerUnit) {
+        const int count = std::max(blobsPerUnit, int(std::ceil(blobsPerUnit * width * height)));
+        for (int i = 0; i < count; ++i)
+            blobs.push_back({rng.uniform(0, width), rng.uniform(0, height), rng.uniform(0.05, 0.3),
+                             rng.uniform(-1.5, 1.5)});
         for (int i = 0; i < 3; ++i)
-            waves.push_back({rng.uniform(-12, 12), rng.uniform(-12, 12), rng.uniform(0, 6.28),
+            waves.push_back({rng.uniform(-8, 8), rng.uniform(-8, 8), rng.uniform(0, 6.28),
                              rng.uniform(0.1, 0.4)});
     }
     double at(double x, double y) const {
         double v = 0;
         for (const Blob& b : blobs) {
-            const double dx = x - b.x, dy = y - b.y;
-            v += b.a * std::exp(-(dx * dx + dy * dy) / (2 * b.r * b.r));
+            const double dx = x - b.x, dy = y - b.y, d2 = dx * dx + dy * dy;
+            if (d2 < 25 * b.r * b.r) v += b.a * std::exp(-d2 / (2 * b.r * b.r));
         }
         for (const Wave& w : waves)
             v += w.a * std::sin(w.kx * x + w.ky * y + w.phase);
         return v;
+    }
+};
+
+// `field` sampled every kGridStep pixels (and one past the edge), read back bilinearly: the
+// fields are smooth on that scale, and AVIRIS-sized scenes would otherwise spend seconds here.
+constexpr int kGridStep = 4;
+
+struct SampledField {
+    int gw, gh;
+    std::vector<double> grid;
+    SampledField(const Field& f, int samples, int lines)
+        : gw(samples / kGridStep + 2), gh(lines / kGridStep + 2), grid(std::size_t(gw) * gh) {
+        for (int j = 0; j < gh; ++j)
+            for (int i = 0; i < gw; ++i)
+                grid[std::size_t(j) * gw + i] =
+                    f.at((i * kGridStep + 0.5) / kSceneUnit, (j * kGridStep + 0.5) / kSceneUnit);
+    }
+    double at(int s, int l) const {
+        const int i = s / kGridStep, j = l / kGridStep;
+        const double fx = double(s % kGridStep) / kGridStep, fy = double(l % kGridStep) / kGridStep;
+        const double* g = grid.data() + std::size_t(j) * gw + i;
+        return (1 - fy) * ((1 - fx) * g[0] + fx * g[1]) + fy * ((1 - fx) * g[gw] + fx * g[gw + 1]);
     }
 };
 
@@ -129,8 +157,9 @@ Scene makeScene(const SceneSpec& spec) {
     // Endmember radiance per band (E x B) and random spectra for endmembers past the fifth.
     std::vector<double> shapes;
     for (int e = 5; e < E; ++e)
-        for (double v : {rng.uniform(0.05, 0.2), rng.uniform(0.05, 0.4), rng.uniform(500, 2000),
-                         rng.uniform(450, 2450), rng.uniform(450, 2450), rng.uniform()})
+        for (double v : {rng.uniform(0.05, 0.3), rng.uniform(0.05, 0.4), rng.uniform(500, 2000),
+                         rng.uniform(450, 2450), rng.uniform(450, 2450), rng.uniform(450, 2450),
+                         rng.uniform(0.2, 0.7), rng.uniform(0.2, 0.7), rng.uniform(0.2, 0.7)})
             shapes.push_back(v);
     std::vector<double> radiance(std::size_t(E) * B);
     for (int e = 0; e < E; ++e)
@@ -140,36 +169,36 @@ Scene makeScene(const SceneSpec& spec) {
                 illumination(scene.wavelengthNm[b]);
 
     // Abundances (E per pixel, summing to 1) and a shade factor per pixel.
-    std::vector<Field> fields;
+    const double width = sh.samples / kSceneUnit, height = sh.lines / kSceneUnit;
+    std::vector<SampledField> fields;
     for (int e = 0; e < E; ++e)
-        fields.emplace_back(rng, 6);
-    const Field shadeField(rng, 4);
+        fields.emplace_back(Field(rng, width, height, 6), sh.samples, sh.lines);
+    const SampledField shadeField(Field(rng, width, height, 4), sh.samples, sh.lines);
     const std::size_t P = sh.pixels();
     std::vector<float> abundance(P * E);
     std::vector<float> shade(P);
     for (int l = 0; l < sh.lines; ++l)
         for (int s = 0; s < sh.samples; ++s) {
-            const double x = (s + 0.5) / sh.samples, y = (l + 0.5) / sh.lines;
             const std::size_t p = std::size_t(l) * sh.samples + s;
             double w[64], sum = 0;
             for (int e = 0; e < E; ++e)
-                sum += w[e] = std::exp(4.0 * fields[e].at(x, y));
+                sum += w[e] = std::exp(2.5 * fields[e].at(s, l));
             for (int e = 0; e < E; ++e)
                 abundance[p * E + e] = float(w[e] / sum);
-            shade[p] = float(0.8 + 0.2 * std::tanh(shadeField.at(x, y)));
+            shade[p] = float(0.8 + 0.2 * std::tanh(shadeField.at(s, l)));
         }
 
     // Stored value = offset + gain * radiance + noise, in the type's units.
     double offset = 0, gain = 1, lo = -1e300, hi = 1e300;
     switch (spec.type) {
         case SampleType::U8:
-            offset = 8, gain = 330, lo = 0, hi = 255;
+            offset = 8, gain = 440, lo = 0, hi = 255;
             break;
         case SampleType::I16:
-            offset = 0, gain = 12000, lo = -32768, hi = 32767;
+            offset = 0, gain = 18000, lo = -32768, hi = 32767;
             break;
         case SampleType::U16:
-            offset = 0, gain = 12000, lo = 0, hi = 65535;
+            offset = 0, gain = 18000, lo = 0, hi = 65535;
             break;
         case SampleType::I32:
         case SampleType::U32:
@@ -184,7 +213,7 @@ Scene makeScene(const SceneSpec& spec) {
         // Detector noise rises towards both ends of the range (blue and past 2300 nm).
         const double nm = scene.wavelengthNm[b];
         const double edge = bump(nm, 400, 120) + bump(nm, 2500, 200);
-        scene.noiseSigma.push_back(spec.noise * gain * 0.004 * (1 + 3 * edge));
+        scene.noiseSigma.push_back(spec.noise * gain * 0.001 * (1 + 3 * edge));
     }
 
     // Bands in parallel, each with its own random stream (the result does not depend on the

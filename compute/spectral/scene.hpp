@@ -20,7 +20,7 @@ struct SceneSpec {
     CubeShape shape{145, 145, 200};
     SampleType type = SampleType::U8;
     std::uint64_t seed = 1;
-    int endmembers = 6;
+    int endmembers = 8;
     double noise = 1.0;                   // multiplies every band's noise level (0: none)
     double firstNm = 400, lastNm = 2500;  // band centres spread evenly between these
 };
