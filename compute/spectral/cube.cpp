@@ -21,45 +21,45 @@ void store(std::uint8_t* p, double v) {
 
 }  // namespace
 
-std::size_t bytesPerValue(SampleType type) {
+std::size_t bytesPerValue(CubeType type) {
     switch (type) {
-        case SampleType::U8:
+        case CubeType::U8:
             return 1;
-        case SampleType::I16:
-        case SampleType::U16:
+        case CubeType::I16:
+        case CubeType::U16:
             return 2;
-        case SampleType::I32:
-        case SampleType::U32:
-        case SampleType::F32:
+        case CubeType::I32:
+        case CubeType::U32:
+        case CubeType::F32:
             return 4;
-        case SampleType::F64:
+        case CubeType::F64:
             return 8;
     }
     return 1;
 }
 
-const char* sampleTypeName(SampleType type) {
+const char* cubeTypeName(CubeType type) {
     switch (type) {
-        case SampleType::U8:
+        case CubeType::U8:
             return "u8";
-        case SampleType::I16:
+        case CubeType::I16:
             return "i16";
-        case SampleType::U16:
+        case CubeType::U16:
             return "u16";
-        case SampleType::I32:
+        case CubeType::I32:
             return "i32";
-        case SampleType::U32:
+        case CubeType::U32:
             return "u32";
-        case SampleType::F32:
+        case CubeType::F32:
             return "f32";
-        case SampleType::F64:
+        case CubeType::F64:
             return "f64";
     }
     return "?";
 }
 
-bool isIntegerType(SampleType type) {
-    return type != SampleType::F32 && type != SampleType::F64;
+bool isIntegerType(CubeType type) {
+    return type != CubeType::F32 && type != CubeType::F64;
 }
 
 std::string describeShape(const CubeShape& s) {
@@ -70,19 +70,19 @@ std::string describeShape(const CubeShape& s) {
 double Cube::value(std::size_t i) const {
     const std::uint8_t* p = data.data() + i * bytesPerValue(type);
     switch (type) {
-        case SampleType::U8:
+        case CubeType::U8:
             return *p;
-        case SampleType::I16:
+        case CubeType::I16:
             return load<std::int16_t>(p);
-        case SampleType::U16:
+        case CubeType::U16:
             return load<std::uint16_t>(p);
-        case SampleType::I32:
+        case CubeType::I32:
             return load<std::int32_t>(p);
-        case SampleType::U32:
+        case CubeType::U32:
             return load<std::uint32_t>(p);
-        case SampleType::F32:
+        case CubeType::F32:
             return load<float>(p);
-        case SampleType::F64:
+        case CubeType::F64:
             return load<double>(p);
     }
     return 0;
@@ -91,25 +91,25 @@ double Cube::value(std::size_t i) const {
 void Cube::setValue(std::size_t i, double v) {
     std::uint8_t* p = data.data() + i * bytesPerValue(type);
     switch (type) {
-        case SampleType::U8:
+        case CubeType::U8:
             store<std::uint8_t>(p, v);
             break;
-        case SampleType::I16:
+        case CubeType::I16:
             store<std::int16_t>(p, v);
             break;
-        case SampleType::U16:
+        case CubeType::U16:
             store<std::uint16_t>(p, v);
             break;
-        case SampleType::I32:
+        case CubeType::I32:
             store<std::int32_t>(p, v);
             break;
-        case SampleType::U32:
+        case CubeType::U32:
             store<std::uint32_t>(p, v);
             break;
-        case SampleType::F32:
+        case CubeType::F32:
             store<float>(p, v);
             break;
-        case SampleType::F64:
+        case CubeType::F64:
             store<double>(p, v);
             break;
     }
@@ -122,7 +122,7 @@ std::vector<double> Cube::toDouble() const {
     return out;
 }
 
-Cube makeCube(const CubeShape& shape, SampleType type) {
+Cube makeCube(const CubeShape& shape, CubeType type) {
     Cube c;
     c.shape = shape;
     c.type = type;

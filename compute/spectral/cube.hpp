@@ -12,11 +12,11 @@ namespace clviz {
 
 // The ENVI "data type" codes clviz reads and writes. Complex types (6, 9) and 64-bit integers
 // (14, 15) are refused: MNF needs real values, and 64-bit integers do not fit a double exactly.
-enum class SampleType : int { U8 = 1, I16 = 2, I32 = 3, F32 = 4, F64 = 5, U16 = 12, U32 = 13 };
+enum class CubeType : int { U8 = 1, I16 = 2, I32 = 3, F32 = 4, F64 = 5, U16 = 12, U32 = 13 };
 
-std::size_t bytesPerValue(SampleType type);
-const char* sampleTypeName(SampleType type);  // "u8", "i16", ... "f64"
-bool isIntegerType(SampleType type);
+std::size_t bytesPerValue(CubeType type);
+const char* cubeTypeName(CubeType type);  // "u8", "i16", ... "f64"
+bool isIntegerType(CubeType type);
 
 struct CubeShape {
     int samples = 0;  // columns
@@ -32,7 +32,7 @@ std::string describeShape(const CubeShape& shape);
 
 struct Cube {
     CubeShape shape;
-    SampleType type = SampleType::F32;
+    CubeType type = CubeType::F32;
     std::vector<std::uint8_t> data;  // shape.values() * bytesPerValue(type) bytes, BSQ, host order
 
     std::size_t index(int line, int sample, int band) const {
@@ -47,6 +47,6 @@ struct Cube {
 };
 
 // A cube of `shape` and `type` with every value zero.
-Cube makeCube(const CubeShape& shape, SampleType type);
+Cube makeCube(const CubeShape& shape, CubeType type);
 
 }  // namespace clviz

@@ -191,21 +191,21 @@ Scene makeScene(const SceneSpec& spec) {
     // Stored value = offset + gain * radiance + noise, in the type's units.
     double offset = 0, gain = 1, lo = -1e300, hi = 1e300;
     switch (spec.type) {
-        case SampleType::U8:
+        case CubeType::U8:
             offset = 8, gain = 440, lo = 0, hi = 255;
             break;
-        case SampleType::I16:
+        case CubeType::I16:
             offset = 0, gain = 18000, lo = -32768, hi = 32767;
             break;
-        case SampleType::U16:
+        case CubeType::U16:
             offset = 0, gain = 18000, lo = 0, hi = 65535;
             break;
-        case SampleType::I32:
-        case SampleType::U32:
+        case CubeType::I32:
+        case CubeType::U32:
             offset = 0, gain = 1e6, lo = 0, hi = 2e9;
             break;
-        case SampleType::F32:
-        case SampleType::F64:
+        case CubeType::F32:
+        case CubeType::F64:
             break;
     }
     const bool integer = isIntegerType(spec.type);

@@ -18,7 +18,7 @@ namespace clviz {
 
 struct SceneSpec {
     CubeShape shape{145, 145, 200};
-    SampleType type = SampleType::U8;
+    CubeType type = CubeType::U8;
     std::uint64_t seed = 1;
     int endmembers = 8;
     double noise = 1.0;                   // multiplies every band's noise level (0: none)

@@ -187,7 +187,7 @@ EnviHeader parseEnviHeader(std::string_view text, const std::string& name, const
         case 5:
         case 12:
         case 13:
-            h.type = SampleType(code);
+            h.type = CubeType(code);
             break;
         case 6:
         case 9:

@@ -33,7 +33,7 @@ struct EnviLimits {
 
 struct EnviHeader {
     CubeShape shape;
-    SampleType type = SampleType::F32;
+    CubeType type = CubeType::F32;
     Interleave interleave = Interleave::Bsq;
     ByteOrder byteOrder = ByteOrder::Little;
     std::uint64_t headerOffset = 0;  // bytes before the first value in the data file

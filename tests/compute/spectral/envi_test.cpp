@@ -18,21 +18,21 @@ using spectral_test::writeText;
 
 namespace {
 
-const SampleType kTypes[] = {SampleType::U8,  SampleType::I16, SampleType::I32, SampleType::F32,
-                             SampleType::F64, SampleType::U16, SampleType::U32};
+const CubeType kTypes[] = {CubeType::U8,  CubeType::I16, CubeType::I32, CubeType::F32,
+                           CubeType::F64, CubeType::U16, CubeType::U32};
 const Interleave kInterleaves[] = {Interleave::Bsq, Interleave::Bil, Interleave::Bip};
 
 // A cube whose every value says where it is, within the type's range (negative where signed).
-Cube labelledCube(CubeShape shape, SampleType type) {
+Cube labelledCube(CubeShape shape, CubeType type) {
     Cube c = makeCube(shape, type);
     for (int b = 0; b < shape.bands; ++b)
         for (int l = 0; l < shape.lines; ++l)
             for (int s = 0; s < shape.samples; ++s) {
                 double v = b * 100 + l * 10 + s;
-                if (type == SampleType::I16 || type == SampleType::I32) v -= 250;
-                if (type == SampleType::F32 || type == SampleType::F64) v = v * 0.37 - 11.125;
-                if (type == SampleType::U32) v += 3e9;  // above INT32_MAX
-                c.setValue(c.index(l, s, b), type == SampleType::U8 ? std::fmod(v, 256) : v);
+                if (type == CubeType::I16 || type == CubeType::I32) v -= 250;
+                if (type == CubeType::F32 || type == CubeType::F64) v = v * 0.37 - 11.125;
+                if (type == CubeType::U32) v += 3e9;  // above INT32_MAX
+                c.setValue(c.index(l, s, b), type == CubeType::U8 ? std::fmod(v, 256) : v);
             }
     return c;
 }
@@ -56,11 +56,11 @@ TEST(Envi, EveryTypeInterleaveAndByteOrderRoundTrips) {
     TempDir dir;
     const CubeShape shape{5, 3, 7};  // primes: no interleave can pass by symmetry
     int count = 0;
-    for (SampleType type : kTypes)
+    for (CubeType type : kTypes)
         for (Interleave il : kInterleaves)
             for (ByteOrder order : {ByteOrder::Little, ByteOrder::Big})
                 for (std::uint64_t offset : {0, 13}) {
-                    SCOPED_TRACE(std::string(sampleTypeName(type)) + " " + interleaveName(il) +
+                    SCOPED_TRACE(std::string(cubeTypeName(type)) + " " + interleaveName(il) +
                                  (order == ByteOrder::Big ? " big" : " little") + " offset " +
                                  std::to_string(offset));
                     const Cube cube = labelledCube(shape, type);
@@ -146,7 +146,7 @@ TEST(Envi, HeaderSyntaxBracesCommentsAndCase) {
                                              "byte order = 1\n"),
                                          "t");
     EXPECT_EQ(h.shape, (CubeShape{4, 2, 3}));
-    EXPECT_EQ(h.type, SampleType::F32);
+    EXPECT_EQ(h.type, CubeType::F32);
     EXPECT_EQ(h.interleave, Interleave::Bip);
     EXPECT_EQ(h.byteOrder, ByteOrder::Big);
     EXPECT_EQ(h.wavelength, (std::vector<double>{400, 500, 600}));
@@ -168,7 +168,7 @@ TEST(Envi, MissingByteOrderAndInterleaveAreAssumedAndSaid) {
 
 TEST(Envi, InterleaveFallsBackToTheDataFileExtension) {
     TempDir dir;
-    Cube c = labelledCube({3, 2, 2}, SampleType::U8);
+    Cube c = labelledCube({3, 2, 2}, CubeType::U8);
     EnviHeader h;
     h.interleave = Interleave::Bip;
     writeEnvi(dir.file("x.hdr"), c, h, ".bip");

@@ -20,7 +20,7 @@ using namespace clviz;
 
 namespace {
 
-Cube smallScene(SampleType type = SampleType::F32, std::uint64_t seed = 3) {
+Cube smallScene(CubeType type = CubeType::F32, std::uint64_t seed = 3) {
     SceneSpec spec;
     spec.shape = {64, 48, 12};  // smooth enough that neighbours differ mostly by noise
     spec.type = type;
@@ -83,7 +83,7 @@ TEST(MnfReference, TransformWhitensNoiseAndDiagonalisesData) {
 }
 
 TEST(MnfReference, PaperTwoStepSolveMatchesTheGeneralizedSolve) {
-    const Cube cube = smallScene(SampleType::I16);
+    const Cube cube = smallScene(CubeType::I16);
     const MnfStatistics st = mnfStatisticsReference(cube, NoiseEstimate::Diff);
     const MnfBasis one = solveMnf(st.noiseCov, st.dataCov, 12);
     const MnfBasis two = mnfTwoStepReference(st.noiseCov, st.dataCov, 12);
@@ -102,7 +102,7 @@ TEST(MnfReference, PaperTwoStepSolveMatchesTheGeneralizedSolve) {
 }
 
 TEST(MnfReference, DenoiseWithEveryComponentReturnsTheCubeAndWithNoneTheMean) {
-    const Cube cube = smallScene(SampleType::U8);
+    const Cube cube = smallScene(CubeType::U8);
     const MnfStatistics st = mnfStatisticsReference(cube, NoiseEstimate::Mean3);
     const MnfBasis basis = solveMnf(st.noiseCov, st.dataCov, 12);
     const std::vector<double> x = cube.toDouble();
@@ -116,7 +116,7 @@ TEST(MnfReference, DenoiseWithEveryComponentReturnsTheCubeAndWithNoneTheMean) {
     // Keeping the strong components removes noise: closer to the noise-free scene than the input.
     SceneSpec clean;
     clean.shape = cube.shape;
-    clean.type = SampleType::F64;
+    clean.type = CubeType::F64;
     clean.seed = 3;
     clean.noise = 0;
     SceneSpec noisy = clean;
@@ -149,7 +149,7 @@ TEST(MnfReference, ComponentsHaveTheEigenvaluesAsVariances) {
 
 TEST(MnfReference, ResidualsOfHandMadeCube) {
     // 4 x 4 pixels, 1 band: value = 10 * line + sample, with one spike at (1, 2).
-    Cube c = makeCube({4, 4, 1}, SampleType::F64);
+    Cube c = makeCube({4, 4, 1}, CubeType::F64);
     for (int l = 0; l < 4; ++l)
         for (int s = 0; s < 4; ++s)
             c.setValue(c.index(l, s, 0), 10 * l + s + (l == 1 && s == 2 ? 90 : 0));
@@ -165,11 +165,10 @@ TEST(MnfReference, ResidualsOfHandMadeCube) {
     const std::vector<double> med = noiseResidualsReference(c, NoiseEstimate::Median3);
     EXPECT_DOUBLE_EQ(med[0], 0);         // the median ignores one spike
     EXPECT_DOUBLE_EQ(med[1], 102 - 13);  // window sorted: 1 2 3 11 [13] 21 22 23 102
-    EXPECT_NE(
-        messageOf([] {
-            noiseResidualsReference(makeCube({2, 2, 1}, SampleType::U8), NoiseEstimate::Mean3);
-        }).find("needs at least"),
-        std::string::npos);
+    EXPECT_NE(messageOf([] {
+                  noiseResidualsReference(makeCube({2, 2, 1}, CubeType::U8), NoiseEstimate::Mean3);
+              }).find("needs at least"),
+              std::string::npos);
 }
 
 TEST(MnfReference, NoiseEstimatesRecoverWhiteNoiseVariance) {
@@ -177,7 +176,7 @@ TEST(MnfReference, NoiseEstimatesRecoverWhiteNoiseVariance) {
     // only with the 9/8; the median's residual has no constant and is only checked loosely).
     SceneSpec spec;
     spec.shape = {211, 199, 2};
-    spec.type = SampleType::F64;
+    spec.type = CubeType::F64;
     spec.endmembers = 1;
     Scene scene = makeScene(spec);
     for (NoiseEstimate est : {NoiseEstimate::Diff, NoiseEstimate::Mean3, NoiseEstimate::Median3}) {
@@ -211,7 +210,7 @@ TEST(MnfReference, MatchesSpectralPython) {
     spectral_test::TempDir dir;
     SceneSpec spec;
     spec.shape = {96, 80, 24};
-    spec.type = SampleType::I16;
+    spec.type = CubeType::I16;
     spec.seed = 11;
     const Scene scene = makeScene(spec);
     EnviHeader h;

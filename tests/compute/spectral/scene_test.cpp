@@ -24,19 +24,19 @@ TEST(Scene, DeterministicFromTheSeed) {
 }
 
 TEST(Scene, EveryTypeUsesItsRange) {
-    for (SampleType type : {SampleType::U8, SampleType::I16, SampleType::F32}) {
+    for (CubeType type : {CubeType::U8, CubeType::I16, CubeType::F32}) {
         SceneSpec spec;
         spec.shape = {40, 30, 50};
         spec.type = type;
         const Scene s = makeScene(spec);
         const std::vector<double> x = s.cube.toDouble();
         const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
-        SCOPED_TRACE(sampleTypeName(type));
-        if (type == SampleType::U8) {
+        SCOPED_TRACE(cubeTypeName(type));
+        if (type == CubeType::U8) {
             EXPECT_GE(*lo, 0);
             EXPECT_LE(*hi, 255);
             EXPECT_GT(*hi, 50);  // uses a good part of the range
-        } else if (type == SampleType::I16) {
+        } else if (type == CubeType::I16) {
             EXPECT_GT(*hi, 2000);
         } else {
             EXPECT_GT(*hi, 0.1);
@@ -56,7 +56,7 @@ TEST(Scene, EveryTypeUsesItsRange) {
 TEST(Scene, NoiseHasTheReportedLevel) {
     SceneSpec spec;
     spec.shape = {160, 150, 6};
-    spec.type = SampleType::F64;
+    spec.type = CubeType::F64;
     const Scene noisy = makeScene(spec);
     spec.noise = 0;
     const Scene clean = makeScene(spec);
