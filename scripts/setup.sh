@@ -28,6 +28,8 @@ packages=(
     libstb-dev fonts-dejavu-core
     # the spectral lab's eigenproblem (LAPACKE's dsygvd, with OpenBLAS as the LAPACK/BLAS)
     liblapacke-dev libopenblas-dev
+    # the linear-algebra lab's library row (CLBlast) and its tuners (clblast_tuner_xgemm, ...)
+    libclblast-dev clblast-utils
     # tests: GoogleTest, a virtual X server with Mesa's software GL, the libFuzzer runtime
     libgtest-dev xvfb xauth libgl1-mesa-dri mesa-utils clang libclang-rt-14-dev
     # the spectral lab's cross-check against Spectral Python's MNF
