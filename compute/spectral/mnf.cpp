@@ -1,0 +1,181 @@
+#include "compute/spectral/mnf.hpp"
+
+#include <chrono>
+
+#include "common/error.hpp"
+#include "common/parse.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/core/program_cache.hpp"
+#include "compute/linalg/covariance.hpp"
+
+namespace clviz {
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string inType(bool u8) {
+    return u8 ? "-DIN_T=uchar" : "-DIN_T=float";
+}
+
+}  // namespace
+
+SpectralMnf::SpectralMnf(ComputeContext& cc)
+    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)) {}
+
+SpectralMnf::~SpectralMnf() = default;
+
+void SpectralMnf::upload(const Cube& cube) {
+    const std::size_t values = cube.shape.values();
+    if (values == 0) throw Error("MNF: the cube is empty");
+    u8_ = cube.type == CubeType::U8;
+    const std::size_t bytes = values * (u8_ ? 1 : sizeof(float));
+    if (bytes > cc_.info().maxAllocBytes)
+        throw Error("MNF: the cube (" + std::to_string(bytes >> 20) +
+                    " MiB on the device) is larger than the device's largest buffer (" +
+                    std::to_string(cc_.info().maxAllocBytes >> 20) + " MiB)");
+    if (values >= (std::size_t(1) << 31)) throw Error("MNF: the cube has 2^31 values or more");
+    shape_ = cube.shape;
+    if (u8_) {
+        cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes);
+        cc_.queue().enqueueWriteBuffer(cube_, CL_TRUE, 0, bytes, cube.data.data());
+    } else {
+        std::vector<float> f(values);
+        for (std::size_t i = 0; i < values; ++i)
+            f[i] = static_cast<float>(cube.value(i));
+        cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes);
+        cc_.queue().enqueueWriteBuffer(cube_, CL_TRUE, 0, bytes, f.data());
+    }
+    residuals_ = cl::Buffer();
+    components_ = cl::Buffer();
+    denoised_ = cl::Buffer();
+    componentsRows_ = 0;
+    result_ = {};
+}
+
+const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate) {
+    if (!cube_()) throw Error("MNF: no cube uploaded");
+    const auto t0 = std::chrono::steady_clock::now();
+    const int B = shape_.bands;
+    const ResidualSize rs = residualSize(estimate, shape_);
+    if (rs.pixels() < 2)
+        throw Error(std::string("noise=") + noiseEstimateName(estimate) + " needs at least " +
+                    (estimate == NoiseEstimate::Diff ? "2 x 3 or 3 x 2" : "3 x 4 or 4 x 3") +
+                    " pixels; the cube is " + describeShape(shape_));
+    const std::size_t n = rs.pixels();
+    const std::size_t residualBytes = n * std::size_t(B) * sizeof(float);
+    if (!residuals_() || residuals_.getInfo<CL_MEM_SIZE>() < residualBytes)
+        residuals_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, residualBytes);
+
+    // Step 1.
+    cl::Kernel k = cc_.programs().kernel(
+        "spectral_mnf.cl", estimate == NoiseEstimate::Diff ? "noise_diff" : "noise_window3",
+        inType(u8_) + (estimate == NoiseEstimate::Median3 ? " -DMEDIAN" : ""));
+    k.setArg(0, cube_);
+    k.setArg(1, residuals_);
+    k.setArg(2, cl_int(shape_.samples));
+    k.setArg(3, cl_int(shape_.lines));
+    cl::Event filterEvent;
+    cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
+                                     cl::NDRange(roundUp(std::size_t(rs.samples), 32),
+                                                 roundUp(std::size_t(rs.lines), 4), std::size_t(B)),
+                                     cl::NDRange(32, 4, 1), nullptr, &filterEvent);
+    // Steps 2 and 4 (the linear-algebra lab's covariance; u8 data exact).
+    CovarianceResult noise = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32,
+                                                  residuals_, B, std::int64_t(n));
+    CovarianceResult data =
+        covariance_->compute(CovarianceVariant::Tensor, u8_ ? SampleType::U8 : SampleType::F32,
+                             cube_, B, std::int64_t(shape_.pixels()));
+    timings_.filterMs = eventMilliseconds(filterEvent);
+    timings_.noiseCovMs = noise.ms;
+    timings_.dataCovMs = data.ms;
+    const double scale = noiseCovarianceScale(estimate);
+    for (double& v : noise.covariance)
+        v *= scale;
+
+    // Steps 3, 5-7.
+    const auto te = std::chrono::steady_clock::now();
+    result_.basis = solveMnf(noise.covariance, data.covariance, B);
+    timings_.eigenMs = msSince(te);
+    result_.estimate = estimate;
+    result_.mean = data.mean;
+    result_.noiseCov = std::move(noise.covariance);
+    result_.dataCov = std::move(data.covariance);
+    std::vector<float> mu(result_.mean.begin(), result_.mean.end());
+    mean_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                       mu.size() * sizeof(float), mu.data());
+    timings_.wallMs = msSince(t0);
+    return result_;
+}
+
+double SpectralMnf::project(const std::vector<float>& w, const std::vector<float>& offset, int rows,
+                            cl::Buffer& out) {
+    const int B = shape_.bands;
+    const std::size_t P = shape_.pixels();
+    const std::size_t outBytes = std::size_t(rows) * P * sizeof(float);
+    if (!out() || out.getInfo<CL_MEM_SIZE>() < outBytes)
+        out = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, outBytes);
+    cl::Buffer wBuf(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                    w.size() * sizeof(float), const_cast<float*>(w.data()));
+    cl::Buffer offBuf(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                      offset.size() * sizeof(float), const_cast<float*>(offset.data()));
+    cl::Kernel k = cc_.programs().kernel("spectral_mnf.cl", "mnf_project", inType(u8_));
+    k.setArg(0, cube_);
+    k.setArg(1, mean_);
+    k.setArg(2, wBuf);
+    k.setArg(3, offBuf);
+    k.setArg(4, out);
+    k.setArg(5, cl_int(B));
+    k.setArg(6, cl_int(rows));
+    k.setArg(7, cl_int(P));
+    cl::Event e;
+    cc_.queue().enqueueNDRangeKernel(
+        k, cl::NullRange, cl::NDRange(roundUp(P, 64) / 4, roundUp(std::size_t(rows), 16)),
+        cl::NDRange(16, 16), nullptr, &e);
+    return eventMilliseconds(e);
+}
+
+void SpectralMnf::transform(int m) {
+    if (result_.basis.bands == 0) throw Error("MNF: transform before run()");
+    const int B = shape_.bands;
+    if (m < 1 || m > B) throw Error("MNF: components must be 1 to " + std::to_string(B));
+    std::vector<float> w(std::size_t(m) * B);  // T_m^T, row-major m x B
+    for (int c = 0; c < m; ++c)
+        for (int b = 0; b < B; ++b)
+            w[std::size_t(c) * B + b] = float(result_.basis.at(b, c));
+    timings_.transformMs = project(w, std::vector<float>(std::size_t(m), 0.0f), m, components_);
+    componentsRows_ = m;
+}
+
+void SpectralMnf::denoise(int k) {
+    if (result_.basis.bands == 0) throw Error("MNF: denoise before run()");
+    const int B = shape_.bands;
+    const std::vector<double> d = denoiseMatrix(result_.basis, result_.noiseCov, k);
+    std::vector<float> w(std::size_t(B) * B);  // D_k row-major (d is column-major)
+    for (int i = 0; i < B; ++i)
+        for (int j = 0; j < B; ++j)
+            w[std::size_t(i) * B + j] = float(d[std::size_t(j) * B + i]);
+    std::vector<float> offset(result_.mean.begin(), result_.mean.end());
+    timings_.denoiseMs = project(w, offset, B, denoised_);
+}
+
+std::vector<float> SpectralMnf::readComponents() {
+    std::vector<float> out(std::size_t(componentsRows_) * shape_.pixels());
+    if (!out.empty())
+        cc_.queue().enqueueReadBuffer(components_, CL_TRUE, 0, out.size() * sizeof(float),
+                                      out.data());
+    return out;
+}
+
+std::vector<float> SpectralMnf::readDenoised() {
+    std::vector<float> out(shape_.values());
+    if (denoised_())
+        cc_.queue().enqueueReadBuffer(denoised_, CL_TRUE, 0, out.size() * sizeof(float),
+                                      out.data());
+    return out;
+}
+
+}  // namespace clviz

@@ -1,0 +1,136 @@
+// MNF on the device (PoCL in CI) against the double-precision CPU reference: covariances,
+// eigenvalues, the transform and the denoise, for every noise estimate on u8 (the exact integer
+// covariance path), i16 and f32 cubes of awkward sizes, and once at Indian Pines' 145 x 145 x 200.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/device_select.hpp"
+#include "compute/spectral/mnf.hpp"
+#include "compute/spectral/reference.hpp"
+#include "compute/spectral/scene.hpp"
+
+using namespace clviz;
+
+namespace {
+
+ComputeContext& context() {
+    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
+    return *cc;
+}
+
+double maxAbs(const std::vector<double>& v) {
+    double m = 0;
+    for (double x : v)
+        m = std::max(m, std::abs(x));
+    return m;
+}
+
+// Holds the device's steps 1-7 to the reference: covariances within `covTol` of their largest
+// entry, eigenvalues with SNR > 10 within 1e-4 relative; then the device transform and denoise to
+// the reference's formulas applied with the device's own basis.
+void checkAgainstReference(const Cube& cube, NoiseEstimate est, double covTol,
+                           int minCompared = 1) {
+    SCOPED_TRACE(std::string(cubeTypeName(cube.type)) + " " + describeShape(cube.shape) + " " +
+                 noiseEstimateName(est));
+    const int B = cube.shape.bands;
+    SpectralMnf mnf(context());
+    mnf.upload(cube);
+    const MnfStatisticsResult& dev = mnf.run(est);
+    const MnfStatistics ref = mnfStatisticsReference(cube, est);
+    const double nScale = maxAbs(ref.noiseCov), dScale = maxAbs(ref.dataCov);
+    for (std::size_t i = 0; i < ref.noiseCov.size(); ++i) {
+        ASSERT_NEAR(dev.noiseCov[i], ref.noiseCov[i], covTol * nScale) << "C_N " << i;
+        ASSERT_NEAR(dev.dataCov[i], ref.dataCov[i], covTol * dScale) << "C_D " << i;
+    }
+    // Band means: exact sums for u8, FP32 chunk sums (added in double) otherwise.
+    for (int b = 0; b < B; ++b)
+        ASSERT_NEAR(dev.mean[b], ref.mean[b],
+                    (cube.type == CubeType::U8 ? 1e-12 : 1e-6) * std::abs(ref.mean[b]));
+    const MnfBasis refBasis = solveMnf(ref.noiseCov, ref.dataCov, B);
+    int compared = 0;
+    double worst = 0;
+    for (int j = 0; j < B; ++j) {
+        if (refBasis.eigenvalues[j] <= 11) continue;
+        worst = std::max(worst, std::abs(dev.basis.eigenvalues[j] / refBasis.eigenvalues[j] - 1));
+        EXPECT_NEAR(dev.basis.eigenvalues[j], refBasis.eigenvalues[j],
+                    1e-4 * refBasis.eigenvalues[j])
+            << "eigenvalue " << j;
+        ++compared;
+    }
+    EXPECT_GE(compared, minCompared);
+    std::printf("%s %s %s: %d eigenvalues with SNR > 10, worst relative error %.2g\n",
+                cubeTypeName(cube.type), describeShape(cube.shape).c_str(), noiseEstimateName(est),
+                compared, worst);
+
+    const int m = std::min(B, 7);
+    mnf.transform(m);
+    const std::vector<float> z = mnf.readComponents();
+    const std::vector<double> zRef = mnfTransformReference(cube, dev.mean, dev.basis, m);
+    ASSERT_EQ(z.size(), zRef.size());
+    const double zScale = maxAbs(zRef);
+    for (std::size_t i = 0; i < z.size(); ++i)
+        ASSERT_NEAR(z[i], zRef[i], 2e-5 * zScale) << i;
+
+    const std::vector<double> x = cube.toDouble();
+    const double xScale = maxAbs(x);
+    mnf.denoise(B);  // every component: the cube itself
+    std::vector<float> all = mnf.readDenoised();
+    for (std::size_t i = 0; i < x.size(); ++i)
+        ASSERT_NEAR(all[i], x[i], 1e-4 * xScale) << i;
+    const int k = std::max(1, componentsWithSnr(dev.basis, 10));
+    mnf.denoise(k);
+    const std::vector<float> den = mnf.readDenoised();
+    const std::vector<double> denRef =
+        mnfDenoiseReference(cube, dev.mean, dev.basis, dev.noiseCov, k);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        ASSERT_NEAR(den[i], denRef[i], 1e-4 * xScale) << i;
+}
+
+Cube scene(CubeShape shape, CubeType type, std::uint64_t seed = 5) {
+    SceneSpec spec;
+    spec.shape = shape;
+    spec.type = type;
+    spec.seed = seed;
+    return makeScene(spec).cube;
+}
+
+}  // namespace
+
+TEST(SpectralMnf, EveryEstimateAndTypeMatchesTheReference) {
+    for (CubeType type : {CubeType::U8, CubeType::I16, CubeType::F32})
+        for (NoiseEstimate est :
+             {NoiseEstimate::Diff, NoiseEstimate::Mean3, NoiseEstimate::Median3})
+            checkAgainstReference(scene({67, 53, 37}, type), est, 2e-6);
+}
+
+TEST(SpectralMnf, U8DataCovarianceIsExact) {
+    const Cube cube = scene({61, 59, 13}, CubeType::U8);
+    SpectralMnf mnf(context());
+    mnf.upload(cube);
+    EXPECT_TRUE(mnf.exactIntegerPath());
+    const MnfStatisticsResult& dev = mnf.run(NoiseEstimate::Diff);
+    const MnfStatistics ref = mnfStatisticsReference(cube, NoiseEstimate::Diff);
+    for (std::size_t i = 0; i < ref.dataCov.size(); ++i)
+        EXPECT_NEAR(dev.dataCov[i], ref.dataCov[i], 1e-12 * std::abs(ref.dataCov[i]) + 1e-12);
+}
+
+TEST(SpectralMnf, AwkwardSizes) {
+    // One band, a prime width, a cube two lines high (diff only), shapes off every tile size.
+    checkAgainstReference(scene({31, 7, 1}, CubeType::F32), NoiseEstimate::Diff, 2e-6, 0);
+    checkAgainstReference(scene({4, 3, 2}, CubeType::F32, 9), NoiseEstimate::Diff, 2e-6, 0);
+    checkAgainstReference(scene({17, 19, 3}, CubeType::U8), NoiseEstimate::Median3, 2e-6, 0);
+    SpectralMnf mnf(context());
+    mnf.upload(scene({2, 2, 3}, CubeType::U8));
+    EXPECT_THROW(mnf.run(NoiseEstimate::Mean3), Error);
+    EXPECT_THROW(mnf.transform(2), Error);  // nothing run yet
+}
+
+TEST(SpectralMnf, IndianPinesSizeU8) {
+    checkAgainstReference(scene({145, 145, 200}, CubeType::U8), NoiseEstimate::Diff, 1e-4, 4);
+}
