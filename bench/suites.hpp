@@ -8,6 +8,8 @@ namespace clviz::bench {
 
 void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
 void runImageBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
+// The spectral lab's MNF, step by step, on generated u8 cubes.
+void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
 // --devices: the N-body split over `devices` against the first of them alone.
 void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices,
                              const BenchOptions& options, BenchReport& report);

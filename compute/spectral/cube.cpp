@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "common/parse.hpp"
+
 namespace clviz {
 
 namespace {
@@ -65,6 +67,18 @@ bool isIntegerType(CubeType type) {
 std::string describeShape(const CubeShape& s) {
     return std::to_string(s.samples) + " x " + std::to_string(s.lines) + " x " +
            std::to_string(s.bands);
+}
+
+std::optional<CubeShape> parseCubeShape(std::string_view text) {
+    const std::vector<std::string> parts = splitList(text, 'x');
+    if (parts.size() != 3) return std::nullopt;
+    long long v[3];
+    for (int i = 0; i < 3; ++i) {
+        const auto n = parseInteger(parts[i]);
+        if (!n || *n < 1 || *n > 65536) return std::nullopt;
+        v[i] = *n;
+    }
+    return CubeShape{int(v[0]), int(v[1]), int(v[2])};
 }
 
 double Cube::value(std::size_t i) const {

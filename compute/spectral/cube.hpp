@@ -5,7 +5,9 @@
 // Value (line l, sample s, band b) is element (b * lines + l) * samples + s.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace clviz {
@@ -29,6 +31,8 @@ struct CubeShape {
 
 // "614 x 1087 x 224" (samples x lines x bands).
 std::string describeShape(const CubeShape& shape);
+// "614x1087x224" (samples x lines x bands, each 1..65536), or nothing.
+std::optional<CubeShape> parseCubeShape(std::string_view text);
 
 struct Cube {
     CubeShape shape;
