@@ -9,18 +9,21 @@
 #define IN_T float
 #endif
 
-// Step 1, noise=diff: r = X(l, s) - X(l + 1, s + 1) over (lines - 1) x (samples - 1) pixels.
-// Global (samples - 1, lines - 1, bands).
-__kernel void noise_diff(__global const IN_T* x, __global float* r, int samples, int lines) {
+// Step 1 reads the rectangle whose top-left pixel is (l0, s0) and writes outLines x outSamples
+// residuals per band (the rectangle less one or two lines and samples).
+
+// noise=diff: r = X(l, s) - X(l + 1, s + 1). Global (outSamples, outLines, bands).
+__kernel void noise_diff(__global const IN_T* x, __global float* r, int samples, int lines, int s0,
+                         int l0, int outSamples, int outLines) {
     const int s = get_global_id(0), l = get_global_id(1), b = get_global_id(2);
-    if (s >= samples - 1 || l >= lines - 1) return;
-    __global const IN_T* band = x + (size_t)b * samples * lines;
-    const float d = (float)band[l * samples + s] - (float)band[(l + 1) * samples + s + 1];
-    r[((size_t)b * (lines - 1) + l) * (samples - 1) + s] = d;
+    if (s >= outSamples || l >= outLines) return;
+    __global const IN_T* p = x + (size_t)b * samples * lines + (size_t)(l0 + l) * samples + s0 + s;
+    const float d = (float)p[0] - (float)p[samples + 1];
+    r[((size_t)b * outLines + l) * outSamples + s] = d;
 }
 
-// Step 1, noise=mean3 / median3: r = X - (3 x 3 mean or median) at the interior pixels, the
-// window's top-left at (l, s). Global (samples - 2, lines - 2, bands).
+// noise=mean3 / median3: r = X - (3 x 3 mean or median) at the rectangle's interior pixels, the
+// window's top-left at (l0 + l, s0 + s). Global (outSamples, outLines, bands).
 #define SORT2(a, b)             \
     {                           \
         const float lo = fmin(a, b); \
@@ -28,10 +31,11 @@ __kernel void noise_diff(__global const IN_T* x, __global float* r, int samples,
         a = lo;                 \
     }
 
-__kernel void noise_window3(__global const IN_T* x, __global float* r, int samples, int lines) {
+__kernel void noise_window3(__global const IN_T* x, __global float* r, int samples, int lines,
+                            int s0, int l0, int outSamples, int outLines) {
     const int s = get_global_id(0), l = get_global_id(1), b = get_global_id(2);
-    if (s >= samples - 2 || l >= lines - 2) return;
-    __global const IN_T* p = x + (size_t)b * samples * lines + (size_t)l * samples + s;
+    if (s >= outSamples || l >= outLines) return;
+    __global const IN_T* p = x + (size_t)b * samples * lines + (size_t)(l0 + l) * samples + s0 + s;
     float v0 = p[0], v1 = p[1], v2 = p[2];
     float v3 = p[samples], v4 = p[samples + 1], v5 = p[samples + 2];
     float v6 = p[2 * samples], v7 = p[2 * samples + 1], v8 = p[2 * samples + 2];
@@ -50,7 +54,7 @@ __kernel void noise_window3(__global const IN_T* x, __global float* r, int sampl
     // Integer cubes sum exactly in float (9 x 255 or 9 x 65535 < 2^24).
     const float filtered = (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8) / 9.0f;
 #endif
-    r[((size_t)b * (lines - 2) + l) * (samples - 2) + s] = centre - filtered;
+    r[((size_t)b * outLines + l) * outSamples + s] = centre - filtered;
 }
 
 // Steps 8 and the inverse: out(row, p) = sum_b w(row, b) * (x(b, p) - mu(b)) + offset(row).

@@ -53,18 +53,18 @@ void SpectralMnf::upload(const Cube& cube) {
     components_ = cl::Buffer();
     denoised_ = cl::Buffer();
     componentsRows_ = 0;
+    denoisedRows_ = 0;
     result_ = {};
 }
 
-const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate) {
+const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const PixelRect& noiseRect) {
     if (!cube_()) throw Error("MNF: no cube uploaded");
     const auto t0 = std::chrono::steady_clock::now();
     const int B = shape_.bands;
-    const ResidualSize rs = residualSize(estimate, shape_);
-    if (rs.pixels() < 2)
-        throw Error(std::string("noise=") + noiseEstimateName(estimate) + " needs at least " +
-                    (estimate == NoiseEstimate::Diff ? "2 x 3 or 3 x 2" : "3 x 4 or 4 x 3") +
-                    " pixels; the cube is " + describeShape(shape_));
+    const std::string problem = residualSizeProblem(estimate, shape_, noiseRect);
+    if (!problem.empty()) throw Error(problem);
+    const ResidualSize rs = residualSize(estimate, shape_, noiseRect);
+    const PixelRect rect = clampRect(noiseRect, shape_);
     const std::size_t n = rs.pixels();
     const std::size_t residualBytes = n * std::size_t(B) * sizeof(float);
     if (!residuals_() || residuals_.getInfo<CL_MEM_SIZE>() < residualBytes)
@@ -78,6 +78,10 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate) {
     k.setArg(1, residuals_);
     k.setArg(2, cl_int(shape_.samples));
     k.setArg(3, cl_int(shape_.lines));
+    k.setArg(4, cl_int(rect.sample0));
+    k.setArg(5, cl_int(rect.line0));
+    k.setArg(6, cl_int(rs.samples));
+    k.setArg(7, cl_int(rs.lines));
     cl::Event filterEvent;
     cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
                                      cl::NDRange(roundUp(std::size_t(rs.samples), 32),
@@ -101,6 +105,7 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate) {
     result_.basis = solveMnf(noise.covariance, data.covariance, B);
     timings_.eigenMs = msSince(te);
     result_.estimate = estimate;
+    result_.noiseRect = rect;
     result_.mean = data.mean;
     result_.noiseCov = std::move(noise.covariance);
     result_.dataCov = std::move(data.covariance);
@@ -150,16 +155,26 @@ void SpectralMnf::transform(int m) {
     componentsRows_ = m;
 }
 
-void SpectralMnf::denoise(int k) {
+void SpectralMnf::denoise(int k, const std::vector<int>& bands) {
     if (result_.basis.bands == 0) throw Error("MNF: denoise before run()");
     const int B = shape_.bands;
+    std::vector<int> rows = bands;
+    if (rows.empty())
+        for (int b = 0; b < B; ++b)
+            rows.push_back(b);
+    for (int b : rows)
+        if (b < 0 || b >= B)
+            throw Error("MNF: denoise of band " + std::to_string(b) + " of " + std::to_string(B));
     const std::vector<double> d = denoiseMatrix(result_.basis, result_.noiseCov, k);
-    std::vector<float> w(std::size_t(B) * B);  // D_k row-major (d is column-major)
-    for (int i = 0; i < B; ++i)
+    std::vector<float> w(rows.size() * std::size_t(B));  // the rows of D_k (d is column-major)
+    std::vector<float> offset;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
         for (int j = 0; j < B; ++j)
-            w[std::size_t(i) * B + j] = float(d[std::size_t(j) * B + i]);
-    std::vector<float> offset(result_.mean.begin(), result_.mean.end());
-    timings_.denoiseMs = project(w, offset, B, denoised_);
+            w[r * B + j] = float(d[std::size_t(j) * B + rows[r]]);
+        offset.push_back(float(result_.mean[rows[r]]));
+    }
+    timings_.denoiseMs = project(w, offset, int(rows.size()), denoised_);
+    denoisedRows_ = int(rows.size());
 }
 
 std::vector<float> SpectralMnf::readComponents() {
@@ -171,7 +186,7 @@ std::vector<float> SpectralMnf::readComponents() {
 }
 
 std::vector<float> SpectralMnf::readDenoised() {
-    std::vector<float> out(shape_.values());
+    std::vector<float> out(std::size_t(denoisedRows_) * shape_.pixels());
     if (denoised_())
         cc_.queue().enqueueReadBuffer(denoised_, CL_TRUE, 0, out.size() * sizeof(float),
                                       out.data());

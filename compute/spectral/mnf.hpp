@@ -32,6 +32,7 @@ struct MnfTimings {
 
 struct MnfStatisticsResult {
     NoiseEstimate estimate = NoiseEstimate::Diff;
+    PixelRect noiseRect;                          // clamped to the cube
     std::vector<double> mean, noiseCov, dataCov;  // row-major bands x bands covariances
     MnfBasis basis;
 };
@@ -47,9 +48,10 @@ class SpectralMnf {
     const CubeShape& shape() const { return shape_; }
     bool exactIntegerPath() const { return u8_; }
 
-    // Steps 1-7. Throws clviz::Error when the cube is too small for `estimate` or C_N is not
-    // positive definite (the message says why).
-    const MnfStatisticsResult& run(NoiseEstimate estimate);
+    // Steps 1-7, the noise from the pixels of `noiseRect` (default: the whole cube). Throws
+    // clviz::Error when the cube or rectangle is too small for `estimate` or C_N is not positive
+    // definite (the message says why).
+    const MnfStatisticsResult& run(NoiseEstimate estimate, const PixelRect& noiseRect = {});
     const MnfStatisticsResult& result() const { return result_; }
 
     // Step 8: the first m components, m x pixels floats (component after component) in
@@ -58,8 +60,9 @@ class SpectralMnf {
     const cl::Buffer& components() const { return components_; }
     std::vector<float> readComponents();
 
-    // The inverse MNF keeping k components: bands x pixels floats in denoised().
-    void denoise(int k);
+    // The inverse MNF keeping k components: bands x pixels floats in denoised(), or only the
+    // listed bands (rows of denoised() in that order: what a viewer shows).
+    void denoise(int k, const std::vector<int>& bands = {});
     const cl::Buffer& denoised() const { return denoised_; }
     std::vector<float> readDenoised();
 
@@ -76,6 +79,7 @@ class SpectralMnf {
     bool u8_ = false;
     cl::Buffer cube_, residuals_, mean_, components_, denoised_;
     int componentsRows_ = 0;
+    int denoisedRows_ = 0;
     MnfStatisticsResult result_;
     MnfTimings timings_;
 };

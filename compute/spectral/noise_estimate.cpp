@@ -1,5 +1,6 @@
 #include "compute/spectral/noise_estimate.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace clviz {
@@ -28,10 +29,38 @@ std::optional<NoiseEstimate> parseNoiseEstimate(std::string_view text) {
     return std::nullopt;
 }
 
-ResidualSize residualSize(NoiseEstimate estimate, const CubeShape& shape) {
+PixelRect clampRect(const PixelRect& r, const CubeShape& shape) {
+    PixelRect c;
+    c.sample0 = std::clamp(r.sample0, 0, shape.samples);
+    c.line0 = std::clamp(r.line0, 0, shape.lines);
+    const long long s1 = r.samples > 0 ? (long long)r.sample0 + r.samples : shape.samples;
+    const long long l1 = r.lines > 0 ? (long long)r.line0 + r.lines : shape.lines;
+    c.samples = int(std::clamp<long long>(s1, c.sample0, shape.samples) - c.sample0);
+    c.lines = int(std::clamp<long long>(l1, c.line0, shape.lines) - c.line0);
+    return c;
+}
+
+bool isWholeCube(const PixelRect& rect, const CubeShape& shape) {
+    return clampRect(rect, shape) == PixelRect{0, 0, shape.samples, shape.lines};
+}
+
+ResidualSize residualSize(NoiseEstimate estimate, const CubeShape& shape, const PixelRect& rect) {
+    const PixelRect r = clampRect(rect, shape);
     const int cut = estimate == NoiseEstimate::Diff ? 1 : 2;
-    if (shape.samples <= cut || shape.lines <= cut) return {};
-    return {shape.samples - cut, shape.lines - cut};
+    if (r.samples <= cut || r.lines <= cut) return {};
+    return {r.samples - cut, r.lines - cut};
+}
+
+std::string residualSizeProblem(NoiseEstimate estimate, const CubeShape& shape,
+                                const PixelRect& rect) {
+    const ResidualSize rs = residualSize(estimate, shape, rect);
+    if (rs.pixels() >= 2) return "";
+    const PixelRect r = clampRect(rect, shape);
+    return std::string("noise=") + noiseEstimateName(estimate) + " needs at least " +
+           (estimate == NoiseEstimate::Diff ? "2 x 3 or 3 x 2" : "3 x 4 or 4 x 3") + " pixels; " +
+           (isWholeCube(rect, shape) ? "the cube is " + describeShape(shape)
+                                     : "the rectangle is " + std::to_string(r.samples) + " x " +
+                                           std::to_string(r.lines));
 }
 
 double noiseCovarianceScale(NoiseEstimate estimate) {

@@ -11,8 +11,12 @@
 //            residual has no simple constant).
 // Interior pixels only for the 3 x 3 estimates: a replicated border would give residuals with a
 // different variance, biasing C_N.
+// The residuals may come from a rectangle of the cube instead of all of it (a homogeneous area,
+// as Spectral Python's example takes noise_from_diffs(data[117:137, 85:122])): the rectangle then
+// stands for the cube in the sizes above, and windows stay inside it.
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,13 +30,27 @@ const char* noiseEstimateName(NoiseEstimate estimate);  // "diff", "mean3", "med
 std::optional<NoiseEstimate> parseNoiseEstimate(std::string_view text);
 const std::vector<std::string>& noiseEstimateNames();
 
-// The residual image's size: (lines-1) x (samples-1) for diff, (lines-2) x (samples-2) else
-// (zero when the cube is too small).
+// A rectangle of pixels; samples or lines 0 mean "to the cube's edge".
+struct PixelRect {
+    int sample0 = 0, line0 = 0, samples = 0, lines = 0;
+    friend bool operator==(const PixelRect&, const PixelRect&) = default;
+};
+// `rect` cut to the cube (an empty result when it lies outside).
+PixelRect clampRect(const PixelRect& rect, const CubeShape& shape);
+bool isWholeCube(const PixelRect& rect, const CubeShape& shape);
+
+// The residual image's size: (lines-1) x (samples-1) for diff, (lines-2) x (samples-2) else, of
+// the rectangle (zero when it is too small).
 struct ResidualSize {
     int samples = 0, lines = 0;
     std::size_t pixels() const { return std::size_t(samples) * std::size_t(lines); }
 };
-ResidualSize residualSize(NoiseEstimate estimate, const CubeShape& shape);
+ResidualSize residualSize(NoiseEstimate estimate, const CubeShape& shape,
+                          const PixelRect& rect = {});
+// Why the rectangle is too small for the estimate ("noise=mean3 needs at least 3 x 4 ..."), or
+// "" when it is not.
+std::string residualSizeProblem(NoiseEstimate estimate, const CubeShape& shape,
+                                const PixelRect& rect = {});
 
 // The factor the residuals' covariance is multiplied by: 0.5, 9/8 or 1.
 double noiseCovarianceScale(NoiseEstimate estimate);

@@ -10,27 +10,28 @@
 
 namespace clviz {
 
-std::vector<double> noiseResidualsReference(const Cube& cube, NoiseEstimate estimate) {
+std::vector<double> noiseResidualsReference(const Cube& cube, NoiseEstimate estimate,
+                                            const PixelRect& rect) {
     const CubeShape& sh = cube.shape;
-    const ResidualSize rs = residualSize(estimate, sh);
-    if (rs.pixels() < 2)
-        throw Error(std::string("noise=") + noiseEstimateName(estimate) + " needs at least " +
-                    (estimate == NoiseEstimate::Diff ? "2 x 3 or 3 x 2" : "3 x 4 or 4 x 3") +
-                    " pixels; the cube is " + describeShape(sh));
+    const std::string problem = residualSizeProblem(estimate, sh, rect);
+    if (!problem.empty()) throw Error(problem);
+    const ResidualSize rs = residualSize(estimate, sh, rect);
+    const PixelRect r = clampRect(rect, sh);
     std::vector<double> out(rs.pixels() * std::size_t(sh.bands));
     std::size_t o = 0;
     for (int b = 0; b < sh.bands; ++b)
         for (int l = 0; l < rs.lines; ++l)
             for (int s = 0; s < rs.samples; ++s) {
                 if (estimate == NoiseEstimate::Diff) {
-                    out[o++] = cube.at(l, s, b) - cube.at(l + 1, s + 1, b);
+                    out[o++] = cube.at(r.line0 + l, r.sample0 + s, b) -
+                               cube.at(r.line0 + l + 1, r.sample0 + s + 1, b);
                     continue;
                 }
                 double w[9];
                 int k = 0;
                 for (int dl = 0; dl < 3; ++dl)
                     for (int ds = 0; ds < 3; ++ds)
-                        w[k++] = cube.at(l + dl, s + ds, b);
+                        w[k++] = cube.at(r.line0 + l + dl, r.sample0 + s + ds, b);
                 double centre = w[4], filtered;
                 if (estimate == NoiseEstimate::Mean3) {
                     double sum = 0;
@@ -73,10 +74,11 @@ std::vector<double> covarianceReference(const std::vector<double>& rows, int ban
     return cov;
 }
 
-MnfStatistics mnfStatisticsReference(const Cube& cube, NoiseEstimate estimate) {
+MnfStatistics mnfStatisticsReference(const Cube& cube, NoiseEstimate estimate,
+                                     const PixelRect& rect) {
     const int B = cube.shape.bands;
     MnfStatistics st;
-    const std::vector<double> residuals = noiseResidualsReference(cube, estimate);
+    const std::vector<double> residuals = noiseResidualsReference(cube, estimate, rect);
     st.noiseCov = covarianceReference(residuals, B, residuals.size() / std::size_t(B));
     for (double& v : st.noiseCov)
         v *= noiseCovarianceScale(estimate);

@@ -35,14 +35,14 @@ double maxAbs(const std::vector<double>& v) {
 // entry, eigenvalues with SNR > 10 within 1e-4 relative; then the device transform and denoise to
 // the reference's formulas applied with the device's own basis.
 void checkAgainstReference(const Cube& cube, NoiseEstimate est, double covTol,
-                           int minCompared = 1) {
+                           int minCompared = 1, const PixelRect& rect = {}) {
     SCOPED_TRACE(std::string(cubeTypeName(cube.type)) + " " + describeShape(cube.shape) + " " +
                  noiseEstimateName(est));
     const int B = cube.shape.bands;
     SpectralMnf mnf(context());
     mnf.upload(cube);
-    const MnfStatisticsResult& dev = mnf.run(est);
-    const MnfStatistics ref = mnfStatisticsReference(cube, est);
+    const MnfStatisticsResult& dev = mnf.run(est, rect);
+    const MnfStatistics ref = mnfStatisticsReference(cube, est, rect);
     const double nScale = maxAbs(ref.noiseCov), dScale = maxAbs(ref.dataCov);
     for (std::size_t i = 0; i < ref.noiseCov.size(); ++i) {
         ASSERT_NEAR(dev.noiseCov[i], ref.noiseCov[i], covTol * nScale) << "C_N " << i;
@@ -129,6 +129,43 @@ TEST(SpectralMnf, AwkwardSizes) {
     mnf.upload(scene({2, 2, 3}, CubeType::U8));
     EXPECT_THROW(mnf.run(NoiseEstimate::Mean3), Error);
     EXPECT_THROW(mnf.transform(2), Error);  // nothing run yet
+}
+
+TEST(SpectralMnf, NoiseFromARectangle) {
+    // An off-centre rectangle (prime sides) for the noise; the data statistics stay whole-cube.
+    const PixelRect rect{5, 7, 41, 37};
+    for (NoiseEstimate est : {NoiseEstimate::Diff, NoiseEstimate::Mean3, NoiseEstimate::Median3})
+        checkAgainstReference(scene({67, 53, 19}, CubeType::U8), est, 2e-6, 1, rect);
+    SpectralMnf mnf(context());
+    mnf.upload(scene({67, 53, 3}, CubeType::U8));
+    EXPECT_EQ(mnf.run(NoiseEstimate::Diff, rect).noiseRect, rect);
+    try {
+        mnf.run(NoiseEstimate::Mean3, {60, 51, 0, 0});  // 7 x 2 left: too thin for a 3 x 3 window
+        FAIL() << "a 7 x 2 rectangle was accepted for mean3";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("the rectangle is 7 x 2"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(SpectralMnf, DenoiseOfSelectedBands) {
+    const Cube cube = scene({29, 31, 11}, CubeType::I16);
+    SpectralMnf mnf(context());
+    mnf.upload(cube);
+    const MnfStatisticsResult& dev = mnf.run(NoiseEstimate::Mean3);
+    mnf.denoise(3, {10, 0, 4});
+    const std::vector<float> rows = mnf.readDenoised();
+    const std::vector<double> ref = mnfDenoiseReference(cube, dev.mean, dev.basis, dev.noiseCov, 3);
+    const std::size_t P = cube.shape.pixels();
+    ASSERT_EQ(rows.size(), 3 * P);
+    const int bands[] = {10, 0, 4};
+    double scale = 0;
+    for (double v : ref)
+        scale = std::max(scale, std::abs(v));
+    for (int r = 0; r < 3; ++r)
+        for (std::size_t p = 0; p < P; ++p)
+            ASSERT_NEAR(rows[r * P + p], ref[bands[r] * P + p], 1e-5 * scale) << r << " " << p;
+    EXPECT_THROW(mnf.denoise(3, {11}), Error);
 }
 
 TEST(SpectralMnf, IndianPinesSizeU8) {
