@@ -14,6 +14,7 @@
 #include "compute/spectral/mnf.hpp"
 #include "compute/spectral/reference.hpp"
 #include "compute/spectral/scene.hpp"
+#include "compute/spectral/view_image.hpp"
 
 using namespace clviz;
 
@@ -34,8 +35,8 @@ double maxAbs(const std::vector<double>& v) {
 // Holds the device's steps 1-7 to the reference: covariances within `covTol` of their largest
 // entry, eigenvalues with SNR > 10 within 1e-4 relative; then the device transform and denoise to
 // the reference's formulas applied with the device's own basis.
-void checkAgainstReference(const Cube& cube, NoiseEstimate est, double covTol,
-                           int minCompared = 1, const PixelRect& rect = {}) {
+void checkAgainstReference(const Cube& cube, NoiseEstimate est, double covTol, int minCompared = 1,
+                           const PixelRect& rect = {}) {
     SCOPED_TRACE(std::string(cubeTypeName(cube.type)) + " " + describeShape(cube.shape) + " " +
                  noiseEstimateName(est));
     const int B = cube.shape.bands;
@@ -170,4 +171,33 @@ TEST(SpectralMnf, DenoiseOfSelectedBands) {
 
 TEST(SpectralMnf, IndianPinesSizeU8) {
     checkAgainstReference(scene({145, 145, 200}, CubeType::U8), NoiseEstimate::Diff, 1e-4, 4);
+}
+
+TEST(SpectralPicture, StretchesThreeRowsToRgba) {
+    // 3 rows x 5 pixels of u8; channel stretches chosen so the expected bytes are easy to state.
+    const std::vector<std::uint8_t> src = {0,   10,  20, 30, 40, 100, 110, 120,
+                                           130, 140, 7,  7,  7,  7,   7};
+    ComputeContext& cc = context();
+    cl::Buffer in(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, src.size(),
+                  const_cast<std::uint8_t*>(src.data()));
+    cl::Buffer out(cc.context(), CL_MEM_WRITE_ONLY, 5 * 4);
+    SpectralPicture picture(cc);
+    picture.enqueue(in, true, 5, {ChannelStretch{1, 100, 140}, {0, 0, 20}, {2, 7, 7}}, out);
+    std::vector<std::uint8_t> rgba(20);
+    cc.queue().enqueueReadBuffer(out, CL_TRUE, 0, 20, rgba.data());
+    const std::vector<std::uint8_t> want = {0, 0,   0,   255, 64, 128, 0,   255, 128, 255,
+                                            0, 255, 191, 255, 0,  255, 255, 255, 0,   255};
+    // pixel 1: R (110-100)/40 = 0.25 -> 64 (rounded 63.75), G 10/20 -> 128 (127.5 rounds to even:
+    // 128)
+    for (int i = 0; i < 20; ++i)
+        EXPECT_NEAR(rgba[i], want[i], 1) << i;
+    // Float rows (components): negative values clamp to 0.
+    const std::vector<float> f = {-1, 0, 0.5f, 1, 2};
+    cl::Buffer fin(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, f.size() * 4,
+                   const_cast<float*>(f.data()));
+    picture.enqueue(fin, false, 5, {ChannelStretch{0, 0, 1}, {0, 0, 1}, {0, 0, 1}}, out);
+    cc.queue().enqueueReadBuffer(out, CL_TRUE, 0, 20, rgba.data());
+    const int grey[] = {0, 0, 128, 255, 255};
+    for (int p = 0; p < 5; ++p)
+        EXPECT_NEAR(rgba[4 * p], grey[p], 1) << p;
 }
