@@ -241,7 +241,7 @@ void SpectralDemo::eigenvaluePanel() {
     const int n = int(ev.size()), m = componentsM();
     ImGui::TextWrapped("lambda = 1 + SNR (log scale); red: noise floor 1; green: the cut at m = %d",
                        m);
-    const ImVec2 size(ImGui::GetContentRegionAvail().x, 170);
+    const ImVec2 size(ImGui::GetContentRegionAvail().x, 150);
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("eigenvalue plot", size);
     const bool hovered = ImGui::IsItemHovered();
@@ -313,7 +313,7 @@ void SpectralDemo::spectrumPanel() {
     ImGui::TextColored(ImColor(kOriginal), "original");
     ImGui::SameLine();
     ImGui::TextColored(ImColor(kDenoised), "denoised, k = %d", keepK());
-    const ImVec2 size(ImGui::GetContentRegionAvail().x, 150);
+    const ImVec2 size(ImGui::GetContentRegionAvail().x, 120);
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("spectrum plot", size);
     const ImVec2 p1(p0.x + size.x, p0.y + size.y);
