@@ -57,42 +57,46 @@ __kernel void noise_window3(__global const IN_T* x, __global float* r, int sampl
     r[((size_t)b * outLines + l) * outSamples + s] = centre - filtered;
 }
 
-// Steps 8 and the inverse: out(row, p) = sum_b w(row, b) * (x(b, p) - mu(b)) + offset(row).
-// w is rows x bands, row-major. The transform is w = T_m^T, offset 0; the denoise w = D_k,
-// offset = mu. Tiles: a 16 x 16 work-group makes 16 rows x 64 pixels, each work-item 4 pixels
-// 16 apart, from a 16 x 16 tile of w and a 16 x 64 tile of centred x in local memory.
-#define TR 16
-#define TP 64
-__kernel __attribute__((reqd_work_group_size(16, 16, 1))) void mnf_project(
+// Steps 8 and the inverse: out(row, p) = sum_b w(row, b) * (x(b, p) - mu(b)) + offset(row), for
+// rows row0 .. row0 + ROWS - 1 (fewer at the end). w is rows x bands, row-major. The transform is
+// w = T_m^T, offset 0; the denoise w = D_k, offset = mu. One work-item per pixel keeps its ROWS
+// sums in registers and reads each of its pixel's values once (adjacent work-items, adjacent
+// pixels: coalesced), so the cube is read once per ROWS output rows; w and mu come through local
+// memory a tile of bands at a time.
+#ifndef ROWS
+#define ROWS 32
+#endif
+#define BAND_TILE 64
+#define GROUP 256
+__kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void mnf_project(
     __global const IN_T* x, __global const float* mu, __global const float* w,
-    __global const float* offset, __global float* out, int bands, int rows, int pixels) {
-    __local float wt[TR][TR + 1];
-    __local float xt[TR][TP];
-    const int tx = get_local_id(0), ty = get_local_id(1);
-    const int row = get_group_id(1) * TR + ty;
-    const int p0 = get_group_id(0) * TP;
-    float acc[4] = {0, 0, 0, 0};
-    for (int b0 = 0; b0 < bands; b0 += TR) {
-        const int wb = b0 + tx;
-        wt[ty][tx] = (row < rows && wb < bands) ? w[(size_t)row * bands + wb] : 0.0f;
-        const int xb = b0 + ty;
-        const float m = xb < bands ? mu[xb] : 0.0f;
-        for (int k = 0; k < 4; ++k) {
-            const int p = p0 + tx + 16 * k;
-            xt[ty][tx + 16 * k] =
-                (xb < bands && p < pixels) ? (float)x[(size_t)xb * pixels + p] - m : 0.0f;
+    __global const float* offset, __global float* out, int bands, int rows, int pixels, int row0) {
+    __local float wt[BAND_TILE][ROWS];  // w(row0 + r, b0 + j) at [j][r]
+    __local float mt[BAND_TILE];
+    const int p = get_global_id(0);
+    const int lid = get_local_id(0);
+    const int nrows = min(ROWS, rows - row0);
+    float acc[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) acc[r] = 0.0f;
+    for (int b0 = 0; b0 < bands; b0 += BAND_TILE) {
+        const int nb = min(BAND_TILE, bands - b0);
+        for (int i = lid; i < BAND_TILE * ROWS; i += GROUP) {
+            const int j = i / ROWS, r = i % ROWS;
+            wt[j][r] = (j < nb && r < nrows) ? w[(size_t)(row0 + r) * bands + b0 + j] : 0.0f;
         }
+        if (lid < BAND_TILE) mt[lid] = lid < nb ? mu[b0 + lid] : 0.0f;
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int j = 0; j < TR; ++j) {
-            const float wv = wt[ty][j];
-            for (int k = 0; k < 4; ++k) acc[k] = fma(wv, xt[j][tx + 16 * k], acc[k]);
+        if (p < pixels) {
+            __global const IN_T* xp = x + (size_t)b0 * pixels + p;
+            for (int j = 0; j < nb; ++j) {
+                const float v = (float)xp[(size_t)j * pixels] - mt[j];
+#pragma unroll
+                for (int r = 0; r < ROWS; ++r) acc[r] = fma(wt[j][r], v, acc[r]);
+            }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    if (row >= rows) return;
-    const float off = offset[row];
-    for (int k = 0; k < 4; ++k) {
-        const int p = p0 + tx + 16 * k;
-        if (p < pixels) out[(size_t)row * pixels + p] = acc[k] + off;
-    }
+    if (p >= pixels) return;
+    for (int r = 0; r < nrows; ++r) out[(size_t)(row0 + r) * pixels + p] = acc[r] + offset[row0 + r];
 }

@@ -57,14 +57,14 @@ void SpectralMnf::upload(const Cube& cube) {
     result_ = {};
 }
 
-const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const PixelRect& noiseRect) {
+const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRect& noiseRect) {
     if (!cube_()) throw Error("MNF: no cube uploaded");
     const auto t0 = std::chrono::steady_clock::now();
     const int B = shape_.bands;
     const std::string problem = residualSizeProblem(estimate, shape_, noiseRect);
     if (!problem.empty()) throw Error(problem);
     const ResidualSize rs = residualSize(estimate, shape_, noiseRect);
-    const PixelRect rect = clampRect(noiseRect, shape_);
+    const CubeRect rect = clampRect(noiseRect, shape_);
     const std::size_t n = rs.pixels();
     const std::size_t residualBytes = n * std::size_t(B) * sizeof(float);
     if (!residuals_() || residuals_.getInfo<CL_MEM_SIZE>() < residualBytes)
@@ -127,7 +127,12 @@ double SpectralMnf::project(const std::vector<float>& w, const std::vector<float
                     w.size() * sizeof(float), const_cast<float*>(w.data()));
     cl::Buffer offBuf(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                       offset.size() * sizeof(float), const_cast<float*>(offset.data()));
-    cl::Kernel k = cc_.programs().kernel("spectral_mnf.cl", "mnf_project", inType(u8_));
+    // Rows per pass: the smallest of 4, 8, 16, 32 that holds them all, else passes of 32.
+    int perPass = 4;
+    while (perPass < rows && perPass < 32)
+        perPass *= 2;
+    cl::Kernel k = cc_.programs().kernel("spectral_mnf.cl", "mnf_project",
+                                         inType(u8_) + " -DROWS=" + std::to_string(perPass));
     k.setArg(0, cube_);
     k.setArg(1, mean_);
     k.setArg(2, wBuf);
@@ -136,11 +141,13 @@ double SpectralMnf::project(const std::vector<float>& w, const std::vector<float
     k.setArg(5, cl_int(B));
     k.setArg(6, cl_int(rows));
     k.setArg(7, cl_int(P));
-    cl::Event e;
-    cc_.queue().enqueueNDRangeKernel(
-        k, cl::NullRange, cl::NDRange(roundUp(P, 64) / 4, roundUp(std::size_t(rows), 16)),
-        cl::NDRange(16, 16), nullptr, &e);
-    return eventMilliseconds(e);
+    cl::Event first, last;
+    for (int row0 = 0; row0 < rows; row0 += perPass) {
+        k.setArg(8, cl_int(row0));
+        cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(P, 256)),
+                                         cl::NDRange(256), nullptr, row0 == 0 ? &first : &last);
+    }
+    return rows > perPass ? spanMilliseconds(first, last) : eventMilliseconds(first);
 }
 
 void SpectralMnf::transform(int m) {
