@@ -32,7 +32,7 @@ struct MnfTimings {
 
 struct MnfStatisticsResult {
     NoiseEstimate estimate = NoiseEstimate::Diff;
-    PixelRect noiseRect;                          // clamped to the cube
+    CubeRect noiseRect;                           // clamped to the cube
     std::vector<double> mean, noiseCov, dataCov;  // row-major bands x bands covariances
     MnfBasis basis;
 };
@@ -51,7 +51,7 @@ class SpectralMnf {
     // Steps 1-7, the noise from the pixels of `noiseRect` (default: the whole cube). Throws
     // clviz::Error when the cube or rectangle is too small for `estimate` or C_N is not positive
     // definite (the message says why).
-    const MnfStatisticsResult& run(NoiseEstimate estimate, const PixelRect& noiseRect = {});
+    const MnfStatisticsResult& run(NoiseEstimate estimate, const CubeRect& noiseRect = {});
     const MnfStatisticsResult& result() const { return result_; }
 
     // Step 8: the first m components, m x pixels floats (component after component) in

@@ -29,8 +29,8 @@ std::optional<NoiseEstimate> parseNoiseEstimate(std::string_view text) {
     return std::nullopt;
 }
 
-PixelRect clampRect(const PixelRect& r, const CubeShape& shape) {
-    PixelRect c;
+CubeRect clampRect(const CubeRect& r, const CubeShape& shape) {
+    CubeRect c;
     c.sample0 = std::clamp(r.sample0, 0, shape.samples);
     c.line0 = std::clamp(r.line0, 0, shape.lines);
     const long long s1 = r.samples > 0 ? (long long)r.sample0 + r.samples : shape.samples;
@@ -40,22 +40,22 @@ PixelRect clampRect(const PixelRect& r, const CubeShape& shape) {
     return c;
 }
 
-bool isWholeCube(const PixelRect& rect, const CubeShape& shape) {
-    return clampRect(rect, shape) == PixelRect{0, 0, shape.samples, shape.lines};
+bool isWholeCube(const CubeRect& rect, const CubeShape& shape) {
+    return clampRect(rect, shape) == CubeRect{0, 0, shape.samples, shape.lines};
 }
 
-ResidualSize residualSize(NoiseEstimate estimate, const CubeShape& shape, const PixelRect& rect) {
-    const PixelRect r = clampRect(rect, shape);
+ResidualSize residualSize(NoiseEstimate estimate, const CubeShape& shape, const CubeRect& rect) {
+    const CubeRect r = clampRect(rect, shape);
     const int cut = estimate == NoiseEstimate::Diff ? 1 : 2;
     if (r.samples <= cut || r.lines <= cut) return {};
     return {r.samples - cut, r.lines - cut};
 }
 
 std::string residualSizeProblem(NoiseEstimate estimate, const CubeShape& shape,
-                                const PixelRect& rect) {
+                                const CubeRect& rect) {
     const ResidualSize rs = residualSize(estimate, shape, rect);
     if (rs.pixels() >= 2) return "";
-    const PixelRect r = clampRect(rect, shape);
+    const CubeRect r = clampRect(rect, shape);
     return std::string("noise=") + noiseEstimateName(estimate) + " needs at least " +
            (estimate == NoiseEstimate::Diff ? "2 x 3 or 3 x 2" : "3 x 4 or 4 x 3") + " pixels; " +
            (isWholeCube(rect, shape) ? "the cube is " + describeShape(shape)

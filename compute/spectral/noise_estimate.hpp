@@ -31,13 +31,13 @@ std::optional<NoiseEstimate> parseNoiseEstimate(std::string_view text);
 const std::vector<std::string>& noiseEstimateNames();
 
 // A rectangle of pixels; samples or lines 0 mean "to the cube's edge".
-struct PixelRect {
+struct CubeRect {
     int sample0 = 0, line0 = 0, samples = 0, lines = 0;
-    friend bool operator==(const PixelRect&, const PixelRect&) = default;
+    friend bool operator==(const CubeRect&, const CubeRect&) = default;
 };
 // `rect` cut to the cube (an empty result when it lies outside).
-PixelRect clampRect(const PixelRect& rect, const CubeShape& shape);
-bool isWholeCube(const PixelRect& rect, const CubeShape& shape);
+CubeRect clampRect(const CubeRect& rect, const CubeShape& shape);
+bool isWholeCube(const CubeRect& rect, const CubeShape& shape);
 
 // The residual image's size: (lines-1) x (samples-1) for diff, (lines-2) x (samples-2) else, of
 // the rectangle (zero when it is too small).
@@ -46,11 +46,11 @@ struct ResidualSize {
     std::size_t pixels() const { return std::size_t(samples) * std::size_t(lines); }
 };
 ResidualSize residualSize(NoiseEstimate estimate, const CubeShape& shape,
-                          const PixelRect& rect = {});
+                          const CubeRect& rect = {});
 // Why the rectangle is too small for the estimate ("noise=mean3 needs at least 3 x 4 ..."), or
 // "" when it is not.
 std::string residualSizeProblem(NoiseEstimate estimate, const CubeShape& shape,
-                                const PixelRect& rect = {});
+                                const CubeRect& rect = {});
 
 // The factor the residuals' covariance is multiplied by: 0.5, 9/8 or 1.
 double noiseCovarianceScale(NoiseEstimate estimate);

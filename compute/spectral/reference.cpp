@@ -11,12 +11,12 @@
 namespace clviz {
 
 std::vector<double> noiseResidualsReference(const Cube& cube, NoiseEstimate estimate,
-                                            const PixelRect& rect) {
+                                            const CubeRect& rect) {
     const CubeShape& sh = cube.shape;
     const std::string problem = residualSizeProblem(estimate, sh, rect);
     if (!problem.empty()) throw Error(problem);
     const ResidualSize rs = residualSize(estimate, sh, rect);
-    const PixelRect r = clampRect(rect, sh);
+    const CubeRect r = clampRect(rect, sh);
     std::vector<double> out(rs.pixels() * std::size_t(sh.bands));
     std::size_t o = 0;
     for (int b = 0; b < sh.bands; ++b)
@@ -75,7 +75,7 @@ std::vector<double> covarianceReference(const std::vector<double>& rows, int ban
 }
 
 MnfStatistics mnfStatisticsReference(const Cube& cube, NoiseEstimate estimate,
-                                     const PixelRect& rect) {
+                                     const CubeRect& rect) {
     const int B = cube.shape.bands;
     MnfStatistics st;
     const std::vector<double> residuals = noiseResidualsReference(cube, estimate, rect);

@@ -19,7 +19,7 @@ namespace clviz {
 // Step 1: bands x n residuals, band after band (n = residualSize(...).pixels(), in line order),
 // from the pixels of `rect` (default: the whole cube).
 std::vector<double> noiseResidualsReference(const Cube& cube, NoiseEstimate estimate,
-                                            const PixelRect& rect = {});
+                                            const CubeRect& rect = {});
 
 // The covariance (row-major bands x bands, mean removed, divided by n - 1) of a bands x n matrix
 // held band after band; `mean` receives the bands' means when given.
@@ -35,7 +35,7 @@ struct MnfStatistics {
 // Steps 1, 2 and 4 (noise from `rect`, data statistics from the whole cube). Throws
 // clviz::Error when the cube or rectangle is too small for the estimate.
 MnfStatistics mnfStatisticsReference(const Cube& cube, NoiseEstimate estimate,
-                                     const PixelRect& rect = {});
+                                     const CubeRect& rect = {});
 
 // Steps 3 and 5-7 as the paper writes them (LAPACKE_dsyevd twice), with solveMnf's conventions
 // (descending, the largest-magnitude entry of each column positive).

@@ -36,7 +36,7 @@ double maxAbs(const std::vector<double>& v) {
 // entry, eigenvalues with SNR > 10 within 1e-4 relative; then the device transform and denoise to
 // the reference's formulas applied with the device's own basis.
 void checkAgainstReference(const Cube& cube, NoiseEstimate est, double covTol, int minCompared = 1,
-                           const PixelRect& rect = {}) {
+                           const CubeRect& rect = {}) {
     SCOPED_TRACE(std::string(cubeTypeName(cube.type)) + " " + describeShape(cube.shape) + " " +
                  noiseEstimateName(est));
     const int B = cube.shape.bands;
@@ -134,7 +134,7 @@ TEST(SpectralMnf, AwkwardSizes) {
 
 TEST(SpectralMnf, NoiseFromARectangle) {
     // An off-centre rectangle (prime sides) for the noise; the data statistics stay whole-cube.
-    const PixelRect rect{5, 7, 41, 37};
+    const CubeRect rect{5, 7, 41, 37};
     for (NoiseEstimate est : {NoiseEstimate::Diff, NoiseEstimate::Mean3, NoiseEstimate::Median3})
         checkAgainstReference(scene({67, 53, 19}, CubeType::U8), est, 2e-6, 1, rect);
     SpectralMnf mnf(context());
