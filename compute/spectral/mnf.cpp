@@ -67,6 +67,11 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     const CubeRect rect = clampRect(noiseRect, shape_);
     const std::size_t n = rs.pixels();
     const std::size_t residualBytes = n * std::size_t(B) * sizeof(float);
+    if (residualBytes > cc_.info().maxAllocBytes)
+        throw Error("MNF: the noise residuals (" + std::to_string(residualBytes >> 20) +
+                    " MiB of floats) are larger than the device's largest buffer (" +
+                    std::to_string(cc_.info().maxAllocBytes >> 20) +
+                    " MiB): take the noise from a rectangle");
     if (!residuals_() || residuals_.getInfo<CL_MEM_SIZE>() < residualBytes)
         residuals_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, residualBytes);
 

@@ -320,30 +320,32 @@ struct Layout {
 };
 
 // Copies `n`-byte values between the file's order and BSQ, swapping bytes when the file's
-// byte order is not the host's. toFile: BSQ -> file, else file -> BSQ.
-void reorder(const EnviHeader& h, const std::uint8_t* file, std::uint8_t* bsq, bool toFile) {
+// byte order is not the host's: `from` is the file and `to` the BSQ cube when fromFile, else the
+// other way round.
+void reorder(const EnviHeader& h, const std::uint8_t* from, std::uint8_t* to, bool fromFile) {
     const std::size_t n = bytesPerValue(h.type);
     const bool swap =
         n > 1 && ((h.byteOrder == ByteOrder::Big) != (std::endian::native == std::endian::big));
     const Layout lay{std::size_t(h.shape.samples), std::size_t(h.shape.lines),
                      std::size_t(h.shape.bands)};
-    std::uint8_t* f = const_cast<std::uint8_t*>(file);
+    // Byte offsets of value (b, l, s) in the source and the destination.
+    auto fileAt = [&](std::size_t b, std::size_t l, std::size_t s) {
+        return lay.fileIndex(h.interleave, b, l, s) * n;
+    };
+    auto bsqAt = [&](std::size_t b, std::size_t l, std::size_t s) {
+        return ((b * lay.L + l) * lay.S + s) * n;
+    };
     for (std::size_t b = 0; b < lay.B; ++b)
         for (std::size_t l = 0; l < lay.L; ++l) {
-            std::uint8_t* row = bsq + ((b * lay.L + l) * lay.S) * n;
+            const std::size_t src0 = fromFile ? fileAt(b, l, 0) : bsqAt(b, l, 0);
+            const std::size_t dst0 = fromFile ? bsqAt(b, l, 0) : fileAt(b, l, 0);
             if (h.interleave != Interleave::Bip && !swap) {  // a BSQ row is contiguous in the file
-                std::uint8_t* src = f + lay.fileIndex(h.interleave, b, l, 0) * n;
-                if (toFile)
-                    std::memcpy(src, row, lay.S * n);
-                else
-                    std::memcpy(row, src, lay.S * n);
+                std::memcpy(to + dst0, from + src0, lay.S * n);
                 continue;
             }
             for (std::size_t s = 0; s < lay.S; ++s) {
-                std::uint8_t* fv = f + lay.fileIndex(h.interleave, b, l, s) * n;
-                std::uint8_t* bv = row + s * n;
-                std::uint8_t* dst = toFile ? fv : bv;
-                const std::uint8_t* src = toFile ? bv : fv;
+                const std::uint8_t* src = from + (fromFile ? fileAt(b, l, s) : bsqAt(b, l, s));
+                std::uint8_t* dst = to + (fromFile ? bsqAt(b, l, s) : fileAt(b, l, s));
                 if (swap)
                     for (std::size_t k = 0; k < n; ++k)
                         dst[k] = src[n - 1 - k];
@@ -378,7 +380,7 @@ Cube decodeEnviData(const EnviHeader& h, std::span<const std::uint8_t> file,
                     " on (0-based)");
     }
     Cube cube = makeCube(h.shape, h.type);
-    reorder(h, file.data() + h.headerOffset, cube.data.data(), false);
+    reorder(h, file.data() + h.headerOffset, cube.data.data(), true);
     return cube;
 }
 
@@ -386,7 +388,7 @@ std::vector<std::uint8_t> encodeEnviData(const EnviHeader& h, const Cube& cube) 
     if (!(cube.shape == h.shape) || cube.type != h.type)
         throw Error("ENVI writer: the header's shape or type is not the cube's");
     std::vector<std::uint8_t> out(h.headerOffset + enviDataBytes(h), 0);
-    reorder(h, out.data() + h.headerOffset, const_cast<std::uint8_t*>(cube.data.data()), true);
+    reorder(h, cube.data.data(), out.data() + h.headerOffset, false);
     return out;
 }
 
