@@ -15,6 +15,7 @@
 #include "compute/interop/texture_share.hpp"
 #include "compute/spectral/io/envi_file.hpp"
 #include "compute/spectral/mnf.hpp"
+#include "compute/spectral/reference.hpp"
 #include "compute/spectral/scene.hpp"
 #include "compute/spectral/view_image.hpp"
 
@@ -347,6 +348,43 @@ void SpectralDemo::kernelsReloaded() {
     picture_ = std::make_unique<SpectralPicture>(*cc_);
     mnf_->upload(cube_);
     statsStale_ = transformStale_ = denoiseStale_ = picturesStale_ = true;
+}
+
+Demo::ReferenceResult SpectralDemo::checkReference() {
+    if (cube_.shape.values() == 0 || !cc_) return {};
+    const CubeShape cs{std::min(64, cube_.shape.samples), std::min(64, cube_.shape.lines),
+                       cube_.shape.bands};
+    Cube crop = makeCube(cs, cube_.type);
+    const std::size_t bytes = bytesPerValue(cube_.type);
+    for (int b = 0; b < cs.bands; ++b)
+        for (int l = 0; l < cs.lines; ++l)
+            std::memcpy(crop.data.data() + crop.index(l, 0, b) * bytes,
+                        cube_.data.data() + cube_.index(l, 0, b) * bytes,
+                        std::size_t(cs.samples) * bytes);
+    const std::string what = std::string("spectral lab vs CPU reference (") + describeShape(cs) +
+                             " crop, noise=" + noiseEstimateName(controls_.noise) + "): ";
+    try {
+        SpectralMnf device(*cc_);
+        device.upload(crop);
+        const MnfBasis& got = device.run(controls_.noise).basis;
+        const MnfStatistics st = mnfStatisticsReference(crop, controls_.noise);
+        const MnfBasis want = solveMnf(st.noiseCov, st.dataCov, cs.bands);
+        int compared = 0;
+        double worst = 0;
+        for (int j = 0; j < cs.bands; ++j) {
+            if (want.eigenvalues[j] <= 11) continue;
+            worst = std::max(worst, std::abs(got.eigenvalues[j] / want.eigenvalues[j] - 1));
+            ++compared;
+        }
+        const bool ok = worst <= 1e-4;
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "%s; %d eigenvalues with SNR > 10, worst relative error %.2g (limit 1e-4)",
+                      ok ? "OK" : "MISMATCH", compared, worst);
+        return {ok, what + text};
+    } catch (const Error& e) {
+        return {false, what + "MISMATCH; " + e.what()};
+    }
 }
 
 std::vector<std::pair<std::string, std::string>> SpectralDemo::keyHelp() const {

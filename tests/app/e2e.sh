@@ -203,6 +203,9 @@ spectral_lab)
     [ "$eigen_h" -ge 170 ] || fail "the Eigenvalues window has no plot (height $eigen_h)"
     "$PNG_CHECK" shot.png --region "$(region layout.txt Eigenvalues)" --min-nonbackground-fraction 0.05 ||
         fail "the eigenvalue plot is not drawn"
+    # The Kernels menu's reference check: MNF of a crop on the device against the double reference.
+    expect 0 "spectral lab vs CPU reference \(61 x 47 x 23 crop, noise=median3\): OK" "$CLVIZ" \
+        --demo spectral --cube c.hdr --set noise=median3 --frames 4 --set-at 2:app.check-reference=on
     expect 2 "missing.hdr': No such file" "$CLVIZ" --demo spectral --cube missing.hdr --frames 1
     cp c.hdr orphan.hdr
     expect 2 "no data file beside it" "$CLVIZ" --demo spectral --cube orphan.hdr --frames 1
