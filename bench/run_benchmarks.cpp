@@ -11,7 +11,7 @@ namespace {
 
 // --devices: one context per device of the set, then the split's rows.
 int runDeviceSet(const BenchOptions& options) {
-    if (options.suite == "image" || options.suite == "mnf")
+    if (options.suite != "nbody" && options.suite != "all")
         throw Error("--devices splits the N-body suite; the " + options.suite +
                     " suite runs on one device");
     const auto platforms = queryPlatforms();
@@ -50,6 +50,9 @@ int runBenchmarks(const BenchOptions& options) {
                  cc->choice().reason.c_str());
     if (options.suite == "nbody" || options.suite == "all") runNbodyBenchmark(*cc, options, report);
     if (options.suite == "image" || options.suite == "all") runImageBenchmark(*cc, options, report);
+    if (options.suite == "gemm" || options.suite == "all") runGemmBenchmark(*cc, options, report);
+    if (options.suite == "reduce" || options.suite == "all")
+        runReduceBenchmark(*cc, options, report);
     if (options.suite == "mnf" || options.suite == "all") runMnfBenchmark(*cc, options, report);
     std::cout << report.table() << std::flush;
     if (!options.jsonPath.empty()) report.writeJson(options.jsonPath);

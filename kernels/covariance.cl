@@ -76,9 +76,10 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
 #endif  // TILE
 
 // ---- u8 on tensor cores: mma.sync m16n8k32 u8 x u8 -> s32 ---------------------------------------
-// 64 x 64 tile per work-group of 4 warps, each warp 32 x 32 (2 x 4 MMA tiles). A stage holds 64
-// samples of the tile's 64 rows and 64 columns in local memory (rows of 64 bytes: a quarter-warp's
-// 16-byte fragment reads cover 128 contiguous bytes, no bank conflicts). Both operands are rows of
+// 64 x 64 tile per work-group of 4 warps, each warp 32 x 32 (2 x 4 MMA tiles). A stage holds 256
+// samples of the tile's 64 rows and 64 columns in local memory, rows padded to 320 bytes: the two
+// rows a quarter-warp's 16-byte fragment reads touch then fall 64 bytes apart modulo 128, so the
+// eight reads hit different banks. Both operands are rows of
 // X, and a dot product does not care in which order its k terms come, so each lane takes 16
 // consecutive samples of its row as one uint4 and uses bytes 0-7 for the first MMA and 8-15 for
 // the second, A and B permuted alike (PTX ISA fragments for mma.m16n8k32: a lane holds samples
@@ -86,13 +87,14 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
 // same accumulators with integer multiply-adds (the portable twin).
 #ifdef MMA_U8
 #define MT 64
-#define STAGE 64
+#define STAGE 256
+#define ROW4 (STAGE / 16 + 4)  // uint4 per padded local row
 __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     int bands, int pitch, long samples, int chunkLen, __global const uchar* X,
     __global const float* mu, __global const uint* pairs, __global uint* partial,
     __global uint* partialSums) {
-    __local uint4 As[MT][STAGE / 16];
-    __local uint4 Bs[MT][STAGE / 16];
+    __local uint4 As[MT][ROW4];
+    __local uint4 Bs[MT][ROW4];
     const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, t = lane & 3;
     const int wm = (warp >> 1) * 32, wn = (warp & 1) * 32;
@@ -103,16 +105,21 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     const long s1 = min(samples, s0 + chunkLen);
 
     uint acc[2][4][4];
+#pragma unroll
     for (int a = 0; a < 2; ++a)
+#pragma unroll
         for (int b = 0; b < 4; ++b)
+#pragma unroll
             for (int q = 0; q < 4; ++q)
                 acc[a][b][q] = 0;
     uint rowSum = 0;
 
     for (long s = s0; s < s1; s += STAGE) {
-        // 2 x 64 rows of 4 uint4 each: 512 loads of 16 bytes for 128 work-items.
-        for (int e = tid; e < 2 * MT * 4; e += 128) {
-            const int which = e / (MT * 4), r = (e / 4) % MT, c = (e % 4) * 16;
+        // 2 x 64 rows of 16 uint4 each: 2048 loads of 16 bytes for 128 work-items (a diagonal
+        // tile's columns are its rows: A alone).
+        for (int e = tid; e < (diagonal ? 1 : 2) * MT * (STAGE / 16); e += 128) {
+            const int which = e / (MT * (STAGE / 16)), r = (e / (STAGE / 16)) % MT;
+            const int c = (e % (STAGE / 16)) * 16;
             const int band = (which ? j0 : i0) + r;
             const long sc = s + c;
             uint4 v = (uint4)(0);
@@ -137,16 +144,21 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef NV_INLINE_PTX
+        __local uint4(*Bt)[ROW4] = diagonal ? As : Bs;
+#pragma unroll
+        for (int kg = 0; kg < STAGE / 64; ++kg) {  // 64 samples: two k32 MMAs per tile
         uint4 av[2][2], bv[4];
+#pragma unroll
         for (int a = 0; a < 2; ++a) {
-            av[a][0] = As[wm + a * 16 + g][t];
-            av[a][1] = As[wm + a * 16 + g + 8][t];
+            av[a][0] = As[wm + a * 16 + g][kg * 4 + t];
+            av[a][1] = As[wm + a * 16 + g + 8][kg * 4 + t];
         }
+#pragma unroll
         for (int b = 0; b < 4; ++b)
-            bv[b] = Bs[wn + b * 8 + g][t];
+            bv[b] = Bt[wn + b * 8 + g][kg * 4 + t];
 #define MMA_U8_STEP(X0, X1)                                                                       \
-    for (int a = 0; a < 2; ++a)                                                                   \
-        for (int b = 0; b < 4; ++b)                                                               \
+    _Pragma("unroll") for (int a = 0; a < 2; ++a)                                                 \
+        _Pragma("unroll") for (int b = 0; b < 4; ++b)                                             \
             asm volatile(                                                                         \
                 "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "                                \
                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                          \
@@ -155,10 +167,11 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
                   "r"(bv[b].X0), "r"(bv[b].X1));
         MMA_U8_STEP(x, y)
         MMA_U8_STEP(z, w)
+        }
 #else
         // Lane (g, t) owns rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 tile.
         __local const uchar* ab = (__local const uchar*)As;
-        __local const uchar* bb = (__local const uchar*)Bs;
+        __local const uchar* bb = (__local const uchar*)(diagonal ? As : Bs);
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 4; ++b)
                 for (int q = 0; q < 4; ++q) {
@@ -166,7 +179,7 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
                     const int c = wn + b * 8 + 2 * t + (q & 1);
                     uint sum = acc[a][b][q];
                     for (int k = 0; k < STAGE; ++k)
-                        sum += (uint)ab[r * STAGE + k] * (uint)bb[c * STAGE + k];
+                        sum += (uint)ab[r * ROW4 * 16 + k] * (uint)bb[c * ROW4 * 16 + k];
                     acc[a][b][q] = sum;
                 }
 #endif
@@ -179,8 +192,11 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     }
 
     __global uint* out = partial + (size_t)get_group_id(1) * bands * bands;
+#pragma unroll
     for (int a = 0; a < 2; ++a)
+#pragma unroll
         for (int b = 0; b < 4; ++b)
+#pragma unroll
             for (int q = 0; q < 4; ++q) {
                 const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
                 const int j = j0 + wn + b * 8 + 2 * t + (q & 1);

@@ -18,7 +18,7 @@ constexpr LinalgVariantInfo kVariants[kCovarianceVariantCount] = {
      "each; chunks added in 64 bits (u8) or double.",
      "covariance.cl:cov_gram_tiled", "-DTILE -DU8", "TILE", false},
     {"cov-tensor", "Tensor cores, u8 (mma.sync m16n8k32)",
-     "u8 data: warps issue mma.sync m16n8k32 u8 x u8 -> s32 on 64-sample stages (an integer twin "
+     "u8 data: warps issue mma.sync m16n8k32 u8 x u8 -> s32 on 256-sample stages (an integer twin "
      "elsewhere); float data runs the tiled FP32 kernel.",
      "covariance.cl:cov_gram_u8_mma", "-DMMA_U8 -DU8 -DNV_INLINE_PTX -DVEC_X", "", true},
 };

@@ -157,9 +157,11 @@ ReduceResult Reduction::reduce(ReduceVariant variant, ReduceOp op, ReduceType ty
     if (type == ReduceType::Uint) {
         out.value = combineHost(op, bits);
     } else {
+        // The course's host pass over many partials adds in double (float would lose digits).
         std::vector<float> f(bits.size());
         std::memcpy(f.data(), bits.data(), bits.size() * 4);
-        out.value = combineHost(op, f);
+        out.value = op == ReduceOp::Sum ? combineHost(op, std::vector<double>(f.begin(), f.end()))
+                                        : combineHost(op, f);
     }
     return out;
 }
