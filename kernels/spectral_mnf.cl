@@ -22,6 +22,21 @@ __kernel void noise_diff(__global const IN_T* x, __global float* r, int samples,
     r[((size_t)b * outLines + l) * outSamples + s] = d;
 }
 
+// noise=diff on u8 cubes, exactly: instead of the residuals, the two shifted windows stacked as
+// one 2B x n u8 matrix (rows 0..B-1: X(l, s), rows B..2B-1: X(l + 1, s + 1)), row pitch `pitch`.
+// Its integer Gram matrix holds every block cov(Xa - Xb) needs (compute/spectral/mnf.cpp).
+// Global (outSamples, outLines, bands).
+__kernel void noise_diff_stack(__global const uchar* x, __global uchar* stacked, int samples,
+                               int lines, int s0, int l0, int outSamples, int outLines,
+                               int bands, int pitch) {
+    const int s = get_global_id(0), l = get_global_id(1), b = get_global_id(2);
+    if (s >= outSamples || l >= outLines) return;
+    __global const uchar* p = x + (size_t)b * samples * lines + (size_t)(l0 + l) * samples + s0 + s;
+    const size_t i = (size_t)l * outSamples + s;
+    stacked[(size_t)b * pitch + i] = p[0];
+    stacked[(size_t)(bands + b) * pitch + i] = p[samples + 1];
+}
+
 // noise=mean3 / median3: r = X - (3 x 3 mean or median) at the rectangle's interior pixels, the
 // window's top-left at (l0 + l, s0 + s). Global (outSamples, outLines, bands).
 #define SORT2(a, b)             \

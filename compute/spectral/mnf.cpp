@@ -23,6 +23,26 @@ std::string inType(bool u8) {
 
 }  // namespace
 
+std::vector<double> noiseFromStackedGram(const GramU8& g, int bands, std::int64_t n) {
+    // Rows i < B are Xa, rows B + i are Xb. With N = Xa - Xb:
+    //   sum N_i N_j = Gaa_ij - Gab_ij - Gba_ij + Gbb_ij,   sum N_i = sa_i - sb_i,
+    //   cov_ij = (n sum N_i N_j - sum N_i sum N_j) / (n (n - 1)).
+    // The numerator is exact in 64 bits: |G| <= 65025 n and n <= 2^31 keep n |G| and the
+    // products of sums below 2^63 for every n the reader lets through (n <= 2^31 / bands).
+    const std::size_t B = std::size_t(bands), W = 2 * B;
+    std::vector<double> cov(B * B);
+    const double denom = double(n) * double(n - 1);
+    for (std::size_t i = 0; i < B; ++i)
+        for (std::size_t j = i; j < B; ++j) {
+            const std::int64_t gnn = g.gram[i * W + j] - g.gram[i * W + B + j] -
+                                     g.gram[(B + i) * W + j] + g.gram[(B + i) * W + B + j];
+            const std::int64_t si = g.sums[i] - g.sums[B + i], sj = g.sums[j] - g.sums[B + j];
+            const __int128 num = __int128(n) * gnn - __int128(si) * sj;
+            cov[i * B + j] = cov[j * B + i] = double(num) / denom;
+        }
+    return cov;
+}
+
 SpectralMnf::SpectralMnf(ComputeContext& cc)
     : cc_(cc), covariance_(std::make_unique<Covariance>(cc)) {}
 
@@ -66,10 +86,15 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     const ResidualSize rs = residualSize(estimate, shape_, noiseRect);
     const CubeRect rect = clampRect(noiseRect, shape_);
     const std::size_t n = rs.pixels();
-    const std::size_t residualBytes = n * std::size_t(B) * sizeof(float);
+    // u8 cubes with noise=diff take an exact path: the two shifted windows as one 2B x n u8 matrix
+    // whose integer Gram matrix gives cov(Xa - Xb) without rounding (noiseFromStackedGram).
+    const bool exactNoise = u8_ && estimate == NoiseEstimate::Diff;
+    const std::size_t pitch = exactNoise ? roundUp(n, 16) : n;  // 16-byte rows for the tensor path
+    const std::size_t residualBytes =
+        exactNoise ? 2 * std::size_t(B) * pitch : n * std::size_t(B) * sizeof(float);
     if (residualBytes > cc_.info().maxAllocBytes)
         throw Error("MNF: the noise residuals (" + std::to_string(residualBytes >> 20) +
-                    " MiB of floats) are larger than the device's largest buffer (" +
+                    " MiB) are larger than the device's largest buffer (" +
                     std::to_string(cc_.info().maxAllocBytes >> 20) +
                     " MiB): take the noise from a rectangle");
     if (!residuals_() || residuals_.getInfo<CL_MEM_SIZE>() < residualBytes)
@@ -77,7 +102,10 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
 
     // Step 1.
     cl::Kernel k = cc_.programs().kernel(
-        "spectral_mnf.cl", estimate == NoiseEstimate::Diff ? "noise_diff" : "noise_window3",
+        "spectral_mnf.cl",
+        exactNoise                        ? "noise_diff_stack"
+        : estimate == NoiseEstimate::Diff ? "noise_diff"
+                                          : "noise_window3",
         inType(u8_) + (estimate == NoiseEstimate::Median3 ? " -DMEDIAN" : ""));
     k.setArg(0, cube_);
     k.setArg(1, residuals_);
@@ -87,20 +115,39 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     k.setArg(5, cl_int(rect.line0));
     k.setArg(6, cl_int(rs.samples));
     k.setArg(7, cl_int(rs.lines));
-    cl::Event filterEvent;
+    if (exactNoise) {
+        k.setArg(8, cl_int(B));
+        k.setArg(9, cl_int(pitch));
+        // The pitch's padding columns are never read (samples = n), but keep them defined.
+    }
+    cl::Event fillEvent, filterEvent;
+    if (exactNoise && pitch > n)
+        cc_.queue().enqueueFillBuffer(residuals_, cl_uchar(0), 0, residualBytes, nullptr,
+                                      &fillEvent);
     cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
                                      cl::NDRange(roundUp(std::size_t(rs.samples), 32),
                                                  roundUp(std::size_t(rs.lines), 4), std::size_t(B)),
                                      cl::NDRange(32, 4, 1), nullptr, &filterEvent);
     // Steps 2 and 4 (the linear-algebra lab's covariance; u8 data exact).
-    CovarianceResult noise = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32,
-                                                  residuals_, B, std::int64_t(n));
+    CovarianceResult noise;
+    if (exactNoise) {
+        double gramMs = 0;
+        const GramU8 g = covariance_->gramU8(CovarianceVariant::Tensor, residuals_, 2 * B,
+                                             std::int64_t(n), 0, &gramMs, std::int64_t(pitch));
+        noise.covariance = noiseFromStackedGram(g, B, std::int64_t(n));
+        noise.ms = gramMs;
+    } else {
+        noise = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32, residuals_, B,
+                                     std::int64_t(n));
+    }
     CovarianceResult data =
         covariance_->compute(CovarianceVariant::Tensor, u8_ ? SampleType::U8 : SampleType::F32,
                              cube_, B, std::int64_t(shape_.pixels()));
-    timings_.filterMs = eventMilliseconds(filterEvent);
+    timings_.filterMs =
+        fillEvent() ? spanMilliseconds(fillEvent, filterEvent) : eventMilliseconds(filterEvent);
     timings_.noiseCovMs = noise.ms;
     timings_.dataCovMs = data.ms;
+    result_.noiseExact = exactNoise;
     const double scale = noiseCovarianceScale(estimate);
     for (double& v : noise.covariance)
         v *= scale;

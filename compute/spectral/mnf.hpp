@@ -2,13 +2,16 @@
 // Maximum Noise Fraction on the OpenCL device. The cube is uploaded once (u8 as u8, so its data
 // covariance takes the linear-algebra lab's exact integer path; every other type as float);
 // then each run() does
-//   filter  step 1 on the device: the noise residuals (kernels/spectral_mnf.cl), bands x n floats
-//   C_N     step 2: the residuals' covariance (compute/linalg/covariance), scaled by the estimate
+//   filter  step 1 on the device: the noise residuals (kernels/spectral_mnf.cl), bands x n floats;
+//           for u8 cubes with noise=diff the two shifted windows instead, 2 bands x n u8
+//   C_N     step 2: the residuals' covariance (compute/linalg/covariance), scaled by the estimate;
+//           u8 + diff: from the windows' exact integer Gram matrix
 //   C_D     step 4: the cube's covariance and band means (same kernel; exact for u8)
 //   eigen   steps 3, 5-7 on the CPU: LAPACKE_dsygvd in double (mnf_solve.hpp)
 // and transform()/denoise() do step 8 and the inverse on the device into float buffers.
 // The covariances depend only on the cube and the noise estimate: run() keeps them, so changing
 // m or k costs only the transform or the denoise.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -22,6 +25,11 @@ namespace clviz {
 
 class ComputeContext;
 class Covariance;
+struct GramU8;
+
+// C_N of noise=diff (before the 1/2) from the integer Gram matrix of the stacked windows
+// [Xa; Xb] (2 bands rows): exact integer numerator, one rounding. For the tests and run().
+std::vector<double> noiseFromStackedGram(const GramU8& gram, int bands, std::int64_t n);
 
 // Milliseconds per step: device time from profiling events, except eigen (host wall time).
 struct MnfTimings {
@@ -32,7 +40,8 @@ struct MnfTimings {
 
 struct MnfStatisticsResult {
     NoiseEstimate estimate = NoiseEstimate::Diff;
-    CubeRect noiseRect;                           // clamped to the cube
+    CubeRect noiseRect;       // clamped to the cube
+    bool noiseExact = false;  // C_N from exact integer sums (u8 cube, noise=diff)
     std::vector<double> mean, noiseCov, dataCov;  // row-major bands x bands covariances
     MnfBasis basis;
 };
