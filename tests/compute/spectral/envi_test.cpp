@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <sys/stat.h>
+
 #include "common/error.hpp"
 #include "compute/spectral/io/envi_file.hpp"
 #include "tests/compute/spectral/test_support.hpp"
@@ -267,9 +269,30 @@ TEST(Envi, HeaderBombIsRefusedFromItsSize) {
     EXPECT_NE(msg.find("the limit is 1048576 bytes"), std::string::npos) << msg;
 }
 
-TEST(Envi, DataFileThatIsADirectoryOrLongerIsHandled) {
+TEST(Envi, LongerDataFilesAreReadUpToTheHeadersSizeAndDirectoriesSkipped) {
     TempDir dir;
     writeText(dir.file("d.hdr"), hdr("samples = 2\nlines = 1\nbands = 1\ndata type = 1\n"));
-    writeBytes(dir.file("d.img"), {1, 2, 3, 4, 5});  // trailing bytes are ignored
-    EXPECT_EQ(readEnvi(dir.file("d.hdr")).cube.data, (std::vector<std::uint8_t>{1, 2}));
+    std::filesystem::create_directories(dir.file("d.img"));  // skipped: a directory
+    writeBytes(dir.file("d.dat"), {1, 2, 3, 4, 5});          // trailing bytes are ignored
+    const EnviCube c = readEnvi(dir.file("d.hdr"));
+    EXPECT_EQ(c.dataPath, dir.file("d.dat"));
+    EXPECT_EQ(c.cube.data, (std::vector<std::uint8_t>{1, 2}));
+}
+
+// Data files that are not regular files are refused before reading: a FIFO would block, a
+// device like /dev/zero never ends.
+TEST(Envi, DataFileThatIsNotARegularFileIsRefused) {
+    TempDir dir;
+    writeText(dir.file("f.hdr"), hdr("samples = 2\nlines = 1\nbands = 1\ndata type = 1\n"));
+    ASSERT_EQ(::mkfifo(dir.file("f.img").c_str(), 0600), 0);
+    std::string msg = messageOf([&] { readEnvi(dir.file("f.hdr")); });
+    EXPECT_NE(msg.find("FIFO"), std::string::npos) << msg;
+    writeText(dir.file("z.hdr"), hdr("samples = 2\nlines = 1\nbands = 1\ndata type = 1\n"));
+    std::filesystem::create_symlink("/dev/zero", dir.file("z.img"));
+    msg = messageOf([&] { readEnvi(dir.file("z.hdr")); });
+    EXPECT_NE(msg.find("character device"), std::string::npos) << msg;
+    // The header itself, too.
+    ASSERT_EQ(::mkfifo(dir.file("p.hdr").c_str(), 0600), 0);
+    msg = messageOf([&] { readEnvi(dir.file("p.hdr")); });
+    EXPECT_NE(msg.find("FIFO"), std::string::npos) << msg;
 }
