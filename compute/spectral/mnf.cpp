@@ -27,8 +27,8 @@ std::vector<double> noiseFromStackedGram(const GramU8& g, int bands, std::int64_
     // Rows i < B are Xa, rows B + i are Xb. With N = Xa - Xb:
     //   sum N_i N_j = Gaa_ij - Gab_ij - Gba_ij + Gbb_ij,   sum N_i = sa_i - sb_i,
     //   cov_ij = (n sum N_i N_j - sum N_i sum N_j) / (n (n - 1)).
-    // The numerator is exact in 64 bits: |G| <= 65025 n and n <= 2^31 keep n |G| and the
-    // products of sums below 2^63 for every n the reader lets through (n <= 2^31 / bands).
+    // Each Gram entry is at most 65025 n < 2^47 for n <= 2^31, so their sum fits 64 bits; n times
+    // it and the product of two sums (each below 255 n) need up to 2^78: 128-bit integers.
     const std::size_t B = std::size_t(bands), W = 2 * B;
     std::vector<double> cov(B * B);
     const double denom = double(n) * double(n - 1);
