@@ -79,6 +79,7 @@ void SpectralMnf::upload(const Cube& cube) {
 
 const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRect& noiseRect) {
     if (!cube_()) throw Error("MNF: no cube uploaded");
+    result_ = {};  // a run that throws leaves no stale basis for transform() or denoise()
     const auto t0 = std::chrono::steady_clock::now();
     const int B = shape_.bands;
     const std::string problem = residualSizeProblem(estimate, shape_, noiseRect);

@@ -139,6 +139,11 @@ TEST(SpectralMnf, AwkwardSizes) {
     mnf.upload(scene({2, 2, 3}, CubeType::U8));
     EXPECT_THROW(mnf.run(NoiseEstimate::Mean3), Error);
     EXPECT_THROW(mnf.transform(2), Error);  // nothing run yet
+    // A run that fails leaves nothing for transform() to use, even after a good one.
+    mnf.upload(scene({7, 6, 3}, CubeType::U8));
+    mnf.run(NoiseEstimate::Diff);
+    EXPECT_THROW(mnf.run(NoiseEstimate::Mean3, {0, 0, 2, 2}), Error);
+    EXPECT_THROW(mnf.transform(2), Error);
 }
 
 TEST(SpectralMnf, NoiseFromARectangle) {
