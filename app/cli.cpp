@@ -63,11 +63,11 @@ bool endsWithPng(const std::string& path) {
 
 // Flags that take a value; the rest are switches.
 const std::vector<std::string> kValueFlags = {
-    "-p",        "--platform",   "-d",           "--device",  "--device-type", "--demo",
-    "--frames",  "--seconds",    "--screenshot", "--layout",  "--vsync",       "--width",
-    "--height",  "--set",        "--set-at",     "--interop", "--image",       "--save",
-    "--n",       "--preset",     "--variant",    "--record",  "--kernel-dir",  "--shader-dir",
-    "--devices", "--mpi-timeout"};
+    "-p",           "--platform", "-d",           "--device",  "--device-type", "--demo",
+    "--frames",     "--seconds",  "--screenshot", "--layout",  "--vsync",       "--width",
+    "--height",     "--set",      "--set-at",     "--interop", "--image",       "--save",
+    "--cube",       "--n",        "--preset",     "--variant", "--record",      "--kernel-dir",
+    "--shader-dir", "--devices",  "--mpi-timeout"};
 
 bool takesValue(const std::string& flag) {
     return std::find(kValueFlags.begin(), kValueFlags.end(), flag) != kValueFlags.end();
@@ -158,8 +158,8 @@ bool applyOptionFlag(AppOptions& o, const std::string& flag, const std::string& 
     return true;
 }
 
-// --set, --set-at and the sugar flags (--n, --interop, --image, --preset, --variant, --record:
-// --set flag=value; the demo that owns the key checks the value).
+// --set, --set-at and the sugar flags (--n, --interop, --image, --cube, --preset, --variant,
+// --record: --set flag=value; the demo that owns the key checks the value).
 void applySettingFlag(AppOptions& o, const std::string& flag, const std::string& value) {
     if (flag == "--set") {
         o.settings.push_back(parseSetting(flag, value));
@@ -225,7 +225,8 @@ std::string cliUsage() {
        clviz --list-devices
        clviz --benchmark [benchmark options]   (same as clviz-bench; --benchmark --help lists them)
 
-Real-time OpenCL compute visualizer: an N-body simulation and an image-processing lab.
+Real-time OpenCL compute visualizer: an N-body simulation, an image-processing lab and a
+spectral lab (MNF of hyperspectral cubes).
 
 OpenCL device (default: the device driving the GL context where the platform can tell,
 else the first GPU, else the first CPU device):
@@ -235,7 +236,7 @@ else the first GPU, else the first CPU device):
       --list-devices      print every platform and device, then exit (needs no display)
 
 Window:
-      --demo NAME         demo to start with: nbody or image          [first registered]
+      --demo NAME         demo to start with: nbody, image or spectral [first registered]
       --width W           window width in screen units, )"
       << kMinWindowSize << "-" << kMaxWindowSize << R"(         [1280]
       --height H          window height, )"
@@ -264,7 +265,10 @@ Demo settings (sugar for --set KEY=VALUE; the demo checks the value):
                           from the highest frame already there (never overwrites)
       --image FILE        image lab: image to load (PNG, JPEG, BMP, TGA, GIF, PSD,
                           HDR, PIC, PNM P5/P6)
-      --save FILE         image lab: save the result after the last frame (PNG or JPEG)
+      --save FILE         image lab: save the result after the last frame (PNG or JPEG);
+                          spectral lab: the m MNF components (ENVI float32) and
+                          FILE.eigenvalues.csv
+      --cube FILE         spectral lab: ENVI cube to load (FILE.hdr beside its data)
 
 Several devices and MPI (N-body; docs/scaling.md):
       --devices SET       split the bodies over a device set: all, gpu, cpu, 0,1 (devices

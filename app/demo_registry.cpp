@@ -5,6 +5,8 @@
 #include "app/image/demo.hpp"
 #include "app/image/settings.hpp"
 #include "app/nbody/demo.hpp"
+#include "app/spectral/demo.hpp"
+#include "app/spectral/settings.hpp"
 
 namespace clviz {
 
@@ -15,6 +17,7 @@ std::vector<DemoEntry>& registry() {
     static std::vector<DemoEntry> demos = {
         {"nbody", "N-body", makeNbodyDemo, [] { return NbodyDemo::settings().docs(); }},
         {"image", "Image lab", makeImageDemo, imageLabSettingDocs},
+        {"spectral", "Spectral lab (MNF)", makeSpectralDemo, spectralLabSettingDocs},
     };
     return demos;
 }

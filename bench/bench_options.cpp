@@ -1,5 +1,7 @@
 #include "bench/bench_options.hpp"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <sstream>
 
@@ -40,11 +42,13 @@ std::string benchUsage(const std::string& program) {
     return "Usage: " + program +
            " [options]\n"
            "Headless OpenCL benchmark for clviz: never opens a window.\n\n"
-           "  --suite nbody|image|gemm|reduce|all  which kernels to time (default all)\n"
+           "  --suite nbody|image|gemm|reduce|mnf|all  which kernels to time (default all)\n"
            "  --variants a,b,...        only these kernel variants (default: all)\n"
            "  --sizes n,...             N bodies (nbody), image edge in pixels (image),\n"
            "                            matrix edge (gemm) or KiB of data (reduce);\n"
-           "                            suffixes k and m multiply by 1024 and 1024^2\n"
+           "                            suffixes k and m multiply by 1024 and 1024^2;\n"
+           "                            WxHxB cubes for mnf (default 145x145x200,\n"
+           "                            614x512x224, 614x1087x224)\n"
            "  --wg n,...                work-group sizes to sweep (default: per suite)\n"
            "  --theta t,...             opening angles of the tree variant (default 0.5)\n"
            "  --warmup N                untimed runs before timing (default 3)\n"
@@ -79,15 +83,23 @@ bool parseBenchOptions(const std::vector<std::string>& args, BenchOptions& o) {
         if (a == "--suite") {
             o.suite = value();
             if (o.suite != "nbody" && o.suite != "image" && o.suite != "gemm" &&
-                o.suite != "reduce" && o.suite != "all")
-                throw Error("--suite must be nbody, image, gemm, reduce or all (got '" + o.suite +
-                            "')");
+                o.suite != "reduce" && o.suite != "mnf" && o.suite != "all")
+                throw Error("--suite must be nbody, image, gemm, reduce, mnf or all (got '" +
+                            o.suite + "')");
         } else if (a == "--variants") {
             o.variants = splitList(value());
         } else if (a == "--sizes") {
             o.sizes.clear();
-            for (const auto& s : splitList(value()))
+            o.mnfShapes.clear();
+            for (const auto& s : splitList(value())) {
+                if (std::count(s.begin(), s.end(), 'x') == 2) {  // a cube, WxHxB (mnf suite)
+                    const auto shape = parseCubeShape(s);
+                    if (!shape) throw Error("--sizes: '" + s + "' is not a WxHxB cube size");
+                    o.mnfShapes.push_back(*shape);
+                    continue;
+                }
                 o.sizes.push_back(parseCount("--sizes", s, 1, 1LL << 26));
+            }
         } else if (a == "--wg") {
             o.workGroups.clear();
             for (const auto& s : splitList(value()))

@@ -4,14 +4,16 @@
 #include <vector>
 
 #include "compute/core/device_select.hpp"
+#include "compute/spectral/cube.hpp"
 
 namespace clviz::bench {
 
 struct BenchOptions {
     DeviceRequest device;
-    std::string suite = "all";          // "nbody", "image", "gemm", "reduce" or "all"
+    std::string suite = "all";          // "nbody", "image", "gemm", "reduce", "mnf" or "all"
     std::vector<std::string> variants;  // empty: every variant of the suite
     std::vector<long long> sizes;       // empty: the suite's defaults (N, or image edge length)
+    std::vector<CubeShape> mnfShapes;   // mnf suite: --sizes WxHxB,...; empty: its defaults
     std::vector<int> workGroups;        // empty: the suite's defaults
     std::vector<double> thetas;         // tree variant's opening angles; empty: 0.5
     int warmup = 3;

@@ -53,6 +53,7 @@ int runBenchmarks(const BenchOptions& options) {
     if (options.suite == "gemm" || options.suite == "all") runGemmBenchmark(*cc, options, report);
     if (options.suite == "reduce" || options.suite == "all")
         runReduceBenchmark(*cc, options, report);
+    if (options.suite == "mnf" || options.suite == "all") runMnfBenchmark(*cc, options, report);
     std::cout << report.table() << std::flush;
     if (!options.jsonPath.empty()) report.writeJson(options.jsonPath);
     if (!options.csvPath.empty()) report.writeCsv(options.csvPath);

@@ -11,6 +11,8 @@ void runImageBenchmark(ComputeContext& cc, const BenchOptions& options, BenchRep
 // The linear-algebra lab: GEMM variants, CLBlast and the covariance; reductions.
 void runGemmBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
 void runReduceBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
+// The spectral lab's MNF, step by step, on generated u8 cubes.
+void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
 // --devices: the N-body split over `devices` against the first of them alone.
 void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices,
                              const BenchOptions& options, BenchReport& report);

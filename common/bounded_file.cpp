@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -30,10 +31,8 @@ struct Fd {
     }
 };
 
-}  // namespace
-
-std::vector<std::uint8_t> readRegularFile(const std::string& path, std::uint64_t maxBytes,
-                                          const std::string& what) {
+std::vector<std::uint8_t> readBounded(const std::string& path, std::uint64_t maxBytes,
+                                      bool refuseLarger, const std::string& what) {
     const std::string prefix = what + " " + quotedPath(path) + ": ";
     // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer;
     // fstat on the open file then refuses it (no race between checking and opening).
@@ -50,11 +49,11 @@ std::vector<std::uint8_t> readRegularFile(const std::string& path, std::uint64_t
     if (::fstat(file.fd, &st) != 0) throw Error(prefix + std::strerror(errno));
     if (!S_ISREG(st.st_mode)) throw Error(prefix + "it is " + fileKind(st.st_mode));
     const auto size = static_cast<std::uint64_t>(st.st_size);
-    if (size > maxBytes)
+    if (size > maxBytes && refuseLarger)
         throw Error(prefix + "the file is " + std::to_string(size) + " bytes; the limit is " +
                     std::to_string(maxBytes) + " bytes");
     // Exactly `size` bytes: a file that grows while being read is cut at the size seen above.
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(std::min(size, maxBytes)));
     std::size_t got = 0;
     while (got < bytes.size()) {
         const ssize_t n = ::read(file.fd, bytes.data() + got, bytes.size() - got);
@@ -65,6 +64,18 @@ std::vector<std::uint8_t> readRegularFile(const std::string& path, std::uint64_t
     }
     bytes.resize(got);
     return bytes;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> readRegularFile(const std::string& path, std::uint64_t maxBytes,
+                                          const std::string& what) {
+    return readBounded(path, maxBytes, true, what);
+}
+
+std::vector<std::uint8_t> readRegularFileHead(const std::string& path, std::uint64_t count,
+                                              const std::string& what) {
+    return readBounded(path, count, false, what);
 }
 
 }  // namespace clviz

@@ -15,4 +15,10 @@ namespace clviz {
 std::vector<std::uint8_t> readRegularFile(const std::string& path, std::uint64_t maxBytes,
                                           const std::string& what);
 
+// The first `count` bytes of a regular file (fewer when the file is shorter: the caller says
+// what is missing), with the same refusals as readRegularFile but no size limit on the file
+// itself: raw data files (ENVI cubes) may carry trailing bytes the header does not describe.
+std::vector<std::uint8_t> readRegularFileHead(const std::string& path, std::uint64_t count,
+                                              const std::string& what);
+
 }  // namespace clviz

@@ -26,12 +26,16 @@ packages=(
     libopenmpi-dev openmpi-bin
     # image loading and saving, and a font for the GUI
     libstb-dev fonts-dejavu-core
+    # the spectral lab's eigenproblem (LAPACKE's dsygvd, with OpenBLAS as the LAPACK/BLAS)
+    liblapacke-dev libopenblas-dev
     # the linear-algebra lab's library row (CLBlast) and its tuners (clblast_tuner_xgemm, ...)
     libclblast-dev clblast-utils
     # JSON (CLBlast tuner output read by compute/linalg/clblast_row.cpp)
     nlohmann-json3-dev
     # tests: GoogleTest, a virtual X server with Mesa's software GL, the libFuzzer runtime
     libgtest-dev xvfb xauth libgl1-mesa-dri mesa-utils clang libclang-rt-14-dev
+    # the spectral lab's cross-check against Spectral Python's MNF
+    python3-spectral python3-numpy
     # the fresh-machine check (scripts/fresh-check.sh) builds a Debian root with it
     debootstrap
 )

@@ -176,6 +176,44 @@ panel_layout)
             fail "the notice is not drawn where the layout says"
     done
     ;;
+spectral_lab)
+    # Issue 30: the spectral lab headless and on screen. A generated cube (big-endian BIL i16)
+    # through --cube; --save writes the m components as an ENVI float32 cube and the eigenvalues
+    # (every band, descending); the lab's images are drawn; bad cubes exit 2 with the reason.
+    "$MAKE_CUBE" c.hdr --size 61x47x23 --type i16 --interleave bil --byte-order 1 --seed 3 ||
+        fail "clviz-make-cube failed"
+    expect 0 "saved 5 MNF components" "$CLVIZ" --demo spectral --cube c.hdr --set noise=diff \
+        --set components=5 --save out.hdr --frames 1
+    grep -qx 'bands = 5' out.hdr || fail "out.hdr does not hold 5 bands"
+    grep -qx 'data type = 4' out.hdr || fail "out.hdr is not float32"
+    [ "$(stat -c %s out.img)" -eq $((61 * 47 * 5 * 4)) ] || fail "out.img has the wrong size"
+    [ "$(head -1 out.eigenvalues.csv)" = "index,eigenvalue" ] || fail "no CSV header"
+    [ "$(($(wc -l <out.eigenvalues.csv) - 1))" -eq 23 ] || fail "the CSV lacks eigenvalues"
+    tail -n +2 out.eigenvalues.csv | cut -d, -f2 | sort -g -r -c || fail "eigenvalues not descending"
+    expect 0 "screenshot written" "$CLVIZ" --demo spectral --cube c.hdr --set view=mnf \
+        --set keep=3 --set noise-rect=5,5,40,30 --frames 8 --screenshot shot.png --layout layout.txt
+    cat layout.txt
+    for panel in Spectral Images Eigenvalues Spectrum; do
+        grep -q "^$panel"$'\t' layout.txt || fail "no '$panel' window"
+    done
+    "$PNG_CHECK" shot.png --region "$(region layout.txt Images)" --min-nonbackground-fraction 0.2 ||
+        fail "the images are not drawn"
+    # The plot makes the window tall (without an MNF it holds one line) and puts lines in it.
+    read -r _ _ _ eigen_h < <(window layout.txt Eigenvalues)
+    [ "$eigen_h" -ge 170 ] || fail "the Eigenvalues window has no plot (height $eigen_h)"
+    "$PNG_CHECK" shot.png --region "$(region layout.txt Eigenvalues)" --min-nonbackground-fraction 0.05 ||
+        fail "the eigenvalue plot is not drawn"
+    # The Kernels menu's reference check: MNF of a crop on the device against the double reference.
+    expect 0 "spectral lab vs CPU reference \(61 x 47 x 23 crop, noise=median3\): OK" "$CLVIZ" \
+        --demo spectral --cube c.hdr --set noise=median3 --frames 4 --set-at 2:app.check-reference=on
+    expect 2 "missing.hdr': No such file" "$CLVIZ" --demo spectral --cube missing.hdr --frames 1
+    cp c.hdr orphan.hdr
+    expect 2 "no data file beside it" "$CLVIZ" --demo spectral --cube orphan.hdr --frames 1
+    head -c 1000 c.img >cut.img && cp c.hdr cut.hdr
+    expect 2 "data is truncated" "$CLVIZ" --demo spectral --cube cut.hdr --frames 1
+    expect 2 "the rectangle is 2 x 2" "$CLVIZ" --demo spectral --cube c.hdr \
+        --set noise-rect=0,0,2,2 --set noise=mean3 --save bad.hdr --frames 1
+    ;;
 histogram_caption)
     # Issue 10: in log scale the histogram captions were drawn over the bars (ImGui's overlay
     # text), white on light-grey luma bars, and could not be read. Each channel's caption, found

@@ -1,6 +1,6 @@
 // Writes a small seed corpus for the fuzz targets: one tiny valid file per image format clviz
 // reads, made here (stb_image_write and hand-written bytes), so the fuzzer starts inside every
-// decoder, and N-body snapshots (clviz format, TIPSY in both byte orders).
+// decoder, N-body snapshots (clviz format, TIPSY in both byte orders) and ENVI cubes.
 #include <stb/stb_image_write.h>
 
 #include <cstdint>
@@ -99,6 +99,27 @@ int main(int argc, char** argv) {
                 u32(f < 4 ? 0x3f800000u : 0x3dcccccdu);  // 1.0, then 0.1
         ok &= writeBytes(dir + (big ? "/be.tipsy" : "/le.tipsy"), t);
     }
+    // ENVI (fuzz_envi): the header text, a NUL, then the data file's bytes.
+    auto envi = [&](const std::string& name, const std::string& header, std::size_t dataBytes) {
+        std::vector<std::uint8_t> b(header.begin(), header.end());
+        b.push_back(0);
+        for (std::size_t i = 0; i < dataBytes; ++i)
+            b.push_back(static_cast<std::uint8_t>(i * 37 + 11));
+        ok &= writeBytes(dir + "/" + name + ".envi", b);
+    };
+    envi("u8_bsq", "ENVI\nsamples = 3\nlines = 2\nbands = 4\ndata type = 1\ninterleave = bsq\n",
+         24);
+    envi("i16_bil_big",
+         "ENVI\n; comment\nSamples = 2\nlines = 3\nbands = 2\ndata type = 2\n"
+         "interleave = bil\nbyte order = 1\nwavelength = {400,\n 500}\nbbl = {1, 0}\n",
+         24);
+    envi("f32_bip_offset",
+         "ENVI\nsamples = 2\nlines = 2\nbands = 3\ndata type = 4\ninterleave = bip\n"
+         "byte order = 0\nheader offset = 5\nband names = {a, b, c}\nfwhm = {1, 2, 3}\n"
+         "description = {two\nlines}\ndata ignore value = -1\n",
+         5 + 48);
+    envi("f64_u16_u32", "ENVI\nsamples = 1\nlines = 1\nbands = 2\ndata type = 5\n", 16);
+    envi("u32", "ENVI\nsamples = 2\nlines = 1\nbands = 1\ndata type = 13\nbyte order = 1\n", 8);
     if (!ok) {
         std::fprintf(stderr, "make_seed_corpus: cannot write into %s\n", dir.c_str());
         return 1;

@@ -7,7 +7,8 @@
 #   run_fuzz.sh run SOURCE_DIR WORK_DIR TARGET SECONDS
 # A crash, hang or memory blow-up exits 1 (libFuzzer's default, 77, is CTest's "skipped").
 # Targets: one per decoder path clviz routes (png jpeg gif bmp tga psd hdr pnm), any (every
-# format through one entry point) and snapshot (the N-body snapshot parsers).
+# format through one entry point), snapshot (the N-body snapshot parsers) and envi (the ENVI
+# header parser and data decoder: header text, NUL, data bytes).
 # CLVIZ_FUZZ_RUNS caps the iterations (default 100000; -1 for none), CLVIZ_FUZZ_SEED picks the
 # seed (default 1, so a find fails every run; 0 for a random one).
 set -euo pipefail
@@ -42,11 +43,12 @@ build() {
     lib=(compute/image/io/image_io compute/image/io/image_save compute/image/io/image_limits
          compute/image/io/decode_guards compute/image/io/format_checks compute/image/io/pnm
          compute/image/io/radiance_hdr compute/image/io/tone_map compute/image/io/png_inflate_budget
-         compute/image/io/psd_rle16 common/bounded_file common/quoted_path compute/nbody/snapshot)
+         compute/image/io/psd_rle16 common/bounded_file common/quoted_path compute/nbody/snapshot
+         compute/spectral/io/envi_header compute/spectral/cube common/parse)
     # Rebuild only when an input changed (the sanitized stb build is the slow part).
     inputs=("$src"/tests/fuzz/*.cpp "$src/tests/fuzz/stb_instrumented.c" "$0"
             /usr/include/stb/stb_image.h "$src"/compute/image/io/*.hpp "$src"/compute/image/*.hpp
-            "$src"/common/*.hpp)
+            "$src"/common/*.hpp "$src"/compute/spectral/*.hpp "$src"/compute/spectral/io/*.hpp)
     for f in "${lib[@]}"; do inputs+=("$src/$f.cpp"); done
     stale=0
     for f in "${inputs[@]}"; do
@@ -72,6 +74,8 @@ build() {
     done
     "$cxx" "${flags[@]}" "$src/tests/fuzz/fuzz_snapshot_load.cpp" "${objs[@]}" "$work/stb.o" \
         -o "$work/fuzz_snapshot"
+    "$cxx" "${flags[@]}" "$src/tests/fuzz/fuzz_envi_load.cpp" "${objs[@]}" "$work/stb.o" \
+        -o "$work/fuzz_envi"
     "$cxx" -std=c++20 -O1 -I"$src" "$src/tests/fuzz/make_seed_corpus.cpp" \
         "$src/compute/nbody/snapshot.cpp" "$src/common/bounded_file.cpp" \
         "$src/common/quoted_path.cpp" -lstb \
@@ -88,6 +92,7 @@ run() {
         jpeg) globs=("*.jpg") ;;
         pnm) globs=("*.pgm" "*.ppm") ;;
         snapshot) globs=("*.clviz" "*.tipsy") ;;
+        envi) globs=("*.envi") ;;
         any) globs=("*") ;;
         *) globs=("*.$target") ;;
     esac

@@ -1,0 +1,396 @@
+#include "app/spectral/demo.hpp"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "common/error.hpp"
+#include "compute/core/cl_boundary.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/interop/external_memory.hpp"
+#include "compute/interop/texture_share.hpp"
+#include "compute/spectral/io/envi_file.hpp"
+#include "compute/spectral/mnf.hpp"
+#include "compute/spectral/reference.hpp"
+#include "compute/spectral/scene.hpp"
+#include "compute/spectral/view_image.hpp"
+
+namespace clviz {
+
+namespace {
+
+void copyToField(std::array<char, 512>& field, const std::string& text) {
+    const std::size_t n = std::min(text.size(), field.size() - 1);
+    std::memcpy(field.data(), text.data(), n);
+    field[n] = '\0';
+}
+
+// The band whose wavelength is nearest `nm`, or `fallback` without wavelengths.
+int nearestBand(const std::vector<double>& wavelength, double nm, int fallback) {
+    if (wavelength.empty()) return fallback;
+    int best = 0;
+    for (int b = 1; b < int(wavelength.size()); ++b)
+        if (std::abs(wavelength[b] - nm) < std::abs(wavelength[best] - nm)) best = b;
+    return best;
+}
+
+std::string csvPathFor(const std::string& headerPath) {
+    std::string stem = headerPath;
+    if (stem.size() > 4 &&
+        (stem.substr(stem.size() - 4) == ".hdr" || stem.substr(stem.size() - 4) == ".HDR"))
+        stem.resize(stem.size() - 4);
+    return stem + ".eigenvalues.csv";
+}
+
+}  // namespace
+
+std::unique_ptr<Demo> makeSpectralDemo() {
+    return std::make_unique<SpectralDemo>();
+}
+
+SpectralDemo::SpectralDemo() = default;
+SpectralDemo::~SpectralDemo() = default;
+
+void SpectralDemo::init(const AppServices& app) {
+    app_ = app;
+    cc_ = app.compute;
+    if (!cc_) throw Error("the spectral lab needs an OpenCL context");
+    glMaxTextureSize_ = maxGlTextureSize();
+    mnf_ = std::make_unique<SpectralMnf>(*cc_);
+    picture_ = std::make_unique<SpectralPicture>(*cc_);
+    caps_ = detectClInteropCaps(cc_->info().extensions);
+    caps_.clContextSharesGl = app.clContextSharesGl;
+    detectGlInteropCaps(caps_);
+    probeExternalMemory(*cc_, caps_);
+    interop_ = chooseInteropPath(InteropRequest::Auto, caps_);
+    copyToField(saveField_, "clviz-mnf.hdr");
+}
+
+void SpectralDemo::shutdown() {
+    if (cc_) cc_->finishQuietly();
+    original_.reset();
+    denoised_.reset();
+    picture_.reset();
+    mnf_.reset();
+}
+
+// --- loading ----------------------------------------------------------------------------------
+
+std::string SpectralDemo::loadFile(const std::string& path) {
+    if (path.empty()) return "no file name given";
+    EnviCube loaded;
+    try {
+        loaded = readEnvi(path);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    for (const std::string& a : loaded.header.assumptions)
+        app_.notice(path + ": " + a);
+    return useCube(std::move(loaded.cube), std::move(loaded.header), path);
+}
+
+std::string SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string& label) {
+    if (cube.shape.samples > glMaxTextureSize_ || cube.shape.lines > glMaxTextureSize_)
+        return "cannot show '" + label + "': " + std::to_string(cube.shape.samples) + " x " +
+               std::to_string(cube.shape.lines) + " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
+               std::to_string(glMaxTextureSize_) + ")";
+    try {
+        mnf_->upload(cube);
+        const int w = cube.shape.samples, h = cube.shape.lines;
+        original_ = std::make_unique<SharedTexture>(*cc_, interop_, w, h);
+        denoised_ = std::make_unique<SharedTexture>(*cc_, interop_, w, h);
+        rgba_ = clBoundary("cannot allocate the picture buffer", [&] {
+            return cl::Buffer(cc_->context(), CL_MEM_READ_WRITE, std::size_t(w) * h * 4);
+        });
+    } catch (const Error& e) {
+        return "cannot use '" + label + "': " + e.what();
+    }
+    cube_ = std::move(cube);
+    meta_ = std::move(meta);
+    label_ = label;
+    pendingDefault_ = false;
+    // Per-band mean and standard deviation: the pictures' stretch (mean +- 2.5 sd).
+    const int B = cube_.shape.bands;
+    const std::size_t P = cube_.shape.pixels();
+    bandMean_.assign(B, 0.0);
+    bandSd_.assign(B, 0.0);
+    for (int b = 0; b < B; ++b) {
+        double sum = 0, sum2 = 0;
+        for (std::size_t p = 0; p < P; ++p) {
+            const double v = cube_.value(std::size_t(b) * P + p);
+            sum += v;
+            sum2 += v * v;
+        }
+        bandMean_[b] = sum / double(P);
+        bandSd_[b] = std::sqrt(std::max(0.0, sum2 / double(P) - bandMean_[b] * bandMean_[b]));
+    }
+    // Natural colour where the wavelengths allow: red 640 nm, green 550 nm, blue 460 nm.
+    if (controls_.rgbBands[0] < 0 || controls_.rgbBands[0] >= B || controls_.rgbBands[1] >= B ||
+        controls_.rgbBands[2] >= B) {
+        controls_.rgbBands = {nearestBand(meta_.wavelength, 640, B * 2 / 3),
+                              nearestBand(meta_.wavelength, 550, B / 2),
+                              nearestBand(meta_.wavelength, 460, B / 3)};
+    }
+    controls_.band = clampBand(controls_.band);
+    cursorPixel_.reset();
+    statsStale_ = transformStale_ = denoiseStale_ = picturesStale_ = true;
+    runError_.clear();
+    return "";
+}
+
+void SpectralDemo::loadDefault() {
+    pendingDefault_ = false;
+    SceneSpec spec;  // Indian Pines' size
+    spec.shape = {145, 145, 200};
+    Scene scene = makeScene(spec);
+    EnviHeader meta;
+    meta.wavelength = scene.wavelengthNm;
+    meta.wavelengthUnits = "nm";
+    if (std::string why =
+            useCube(std::move(scene.cube), meta, "generated scene 145 x 145 x 200 u8");
+        !why.empty())
+        app_.error(why);
+}
+
+// --- computing --------------------------------------------------------------------------------
+
+int SpectralDemo::clampBand(int b) const {
+    return std::clamp(b, 0, std::max(0, cube_.shape.bands - 1));
+}
+
+int SpectralDemo::componentsM() const {
+    return std::clamp(controls_.components, 1, std::max(1, cube_.shape.bands));
+}
+
+int SpectralDemo::keepK() const {
+    return std::clamp(controls_.keep, 0, cube_.shape.bands);
+}
+
+std::vector<int> SpectralDemo::shownBands() const {
+    if (controls_.view == SpectralViewMode::Band) return {clampBand(controls_.band)};
+    return {clampBand(controls_.rgbBands[0]), clampBand(controls_.rgbBands[1]),
+            clampBand(controls_.rgbBands[2])};
+}
+
+std::string SpectralDemo::bandLabel(int band) const {
+    char text[96];
+    if (band < int(meta_.wavelength.size()))
+        std::snprintf(text, sizeof text, "band %d: %.1f %s", band, meta_.wavelength[band],
+                      meta_.wavelengthUnits.empty() ? "" : meta_.wavelengthUnits.c_str());
+    else
+        std::snprintf(text, sizeof text, "band %d", band);
+    return text;
+}
+
+bool SpectralDemo::compute() {
+    if (cube_.shape.values() == 0) return false;
+    if (!runError_.empty() && !statsStale_) return false;  // failed: wait for a change
+    try {
+        if (statsStale_) {
+            mnf_->run(controls_.noise, controls_.noiseRect);
+            statsStale_ = false;
+            transformStale_ = denoiseStale_ = picturesStale_ = true;
+            runError_.clear();
+        }
+        if (transformStale_) {
+            mnf_->transform(componentsM());
+            transformStale_ = false;
+            picturesStale_ = true;
+        }
+        if (denoiseStale_) {
+            mnf_->denoise(keepK(), shownBands());
+            const MnfStatisticsResult& r = mnf_->result();
+            denoiseMatrix_ = denoiseMatrix(r.basis, r.noiseCov, keepK());
+            denoiseStale_ = false;
+            picturesStale_ = true;
+        }
+    } catch (const Error& e) {
+        if (runError_ != e.what()) app_.error(std::string("spectral lab: ") + e.what());
+        runError_ = e.what();
+        statsStale_ = transformStale_ = denoiseStale_ = false;
+        picturesStale_ = true;  // the left image still shows the bands
+        return false;
+    }
+    return true;
+}
+
+void SpectralDemo::renderPictures() {
+    if (!original_ || !picturesStale_) return;
+    const int P = int(cube_.shape.pixels());
+    auto bandStretch = [&](int b, int row) {
+        b = clampBand(b);
+        return ChannelStretch{row, float(bandMean_[b] - 2.5 * bandSd_[b]),
+                              float(bandMean_[b] + 2.5 * bandSd_[b])};
+    };
+    const bool haveResult = runError_.empty() && !statsStale_;
+    std::array<ChannelStretch, 3> left;
+    const cl::Buffer* leftSrc = &mnf_->cubeBuffer();
+    bool leftU8 = mnf_->exactIntegerPath();
+    if (controls_.view == SpectralViewMode::MnfRgb && haveResult) {
+        const MnfBasis& basis = mnf_->result().basis;
+        for (int c = 0; c < 3; ++c) {
+            const int comp = std::clamp(controls_.mnfRgb[c], 0, componentsM() - 1);
+            const float sd = float(std::sqrt(std::max(basis.eigenvalues[comp], 0.0)));
+            left[c] = {comp, -2.5f * sd, 2.5f * sd};
+        }
+        leftSrc = &mnf_->components();
+        leftU8 = false;
+    } else {
+        const std::vector<int> bands =
+            controls_.view == SpectralViewMode::Band
+                ? std::vector<int>{controls_.band, controls_.band, controls_.band}
+                : std::vector<int>{controls_.rgbBands.begin(), controls_.rgbBands.end()};
+        for (int c = 0; c < 3; ++c)
+            left[c] = bandStretch(bands[c], clampBand(bands[c]));
+    }
+    try {
+        EnqueuedWork w = picture_->enqueue(*leftSrc, leftU8, P, left, rgba_);
+        pictureMs_ = w.milliseconds();
+        const TextureTransferTiming t = original_->copyFrom(rgba_);
+        transferMs_ = t.deviceMs + t.hostMs;
+        if (haveResult) {
+            // The denoised rows are shownBands() in order, stretched as the originals.
+            const std::vector<int> rows = shownBands();
+            std::array<ChannelStretch, 3> right;
+            for (int c = 0; c < 3; ++c) {
+                const int r = rows.size() == 1 ? 0 : c;
+                right[c] = bandStretch(rows[r], r);
+            }
+            EnqueuedWork d = picture_->enqueue(mnf_->denoised(), false, P, right, rgba_);
+            pictureMs_ += d.milliseconds();
+            const TextureTransferTiming td = denoised_->copyFrom(rgba_);
+            transferMs_ += td.deviceMs + td.hostMs;
+        }
+    } catch (const Error& e) {
+        runError_ = e.what();
+        app_.error(std::string("spectral lab: ") + e.what());
+    }
+    picturesStale_ = false;
+}
+
+void SpectralDemo::step(const FrameInfo&) {
+    if (pendingDefault_) loadDefault();
+    compute();
+    renderPictures();
+}
+
+void SpectralDemo::draw(const FrameInfo&) {
+    // The pictures and plots are drawn in the lab's windows (gui.cpp); the background stays clear.
+}
+
+// --- saving -------------------------------------------------------------------------------------
+
+std::string SpectralDemo::save(const std::string& path) {
+    if (path.empty()) return "save: no file name given";
+    if (pendingDefault_) loadDefault();
+    if (!compute()) return runError_.empty() ? "save: no cube loaded" : "save: " + runError_;
+    const int m = componentsM();
+    const std::vector<float> z = mnf_->readComponents();
+    Cube out = makeCube({cube_.shape.samples, cube_.shape.lines, m}, CubeType::F32);
+    std::memcpy(out.data.data(), z.data(), out.data.size());
+    const MnfStatisticsResult& r = mnf_->result();
+    EnviHeader h;
+    h.description = "clviz MNF components of " + label_ +
+                    ": noise=" + noiseEstimateName(r.estimate) + ", m=" + std::to_string(m) +
+                    ", Z = T^T (X - mean), eigenvalues in " + csvPathFor(path);
+    for (int c = 0; c < m; ++c)
+        h.bandNames.push_back("MNF " + std::to_string(c + 1));
+    try {
+        writeEnvi(path, out, h);
+        std::ofstream csv(csvPathFor(path));
+        csv << "index,eigenvalue\n";
+        char line[64];
+        for (std::size_t i = 0; i < r.basis.eigenvalues.size(); ++i) {
+            std::snprintf(line, sizeof line, "%zu,%.17g\n", i + 1, r.basis.eigenvalues[i]);
+            csv << line;
+        }
+        if (!csv) throw Error("cannot write '" + csvPathFor(path) + "'");
+    } catch (const Error& e) {
+        return std::string("save: ") + e.what();
+    }
+    app_.notice("saved " + std::to_string(m) + " MNF components to " + path + " and " +
+                csvPathFor(path));
+    return "";
+}
+
+// --- commands -----------------------------------------------------------------------------------
+
+std::string SpectralDemo::set(const std::string& key, const std::string& value) {
+    if (key == "cube") {
+        std::string why = loadFile(value);
+        if (why.empty()) app_.notice("loaded " + value);
+        return why;
+    }
+    if (key == "save") return save(value);
+    const SpectralControls before = controls_;
+    if (std::string why = applySpectralSetting(controls_, key, value); !why.empty()) return why;
+    if (controls_.noise != before.noise || !(controls_.noiseRect == before.noiseRect))
+        statsStale_ = true;
+    if (controls_.components != before.components) transformStale_ = true;
+    denoiseStale_ = picturesStale_ = true;
+    return "";
+}
+
+void SpectralDemo::onDrop(const std::string& path) {
+    if (std::string why = loadFile(path); !why.empty())
+        app_.error(why);
+    else
+        app_.notice("loaded " + path);
+}
+
+void SpectralDemo::kernelsReloaded() {
+    if (cube_.shape.values() == 0) return;
+    mnf_ = std::make_unique<SpectralMnf>(*cc_);
+    picture_ = std::make_unique<SpectralPicture>(*cc_);
+    mnf_->upload(cube_);
+    statsStale_ = transformStale_ = denoiseStale_ = picturesStale_ = true;
+}
+
+Demo::ReferenceResult SpectralDemo::checkReference() {
+    if (cube_.shape.values() == 0 || !cc_) return {};
+    const CubeShape cs{std::min(64, cube_.shape.samples), std::min(64, cube_.shape.lines),
+                       cube_.shape.bands};
+    Cube crop = makeCube(cs, cube_.type);
+    const std::size_t bytes = bytesPerValue(cube_.type);
+    for (int b = 0; b < cs.bands; ++b)
+        for (int l = 0; l < cs.lines; ++l)
+            std::memcpy(crop.data.data() + crop.index(l, 0, b) * bytes,
+                        cube_.data.data() + cube_.index(l, 0, b) * bytes,
+                        std::size_t(cs.samples) * bytes);
+    const std::string what = std::string("spectral lab vs CPU reference (") + describeShape(cs) +
+                             " crop, noise=" + noiseEstimateName(controls_.noise) + "): ";
+    try {
+        SpectralMnf device(*cc_);
+        device.upload(crop);
+        const MnfBasis& got = device.run(controls_.noise).basis;
+        const MnfStatistics st = mnfStatisticsReference(crop, controls_.noise);
+        const MnfBasis want = solveMnf(st.noiseCov, st.dataCov, cs.bands);
+        int compared = 0;
+        double worst = 0;
+        for (int j = 0; j < cs.bands; ++j) {
+            if (want.eigenvalues[j] <= 11) continue;
+            worst = std::max(worst, std::abs(got.eigenvalues[j] / want.eigenvalues[j] - 1));
+            ++compared;
+        }
+        const bool ok = worst <= 1e-4;
+        char text[160];
+        std::snprintf(text, sizeof text,
+                      "%s; %d eigenvalues with SNR > 10, worst relative error %.2g (limit 1e-4)",
+                      ok ? "OK" : "MISMATCH", compared, worst);
+        return {ok, what + text};
+    } catch (const Error& e) {
+        return {false, what + "MISMATCH; " + e.what()};
+    }
+}
+
+std::vector<std::pair<std::string, std::string>> SpectralDemo::keyHelp() const {
+    return {{"Hover the left image", "spectrum of that pixel, original and denoised"},
+            {"Shift+drag on the left image", "rectangle the noise statistics come from"},
+            {"Drop a .hdr file", "open that ENVI cube"}};
+}
+
+}  // namespace clviz

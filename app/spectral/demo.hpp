@@ -1,0 +1,113 @@
+#pragma once
+// The spectral lab as a Demo: loads an ENVI cube (--cube, the file field, drag and drop, or a
+// generated 145 x 145 x 200 scene), runs MNF on the device (compute/spectral/mnf.hpp) and shows
+// the cube as one band or three, or three MNF components, beside the same bands denoised with k
+// components (GL textures through the interop path), the eigenvalue plot, the spectrum under the
+// cursor before and after denoising, and each step's time. The noise estimate, m, k and the
+// rectangle the noise comes from (Shift+drag on the left image) change live; only the steps that
+// depend on a change run again.
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/demo.hpp"
+#include "app/gui/panel_stacks.hpp"
+#include "app/spectral/settings.hpp"
+#include "compute/core/cl.hpp"
+#include "compute/interop/interop_path.hpp"
+#include "compute/spectral/cube.hpp"
+#include "compute/spectral/io/envi_header.hpp"
+
+namespace clviz {
+
+class SharedTexture;
+class SpectralMnf;
+class SpectralPicture;
+
+std::unique_ptr<Demo> makeSpectralDemo();
+
+class SpectralDemo final : public Demo {
+  public:
+    SpectralDemo();
+    ~SpectralDemo() override;
+
+    const char* name() const override { return "spectral lab"; }
+    void init(const AppServices& app) override;
+    void step(const FrameInfo& frame) override;
+    void draw(const FrameInfo& frame) override;
+    void gui(const FrameInfo& frame) override;
+    void shutdown() override;
+    void onDrop(const std::string& path) override;
+    // Keys: cube, save, and those of applySpectralSetting (app/spectral/settings.hpp).
+    std::string set(const std::string& key, const std::string& value) override;
+    void kernelsReloaded() override;
+    // MNF of a crop (at most 64 x 64 pixels, every band) on the device against the double
+    // reference: eigenvalues with SNR > 10 within 1e-4 relative.
+    ReferenceResult checkReference() override;
+    std::vector<std::pair<std::string, std::string>> keyHelp() const override;
+
+    // --- for tests and the panels ---
+    const SpectralControls& controls() const { return controls_; }
+    const CubeShape& cubeShape() const { return cube_.shape; }
+    const std::string& runError() const { return runError_; }
+
+  private:
+    std::string loadFile(const std::string& path);
+    std::string useCube(Cube cube, EnviHeader meta, const std::string& label);
+    void loadDefault();
+    std::string save(const std::string& path);
+
+    // The steps a change made stale, in order; false (runError_ says why) when MNF failed.
+    bool compute();
+    void renderPictures();
+    int clampBand(int b) const;
+    int componentsM() const;  // controls' m clamped to the bands
+    int keepK() const;
+    std::vector<int> shownBands() const;  // rows the denoised picture needs
+    std::string bandLabel(int band) const;
+
+    // GUI (app/spectral/gui.cpp).
+    void demoMenu();
+    void labPanel();
+    void imagesWindow();
+    void eigenvaluePanel();
+    void spectrumPanel();
+    void timingsPanel();
+
+    AppServices app_;
+    ComputeContext* cc_ = nullptr;
+    std::unique_ptr<SpectralMnf> mnf_;
+    std::unique_ptr<SpectralPicture> picture_;
+    std::unique_ptr<SharedTexture> original_, denoised_;
+    cl::Buffer rgba_;  // staging for the pictures
+    InteropCaps caps_;
+    InteropChoice interop_;
+    int glMaxTextureSize_ = 0;
+
+    Cube cube_;        // host copy: spectra under the cursor
+    EnviHeader meta_;  // wavelengths, band names
+    std::string label_;
+    std::vector<double> bandMean_, bandSd_;  // per band: the pictures' stretch
+    bool pendingDefault_ = true;
+
+    SpectralControls controls_;
+    bool statsStale_ = true, transformStale_ = true, denoiseStale_ = true, picturesStale_ = true;
+    std::string runError_;
+    std::vector<double> denoiseMatrix_;  // D_k for the spectrum plot (host)
+    double pictureMs_ = 0, transferMs_ = 0;
+
+    std::optional<std::array<int, 2>> cursorPixel_;  // (sample, line) under the mouse
+    std::optional<std::array<int, 2>> dragStart_;    // Shift+drag: the noise rectangle
+    std::optional<std::array<int, 2>> dragEnd_;
+
+    std::array<char, 512> loadField_{};
+    std::array<char, 512> saveField_{};
+    struct Panels {
+        bool lab = true, images = true, eigen = true, spectrum = true, timings = true;
+    } panels_;
+    PanelStacks stacks_;
+};
+
+}  // namespace clviz

@@ -1,0 +1,128 @@
+// The spectral lab's MNF suite: each step of SpectralMnf (filter, C_N, C_D, eigen, transform)
+// and the whole, on generated u8 cubes already on the device, at Indian Pines' size
+// (145 x 145 x 200) and two AVIRIS flight-line sizes (614 x 512 x 224, 614 x 1087 x 224, the
+// paper's cube). Device steps are CL profiling times; eigen is host wall time (LAPACKE dsygvd in
+// double); "whole" is the host wall time of steps 1-7 plus the transform's device time, every
+// transfer and host step included. Each row is the median of --repeats runs.
+// --variants picks the noise estimates (diff, mean3, median3; default diff); --sizes takes
+// WxHxB cubes.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "bench/suites.hpp"
+#include "common/error.hpp"
+#include "common/parse.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/spectral/mnf.hpp"
+#include "compute/spectral/scene.hpp"
+
+namespace clviz::bench {
+
+namespace {
+
+constexpr int kComponents = 20;  // m, as the target
+
+BenchRow makeRow(const std::string& variant, const std::string& config, const CubeShape& shape,
+                 std::vector<double> ms) {
+    BenchRow row;
+    row.suite = "mnf";
+    row.variant = variant;
+    row.config = config;
+    row.size = std::to_string(shape.samples) + "x" + std::to_string(shape.lines) + "x" +
+               std::to_string(shape.bands);
+    row.medianMs = median(ms);
+    row.minMs = *std::min_element(ms.begin(), ms.end());
+    row.maxMs = *std::max_element(ms.begin(), ms.end());
+    row.samples = int(ms.size());
+    return row;
+}
+
+std::vector<CubeShape> shapesFor(const BenchOptions& options) {
+    if (options.quick) return {{61, 53, 37}};
+    return {{145, 145, 200}, {614, 512, 224}, {614, 1087, 224}};
+}
+
+}  // namespace
+
+void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report) {
+    std::vector<NoiseEstimate> estimates;
+    for (const std::string& v : options.variants) {
+        const auto e = parseNoiseEstimate(v);
+        if (!e)
+            throw Error("--variants for the mnf suite: diff, mean3 or median3 (got '" + v + "')");
+        estimates.push_back(*e);
+    }
+    if (estimates.empty()) estimates.push_back(NoiseEstimate::Diff);
+    const std::vector<CubeShape> shapes =
+        options.mnfShapes.empty() ? shapesFor(options) : options.mnfShapes;
+    const int warmup = options.quick ? 1 : options.warmup;
+    const int repeats = options.quick ? 3 : options.repeats;
+    int index = 0;
+    const int total = int(shapes.size() * estimates.size());
+    for (const CubeShape& shape : shapes) {
+        SceneSpec spec;
+        spec.shape = shape;
+        spec.type = CubeType::U8;
+        const auto tg = std::chrono::steady_clock::now();
+        const Scene scene = makeScene(spec);
+        std::fprintf(stderr, "mnf: generated a %s u8 cube in %.1f s\n",
+                     describeShape(shape).c_str(),
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - tg).count());
+        SpectralMnf mnf(cc);
+        mnf.upload(scene.cube);
+        for (NoiseEstimate est : estimates) {
+            progress(++index, total,
+                     std::string("mnf ") + noiseEstimateName(est) + " " + describeShape(shape));
+            std::vector<double> filter, cn, cd, eigen, transform, device, whole;
+            for (int r = 0; r < warmup + repeats; ++r) {
+                mnf.run(est);
+                mnf.transform(kComponents);
+                const MnfTimings& t = mnf.timings();
+                if (r < warmup) continue;
+                filter.push_back(t.filterMs);
+                cn.push_back(t.noiseCovMs);
+                cd.push_back(t.dataCovMs);
+                eigen.push_back(t.eigenMs);
+                transform.push_back(t.transformMs);
+                device.push_back(t.filterMs + t.noiseCovMs + t.dataCovMs + t.transformMs);
+                whole.push_back(t.wallMs + t.transformMs);
+            }
+            const std::string config = std::string("noise=") + noiseEstimateName(est) +
+                                       " m=" + std::to_string(kComponents) + " u8";
+            const double n = double(shape.pixels()), B = shape.bands;
+            // Covariance work: B(B+1)/2 multiply-adds per pixel (the symmetric half), 2 flops each.
+            const double covFlop = B * (B + 1) * n;
+            // The exact diff path forms the Gram matrix of 2B stacked rows: four times the work.
+            const double noiseFlop = mnf.result().noiseExact ? 2 * B * (2 * B + 1) * n : covFlop;
+            BenchRow rf = makeRow("1 filter", config, shape, filter);
+            // The u8 cube read once, and the residuals written: floats, or the two u8 windows.
+            const double filterBytes = n * B + (mnf.result().noiseExact ? 2 * n * B : 4 * n * B);
+            rf.metrics = {{"GB/s", filterBytes / (rf.medianMs * 1e6)}};
+            report.add(rf);
+            BenchRow rn = makeRow(
+                "2 C_N",
+                config + (mnf.result().noiseExact ? " (exact integer, [Xa; Xb] Gram)" : " (FP32)"),
+                shape, cn);
+            rn.metrics = {{"GFLOP/s", noiseFlop / (rn.medianMs * 1e6)}};
+            report.add(rn);
+            BenchRow rd = makeRow(
+                "4 C_D", config + (mnf.exactIntegerPath() ? " (exact integer)" : ""), shape, cd);
+            rd.metrics = {{"GFLOP/s", covFlop / (rd.medianMs * 1e6)}};
+            report.add(rd);
+            BenchRow re = makeRow("3,5-7 eigen", config + " (host, LAPACKE dsygvd)", shape, eigen);
+            report.add(re);
+            BenchRow rt = makeRow("8 transform", config, shape, transform);
+            rt.metrics = {{"GFLOP/s", 2.0 * kComponents * B * n / (rt.medianMs * 1e6)}};
+            report.add(rt);
+            report.add(makeRow("device steps", config + " (1+2+4+8)", shape, device));
+            BenchRow rw = makeRow("whole", config + " (wall, 1-8)", shape, whole);
+            rw.note =
+                std::to_string(componentsWithSnr(mnf.result().basis, 10)) + " components SNR>10";
+            report.add(rw);
+        }
+    }
+    progressDone();
+}
+
+}  // namespace clviz::bench

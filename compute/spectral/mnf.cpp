@@ -1,0 +1,256 @@
+#include "compute/spectral/mnf.hpp"
+
+#include <chrono>
+
+#include "common/error.hpp"
+#include "common/parse.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/core/program_cache.hpp"
+#include "compute/linalg/covariance.hpp"
+
+namespace clviz {
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string inType(bool u8) {
+    return u8 ? "-DIN_T=uchar" : "-DIN_T=float";
+}
+
+}  // namespace
+
+std::vector<double> noiseFromStackedGram(const GramU8& g, int bands, std::int64_t n) {
+    // Rows i < B are Xa, rows B + i are Xb. With N = Xa - Xb:
+    //   sum N_i N_j = Gaa_ij - Gab_ij - Gba_ij + Gbb_ij,   sum N_i = sa_i - sb_i,
+    //   cov_ij = (n sum N_i N_j - sum N_i sum N_j) / (n (n - 1)).
+    // Each Gram entry is at most 65025 n < 2^47 for n <= 2^31, so their sum fits 64 bits; n times
+    // it and the product of two sums (each below 255 n) need up to 2^78: 128-bit integers.
+    const std::size_t B = std::size_t(bands), W = 2 * B;
+    std::vector<double> cov(B * B);
+    const double denom = double(n) * double(n - 1);
+    for (std::size_t i = 0; i < B; ++i)
+        for (std::size_t j = i; j < B; ++j) {
+            const std::int64_t gnn = g.gram[i * W + j] - g.gram[i * W + B + j] -
+                                     g.gram[(B + i) * W + j] + g.gram[(B + i) * W + B + j];
+            const std::int64_t si = g.sums[i] - g.sums[B + i], sj = g.sums[j] - g.sums[B + j];
+            const __int128 num = __int128(n) * gnn - __int128(si) * sj;
+            cov[i * B + j] = cov[j * B + i] = double(num) / denom;
+        }
+    return cov;
+}
+
+SpectralMnf::SpectralMnf(ComputeContext& cc)
+    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)) {}
+
+SpectralMnf::~SpectralMnf() = default;
+
+void SpectralMnf::upload(const Cube& cube) {
+    const std::size_t values = cube.shape.values();
+    if (values == 0) throw Error("MNF: the cube is empty");
+    u8_ = cube.type == CubeType::U8;
+    const std::size_t bytes = values * (u8_ ? 1 : sizeof(float));
+    if (bytes > cc_.info().maxAllocBytes)
+        throw Error("MNF: the cube (" + std::to_string(bytes >> 20) +
+                    " MiB on the device) is larger than the device's largest buffer (" +
+                    std::to_string(cc_.info().maxAllocBytes >> 20) + " MiB)");
+    if (values >= (std::size_t(1) << 31)) throw Error("MNF: the cube has 2^31 values or more");
+    shape_ = cube.shape;
+    if (u8_) {
+        cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes);
+        cc_.queue().enqueueWriteBuffer(cube_, CL_TRUE, 0, bytes, cube.data.data());
+    } else {
+        std::vector<float> f(values);
+        for (std::size_t i = 0; i < values; ++i)
+            f[i] = static_cast<float>(cube.value(i));
+        cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes);
+        cc_.queue().enqueueWriteBuffer(cube_, CL_TRUE, 0, bytes, f.data());
+    }
+    residuals_ = cl::Buffer();
+    components_ = cl::Buffer();
+    denoised_ = cl::Buffer();
+    componentsRows_ = 0;
+    denoisedRows_ = 0;
+    result_ = {};
+}
+
+const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRect& noiseRect) {
+    if (!cube_()) throw Error("MNF: no cube uploaded");
+    result_ = {};  // a run that throws leaves no stale basis for transform() or denoise()
+    const auto t0 = std::chrono::steady_clock::now();
+    const int B = shape_.bands;
+    const std::string problem = residualSizeProblem(estimate, shape_, noiseRect);
+    if (!problem.empty()) throw Error(problem);
+    const ResidualSize rs = residualSize(estimate, shape_, noiseRect);
+    const CubeRect rect = clampRect(noiseRect, shape_);
+    const std::size_t n = rs.pixels();
+    // u8 cubes with noise=diff take an exact path: the two shifted windows as one 2B x n u8 matrix
+    // whose integer Gram matrix gives cov(Xa - Xb) without rounding (noiseFromStackedGram).
+    const bool exactNoise = u8_ && estimate == NoiseEstimate::Diff;
+    const std::size_t pitch = exactNoise ? roundUp(n, 16) : n;  // 16-byte rows for the tensor path
+    const std::size_t residualBytes =
+        exactNoise ? 2 * std::size_t(B) * pitch : n * std::size_t(B) * sizeof(float);
+    if (residualBytes > cc_.info().maxAllocBytes)
+        throw Error("MNF: the noise residuals (" + std::to_string(residualBytes >> 20) +
+                    " MiB) are larger than the device's largest buffer (" +
+                    std::to_string(cc_.info().maxAllocBytes >> 20) +
+                    " MiB): take the noise from a rectangle");
+    if (!residuals_() || residuals_.getInfo<CL_MEM_SIZE>() < residualBytes)
+        residuals_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, residualBytes);
+
+    // Step 1.
+    cl::Kernel k = cc_.programs().kernel(
+        "spectral_mnf.cl",
+        exactNoise                        ? "noise_diff_stack"
+        : estimate == NoiseEstimate::Diff ? "noise_diff"
+                                          : "noise_window3",
+        inType(u8_) + (estimate == NoiseEstimate::Median3 ? " -DMEDIAN" : ""));
+    k.setArg(0, cube_);
+    k.setArg(1, residuals_);
+    k.setArg(2, cl_int(shape_.samples));
+    k.setArg(3, cl_int(shape_.lines));
+    k.setArg(4, cl_int(rect.sample0));
+    k.setArg(5, cl_int(rect.line0));
+    k.setArg(6, cl_int(rs.samples));
+    k.setArg(7, cl_int(rs.lines));
+    if (exactNoise) {
+        k.setArg(8, cl_int(B));
+        k.setArg(9, cl_int(pitch));
+        // The pitch's padding columns are never read (samples = n), but keep them defined.
+    }
+    cl::Event fillEvent, filterEvent;
+    if (exactNoise && pitch > n)
+        cc_.queue().enqueueFillBuffer(residuals_, cl_uchar(0), 0, residualBytes, nullptr,
+                                      &fillEvent);
+    cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
+                                     cl::NDRange(roundUp(std::size_t(rs.samples), 32),
+                                                 roundUp(std::size_t(rs.lines), 4), std::size_t(B)),
+                                     cl::NDRange(32, 4, 1), nullptr, &filterEvent);
+    // Steps 2 and 4 (the linear-algebra lab's covariance; u8 data exact).
+    CovarianceResult noise;
+    if (exactNoise) {
+        double gramMs = 0;
+        const GramU8 g = covariance_->gramU8(CovarianceVariant::Tensor, residuals_, 2 * B,
+                                             std::int64_t(n), 0, &gramMs, std::int64_t(pitch));
+        noise.covariance = noiseFromStackedGram(g, B, std::int64_t(n));
+        noise.ms = gramMs;
+    } else {
+        noise = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32, residuals_, B,
+                                     std::int64_t(n));
+    }
+    CovarianceResult data =
+        covariance_->compute(CovarianceVariant::Tensor, u8_ ? SampleType::U8 : SampleType::F32,
+                             cube_, B, std::int64_t(shape_.pixels()));
+    timings_.filterMs =
+        fillEvent() ? spanMilliseconds(fillEvent, filterEvent) : eventMilliseconds(filterEvent);
+    timings_.noiseCovMs = noise.ms;
+    timings_.dataCovMs = data.ms;
+    result_.noiseExact = exactNoise;
+    const double scale = noiseCovarianceScale(estimate);
+    for (double& v : noise.covariance)
+        v *= scale;
+
+    // Steps 3, 5-7.
+    const auto te = std::chrono::steady_clock::now();
+    result_.basis = solveMnf(noise.covariance, data.covariance, B);
+    timings_.eigenMs = msSince(te);
+    result_.estimate = estimate;
+    result_.noiseRect = rect;
+    result_.mean = data.mean;
+    result_.noiseCov = std::move(noise.covariance);
+    result_.dataCov = std::move(data.covariance);
+    std::vector<float> mu(result_.mean.begin(), result_.mean.end());
+    mean_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                       mu.size() * sizeof(float), mu.data());
+    timings_.wallMs = msSince(t0);
+    return result_;
+}
+
+double SpectralMnf::project(const std::vector<float>& w, const std::vector<float>& offset, int rows,
+                            cl::Buffer& out) {
+    const int B = shape_.bands;
+    const std::size_t P = shape_.pixels();
+    const std::size_t outBytes = std::size_t(rows) * P * sizeof(float);
+    if (!out() || out.getInfo<CL_MEM_SIZE>() < outBytes)
+        out = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, outBytes);
+    cl::Buffer wBuf(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                    w.size() * sizeof(float), const_cast<float*>(w.data()));
+    cl::Buffer offBuf(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                      offset.size() * sizeof(float), const_cast<float*>(offset.data()));
+    // Rows per pass: the smallest of 4, 8, 16, 32 that holds them all, else passes of 32.
+    int perPass = 4;
+    while (perPass < rows && perPass < 32)
+        perPass *= 2;
+    cl::Kernel k = cc_.programs().kernel("spectral_mnf.cl", "mnf_project",
+                                         inType(u8_) + " -DROWS=" + std::to_string(perPass));
+    k.setArg(0, cube_);
+    k.setArg(1, mean_);
+    k.setArg(2, wBuf);
+    k.setArg(3, offBuf);
+    k.setArg(4, out);
+    k.setArg(5, cl_int(B));
+    k.setArg(6, cl_int(rows));
+    k.setArg(7, cl_int(P));
+    cl::Event first, last;
+    for (int row0 = 0; row0 < rows; row0 += perPass) {
+        k.setArg(8, cl_int(row0));
+        cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(P, 256)),
+                                         cl::NDRange(256), nullptr, row0 == 0 ? &first : &last);
+    }
+    return rows > perPass ? spanMilliseconds(first, last) : eventMilliseconds(first);
+}
+
+void SpectralMnf::transform(int m) {
+    if (result_.basis.bands == 0) throw Error("MNF: transform before run()");
+    const int B = shape_.bands;
+    if (m < 1 || m > B) throw Error("MNF: components must be 1 to " + std::to_string(B));
+    std::vector<float> w(std::size_t(m) * B);  // T_m^T, row-major m x B
+    for (int c = 0; c < m; ++c)
+        for (int b = 0; b < B; ++b)
+            w[std::size_t(c) * B + b] = float(result_.basis.at(b, c));
+    timings_.transformMs = project(w, std::vector<float>(std::size_t(m), 0.0f), m, components_);
+    componentsRows_ = m;
+}
+
+void SpectralMnf::denoise(int k, const std::vector<int>& bands) {
+    if (result_.basis.bands == 0) throw Error("MNF: denoise before run()");
+    const int B = shape_.bands;
+    std::vector<int> rows = bands;
+    if (rows.empty())
+        for (int b = 0; b < B; ++b)
+            rows.push_back(b);
+    for (int b : rows)
+        if (b < 0 || b >= B)
+            throw Error("MNF: denoise of band " + std::to_string(b) + " of " + std::to_string(B));
+    const std::vector<double> d = denoiseMatrix(result_.basis, result_.noiseCov, k);
+    std::vector<float> w(rows.size() * std::size_t(B));  // the rows of D_k (d is column-major)
+    std::vector<float> offset;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        for (int j = 0; j < B; ++j)
+            w[r * B + j] = float(d[std::size_t(j) * B + rows[r]]);
+        offset.push_back(float(result_.mean[rows[r]]));
+    }
+    timings_.denoiseMs = project(w, offset, int(rows.size()), denoised_);
+    denoisedRows_ = int(rows.size());
+}
+
+std::vector<float> SpectralMnf::readComponents() {
+    std::vector<float> out(std::size_t(componentsRows_) * shape_.pixels());
+    if (!out.empty())
+        cc_.queue().enqueueReadBuffer(components_, CL_TRUE, 0, out.size() * sizeof(float),
+                                      out.data());
+    return out;
+}
+
+std::vector<float> SpectralMnf::readDenoised() {
+    std::vector<float> out(std::size_t(denoisedRows_) * shape_.pixels());
+    if (denoised_())
+        cc_.queue().enqueueReadBuffer(denoised_, CL_TRUE, 0, out.size() * sizeof(float),
+                                      out.data());
+    return out;
+}
+
+}  // namespace clviz

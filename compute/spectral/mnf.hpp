@@ -1,0 +1,96 @@
+#pragma once
+// Maximum Noise Fraction on the OpenCL device. The cube is uploaded once (u8 as u8, so its data
+// covariance takes the linear-algebra lab's exact integer path; every other type as float);
+// then each run() does
+//   filter  step 1 on the device: the noise residuals (kernels/spectral_mnf.cl), bands x n floats;
+//           for u8 cubes with noise=diff the two shifted windows instead, 2 bands x n u8
+//   C_N     step 2: the residuals' covariance (compute/linalg/covariance), scaled by the estimate;
+//           u8 + diff: from the windows' exact integer Gram matrix
+//   C_D     step 4: the cube's covariance and band means (same kernel; exact for u8)
+//   eigen   steps 3, 5-7 on the CPU: LAPACKE_dsygvd in double (mnf_solve.hpp)
+// and transform()/denoise() do step 8 and the inverse on the device into float buffers.
+// The covariances depend only on the cube and the noise estimate: run() keeps them, so changing
+// m or k costs only the transform or the denoise.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "compute/core/cl.hpp"
+#include "compute/spectral/cube.hpp"
+#include "compute/spectral/mnf_solve.hpp"
+#include "compute/spectral/noise_estimate.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+class Covariance;
+struct GramU8;
+
+// C_N of noise=diff (before the 1/2) from the integer Gram matrix of the stacked windows
+// [Xa; Xb] (2 bands rows): exact integer numerator, one rounding. For the tests and run().
+std::vector<double> noiseFromStackedGram(const GramU8& gram, int bands, std::int64_t n);
+
+// Milliseconds per step: device time from profiling events, except eigen (host wall time).
+struct MnfTimings {
+    double filterMs = 0, noiseCovMs = 0, dataCovMs = 0, eigenMs = 0, transformMs = 0;
+    double denoiseMs = 0;
+    double wallMs = 0;  // host wall time of the last run() (all of steps 1-7, transfers included)
+};
+
+struct MnfStatisticsResult {
+    NoiseEstimate estimate = NoiseEstimate::Diff;
+    CubeRect noiseRect;       // clamped to the cube
+    bool noiseExact = false;  // C_N from exact integer sums (u8 cube, noise=diff)
+    std::vector<double> mean, noiseCov, dataCov;  // row-major bands x bands covariances
+    MnfBasis basis;
+};
+
+class SpectralMnf {
+  public:
+    explicit SpectralMnf(ComputeContext& cc);
+    ~SpectralMnf();
+
+    // Copies the cube to the device (throws clviz::Error when it does not fit a buffer or is too
+    // small for any noise estimate).
+    void upload(const Cube& cube);
+    const CubeShape& shape() const { return shape_; }
+    bool exactIntegerPath() const { return u8_; }
+
+    // Steps 1-7, the noise from the pixels of `noiseRect` (default: the whole cube). Throws
+    // clviz::Error when the cube or rectangle is too small for `estimate` or C_N is not positive
+    // definite (the message says why).
+    const MnfStatisticsResult& run(NoiseEstimate estimate, const CubeRect& noiseRect = {});
+    const MnfStatisticsResult& result() const { return result_; }
+
+    // Step 8: the first m components, m x pixels floats (component after component) in
+    // components(). Needs run().
+    void transform(int m);
+    const cl::Buffer& components() const { return components_; }
+    std::vector<float> readComponents();
+
+    // The inverse MNF keeping k components: bands x pixels floats in denoised(), or only the
+    // listed bands (rows of denoised() in that order: what a viewer shows).
+    void denoise(int k, const std::vector<int>& bands = {});
+    const cl::Buffer& denoised() const { return denoised_; }
+    std::vector<float> readDenoised();
+
+    const MnfTimings& timings() const { return timings_; }
+    const cl::Buffer& cubeBuffer() const { return cube_; }
+
+  private:
+    double project(const std::vector<float>& w, const std::vector<float>& offset, int rows,
+                   cl::Buffer& out);
+
+    ComputeContext& cc_;
+    std::unique_ptr<Covariance> covariance_;
+    CubeShape shape_;
+    bool u8_ = false;
+    cl::Buffer cube_, residuals_, mean_, components_, denoised_;
+    int componentsRows_ = 0;
+    int denoisedRows_ = 0;
+    MnfStatisticsResult result_;
+    MnfTimings timings_;
+};
+
+}  // namespace clviz

@@ -1,0 +1,37 @@
+#pragma once
+// Steps 3, 5, 6 and 7 of MNF on the CPU in double: the generalized symmetric eigenproblem
+// C_D t = lambda C_N t in one LAPACKE_dsygvd call (itype 1). It returns T with T^T C_N T = I,
+// the same T as P V of the paper (P = U D^-1/2 from C_N = U D U^T, V from P^T C_D P) up to the
+// sign of each column, and the eigenvalues lambda = 1 + SNR of each component.
+// Conventions: eigenvalues descending; each column of T has its largest-magnitude entry positive
+// (the first such entry on a tie), so results from different solvers can be compared.
+#include <vector>
+
+namespace clviz {
+
+struct MnfBasis {
+    int bands = 0;
+    std::vector<double> eigenvalues;  // descending, `bands` of them
+    // Column-major bands x bands: column j (elements j*bands .. j*bands+bands-1) is component
+    // j's weights, so component j of a pixel x is sum_b T[j*bands + b] * (x_b - mean_b).
+    std::vector<double> transform;
+    double at(int band, int component) const {
+        return transform[std::size_t(component) * bands + band];
+    }
+};
+
+// Solves for the basis. Both covariances are bands x bands, symmetric (row-major or column-major
+// alike). Throws clviz::Error when C_N is not positive definite (a constant band, or fewer noise
+// pixels than bands) or LAPACK fails otherwise.
+MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
+                  int bands);
+
+// The bands x bands matrix (column-major) that denoises a centred pixel keeping the first k
+// components: D_k = C_N T_k T_k^T, since T^-T = C_N T. D_bands is the identity.
+std::vector<double> denoiseMatrix(const MnfBasis& basis, const std::vector<double>& noiseCov,
+                                  int k);
+
+// How many components have lambda >= 1 + snr (Spectral Python's num_with_snr).
+int componentsWithSnr(const MnfBasis& basis, double snr);
+
+}  // namespace clviz

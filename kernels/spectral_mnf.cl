@@ -1,0 +1,117 @@
+// The spectral lab's MNF kernels (compute/spectral/mnf.*). A cube is BSQ: band b's image is row b
+// of a bands x pixels matrix, pixel (line l, sample s) at l * samples + s. IN_T is the stored type
+// (uchar for u8 cubes, which keep the covariance's exact integer path; float otherwise).
+//
+// The image lab's 3 x 3 filters (noise_filters.cl) are not reused: they take RGBA8 pixels, round
+// the mean to an integer (adding a quantisation error of variance 1/12 to every residual, a bias
+// in C_N) and replicate the border; MNF needs the unrounded residual of one band on the interior.
+#ifndef IN_T
+#define IN_T float
+#endif
+
+// Step 1 reads the rectangle whose top-left pixel is (l0, s0) and writes outLines x outSamples
+// residuals per band (the rectangle less one or two lines and samples).
+
+// noise=diff: r = X(l, s) - X(l + 1, s + 1). Global (outSamples, outLines, bands).
+__kernel void noise_diff(__global const IN_T* x, __global float* r, int samples, int lines, int s0,
+                         int l0, int outSamples, int outLines) {
+    const int s = get_global_id(0), l = get_global_id(1), b = get_global_id(2);
+    if (s >= outSamples || l >= outLines) return;
+    __global const IN_T* p = x + (size_t)b * samples * lines + (size_t)(l0 + l) * samples + s0 + s;
+    const float d = (float)p[0] - (float)p[samples + 1];
+    r[((size_t)b * outLines + l) * outSamples + s] = d;
+}
+
+// noise=diff on u8 cubes, exactly: instead of the residuals, the two shifted windows stacked as
+// one 2B x n u8 matrix (rows 0..B-1: X(l, s), rows B..2B-1: X(l + 1, s + 1)), row pitch `pitch`.
+// Its integer Gram matrix holds every block cov(Xa - Xb) needs (compute/spectral/mnf.cpp).
+// Global (outSamples, outLines, bands).
+__kernel void noise_diff_stack(__global const uchar* x, __global uchar* stacked, int samples,
+                               int lines, int s0, int l0, int outSamples, int outLines,
+                               int bands, int pitch) {
+    const int s = get_global_id(0), l = get_global_id(1), b = get_global_id(2);
+    if (s >= outSamples || l >= outLines) return;
+    __global const uchar* p = x + (size_t)b * samples * lines + (size_t)(l0 + l) * samples + s0 + s;
+    const size_t i = (size_t)l * outSamples + s;
+    stacked[(size_t)b * pitch + i] = p[0];
+    stacked[(size_t)(bands + b) * pitch + i] = p[samples + 1];
+}
+
+// noise=mean3 / median3: r = X - (3 x 3 mean or median) at the rectangle's interior pixels, the
+// window's top-left at (l0 + l, s0 + s). Global (outSamples, outLines, bands).
+#define SORT2(a, b)             \
+    {                           \
+        const float lo = fmin(a, b); \
+        b = fmax(a, b);         \
+        a = lo;                 \
+    }
+
+__kernel void noise_window3(__global const IN_T* x, __global float* r, int samples, int lines,
+                            int s0, int l0, int outSamples, int outLines) {
+    const int s = get_global_id(0), l = get_global_id(1), b = get_global_id(2);
+    if (s >= outSamples || l >= outLines) return;
+    __global const IN_T* p = x + (size_t)b * samples * lines + (size_t)(l0 + l) * samples + s0 + s;
+    float v0 = p[0], v1 = p[1], v2 = p[2];
+    float v3 = p[samples], v4 = p[samples + 1], v5 = p[samples + 2];
+    float v6 = p[2 * samples], v7 = p[2 * samples + 1], v8 = p[2 * samples + 2];
+    const float centre = v4;
+#ifdef MEDIAN
+    // The classic 19-exchange median-of-9 network (Paeth): v4 ends as the median.
+    SORT2(v1, v2); SORT2(v4, v5); SORT2(v7, v8);
+    SORT2(v0, v1); SORT2(v3, v4); SORT2(v6, v7);
+    SORT2(v1, v2); SORT2(v4, v5); SORT2(v7, v8);
+    SORT2(v0, v3); SORT2(v5, v8); SORT2(v4, v7);
+    SORT2(v3, v6); SORT2(v1, v4); SORT2(v2, v5);
+    SORT2(v4, v7); SORT2(v4, v2); SORT2(v6, v4);
+    SORT2(v4, v2);
+    const float filtered = v4;
+#else
+    // Integer cubes sum exactly in float (9 x 255 or 9 x 65535 < 2^24).
+    const float filtered = (v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8) / 9.0f;
+#endif
+    r[((size_t)b * outLines + l) * outSamples + s] = centre - filtered;
+}
+
+// Steps 8 and the inverse: out(row, p) = sum_b w(row, b) * (x(b, p) - mu(b)) + offset(row), for
+// rows row0 .. row0 + ROWS - 1 (fewer at the end). w is rows x bands, row-major. The transform is
+// w = T_m^T, offset 0; the denoise w = D_k, offset = mu. One work-item per pixel keeps its ROWS
+// sums in registers and reads each of its pixel's values once (adjacent work-items, adjacent
+// pixels: coalesced), so the cube is read once per ROWS output rows; w and mu come through local
+// memory a tile of bands at a time.
+#ifndef ROWS
+#define ROWS 32
+#endif
+#define BAND_TILE 64
+#define GROUP 256
+__kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void mnf_project(
+    __global const IN_T* x, __global const float* mu, __global const float* w,
+    __global const float* offset, __global float* out, int bands, int rows, int pixels, int row0) {
+    __local float wt[BAND_TILE][ROWS];  // w(row0 + r, b0 + j) at [j][r]
+    __local float mt[BAND_TILE];
+    const int p = get_global_id(0);
+    const int lid = get_local_id(0);
+    const int nrows = min(ROWS, rows - row0);
+    float acc[ROWS];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) acc[r] = 0.0f;
+    for (int b0 = 0; b0 < bands; b0 += BAND_TILE) {
+        const int nb = min(BAND_TILE, bands - b0);
+        for (int i = lid; i < BAND_TILE * ROWS; i += GROUP) {
+            const int j = i / ROWS, r = i % ROWS;
+            wt[j][r] = (j < nb && r < nrows) ? w[(size_t)(row0 + r) * bands + b0 + j] : 0.0f;
+        }
+        if (lid < BAND_TILE) mt[lid] = lid < nb ? mu[b0 + lid] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (p < pixels) {
+            __global const IN_T* xp = x + (size_t)b0 * pixels + p;
+            for (int j = 0; j < nb; ++j) {
+                const float v = (float)xp[(size_t)j * pixels] - mt[j];
+#pragma unroll
+                for (int r = 0; r < ROWS; ++r) acc[r] = fma(wt[j][r], v, acc[r]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (p >= pixels) return;
+    for (int r = 0; r < nrows; ++r) out[(size_t)(row0 + r) * pixels + p] = acc[r] + offset[row0 + r];
+}
