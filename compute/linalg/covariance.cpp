@@ -1,0 +1,340 @@
+#include "compute/linalg/covariance.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/core/program_cache.hpp"
+
+namespace clviz {
+
+namespace {
+
+constexpr LinalgVariantInfo kVariants[kCovarianceVariantCount] = {
+    {"cov-tiled", "Tiled (FP32 / 32-bit integer)",
+     "64 x 64 tiles of the Gram matrix per work-group, 4 x 4 per work-item, one chunk of samples "
+     "each; chunks added in 64 bits (u8) or double.",
+     "covariance.cl:cov_gram_tiled", "-DTILE -DU8", "TILE", false},
+    {"cov-tensor", "Tensor cores, u8 (mma.sync m16n8k32)",
+     "u8 data: warps issue mma.sync m16n8k32 u8 x u8 -> s32 on 64-sample stages (an integer twin "
+     "elsewhere); float data runs the tiled FP32 kernel.",
+     "covariance.cl:cov_gram_u8_mma", "-DMMA_U8 -DU8 -DNV_INLINE_PTX -DVEC_X", "", true},
+};
+
+constexpr int kTile = 64;   // both kernels' Gram tile
+constexpr int kStage = 64;  // samples per stage; chunks are multiples of it
+
+// Upper-triangle tile pairs (ti <= tj), packed ti << 16 | tj.
+std::vector<cl_uint> tilePairs(int bands) {
+    const int nt = (bands + kTile - 1) / kTile;
+    std::vector<cl_uint> pairs;
+    for (int i = 0; i < nt; ++i)
+        for (int j = i; j < nt; ++j)
+            pairs.push_back(static_cast<cl_uint>(i << 16 | j));
+    return pairs;
+}
+
+}  // namespace
+
+const LinalgVariantInfo& covarianceVariantInfo(CovarianceVariant variant) {
+    return kVariants[static_cast<int>(variant)];
+}
+
+void centreU8(const GramU8& g, int bands, std::int64_t samples, CovarianceResult& out) {
+    out.bands = bands;
+    out.samples = samples;
+    out.mean.assign(bands, 0.0);
+    out.covariance.assign(std::size_t(bands) * bands, 0.0);
+    const double denom = static_cast<double>(samples) * static_cast<double>(samples - 1);
+    for (int i = 0; i < bands; ++i) {
+        out.mean[i] = static_cast<double>(g.sums[i]) / static_cast<double>(samples);
+        for (int j = 0; j < bands; ++j) {
+            // n * G_ij - s_i * s_j is exact in 64 bits for n < 2^31 (n * G <= 255^2 n^2).
+            const std::int64_t num =
+                samples * g.gram[std::size_t(i) * bands + j] - g.sums[i] * g.sums[j];
+            out.covariance[std::size_t(i) * bands + j] = static_cast<double>(num) / denom;
+        }
+    }
+}
+
+Covariance::Covariance(ComputeContext& cc) : cc_(cc), ptx_(cc) {}
+
+int Covariance::defaultChunks(SampleType type, int bands, std::int64_t samples) const {
+    const std::int64_t pairs = static_cast<std::int64_t>(tilePairs(bands).size());
+    // Eight work-groups per compute unit in all, so every unit has several resident.
+    const std::int64_t want = std::max<std::int64_t>(1, 8 * std::max(1u, cc_.info().computeUnits));
+    std::int64_t chunks = std::max<std::int64_t>(1, (want + pairs - 1) / pairs);
+    chunks = std::min(chunks, (samples + kStage - 1) / kStage);  // at least one stage each
+    if (type == SampleType::U8)
+        chunks = std::max(chunks, (samples + kMaxU8ChunkSamples - 1) / kMaxU8ChunkSamples);
+    return static_cast<int>(chunks);
+}
+
+namespace {
+
+struct Plan {
+    int chunks = 0;
+    int chunkLen = 0;
+};
+
+Plan plan(int chunks, std::int64_t samples, bool u8) {
+    if (chunks < 1) throw Error("covariance: chunks must be at least 1");
+    Plan p;
+    std::int64_t len = (samples + chunks - 1) / chunks;
+    len = (len + kStage - 1) / kStage * kStage;  // whole stages (aligned loads)
+    if (u8 && len > kMaxU8ChunkSamples) {
+        len = kMaxU8ChunkSamples / kStage * kStage;
+    }
+    p.chunkLen = static_cast<int>(len);
+    p.chunks = static_cast<int>((samples + len - 1) / len);
+    if (u8 && p.chunkLen > kMaxU8ChunkSamples)
+        throw Error("covariance: internal error, u8 chunk above the exact limit");
+    return p;
+}
+
+}  // namespace
+
+GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
+                          std::int64_t samples, int chunks, double* ms, std::int64_t pitch) {
+    if (pitch == 0) pitch = samples;
+    if (bands < 1 || bands > 32767 || samples < 1 || samples > std::int64_t(1) << 31)
+        throw Error("covariance: need 1..32767 bands and 1..2^31 samples (got " +
+                    std::to_string(bands) + " x " + std::to_string(samples) + ")");
+    if (pitch < samples || pitch >= std::int64_t(1) << 31)
+        throw Error("covariance: the row pitch must be at least the sample count");
+    if (x.getInfo<CL_MEM_SIZE>() < std::size_t(bands) * std::size_t(pitch))
+        throw Error("covariance: the buffer is smaller than " + std::to_string(bands) + " x " +
+                    std::to_string(pitch) + " bytes");
+    const Plan p =
+        plan(chunks > 0 ? chunks : defaultChunks(SampleType::U8, bands, samples), samples, true);
+    const std::vector<cl_uint> pairs = tilePairs(bands);
+    const cl::Context& ctx = cc_.context();
+    cl::CommandQueue& q = cc_.queue();
+    cl::Buffer pairBuf(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, pairs.size() * sizeof(cl_uint),
+                       const_cast<cl_uint*>(pairs.data()));
+    const std::size_t entries = std::size_t(bands) * bands;
+    cl::Buffer partial(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * entries * sizeof(cl_uint));
+    cl::Buffer partialSums(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(cl_uint));
+    cl::Buffer gram(ctx, CL_MEM_READ_WRITE, entries * sizeof(cl_ulong));
+    cl::Buffer sums(ctx, CL_MEM_READ_WRITE, bands * sizeof(cl_ulong));
+    cl::Buffer noMu(ctx, CL_MEM_READ_ONLY, sizeof(float));
+
+    cl::Kernel gramKernel;
+    cl::NDRange global, local;
+    if (variant == CovarianceVariant::Tensor) {
+        std::string options = " -DU8 -DMMA_U8";
+        if (pitch % 16 == 0) options += " -DVEC_X";  // 16-byte loads need aligned rows
+        gramKernel = ptx_.kernel("covariance.cl", "cov_gram_u8_mma", options);
+        global = cl::NDRange(pairs.size() * 128, p.chunks);
+        local = cl::NDRange(128, 1);
+    } else {
+        gramKernel = cc_.programs().kernel("covariance.cl", "cov_gram_tiled",
+                                           " -DU8 -DTILE=" + std::to_string(kTile));
+        global = cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16);
+        local = cl::NDRange(16, 16);
+    }
+    cl_uint a = 0;
+    gramKernel.setArg(a++, cl_int(bands));
+    gramKernel.setArg(a++, cl_int(pitch));
+    gramKernel.setArg(a++, cl_long(samples));
+    gramKernel.setArg(a++, cl_int(p.chunkLen));
+    gramKernel.setArg(a++, x);
+    gramKernel.setArg(a++, noMu);
+    gramKernel.setArg(a++, pairBuf);
+    gramKernel.setArg(a++, partial);
+    gramKernel.setArg(a++, partialSums);
+    cl::Event first, last;
+    q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &first);
+
+    cl::Kernel reduce = cc_.programs().kernel("covariance.cl", "cov_reduce_partials", " -DU8");
+    reduce.setArg(0, cl_int(bands));
+    reduce.setArg(1, cl_int(p.chunks));
+    reduce.setArg(2, partial);
+    reduce.setArg(3, partialSums);
+    reduce.setArg(4, gram);
+    reduce.setArg(5, sums);
+    const std::size_t items = (entries + bands + 255) / 256 * 256;
+    q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
+                           &last);
+
+    std::vector<cl_ulong> g(entries), s(bands);
+    q.enqueueReadBuffer(gram, CL_TRUE, 0, entries * sizeof(cl_ulong), g.data());
+    q.enqueueReadBuffer(sums, CL_TRUE, 0, bands * sizeof(cl_ulong), s.data());
+    if (ms) *ms = spanMilliseconds(first, last);
+    GramU8 out;
+    out.gram.assign(entries, 0);
+    out.sums.assign(s.begin(), s.end());
+    for (int i = 0; i < bands; ++i)
+        for (int j = i; j < bands; ++j) {
+            const auto v = static_cast<std::int64_t>(g[std::size_t(i) * bands + j]);
+            out.gram[std::size_t(i) * bands + j] = v;
+            out.gram[std::size_t(j) * bands + i] = v;
+        }
+    return out;
+}
+
+CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
+                                     const cl::Buffer& x, int bands, std::int64_t samples,
+                                     int chunks, std::int64_t pitch) {
+    if (pitch == 0) pitch = samples;
+    if (samples < 2) throw Error("covariance: need at least 2 samples");
+    CovarianceResult out;
+    if (type == SampleType::U8) {
+        double ms = 0;
+        const GramU8 g = gramU8(variant, x, bands, samples, chunks, &ms, pitch);
+        centreU8(g, bands, samples, out);
+        out.ms = ms;
+        out.tensorPath = variant == CovarianceVariant::Tensor && ptx_.active();
+        return out;
+    }
+    if (bands < 1 || bands > 32767 || samples > std::int64_t(1) << 31)
+        throw Error("covariance: need 1..32767 bands and 2..2^31 samples");
+    if (pitch < samples || pitch >= std::int64_t(1) << 31)
+        throw Error("covariance: the row pitch must be at least the sample count");
+    if (x.getInfo<CL_MEM_SIZE>() < std::size_t(bands) * std::size_t(pitch) * sizeof(float))
+        throw Error("covariance: the buffer is smaller than " + std::to_string(bands) + " x " +
+                    std::to_string(pitch) + " floats");
+    const Plan p =
+        plan(chunks > 0 ? chunks : defaultChunks(SampleType::F32, bands, samples), samples, false);
+    const cl::Context& ctx = cc_.context();
+    cl::CommandQueue& q = cc_.queue();
+    const bool fp64 = cc_.info().hasExtension("cl_khr_fp64");
+    const std::string fp = fp64 ? " -DHAS_FP64" : "";
+
+    // Pass 1: the means (row sums per chunk, added in double here).
+    cl::Buffer rowPartials(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(float));
+    cl::Kernel rowSums = cc_.programs().kernel("covariance.cl", "cov_row_sums", fp);
+    rowSums.setArg(0, cl_int(pitch));
+    rowSums.setArg(1, cl_long(samples));
+    rowSums.setArg(2, cl_int(p.chunkLen));
+    rowSums.setArg(3, x);
+    rowSums.setArg(4, rowPartials);
+    cl::Event first, last;
+    q.enqueueNDRangeKernel(rowSums, cl::NullRange, cl::NDRange(std::size_t(p.chunks) * 256, bands),
+                           cl::NDRange(256, 1), nullptr, &first);
+    std::vector<float> rp(std::size_t(p.chunks) * bands);
+    q.enqueueReadBuffer(rowPartials, CL_TRUE, 0, rp.size() * sizeof(float), rp.data());
+    out.mean.assign(bands, 0.0);
+    std::vector<float> mu(bands);
+    for (int b = 0; b < bands; ++b) {
+        double s = 0;
+        for (int c = 0; c < p.chunks; ++c)
+            s += rp[std::size_t(b) * p.chunks + c];
+        out.mean[b] = s / static_cast<double>(samples);
+        mu[b] = static_cast<float>(out.mean[b]);
+    }
+
+    // Pass 2: the Gram matrix of X - mu in FP32, per chunk, chunks added in double.
+    const std::vector<cl_uint> pairs = tilePairs(bands);
+    cl::Buffer muBuf(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bands * sizeof(float),
+                     mu.data());
+    cl::Buffer pairBuf(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, pairs.size() * sizeof(cl_uint),
+                       const_cast<cl_uint*>(pairs.data()));
+    const std::size_t entries = std::size_t(bands) * bands;
+    const std::size_t totalBytes = fp64 ? sizeof(double) : sizeof(float);
+    cl::Buffer partial(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * entries * sizeof(float));
+    cl::Buffer partialSums(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(float));
+    cl::Buffer gram(ctx, CL_MEM_READ_WRITE, entries * totalBytes);
+    cl::Buffer sums(ctx, CL_MEM_READ_WRITE, bands * totalBytes);
+    cl::Kernel gramKernel =
+        cc_.programs().kernel("covariance.cl", "cov_gram_tiled", "-DTILE=" + std::to_string(kTile));
+    cl_uint a = 0;
+    gramKernel.setArg(a++, cl_int(bands));
+    gramKernel.setArg(a++, cl_int(pitch));
+    gramKernel.setArg(a++, cl_long(samples));
+    gramKernel.setArg(a++, cl_int(p.chunkLen));
+    gramKernel.setArg(a++, x);
+    gramKernel.setArg(a++, muBuf);
+    gramKernel.setArg(a++, pairBuf);
+    gramKernel.setArg(a++, partial);
+    gramKernel.setArg(a++, partialSums);
+    cl::Event gramStart;
+    q.enqueueNDRangeKernel(gramKernel, cl::NullRange,
+                           cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16),
+                           cl::NDRange(16, 16), nullptr, &gramStart);
+    cl::Kernel reduce = cc_.programs().kernel("covariance.cl", "cov_reduce_partials", fp);
+    reduce.setArg(0, cl_int(bands));
+    reduce.setArg(1, cl_int(p.chunks));
+    reduce.setArg(2, partial);
+    reduce.setArg(3, partialSums);
+    reduce.setArg(4, gram);
+    reduce.setArg(5, sums);
+    q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange((entries + bands + 255) / 256 * 256),
+                           cl::NDRange(256), nullptr, &last);
+    std::vector<double> g(entries);
+    if (fp64) {
+        q.enqueueReadBuffer(gram, CL_TRUE, 0, entries * sizeof(double), g.data());
+    } else {
+        std::vector<float> gf(entries);
+        q.enqueueReadBuffer(gram, CL_TRUE, 0, entries * sizeof(float), gf.data());
+        std::copy(gf.begin(), gf.end(), g.begin());
+    }
+    out.bands = bands;
+    out.samples = samples;
+    out.covariance.assign(entries, 0.0);
+    const double scale = 1.0 / static_cast<double>(samples - 1);
+    for (int i = 0; i < bands; ++i)
+        for (int j = i; j < bands; ++j) {
+            const double v = g[std::size_t(i) * bands + j] * scale;
+            out.covariance[std::size_t(i) * bands + j] = v;
+            out.covariance[std::size_t(j) * bands + i] = v;
+        }
+    // Device time of both passes (the host's addition of the means between them not counted).
+    out.ms = eventMilliseconds(first) + spanMilliseconds(gramStart, last);
+    return out;
+}
+
+GramU8 referenceGramU8(const std::uint8_t* x, int bands, std::int64_t samples) {
+    GramU8 g;
+    g.gram.assign(std::size_t(bands) * bands, 0);
+    g.sums.assign(bands, 0);
+    for (int i = 0; i < bands; ++i) {
+        const std::uint8_t* xi = x + std::size_t(i) * samples;
+        for (std::int64_t s = 0; s < samples; ++s)
+            g.sums[i] += xi[s];
+        for (int j = i; j < bands; ++j) {
+            const std::uint8_t* xj = x + std::size_t(j) * samples;
+            std::int64_t acc = 0;
+            for (std::int64_t s = 0; s < samples; ++s)
+                acc += int(xi[s]) * int(xj[s]);
+            g.gram[std::size_t(i) * bands + j] = acc;
+            g.gram[std::size_t(j) * bands + i] = acc;
+        }
+    }
+    return g;
+}
+
+CovarianceResult referenceCovariance(const std::uint8_t* x, int bands, std::int64_t samples) {
+    CovarianceResult out;
+    centreU8(referenceGramU8(x, bands, samples), bands, samples, out);
+    return out;
+}
+
+CovarianceResult referenceCovariance(const float* x, int bands, std::int64_t samples) {
+    CovarianceResult out;
+    out.bands = bands;
+    out.samples = samples;
+    out.mean.assign(bands, 0.0);
+    for (int i = 0; i < bands; ++i) {
+        double s = 0;
+        for (std::int64_t k = 0; k < samples; ++k)
+            s += x[std::size_t(i) * samples + k];
+        out.mean[i] = s / static_cast<double>(samples);
+    }
+    out.covariance.assign(std::size_t(bands) * bands, 0.0);
+    for (int i = 0; i < bands; ++i)
+        for (int j = i; j < bands; ++j) {
+            double acc = 0;
+            for (std::int64_t k = 0; k < samples; ++k)
+                acc += (x[std::size_t(i) * samples + k] - out.mean[i]) *
+                       (x[std::size_t(j) * samples + k] - out.mean[j]);
+            const double v = acc / static_cast<double>(samples - 1);
+            out.covariance[std::size_t(i) * bands + j] = v;
+            out.covariance[std::size_t(j) * bands + i] = v;
+        }
+    return out;
+}
+
+}  // namespace clviz

@@ -1,0 +1,83 @@
+#pragma once
+// Covariance of the rows of a tall-skinny matrix: X is `bands` rows of `samples` values
+// (row-major, band-major like a hyperspectral cube's BSQ layout), bands << samples, and
+//   C = (X - mu)(X - mu)^T / (samples - 1),  mu = the row means.
+// The Gram products are split over the samples into chunks so that every compute unit is busy
+// (kernels/covariance.cl); each chunk's partial sums are added on the device.
+// u8 data is exact: integer products accumulated in 32 bits, each chunk short enough that its
+// sum cannot overflow, chunks added in 64 bits, the centring done in double on the host from the
+// exact integer sums. float data runs in FP32 on data centred by its (double) means.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compute/core/cl.hpp"
+#include "compute/core/inline_ptx.hpp"
+#include "compute/linalg/linalg_variant.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+
+enum class SampleType { U8, F32 };
+
+enum class CovarianceVariant {
+    Tiled,   // local-memory tiles, FP32 FMAs or 32-bit integer multiply-adds
+    Tensor,  // u8: mma.sync m16n8k32 u8 x u8 -> s32 (integer twin elsewhere); f32: Tiled
+};
+constexpr int kCovarianceVariantCount = 2;
+const LinalgVariantInfo& covarianceVariantInfo(CovarianceVariant variant);
+
+struct CovarianceResult {
+    int bands = 0;
+    std::int64_t samples = 0;
+    std::vector<double> mean;        // bands
+    std::vector<double> covariance;  // bands x bands, symmetric, row-major
+    double ms = 0;                   // device time of the kernels (all passes)
+    bool tensorPath = false;         // the inline-PTX mma path ran
+};
+
+// Exact integer sums behind a u8 covariance, exposed for tests and the MNF lab.
+struct GramU8 {
+    std::vector<std::int64_t> gram;  // bands x bands, sum_s x_i x_j (full, mirrored)
+    std::vector<std::int64_t> sums;  // bands, sum_s x_i
+};
+// The centring every u8 path shares (host and device results go through it): exact integer
+// numerator n*G_ij - s_i*s_j, one rounding to double, divided by n(n-1).
+void centreU8(const GramU8& g, int bands, std::int64_t samples, CovarianceResult& out);
+
+// Largest chunk whose 32-bit partial Gram sums cannot overflow (255^2 * chunk < 2^31).
+constexpr std::int64_t kMaxU8ChunkSamples = 33025;
+
+class Covariance {
+  public:
+    explicit Covariance(ComputeContext& cc);
+
+    // X: bands rows of `samples` u8 (SampleType::U8) or float values, row i starting at element
+    // i * pitch (0: pitch = samples). samples >= 2. The u8 tensor path loads 16 bytes at a time
+    // where pitch is a multiple of 16. `chunks` 0: enough for every compute unit (capped so u8
+    // chunks stay exact).
+    CovarianceResult compute(CovarianceVariant variant, SampleType type, const cl::Buffer& x,
+                             int bands, std::int64_t samples, int chunks = 0,
+                             std::int64_t pitch = 0);
+
+    // The u8 sums alone (compute() centres them with centreU8()); `ms`: device time.
+    GramU8 gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands, std::int64_t samples,
+                  int chunks = 0, double* ms = nullptr, std::int64_t pitch = 0);
+
+    // Chunks compute() uses for this shape.
+    int defaultChunks(SampleType type, int bands, std::int64_t samples) const;
+
+    bool tensorActive() const { return ptx_.active(); }
+
+  private:
+    ComputeContext& cc_;
+    InlinePtxBuilds ptx_;
+};
+
+// CPU references in double (f32) / exact 64-bit integers (u8), for tests and the bench.
+GramU8 referenceGramU8(const std::uint8_t* x, int bands, std::int64_t samples);
+CovarianceResult referenceCovariance(const float* x, int bands, std::int64_t samples);
+CovarianceResult referenceCovariance(const std::uint8_t* x, int bands, std::int64_t samples);
+
+}  // namespace clviz

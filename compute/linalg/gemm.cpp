@@ -1,0 +1,218 @@
+#include "compute/linalg/gemm.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "compute/core/compute_context.hpp"
+#include "compute/core/program_cache.hpp"
+
+namespace clviz {
+
+namespace {
+
+constexpr LinalgVariantInfo kVariants[kGemmVariantCount] = {
+    {"gemm-naive", "Naive",
+     "One work-item per element of C, every operand read from global memory.", "gemm.cl:gemm_naive",
+     "", "", false},
+    {"gemm-tile", "Local-memory tile (course)",
+     "The course's TS x TS work-group stages tiles of A and B in local memory.",
+     "gemm.cl:gemm_tile", "-DTS", "TS", false},
+    {"gemm-regblock", "Register-blocked 2-D tiles",
+     "BM x BN block per work-group, a TM x TN block in each work-item's registers, float4 loads.",
+     "gemm.cl:gemm_regblock", "-DBM -DBN -DBK -DTM -DTN -DVEC_A -DVEC_B -DVEC_C", "BM BN BK TM TN",
+     false},
+    {"gemm-double-buffer", "Double-buffered register blocks",
+     "Register blocks with two local buffers: the next tile's global loads overlap this tile's "
+     "products, one barrier per tile.",
+     "gemm.cl:gemm_regblock", "-DDOUBLE_BUFFER -DBM -DBN -DBK -DTM -DTN", "BM BN BK TM TN", false},
+    {"gemm-tf32", "Tensor cores, TF32 (mma.sync)",
+     "Warps issue mma.sync m16n8k8 TF32 with FP32 accumulate on double-buffered local tiles; "
+     "elsewhere the same tiles run as FP32 FMAs.",
+     "gemm.cl:gemm_tf32", "-DNV_INLINE_PTX -DBM -DBN -DBK -DWM -DWN", "BM BN BK WM WN", true},
+};
+
+std::string d(const char* name, int v) {
+    return std::string(" -D") + name + "=" + std::to_string(v);
+}
+
+int ceilDiv(int n, int m) {
+    return (n + m - 1) / m;
+}
+
+}  // namespace
+
+const LinalgVariantInfo& gemmVariantInfo(GemmVariant variant) {
+    return kVariants[static_cast<int>(variant)];
+}
+
+GemmVariant gemmVariantFromId(const std::string& id) {
+    for (int v = 0; v < kGemmVariantCount; ++v)
+        if (id == kVariants[v].id) return static_cast<GemmVariant>(v);
+    std::string known;
+    for (const auto& v : kVariants)
+        known += std::string(known.empty() ? "" : ", ") + v.id;
+    throw Error("unknown GEMM variant '" + id + "' (known: " + known + ")");
+}
+
+std::string GemmTuning::key() const {
+    if (tile) return "TS=" + std::to_string(tile);
+    std::string s;
+    auto add = [&](const char* n, int v) {
+        if (v) s += std::string(s.empty() ? "" : " ") + n + "=" + std::to_string(v);
+    };
+    add("BM", blockM), add("BN", blockN), add("BK", blockK), add("TM", threadM), add("TN", threadN);
+    return s;
+}
+
+Gemm::Gemm(ComputeContext& cc) : cc_(cc), ptx_(cc) {}
+
+bool Gemm::usesInlinePtx(GemmVariant variant) const {
+    return gemmVariantInfo(variant).needsInlinePtx && ptx_.active();
+}
+
+std::string Gemm::ptxNote() const {
+    return ptx_.active() ? "inline PTX mma.sync"
+                         : "portable FP32 twin (this compiler does not take inline PTX)";
+}
+
+GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
+    GemmTuning r = t;
+    auto def = [](int& v, int d) {
+        if (v <= 0) v = d;
+    };
+    switch (variant) {
+        case GemmVariant::Naive:
+            r = {};
+            break;
+        case GemmVariant::LocalTile:
+            r = {};
+            r.tile = t.tile > 0 ? t.tile : 16;
+            break;
+        case GemmVariant::RegisterBlocked:
+        case GemmVariant::DoubleBuffered:
+            r.tile = 0;
+            def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 16);
+            def(r.threadM, 8), def(r.threadN, 8);
+            break;
+        case GemmVariant::TensorTf32:
+            // threadM / threadN hold the warp tile (WM, WN).
+            r.tile = 0;
+            def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 16);
+            def(r.threadM, 64), def(r.threadN, 32);
+            break;
+    }
+    return r;
+}
+
+cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, const cl::Buffer& a,
+                        const cl::Buffer& b, float beta, const cl::Buffer& c,
+                        const GemmTuning& tuning) {
+    const LinalgVariantInfo& info = gemmVariantInfo(variant);
+    if (s.m <= 0 || s.n <= 0 || s.k <= 0)
+        throw Error(std::string(info.id) + ": M, N and K must be positive (got " +
+                    std::to_string(s.m) + " x " + std::to_string(s.n) + " x " +
+                    std::to_string(s.k) + ")");
+    auto need = [&](const cl::Buffer& buf, double elems, const char* what) {
+        if (buf.getInfo<CL_MEM_SIZE>() < elems * sizeof(float))
+            throw Error(std::string(info.id) + ": buffer " + what + " is smaller than the matrix");
+    };
+    need(a, double(s.m) * s.k, "A"), need(b, double(s.k) * s.n, "B"),
+        need(c, double(s.m) * s.n, "C");
+
+    const GemmTuning t = resolved(variant, tuning);
+    std::string options;
+    if (s.transA) options += " -DTRANS_A";
+    if (s.transB) options += " -DTRANS_B";
+    cl::NDRange global, local;
+    const DeviceInfo& dev = cc_.info();
+    auto refuse = [&](const std::string& why) {
+        throw Error(std::string(info.id) + " " + t.key() + ": " + why);
+    };
+    auto blockedChecks = [&](int threads) {
+        if (t.blockM % 4 || t.blockN % 4 || t.blockK % 4)
+            refuse("BM, BN and BK must be multiples of 4");
+        if (static_cast<std::size_t>(threads) > dev.maxWorkGroupSize)
+            refuse(std::to_string(threads) + " work-items per group is above the device's " +
+                   std::to_string(dev.maxWorkGroupSize));
+        // float4 loads need the stored rows' length to be a multiple of 4.
+        if ((s.transA ? s.m : s.k) % 4 == 0) options += " -DVEC_A";
+        if ((s.transB ? s.k : s.n) % 4 == 0) options += " -DVEC_B";
+        if (s.n % 4 == 0) options += " -DVEC_C";
+        options +=
+            d("BM", t.blockM) + d("BN", t.blockN) + d("BK", t.blockK) + d("WG_SIZE", threads);
+    };
+    cl::Kernel kernel;
+    switch (variant) {
+        case GemmVariant::Naive:
+            kernel = cc_.programs().kernel("gemm.cl", "gemm_naive", options);
+            local = cl::NDRange(16, 16);
+            global = cl::NDRange(ceilDiv(s.n, 16) * 16, ceilDiv(s.m, 16) * 16);
+            break;
+        case GemmVariant::LocalTile: {
+            const int ts = t.tile;
+            if (ts < 1 || static_cast<std::size_t>(ts * ts) > dev.maxWorkGroupSize)
+                refuse("TS x TS must fit a work-group (at most " +
+                       std::to_string(dev.maxWorkGroupSize) + " work-items)");
+            kernel = cc_.programs().kernel("gemm.cl", "gemm_tile", options + d("TS", ts));
+            local = cl::NDRange(ts, ts);
+            global = cl::NDRange(ceilDiv(s.n, ts) * ts, ceilDiv(s.m, ts) * ts);
+            break;
+        }
+        case GemmVariant::RegisterBlocked:
+        case GemmVariant::DoubleBuffered: {
+            if (t.threadM % 4 || t.threadN % 4 || t.blockM % t.threadM || t.blockN % t.threadN)
+                refuse("TM and TN must be multiples of 4 that divide BM and BN");
+            const int tx = t.blockN / t.threadN, ty = t.blockM / t.threadM;
+            blockedChecks(tx * ty);
+            const int buffers = variant == GemmVariant::DoubleBuffered ? 2 : 1;
+            const std::size_t localBytes =
+                std::size_t(buffers) * t.blockK * (t.blockM + t.blockN + 8) * sizeof(float);
+            if (localBytes > dev.localMemBytes)
+                refuse("needs " + formatBytes(localBytes) + " of local memory, the device has " +
+                       formatBytes(dev.localMemBytes));
+            options += d("TM", t.threadM) + d("TN", t.threadN);
+            if (buffers == 2) options += " -DDOUBLE_BUFFER";
+            kernel = cc_.programs().kernel("gemm.cl", "gemm_regblock", options);
+            local = cl::NDRange(tx, ty);
+            global = cl::NDRange(ceilDiv(s.n, t.blockN) * tx, ceilDiv(s.m, t.blockM) * ty);
+            break;
+        }
+        case GemmVariant::TensorTf32: {
+            const int wm = t.threadM, wn = t.threadN;
+            if (wm % 16 || wn % 8 || t.blockM % wm || t.blockN % wn || t.blockK % 8)
+                refuse(
+                    "the warp tile WM x WN must be made of 16 x 8 MMA tiles, divide BM x BN, "
+                    "and BK must be a multiple of 8");
+            const int threads = 32 * (t.blockM / wm) * (t.blockN / wn);
+            blockedChecks(threads);
+            const std::size_t localBytes =
+                2 *
+                (std::size_t(t.blockM) * (t.blockK + 4) + std::size_t(t.blockK) * (t.blockN + 8)) *
+                sizeof(float);
+            if (localBytes > dev.localMemBytes)
+                refuse("needs " + formatBytes(localBytes) + " of local memory, the device has " +
+                       formatBytes(dev.localMemBytes));
+            options += d("WM", wm) + d("WN", wn);
+            kernel = ptx_.kernel("gemm.cl", "gemm_tf32", options);
+            local = cl::NDRange(threads);
+            global =
+                cl::NDRange(std::size_t(ceilDiv(s.n, t.blockN)) * threads, ceilDiv(s.m, t.blockM));
+            local = cl::NDRange(threads, 1);
+            break;
+        }
+    }
+    cl_uint arg = 0;
+    kernel.setArg(arg++, s.m);
+    kernel.setArg(arg++, s.n);
+    kernel.setArg(arg++, s.k);
+    kernel.setArg(arg++, alpha);
+    kernel.setArg(arg++, a);
+    kernel.setArg(arg++, b);
+    kernel.setArg(arg++, beta);
+    kernel.setArg(arg++, c);
+    cl::Event event;
+    cc_.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
+    return event;
+}
+
+}  // namespace clviz

@@ -1,0 +1,71 @@
+#pragma once
+// Single-precision GEMM, C = alpha * op(A) * op(B) + beta * C, row-major and densely packed, any
+// M, N, K (kernels/gemm.cl). The variants are the course's road from one work-item per element
+// to tensor cores; gemmVariants() lists them in that order.
+#include <string>
+
+#include "compute/core/cl.hpp"
+#include "compute/core/inline_ptx.hpp"
+#include "compute/linalg/linalg_variant.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+
+enum class GemmVariant {
+    Naive,            // one work-item per element of C, straight from global memory
+    LocalTile,        // the course's TS x TS local-memory tiles, one element per work-item
+    RegisterBlocked,  // BM x BN tiles, each work-item a TM x TN block in registers, vector loads
+    DoubleBuffered,   // RegisterBlocked, next tile fetched while this one is used (2 local buffers)
+    TensorTf32,       // mma.sync m16n8k8 TF32 with FP32 accumulate (portable FP32 twin elsewhere)
+};
+constexpr int kGemmVariantCount = 5;
+
+const LinalgVariantInfo& gemmVariantInfo(GemmVariant variant);
+// "gemm-naive" etc.; throws clviz::Error for an unknown id.
+GemmVariant gemmVariantFromId(const std::string& id);
+
+// op(A) is M x K, op(B) is K x N, C is M x N. transA: A is stored K x M (row-major), so op(A) =
+// A^T; transB: B stored N x K. Every matrix is packed (leading dimension = its row length).
+struct GemmShape {
+    int m = 0, n = 0, k = 0;
+    bool transA = false, transB = false;
+    double flops() const { return 2.0 * m * n * k; }
+};
+
+// Tile parameters (0: the variant's default). Only the ones a variant lists in its tunables
+// matter; impossible combinations are refused with a clviz::Error naming the rule.
+struct GemmTuning {
+    int tile = 0;             // LocalTile: TS (work-group TS x TS)
+    int blockM = 0;           // RegisterBlocked / DoubleBuffered / TensorTf32: BM
+    int blockN = 0;           // BN
+    int blockK = 0;           // BK
+    int threadM = 0;          // RegisterBlocked / DoubleBuffered: TM rows per work-item
+    int threadN = 0;          // TN columns per work-item
+    std::string key() const;  // "BM=128 BN=128 BK=16 TM=8 TN=8", for bench rows
+};
+
+class Gemm {
+  public:
+    explicit Gemm(ComputeContext& cc);
+
+    // Enqueues C = alpha * op(A) * op(B) + beta * C. beta == 0 never reads C (it may hold NaN).
+    // Buffers must hold the packed matrices. Throws clviz::Error for bad shapes or tunings.
+    // Returns the kernel's event (profiling: its device time).
+    cl::Event enqueue(GemmVariant variant, const GemmShape& shape, float alpha, const cl::Buffer& a,
+                      const cl::Buffer& b, float beta, const cl::Buffer& c,
+                      const GemmTuning& tuning = {});
+
+    // Whether `variant` runs its tensor-core path here (false: its portable twin), with why.
+    bool usesInlinePtx(GemmVariant variant) const;
+    std::string ptxNote() const;
+
+    // The tuning enqueue() uses once `tuning`'s zeros are filled with defaults.
+    GemmTuning resolved(GemmVariant variant, const GemmTuning& tuning) const;
+
+  private:
+    ComputeContext& cc_;
+    InlinePtxBuilds ptx_;
+};
+
+}  // namespace clviz

@@ -1,0 +1,400 @@
+// Single-precision GEMM, C = alpha * op(A) * op(B) + beta * C, row-major, packed, any M, N, K
+// (compute/linalg/gemm.hpp). Built with -DTRANS_A / -DTRANS_B for the transposed operands and,
+// per variant, its tile sizes. Read in order: gemm_naive, gemm_tile, gemm_regblock
+// (also double-buffered with -DDOUBLE_BUFFER), gemm_tf32.
+// beta == 0 never reads C, as in BLAS (C may hold garbage then).
+
+#ifdef TRANS_A
+#define A_AT(i, k) A[(size_t)(k) * M + (i)]
+#else
+#define A_AT(i, k) A[(size_t)(i) * K + (k)]
+#endif
+#ifdef TRANS_B
+#define B_AT(k, j) B[(size_t)(j) * K + (k)]
+#else
+#define B_AT(k, j) B[(size_t)(k) * N + (j)]
+#endif
+
+inline void storeC(__global float* C, int N, int i, int j, float acc, float alpha, float beta) {
+    const size_t idx = (size_t)i * N + j;
+    C[idx] = beta == 0.0f ? alpha * acc : fma(alpha, acc, beta * C[idx]);
+}
+
+// One work-item per element of C: every operand comes from global memory (K loads of A and B per
+// product), so the caches do all the work.
+__kernel void gemm_naive(int M, int N, int K, float alpha, __global const float* A,
+                         __global const float* B, float beta, __global float* C) {
+    const int j = get_global_id(0), i = get_global_id(1);
+    if (i >= M || j >= N) return;
+    float acc = 0.0f;
+    for (int k = 0; k < K; ++k)
+        acc = fma(A_AT(i, k), B_AT(k, j), acc);
+    storeC(C, N, i, j, acc, alpha, beta);
+}
+
+#ifdef TS
+// The course's tile: a TS x TS work-group stages a TS x TS block of A and of B in local memory,
+// so each global value is loaded once per tile instead of once per product. Edges pad with 0.
+__kernel __attribute__((reqd_work_group_size(TS, TS, 1))) void gemm_tile(
+    int M, int N, int K, float alpha, __global const float* A, __global const float* B, float beta,
+    __global float* C) {
+    __local float As[TS][TS];
+    __local float Bs[TS][TS + 1];  // +1: the column reads of the inner loop
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int j = get_group_id(0) * TS + tx, i = get_group_id(1) * TS + ty;
+    float acc = 0.0f;
+    for (int t = 0; t < K; t += TS) {
+        As[ty][tx] = (i < M && t + tx < K) ? A_AT(i, t + tx) : 0.0f;
+        Bs[ty][tx] = (t + ty < K && j < N) ? B_AT(t + ty, j) : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int kk = 0; kk < TS; ++kk)
+            acc = fma(As[ty][kk], Bs[kk][tx], acc);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (i < M && j < N) storeC(C, N, i, j, acc, alpha, beta);
+}
+#endif
+
+// ---- tile loaders shared by the blocked kernels --------------------------------------------------
+// A tile of op(A) is BM x BK, of op(B) BK x BN. Each is moved as float4 groups along the stored
+// matrix's contiguous dimension; VEC_A / VEC_B (set when that dimension is a multiple of 4) make a
+// group one aligned 16-byte load, and edges load element by element with zeros outside.
+#if defined(BM) && defined(BN) && defined(BK)
+
+#define NT (WG_SIZE)
+#define A_GROUPS (BM * BK / 4)
+#define B_GROUPS (BK * BN / 4)
+#define A_PER_ITEM ((A_GROUPS + NT - 1) / NT)
+#define B_PER_ITEM ((B_GROUPS + NT - 1) / NT)
+
+inline float4 load4(__global const float* row, int c, int limit, int vec) {
+    if (vec && c + 3 < limit) return *(__global const float4*)(row + c);
+    float4 v;
+    v.x = c < limit ? row[c] : 0.0f;
+    v.y = c + 1 < limit ? row[c + 1] : 0.0f;
+    v.z = c + 2 < limit ? row[c + 2] : 0.0f;
+    v.w = c + 3 < limit ? row[c + 3] : 0.0f;
+    return v;
+}
+
+#ifdef VEC_A
+#define VA 1
+#else
+#define VA 0
+#endif
+#ifdef VEC_B
+#define VB 1
+#else
+#define VB 0
+#endif
+
+// Group g of the A tile at (i0, k0).
+inline float4 loadA(__global const float* A, int M, int K, int i0, int k0, int g) {
+#ifdef TRANS_A  // stored K x M: groups run along m
+    const int c = g / (BM / 4), r = (g % (BM / 4)) * 4;
+    if (k0 + c >= K) return (float4)(0.0f);
+    return load4(A + (size_t)(k0 + c) * M, i0 + r, M, VA);
+#else  // stored M x K: groups run along k
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+    if (i0 + r >= M) return (float4)(0.0f);
+    return load4(A + (size_t)(i0 + r) * K, k0 + c, K, VA);
+#endif
+}
+
+inline float4 loadB(__global const float* B, int N, int K, int k0, int j0, int g) {
+#ifdef TRANS_B  // stored N x K: groups run along k
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+    if (j0 + r >= N) return (float4)(0.0f);
+    return load4(B + (size_t)(j0 + r) * K, k0 + c, K, VB);
+#else  // stored K x N: groups run along n
+    const int c = g / (BN / 4), r = (g % (BN / 4)) * 4;
+    if (k0 + c >= K) return (float4)(0.0f);
+    return load4(B + (size_t)(k0 + c) * N, j0 + r, N, VB);
+#endif
+}
+
+#endif  // BM && BN && BK
+
+// ---- register-blocked 2-D tiles (and their double-buffered form) ---------------------------------
+// A BM x BN block of C per work-group of (BN/TN) x (BM/TM) work-items, each holding a TM x TN block
+// in registers. The local tiles are k-major (As[k][m], Bs[k][n]) so each product step reads float4
+// runs; a work-item's rows (columns) come in runs of 4 spread BM/(TM/4) apart, so a quarter-warp
+// reads 128 contiguous bytes (no bank conflicts) and stores C in coalesced float4s.
+#if defined(TM) && defined(TN)
+
+#define TX (BN / TN)
+#define TY (BM / TM)
+#define PAD 4
+#if defined(DOUBLE_BUFFER)
+#define BUFFERS 2
+#else
+#define BUFFERS 1
+#endif
+
+inline void storeTileA(__local float* As, float4 v, int g) {
+#ifdef TRANS_A
+    const int c = g / (BM / 4), r = (g % (BM / 4)) * 4;
+    vstore4(v, 0, As + c * (BM + PAD) + r);
+#else
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+    As[(c + 0) * (BM + PAD) + r] = v.x;
+    As[(c + 1) * (BM + PAD) + r] = v.y;
+    As[(c + 2) * (BM + PAD) + r] = v.z;
+    As[(c + 3) * (BM + PAD) + r] = v.w;
+#endif
+}
+
+inline void storeTileB(__local float* Bs, float4 v, int g) {
+#ifdef TRANS_B
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+    Bs[(c + 0) * (BN + PAD) + r] = v.x;
+    Bs[(c + 1) * (BN + PAD) + r] = v.y;
+    Bs[(c + 2) * (BN + PAD) + r] = v.z;
+    Bs[(c + 3) * (BN + PAD) + r] = v.w;
+#else
+    const int c = g / (BN / 4), r = (g % (BN / 4)) * 4;
+    vstore4(v, 0, Bs + c * (BN + PAD) + r);
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
+    int M, int N, int K, float alpha, __global const float* A, __global const float* B, float beta,
+    __global float* C) {
+    __local float As[BUFFERS][BK * (BM + PAD)];
+    __local float Bs[BUFFERS][BK * (BN + PAD)];
+    const int tx = get_local_id(0), ty = get_local_id(1);
+    const int tid = ty * TX + tx;
+    const int i0 = get_group_id(1) * BM, j0 = get_group_id(0) * BN;
+
+    float acc[TM][TN];
+    for (int m = 0; m < TM; ++m)
+        for (int n = 0; n < TN; ++n)
+            acc[m][n] = 0.0f;
+
+    float4 ra[A_PER_ITEM], rb[B_PER_ITEM];  // the next tile, staged in registers
+    const int tiles = (K + BK - 1) / BK;
+
+#define FETCH(k0)                                                                    \
+    for (int s = 0; s < A_PER_ITEM; ++s)                                             \
+        if (tid + s * NT < A_GROUPS) ra[s] = loadA(A, M, K, i0, (k0), tid + s * NT); \
+    for (int s = 0; s < B_PER_ITEM; ++s)                                             \
+        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT);
+#define STAGE(buf)                                                                    \
+    for (int s = 0; s < A_PER_ITEM; ++s)                                              \
+        if (tid + s * NT < A_GROUPS) storeTileA(As[buf], ra[s], tid + s * NT);       \
+    for (int s = 0; s < B_PER_ITEM; ++s)                                              \
+        if (tid + s * NT < B_GROUPS) storeTileB(Bs[buf], rb[s], tid + s * NT);
+
+#if BUFFERS == 2
+    FETCH(0)
+    STAGE(0)
+    barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+    for (int t = 0; t < tiles; ++t) {
+#if BUFFERS == 2
+        const int buf = t & 1;
+        if (t + 1 < tiles) FETCH((t + 1) * BK)  // global loads in flight during the products
+#else
+        const int buf = 0;
+        FETCH(t * BK)
+        STAGE(0)
+        barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+        __local const float* as = As[buf];
+        __local const float* bs = Bs[buf];
+#pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+            float a[TM], b[TN];
+#pragma unroll
+            for (int m4 = 0; m4 < TM / 4; ++m4) {
+                const float4 v = vload4(0, as + kk * (BM + PAD) + m4 * 4 * TY + ty * 4);
+                a[m4 * 4 + 0] = v.x, a[m4 * 4 + 1] = v.y, a[m4 * 4 + 2] = v.z, a[m4 * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int n4 = 0; n4 < TN / 4; ++n4) {
+                const float4 v = vload4(0, bs + kk * (BN + PAD) + n4 * 4 * TX + tx * 4);
+                b[n4 * 4 + 0] = v.x, b[n4 * 4 + 1] = v.y, b[n4 * 4 + 2] = v.z, b[n4 * 4 + 3] = v.w;
+            }
+#pragma unroll
+            for (int m = 0; m < TM; ++m)
+#pragma unroll
+                for (int n = 0; n < TN; ++n)
+                    acc[m][n] = fma(a[m], b[n], acc[m][n]);
+        }
+#if BUFFERS == 2
+        if (t + 1 < tiles) STAGE(buf ^ 1)  // the other buffer: nobody reads it this round
+#endif
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (int m = 0; m < TM; ++m) {
+        const int i = i0 + (m / 4) * 4 * TY + ty * 4 + (m % 4);
+        if (i >= M) continue;
+        for (int n4 = 0; n4 < TN / 4; ++n4) {
+            const int j = j0 + n4 * 4 * TX + tx * 4;
+            __global float* c = C + (size_t)i * N + j;
+            float4 v = (float4)(acc[m][n4 * 4], acc[m][n4 * 4 + 1], acc[m][n4 * 4 + 2],
+                                acc[m][n4 * 4 + 3]) *
+                       alpha;
+#ifdef VEC_C
+            if (j + 3 < N) {
+                if (beta != 0.0f) v += beta * vload4(0, c);
+                vstore4(v, 0, c);
+                continue;
+            }
+#endif
+            const float e[4] = {v.x, v.y, v.z, v.w};
+            for (int q = 0; q < 4 && j + q < N; ++q)
+                c[q] = beta == 0.0f ? e[q] : fma(beta, c[q], e[q]);
+        }
+    }
+}
+#endif  // TM && TN
+
+// ---- tensor cores: mma.sync m16n8k8 TF32, FP32 accumulate ---------------------------------------
+// BM x BN per work-group of (BM/WM) x (BN/WN) warps, each warp a WM x WN block made of 16 x 8 MMA
+// tiles. Local tiles: As[m][k] (row stride BK+4) and Bs[k][n] (stride BN+8): with those strides
+// the fragment reads of a warp (lane = 4 * groupID + threadID_in_group, PTX ISA "Matrix Fragments
+// for mma.m16n8k8") hit 32 different banks. Double-buffered through registers like gemm_regblock.
+// Without NV_INLINE_PTX the same kernel computes each lane's fragment with FP32 FMAs (the
+// portable twin: same tiles, same lanes, FP32 instead of TF32 products).
+#if defined(WM) && defined(WN)
+
+#define WARPS_N (BN / WN)
+#define MT (WM / 16)  // MMA tiles per warp, along m
+#define NTL (WN / 8)  // along n
+#define AST (BK + 4)
+#define BST (BN + 8)
+
+inline float tf32(float x) {
+#ifdef NV_INLINE_PTX
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+    return as_float(r);
+#else
+    return x;
+#endif
+}
+
+inline void storeTf32A(__local float* As, float4 v, int g) {
+    v = (float4)(tf32(v.x), tf32(v.y), tf32(v.z), tf32(v.w));
+#ifdef TRANS_A
+    const int c = g / (BM / 4), r = (g % (BM / 4)) * 4;
+    As[(r + 0) * AST + c] = v.x;
+    As[(r + 1) * AST + c] = v.y;
+    As[(r + 2) * AST + c] = v.z;
+    As[(r + 3) * AST + c] = v.w;
+#else
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+    vstore4(v, 0, As + r * AST + c);
+#endif
+}
+
+inline void storeTf32B(__local float* Bs, float4 v, int g) {
+    v = (float4)(tf32(v.x), tf32(v.y), tf32(v.z), tf32(v.w));
+#ifdef TRANS_B
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+    Bs[(c + 0) * BST + r] = v.x;
+    Bs[(c + 1) * BST + r] = v.y;
+    Bs[(c + 2) * BST + r] = v.z;
+    Bs[(c + 3) * BST + r] = v.w;
+#else
+    const int c = g / (BN / 4), r = (g % (BN / 4)) * 4;
+    vstore4(v, 0, Bs + c * BST + r);
+#endif
+}
+
+__kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
+    int M, int N, int K, float alpha, __global const float* A, __global const float* B, float beta,
+    __global float* C) {
+    __local float As[2][BM * AST];
+    __local float Bs[2][BK * BST];
+    const int tid = get_local_id(0);
+    const int lane = tid & 31, warp = tid >> 5;
+    const int g = lane >> 2, t = lane & 3;  // groupID, threadID_in_group
+    const int wm = (warp / WARPS_N) * WM, wn = (warp % WARPS_N) * WN;
+    const int i0 = get_group_id(1) * BM, j0 = get_group_id(0) * BN;
+
+    float acc[MT][NTL][4];
+    for (int a = 0; a < MT; ++a)
+        for (int b = 0; b < NTL; ++b)
+            for (int q = 0; q < 4; ++q)
+                acc[a][b][q] = 0.0f;
+
+    float4 ra[A_PER_ITEM], rb[B_PER_ITEM];
+    const int tiles = (K + BK - 1) / BK;
+#define FETCH_TC(k0)                                                                 \
+    for (int s = 0; s < A_PER_ITEM; ++s)                                             \
+        if (tid + s * NT < A_GROUPS) ra[s] = loadA(A, M, K, i0, (k0), tid + s * NT); \
+    for (int s = 0; s < B_PER_ITEM; ++s)                                             \
+        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT);
+#define STAGE_TC(buf)                                                                 \
+    for (int s = 0; s < A_PER_ITEM; ++s)                                              \
+        if (tid + s * NT < A_GROUPS) storeTf32A(As[buf], ra[s], tid + s * NT);       \
+    for (int s = 0; s < B_PER_ITEM; ++s)                                              \
+        if (tid + s * NT < B_GROUPS) storeTf32B(Bs[buf], rb[s], tid + s * NT);
+
+    FETCH_TC(0)
+    STAGE_TC(0)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int tile = 0; tile < tiles; ++tile) {
+        const int buf = tile & 1;
+        if (tile + 1 < tiles) FETCH_TC((tile + 1) * BK)
+        __local const float* as = As[buf];
+        __local const float* bs = Bs[buf];
+#pragma unroll
+        for (int kk = 0; kk < BK; kk += 8) {
+#ifdef NV_INLINE_PTX
+            uint af[MT][4], bf[NTL][2];
+#pragma unroll
+            for (int a = 0; a < MT; ++a) {
+                const __local float* p = as + (wm + a * 16 + g) * AST + kk + t;
+                af[a][0] = as_uint(p[0]);
+                af[a][1] = as_uint(p[8 * AST]);
+                af[a][2] = as_uint(p[4]);
+                af[a][3] = as_uint(p[8 * AST + 4]);
+            }
+#pragma unroll
+            for (int b = 0; b < NTL; ++b) {
+                const __local float* p = bs + (kk + t) * BST + wn + b * 8 + g;
+                bf[b][0] = as_uint(p[0]);
+                bf[b][1] = as_uint(p[4 * BST]);
+            }
+#pragma unroll
+            for (int a = 0; a < MT; ++a)
+#pragma unroll
+                for (int b = 0; b < NTL; ++b)
+                    asm volatile(
+                        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+                        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                        : "+f"(acc[a][b][0]), "+f"(acc[a][b][1]), "+f"(acc[a][b][2]),
+                          "+f"(acc[a][b][3])
+                        : "r"(af[a][0]), "r"(af[a][1]), "r"(af[a][2]), "r"(af[a][3]),
+                          "r"(bf[b][0]), "r"(bf[b][1]));
+#else
+            // The lane's four accumulators: rows g and g + 8, columns 2t and 2t + 1.
+            for (int a = 0; a < MT; ++a)
+                for (int b = 0; b < NTL; ++b)
+                    for (int q = 0; q < 4; ++q) {
+                        const int r = wm + a * 16 + g + (q >> 1) * 8;
+                        const int c = wn + b * 8 + 2 * t + (q & 1);
+                        float s = acc[a][b][q];
+                        for (int e = 0; e < 8; ++e)
+                            s = fma(as[r * AST + kk + e], bs[(kk + e) * BST + c], s);
+                        acc[a][b][q] = s;
+                    }
+#endif
+        }
+        if (tile + 1 < tiles) STAGE_TC(buf ^ 1)
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    for (int a = 0; a < MT; ++a)
+        for (int b = 0; b < NTL; ++b)
+            for (int q = 0; q < 4; ++q) {
+                const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
+                const int j = j0 + wn + b * 8 + 2 * t + (q & 1);
+                if (i < M && j < N) storeC(C, N, i, j, acc[a][b][q], alpha, beta);
+            }
+}
+#endif  // WM && WN

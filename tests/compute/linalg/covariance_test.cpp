@@ -1,0 +1,119 @@
+// Covariance of tall-skinny matrices against CPU references: the u8 paths bit for bit (exact
+// integer sums, the same centring), float within FP32 rounding of a double reference. Chunks are
+// forced small so several partials are added, and shapes are awkward (1 band, primes, samples
+// not a multiple of the 64-sample stage, a padded row pitch).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/error.hpp"
+#include "compute/linalg/covariance.hpp"
+#include "tests/compute/linalg/linalg_test_support.hpp"
+
+using namespace clviz;
+using namespace clviz::test;
+
+namespace {
+
+struct Shape {
+    int bands;
+    std::int64_t samples;
+    int chunks;
+};
+const Shape kShapes[] = {{1, 2, 0},    {3, 5, 1},     {13, 1000, 3},
+                         {67, 389, 2}, {70, 4099, 0}, {129, 263, 4}};
+
+class CovarianceVariants : public ::testing::TestWithParam<int> {};
+
+}  // namespace
+
+TEST_P(CovarianceVariants, U8IsExactToTheLastBit) {
+    const auto v = static_cast<CovarianceVariant>(GetParam());
+    Covariance cov(context());
+    for (const Shape& s : kShapes) {
+        const auto x = randomBytes(std::size_t(s.bands) * s.samples, s.bands * 31 + s.samples);
+        cl::Buffer dx = upload(x);
+        const GramU8 want = referenceGramU8(x.data(), s.bands, s.samples);
+        const GramU8 got = cov.gramU8(v, dx, s.bands, s.samples, s.chunks);
+        EXPECT_EQ(got.sums, want.sums) << s.bands << " x " << s.samples << "; " << seedNote();
+        EXPECT_EQ(got.gram, want.gram) << s.bands << " x " << s.samples << "; " << seedNote();
+        const CovarianceResult r = cov.compute(v, SampleType::U8, dx, s.bands, s.samples, s.chunks);
+        const CovarianceResult ref = referenceCovariance(x.data(), s.bands, s.samples);
+        EXPECT_EQ(r.covariance, ref.covariance);  // bit for bit
+        EXPECT_EQ(r.mean, ref.mean);
+    }
+}
+
+TEST_P(CovarianceVariants, U8AtTheOverflowLimitStaysExact) {
+    // All 255: every chunk's 32-bit partial reaches 255^2 * 33025 = 2,147,450,625 (< 2^31), and
+    // the total is far above 2^32, so a missing flush or a 32-bit total would show.
+    const auto v = static_cast<CovarianceVariant>(GetParam());
+    const int bands = 3;
+    const std::int64_t samples = 2 * kMaxU8ChunkSamples + 17;
+    std::vector<std::uint8_t> x(std::size_t(bands) * samples, 255);
+    x[5] = 0;  // not quite constant, so the covariance is not zero
+    cl::Buffer dx = upload(x);
+    Covariance cov(context());
+    const GramU8 got = cov.gramU8(v, dx, bands, samples, 1);  // 1 chunk asked: capped at the limit
+    EXPECT_EQ(got.gram, referenceGramU8(x.data(), bands, samples).gram);
+}
+
+TEST_P(CovarianceVariants, FloatMatchesTheDoubleReference) {
+    const auto v = static_cast<CovarianceVariant>(GetParam());
+    Covariance cov(context());
+    for (const Shape& s : kShapes) {
+        // An offset far from zero: the means must be taken out before the products.
+        const auto x = randomFloats(std::size_t(s.bands) * s.samples, s.bands + s.samples, 90, 110);
+        cl::Buffer dx = upload(x);
+        const CovarianceResult r =
+            cov.compute(v, SampleType::F32, dx, s.bands, s.samples, s.chunks);
+        const CovarianceResult ref = referenceCovariance(x.data(), s.bands, s.samples);
+        ASSERT_EQ(r.covariance.size(), ref.covariance.size());
+        double worst = 0;
+        for (std::size_t e = 0; e < r.covariance.size(); ++e)
+            worst = std::max(worst, std::abs(r.covariance[e] - ref.covariance[e]));
+        // Variance of U(90, 110) is 33; FP32 products and chunk sums stay within 1e-4 of it.
+        EXPECT_LT(worst, 33 * 1e-4) << s.bands << " x " << s.samples << "; " << seedNote();
+        for (int b = 0; b < s.bands; ++b)
+            EXPECT_NEAR(r.mean[b], ref.mean[b], 1e-4);
+    }
+}
+
+TEST_P(CovarianceVariants, APaddedRowPitchIsHonoured) {
+    const auto v = static_cast<CovarianceVariant>(GetParam());
+    const int bands = 5;
+    const std::int64_t samples = 1001, pitch = 1008;
+    auto padded = randomBytes(std::size_t(bands) * pitch, 77);
+    std::vector<std::uint8_t> packed;
+    for (int b = 0; b < bands; ++b)
+        packed.insert(packed.end(), padded.begin() + b * pitch,
+                      padded.begin() + b * pitch + samples);
+    cl::Buffer dx = upload(padded);
+    Covariance cov(context());
+    EXPECT_EQ(cov.gramU8(v, dx, bands, samples, 2, nullptr, pitch).gram,
+              referenceGramU8(packed.data(), bands, samples).gram);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    All, CovarianceVariants, ::testing::Range(0, kCovarianceVariantCount), [](const auto& info) {
+        std::string id = covarianceVariantInfo(static_cast<CovarianceVariant>(info.param)).id;
+        for (auto& ch : id)
+            if (ch == '-') ch = '_';
+        return id;
+    });
+
+TEST(Covariance, RefusesBadInput) {
+    Covariance cov(context());
+    cl::Buffer small = upload(std::vector<std::uint8_t>(10));
+    EXPECT_THROW(cov.compute(CovarianceVariant::Tiled, SampleType::U8, small, 2, 1), Error);
+    EXPECT_THROW(cov.compute(CovarianceVariant::Tiled, SampleType::U8, small, 4, 5), Error);
+    EXPECT_THROW(cov.compute(CovarianceVariant::Tiled, SampleType::F32, small, 1, 5), Error);
+    EXPECT_THROW(cov.gramU8(CovarianceVariant::Tiled, small, 0, 5), Error);
+}
+
+TEST(Covariance, ChunksKeepEveryComputeUnitBusyAndStayExact) {
+    Covariance cov(context());
+    const int chunks = cov.defaultChunks(SampleType::U8, 224, 667418);
+    EXPECT_GE(chunks * 10, static_cast<int>(context().info().computeUnits));  // 10 tile pairs
+    EXPECT_GE(std::int64_t(chunks) * kMaxU8ChunkSamples, 667418);
+}

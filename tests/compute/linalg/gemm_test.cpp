@@ -1,0 +1,147 @@
+// Every GEMM variant against a double-precision CPU product on awkward shapes: 1 x 1 x 1, primes,
+// K not a multiple of any tile, M >> N, both transposes, alpha/beta, and tunings that the variant
+// must refuse. On PoCL the TF32 variant runs its portable FP32 twin (its PTX build is refused).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/error.hpp"
+#include "compute/linalg/gemm.hpp"
+#include "tests/compute/linalg/linalg_test_support.hpp"
+
+using namespace clviz;
+using namespace clviz::test;
+
+namespace {
+
+// op(A) op(B) in double; returns C = alpha * AB + beta * C0.
+std::vector<double> reference(const GemmShape& s, float alpha, const std::vector<float>& a,
+                              const std::vector<float>& b, float beta,
+                              const std::vector<float>& c0) {
+    std::vector<double> c(std::size_t(s.m) * s.n);
+    for (int i = 0; i < s.m; ++i)
+        for (int j = 0; j < s.n; ++j) {
+            double acc = 0;
+            for (int k = 0; k < s.k; ++k) {
+                const double av =
+                    s.transA ? a[std::size_t(k) * s.m + i] : a[std::size_t(i) * s.k + k];
+                const double bv =
+                    s.transB ? b[std::size_t(j) * s.k + k] : b[std::size_t(k) * s.n + j];
+                acc += av * bv;
+            }
+            c[std::size_t(i) * s.n + j] = alpha * acc + beta * double(c0[std::size_t(i) * s.n + j]);
+        }
+    return c;
+}
+
+struct Case {
+    int m, n, k;
+    bool ta, tb;
+};
+
+void check(GemmVariant variant, const Case& cs, float alpha, float beta,
+           const GemmTuning& tuning = {}) {
+    const GemmShape s{cs.m, cs.n, cs.k, cs.ta, cs.tb};
+    const auto a = randomFloats(std::size_t(s.m) * s.k, 1 + s.m * 7 + s.k);
+    const auto b = randomFloats(std::size_t(s.k) * s.n, 2 + s.n * 5 + s.k);
+    const auto c0 = randomFloats(std::size_t(s.m) * s.n, 3 + s.m + s.n);
+    cl::Buffer da = upload(a), db = upload(b), dc = upload(c0);
+    Gemm gemm(context());
+    gemm.enqueue(variant, s, alpha, da, db, beta, dc, tuning);
+    const auto got = download<float>(dc, c0.size());
+    const auto want = reference(s, alpha, a, b, beta, c0);
+    // FP32 (or TF32 on tensor cores: 10-bit mantissas) products of K terms in [-1, 1).
+    const bool tf32 = gemm.usesInlinePtx(variant);
+    const double tol = (tf32 ? 2e-3 : 2e-6) * std::sqrt(double(s.k)) * std::abs(alpha) + 1e-6;
+    int bad = 0;
+    for (std::size_t e = 0; e < got.size(); ++e)
+        if (!(std::abs(got[e] - want[e]) <= tol) && bad++ < 5)
+            ADD_FAILURE() << gemmVariantInfo(variant).id << " " << s.m << "x" << s.n << "x" << s.k
+                          << (s.transA ? " A^T" : "") << (s.transB ? " B^T" : "") << " C["
+                          << e / s.n << "][" << e % s.n << "] = " << got[e] << ", want " << want[e]
+                          << "; " << seedNote();
+    EXPECT_EQ(bad, 0);
+}
+
+const Case kShapes[] = {
+    {1, 1, 1, false, false},    {7, 13, 5, false, false},   {67, 33, 129, false, false},
+    {131, 3, 37, false, false},  // M >> N
+    {2, 97, 61, false, false},  {64, 64, 64, false, false}, {130, 129, 17, true, false},
+    {53, 71, 19, false, true},  {45, 29, 83, true, true},   {128, 36, 224, false, true},
+};
+
+class GemmVariants : public ::testing::TestWithParam<int> {};
+
+}  // namespace
+
+TEST_P(GemmVariants, MatchesTheDoubleReferenceOnAwkwardShapes) {
+    const auto v = static_cast<GemmVariant>(GetParam());
+    for (const Case& c : kShapes)
+        check(v, c, 1.0f, 0.0f);
+}
+
+TEST_P(GemmVariants, AlphaAndBetaScaleAndAccumulate) {
+    const auto v = static_cast<GemmVariant>(GetParam());
+    check(v, {33, 17, 41, false, false}, -0.5f, 2.0f);
+    check(v, {19, 40, 8, true, true}, 3.0f, -1.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, GemmVariants, ::testing::Range(0, kGemmVariantCount),
+                         [](const auto& info) {
+                             std::string id =
+                                 gemmVariantInfo(static_cast<GemmVariant>(info.param)).id;
+                             for (auto& ch : id)
+                                 if (ch == '-') ch = '_';
+                             return id;
+                         });
+
+TEST(Gemm, SmallerTilesStillMatch) {
+    GemmTuning t;
+    t.tile = 8;
+    check(GemmVariant::LocalTile, {23, 29, 31, false, false}, 1, 0, t);
+    t = {};
+    t.blockM = 32, t.blockN = 64, t.blockK = 8, t.threadM = 4, t.threadN = 8;
+    check(GemmVariant::RegisterBlocked, {37, 70, 45, false, true}, 1, 0, t);
+    check(GemmVariant::DoubleBuffered, {37, 70, 45, true, false}, 1, 0, t);
+    t = {};
+    t.blockM = 64, t.blockN = 64, t.blockK = 32, t.threadM = 32, t.threadN = 32;
+    check(GemmVariant::TensorTf32, {65, 67, 70, false, false}, 1, 0, t);
+}
+
+TEST(Gemm, BetaZeroNeverReadsC) {
+    const GemmShape s{5, 6, 7};
+    const auto a = randomFloats(35, 11), b = randomFloats(42, 12);
+    std::vector<float> c(30, std::nanf(""));
+    for (int v = 0; v < kGemmVariantCount; ++v) {
+        cl::Buffer da = upload(a), db = upload(b), dc = upload(c);
+        Gemm(context()).enqueue(static_cast<GemmVariant>(v), s, 1.0f, da, db, 0.0f, dc);
+        for (float x : download<float>(dc, 30))
+            EXPECT_FALSE(std::isnan(x)) << gemmVariantInfo(static_cast<GemmVariant>(v)).id;
+    }
+}
+
+TEST(Gemm, RefusesBadShapesAndTunings) {
+    Gemm gemm(context());
+    cl::Buffer small = upload(std::vector<float>(4));
+    EXPECT_THROW(gemm.enqueue(GemmVariant::Naive, {0, 1, 1}, 1, small, small, 0, small), Error);
+    EXPECT_THROW(gemm.enqueue(GemmVariant::Naive, {4, 4, 4}, 1, small, small, 0, small), Error);
+    cl::Buffer big = upload(std::vector<float>(64 * 64));
+    GemmTuning t;
+    t.threadM = 3;
+    EXPECT_THROW(gemm.enqueue(GemmVariant::RegisterBlocked, {8, 8, 8}, 1, big, big, 0, big, t),
+                 Error);
+    t = {};
+    t.threadM = 24;  // warp tile not made of 16-row MMA tiles
+    EXPECT_THROW(gemm.enqueue(GemmVariant::TensorTf32, {8, 8, 8}, 1, big, big, 0, big, t), Error);
+    EXPECT_THROW(gemmVariantFromId("gemm-nope"), Error);
+    EXPECT_EQ(gemmVariantFromId("gemm-tf32"), GemmVariant::TensorTf32);
+}
+
+TEST(Gemm, ThePtxVariantFallsBackToItsPortableTwinWhereThePtxIsRefused) {
+    if (context().info().hasExtension("cl_nv_compiler_options"))
+        GTEST_SKIP() << "NVIDIA's compiler takes the PTX";
+    Gemm gemm(context());
+    EXPECT_FALSE(gemm.usesInlinePtx(GemmVariant::TensorTf32));
+    EXPECT_NE(gemm.ptxNote().find("portable"), std::string::npos);
+    EXPECT_TRUE(gemmVariantInfo(GemmVariant::TensorTf32).needsInlinePtx);
+}
