@@ -4,6 +4,8 @@
 
 #include "app/image/demo.hpp"
 #include "app/image/settings.hpp"
+#include "app/linalg/demo.hpp"
+#include "app/linalg/settings.hpp"
 #include "app/nbody/demo.hpp"
 
 namespace clviz {
@@ -15,6 +17,7 @@ std::vector<DemoEntry>& registry() {
     static std::vector<DemoEntry> demos = {
         {"nbody", "N-body", makeNbodyDemo, [] { return NbodyDemo::settings().docs(); }},
         {"image", "Image lab", makeImageDemo, imageLabSettingDocs},
+        {"linalg", "Linear-algebra lab", makeLinalgDemo, linalgLabSettingDocs},
     };
     return demos;
 }
