@@ -64,7 +64,9 @@ void LinalgDemo::gemmPanel() {
         }
         ImGui::EndCombo();
     }
-    ImGui::TextDisabled("%s", current.description);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", current.description);
+    ImGui::PopStyleColor();
     const GemmShape& s = controls_.shape;
     intRow(*this, "M", "m", s.m, 1, problem);
     intRow(*this, "N", "n", s.n, 1, problem);
@@ -89,7 +91,9 @@ void LinalgDemo::gemmPanel() {
                                        {"BN", "block BN", "block-n", &GemmTuning::blockN},
                                        {"BK", "block BK", "block-k", &GemmTuning::blockK},
                                        {"TM", "thread TM", "thread-m", &GemmTuning::threadM},
-                                       {"TN", "thread TN", "thread-n", &GemmTuning::threadN}};
+                                       {"TN", "thread TN", "thread-n", &GemmTuning::threadN},
+                                       {"WM", "warp WM", "thread-m", &GemmTuning::threadM},
+                                       {"WN", "warp WN", "thread-n", &GemmTuning::threadN}};
         for (const Field& f : fields)
             if (tunables.find(f.define) != std::string::npos)
                 intRow(*this, f.label, f.key, controls_.tuning.*f.field, 1, problem);
@@ -119,12 +123,16 @@ void LinalgDemo::gemmPanel() {
                 break;
             case GemmLab::Reference::Ready:
                 if (const auto& e = gemm_->error())
-                    ImGui::Text("vs CPU (double): max |err| %.3g, rel. Frobenius %.3g%s", e->maxAbs,
-                                e->relFrobenius, e->finite ? "" : " (non-finite C)");
+                    ImGui::TextWrapped("vs CPU (double): max |err| %.3g, relative Frobenius %.3g%s",
+                                       e->maxAbs, e->relFrobenius,
+                                       e->finite ? "" : " (non-finite C)");
                 break;
         }
-        if (!gemm_->gemm().ptxNote().empty())
-            ImGui::TextDisabled("%s", gemm_->gemm().ptxNote().c_str());
+        if (!gemm_->gemm().ptxNote().empty()) {
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("%s", gemm_->gemm().ptxNote().c_str());
+            ImGui::PopStyleColor();
+        }
     }
     for (const auto& [v, why] : refusals_)
         if (GemmVariant(v) != controls_.variant)
@@ -161,6 +169,9 @@ void LinalgDemo::drawMatrices() {
                          p0, p1, ImVec2(0, 0), ouv1);
         }
         dl->AddRect(p0, p1, IM_COL32(160, 160, 170, 255));
+        if (over && over->texture)
+            dl->AddText(ImVec2(p0.x, p1.y + 4), IM_COL32(240, 220, 90, 255),
+                        "yellow: |C - CPU| / max|CPU|, 1e-8 .. 1e-2");
     };
     const GemmShape& s = controls_.shape;
     const float halfH = (y1 - top - gap) / 2;
@@ -173,11 +184,10 @@ void LinalgDemo::drawMatrices() {
               (s.transB ? " (used transposed)" : "") + ", colour +-1",
           nullptr);
     const bool overlay = controls_.errorOverlay && errorDrawn_ && texError_.texture;
-    place(texC_, x0 + colW + gap, top, 2 * colW, y1 - top,
-          "C " + std::to_string(texC_.rows) + "x" + std::to_string(texC_.cols) +
-              ", colour +-sqrt(K)" +
-              (overlay ? "; yellow: |C - CPU| / max|CPU|, 1e-8 clear .. 1e-2 opaque" : ""),
-          overlay ? &texError_ : nullptr);
+    place(
+        texC_, x0 + colW + gap, top, 2 * colW, y1 - top - labelH,
+        "C " + std::to_string(texC_.rows) + "x" + std::to_string(texC_.cols) + ", colour +-sqrt(K)",
+        overlay ? &texError_ : nullptr);
 }
 
 void LinalgDemo::gui(const FrameInfo&) {

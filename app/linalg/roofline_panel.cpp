@@ -47,16 +47,26 @@ void drawRooflinePanel(bool* open, const DeviceCeilings& ceilings,
     }
     for (const auto& m : marks)
         if (placeable(m.run)) {
-            xs.push_back(intensity(m.run));
-            ys.push_back(gflopsPerSecond(m.run));
+            // A third of a decade's margin, so a point is never on the frame.
+            xs.push_back(intensity(m.run) * 2);
+            xs.push_back(intensity(m.run) / 2);
+            ys.push_back(gflopsPerSecond(m.run) * 2);
+            ys.push_back(gflopsPerSecond(m.run) / 2);
         }
     const LogAxis x = logAxisCovering(xs, {0.1, 1000});
     std::vector<double> yRange = ys;
     yRange.push_back(attainableGflops(bw, peak, x.lo));
     const LogAxis y = logAxisCovering(yRange, {1, 1e5});
 
-    ImGui::TextWrapped("Ceilings measured here at start-up: %s", ceilings.summary().c_str());
-    LogChart chart(x, y, "arithmetic intensity (FLOP/byte)", "GFLOP/s", 300);
+    ImGui::TextWrapped(
+        "Ceilings measured at start-up in %.2f s: memory %s (copy, read + write), "
+        "FP32 %s (FMA loop)%s",
+        ceilings.probeSeconds, formatByteRate(ceilings.bandwidthGBs).c_str(),
+        formatFlopRate(ceilings.fp32Gflops).c_str(),
+        ceilings.tf32Gflops
+            ? (", TF32 " + formatFlopRate(*ceilings.tf32Gflops) + " (mma.sync loop)").c_str()
+            : "");
+    LogChart chart(x, y, "arithmetic intensity (FLOP/byte)", "GFLOP/s", 230);
     noteGuiItem("Roofline/chart");
     if (bw > 0 && peak > 0) {
         // The memory slope up to the highest ceiling, then each compute ceiling from its ridge.
@@ -79,20 +89,24 @@ void drawRooflinePanel(bool* open, const DeviceCeilings& ceilings,
             chart.label(intensity(m.run), gflopsPerSecond(m.run), m.run.name, markColour(m.group),
                         10, -8);
     }
-    if (!ceilings.tf32Gflops) ImGui::TextDisabled("%s", ceilings.tensorNote.c_str());
+    if (!ceilings.tf32Gflops) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", ceilings.tensorNote.c_str());
+        ImGui::PopStyleColor();
+    }
 
     // The legend: where each point stands against the FP32 bound at its intensity.
     const double fp32 = c.ceiling(kFp32CeilingName).value_or(peak);
     if (ImGui::BeginTable(
             "##points", 5,
             ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
-            ImVec2(0, 180))) {
+            ImVec2(0, 130))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn("kernel");
         ImGui::TableSetupColumn("FLOP/byte");
         ImGui::TableSetupColumn("GFLOP/s");
         ImGui::TableSetupColumn("GB/s");
-        ImGui::TableSetupColumn("of FP32 bound");
+        ImGui::TableSetupColumn("of bound");
         ImGui::TableHeadersRow();
         for (const auto& m : marks) {
             ImGui::TableNextRow();
@@ -116,9 +130,10 @@ void drawRooflinePanel(bool* open, const DeviceCeilings& ceilings,
             ImGui::Text("%.4g", gigabytesPerSecond(m.run));
             ImGui::TableNextColumn();
             if (auto place = placeOnRoofline(m.run, bw, fp32))
-                ImGui::Text("%.0f%% (%s)", place->fraction * 100, rooflineBoundName(place->bound));
+                ImGui::Text("%.0f%% %s", place->fraction * 100,
+                            place->bound == RooflineBound::Memory ? "mem" : "FP32");
             else if (hasBandwidth(m.run) && bw > 0)
-                ImGui::Text("%.0f%% of memory", gigabytesPerSecond(m.run) / bw * 100);
+                ImGui::Text("%.0f%% mem", gigabytesPerSecond(m.run) / bw * 100);
             else
                 ImGui::TextDisabled("-");
         }
@@ -141,7 +156,7 @@ void drawSizePanel(bool* open, const std::map<std::string, std::map<double, doub
         }
     if (fp32Ceiling > 0) ys.push_back(fp32Ceiling * 1.5);
     LogChart chart(logAxisCovering(xs, {10, 1000}), logAxisCovering(ys, {1, 1000}),
-                   "size: cube root of M*N*K", "GFLOP/s", 200);
+                   "size: cube root of M*N*K", "GFLOP/s", 160);
     noteGuiItem("GFLOP/s vs size/chart");
     if (fp32Ceiling > 0) {
         const LogAxis x = logAxisCovering(xs, {10, 1000});
@@ -193,14 +208,14 @@ void drawReductionPanel(bool* open, const std::vector<ReducePoint>& points,
     if (copyBandwidthGBs > 0) ys.push_back(copyBandwidthGBs * 1.5);
     const LogAxis x = logAxisCovering(xs, {1024, 1 << 24});
     LogChart chart(x, logAxisCovering(ys, {0.1, 100}), "bytes reduced", "GB/s (bytes read / time)",
-                   200);
+                   160);
     noteGuiItem("Reduction/chart");
     if (copyBandwidthGBs > 0) {
         chart.line(x.lo, copyBandwidthGBs, x.hi, copyBandwidthGBs, IM_COL32(240, 80, 80, 255),
                    1.5f);
-        chart.label(x.lo, copyBandwidthGBs,
+        chart.label(x.hi, copyBandwidthGBs,
                     "copy " + formatByteRate(copyBandwidthGBs) + " (read + write)",
-                    IM_COL32(240, 80, 80, 255));
+                    IM_COL32(240, 80, 80, 255), -400, 4);
     }
     chart.polyline(line, markColour("reduction"));
     ImGui::Text("%d of %d sizes measured, %d checked against the CPU sum (double)", measured,
