@@ -13,23 +13,26 @@ __kernel void probe_copy(__global const uint4* restrict src, __global uint4* res
     dst[i] = src[i];
 }
 
-// FP32 FMA issue rate: eight independent chains per work-item keep the FMA pipes full without
-// touching memory; the sum at the end keeps the chains alive and is what the host checks.
+// FP32 FMA issue rate: eight independent float4 chains per work-item keep the FMA pipes full
+// without touching memory (a GPU runs the four lanes as four FMAs, a CPU as one SIMD FMA); the sum
+// at the end keeps the chains alive and is what the host checks.
 __kernel void probe_fma(__global float* out, int iterations, float b, float c) {
-    const float start = (float)get_global_id(0) * 1e-6f;
-    float a0 = start, a1 = start + 0.125f, a2 = start + 0.25f, a3 = start + 0.375f;
-    float a4 = start + 0.5f, a5 = start + 0.625f, a6 = start + 0.75f, a7 = start + 0.875f;
+    const float4 start = (float)get_global_id(0) * 1e-6f + (float4)(0.0f, 0.03125f, 0.0625f, 0.09375f);
+    float4 a0 = start, a1 = start + 0.125f, a2 = start + 0.25f, a3 = start + 0.375f;
+    float4 a4 = start + 0.5f, a5 = start + 0.625f, a6 = start + 0.75f, a7 = start + 0.875f;
+    const float4 vb = (float4)(b), vc = (float4)(c);
     for (int i = 0; i < iterations; ++i) {
-        a0 = fma(a0, b, c);
-        a1 = fma(a1, b, c);
-        a2 = fma(a2, b, c);
-        a3 = fma(a3, b, c);
-        a4 = fma(a4, b, c);
-        a5 = fma(a5, b, c);
-        a6 = fma(a6, b, c);
-        a7 = fma(a7, b, c);
+        a0 = fma(a0, vb, vc);
+        a1 = fma(a1, vb, vc);
+        a2 = fma(a2, vb, vc);
+        a3 = fma(a3, vb, vc);
+        a4 = fma(a4, vb, vc);
+        a5 = fma(a5, vb, vc);
+        a6 = fma(a6, vb, vc);
+        a7 = fma(a7, vb, vc);
     }
-    out[get_global_id(0)] = ((((((a0 + a1) + a2) + a3) + a4) + a5) + a6) + a7;
+    const float4 s = ((((((a0 + a1) + a2) + a3) + a4) + a5) + a6) + a7;
+    out[get_global_id(0)] = (s.x + s.y) + (s.z + s.w);
 }
 
 // Tensor cores: mma.sync m16n8k8 TF32 with FP32 accumulate, operands in registers, four

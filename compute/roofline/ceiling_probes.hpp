@@ -25,8 +25,8 @@ struct CeilingProbeSizes {
     int repeats = 3;               // timed runs after one warm-up; the fastest counts
 };
 // GPUs: a 256 MiB copy (less where the device allows less), enough FMA and MMA work to fill
-// every compute unit for about a millisecond. Others (PoCL on the CI box): a few MiB and a few
-// million FMAs.
+// every compute unit for about a millisecond. Others (PoCL on the CI box): 8 MiB and 268 million
+// FMAs, enough that launch overhead does not hide a CPU's FMA rate.
 CeilingProbeSizes probeSizesFor(const DeviceInfo& device);
 
 struct ProbeResult {
@@ -38,7 +38,8 @@ struct ProbeResult {
 // Copies `bytes` (rounded down to 16) from one device buffer to another; rate in GB/s counting
 // read + write. Checks every copied element.
 ProbeResult probeCopyBandwidth(ComputeContext& cc, std::size_t bytes, int repeats);
-// 2 flops per FMA; checks each work-item's result against the same FMAs on the host.
+// 2 flops per FMA, 32 FMAs per work-item and iteration; checks a sample of the work-items'
+// results against the same FMAs on the host.
 ProbeResult probeFmaRate(ComputeContext& cc, std::size_t workItems, int iterations, int repeats);
 // TF32 mma.sync m16n8k8 (2·16·8·8 flops per warp instruction); checks the exact sums. nullopt with
 // `why` set where the program is built without inline PTX (not NVIDIA, or its compiler refused).
