@@ -102,7 +102,10 @@ void LinalgDemo::gemmPanel() {
     onOffRow(*this, "run every frame", "continuous", controls_.continuous, problem);
     ImGui::SameLine();
     onOffRow(*this, "error overlay", "error-overlay", controls_.errorOverlay, problem);
-    onOffRow(*this, "all variants on the roofline", "all-variants", controls_.allVariants, problem);
+    onOffRow(*this, "all variants", "all-variants", controls_.allVariants, problem);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Time every variant at this shape for the roofline");
+    ImGui::SameLine();
     onOffRow(*this, "size sweep", "sweep", controls_.sweep, problem);
     if (!problem.empty()) app_.error(problem);
 

@@ -161,8 +161,8 @@ void drawSizePanel(bool* open, const std::map<std::string, std::map<double, doub
     if (fp32Ceiling > 0) {
         const LogAxis x = logAxisCovering(xs, {10, 1000});
         chart.line(x.lo, fp32Ceiling, x.hi, fp32Ceiling, IM_COL32(240, 80, 80, 255), 1.5f);
-        chart.label(x.lo, fp32Ceiling, "FP32 FMA " + formatFlopRate(fp32Ceiling),
-                    IM_COL32(240, 80, 80, 255));
+        chart.label(x.hi, fp32Ceiling, "FP32 FMA " + formatFlopRate(fp32Ceiling),
+                    IM_COL32(240, 80, 80, 255), 0, 4);
     }
     // Variants in a fixed palette; the current one brighter and last (on top).
     static const ImU32 palette[] = {IM_COL32(120, 120, 255, 255), IM_COL32(90, 200, 200, 255),
@@ -215,7 +215,7 @@ void drawReductionPanel(bool* open, const std::vector<ReducePoint>& points,
                    1.5f);
         chart.label(x.hi, copyBandwidthGBs,
                     "copy " + formatByteRate(copyBandwidthGBs) + " (read + write)",
-                    IM_COL32(240, 80, 80, 255), -400, 4);
+                    IM_COL32(240, 80, 80, 255), 0, 4);
     }
     chart.polyline(line, markColour("reduction"));
     ImGui::Text("%d of %d sizes measured, %d checked against the CPU sum (double)", measured,
