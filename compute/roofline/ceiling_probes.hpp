@@ -25,7 +25,7 @@ struct CeilingProbeSizes {
     int repeats = 3;               // timed runs after one warm-up; the fastest counts
 };
 // GPUs: a 256 MiB copy (less where the device allows less), enough FMA and MMA work to fill
-// every compute unit for about a millisecond. Others (PoCL on the CI box): 8 MiB and 268 million
+// every compute unit for about a millisecond. Others (PoCL on the CI box): 64 MiB and 268 million
 // FMAs, enough that launch overhead does not hide a CPU's FMA rate.
 CeilingProbeSizes probeSizesFor(const DeviceInfo& device);
 

@@ -215,6 +215,11 @@ linalg_lab)
         --region "$((gx + gw + 4)),$((gy + 30)),$((rx - gx - gw - 8)),200" \
         --min-nonbackground-fraction 0.5 ||
         fail "screenshot check"
+    # The N-body force pass and the image filters, run before in the same process, are on the
+    # roofline from their last runs.
+    expect 0 "roofline runs from other demos: .*N-body: N-body tiled.*image lab: " "$CLVIZ" \
+        --n 1024 --set variant=tiled --frames 12 --set-at 3:app.demo=image \
+        --set-at 6:app.demo=linalg --set-at 6:size=64
     # A bad variant from the command line is refused with the list of variants.
     expect 2 "unknown GEMM variant 'strassen'.*gemm-naive" "$CLVIZ" --demo linalg --frames 2 \
         --set variant=strassen
