@@ -40,9 +40,10 @@ std::string benchUsage(const std::string& program) {
     return "Usage: " + program +
            " [options]\n"
            "Headless OpenCL benchmark for clviz: never opens a window.\n\n"
-           "  --suite nbody|image|all   which kernels to time (default all)\n"
+           "  --suite nbody|image|gemm|reduce|all  which kernels to time (default all)\n"
            "  --variants a,b,...        only these kernel variants (default: all)\n"
-           "  --sizes n,...             N bodies (nbody) or image edge in pixels (image);\n"
+           "  --sizes n,...             N bodies (nbody), image edge in pixels (image),\n"
+           "                            matrix edge (gemm) or KiB of data (reduce);\n"
            "                            suffixes k and m multiply by 1024 and 1024^2\n"
            "  --wg n,...                work-group sizes to sweep (default: per suite)\n"
            "  --theta t,...             opening angles of the tree variant (default 0.5)\n"
@@ -51,6 +52,9 @@ std::string benchUsage(const std::string& program) {
            "  --quick                   small sizes and few repeats (smoke test)\n"
            "  --no-cpu-baseline         skip the multi-threaded C++ baseline\n"
            "  --json FILE, --csv FILE   also write the results there\n"
+           "  --tune                    gemm: add a row with the best of a few tile shapes\n"
+           "  --clblast-tuning FILE     gemm: import clblast_tuner_xgemm's JSON into the\n"
+           "                            per-device cache (beside the program cache) first\n"
            "  -p, --platform P          platform index or name part\n"
            "  -d, --device D            device index or name part\n"
            "  --device-type cpu|gpu|all restrict the automatic choice\n"
@@ -73,8 +77,10 @@ bool parseBenchOptions(const std::vector<std::string>& args, BenchOptions& o) {
         if (a == "-h" || a == "--help") return false;
         if (a == "--suite") {
             o.suite = value();
-            if (o.suite != "nbody" && o.suite != "image" && o.suite != "all")
-                throw Error("--suite must be nbody, image or all (got '" + o.suite + "')");
+            if (o.suite != "nbody" && o.suite != "image" && o.suite != "gemm" &&
+                o.suite != "reduce" && o.suite != "all")
+                throw Error("--suite must be nbody, image, gemm, reduce or all (got '" + o.suite +
+                            "')");
         } else if (a == "--variants") {
             o.variants = splitList(value());
         } else if (a == "--sizes") {
@@ -106,6 +112,10 @@ bool parseBenchOptions(const std::vector<std::string>& args, BenchOptions& o) {
             o.jsonPath = value();
         } else if (a == "--csv") {
             o.csvPath = value();
+        } else if (a == "--tune") {
+            o.tune = true;
+        } else if (a == "--clblast-tuning") {
+            o.clblastTuning = value();
         } else if (a == "-p" || a == "--platform") {
             o.device.platform = value();
         } else if (a == "-d" || a == "--device") {

@@ -9,17 +9,19 @@ namespace clviz::bench {
 
 struct BenchOptions {
     DeviceRequest device;
-    std::string suite = "all";          // "nbody", "image" or "all"
+    std::string suite = "all";          // "nbody", "image", "gemm", "reduce" or "all"
     std::vector<std::string> variants;  // empty: every variant of the suite
     std::vector<long long> sizes;       // empty: the suite's defaults (N, or image edge length)
     std::vector<int> workGroups;        // empty: the suite's defaults
     std::vector<double> thetas;         // tree variant's opening angles; empty: 0.5
     int warmup = 3;
     int repeats = 15;
-    bool quick = false;       // small sizes, few repeats: a smoke test
-    bool cpuBaseline = true;  // also time the multi-threaded C++ baseline
-    std::string jsonPath;     // empty: no JSON
-    std::string csvPath;      // empty: no CSV
+    bool quick = false;         // small sizes, few repeats: a smoke test
+    bool cpuBaseline = true;    // also time the multi-threaded C++ baseline
+    std::string jsonPath;       // empty: no JSON
+    std::string csvPath;        // empty: no CSV
+    bool tune = false;          // gemm: also a row with the best of a few tile configurations
+    std::string clblastTuning;  // gemm: a clblast_tuner_* JSON to import into the cache first
     // --devices: N-body over this device set (chooseDevices syntax) against its first device
     // alone; empty: the usual one-device suites.
     std::string devices;

@@ -11,8 +11,9 @@ namespace {
 
 // --devices: one context per device of the set, then the split's rows.
 int runDeviceSet(const BenchOptions& options) {
-    if (options.suite == "image")
-        throw Error("--devices splits the N-body suite; the image suite runs on one device");
+    if (options.suite != "nbody" && options.suite != "all")
+        throw Error("--devices splits the N-body suite; the " + options.suite +
+                    " suite runs on one device");
     const auto platforms = queryPlatforms();
     std::vector<std::unique_ptr<ComputeContext>> owned;
     std::vector<ComputeContext*> devices;
@@ -49,6 +50,9 @@ int runBenchmarks(const BenchOptions& options) {
                  cc->choice().reason.c_str());
     if (options.suite == "nbody" || options.suite == "all") runNbodyBenchmark(*cc, options, report);
     if (options.suite == "image" || options.suite == "all") runImageBenchmark(*cc, options, report);
+    if (options.suite == "gemm" || options.suite == "all") runGemmBenchmark(*cc, options, report);
+    if (options.suite == "reduce" || options.suite == "all")
+        runReduceBenchmark(*cc, options, report);
     std::cout << report.table() << std::flush;
     if (!options.jsonPath.empty()) report.writeJson(options.jsonPath);
     if (!options.csvPath.empty()) report.writeCsv(options.csvPath);

@@ -8,6 +8,9 @@ namespace clviz::bench {
 
 void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
 void runImageBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
+// The linear-algebra lab: GEMM variants, CLBlast and the covariance; reductions.
+void runGemmBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
+void runReduceBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report);
 // --devices: the N-body split over `devices` against the first of them alone.
 void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices,
                              const BenchOptions& options, BenchReport& report);

@@ -35,6 +35,7 @@ clviz_need(header stb/stb_image.h libstb-dev)
 # the linear-algebra lab's library row (compute/linalg/clblast_row.cpp)
 clviz_need(header clblast.h libclblast-dev)
 clviz_need(library clblast libclblast-dev)
+clviz_need(header nlohmann/json.hpp nlohmann-json3-dev)
 # the N-body run across MPI ranks: headers, libraries and compiler wrappers; mpirun
 clviz_need(program mpicc libopenmpi-dev)
 clviz_need(program mpirun openmpi-bin)

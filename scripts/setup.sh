@@ -28,6 +28,8 @@ packages=(
     libstb-dev fonts-dejavu-core
     # the linear-algebra lab's library row (CLBlast) and its tuners (clblast_tuner_xgemm, ...)
     libclblast-dev clblast-utils
+    # JSON (CLBlast tuner output read by compute/linalg/clblast_row.cpp)
+    nlohmann-json3-dev
     # tests: GoogleTest, a virtual X server with Mesa's software GL, the libFuzzer runtime
     libgtest-dev xvfb xauth libgl1-mesa-dri mesa-utils clang libclang-rt-14-dev
     # the fresh-machine check (scripts/fresh-check.sh) builds a Debian root with it

@@ -1,0 +1,556 @@
+// The linear-algebra lab's benchmarks. --suite gemm: every GEMM variant and CLBlast's SGEMM on
+// square sizes (and odd ones), then the covariance of a 224 x 667,418 matrix (u8 and float) with
+// CLBlast's SSYRK beside it. --suite reduce: every reduction variant on 1 KiB .. 1 GiB, beside a
+// read-bandwidth probe timed in the same run. Every row is checked against a CPU reference in
+// double (sampled entries for large products) and marked "checked", or WRONG.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <thread>
+
+#include "bench/suites.hpp"
+#include "common/error.hpp"
+#include "compute/core/cl_boundary.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/core/program_cache.hpp"
+#include "compute/linalg/clblast_row.hpp"
+#include "compute/linalg/covariance.hpp"
+#include "compute/linalg/gemm.hpp"
+#include "compute/linalg/reduction.hpp"
+
+namespace clviz::bench {
+
+namespace {
+
+constexpr double kRowBudgetMs = 1500;  // timed device time per row, at most (roughly)
+constexpr int kSampledEntries = 512;   // entries of C checked in double per product
+
+bool wanted(const BenchOptions& o, const std::string& variant) {
+    return o.variants.empty() ||
+           std::find(o.variants.begin(), o.variants.end(), variant) != o.variants.end();
+}
+
+// Median-able device times of `run` (which returns one repetition's milliseconds).
+std::vector<double> timeRuns(const std::function<double()>& run, const BenchOptions& o,
+                             int maxRepeats = 0) {
+    double firstMs = 0;
+    for (int i = 0; i < std::max(1, o.quick ? 1 : o.warmup); ++i) {
+        firstMs = run();
+        if (firstMs > 1000) break;
+    }
+    int repeats = o.quick ? std::min(o.repeats, 3) : o.repeats;
+    if (maxRepeats > 0) repeats = std::min(repeats, maxRepeats);
+    if (firstMs > 0) repeats = std::clamp(static_cast<int>(kRowBudgetMs / firstMs), 3, repeats);
+    std::vector<double> ms;
+    for (int i = 0; i < repeats; ++i)
+        ms.push_back(run());
+    return ms;
+}
+
+BenchRow makeRow(const std::string& suite, const std::string& variant, const std::string& config,
+                 const std::string& size, const std::vector<double>& ms) {
+    BenchRow row;
+    row.suite = suite;
+    row.variant = variant;
+    row.config = config;
+    row.size = size;
+    row.medianMs = median(ms);
+    row.minMs = *std::min_element(ms.begin(), ms.end());
+    row.maxMs = *std::max_element(ms.begin(), ms.end());
+    row.samples = static_cast<int>(ms.size());
+    return row;
+}
+
+void appendNote(std::string& note, const std::string& more) {
+    if (more.empty()) return;
+    note += (note.empty() ? "" : "; ") + more;
+}
+
+std::string fmt(const char* f, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+// ---- GEMM ---------------------------------------------------------------------------------------
+
+struct Operands {
+    int n = 0;
+    std::vector<float> a, b;
+    cl::Buffer da, db, dc;
+};
+
+Operands makeOperands(ComputeContext& cc, int n) {
+    Operands op;
+    op.n = n;
+    const std::size_t elems = std::size_t(n) * n;
+    op.a.resize(elems);
+    op.b.resize(elems);
+    std::mt19937 rng(1234 + n);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    for (auto& x : op.a)
+        x = d(rng);
+    for (auto& x : op.b)
+        x = d(rng);
+    op.da =
+        cl::Buffer(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, elems * 4, op.a.data());
+    op.db =
+        cl::Buffer(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, elems * 4, op.b.data());
+    op.dc = cl::Buffer(cc.context(), CL_MEM_READ_WRITE, elems * 4);
+    return op;
+}
+
+// Relative Frobenius error of C = A B over sampled entries (every entry for small n), against
+// double sums; "" and the error when within `tolerance`, else a WRONG note.
+std::string checkProduct(ComputeContext& cc, const Operands& op, double tolerance, double* relErr) {
+    const int n = op.n;
+    std::vector<float> c(std::size_t(n) * n);
+    cc.queue().enqueueReadBuffer(op.dc, CL_TRUE, 0, c.size() * 4, c.data());
+    std::mt19937 rng(99);
+    const bool all = std::size_t(n) * n <= kSampledEntries;
+    const int count = all ? n * n : kSampledEntries;
+    double errSq = 0, refSq = 0;
+    for (int s = 0; s < count; ++s) {
+        const int i = all ? s / n : static_cast<int>(rng() % n);
+        const int j = all ? s % n : static_cast<int>(rng() % n);
+        double want = 0;
+        for (int k = 0; k < n; ++k)
+            want += double(op.a[std::size_t(i) * n + k]) * op.b[std::size_t(k) * n + j];
+        const double got = c[std::size_t(i) * n + j];
+        if (!std::isfinite(got))
+            return "WRONG: non-finite C[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+        errSq += (got - want) * (got - want);
+        refSq += want * want;
+    }
+    *relErr = refSq > 0 ? std::sqrt(errSq / refSq) : std::sqrt(errSq);
+    const std::string sampled = all ? "" : " (" + std::to_string(count) + " sampled entries)";
+    if (*relErr > tolerance)
+        return "WRONG: rel. Frobenius error " + fmt("%.2e", *relErr) + " > " +
+               fmt("%.0e", tolerance) + sampled;
+    return "checked" + sampled + ", rel.err " + fmt("%.1e", *relErr);
+}
+
+// Tile configurations the tuned rows try (each must be valid for the variant).
+std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
+    std::vector<GemmTuning> out;
+    auto add = [&](int bm, int bn, int bk, int tm, int tn) {
+        GemmTuning t;
+        t.blockM = bm, t.blockN = bn, t.blockK = bk, t.threadM = tm, t.threadN = tn;
+        out.push_back(t);
+    };
+    switch (v) {
+        case GemmVariant::LocalTile:
+            for (int ts : {8, 16, 32}) {
+                GemmTuning t;
+                t.tile = ts;
+                out.push_back(t);
+            }
+            break;
+        case GemmVariant::RegisterBlocked:
+        case GemmVariant::DoubleBuffered:
+            add(128, 128, 8, 8, 8), add(128, 128, 16, 8, 8), add(64, 128, 16, 8, 8),
+                add(128, 64, 16, 8, 8), add(64, 64, 16, 4, 4), add(128, 128, 8, 8, 4),
+                add(128, 256, 8, 8, 16), add(256, 128, 8, 16, 8);
+            break;
+        case GemmVariant::TensorTf32:
+            add(128, 128, 16, 64, 32), add(128, 128, 32, 64, 32), add(128, 128, 16, 32, 64),
+                add(128, 256, 16, 64, 64), add(256, 128, 16, 64, 64), add(64, 128, 16, 32, 32),
+                add(128, 128, 16, 64, 64), add(64, 64, 32, 32, 32);
+            break;
+        case GemmVariant::Naive:
+            break;
+    }
+    return out;
+}
+
+struct GemmJob {
+    std::string variant, config, note;
+    std::function<double()> run;  // one repetition's device milliseconds
+    double tolerance = 1e-5;
+};
+
+void runGemmRow(ComputeContext& cc, const BenchOptions& o, BenchReport& report, Operands& op,
+                const GemmJob& job, int& wrong) {
+    const int n = op.n;
+    const std::string size = std::to_string(n) + "^3";
+    BenchRow row;
+    try {
+        const auto ms = clBoundary("gemm " + job.variant, [&] { return timeRuns(job.run, o); });
+        row = makeRow("gemm", job.variant, job.config, size, ms);
+        row.metrics = {{"GFLOP/s", 2.0 * n * n * double(n) / (row.medianMs * 1e6)}};
+        appendNote(row.note, job.note);
+        double relErr = 0;
+        const std::string check = checkProduct(cc, op, job.tolerance, &relErr);
+        row.metrics.push_back({"rel.err", relErr});
+        appendNote(row.note, check);
+        if (check.rfind("WRONG", 0) == 0) ++wrong;
+    } catch (const Error& e) {
+        row.suite = "gemm", row.variant = job.variant, row.config = job.config, row.size = size;
+        row.note = std::string("failed: ") + e.what();
+    }
+    report.add(row);
+}
+
+// Fastest candidate tuning for `v` at this size (a few repeats each); nullopt when none runs.
+std::optional<GemmTuning> tune(Gemm& gemm, GemmVariant v, Operands& op, const BenchOptions& o) {
+    std::optional<GemmTuning> best;
+    double bestMs = 0;
+    const GemmShape s{op.n, op.n, op.n};
+    for (const GemmTuning& t : tuningCandidates(v)) {
+        try {
+            BenchOptions few = o;
+            few.warmup = 1, few.repeats = 3;
+            const auto ms = timeRuns(
+                [&] { return eventMilliseconds(gemm.enqueue(v, s, 1, op.da, op.db, 0, op.dc, t)); },
+                few, 3);
+            const double m = median(ms);
+            if (!best || m < bestMs) best = t, bestMs = m;
+        } catch (const Error&) {
+            // a candidate this device cannot run (local memory, work-group size): skipped
+        } catch (const cl::Error&) {
+        }
+    }
+    return best;
+}
+
+void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& report,
+                       ClblastRow& blas, int& wrong) {
+    const int bands = 224;
+    const std::int64_t samples = o.quick ? 20011 : 667418;
+    const std::int64_t pitch = (samples + 15) / 16 * 16;  // 16-byte rows for the u8 tensor path
+    const std::string size = std::to_string(bands) + "x" + std::to_string(samples);
+    std::vector<std::uint8_t> x8(std::size_t(bands) * pitch, 0);
+    std::vector<float> xf(std::size_t(bands) * samples);
+    std::mt19937 rng(7);
+    for (int b = 0; b < bands; ++b)
+        for (std::int64_t s = 0; s < samples; ++s) {
+            const auto v = static_cast<std::uint8_t>(rng() >> 24);
+            x8[std::size_t(b) * pitch + s] = v;
+            xf[std::size_t(b) * samples + s] = v;
+        }
+    cl::Buffer d8(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x8.size(), x8.data());
+    cl::Buffer df(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, xf.size() * 4, xf.data());
+    Covariance cov(cc);
+    const double ops = double(bands) * (bands + 1) * double(samples);  // upper triangle, 2 ops
+
+    // Exact references for a sample of entries (the full product is ~17 G multiply-adds).
+    std::vector<std::int64_t> sums(bands, 0);
+    for (int b = 0; b < bands; ++b)
+        for (std::int64_t s = 0; s < samples; ++s)
+            sums[b] += x8[std::size_t(b) * pitch + s];
+    std::vector<std::pair<int, int>> entries;
+    for (int e = 0; e < 48; ++e)
+        entries.push_back({static_cast<int>(rng() % bands), static_cast<int>(rng() % bands)});
+    entries.push_back({0, 0}), entries.push_back({bands - 1, bands - 1}),
+        entries.push_back({0, bands - 1});
+    auto exactEntry = [&](int i, int j) {
+        std::int64_t g = 0;
+        const std::uint8_t* xi = &x8[std::size_t(i) * pitch];
+        const std::uint8_t* xj = &x8[std::size_t(j) * pitch];
+        for (std::int64_t s = 0; s < samples; ++s)
+            g += int(xi[s]) * int(xj[s]);
+        const std::int64_t num = samples * g - sums[i] * sums[j];
+        return static_cast<double>(num) / (double(samples) * double(samples - 1));
+    };
+    std::vector<double> want;
+    for (auto [i, j] : entries)
+        want.push_back(exactEntry(i, j));
+
+    auto covRow = [&](const std::string& variant, CovarianceVariant v, SampleType type) {
+        BenchRow row;
+        try {
+            CovarianceResult last;
+            const auto ms = clBoundary("covariance " + variant, [&] {
+                return timeRuns(
+                    [&] {
+                        last = type == SampleType::U8
+                                   ? cov.compute(v, type, d8, bands, samples, 0, pitch)
+                                   : cov.compute(v, type, df, bands, samples);
+                        return last.ms;
+                    },
+                    o);
+            });
+            row = makeRow("covariance", variant,
+                          std::string(type == SampleType::U8 ? "u8" : "f32") +
+                              (last.tensorPath ? ", mma.sync" : ""),
+                          size, ms);
+            row.metrics = {{"Gop/s", ops / (row.medianMs * 1e6)}};
+            appendNote(row.note,
+                       "ops = B(B+1)S; device time of every pass incl. adding the chunks");
+            double worst = 0;
+            bool exact = true;
+            for (std::size_t e = 0; e < entries.size(); ++e) {
+                const double got =
+                    last.covariance[std::size_t(entries[e].first) * bands + entries[e].second];
+                exact = exact && got == want[e];
+                worst = std::max(worst, std::abs(got - want[e]) / std::max(1.0, std::abs(want[e])));
+            }
+            std::string check;
+            if (type == SampleType::U8)
+                check = exact ? "checked: bit-exact on " + std::to_string(entries.size()) +
+                                    " sampled entries"
+                              : "WRONG: not exact (worst rel. " + fmt("%.2e", worst) + ")";
+            else
+                check = worst <= 1e-4
+                            ? "checked (" + std::to_string(entries.size()) +
+                                  " sampled entries, worst rel. " + fmt("%.1e", worst) + ")"
+                            : "WRONG: worst rel. error " + fmt("%.2e", worst);
+            appendNote(row.note, check);
+            if (check.rfind("WRONG", 0) == 0) ++wrong;
+        } catch (const Error& e) {
+            row.suite = "covariance", row.variant = variant, row.size = size;
+            row.note = std::string("failed: ") + e.what();
+        }
+        report.add(row);
+    };
+    if (wanted(o, "cov-tiled")) covRow("cov-tiled", CovarianceVariant::Tiled, SampleType::U8);
+    if (wanted(o, "cov-tensor")) covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8);
+    if (wanted(o, "cov-tiled")) covRow("cov-tiled", CovarianceVariant::Tiled, SampleType::F32);
+    if (wanted(o, "clblast")) {
+        // SSYRK of the raw float X (C = X X^T, upper): the library's share of the same work,
+        // without the means (which the covariance rows include).
+        BenchRow row;
+        try {
+            cl::Buffer c(cc.context(), CL_MEM_READ_WRITE, std::size_t(bands) * bands * 4);
+            const auto ms = clBoundary("clblast ssyrk", [&] {
+                return timeRuns(
+                    [&] {
+                        return blas.ssyrk(bands, static_cast<int>(samples), 1.0f, df, 0.0f, c)
+                            .milliseconds();
+                    },
+                    o);
+            });
+            row = makeRow("covariance", "clblast-ssyrk", "f32, " + blas.tuningNote(), size, ms);
+            row.metrics = {{"Gop/s", ops / (row.medianMs * 1e6)}};
+            std::vector<float> got(std::size_t(bands) * bands);
+            cc.queue().enqueueReadBuffer(c, CL_TRUE, 0, got.size() * 4, got.data());
+            double worst = 0;
+            for (auto [i, j] : entries) {
+                const int a = std::min(i, j), b = std::max(i, j);
+                double g = 0;
+                for (std::int64_t s = 0; s < samples; ++s)
+                    g +=
+                        double(xf[std::size_t(a) * samples + s]) * xf[std::size_t(b) * samples + s];
+                worst = std::max(worst,
+                                 std::abs(got[std::size_t(a) * bands + b] - g) / std::max(1.0, g));
+            }
+            row.note =
+                "X X^T only (no centring); " +
+                (worst <= 1e-4 ? "checked (sampled entries, worst rel. " + fmt("%.1e", worst) + ")"
+                               : "WRONG: worst rel. error " + fmt("%.2e", worst));
+            if (worst > 1e-4) ++wrong;
+        } catch (const Error& e) {
+            row.suite = "covariance", row.variant = "clblast-ssyrk", row.size = size;
+            row.note = std::string("failed: ") + e.what();
+        }
+        report.add(row);
+    }
+}
+
+}  // namespace
+
+void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& report) {
+    if (!o.clblastTuning.empty()) {
+        const std::string line = ClblastRow::importTunerJson(o.clblastTuning, cc.info());
+        std::fprintf(stderr, "clviz-bench: imported CLBlast parameters: %s\n", line.c_str());
+    }
+    std::vector<long long> sizes = o.sizes;
+    if (sizes.empty())
+        sizes = o.quick ? std::vector<long long>{64, 129}
+                        : std::vector<long long>{256, 512, 1000, 1024, 2048, 2047, 4096, 8192};
+    Gemm gemm(cc);
+    ClblastRow blas(cc);
+    int wrong = 0;
+    int step = 0;
+    for (long long nLL : sizes) {
+        const int n = static_cast<int>(nLL);
+        if (double(n) * n * 4 * 3 > double(cc.info().globalMemBytes) * 0.8 ||
+            double(n) * n * 4 > double(cc.info().maxAllocBytes)) {
+            BenchRow row;
+            row.suite = "gemm", row.variant = "all", row.size = std::to_string(n) + "^3";
+            row.note = "skipped: three " + std::to_string(n) + "^2 matrices do not fit the device";
+            report.add(row);
+            continue;
+        }
+        Operands op = makeOperands(cc, n);
+        const GemmShape s{n, n, n};
+        for (int vi = 0; vi < kGemmVariantCount; ++vi) {
+            const auto v = static_cast<GemmVariant>(vi);
+            const LinalgVariantInfo& info = gemmVariantInfo(v);
+            if (!wanted(o, info.id)) continue;
+            progress(++step, 0, std::string("gemm ") + info.id + " " + std::to_string(n));
+            if (v == GemmVariant::Naive && n > 4096) {
+                BenchRow row;
+                row.suite = "gemm", row.variant = info.id, row.size = std::to_string(n) + "^3";
+                row.note = "skipped above 4096 (seconds per product)";
+                report.add(row);
+                continue;
+            }
+            const bool ptx = gemm.usesInlinePtx(v);
+            const double tol = ptx ? 1e-3 : 1e-5;
+            GemmJob job;
+            job.variant = info.id;
+            job.tolerance = tol;
+            const GemmTuning def = gemm.resolved(v, {});
+            job.config = def.key().empty() ? "default" : def.key() + " (default)";
+            if (info.needsInlinePtx) job.note = gemm.ptxNote();
+            job.run = [&, v] {
+                return eventMilliseconds(gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc));
+            };
+            runGemmRow(cc, o, report, op, job, wrong);
+            if (o.tune && (n >= 512 || o.quick) && !tuningCandidates(v).empty()) {
+                if (const auto best = tune(gemm, v, op, o)) {
+                    GemmJob tuned = job;
+                    const GemmTuning t = *best;
+                    tuned.config = t.key() + " (tuned: best of " +
+                                   std::to_string(tuningCandidates(v).size()) + ")";
+                    tuned.run = [&, v, t] {
+                        return eventMilliseconds(
+                            gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));
+                    };
+                    runGemmRow(cc, o, report, op, tuned, wrong);
+                }
+            }
+        }
+        if (wanted(o, "clblast")) {
+            progress(++step, 0, "gemm clblast " + std::to_string(n));
+            GemmJob job;
+            job.variant = "clblast-sgemm";
+            job.config = blas.tuningNote();
+            job.run = [&] { return blas.sgemm(s, 1.0f, op.da, op.db, 0.0f, op.dc).milliseconds(); };
+            job.note = "span from a marker before the call to CLBlast's last event";
+            runGemmRow(cc, o, report, op, job, wrong);
+        }
+    }
+    if (wanted(o, "cov-tiled") || wanted(o, "cov-tensor") || wanted(o, "clblast")) {
+        progress(++step, 0, "covariance 224 x 667418");
+        runCovarianceRows(cc, o, report, blas, wrong);
+    }
+    progressDone();
+    if (wrong > 0)
+        std::fprintf(stderr, "clviz-bench: warning: %d linear-algebra result(s) are WRONG\n",
+                     wrong);
+}
+
+void runReduceBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& report) {
+    // --sizes for this suite are KiB.
+    std::vector<long long> kib = o.sizes;
+    if (kib.empty())
+        kib = o.quick ? std::vector<long long>{1, 1021}
+                      : std::vector<long long>{1, 64, 1024, 16 * 1024, 256 * 1024, 1024 * 1024};
+    Reduction red(cc);
+    int wrong = 0, step = 0;
+    for (long long k : kib) {
+        const std::size_t bytes = std::size_t(k) * 1024;
+        const std::size_t count = bytes / 4;
+        const std::string size =
+            k >= 1024 ? std::to_string(k / 1024) + " MiB" : std::to_string(k) + " KiB";
+        if (bytes > cc.info().maxAllocBytes) {
+            BenchRow row;
+            row.suite = "reduce", row.variant = "all", row.size = size;
+            row.note = "skipped: above the device's largest buffer";
+            report.add(row);
+            continue;
+        }
+        std::vector<float> f(count);
+        std::vector<unsigned> u(count);
+        std::mt19937 rng(static_cast<unsigned>(k));
+        for (std::size_t i = 0; i < count; ++i) {
+            const unsigned r = rng();
+            u[i] = r;
+            f[i] = static_cast<float>(r >> 8) * (1.0f / 16777216.0f);  // [0, 1)
+        }
+        cl::Buffer df(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, f.data());
+        cl::Buffer du(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, u.data());
+
+        // The probe: the same bytes read with float4 loads and nothing else.
+        double probeGbs = 0;
+        {
+            progress(++step, 0, "reduce read-probe " + size);
+            cl::Kernel probe = cc.programs().kernel("reduce.cl", "read_probe", "-DOP_SUM");
+            cl::Buffer sink(cc.context(), CL_MEM_READ_WRITE, 4);
+            const std::size_t wg = 256;
+            const std::size_t groups = std::max<std::size_t>(
+                1, std::min<std::size_t>((count / 4 + wg - 1) / wg,
+                                         std::size_t(std::max(1u, cc.info().computeUnits)) * 8));
+            probe.setArg(0, df);
+            probe.setArg(1, cl_ulong(count / 4));
+            probe.setArg(2, sink);
+            const auto ms = timeRuns(
+                [&] {
+                    cl::Event e;
+                    cc.queue().enqueueNDRangeKernel(probe, cl::NullRange, cl::NDRange(groups * wg),
+                                                    cl::NDRange(wg), nullptr, &e);
+                    return eventMilliseconds(e);
+                },
+                o);
+            BenchRow row = makeRow("reduce", "read-probe", "float4 loads, no tree", size, ms);
+            probeGbs = double(count / 4 * 16) / (row.medianMs * 1e6);
+            row.metrics = {{"GB/s", probeGbs}};
+            row.note = "the read-bandwidth ceiling for this run";
+            report.add(row);
+        }
+        for (int vi = 0; vi < kReduceVariantCount; ++vi) {
+            const auto v = static_cast<ReduceVariant>(vi);
+            const LinalgVariantInfo& info = reduceVariantInfo(v);
+            if (!wanted(o, info.id)) continue;
+            struct Case {
+                ReduceOp op;
+                ReduceType type;
+            };
+            for (const Case c :
+                 {Case{ReduceOp::Sum, ReduceType::Float}, Case{ReduceOp::Max, ReduceType::Float},
+                  Case{ReduceOp::Sum, ReduceType::Uint}, Case{ReduceOp::Min, ReduceType::Uint}}) {
+                const bool isFloat = c.type == ReduceType::Float;
+                const std::string config =
+                    std::string(reduceOpName(c.op)) + (isFloat ? " float" : " uint");
+                progress(++step, 0, "reduce " + std::string(info.id) + " " + config + " " + size);
+                BenchRow row;
+                try {
+                    ReduceResult last;
+                    const auto ms = clBoundary("reduce", [&] {
+                        return timeRuns(
+                            [&] {
+                                last = red.reduce(v, c.op, c.type, isFloat ? df : du, count);
+                                return last.ms;
+                            },
+                            o);
+                    });
+                    row = makeRow("reduce", info.id, config, size, ms);
+                    const double gbs = double(bytes) / (row.medianMs * 1e6);
+                    row.metrics = {{"GB/s", gbs}};
+                    if (probeGbs > 0)
+                        appendNote(row.note, fmt("%.0f%% of read probe", 100 * gbs / probeGbs));
+                    if (v == ReduceVariant::CourseUint4)
+                        appendNote(row.note, "host pass not timed");
+                    if (v == ReduceVariant::Subgroup)
+                        appendNote(row.note, last.subgroups ? "sub-groups / shfl.sync"
+                                                            : "local-tree fallback");
+                    const double want = isFloat ? referenceReduce(c.op, f.data(), count)
+                                                : referenceReduce(c.op, u.data(), count);
+                    const bool ok =
+                        isFloat && c.op == ReduceOp::Sum
+                            ? std::abs(last.value - want) <= 1e-5 * std::max(1.0, std::abs(want))
+                            : last.value == want;
+                    appendNote(row.note, ok ? "checked"
+                                            : "WRONG: " + fmt("%.9g", last.value) + " vs " +
+                                                  fmt("%.9g", want));
+                    if (!ok) ++wrong;
+                } catch (const Error& e) {
+                    row.suite = "reduce", row.variant = info.id, row.config = config,
+                    row.size = size;
+                    row.note = std::string("failed: ") + e.what();
+                }
+                report.add(row);
+            }
+        }
+    }
+    progressDone();
+    if (wrong > 0)
+        std::fprintf(stderr, "clviz-bench: warning: %d reduction result(s) are WRONG\n", wrong);
+}
+
+}  // namespace clviz::bench
