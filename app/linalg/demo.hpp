@@ -84,6 +84,8 @@ class LinalgDemo final : public Demo {
     bool shapeDrawn_ = false;
     bool dirty_ = true;        // run the selected variant even if not continuous
     bool errorDrawn_ = false;  // the error picture is of the current C
+    std::string drawnKey_;     // variant, tuning and shape of the C picture
+    int shapeGeneration_ = 0;  // counts applyShape()'s new matrices
     std::optional<GemmRun> lastRun_;
     std::string runError_;
 

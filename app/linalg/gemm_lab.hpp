@@ -63,6 +63,8 @@ class GemmLab {
     void compareIfReady();
 
     Gemm& gemm() { return *gemm_; }
+    // The kernels changed (live reload): the next run's C is compared again.
+    void kernelsChanged() { comparedKey_.clear(); }
 
   private:
     void stopReference();
@@ -82,7 +84,8 @@ class GemmLab {
     Reference refState_ = Reference::TooLarge;
     std::vector<float> ref_;
     cl::Buffer refDevice_;
-    bool compared_ = true;  // the last run's C was compared (or there is none)
+    bool compared_ = true;     // the last run's C was compared (or there is none)
+    std::string comparedKey_;  // variant and tuning of the C compared (or being waited for)
     std::optional<GemmError> error_;
 };
 
