@@ -18,6 +18,9 @@ namespace clviz {
 
 namespace {
 
+// The chosen kernel's run time above which the other variants are not timed at its shape.
+constexpr double kMaxJobBudgetMs = 500;
+
 bool sameShape(const GemmShape& x, const GemmShape& y) {
     return x.m == y.m && x.n == y.n && x.k == y.k && x.transA == y.transA && x.transB == y.transB;
 }
@@ -186,6 +189,16 @@ void LinalgDemo::runOneJob() {
     if (jobs_.empty()) return;
     const auto [variant, shape] = jobs_.front();
     jobs_.pop_front();
+    // Where the chosen kernel already takes over half a second at this shape (a large one on a
+    // CPU device), the other variants, the naive one above all, would freeze the window for
+    // longer: they are left out, and the panel says so.
+    if (lastRun_ && lastRun_->ms > kMaxJobBudgetMs && variant != controls_.variant) {
+        char why[96];
+        std::snprintf(why, sizeof why, "not timed: %s takes %.0f ms a run at this shape",
+                      gemmVariantInfo(controls_.variant).id, lastRun_->ms);
+        refusals_[int(variant)] = why;
+        return;
+    }
     // Other variants run with their defaults: the tile rows are the selected variant's.
     const GemmTuning tuning = variant == controls_.variant ? controls_.tuning : GemmTuning{};
     try {
