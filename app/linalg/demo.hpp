@@ -94,6 +94,7 @@ class LinalgDemo final : public Demo {
     std::map<int, GemmRun> byVariant_;  // the last run of each variant at the current shape
     std::map<std::string, std::map<double, double>> bySize_;  // variant id -> size -> GFLOP/s
     std::map<int, std::string> refusals_;  // variant -> why it does not run this tuning/shape
+    std::string skipNote_;                 // why the other variants were not timed, if so
 
     // Where the matrices go: between this frame's left and right panels (ImGui units).
     float insetLeft_ = 0, insetRight_ = 0;

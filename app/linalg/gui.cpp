@@ -140,6 +140,11 @@ void LinalgDemo::gemmPanel() {
     for (const auto& [v, why] : refusals_)
         if (GemmVariant(v) != controls_.variant)
             ImGui::TextDisabled("%s: %s", gemmVariantInfo(GemmVariant(v)).id, why.c_str());
+    if (!skipNote_.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        ImGui::TextWrapped("%s", skipNote_.c_str());
+        ImGui::PopStyleColor();
+    }
     ImGui::End();
 }
 
@@ -180,11 +185,11 @@ void LinalgDemo::drawMatrices() {
     const float halfH = (y1 - top - gap) / 2;
     place(texA_, x0, top, colW, halfH,
           "A " + std::to_string(texA_.rows) + "x" + std::to_string(texA_.cols) +
-              (s.transA ? " (used transposed)" : "") + ", colour +-1",
+              (s.transA ? " (op: its transpose)" : "") + ", +-1",
           nullptr);
     place(texB_, x0, top + halfH + gap, colW, halfH,
           "B " + std::to_string(texB_.rows) + "x" + std::to_string(texB_.cols) +
-              (s.transB ? " (used transposed)" : "") + ", colour +-1",
+              (s.transB ? " (op: its transpose)" : "") + ", +-1",
           nullptr);
     const bool overlay = controls_.errorOverlay && errorDrawn_ && texError_.texture;
     place(
@@ -197,13 +202,15 @@ void LinalgDemo::gui(const FrameInfo&) {
     demoMenu();
     stacks_.beginFrame();
     insetLeft_ = insetRight_ = 0;
-    auto measure = [&](const char* name, bool left) {
+    // Whichever column a panel ended up in (a stack that is full spills into the other one).
+    auto measure = [&](const char* name, bool) {
+        const float width = ImGui::GetIO().DisplaySize.x;
         for (const GuiWindowRect& w : drawnGuiWindows())
             if (w.name == name && !w.collapsed) {
-                if (left)
+                if (w.x + w.width / 2 < width / 2)
                     insetLeft_ = std::max(insetLeft_, w.x + w.width);
                 else
-                    insetRight_ = std::max(insetRight_, ImGui::GetIO().DisplaySize.x - w.x);
+                    insetRight_ = std::max(insetRight_, width - w.x);
             }
     };
     if (panels_.gemm) {
