@@ -232,6 +232,21 @@ void LinalgDemo::step(const FrameInfo&) {
     }
 }
 
+const SharedTexture* LinalgDemo::matrixTexture(char which) const {
+    switch (which) {
+        case 'A':
+            return texA_.texture.get();
+        case 'B':
+            return texB_.texture.get();
+        case 'C':
+            return texC_.texture.get();
+        case 'E':
+            return texError_.texture.get();
+        default:
+            return nullptr;
+    }
+}
+
 void LinalgDemo::draw(const FrameInfo&) {
     // The matrices are ImGui images (drawMatrices, in gui()): the scene is the cleared window.
 }

@@ -45,8 +45,13 @@ class LinalgDemo final : public Demo {
     ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
 
+    // --- for tests and the panels ---------------------------------------------------------
     const LinalgLabControls& controls() const { return controls_; }
     const DeviceCeilings& ceilings() const { return ceilings_; }
+    GemmLab* lab() { return gemm_.get(); }
+    // The texture showing 'A', 'B', 'C' or the error overlay 'E' (null before it is drawn).
+    const SharedTexture* matrixTexture(char which) const;
+    bool errorOverlayDrawn() const { return errorDrawn_ && texError_.texture != nullptr; }
 
   private:
     // One matrix on screen: its pixels on the device and the texture that shows them.

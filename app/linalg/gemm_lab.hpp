@@ -47,6 +47,8 @@ class GemmLab {
     // Times `variant` at `shape` in scratch buffers (C of the lab untouched).
     GemmRun time(GemmVariant variant, const GemmShape& shape, const GemmTuning& tuning);
 
+    const std::vector<float>& hostA() const { return hostA_; }  // as stored on the device
+    const std::vector<float>& hostB() const { return hostB_; }
     const cl::Buffer& a() const { return a_; }
     const cl::Buffer& b() const { return b_; }
     const cl::Buffer& c() const { return c_; }

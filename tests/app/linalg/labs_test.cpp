@@ -97,8 +97,8 @@ TEST(ReduceLab, MeasuresEverySizeCheckedAgainstTheCpu) {
         for (std::size_t i = 0; i < lab.points().size(); ++i)
             lab.step();
         for (const ReducePoint& p : lab.points()) {
-            EXPECT_TRUE(p.checked) << reduceVariantInfo(ReduceVariant(variant)).id << " "
-                                   << p.bytes << ": " << p.problem;
+            EXPECT_TRUE(p.checked) << reduceVariantInfo(ReduceVariant(variant)).id << " " << p.bytes
+                                   << ": " << p.problem;
             EXPECT_GT(p.gigabytesPerSecond(), 0);
             EXPECT_DOUBLE_EQ(p.point(ReduceVariant(variant)).flops, double(p.bytes / 4));
         }
