@@ -103,15 +103,19 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     const long s1 = min(samples, s0 + chunkLen);
 
     uint acc[2][4][4];
+#pragma unroll
     for (int a = 0; a < 2; ++a)
+#pragma unroll
         for (int b = 0; b < 4; ++b)
+#pragma unroll
             for (int q = 0; q < 4; ++q)
                 acc[a][b][q] = 0;
     uint rowSum = 0;
 
     for (long s = s0; s < s1; s += STAGE) {
-        // 2 x 64 rows of 4 uint4 each: 512 loads of 16 bytes for 128 work-items.
-        for (int e = tid; e < 2 * MT * 4; e += 128) {
+        // 2 x 64 rows of 4 uint4 each: 512 loads of 16 bytes for 128 work-items (a diagonal
+        // tile's columns are its rows: A alone).
+        for (int e = tid; e < (diagonal ? 1 : 2) * MT * 4; e += 128) {
             const int which = e / (MT * 4), r = (e / 4) % MT, c = (e % 4) * 16;
             const int band = (which ? j0 : i0) + r;
             const long sc = s + c;
@@ -137,16 +141,19 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
         }
         barrier(CLK_LOCAL_MEM_FENCE);
 #ifdef NV_INLINE_PTX
+        __local uint4(*Bt)[STAGE / 16] = diagonal ? As : Bs;
         uint4 av[2][2], bv[4];
+#pragma unroll
         for (int a = 0; a < 2; ++a) {
             av[a][0] = As[wm + a * 16 + g][t];
             av[a][1] = As[wm + a * 16 + g + 8][t];
         }
+#pragma unroll
         for (int b = 0; b < 4; ++b)
-            bv[b] = Bs[wn + b * 8 + g][t];
+            bv[b] = Bt[wn + b * 8 + g][t];
 #define MMA_U8_STEP(X0, X1)                                                                       \
-    for (int a = 0; a < 2; ++a)                                                                   \
-        for (int b = 0; b < 4; ++b)                                                               \
+    _Pragma("unroll") for (int a = 0; a < 2; ++a)                                                 \
+        _Pragma("unroll") for (int b = 0; b < 4; ++b)                                             \
             asm volatile(                                                                         \
                 "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "                                \
                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                          \
@@ -158,7 +165,7 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
 #else
         // Lane (g, t) owns rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 tile.
         __local const uchar* ab = (__local const uchar*)As;
-        __local const uchar* bb = (__local const uchar*)Bs;
+        __local const uchar* bb = (__local const uchar*)(diagonal ? As : Bs);
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 4; ++b)
                 for (int q = 0; q < 4; ++q) {
@@ -179,8 +186,11 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     }
 
     __global uint* out = partial + (size_t)get_group_id(1) * bands * bands;
+#pragma unroll
     for (int a = 0; a < 2; ++a)
+#pragma unroll
         for (int b = 0; b < 4; ++b)
+#pragma unroll
             for (int q = 0; q < 4; ++q) {
                 const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
                 const int j = j0 + wn + b * 8 + 2 * t + (q & 1);

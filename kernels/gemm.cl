@@ -167,7 +167,9 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
     const int i0 = get_group_id(1) * BM, j0 = get_group_id(0) * BN;
 
     float acc[TM][TN];
+#pragma unroll
     for (int m = 0; m < TM; ++m)
+#pragma unroll
         for (int n = 0; n < TN; ++n)
             acc[m][n] = 0.0f;
 
@@ -175,14 +177,14 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
     const int tiles = (K + BK - 1) / BK;
 
 #define FETCH(k0)                                                                    \
-    for (int s = 0; s < A_PER_ITEM; ++s)                                             \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                             \
         if (tid + s * NT < A_GROUPS) ra[s] = loadA(A, M, K, i0, (k0), tid + s * NT); \
-    for (int s = 0; s < B_PER_ITEM; ++s)                                             \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                           \
         if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT);
 #define STAGE(buf)                                                                    \
-    for (int s = 0; s < A_PER_ITEM; ++s)                                              \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                              \
         if (tid + s * NT < A_GROUPS) storeTileA(As[buf], ra[s], tid + s * NT);       \
-    for (int s = 0; s < B_PER_ITEM; ++s)                                              \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                                              \
         if (tid + s * NT < B_GROUPS) storeTileB(Bs[buf], rb[s], tid + s * NT);
 
 #if BUFFERS == 2
@@ -227,9 +229,11 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+#pragma unroll
     for (int m = 0; m < TM; ++m) {
         const int i = i0 + (m / 4) * 4 * TY + ty * 4 + (m % 4);
         if (i >= M) continue;
+#pragma unroll
         for (int n4 = 0; n4 < TN / 4; ++n4) {
             const int j = j0 + n4 * 4 * TX + tx * 4;
             __global float* c = C + (size_t)i * N + j;
@@ -316,22 +320,25 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
     const int i0 = get_group_id(1) * BM, j0 = get_group_id(0) * BN;
 
     float acc[MT][NTL][4];
+#pragma unroll
     for (int a = 0; a < MT; ++a)
+#pragma unroll
         for (int b = 0; b < NTL; ++b)
+#pragma unroll
             for (int q = 0; q < 4; ++q)
                 acc[a][b][q] = 0.0f;
 
     float4 ra[A_PER_ITEM], rb[B_PER_ITEM];
     const int tiles = (K + BK - 1) / BK;
 #define FETCH_TC(k0)                                                                 \
-    for (int s = 0; s < A_PER_ITEM; ++s)                                             \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                             \
         if (tid + s * NT < A_GROUPS) ra[s] = loadA(A, M, K, i0, (k0), tid + s * NT); \
-    for (int s = 0; s < B_PER_ITEM; ++s)                                             \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                           \
         if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT);
 #define STAGE_TC(buf)                                                                 \
-    for (int s = 0; s < A_PER_ITEM; ++s)                                              \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                              \
         if (tid + s * NT < A_GROUPS) storeTf32A(As[buf], ra[s], tid + s * NT);       \
-    for (int s = 0; s < B_PER_ITEM; ++s)                                              \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                                              \
         if (tid + s * NT < B_GROUPS) storeTf32B(Bs[buf], rb[s], tid + s * NT);
 
     FETCH_TC(0)
@@ -389,8 +396,11 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
+#pragma unroll
     for (int a = 0; a < MT; ++a)
+#pragma unroll
         for (int b = 0; b < NTL; ++b)
+#pragma unroll
             for (int q = 0; q < 4; ++q) {
                 const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
                 const int j = j0 + wn + b * 8 + 2 * t + (q & 1);

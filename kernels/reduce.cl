@@ -116,7 +116,11 @@ inline T shuffleXor(T v, int mask) {
     asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
                  : "=r"(r)
                  : "r"(as_uint(v)), "r"(mask));
-    return as_type(T)(r);
+#ifdef T_UINT
+    return r;
+#else
+    return as_float(r);
+#endif
 }
 inline T warpReduce(T v) {
     for (int m = 16; m > 0; m >>= 1)

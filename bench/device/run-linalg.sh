@@ -1,0 +1,72 @@
+#!/bin/bash
+# The linear-algebra lab on the lent NVIDIA GPU (bench/device/README.md): its tests, the gemm and
+# reduce suites (with tuned rows), CLBlast's own tuner and its tuned rows, and SASS instruction
+# counts of the kernels the runs built. Run from a carry folder holding clviz-bench, the
+# compute_linalg_*_test binaries, clblast_tuner_xgemm and lib/ (libclblast.so.1 and the Open MPI
+# libraries clviz-bench links); everything lands in $OUT/linalg-raw.tar.gz (+ the two tables).
+set -u
+C=$(cd "$(dirname "$0")" && pwd)
+export LD_LIBRARY_PATH=$C/lib
+R=/tmp/linalg-raw
+mkdir -p $R /tmp/xdg
+export XDG_CACHE_HOME=/tmp/xdg  # the program binaries (NVIDIA: PTX) for the SASS counts
+echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+{ date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,clocks.max.sm,memory.total,driver_version --format=csv; } | tee $R/card.txt
+step="${1:-all}"
+if [ "$step" = all ] || [ "$step" = tests ]; then
+    for t in gemm covariance reduction clblast_row; do
+        CLVIZ_PROGRAM_CACHE=off timeout 150 $C/compute_linalg_${t}_test >$R/test_$t.txt 2>&1
+        echo "test $t: rc=$? $(grep -E 'PASSED|FAILED' $R/test_$t.txt | tr '\n' ' ')"
+    done
+fi
+if [ "$step" = all ] || [ "$step" = bench ]; then
+    timeout 240 $C/clviz-bench --suite gemm --tune --json $R/gemm.json --csv $R/gemm.csv >$R/gemm.txt 2>$R/gemm.err
+    echo "gemm rc=$?"
+    timeout 100 $C/clviz-bench --suite reduce --json $R/reduce.json --csv $R/reduce.csv >$R/reduce.txt 2>$R/reduce.err
+    echo "reduce rc=$?"
+fi
+if [ "$step" = all ] || [ "$step" = clblast ]; then
+    (cd $R && timeout ${TUNER_S:-120} $C/clblast_tuner_xgemm -precision 32 >$R/clblast_tuner.txt 2>&1)
+    echo "tuner rc=$?"; ls $R/*.json
+    if [ -f $R/clblast_xgemm_1_32.json ]; then
+        timeout 60 $C/clviz-bench --suite gemm --variants clblast --sizes 1024,2048,4096,8192 \
+            --clblast-tuning $R/clblast_xgemm_1_32.json --json $R/gemm_clblast_tuned.json \
+            >$R/gemm_clblast_tuned.txt 2>&1
+        echo "clblast tuned rc=$?"
+    fi
+fi
+# SASS counts: the cached program binaries are PTX; ptxas assembles them for this GPU.
+PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
+CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+mkdir -p $R/sass
+python3 - "$R/sass" /tmp/xdg/clviz/programs <<'PY'
+import sys, pathlib
+out, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+for i, f in enumerate(sorted(src.glob("*.clbin"))):
+    b = f.read_bytes()
+    at = b.find(b"//\n// Generated")
+    if at < 0: at = b.find(b".version")
+    if at < 0: continue
+    key = b[12:at].split(b"\0")[0].decode("latin1", "replace")
+    stem = f.stem
+    (out / f"{stem}.ptx").write_bytes(b[at:].rstrip(b"\0"))
+    (out / f"{stem}.key").write_text(key)
+PY
+SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+for p in $R/sass/*.ptx; do
+    s=${p%.ptx}
+    $PTXAS -arch=sm_${SM:-90} -v $p -o $s.cubin >$s.ptxas.txt 2>&1 && $CUOBJDUMP -sass $s.cubin >$s.sass 2>/dev/null
+    rm -f $s.cubin
+done
+for s in $R/sass/*.sass; do
+    [ -s "$s" ] || continue
+    k=$(grep -o 'gemm_[a-z0-9]*\|cov_[a-z0-9_]*\|reduce_[a-z]*' ${s%.sass}.key | head -1)
+    printf '%s %s total=%s HMMA=%s IMMA=%s FFMA=%s LDS=%s LDG=%s BAR=%s STL=%s | %s\n' "$(basename ${s%.sass})" "$k" \
+        "$(grep -cE '^\s+/\*[0-9a-f]{4}\*/' $s)" "$(grep -c HMMA $s)" "$(grep -c IMMA $s)" "$(grep -c FFMA $s)" \
+        "$(grep -c 'LDS' $s)" "$(grep -c 'LDG' $s)" "$(grep -c 'BAR' $s)" "$(grep -c 'STL' $s)" \
+        "$(tr '\n' ' ' <${s%.sass}.key | cut -c1-160)"
+done | tee $R/sass_counts.txt
+rm -f $R/sass/*.ptx
+cd /tmp && tar czf $OUT/linalg-raw.tar.gz linalg-raw
+cp $R/gemm.txt $R/reduce.txt $OUT/ 2>/dev/null
+cat $R/gemm.txt $R/reduce.txt $R/gemm_clblast_tuned.txt 2>/dev/null | cut -c1-230
