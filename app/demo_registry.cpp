@@ -4,6 +4,8 @@
 
 #include "app/image/demo.hpp"
 #include "app/image/settings.hpp"
+#include "app/linalg/demo.hpp"
+#include "app/linalg/settings.hpp"
 #include "app/nbody/demo.hpp"
 #include "app/spectral/demo.hpp"
 #include "app/spectral/settings.hpp"
@@ -17,6 +19,7 @@ std::vector<DemoEntry>& registry() {
     static std::vector<DemoEntry> demos = {
         {"nbody", "N-body", makeNbodyDemo, [] { return NbodyDemo::settings().docs(); }},
         {"image", "Image lab", makeImageDemo, imageLabSettingDocs},
+        {"linalg", "Linear-algebra lab", makeLinalgDemo, linalgLabSettingDocs},
         {"spectral", "Spectral lab (MNF)", makeSpectralDemo, spectralLabSettingDocs},
     };
     return demos;

@@ -15,7 +15,9 @@
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/kernel_run_log.hpp"
 #include "compute/interop/external_memory.hpp"
+#include "compute/nbody/run_record.hpp"
 #include "compute/nbody/snapshot.hpp"
 #include "compute/reference_check.hpp"
 #include "render/gl/screenshot.hpp"
@@ -254,6 +256,14 @@ bool NbodyDemo::drawsInTurn() const {
 void NbodyDemo::collectStepTimings() {
     lastStep_ = sim_->lastStepTimings();
     lastSplit_ = engine_->splitTimings();
+    // The whole force pass ran here only on one device without MPI ranks: then it goes on the
+    // linear-algebra lab's roofline.
+    if (engine_->deviceCount() == 1 && !app_.mpi) {
+        NbodyVariant variant = sim_->kernelConfig().variant;
+        if (variant == NbodyVariant::Auto) variant = sim_->effectiveKernelConfig().variant;
+        if (auto run = nbodyForceRun(lastStep_, variant, sim_->precision()))
+            kernelRunLog().record("N-body", *run);
+    }
     stepsInFlight_ = false;
     stepTimingsFresh_ = true;
 }

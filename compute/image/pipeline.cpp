@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/kernel_run_log.hpp"
 
 namespace clviz {
 
@@ -90,6 +91,7 @@ struct ImagePipeline::Impl {
     struct Pending {
         std::string label;
         EnqueuedWork work;
+        std::size_t bytes = 0;  // pixels read + written by the step (0: not counted)
     };
 
     std::size_t checkChain(const std::vector<FilterStep>& steps, ImageSize source);
@@ -315,9 +317,11 @@ void ImagePipeline::run() {
             const cl::Buffer& out = m.ping[next];
             const EnqueuedWork work =
                 m.enqueueStep(step, current, currentSize, out, first, pending);
-            pending.push_back({stepLabel(step), work});
+            const ImageSize outSize = stepOutputSize(step, currentSize);
+            // Helper copies the step enqueued (pending so far) keep bytes 0: not counted.
+            pending.push_back({stepLabel(step), work, currentSize.bytes() + outSize.bytes()});
             current = out;
-            currentSize = stepOutputSize(step, currentSize);
+            currentSize = outSize;
             next ^= 1;
             first = false;
         }
@@ -329,7 +333,9 @@ void ImagePipeline::run() {
             EnqueuedWork work =
                 m.histogrammer().enqueue(histogramSettings_.variant, ofSource ? source_ : current,
                                          ofSource ? sourceSize_ : currentSize, m.histogramBins);
-            pending.push_back({histogramLabel(histogramSettings_.variant), work});
+            const ImageSize histogrammed = ofSource ? sourceSize_ : currentSize;
+            pending.push_back({histogramLabel(histogramSettings_.variant), work,
+                               histogrammed.bytes() + ImageHistogram::binsBytes()});
             histogram.emplace();
             cc_.queue().enqueueReadBuffer(m.histogramBins, CL_FALSE, 0, ImageHistogram::binsBytes(),
                                           histogram->bins.data());
@@ -341,8 +347,15 @@ void ImagePipeline::run() {
     }
 
     timings_.clear();
-    for (const auto& p : pending)
+    for (const auto& p : pending) {
         timings_.push_back({p.label, p.work.milliseconds()});
+        // For the linear-algebra lab's roofline: the filters count no flops, only the pixels
+        // they read and write (RGBA8), so they show as bandwidth.
+        if (p.bytes)
+            kernelRunLog().record("image lab",
+                                  {p.label, 0, double(p.bytes), timings_.back().ms * 1e-3,
+                                   "bytes: RGBA8 pixels read + written, no flops counted"});
+    }
     m.result = current;
     resultSize_ = currentSize;
     histogram_ = std::move(histogram);

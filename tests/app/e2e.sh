@@ -229,6 +229,39 @@ histogram_caption)
     "$PNG_CHECK" shot.png --width 1280 --height 720 "${checks[@]}" ||
         fail "a histogram caption cannot be read"
     ;;
+linalg_lab)
+    # The linear-algebra lab at its default 512^3 (what the CI box runs): the ceilings measured at
+    # start-up with their units, the variant switched mid-run (--set-at, as the panel does), the
+    # new variant's C matching the CPU reference, and a screenshot whose roofline chart (where the
+    # layout says it is) holds the ceiling lines and the GEMM points, with the matrices drawn
+    # between the panels.
+    expect 0 "screenshot written" "$CLVIZ" --demo linalg --frames 14 --set-at 6:variant=gemm-tile \
+        --set-at 10:app.check-reference=on --screenshot shot.png --layout layout.txt
+    grep -Eq "^linalg lab: ceilings on .*: memory [0-9.]+ [GMT]B/s \(copy, read \+ write\), FP32 [0-9.]+ [GMT]FLOP/s \(FMA loop\)" out.txt ||
+        fail "no ceilings line with units"
+    grep -Eq "TF32 [0-9.]+ [GMT]FLOP/s \(mma.sync loop\)|no tensor ceiling: " out.txt ||
+        fail "the tensor ceiling is neither measured nor said to be absent"
+    grep -q "GEMM gemm-tile vs CPU reference: OK" out.txt || fail "the switched variant failed the check"
+    grep -q "^linalg lab: variant=gemm-tile 512x512x512 " out.txt || fail "the variant did not switch"
+    ! grep -Ev "rel-error=|Frobenius error" out.txt | grep -qi "error" || fail "an error was reported"
+    cat layout.txt
+    read -r gx gy gw gh < <(window layout.txt GEMM)
+    read -r rx ry rw rh < <(window layout.txt Roofline)
+    "$PNG_CHECK" shot.png --width 1280 --height 720 \
+        --region "$(region layout.txt Roofline/chart)" --min-color-fraction 240,80,80,0.002 \
+        --min-color-fraction 90,170,255,0.0005 \
+        --region "$((gx + gw + 4)),$((gy + 30)),$((rx - gx - gw - 8)),200" \
+        --min-nonbackground-fraction 0.5 ||
+        fail "screenshot check"
+    # The N-body force pass and the image filters, run before in the same process, are on the
+    # roofline from their last runs.
+    expect 0 "roofline runs from other demos: .*N-body: N-body tiled.*image lab: " "$CLVIZ" \
+        --n 1024 --set variant=tiled --frames 12 --set-at 3:app.demo=image \
+        --set-at 6:app.demo=linalg --set-at 6:size=64
+    # A bad variant from the command line is refused with the list of variants.
+    expect 2 "unknown GEMM variant 'strassen'.*gemm-naive" "$CLVIZ" --demo linalg --frames 2 \
+        --set variant=strassen
+    ;;
 real_demo_switch)
     # The registered demos swap live through the command interface (as the Demo menu does):
     # N-body shuts down, the image lab starts, nothing fails.
