@@ -1,5 +1,6 @@
 #include "compute/core/program_cache.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <regex>
@@ -57,10 +58,12 @@ cl::Program programFromBinary(const cl::Context& context, const cl::Device& devi
 
 ProgramBuild buildProgram(const cl::Context& context, const cl::Device& device,
                           const std::string& file, const std::string& source,
-                          const std::string& options, const ProgramBinaryCache* disk) {
+                          const std::string& options, const ProgramBinaryCache* disk,
+                          const std::vector<std::string>& includes) {
     const auto start = std::chrono::steady_clock::now();
     ProgramBuild b;
     b.sourceHash = fnv1a64(source.data(), source.size());
+    b.includes = includes;
     auto finish = [&] {
         b.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                    .count();
@@ -122,7 +125,9 @@ const cl::Program& ProgramCache::get(const std::string& file, const std::string&
     auto key = std::make_pair(file, options);
     if (auto it = programs_.find(key); it != programs_.end()) return it->second.program;
 
-    ProgramBuild b = buildProgram(context_, device_, file, kernelSource(file), options, disk());
+    const ExpandedKernelSource source = kernelProgramSource(file);
+    ProgramBuild b =
+        buildProgram(context_, device_, file, source.text, options, disk(), source.includes);
     if (gVerbose)
         std::fprintf(stderr, "clviz: kernels/%s [%s]: %s in %.0f ms%s%s\n", file.c_str(),
                      optionsText(options).c_str(),
@@ -134,6 +139,7 @@ const cl::Program& ProgramCache::get(const std::string& file, const std::string&
     Entry e;
     e.program = b.program;
     e.sourceHash = b.sourceHash;
+    e.includes = b.includes;
     e.record = {file, options, b.origin, b.ms, b.log, 0, ""};
     return programs_.emplace(key, std::move(e)).first->second.program;
 }
@@ -169,6 +175,16 @@ std::optional<std::uint64_t> ProgramCache::sourceHashOf(const std::string& file,
     return it->second.sourceHash;
 }
 
+std::vector<std::string> ProgramCache::includesOf(const std::string& file) const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> out;
+    for (const auto& [key, entry] : programs_)
+        if (key.first == file)
+            for (const auto& h : entry.includes)
+                if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
+    return out;
+}
+
 void ProgramCache::install(const std::string& file,
                            const std::map<std::string, ProgramBuild>& builds) {
     {
@@ -179,6 +195,7 @@ void ProgramCache::install(const std::string& file,
             const int reloads = e.program() ? e.record.reloads + 1 : 0;
             e.program = b.program;
             e.sourceHash = b.sourceHash;
+            e.includes = b.includes;
             e.record = {file, options, b.origin, b.ms, b.log, reloads, ""};
         }
     }

@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A copy of every embedded kernel in a fresh directory that kernelSource() then reads.
+// A copy of every embedded kernel file (headers in their folders) in a fresh directory that
+// kernelSource() then reads.
 struct KernelCopy {
     fs::path dir;
     explicit KernelCopy(const std::string& tag) {
@@ -33,8 +34,10 @@ struct KernelCopy {
         fs::remove_all(dir);
         fs::create_directories(dir);
         setKernelDirectory("");
-        for (const auto& name : kernelFileNames())
-            std::ofstream(dir / name, std::ios::binary) << kernelSource(name);
+        for (const auto& name : kernelFileNames()) {
+            fs::create_directories((dir / name).parent_path());
+            std::ofstream(dir / name, std::ios::binary) << kernelFile(name);
+        }
         setKernelDirectory(dir.string());
     }
     ~KernelCopy() {

@@ -1,0 +1,110 @@
+#include "compute/core/kernel_includes.hpp"
+
+#include <algorithm>
+#include <regex>
+
+#include "common/error.hpp"
+
+namespace clviz {
+
+namespace {
+
+// Far above any real program (the largest kernel file is ~30 KB): a diamond of headers without
+// guards cannot grow the text without bound.
+constexpr std::size_t kMaxExpandedBytes = 16u << 20;
+
+std::string located(const std::string& file, int line) {
+    return "kernels/" + file + ":" + std::to_string(line) + ": ";
+}
+
+bool leavesDirectory(const std::string& name) {
+    if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos) return true;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = name.find('/', start);
+        const std::string part = name.substr(start, end - start);
+        if (part == ".." || part.empty()) return true;
+        if (end == std::string::npos) return false;
+        start = end + 1;
+    }
+}
+
+class Expander {
+  public:
+    explicit Expander(const ReadKernelFile& read) : read_(read) {}
+
+    ExpandedKernelSource run(const std::string& name) {
+        const std::string text = read_(name);  // the root's own error says what is missing
+        stack_.push_back(name);
+        splice(name, text);
+        return std::move(out_);
+    }
+
+  private:
+    void splice(const std::string& name, const std::string& text) {
+        int lineNo = 0;
+        std::size_t pos = 0;
+        while (pos < text.size()) {
+            std::size_t end = text.find('\n', pos);
+            const bool lastLine = end == std::string::npos;
+            if (lastLine) end = text.size();
+            const std::string line = text.substr(pos, end - pos);
+            ++lineNo;
+            const std::string header = includedName(line);
+            if (header.empty()) {
+                out_.text.append(text, pos, end - pos + (lastLine ? 0 : 1));
+            } else {
+                include(name, lineNo, header);
+                out_.text += "#line " + std::to_string(lineNo + 1) + " \"kernels/" + name + "\"\n";
+            }
+            pos = end + 1;
+            if (out_.text.size() > kMaxExpandedBytes)
+                throw Error(located(name, lineNo) + "the program grows past " +
+                            std::to_string(kMaxExpandedBytes >> 20) +
+                            " MiB through its includes (a header without an include guard?)");
+        }
+    }
+
+    void include(const std::string& from, int lineNo, const std::string& header) {
+        if (leavesDirectory(header))
+            throw Error(located(from, lineNo) + "#include \"" + header +
+                        "\": names are relative to the kernel directory and stay inside it");
+        if (std::find(stack_.begin(), stack_.end(), header) != stack_.end()) {
+            std::string cycle;
+            for (const auto& s : stack_)
+                cycle += s + " -> ";
+            throw Error(located(from, lineNo) + "include cycle: " + cycle + header);
+        }
+        std::string text;
+        try {
+            text = read_(header);
+        } catch (const Error& e) {
+            throw Error(located(from, lineNo) + "cannot include \"" + header + "\": " + e.what());
+        }
+        if (std::find(out_.includes.begin(), out_.includes.end(), header) == out_.includes.end())
+            out_.includes.push_back(header);
+        out_.text += "#line 1 \"kernels/" + header + "\"\n";
+        stack_.push_back(header);
+        splice(header, text);
+        stack_.pop_back();
+        if (!text.empty() && text.back() != '\n') out_.text += '\n';
+    }
+
+    const ReadKernelFile& read_;
+    std::vector<std::string> stack_;  // the files being spliced, outermost first
+    ExpandedKernelSource out_;
+};
+
+}  // namespace
+
+std::string includedName(const std::string& line) {
+    static const std::regex directive(R"re(^\s*#\s*include\s*"([^"]+)"\s*(//.*)?\r?$)re");
+    std::smatch m;
+    return std::regex_match(line, m, directive) ? m[1].str() : std::string();
+}
+
+ExpandedKernelSource expandKernelIncludes(const std::string& name, const ReadKernelFile& read) {
+    return Expander(read).run(name);
+}
+
+}  // namespace clviz
