@@ -17,6 +17,16 @@ std::string located(const std::string& file, int line) {
     return "kernels/" + file + ":" + std::to_string(line) + ": ";
 }
 
+std::string resync(const std::string& file, int nextLine) {
+    return "#line " + std::to_string(nextLine) + " \"kernels/" + file + "\"\n";
+}
+
+// #else, #elif, #endif: where a skipped group may end.
+bool endsGroup(const std::string& line) {
+    static const std::regex directive(R"re(^\s*#\s*(else|elif|endif)\b.*)re");
+    return std::regex_match(line, directive);
+}
+
 bool leavesDirectory(const std::string& name) {
     if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos) return true;
     std::size_t start = 0;
@@ -43,6 +53,7 @@ class Expander {
   private:
     void splice(const std::string& name, const std::string& text) {
         int lineNo = 0;
+        bool spliced = false;  // a header went in above: line numbers need #line from here on
         std::size_t pos = 0;
         while (pos < text.size()) {
             std::size_t end = text.find('\n', pos);
@@ -53,9 +64,16 @@ class Expander {
             const std::string header = includedName(line);
             if (header.empty()) {
                 out_.text.append(text, pos, end - pos + (lastLine ? 0 : 1));
+                // An include inside a group the preprocessor skips has its #line directives
+                // skipped too: the group's end puts the count right again.
+                if (spliced && endsGroup(line)) {
+                    if (lastLine) out_.text += '\n';
+                    out_.text += resync(name, lineNo + 1);
+                }
             } else {
                 include(name, lineNo, header);
-                out_.text += "#line " + std::to_string(lineNo + 1) + " \"kernels/" + name + "\"\n";
+                out_.text += resync(name, lineNo + 1);
+                spliced = true;
             }
             pos = end + 1;
             if (out_.text.size() > kMaxExpandedBytes)

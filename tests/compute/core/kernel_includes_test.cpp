@@ -74,6 +74,24 @@ TEST(KernelIncludes, NestedHeadersAreSplicedWithLineDirectives) {
     EXPECT_EQ(e.includes, (std::vector<std::string>{"common/b.clh", "common/c.clh"}));
 }
 
+TEST(KernelIncludes, LineCountsAreRightAfterAGroupThePreprocessorMaySkip) {
+    // Under #if 0 the #line directives are skipped with the header: the #endif resyncs.
+    Files fs;
+    fs.files["a.cl"] = "#ifdef X\n#include \"h.clh\"\n#else\nint a;\n#endif\nint b;";
+    fs.files["h.clh"] = "int h;\n";
+    EXPECT_EQ(expandKernelIncludes("a.cl", fs.reader()).text,
+              "#ifdef X\n"
+              "#line 1 \"kernels/h.clh\"\n"
+              "int h;\n"
+              "#line 3 \"kernels/a.cl\"\n"
+              "#else\n"
+              "#line 4 \"kernels/a.cl\"\n"
+              "int a;\n"
+              "#endif\n"
+              "#line 6 \"kernels/a.cl\"\n"
+              "int b;");
+}
+
 TEST(KernelIncludes, AHeaderIncludedTwiceIsListedOnce) {
     Files fs;
     fs.files["a.cl"] = "#include \"h.clh\"\n#include \"g.clh\"\n";
