@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "compute/core/device_info.hpp"
+#include "compute/core/inline_ptx.hpp"
 
 namespace clviz {
 
@@ -81,7 +82,7 @@ std::string buildOptions(const NbodyKernelConfig& c, const NbodyForceBuildReques
     const int wg = c.workGroupSize;
     // Fast math, as CUDA's -use_fast_math: native_rsqrt maps to the hardware approximation and
     // arithmetic may flush denormals (NVIDIA still emits the denormal-safe rsqrt for
-    // native_rsqrt, hence NV_PTX_RSQRT below).
+    // native_rsqrt, hence NV_INLINE_PTX below: kernels/common/gravity.clh).
     std::string options = "-cl-fast-relaxed-math -cl-mad-enable -cl-denorms-are-zero -D";
     options += variantDefine(c.variant);
     options += " -DWG=" + std::to_string(wg) + " -DUNROLL=" + std::to_string(c.unroll) +
@@ -91,8 +92,8 @@ std::string buildOptions(const NbodyKernelConfig& c, const NbodyForceBuildReques
     if (static_cast<double>(r.softening) * r.softening < 1e-30) options += " -DSELF_GUARD";
     if (r.precision == NbodyPrecision::Double)
         options += " -DREAL_DOUBLE";
-    else if (r.inlinePtxRsqrt && nvidia)
-        options += " -DNV_PTX_RSQRT";
+    else if (r.inlinePtx && nvidia)
+        options += std::string(" -D") + kInlinePtxDefine;
     // Groups above 256 need at most 65536 / wg registers per work-item: say so to NVIDIA's
     // compiler. (Its driver still reported CL_KERNEL_WORK_GROUP_SIZE = 256 for these kernels
     // on the H200, so they get clamped; see docs/benchmarks.md.)

@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/nbody/autotune_store.hpp"
@@ -148,7 +149,7 @@ NbodySimulation::Built& NbodySimulation::build(const NbodyKernelConfig& resolved
     request.n = n_;
     request.precision = precision_;
     request.softening = params_.softening;
-    request.inlinePtxRsqrt = !(ptxRefused_ & variantBit);
+    request.inlinePtx = !(ptxRefused_ & variantBit);
     request.verboseBuildLog = !env_.dumpDir.empty();
     std::string refused;  // set when the PTX rsqrt was refused during this build
     for (;;) {
@@ -160,9 +161,9 @@ NbodySimulation::Built& NbodySimulation::build(const NbodyKernelConfig& resolved
         try {
             b.kernel = cc_.programs().kernel("nbody_force.cl", "nbody_force", plan.options);
         } catch (const Error& e) {
-            if (plan.options.find("NV_PTX_RSQRT") == std::string::npos) throw;
+            if (plan.options.find(kInlinePtxDefine) == std::string::npos) throw;
             ptxRefused_ |= variantBit;  // use native_rsqrt from now on
-            request.inlinePtxRsqrt = false;
+            request.inlinePtx = false;
             refused = "inline PTX rsqrt refused by the compiler (" + firstCompilerError(e.what()) +
                       "); using native_rsqrt";
             continue;

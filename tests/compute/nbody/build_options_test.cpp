@@ -91,15 +91,15 @@ TEST(NbodyBuildOptions, DoublePrecisionAndTheSelfInteractionGuard) {
     const auto b = nbodyForceBuild(r, nvidiaGpu());
     EXPECT_TRUE(has(b.options, "-DREAL_DOUBLE")) << b.options;
     EXPECT_TRUE(has(b.options, "-DSELF_GUARD")) << b.options;
-    EXPECT_FALSE(has(b.options, "-DNV_PTX_RSQRT")) << b.options;  // the float rsqrt only
+    EXPECT_FALSE(has(b.options, "-DNV_INLINE_PTX")) << b.options;  // the float rsqrt only
 }
 
 TEST(NbodyBuildOptions, NvidiaExtrasOnlyWhereTheyApply) {
     auto r = request(NbodyVariant::Unrolled, 256, 4, 2);
-    EXPECT_TRUE(has(nbodyForceBuild(r, nvidiaGpu()).options, "-DNV_PTX_RSQRT"));
-    EXPECT_FALSE(has(nbodyForceBuild(r, cpu()).options, "-DNV_PTX_RSQRT"));
-    r.inlinePtxRsqrt = false;  // the compiler refused it once
-    EXPECT_FALSE(has(nbodyForceBuild(r, nvidiaGpu()).options, "-DNV_PTX_RSQRT"));
+    EXPECT_TRUE(has(nbodyForceBuild(r, nvidiaGpu()).options, "-DNV_INLINE_PTX"));
+    EXPECT_FALSE(has(nbodyForceBuild(r, cpu()).options, "-DNV_INLINE_PTX"));
+    r.inlinePtx = false;  // the compiler refused it once
+    EXPECT_FALSE(has(nbodyForceBuild(r, nvidiaGpu()).options, "-DNV_INLINE_PTX"));
     EXPECT_EQ(nbodyForceBuild(r, nvidiaGpu()).options.find("maxrregcount"), std::string::npos);
 
     r.verboseBuildLog = true;
