@@ -136,6 +136,50 @@ TEST(KernelReloader, AnEditOfThePairsKernelRunsAfterTheReload) {
     EXPECT_EQ(accelerationsNow(), std::vector<double>(3, 0.0)) << "the old pairs kernel ran";
 }
 
+// The gravity interaction lives in a shared header (kernels/common/gravity.clh): editing it
+// rebuilds the all-pairs and the pairs-once programs both, and both run the edit.
+TEST(KernelReloader, AHeaderEditReachesEveryForceKernelThatIncludesIt) {
+    KernelCopy kernels("header");
+    auto cc = freshContext();
+    NbodySimulation tiled(*cc), pairs(*cc);
+    tiled.setVariant(NbodyVariant::Tiled);
+    pairs.setVariant(NbodyVariant::Pairs);
+    for (NbodySimulation* sim : {&tiled, &pairs}) {
+        sim->load(makePreset(NbodyPreset::Plummer, 61, 5));
+        sim->step(1);
+    }
+    auto body0 = [](NbodySimulation& sim) {
+        const auto acc = sim.readAccelerationsDouble();
+        return std::vector<double>{acc[0], acc[1], acc[2]};
+    };
+    ASSERT_NE(body0(tiled), std::vector<double>(3, 0.0));
+    ASSERT_NE(body0(pairs), std::vector<double>(3, 0.0));
+
+    KernelReloader reloader(cc->programs(), kernels.dir.string());
+    kernels.save("common/gravity.clh",
+                 replaced(kernels.read("common/gravity.clh"),
+                          "const real s = (q).w * (inv * inv * inv);", "const real s = 0;"));
+    auto events = reloader.waitForReload(120);
+    while (reloader.busy()) {
+        const auto more = reloader.waitForReload(120);
+        events.insert(events.end(), more.begin(), more.end());
+    }
+    std::vector<std::string> files;
+    for (const auto& e : events) {
+        EXPECT_TRUE(e.installed) << e.message;
+        files.push_back(e.file);
+    }
+    EXPECT_NE(std::find(files.begin(), files.end(), "nbody_force.cl"), files.end());
+    EXPECT_NE(std::find(files.begin(), files.end(), "nbody_pairs.cl"), files.end());
+    EXPECT_EQ(std::find(files.begin(), files.end(), "nbody_integrate.cl"), files.end())
+        << "it does not include gravity.clh";
+    for (NbodySimulation* sim : {&tiled, &pairs}) {
+        sim->reloadKernels();
+        sim->step(1);
+        EXPECT_EQ(body0(*sim), std::vector<double>(3, 0.0)) << "the old interaction ran";
+    }
+}
+
 TEST(KernelReloader, SyntaxErrorKeepsTheLastGoodBuild) {
     KernelCopy kernels("error");
     auto cc = freshContext();
