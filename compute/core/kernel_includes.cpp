@@ -115,6 +115,42 @@ class Expander {
 
 }  // namespace
 
+std::string originalPosition(const std::string& root, const std::string& expanded, int line) {
+    static const std::regex directive(R"re(^\s*#\s*line\s+(\d+)\s+"([^"]*)"\s*$)re");
+    std::string file = "kernels/" + root;
+    int at = 1;  // the original line number of the current expanded line
+    std::size_t pos = 0;
+    for (int n = 1; n < line && pos < expanded.size(); ++n) {
+        std::size_t end = expanded.find('\n', pos);
+        if (end == std::string::npos) end = expanded.size();
+        std::smatch m;
+        const std::string text = expanded.substr(pos, end - pos);
+        if (std::regex_match(text, m, directive)) {
+            at = std::stoi(m[1].str());
+            file = m[2].str();
+        } else {
+            ++at;
+        }
+        pos = end + 1;
+    }
+    return file + ":" + std::to_string(at);
+}
+
+std::string withOriginalPositions(const std::string& log, const std::string& root,
+                                  const std::string& expanded) {
+    static const std::regex placeholder(
+        R"re((\S*tempfile_\w+\.cl|<kernel>|<source>|<stdin>):(\d+)(?=:))re");
+    std::string out;
+    auto last = log.cbegin();
+    for (std::sregex_iterator it(log.begin(), log.end(), placeholder), end; it != end; ++it) {
+        out.append(last, log.cbegin() + it->position());
+        out += originalPosition(root, expanded, std::stoi((*it)[2].str()));
+        last = log.cbegin() + it->position() + it->length();
+    }
+    out.append(last, log.cend());
+    return out;
+}
+
 std::string includedName(const std::string& line) {
     static const std::regex directive(R"re(^\s*#\s*include\s*"([^"]+)"\s*(//.*)?\r?$)re");
     std::smatch m;

@@ -25,6 +25,17 @@ using ReadKernelFile = std::function<std::string(const std::string& name)>;
 // without includes comes back unchanged.
 ExpandedKernelSource expandKernelIncludes(const std::string& name, const ReadKernelFile& read);
 
+// Where line `line` (1-based) of the expanded text of kernels/<root> came from: "kernels/F:L", as
+// the #line directives in `expanded` say. Compilers that ignore #line (NVIDIA's) report positions
+// in the expanded text; this names the file the line really is in.
+std::string originalPosition(const std::string& root, const std::string& expanded, int line);
+
+// `log` with each position a compiler gave in its own name for the source ("<kernel>:12:",
+// PoCL's ".../tempfile_Ab.cl:12:") replaced by the file and line it came from
+// ("kernels/common/gravity.clh:5:"). Positions already naming a file (#line honoured) stay.
+std::string withOriginalPositions(const std::string& log, const std::string& root,
+                                  const std::string& expanded);
+
 // The file name of one `#include "…"` line, or "" when the line is not one.
 std::string includedName(const std::string& line);
 

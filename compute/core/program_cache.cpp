@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <regex>
 
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
@@ -21,14 +20,6 @@ std::string buildLog(const cl::Program& program, const cl::Device& device) {
     } catch (const cl::Error&) {
         return "(no build log available)";
     }
-}
-
-// Compilers name the source after their own temporary file (PoCL: ".../tempfile_XyZ.cl") or a
-// placeholder (NVIDIA: "<kernel>"); say kernels/<file> instead, so "file:line" means something.
-std::string withFileName(const std::string& log, const std::string& file) {
-    static const std::regex placeholder(
-        R"((\S*tempfile_\w+\.cl|<kernel>|<source>|<stdin>)(?=:\d))");
-    return std::regex_replace(log, placeholder, "kernels/" + file);
 }
 
 std::string optionsText(const std::string& options) {
@@ -75,7 +66,7 @@ ProgramBuild buildProgram(const cl::Context& context, const cl::Device& device,
             if (b.program()) {
                 b.origin = ProgramOrigin::BinaryCache;
                 b.cacheNote.clear();
-                b.log = buildLog(b.program, device);
+                b.log = withOriginalPositions(buildLog(b.program, device), file, source);
                 return finish();
             }
         }
@@ -83,9 +74,11 @@ ProgramBuild buildProgram(const cl::Context& context, const cl::Device& device,
     try {
         b.program = cl::Program(context, source);
         b.program.build(std::vector<cl::Device>{device}, options.c_str());
-        b.log = buildLog(b.program, device);
+        b.log = withOriginalPositions(buildLog(b.program, device), file, source);
     } catch (const cl::Error& e) {
-        b.log = b.program() ? withFileName(buildLog(b.program, device), file)
+        // Compilers name the source after their own temporary file (PoCL) or a placeholder
+        // ("<kernel>", NVIDIA, which also ignores #line): say the file and line it came from.
+        b.log = b.program() ? withOriginalPositions(buildLog(b.program, device), file, source)
                             : std::string("(no program object)");
         b.error = "OpenCL build of kernels/" + file + " failed with " + clErrorName(e.err()) +
                   "\n  options: " + optionsText(options) + "\n  build log:\n" + b.log;

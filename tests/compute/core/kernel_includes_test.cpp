@@ -170,3 +170,28 @@ TEST(KernelIncludes, EveryEmbeddedProgramExpands) {
     }
     EXPECT_GT(programs, 5);
 }
+
+TEST(KernelIncludes, LogPositionsInTheExpandedTextNameTheirFile) {
+    Files fs;
+    fs.files["a.cl"] = "// a\n#include \"common/b.clh\"\nkernel void k() { x = ; }\n";
+    fs.files["common/b.clh"] = "#define B 1\n\nint broken( { }\n";
+    const std::string text = expandKernelIncludes("a.cl", fs.reader()).text;
+    // Expanded: 1 "// a", 2 #line, 3 "#define B 1", 4 "", 5 "int broken", 6 #line, 7 "kernel".
+    EXPECT_EQ(originalPosition("a.cl", text, 1), "kernels/a.cl:1");
+    EXPECT_EQ(originalPosition("a.cl", text, 5), "kernels/common/b.clh:3");
+    EXPECT_EQ(originalPosition("a.cl", text, 7), "kernels/a.cl:3");
+    // NVIDIA's compiler ignores #line and says "<kernel>:LINE:COL" in the expanded text.
+    EXPECT_EQ(withOriginalPositions("<kernel>:5:13: error: expected parameter declarator\n"
+                                    "<kernel>:7:21: error: expected expression\n",
+                                    "a.cl", text),
+              "kernels/common/b.clh:3:13: error: expected parameter declarator\n"
+              "kernels/a.cl:3:21: error: expected expression\n");
+    // PoCL names its temporary file before the first #line, and the #line file after it.
+    EXPECT_EQ(withOriginalPositions("error: /tmp/pocl/tempfile_Ab12.cl:1:2: x\n"
+                                    "error: kernels/common/b.clh:3:13: y\n",
+                                    "a.cl", text),
+              "error: kernels/a.cl:1:2: x\nerror: kernels/common/b.clh:3:13: y\n");
+    // A source without includes: the placeholder becomes the file, lines unchanged.
+    EXPECT_EQ(withOriginalPositions("<kernel>:2:1: warning: w", "c.cl", "int a;\nint b;\n"),
+              "kernels/c.cl:2:1: warning: w");
+}
