@@ -3,8 +3,10 @@
 // kernels have no directory the compiler could search, and the program binary cache and the live
 // reloader must know every file a program is made of. Include names are relative to the kernel
 // directory ("common/real.clh"), whichever file includes them. The included text is spliced in
-// place between `#line` directives, so compilers report errors at the header's own file and line
-// ("kernels/common/real.clh:12"). Headers guard themselves with #ifndef, as in C.
+// place between `#line` directives, so compilers that honour them (PoCL) report errors at the
+// header's own file and line ("kernels/common/real.clh:12"); for those that do not (NVIDIA's),
+// withOriginalPositions maps the log's positions back. Headers guard themselves with #ifndef, as
+// in C. Includes are resolved whatever the conditionals around them say.
 #include <functional>
 #include <string>
 #include <vector>
