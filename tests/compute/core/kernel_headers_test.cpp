@@ -74,6 +74,16 @@ int run(ComputeContext& cc, const std::string& name) {
     return v;
 }
 
+// Every reload a change starts (one per program that includes it), once all have finished.
+std::vector<KernelReloadEvent> everyReload(KernelReloader& reloader) {
+    auto events = reloader.waitForReload(60);
+    while (reloader.busy()) {
+        const auto more = reloader.waitForReload(60);
+        events.insert(events.end(), more.begin(), more.end());
+    }
+    return events;
+}
+
 std::vector<std::string> filesOf(const std::vector<KernelReloadEvent>& events) {
     std::vector<std::string> files;
     for (const auto& e : events)
@@ -143,11 +153,7 @@ TEST(KernelHeaders, HeaderEditRebuildsEveryProgramThatIncludesIt) {
     KernelReloader reloader(cc->programs(), k.dir.string());
 
     k.write("common/value.clh", ProbeKernels::value(5));  // a direct include of a.cl and b.cl
-    auto events = reloader.waitForReload(60);
-    while (reloader.busy()) {
-        const auto more = reloader.waitForReload(60);
-        events.insert(events.end(), more.begin(), more.end());
-    }
+    auto events = everyReload(reloader);
     EXPECT_EQ(filesOf(events), (std::vector<std::string>{"a.cl", "b.cl"}));
     for (const auto& e : events)
         EXPECT_TRUE(e.installed) << e.message;
@@ -157,11 +163,7 @@ TEST(KernelHeaders, HeaderEditRebuildsEveryProgramThatIncludesIt) {
     // A nested header (included through value.clh): only b.cl calls twice(), both include it.
     k.write("common/twice.clh",
             "#ifndef TWICE_CLH\n#define TWICE_CLH\nint twice(int x) { return 3 * x; }\n#endif\n");
-    events = reloader.waitForReload(60);
-    while (reloader.busy()) {
-        const auto more = reloader.waitForReload(60);
-        events.insert(events.end(), more.begin(), more.end());
-    }
+    events = everyReload(reloader);
     EXPECT_EQ(filesOf(events), (std::vector<std::string>{"a.cl", "b.cl"}));
     EXPECT_EQ(run(*cc, "b"), 15);
     EXPECT_EQ(run(*cc, "c"), 7);
