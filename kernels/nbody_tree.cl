@@ -11,7 +11,7 @@
 // Build options: -DWG=n (walk work-group = bodies per group, power of two), -DSTACK=n, -DLIST=n,
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
-// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG (below).
+// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below).
 //
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
@@ -36,10 +36,10 @@
 // The fixed work-group sizes come from the host (compute/nbody/tree/tree_force.cpp), which
 // launches with them: SORT_WG (radix sort; one 8-bit rank field per digit: at most 255 keys),
 // SCAN_WG (radix_scan: one work-group scans every tile count), REDUCE_WG (bounds kernels).
-#if !defined(SORT_WG) || !defined(SCAN_WG) || !defined(REDUCE_WG)
-#error "the host passes -DSORT_WG, -DSCAN_WG and -DREDUCE_WG"
+// KEY_BITS: Morton key bits per axis, as the CPU reference tree uses (kTreeKeyBits).
+#if !defined(SORT_WG) || !defined(SCAN_WG) || !defined(REDUCE_WG) || !defined(KEY_BITS)
+#error "the host passes -DSORT_WG, -DSCAN_WG, -DREDUCE_WG and -DKEY_BITS"
 #endif
-#define KEY_BITS 21
 
 #if LIST < 2 * WG || LIST < LEAF || STACK < WG + 256
 #error "LIST must hold 2 * WG entries and a leaf, STACK WG + 256 (see walk)"

@@ -18,7 +18,7 @@ if [[ -n $new ]]; then git archive "$new" kernels | tar -x -C "$work/new"; else 
 fast="-cl-fast-relaxed-math -cl-mad-enable"
 # NV_PTX_RSQRT was the force kernel's switch before NV_INLINE_PTX served every kernel: pass both.
 nv="-DNV_INLINE_PTX -DNV_PTX_RSQRT"
-tree="-DWG=64 -DSTACK=1024 -DLIST=1024 -DCELLS=512 -DLEAF=4 -DSORT_WG=128 -DSCAN_WG=256 -DREDUCE_WG=256"
+tree="-DWG=64 -DSTACK=1024 -DLIST=1024 -DCELLS=512 -DLEAF=4 -DSORT_WG=128 -DSCAN_WG=256 -DREDUCE_WG=256 -DKEY_BITS=21"
 programs=()
 for v in NAIVE TILED UNROLLED ASYNC_COPY SMALL_N; do
     for x in "$nv" "" "$nv -DSELF_GUARD" "-DREAL_DOUBLE"; do

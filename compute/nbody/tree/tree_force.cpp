@@ -10,6 +10,7 @@
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/nbody/body.hpp"
+#include "compute/nbody/tree/reference_tree.hpp"
 
 namespace clviz {
 
@@ -148,7 +149,7 @@ void TreeForce::refreshKernels() {
         " -DLEAF=" + std::to_string(options_.leafSize) +
         // The launches' fixed sizes: the kernels compile them in.
         " -DSORT_WG=" + std::to_string(kSortWg) + " -DSCAN_WG=" + std::to_string(kScanWg) +
-        " -DREDUCE_WG=" + std::to_string(kReduceWg);
+        " -DREDUCE_WG=" + std::to_string(kReduceWg) + " -DKEY_BITS=" + std::to_string(kTreeKeyBits);
     Kernels k;
     k.boundsPartial = programs.kernel(kFile, "bounds_partial", base);
     k.boundsFinal = programs.kernel(kFile, "bounds_final", base);
