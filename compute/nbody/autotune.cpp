@@ -189,9 +189,7 @@ NbodyAutotuneResult NbodySimulation::autotunePairs(double budgetSeconds) {
 NbodyKernelConfig NbodySimulation::autoPick() {
     const DeviceInfo& dev = cc_.info();
     const bool gpu = dev.kind == DeviceKind::Gpu;
-    if (n_ == 0)
-        return nbodyDeviceDefaults(gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized, gpu, n_,
-                                   dev.computeUnits);
+    if (n_ == 0) return nbodyDeviceDefaults(defaultNbodyVariant(gpu), gpu, n_, dev.computeUnits);
     if (autoN_ == n_ && autoPrecision_ == precision_) return autoConfig_;
     // The variant table's `autoConsiders` rows compete (naive and tiled are never the fastest),
     // each with its best auto-tuned config (remembered from an earlier auto-tune, or tuned now).

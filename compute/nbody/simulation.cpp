@@ -73,9 +73,7 @@ NbodySimulation::NbodySimulation(ComputeContext& cc, NbodyEnvironment env)
     : cc_(cc), env_(std::move(env)), kernels_(std::make_unique<Kernels>()) {
     if (!env_.autotune) env_.autotune = std::make_shared<NbodyAutotuneStore>();
     const bool gpu = cc_.info().kind == DeviceKind::Gpu;
-    // small-n splits bodies only when N is too small to fill the device, so it is the best
-    // all-round choice on GPUs; PoCL runs the float4 variant fastest.
-    config_.variant = gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized;
+    config_.variant = defaultNbodyVariant(gpu);
     if (!gpu) autoBudget_ = 0.5;  // PoCL: small trials; keeps the viewer's start-up short
     auto& pc = cc_.programs();
     kernels_->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");

@@ -190,6 +190,13 @@ constexpr bool usesTileBlocking(NbodyVariant v) {
     return tunablesOf(v).unroll;
 }
 
+// The variant a new simulation starts with: small-n on GPUs (it splits bodies only when N is too
+// small to fill the device, so it is the best all-round choice), vectorized on CPUs (PoCL runs the
+// float4 variant fastest).
+constexpr NbodyVariant defaultNbodyVariant(bool gpu) {
+    return gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized;
+}
+
 const std::vector<NbodyVariant>& allNbodyVariants();  // nbody_force.cl's kernels (a define)
 std::vector<NbodyVariant> nbodyVariantChoices();      // every row, in the table's order
 std::string nbodyVariantChoiceText();                 // "auto|naive|...|pairs"
@@ -207,8 +214,7 @@ NbodyIntegrator parseIntegrator(const std::string& name);  // throws clviz::Erro
 
 // How the force kernel is launched. 0 in a field means "the default for this device, variant
 // and N" (the auto-tuned value once autotune() has run). effectiveKernelConfig() resolves them.
-// A new simulation starts with the device's best all-round variant: small-n on GPUs (it splits
-// bodies only when N is too small to fill the device), vectorized on CPUs.
+// A new simulation starts with defaultNbodyVariant().
 struct NbodyKernelConfig {
     NbodyVariant variant = NbodyVariant::Unrolled;
     int workGroupSize = 0;  // work-items per group = bodies per local-memory tile; power of two
