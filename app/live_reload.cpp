@@ -133,10 +133,10 @@ void LiveReload::mirrorToMoreDevices(const std::string& file) {
     for (ComputeContext* cc : app_.moreDevices) {
         ProgramCache& cache = cc->programs();
         std::map<std::string, ProgramBuild> builds;
-        const std::string source = kernelSource(file);
+        const ExpandedKernelSource source = kernelProgramSource(file);
         for (const std::string& options : cache.optionsOf(file)) {
-            ProgramBuild b =
-                buildProgram(cc->context(), cc->device(), file, source, options, cache.disk());
+            ProgramBuild b = buildProgram(cc->context(), cc->device(), file, source.text, options,
+                                          cache.disk(), source.includes);
             if (!b.ok()) {
                 report(true, cc->info().name + " could not build the edited " + file +
                                  " (it keeps its last good build):\n" + b.error);

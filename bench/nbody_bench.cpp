@@ -204,10 +204,11 @@ NbodyPlan planNbodyBenchmark(const BenchOptions& o, bool gpu) {
         else
             plan.variants.push_back(v);
     }
-    if (o.variants.empty()) {  // the tree only when asked for
-        plan.variants = allNbodyVariants();
-        plan.variants.push_back(NbodyVariant::Pairs);
-    }
+    // By default every row of the variant table: auto has its own row, the tree comes only when
+    // asked for.
+    if (o.variants.empty())
+        for (NbodyVariant v : nbodyVariantChoices())
+            if (v != NbodyVariant::Auto && v != NbodyVariant::Tree) plan.variants.push_back(v);
     plan.thetas = o.thetas.empty() ? std::vector<double>{0.5} : o.thetas;
     plan.sizes = o.sizes;
     if (plan.sizes.empty()) {

@@ -1,5 +1,6 @@
 # Script mode: writes OUT, a C++ file holding FILES as raw string literals, exposed through
-# clviz::detail::FUNCTION() declared in HEADER (defaults: the OpenCL kernels).
+# clviz::detail::FUNCTION() declared in HEADER (defaults: the OpenCL kernels), each named by its
+# path relative to BASE (else by its file name).
 if(NOT FUNCTION)
     set(FUNCTION embeddedKernels)
 endif()
@@ -11,7 +12,11 @@ string(APPEND body "#include \"${HEADER}\"\n\nnamespace clviz::detail {\n")
 string(APPEND body "const std::vector<EmbeddedFile>& ${FUNCTION}() {\n")
 string(APPEND body "    static const std::vector<EmbeddedFile> files = {\n")
 foreach(f IN LISTS FILES)
-    get_filename_component(name ${f} NAME)
+    if(BASE)
+        file(RELATIVE_PATH name ${BASE} ${f})
+    else()
+        get_filename_component(name ${f} NAME)
+    endif()
     file(READ ${f} src)
     string(APPEND body "        {\"${name}\", R\"clviz_src(${src})clviz_src\"},\n")
 endforeach()

@@ -5,8 +5,7 @@
 // One kernel builds the tables and applies them: every work-group of 256 first computes the
 // cumulative counts with a scan in local memory (a few microseconds, while its first pixels are
 // already being loaded), then loops over the image, 16 bytes (4 pixels) per load. A separate
-// one-group table kernel and its launch gap cost about a fifth of the whole equalization on the
-// H200 (8192^2: 59% of copy bandwidth with three kernels).
+// one-group table kernel and its launch gap were measured slower (docs/kernel-measurements.md).
 #define LOADS 4  // 16-byte loads in flight per work-item
 
 // table[c][v] holds channel c's new value of v, already shifted into c's byte of an RGBA8 word.

@@ -2,9 +2,8 @@
 // compute/image/filter.hpp), alpha kept.
 //
 // Each work-item converts 4 pixels, read and written as one 16-byte access (work-item i: quad
-// i); the last count % 4 pixels go one by one to the first work-items. On the H200 at 8192^2:
-// 100% of copy bandwidth, against 63% for one pixel (4-byte accesses) per work-item; two or four
-// quads per work-item measured 99% and 97%.
+// i); the last count % 4 pixels go one by one to the first work-items. One pixel, two or four
+// quads per work-item were measured slower (docs/kernel-measurements.md).
 inline uint gray(uint p) {
     const uint r = p & 255u, g = (p >> 8) & 255u, b = (p >> 16) & 255u;
     const uint y = (54u * r + 183u * g + 19u * b + 128u) >> 8;

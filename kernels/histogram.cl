@@ -2,8 +2,8 @@
 // adds its work-group's counts into `acc` with one global atomic per non-empty bin; the last
 // work-group to finish then moves `acc` into `bins` and leaves `acc` and the ticket counter at zero
 // for the next launch. So the whole reduction happens on the device in one kernel, and `bins`
-// needs no clearing command first (on the H200 that separate fill and its launch gap cost about
-// 10 us, a tenth of an 8192^2 histogram). `acc` and `ticket` belong to one in-order queue, are
+// needs no clearing command first (that separate fill and its launch gap cost a measurable part
+// of a histogram: docs/kernel-measurements.md). `acc` and `ticket` belong to one in-order queue, are
 // zeroed once when created, and every launch that runs to completion leaves them zeroed.
 // Pixels are read 16 bytes (4 pixels) at a time where the variant is built for speed; the last
 // count % 4 pixels are picked up one by one.
@@ -99,11 +99,10 @@ void histogram_bytes(const __global uchar4* pixels, uint count, RESULT_ARGS) {
 // --- Local atomics: REPLICAS copies of the bins per work-group ----------------------------------
 // Copy r = lid % REPLICAS, interleaved (bin * REPLICAS + r). The default is one copy: lanes of a
 // warp that hit the same bin then hit the same word, which the hardware combines (flat regions
-// of real pictures), and on the H200 more copies made the test pattern slower (8192^2, groups
-// of 1024: 87% of copy bandwidth with 1 copy, 73% and 72% with 2 and 4) and uniform noise no
-// faster (54%, 52%, 52%).
+// of real pictures), and on the H200 more copies made the test pattern slower and uniform noise
+// no faster (docs/kernel-measurements.md).
 // Pixels are read as uint4 and split by bins_of(): reading uchar16 and using its components cost
-// about a quarter of the speed.
+// speed (docs/kernel-measurements.md).
 #ifdef REPLICAS
 #define LOADS 4  // 16-byte loads in flight per work-item before their atomics
 
@@ -128,9 +127,8 @@ inline void count_local4(__local uint* hist, uint4 q, uint r) {
 }
 
 // GROUP_SIZE (from the host) is the work-group size, declared so the compiler plans for it (on
-// NVIDIA it becomes .reqntid, which bounds registers). 1024 work-items per group run at 88% of
-// copy bandwidth on the H200 (8192^2 test pattern) against 82% for 256: fewer groups, so fewer
-// merges into the global totals. (NVIDIA's driver still reports CL_KERNEL_WORK_GROUP_SIZE 256 for
+// NVIDIA it becomes .reqntid, which bounds registers). 1024 work-items per group beat 256 on the
+// H200 (docs/kernel-measurements.md): fewer groups, so fewer merges into the global totals. (NVIDIA's driver still reports CL_KERNEL_WORK_GROUP_SIZE 256 for
 // it; see ImageHistogram::plan.)
 __kernel __attribute__((reqd_work_group_size(GROUP_SIZE, 1, 1)))
 void histogram_local(const __global uint4* quads, const __global uint* pixels, uint count,

@@ -3,16 +3,7 @@
 // double. Built WITHOUT -cl-fast-relaxed-math, so the potential uses an accurate sqrt and the
 // non-finite test below cannot be optimized away (it looks at the exponent bits anyway).
 // -DWG=n (power of two) is the work-group size; -DREAL_DOUBLE for the fp64 state.
-#ifdef REAL_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double real;
-typedef double4 real4;
-typedef double3 real3;
-#else
-typedef float real;
-typedef float4 real4;
-typedef float3 real3;
-#endif
+#include "common/real.clh"
 
 #define PARTIALS 8  // per group: kinetic, potential, px, py, pz, non-finite count, 0, 0
 

@@ -5,10 +5,7 @@
 //   -DUNROLL=n  inner-loop unroll factor (divides the j-range each work-item walks per tile)
 //   -DBPI=n     i-bodies per work-item: each local-memory read of a j-body serves BPI interactions
 //   -DSPLIT=n   small-n: work-items sharing one body; each walks 1/SPLIT of every tile
-//   -DSELF_GUARD  softening is 0: r^2 == 0 (a body with itself, or a zero-mass pad at the same
-//                 spot) must give 0, not 0 * inf = NaN
-//   -DREAL_DOUBLE fp64 state (needs cl_khr_fp64)
-//   -DNV_PTX_RSQRT  NVIDIA only: one-instruction flush-to-zero rsqrt through inline PTX
+//   -DSELF_GUARD, -DREAL_DOUBLE, -DNV_INLINE_PTX  as common/gravity.clh says
 // Every variant handles any n >= 1: tiles past the end are filled with zero-mass bodies, which
 // add exactly 0, and only the ni bodies from i0 are stored.
 //
@@ -18,31 +15,11 @@
 //   n     bodies that pull (j-range: all of them)
 //   i0, ni  the bodies whose acceleration is computed: i0 .. i0+ni-1 (one device's slice when
 //           several devices share the work; 0, n otherwise)
-#ifdef REAL_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double real;
-typedef double4 real4;
-#define RSQRT(x) rsqrt(x)
-#elif defined(NV_PTX_RSQRT)
-// NVIDIA: native_rsqrt compiles to rsqrt.approx.f32, whose denormal-safe form costs three extra
-// instructions around the hardware one (a test and two rescales). Inline PTX asks for the
-// flush-to-zero form, one instruction, as CUDA's -use_fast_math does. The host builds without
-// this when the compiler refuses inline PTX.
-typedef float real;
-typedef float4 real4;
-static inline float rsqrtFtz(float x) {
-    float y;
-    __asm__ __volatile__("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-#define RSQRT(x) rsqrtFtz(x)
+#include "common/gravity.clh"  // real, RSQRT, guardSelf, interact
+
+#if defined(NV_INLINE_PTX) && !defined(REAL_DOUBLE)
 #define RSQRT4(v) ((float4)(rsqrtFtz((v).s0), rsqrtFtz((v).s1), rsqrtFtz((v).s2), rsqrtFtz((v).s3)))
 #else
-typedef float real;
-typedef float4 real4;
-#define RSQRT(x) native_rsqrt(x)
-#endif
-#ifndef RSQRT4
 #define RSQRT4(x) RSQRT(x)
 #endif
 
@@ -83,14 +60,7 @@ typedef float8 real8;
 #define SPLIT 1
 #endif
 
-// 1 / r for r^2 = 0 is inf. With SELF_GUARD (softening 0) such a pair adds 0, not 0 * inf.
-static inline real guardSelf(const real inv, const real r2) {
-#ifdef SELF_GUARD
-    return r2 > (real)0 ? inv : (real)0;
-#else
-    return inv;
-#endif
-}
+// guardSelf (common/gravity.clh) for VW lanes.
 static inline realV guardSelfV(const realV inv, const realV r2) {
 #ifdef SELF_GUARD
     return select((realV)(0), inv, r2 > (realV)(0));
@@ -99,23 +69,8 @@ static inline realV guardSelfV(const realV inv, const realV r2) {
 #endif
 }
 
-// One body-body interaction (20 flops by the usual convention): the pull of q on p, added to
-// *ax, *ay, *az. Inlined into each loop; the operation order is the kernels' contract with the
-// CPU reference tests.
-static inline void interact(const real4 p, const real4 q, const real eps2, real* ax, real* ay,
-                            real* az) {
-    const real dx = q.x - p.x;
-    const real dy = q.y - p.y;
-    const real dz = q.z - p.z;
-    const real r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));
-    const real inv = guardSelf(RSQRT(r2), r2);
-    const real s = q.w * (inv * inv * inv);
-    *ax = mad(dx, s, *ax);
-    *ay = mad(dy, s, *ay);
-    *az = mad(dz, s, *az);
-}
-
-// The same for VW j-bodies at once (structure of arrays: their x, y, z and masses).
+// interact (common/gravity.clh) for VW j-bodies at once (structure of arrays: their x, y, z
+// and masses).
 static inline void interactV(const real4 p, const realV xj, const realV yj, const realV zj,
                              const realV mj, const real eps2, realV* ax, realV* ay, realV* az) {
     const realV dx = xj - p.x;
@@ -258,8 +213,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_force(
     event_t fetch = async_work_group_copy(tile[0], pos, (size_t)min(WG, n), 0);
     if (lid >= n) tile[0][lid] = ZERO4;
 #endif
-    // Stepping by the tile's first body, not by a tile index: with `t * WG` the H200 ran the
-    // unrolled kernel 2.8% slower at N = 65,536 (docs/benchmarks.md, issue 11).
+    // Stepping by the tile's first body, not by a tile index (`t * WG`): faster on the H200
+    // (docs/benchmarks.md, issue 11).
     for (int start = 0, t = 0; start < n; start += WG, ++t) {
         // This tile into local memory (async-copy: it was fetched during the previous tile; fetch
         // the next one now), then each work-item walks its part of it.

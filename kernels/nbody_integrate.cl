@@ -1,16 +1,7 @@
 // Cheap per-body updates around the force pass (which is where the time goes), and the
 // float <-> double conversions of the fp64 path. -DREAL_DOUBLE selects the fp64 state.
 // Positions keep their mass in w; velocities keep w untouched.
-#ifdef REAL_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-typedef double real;
-typedef double4 real4;
-typedef double3 real3;
-#else
-typedef float real;
-typedef float4 real4;
-typedef float3 real3;
-#endif
+#include "common/real.clh"
 
 // Leapfrog, first half: v = damping * v + a dt/2 (a from the previous force pass), x += v dt.
 // The closing half-kick is fused into the force kernel.

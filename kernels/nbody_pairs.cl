@@ -15,19 +15,16 @@
 // sums go into `acc` (zeroed first by the host) with float atomic adds.
 //
 // Build options: -DWG=n (work-group size) -DIPI=n -DJPI=n (JPI divides IPI)
-//   -DSELF_GUARD (softening 0: r^2 == 0 adds 0, not 0 * inf)
-//   -DNV_INLINE_PTX  NVIDIA: rsqrt.approx.ftz and red.global.add.f32 through inline PTX
+//   -DSELF_GUARD (softening 0: r^2 == 0 adds 0, not 0 * inf; common/gravity.clh)
+//   -DNV_INLINE_PTX  NVIDIA: rsqrt.approx.ftz (common/gravity.clh) and red.global.add.f32 through
+//                    inline PTX
+#include "common/gravity.clh"  // GRAVITY_PULL, softenedInv (its RSQRT through NV_INLINE_PTX)
+
 #ifdef NV_INLINE_PTX
-static inline float rsqrtFast(float x) {
-    float y;
-    __asm__ __volatile__("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
 static inline void addTo(__global float* p, float v) {
     __asm__ __volatile__("red.global.add.f32 [%0], %1;" : : "l"(p), "f"(v) : "memory");
 }
 #else
-#define rsqrtFast(x) native_rsqrt(x)
 // A compare-and-swap loop: OpenCL 1.2 has no float atomic add.
 static inline void addTo(__global float* p, float v) {
     volatile __global uint* word = (volatile __global uint*)p;
@@ -40,14 +37,6 @@ static inline void addTo(__global float* p, float v) {
     }
 }
 #endif
-
-static inline float guardSelf(const float inv, const float r2) {
-#ifdef SELF_GUARD
-    return r2 > 0.0f ? inv : 0.0f;
-#else
-    return inv;
-#endif
-}
 
 #define S (WG * IPI)         // bodies per block
 #define SUB (WG * JPI)       // bodies per sub-tile of a met block
@@ -79,13 +68,7 @@ static inline void meetOneSided(__global const float4* pos, const int n, const i
             const float4 q = tile[u];
 #pragma unroll
             for (int k = 0; k < IPI; ++k) {
-                const float dx = q.x - p[k].x, dy = q.y - p[k].y, dz = q.z - p[k].z;
-                const float r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));
-                const float inv = guardSelf(rsqrtFast(r2), r2);
-                const float s = q.w * (inv * inv * inv);
-                ai[k].x = mad(dx, s, ai[k].x);
-                ai[k].y = mad(dy, s, ai[k].y);
-                ai[k].z = mad(dz, s, ai[k].z);
+                GRAVITY_PULL(p[k], q, eps2, ai[k].x, ai[k].y, ai[k].z);
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -120,8 +103,7 @@ static inline void meetBothSides(__global const float4* pos, __global float4* ac
 #pragma unroll
                 for (int k = 0; k < IPI; ++k) {
                     const float dx = q[m].x - p[k].x, dy = q[m].y - p[k].y, dz = q[m].z - p[k].z;
-                    const float r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));
-                    const float inv = guardSelf(rsqrtFast(r2), r2);
+                    const float inv = softenedInv(dx, dy, dz, eps2);
                     const float inv3 = inv * inv * inv;
                     const float si = q[m].w * inv3, sj = p[k].w * inv3;
                     ai[k].x = mad(dx, si, ai[k].x);

@@ -5,14 +5,18 @@
 //   build    gather_sorted, build_radix_tree          Karras 2012 binary radix tree
 //   moments  moments                        mass, centre of mass, quadrupole, bounds, opening radius
 //   walk     find_groups, walk, scatter_accelerations   group walk with shared interaction lists
-// Same softened force as kernels/nbody/force.cl, so theta -> 0 gives the all-pairs sum.
+// Same softened force as kernels/nbody_force.cl (common/gravity.clh), so theta -> 0 gives the
+// all-pairs sum.
 //
 // Build options: -DWG=n (walk work-group = bodies per group, power of two), -DSTACK=n, -DLIST=n,
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
-// be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0).
+// be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
+// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below).
 //
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
+
+#include "common/gravity.clh"  // GRAVITY_PULL, RSQRT
 
 #ifndef WG
 #define WG 64
@@ -29,10 +33,13 @@
 #ifndef CELLS
 #define CELLS 256
 #endif
-#define SORT_WG 128    // radix sort work-group (one 8-bit rank field per digit: at most 255 keys)
-#define SCAN_WG 256    // radix_scan: one work-group scans every tile count
-#define REDUCE_WG 256  // bounds kernels
-#define KEY_BITS 21
+// The fixed work-group sizes come from the host (compute/nbody/tree/tree_force.cpp), which
+// launches with them: SORT_WG (radix sort; one 8-bit rank field per digit: at most 255 keys),
+// SCAN_WG (radix_scan: one work-group scans every tile count), REDUCE_WG (bounds kernels).
+// KEY_BITS: Morton key bits per axis, as the CPU reference tree uses (kTreeKeyBits).
+#if !defined(SORT_WG) || !defined(SCAN_WG) || !defined(REDUCE_WG) || !defined(KEY_BITS)
+#error "the host passes -DSORT_WG, -DSCAN_WG, -DREDUCE_WG and -DKEY_BITS"
+#endif
 
 #if LIST < 2 * WG || LIST < LEAF || STACK < WG + 256
 #error "LIST must hold 2 * WG entries and a leaf, STACK WG + 256 (see walk)"
@@ -373,26 +380,6 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 
 // ---- walk --------------------------------------------------------------------------------------
 
-#ifdef SELF_GUARD
-#define GUARD(inv, r2) inv = (r2) > 0.0f ? (inv) : 0.0f
-#else
-#define GUARD(inv, r2)
-#endif
-
-#define INTERACT(p, q, ax, ay, az)                                   \
-    do {                                                             \
-        const float dx = (q).x - (p).x;                              \
-        const float dy = (q).y - (p).y;                              \
-        const float dz = (q).z - (p).z;                              \
-        const float r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2))); \
-        float inv = native_rsqrt(r2);                                \
-        GUARD(inv, r2);                                              \
-        const float s = (q).w * (inv * inv * inv);                   \
-        ax = mad(dx, s, ax);                                         \
-        ay = mad(dy, s, ay);                                         \
-        az = mad(dz, s, az);                                         \
-    } while (0)
-
 // A cell: softened point mass plus quadrupole (d = com - p, r^2 = |d|^2 + eps^2):
 // a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with u = d / r (|u| <= 1) as
 // M u / r^2 + (5/2 (u^T Q u) u - Q u) / r^4 so that no power of 1/r beyond the 4th is formed
@@ -403,7 +390,7 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         const float dy = (c).y - (p).y;                                           \
         const float dz = (c).z - (p).z;                                           \
         const float r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));             \
-        const float inv = native_rsqrt(r2);                                       \
+        const float inv = RSQRT(r2);                                              \
         const float ux = dx * inv, uy = dy * inv, uz = dz * inv;                  \
         const float inv2 = inv * inv, inv4 = inv2 * inv2;                         \
         const float qx = mad((qa).x, ux, mad((qa).w, uy, (qb).x * uz));           \
@@ -488,7 +475,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         ++iterations;
         const int room = min((LIST - lc) / LEAF, CELLS - cc);  // pops the lists can absorb
         if (sz == 0 || room == 0) {
-            for (int k = 0; k < lc; ++k) INTERACT(p, list[k], ax, ay, az);
+            for (int k = 0; k < lc; ++k) GRAVITY_PULL(p, list[k], eps2, ax, ay, az);
             for (int k = 0; k < cc; ++k)
                 INTERACT_CELL(p, cellCom[k], cellQa[k], cellQb[k], ax, ay, az);
             summed += lc + cc;
@@ -538,7 +525,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
             barrier(CLK_LOCAL_MEM_FENCE);
             list[lid] = t + lid < n ? sorted[t + lid] : (float4)(0);
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (int k = 0; k < WG; ++k) INTERACT(p, list[k], ax, ay, az);
+            for (int k = 0; k < WG; ++k) GRAVITY_PULL(p, list[k], eps2, ax, ay, az);
         }
         summed = n;
         if (lid == 0) atomic_inc(&counters[0]);
@@ -572,7 +559,7 @@ __kernel void walk_body(
         ++iterations;
         const int node = stack[--sp];
         if (node < 0) {
-            INTERACT(p, sorted[~node], ax, ay, az);
+            GRAVITY_PULL(p, sorted[~node], eps2, ax, ay, az);
             ++summed;
             continue;
         }
@@ -588,7 +575,7 @@ __kernel void walk_body(
         }
         const int2 nr = ranges[node];
         if (nr.y - nr.x + 1 <= LEAF || sp > 126) {  // sp > 126 cannot happen (see above)
-            for (int k = nr.x; k <= nr.y; ++k) INTERACT(p, sorted[k], ax, ay, az);
+            for (int k = nr.x; k <= nr.y; ++k) GRAVITY_PULL(p, sorted[k], eps2, ax, ay, az);
             summed += nr.y - nr.x + 1;
         } else {
             const int2 ch = children[node];

@@ -8,11 +8,8 @@
 // (R and B in one word, G and A in the other), so one add or min/max does two channels.
 // ALIGNED_ROWS (the host defines it when the width is a multiple of 4): each row of a strip is
 // one 16-byte load and one 16-byte store; otherwise pixel by pixel with the same arithmetic.
-//
-// Measured on the H200 at 8192^2, % of copy bandwidth: the previous kernel (a 32 x 8 work-group
-// staging a tile plus halo in local memory, one pixel per work-item, a barrier, one 4-byte load
-// in flight per work-item, byte unpacking) ran mean3 at 25% and median3 at 14%. This one: mean3
-// 85% with ROWS = 4 (73% with 2, 79% with 8); median3: see below.
+// This shape replaced a tile-plus-halo kernel in local memory, and ROWS = 4 beat 2 and 8
+// (docs/kernel-measurements.md).
 #ifndef ROWS
 #define ROWS 4  // even (the median makes two rows at a time)
 #endif
@@ -99,18 +96,17 @@ void mean3(const __global uint* src, __global uint* dst, int w, int h) {
 // by the integer pipe (half rate on Hopper), not by memory. NV_INLINE_PTX (the host sets it on
 // NVIDIA, and drops it if the compiler refuses) turns on three inline-PTX paths:
 // - min.u16x2 / max.u16x2: one instruction each; NVIDIA's compiler splits OpenCL's ushort2
-//   min/max into halves and repacks them (H200, 8192^2: 26% of copy with the builtins, 55% with
-//   the PTX);
+//   min/max into halves and repacks them;
 // - the column sorts' compare-exchanges on the FP16 pipe (ce_column), which runs beside the
 //   integer one: 40% of the min/max leave the integer pipe. Moving the med3 ones as well was
 //   slower (longer dependent chains);
 // - one byte permute (PRMT) to unpack G and A and one to repack a pixel, instead of a shift
 //   and a mask or an or.
-// H100, 8192^2, same runs: 73-75% of copy with the first only, 85% with all three; per 16
-// pixels 468 instructions on the integer pipe instead of 715 (SASS; docs/benchmarks.md).
+// Each path was measured faster on NVIDIA (docs/kernel-measurements.md, docs/benchmarks.md).
 typedef ushort2 lanes;
 #define as_lanes as_ushort2
 
+#include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: prmt, h2_fma_relu, h2_sub, h2_add
 #if defined(NV_INLINE_PTX)
 inline lanes mn(lanes a, lanes b) {
     uint r;
@@ -127,16 +123,10 @@ inline lanes mx(lanes a, lanes b) {
 // min = a - d and max = b + d. Three FMA-pipe instructions instead of two integer ones.
 inline void ce_column(lanes a, lanes b, lanes* lo, lanes* hi) {
     const uint minus_one = 0xbc00bc00u, ua = as_uint(a), ub = as_uint(b);
-    uint d, l, h;
-    asm("fma.rn.relu.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(ub), "r"(minus_one), "r"(ua));
-    asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(l) : "r"(ua), "r"(d));
-    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(h) : "r"(ub), "r"(d));
+    const uint d = h2_fma_relu(ub, minus_one, ua);
+    const uint l = h2_sub(ua, d);
+    const uint h = h2_add(ub, d);
     *lo = as_ushort2(l), *hi = as_ushort2(h);
-}
-inline uint prmt(uint a, uint b, uint select) {
-    uint r;
-    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(select));
-    return r;
 }
 // G and A of an RGBA8 word into 16-bit lanes; an R, B and a G, A lane word back into RGBA8.
 inline uint odd_lanes(uint rgba) { return prmt(rgba, 0u, 0x4341u); }

@@ -24,11 +24,8 @@ inline float2 source_position(int x, int y, float4 geom, float2 dst_centre) {
 // 16-byte write. A run of 32 work-items (a warp on NVIDIA) covers a 16 x 8 block, 4 work-items per
 // row: compact, so after rotation its source footprint stays compact at any angle and each
 // gather touches few cache lines, while its writes are whole 64-byte row segments. The 4 warps
-// of a group stack into a 16 x 32 tile. Measured on the H200, 8192^2, 30 degrees,
-// buffer-nearest, in % of copy bandwidth: one pixel per work-item in 8 x 4 warp blocks, 32 x 32
-// tiles (the previous shape) 76%; this shape 81-82%; the same 16 x 8 warps in 256-work-item
-// groups 80%; 32 x 4 warp blocks 79-80%; 8 pixels per work-item 71-73%; tiles taken in the order
-// of their source rows instead of row by row 70-75%.
+// of a group stack into a 16 x 32 tile. The shapes tried against it are in
+// docs/kernel-measurements.md.
 #define GROUP_X 32
 #define GROUP_Y 4
 #define PIXELS 4
@@ -47,8 +44,8 @@ inline int2 first_output_pixel(void) {
 // buffer that might alias the source). Pixels outside the output are computed and not stored.
 // ALIGNED_ROWS (the host defines it when the output width is a multiple of 4): every 4-pixel run
 // starts 16-byte aligned and lies wholly inside or wholly outside a row, so one 16-byte store
-// does. Otherwise pixel by pixel. Two builds rather than a branch on the width: on the H200 the
-// kernel with both store paths in it ran at 75% of copy bandwidth instead of 82%.
+// does. Otherwise pixel by pixel. Two builds rather than a branch on the width: the kernel with
+// both store paths in it was slower (docs/kernel-measurements.md).
 #ifdef ALIGNED_ROWS
 #define store_pixels(dst, dw, dh, o, v)                                                    \
     do {                                                                                   \
@@ -107,38 +104,12 @@ __kernel __attribute__((reqd_work_group_size(GROUP_X, GROUP_Y, 1))) void rotate_
     GATHER_AND_STORE(buffer_nearest_pixel, src, sw, sh, geom, dst_centre, background);
 }
 
+#include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: prmt, h2_sub, h2_add, h2_fma, h2_splat
 #ifdef NV_INLINE_PTX
 // NVIDIA (the host defines NV_INLINE_PTX where the compiler takes inline PTX): byte permutes to
 // unpack and pack, FP16 pairs to blend. The bilinear rotate is partly bound by the integer pipe
-// the permutes run on and by the floating-point work: at 8192^2 on an H100, 0.34 ms with shifts
-// and masks, 0.28 ms with permutes and a float blend, 0.238 ms with the FP16 blend.
-inline uint prmt(uint a, uint b, uint select) {
-    uint r;
-    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(select));
-    return r;
-}
-
-// Two FP16 lanes per instruction (OpenCL on NVIDIA has no half arithmetic: PTX).
-inline uint h2_sub(uint a, uint b) {
-    uint r;
-    asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-}
-inline uint h2_add(uint a, uint b) {
-    uint r;
-    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-}
-inline uint h2_fma(uint a, uint b, uint c) {
-    uint r;
-    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
-    return r;
-}
-inline uint h2_splat(float x) {
-    uint r;
-    asm("cvt.rn.f16x2.f32 %0, %1, %1;" : "=r"(r) : "f"(x));
-    return r;
-}
+// the permutes run on and by the floating-point work; each step was faster on the H100
+// (docs/benchmarks.md, the rotate follow-up).
 
 // The bilinear blend of four RGBA8 words with weights a, two channels per FP16 pair: half the
 // floating-point instructions of the float blend below and half the byte permutes. A byte b
@@ -195,10 +166,9 @@ inline uint word_or(const __global uchar4* src, int w, int h, int x, int y, uint
 // unsigned compare per axis, then four plain loads; the edge cases blend in the background.
 // The output pixel comes as float coordinates (GATHER_AND_STORE_F). What limits the kernel is
 // the gather itself (each tap of a warp touches a dozen cache lines of rotated rows) and the
-// arithmetic around it: on the H100 at 8192^2, 0.34 ms before these changes and the PTX
-// unpacking and FP16 blend above, 0.238 ms after. Staging the tile's source rectangle in local
-// memory (16-byte loads, then taps from local memory) ran at 29% of copy on the H200; 8 x 4
-// pixel blocks per warp instruction instead of 32 pixels 4 apart ran slower (docs/benchmarks.md).
+// arithmetic around it. Staging the tile's source rectangle in local memory (16-byte loads, then
+// taps from local memory) and 8 x 4 pixel blocks per warp instruction instead of 32 pixels 4
+// apart were slower (docs/kernel-measurements.md).
 inline uchar4 buffer_bilinear_pixel(const __global uchar4* src, int sw, int sh, float4 geom,
                                     float2 dst_centre, uchar4 background, float x, float y) {
     // The four pixels whose centres surround the position.

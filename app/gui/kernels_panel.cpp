@@ -23,11 +23,12 @@ std::vector<std::string> lines(const std::string& text) {
     return out;
 }
 
-// Line `n` (1-based) of kernels/<file> as the running directory has it, or "".
+// Line `n` (1-based) of kernels/<file> as the running directory has it, or "". Log positions
+// are in the file itself (headers are spliced in behind #line directives), so read it unexpanded.
 std::string sourceLine(const std::string& file, int n) {
     std::string source;
     try {
-        source = kernelSource(file);
+        source = kernelFile(file);
     } catch (const std::exception&) {
         return "";
     }
@@ -45,9 +46,10 @@ void drawLog(const std::string& log, const std::string& file) {
         ImGui::PushStyleColor(ImGuiCol_Text, mark.error ? kErrorColour : kWarningColour);
         ImGui::TextUnformatted(line.c_str());
         ImGui::PopStyleColor();
-        if (!file.empty())
-            if (const std::string code = sourceLine(file, mark.line); !code.empty())
-                ImGui::TextDisabled("  %s:%d | %s", file.c_str(), mark.line, code.c_str());
+        const std::string& named = mark.file.empty() ? file : mark.file;  // a header, say
+        if (!named.empty())
+            if (const std::string code = sourceLine(named, mark.line); !code.empty())
+                ImGui::TextDisabled("  %s:%d | %s", named.c_str(), mark.line, code.c_str());
     }
 }
 
@@ -70,6 +72,11 @@ LogMark parseLogLine(const std::string& line) {
         LogMark mark;
         mark.line = std::stoi(line.substr(i + 1, end - i - 1));
         mark.error = error;
+        // The file is the word before the position, when it is one of kernels/.
+        const std::size_t word = line.find_last_of(" \t", i);
+        const std::string path = line.substr(word == std::string::npos ? 0 : word + 1,
+                                             i - (word == std::string::npos ? 0 : word + 1));
+        if (path.rfind("kernels/", 0) == 0) mark.file = path.substr(8);
         return mark.line > 0 ? mark : LogMark{};
     }
     return {};

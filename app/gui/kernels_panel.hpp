@@ -30,9 +30,10 @@ struct KernelsPanelActions {
 
 KernelsPanelActions drawKernelsPanel(bool* open, const KernelsPanelModel& model);
 
-// "file:LINE:COL: error" lines in a compiler log: (line number, is error) for each, in order.
+// "file:LINE:COL: error" lines in a compiler log: (file, line number, is error) for each, in order.
 struct LogMark {
-    int line = 0;  // 1-based line in the kernel source
+    int line = 0;      // 1-based line in the kernel source
+    std::string file;  // "common/real.clh" when the line names kernels/<file>, else ""
     bool error = true;
 };
 LogMark parseLogLine(const std::string& logLine);

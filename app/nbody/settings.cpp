@@ -31,10 +31,6 @@ std::string alternatives(const List& list, NameOf nameOf) {
 std::string presetNames() {
     return alternatives(allNbodyPresets(), [](const NbodyPresetInfo& p) { return p.name; });
 }
-std::string variantChoices() {
-    return "auto|" + alternatives(variantNames(), [](const std::string& s) { return s; }) + "|" +
-           variantName(NbodyVariant::Tree) + "|" + variantName(NbodyVariant::Pairs);
-}
 
 using Table = SettingTable<NbodyDemo>;
 using Value = const std::string&;
@@ -81,7 +77,8 @@ const Table& NbodyDemo::settings() {
              d.seed_ = std::uint64_t(settingInteger("seed", v, 0, (1LL << 62)));
              d.rebuild();
          }},
-        {{"variant", variantChoices(), "Force kernel (auto: the fastest the auto-tune measured)"},
+        {{"variant", nbodyVariantChoiceText(),
+          "Force kernel (auto: the fastest the auto-tune measured)"},
          [](NbodyDemo& d, Value v) { d.engine_->setVariant(parseVariant(v)); }},
         {{"wg", "0|POW2", "Work-group size = bodies per tile (0: the default for the device)"},
          [](NbodyDemo& d, Value v) {

@@ -82,11 +82,7 @@ void NbodyDemo::simulationPanel() {
     if (ImGui::CollapsingHeader("Force kernel", ImGuiTreeNodeFlags_DefaultOpen)) {
         const NbodyKernelConfig cfg = sim_->kernelConfig();
         if (ImGui::BeginCombo("variant", variantName(cfg.variant))) {
-            std::vector<NbodyVariant> choices{NbodyVariant::Auto};
-            choices.insert(choices.end(), allNbodyVariants().begin(), allNbodyVariants().end());
-            choices.push_back(NbodyVariant::Tree);
-            choices.push_back(NbodyVariant::Pairs);
-            for (NbodyVariant v : choices) {
+            for (NbodyVariant v : nbodyVariantChoices()) {
                 if (ImGui::Selectable(variantName(v), v == cfg.variant))
                     apply("variant", variantName(v));
                 tooltip(variantDescription(v));

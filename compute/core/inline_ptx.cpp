@@ -16,7 +16,7 @@ cl::Kernel InlinePtxBuilds::kernel(const std::string& file, const std::string& n
                                    const std::string& options) {
     if (active_) {
         try {
-            return cc_.programs().kernel(file, name, options + " -DNV_INLINE_PTX");
+            return cc_.programs().kernel(file, name, options + " -D" + kInlinePtxDefine);
         } catch (const Error&) {
             // A portable build that fails too means a broken source (a live edit, say), not a
             // refusal: its error goes to the caller and the PTX builds stay on.

@@ -1,6 +1,7 @@
 #pragma once
-// Some image kernels use a few instructions OpenCL C cannot express on NVIDIA (two-lane min/max,
-// byte permutes, FP16 relu) through inline PTX, behind `#ifdef NV_INLINE_PTX`. Only NVIDIA's
+// Some kernels use a few instructions OpenCL C cannot express on NVIDIA (two-lane min/max, byte
+// permutes, FP16 pairs, the flush-to-zero rsqrt; kernels/common/nv_inline_ptx.clh) through
+// inline PTX, behind `#ifdef NV_INLINE_PTX`. Only NVIDIA's
 // compiler takes inline PTX (an older GPU may still refuse an instruction), so the option is
 // tried only where the device is NVIDIA's, and after the first refusal every build is portable.
 #include <string>
@@ -10,6 +11,9 @@
 namespace clviz {
 
 class ComputeContext;
+
+// The one switch every kernel's inline PTX is behind (-D<this>).
+inline constexpr const char* kInlinePtxDefine = "NV_INLINE_PTX";
 
 class InlinePtxBuilds {
   public:

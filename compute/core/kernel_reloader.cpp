@@ -1,17 +1,39 @@
 #include "compute/core/kernel_reloader.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 
 #include "common/error.hpp"
 #include "compute/core/kernel_source.hpp"
 
 namespace clviz {
 
+namespace {
+
+// A watcher for the kernel directory and one for each folder under it, each with its path there.
+std::vector<std::pair<std::string, std::unique_ptr<FileWatcher>>> watchFolders(
+    const std::string& directory, bool forcePolling) {
+    namespace fs = std::filesystem;
+    const std::vector<std::string> extensions = {".cl", ".clh"};
+    std::vector<std::pair<std::string, std::unique_ptr<FileWatcher>>> out;
+    out.emplace_back("", std::make_unique<FileWatcher>(directory, extensions, forcePolling));
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(directory, ec), end; !ec && it != end;
+         it.increment(ec))
+        if (it->is_directory(ec))
+            out.emplace_back(fs::relative(it->path(), directory).generic_string() + "/",
+                             std::make_unique<FileWatcher>(it->path(), extensions, forcePolling));
+    return out;
+}
+
+}  // namespace
+
 KernelReloader::KernelReloader(ProgramCache& cache, std::string directory, bool forcePolling)
     : cache_(cache),
       directory_(std::move(directory)),
-      watcher_(directory_, {".cl"}, forcePolling),
+      watchers_(watchFolders(directory_, forcePolling)),
       worker_([this] { work(); }) {}
 
 KernelReloader::~KernelReloader() {
@@ -26,7 +48,9 @@ KernelReloader::~KernelReloader() {
 
 bool KernelReloader::busy() const {
     std::lock_guard lock(mutex_);
-    return watcher_.pending() || !jobs_.empty() || running_ > 0 || !done_.empty();
+    const bool seen = std::any_of(watchers_.begin(), watchers_.end(),
+                                  [](const auto& w) { return w.second->pending(); });
+    return seen || !jobs_.empty() || running_ > 0 || !done_.empty();
 }
 
 void KernelReloader::enqueue(const std::string& file, std::vector<KernelReloadEvent>& events) {
@@ -34,8 +58,15 @@ void KernelReloader::enqueue(const std::string& file, std::vector<KernelReloadEv
     if (options.empty()) return;  // not built yet: its first use reads the new source anyway
     Job job;
     job.file = file;
+    std::vector<std::string>& read = lastRead_[file];
+    read.clear();
     try {
-        job.source = readSourceFile(directory_, "kernel", file);
+        ExpandedKernelSource expanded = expandKernelIncludes(file, [&](const std::string& name) {
+            read.push_back(name);
+            return readSourceFile(directory_, "kernel", name);
+        });
+        job.source = std::move(expanded.text);
+        job.includes = std::move(expanded.includes);
     } catch (const Error& e) {
         events.push_back({file, false, false, e.what()});
         return;
@@ -51,6 +82,19 @@ void KernelReloader::enqueue(const std::string& file, std::vector<KernelReloadEv
     wake_.notify_one();
 }
 
+void KernelReloader::enqueueDependents(const std::string& changed,
+                                       std::vector<KernelReloadEvent>& events) {
+    std::vector<std::string> files;
+    for (const auto& r : cache_.records())
+        if (files.empty() || files.back() != r.file) files.push_back(r.file);
+    auto has = [](const std::vector<std::string>& names, const std::string& name) {
+        return std::find(names.begin(), names.end(), name) != names.end();
+    };
+    for (const auto& f : files)
+        if (f == changed || has(cache_.includesOf(f), changed) || has(lastRead_[f], changed))
+            enqueue(f, events);
+}
+
 void KernelReloader::reloadAll() {
     std::vector<KernelReloadEvent> ignored;
     std::vector<std::string> files;
@@ -62,8 +106,9 @@ void KernelReloader::reloadAll() {
 
 std::vector<KernelReloadEvent> KernelReloader::poll() {
     std::vector<KernelReloadEvent> events;
-    for (const auto& file : watcher_.changes())
-        enqueue(file, events);
+    for (auto& [folder, watcher] : watchers_)
+        for (const auto& name : watcher->changes())
+            enqueueDependents(folder + name, events);
 
     std::deque<Done> finished;
     {
@@ -120,7 +165,7 @@ void KernelReloader::work() {
         d.file = job.file;
         for (const auto& o : job.options)
             d.builds.emplace(o, buildProgram(cache_.context(), cache_.device(), job.file,
-                                             job.source, o, cache_.disk()));
+                                             job.source, o, cache_.disk(), job.includes));
         lock.lock();
         --running_;
         done_.push_back(std::move(d));

@@ -1,6 +1,7 @@
 #pragma once
-// Live kernel reload: watches the kernel directory, rebuilds the programs of every changed .cl
-// file on a worker thread (with every option set it is in use with), and installs the new builds
+// Live kernel reload: watches the kernel directory and its subfolders, rebuilds the programs of
+// every changed .cl file, and of every program that includes a changed .clh header, on a worker
+// thread (with every option set it is in use with), and installs the new builds
 // into the ProgramCache when the owner polls, at a frame boundary. A file's builds are installed
 // all together or not at all: a build error keeps the last good build running and is reported
 // with the compiler's log. Demos then fetch fresh kernels (ProgramCache::generation()) and keep
@@ -32,7 +33,8 @@ struct KernelReloadEvent {
 
 class KernelReloader {
   public:
-    // Watches `directory` (what kernelSource() reads; throws clviz::Error if it is not one).
+    // Watches `directory` (what kernelSource() reads; throws clviz::Error if it is not one) and
+    // the subfolders it has now (kernels/common/).
     KernelReloader(ProgramCache& cache, std::string directory, bool forcePolling = false);
     ~KernelReloader();  // a build under way finishes first
     KernelReloader(const KernelReloader&) = delete;
@@ -50,23 +52,29 @@ class KernelReloader {
 
     bool busy() const;  // changes seen, or builds queued or running
     const std::string& directory() const { return directory_; }
-    std::string mechanism() const { return watcher_.mechanism(); }
+    std::string mechanism() const { return watchers_.front().second->mechanism(); }
 
   private:
     struct Job {
         std::string file, source;
-        std::vector<std::string> options;
+        std::vector<std::string> includes, options;
     };
     struct Done {
         std::string file;
         std::map<std::string, ProgramBuild> builds;
     };
+    // Rebuilds, where its text changed, every built program that is or includes `changed`.
+    void enqueueDependents(const std::string& changed, std::vector<KernelReloadEvent>& events);
     void enqueue(const std::string& file, std::vector<KernelReloadEvent>& events);
     void work();
 
     ProgramCache& cache_;
     std::string directory_;
-    FileWatcher watcher_;
+    // One watcher per folder, with the folder's path under directory_ ("" or "common/").
+    std::vector<std::pair<std::string, std::unique_ptr<FileWatcher>>> watchers_;
+    // Every file each program asked for when last read here, so that a header whose absence
+    // broke a rebuild brings the rebuild back when it appears.
+    std::map<std::string, std::vector<std::string>> lastRead_;
 
     mutable std::mutex mutex_;
     std::condition_variable wake_;

@@ -23,8 +23,19 @@ void setKernelDirectory(const std::string& dir) {
     gKernelDir = dir;
 }
 
-std::string kernelSource(const std::string& name) {
+std::string kernelFile(const std::string& name) {
     return sourceFile(kernelDirectory(), detail::embeddedKernels(), "kernel", name);
+}
+
+ExpandedKernelSource kernelProgramSource(const std::string& name) {
+    const std::string dir = kernelDirectory();  // one directory for the whole program
+    return expandKernelIncludes(name, [&](const std::string& file) {
+        return sourceFile(dir, detail::embeddedKernels(), "kernel", file);
+    });
+}
+
+std::string kernelSource(const std::string& name) {
+    return kernelProgramSource(name).text;
 }
 
 std::vector<std::string> kernelFileNames() {

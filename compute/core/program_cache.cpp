@@ -1,8 +1,8 @@
 #include "compute/core/program_cache.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <regex>
 
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
@@ -20,14 +20,6 @@ std::string buildLog(const cl::Program& program, const cl::Device& device) {
     } catch (const cl::Error&) {
         return "(no build log available)";
     }
-}
-
-// Compilers name the source after their own temporary file (PoCL: ".../tempfile_XyZ.cl") or a
-// placeholder (NVIDIA: "<kernel>"); say kernels/<file> instead, so "file:line" means something.
-std::string withFileName(const std::string& log, const std::string& file) {
-    static const std::regex placeholder(
-        R"((\S*tempfile_\w+\.cl|<kernel>|<source>|<stdin>)(?=:\d))");
-    return std::regex_replace(log, placeholder, "kernels/" + file);
 }
 
 std::string optionsText(const std::string& options) {
@@ -57,10 +49,12 @@ cl::Program programFromBinary(const cl::Context& context, const cl::Device& devi
 
 ProgramBuild buildProgram(const cl::Context& context, const cl::Device& device,
                           const std::string& file, const std::string& source,
-                          const std::string& options, const ProgramBinaryCache* disk) {
+                          const std::string& options, const ProgramBinaryCache* disk,
+                          const std::vector<std::string>& includes) {
     const auto start = std::chrono::steady_clock::now();
     ProgramBuild b;
     b.sourceHash = fnv1a64(source.data(), source.size());
+    b.includes = includes;
     auto finish = [&] {
         b.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                    .count();
@@ -72,7 +66,7 @@ ProgramBuild buildProgram(const cl::Context& context, const cl::Device& device,
             if (b.program()) {
                 b.origin = ProgramOrigin::BinaryCache;
                 b.cacheNote.clear();
-                b.log = buildLog(b.program, device);
+                b.log = withOriginalPositions(buildLog(b.program, device), file, source);
                 return finish();
             }
         }
@@ -80,9 +74,11 @@ ProgramBuild buildProgram(const cl::Context& context, const cl::Device& device,
     try {
         b.program = cl::Program(context, source);
         b.program.build(std::vector<cl::Device>{device}, options.c_str());
-        b.log = buildLog(b.program, device);
+        b.log = withOriginalPositions(buildLog(b.program, device), file, source);
     } catch (const cl::Error& e) {
-        b.log = b.program() ? withFileName(buildLog(b.program, device), file)
+        // Compilers name the source after their own temporary file (PoCL) or a placeholder
+        // ("<kernel>", NVIDIA, which also ignores #line): say the file and line it came from.
+        b.log = b.program() ? withOriginalPositions(buildLog(b.program, device), file, source)
                             : std::string("(no program object)");
         b.error = "OpenCL build of kernels/" + file + " failed with " + clErrorName(e.err()) +
                   "\n  options: " + optionsText(options) + "\n  build log:\n" + b.log;
@@ -122,7 +118,9 @@ const cl::Program& ProgramCache::get(const std::string& file, const std::string&
     auto key = std::make_pair(file, options);
     if (auto it = programs_.find(key); it != programs_.end()) return it->second.program;
 
-    ProgramBuild b = buildProgram(context_, device_, file, kernelSource(file), options, disk());
+    const ExpandedKernelSource source = kernelProgramSource(file);
+    ProgramBuild b =
+        buildProgram(context_, device_, file, source.text, options, disk(), source.includes);
     if (gVerbose)
         std::fprintf(stderr, "clviz: kernels/%s [%s]: %s in %.0f ms%s%s\n", file.c_str(),
                      optionsText(options).c_str(),
@@ -134,6 +132,7 @@ const cl::Program& ProgramCache::get(const std::string& file, const std::string&
     Entry e;
     e.program = b.program;
     e.sourceHash = b.sourceHash;
+    e.includes = b.includes;
     e.record = {file, options, b.origin, b.ms, b.log, 0, ""};
     return programs_.emplace(key, std::move(e)).first->second.program;
 }
@@ -169,6 +168,16 @@ std::optional<std::uint64_t> ProgramCache::sourceHashOf(const std::string& file,
     return it->second.sourceHash;
 }
 
+std::vector<std::string> ProgramCache::includesOf(const std::string& file) const {
+    std::lock_guard lock(mutex_);
+    std::vector<std::string> out;
+    for (const auto& [key, entry] : programs_)
+        if (key.first == file)
+            for (const auto& h : entry.includes)
+                if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
+    return out;
+}
+
 void ProgramCache::install(const std::string& file,
                            const std::map<std::string, ProgramBuild>& builds) {
     {
@@ -179,6 +188,7 @@ void ProgramCache::install(const std::string& file,
             const int reloads = e.program() ? e.record.reloads + 1 : 0;
             e.program = b.program;
             e.sourceHash = b.sourceHash;
+            e.includes = b.includes;
             e.record = {file, options, b.origin, b.ms, b.log, reloads, ""};
         }
     }

@@ -29,15 +29,19 @@ struct ProgramBuild {
     ProgramOrigin origin = ProgramOrigin::Source;
     double ms = 0;          // wall time of the build (or of loading the binary)
     std::string cacheNote;  // why the binary cache was not used ("" when it was, or disabled)
-    std::uint64_t sourceHash = 0;
+    std::uint64_t sourceHash = 0;       // of the expanded source: headers' text included
+    std::vector<std::string> includes;  // the headers spliced into the source
     bool ok() const { return error.empty(); }
 };
 
-// Builds kernels/<file> from `source`: first from `disk`'s binary when it has a valid one, else
-// from source (then stores the binary). Never throws; failures are in the result.
+// Builds kernels/<file> from `source` (its includes expanded, kernel_includes.hpp; `includes`
+// names the headers in it): first from `disk`'s binary when it has a valid one, else from source
+// (then stores the binary). The disk key holds the whole expanded text, so an edited header is a
+// miss. Never throws; failures are in the result.
 ProgramBuild buildProgram(const cl::Context& context, const cl::Device& device,
                           const std::string& file, const std::string& source,
-                          const std::string& options, const ProgramBinaryCache* disk);
+                          const std::string& options, const ProgramBinaryCache* disk,
+                          const std::vector<std::string>& includes = {});
 
 // What the Kernels panel lists.
 struct ProgramRecord {
@@ -74,6 +78,8 @@ class ProgramCache {
     // Hash of the source the running build of (file, options) came from.
     std::optional<std::uint64_t> sourceHashOf(const std::string& file,
                                               const std::string& options) const;
+    // The headers the running builds of `file` include (what a header edit must rebuild).
+    std::vector<std::string> includesOf(const std::string& file) const;
     // Replaces the programs of `file` by these successful builds (option set -> build) and
     // bumps generation(). Call at a frame boundary, on the thread that uses the kernels.
     void install(const std::string& file, const std::map<std::string, ProgramBuild>& builds);
@@ -95,6 +101,7 @@ class ProgramCache {
         cl::Program program;
         ProgramRecord record;
         std::uint64_t sourceHash = 0;
+        std::vector<std::string> includes;
     };
     cl::Context context_;
     cl::Device device_;

@@ -189,25 +189,20 @@ NbodyAutotuneResult NbodySimulation::autotunePairs(double budgetSeconds) {
 NbodyKernelConfig NbodySimulation::autoPick() {
     const DeviceInfo& dev = cc_.info();
     const bool gpu = dev.kind == DeviceKind::Gpu;
-    if (n_ == 0)
-        return nbodyDeviceDefaults(gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized, gpu, n_,
-                                   dev.computeUnits);
+    if (n_ == 0) return nbodyDeviceDefaults(defaultNbodyVariant(gpu), gpu, n_, dev.computeUnits);
     if (autoN_ == n_ && autoPrecision_ == precision_) return autoConfig_;
-    // Naive and tiled are never the fastest; the four tile-blocking variants and the pairs
-    // variant compete, each with its best auto-tuned config (remembered from an earlier
-    // auto-tune, or tuned now).
+    // The variant table's `autoConsiders` rows compete (naive and tiled are never the fastest),
+    // each with its best auto-tuned config (remembered from an earlier auto-tune, or tuned now).
     struct Entry {
         NbodyKernelConfig config;
         double ms;
         bool remembered;
     };
     std::vector<Entry> entries;
-    std::vector<NbodyVariant> candidates{NbodyVariant::Unrolled, NbodyVariant::Vectorized,
-                                         NbodyVariant::AsyncCopy, NbodyVariant::SmallN};
-    // Each pair once needs float and every body on this device.
-    if (precision_ == NbodyPrecision::Float && ownedCount_ == n_)
-        candidates.push_back(NbodyVariant::Pairs);
-    for (NbodyVariant v : candidates) {
+    for (NbodyVariant v : autoCandidates()) {
+        // Pairs needs float and every body on this device.
+        if (runsOnOneDeviceInFloat(v) && (precision_ != NbodyPrecision::Float || ownedCount_ != n_))
+            continue;
         Entry e{{}, 0, false};
         if (useAutotuneMemory_)
             if (auto t = env_.autotune->find(NbodyAutotuneStore::key(dev, v, precision_, n_));

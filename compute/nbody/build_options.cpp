@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "compute/core/device_info.hpp"
+#include "compute/core/inline_ptx.hpp"
 
 namespace clviz {
 
@@ -81,7 +82,7 @@ std::string buildOptions(const NbodyKernelConfig& c, const NbodyForceBuildReques
     const int wg = c.workGroupSize;
     // Fast math, as CUDA's -use_fast_math: native_rsqrt maps to the hardware approximation and
     // arithmetic may flush denormals (NVIDIA still emits the denormal-safe rsqrt for
-    // native_rsqrt, hence NV_PTX_RSQRT below).
+    // native_rsqrt, hence NV_INLINE_PTX below: kernels/common/gravity.clh).
     std::string options = "-cl-fast-relaxed-math -cl-mad-enable -cl-denorms-are-zero -D";
     options += variantDefine(c.variant);
     options += " -DWG=" + std::to_string(wg) + " -DUNROLL=" + std::to_string(c.unroll) +
@@ -91,8 +92,8 @@ std::string buildOptions(const NbodyKernelConfig& c, const NbodyForceBuildReques
     if (static_cast<double>(r.softening) * r.softening < 1e-30) options += " -DSELF_GUARD";
     if (r.precision == NbodyPrecision::Double)
         options += " -DREAL_DOUBLE";
-    else if (r.inlinePtxRsqrt && nvidia)
-        options += " -DNV_PTX_RSQRT";
+    else if (r.inlinePtx && nvidia)
+        options += std::string(" -D") + kInlinePtxDefine;
     // Groups above 256 need at most 65536 / wg registers per work-item: say so to NVIDIA's
     // compiler. (Its driver still reported CL_KERNEL_WORK_GROUP_SIZE = 256 for these kernels
     // on the H200, so they get clamped; see docs/benchmarks.md.)
@@ -106,31 +107,15 @@ std::string buildOptions(const NbodyKernelConfig& c, const NbodyForceBuildReques
 
 NbodyKernelConfig nbodyDeviceDefaults(NbodyVariant v, bool gpu, std::size_t n,
                                       unsigned computeUnits) {
+    const NbodyVariantRow& row = variantRow(v);
+    const NbodyLaunchDefaults& d = gpu ? row.gpu : row.cpu;
     NbodyKernelConfig c;
     c.variant = v;
     c.split = 0;
-    switch (v) {
-        case NbodyVariant::Naive:
-        case NbodyVariant::Tiled:
-            c.workGroupSize = gpu ? 256 : 64;
-            c.unroll = c.bodiesPerItem = 1;
-            return c;
-        case NbodyVariant::Vectorized:
-            c.workGroupSize = gpu ? 256 : 128;
-            c.unroll = gpu ? 4 : 2;
-            c.bodiesPerItem = gpu ? 4 : 2;
-            break;
-        case NbodyVariant::SmallN:
-            c.workGroupSize = gpu ? 256 : 64;
-            c.unroll = gpu ? 8 : 4;
-            c.bodiesPerItem = gpu ? 4 : 1;
-            return c;
-        default:  // unrolled, async-copy
-            c.workGroupSize = gpu ? 256 : 64;
-            c.unroll = gpu ? 16 : 4;
-            c.bodiesPerItem = gpu ? 4 : 2;
-            break;
-    }
+    c.workGroupSize = d.workGroupSize;
+    c.unroll = d.unroll;
+    c.bodiesPerItem = d.bodiesPerItem;
+    if (!row.fewerBodiesPerItemAtSmallN) return c;
     // Bodies per item shrink for small N so the GPU keeps enough work-groups (small-n gets there
     // by splitting instead). 1.5 groups per compute unit: on the H200 two resident groups of 4
     // bodies per item beat four of 2 at N = 2^18 (docs/benchmarks.md).
@@ -157,14 +142,7 @@ NbodyKernelConfig resolveKernelConfig(const NbodyKernelConfig& requested,
 
 std::size_t nbodyLocalBytes(NbodyVariant v, int wg, NbodyPrecision p) {
     const std::size_t body = 4 * (p == NbodyPrecision::Double ? 8 : 4);
-    switch (v) {
-        case NbodyVariant::Naive:
-            return 0;
-        case NbodyVariant::AsyncCopy:
-            return 2 * body * wg;
-        default:
-            return body * wg;
-    }
+    return variantRow(v).localTiles * body * wg;
 }
 
 NbodyForceBuild nbodyForceBuild(const NbodyForceBuildRequest& r, const DeviceInfo& dev) {

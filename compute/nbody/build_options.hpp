@@ -32,7 +32,7 @@ struct NbodyForceBuildRequest {
     std::size_t n = 0;
     NbodyPrecision precision = NbodyPrecision::Float;
     float softening = 0.05f;
-    bool inlinePtxRsqrt = true;    // false once NVIDIA's compiler refused it for this variant
+    bool inlinePtx = true;         // false once NVIDIA's compiler refused it for this variant
     bool verboseBuildLog = false;  // NVIDIA: registers in the build log (the kernel dump)
     // CL_KERNEL_WORK_GROUP_SIZE an earlier build of this request reported; 0 = not built yet.
     std::size_t kernelMaxWorkGroup = 0;

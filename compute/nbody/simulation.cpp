@@ -10,6 +10,7 @@
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/nbody/autotune_store.hpp"
@@ -72,9 +73,7 @@ NbodySimulation::NbodySimulation(ComputeContext& cc, NbodyEnvironment env)
     : cc_(cc), env_(std::move(env)), kernels_(std::make_unique<Kernels>()) {
     if (!env_.autotune) env_.autotune = std::make_shared<NbodyAutotuneStore>();
     const bool gpu = cc_.info().kind == DeviceKind::Gpu;
-    // small-n splits bodies only when N is too small to fill the device, so it is the best
-    // all-round choice on GPUs; PoCL runs the float4 variant fastest.
-    config_.variant = gpu ? NbodyVariant::SmallN : NbodyVariant::Vectorized;
+    config_.variant = defaultNbodyVariant(gpu);
     if (!gpu) autoBudget_ = 0.5;  // PoCL: small trials; keeps the viewer's start-up short
     auto& pc = cc_.programs();
     kernels_->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
@@ -148,7 +147,7 @@ NbodySimulation::Built& NbodySimulation::build(const NbodyKernelConfig& resolved
     request.n = n_;
     request.precision = precision_;
     request.softening = params_.softening;
-    request.inlinePtxRsqrt = !(ptxRefused_ & variantBit);
+    request.inlinePtx = !(ptxRefused_ & variantBit);
     request.verboseBuildLog = !env_.dumpDir.empty();
     std::string refused;  // set when the PTX rsqrt was refused during this build
     for (;;) {
@@ -160,9 +159,9 @@ NbodySimulation::Built& NbodySimulation::build(const NbodyKernelConfig& resolved
         try {
             b.kernel = cc_.programs().kernel("nbody_force.cl", "nbody_force", plan.options);
         } catch (const Error& e) {
-            if (plan.options.find("NV_PTX_RSQRT") == std::string::npos) throw;
+            if (plan.options.find(kInlinePtxDefine) == std::string::npos) throw;
             ptxRefused_ |= variantBit;  // use native_rsqrt from now on
-            request.inlinePtxRsqrt = false;
+            request.inlinePtx = false;
             refused = "inline PTX rsqrt refused by the compiler (" + firstCompilerError(e.what()) +
                       "); using native_rsqrt";
             continue;

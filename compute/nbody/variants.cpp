@@ -5,90 +5,54 @@
 
 namespace clviz {
 
-namespace {
-
-struct VariantInfo {
-    NbodyVariant variant;
-    const char* name;
-    const char* define;
-    const char* description;
-};
-
-const VariantInfo kVariants[] = {
-    {NbodyVariant::Naive, "naive", "VARIANT_NAIVE",
-     "Each work-item reads every body straight from global memory."},
-    {NbodyVariant::Tiled, "tiled", "VARIANT_TILED",
-     "Tiles of bodies staged in local memory between barriers; plain inner loop (the course "
-     "baseline)."},
-    {NbodyVariant::Unrolled, "unrolled", "VARIANT_UNROLLED",
-     "Tiled with a compile-time tile, the inner loop unrolled and several bodies per work-item."},
-    {NbodyVariant::Vectorized, "vectorized", "VARIANT_VECTORIZED",
-     "Structure-of-arrays tiles; float4 arithmetic handles 4 j-bodies per operation."},
-    {NbodyVariant::AsyncCopy, "async-copy", "VARIANT_ASYNC_COPY",
-     "Double-buffered tiles fetched with async_work_group_copy while the previous one is used."},
-    {NbodyVariant::SmallN, "small-n", "VARIANT_SMALL_N",
-     "Several work-items split each body's j-range and reduce in local memory: fills big GPUs "
-     "at small N."},
-};
-
-const VariantInfo kAuto = {
-    NbodyVariant::Auto, "auto", "",
-    "Whichever variant and launch configuration the auto-tune measured fastest on this device for "
-    "this N (re-picked when N changes)."};
-
-const VariantInfo kTree = {
-    NbodyVariant::Tree, "tree", "",
-    "Barnes-Hut tree on the device: Morton sort, radix tree, quadrupole cells, group walk. "
-    "O(N log N); theta sets the accuracy (0 = exact direct sum). Float only."};
-
-const VariantInfo kPairs = {
-    NbodyVariant::Pairs, "pairs", "",
-    "Direct sum with each pair once (Newton's third law): one rsqrt and one r^-3 serve both "
-    "bodies, a third less arithmetic per interaction. Float only, one device; the sums meet "
-    "through atomics, so results vary at rounding level from run to run."};
-
-const VariantInfo& info(NbodyVariant v) {
-    for (const auto& i : kVariants)
-        if (i.variant == v) return i;
-    return v == NbodyVariant::Tree ? kTree : v == NbodyVariant::Pairs ? kPairs : kAuto;
-}
-
-}  // namespace
-
 const std::vector<NbodyVariant>& allNbodyVariants() {
     static const std::vector<NbodyVariant> all = [] {
         std::vector<NbodyVariant> v;
-        for (const auto& i : kVariants)
-            v.push_back(i.variant);
+        for (const auto& row : kNbodyVariants)
+            if (*row.define) v.push_back(row.variant);
         return v;
     }();
     return all;
 }
+std::vector<NbodyVariant> nbodyVariantChoices() {
+    std::vector<NbodyVariant> v;
+    for (const auto& row : kNbodyVariants)
+        v.push_back(row.variant);
+    return v;
+}
+std::string nbodyVariantChoiceText() {
+    std::string text;
+    for (const auto& row : kNbodyVariants)
+        text += std::string(text.empty() ? "" : "|") + row.name;
+    return text;
+}
+std::vector<NbodyVariant> autoCandidates() {
+    std::vector<NbodyVariant> v;
+    for (const auto& row : kNbodyVariants)
+        if (row.autoConsiders) v.push_back(row.variant);
+    return v;
+}
 const char* variantName(NbodyVariant v) {
-    return info(v).name;
+    return variantRow(v).name;
 }
 const char* variantDescription(NbodyVariant v) {
-    return info(v).description;
+    return variantRow(v).description;
 }
 const char* variantDefine(NbodyVariant v) {
-    return info(v).define;
+    return variantRow(v).define;
 }
 std::vector<std::string> variantNames() {
     std::vector<std::string> names;
-    for (const auto& i : kVariants)
-        names.emplace_back(i.name);
+    for (NbodyVariant v : allNbodyVariants())
+        names.emplace_back(variantName(v));
     return names;
 }
 NbodyVariant parseVariant(const std::string& name) {
     std::string valid;
-    for (const auto& i : kVariants) {
-        if (name == i.name) return i.variant;
-        valid += std::string(valid.empty() ? "" : ", ") + i.name;
+    for (const auto& row : kNbodyVariants) {
+        if (name == row.name) return row.variant;
+        valid += std::string(valid.empty() ? "" : ", ") + row.name;
     }
-    if (name == kAuto.name) return NbodyVariant::Auto;
-    if (name == kTree.name) return NbodyVariant::Tree;
-    if (name == kPairs.name) return NbodyVariant::Pairs;
-    valid += std::string(", ") + kAuto.name + ", " + kTree.name + ", " + kPairs.name;
     throw Error("unknown N-body kernel variant " + quotedPath(name) + " (valid: " + valid + ")");
 }
 

@@ -11,7 +11,7 @@ namespace clviz {
 
 namespace {
 
-constexpr int kKeyBits = 21;
+constexpr int kKeyBits = kTreeKeyBits;
 
 std::uint64_t spread3(std::uint64_t v) {
     std::uint64_t r = 0;

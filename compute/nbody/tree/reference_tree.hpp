@@ -11,6 +11,10 @@
 
 namespace clviz {
 
+// Bits per axis of the Morton keys, here and on the device (TreeForce passes it as -DKEY_BITS):
+// 3 x 21 = 63-bit keys.
+inline constexpr int kTreeKeyBits = 21;
+
 struct ReferenceTree {
     // Sorted order and the tree over it (internal nodes 0 .. n-2; child c < 0: leaf ~c).
     std::vector<unsigned> sortedIndex;

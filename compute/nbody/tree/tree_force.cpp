@@ -10,6 +10,7 @@
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/nbody/body.hpp"
+#include "compute/nbody/tree/reference_tree.hpp"
 
 namespace clviz {
 
@@ -142,10 +143,13 @@ void TreeForce::releaseBuffers() {
 void TreeForce::refreshKernels() {
     ProgramCache& programs = cc_.programs();
     if (k_->generation == programs.generation()) return;
-    const std::string base = "-DWG=" + std::to_string(wg_) + " -DSTACK=" + std::to_string(stack_) +
-                             " -DLIST=" + std::to_string(list_) +
-                             " -DCELLS=" + std::to_string(list_ / 2) +
-                             " -DLEAF=" + std::to_string(options_.leafSize);
+    const std::string base =
+        "-DWG=" + std::to_string(wg_) + " -DSTACK=" + std::to_string(stack_) +
+        " -DLIST=" + std::to_string(list_) + " -DCELLS=" + std::to_string(list_ / 2) +
+        " -DLEAF=" + std::to_string(options_.leafSize) +
+        // The launches' fixed sizes: the kernels compile them in.
+        " -DSORT_WG=" + std::to_string(kSortWg) + " -DSCAN_WG=" + std::to_string(kScanWg) +
+        " -DREDUCE_WG=" + std::to_string(kReduceWg) + " -DKEY_BITS=" + std::to_string(kTreeKeyBits);
     Kernels k;
     k.boundsPartial = programs.kernel(kFile, "bounds_partial", base);
     k.boundsFinal = programs.kernel(kFile, "bounds_final", base);

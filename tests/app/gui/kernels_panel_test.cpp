@@ -17,6 +17,13 @@ TEST(KernelsPanel, FindsTheLineInCompilerLogs) {
     EXPECT_FALSE(warning.error);
 }
 
+TEST(KernelsPanel, NamesTheFileOfTheLineHeadersIncluded) {
+    EXPECT_EQ(parseLogLine("error: kernels/common/real.clh:12:3: expected ';'").file,
+              "common/real.clh");
+    EXPECT_EQ(parseLogLine("kernels/nbody_force.cl:40:1: error: x").file, "nbody_force.cl");
+    EXPECT_EQ(parseLogLine("<kernel>:6:30: error: x").file, "");  // the caller's file then
+}
+
 TEST(KernelsPanel, OtherLinesAreNotMarked) {
     EXPECT_EQ(parseLogLine("1 error generated.").line, 0);
     EXPECT_EQ(parseLogLine("  options: -DWG=256 -DUNROLL=4").line, 0);

@@ -24,7 +24,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A copy of every embedded kernel in a fresh directory that kernelSource() then reads.
+// A copy of every embedded kernel file (headers in their folders) in a fresh directory that
+// kernelSource() then reads.
 struct KernelCopy {
     fs::path dir;
     explicit KernelCopy(const std::string& tag) {
@@ -33,8 +34,10 @@ struct KernelCopy {
         fs::remove_all(dir);
         fs::create_directories(dir);
         setKernelDirectory("");
-        for (const auto& name : kernelFileNames())
-            std::ofstream(dir / name, std::ios::binary) << kernelSource(name);
+        for (const auto& name : kernelFileNames()) {
+            fs::create_directories((dir / name).parent_path());
+            std::ofstream(dir / name, std::ios::binary) << kernelFile(name);
+        }
         setKernelDirectory(dir.string());
     }
     ~KernelCopy() {
@@ -122,15 +125,59 @@ TEST(KernelReloader, AnEditOfThePairsKernelRunsAfterTheReload) {
 
     KernelReloader reloader(cc->programs(), kernels.dir.string());
     // The edit: the pull inside a block (all of it at N = 97) becomes zero.
-    kernels.save("nbody_pairs.cl", replaced(kernels.read("nbody_pairs.cl"),
-                                            "const float s = q.w * (inv * inv * inv);",
-                                            "const float s = 0.0f * inv;"));
+    kernels.save("nbody_pairs.cl",
+                 replaced(kernels.read("nbody_pairs.cl"), "GRAVITY_PULL(p[k], q, eps2,",
+                          "GRAVITY_PULL(p[k], q * 0.0f, eps2,"));
     const auto events = reloader.waitForReload(120);
     ASSERT_EQ(events.size(), 1u);
     EXPECT_TRUE(events[0].ok) << events[0].message;
     sim.reloadKernels();
     sim.step(1);
     EXPECT_EQ(accelerationsNow(), std::vector<double>(3, 0.0)) << "the old pairs kernel ran";
+}
+
+// The gravity interaction lives in a shared header (kernels/common/gravity.clh): editing it
+// rebuilds the all-pairs and the pairs-once programs both, and both run the edit.
+TEST(KernelReloader, AHeaderEditReachesEveryForceKernelThatIncludesIt) {
+    KernelCopy kernels("header");
+    auto cc = freshContext();
+    NbodySimulation tiled(*cc), pairs(*cc);
+    tiled.setVariant(NbodyVariant::Tiled);
+    pairs.setVariant(NbodyVariant::Pairs);
+    for (NbodySimulation* sim : {&tiled, &pairs}) {
+        sim->load(makePreset(NbodyPreset::Plummer, 61, 5));
+        sim->step(1);
+    }
+    auto body0 = [](NbodySimulation& sim) {
+        const auto acc = sim.readAccelerationsDouble();
+        return std::vector<double>{acc[0], acc[1], acc[2]};
+    };
+    ASSERT_NE(body0(tiled), std::vector<double>(3, 0.0));
+    ASSERT_NE(body0(pairs), std::vector<double>(3, 0.0));
+
+    KernelReloader reloader(cc->programs(), kernels.dir.string());
+    kernels.save("common/gravity.clh",
+                 replaced(kernels.read("common/gravity.clh"),
+                          "const real s = (q).w * (inv * inv * inv);", "const real s = 0;"));
+    auto events = reloader.waitForReload(120);
+    while (reloader.busy()) {
+        const auto more = reloader.waitForReload(120);
+        events.insert(events.end(), more.begin(), more.end());
+    }
+    std::vector<std::string> files;
+    for (const auto& e : events) {
+        EXPECT_TRUE(e.installed) << e.message;
+        files.push_back(e.file);
+    }
+    EXPECT_NE(std::find(files.begin(), files.end(), "nbody_force.cl"), files.end());
+    EXPECT_NE(std::find(files.begin(), files.end(), "nbody_pairs.cl"), files.end());
+    EXPECT_EQ(std::find(files.begin(), files.end(), "nbody_integrate.cl"), files.end())
+        << "it does not include gravity.clh";
+    for (NbodySimulation* sim : {&tiled, &pairs}) {
+        sim->reloadKernels();
+        sim->step(1);
+        EXPECT_EQ(body0(*sim), std::vector<double>(3, 0.0)) << "the old interaction ran";
+    }
 }
 
 TEST(KernelReloader, SyntaxErrorKeepsTheLastGoodBuild) {

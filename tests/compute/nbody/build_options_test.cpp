@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "common/error.hpp"
 #include "compute/core/device_info.hpp"
 #include "compute/nbody/build_options.hpp"
 
@@ -90,15 +91,15 @@ TEST(NbodyBuildOptions, DoublePrecisionAndTheSelfInteractionGuard) {
     const auto b = nbodyForceBuild(r, nvidiaGpu());
     EXPECT_TRUE(has(b.options, "-DREAL_DOUBLE")) << b.options;
     EXPECT_TRUE(has(b.options, "-DSELF_GUARD")) << b.options;
-    EXPECT_FALSE(has(b.options, "-DNV_PTX_RSQRT")) << b.options;  // the float rsqrt only
+    EXPECT_FALSE(has(b.options, "-DNV_INLINE_PTX")) << b.options;  // the float rsqrt only
 }
 
 TEST(NbodyBuildOptions, NvidiaExtrasOnlyWhereTheyApply) {
     auto r = request(NbodyVariant::Unrolled, 256, 4, 2);
-    EXPECT_TRUE(has(nbodyForceBuild(r, nvidiaGpu()).options, "-DNV_PTX_RSQRT"));
-    EXPECT_FALSE(has(nbodyForceBuild(r, cpu()).options, "-DNV_PTX_RSQRT"));
-    r.inlinePtxRsqrt = false;  // the compiler refused it once
-    EXPECT_FALSE(has(nbodyForceBuild(r, nvidiaGpu()).options, "-DNV_PTX_RSQRT"));
+    EXPECT_TRUE(has(nbodyForceBuild(r, nvidiaGpu()).options, "-DNV_INLINE_PTX"));
+    EXPECT_FALSE(has(nbodyForceBuild(r, cpu()).options, "-DNV_INLINE_PTX"));
+    r.inlinePtx = false;  // the compiler refused it once
+    EXPECT_FALSE(has(nbodyForceBuild(r, nvidiaGpu()).options, "-DNV_INLINE_PTX"));
     EXPECT_EQ(nbodyForceBuild(r, nvidiaGpu()).options.find("maxrregcount"), std::string::npos);
 
     r.verboseBuildLog = true;
@@ -230,4 +231,43 @@ TEST(NbodyBuildOptions, RequestedFieldsBeatTunedOnesWhichBeatDefaults) {
               (NbodyKernelConfig{NbodyVariant::Unrolled, 256, 32, 4, 0}));
     EXPECT_EQ(resolveKernelConfig(requested, defaults, &tuned),
               (NbodyKernelConfig{NbodyVariant::Unrolled, 128, 32, 2, 1}));
+}
+
+// The variant table is the one place variant facts live: every reader agrees with its rows.
+TEST(NbodyVariantTable, EveryReaderFollowsTheRows) {
+    std::string choices;
+    std::vector<NbodyVariant> kernels, candidates;
+    for (const NbodyVariantRow& row : kNbodyVariants) {
+        EXPECT_EQ(parseVariant(row.name), row.variant) << row.name;
+        EXPECT_STREQ(variantName(row.variant), row.name);
+        EXPECT_STREQ(variantDefine(row.variant), row.define);
+        choices += std::string(choices.empty() ? "" : "|") + row.name;
+        if (*row.define) kernels.push_back(row.variant);
+        if (row.autoConsiders) candidates.push_back(row.variant);
+        for (const bool gpu : {true, false}) {
+            const NbodyLaunchDefaults& d = gpu ? row.gpu : row.cpu;
+            // A large N: nothing shrinks.
+            const NbodyKernelConfig c = nbodyDeviceDefaults(row.variant, gpu, 1u << 24, 1);
+            EXPECT_EQ(c.workGroupSize, d.workGroupSize) << row.name;
+            EXPECT_EQ(c.unroll, d.unroll) << row.name;
+            EXPECT_EQ(c.bodiesPerItem, d.bodiesPerItem) << row.name;
+        }
+        EXPECT_EQ(nbodyLocalBytes(row.variant, 64, NbodyPrecision::Float),
+                  std::size_t(row.localTiles) * 64 * 16)
+            << row.name;
+        EXPECT_EQ(nbodyLocalBytes(row.variant, 64, NbodyPrecision::Double),
+                  std::size_t(row.localTiles) * 64 * 32)
+            << row.name;
+    }
+    EXPECT_EQ(nbodyVariantChoiceText(), choices);
+    EXPECT_EQ(nbodyVariantChoices().size(), std::size(kNbodyVariants));
+    EXPECT_EQ(allNbodyVariants(), kernels);
+    EXPECT_EQ(autoCandidates(), candidates);
+    // What the rows say today: auto weighs the four tile-blocking kernels and pairs.
+    EXPECT_EQ(candidates, (std::vector<NbodyVariant>{
+                              NbodyVariant::Unrolled, NbodyVariant::Vectorized,
+                              NbodyVariant::AsyncCopy, NbodyVariant::SmallN, NbodyVariant::Pairs}));
+    EXPECT_EQ(nbodyLocalBytes(NbodyVariant::AsyncCopy, 128, NbodyPrecision::Float), 2u * 128 * 16);
+    EXPECT_EQ(nbodyLocalBytes(NbodyVariant::Naive, 128, NbodyPrecision::Float), 0u);
+    EXPECT_THROW(parseVariant("fastest"), Error);
 }
