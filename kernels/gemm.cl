@@ -88,8 +88,17 @@ inline float4 load4(__global const float* row, int c, int limit, int vec) {
 #define VB 0
 #endif
 
-// Group g of the A tile at (i0, k0).
+// Group g of the A tile at (i0, k0). FULL_TILES (set by the host for gemm_regblock when BM, BN
+// and BK divide M, N and K, so rows are float4-aligned too) drops every edge check: one 16-byte
+// load per group.
 inline float4 loadA(__global const float* A, int M, int K, int i0, int k0, int g) {
+#ifdef FULL_TILES
+#ifdef TRANS_A
+    return *(__global const float4*)(A + (size_t)(k0 + g / (BM / 4)) * M + i0 + (g % (BM / 4)) * 4);
+#else
+    return *(__global const float4*)(A + (size_t)(i0 + g / (BK / 4)) * K + k0 + (g % (BK / 4)) * 4);
+#endif
+#endif
 #ifdef TRANS_A  // stored K x M: groups run along m
     const int c = g / (BM / 4), r = (g % (BM / 4)) * 4;
     if (k0 + c >= K) return (float4)(0.0f);
@@ -102,6 +111,13 @@ inline float4 loadA(__global const float* A, int M, int K, int i0, int k0, int g
 }
 
 inline float4 loadB(__global const float* B, int N, int K, int k0, int j0, int g) {
+#ifdef FULL_TILES
+#ifdef TRANS_B
+    return *(__global const float4*)(B + (size_t)(j0 + g / (BK / 4)) * K + k0 + (g % (BK / 4)) * 4);
+#else
+    return *(__global const float4*)(B + (size_t)(k0 + g / (BN / 4)) * N + j0 + (g % (BN / 4)) * 4);
+#endif
+#endif
 #ifdef TRANS_B  // stored N x K: groups run along k
     const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
     if (j0 + r >= N) return (float4)(0.0f);
@@ -176,16 +192,22 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
     float4 ra[A_PER_ITEM], rb[B_PER_ITEM];  // the next tile, staged in registers
     const int tiles = (K + BK - 1) / BK;
 
-#define FETCH(k0)                                                                    \
-    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                             \
+// Braced: `if (...) FETCH(...)` must guard the B loads too (past the last tile they would read
+// beyond B, which the edge checks hid and FULL_TILES does not).
+#define FETCH(k0) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
         if (tid + s * NT < A_GROUPS) ra[s] = loadA(A, M, K, i0, (k0), tid + s * NT); \
-    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                           \
-        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT);
-#define STAGE(buf)                                                                    \
-    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                              \
-        if (tid + s * NT < A_GROUPS) storeTileA(As[buf], ra[s], tid + s * NT);       \
-    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                                              \
-        if (tid + s * NT < B_GROUPS) storeTileB(Bs[buf], rb[s], tid + s * NT);
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT); \
+    }
+#define STAGE(buf) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
+        if (tid + s * NT < A_GROUPS) storeTileA(As[buf], ra[s], tid + s * NT); \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (tid + s * NT < B_GROUPS) storeTileB(Bs[buf], rb[s], tid + s * NT); \
+    }
 
 #if BUFFERS == 2
     FETCH(0)
@@ -330,16 +352,20 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
 
     float4 ra[A_PER_ITEM], rb[B_PER_ITEM];
     const int tiles = (K + BK - 1) / BK;
-#define FETCH_TC(k0)                                                                 \
-    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                             \
+#define FETCH_TC(k0) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
         if (tid + s * NT < A_GROUPS) ra[s] = loadA(A, M, K, i0, (k0), tid + s * NT); \
-    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                           \
-        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT);
-#define STAGE_TC(buf)                                                                 \
-    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                              \
-        if (tid + s * NT < A_GROUPS) storeTf32A(As[buf], ra[s], tid + s * NT);       \
-    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                                              \
-        if (tid + s * NT < B_GROUPS) storeTf32B(Bs[buf], rb[s], tid + s * NT);
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT); \
+    }
+#define STAGE_TC(buf) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
+        if (tid + s * NT < A_GROUPS) storeTf32A(As[buf], ra[s], tid + s * NT); \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (tid + s * NT < B_GROUPS) storeTf32B(Bs[buf], rb[s], tid + s * NT); \
+    }
 
     FETCH_TC(0)
     STAGE_TC(0)
