@@ -22,7 +22,7 @@ struct SplitBenchPlan {
     NbodyParams params;  // the preset's dt and softening
 };
 
-// `flag` names the option in messages ("--devices", "--mpi"). Throws clviz::Error for the tree.
+// `flag` names the option in messages ("--devices", "--mpi"). Every variant splits (pairs and the tree sum their parts).
 SplitBenchPlan planSplitBenchmark(const BenchOptions& o, const char* flag);
 
 struct SplitTimed {

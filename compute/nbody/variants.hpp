@@ -179,8 +179,9 @@ constexpr const NbodyVariantRow& variantRow(NbodyVariant v) {
 constexpr NbodyTunables tunablesOf(NbodyVariant v) {
     return variantRow(v).tunables;
 }
-// The force methods with a class of their own (Tree, Pairs): they compute in float only and on
-// one device (every body's acceleration in one place).
+// The force methods with a class of their own (Tree, Pairs): they compute in float only, and
+// split over devices or ranks each computes a share's part of every body's acceleration, which
+// the devices add up (NbodyMultiDevice, NbodyMpiSimulation); auto weighs them on one device only.
 constexpr bool runsOnOneDeviceInFloat(NbodyVariant v) {
     return variantRow(v).oneDeviceInFloat;
 }
