@@ -272,7 +272,6 @@ void NbodySimulation::computeSharedForces() try {
             lastEvents_.push_back(e);
     }
     accCurrent_ = false;  // a part of the sum until finishSharedForces()
-    sharedPending_ = true;
 } catch (const cl::Error& e) {
     throwClError("N-body shared force pass failed", e);
 }
@@ -284,7 +283,6 @@ void NbodySimulation::finishSharedForces() try {
         lastEvents_.push_back(f.lastEvents().back());
     }
     pendingKick_ = 0;
-    sharedPending_ = false;
     accCurrent_ = true;
 } catch (const cl::Error& e) {
     throwClError("N-body half-kick after the shared force pass failed", e);

@@ -114,16 +114,13 @@ class NbodySimulation {
     // complete() leaves the closing half-kick, and advance() expects the summed accelerations:
     //   before advance(), if !accelerationsCurrent() on any device: computeSharedForces() on
     //   every device, sum, write the owned bodies' sums into workingAccelerations(),
-    //   finishSharedForces(); after complete(), if sharedForcesPending() (leapfrog): the same sum,
-    //   then finishSharedForces().
+    //   finishSharedForces(); after complete(), with leapfrog (which computes the forces there):
+    //   the same sum, then finishSharedForces().
     bool forcesAreShared() const;
     bool accelerationsCurrent() const { return accCurrent_; }
     void invalidateAccelerations() { accCurrent_ = false; }  // collective: on every device
     void computeSharedForces();  // this share's part of every body's acceleration
     void finishSharedForces();   // the summed accelerations are in: the pending half-kick
-    // A shared force pass ran (computeSharedForces, or complete() with leapfrog) and waits for
-    // its sum and finishSharedForces().
-    bool sharedForcesPending() const { return sharedPending_; }
     const cl::Buffer& workingAccelerations() { return state().acc; }
     // The buffers the kernels work on (the double state in fp64 mode), and the bytes one body
     // takes in them.
@@ -241,9 +238,7 @@ class NbodySimulation {
                            double kick);
     void allocate(std::size_t n, bool floatState, bool doubleState);
     void computeForces(bool kick, float kickFactor);
-    float pendingKick_ = 0;
-    bool sharedPending_ =
-        false;  // the closing half-kick complete() left until the shares are summed
+    float pendingKick_ = 0;  // the closing half-kick complete() left until the shares are summed
     void runUpdate(cl::Kernel& k, const char* name, std::initializer_list<double> reals);
     void ensureAccelerationsCurrent();
     void refreshFloatMirror();

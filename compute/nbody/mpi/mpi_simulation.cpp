@@ -188,7 +188,9 @@ void NbodyMpiSimulation::step(int count) {
         local_.advance();
         if (session_.size() > 1) exchangePositions();
         local_.complete();
-        if (shared && local_.sharedForcesPending()) sumSharedForces();  // leapfrog
+        // Leapfrog's force pass ran in complete() (decided alike on every rank: a rank that owns
+        // every body computed it whole, and its sum with the others' zeros is unchanged).
+        if (shared && local_.integrator() == NbodyIntegrator::Leapfrog) sumSharedForces();
         time_ += local_.params().dt;
         ++steps_;
     }

@@ -134,7 +134,9 @@ void NbodyMultiDevice::step(int count) {
         if (sims_.size() > 1) exchangePositions(static_cast<int>(steps_ & 1));
         for (auto& sim : sims_)
             sim->complete();
-        if (shared && sims_[0]->sharedForcesPending()) sumSharedForces();  // leapfrog
+        // Leapfrog's force pass ran in complete(); a device that owns every body computed it
+        // whole and kicked, and adds its acc to the others' zeros unchanged.
+        if (shared && sims_[0]->integrator() == NbodyIntegrator::Leapfrog) sumSharedForces();
         time_ += sims_[0]->params().dt;
         ++steps_;
     }
