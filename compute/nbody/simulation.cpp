@@ -573,6 +573,15 @@ std::vector<double> NbodySimulation::readAccelerationsDouble() try {
 
 TreeAccuracy NbodySimulation::forceAccuracy(int samples) try {
     if (!n_ || precision_ == NbodyPrecision::Double) return {};
+    if (forcesAreShared()) {
+        if (config_.variant != NbodyVariant::Tree) return {};  // holds parts, not accelerations
+        // This device holds its share's part of the others' accelerations: it measures a whole
+        // tree pass of its own instead, which is the split's answer (the same tree and forces).
+        cl::Buffer whole(cc_.context(), CL_MEM_READ_WRITE, n_ * sizeof(cl_float4));
+        tree().setTheta(params_.theta);
+        tree().compute(f32_.pos, n_, params_.softening, whole);
+        return tree().accuracy(f32_.pos, n_, params_.softening, whole, samples);
+    }
     ensureAccelerationsCurrent();
     return tree().accuracy(f32_.pos, n_, params_.softening, f32_.acc, samples);
 } catch (const cl::Error& e) {
