@@ -116,8 +116,11 @@ devices_split)
         --set variant=pairs --set-at 10:app.check-reference=on
     [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "pairs: not two split lines"
     expect 0 "also split onto OpenCL device 0.1" "$CLVIZ" --devices all --n 512 --frames 10 \
-        --set-at 2:variant=tree
+        --set-at 2:variant=tree --layout layout.txt
     [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "tree: not two split lines"
+    # The table's note on the summed parts wraps inside the panel.
+    awk -F'\t' '$2 + $4 > 1280 || $3 + $5 > 720 {print "outside: " $0; bad = 1} END {exit bad}' \
+        layout.txt || fail "tree: a panel lies outside the window"
     # On one device the pairs variant runs, and matches the CPU reference.
     expect 0 "N-body vs CPU reference: OK" "$CLVIZ" --n 1031 --frames 20 --set variant=pairs \
         --set-at 10:app.check-reference=on
