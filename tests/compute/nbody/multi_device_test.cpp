@@ -269,17 +269,18 @@ TEST_F(MultiDevice, SharedForcesFollowAVariantChangeMidRun) {
     }
 }
 
-TEST_F(MultiDevice, PairsNeedTheSameBlocksOnEveryDevice) {
-    // Two PoCL devices resolve the same blocks; a one-device fp64 request is still refused.
+TEST_F(MultiDevice, PairsAndTheTreeStayFloatOnlyWhenSplit) {
     NbodyMultiDevice two({&a(), &b()});
     two.setPrecision(NbodyPrecision::Double);
-    NbodyKernelConfig c;
-    c.variant = NbodyVariant::Pairs;
-    try {
-        two.setKernelConfig(c);
-        FAIL() << "pairs was accepted in fp64";
-    } catch (const Error& e) {
-        EXPECT_NE(std::string(e.what()).find("float only"), std::string::npos) << e.what();
+    for (NbodyVariant v : {NbodyVariant::Pairs, NbodyVariant::Tree}) {
+        NbodyKernelConfig c;
+        c.variant = v;
+        try {
+            two.setKernelConfig(c);
+            FAIL() << variantName(v) << " was accepted in fp64";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("float only"), std::string::npos) << e.what();
+        }
     }
 }
 

@@ -195,5 +195,42 @@ TEST_F(SharedForces, TreeSplitBuildsTheSameTreeAndGivesTheSameForces) {
         }
 }
 
+// The host's sum: each slice gets the parts added in device order, with and without threads
+// (above 2^18 bodies per thread), for uneven and empty slices; other bodies are left alone.
+TEST(SharedForceSums, EachSliceGetsThePartsAddedInDeviceOrder) {
+    for (std::size_t n : {std::size_t{5}, std::size_t{1} << 20 | 7}) {
+        const std::vector<BodySlice> slices = planSlices(n, {1, 0, 3});
+        std::vector<std::vector<float>> parts(3, std::vector<float>(4 * n));
+        for (std::size_t d = 0; d < 3; ++d)
+            for (std::size_t f = 0; f < 4 * n; ++f)
+                parts[d][f] = float((f * 7 + d * 13) % 101) * 0.37f - float(d);
+        std::vector<float> expected(4 * n);
+        for (std::size_t f = 0; f < 4 * n; ++f)
+            expected[f] = (parts[0][f] + parts[1][f]) + parts[2][f];
+        const auto before = parts;
+        std::vector<float*> ptrs = {parts[0].data(), parts[1].data(), parts[2].data()};
+        sumSharedAccelerations(ptrs, slices);
+        for (std::size_t d = 0; d < 3; ++d)
+            for (std::size_t i = 0; i < n; ++i) {
+                const bool mine = i >= slices[d].begin && i < slices[d].end();
+                for (int c = 0; c < 4; ++c) {
+                    const std::size_t f = 4 * i + c;
+                    ASSERT_EQ(parts[d][f], mine ? expected[f] : before[d][f])
+                        << "N = " << n << ", device " << d << ", body " << i;
+                }
+            }
+    }
+}
+
+// The balancer follows the tree's walk alone (the build is every device's whole tree).
+TEST(SharedForceSums, TheTreeBalancesOnItsWalkTime) {
+    NbodyStepTimings t;
+    t.forceMs = 30;
+    t.kernels = {{"tree-build", 10, 1}, {"tree-walk", 12, 2}, {"tree-walk", 3, 1}};
+    EXPECT_DOUBLE_EQ(balancedForceMs(t), 15);
+    t.kernels = {{"force", 30, 1}, {"kick-drift", 1, 1}};
+    EXPECT_DOUBLE_EQ(balancedForceMs(t), 30);
+}
+
 }  // namespace
 }  // namespace clviz
