@@ -18,6 +18,7 @@
 #include "compute/image/io/image_io.hpp"
 #include "compute/image/pattern.hpp"
 #include "compute/image/reference.hpp"
+#include "tests/app/test_frame.hpp"
 #include "tests/compute/interop/gl_context.hpp"
 
 namespace clviz {
@@ -78,11 +79,7 @@ class ImageDemoTest : public test::GlComputeSuite<320, 240> {
     }
 
     void frame(long long index = 0) {
-        FrameInfo f;
-        f.index = index;
-        f.dt = 1.0 / 60;
-        f.framebufferWidth = 320;
-        f.framebufferHeight = 240;
+        const FrameInfo f = test::testFrame(index);
         demo_->step(f);
         demo_->draw(f);
         ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));

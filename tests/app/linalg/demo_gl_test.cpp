@@ -13,6 +13,7 @@
 #include "app/linalg/demo.hpp"
 #include "app/linalg/gemm_reference.hpp"
 #include "compute/core/compute_context.hpp"
+#include "tests/app/test_frame.hpp"
 #include "tests/compute/interop/gl_context.hpp"
 
 namespace clviz {
@@ -66,11 +67,7 @@ class LinalgDemoTest : public test::GlComputeSuite<320, 240> {
     }
 
     void frame(long long index = 0) {
-        FrameInfo f;
-        f.index = index;
-        f.dt = 1.0 / 60;
-        f.framebufferWidth = 320;
-        f.framebufferHeight = 240;
+        const FrameInfo f = test::testFrame(index);
         demo_->step(f);
         demo_->draw(f);
         ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
