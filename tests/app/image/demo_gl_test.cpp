@@ -78,12 +78,7 @@ class ImageDemoTest : public test::GlComputeSuite<320, 240> {
         return *demo_;
     }
 
-    void frame(long long index = 0) {
-        const FrameInfo f = test::testFrame(index);
-        demo_->step(f);
-        demo_->draw(f);
-        ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
-    }
+    void frame(long long index = 0) { test::stepAndDraw(*demo_, index); }
 
     // What --interop auto gives: no driver here or on the H200 offers gl-sharing; external memory
     // where the device imports it (the H200), else host copy (PoCL).

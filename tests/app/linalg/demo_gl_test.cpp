@@ -66,12 +66,7 @@ class LinalgDemoTest : public test::GlComputeSuite<320, 240> {
         return *demo_;
     }
 
-    void frame(long long index = 0) {
-        const FrameInfo f = test::testFrame(index);
-        demo_->step(f);
-        demo_->draw(f);
-        ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
-    }
+    void frame(long long index = 0) { test::stepAndDraw(*demo_, index); }
 
     std::unique_ptr<LinalgDemo> demo_;
     std::vector<std::string> errors_, notes_;
