@@ -7,6 +7,7 @@
 // 255^2 * chunk < 2^31 and a partial cannot overflow. float: x - mu[band] in FP32.
 
 #include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: MMA_U8_M16N8K32
+#include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
 
 #ifdef U8
 typedef uchar elem;
@@ -177,8 +178,8 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 4; ++b)
                 for (int q = 0; q < 4; ++q) {
-                    const int r = wm + a * 16 + g + (q >> 1) * 8;
-                    const int c = wn + b * 8 + 2 * t + (q & 1);
+                    const int r = mmaAccRow(wm + a * 16, g, q);
+                    const int c = mmaAccCol(wn + b * 8, t, q);
                     uint sum = acc[a][b][q];
                     for (int k = 0; k < STAGE; ++k)
                         sum += (uint)ab[r * ROW4 * 16 + k] * (uint)bb[c * ROW4 * 16 + k];
@@ -200,8 +201,8 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
         for (int b = 0; b < 4; ++b)
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
-                const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
-                const int j = j0 + wn + b * 8 + 2 * t + (q & 1);
+                const int i = mmaAccRow(i0 + wm + a * 16, g, q);
+                const int j = mmaAccCol(j0 + wn + b * 8, t, q);
                 if (i < bands && j < bands) out[(size_t)i * bands + j] = acc[a][b][q];
             }
     if (diagonal && tid < MT && i0 + tid < bands)

@@ -5,6 +5,7 @@
 // beta == 0 never reads C, as in BLAS (C may hold garbage then).
 
 #include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: tf32_round, MMA_TF32_M16N8K8
+#include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
 
 #ifdef TRANS_A
 #define A_AT(i, k) A[(size_t)(k) * M + (i)]
@@ -378,8 +379,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
             for (int a = 0; a < MT; ++a)
                 for (int b = 0; b < NTL; ++b)
                     for (int q = 0; q < 4; ++q) {
-                        const int r = wm + a * 16 + g + (q >> 1) * 8;
-                        const int c = wn + b * 8 + 2 * t + (q & 1);
+                        const int r = mmaAccRow(wm + a * 16, g, q);
+                        const int c = mmaAccCol(wn + b * 8, t, q);
                         float s = acc[a][b][q];
                         for (int e = 0; e < 8; ++e)
                             s = fma(as[r * AST + kk + e], bs[(kk + e) * BST + c], s);
@@ -397,8 +398,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
         for (int b = 0; b < NTL; ++b)
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
-                const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
-                const int j = j0 + wn + b * 8 + 2 * t + (q & 1);
+                const int i = mmaAccRow(i0 + wm + a * 16, g, q);
+                const int j = mmaAccCol(j0 + wn + b * 8, t, q);
                 if (i < M && j < N) storeC(C, N, i, j, acc[a][b][q], alpha, beta);
             }
 }
