@@ -6,6 +6,9 @@
 // u8: products in 32-bit integers; the host keeps chunks <= 33025 samples, so that
 // 255^2 * chunk < 2^31 and a partial cannot overflow. float: x - mu[band] in FP32.
 
+#include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: MMA_U8_M16N8K32
+#include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
+
 #ifdef U8
 typedef uchar elem;
 typedef uint acc_t;
@@ -111,7 +114,11 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
 // 4t..4t+3 and 16+4t..16+4t+3 of rows g and g+8). Without NV_INLINE_PTX each lane computes the
 // same accumulators with integer multiply-adds (the portable twin).
 #ifdef MMA_U8
-#define MT 64
+// MT: the Gram tile, the host's (covariance.cpp, kTile) passed as -DMT; the warp layout below
+// (four warps of 32 x 32, two m16 by four n8 tiles each) covers 64 x 64 only.
+#if MT != 64
+#error "cov_gram_u8_mma covers a 64 x 64 Gram tile: build it with -DMT=64"
+#endif
 #define STAGE 256
 #define ROW4 (STAGE / 16 + 4)  // uint4 per padded local row
 // 16 samples of `band` from sample sc (zeros past the band count or the chunk's end).
@@ -205,12 +212,8 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
 #define MMA_U8_STEP(X0, X1)                                                                       \
     _Pragma("unroll") for (int a = 0; a < 2; ++a)                                                 \
         _Pragma("unroll") for (int b = 0; b < 4; ++b)                                             \
-            asm volatile(                                                                         \
-                "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "                                \
-                "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                          \
-                : "+r"(acc[a][b][0]), "+r"(acc[a][b][1]), "+r"(acc[a][b][2]), "+r"(acc[a][b][3]) \
-                : "r"(av[a][0].X0), "r"(av[a][1].X0), "r"(av[a][0].X1), "r"(av[a][1].X1),       \
-                  "r"(bv[b].X0), "r"(bv[b].X1));
+            MMA_U8_M16N8K32(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3],              \
+                            av[a][0].X0, av[a][1].X0, av[a][0].X1, av[a][1].X1, bv[b].X0, bv[b].X1);
         MMA_U8_STEP(x, y)
         MMA_U8_STEP(z, w)
         }
@@ -221,8 +224,8 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 4; ++b)
                 for (int q = 0; q < 4; ++q) {
-                    const int r = wm + a * 16 + g + (q >> 1) * 8;
-                    const int c = wn + b * 8 + 2 * t + (q & 1);
+                    const int r = mmaAccRow(wm + a * 16, g, q);
+                    const int c = mmaAccCol(wn + b * 8, t, q);
                     uint sum = acc[a][b][q];
                     for (int k = 0; k < STAGE; ++k)
                         sum += (uint)ab[r * ROW4 * 16 + k] * (uint)bb[c * ROW4 * 16 + k];
@@ -239,8 +242,8 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
         for (int b = 0; b < 4; ++b)
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
-                const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
-                const int j = j0 + wn + b * 8 + 2 * t + (q & 1);
+                const int i = mmaAccRow(i0 + wm + a * 16, g, q);
+                const int j = mmaAccCol(j0 + wn + b * 8, t, q);
                 if (i < bands && j < bands) out[(size_t)i * bands + j] = acc[a][b][q];
             }
     if (diagonal) {  // the 16 work-items of a row add their columns' sums

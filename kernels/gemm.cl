@@ -4,6 +4,9 @@
 // (also double-buffered with -DDOUBLE_BUFFER), gemm_tf32.
 // beta == 0 never reads C, as in BLAS (C may hold garbage then).
 
+#include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: tf32_round, MMA_TF32_M16N8K8
+#include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
+
 #ifdef TRANS_A
 #define A_AT(i, k) A[(size_t)(k) * M + (i)]
 #else
@@ -294,9 +297,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
 
 inline float tf32(float x) {
 #ifdef NV_INLINE_PTX
-    uint r;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-    return as_float(r);
+    return tf32_round(x);
 #else
     return x;
 #endif
@@ -397,20 +398,15 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
             for (int a = 0; a < MT; ++a)
 #pragma unroll
                 for (int b = 0; b < NTL; ++b)
-                    asm volatile(
-                        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-                        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                        : "+f"(acc[a][b][0]), "+f"(acc[a][b][1]), "+f"(acc[a][b][2]),
-                          "+f"(acc[a][b][3])
-                        : "r"(af[a][0]), "r"(af[a][1]), "r"(af[a][2]), "r"(af[a][3]),
-                          "r"(bf[b][0]), "r"(bf[b][1]));
+                    MMA_TF32_M16N8K8(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3],
+                                     af[a][0], af[a][1], af[a][2], af[a][3], bf[b][0], bf[b][1]);
 #else
             // The lane's four accumulators: rows g and g + 8, columns 2t and 2t + 1.
             for (int a = 0; a < MT; ++a)
                 for (int b = 0; b < NTL; ++b)
                     for (int q = 0; q < 4; ++q) {
-                        const int r = wm + a * 16 + g + (q >> 1) * 8;
-                        const int c = wn + b * 8 + 2 * t + (q & 1);
+                        const int r = mmaAccRow(wm + a * 16, g, q);
+                        const int c = mmaAccCol(wn + b * 8, t, q);
                         float s = acc[a][b][q];
                         for (int e = 0; e < 8; ++e)
                             s = fma(as[r * AST + kk + e], bs[(kk + e) * BST + c], s);
@@ -428,8 +424,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
         for (int b = 0; b < NTL; ++b)
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
-                const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
-                const int j = j0 + wn + b * 8 + 2 * t + (q & 1);
+                const int i = mmaAccRow(i0 + wm + a * 16, g, q);
+                const int j = mmaAccCol(j0 + wn + b * 8, t, q);
                 if (i < M && j < N) storeC(C, N, i, j, acc[a][b][q], alpha, beta);
             }
 }

@@ -159,3 +159,14 @@ TEST(Gemm, ThePtxVariantFallsBackToItsPortableTwinWhereThePtxIsRefused) {
     EXPECT_NE(gemm.ptxNote().find("portable"), std::string::npos);
     EXPECT_TRUE(gemmVariantInfo(GemmVariant::TensorTf32).needsInlinePtx);
 }
+
+TEST(GemmShape, LeastBytesGiveTheRooflineIntensity) {
+    // 2 n^3 / (12 n^2) = n / 6 flops per byte for square matrices, beta = 0.
+    const GemmShape square{600, 600, 600};
+    EXPECT_DOUBLE_EQ(square.flops() / square.leastBytes(), 100.0);
+    EXPECT_DOUBLE_EQ(square.flops() / square.leastBytes(true),
+                     2.0 * 600 * 600 * 600 / (4.0 * 4 * 600 * 600));
+    // Rectangular: A is m x k, B k x n, C m x n whatever the transposes.
+    EXPECT_DOUBLE_EQ((GemmShape{3, 5, 7, true, true}.leastBytes()), 4.0 * (21 + 35 + 15));
+    EXPECT_DOUBLE_EQ((GemmShape{0, 0, 0}.leastBytes()), 0.0);
+}
