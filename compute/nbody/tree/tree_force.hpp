@@ -93,6 +93,17 @@ class TreeForce {
     void computeShare(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
                       std::size_t begin, std::size_t count);
 
+    // computeShare() for splits that exchange the domains' slices instead of summing parts: the
+    // accelerations stay in Morton order in sortedAccelerations(), the domain's filled and every
+    // other body's 0 (no return to the caller's order). The caller writes the other domains' slices
+    // into that buffer (every device sorts the same way, so a slice means the same bodies
+    // everywhere), then scatterSorted() writes every body's acceleration into acc. Enqueued only.
+    void computeShareSorted(const cl::Buffer& pos, std::size_t n, float softening,
+                            std::size_t begin, std::size_t count);
+    const cl::Buffer& sortedAccelerations() const { return sortedAcc_; }
+    // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
+    cl::Event scatterSorted(const cl::Buffer& acc);
+
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
     // Events of the last compute(), named by stage ("tree-box", "tree-keys", ...), for callers
@@ -125,7 +136,8 @@ class TreeForce {
     void refreshKernels();  // (re)fetches kernels when the program cache changed (live reload)
     void enqueueSort(std::size_t n);
     void enqueue(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
-                 const cl::Buffer* vel, float kick, std::size_t shareBegin, std::size_t shareEnd);
+                 const cl::Buffer* vel, float kick, std::size_t shareBegin, std::size_t shareEnd,
+                 bool scatter = true);
 
     ComputeContext& cc_;
     TreeForceOptions options_;
