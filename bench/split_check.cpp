@@ -117,4 +117,31 @@ SplitVerdict judgeExactSplit(const ForceDeviation& split) {
                           split.max, split.median)};
 }
 
+SplitAgreement checkSplitForces(NbodyVariant variant, const std::vector<Float4>& split,
+                                const std::vector<Float4>& alone, const std::vector<Body>& bodies,
+                                float softening,
+                                const std::function<std::vector<Float4>()>& rerun) {
+    SplitAgreement r;
+    const ForceDeviation d = forceDeviation(split, alone);
+    r.metrics.push_back({"|da|/|a| median vs one device", d.median});
+    r.metrics.push_back({"|da|/|a| max vs one device", d.max});
+    if (variant == NbodyVariant::Tree) {
+        const ForceDeviation spread = forceDeviation(rerun(), alone);
+        r.metrics.push_back({"|da|/|a| median one-device rerun", spread.median});
+        r.metrics.push_back({"|da|/|a| max one-device rerun", spread.max});
+        r.verdict = judgeTreeSplit(d, spread);
+    } else if (variant == NbodyVariant::Pairs) {
+        std::vector<Float4> pos;
+        pos.reserve(bodies.size());
+        for (const Body& b : bodies)
+            pos.push_back(b.pos);
+        const double ratio = worstPairsRoundingRatio(split, alone, pos, softening);
+        r.metrics.push_back({"|da|/rounding bound max (256 bodies)", ratio});
+        r.verdict = judgePairsSplit(ratio);
+    } else {
+        r.verdict = judgeExactSplit(d);
+    }
+    return r;
+}
+
 }  // namespace clviz::bench

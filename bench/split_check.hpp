@@ -9,10 +9,13 @@
 // - the tree: on GPUs one device's own answer varies from run to run (the walk's lists fill
 //   through atomics), so the split is judged against that spread, measured by rerunning one
 //   device, in a norm per body that does not blow up where the forces on a body nearly cancel.
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/nbody/body.hpp"
+#include "compute/nbody/simulation.hpp"
 
 namespace clviz::bench {
 
@@ -45,5 +48,16 @@ constexpr double kTreeExactFloor = 1e-6;
 SplitVerdict judgeTreeSplit(const ForceDeviation& split, const ForceDeviation& rerun);
 SplitVerdict judgePairsSplit(double worstRoundingRatio);
 SplitVerdict judgeExactSplit(const ForceDeviation& split);  // all-pairs: bit for bit
+
+// All of it for a benchmark row: the verdict for the variant and the figures it rests on, named
+// for the table. `rerun` gives one device's accelerations of the same pass again (called for the
+// tree only). `bodies`: the positions both started from.
+struct SplitAgreement {
+    SplitVerdict verdict;
+    std::vector<std::pair<std::string, double>> metrics;
+};
+SplitAgreement checkSplitForces(NbodyVariant variant, const std::vector<Float4>& split,
+                                const std::vector<Float4>& alone, const std::vector<Body>& bodies,
+                                float softening, const std::function<std::vector<Float4>()>& rerun);
 
 }  // namespace clviz::bench

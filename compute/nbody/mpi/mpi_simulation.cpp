@@ -342,6 +342,20 @@ std::vector<Body> NbodyMpiSimulation::gatherBodies() {
     return out;
 }
 
+std::vector<Float4> NbodyMpiSimulation::gatherAccelerations() {
+    if (!n_) return {};
+    if (sharedForces()) ensureSummedForces();  // collective: every rank takes the same path
+    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+    const std::vector<Float4> all = local_.readAccelerations();
+    std::vector<Float4> out(session_.rank() == 0 ? n_ : 0);
+    std::vector<int> c = counts(), d = displacements();
+    for (std::size_t r = 0; r < c.size(); ++r)
+        c[r] *= 4, d[r] *= 4;
+    mpi_.gatherv(all.data() + mine.begin, static_cast<int>(mine.count) * 4, out.data(), c, d,
+                 MPI_FLOAT, "gather of the accelerations to rank 0");
+    return out;
+}
+
 NbodyDiagnostics NbodyMpiSimulation::diagnostics() {
     if (!n_) return {};
     const NbodyDiagnosticSums mine = local_.ownedDiagnosticSums();

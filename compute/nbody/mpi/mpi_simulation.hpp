@@ -43,6 +43,9 @@ class NbodyMpiSimulation {
 
     // The whole state on rank 0 (each slice from its owner); empty on the other ranks.
     std::vector<Body> gatherBodies();
+    // Every body's acceleration of the last force pass (the first one if nothing stepped yet) on
+    // rank 0, each slice from its owner; empty on the other ranks.
+    std::vector<Float4> gatherAccelerations();
     // The same figures on every rank: each rank's slice sums, reduced.
     NbodyDiagnostics diagnostics();
     // Every rank's compute, exchange, wait and share in the last step() call, on every rank.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 
 #include "common/error.hpp"
@@ -80,6 +81,15 @@ void expectSameAsOneDevice(const Case& c, int steps = 5) {
                          : c.variant == NbodyVariant::Pairs      ? 1e-4
                          : c.precision == NbodyPrecision::Double ? 1e-6
                                                                  : 1e-5;
+    // The first force pass, gathered to rank 0: one device's bit for bit but for pairs.
+    const std::vector<Float4> acc = split.gatherAccelerations();
+    if (lead && c.variant != NbodyVariant::Pairs) {
+        const std::vector<Float4> want = one->readAccelerations();
+        EXPECT_EQ(acc.size(), want.size());
+        EXPECT_TRUE(acc.size() == want.size() &&
+                    std::memcmp(acc.data(), want.data(), acc.size() * sizeof(Float4)) == 0)
+            << "the gathered accelerations differ from one device's";
+    }
     for (int s = 0; s < steps; ++s) {
         split.step(1);
         const auto gathered = split.gatherBodies();
