@@ -104,7 +104,7 @@ grep -q "is a viewer setting" <<<"$out" || fail "no message about the setting"
 # The benchmark: rows for both ranks, and the split matches one device.
 run 300 "$bench" --suite nbody --mpi --quick --repeats 3
 [ "$status" -eq 0 ] || fail "clviz-bench --mpi exited $status"
-grep -Eq "x2 ranks .*max rel diff vs one device" <<<"$out" || fail "no split row"
+grep -Eq "x2 ranks .*vs one device .*check: ok" <<<"$out" || fail "no split row with a passed check"
 grep -Eq "rank 1 \(" <<<"$out" || fail "no row for rank 1"
 grep -q "WRONG" <<<"$out" && fail "the split differs from one device"
 # --viewer: rank 0 draws and steers (variant, dt and steps per frame changed mid-run reach rank 1),
