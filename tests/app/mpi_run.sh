@@ -39,9 +39,10 @@ covers "rank [01] \(" 1031
 [ -s "$work/mpi.clviz" ] || fail "rank 0 wrote no snapshot"
 grep -q "saved 1031 bodies" <<<"$out" || fail "no save line"
 
-# Pairs and the tree over the ranks (each adds its share's part to every acceleration; the parts
-# are summed by MPI_Ireduce_scatter): normal runs, then a rank that exits and one that hangs while
-# the sums are exchanged end the run with rank 0's message.
+# Pairs and the tree over the ranks (pairs: each adds its share's part to every acceleration, the
+# parts summed by MPI_Ireduce_scatter; the tree: each rank's domain slice all-gathered): normal
+# runs, then a rank that exits and one that hangs while the forces are exchanged end the run with
+# rank 0's message.
 for v in pairs tree; do
     run 120 "$clviz" --mpi --n 1031 --frames 20 --set variant=$v
     [ "$status" -eq 0 ] || fail "$v over two ranks exited $status"
