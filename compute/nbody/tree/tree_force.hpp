@@ -87,9 +87,9 @@ class TreeForce {
 
     // One device's share of a force pass split over several devices (or MPI ranks): the whole
     // tree is built (the same tree on every device: same positions, same kernels), but only the
-    // walk groups whose first body lies in begin .. begin + count - 1 of the Morton order are
-    // walked; the accelerations of every other body are written as 0, so the devices' acc add up
-    // to compute()'s exactly. No kick. Enqueued only.
+    // bodies begin .. begin + count - 1 of the Morton order (its domain) get their accelerations
+    // (group walk: every walk group that holds one of them is walked); every other body's is
+    // written as 0, so the devices' acc add up to compute()'s exactly. No kick. Enqueued only.
     void computeShare(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
                       std::size_t begin, std::size_t count);
 
