@@ -135,8 +135,10 @@ SplitAgreement checkSplitForces(NbodyVariant variant, const std::vector<Float4>&
         pos.reserve(bodies.size());
         for (const Body& b : bodies)
             pos.push_back(b.pos);
-        const double ratio = worstPairsRoundingRatio(split, alone, pos, softening);
-        r.metrics.push_back({"|da|/rounding bound max (256 bodies)", ratio});
+        const double ratio = worstPairsRoundingRatio(split, alone, pos, softening, kPairsSamples);
+        const std::size_t sampled = std::min<std::size_t>(bodies.size(), kPairsSamples);
+        r.metrics.push_back(
+            {"|da|/rounding bound max (" + std::to_string(sampled) + " bodies)", ratio});
         r.verdict = judgePairsSplit(ratio);
     } else {
         r.verdict = judgeExactSplit(d);

@@ -31,6 +31,7 @@ ForceDeviation forceDeviation(const std::vector<Float4>& a, const std::vector<Fl
 // Pairs: for `samples` bodies spread evenly over the N, per component, |a - ref| divided by the
 // rounding bound 2 gamma_N sum_j |a_ij| (sum in double from the positions, G = 1, the softening
 // the force used): the largest ratio (<= 1 within the bound; infinite for NaN or Inf).
+constexpr int kPairsSamples = 256;  // bodies the benchmarks check pairs on
 double worstPairsRoundingRatio(const std::vector<Float4>& a, const std::vector<Float4>& ref,
                                const std::vector<Float4>& positions, float softening,
                                int samples = 256);
