@@ -116,6 +116,7 @@ Application::Application(const AppOptions& options, ViewerStart start, const Nbo
 
 Application::~Application() {
     stopDemo();
+    dropParkedDemos();
     if (imguiReady_) {
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplGlfw_Shutdown();
@@ -132,6 +133,7 @@ std::string Application::splitOver(const std::string& spec) {
     const std::string previous = options_.devices;
     const int demo = activeDemo_;
     stopDemo();
+    dropParkedDemos();  // they hold the devices about to go
     std::string why;
     for (const std::string& attempt : {spec, previous}) {
         moreCompute_.clear();
@@ -261,9 +263,38 @@ void Application::stopDemo() {
     pointer_.cancelDrag();
 }
 
+void Application::dropParkedDemos() {
+    for (auto& parked : parked_) {
+        if (!parked) continue;
+        try {
+            parked->shutdown();
+        } catch (const std::exception& e) {
+            notify(true, std::string("shutting down ") + parked->name() + ": " + describe(e));
+        }
+        parked.reset();
+    }
+}
+
 std::string Application::activateDemo(int index) {
-    stopDemo();
+    const int from = activeDemo_;
     const DemoEntry& entry = registeredDemos().at(index);
+    parked_.resize(registeredDemos().size());
+    // The leaving demo is kept as it is (scene, image, chain, panels) while the app runs, and
+    // comes back where it was left.
+    if (demo_ && from != index) {  // (a failed demo is already gone)
+        parked_[from] = std::move(demo_);
+        activeDemo_ = -1;
+        pointer_.cancelDrag();
+    } else {
+        stopDemo();
+    }
+    demoWindows_.switchDemo(from, index);
+    if (parked_[index]) {
+        demo_ = std::move(parked_[index]);
+        activeDemo_ = index;
+        glfwSetWindowTitle(window_.handle(), ("clviz - " + entry.title).c_str());
+        return "";
+    }
     try {
         std::unique_ptr<Demo> demo = entry.create();
         demo->init(services_);
@@ -574,16 +605,20 @@ void Application::drawDemoGui(const FrameInfo& frame) {
     if (!demo_) return;
     ImGuiContext& g = *ImGui::GetCurrentContext();
     const int windowDepth = g.CurrentWindowStack.Size;
+    demoWindows_.beginDemoGui();
     guarded("gui", [&] { demo_->gui(frame); });
+    if (demo_) demoWindows_.endDemoGui(activeDemo_);
     // A throw from inside a Begin/End pair leaves ImGui's stacks open: close them.
     if (g.CurrentWindowStack.Size != windowDepth) ImGui::ErrorCheckEndFrameRecover(nullptr);
 }
 
 // --- input: what ImGui does not capture goes to the app's keys, then to the demo ---
 
-void Application::onKey(GLFWwindow* w, int key, int, int action, int mods) {
+void Application::onKey(GLFWwindow* w, int key, int scancode, int action, int mods) {
     Application* app = self(w);
-    if (action == GLFW_RELEASE || ImGui::GetIO().WantCaptureKeyboard) return;
+    if (action == GLFW_RELEASE || !keyGoesToBindings(currentKeyFocus())) return;
+    if (key >= GLFW_KEY_0 && key <= GLFW_KEY_Z)
+        key = keyForLayout(key, glfwGetKeyName(key, scancode));
     if (const AppAction a = appActionForKey(key); a != AppAction::None) {
         if (action == GLFW_PRESS) app->perform(a);
         return;

@@ -14,6 +14,7 @@
 #include "app/app_settings.hpp"
 #include "app/cli.hpp"
 #include "app/demo.hpp"
+#include "app/gui/demo_windows.hpp"
 #include "app/gui/device_panel.hpp"
 #include "app/gui/frame_stats.hpp"
 #include "app/gui/keys.hpp"
@@ -71,6 +72,7 @@ class Application {
     // shown and no demo is active; returns the error ("" on success).
     std::string activateDemo(int index);
     void stopDemo();
+    void dropParkedDemos();  // shuts down the demos kept while another one runs
     // Runs a demo call; an exception stops the demo and shows why.
     template <class F>
     void guarded(const char* what, F&& f);
@@ -117,7 +119,9 @@ class Application {
     bool scaleDirty_ = false;     // rebuild fonts at the next frame start (never mid-frame)
 
     std::unique_ptr<Demo> demo_;
-    int activeDemo_ = -1;  // index into registeredDemos()
+    std::vector<std::unique_ptr<Demo>> parked_;  // per registered demo: kept while another runs
+    DemoWindows demoWindows_;                    // each demo's own window state
+    int activeDemo_ = -1;                        // index into registeredDemos()
     bool demoFailed_ = false;
     MenuActions guiRequests_;  // what this frame's GUI asked for, done once it is shown
 

@@ -219,6 +219,8 @@ void NbodyDemo::step(const FrameInfo& frame) {
         sample.kernelMs = lastStep_.kernelMs;
         sample.forceMs = lastStep_.forceMs;
         sample.steps = lastStep_.steps;
+        sample.interactionsPerStep = lastStep_.interactionsPerStep;
+        sample.flopsPerInteraction = lastStep_.flopsPerInteraction;
     }
 
     const int steps = paused_ ? pendingSteps_ : stepsPerFrame_;

@@ -88,11 +88,22 @@ void NbodyDemo::timingsPanel() {
                 lastDiagnostics_.ms);
         ImGui::EndTable();
     }
-    if (lastStep_.steps > 0)
-        ImGui::Text("%d step(s): %s interactions/s, %.1f GFLOP/s", lastStep_.steps,
-                    formatCount(lastStep_.interactionsPerSecond()).c_str(), lastStep_.gflops());
-
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("N^2 interactions per step, 20 flops each");
+    if (lastStep_.steps > 0) {
+        ImGui::Text("%d step(s): %s interactions/s, %.1f GFLOP/s (%s)", lastStep_.steps,
+                    formatCount(lastStep_.interactionsPerSecond()).c_str(), lastStep_.gflops(),
+                    lastStep_.fp64 ? "fp64" : "fp32");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s, %.0f flops each",
+                              lastStep_.allPairs ? "N^2 interactions per step"
+                              : sim_ && sim_->kernelConfig().variant == NbodyVariant::Tree
+                                  ? "interactions as counted: the summed interaction-list lengths"
+                                  : "N(N-1)/2 pairs per step, each computed once for both bodies",
+                              lastStep_.flopsPerInteraction);
+        if (!lastStep_.allPairs)
+            ImGui::TextDisabled(
+                "all-pairs-equivalent: %s interactions/s (N^2 / step time; not a flop rate)",
+                formatCount(lastStep_.equivalentInteractionsPerSecond()).c_str());
+    }
     if (lastSplit_ && lastSplit_->steps > 0) splitTimingsTable(*lastSplit_);
     ImGui::Separator();
     plot("frame", frame, "ms");
