@@ -176,6 +176,28 @@ panel_layout)
             fail "the notice is not drawn where the layout says"
     done
     ;;
+panel_layout_scaled)
+    # Issue 27: at GUI scale 200-300% Simulation covered the overlay, Timings covered Simulation
+    # and ran past the right edge; the status line's text was cut ("1.95 G/"). Both demos at
+    # 200% (1280x720) and 300% (1920x1080): every window inside, none overlapping, and the status
+    # line's text inside its box.
+    for setup in "2 1280 720" "3 1920 1080" "1 800 500"; do
+        read -r scale w h <<<"$setup"
+        expect 0 "screenshot written" "$CLVIZ" --width "$w" --height "$h" --frames 12 --n 1024 \
+            --set app.gui-scale="$scale" --screenshot nbody-$scale.png --layout nbody-$scale.txt
+        cat nbody-$scale.txt
+        panels_apart nbody-$scale.txt "$w" "$h" Simulation "##nbody-status"
+        read -r _ sx sy sw sh _ < <(grep -P '^##nbody-status\t' nbody-$scale.txt)
+        read -r _ tx ty tw th _ < <(grep -P '^##nbody-status/text\t' nbody-$scale.txt) ||
+            fail "the status line's text is not in the layout"
+        [ $((tx >= sx && ty >= sy && tx + tw <= sx + sw && ty + th <= sy + sh)) -eq 1 ] ||
+            fail "status text ($tx,$ty ${tw}x$th) is cut by its box ($sx,$sy ${sw}x$sh) at scale $scale"
+        expect 0 "screenshot written" "$CLVIZ" --demo image --width "$w" --height "$h" --frames 12 \
+            --set app.gui-scale="$scale" --screenshot image-$scale.png --layout image-$scale.txt
+        cat image-$scale.txt
+        panels_apart image-$scale.txt "$w" "$h" Image Filters
+    done
+    ;;
 histogram_caption)
     # Issue 10: in log scale the histogram captions were drawn over the bars (ImGui's overlay
     # text), white on light-grey luma bars, and could not be read. Each channel's caption, found
