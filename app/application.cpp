@@ -19,6 +19,7 @@
 #include "app/gui/keys.hpp"
 #include "app/gui/layout.hpp"
 #include "app/gui/overlay.hpp"
+#include "app/gui/window_title.hpp"
 #include "common/error.hpp"
 #include "common/quoted_path.hpp"
 #include "render/gl/screenshot.hpp"
@@ -461,6 +462,16 @@ FrameInfo Application::frameInfo(long long index) {
     info.dt = index == 0 ? 0.0 : now - lastTime_;
     lastTime_ = now;
     if (index > 0) stats_.add(info.dt);
+    // The title with the frame rate and the demo's figure, twice a second (a title change is a
+    // round trip to the window system).
+    if (now - lastTitleAt_ >= 0.5) {
+        lastTitleAt_ = now;
+        std::string status;
+        if (demo_) guarded("title", [&] { status = demo_->titleStatus(); });
+        const std::string title = windowTitle(
+            activeDemo_ >= 0 ? registeredDemos()[activeDemo_].title : "", stats_.fps(), status);
+        glfwSetWindowTitle(window_.handle(), title.c_str());
+    }
     window_.framebufferSize(info.framebufferWidth, info.framebufferHeight);
     info.contentScale = window_.contentScale();
     if (forcedMinimized_ || info.framebufferWidth <= 0 || info.framebufferHeight <= 0)

@@ -141,6 +141,7 @@ class Application {
 
     std::size_t nextTimed_ = 0;  // the next --set-at setting
     double startTime_ = 0, lastTime_ = 0;
+    double lastTitleAt_ = -1;  // when the title was last brought up to date
 
     PointerInput pointer_;  // the mouse, in framebuffer pixels, and the drag in the scene
 };

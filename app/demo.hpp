@@ -107,6 +107,10 @@ class Demo {
     };
     virtual ReferenceResult checkReference() { return {}; }
 
+    // The demo's main figure for the window title, e.g. "N = 4096, 1.95 G interactions/s"; ""
+    // for none. Asked a few times a second.
+    virtual std::string titleStatus() const { return ""; }
+
     // The demo's keys for the Help menu, e.g. {"Space", "pause"}.
     virtual std::vector<std::pair<std::string, std::string>> keyHelp() const { return {}; }
 };

@@ -265,7 +265,7 @@ void NbodyDemo::runSteps(int steps) {
     stepsInFlight_ = true;
     publish();
     needsPublish_ = false;
-    if (diagnosticsEvery_ > 0 && ++framesSinceDiagnostics_ >= diagnosticsInterval())
+    if (diagnosticsRunning() && ++framesSinceDiagnostics_ >= diagnosticsInterval())
         runDiagnostics();
 }
 

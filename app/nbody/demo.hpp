@@ -46,6 +46,7 @@ class NbodyDemo final : public Demo {
     void shadersReloaded() override;
     ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
+    std::string titleStatus() const override;
 
     // Every key set() takes: its values, help and how it applies (app/nbody/settings.cpp).
     static const SettingTable<NbodyDemo>& settings();
@@ -70,6 +71,15 @@ class NbodyDemo final : public Demo {
         float x = 0, y = 0, w = 0, h = 0;
     };
     PanelRect timingsRect() const { return timingsRect_; }
+
+    // Energy diagnostics are O(N^2) and block the frame (27.8 s at N = 131,072 on a CPU): above
+    // this many bodies they are off unless asked for (diagnostics=N, or "now" in the panel).
+    static constexpr std::size_t kDiagnosticsAutoMaxBodies = 65536;
+    static bool diagnosticsOnByDefault(std::size_t n) { return n <= kDiagnosticsAutoMaxBodies; }
+    // Whether diagnostics run every few frames now (the setting, and the size rule above).
+    bool diagnosticsRunning() const {
+        return diagnosticsEvery_ > 0 && (diagnosticsAsked_ || diagnosticsOnByDefault(n_));
+    }
     PanelRect diagnosticsRect() const { return diagnosticsRect_; }
 
   private:
@@ -163,7 +173,8 @@ class NbodyDemo final : public Demo {
     void splitTimingsTable(const NbodyMultiTimings& t);
     BridgeTiming lastCopy_;
     double lastRenderMs_ = -1;
-    int diagnosticsEvery_ = 30;  // frames with steps between diagnostics; 0 = off
+    int diagnosticsEvery_ = 30;      // frames with steps between diagnostics; 0 = off
+    bool diagnosticsAsked_ = false;  // set by diagnostics=N: runs at any N
     int framesSinceDiagnostics_ = 0;
     NbodyDiagnostics lastDiagnostics_;
     bool haveDiagnostics_ = false;

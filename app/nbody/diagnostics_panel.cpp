@@ -20,6 +20,11 @@ void NbodyDemo::diagnosticsPanel() {
             diagnosticsInterval());
     ImGui::SameLine();
     if (ImGui::Button("now")) runDiagnostics();
+    if (diagnosticsEvery_ > 0 && !diagnosticsRunning())
+        ImGui::TextWrapped(
+            "Off above %zu bodies: each costs a blocking O(N^2) pass. Move the "
+            "slider or press \"now\" to run them.",
+            kDiagnosticsAutoMaxBodies);
     if (!haveDiagnostics_) {
         ImGui::TextDisabled("no diagnostics yet");
         return;

@@ -88,6 +88,18 @@ void NbodyDemo::demoMenu() {
     ImGui::EndMainMenuBar();
 }
 
+// "N = 4096, 1.95 G interactions/s, 39.0 GFLOP/s fp32": what NVIDIA's nbody sample titles with.
+std::string NbodyDemo::titleStatus() const {
+    std::string s = "N = " + std::to_string(n_);
+    if (lastStep_.steps > 0 && lastStep_.kernelMs > 0) {
+        char flops[48];
+        std::snprintf(flops, sizeof flops, ", %.1f GFLOP/s %s", lastStep_.gflops(),
+                      lastStep_.fp64 ? "fp64" : "fp32");
+        s += ", " + formatCount(lastStep_.interactionsPerSecond()) + " interactions/s" + flops;
+    }
+    return s + (paused_ ? " (paused)" : "");
+}
+
 // One line at the bottom-left: what runs and where the time goes, always visible. The window is
 // sized from this frame's text (auto-resize used the previous frame's, clipping it: "1.95 G/"),
 // and a text wider than the window drops its least important fields rather than being cut.

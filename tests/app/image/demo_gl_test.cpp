@@ -157,8 +157,13 @@ TEST_F(ImageDemoTest, WiderThanImage2dLoads) {
 
 TEST_F(ImageDemoTest, BadInputIsReportedAndThePreviousImageStays) {
     ImageDemo& demo = start();
+    // The chain runs only on change (issue 27: a failed Open blanked both views this way).
+    ASSERT_EQ(demo.set("continuous", "off"), "");
+    frame();
     frame();
     const ImageSize before = demo.sourceSize();
+    const ImageSize result = demo.resultSize();
+    ASSERT_GT(result.width, 0);
     const std::string label = demo.imageLabel();
 
     const fs::path dir = scratch();
@@ -205,6 +210,7 @@ TEST_F(ImageDemoTest, BadInputIsReportedAndThePreviousImageStays) {
         frame();
         EXPECT_EQ(demo.sourceSize(), before) << path;
         EXPECT_EQ(demo.imageLabel(), label) << path;
+        EXPECT_EQ(demo.resultSize(), result) << path << ": the result view went blank";
     }
     // A good file after all that loads, dropped (on the worker) and through the command.
     writeBytes(dir / "good.png", png);
