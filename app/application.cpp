@@ -517,6 +517,10 @@ void Application::actOnGuiRequests() {
     if (actions.toggleVsync) perform(AppAction::ToggleVsync);
     if (actions.toggleFullscreen) perform(AppAction::ToggleFullscreen);
     if (actions.hideGui) guiVisible_ = false;
+    if (pendingFileSetting_) {
+        const auto [key, path] = *std::exchange(pendingFileSetting_, std::nullopt);
+        if (const std::string why = applySetting({key, path}); !why.empty()) notify(true, why);
+    }
     if (actions.guiScale >= 0) {
         guiScaleOverride_ = actions.guiScale;
         scaleDirty_ = true;
@@ -536,8 +540,8 @@ void Application::writeScreenshots(int width, int height, bool lastFrame) {
     for (const std::string& path : pendingScreenshots_) {
         try {
             saveFramebufferPng(path, width, height);
-            notify(false, "screenshot written to " + path + " (" + std::to_string(width) + "x" +
-                              std::to_string(height) + ")");
+            notify(false, "screenshot written to " + absoluteFilePath(path) + " (" +
+                              std::to_string(width) + "x" + std::to_string(height) + ")");
         } catch (const Error& e) {
             notify(true, e.what());
             screenshotFailed_ = true;
@@ -566,7 +570,10 @@ void Application::drawGui(const FrameInfo& frame) {
     menu.fullscreen = window_.fullscreen();
     menu.guiScaleOverride = guiScaleOverride_;
     menu.contentScale = window_.contentScale();
+    if (demo_) menu.fileActions = demo_->fileActions();
     guiRequests_ = drawMainMenu(menu, panels_);
+    if (guiRequests_.fileAction >= 0) fileDialog_.open(menu.fileActions[guiRequests_.fileAction]);
+    if (auto chosen = fileDialog_.draw()) pendingFileSetting_ = *chosen;
     liveReload_.gui(demo_.get());
 
     if (panels_.overlay) drawOverlay(overlayInfo(frame));

@@ -124,6 +124,8 @@ class Application {
     int activeDemo_ = -1;                        // index into registeredDemos()
     bool demoFailed_ = false;
     MenuActions guiRequests_;  // what this frame's GUI asked for, done once it is shown
+    FileDialog fileDialog_;    // the File menu's path prompt
+    std::optional<std::pair<std::string, std::string>> pendingFileSetting_;  // (key, path)
 
     FrameStats stats_;
     Notices notices_;

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/gui/file_dialog.hpp"
 #include "app/pointer_input.hpp"
 
 namespace clviz {
@@ -106,6 +107,10 @@ class Demo {
         std::string message;
     };
     virtual ReferenceResult checkReference() { return {}; }
+
+    // The File menu's Open / Save / Record entries: each applies one of the demo's settings with
+    // an absolute path the user typed (app/gui/file_dialog.hpp).
+    virtual std::vector<FileAction> fileActions() const { return {}; }
 
     // The demo's main figure for the window title, e.g. "N = 4096, 1.95 G interactions/s"; ""
     // for none. Asked a few times a second.

@@ -222,6 +222,11 @@ void NbodyDemo::step(const FrameInfo& frame) {
         sample.interactionsPerStep = lastStep_.interactionsPerStep;
         sample.flopsPerInteraction = lastStep_.flopsPerInteraction;
     }
+    if (comparing()) {  // one variant this frame; the scene waits
+        compareNextVariant();
+        timings_.add(sample);
+        return;
+    }
 
     const int steps = paused_ ? pendingSteps_ : stepsPerFrame_;
     pendingSteps_ = 0;
@@ -420,6 +425,26 @@ bool NbodyDemo::onKey(int key, int /*mods*/) {
         case GLFW_KEY_3:
             style_.colour = ParticleColour::Fixed;
             return true;
+        // NVIDIA's nbody sample: [ and ] cycle the scenes, D toggles fp64.
+        case GLFW_KEY_LEFT_BRACKET:
+        case GLFW_KEY_RIGHT_BRACKET: {
+            const auto& all = allNbodyPresets();
+            std::size_t i = 0;
+            while (i < all.size() && all[i].preset != preset_)
+                ++i;
+            const std::size_t n = all.size();
+            const std::size_t next = key == GLFW_KEY_RIGHT_BRACKET ? (i + 1) % n : (i + n - 1) % n;
+            if (std::string why = set("preset", all[next].name); !why.empty()) app_.error(why);
+            return true;
+        }
+        case GLFW_KEY_D: {
+            const bool fp64 = sim_ && sim_->precision() == NbodyPrecision::Double;
+            if (std::string why = set("precision", fp64 ? "float" : "double"); !why.empty())
+                app_.error("D (fp64): " + why);
+            else
+                app_.notice(fp64 ? "precision: fp32" : "precision: fp64");
+            return true;
+        }
         default:
             return false;
     }
@@ -452,6 +477,8 @@ std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
             {"R", "reset the scene"},
             {"C", "reset the camera"},
             {"1 / 2 / 3", "colour by speed / mass / fixed"},
+            {"[ / ]", "previous / next scene"},
+            {"D", "toggle fp64 (where the variant has it)"},
             {"Left drag", "rotate"},
             {"Right drag, Shift+drag", "pan"},
             {"Wheel", "zoom"},

@@ -47,6 +47,11 @@ class NbodyDemo final : public Demo {
     ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
     std::string titleStatus() const override;
+    std::vector<FileAction> fileActions() const override {
+        return {{"Open snapshot...", "load", FileActionKind::Open},
+                {"Save snapshot...", "save", FileActionKind::Save},
+                {"Record frames to...", "record", FileActionKind::Directory}};
+    }
 
     // Every key set() takes: its values, help and how it applies (app/nbody/settings.cpp).
     static const SettingTable<NbodyDemo>& settings();
@@ -71,6 +76,23 @@ class NbodyDemo final : public Demo {
         float x = 0, y = 0, w = 0, h = 0;
     };
     PanelRect timingsRect() const { return timingsRect_; }
+
+    // Compare variants (the Timings panel's button): every force variant at the current N, one
+    // per frame (a progress line says which, k of n), then the scene and variant as they were.
+    struct VariantRun {
+        std::string variant;
+        double stepMs = 0;                 // device time of one step
+        double interactionsPerSecond = 0;  // as the variant counts them
+        double gflops = 0;
+        bool fp64 = false;
+        std::string error;  // why it did not run ("" when it did)
+    };
+    // "" when it started, else why not (several devices, MPI ranks).
+    std::string startComparison();
+    bool comparing() const { return compareNext_ < compareQueue_.size(); }
+    const std::vector<VariantRun>& comparison() const { return comparison_; }
+    // The last comparison as CSV or JSON ("csv", "json").
+    std::string comparisonText(const std::string& format) const;
 
     // Energy diagnostics are O(N^2) and block the frame (27.8 s at N = 131,072 on a CPU): above
     // this many bodies they are off unless asked for (diagnostics=N, or "now" in the panel).
@@ -134,6 +156,13 @@ class NbodyDemo final : public Demo {
     float viewRadius_ = 1;
     std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
     PanelRect timingsRect_, diagnosticsRect_;
+    void compareNextVariant();
+    void comparePanel();
+    std::vector<NbodyVariant> compareQueue_;
+    std::size_t compareNext_ = 0;
+    std::vector<VariantRun> comparison_;
+    NbodyKernelConfig compareSaved_;
+    std::vector<Body> compareBodies_;
     PanelStacks stacks_;  // default panel places, until the user moves them
 
     // Running.

@@ -112,6 +112,8 @@ void NbodyDemo::timingsPanel() {
     plot("draw", timings_.renderMs(), "ms");
     plot("interactions/s", timings_.interactionsPerSecond(), "");
 
+    comparePanel();
+
     const NbodyTimingLog::Totals t = timings_.totals();
     if (t.frames > 0)
         ImGui::TextDisabled("run: %lld frames, frame %.2f ms = %.2f x kernels", t.frames,

@@ -245,20 +245,29 @@ probe_settings)
         --min-color-fraction 0,0,255,0.9 || fail "screenshot check"
     ;;
 probe_switch)
-    # A live demo switch through the command interface: old shut down, new started, settings
-    # after the switch reach the new demo.
+    # A live demo switch through the command interface: the new one started, settings after the
+    # switch reach it; the old one is kept as it was (issue 27: switching threw its state away),
+    # runs no frames while away, and is shut down when the app ends.
     expect 0 "" "$CLVIZ_PROBE" --demo probe --frames 6 \
         --set-at 3:app.demo=probe2 --set-at 4:color=0,1,0 --screenshot shot.png
-    in_order "^probe init" "^probe step 2 " "^probe shutdown" "^probe2 init" \
+    in_order "^probe init" "^probe step 2 " "^probe2 init" \
         "^probe2 step 3 " "^probe2 set color=0,1,0" "^probe2 step 4 " "^probe2 shutdown"
+    ! grep -q "^probe step 3 " trace.txt || fail "the demo switched away from kept stepping"
+    grep -q "^probe shutdown" trace.txt || fail "the kept demo was not shut down at the end"
     "$PNG_CHECK" shot.png --region 200,300,400,200 --min-color-fraction 0,255,0,0.9 ||
         fail "screenshot check"
+    # Back to the first: the same instance (no second init), where it was left.
+    rm -f trace.txt
+    expect 0 "" "$CLVIZ_PROBE" --demo probe --frames 7 --set-at 3:app.demo=probe2 \
+        --set-at 5:app.demo=probe
+    [ "$(grep -c '^probe init' trace.txt)" -eq 1 ] || fail "the first demo was started again"
+    in_order "^probe step 2 " "^probe2 step 3 " "^probe step 5 "
     ;;
 probe_window)
     # Fullscreen on and off, vsync off and the GUI hidden through the command interface: the
     # demo sees the monitor's size while fullscreen, the window's after; without the GUI the
     # screenshot is the demo's picture alone.
-    expect 0 "screenshot written to windowed.png" "$CLVIZ_PROBE" --demo probe --frames 8 \
+    expect 0 "screenshot written to /.*/windowed.png" "$CLVIZ_PROBE" --demo probe --frames 8 \
         --set color=1,1,0 --set-at 2:app.fullscreen=on --set-at 3:app.gui-scale=2 \
         --set-at 1:app.layout=normal.txt --set-at 4:app.layout=full.txt \
         --set-at 4:app.screenshot=full.png --set-at 5:app.gui-scale=auto \
