@@ -296,6 +296,7 @@ std::string Application::activateDemo(int index) {
         glfwSetWindowTitle(window_.handle(), ("clviz - " + entry.title).c_str());
         return "";
     }
+    if (from >= 0) showStartingFrame("Starting " + entry.title + "...");
     try {
         std::unique_ptr<Demo> demo = entry.create();
         demo->init(services_);
@@ -368,7 +369,34 @@ int Application::run() {
     return finish();
 }
 
+// One frame that says what is being prepared, before the demo's init() builds its kernels (9-16 s
+// of black window on a cold start, issue 27): the window shows at once and says why it waits.
+void Application::showStartingFrame(const std::string& what) {
+    int width = 0, height = 0;
+    window_.framebufferSize(width, height);
+    if (width <= 0 || height <= 0 || !imguiReady_) return;
+    if (scaleDirty_ || guiScale_ == 0) applyContentScale(wantedGuiScale());
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Always,
+                            ImVec2(0.5f, 0.5f));
+    ImGui::Begin("##starting", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs);
+    ImGui::TextUnformatted(what.c_str());
+    ImGui::TextDisabled("building its OpenCL kernels; a first start takes longest");
+    ImGui::End();
+    glViewport(0, 0, width, height);
+    glClearColor(0.05f, 0.055f, 0.07f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    renderGui();
+    if (present_) glfwSwapBuffers(window_.handle());
+}
+
 int Application::start() {
+    if (startDemo_ >= 0)
+        showStartingFrame("Starting " + registeredDemos()[startDemo_].title + "...");
     if (startDemo_ < 0) {
         notify(false, "no demos are registered: showing the shell only");
     } else if (!activateDemo(startDemo_).empty()) {

@@ -81,6 +81,7 @@ class Application {
     void createMoreDevices();
     std::string splitOver(const std::string& spec);
     void initImGui();
+    void showStartingFrame(const std::string& what);
     void applyContentScale(float scale);
     float wantedGuiScale() const;
     void drawGui(const FrameInfo& frame);
