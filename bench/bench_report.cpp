@@ -119,6 +119,20 @@ std::string rate(const std::pair<std::string, double>& metric) {
     return buf;
 }
 
+// Lines of at most 100 columns, continued with an indent (long failure messages).
+std::string wrap(const std::string& text) {
+    std::string out, line;
+    std::istringstream words(text);
+    for (std::string word; words >> word;) {
+        if (!line.empty() && line.size() + 1 + word.size() > BenchReport::kCompactColumns) {
+            out += line + "\n";
+            line = "    ";
+        }
+        line += (line.empty() || line == "    " ? "" : " ") + word;
+    }
+    return out + line + "\n";
+}
+
 std::size_t noteWidth() {
     std::size_t used = 0;
     for (const Column& c : kColumns)
@@ -230,9 +244,9 @@ std::string BenchReport::footer() const {
         const auto& [why, where] = failures[i];
         std::string rows = where.front();
         if (where.size() > 1) rows += " and " + std::to_string(where.size() - 1) + " more";
-        out += "[" + std::to_string(i + 1) + "] failed: " + why + " (" +
-               std::to_string(where.size()) + (where.size() == 1 ? " row: " : " rows: ") + rows +
-               ")\n";
+        out += wrap("[" + std::to_string(i + 1) + "] failed: " + why + " (" +
+                    std::to_string(where.size()) + (where.size() == 1 ? " row: " : " rows: ") +
+                    rows + ")");
     }
     return out;
 }

@@ -17,6 +17,9 @@ std::string benchOptionsProblem(const BenchOptions& o, const DeviceInfo& device)
         if (device.maxWorkGroupSize && static_cast<std::size_t>(wg) > device.maxWorkGroupSize)
             return "--wg " + std::to_string(wg) + " is larger than " + device.name +
                    " allows (at most " + std::to_string(device.maxWorkGroupSize) + ")";
+        // The N-body kernels take at most 1024 (NbodySimulation::workGroupSizeChoices).
+        if (o.suite != "image" && wg > 1024)
+            return "--wg " + std::to_string(wg) + " is larger than the N-body kernels take (1024)";
     }
     return "";
 }

@@ -152,6 +152,10 @@ TEST(BenchOptionsCheck, WorkGroupsTheDeviceCannotRunAreRefusedBeforeTheRun) {
     o.workGroups = {256, 4096};
     EXPECT_NE(benchOptionsProblem(o, device).find("--wg 4096 is larger than Test device"),
               std::string::npos);
+    device.maxWorkGroupSize = 4096;  // PoCL: the device takes it, the N-body kernels do not
+    EXPECT_NE(benchOptionsProblem(o, device).find("N-body kernels take (1024)"), std::string::npos);
+    o.suite = "image";
+    EXPECT_EQ(benchOptionsProblem(o, device), "");
 }
 
 }  // namespace
