@@ -130,9 +130,11 @@ void PanelStacks::place(const char* name, PanelSide side, float width, float col
     const float titleBar = ImGui::GetFrameHeight();
     // Its natural width: what its content asks for, even where it was narrowed last frame.
     const float natural =
-        window ? std::max(window->SizeFull.x,
-                          window->ContentSize.x + 2 * ImGui::GetStyle().WindowPadding.x)
-               : width;
+        !window ? width
+        : window->Flags & ImGuiWindowFlags_AlwaysAutoResize
+            ? std::max(window->SizeFull.x,
+                       window->ContentSize.x + 2 * ImGui::GetStyle().WindowPadding.x)
+            : window->SizeFull.x;
     const float w = std::min(natural, maxWidth);
     // Its height from the last frame (a new panel measures itself in its first, hidden frame).
     const float wanted =
