@@ -120,6 +120,7 @@ std::string NbodyDemo::comparisonText(const std::string& format) const {
 }
 
 void NbodyDemo::comparePanel() {
+    if (comparing()) ImGui::SetNextItemOpen(true);  // its progress line shows
     if (!ImGui::CollapsingHeader("Compare variants")) return;
     if (comparing()) {
         ImGui::Text("comparing: %s, %zu of %zu", variantName(compareQueue_[compareNext_]),

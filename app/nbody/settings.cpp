@@ -180,6 +180,14 @@ const Table& NbodyDemo::settings() {
          [](NbodyDemo& d, Value v) { d.saveState(v); }},
         {{"load", "FILE", "Loads bodies from a snapshot (clviz or TIPSY)"},
          [](NbodyDemo& d, Value v) { d.loadState(v); }},
+        {{"compare", "run",
+          "Times every force variant at the current N, one per frame (the Timings panel's "
+          "Compare variants)"},
+         [](NbodyDemo& d, Value v) {
+             if (v != "run") throw Error("compare expects run, got " + quotedPath(v));
+             if (std::string why = d.startComparison(); !why.empty()) throw Error(why);
+             d.showTimings_ = true;
+         }},
         {{"camera", "reset", "Frames the scene again"},
          [](NbodyDemo& d, Value v) {
              if (v != "reset") throw Error("camera expects reset, got " + quotedPath(v));
