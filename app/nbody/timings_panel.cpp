@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <string>
 
 #include "app/nbody/demo.hpp"
 #include "app/nbody/format.hpp"
@@ -13,9 +14,13 @@ namespace {
 
 void plot(const char* label, const RollingSeries& s, const char* unit) {
     if (s.count() == 0) return;
-    char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "%s: %.3g %s (max %.3g)", label, s.last(), unit,
-                  s.max());
+    // "0.021 ms", "7.91 G interactions/s": never "2e-05 ms" or "7.91e+09".
+    auto value = [unit](float v) {
+        return std::string(unit) == "ms" ? formatMs(v) : formatCount(v);
+    };
+    char overlay[128];
+    std::snprintf(overlay, sizeof overlay, "%s: %s (max %s)", label, value(s.last()).c_str(),
+                  value(s.max()).c_str());
     ImGui::PlotLines("##plot", s.data(), s.size(), s.offset(), overlay, 0.0f, s.max() * 1.15f,
                      ImVec2(ImGui::GetFontSize() * 22, ImGui::GetFontSize() * 2.4f));
 }
