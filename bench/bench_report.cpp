@@ -207,9 +207,13 @@ std::string BenchReport::line(const BenchRow& r) const {
             all.pop_back();
         return out + all + "\n";
     }
+    // A wrong result is never cut from the note: it starts the note.
+    const std::string note = r.failed()  ? failRef
+                             : r.wrong() ? r.note.substr(r.note.find("WRONG"))
+                                         : r.note;
     out += pad(r.failed() || r.metrics.empty() ? "-" : rate(r.metrics.front()),
                kColumns[kRateColumn].width) +
-           " " + fit(r.failed() ? failRef : r.note, noteWidth());
+           " " + fit(note, noteWidth());
     while (!out.empty() && out.back() == ' ')
         out.pop_back();
     return out + "\n";
@@ -240,6 +244,10 @@ std::string BenchReport::footer() const {
         if (it == failures.end()) it = failures.insert(failures.end(), {r.failure(), {}});
         it->second.push_back(r.variant + (r.config.empty() ? "" : " " + r.config) + " " + r.size);
     }
+    for (const auto& r : rows_)  // each wrong result in full
+        if (r.wrong() && !r.failed())
+            out += wrap(r.variant + " " + r.config + " " + r.size + ": " +
+                        r.note.substr(r.note.find("WRONG")));
     for (std::size_t i = 0; i < failures.size(); ++i) {
         const auto& [why, where] = failures[i];
         std::string rows = where.front();
@@ -252,7 +260,9 @@ std::string BenchReport::footer() const {
 }
 
 int exitStatusFor(const BenchReport& report) {
-    return report.failedRows() > 0 ? 1 : 0;
+    for (const auto& r : report.rows())
+        if (r.failed() || r.wrong()) return 1;
+    return 0;
 }
 
 void BenchReport::writeJson(const std::string& path) const {

@@ -24,6 +24,8 @@ struct BenchRow {
     std::string note;  // e.g. "x12.3 vs CPU" or "failed: ..." (a failed row)
 
     bool failed() const { return note.rfind("failed", 0) == 0; }
+    // Ran, but its result differs from the CPU reference ("WRONG: ..." in the note).
+    bool wrong() const { return note.find("WRONG") != std::string::npos; }
     std::string failure() const;  // the note without "failed: ", for a failed row
 };
 
@@ -62,7 +64,7 @@ class BenchReport {
     std::vector<BenchRow> rows_;
 };
 
-// The exit status of a run: 0 when every row succeeded, 1 when a row failed.
+// The exit status of a run: 0 when every row succeeded, 1 when a row failed or was WRONG.
 int exitStatusFor(const BenchReport& report);
 
 // Progress line on stderr ("[ 3/24] nbody tiled N=65536 wg=256"), overwritten in a terminal.

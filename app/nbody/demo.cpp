@@ -356,9 +356,12 @@ void NbodyDemo::runDiagnostics() {
         const double now =
             std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
                 .count();
-        if (now - lastAccuracyAt_ >= kAccuracyEverySeconds) {
+        // Again at once after theta changed: the error is theta's (it stayed as it was).
+        if (now - lastAccuracyAt_ >= kAccuracyEverySeconds ||
+            lastAccuracyTheta_ != sim_->params().theta) {
             lastAccuracy_ = sim_->forceAccuracy(256);
             lastAccuracyAt_ = now;
+            lastAccuracyTheta_ = sim_->params().theta;
         }
     }
     haveDiagnostics_ = true;

@@ -213,6 +213,7 @@ class NbodyDemo final : public Demo {
     // most every kAccuracyEverySeconds.
     TreeAccuracy lastAccuracy_;
     double lastAccuracyAt_ = -1e9;  // seconds, steady clock
+    float lastAccuracyTheta_ = -1;  // the theta lastAccuracy_ was measured at
 
     // Recording (--record DIR): scene-only PNGs, numbered on from the highest already in DIR.
     std::string recordDir_;

@@ -50,6 +50,9 @@ void NbodyDemo::diagnosticsPanel() {
                 "direct sum on the device; sampled every few seconds. Target: median <= 1e-3, "
                 "p99 <= 1e-2 (lower theta if not)",
                 lastAccuracy_.samples);
+        if (lastAccuracyTheta_ != sim_->params().theta)
+            ImGui::TextDisabled("(measured at theta %.2f: stale until the next diagnostics)",
+                                lastAccuracyTheta_);
     }
 
     auto plot = [](const char* label, const RollingSeries& s) {

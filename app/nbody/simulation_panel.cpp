@@ -13,8 +13,14 @@ namespace clviz {
 
 namespace {
 
+// Wrapped, so a long help line stays on the screen (theta's ran off it).
 void tooltip(const char* text) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+    if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
 }
 
 // The help line of a setting, from the table --set and --help-settings read.
@@ -152,9 +158,17 @@ void NbodyDemo::simulationPanel() {
             ImGui::EndCombo();
         }
         if (sim_->supportsFp64()) {
+            // The tree and pairs compute in float only: the box says so instead of failing.
+            const NbodyVariant v = sim_->kernelConfig().variant;
+            const bool floatOnly = runsOnOneDeviceInFloat(v);
             bool fp64 = sim_->precision() == NbodyPrecision::Double;
+            ImGui::BeginDisabled(floatOnly);
             if (ImGui::Checkbox("double precision (fp64)", &fp64))
                 apply("precision", fp64 ? "double" : "float");
+            ImGui::EndDisabled();
+            if (floatOnly)
+                tooltip((std::string("the ") + variantName(v) + " variant computes in float only")
+                            .c_str());
         }
         NbodyParams p = sim_->params();
         if (ImGui::SliderFloat("dt", &p.dt, 1e-5f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) &&

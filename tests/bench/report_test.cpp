@@ -95,6 +95,18 @@ TEST(BenchReport, FailedRowsSayFailAndEachFailureIsListedOnce) {
     EXPECT_EQ(exitStatusFor(report), 1);
 }
 
+TEST(BenchReport, AWrongResultStaysVisibleAndFailsTheRun) {
+    BenchReport report;
+    BenchRow r = measured("rotate-buffer", 2);
+    r.note = "12% of copy; x3.4 vs CPU; WRONG: max difference 3 from the CPU reference";
+    report.add(r);
+    const std::string table = report.table();
+    EXPECT_LE(widestLine(table), BenchReport::kCompactColumns) << table;
+    EXPECT_NE(table.find(" WRONG"), std::string::npos) << table;
+    EXPECT_NE(report.footer().find("WRONG: max difference 3"), std::string::npos);
+    EXPECT_EQ(exitStatusFor(report), 1);
+}
+
 TEST(BenchReport, ASuccessfulRunExitsZero) {
     BenchReport report;
     report.add(measured("tiled", 3));
