@@ -185,6 +185,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"interop-panel", "open"},
         {"assume-gl-sharing", "off"},
         {"assume-external-memory", "off"},
+        {"compare", "run"},
     };
     for (const SettingDoc& d : NbodyDemo::settings().docs()) {
         const auto it = std::find_if(good.begin(), good.end(),
