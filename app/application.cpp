@@ -109,6 +109,9 @@ Application::Application(const AppOptions& options, ViewerStart start, const Nbo
     services_.notify = [this](bool isError, const std::string& message) {
         notify(isError, message);
     };
+    services_.resolveErrors = [this](const std::string& fragment) {
+        notices_.resolveErrorsMentioning(fragment);
+    };
     services_.requestScreenshot = [this](const std::string& path) {
         pendingScreenshots_.push_back(path.empty() ? timestampedScreenshotName() : path);
     };

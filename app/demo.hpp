@@ -50,6 +50,8 @@ struct AppServices {
     // Saves the window (scene and GUI) as PNG once this frame is drawn; an empty path picks a
     // timestamped name. The result is reported through notify.
     std::function<void(const std::string& path)> requestScreenshot;
+    // Drops the error notices that mention `fragment` (live reload: a fixed kernel file's).
+    std::function<void(const std::string& fragment)> resolveErrors;
 };
 
 class Demo {

@@ -32,7 +32,8 @@ KernelsPanelActions drawKernelsPanel(bool* open, const KernelsPanelModel& model)
 
 // "file:LINE:COL: error" lines in a compiler log: (line number, is error) for each, in order.
 struct LogMark {
-    int line = 0;  // 1-based line in the kernel source
+    int line = 0;    // 1-based line in the kernel source
+    int column = 0;  // 1-based column where the compiler gives one (":LINE:COL:"), else 0
     bool error = true;
 };
 LogMark parseLogLine(const std::string& logLine);
