@@ -202,8 +202,18 @@ void NbodyDemo::publish() {
 
 // ---- frame ------------------------------------------------------------------------------------
 
+void NbodyDemo::queueSlowSetting(const std::string& key, const std::string& value,
+                                 const std::string& what) {
+    queued_ = QueuedSetting{key, value, what, 0};
+}
+
 void NbodyDemo::step(const FrameInfo& frame) {
     if (!sim_) return;
+    if (queued_ && queued_->stepsSeen++ >= 1) {  // its notice is on the screen now
+        const QueuedSetting q = *std::exchange(queued_, std::nullopt);
+        if (std::string why = set(q.key, q.value); !why.empty()) app_.error(why);
+        if (!sim_) return;
+    }
     NbodyFrameSample sample;
     sample.frameMs = frame.index > 0 ? frame.dt * 1000.0 : -1;
     sample.bodies = double(n_);

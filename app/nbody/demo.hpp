@@ -89,6 +89,13 @@ class NbodyDemo final : public Demo {
     };
     // "" when it started, else why not (several devices, MPI ranks).
     std::string startComparison();
+
+    // A setting that blocks for seconds (a new N re-tunes auto, a variant's first build, the
+    // auto-tune): the GUI queues it, a "Working: ..." notice is drawn and shown first, and the
+    // setting runs in the next frame's step, so the window never freezes without a word.
+    void queueSlowSetting(const std::string& key, const std::string& value,
+                          const std::string& what);
+    const std::string& busyWith() const { return queued_ ? queued_->what : noWork_; }
     bool comparing() const { return compareNext_ < compareQueue_.size(); }
     const std::vector<VariantRun>& comparison() const { return comparison_; }
     // The last comparison as CSV or JSON ("csv", "json").
@@ -157,6 +164,13 @@ class NbodyDemo final : public Demo {
     std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
     PanelRect timingsRect_, diagnosticsRect_;
     void compareNextVariant();
+    void busyNotice(const FrameInfo& frame);
+    struct QueuedSetting {
+        std::string key, value, what;
+        int stepsSeen = 0;  // runs at the second step: the first frame shows the notice
+    };
+    std::optional<QueuedSetting> queued_;
+    std::string noWork_;
     void comparePanel();
     std::vector<NbodyVariant> compareQueue_;
     std::size_t compareNext_ = 0;

@@ -65,6 +65,19 @@ void NbodyDemo::gui(const FrameInfo& frame) {
         ImGui::End();
     }
     if (showStatus_) statusLine(frame);
+    if (queued_) busyNotice(frame);
+}
+
+// "Working: auto-tuning ..." in the middle of the window, for the frame before a slow setting.
+void NbodyDemo::busyNotice(const FrameInfo& frame) {
+    ImGui::SetNextWindowPos(ImVec2(frame.framebufferWidth * 0.5f, frame.framebufferHeight * 0.5f),
+                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::Begin("##nbody-busy", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs);
+    ImGui::Text("Working: %s", queued_->what.c_str());
+    ImGui::TextDisabled("the window waits until it is done (seconds for a first build or a tune)");
+    ImGui::End();
 }
 
 void NbodyDemo::demoMenu() {

@@ -52,6 +52,9 @@ void NbodyDemo::simulationPanel() {
     auto apply = [this](const std::string& key, const std::string& value) {
         if (std::string why = set(key, value); !why.empty()) app_.error(why);
     };
+    // Settings that take seconds: a notice first, then the work (queueSlowSetting).
+    auto applySlow = [this](const std::string& key, const std::string& value,
+                            const std::string& what) { queueSlowSetting(key, value, what); };
 
     // --- scene ---
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -69,12 +72,16 @@ void NbodyDemo::simulationPanel() {
         int n = int(n_);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
         if (ImGui::InputInt("##n", &n, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
-            apply("n", std::to_string(n));
+            applySlow("n", std::to_string(n), "rebuilding the scene with N = " + std::to_string(n));
         tooltip("Number of bodies; press Enter to rebuild the scene");
         ImGui::SameLine();
-        if (ImGui::Button("/2") && n_ > 1) apply("n", std::to_string(n_ / 2));
+        if (ImGui::Button("/2") && n_ > 1)
+            applySlow("n", std::to_string(n_ / 2),
+                      "rebuilding the scene with N = " + std::to_string(n_ / 2));
         ImGui::SameLine();
-        if (ImGui::Button("x2")) apply("n", std::to_string(n_ * 2));
+        if (ImGui::Button("x2"))
+            applySlow("n", std::to_string(n_ * 2),
+                      "rebuilding the scene with N = " + std::to_string(n_ * 2));
         ImGui::SameLine();
         ImGui::TextUnformatted("N");
         int seed = int(seed_);
@@ -94,7 +101,9 @@ void NbodyDemo::simulationPanel() {
             choices.push_back(NbodyVariant::Pairs);
             for (NbodyVariant v : choices) {
                 if (ImGui::Selectable(variantName(v), v == cfg.variant))
-                    apply("variant", variantName(v));
+                    applySlow("variant", variantName(v),
+                              std::string("switching to the ") + variantName(v) +
+                                  " variant (a first build takes seconds)");
                 tooltip(variantDescription(v));
             }
             ImGui::EndCombo();
@@ -136,7 +145,10 @@ void NbodyDemo::simulationPanel() {
         if (!sim_->kernelNote().empty())
             ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", sim_->kernelNote().c_str());
         if (!tree) {  // the tree's launch shapes are fixed by the tree code
-            if (ImGui::Button("Auto-tune work-group size")) apply("autotune", "3");
+            if (ImGui::Button("Auto-tune work-group size"))
+                applySlow("autotune", "3",
+                          std::string("auto-tuning ") + variantName(sim_->kernelConfig().variant) +
+                              " at N = " + std::to_string(n_) + " (about 3 s)");
             tooltip(
                 "Times candidate launch configurations for this variant and N (about 3 s; the "
                 "app waits), then uses the fastest");

@@ -480,3 +480,23 @@ TEST_F(NbodyDemoTest, CompareVariantsTimesEveryVariantAndExports) {
 
 }  // namespace
 }  // namespace clviz
+
+namespace clviz {
+namespace {
+
+// Issue 27: x2 on N froze the window for seconds without a word. A slow setting from the GUI is
+// queued: the frame that shows "Working: ..." comes first, the setting runs in the next step.
+TEST_F(NbodyDemoTest, ASlowSettingShowsItsNoticeBeforeItRuns) {
+    ASSERT_EQ(demo_->set("n", "128"), "");
+    runFrame(0);
+    demo_->queueSlowSetting("n", "256", "rebuilding the scene with N = 256");
+    EXPECT_EQ(demo_->busyWith(), "rebuilding the scene with N = 256");
+    runFrame(1);  // this frame draws the notice; the scene is still the old one
+    EXPECT_NE(demo_->titleStatus().find("N = 128"), std::string::npos) << demo_->titleStatus();
+    runFrame(2);
+    EXPECT_NE(demo_->titleStatus().find("N = 256"), std::string::npos) << demo_->titleStatus();
+    EXPECT_EQ(demo_->busyWith(), "");
+}
+
+}  // namespace
+}  // namespace clviz
