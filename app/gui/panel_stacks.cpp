@@ -107,8 +107,16 @@ void PanelStacks::place(const char* name, PanelSide side, float width, float col
         p.movedByUser = true;
     }
     p.frame = frame_;
-    if (collapseBelowHeight > 0 && vp->WorkSize.y < collapseBelowHeight)
+    if (collapseBelowHeight > 0 && vp->WorkSize.y < collapseBelowHeight) {
+        if (!window) p.collapsedForHeight = true;  // its first use: ImGui collapses it below
         ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    } else if (p.collapsedForHeight && window && window->Collapsed) {
+        // Collapsed because the window was short; it is tall enough now (issue 27: Timings
+        // stayed collapsed after the window was made larger).
+        ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+        p.collapsedForHeight = false;
+    }
+    if (window && !window->Collapsed) p.collapsedForHeight = false;  // opened: the user's now
     // Height 0 fits the content, which ImGui does on a window's first frames only. A demo's first
     // panels come before its first step (the frame runs in Dear ImGui's order), when there is
     // nothing to plot yet: keep fitting a little longer, so that a panel opens as tall as its

@@ -32,7 +32,8 @@ class PanelStacks {
     struct Placed {
         ImVec2 pos, size;  // where it was put, and its size then
         bool movedByUser = false;
-        bool collapsedForRoom = false;  // collapsed once because no column had room for it
+        bool collapsedForRoom = false;    // collapsed once because no column had room for it
+        bool collapsedForHeight = false;  // collapsed at first use in a short window
         int frame = 0;  // the last frame it was placed in: a closed panel forgets being moved
         int framesOpen = 0;
     };

@@ -81,7 +81,8 @@ void NbodyDemo::timingsPanel() {
         };
         for (const NbodyKernelTime& k : lastStep_.kernels) {
             char note[32] = "";
-            if (k.launches > 1) std::snprintf(note, sizeof note, "  (%d launches)", k.launches);
+            if (k.launches > 1)  // several steps this frame: their sum, which may exceed a frame
+                std::snprintf(note, sizeof note, "  (sum of %d launches)", k.launches);
             row("kernel " + k.kernel, k.ms, note);
         }
         row(std::string(interopPathName(choice_.path)) + " (device)", lastCopy_.deviceMs);

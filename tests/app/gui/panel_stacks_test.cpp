@@ -132,3 +132,33 @@ TEST(PanelStacksRoom, PanelsStayApartAndInsideAt800x500) {
 
 }  // namespace
 }  // namespace clviz
+
+namespace clviz {
+namespace {
+
+// Issue 27: a panel collapsed because the window was short stayed collapsed after it grew.
+TEST(PanelStacksRoom, APanelCollapsedForAShortWindowOpensWhenItGrows) {
+    test::HeadlessImGui imgui(ImVec2(800, 400));
+    PanelStacks stacks;
+    auto frame = [&] {
+        ImGui::GetIO().DeltaTime = 1.0f / 60;
+        ImGui::NewFrame();
+        stacks.beginFrame();
+        stacks.place("Timings", PanelSide::Right, 300, 600);
+        ImGui::Begin("Timings");
+        ImGui::Text("plots");
+        ImGui::End();
+        ImGui::Render();
+        for (const GuiWindowRect& w : drawnGuiWindows())
+            if (w.name == "Timings") return w.collapsed;
+        return false;
+    };
+    frame();
+    EXPECT_TRUE(frame()) << "collapsed in a 400 px tall window";
+    ImGui::GetIO().DisplaySize = ImVec2(800, 900);
+    frame();
+    EXPECT_FALSE(frame()) << "open once the window is 900 px tall";
+}
+
+}  // namespace
+}  // namespace clviz
