@@ -51,6 +51,7 @@ class ImageDemo final : public Demo {
     void shadersReloaded() override;
     ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
+    std::string titleStatus() const override;
     std::vector<FileAction> fileActions() const override {
         return {{"Open image...", "image", FileActionKind::Open},
                 {"Save result...", "save", FileActionKind::Save}};

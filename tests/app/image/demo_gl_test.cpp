@@ -119,6 +119,12 @@ TEST_F(ImageDemoTest, ShowsTheDefaultImage) {
     EXPECT_EQ(demo.resultSize(), demo.sourceSize());  // rotate at 0 degrees, cropped
     EXPECT_TRUE(notices_.errors.empty()) << notices_.errors.front();
     EXPECT_EQ(demo.interopPath(), autoPath());
+    // The window title names the picture (issue 27: the title never changed).
+    EXPECT_EQ(
+        demo.titleStatus().rfind(
+            std::to_string(kDefaultImageWidth) + " x " + std::to_string(kDefaultImageHeight), 0),
+        0u)
+        << demo.titleStatus();
 }
 
 TEST_F(ImageDemoTest, AMissingDefaultImageShowsTheGeneratedPatternAndSaysSo) {
