@@ -19,6 +19,7 @@
 #include "app/gui/keys.hpp"
 #include "app/gui/layout.hpp"
 #include "app/gui/overlay.hpp"
+#include "app/gui/window_title.hpp"
 #include "common/error.hpp"
 #include "common/quoted_path.hpp"
 #include "render/gl/screenshot.hpp"
@@ -108,6 +109,9 @@ Application::Application(const AppOptions& options, ViewerStart start, const Nbo
     services_.notify = [this](bool isError, const std::string& message) {
         notify(isError, message);
     };
+    services_.resolveErrors = [this](const std::string& fragment) {
+        notices_.resolveErrorsMentioning(fragment);
+    };
     services_.requestScreenshot = [this](const std::string& path) {
         pendingScreenshots_.push_back(path.empty() ? timestampedScreenshotName() : path);
     };
@@ -116,6 +120,7 @@ Application::Application(const AppOptions& options, ViewerStart start, const Nbo
 
 Application::~Application() {
     stopDemo();
+    dropParkedDemos();
     if (imguiReady_) {
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplGlfw_Shutdown();
@@ -132,6 +137,7 @@ std::string Application::splitOver(const std::string& spec) {
     const std::string previous = options_.devices;
     const int demo = activeDemo_;
     stopDemo();
+    dropParkedDemos();  // they hold the devices about to go
     std::string why;
     for (const std::string& attempt : {spec, previous}) {
         moreCompute_.clear();
@@ -261,9 +267,39 @@ void Application::stopDemo() {
     pointer_.cancelDrag();
 }
 
+void Application::dropParkedDemos() {
+    for (auto& parked : parked_) {
+        if (!parked) continue;
+        try {
+            parked->shutdown();
+        } catch (const std::exception& e) {
+            notify(true, std::string("shutting down ") + parked->name() + ": " + describe(e));
+        }
+        parked.reset();
+    }
+}
+
 std::string Application::activateDemo(int index) {
-    stopDemo();
+    const int from = activeDemo_;
     const DemoEntry& entry = registeredDemos().at(index);
+    parked_.resize(registeredDemos().size());
+    // The leaving demo is kept as it is (scene, image, chain, panels) while the app runs, and
+    // comes back where it was left.
+    if (demo_ && from != index) {  // (a failed demo is already gone)
+        parked_[from] = std::move(demo_);
+        activeDemo_ = -1;
+        pointer_.cancelDrag();
+    } else {
+        stopDemo();
+    }
+    demoWindows_.switchDemo(from, index);
+    if (parked_[index]) {
+        demo_ = std::move(parked_[index]);
+        activeDemo_ = index;
+        glfwSetWindowTitle(window_.handle(), ("clviz - " + entry.title).c_str());
+        return "";
+    }
+    if (from >= 0) showStartingFrame("Starting " + entry.title + "...");
     try {
         std::unique_ptr<Demo> demo = entry.create();
         demo->init(services_);
@@ -336,7 +372,34 @@ int Application::run() {
     return finish();
 }
 
+// One frame that says what is being prepared, before the demo's init() builds its kernels (9-16 s
+// of black window on a cold start, issue 27): the window shows at once and says why it waits.
+void Application::showStartingFrame(const std::string& what) {
+    int width = 0, height = 0;
+    window_.framebufferSize(width, height);
+    if (width <= 0 || height <= 0 || !imguiReady_) return;
+    if (scaleDirty_ || guiScale_ == 0) applyContentScale(wantedGuiScale());
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Always,
+                            ImVec2(0.5f, 0.5f));
+    ImGui::Begin("##starting", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs);
+    ImGui::TextUnformatted(what.c_str());
+    ImGui::TextDisabled("building its OpenCL kernels; a first start takes longest");
+    ImGui::End();
+    glViewport(0, 0, width, height);
+    glClearColor(0.05f, 0.055f, 0.07f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    renderGui();
+    if (present_) glfwSwapBuffers(window_.handle());
+}
+
 int Application::start() {
+    if (startDemo_ >= 0)
+        showStartingFrame("Starting " + registeredDemos()[startDemo_].title + "...");
     if (startDemo_ < 0) {
         notify(false, "no demos are registered: showing the shell only");
     } else if (!activateDemo(startDemo_).empty()) {
@@ -430,6 +493,16 @@ FrameInfo Application::frameInfo(long long index) {
     info.dt = index == 0 ? 0.0 : now - lastTime_;
     lastTime_ = now;
     if (index > 0) stats_.add(info.dt);
+    // The title with the frame rate and the demo's figure, twice a second (a title change is a
+    // round trip to the window system).
+    if (now - lastTitleAt_ >= 0.5) {
+        lastTitleAt_ = now;
+        std::string status;
+        if (demo_) guarded("title", [&] { status = demo_->titleStatus(); });
+        const std::string title = windowTitle(
+            activeDemo_ >= 0 ? registeredDemos()[activeDemo_].title : "", stats_.fps(), status);
+        glfwSetWindowTitle(window_.handle(), title.c_str());
+    }
     window_.framebufferSize(info.framebufferWidth, info.framebufferHeight);
     info.contentScale = window_.contentScale();
     if (forcedMinimized_ || info.framebufferWidth <= 0 || info.framebufferHeight <= 0)
@@ -475,6 +548,10 @@ void Application::actOnGuiRequests() {
     if (actions.toggleVsync) perform(AppAction::ToggleVsync);
     if (actions.toggleFullscreen) perform(AppAction::ToggleFullscreen);
     if (actions.hideGui) guiVisible_ = false;
+    if (pendingFileSetting_) {
+        const auto [key, path] = *std::exchange(pendingFileSetting_, std::nullopt);
+        if (const std::string why = applySetting({key, path}); !why.empty()) notify(true, why);
+    }
     if (actions.guiScale >= 0) {
         guiScaleOverride_ = actions.guiScale;
         scaleDirty_ = true;
@@ -494,8 +571,8 @@ void Application::writeScreenshots(int width, int height, bool lastFrame) {
     for (const std::string& path : pendingScreenshots_) {
         try {
             saveFramebufferPng(path, width, height);
-            notify(false, "screenshot written to " + path + " (" + std::to_string(width) + "x" +
-                              std::to_string(height) + ")");
+            notify(false, "screenshot written to " + absoluteFilePath(path) + " (" +
+                              std::to_string(width) + "x" + std::to_string(height) + ")");
         } catch (const Error& e) {
             notify(true, e.what());
             screenshotFailed_ = true;
@@ -524,7 +601,10 @@ void Application::drawGui(const FrameInfo& frame) {
     menu.fullscreen = window_.fullscreen();
     menu.guiScaleOverride = guiScaleOverride_;
     menu.contentScale = window_.contentScale();
+    if (demo_) menu.fileActions = demo_->fileActions();
     guiRequests_ = drawMainMenu(menu, panels_);
+    if (guiRequests_.fileAction >= 0) fileDialog_.open(menu.fileActions[guiRequests_.fileAction]);
+    if (auto chosen = fileDialog_.draw()) pendingFileSetting_ = *chosen;
     liveReload_.gui(demo_.get());
 
     if (panels_.overlay) drawOverlay(overlayInfo(frame));
@@ -574,16 +654,20 @@ void Application::drawDemoGui(const FrameInfo& frame) {
     if (!demo_) return;
     ImGuiContext& g = *ImGui::GetCurrentContext();
     const int windowDepth = g.CurrentWindowStack.Size;
+    demoWindows_.beginDemoGui();
     guarded("gui", [&] { demo_->gui(frame); });
+    if (demo_) demoWindows_.endDemoGui(activeDemo_);
     // A throw from inside a Begin/End pair leaves ImGui's stacks open: close them.
     if (g.CurrentWindowStack.Size != windowDepth) ImGui::ErrorCheckEndFrameRecover(nullptr);
 }
 
 // --- input: what ImGui does not capture goes to the app's keys, then to the demo ---
 
-void Application::onKey(GLFWwindow* w, int key, int, int action, int mods) {
+void Application::onKey(GLFWwindow* w, int key, int scancode, int action, int mods) {
     Application* app = self(w);
-    if (action == GLFW_RELEASE || ImGui::GetIO().WantCaptureKeyboard) return;
+    if (action == GLFW_RELEASE || !keyGoesToBindings(currentKeyFocus())) return;
+    if (key >= GLFW_KEY_0 && key <= GLFW_KEY_Z)
+        key = keyForLayout(key, glfwGetKeyName(key, scancode));
     if (const AppAction a = appActionForKey(key); a != AppAction::None) {
         if (action == GLFW_PRESS) app->perform(a);
         return;

@@ -14,6 +14,7 @@
 #include "app/app_settings.hpp"
 #include "app/cli.hpp"
 #include "app/demo.hpp"
+#include "app/gui/demo_windows.hpp"
 #include "app/gui/device_panel.hpp"
 #include "app/gui/frame_stats.hpp"
 #include "app/gui/keys.hpp"
@@ -71,6 +72,7 @@ class Application {
     // shown and no demo is active; returns the error ("" on success).
     std::string activateDemo(int index);
     void stopDemo();
+    void dropParkedDemos();  // shuts down the demos kept while another one runs
     // Runs a demo call; an exception stops the demo and shows why.
     template <class F>
     void guarded(const char* what, F&& f);
@@ -79,6 +81,7 @@ class Application {
     void createMoreDevices();
     std::string splitOver(const std::string& spec);
     void initImGui();
+    void showStartingFrame(const std::string& what);
     void applyContentScale(float scale);
     float wantedGuiScale() const;
     void drawGui(const FrameInfo& frame);
@@ -117,9 +120,13 @@ class Application {
     bool scaleDirty_ = false;     // rebuild fonts at the next frame start (never mid-frame)
 
     std::unique_ptr<Demo> demo_;
-    int activeDemo_ = -1;  // index into registeredDemos()
+    std::vector<std::unique_ptr<Demo>> parked_;  // per registered demo: kept while another runs
+    DemoWindows demoWindows_;                    // each demo's own window state
+    int activeDemo_ = -1;                        // index into registeredDemos()
     bool demoFailed_ = false;
     MenuActions guiRequests_;  // what this frame's GUI asked for, done once it is shown
+    FileDialog fileDialog_;    // the File menu's path prompt
+    std::optional<std::pair<std::string, std::string>> pendingFileSetting_;  // (key, path)
 
     FrameStats stats_;
     Notices notices_;
@@ -137,6 +144,7 @@ class Application {
 
     std::size_t nextTimed_ = 0;  // the next --set-at setting
     double startTime_ = 0, lastTime_ = 0;
+    double lastTitleAt_ = -1;  // when the title was last brought up to date
 
     PointerInput pointer_;  // the mouse, in framebuffer pixels, and the drag in the scene
 };

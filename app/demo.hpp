@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/gui/file_dialog.hpp"
 #include "app/pointer_input.hpp"
 
 namespace clviz {
@@ -49,6 +50,8 @@ struct AppServices {
     // Saves the window (scene and GUI) as PNG once this frame is drawn; an empty path picks a
     // timestamped name. The result is reported through notify.
     std::function<void(const std::string& path)> requestScreenshot;
+    // Drops the error notices that mention `fragment` (live reload: a fixed kernel file's).
+    std::function<void(const std::string& fragment)> resolveErrors;
 };
 
 class Demo {
@@ -106,6 +109,14 @@ class Demo {
         std::string message;
     };
     virtual ReferenceResult checkReference() { return {}; }
+
+    // The File menu's Open / Save / Record entries: each applies one of the demo's settings with
+    // an absolute path the user typed (app/gui/file_dialog.hpp).
+    virtual std::vector<FileAction> fileActions() const { return {}; }
+
+    // The demo's main figure for the window title, e.g. "N = 4096, 1.95 G interactions/s"; ""
+    // for none. Asked a few times a second.
+    virtual std::string titleStatus() const { return ""; }
 
     // The demo's keys for the Help menu, e.g. {"Space", "pause"}.
     virtual std::vector<std::pair<std::string, std::string>> keyHelp() const { return {}; }

@@ -156,7 +156,12 @@ void LiveReload::poll(Demo* demo) {
             if (e.ok) {
                 kernelsPending_ |= e.installed;
                 if (e.installed) mirrorToMoreDevices(e.file);
-                if (lastFailureFile_ == e.file) lastFailure_.clear();
+                // Fixed: its red notices and a check of the old kernels no longer apply.
+                if (lastFailureFile_ == e.file) {
+                    lastFailure_.clear();
+                    if (app_.resolveErrors) app_.resolveErrors(e.file);
+                }
+                if (e.installed) lastCheck_.clear();
             } else {
                 lastFailure_ = e.message;
                 lastFailureFile_ = e.file;

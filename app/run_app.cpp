@@ -42,7 +42,11 @@ int runBenchmark(const AppOptions& app) {
     if (!options.device.device) options.device.device = app.device.device;
     if (options.device.type == DeviceTypeFilter::All) options.device.type = app.device.type;
     checkNamedDevices(queryPlatforms(), options.device, options.devices);  // exit 2, as the viewer
-    return bench::runBenchmarks(options);
+    try {
+        return bench::runBenchmarks(options);
+    } catch (const bench::BenchUsageError& e) {
+        return fail(2, e.what());
+    }
 }
 
 int runViewer(const AppOptions& options) {

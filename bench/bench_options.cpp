@@ -54,6 +54,7 @@ std::string benchUsage(const std::string& program) {
            "  --warmup N                untimed runs before timing (default 3)\n"
            "  --repeats N               timed runs; the median is reported (default 15)\n"
            "  --quick                   small sizes and few repeats (smoke test)\n"
+           "  --wide                    every metric and whole notes (default: 100 columns)\n"
            "  --no-cpu-baseline         skip the multi-threaded C++ baseline\n"
            "  --json FILE, --csv FILE   also write the results there\n"
            "  --tune                    gemm, reduce: add a row with the best of a few tile\n"
@@ -119,6 +120,8 @@ bool parseBenchOptions(const std::vector<std::string>& args, BenchOptions& o) {
             o.repeats = static_cast<int>(parseCount(a, value(), 1, 100000));
         } else if (a == "--quick") {
             o.quick = true;
+        } else if (a == "--wide") {
+            o.wide = true;
         } else if (a == "--no-cpu-baseline") {
             o.cpuBaseline = false;
         } else if (a == "--json") {

@@ -18,7 +18,8 @@ struct BenchOptions {
     std::vector<double> thetas;         // tree variant's opening angles; empty: 0.5
     int warmup = 3;
     int repeats = 15;
-    bool quick = false;       // small sizes, few repeats: a smoke test
+    bool quick = false;  // small sizes, few repeats: a smoke test
+    bool wide = false;   // --wide: every metric and whole notes in the table (else 100 columns)
     bool cpuBaseline = true;  // also time the multi-threaded C++ baseline
     std::string jsonPath;     // empty: no JSON
     std::string csvPath;      // empty: no CSV

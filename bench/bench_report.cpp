@@ -2,10 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <iomanip>
+#include <ostream>
 #include <sstream>
 
 #include "common/error.hpp"
@@ -13,15 +17,6 @@
 namespace clviz::bench {
 
 namespace {
-
-std::string number(double v) {
-    char buf[32];
-    if (v != 0 && (v >= 1e6 || v < 1e-3))
-        std::snprintf(buf, sizeof buf, "%.3e", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
 
 std::string jsonEscape(const std::string& s) {
     std::string out;
@@ -66,35 +61,208 @@ std::string isoNow() {
 
 }  // namespace
 
-std::string BenchReport::table() const {
-    std::vector<std::vector<std::string>> cells;
-    cells.push_back(
-        {"suite", "variant", "config", "size", "median ms", "min ms", "metrics", "note"});
-    for (const auto& r : rows_) {
-        std::string metrics;
-        for (const auto& [name, value] : r.metrics)
-            metrics += (metrics.empty() ? "" : "  ") + number(value) + " " + name;
-        cells.push_back({r.suite, r.variant, r.config, r.size, number(r.medianMs), number(r.minMs),
-                         metrics, r.note});
+std::string BenchRow::failure() const {
+    if (!failed()) return "";
+    const std::size_t colon = note.find(':');
+    std::string why = colon == std::string::npos ? note : note.substr(colon + 1);
+    while (!why.empty() && why.front() == ' ')
+        why.erase(why.begin());
+    return why;
+}
+
+namespace {
+
+// The compact table's columns: name and width. The note takes what is left of 100 columns.
+struct Column {
+    const char* name;
+    std::size_t width;
+};
+// The suite is a heading line ("== nbody =="), not a column: the notes keep room.
+constexpr Column kColumns[] = {
+    {"variant", 18}, {"config", 20}, {"size", 10}, {"median ms", 9}, {"rate", 21}};
+constexpr std::size_t kRateColumn = 4;
+
+// Cut to `width` characters, marking the cut ("..").
+std::string fit(const std::string& s, std::size_t width) {
+    if (s.size() <= width) return s;
+    if (width <= 2) return s.substr(0, width);
+    return s.substr(0, width - 2) + "..";
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+    std::string out = fit(s, width);
+    out.resize(width, ' ');
+    return out;
+}
+
+std::string milliseconds(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, ms >= 1000 ? "%.0f" : "%.4g", ms);
+    return buf;
+}
+
+// "1.95 G interactions/s", "3.5e+03 GB/s": names that carry no SI prefix get one.
+std::string rate(const std::pair<std::string, double>& metric) {
+    const auto& [name, value] = metric;
+    const bool prefixed = !name.empty() && std::isupper(static_cast<unsigned char>(name[0]));
+    char buf[64];
+    if (prefixed || !(value >= 1e3) || !std::isfinite(value)) {
+        std::snprintf(buf, sizeof buf, "%.3g %s", value, name.c_str());
+        return buf;
     }
-    std::vector<std::size_t> width(cells[0].size(), 0);
-    for (const auto& row : cells)
-        for (std::size_t i = 0; i < row.size(); ++i)
-            width[i] = std::max(width[i], row[i].size());
-    std::ostringstream out;
-    if (!device_.empty()) out << "Device: " << device_ << "\n";
-    for (std::size_t r = 0; r < cells.size(); ++r) {
-        for (std::size_t i = 0; i < cells[r].size(); ++i)
-            out << std::left << std::setw(static_cast<int>(width[i]) + 2) << cells[r][i];
-        out << "\n";
-        if (r == 0) {
-            std::size_t total = 0;
-            for (auto w : width)
-                total += w + 2;
-            out << std::string(total, '-') << "\n";
+    const char* units[] = {"", "k", "M", "G", "T", "P", "E"};
+    double v = value;
+    int u = 0;
+    while (v >= 1000 && u < 6)
+        v /= 1000, ++u;
+    std::snprintf(buf, sizeof buf, "%.3g %s %s", v, units[u], name.c_str());
+    return buf;
+}
+
+// Lines of at most 100 columns, continued with an indent (long failure messages).
+std::string wrap(const std::string& text) {
+    std::string out, line;
+    std::istringstream words(text);
+    for (std::string word; words >> word;) {
+        if (!line.empty() && line.size() + 1 + word.size() > BenchReport::kCompactColumns) {
+            out += line + "\n";
+            line = "    ";
         }
+        line += (line.empty() || line == "    " ? "" : " ") + word;
     }
-    return out.str();
+    return out + line + "\n";
+}
+
+std::size_t noteWidth() {
+    std::size_t used = 0;
+    for (const Column& c : kColumns)
+        used += c.width + 1;
+    return BenchReport::kCompactColumns - used;
+}
+
+}  // namespace
+
+void BenchReport::add(BenchRow row) {
+    rows_.push_back(std::move(row));
+    if (!stream_) return;
+    if (isatty(STDERR_FILENO)) std::fprintf(stderr, "\r\033[K");  // clear the progress line
+    if (!headerShown_) *stream_ << header();
+    headerShown_ = true;
+    *stream_ << heading(rows_.size() - 1) << line(rows_.back()) << std::flush;
+}
+
+int BenchReport::failedRows() const {
+    int n = 0;
+    for (const auto& r : rows_)
+        n += r.failed();
+    return n;
+}
+
+int BenchReport::failureNumber(const BenchRow& row) const {
+    std::vector<std::string> seen;
+    for (const auto& r : rows_) {
+        if (!r.failed()) continue;
+        if (std::find(seen.begin(), seen.end(), r.failure()) == seen.end())
+            seen.push_back(r.failure());
+        if (r.failure() == row.failure()) break;
+    }
+    return static_cast<int>(seen.size());
+}
+
+std::string BenchReport::header() const {
+    std::string out;
+    if (!device_.empty()) out += fit("Device: " + device_, kCompactColumns) + "\n";
+    std::string head;
+    const std::size_t columns = style_ == TableStyle::Wide ? kRateColumn : kRateColumn + 1;
+    for (std::size_t i = 0; i < columns; ++i)
+        head += pad(kColumns[i].name, kColumns[i].width) + " ";
+    head += style_ == TableStyle::Wide ? "min ms  metrics  note" : "note";
+    out += head + "\n" + std::string(std::min(head.size(), kCompactColumns), '-') + "\n";
+    return out;
+}
+
+// "== nbody ==" before a suite's first row. The CPU rows ("baseline") run inside a suite and
+// start no heading of their own.
+std::string BenchReport::heading(std::size_t index) const {
+    const std::string& mine = rows_[index].suite;
+    if (mine == "baseline") return "";
+    for (std::size_t k = index; k-- > 0;)
+        if (rows_[k].suite != "baseline")
+            return rows_[k].suite == mine ? "" : "== " + mine + " ==\n";
+    return "== " + mine + " ==\n";
+}
+
+std::string BenchReport::line(const BenchRow& r) const {
+    std::string ms = r.failed() ? "FAIL" : milliseconds(r.medianMs) + (r.samples == 1 ? "*" : "");
+    std::string out = pad(r.variant, kColumns[0].width) + " " + pad(r.config, kColumns[1].width) +
+                      " " + pad(r.size, kColumns[2].width) + " " + pad(ms, kColumns[3].width) + " ";
+    const std::string failRef = r.failed() ? "see [" + std::to_string(failureNumber(r)) + "]" : "";
+    if (style_ == TableStyle::Wide) {
+        // Every metric and the whole note: as wide as it takes.
+        std::string all = r.failed() ? "" : milliseconds(r.minMs) + "  ";
+        for (const auto& m : r.metrics)
+            all += rate(m) + "  ";
+        all += r.failed() ? failRef + " failed: " + r.failure() : r.note;
+        while (!all.empty() && all.back() == ' ')
+            all.pop_back();
+        return out + all + "\n";
+    }
+    // A wrong result is never cut from the note: it starts the note.
+    const std::string note = r.failed()  ? failRef
+                             : r.wrong() ? r.note.substr(r.note.find("WRONG"))
+                                         : r.note;
+    out += pad(r.failed() || r.metrics.empty() ? "-" : rate(r.metrics.front()),
+               kColumns[kRateColumn].width) +
+           " " + fit(note, noteWidth());
+    while (!out.empty() && out.back() == ' ')
+        out.pop_back();
+    return out + "\n";
+}
+
+std::string BenchReport::table() const {
+    std::string out = header();
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+        out += heading(i) + line(rows_[i]);
+    return out + footer();
+}
+
+std::string BenchReport::footer() const {
+    std::string out;
+    for (const auto& r : rows_)
+        if (r.samples == 1 && !r.failed()) {
+            out +=
+                "* one sample: a single time, not a median (--quick, or a row too slow to "
+                "repeat)\n";
+            break;
+        }
+    // One line per distinct failure, however many rows it took down.
+    std::vector<std::pair<std::string, std::vector<std::string>>> failures;
+    for (const auto& r : rows_) {
+        if (!r.failed()) continue;
+        auto it = std::find_if(failures.begin(), failures.end(),
+                               [&](const auto& f) { return f.first == r.failure(); });
+        if (it == failures.end()) it = failures.insert(failures.end(), {r.failure(), {}});
+        it->second.push_back(r.variant + (r.config.empty() ? "" : " " + r.config) + " " + r.size);
+    }
+    for (const auto& r : rows_)  // each wrong result in full
+        if (r.wrong() && !r.failed())
+            out += wrap(r.variant + " " + r.config + " " + r.size + ": " +
+                        r.note.substr(r.note.find("WRONG")));
+    for (std::size_t i = 0; i < failures.size(); ++i) {
+        const auto& [why, where] = failures[i];
+        std::string rows = where.front();
+        if (where.size() > 1) rows += " and " + std::to_string(where.size() - 1) + " more";
+        out += wrap("[" + std::to_string(i + 1) + "] failed: " + why + " (" +
+                    std::to_string(where.size()) + (where.size() == 1 ? " row: " : " rows: ") +
+                    rows + ")");
+    }
+    return out;
+}
+
+int exitStatusFor(const BenchReport& report) {
+    for (const auto& r : report.rows())
+        if (r.failed() || r.wrong()) return 1;
+    return 0;
 }
 
 void BenchReport::writeJson(const std::string& path) const {
@@ -107,9 +275,13 @@ void BenchReport::writeJson(const std::string& path) const {
         out << "    {\"suite\": \"" << jsonEscape(r.suite) << "\", \"variant\": \""
             << jsonEscape(r.variant) << "\", \"config\": \"" << jsonEscape(r.config)
             << "\", \"size\": \"" << jsonEscape(r.size)
-            << "\", \"median_ms\": " << std::setprecision(9) << r.medianMs
-            << ", \"min_ms\": " << r.minMs << ", \"max_ms\": " << r.maxMs
-            << ", \"samples\": " << r.samples << ", \"metrics\": {";
+            << "\", \"failed\": " << (r.failed() ? "true" : "false") << std::setprecision(9);
+        if (r.failed())  // no time was measured: null, not 0 ms
+            out << ", \"median_ms\": null, \"min_ms\": null, \"max_ms\": null";
+        else
+            out << ", \"median_ms\": " << r.medianMs << ", \"min_ms\": " << r.minMs
+                << ", \"max_ms\": " << r.maxMs;
+        out << ", \"samples\": " << r.samples << ", \"metrics\": {";
         for (std::size_t m = 0; m < r.metrics.size(); ++m)
             out << (m ? ", " : "") << "\"" << jsonEscape(r.metrics[m].first)
                 << "\": " << r.metrics[m].second;
@@ -128,8 +300,11 @@ void BenchReport::writeCsv(const std::string& path) const {
         auto prefix = csvField(r.suite) + "," + csvField(r.variant) + "," + csvField(r.config) +
                       "," + csvField(r.size) + ",";
         std::ostringstream nums;
-        nums << std::setprecision(9) << r.medianMs << "," << r.minMs << "," << r.maxMs << ","
-             << r.samples << ",";
+        if (r.failed())  // empty fields, not "0,0,0,0": nothing was measured
+            nums << ",,,0,";
+        else
+            nums << std::setprecision(9) << r.medianMs << "," << r.minMs << "," << r.maxMs << ","
+                 << r.samples << ",";
         if (r.metrics.empty()) out << prefix << nums.str() << ",," << csvField(r.note) << "\n";
         for (const auto& [name, value] : r.metrics)
             out << prefix << nums.str() << csvField(name) << "," << std::setprecision(9) << value

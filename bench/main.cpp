@@ -9,13 +9,21 @@
 int main(int argc, char** argv) {
     using namespace clviz::bench;
     std::vector<std::string> args(argv + 1, argv + argc);
+    BenchOptions options;
     try {
-        BenchOptions options;
         if (!parseBenchOptions(args, options)) {
             std::fputs(benchUsage("clviz-bench").c_str(), stdout);
             return 0;
         }
+    } catch (const clviz::Error& e) {  // a bad command line: status 2, as clviz's
+        std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
+        return 2;
+    }
+    try {
         return runBenchmarks(options);
+    } catch (const BenchUsageError& e) {
+        std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
+        return 2;
     } catch (const clviz::Error& e) {
         std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
     } catch (const std::exception& e) {

@@ -112,6 +112,7 @@ void runRanks(const MpiSession& session, const BenchOptions& o) {
     DeadlineCollectives mpi(session, o.mpiTimeoutSeconds);
     DeadlineCollectives patient(session, std::max(600.0, o.mpiTimeoutSeconds));
     BenchReport report;
+    report.setStyle(o.wide ? TableStyle::Wide : TableStyle::Compact);
     report.setDevice(std::to_string(session.size()) + " MPI ranks; rank 0: " + cc.info().name +
                      " (driver " + cc.info().driverVersion + ")");
     MpiRun run{cc, session, mpi, patient, o, report};

@@ -2,6 +2,7 @@
 // The benchmark suites. Each appends rows to the report and prints progress on stderr.
 #include "bench/bench_options.hpp"
 #include "bench/bench_report.hpp"
+#include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 
 namespace clviz::bench {
@@ -19,6 +20,16 @@ void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices,
 
 // --mpi: the N-body system across the ranks of an mpirun job (MPI_Init here). Returns an exit code.
 int runMpiBenchmark(const BenchOptions& options);
+
+// A command line the device cannot run: exit status 2, before any row.
+class BenchUsageError : public Error {
+  public:
+    using Error::Error;
+};
+
+// What in the options the device cannot run ("--wg 3 is not a power of two ..."), or "": checked
+// before the first row, so a bad command line fails at once rather than on every row.
+std::string benchOptionsProblem(const BenchOptions& options, const DeviceInfo& device);
 
 // Runs the suites options.suite names, prints the table and writes JSON/CSV. Returns an exit code.
 int runBenchmarks(const BenchOptions& options);

@@ -48,8 +48,18 @@ void drawLog(const std::string& log, const std::string& file) {
         ImGui::PopStyleColor();
         const std::string& named = mark.file.empty() ? file : mark.file;  // a header, say
         if (!named.empty())
-            if (const std::string code = sourceLine(named, mark.line); !code.empty())
-                ImGui::TextDisabled("  %s:%d | %s", named.c_str(), mark.line, code.c_str());
+            if (const std::string code = sourceLine(named, mark.line); !code.empty()) {
+                const std::string prefix = "  " + named + ":" + std::to_string(mark.line) + " | ";
+                ImGui::TextDisabled("%s%s", prefix.c_str(), code.c_str());
+                // A caret under the column the compiler names (measured in the panel's font).
+                if (mark.column >= 1 && std::size_t(mark.column) <= code.size() + 1) {
+                    const std::string before =
+                        prefix + code.substr(0, std::size_t(mark.column) - 1);
+                    ImGui::SetCursorPosX(ImGui::GetCursorPosX() +
+                                         ImGui::CalcTextSize(before.c_str()).x);
+                    ImGui::TextColored(mark.error ? kErrorColour : kWarningColour, "^");
+                }
+            }
     }
 }
 
@@ -77,6 +87,9 @@ LogMark parseLogLine(const std::string& line) {
         const std::string path = line.substr(word == std::string::npos ? 0 : word + 1,
                                              i - (word == std::string::npos ? 0 : word + 1));
         if (path.rfind("kernels/", 0) == 0) mark.file = path.substr(8);
+        if (const std::size_t colEnd = digitsAt(end + 1);
+            colEnd > end + 1 && colEnd < line.size() && line[colEnd] == ':')
+            mark.column = std::stoi(line.substr(end + 1, colEnd - end - 1));
         return mark.line > 0 ? mark : LogMark{};
     }
     return {};
@@ -147,8 +160,13 @@ KernelsPanelActions drawKernelsPanel(bool* open, const KernelsPanelModel& m) {
         ImGui::TextColored(kErrorColour, "%s",
                            failure == &m.failure ? "Last kernel build failed (old build runs):"
                                                  : "Shaders failed to build (old ones run):");
-        ImGui::BeginChild(failure == &m.failure ? "##klog" : "##slog", ImVec2(0, 0), true,
-                          ImGuiWindowFlags_HorizontalScrollbar);
+        // Tall enough for the error line and its source (a 0 height gave 2.5 lines in a panel
+        // that fits its content).
+        const float logLines = std::min<float>(14, float(lines(*failure).size()) * 2 + 1);
+        ImGui::BeginChild(failure == &m.failure ? "##klog" : "##slog",
+                          ImVec2(ImGui::GetFontSize() * 36,
+                                 ImGui::GetTextLineHeightWithSpacing() * std::max(logLines, 4.0f)),
+                          true, ImGuiWindowFlags_HorizontalScrollbar);
         drawLog(*failure, failure == &m.failure ? m.failureFile : "");
         ImGui::EndChild();
     }

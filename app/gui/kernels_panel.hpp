@@ -33,6 +33,7 @@ KernelsPanelActions drawKernelsPanel(bool* open, const KernelsPanelModel& model)
 // "file:LINE:COL: error" lines in a compiler log: (file, line number, is error) for each, in order.
 struct LogMark {
     int line = 0;      // 1-based line in the kernel source
+    int column = 0;    // 1-based column where the compiler gives one (":LINE:COL:"), else 0
     std::string file;  // "common/real.clh" when the line names kernels/<file>, else ""
     bool error = true;
 };

@@ -5,6 +5,9 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <cctype>
 
 namespace clviz {
 
@@ -26,6 +29,30 @@ AppAction appActionForKey(int key) {
     for (const auto& b : appKeyBindings())
         if (b.key == key) return b.action;
     return AppAction::None;
+}
+
+bool keyGoesToBindings(const KeyFocus& f) {
+    return !f.guiWantsKeyboard && !f.popupOpen && !f.textInput && !f.itemActive;
+}
+
+KeyFocus currentKeyFocus() {
+    KeyFocus f;
+    if (!ImGui::GetCurrentContext()) return f;
+    const ImGuiIO& io = ImGui::GetIO();
+    f.guiWantsKeyboard = io.WantCaptureKeyboard;
+    f.textInput = io.WantTextInput;
+    f.popupOpen =
+        ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+    f.itemActive = ImGui::IsAnyItemActive();
+    return f;
+}
+
+int keyForLayout(int key, const char* layoutName) {
+    if (!layoutName || !layoutName[0] || layoutName[1]) return key;  // not one character
+    const unsigned char c = static_cast<unsigned char>(layoutName[0]);
+    if (std::isalpha(c)) return GLFW_KEY_A + (std::toupper(c) - 'A');
+    if (std::isdigit(c)) return GLFW_KEY_0 + (c - '0');
+    return key;
 }
 
 namespace {

@@ -21,6 +21,9 @@ MenuActions drawMainMenu(const MenuModel& m, PanelVisibility& panels) {
     MenuActions a;
     if (!ImGui::BeginMainMenuBar()) return a;
     if (ImGui::BeginMenu("File")) {
+        for (std::size_t i = 0; i < m.fileActions.size(); ++i)
+            if (ImGui::MenuItem(m.fileActions[i].label.c_str())) a.fileAction = static_cast<int>(i);
+        if (!m.fileActions.empty()) ImGui::Separator();
         if (ImGui::MenuItem("Screenshot", shortcut(AppAction::Screenshot))) a.screenshot = true;
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", shortcut(AppAction::Quit))) a.quit = true;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/demo_registry.hpp"
+#include "app/gui/file_dialog.hpp"
 
 namespace clviz {
 
@@ -23,6 +24,7 @@ struct MenuModel {
     bool fullscreen = false;
     float guiScaleOverride = 0;  // 0: follows the window's content scale
     float contentScale = 1;
+    std::vector<FileAction> fileActions;  // the active demo's Open / Save / Record entries
 };
 
 struct MenuActions {
@@ -32,6 +34,7 @@ struct MenuActions {
     bool toggleFullscreen = false;
     bool hideGui = false;
     int switchDemo = -1;       // index into demos
+    int fileAction = -1;       // index into MenuModel::fileActions: ask for its path
     float guiScale = -1;       // a new GUI scale was picked: 0 auto, else the factor; -1 none
     std::string splitDevices;  // the OpenCL panel: split the N-body over this set ("0.0,0.1")
 };

@@ -76,6 +76,15 @@ void Notices::add(bool isError, const std::string& message, double now) {
         entries_.pop_front();
 }
 
+void Notices::resolveErrorsMentioning(const std::string& fragment) {
+    if (fragment.empty()) return;
+    entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
+                                  [&](const Entry& e) {
+                                      return e.error && e.text.find(fragment) != std::string::npos;
+                                  }),
+                   entries_.end());
+}
+
 int Notices::errorCount() const {
     return static_cast<int>(
         std::count_if(entries_.begin(), entries_.end(), [](const Entry& e) { return e.error; }));

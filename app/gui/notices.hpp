@@ -12,6 +12,9 @@ class Notices {
     // Draws the area; `now` is glfwGetTime().
     void draw(double now);
     int errorCount() const;
+    // Drops the errors that name `fragment` (a kernel file whose build failed, now fixed): they
+    // no longer describe what runs.
+    void resolveErrorsMentioning(const std::string& fragment);
 
   private:
     struct Entry {

@@ -45,6 +45,52 @@ void PanelStacks::beginFrame() {
         overlay && overlay->Active)
         top_[1] = std::max(top_[1], overlay->Pos.y + overlay->Size.y + margin());
     bottom_ = vp->WorkPos.y + vp->WorkSize.y - statusStripHeight();
+    taken_.clear();
+    last_ = std::move(current_);
+    current_.clear();
+    if (const ImGuiWindow* overlay = ImGui::FindWindowByName("##overlay");
+        overlay && overlay->Active)
+        taken_.push_back(overlay->Rect());
+}
+
+bool PanelStacks::findSpot(int column, float& w, float h, ImVec2& pos, float& room) const {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float m = margin(), titleBar = ImGui::GetFrameHeight();
+    float x = column == 0 ? vp->WorkPos.x + m
+                          : std::max(vp->WorkPos.x + m, vp->WorkPos.x + vp->WorkSize.x - m - w);
+    // The column's top, then below whatever overlaps [x, x + w] there, until the panel (or as much
+    // of it as asks for a scroll rather than a title bar alone) fits above the next obstacle.
+    float y = top_[column];
+    const float need = std::min(h, ImGui::GetFrameHeight() * 4);
+    // A panel a little too wide to pass beside something at its column's top (the overlay, at
+    // 200%) is narrowed to pass rather than pushed below it: its right end is cut, not all of it.
+    for (const ImRect& r : taken_) {
+        const bool acrossY = y < r.Max.y + m && r.Min.y < y + std::max(need, titleBar);
+        if (!acrossY) continue;
+        if (column == 0 && r.Min.x - m > x + 0.85f * w && r.Min.x - m < x + w) w = r.Min.x - m - x;
+        if (column == 1 && r.Max.x + m < x + 0.15f * w && r.Max.x + m > x) {
+            w -= r.Max.x + m - x;
+            x = r.Max.x + m;
+        }
+    }
+    for (bool moved = true; moved;) {
+        moved = false;
+        for (const ImRect& r : taken_) {
+            const bool acrossX = x < r.Max.x + m && r.Min.x < x + w + m;
+            const bool acrossY = y < r.Max.y + m && r.Min.y < y + std::max(need, titleBar);
+            if (acrossX && acrossY) {
+                y = r.Max.y + m;
+                moved = true;
+            }
+        }
+    }
+    float limit = bottom_;
+    for (const ImRect& r : taken_)
+        if (x < r.Max.x + m && r.Min.x < x + w + m && r.Min.y >= y)
+            limit = std::min(limit, r.Min.y - m);
+    pos = ImFloor(ImVec2(x, y));
+    room = limit - pos.y;
+    return room >= titleBar;
 }
 
 void PanelStacks::place(const char* name, PanelSide side, float width, float collapseBelowHeight) {
@@ -55,13 +101,22 @@ void PanelStacks::place(const char* name, PanelSide side, float width, float col
     const bool wasOpen = p.frame == frame_ - 1;
     if (!wasOpen) {
         p.movedByUser = false;  // (re)opened: back in its column
+        p.collapsedForRoom = false;
         p.framesOpen = 0;
     } else if (window && (movedByUser(*window, p.pos) || resizedByUser(*window, p.size))) {
         p.movedByUser = true;
     }
     p.frame = frame_;
-    if (collapseBelowHeight > 0 && vp->WorkSize.y < collapseBelowHeight)
+    if (collapseBelowHeight > 0 && vp->WorkSize.y < collapseBelowHeight) {
+        if (!window) p.collapsedForHeight = true;  // its first use: ImGui collapses it below
         ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    } else if (p.collapsedForHeight && window && window->Collapsed) {
+        // Collapsed because the window was short; it is tall enough now (issue 27: Timings
+        // stayed collapsed after the window was made larger).
+        ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+        p.collapsedForHeight = false;
+    }
+    if (window && !window->Collapsed) p.collapsedForHeight = false;  // opened: the user's now
     // Height 0 fits the content, which ImGui does on a window's first frames only. A demo's first
     // panels come before its first step (the frame runs in Dear ImGui's order), when there is
     // nothing to plot yet: keep fitting a little longer, so that a panel opens as tall as its
@@ -72,25 +127,63 @@ void PanelStacks::place(const char* name, PanelSide side, float width, float col
     else
         ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_FirstUseEver);
     ++p.framesOpen;
-    if (p.movedByUser) return;
+    // Never wider than the window (a panel that fits its content could grow past its edge).
+    const float maxWidth = std::max(vp->WorkSize.x - 2 * m, 1.0f);
+    if (p.movedByUser) {
+        if (window) taken_.push_back(window->Rect());  // others keep clear of where the user put it
+        ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(maxWidth, FLT_MAX));
+        return;
+    }
 
-    // A column with too little room left hands the panel to the other one; where both are that
-    // full, it goes to the roomier one, as short as it must (it scrolls; the user may move it).
-    const float enough = ImGui::GetFrameHeight() * 4, titleBar = ImGui::GetFrameHeight();
-    int column = side == PanelSide::Left ? 0 : 1;
-    const float roomHere = bottom_ - top_[column], roomThere = bottom_ - top_[1 - column];
-    if (roomHere < enough && (roomThere >= enough || roomThere > roomHere)) column = 1 - column;
-    float& top = top_[column];
-    const float w = window ? window->SizeFull.x : width;  // panels may fit their content
-    const float x = column == 0 ? vp->WorkPos.x + m : vp->WorkPos.x + vp->WorkSize.x - m - w;
-    p.pos = ImFloor(ImVec2(x, std::max(vp->WorkPos.y, std::min(top, bottom_ - titleBar))));
-    ImGui::SetNextWindowPos(p.pos, ImGuiCond_Always);
-    const float room = std::max(bottom_ - p.pos.y, titleBar);
-    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(FLT_MAX, room));
+    const float titleBar = ImGui::GetFrameHeight();
+    // Its natural width: what its content asks for, even where it was narrowed last frame.
+    const float natural =
+        !window ? width
+        : window->Flags & ImGuiWindowFlags_AlwaysAutoResize
+            ? std::max(window->SizeFull.x,
+                       window->ContentSize.x + 2 * ImGui::GetStyle().WindowPadding.x)
+            : window->SizeFull.x;
+    const float w = std::min(natural, maxWidth);
     // Its height from the last frame (a new panel measures itself in its first, hidden frame).
-    const float height =
-        window ? std::min(window->Collapsed ? window->TitleBarHeight() : window->Size.y, room) : 0;
-    top = p.pos.y + height + m;
+    const float wanted =
+        window ? (window->Collapsed ? window->TitleBarHeight() : window->SizeFull.y) : titleBar;
+    // Its own column first; the other where its own has less room than the panel wants.
+    const int own = side == PanelSide::Left ? 0 : 1;
+    ImVec2 pos[2];
+    float room[2] = {0, 0}, widths[2] = {w, w};
+    bool fits[2];
+    for (int c : {own, 1 - own})
+        fits[c] = findSpot(c, widths[c], wanted, pos[c], room[c]);
+    int column = own;
+    if (!fits[own] ||
+        (room[own] < std::min(wanted, ImGui::GetFrameHeight() * 4) && room[1 - own] > room[own]))
+        column = fits[1 - own] || room[1 - own] > room[own] ? 1 - own : own;
+    if (!fits[column]) {
+        // No room anywhere: collapsed once, at the bottom of the column (the user may open it
+        // again, over the others: their choice).
+        if (!p.collapsedForRoom && window && !window->Collapsed)
+            ImGui::SetNextWindowCollapsed(true, ImGuiCond_Always);
+        p.collapsedForRoom = true;
+        pos[column].y = std::max(vp->WorkPos.y, bottom_ - titleBar);
+        room[column] = titleBar;
+    }
+    // Room for the title bars of the panels that came after this one last frame in its x range.
+    const float x0 = pos[column].x, x1 = pos[column].x + widths[column];
+    bool after = false;
+    for (const auto& [other, r] : last_) {
+        if (after && x0 < r.Max.x && r.Min.x < x1 && r.Min.y >= pos[column].y)
+            room[column] -= titleBar + m;
+        after = after || other == name;
+    }
+    p.pos = pos[column];
+    ImGui::SetNextWindowPos(p.pos, ImGuiCond_Always);
+    const float cap = std::max(room[column], titleBar);
+    ImGui::SetNextWindowSizeConstraints(
+        ImVec2(0, 0), ImVec2(widths[column] < w ? widths[column] : maxWidth, cap));
+    const float height = std::min(wanted, cap);
+    top_[column] = p.pos.y + height + m;
+    taken_.push_back(ImRect(p.pos, ImVec2(p.pos.x + widths[column], p.pos.y + height)));
+    current_.push_back({name, taken_.back()});
     if (window) p.size = window->SizeFull;
 }
 

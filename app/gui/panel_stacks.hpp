@@ -4,10 +4,16 @@
 // for the status line. Fixed coordinates piled the panels on top of each other in an 800x500
 // window; a stack adapts to the window's size and to how tall each panel is. A panel follows its
 // spot until the user moves or resizes it, then stays where the user put it (until it is closed).
+// No two spots overlap, and none leaves the window: at GUI scale 200-300% panels wider than half
+// the window went on top of each other (issue 27). A panel goes below anything already in its way,
+// into the other column where its own has no room, and collapsed where neither has room for more
+// than its title bar; it is never wider than the window.
 #include <imgui.h>
+#include <imgui_internal.h>  // ImRect
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace clviz {
 
@@ -26,11 +32,21 @@ class PanelStacks {
     struct Placed {
         ImVec2 pos, size;  // where it was put, and its size then
         bool movedByUser = false;
+        bool collapsedForRoom = false;    // collapsed once because no column had room for it
+        bool collapsedForHeight = false;  // collapsed at first use in a short window
         int frame = 0;  // the last frame it was placed in: a closed panel forgets being moved
         int framesOpen = 0;
     };
     static constexpr int kFitFrames = 4;  // frames a newly opened panel fits its content
+    // Where a panel of width w and wanted height h can go in `column`, below its top and clear of
+    // everything taken this frame; false when not even its title bar fits there.
+    // May narrow `w` to pass beside something (at most 15%).
+    bool findSpot(int column, float& w, float h, ImVec2& pos, float& room) const;
     std::map<std::string, Placed> placed_;
+    std::vector<ImRect> taken_;  // this frame: the overlay and the panels placed so far
+    // Last frame's panels in order, where they went: a panel leaves room below it for the title
+    // bars of the panels after it in the same x range, so they are not pushed out of the window.
+    std::vector<std::pair<std::string, ImRect>> last_, current_;
     float top_[2] = {0, 0};
     float bottom_ = 0;
     int frame_ = 0;

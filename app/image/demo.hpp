@@ -51,6 +51,11 @@ class ImageDemo final : public Demo {
     void shadersReloaded() override;
     ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
+    std::string titleStatus() const override;
+    std::vector<FileAction> fileActions() const override {
+        return {{"Open image...", "image", FileActionKind::Open},
+                {"Save result...", "save", FileActionKind::Save}};
+    }
 
     // --- for tests and the panels ---------------------------------------------------------
     const ImageLabControls& controls() const { return controls_; }

@@ -110,26 +110,41 @@ void ImageDemo::drawPixelReadout() {
         ImGui::SetTooltip("%s", text);
 }
 
+// "1024 x 768, chain 12.1 ms": the picture and what its filter chain costs, for the title.
+std::string ImageDemo::titleStatus() const {
+    const ImageSize s = sourceSize();
+    if (s.width <= 0) return "";
+    char buf[96];
+    const TimingFacts t = timingFacts();
+    if (hasResult_ && t.chainMs > 0)
+        std::snprintf(buf, sizeof buf, "%d x %d, chain %.1f ms", s.width, s.height, t.chainMs);
+    else
+        std::snprintf(buf, sizeof buf, "%d x %d", s.width, s.height);
+    return buf;
+}
+
 void ImageDemo::gui(const FrameInfo& frame) {
     demoMenu();
     // Image and Filters down the left edge, Histogram and Timings down the right one (below the
     // overlay); on short windows those two start collapsed (the status line shows the timings).
     stacks_.beginFrame();
+    // Sizes follow the GUI scale (a fixed 360 px cut the buttons to "Ope" at 300%).
+    const float s = ImGui::GetFontSize() / 15.0f;
     if (panels_.image) {
-        stacks_.place("Image", PanelSide::Left, 360);
+        stacks_.place("Image", PanelSide::Left, 360 * s);
         imagePanel();
     }
     if (panels_.filters && pipeline_) {
-        stacks_.place("Filters", PanelSide::Left, 360);
+        stacks_.place("Filters", PanelSide::Left, 360 * s);
         if (drawFiltersPanel(&panels_.filters, controls_, *pipeline_, runError_)) dirty_ = true;
     }
     if (panels_.histogram) {
-        stacks_.place("Histogram", PanelSide::Right, 360, 600);
+        stacks_.place("Histogram", PanelSide::Right, 360 * s, 600 * s);
         histogramPanel();
     }
     const TimingFacts timing = timingFacts();
     if (panels_.timings) {
-        stacks_.place("Timings", PanelSide::Right, 360, 850);
+        stacks_.place("Timings", PanelSide::Right, 360 * s, 850 * s);
         const bool continuousBefore = controls_.continuous;
         drawTimingsPanel(&panels_.timings, timing, &controls_.continuous);
         if (controls_.continuous != continuousBefore) dirty_ = true;

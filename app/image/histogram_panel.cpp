@@ -107,9 +107,24 @@ bool drawHistogramPanel(bool* open, ImageLabControls& controls,
                                st.mean, st.median);
             ImGui::EndGroup();
             noteGuiItem(std::string("Histogram/") + histogramChannelName(c) + " caption");
+            // Four lines tall at any GUI scale (a fixed 40 px was 35 px of bars), with its axes:
+            // the value range below, the tallest bin's height at the right.
             ImGui::PlotHistogram("##bins", values.data(), kHistogramBins, 0, nullptr, 0.0f,
-                                 top > 0 ? top * 1.05f : 1.0f, ImVec2(width, 40));
+                                 top > 0 ? top * 1.05f : 1.0f,
+                                 ImVec2(width, ImGui::GetFontSize() * 4));
             ImGui::PopStyleColor();
+            char peak[64];
+            if (controls.histogramScale == HistogramScale::Log)
+                std::snprintf(peak, sizeof peak, "tallest bin: log10(1 + count) = %.2f",
+                              double(top));
+            else
+                std::snprintf(peak, sizeof peak, "tallest bin: %.0f pixels", double(top));
+            const float x0 = ImGui::GetCursorPosX();
+            ImGui::TextColored(kDim, "0");
+            ImGui::SameLine(x0 + (width - ImGui::CalcTextSize(peak).x) / 2);
+            ImGui::TextColored(kDim, "%s", peak);
+            ImGui::SameLine(x0 + width - ImGui::CalcTextSize("255").x);
+            ImGui::TextColored(kDim, "255");
             ImGui::PopID();
         }
     }

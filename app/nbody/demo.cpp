@@ -204,8 +204,18 @@ void NbodyDemo::publish() {
 
 // ---- frame ------------------------------------------------------------------------------------
 
+void NbodyDemo::queueSlowSetting(const std::string& key, const std::string& value,
+                                 const std::string& what) {
+    queued_ = QueuedSetting{key, value, what, 0};
+}
+
 void NbodyDemo::step(const FrameInfo& frame) {
     if (!sim_) return;
+    if (queued_ && queued_->stepsSeen++ >= 1) {  // its notice is on the screen now
+        const QueuedSetting q = *std::exchange(queued_, std::nullopt);
+        if (std::string why = set(q.key, q.value); !why.empty()) app_.error(why);
+        if (!sim_) return;
+    }
     NbodyFrameSample sample;
     sample.frameMs = frame.index > 0 ? frame.dt * 1000.0 : -1;
     sample.bodies = double(n_);
@@ -221,6 +231,13 @@ void NbodyDemo::step(const FrameInfo& frame) {
         sample.kernelMs = lastStep_.kernelMs;
         sample.forceMs = lastStep_.forceMs;
         sample.steps = lastStep_.steps;
+        sample.interactionsPerStep = lastStep_.interactionsPerStep;
+        sample.flopsPerInteraction = lastStep_.flopsPerInteraction;
+    }
+    if (comparing()) {  // one variant this frame; the scene waits
+        compareNextVariant();
+        timings_.add(sample);
+        return;
     }
 
     const int steps = paused_ ? pendingSteps_ : stepsPerFrame_;
@@ -273,7 +290,7 @@ void NbodyDemo::runSteps(int steps) {
     stepsInFlight_ = true;
     publish();
     needsPublish_ = false;
-    if (diagnosticsEvery_ > 0 && ++framesSinceDiagnostics_ >= diagnosticsInterval())
+    if (diagnosticsRunning() && ++framesSinceDiagnostics_ >= diagnosticsInterval())
         runDiagnostics();
 }
 
@@ -359,9 +376,12 @@ void NbodyDemo::runDiagnostics() {
         const double now =
             std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
                 .count();
-        if (now - lastAccuracyAt_ >= kAccuracyEverySeconds) {
+        // Again at once after theta changed: the error is theta's (it stayed as it was).
+        if (now - lastAccuracyAt_ >= kAccuracyEverySeconds ||
+            lastAccuracyTheta_ != sim_->params().theta) {
             lastAccuracy_ = sim_->forceAccuracy(256);
             lastAccuracyAt_ = now;
+            lastAccuracyTheta_ = sim_->params().theta;
         }
     }
     haveDiagnostics_ = true;
@@ -428,6 +448,26 @@ bool NbodyDemo::onKey(int key, int /*mods*/) {
         case GLFW_KEY_3:
             style_.colour = ParticleColour::Fixed;
             return true;
+        // NVIDIA's nbody sample: [ and ] cycle the scenes, D toggles fp64.
+        case GLFW_KEY_LEFT_BRACKET:
+        case GLFW_KEY_RIGHT_BRACKET: {
+            const auto& all = allNbodyPresets();
+            std::size_t i = 0;
+            while (i < all.size() && all[i].preset != preset_)
+                ++i;
+            const std::size_t n = all.size();
+            const std::size_t next = key == GLFW_KEY_RIGHT_BRACKET ? (i + 1) % n : (i + n - 1) % n;
+            if (std::string why = set("preset", all[next].name); !why.empty()) app_.error(why);
+            return true;
+        }
+        case GLFW_KEY_D: {
+            const bool fp64 = sim_ && sim_->precision() == NbodyPrecision::Double;
+            if (std::string why = set("precision", fp64 ? "float" : "double"); !why.empty())
+                app_.error("D (fp64): " + why);
+            else
+                app_.notice(fp64 ? "precision: fp32" : "precision: fp64");
+            return true;
+        }
         default:
             return false;
     }
@@ -460,6 +500,8 @@ std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
             {"R", "reset the scene"},
             {"C", "reset the camera"},
             {"1 / 2 / 3", "colour by speed / mass / fixed"},
+            {"[ / ]", "previous / next scene"},
+            {"D", "toggle fp64 (where the variant has it)"},
             {"Left drag", "rotate"},
             {"Right drag, Shift+drag", "pan"},
             {"Wheel", "zoom"},

@@ -46,6 +46,12 @@ class NbodyDemo final : public Demo {
     void shadersReloaded() override;
     ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
+    std::string titleStatus() const override;
+    std::vector<FileAction> fileActions() const override {
+        return {{"Open snapshot...", "load", FileActionKind::Open},
+                {"Save snapshot...", "save", FileActionKind::Save},
+                {"Record frames to...", "record", FileActionKind::Directory}};
+    }
 
     // Every key set() takes: its values, help and how it applies (app/nbody/settings.cpp).
     static const SettingTable<NbodyDemo>& settings();
@@ -70,6 +76,39 @@ class NbodyDemo final : public Demo {
         float x = 0, y = 0, w = 0, h = 0;
     };
     PanelRect timingsRect() const { return timingsRect_; }
+
+    // Compare variants (the Timings panel's button): every force variant at the current N, one
+    // per frame (a progress line says which, k of n), then the scene and variant as they were.
+    struct VariantRun {
+        std::string variant;
+        double stepMs = 0;                 // device time of one step
+        double interactionsPerSecond = 0;  // as the variant counts them
+        double gflops = 0;
+        bool fp64 = false;
+        std::string error;  // why it did not run ("" when it did)
+    };
+    // "" when it started, else why not (several devices, MPI ranks).
+    std::string startComparison();
+
+    // A setting that blocks for seconds (a new N re-tunes auto, a variant's first build, the
+    // auto-tune): the GUI queues it, a "Working: ..." notice is drawn and shown first, and the
+    // setting runs in the next frame's step, so the window never freezes without a word.
+    void queueSlowSetting(const std::string& key, const std::string& value,
+                          const std::string& what);
+    const std::string& busyWith() const { return queued_ ? queued_->what : noWork_; }
+    bool comparing() const { return compareNext_ < compareQueue_.size(); }
+    const std::vector<VariantRun>& comparison() const { return comparison_; }
+    // The last comparison as CSV or JSON ("csv", "json").
+    std::string comparisonText(const std::string& format) const;
+
+    // Energy diagnostics are O(N^2) and block the frame (27.8 s at N = 131,072 on a CPU): above
+    // this many bodies they are off unless asked for (diagnostics=N, or "now" in the panel).
+    static constexpr std::size_t kDiagnosticsAutoMaxBodies = 65536;
+    static bool diagnosticsOnByDefault(std::size_t n) { return n <= kDiagnosticsAutoMaxBodies; }
+    // Whether diagnostics run every few frames now (the setting, and the size rule above).
+    bool diagnosticsRunning() const {
+        return diagnosticsEvery_ > 0 && (diagnosticsAsked_ || diagnosticsOnByDefault(n_));
+    }
     PanelRect diagnosticsRect() const { return diagnosticsRect_; }
 
   private:
@@ -124,6 +163,20 @@ class NbodyDemo final : public Demo {
     float viewRadius_ = 1;
     std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
     PanelRect timingsRect_, diagnosticsRect_;
+    void compareNextVariant();
+    void busyNotice(const FrameInfo& frame);
+    struct QueuedSetting {
+        std::string key, value, what;
+        int stepsSeen = 0;  // runs at the second step: the first frame shows the notice
+    };
+    std::optional<QueuedSetting> queued_;
+    std::string noWork_;
+    void comparePanel();
+    std::vector<NbodyVariant> compareQueue_;
+    std::size_t compareNext_ = 0;
+    std::vector<VariantRun> comparison_;
+    NbodyKernelConfig compareSaved_;
+    std::vector<Body> compareBodies_;
     PanelStacks stacks_;  // default panel places, until the user moves them
 
     // Running.
@@ -163,7 +216,8 @@ class NbodyDemo final : public Demo {
     void splitTimingsTable(const NbodyMultiTimings& t);
     BridgeTiming lastCopy_;
     double lastRenderMs_ = -1;
-    int diagnosticsEvery_ = 30;  // frames with steps between diagnostics; 0 = off
+    int diagnosticsEvery_ = 30;      // frames with steps between diagnostics; 0 = off
+    bool diagnosticsAsked_ = false;  // set by diagnostics=N: runs at any N
     int framesSinceDiagnostics_ = 0;
     NbodyDiagnostics lastDiagnostics_;
     bool haveDiagnostics_ = false;
@@ -173,6 +227,7 @@ class NbodyDemo final : public Demo {
     // most every kAccuracyEverySeconds.
     TreeAccuracy lastAccuracy_;
     double lastAccuracyAt_ = -1e9;  // seconds, steady clock
+    float lastAccuracyTheta_ = -1;  // the theta lastAccuracy_ was measured at
 
     // Recording (--record DIR): scene-only PNGs, numbered on from the highest already in DIR.
     std::string recordDir_;

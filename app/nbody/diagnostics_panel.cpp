@@ -20,6 +20,11 @@ void NbodyDemo::diagnosticsPanel() {
             diagnosticsInterval());
     ImGui::SameLine();
     if (ImGui::Button("now")) runDiagnostics();
+    if (diagnosticsEvery_ > 0 && !diagnosticsRunning())
+        ImGui::TextWrapped(
+            "Off above %zu bodies: each costs a blocking O(N^2) pass. Move the "
+            "slider or press \"now\" to run them.",
+            kDiagnosticsAutoMaxBodies);
     if (!haveDiagnostics_) {
         ImGui::TextDisabled("no diagnostics yet");
         return;
@@ -45,6 +50,9 @@ void NbodyDemo::diagnosticsPanel() {
                 "direct sum on the device; sampled every few seconds. Target: median <= 1e-3, "
                 "p99 <= 1e-2 (lower theta if not)",
                 lastAccuracy_.samples);
+        if (lastAccuracyTheta_ != sim_->params().theta)
+            ImGui::TextDisabled("(measured at theta %.2f: stale until the next diagnostics)",
+                                lastAccuracyTheta_);
     }
 
     auto plot = [](const char* label, const RollingSeries& s) {

@@ -24,4 +24,15 @@ inline std::string formatCount(double v) {
     return buf;
 }
 
+// 131072 -> "131.07 k", for a unit that follows directly: "131.07 kB".
+inline std::string formatUnitPrefix(double v) {
+    const char* units[] = {" ", " k", " M", " G", " T", " P"};
+    int u = 0;
+    while (v >= 1000 && u < 5)
+        v /= 1000, ++u;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f%s", v, units[u]);
+    return buf;
+}
+
 }  // namespace clviz

@@ -2,8 +2,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <string>
 
+#include "app/gui/layout.hpp"
 #include "app/nbody/demo.hpp"
 #include "app/nbody/format.hpp"
 
@@ -62,6 +65,19 @@ void NbodyDemo::gui(const FrameInfo& frame) {
         ImGui::End();
     }
     if (showStatus_) statusLine(frame);
+    if (queued_) busyNotice(frame);
+}
+
+// "Working: auto-tuning ..." in the middle of the window, for the frame before a slow setting.
+void NbodyDemo::busyNotice(const FrameInfo& frame) {
+    ImGui::SetNextWindowPos(ImVec2(frame.framebufferWidth * 0.5f, frame.framebufferHeight * 0.5f),
+                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::Begin("##nbody-busy", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs);
+    ImGui::Text("Working: %s", queued_->what.c_str());
+    ImGui::TextDisabled("the window waits until it is done (seconds for a first build or a tune)");
+    ImGui::End();
 }
 
 void NbodyDemo::demoMenu() {
@@ -85,29 +101,60 @@ void NbodyDemo::demoMenu() {
     ImGui::EndMainMenuBar();
 }
 
-// One line at the bottom-left: what runs and where the time goes, always visible.
+// "N = 4096, 1.95 G interactions/s, 39.0 GFLOP/s fp32": what NVIDIA's nbody sample titles with.
+std::string NbodyDemo::titleStatus() const {
+    std::string s = "N = " + std::to_string(n_);
+    if (lastStep_.steps > 0 && lastStep_.kernelMs > 0) {
+        char flops[48];
+        std::snprintf(flops, sizeof flops, ", %.1f GFLOP/s %s", lastStep_.gflops(),
+                      lastStep_.fp64 ? "fp64" : "fp32");
+        s += ", " + formatCount(lastStep_.interactionsPerSecond()) + " interactions/s" + flops;
+    }
+    return s + (paused_ ? " (paused)" : "");
+}
+
+// One line at the bottom-left: what runs and where the time goes, always visible. The window is
+// sized from this frame's text (auto-resize used the previous frame's, clipping it: "1.95 G/"),
+// and a text wider than the window drops its least important fields rather than being cut.
 void NbodyDemo::statusLine(const FrameInfo& frame) {
     const float s = frame.contentScale > 0 ? frame.contentScale : 1.0f;
+    const std::string variant =
+        std::string(variantName(sim_ ? sim_->kernelConfig().variant : NbodyVariant::Tiled)) +
+        (sim_ && sim_->precision() == NbodyPrecision::Double ? " fp64" : "");
+    const std::string rate = formatCount(timings_.interactionsPerSecond().last()) +
+                             " interactions/s" + (paused_ ? "  |  PAUSED" : "");
+    const std::string render = lastRenderMs_ >= 0 || timings_.renderMs().count()
+                                   ? formatMs(timings_.renderMs().last())
+                                   : "n/a";
+    const std::string candidates[] = {
+        "N = " + std::to_string(n_) + "  |  " + variant + "  |  kernels " +
+            formatMs(timings_.kernelMs().last()) + "  |  " + interopPathName(choice_.path) + " " +
+            formatMs(lastCopy_.deviceMs) + "  |  render " + render + "  |  " + rate,
+        "N = " + std::to_string(n_) + "  |  " + variant + "  |  kernels " +
+            formatMs(timings_.kernelMs().last()) + "  |  " + rate,
+        "N = " + std::to_string(n_) + "  |  " + rate,
+    };
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float room = float(frame.framebufferWidth) - 20 * s - 2 * style.WindowPadding.x;
+    const std::string* line = &candidates[2];
+    for (const std::string& c : candidates)
+        if (ImGui::CalcTextSize(c.c_str()).x <= room) {
+            line = &c;
+            break;
+        }
+    const ImVec2 text = ImGui::CalcTextSize(line->c_str());
     ImGui::SetNextWindowPos(ImVec2(10 * s, float(frame.framebufferHeight) - 10 * s),
                             ImGuiCond_Always, ImVec2(0, 1));
+    ImGui::SetNextWindowSize(ImVec2(std::ceil(text.x) + 2 * style.WindowPadding.x + 1,
+                                    std::ceil(text.y) + 2 * style.WindowPadding.y),
+                             ImGuiCond_Always);
     ImGui::SetNextWindowBgAlpha(0.55f);
     const ImGuiWindowFlags flags =
-        ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
-        ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
+        ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings |
+        ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs;
     if (ImGui::Begin("##nbody-status", nullptr, flags)) {
-        char line[256];
-        std::snprintf(line, sizeof line,
-                      "N = %zu  |  %s  |  kernels %s  |  %s %s  |  render %s  |  %s/s%s", n_,
-                      variantName(sim_ ? sim_->kernelConfig().variant : NbodyVariant::Tiled),
-                      formatMs(timings_.kernelMs().last()).c_str(), interopPathName(choice_.path),
-                      formatMs(lastCopy_.deviceMs).c_str(),
-                      lastRenderMs_ >= 0 || timings_.renderMs().count()
-                          ? formatMs(timings_.renderMs().last()).c_str()
-                          : "n/a",
-                      formatCount(timings_.interactionsPerSecond().last()).c_str(),
-                      paused_ ? "  |  PAUSED" : "");
-        ImGui::TextUnformatted(line);
+        ImGui::TextUnformatted(line->c_str());
+        noteGuiItem("##nbody-status/text");
     }
     ImGui::End();
 }

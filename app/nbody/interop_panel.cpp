@@ -43,13 +43,14 @@ void NbodyDemo::interopPanel() {
     }
 
     ImGui::Separator();
-    ImGui::Text("last hand-over: device %s, host %s, %s", formatMs(lastCopy_.deviceMs).c_str(),
-                formatMs(lastCopy_.hostMs).c_str(), formatCount(double(lastCopy_.bytes)).c_str());
-    ImGui::SameLine();
-    ImGui::TextUnformatted("B");
+    // "131.07 kB", not "131.07 k  B" (a unit on its own item, after ImGui's item spacing).
+    ImGui::Text("last hand-over: device %s, host %s, %sB", formatMs(lastCopy_.deviceMs).c_str(),
+                formatMs(lastCopy_.hostMs).c_str(),
+                formatUnitPrefix(double(lastCopy_.bytes)).c_str());
     if (lastCopy_.deviceMs > 0)
-        ImGui::Text("  = %s/s",
-                    formatCount(double(lastCopy_.bytes) / (lastCopy_.deviceMs * 1e-3)).c_str());
+        ImGui::Text(
+            "  = %sB/s",
+            formatUnitPrefix(double(lastCopy_.bytes) / (lastCopy_.deviceMs * 1e-3)).c_str());
 
     ImGui::Separator();
     ImGui::TextWrapped("%s", describeInteropCaps(caps_).c_str());

@@ -150,9 +150,11 @@ const Table& NbodyDemo::settings() {
          [](NbodyDemo& d, Value v) {
              d.brightness_ = float(settingNumber("brightness", v, 0, 100, true));
          }},
-        {{"diagnostics", "0..1000000", "Energy and momentum every that many frames (0: off)"},
+        {{"diagnostics", "0..1000000",
+          "Energy and momentum every that many frames (0: off; off above 65536 bodies unless set)"},
          [](NbodyDemo& d, Value v) {
              d.diagnosticsEvery_ = int(settingInteger("diagnostics", v, 0, 1000000));
+             d.diagnosticsAsked_ = d.diagnosticsEvery_ > 0;
              d.framesSinceDiagnostics_ = d.diagnosticsEvery_;
          }},
         {{"diagnostics-panel", "on|off", "Shows or hides the Diagnostics panel"},
@@ -175,6 +177,14 @@ const Table& NbodyDemo::settings() {
          [](NbodyDemo& d, Value v) { d.saveState(v); }},
         {{"load", "FILE", "Loads bodies from a snapshot (clviz or TIPSY)"},
          [](NbodyDemo& d, Value v) { d.loadState(v); }},
+        {{"compare", "run",
+          "Times every force variant at the current N, one per frame (the Timings panel's "
+          "Compare variants)"},
+         [](NbodyDemo& d, Value v) {
+             if (v != "run") throw Error("compare expects run, got " + quotedPath(v));
+             if (std::string why = d.startComparison(); !why.empty()) throw Error(why);
+             d.showTimings_ = true;
+         }},
         {{"camera", "reset", "Frames the scene again"},
          [](NbodyDemo& d, Value v) {
              if (v != "reset") throw Error("camera expects reset, got " + quotedPath(v));

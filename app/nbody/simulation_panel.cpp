@@ -13,8 +13,14 @@ namespace clviz {
 
 namespace {
 
+// Wrapped, so a long help line stays on the screen (theta's ran off it).
 void tooltip(const char* text) {
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+    if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
 }
 
 // The help line of a setting, from the table --set and --help-settings read.
@@ -46,6 +52,9 @@ void NbodyDemo::simulationPanel() {
     auto apply = [this](const std::string& key, const std::string& value) {
         if (std::string why = set(key, value); !why.empty()) app_.error(why);
     };
+    // Settings that take seconds: a notice first, then the work (queueSlowSetting).
+    auto applySlow = [this](const std::string& key, const std::string& value,
+                            const std::string& what) { queueSlowSetting(key, value, what); };
 
     // --- scene ---
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -63,12 +72,16 @@ void NbodyDemo::simulationPanel() {
         int n = int(n_);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
         if (ImGui::InputInt("##n", &n, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
-            apply("n", std::to_string(n));
+            applySlow("n", std::to_string(n), "rebuilding the scene with N = " + std::to_string(n));
         tooltip("Number of bodies; press Enter to rebuild the scene");
         ImGui::SameLine();
-        if (ImGui::Button("/2") && n_ > 1) apply("n", std::to_string(n_ / 2));
+        if (ImGui::Button("/2") && n_ > 1)
+            applySlow("n", std::to_string(n_ / 2),
+                      "rebuilding the scene with N = " + std::to_string(n_ / 2));
         ImGui::SameLine();
-        if (ImGui::Button("x2")) apply("n", std::to_string(n_ * 2));
+        if (ImGui::Button("x2"))
+            applySlow("n", std::to_string(n_ * 2),
+                      "rebuilding the scene with N = " + std::to_string(n_ * 2));
         ImGui::SameLine();
         ImGui::TextUnformatted("N");
         int seed = int(seed_);
@@ -84,7 +97,9 @@ void NbodyDemo::simulationPanel() {
         if (ImGui::BeginCombo("variant", variantName(cfg.variant))) {
             for (NbodyVariant v : nbodyVariantChoices()) {
                 if (ImGui::Selectable(variantName(v), v == cfg.variant))
-                    apply("variant", variantName(v));
+                    applySlow("variant", variantName(v),
+                              std::string("switching to the ") + variantName(v) +
+                                  " variant (a first build takes seconds)");
                 tooltip(variantDescription(v));
             }
             ImGui::EndCombo();
@@ -126,7 +141,10 @@ void NbodyDemo::simulationPanel() {
         if (!sim_->kernelNote().empty())
             ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", sim_->kernelNote().c_str());
         if (!tree) {  // the tree's launch shapes are fixed by the tree code
-            if (ImGui::Button("Auto-tune work-group size")) apply("autotune", "3");
+            if (ImGui::Button("Auto-tune work-group size"))
+                applySlow("autotune", "3",
+                          std::string("auto-tuning ") + variantName(sim_->kernelConfig().variant) +
+                              " at N = " + std::to_string(n_) + " (about 3 s)");
             tooltip(
                 "Times candidate launch configurations for this variant and N (about 3 s; the "
                 "app waits), then uses the fastest");
@@ -148,9 +166,17 @@ void NbodyDemo::simulationPanel() {
             ImGui::EndCombo();
         }
         if (sim_->supportsFp64()) {
+            // The tree and pairs compute in float only: the box says so instead of failing.
+            const NbodyVariant v = sim_->kernelConfig().variant;
+            const bool floatOnly = runsOnOneDeviceInFloat(v);
             bool fp64 = sim_->precision() == NbodyPrecision::Double;
+            ImGui::BeginDisabled(floatOnly);
             if (ImGui::Checkbox("double precision (fp64)", &fp64))
                 apply("precision", fp64 ? "double" : "float");
+            ImGui::EndDisabled();
+            if (floatOnly)
+                tooltip((std::string("the ") + variantName(v) + " variant computes in float only")
+                            .c_str());
         }
         NbodyParams p = sim_->params();
         if (ImGui::SliderFloat("dt", &p.dt, 1e-5f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) &&

@@ -31,11 +31,12 @@ float RollingSeries::max() const {
 }
 
 void NbodyTimingLog::add(const NbodyFrameSample& s) {
+    const double perStep = s.interactionsPerStep > 0 ? s.interactionsPerStep : s.bodies * s.bodies;
     auto orZero = [](double v) { return float(v > 0 ? v : 0); };
     if (s.frameMs > 0) frame_.add(float(s.frameMs));
     if (s.steps > 0) {
         kernel_.add(orZero(s.kernelMs));
-        if (s.kernelMs > 0) rate_.add(float(s.bodies * s.bodies * s.steps / (s.kernelMs * 1e-3)));
+        if (s.kernelMs > 0) rate_.add(float(perStep * s.steps / (s.kernelMs * 1e-3)));
     }
     if (s.copyMs >= 0) copy_.add(float(s.copyMs));
     if (s.renderMs >= 0) render_.add(float(s.renderMs));
@@ -51,7 +52,8 @@ void NbodyTimingLog::add(const NbodyFrameSample& s) {
         kernelSum_.add(s.kernelMs);
         forceSum_.add(s.forceMs);
         if (s.kernelMs > 0) {
-            interactions_ += s.bodies * s.bodies * s.steps;
+            interactions_ += perStep * s.steps;
+            flops_ += perStep * s.steps * s.flopsPerInteraction;
             interactionKernelMs_ += s.kernelMs;
         }
     }
@@ -64,7 +66,7 @@ void NbodyTimingLog::clearTotals() {
     seen_ = 0;
     measured_ = 0;
     frameSum_ = kernelSum_ = forceSum_ = copySum_ = copyHostSum_ = renderSum_ = stepsSum_ = {};
-    interactions_ = interactionKernelMs_ = 0;
+    interactions_ = interactionKernelMs_ = flops_ = 0;
     frameTimes_.clear();
 }
 
@@ -90,7 +92,7 @@ NbodyTimingLog::Totals NbodyTimingLog::totals() const {
     t.stepsPerFrame = stepsSum_.mean();
     if (interactionKernelMs_ > 0) {
         t.interactionsPerSecond = interactions_ / (interactionKernelMs_ * 1e-3);
-        t.gflops = t.interactionsPerSecond * 20 * 1e-9;
+        t.gflops = flops_ / (interactionKernelMs_ * 1e-3) * 1e-9;
     }
     return t;
 }

@@ -39,6 +39,10 @@ struct NbodyFrameSample {
     double renderMs = -1;    // particle drawing on the GPU (GL_TIME_ELAPSED)
     int steps = 0;           // simulation steps this frame
     double bodies = 0;       // N
+    // Interactions one step computed as counted (NbodyStepTimings::interactionsPerStep; 0: N^2)
+    // and the flops each costs: the tree and pairs do fewer than N^2.
+    double interactionsPerStep = 0;
+    double flopsPerInteraction = 20;
 };
 
 class NbodyTimingLog {
@@ -61,8 +65,8 @@ class NbodyTimingLog {
         double meanFrameMs = 0, medianFrameMs = 0;
         double meanKernelMs = 0, meanForceMs = 0;
         double meanCopyMs = 0, meanCopyHostMs = 0, meanRenderMs = 0;
-        double interactionsPerSecond = 0;  // sum N^2 steps / sum kernel time
-        double gflops = 0;                 // 20 flops per interaction
+        double interactionsPerSecond = 0;  // sum of computed interactions / sum kernel time
+        double gflops = 0;                 // their flops (as counted per variant)
         double stepsPerFrame = 0;
     };
     Totals totals() const;
@@ -73,6 +77,7 @@ class NbodyTimingLog {
   private:
     RollingSeries frame_, kernel_, copy_, render_, rate_;
     long long seen_ = 0;
+    double flops_ = 0;  // summed with interactions_
     struct Sum {
         double sum = 0;
         long long n = 0;

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <string>
 
 #include "app/nbody/demo.hpp"
 #include "app/nbody/format.hpp"
@@ -13,9 +14,13 @@ namespace {
 
 void plot(const char* label, const RollingSeries& s, const char* unit) {
     if (s.count() == 0) return;
-    char overlay[64];
-    std::snprintf(overlay, sizeof overlay, "%s: %.3g %s (max %.3g)", label, s.last(), unit,
-                  s.max());
+    // "0.021 ms", "7.91 G interactions/s": never "2e-05 ms" or "7.91e+09".
+    auto value = [unit](float v) {
+        return std::string(unit) == "ms" ? formatMs(v) : formatCount(v);
+    };
+    char overlay[128];
+    std::snprintf(overlay, sizeof overlay, "%s: %s (max %s)", label, value(s.last()).c_str(),
+                  value(s.max()).c_str());
     ImGui::PlotLines("##plot", s.data(), s.size(), s.offset(), overlay, 0.0f, s.max() * 1.15f,
                      ImVec2(ImGui::GetFontSize() * 22, ImGui::GetFontSize() * 2.4f));
 }
@@ -90,7 +95,8 @@ void NbodyDemo::timingsPanel() {
         };
         for (const NbodyKernelTime& k : lastStep_.kernels) {
             char note[32] = "";
-            if (k.launches > 1) std::snprintf(note, sizeof note, "  (%d launches)", k.launches);
+            if (k.launches > 1)  // several steps this frame: their sum, which may exceed a frame
+                std::snprintf(note, sizeof note, "  (sum of %d launches)", k.launches);
             row("kernel " + k.kernel, k.ms, note);
         }
         row(std::string(interopPathName(choice_.path)) + " (device)", lastCopy_.deviceMs);
@@ -102,11 +108,22 @@ void NbodyDemo::timingsPanel() {
                 lastDiagnostics_.ms);
         ImGui::EndTable();
     }
-    if (lastStep_.steps > 0)
-        ImGui::Text("%d step(s): %s interactions/s, %.1f GFLOP/s", lastStep_.steps,
-                    formatCount(lastStep_.interactionsPerSecond()).c_str(), lastStep_.gflops());
-
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("N^2 interactions per step, 20 flops each");
+    if (lastStep_.steps > 0) {
+        ImGui::Text("%d step(s): %s interactions/s, %.1f GFLOP/s (%s)", lastStep_.steps,
+                    formatCount(lastStep_.interactionsPerSecond()).c_str(), lastStep_.gflops(),
+                    lastStep_.fp64 ? "fp64" : "fp32");
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s, %.0f flops each",
+                              lastStep_.allPairs ? "N^2 interactions per step"
+                              : sim_ && sim_->kernelConfig().variant == NbodyVariant::Tree
+                                  ? "interactions as counted: the summed interaction-list lengths"
+                                  : "N(N-1)/2 pairs per step, each computed once for both bodies",
+                              lastStep_.flopsPerInteraction);
+        if (!lastStep_.allPairs)
+            ImGui::TextDisabled(
+                "all-pairs-equivalent: %s interactions/s (N^2 / step time; not a flop rate)",
+                formatCount(lastStep_.equivalentInteractionsPerSecond()).c_str());
+    }
     if (lastSplit_ && lastSplit_->steps > 0) splitTimingsTable(*lastSplit_);
     ImGui::Separator();
     plot("frame", frame, "ms");
@@ -114,6 +131,8 @@ void NbodyDemo::timingsPanel() {
     plot("hand-over", timings_.copyMs(), "ms");
     plot("draw", timings_.renderMs(), "ms");
     plot("interactions/s", timings_.interactionsPerSecond(), "");
+
+    comparePanel();
 
     const NbodyTimingLog::Totals t = timings_.totals();
     if (t.frames > 0)

@@ -21,6 +21,14 @@ const char* deviceKindName(DeviceKind kind) {
     }
 }
 
+double estimatedPeakGflops(const DeviceInfo& d, bool fp64) {
+    if (d.clockMHz == 0 || d.computeUnits == 0) return 0;
+    const double lanes = d.kind == DeviceKind::Gpu
+                             ? 128.0
+                             : 2.0 * std::max(1u, fp64 ? d.nativeDoubleWidth : d.nativeFloatWidth);
+    return d.computeUnits * (d.clockMHz * 1e-3) * lanes * 2.0;
+}
+
 bool DeviceInfo::hasExtension(const std::string& ext) const {
     return std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
 }

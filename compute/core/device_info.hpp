@@ -35,6 +35,12 @@ struct DeviceInfo {
     bool hasExtension(const std::string& ext) const;
 };
 
+// An upper bound on the device's arithmetic rate in GFLOP/s (fused multiply-add as 2): compute
+// units x clock x lanes x 2, with 128 lanes a GPU compute unit (an NVIDIA SM, an AMD CU issuing
+// two) and two FMA pipes of the native vector width a CPU core. Above it, a figure is a counting
+// error (issue 27: the tree showed 60x an H200's peak). 0 where the clock is unknown.
+double estimatedPeakGflops(const DeviceInfo& device, bool fp64 = false);
+
 struct PlatformInfo {
     std::string name;
     std::string vendor;

@@ -1,6 +1,7 @@
 #include "compute/image/pipeline.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "common/error.hpp"
@@ -171,6 +172,14 @@ EnqueuedWork ImagePipeline::Impl::enqueueStep(const FilterStep& step, const cl::
                                               std::vector<Pending>& pending) {
     switch (step.kind) {
         case FilterKind::Rotate:
+            // A whole turn is the picture itself: a copy, not a bilinear pass over every pixel
+            // (the default chain's 0 degrees took 127 ms a frame for a 2048x1536 photo on a CPU).
+            if (std::fmod(step.rotate.degrees, 360.0) == 0.0) {
+                EnqueuedWork copy;
+                cc.queue().enqueueCopyBuffer(in, out, 0, 0, inSize.bytes(), nullptr, &copy.last);
+                copy.first = copy.last;
+                return copy;
+            }
             if (rotateVariantUsesImages(step.rotate.variant))
                 return rotator().enqueue(step.rotate, rotateInputImage(in, inSize, first, pending),
                                          out);

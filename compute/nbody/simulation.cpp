@@ -32,10 +32,32 @@ NbodyEnvironment NbodyEnvironment::fromProcessEnvironment() {
 
 double NbodyStepTimings::interactionsPerSecond() const {
     if (kernelMs <= 0) return 0;
-    return static_cast<double>(bodies) * static_cast<double>(bodies) * steps / (kernelMs * 1e-3);
+    return interactionsPerStep * steps / (kernelMs * 1e-3);
 }
 double NbodyStepTimings::gflops() const {
-    return interactionsPerSecond() * 20.0 * 1e-9;
+    return interactionsPerSecond() * flopsPerInteraction * 1e-9;
+}
+double NbodyStepTimings::equivalentInteractionsPerSecond() const {
+    if (kernelMs <= 0) return 0;
+    return static_cast<double>(bodies) * static_cast<double>(bodies) * steps / (kernelMs * 1e-3);
+}
+
+void countNbodyWork(NbodyStepTimings& t, NbodyVariant variant, bool fp64, double treeListPerBody) {
+    const double n = static_cast<double>(t.bodies);
+    t.fp64 = fp64;
+    t.allPairs = variant != NbodyVariant::Tree && variant != NbodyVariant::Pairs;
+    t.flopsPerInteraction = 20;
+    if (variant == NbodyVariant::Tree) {
+        t.interactionsPerStep = treeListPerBody * n;
+    } else if (variant == NbodyVariant::Pairs) {
+        // Each pair once, applied to both bodies: N(N-1) interactions from N(N-1)/2 pair
+        // evaluations of 26 flops (the 20 of one interaction, 6 more for the reaction: scale by
+        // the other mass, subtract from the other body's sum), so 13 per interaction.
+        t.interactionsPerStep = n * (n - 1);
+        t.flopsPerInteraction = 13;
+    } else {
+        t.interactionsPerStep = n * n;
+    }
 }
 
 namespace {
@@ -449,6 +471,11 @@ NbodyStepTimings NbodySimulation::lastStepTimings() try {
         else
             it->ms += ms, ++it->launches;
     }
+    const NbodyVariant ran =
+        config_.variant == NbodyVariant::Tree ? NbodyVariant::Tree : forceConfig().variant;
+    countNbodyWork(
+        t, ran, precision_ == NbodyPrecision::Double,
+        ran == NbodyVariant::Tree && tree_ ? tree_->lastWalkStats().interactionsPerBody : 0);
     return t;
 } catch (const cl::Error& e) {
     throwClError("cannot read the N-body kernel timings", e);

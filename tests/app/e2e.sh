@@ -219,6 +219,27 @@ spectral_lab)
     expect 2 "data is truncated" "$CLVIZ" --demo spectral --cube cut.hdr --frames 1
     expect 2 "the rectangle is 2 x 2" "$CLVIZ" --demo spectral --cube c.hdr \
         --set noise-rect=0,0,2,2 --set noise=mean3 --save bad.hdr --frames 1
+panel_layout_scaled)
+    # Issue 27: at GUI scale 200-300% Simulation covered the overlay, Timings covered Simulation
+    # and ran past the right edge; the status line's text was cut ("1.95 G/"). Both demos at
+    # 200% (1280x720) and 300% (1920x1080): every window inside, none overlapping, and the status
+    # line's text inside its box.
+    for setup in "2 1280 720" "3 1920 1080" "1 800 500"; do
+        read -r scale w h <<<"$setup"
+        expect 0 "screenshot written" "$CLVIZ" --width "$w" --height "$h" --frames 12 --n 1024 \
+            --set app.gui-scale="$scale" --screenshot nbody-$scale.png --layout nbody-$scale.txt
+        cat nbody-$scale.txt
+        panels_apart nbody-$scale.txt "$w" "$h" Simulation "##nbody-status"
+        read -r _ sx sy sw sh _ < <(grep -P '^##nbody-status\t' nbody-$scale.txt)
+        read -r _ tx ty tw th _ < <(grep -P '^##nbody-status/text\t' nbody-$scale.txt) ||
+            fail "the status line's text is not in the layout"
+        [ $((tx >= sx && ty >= sy && tx + tw <= sx + sw && ty + th <= sy + sh)) -eq 1 ] ||
+            fail "status text ($tx,$ty ${tw}x$th) is cut by its box ($sx,$sy ${sw}x$sh) at scale $scale"
+        expect 0 "screenshot written" "$CLVIZ" --demo image --width "$w" --height "$h" --frames 12 \
+            --set app.gui-scale="$scale" --screenshot image-$scale.png --layout image-$scale.txt
+        cat image-$scale.txt
+        panels_apart image-$scale.txt "$w" "$h" Image Filters
+    done
     ;;
 histogram_caption)
     # Issue 10: in log scale the histogram captions were drawn over the bars (ImGui's overlay
@@ -300,20 +321,29 @@ probe_settings)
         --min-color-fraction 0,0,255,0.9 || fail "screenshot check"
     ;;
 probe_switch)
-    # A live demo switch through the command interface: old shut down, new started, settings
-    # after the switch reach the new demo.
+    # A live demo switch through the command interface: the new one started, settings after the
+    # switch reach it; the old one is kept as it was (issue 27: switching threw its state away),
+    # runs no frames while away, and is shut down when the app ends.
     expect 0 "" "$CLVIZ_PROBE" --demo probe --frames 6 \
         --set-at 3:app.demo=probe2 --set-at 4:color=0,1,0 --screenshot shot.png
-    in_order "^probe init" "^probe step 2 " "^probe shutdown" "^probe2 init" \
+    in_order "^probe init" "^probe step 2 " "^probe2 init" \
         "^probe2 step 3 " "^probe2 set color=0,1,0" "^probe2 step 4 " "^probe2 shutdown"
+    ! grep -q "^probe step 3 " trace.txt || fail "the demo switched away from kept stepping"
+    grep -q "^probe shutdown" trace.txt || fail "the kept demo was not shut down at the end"
     "$PNG_CHECK" shot.png --region 200,300,400,200 --min-color-fraction 0,255,0,0.9 ||
         fail "screenshot check"
+    # Back to the first: the same instance (no second init), where it was left.
+    rm -f trace.txt
+    expect 0 "" "$CLVIZ_PROBE" --demo probe --frames 7 --set-at 3:app.demo=probe2 \
+        --set-at 5:app.demo=probe
+    [ "$(grep -c '^probe init' trace.txt)" -eq 1 ] || fail "the first demo was started again"
+    in_order "^probe step 2 " "^probe2 step 3 " "^probe step 5 "
     ;;
 probe_window)
     # Fullscreen on and off, vsync off and the GUI hidden through the command interface: the
     # demo sees the monitor's size while fullscreen, the window's after; without the GUI the
     # screenshot is the demo's picture alone.
-    expect 0 "screenshot written to windowed.png" "$CLVIZ_PROBE" --demo probe --frames 8 \
+    expect 0 "screenshot written to /.*/windowed.png" "$CLVIZ_PROBE" --demo probe --frames 8 \
         --set color=1,1,0 --set-at 2:app.fullscreen=on --set-at 3:app.gui-scale=2 \
         --set-at 1:app.layout=normal.txt --set-at 4:app.layout=full.txt \
         --set-at 4:app.screenshot=full.png --set-at 5:app.gui-scale=auto \

@@ -31,3 +31,10 @@ TEST(KernelsPanel, OtherLinesAreNotMarked) {
     EXPECT_EQ(parseLogLine("").line, 0);
     EXPECT_EQ(parseLogLine("error: no position here").line, 0);
 }
+
+// Issue 27: the panel puts a caret under the column the compiler names.
+TEST(KernelsPanel, FindsTheColumnWhereTheLogHasOne) {
+    EXPECT_EQ(parseLogLine("error: kernels/grayscale.cl:6:30: expected expression").column, 30);
+    EXPECT_EQ(parseLogLine("kernels/rotate.cl:112:5: error: use of undeclared 'x'").column, 5);
+    EXPECT_EQ(parseLogLine("kernels/a.cl:7: error: no column").column, 0);
+}

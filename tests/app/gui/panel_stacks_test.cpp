@@ -4,7 +4,9 @@
 #include "app/gui/panel_stacks.hpp"
 
 #include <gtest/gtest.h>
+
 #include <imgui.h>
+#include <vector>
 
 #include "app/gui/layout.hpp"
 #include "tests/app/gui/headless_imgui.hpp"
@@ -58,6 +60,104 @@ TEST_F(Headless, AfterItsFirstFramesAPanelKeepsItsHeight) {
     for (int i = 0; i < 4; ++i)
         later = frame(stacks, 12);
     EXPECT_FLOAT_EQ(later.height, settled.height);
+}
+
+}  // namespace
+}  // namespace clviz
+
+namespace clviz {
+namespace {
+
+// Issue 27: at GUI scale 200-300% panels wider than half the window were placed on top of each
+// other and past its right edge. Wide and tall panels in both columns, a small and a large
+// display: after the panels settle, no two overlap and every one lies inside the display.
+void expectApartAndInside(ImVec2 display, float scale) {
+    test::HeadlessImGui imgui(display);
+    ImGui::GetIO().FontGlobalScale = scale;
+    PanelStacks stacks;
+    struct Panel {
+        const char* name;
+        PanelSide side;
+        float width;
+        int lines;
+    };
+    const Panel panels[] = {{"Simulation", PanelSide::Left, 700 * scale / 2, 30},
+                            {"Interop", PanelSide::Left, 360, 4},
+                            {"Timings", PanelSide::Right, 720 * scale / 2, 12},
+                            {"Diagnostics", PanelSide::Right, 380, 8}};
+    std::vector<GuiWindowRect> shown;
+    for (int f = 0; f < 10; ++f) {
+        ImGui::GetIO().DeltaTime = 1.0f / 60;
+        ImGui::NewFrame();
+        stacks.beginFrame();
+        for (const Panel& p : panels) {
+            stacks.place(p.name, p.side, p.width);
+            ImGui::Begin(p.name, nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+            ImGui::Dummy(ImVec2(p.width - 20, 1));
+            for (int i = 0; i < p.lines; ++i)
+                ImGui::Text("line %d", i);
+            ImGui::End();
+        }
+        ImGui::Render();
+        shown = drawnGuiWindows();
+    }
+    ASSERT_EQ(shown.size(), 4u);
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        const GuiWindowRect& a = shown[i];
+        EXPECT_GE(a.x, 0) << a.name;
+        EXPECT_GE(a.y, 0) << a.name;
+        EXPECT_LE(a.x + a.width, display.x + 0.5f) << a.name << " past the right edge";
+        EXPECT_LE(a.y + a.height, display.y + 0.5f) << a.name << " past the bottom";
+        for (std::size_t j = i + 1; j < shown.size(); ++j) {
+            const GuiWindowRect& b = shown[j];
+            const bool overlap = a.x < b.x + b.width && b.x < a.x + a.width &&
+                                 a.y < b.y + b.height && b.y < a.y + a.height;
+            EXPECT_FALSE(overlap) << a.name << " (" << a.x << "," << a.y << " " << a.width << "x"
+                                  << a.height << ") overlaps " << b.name << " (" << b.x << ","
+                                  << b.y << " " << b.width << "x" << b.height << ") at scale "
+                                  << scale;
+        }
+    }
+}
+
+TEST(PanelStacksRoom, PanelsStayApartAndInsideAtScale200On1280x720) {
+    expectApartAndInside(ImVec2(1280, 720), 2);
+}
+TEST(PanelStacksRoom, PanelsStayApartAndInsideAtScale300On1920x1080) {
+    expectApartAndInside(ImVec2(1920, 1080), 3);
+}
+TEST(PanelStacksRoom, PanelsStayApartAndInsideAt800x500) {
+    expectApartAndInside(ImVec2(800, 500), 1);
+}
+
+}  // namespace
+}  // namespace clviz
+
+namespace clviz {
+namespace {
+
+// Issue 27: a panel collapsed because the window was short stayed collapsed after it grew.
+TEST(PanelStacksRoom, APanelCollapsedForAShortWindowOpensWhenItGrows) {
+    test::HeadlessImGui imgui(ImVec2(800, 400));
+    PanelStacks stacks;
+    auto frame = [&] {
+        ImGui::GetIO().DeltaTime = 1.0f / 60;
+        ImGui::NewFrame();
+        stacks.beginFrame();
+        stacks.place("Timings", PanelSide::Right, 300, 600);
+        ImGui::Begin("Timings");
+        ImGui::Text("plots");
+        ImGui::End();
+        ImGui::Render();
+        for (const GuiWindowRect& w : drawnGuiWindows())
+            if (w.name == "Timings") return w.collapsed;
+        return false;
+    };
+    frame();
+    EXPECT_TRUE(frame()) << "collapsed in a 400 px tall window";
+    ImGui::GetIO().DisplaySize = ImVec2(800, 900);
+    frame();
+    EXPECT_FALSE(frame()) << "open once the window is 900 px tall";
 }
 
 }  // namespace

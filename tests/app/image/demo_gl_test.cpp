@@ -111,6 +111,12 @@ TEST_F(ImageDemoTest, ShowsTheDefaultImage) {
     EXPECT_EQ(demo.resultSize(), demo.sourceSize());  // rotate at 0 degrees, cropped
     EXPECT_TRUE(notices_.errors.empty()) << notices_.errors.front();
     EXPECT_EQ(demo.interopPath(), autoPath());
+    // The window title names the picture (issue 27: the title never changed).
+    EXPECT_EQ(
+        demo.titleStatus().rfind(
+            std::to_string(kDefaultImageWidth) + " x " + std::to_string(kDefaultImageHeight), 0),
+        0u)
+        << demo.titleStatus();
 }
 
 TEST_F(ImageDemoTest, AMissingDefaultImageShowsTheGeneratedPatternAndSaysSo) {
@@ -149,8 +155,13 @@ TEST_F(ImageDemoTest, WiderThanImage2dLoads) {
 
 TEST_F(ImageDemoTest, BadInputIsReportedAndThePreviousImageStays) {
     ImageDemo& demo = start();
+    // The chain runs only on change (issue 27: a failed Open blanked both views this way).
+    ASSERT_EQ(demo.set("continuous", "off"), "");
+    frame();
     frame();
     const ImageSize before = demo.sourceSize();
+    const ImageSize result = demo.resultSize();
+    ASSERT_GT(result.width, 0);
     const std::string label = demo.imageLabel();
 
     const fs::path dir = scratch();
@@ -197,6 +208,7 @@ TEST_F(ImageDemoTest, BadInputIsReportedAndThePreviousImageStays) {
         frame();
         EXPECT_EQ(demo.sourceSize(), before) << path;
         EXPECT_EQ(demo.imageLabel(), label) << path;
+        EXPECT_EQ(demo.resultSize(), result) << path << ": the result view went blank";
     }
     // A good file after all that loads, dropped (on the worker) and through the command.
     writeBytes(dir / "good.png", png);

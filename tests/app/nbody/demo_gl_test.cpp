@@ -3,6 +3,8 @@
 // colour modes draw, the panels run, and snapshots round-trip through save/load.
 #include "app/nbody/demo.hpp"
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -177,6 +179,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"interop-panel", "open"},
         {"assume-gl-sharing", "off"},
         {"assume-external-memory", "off"},
+        {"compare", "run"},
     };
     for (const SettingDoc& d : NbodyDemo::settings().docs()) {
         const auto it = std::find_if(good.begin(), good.end(),
@@ -393,6 +396,100 @@ TEST_F(NbodyDemoTest, DiagnosticsOpensClearOfTimings) {
         EXPECT_GE(d.x, 0.0f);
         EXPECT_LE(d.y + 100, height) << "Diagnostics opened off screen";
     }
+}
+
+}  // namespace
+}  // namespace clviz
+
+namespace clviz {
+namespace {
+
+// NVIDIA's nbody sample keys (issue 27): ] and [ cycle the scenes, D toggles fp64 where it can.
+TEST_F(NbodyDemoTest, BracketsCycleTheScenesAndDTogglesFp64) {
+    ASSERT_EQ(demo_->set("n", "257"), "");
+    ASSERT_EQ(demo_->set("preset", allNbodyPresets().front().name), "");
+    runFrame(0);
+    const std::string first = demo_->sceneLabel();
+    EXPECT_TRUE(demo_->onKey(GLFW_KEY_RIGHT_BRACKET, 0));
+    runFrame(1);
+    EXPECT_EQ(demo_->sceneLabel(), allNbodyPresets()[1].name);
+    EXPECT_TRUE(demo_->onKey(GLFW_KEY_LEFT_BRACKET, 0));
+    EXPECT_TRUE(demo_->onKey(GLFW_KEY_LEFT_BRACKET, 0));  // wraps to the last
+    runFrame(2);
+    EXPECT_EQ(demo_->sceneLabel(), allNbodyPresets().back().name);
+    EXPECT_NE(demo_->sceneLabel(), first);
+
+    ASSERT_EQ(demo_->set("variant", "tiled"), "");
+    notices_.errors.clear();
+    EXPECT_TRUE(demo_->onKey(GLFW_KEY_D, 0));
+    runFrame(3);
+    if (cc_->info().hasExtension("cl_khr_fp64")) {
+        EXPECT_TRUE(notices_.errors.empty()) << notices_.errors.front();
+        EXPECT_NE(demo_->titleStatus().find("fp64"), std::string::npos) << demo_->titleStatus();
+    }
+    if (cc_->info().hasExtension("cl_khr_fp64")) {
+        EXPECT_TRUE(demo_->onKey(GLFW_KEY_D, 0));  // back to fp32
+        runFrame(4);
+        EXPECT_EQ(demo_->titleStatus().find("fp64"), std::string::npos) << demo_->titleStatus();
+    }
+    // The tree has no fp64: the key says why, the run goes on.
+    ASSERT_EQ(demo_->set("variant", "tree"), "");
+    notices_.errors.clear();
+    EXPECT_TRUE(demo_->onKey(GLFW_KEY_D, 0));
+    runFrame(4);
+    EXPECT_FALSE(notices_.errors.empty()) << "the tree computes in float only: D says so";
+    EXPECT_EQ(demo_->titleStatus().find("fp64"), std::string::npos) << demo_->titleStatus();
+}
+
+}  // namespace
+}  // namespace clviz
+
+namespace clviz {
+namespace {
+
+// Compare variants (issue 27): every variant at the current N, one per frame, then exported.
+TEST_F(NbodyDemoTest, CompareVariantsTimesEveryVariantAndExports) {
+    ASSERT_EQ(demo_->set("n", "263"), "");  // prime
+    runFrame(0);
+    ASSERT_EQ(demo_->startComparison(), "");
+    EXPECT_TRUE(demo_->comparing());
+    const std::size_t expected = allNbodyVariants().size() + 2;  // and pairs, tree
+    for (long long f = 1; f < 40 && demo_->comparing(); ++f)
+        runFrame(f);
+    ASSERT_FALSE(demo_->comparing());
+    ASSERT_EQ(demo_->comparison().size(), expected);
+    for (const auto& r : demo_->comparison()) {
+        EXPECT_EQ(r.error, "") << r.variant;
+        EXPECT_GT(r.stepMs, 0) << r.variant;
+        EXPECT_GT(r.interactionsPerSecond, 0) << r.variant;
+    }
+    const std::string csv = demo_->comparisonText("csv");
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), long(expected + 1)) << csv;
+    EXPECT_EQ(csv.rfind("variant,n,step_ms,interactions_per_s,gflops,precision,error\n", 0), 0u);
+    const std::string json = demo_->comparisonText("json");
+    EXPECT_NE(json.find("\"variant\": \"tree\""), std::string::npos) << json;
+    EXPECT_NE(demo_->titleStatus().find("N = 263"), std::string::npos);
+    runFrame(50);  // the scene runs on afterwards
+}
+
+}  // namespace
+}  // namespace clviz
+
+namespace clviz {
+namespace {
+
+// Issue 27: x2 on N froze the window for seconds without a word. A slow setting from the GUI is
+// queued: the frame that shows "Working: ..." comes first, the setting runs in the next step.
+TEST_F(NbodyDemoTest, ASlowSettingShowsItsNoticeBeforeItRuns) {
+    ASSERT_EQ(demo_->set("n", "128"), "");
+    runFrame(0);
+    demo_->queueSlowSetting("n", "256", "rebuilding the scene with N = 256");
+    EXPECT_EQ(demo_->busyWith(), "rebuilding the scene with N = 256");
+    runFrame(1);  // this frame draws the notice; the scene is still the old one
+    EXPECT_NE(demo_->titleStatus().find("N = 128"), std::string::npos) << demo_->titleStatus();
+    runFrame(2);
+    EXPECT_NE(demo_->titleStatus().find("N = 256"), std::string::npos) << demo_->titleStatus();
+    EXPECT_EQ(demo_->busyWith(), "");
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The timing log behind the Timings panel and the exit summary.
 #include "app/nbody/timings.hpp"
 
+#include "app/nbody/demo.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -91,6 +93,38 @@ TEST(NbodyTimingLog, SummaryLineIsKeyValue) {
         EXPECT_NE(line.find(key), std::string::npos) << key << " missing in " << line;
     log.clearTotals();
     EXPECT_EQ(log.totals().frames, 0);
+}
+
+}  // namespace
+}  // namespace clviz
+
+namespace clviz {
+namespace {
+
+// Issue 27: the tree's frames counted N^2 interactions; the log now takes what the step counted.
+TEST(NbodyTimingLog, RatesUseTheInteractionsTheStepCounted) {
+    NbodyTimingLog log;
+    for (int i = 0; i < NbodyTimingLog::kWarmupFrames + 2; ++i) {
+        NbodyFrameSample s;
+        s.frameMs = 10;
+        s.kernelMs = 4;
+        s.steps = 1;
+        s.bodies = 1e6;               // N^2 would be 1e12
+        s.interactionsPerStep = 5e8;  // the tree's lists: 500 per body
+        s.flopsPerInteraction = 20;
+        log.add(s);
+    }
+    const auto t = log.totals();
+    EXPECT_NEAR(t.interactionsPerSecond, 5e8 / 4e-3, 1);
+    EXPECT_NEAR(t.gflops, 5e8 * 20 / 4e-3 * 1e-9, 1e-6);
+    EXPECT_NEAR(log.interactionsPerSecond().last(), 5e8 / 4e-3, 1e5);
+}
+
+// Energy diagnostics (O(N^2), blocking) are off by default above 65,536 bodies.
+TEST(NbodyDiagnosticsDefault, OffAboveTheSizeLimit) {
+    EXPECT_TRUE(NbodyDemo::diagnosticsOnByDefault(4096));
+    EXPECT_TRUE(NbodyDemo::diagnosticsOnByDefault(65536));
+    EXPECT_FALSE(NbodyDemo::diagnosticsOnByDefault(131072));
 }
 
 }  // namespace

@@ -191,6 +191,24 @@ TEST(ImagePipeline, ErrorsKeepThePreviousResult) {
     }
 }
 
+// Issue 27: the default chain's 0-degree rotate ran a bilinear pass every frame. A whole turn is
+// now a copy: the result is the source exactly, whatever the variant, on an awkward size.
+TEST(ImagePipeline, AWholeTurnIsTheSourceItself) {
+    ImagePipeline p(context());
+    const Rgba8Image src = randomImage(7, 5, 11);
+    p.setSource(src);
+    for (auto& s : p.steps())
+        s.enabled = s.kind == FilterKind::Rotate;
+    for (double degrees : {0.0, 360.0, -720.0}) {
+        stepOf(p, FilterKind::Rotate).rotate.degrees = degrees;
+        p.run();
+        const Rgba8Image out = p.readResult();
+        EXPECT_EQ(out.width, 7);
+        EXPECT_EQ(out.height, 5);
+        EXPECT_EQ(out.pixels, src.pixels) << degrees;
+    }
+}
+
 TEST(ImagePipeline, SourceFromADeviceBuffer) {
     ImagePipeline p(context());
     const Rgba8Image src = randomImage(33, 12, 6);

@@ -277,3 +277,65 @@ TEST(NbodySimulation, BadInputIsAClearError) {
         EXPECT_THROW(sim.setPrecision(NbodyPrecision::Double), Error);
     }
 }
+
+namespace clviz {
+namespace {
+
+// Issue 27: the tree reported N^2 interactions and 20 flops each (60x an H200's peak), pairs 20
+// flops for each of N^2 interactions although each pair is computed once. Rates now count what
+// the kernels do: the tree its interaction lists, pairs N(N-1) interactions from N(N-1)/2 pairs.
+TEST(NbodyRates, TheTreeCountsItsInteractionListsNotNSquared) {
+    const std::size_t n = 3001;  // not a multiple of any group size
+    NbodySimulation sim(context());
+    sim.load(makePreset(NbodyPreset::Plummer, n, 3));
+    NbodyParams p = sim.params();
+    p.theta = 0.7f;
+    sim.setParams(p);
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    sim.setKernelConfig(c);
+    sim.step(2);
+    const NbodyStepTimings t = sim.lastStepTimings();
+    const double listPerBody = sim.treeWalkStats().interactionsPerBody;
+    ASSERT_GT(listPerBody, 0);
+    EXPECT_LT(listPerBody, double(n)) << "theta 0.7 opens fewer than N cells per body";
+    EXPECT_FALSE(t.allPairs);
+    EXPECT_DOUBLE_EQ(t.interactionsPerStep, listPerBody * double(n));
+    EXPECT_LT(t.interactionsPerSecond(), t.equivalentInteractionsPerSecond());
+    EXPECT_NEAR(t.gflops(), t.interactionsPerSecond() * 20e-9, 1e-9 * t.gflops());
+    if (const double peak = estimatedPeakGflops(context().info()); peak > 0)
+        EXPECT_LE(t.gflops(), peak) << "above the device's peak";
+}
+
+TEST(NbodyRates, PairsCountEachPairOnceAndAllPairsNSquared) {
+    const long long n = 1000;
+    NbodyStepTimings t;
+    t.bodies = n;
+    countNbodyWork(t, NbodyVariant::Pairs, false, 0);
+    EXPECT_DOUBLE_EQ(t.interactionsPerStep, double(n) * double(n - 1));
+    // 26 flops per pair evaluation: N(N-1)/2 of them.
+    EXPECT_DOUBLE_EQ(t.interactionsPerStep * t.flopsPerInteraction, double(n) * (n - 1) / 2 * 26);
+    countNbodyWork(t, NbodyVariant::Tiled, true, 0);
+    EXPECT_DOUBLE_EQ(t.interactionsPerStep, double(n) * double(n));
+    EXPECT_TRUE(t.fp64) << "fp64 runs are labelled fp64";
+    EXPECT_TRUE(t.allPairs);
+}
+
+TEST(NbodyRates, EveryVariantStaysBelowTheDevicePeak) {
+    const double peak = estimatedPeakGflops(context().info());
+    if (peak <= 0) GTEST_SKIP() << "the device does not report its clock";
+    for (NbodyVariant v : {NbodyVariant::Tiled, NbodyVariant::Pairs, NbodyVariant::Tree}) {
+        NbodySimulation sim(context());
+        sim.load(makePreset(NbodyPreset::Plummer, 2053, 5));
+        NbodyKernelConfig c;
+        c.variant = v;
+        sim.setKernelConfig(c);
+        sim.step(2);
+        const NbodyStepTimings t = sim.lastStepTimings();
+        EXPECT_GT(t.gflops(), 0) << variantName(v);
+        EXPECT_LE(t.gflops(), peak) << variantName(v);
+    }
+}
+
+}  // namespace
+}  // namespace clviz
