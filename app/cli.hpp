@@ -6,16 +6,11 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "common/parse.hpp"  // parseOnOff, which app.* settings share
+#include "common/flag_table.hpp"  // UsageError
+#include "common/parse.hpp"       // parseOnOff, which app.* settings share
 #include "compute/core/device_select.hpp"
 
 namespace clviz {
-
-// Bad command line: the message is printed as is and the process exits with status 2.
-class UsageError : public Error {
-  public:
-    using Error::Error;
-};
 
 // One `key=value` for Demo::set (or for the app itself when the key starts with "app.").
 struct Setting {

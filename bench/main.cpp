@@ -5,6 +5,7 @@
 
 #include "bench/suites.hpp"
 #include "common/error.hpp"
+#include "common/flag_table.hpp"
 
 int main(int argc, char** argv) {
     using namespace clviz::bench;
@@ -16,6 +17,9 @@ int main(int argc, char** argv) {
             return 0;
         }
         return runBenchmarks(options);
+    } catch (const clviz::UsageError& e) {  // a bad command line, as clviz's
+        std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
+        return 2;
     } catch (const clviz::Error& e) {
         std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
     } catch (const std::exception& e) {
