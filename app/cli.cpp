@@ -11,23 +11,12 @@
 #include "common/parse.hpp"
 #include "common/quoted_path.hpp"
 #include "common/text.hpp"
-#include "compute/nbody/body.hpp"
 
 namespace clviz {
 
 namespace {
 
 constexpr long long kMaxFrames = 1'000'000'000;
-
-long long parseIntegerFlag(const std::string& flag, const std::string& text, long long min,
-                           long long max) {
-    const auto value = parseInteger(text);
-    if (!value) throw UsageError(flag + " expects a whole number, got " + quotedPath(text));
-    if (*value < min || *value > max)
-        throw UsageError(flag + " must be between " + std::to_string(min) + " and " +
-                         std::to_string(max) + ", got " + text);
-    return *value;
-}
 
 bool parseOnOffFlag(const std::string& flag, const std::string& text) {
     if (auto v = parseOnOff(text)) return *v;
@@ -54,7 +43,7 @@ TimedSetting parseTimedSetting(const std::string& text) {
     if (colon == std::string::npos)
         throw UsageError("--set-at expects FRAME:key=value, got " + quotedPath(text));
     TimedSetting t;
-    t.frame = parseIntegerFlag("--set-at FRAME", text.substr(0, colon), 0, kMaxFrames - 1);
+    t.frame = parseWholeNumberFlag("--set-at FRAME", text.substr(0, colon), 0, kMaxFrames - 1);
     t.setting = parseSetting("--set-at", text.substr(colon + 1));
     return t;
 }
@@ -65,14 +54,17 @@ bool endsWithPng(const std::string& path) {
 
 using Takes = FlagRow::Takes;
 
-// Every flag of the viewer, once: spelling, value, help (the default in brackets) and apply.
-std::vector<FlagRow> viewerFlags(AppOptions& o) {
+constexpr const char* kDemoGroup =
+    "Demo settings (sugar for --set KEY=VALUE; the demo checks the value)";
+
+// The shell's own flags, once: spelling, value, help (the default in brackets) and apply.
+std::vector<FlagRow> shellFlags(AppOptions& o) {
     const std::string device =
         "OpenCL device (default: the device driving the GL context where "
         "the platform can tell, else the first GPU, else the first CPU)";
     const std::string window = "Window";
     const std::string automation = "Automation and tests";
-    const std::string demo = "Demo settings (sugar for --set KEY=VALUE; the demo checks the value)";
+    const std::string demo = kDemoGroup;
     const std::string scaling = "Several devices and MPI (N-body; docs/scaling.md)";
     const std::string live =
         "Live editing (the Kernels menu and panel; edits rebuild in the "
@@ -104,20 +96,22 @@ std::vector<FlagRow> viewerFlags(AppOptions& o) {
          [&o](const std::string& v) { o.demo = v; }},
         {"--width", Takes::Value, "W", "window width in screen units, " + sizes + " [1280]", window,
          [&o](const std::string& v) {
-             o.width =
-                 static_cast<int>(parseIntegerFlag("--width", v, kMinWindowSize, kMaxWindowSize));
+             o.width = static_cast<int>(
+                 parseWholeNumberFlag("--width", v, kMinWindowSize, kMaxWindowSize));
          }},
         {"--height", Takes::Value, "H", "window height, " + sizes + " [720]", window,
          [&o](const std::string& v) {
-             o.height =
-                 static_cast<int>(parseIntegerFlag("--height", v, kMinWindowSize, kMaxWindowSize));
+             o.height = static_cast<int>(
+                 parseWholeNumberFlag("--height", v, kMinWindowSize, kMaxWindowSize));
          }},
         {"--vsync", Takes::Value, "on|off", "sync buffer swaps to the display [on]", window,
          [&o](const std::string& v) { o.vsync = parseOnOffFlag("--vsync", v); }},
         {"--fullscreen", Takes::Nothing, "", "start fullscreen on the primary monitor [off]",
          window, [&o](const std::string&) { o.fullscreen = true; }},
         {"--frames", Takes::Value, "N", "run N frames, then exit 0 [until closed]", automation,
-         [&o](const std::string& v) { o.frames = parseIntegerFlag("--frames", v, 1, kMaxFrames); }},
+         [&o](const std::string& v) {
+             o.frames = parseWholeNumberFlag("--frames", v, 1, kMaxFrames);
+         }},
         {"--seconds", Takes::Value, "S",
          "run S seconds (at least one frame), then exit 0 [until closed]", automation,
          [&o](const std::string& v) { o.seconds = parseSecondsFlag(v); }},
@@ -149,13 +143,6 @@ std::vector<FlagRow> viewerFlags(AppOptions& o) {
              o.mode = AppOptions::Mode::HelpSettings;
              o.helpSettingsMarkdown = v == "markdown";
          }},
-        {"--n", Takes::Value, "N", "N-body: number of particles, 1-" + std::to_string(kMaxBodies),
-         demo,
-         [&o](const std::string& v) {
-             parseIntegerFlag("--n", v, 1, static_cast<long long>(kMaxBodies));
-             o.settings.push_back({"n", v});
-         }},
-        {"--preset", Takes::Value, "NAME", "N-body: initial scene", demo, sugar("preset")},
         {"--variant", Takes::Value, "NAME", "kernel variant of the active demo", demo,
          sugar("variant")},
         {"--interop", Takes::Value, "MODE", "auto, gl-sharing, external-memory or host-copy [auto]",
@@ -164,15 +151,10 @@ std::vector<FlagRow> viewerFlags(AppOptions& o) {
          "write every frame as a numbered PNG into DIR, numbered on from the highest frame "
          "already there (never overwrites)",
          demo, sugar("record")},
-        {"--image", Takes::Value, "FILE",
-         "image lab: image to load (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PIC, PNM P5/P6)", demo,
-         sugar("image")},
         {"--save", Takes::Value, "FILE",
          "image lab: save the result after the last frame (PNG or JPEG); spectral lab: the m MNF "
          "components (ENVI float32) and FILE.eigenvalues.csv",
          demo, [&o](const std::string& v) { o.savePath = v; }},
-        {"--cube", Takes::Value, "FILE",
-         "spectral lab: ENVI cube to load (FILE.hdr beside its data)", demo, sugar("cube")},
         {"--devices", Takes::Value, "SET",
          "split the bodies over a device set: all, gpu, cpu, 0,1 (devices of --platform) or "
          "P.D,P.D as --list-devices numbers them",
@@ -215,6 +197,25 @@ std::vector<FlagRow> viewerFlags(AppOptions& o) {
         {"--version", Takes::Nothing, "", "print the version", other,
          [&o](const std::string&) { o.mode = AppOptions::Mode::Version; }},
     };
+}
+
+// Every flag of the viewer: the shell's, with each registered demo's own flags (its registry line)
+// at the head of the demo settings group.
+std::vector<FlagRow> viewerFlags(AppOptions& o) {
+    const std::string demo = kDemoGroup;
+    std::vector<FlagRow> rows = shellFlags(o);
+    // Each demo's own flags (its registry line), before the shell's generic ones.
+    std::vector<FlagRow> demoRows;
+    for (const DemoFlag& f : registeredDemoFlags())
+        demoRows.push_back(
+            {f.names, Takes::Value, f.valueName, f.help, demo, [&o, f](const std::string& v) {
+                 if (f.check) f.check(v);
+                 o.settings.push_back({f.key, v});
+             }});
+    const auto at =
+        std::find_if(rows.begin(), rows.end(), [&](const FlagRow& r) { return r.group == demo; });
+    rows.insert(at, demoRows.begin(), demoRows.end());
+    return rows;
 }
 
 // Every --set-at must fall inside --frames; then they are ordered by frame (stable).

@@ -17,10 +17,12 @@ namespace {
 std::vector<DemoEntry>& registry() {
     // The built-in demos, in menu order; the first is the default. One line per demo.
     static std::vector<DemoEntry> demos = {
-        {"nbody", "N-body", makeNbodyDemo, [] { return NbodyDemo::settings().docs(); }},
-        {"image", "Image lab", makeImageDemo, imageLabSettingDocs},
+        {"nbody", "N-body", makeNbodyDemo, [] { return NbodyDemo::settings().docs(); },
+         nbodyDemoFlags},
+        {"image", "Image lab", makeImageDemo, imageLabSettingDocs, imageLabFlags},
         {"linalg", "Linear-algebra lab", makeLinalgDemo, linalgLabSettingDocs},
-        {"spectral", "Spectral lab (MNF)", makeSpectralDemo, spectralLabSettingDocs},
+        {"spectral", "Spectral lab (MNF)", makeSpectralDemo, spectralLabSettingDocs,
+         spectralLabFlags},
     };
     return demos;
 }
@@ -53,6 +55,21 @@ std::string demoIdList() {
     for (const auto& e : registry())
         out += (out.empty() ? "" : ", ") + e.id;
     return out.empty() ? "none" : out;
+}
+
+std::vector<DemoFlag> registeredDemoFlags() {
+    std::vector<DemoFlag> out;
+    for (const auto& e : registry()) {
+        if (!e.flags) continue;
+        for (DemoFlag f : e.flags()) {
+            const bool taken = std::any_of(out.begin(), out.end(),
+                                           [&](const DemoFlag& o) { return o.names == f.names; });
+            if (taken) continue;
+            f.help = e.title + ": " + f.help;
+            out.push_back(std::move(f));
+        }
+    }
+    return out;
 }
 
 }  // namespace clviz

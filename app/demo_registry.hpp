@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/demo.hpp"
+#include "app/demo_flag.hpp"
 #include "common/settings_table.hpp"
 
 namespace clviz {
@@ -20,6 +21,8 @@ struct DemoEntry {
     DemoFactory create;
     // Every key its set() takes, for --help-settings and the README (may be null).
     std::vector<SettingDoc> (*settings)() = nullptr;
+    // Its own command-line flags, each sugar for one of its settings (may be null).
+    std::vector<DemoFlag> (*flags)() = nullptr;
 };
 
 // Built-in demos first (the first one is the default), then those added with registerDemo().
@@ -33,5 +36,9 @@ const DemoEntry* findDemo(const std::string& id);
 
 // "nbody, image" (or "none") for error messages and --help.
 std::string demoIdList();
+
+// Every registered demo's flags, in registry order, each spelling once (the first demo to declare
+// a spelling keeps it), with its help prefixed by the demo's title.
+std::vector<DemoFlag> registeredDemoFlags();
 
 }  // namespace clviz

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <map>
 
+#include "common/parse.hpp"
 #include "common/quoted_path.hpp"
 
 namespace clviz {
@@ -135,6 +136,16 @@ class UsageFormatter : public CLI::Formatter {
 };
 
 }  // namespace
+
+long long parseWholeNumberFlag(const std::string& flag, const std::string& text, long long min,
+                               long long max) {
+    const auto value = parseInteger(text);
+    if (!value) throw UsageError(flag + " expects a whole number, got " + quotedPath(text));
+    if (*value < min || *value > max)
+        throw UsageError(flag + " must be between " + std::to_string(min) + " and " +
+                         std::to_string(max) + ", got " + text);
+    return *value;
+}
 
 bool flagTakesValue(const std::vector<FlagRow>& rows, const std::string& spelling) {
     const FlagRow* row = rowOf(rows, spelling);

@@ -41,6 +41,10 @@ void parseFlagTable(const std::vector<FlagRow>& rows, const std::vector<std::str
 std::string flagTableHelp(const std::vector<FlagRow>& rows, const std::string& usage,
                           const std::string& footer);
 
+// A whole number in [min, max] for `flag`, else UsageError ("--n must be between 1 and 64, got 0").
+long long parseWholeNumberFlag(const std::string& flag, const std::string& text, long long min,
+                               long long max);
+
 // The value flag spellings ("-p", "--platform", ...) of the table: where a value follows.
 bool flagTakesValue(const std::vector<FlagRow>& rows, const std::string& spelling);
 

@@ -19,7 +19,7 @@
 #include "compute/interop/external_memory.hpp"
 #include "compute/nbody/run_record.hpp"
 #include "compute/nbody/snapshot.hpp"
-#include "compute/reference_check.hpp"
+#include "compute/nbody/reference_check.hpp"
 #include "render/gl/screenshot.hpp"
 
 namespace clviz {

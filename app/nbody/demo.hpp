@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/demo.hpp"
+#include "app/demo_flag.hpp"
 #include "app/gui/panel_stacks.hpp"
 #include "app/nbody/engine.hpp"
 #include "app/nbody/timings.hpp"
@@ -24,6 +25,8 @@
 namespace clviz {
 
 std::unique_ptr<Demo> makeNbodyDemo();
+// --n N (checked against kMaxBodies on the command line) and --preset NAME.
+std::vector<DemoFlag> nbodyDemoFlags();
 
 class NbodyDemo final : public Demo {
   public:

@@ -9,6 +9,7 @@
 
 #include "app/nbody/demo.hpp"
 #include "common/error.hpp"
+#include "common/flag_table.hpp"
 #include "common/quoted_path.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/external_memory.hpp"
@@ -36,6 +37,14 @@ using Table = SettingTable<NbodyDemo>;
 using Value = const std::string&;
 
 }  // namespace
+
+std::vector<DemoFlag> nbodyDemoFlags() {
+    return {{"--n", "N", "number of particles, 1-" + std::to_string(kMaxBodies), "n",
+             [](const std::string& v) {
+                 parseWholeNumberFlag("--n", v, 1, static_cast<long long>(kMaxBodies));
+             }},
+            {"--preset", "NAME", "initial scene", "preset", {}}};
+}
 
 const Table& NbodyDemo::settings() {
     // A physical parameter: a number in [lo, hi] ((lo, hi] when openLow); never resets the state.

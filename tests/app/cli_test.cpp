@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "app/cli.hpp"
+#include "app/demo_registry.hpp"
 
 using namespace clviz;
 
@@ -219,4 +220,18 @@ TEST(Cli, LiveEditingFlags) {
     EXPECT_THROW(parse({"--kernel-dir"}), UsageError);
     EXPECT_THROW(parse({"--verbose=yes"}), UsageError);
     EXPECT_NE(cliUsage().find("--kernel-dir DIR"), std::string::npos);
+}
+
+// The shell names no demo flag itself: each registered demo's flags reach the table and --help.
+TEST(Cli, DemoFlagsComeFromTheRegistry) {
+    const auto flags = registeredDemoFlags();
+    ASSERT_FALSE(flags.empty());
+    const std::string help = cliUsage();
+    for (const auto& f : flags) {
+        EXPECT_NE(help.find(f.names + " " + f.valueName), std::string::npos) << f.names;
+        const AppOptions o = parse({f.names, "1"});
+        ASSERT_EQ(o.settings.size(), 1u) << f.names;
+        EXPECT_EQ(o.settings[0], (Setting{f.key, "1"}));
+    }
+    EXPECT_NE(help.find(demoIdList()), std::string::npos);
 }
