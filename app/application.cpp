@@ -518,7 +518,8 @@ void Application::writeScreenshots(int width, int height, bool lastFrame) {
 void Application::drawGui(const FrameInfo& frame) {
     const auto& demos = registeredDemos();
     MenuModel menu;
-    menu.demos = &demos;
+    for (const auto& d : demos)
+        menu.demoTitles.push_back(d.title);
     menu.activeDemo = activeDemo_;
     menu.vsync = window_.vsync();
     menu.fullscreen = window_.fullscreen();
