@@ -155,7 +155,7 @@ void run(const MpiSession& session, const AppOptions& options, MpiRunSettings& s
         }
     }
     const NbodyDiagnostics end = sim.diagnostics();
-    const std::vector<Body> bodies = sim.gatherBodies();
+    const std::vector<Body> bodies = sim.readBodies();
     if (!lead) return;
     std::printf(
         "after %lld steps (t = %.6g): energy %.9g, relative drift %.3g, momentum (%.3g, "

@@ -34,7 +34,7 @@ struct MpiRun {
 double oneStepDifference(MpiRun& r, NbodyMpiSimulation& split, const std::vector<Body>& bodies,
                          const NbodyParams& params, const NbodyKernelConfig& config) {
     split.step(1);
-    const std::vector<Body> gathered = split.gatherBodies();
+    const std::vector<Body> gathered = split.readBodies();
     double difference = 0;
     if (r.session.rank() == 0) {
         NbodySimulation alone(r.cc);

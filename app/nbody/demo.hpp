@@ -117,7 +117,7 @@ class NbodyDemo final : public Demo {
 
     AppServices app_;
     ComputeContext* cc_ = nullptr;
-    std::unique_ptr<NbodyEngine> engine_;  // one device, or the bodies split over several
+    std::unique_ptr<NbodySystem> system_;  // one device, several, or the MPI ranks
     NbodySimulation* sim_ = nullptr;       // the drawing device's: kernel choice, buffers
 
     // Scene: changing any of these rebuilds the state.

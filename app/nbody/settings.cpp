@@ -53,7 +53,7 @@ const Table& NbodyDemo::settings() {
         return [=](NbodyDemo& d, Value v) {
             NbodyParams p = d.sim_->params();
             p.*field = float(settingNumber(r.key, v, r.lo, r.hi, r.openLow));
-            d.engine_->setParams(p);
+            d.system_->setParams(p);
         };
     };
     static const Table table = {
@@ -77,7 +77,7 @@ const Table& NbodyDemo::settings() {
              NbodyParams p = d.sim_->params();
              p.dt = info.dt;
              p.softening = info.softening;
-             d.engine_->setParams(p);
+             d.system_->setParams(p);
              d.rebuild();
          }},
         {{"seed", "0..4611686018427387904",
@@ -88,36 +88,36 @@ const Table& NbodyDemo::settings() {
          }},
         {{"variant", nbodyVariantChoiceText(),
           "Force kernel (auto: the fastest the auto-tune measured)"},
-         [](NbodyDemo& d, Value v) { d.engine_->setVariant(parseVariant(v)); }},
+         [](NbodyDemo& d, Value v) { d.system_->setVariant(parseVariant(v)); }},
         {{"wg", "0|POW2", "Work-group size = bodies per tile (0: the default for the device)"},
          [](NbodyDemo& d, Value v) {
              const int wg = int(settingInteger("wg", v, 0, 1 << 16));
-             d.engine_->forEachDevice([&](NbodySimulation& s) { s.setWorkGroupSize(wg); });
+             d.system_->forEachDevice([&](NbodySimulation& s) { s.setWorkGroupSize(wg); });
          }},
         {{"unroll", "0|POW2",
           "Inner-loop unroll factor of the tiled kernels that take one (0: default)"},
          [](NbodyDemo& d, Value v) {
              const int unroll = int(settingInteger("unroll", v, 0, 1 << 16));
-             d.engine_->forEachDevice([&](NbodySimulation& s) { s.setUnroll(unroll); });
+             d.system_->forEachDevice([&](NbodySimulation& s) { s.setUnroll(unroll); });
          }},
         {{"bpi", "0|1|2|4|8", "Bodies each work-item accumulates (0: default)"},
          [](NbodyDemo& d, Value v) {
              const int bpi = int(settingInteger("bpi", v, 0, 64));
-             d.engine_->forEachDevice([&](NbodySimulation& s) { s.setBodiesPerItem(bpi); });
+             d.system_->forEachDevice([&](NbodySimulation& s) { s.setBodiesPerItem(bpi); });
          }},
         {{"split", "0..32",
           "small-n: work-items sharing one body's interactions (0: fill the device)"},
          [](NbodyDemo& d, Value v) {
              const int split = int(settingInteger("split", v, 0, 1024));
-             d.engine_->forEachDevice([&](NbodySimulation& s) { s.setSplit(split); });
+             d.system_->forEachDevice([&](NbodySimulation& s) { s.setSplit(split); });
          }},
         {{"integrator", "taylor|leapfrog",
           "taylor: the course's original update; leapfrog: kick-drift-kick (energy stays bounded)"},
-         [](NbodyDemo& d, Value v) { d.engine_->setIntegrator(parseIntegrator(v)); }},
+         [](NbodyDemo& d, Value v) { d.system_->setIntegrator(parseIntegrator(v)); }},
         {{"precision", "float|double", "Arithmetic of the simulation (double needs fp64)"},
          [](NbodyDemo& d, Value v) {
              const auto i = settingChoice("precision", v, {"float", "double"});
-             d.engine_->setPrecision(i == 1 ? NbodyPrecision::Double : NbodyPrecision::Float);
+             d.system_->setPrecision(i == 1 ? NbodyPrecision::Double : NbodyPrecision::Float);
              d.needsPublish_ = true;
          }},
         {{"dt", kDtRange.accepted(), "Time step"}, param(&NbodyParams::dt, kDtRange)},
@@ -290,7 +290,7 @@ void NbodyDemo::setRecordDir(const std::string& value) {
 
 void NbodyDemo::saveState(const std::string& path) {
     NbodySnapshot s;
-    s.bodies = engine_->readBodies();
+    s.bodies = system_->readBodies();
     s.time = sim_->time();
     s.dt = sim_->params().dt;
     s.softening = sim_->params().softening;
@@ -305,7 +305,7 @@ void NbodyDemo::loadState(const std::string& path) {
     NbodyParams p = sim_->params();
     if (s.dt > 0) p.dt = s.dt;
     if (s.softening > 0) p.softening = s.softening;
-    engine_->setParams(p);
+    system_->setParams(p);
     // Frame the bulk of the bodies: the 95th percentile of their distance from the origin.
     std::vector<float> r;
     r.reserve(s.bodies.size());
