@@ -71,7 +71,7 @@ WindowOptions windowOptions(const AppOptions& o) {
 
 }  // namespace
 
-Application::Application(const AppOptions& options, ViewerStart start, const NbodyMpiLink* mpi)
+Application::Application(const AppOptions& options, ViewerStart start)
     : options_(options),
       platforms_(std::move(start.platforms)),
       startDemo_(start.demo),
@@ -100,7 +100,6 @@ Application::Application(const AppOptions& options, ViewerStart start, const Nbo
     initImGui();
 
     services_.compute = compute_.get();
-    services_.mpi = mpi;
     services_.glMajor = window_.glMajor();
     services_.glMinor = window_.glMinor();
     services_.clContextSharesGl = sharesGl_;

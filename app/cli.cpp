@@ -65,7 +65,6 @@ std::vector<FlagRow> shellFlags(AppOptions& o) {
     const std::string window = "Window";
     const std::string automation = "Automation and tests";
     const std::string demo = kDemoGroup;
-    const std::string scaling = "Several devices and MPI (N-body; docs/scaling.md)";
     const std::string live =
         "Live editing (the Kernels menu and panel; edits rebuild in the "
         "background)";
@@ -156,27 +155,9 @@ std::vector<FlagRow> shellFlags(AppOptions& o) {
          "components (ENVI float32) and FILE.eigenvalues.csv",
          demo, [&o](const std::string& v) { o.savePath = v; }},
         {"--devices", Takes::Value, "SET",
-         "split the bodies over a device set: all, gpu, cpu, 0,1 (devices of --platform) or "
-         "P.D,P.D as --list-devices numbers them",
-         scaling, [&o](const std::string& v) { o.devices = v; }},
-        {"--mpi", Takes::Nothing, "",
-         "headless run under mpirun: each rank drives one device (its local rank picks it); "
-         "--frames steps [100], --n, --preset, --variant, --set integrator|dt|softening=..., "
-         "--save FILE (rank 0 writes the snapshot)",
-         scaling, [&o](const std::string&) { o.mode = AppOptions::Mode::Mpi; }},
-        {"--viewer", Takes::Nothing, "",
-         "with --mpi: rank 0 opens the viewer and steers the run (every viewer option applies); "
-         "the other ranks compute",
-         scaling, [&o](const std::string&) { o.mpiViewer = true; }},
-        {"--mpi-timeout", Takes::Value, "S", "end the run when one MPI exchange takes longer [60]",
-         scaling,
-         [&o](const std::string& v) {
-             const auto s = parseNumber(v);
-             if (!s || !(*s > 0) || *s > 86400)
-                 throw UsageError("--mpi-timeout expects seconds (0 < S <= 86400), got " +
-                                  quotedPath(v));
-             o.mpiTimeoutSeconds = *s;
-         }},
+         "split a demo's work (N-body) over a device set: all, gpu, cpu, 0,1 (devices of "
+         "--platform) or P.D,P.D as --list-devices numbers them",
+         device, [&o](const std::string& v) { o.devices = v; }},
         {"--kernel-dir", Takes::Value, "DIR",
          "read kernels/*.cl and kernels/common/*.clh from DIR and reload them when saved "
          "[embedded]",
@@ -207,10 +188,20 @@ std::vector<FlagRow> viewerFlags(AppOptions& o) {
     // Each demo's own flags (its registry line), before the shell's generic ones.
     std::vector<FlagRow> demoRows;
     for (const DemoFlag& f : registeredDemoFlags())
+        demoRows.push_back({f.names, f.valueName.empty() ? Takes::Nothing : Takes::Value,
+                            f.valueName, f.help, demo, [&o, f](const std::string& given) {
+                                const std::string v = f.valueName.empty() ? "on" : given;
+                                if (f.check) f.check(v);
+                                if (f.goes == DemoFlag::Goes::Option)
+                                    o.demoOptions[f.key] = v;
+                                else
+                                    o.settings.push_back({f.key, v});
+                            }});
+    for (const auto& [id, m] : registeredDemoModes())
         demoRows.push_back(
-            {f.names, Takes::Value, f.valueName, f.help, demo, [&o, f](const std::string& v) {
-                 if (f.check) f.check(v);
-                 o.settings.push_back({f.key, v});
+            {m.names, Takes::Nothing, "", m.help, demo, [&o, names = m.names](const std::string&) {
+                 o.mode = AppOptions::Mode::DemoMode;
+                 o.demoMode = names;
              }});
     const auto at =
         std::find_if(rows.begin(), rows.end(), [&](const FlagRow& r) { return r.group == demo; });
@@ -252,8 +243,10 @@ AppOptions parseCli(const std::vector<std::string>& args) {
         o.benchmarkArgs.assign(args.begin() + static_cast<std::ptrdiff_t>(end) + 1, args.end());
     }
     orderTimedSettings(o);
-    if (o.mpiViewer && o.mode != AppOptions::Mode::Mpi)
-        throw UsageError("--viewer goes with --mpi (mpirun -np K clviz --mpi --viewer)");
+    // A demo flag that belongs to a run mode is a mistake without it.
+    for (const DemoFlag& f : registeredDemoFlags())
+        if (!f.onlyWith.empty() && o.demoOptions.count(f.key) && o.demoMode != f.onlyWith)
+            throw UsageError(f.names + " goes with " + f.onlyWith);
     return o;
 }
 

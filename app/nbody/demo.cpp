@@ -24,8 +24,8 @@
 
 namespace clviz {
 
-std::unique_ptr<Demo> makeNbodyDemo() {
-    return std::make_unique<NbodyDemo>();
+std::unique_ptr<Demo> makeNbodyDemo(const NbodyMpiLink* mpi) {
+    return std::make_unique<NbodyDemo>(mpi);
 }
 
 namespace {
@@ -52,7 +52,7 @@ constexpr float kIntensityAt16k = 0.55f;
 
 }  // namespace
 
-NbodyDemo::NbodyDemo() = default;
+NbodyDemo::NbodyDemo(const NbodyMpiLink* mpi) : mpi_(mpi) {}
 NbodyDemo::~NbodyDemo() = default;
 
 void NbodyDemo::init(const AppServices& app) {
@@ -69,7 +69,7 @@ void NbodyDemo::init(const AppServices& app) {
     renderTimer_ = std::make_unique<GlTimer>();
     // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
     system_ =
-        makeNbodySystem(*cc_, app.moreDevices, NbodyEnvironment::fromProcessEnvironment(), app.mpi);
+        makeNbodySystem(*cc_, app.moreDevices, NbodyEnvironment::fromProcessEnvironment(), mpi_);
     sim_ = &system_->primary();
     system_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());
@@ -258,7 +258,7 @@ void NbodyDemo::collectStepTimings() {
     lastSplit_ = system_->sliceTimings();
     // The whole force pass ran here only on one device without MPI ranks: then it goes on the
     // linear-algebra lab's roofline.
-    if (system_->deviceCount() == 1 && !app_.mpi) {
+    if (system_->deviceCount() == 1 && !mpi_) {
         NbodyVariant variant = sim_->kernelConfig().variant;
         if (variant == NbodyVariant::Auto) variant = sim_->effectiveKernelConfig().variant;
         if (auto run = nbodyForceRun(lastStep_, variant, sim_->precision()))

@@ -24,13 +24,18 @@
 
 namespace clviz {
 
-std::unique_ptr<Demo> makeNbodyDemo();
+struct NbodyMpiLink;
+
+// With `mpi` (rank 0 of clviz --mpi --viewer) the bodies are split over the MPI ranks.
+std::unique_ptr<Demo> makeNbodyDemo(const NbodyMpiLink* mpi = nullptr);
 // --n N (checked against kMaxBodies on the command line) and --preset NAME.
 std::vector<DemoFlag> nbodyDemoFlags();
+// --mpi: the N-body system over the ranks of an MPI job (app/nbody/mpi_run.cpp).
+std::vector<DemoMode> nbodyDemoModes();
 
 class NbodyDemo final : public Demo {
   public:
-    NbodyDemo();
+    explicit NbodyDemo(const NbodyMpiLink* mpi = nullptr);
     ~NbodyDemo() override;
 
     const char* name() const override { return "nbody"; }
@@ -116,6 +121,7 @@ class NbodyDemo final : public Demo {
     void autotune(double seconds);
 
     AppServices app_;
+    const NbodyMpiLink* mpi_ = nullptr;  // rank 0 of clviz --mpi --viewer
     ComputeContext* cc_ = nullptr;
     std::unique_ptr<NbodySystem> system_;  // one device, several, or the MPI ranks
     NbodySimulation* sim_ = nullptr;       // the drawing device's: kernel choice, buffers

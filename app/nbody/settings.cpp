@@ -10,6 +10,7 @@
 #include "app/nbody/demo.hpp"
 #include "common/error.hpp"
 #include "common/flag_table.hpp"
+#include "common/parse.hpp"
 #include "common/quoted_path.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/external_memory.hpp"
@@ -43,7 +44,24 @@ std::vector<DemoFlag> nbodyDemoFlags() {
              [](const std::string& v) {
                  parseWholeNumberFlag("--n", v, 1, static_cast<long long>(kMaxBodies));
              }},
-            {"--preset", "NAME", "initial scene", "preset", {}}};
+            {"--preset", "NAME", "initial scene", "preset", {}},
+            {"--viewer",
+             "",
+             "with --mpi: rank 0 opens the viewer and steers the run (every viewer option "
+             "applies); the other ranks compute",
+             "viewer",
+             {},
+             DemoFlag::Goes::Option,
+             "--mpi"},
+            {"--mpi-timeout", "S",
+             "with --mpi: end the run when one MPI exchange takes longer [60]", "mpi-timeout",
+             [](const std::string& v) {
+                 const auto s = parseNumber(v);
+                 if (!s || !(*s > 0) || *s > 86400)
+                     throw UsageError("--mpi-timeout expects seconds (0 < S <= 86400), got " +
+                                      quotedPath(v));
+             },
+             DemoFlag::Goes::Option, "--mpi"}};
 }
 
 const Table& NbodyDemo::settings() {
