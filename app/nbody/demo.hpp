@@ -100,7 +100,14 @@ class NbodyDemo final : public Demo {
     bool wantVelocities() const { return style_.colour == ParticleColour::Speed; }
 
     // --- panels (app/nbody_*_panel.cpp) ---
+    // The Simulation panel, one section each; every change goes through set().
     void simulationPanel();
+    void applyFromPanel(const std::string& key, const std::string& value);
+    void sceneSection();
+    void kernelSection();
+    void integrationSection();
+    void runControls();
+    void drawingSection();
     void interopPanel();
     void timingsPanel();
     void diagnosticsPanel();
