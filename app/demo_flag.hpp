@@ -18,15 +18,15 @@ struct DemoFlag {
         Setting,  // --set key=value before the first frame
         Option,   // AppOptions::demoOptions[key], for the demo's run mode
     };
-    std::string names;      // CLI11 spellings: "--n"
-    std::string valueName;  // shown in --help: "N"; empty: a switch (its value is "on")
-    std::string help;       // what it sets, for --help
-    std::string key;        // the setting (or option) it stands for
+    std::string names = {};      // CLI11 spellings: "--n"
+    std::string valueName = {};  // shown in --help: "N"; empty: a switch (its value is "on")
+    std::string help = {};       // what it sets, for --help
+    std::string key = {};        // the setting (or option) it stands for
     // Checks the value on the command line already (throws UsageError); empty: the demo's set()
     // checks it when it applies, as for --set.
-    std::function<void(const std::string& value)> check;
+    std::function<void(const std::string& value)> check = {};
     Goes goes = Goes::Setting;
-    std::string onlyWith;  // a run mode's flag this one needs ("--mpi"); empty: none
+    std::string onlyWith = {};  // a run mode's flag this one needs ("--mpi"); empty: none
 };
 
 // What the shell lends a run mode.
