@@ -243,9 +243,10 @@ TEST(Cli, DemoFlagsComeFromTheRegistry) {
         } else {
             EXPECT_EQ(o.demoOptions.at(f.key), want) << f.names;
         }
-        if (!f.onlyWith.empty())
+        if (!f.onlyWith.empty()) {
             EXPECT_EQ(usageError({f.names, f.valueName.empty() ? "--verbose" : "1"}),
                       f.names + " goes with " + f.onlyWith);
+        }
     }
     for (const auto& [id, mode] : registeredDemoModes()) {
         EXPECT_NE(help.find(mode.names), std::string::npos) << mode.names;
