@@ -26,8 +26,8 @@ bool parseOnOffFlag(const std::string& flag, const std::string& text) {
 double parseSecondsFlag(const std::string& text) {
     const auto v = parseNumber(text);
     if (!v || !(*v > 0) || *v > 1e6)
-        throw UsageError("--seconds expects a duration in seconds (0 < S <= 1e6), got '" + text +
-                         "'");
+        throw UsageError("--seconds expects a duration in seconds (0 < S <= 1e6), got " +
+                         quotedPath(text));
     return *v;
 }
 
