@@ -7,6 +7,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -146,26 +147,13 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
         global = cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16);
         local = cl::NDRange(16, 16);
     }
-    cl_uint a = 0;
-    gramKernel.setArg(a++, cl_int(bands));
-    gramKernel.setArg(a++, cl_int(pitch));
-    gramKernel.setArg(a++, cl_long(samples));
-    gramKernel.setArg(a++, cl_int(p.chunkLen));
-    gramKernel.setArg(a++, x);
-    gramKernel.setArg(a++, noMu);
-    gramKernel.setArg(a++, pairBuf);
-    gramKernel.setArg(a++, partial);
-    gramKernel.setArg(a++, partialSums);
+    setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x, noMu,
+            pairBuf, partial, partialSums);
     cl::Event first, last;
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &first);
 
     cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
-    reduce.setArg(0, cl_int(bands));
-    reduce.setArg(1, cl_int(p.chunks));
-    reduce.setArg(2, partial);
-    reduce.setArg(3, partialSums);
-    reduce.setArg(4, gram);
-    reduce.setArg(5, sums);
+    setArgs(reduce, cl_int(bands), cl_int(p.chunks), partial, partialSums, gram, sums);
     const std::size_t items = (entries + bands + 255) / 256 * 256;
     q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
                            &last);
@@ -218,11 +206,7 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     // Pass 1: the means (row sums per chunk, added in double here).
     cl::Buffer rowPartials(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(float));
     cl::Kernel& rowSums = kernels_.get("covariance.cl", "cov_row_sums", fp);
-    rowSums.setArg(0, cl_int(pitch));
-    rowSums.setArg(1, cl_long(samples));
-    rowSums.setArg(2, cl_int(p.chunkLen));
-    rowSums.setArg(3, x);
-    rowSums.setArg(4, rowPartials);
+    setArgs(rowSums, cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x, rowPartials);
     cl::Event first, last;
     q.enqueueNDRangeKernel(rowSums, cl::NullRange, cl::NDRange(std::size_t(p.chunks) * 256, bands),
                            cl::NDRange(256, 1), nullptr, &first);
@@ -252,27 +236,14 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     cl::Buffer sums(ctx, CL_MEM_READ_WRITE, bands * totalBytes);
     cl::Kernel& gramKernel =
         kernels_.get("covariance.cl", "cov_gram_tiled", "-DTILE=" + std::to_string(kTile));
-    cl_uint a = 0;
-    gramKernel.setArg(a++, cl_int(bands));
-    gramKernel.setArg(a++, cl_int(pitch));
-    gramKernel.setArg(a++, cl_long(samples));
-    gramKernel.setArg(a++, cl_int(p.chunkLen));
-    gramKernel.setArg(a++, x);
-    gramKernel.setArg(a++, muBuf);
-    gramKernel.setArg(a++, pairBuf);
-    gramKernel.setArg(a++, partial);
-    gramKernel.setArg(a++, partialSums);
+    setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x,
+            muBuf, pairBuf, partial, partialSums);
     cl::Event gramStart;
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange,
                            cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16),
                            cl::NDRange(16, 16), nullptr, &gramStart);
     cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", fp);
-    reduce.setArg(0, cl_int(bands));
-    reduce.setArg(1, cl_int(p.chunks));
-    reduce.setArg(2, partial);
-    reduce.setArg(3, partialSums);
-    reduce.setArg(4, gram);
-    reduce.setArg(5, sums);
+    setArgs(reduce, cl_int(bands), cl_int(p.chunks), partial, partialSums, gram, sums);
     q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange((entries + bands + 255) / 256 * 256),
                            cl::NDRange(256), nullptr, &last);
     std::vector<double> g(entries);

@@ -8,6 +8,7 @@
 #include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -51,9 +52,7 @@ RooflineCeilings measureRooflineCeilings(ComputeContext& cc, std::size_t readByt
         const std::size_t wg = std::min<std::size_t>(256, info.maxWorkGroupSize);
         const std::size_t groups =
             std::max<std::size_t>(1, std::min(readBytes / 16 / wg, units * (gpu ? 8 : 1)));
-        k.setArg(0, data);
-        k.setArg(1, cl_ulong(readBytes / 16));
-        k.setArg(2, sink);
+        setArgs(k, data, cl_ulong(readBytes / 16), sink);
         out.readGBs = double(readBytes) / (bestOf(cc, k, groups * wg, wg, 5) * 1e6);
     }
 
@@ -63,9 +62,7 @@ RooflineCeilings measureRooflineCeilings(ComputeContext& cc, std::size_t readByt
         const std::size_t wg = std::min<std::size_t>(256, info.maxWorkGroupSize);
         const std::size_t items = units * (gpu ? 2048 : wg);
         const int iters = gpu ? 4096 : 256;
-        k.setArg(0, cl_int(iters));
-        k.setArg(1, cl_float(1.0f));
-        k.setArg(2, sink);
+        setArgs(k, cl_int(iters), cl_float(1.0f), sink);
         const double ms = bestOf(cc, k, items, wg, 3);
         out.fp32Gflops = 2.0 * 16 * double(iters) * double(items) / (ms * 1e6);
     }
@@ -79,9 +76,7 @@ RooflineCeilings measureRooflineCeilings(ComputeContext& cc, std::size_t readByt
             cl::Kernel k = cc.programs().kernel("roofline.cl", "mma_tf32_probe", "-DNV_INLINE_PTX");
             const std::size_t wg = 256, items = units * 2048;
             const int iters = 2048;
-            k.setArg(0, cl_int(iters));
-            k.setArg(1, cl_float(1.0f));
-            k.setArg(2, sink);
+            setArgs(k, cl_int(iters), cl_float(1.0f), sink);
             const double ms = bestOf(cc, k, items, wg, 3);
             // Per warp and iteration: 4 MMAs of 16 x 8 x 8, 2 flops per multiply-add.
             out.tf32Gflops = double(items / 32) * iters * 4 * (2.0 * 16 * 8 * 8) / (ms * 1e6);
