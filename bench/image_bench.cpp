@@ -12,6 +12,7 @@
 #include <optional>
 #include <thread>
 
+#include "bench/row_timing.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
@@ -51,11 +52,6 @@ std::string speedup(double baselineMs, double ms) {
     return buf;
 }
 
-void appendNote(std::string& note, const std::string& more) {
-    if (more.empty()) return;
-    note += (note.empty() ? "" : "; ") + more;
-}
-
 // One row to time: `run` enqueues one repetition; `bytes` is what it reads plus writes.
 struct Job {
     std::string variant;
@@ -82,31 +78,15 @@ Job makeJob(std::string variant, std::string config, double bytes,
 }
 
 std::vector<double> timeJob(const Job& job, const BenchOptions& o, ComputeContext& cc) {
-    double firstMs = 0;
-    for (int i = 0; i < std::max(1, o.quick ? 1 : o.warmup); ++i) {
-        firstMs = job.run().milliseconds();
-        if (firstMs > 1000) break;
-    }
-    int repeats = o.quick ? std::min(o.repeats, 3) : o.repeats;
-    if (firstMs > 0) repeats = std::clamp(static_cast<int>(kRowBudgetMs / firstMs), 3, repeats);
-    std::vector<double> ms;
-    for (int i = 0; i < repeats; ++i)
-        ms.push_back(job.run().milliseconds());
+    std::vector<double> ms =
+        timeRepeats([&job] { return job.run().milliseconds(); }, o, kRowBudgetMs);
     cc.queue().finish();
     return ms;
 }
 
 BenchRow makeRow(const std::string& suite, const std::string& variant, const std::string& config,
                  int edge, const std::vector<double>& ms, double bytes) {
-    BenchRow row;
-    row.suite = suite;
-    row.variant = variant;
-    row.config = config;
-    row.size = sizeLabel(edge);
-    row.medianMs = median(ms);
-    row.minMs = *std::min_element(ms.begin(), ms.end());
-    row.maxMs = *std::max_element(ms.begin(), ms.end());
-    row.samples = static_cast<int>(ms.size());
+    BenchRow row = timedRow(suite, variant, config, sizeLabel(edge), ms);
     if (bytes > 0 && row.medianMs > 0) row.metrics = {{"GB/s", bytes / (row.medianMs * 1e6)}};
     return row;
 }
@@ -123,11 +103,6 @@ std::vector<double> timeHost(const std::function<void()>& f, int repeats) {
                 .count());
     }
     return ms;
-}
-
-bool wanted(const BenchOptions& o, const std::string& variant) {
-    return o.variants.empty() ||
-           std::find(o.variants.begin(), o.variants.end(), variant) != o.variants.end();
 }
 
 std::string differs(const Rgba8Image& got, const Rgba8Image& want, int tolerance) {

@@ -11,16 +11,18 @@
 #include <random>
 #include <thread>
 
+#include "bench/row_timing.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
+#include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/linalg/clblast_row.hpp"
 #include "compute/linalg/covariance.hpp"
 #include "compute/linalg/gemm.hpp"
 #include "compute/linalg/reduction.hpp"
-#include "compute/linalg/roofline.hpp"
+#include "compute/roofline/ceiling_probes.hpp"
 
 namespace clviz::bench {
 
@@ -29,45 +31,10 @@ namespace {
 constexpr double kRowBudgetMs = 1500;  // timed device time per row, at most (roughly)
 constexpr int kSampledEntries = 512;   // entries of C checked in double per product
 
-bool wanted(const BenchOptions& o, const std::string& variant) {
-    return o.variants.empty() ||
-           std::find(o.variants.begin(), o.variants.end(), variant) != o.variants.end();
-}
-
-// Median-able device times of `run` (which returns one repetition's milliseconds).
+// timeRepeats within this suite's budget per row.
 std::vector<double> timeRuns(const std::function<double()>& run, const BenchOptions& o,
                              int maxRepeats = 0) {
-    double firstMs = 0;
-    for (int i = 0; i < std::max(1, o.quick ? 1 : o.warmup); ++i) {
-        firstMs = run();
-        if (firstMs > 1000) break;
-    }
-    int repeats = o.quick ? std::min(o.repeats, 3) : o.repeats;
-    if (maxRepeats > 0) repeats = std::min(repeats, maxRepeats);
-    if (firstMs > 0) repeats = std::clamp(static_cast<int>(kRowBudgetMs / firstMs), 3, repeats);
-    std::vector<double> ms;
-    for (int i = 0; i < repeats; ++i)
-        ms.push_back(run());
-    return ms;
-}
-
-BenchRow makeRow(const std::string& suite, const std::string& variant, const std::string& config,
-                 const std::string& size, const std::vector<double>& ms) {
-    BenchRow row;
-    row.suite = suite;
-    row.variant = variant;
-    row.config = config;
-    row.size = size;
-    row.medianMs = median(ms);
-    row.minMs = *std::min_element(ms.begin(), ms.end());
-    row.maxMs = *std::max_element(ms.begin(), ms.end());
-    row.samples = static_cast<int>(ms.size());
-    return row;
-}
-
-void appendNote(std::string& note, const std::string& more) {
-    if (more.empty()) return;
-    note += (note.empty() ? "" : "; ") + more;
+    return timeRepeats(run, o, kRowBudgetMs, maxRepeats);
 }
 
 std::string fmt(const char* f, double v) {
@@ -187,7 +154,7 @@ void runGemmRow(ComputeContext& cc, const BenchOptions& o, BenchReport& report, 
     BenchRow row;
     try {
         const auto ms = clBoundary("gemm " + job.variant, [&] { return timeRuns(job.run, o); });
-        row = makeRow("gemm", job.variant, job.config, size, ms);
+        row = timedRow("gemm", job.variant, job.config, size, ms);
         const double gflops = 2.0 * n * n * double(n) / (row.medianMs * 1e6);
         row.metrics = {{"GFLOP/s", gflops}};
         appendNote(row.note, job.note);
@@ -285,10 +252,10 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                     },
                     o);
             });
-            row = makeRow("covariance", variant,
-                          std::string(type == SampleType::U8 ? "u8" : "f32") +
-                              (last.tensorPath ? ", mma.sync" : ""),
-                          size, ms);
+            row = timedRow("covariance", variant,
+                           std::string(type == SampleType::U8 ? "u8" : "f32") +
+                               (last.tensorPath ? ", mma.sync" : ""),
+                           size, ms);
             row.metrics = {{"Gop/s", ops / (row.medianMs * 1e6)}};
             appendNote(row.note,
                        "ops = B(B+1)S; device time of every pass incl. adding the chunks");
@@ -335,7 +302,7 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                     },
                     o);
             });
-            row = makeRow("covariance", "clblast-ssyrk", "f32, " + blas.tuningNote(), size, ms);
+            row = timedRow("covariance", "clblast-ssyrk", "f32, " + blas.tuningNote(), size, ms);
             row.metrics = {{"Gop/s", ops / (row.medianMs * 1e6)}};
             std::vector<float> got(std::size_t(bands) * bands);
             cc.queue().enqueueReadBuffer(c, CL_TRUE, 0, got.size() * 4, got.data());
@@ -384,10 +351,12 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
     int step = 0;
     // The roofline's ceilings, measured in this run: every row is also a share of them.
     progress(++step, 0, "gemm ceilings");
-    const RooflineCeilings ceilings = clBoundary("roofline probes", [&] {
-        return measureRooflineCeilings(cc,
-                                       o.quick ? std::size_t(16) << 20 : std::size_t(256) << 20);
-    });
+    // The lab's probes (compute/roofline/): each checks its own result; --quick copies 16 MiB.
+    CeilingProbeSizes probeSizes = probeSizesFor(cc.info());
+    if (o.quick) probeSizes.copyBytes = std::min(probeSizes.copyBytes, std::size_t(16) << 20);
+    InlinePtxBuilds probeBuilds(cc);
+    const DeviceCeilings ceilings = measureDeviceCeilings(cc, probeSizes, probeBuilds);
+    const double tf32Gflops = ceilings.tf32Gflops.value_or(0);
     {
         auto probeRow = [&](const char* variant, const char* config, const char* unit, double v,
                             const std::string& note) {
@@ -397,14 +366,16 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
             row.note = note;
             report.add(row);
         };
-        probeRow("fma-probe", "16 FMA chains per work-item", "GFLOP/s", ceilings.fp32Gflops,
-                 "FP32 ceiling for this run");
-        probeRow("mma-tf32-probe", "4 mma.sync m16n8k8 per warp, register operands", "GFLOP/s",
-                 ceilings.tf32Gflops,
-                 ceilings.tf32Gflops > 0 ? "TF32 ceiling for this run" : ceilings.tf32Note);
-        probeRow(
-            "read-probe", "float4 loads", "GB/s", ceilings.readGBs,
-            "memory ceiling; FP32 ridge at " + fmt("%.1f", ceilings.ridgeFp32()) + " flop/byte");
+        probeRow("fma-probe", "8 float4 FMA chains per work-item, checked", "GFLOP/s",
+                 ceilings.fp32Gflops, "FP32 ceiling for this run");
+        probeRow("mma-tf32-probe", "4 mma.sync m16n8k8 per warp, register operands, checked",
+                 "GFLOP/s", tf32Gflops,
+                 tf32Gflops > 0 ? "TF32 ceiling for this run" : ceilings.tensorNote);
+        const double ridge =
+            ceilings.bandwidthGBs > 0 ? ceilings.fp32Gflops / ceilings.bandwidthGBs : 0;
+        probeRow("copy-probe", "uint4 copy, read + write counted, checked", "GB/s",
+                 ceilings.bandwidthGBs,
+                 "memory ceiling; FP32 ridge at " + fmt("%.1f", ridge) + " flop/byte");
     }
     for (long long nLL : sizes) {
         const int n = static_cast<int>(nLL);
@@ -439,7 +410,7 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
             job.config = def.key().empty() ? "default" : def.key() + " (default)";
             if (info.needsInlinePtx) job.note = gemm.ptxNote();
             if (ptx) {
-                job.ceilingGflops = ceilings.tf32Gflops, job.ceilingName = "mma probe";
+                job.ceilingGflops = tf32Gflops, job.ceilingName = "mma probe";
             } else {
                 job.ceilingGflops = ceilings.fp32Gflops, job.ceilingName = "FMA probe";
             }
@@ -534,7 +505,7 @@ void runReduceBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& 
                     return eventMilliseconds(e);
                 },
                 o);
-            BenchRow row = makeRow("reduce", "read-probe", "float4 loads, no tree", size, ms);
+            BenchRow row = timedRow("reduce", "read-probe", "float4 loads, no tree", size, ms);
             probeGbs = double(count / 4 * 16) / (row.medianMs * 1e6);
             row.metrics = {{"GB/s", probeGbs}};
             row.note = "the read-bandwidth ceiling for this run";
@@ -568,7 +539,7 @@ void runReduceBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& 
                                 },
                                 o);
                         });
-                        row = makeRow("reduce", info.id, config, size, ms);
+                        row = timedRow("reduce", info.id, config, size, ms);
                         const double gbs = double(bytes) / (row.medianMs * 1e6);
                         row.metrics = {{"GB/s", gbs}};
                         if (probeGbs > 0)

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "bench/row_timing.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
 #include "common/parse.hpp"
@@ -24,18 +25,11 @@ namespace {
 constexpr int kComponents = 20;  // m, as the target
 
 BenchRow makeRow(const std::string& variant, const std::string& config, const CubeShape& shape,
-                 std::vector<double> ms) {
-    BenchRow row;
-    row.suite = "mnf";
-    row.variant = variant;
-    row.config = config;
-    row.size = std::to_string(shape.samples) + "x" + std::to_string(shape.lines) + "x" +
-               std::to_string(shape.bands);
-    row.medianMs = median(ms);
-    row.minMs = *std::min_element(ms.begin(), ms.end());
-    row.maxMs = *std::max_element(ms.begin(), ms.end());
-    row.samples = int(ms.size());
-    return row;
+                 const std::vector<double>& ms) {
+    return timedRow("mnf", variant, config,
+                    std::to_string(shape.samples) + "x" + std::to_string(shape.lines) + "x" +
+                        std::to_string(shape.bands),
+                    ms);
 }
 
 std::vector<CubeShape> shapesFor(const BenchOptions& options) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "bench/row_timing.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
 #include "compute/core/profiling.hpp"
@@ -70,15 +71,7 @@ Timed timeSteps(NbodySimulation& sim, const BenchOptions& o) {
 
 BenchRow makeRow(const std::string& variant, const std::string& config, long long n,
                  const Timed& t) {
-    BenchRow row;
-    row.suite = "nbody";
-    row.variant = variant;
-    row.config = config;
-    row.size = sizeLabel(n);
-    row.medianMs = median(t.stepMs);
-    row.minMs = *std::min_element(t.stepMs.begin(), t.stepMs.end());
-    row.maxMs = *std::max_element(t.stepMs.begin(), t.stepMs.end());
-    row.samples = static_cast<int>(t.stepMs.size());
+    BenchRow row = timedRow("nbody", variant, config, sizeLabel(n), t.stepMs);
     const double interactions = static_cast<double>(n) * static_cast<double>(n);
     const double perSecond = interactions / (row.medianMs * 1e-3);
     row.metrics = {{"interactions/s", perSecond},

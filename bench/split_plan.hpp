@@ -22,7 +22,8 @@ struct SplitBenchPlan {
     NbodyParams params;  // the preset's dt and softening
 };
 
-// `flag` names the option in messages ("--devices", "--mpi"). Throws clviz::Error for the tree.
+// Every variant splits (pairs and the tree sum their devices' parts); `flag` ("--devices",
+// "--mpi") is kept for messages.
 SplitBenchPlan planSplitBenchmark(const BenchOptions& o, const char* flag);
 
 struct SplitTimed {

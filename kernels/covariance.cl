@@ -6,25 +6,32 @@
 // u8: products in 32-bit integers; the host keeps chunks <= 33025 samples, so that
 // 255^2 * chunk < 2^31 and a partial cannot overflow. float: x - mu[band] in FP32.
 
+#include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: MMA_U8_M16N8K32
+#include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
+
 #ifdef U8
 typedef uchar elem;
 typedef uint acc_t;
+typedef uint4 acc_t4;
 #define VALUE(x, band) ((uint)(x))
 #else
 typedef float elem;
 typedef float acc_t;
+typedef float4 acc_t4;
 #define VALUE(x, band) ((x) - mu[band])
 #endif
 
-// ---- portable register-blocked tile: TILE x TILE per 16 x 16 work-group, 4 x 4 per work-item -----
+// ---- portable register-blocked tile: TILE x TILE per 16 x 16 work-group, R x R per work-item ------
+// (R = TILE / 16, a multiple of 4: R consecutive rows and columns each)
 #ifdef TILE
 #define KC 32
 __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
     int bands, int pitch, long samples, int chunkLen, __global const elem* X,
     __global const float* mu, __global const uint* pairs, __global acc_t* partial,
     __global acc_t* partialSums) {
-    __local acc_t As[KC][TILE + 1];
-    __local acc_t Bs[KC][TILE + 1];
+    // k-major, rows of TILE+4: a work-item's R consecutive rows (columns) are one 16-byte read.
+    __local acc_t As[KC][TILE + 4] __attribute__((aligned(16)));
+    __local acc_t Bs[KC][TILE + 4] __attribute__((aligned(16)));
     const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * 16 + tx;
     const uint pair = pairs[get_group_id(0)];
     const int i0 = (pair >> 16) * TILE, j0 = (pair & 0xffff) * TILE;
@@ -39,21 +46,42 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
             acc[m][n] = 0;
     acc_t rowSum = 0;
 
+    // Each work-item moves ITEMS values of each tile per stage (a warp: one row's KC samples, so
+    // the global reads coalesce), loaded into registers one stage ahead: the next stage's loads
+    // are in flight while this one's products run.
+#define ITEMS (TILE * KC / 256)
+    acc_t va[ITEMS], vb[ITEMS];
+#define TILED_FETCH(s)                                                                        \
+    _Pragma("unroll") for (int q = 0; q < ITEMS; ++q) {                                       \
+        const int e = tid + 256 * q, r = e / KC;                                              \
+        const long sk = (s) + e % KC;                                                         \
+        const int ia = i0 + r, jb = j0 + r;                                                   \
+        va[q] = (ia < bands && sk < s1) ? VALUE(X[(size_t)ia * pitch + sk], ia) : 0;          \
+        vb[q] = (jb < bands && sk < s1) ? VALUE(X[(size_t)jb * pitch + sk], jb) : 0;          \
+    }
+    TILED_FETCH(s0)
     for (long s = s0; s < s1; s += KC) {
-        for (int e = tid; e < TILE * KC; e += 256) {
-            const int r = e / KC, k = e % KC;
-            const long sk = s + k;
-            const int ia = i0 + r, jb = j0 + r;
-            As[k][r] = (ia < bands && sk < s1) ? VALUE(X[(size_t)ia * pitch + sk], ia) : 0;
-            Bs[k][r] = (jb < bands && sk < s1) ? VALUE(X[(size_t)jb * pitch + sk], jb) : 0;
+#pragma unroll
+        for (int q = 0; q < ITEMS; ++q) {
+            const int e = tid + 256 * q;
+            As[e % KC][e / KC] = va[q];
+            Bs[e % KC][e / KC] = vb[q];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (s + KC < s1) {
+            TILED_FETCH(s + KC)
+        }
+#pragma unroll 8
         for (int k = 0; k < KC; ++k) {
             acc_t a[TILE / 16], b[TILE / 16];
-            for (int m = 0; m < R; ++m)
-                a[m] = As[k][ty + 16 * m];
-            for (int n = 0; n < R; ++n)
-                b[n] = Bs[k][tx + 16 * n];
+            for (int m = 0; m < R; m += 4) {
+                const acc_t4 v = *(__local const acc_t4*)&As[k][ty * R + m];
+                a[m] = v.x, a[m + 1] = v.y, a[m + 2] = v.z, a[m + 3] = v.w;
+            }
+            for (int n = 0; n < R; n += 4) {
+                const acc_t4 v = *(__local const acc_t4*)&Bs[k][tx * R + n];
+                b[n] = v.x, b[n + 1] = v.y, b[n + 2] = v.z, b[n + 3] = v.w;
+            }
             for (int m = 0; m < R; ++m)
                 for (int n = 0; n < R; ++n)
                     acc[m][n] += a[m] * b[n];
@@ -67,7 +95,7 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
     __global acc_t* out = partial + (size_t)get_group_id(1) * bands * bands;
     for (int m = 0; m < R; ++m)
         for (int n = 0; n < R; ++n) {
-            const int i = i0 + ty + 16 * m, j = j0 + tx + 16 * n;
+            const int i = i0 + ty * R + m, j = j0 + tx * R + n;
             if (i < bands && j < bands) out[(size_t)i * bands + j] = acc[m][n];
         }
     if (diagonal && tid < TILE && i0 + tid < bands)
@@ -86,9 +114,37 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
 // 4t..4t+3 and 16+4t..16+4t+3 of rows g and g+8). Without NV_INLINE_PTX each lane computes the
 // same accumulators with integer multiply-adds (the portable twin).
 #ifdef MMA_U8
-#define MT 64
+// MT: the Gram tile, the host's (covariance.cpp, kTile) passed as -DMT; the warp layout below
+// (four warps of 32 x 32, two m16 by four n8 tiles each) covers 64 x 64 only.
+#if MT != 64
+#error "cov_gram_u8_mma covers a 64 x 64 Gram tile: build it with -DMT=64"
+#endif
 #define STAGE 256
 #define ROW4 (STAGE / 16 + 4)  // uint4 per padded local row
+// 16 samples of `band` from sample sc (zeros past the band count or the chunk's end).
+inline uint4 loadStage(__global const uchar* X, int bands, int pitch, long s1, int band, long sc) {
+    uint4 v = (uint4)(0);
+    if (band < bands) {
+        __global const uchar* p = X + (size_t)band * pitch + sc;
+#ifdef VEC_X
+        if (sc + 15 < s1) return *(__global const uint4*)p;
+#endif
+        uchar bytes[16];
+        for (int q = 0; q < 16; ++q)
+            bytes[q] = sc + q < s1 ? p[q] : 0;
+        v = as_uint4(vload16(0, bytes));
+    }
+    return v;
+}
+
+// The sum of the 16 bytes: pairs of bytes in 16-bit lanes (at most 8 x 255 each), then the lanes.
+inline uint byteSum(uint4 v) {
+    const uint m = 0x00ff00ffu;
+    const uint s = (v.x & m) + ((v.x >> 8) & m) + (v.y & m) + ((v.y >> 8) & m) + (v.z & m) +
+                   ((v.z >> 8) & m) + (v.w & m) + ((v.w >> 8) & m);
+    return (s & 0xffffu) + (s >> 16);
+}
+
 __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     int bands, int pitch, long samples, int chunkLen, __global const uchar* X,
     __global const float* mu, __global const uint* pairs, __global uint* partial,
@@ -112,37 +168,34 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
 #pragma unroll
             for (int q = 0; q < 4; ++q)
                 acc[a][b][q] = 0;
-    uint rowSum = 0;
 
+    // Each work-item moves 8 uint4 of A's rows (and 8 of B's) per stage: rows (tid >> 4) + 8 q,
+    // 16 bytes at column (tid & 15). They are loaded into registers one stage ahead, so the next
+    // stage's global loads are in flight while this one's MMAs run. A diagonal tile's columns are
+    // its rows (A alone); its row sums are added from the same registers.
+    const int lr = tid >> 4, lc = (tid & 15) * 16;
+    uint4 ra[8], rb[8];
+    uint rs[8];
+#pragma unroll
+    for (int q = 0; q < 8; ++q)
+        rs[q] = 0;
+#define COV_FETCH(s)                                                            \
+    _Pragma("unroll") for (int q = 0; q < 8; ++q) {                             \
+        ra[q] = loadStage(X, bands, pitch, s1, i0 + lr + 8 * q, (s) + lc);    \
+        if (!diagonal) rb[q] = loadStage(X, bands, pitch, s1, j0 + lr + 8 * q, (s) + lc); \
+    }
+    COV_FETCH(s0)
     for (long s = s0; s < s1; s += STAGE) {
-        // 2 x 64 rows of 16 uint4 each: 2048 loads of 16 bytes for 128 work-items (a diagonal
-        // tile's columns are its rows: A alone).
-        for (int e = tid; e < (diagonal ? 1 : 2) * MT * (STAGE / 16); e += 128) {
-            const int which = e / (MT * (STAGE / 16)), r = (e / (STAGE / 16)) % MT;
-            const int c = (e % (STAGE / 16)) * 16;
-            const int band = (which ? j0 : i0) + r;
-            const long sc = s + c;
-            uint4 v = (uint4)(0);
-            if (band < bands) {
-                __global const uchar* p = X + (size_t)band * pitch + sc;
-#ifdef VEC_X
-                if (sc + 15 < s1) {
-                    v = *(__global const uint4*)p;
-                } else
-#endif
-                {
-                    uchar bytes[16];
-                    for (int q = 0; q < 16; ++q)
-                        bytes[q] = sc + q < s1 ? p[q] : 0;
-                    v = as_uint4(vload16(0, bytes));
-                }
-            }
-            if (which)
-                Bs[r][c / 16] = v;
-            else
-                As[r][c / 16] = v;
+#pragma unroll
+        for (int q = 0; q < 8; ++q) {
+            As[lr + 8 * q][lc / 16] = ra[q];
+            if (!diagonal) Bs[lr + 8 * q][lc / 16] = rb[q];
+            if (diagonal) rs[q] += byteSum(ra[q]);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        if (s + STAGE < s1) {
+            COV_FETCH(s + STAGE)
+        }
 #ifdef NV_INLINE_PTX
         __local uint4(*Bt)[ROW4] = diagonal ? As : Bs;
 #pragma unroll
@@ -159,12 +212,8 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
 #define MMA_U8_STEP(X0, X1)                                                                       \
     _Pragma("unroll") for (int a = 0; a < 2; ++a)                                                 \
         _Pragma("unroll") for (int b = 0; b < 4; ++b)                                             \
-            asm volatile(                                                                         \
-                "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 "                                \
-                "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"                          \
-                : "+r"(acc[a][b][0]), "+r"(acc[a][b][1]), "+r"(acc[a][b][2]), "+r"(acc[a][b][3]) \
-                : "r"(av[a][0].X0), "r"(av[a][1].X0), "r"(av[a][0].X1), "r"(av[a][1].X1),       \
-                  "r"(bv[b].X0), "r"(bv[b].X1));
+            MMA_U8_M16N8K32(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3],              \
+                            av[a][0].X0, av[a][1].X0, av[a][0].X1, av[a][1].X1, bv[b].X0, bv[b].X1);
         MMA_U8_STEP(x, y)
         MMA_U8_STEP(z, w)
         }
@@ -175,19 +224,14 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
         for (int a = 0; a < 2; ++a)
             for (int b = 0; b < 4; ++b)
                 for (int q = 0; q < 4; ++q) {
-                    const int r = wm + a * 16 + g + (q >> 1) * 8;
-                    const int c = wn + b * 8 + 2 * t + (q & 1);
+                    const int r = mmaAccRow(wm + a * 16, g, q);
+                    const int c = mmaAccCol(wn + b * 8, t, q);
                     uint sum = acc[a][b][q];
                     for (int k = 0; k < STAGE; ++k)
                         sum += (uint)ab[r * ROW4 * 16 + k] * (uint)bb[c * ROW4 * 16 + k];
                     acc[a][b][q] = sum;
                 }
 #endif
-        if (diagonal && tid < MT) {
-            __local const uchar* row = (__local const uchar*)As[tid];
-            for (int k = 0; k < STAGE; ++k)
-                rowSum += row[k];
-        }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
@@ -198,12 +242,23 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
         for (int b = 0; b < 4; ++b)
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
-                const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
-                const int j = j0 + wn + b * 8 + 2 * t + (q & 1);
+                const int i = mmaAccRow(i0 + wm + a * 16, g, q);
+                const int j = mmaAccCol(j0 + wn + b * 8, t, q);
                 if (i < bands && j < bands) out[(size_t)i * bands + j] = acc[a][b][q];
             }
-    if (diagonal && tid < MT && i0 + tid < bands)
-        partialSums[(size_t)get_group_id(1) * bands + i0 + tid] = rowSum;
+    if (diagonal) {  // the 16 work-items of a row add their columns' sums
+        __local uint* part = (__local uint*)As;
+#pragma unroll
+        for (int q = 0; q < 8; ++q)
+            part[(lr + 8 * q) * 16 + (tid & 15)] = rs[q];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (tid < MT && i0 + tid < bands) {
+            uint rowSum = 0;
+            for (int c = 0; c < 16; ++c)
+                rowSum += part[tid * 16 + c];
+            partialSums[(size_t)get_group_id(1) * bands + i0 + tid] = rowSum;
+        }
+    }
 }
 #endif  // MMA_U8
 
@@ -219,6 +274,20 @@ typedef double total_t;
 typedef float total_t;
 #endif
 
+// Eight independent loads per round: a work-item has ~100 chunks to add, and one load in flight
+// at a time would leave this pass waiting on memory latency.
+inline total_t sumChunks(__global const acc_t* p, int stride, int chunks) {
+    total_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int c = 0;
+    for (; c + 8 <= chunks; c += 8)
+#pragma unroll
+        for (int q = 0; q < 8; ++q)
+            s[q] += p[(size_t)(c + q) * stride];
+    for (; c < chunks; ++c)
+        s[0] += p[(size_t)c * stride];
+    return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
 __kernel void cov_reduce_partials(int bands, int chunks, __global const acc_t* partial,
                                   __global const acc_t* partialSums, __global total_t* gram,
                                   __global total_t* sums) {
@@ -227,16 +296,10 @@ __kernel void cov_reduce_partials(int bands, int chunks, __global const acc_t* p
     if (id < entries) {
         const int i = id / bands, j = id % bands;
         if (i > j) return;  // the host mirrors the lower triangle
-        total_t s = 0;
-        for (int c = 0; c < chunks; ++c)
-            s += partial[(size_t)c * entries + id];
-        gram[id] = s;
+        gram[id] = sumChunks(partial + id, entries, chunks);
     } else if (id < entries + bands) {
         const int b = id - entries;
-        total_t s = 0;
-        for (int c = 0; c < chunks; ++c)
-            s += partialSums[(size_t)c * bands + b];
-        sums[b] = s;
+        sums[b] = sumChunks(partialSums + b, bands, chunks);
     }
 }
 

@@ -4,6 +4,9 @@
 // (also double-buffered with -DDOUBLE_BUFFER), gemm_tf32.
 // beta == 0 never reads C, as in BLAS (C may hold garbage then).
 
+#include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: tf32_round, MMA_TF32_M16N8K8
+#include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
+
 #ifdef TRANS_A
 #define A_AT(i, k) A[(size_t)(k) * M + (i)]
 #else
@@ -88,8 +91,17 @@ inline float4 load4(__global const float* row, int c, int limit, int vec) {
 #define VB 0
 #endif
 
-// Group g of the A tile at (i0, k0).
+// Group g of the A tile at (i0, k0). FULL_TILES (set by the host for gemm_regblock when BM, BN
+// and BK divide M, N and K, so rows are float4-aligned too) drops every edge check: one 16-byte
+// load per group.
 inline float4 loadA(__global const float* A, int M, int K, int i0, int k0, int g) {
+#ifdef FULL_TILES
+#ifdef TRANS_A
+    return *(__global const float4*)(A + (size_t)(k0 + g / (BM / 4)) * M + i0 + (g % (BM / 4)) * 4);
+#else
+    return *(__global const float4*)(A + (size_t)(i0 + g / (BK / 4)) * K + k0 + (g % (BK / 4)) * 4);
+#endif
+#endif
 #ifdef TRANS_A  // stored K x M: groups run along m
     const int c = g / (BM / 4), r = (g % (BM / 4)) * 4;
     if (k0 + c >= K) return (float4)(0.0f);
@@ -102,6 +114,13 @@ inline float4 loadA(__global const float* A, int M, int K, int i0, int k0, int g
 }
 
 inline float4 loadB(__global const float* B, int N, int K, int k0, int j0, int g) {
+#ifdef FULL_TILES
+#ifdef TRANS_B
+    return *(__global const float4*)(B + (size_t)(j0 + g / (BK / 4)) * K + k0 + (g % (BK / 4)) * 4);
+#else
+    return *(__global const float4*)(B + (size_t)(k0 + g / (BN / 4)) * N + j0 + (g % (BN / 4)) * 4);
+#endif
+#endif
 #ifdef TRANS_B  // stored N x K: groups run along k
     const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
     if (j0 + r >= N) return (float4)(0.0f);
@@ -176,16 +195,22 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
     float4 ra[A_PER_ITEM], rb[B_PER_ITEM];  // the next tile, staged in registers
     const int tiles = (K + BK - 1) / BK;
 
-#define FETCH(k0)                                                                    \
-    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                             \
+// Braced: `if (...) FETCH(...)` must guard the B loads too (past the last tile they would read
+// beyond B, which the edge checks hid and FULL_TILES does not).
+#define FETCH(k0) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
         if (tid + s * NT < A_GROUPS) ra[s] = loadA(A, M, K, i0, (k0), tid + s * NT); \
-    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                           \
-        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT);
-#define STAGE(buf)                                                                    \
-    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                              \
-        if (tid + s * NT < A_GROUPS) storeTileA(As[buf], ra[s], tid + s * NT);       \
-    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                                              \
-        if (tid + s * NT < B_GROUPS) storeTileB(Bs[buf], rb[s], tid + s * NT);
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT); \
+    }
+#define STAGE(buf) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
+        if (tid + s * NT < A_GROUPS) storeTileA(As[buf], ra[s], tid + s * NT); \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (tid + s * NT < B_GROUPS) storeTileB(Bs[buf], rb[s], tid + s * NT); \
+    }
 
 #if BUFFERS == 2
     FETCH(0)
@@ -272,9 +297,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
 
 inline float tf32(float x) {
 #ifdef NV_INLINE_PTX
-    uint r;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-    return as_float(r);
+    return tf32_round(x);
 #else
     return x;
 #endif
@@ -330,16 +353,20 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
 
     float4 ra[A_PER_ITEM], rb[B_PER_ITEM];
     const int tiles = (K + BK - 1) / BK;
-#define FETCH_TC(k0)                                                                 \
-    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                             \
+#define FETCH_TC(k0) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
         if (tid + s * NT < A_GROUPS) ra[s] = loadA(A, M, K, i0, (k0), tid + s * NT); \
-    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                           \
-        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT);
-#define STAGE_TC(buf)                                                                 \
-    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s)                                              \
-        if (tid + s * NT < A_GROUPS) storeTf32A(As[buf], ra[s], tid + s * NT);       \
-    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s)                                              \
-        if (tid + s * NT < B_GROUPS) storeTf32B(Bs[buf], rb[s], tid + s * NT);
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (tid + s * NT < B_GROUPS) rb[s] = loadB(B, N, K, (k0), j0, tid + s * NT); \
+    }
+#define STAGE_TC(buf) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
+        if (tid + s * NT < A_GROUPS) storeTf32A(As[buf], ra[s], tid + s * NT); \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (tid + s * NT < B_GROUPS) storeTf32B(Bs[buf], rb[s], tid + s * NT); \
+    }
 
     FETCH_TC(0)
     STAGE_TC(0)
@@ -371,20 +398,15 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
             for (int a = 0; a < MT; ++a)
 #pragma unroll
                 for (int b = 0; b < NTL; ++b)
-                    asm volatile(
-                        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-                        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                        : "+f"(acc[a][b][0]), "+f"(acc[a][b][1]), "+f"(acc[a][b][2]),
-                          "+f"(acc[a][b][3])
-                        : "r"(af[a][0]), "r"(af[a][1]), "r"(af[a][2]), "r"(af[a][3]),
-                          "r"(bf[b][0]), "r"(bf[b][1]));
+                    MMA_TF32_M16N8K8(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3],
+                                     af[a][0], af[a][1], af[a][2], af[a][3], bf[b][0], bf[b][1]);
 #else
             // The lane's four accumulators: rows g and g + 8, columns 2t and 2t + 1.
             for (int a = 0; a < MT; ++a)
                 for (int b = 0; b < NTL; ++b)
                     for (int q = 0; q < 4; ++q) {
-                        const int r = wm + a * 16 + g + (q >> 1) * 8;
-                        const int c = wn + b * 8 + 2 * t + (q & 1);
+                        const int r = mmaAccRow(wm + a * 16, g, q);
+                        const int c = mmaAccCol(wn + b * 8, t, q);
                         float s = acc[a][b][q];
                         for (int e = 0; e < 8; ++e)
                             s = fma(as[r * AST + kk + e], bs[(kk + e) * BST + c], s);
@@ -402,8 +424,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
         for (int b = 0; b < NTL; ++b)
 #pragma unroll
             for (int q = 0; q < 4; ++q) {
-                const int i = i0 + wm + a * 16 + g + (q >> 1) * 8;
-                const int j = j0 + wn + b * 8 + 2 * t + (q & 1);
+                const int i = mmaAccRow(i0 + wm + a * 16, g, q);
+                const int j = mmaAccCol(j0 + wn + b * 8, t, q);
                 if (i < M && j < N) storeC(C, N, i, j, acc[a][b][q], alpha, beta);
             }
 }

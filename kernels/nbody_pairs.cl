@@ -130,13 +130,15 @@ static inline int offsetsOf(const int a, const int nb) {
     return 1 + (nb - 1) / 2 + (nb % 2 == 0 && a < nb / 2 ? 1 : 0);
 }
 
-// Launch: nb * chunks work-groups of WG, nb = ceil(n / S). acc must hold zeros.
+// Launch: blocks * chunks work-groups of WG for the blocks firstBlock .. firstBlock + blocks - 1
+// (all nb = ceil(n / S) on one device; a device's share of them when the system is split, each
+// device adding the pulls of its blocks' meetings into its own acc). acc must hold zeros.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_pairs(
     __global const float4* restrict pos, __global float4* restrict acc, const int n,
-    const int chunks, const float eps2) {
+    const int chunks, const float eps2, const int firstBlock) {
     __local float4 jpos[SUB], jacc[SUB];
     const int nb = (n + S - 1) / S;
-    const int a = get_group_id(0) / chunks, c = get_group_id(0) % chunks;
+    const int a = firstBlock + get_group_id(0) / chunks, c = get_group_id(0) % chunks;
     const int count = offsetsOf(a, nb);
     const int first = c * count / chunks, last = (c + 1) * count / chunks;
     if (first == last) return;  // the same for the whole group: no barrier is skipped by some

@@ -417,12 +417,15 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // below, counted in counters[0], is a safety net only.) Every node is popped at most once per
 // group, so a walk ends after at most 4n + 4 iterations whatever the positions hold (NaN too).
 // stats[g] = (list entries summed per body, walk iterations) of group g, for the benchmark.
+// Split over devices, a device walks only the groups whose first sorted body lies in its domain
+// shareBegin .. shareEnd - 1 of the Morton order and writes zeros for the others (0 .. n: all).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     __global const float4* restrict sorted, const int n, __global const int2* restrict children,
     __global const int2* restrict ranges, __global const float4* restrict nodeCom,
     __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
-    __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats) {
+    __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
+    const int shareBegin, const int shareEnd) {
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
     __local float4 cellCom[CELLS], cellQa[CELLS];
@@ -439,6 +442,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     const int2 range = groups[g];
     const bool valid = lid <= range.y - range.x;
     const int i = range.x + (valid ? lid : 0);
+    if (range.x < shareBegin || range.x >= shareEnd) {  // another device's domain: it adds a
+        if (valid) sortedAcc[i] = (float4)(0);        // here, this device 0 (uniform branch)
+        if (lid == 0) stats[g] = (int2)(0, 0);
+        continue;
+    }
     const float4 p = sorted[i];
 
     __local float4* lo = list;
@@ -545,9 +553,16 @@ __kernel void walk_body(
     __global const int2* restrict ranges, __global const float4* restrict nodeCom,
     __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
-    __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats) {
+    __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
+    const int shareBegin, const int shareEnd) {
     const int i = get_global_id(0);
     if (i >= n) return;
+    if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats
+    if (i < shareBegin || i >= shareEnd) {  // another device's domain
+        sortedAcc[i] = (float4)(0);
+        stats[i] = (int2)(0, 0);
+        return;
+    }
     const float4 p = sorted[i];
     int stack[128];
     int sp = 0;
@@ -585,7 +600,6 @@ __kernel void walk_body(
     }
     sortedAcc[i] = (float4)(ax, ay, az, 0);
     stats[i] = (int2)(summed, iterations);
-    if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats
 }
 
 // Back to the caller's body order; fuses the closing half-kick of leapfrog like nbody_force.cl.

@@ -3,6 +3,8 @@
 // (any count) and writes one partial per work-group; identity values pad the tails.
 // uint sums wrap modulo 2^32, as C's unsigned arithmetic does.
 
+#include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: shfl_bfly
+
 #ifdef T_UINT
 typedef uint T;
 typedef uint4 T4;
@@ -112,10 +114,7 @@ inline T warpReduce(T v) {
 #define WARPS get_num_sub_groups()
 #elif defined(NV_INLINE_PTX)
 inline T shuffleXor(T v, int mask) {
-    uint r;
-    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-                 : "=r"(r)
-                 : "r"(as_uint(v)), "r"(mask));
+    const uint r = shfl_bfly(as_uint(v), mask);
 #ifdef T_UINT
     return r;
 #else

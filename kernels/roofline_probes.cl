@@ -38,13 +38,10 @@ __kernel void probe_fma(__global float* out, int iterations, float b, float c) {
 // Tensor cores: mma.sync m16n8k8 TF32 with FP32 accumulate, operands in registers, four
 // independent accumulator sets per warp. A and B are all ones, so every accumulator grows by
 // 8 (= k) per instruction: each work-item's sum is exactly 16 * 8 * iterations.
+#include "common/nv_inline_ptx.clh"  // MMA_TF32_M16N8K8
+
 #ifdef NV_INLINE_PTX
-#define PROBE_MMA(d0, d1, d2, d3)                                                                 \
-    __asm__ __volatile__(                                                                         \
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "      \
-        "{%8,%9}, {%0,%1,%2,%3};"                                                                 \
-        : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)                                                  \
-        : "r"(one), "r"(one), "r"(one), "r"(one), "r"(one), "r"(one))
+#define PROBE_MMA(d0, d1, d2, d3) MMA_TF32_M16N8K8(d0, d1, d2, d3, one, one, one, one, one, one)
 
 __kernel void probe_mma_tf32(__global float* out, int iterations) {
     const uint one = as_uint(1.0f);

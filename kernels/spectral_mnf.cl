@@ -78,11 +78,10 @@ __kernel void noise_window3(__global const IN_T* x, __global float* r, int sampl
 // sums in registers and reads each of its pixel's values once (adjacent work-items, adjacent
 // pixels: coalesced), so the cube is read once per ROWS output rows; w and mu come through local
 // memory a tile of bands at a time.
-#ifndef ROWS
-#define ROWS 32
-#endif
+// Built with -DROWS (rows per pass) and -DGROUP (the work-group size the host launches,
+// mnf.cpp's kProjectGroup).
+#if defined(ROWS) && defined(GROUP)
 #define BAND_TILE 64
-#define GROUP 256
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void mnf_project(
     __global const IN_T* x, __global const float* mu, __global const float* w,
     __global const float* offset, __global float* out, int bands, int rows, int pixels, int row0) {
@@ -115,3 +114,4 @@ __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void mnf_project(
     if (p >= pixels) return;
     for (int r = 0; r < nrows; ++r) out[(size_t)(row0 + r) * pixels + p] = acc[r] + offset[row0 + r];
 }
+#endif  // ROWS && GROUP

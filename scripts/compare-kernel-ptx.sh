@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the N-body and image kernels of two revisions to PTX with clang's NVPTX back end and
+# Compiles the N-body, image, linear-algebra, roofline and spectral kernels of two revisions to PTX with clang's NVPTX back end and
 # says, for each program and option set, whether the PTX is the same. An offline check that a
 # change to kernel text (moving helpers into kernels/common/*.clh, say) left the code alone; the
 # GPU's own compiler (SASS) is the final word. Needs clang-15 (Debian package clang-15).
@@ -39,6 +39,22 @@ for f in rotate.cl noise_filters.cl; do
 done
 for f in grayscale.cl equalize.cl transpose.cl; do programs+=("$f|"); done
 programs+=("histogram.cl|-DGROUP_SIZE=256")
+blocks="-DBM=64 -DBN=64 -DBK=16 -DWG_SIZE=256"
+for t in "" "-DTRANS_A -DTRANS_B"; do
+    programs+=("gemm.cl|$t" "gemm.cl|$t -DTS=16")
+    programs+=("gemm.cl|$t $blocks -DTM=4 -DTN=4 -DVEC_A -DVEC_B -DVEC_C" "gemm.cl|$t $blocks -DTM=4 -DTN=4 -DDOUBLE_BUFFER")
+    programs+=("gemm.cl|$t -DBM=64 -DBN=64 -DBK=16 -DWG_SIZE=128 -DWM=32 -DWN=32 $nv" "gemm.cl|$t -DBM=64 -DBN=64 -DBK=16 -DWG_SIZE=128 -DWM=32 -DWN=32")
+done
+for x in "$nv" ""; do
+    programs+=("covariance.cl|-DU8 -DMMA_U8 -DMT=64 -DVEC_X $x" "covariance.cl|-DU8 -DMMA_U8 -DMT=64 $x")
+    for op in "-DOP_SUM" "-DOP_MIN -DT_UINT" "-DOP_MAX"; do programs+=("reduce.cl|$op $x"); done
+    programs+=("roofline_probes.cl|$x")
+done
+programs+=("covariance.cl|-DU8 -DTILE=64" "covariance.cl|-DTILE=64" "covariance.cl|-DU8" "covariance.cl|-DHAS_FP64")
+for t in uchar float; do
+    programs+=("spectral_mnf.cl|-DIN_T=$t -DROWS=8 -DGROUP=256" "spectral_mnf.cl|-DIN_T=$t -DROWS=32 -DGROUP=256 -DMEDIAN" "spectral_view.cl|-DIN_T=$t")
+done
+programs+=("matrix_view.cl|")
 
 differ=0
 for entry in "${programs[@]}"; do

@@ -51,7 +51,7 @@ RooflinePoint GemmRun::point() const {
     RooflinePoint p;
     p.name = gemmVariantInfo(variant).id;
     p.flops = shape.flops();
-    p.bytes = 4.0 * (double(rowsA(shape)) + double(rowsB(shape)) + double(rowsC(shape)));
+    p.bytes = shape.leastBytes();
     p.seconds = ms * 1e-3;
     p.note = "flops 2MNK; bytes: A, B read and C written once in float (the least a GEMM moves)";
     return p;

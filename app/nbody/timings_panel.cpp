@@ -24,9 +24,22 @@ void plot(const char* label, const RollingSeries& s, const char* unit) {
 
 // --devices: the kernels above are the drawing device's; here every device's part of a step.
 void NbodyDemo::splitTimingsTable(const NbodyMultiTimings& t) {
-    ImGui::Text("split over %zu devices: step %s (wall), %s interactions/s, %d rebalances",
-                t.devices.size(), formatMs(t.stepMs).c_str(),
-                formatCount(t.interactionsPerSecond()).c_str(), t.rebalances);
+    const NbodyVariant variant = sim_->kernelConfig().variant;
+    ImGui::Text("split over %zu devices: step %s (wall), %s %s, %d rebalances", t.devices.size(),
+                formatMs(t.stepMs).c_str(), formatCount(t.interactionsPerSecond()).c_str(),
+                variant == NbodyVariant::Tree ? "N^2-equivalent interactions/s" : "interactions/s",
+                t.rebalances);
+    if (runsOnOneDeviceInFloat(variant)) {  // pairs and the tree add up the devices' parts
+        ImGui::PushTextWrapPos(0.0f);       // wrapped at the panel's edge, never widening it
+        ImGui::TextDisabled(variant == NbodyVariant::Tree
+                                ? "share: the device's Morton domain of the walk (every device "
+                                  "builds the tree); the parts of the accelerations are summed "
+                                  "every step (in exchange and wait)"
+                                : "share: the device's share of the block meetings; the parts "
+                                  "of the accelerations are summed every step (in exchange and "
+                                  "wait)");
+        ImGui::PopTextWrapPos();
+    }
     // Stretched to the window: long device names are clipped (the full name is the tooltip)
     // rather than widening the panel past the screen.
     if (!ImGui::BeginTable("split", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp))

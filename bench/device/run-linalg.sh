@@ -67,6 +67,28 @@ if [ "$step" = round2 ]; then
     echo "vs tuned rc=$?"
     cp $R/cov.txt $R/gemm_vs_clblast_tuned.txt $OUT/
 fi
+if [ "$step" = tune29 ]; then
+    # Kernel tuning A/B in one session: the new kernels' tests on the GPU, then the FP32/TF32 GEMM
+    # rows (4096, 8192, with --tune) and the covariance rows with the old kernels ($C/kernels-before,
+    # e.g. `git archive <commit> kernels | tar x -C kernels-before --strip-components=1`) and with
+    # the build's own, twice in turn so a drift of the card shows.
+    for t in gemm covariance; do
+        CLVIZ_PROGRAM_CACHE=off timeout 90 $C/compute_linalg_${t}_test >$R/test_$t.txt 2>&1
+        echo "test $t: rc=$? $(grep -E 'PASSED|FAILED' $R/test_$t.txt | tr '\n' ' ')"
+    done
+    V=gemm-regblock,gemm-double-buffer,gemm-tf32,cov-tiled,cov-tensor
+    for round in 1 2; do
+        [ $round = 2 ] && [ $SECONDS -gt ${ROUND2_BEFORE_S:-280} ] && { echo "round 2 skipped (time)"; break; }
+        for k in before after; do
+            if [ $k = before ]; then export CLVIZ_KERNEL_DIR=$C/kernels-before; else unset CLVIZ_KERNEL_DIR; fi
+            timeout 120 $C/clviz-bench --suite gemm --variants $V --sizes 4096,8192 \
+                --tune --json $R/$k$round.json >$R/$k$round.txt 2>$R/$k$round.err
+            echo "$k round $round rc=$?"
+            [ $round = 1 ] && cp $R/$k$round.txt $OUT/
+        done
+    done
+    unset CLVIZ_KERNEL_DIR
+fi
 # SASS counts: the cached program binaries are PTX; ptxas assembles them for this GPU.
 PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
 CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
@@ -101,4 +123,5 @@ done | tee $R/sass_counts.txt
 rm -f $R/sass/*.ptx
 cd /tmp && tar czf $OUT/linalg-raw.tar.gz linalg-raw
 cp $R/gemm.txt $R/reduce.txt $OUT/ 2>/dev/null
-cat $R/gemm.txt $R/reduce.txt $R/gemm_clblast_tuned.txt $R/cov.txt $R/gemm_vs_clblast_tuned.txt 2>/dev/null | cut -c1-230
+cat $R/gemm.txt $R/reduce.txt $R/gemm_clblast_tuned.txt $R/cov.txt $R/gemm_vs_clblast_tuned.txt \
+    $R/before?.txt $R/after?.txt 2>/dev/null | cut -c1-230

@@ -5,6 +5,10 @@
 #   mpi        mpirun with 1 rank, one rank per GPU, and 2 ranks sharing GPU 0 (the exchange
 #              alone); Open MPI from Debian's .debs carried in .carry-mpi (the host has none;
 #              bench/device/pack-mpi-carry.sh fills it)
+#   issue32    pairs at 1,048,576 and the tree at 16,777,216 (and one 67,108,864 tree step row,
+#              in one process) on 1, 2 (and 4) GPUs, in one process and over MPI (one rank per
+#              GPU), then a short table of ms per step and speed-ups; about 3-5 minutes on 2 GPUs.
+#              Needs .carry-mpi for the MPI rows (as mpi). BIG=0 leaves the 67M row out.
 # SIZES (default 64k,256k,1m,4m) and VARIANT (default vectorized, wg 128) pick the rows.
 set -uo pipefail
 bin=${BIN:-.carry-lead}
@@ -19,20 +23,81 @@ sizes=${SIZES:-64k,256k,1m,4m}
 variant=${VARIANT:-vectorized}
 gpus=$(nvidia-smi -L | wc -l)
 
+unpack_mpi() {
+    # Debian's Open MPI unpacked next to the host's files, never over them (cp -n).
+    for deb in .carry-mpi/*.deb; do dpkg -x "$deb" /opt/mpiroot; done
+    cp -rn /opt/mpiroot/. / && ldconfig
+    ldd $bin/clviz-bench | grep "not found" | sed 's/^/missing: /'
+}
+# One host: the isolated launcher needs no ssh; shared memory between the ranks.
+mpirun="mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none --mca plm isolated --mca btl self,vader"
+
+# issue32 rows: NAME (file stem) then clviz-bench arguments; stdout to $out/NAME.txt.
+row32() {
+    local name=$1
+    shift
+    echo "== $name: $*" >&2
+    timeout 300 "$@" --warmup 3 --repeats 5 2>"$out/$name-progress.txt" | tee "$out/$name.txt"
+}
+# The table: path, rows as clviz-bench printed them (variant, size, median ms), speed-up against
+# the x1 row of the same variant, size and path.
+table32() {
+    echo
+    echo "issue 32: ms per step (median, wall clock), speed-up against one GPU of the same path"
+    printf '%-10s %-16s %-12s %12s %9s\n' path variant N "ms/step" speed-up
+    for f in "$out"/i32-*.txt; do
+        [ -e "$f" ] || continue
+        awk -F '  +' -v path="$(basename "$f" .txt | sed 's/^i32-//; s/-.*//')" '
+            $1 ~ /^nbody-(multi|mpi)$/ && $2 ~ / x[0-9]/ {
+                split($2, v, " "); key = path " " v[1] " " $4
+                if (v[2] == "x1") base[key] = $5
+                printf "%s\t%s\t%s\t%s\t%s\n", path, $2, $4, $5, key
+            }
+            END { for (k in base) printf "BASE\t%s\t%s\n", k, base[k] }' "$f"
+    done | awk -F '\t' '
+        $1 == "BASE" { base[$2] = $3; next }
+        { row[++n] = $0 }
+        END {
+            for (i = 1; i <= n; ++i) {
+                split(row[i], c, "\t"); k = c[5]; b = base[k]
+                # MPI: the 1-rank run is another file; its base is the same variant and size
+                printf "%-10s %-16s %-12s %12s %8s\n", c[1], c[2], c[3], c[4],
+                       (b > 0 ? sprintf("%.2fx", b / c[4]) : "-")
+            }
+        }'
+}
+
 for what in "$@"; do
 case $what in
+issue32)
+    ib="$bin/clviz-bench --suite nbody"
+    row32 i32-inproc-pairs $ib --devices gpu --variants pairs --sizes 1m
+    row32 i32-inproc-tree $ib --devices gpu --variants tree --sizes 16m
+    if [ "$gpus" -ge 4 ]; then
+        row32 i32-inproc-pairs2 $ib -p nvidia --devices 0,1 --variants pairs --sizes 1m
+        row32 i32-inproc-tree2 $ib -p nvidia --devices 0,1 --variants tree --sizes 16m
+    fi
+    [ "${BIG:-1}" = 0 ] || row32 i32-inproc-tree64m $ib --devices gpu --variants tree --sizes 64m
+    if ls .carry-mpi/*.deb >/dev/null 2>&1; then
+        unpack_mpi
+        mb="$ib --mpi --mpi-timeout 120 --device-type gpu"
+        # One rank writes the x1 rows the table divides by (same variant and size, same file set).
+        for ranks in 1 2 $([ "$gpus" -ge 4 ] && echo 4); do
+            row32 "i32-mpi-pairs-$ranks" $mpirun -np "$ranks" $mb --variants pairs --sizes 1m
+            row32 "i32-mpi-tree-$ranks" $mpirun -np "$ranks" $mb --variants tree --sizes 16m
+        done
+    else
+        echo "no .carry-mpi/*.deb: the MPI rows were not run (bench/device/pack-mpi-carry.sh)" >&2
+    fi
+    table32 | tee "$out/issue32-table.txt"
+    ;;
 inprocess)
     $bin/clviz-bench --suite nbody --devices gpu --variants "$variant" --wg 128 --sizes "$sizes" \
         --warmup 4 --repeats 7 --json "$out/inprocess.json" 2>"$out/inprocess-progress.txt" |
         tee "$out/inprocess.txt"
     ;;
 mpi)
-    # Debian's Open MPI unpacked next to the host's files, never over them (cp -n).
-    for deb in .carry-mpi/*.deb; do dpkg -x "$deb" /opt/mpiroot; done
-    cp -rn /opt/mpiroot/. / && ldconfig
-    ldd $bin/clviz-bench | grep "not found" | sed 's/^/missing: /'
-    # One host: the isolated launcher needs no ssh; shared memory between the ranks.
-    mpirun="mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none --mca plm isolated --mca btl self,vader"
+    unpack_mpi
     bench="$bin/clviz-bench --suite nbody --mpi --mpi-timeout 120 --variants $variant --wg 128"
     for ranks in 1 "$gpus"; do
         $mpirun -np "$ranks" $bench --device-type gpu --sizes "$sizes" --warmup 4 --repeats 7 \

@@ -21,7 +21,7 @@ constexpr LinalgVariantInfo kVariants[kCovarianceVariantCount] = {
     {"cov-tensor", "Tensor cores, u8 (mma.sync m16n8k32)",
      "u8 data: warps issue mma.sync m16n8k32 u8 x u8 -> s32 on 256-sample stages (an integer twin "
      "elsewhere); float data runs the tiled FP32 kernel.",
-     "covariance.cl:cov_gram_u8_mma", "-DMMA_U8 -DU8 -DNV_INLINE_PTX -DVEC_X", "", true},
+     "covariance.cl:cov_gram_u8_mma", "-DMMA_U8 -DMT -DU8 -DNV_INLINE_PTX -DVEC_X", "", true},
 };
 
 constexpr int kTile = 64;   // both kernels' Gram tile
@@ -105,6 +105,25 @@ Plan plan(int chunks, std::int64_t samples, bool u8) {
     return p;
 }
 
+// cov_gram_tiled's and cov_gram_u8_mma's arguments (the u8 kernels ignore mu).
+void setGramArgs(cl::Kernel& k, int bands, std::int64_t pitch, std::int64_t samples, const Plan& p,
+                 const cl::Buffer& x, const cl::Buffer& mu, const cl::Buffer& pairs,
+                 const cl::Buffer& partial, const cl::Buffer& partialSums) {
+    setArgs(k, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x, mu, pairs,
+            partial, partialSums);
+}
+
+// cov_reduce_partials: adds the chunks' partial products into gram and their row sums into sums,
+// one work-item per entry.
+void enqueueReducePartials(cl::CommandQueue& q, cl::Kernel& reduce, int bands, const Plan& p,
+                           const cl::Buffer& partial, const cl::Buffer& partialSums,
+                           const cl::Buffer& gram, const cl::Buffer& sums, cl::Event* done) {
+    setArgs(reduce, cl_int(bands), cl_int(p.chunks), partial, partialSums, gram, sums);
+    const std::size_t items = (std::size_t(bands) * bands + bands + 255) / 256 * 256;
+    q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
+                           done);
+}
+
 }  // namespace
 
 GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
@@ -136,7 +155,7 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
     cl::Kernel gramKernel;
     cl::NDRange global, local;
     if (variant == CovarianceVariant::Tensor) {
-        std::string options = " -DU8 -DMMA_U8";
+        std::string options = " -DU8 -DMMA_U8 -DMT=" + std::to_string(kTile);
         if (pitch % 16 == 0) options += " -DVEC_X";  // 16-byte loads need aligned rows
         gramKernel = kernels_.get("covariance.cl", "cov_gram_u8_mma", options, &ptx_);
         global = cl::NDRange(pairs.size() * 128, p.chunks);
@@ -147,16 +166,12 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
         global = cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16);
         local = cl::NDRange(16, 16);
     }
-    setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x, noMu,
-            pairBuf, partial, partialSums);
+    setGramArgs(gramKernel, bands, pitch, samples, p, x, noMu, pairBuf, partial, partialSums);
     cl::Event first, last;
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &first);
 
     cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
-    setArgs(reduce, cl_int(bands), cl_int(p.chunks), partial, partialSums, gram, sums);
-    const std::size_t items = (entries + bands + 255) / 256 * 256;
-    q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
-                           &last);
+    enqueueReducePartials(q, reduce, bands, p, partial, partialSums, gram, sums, &last);
 
     std::vector<cl_ulong> g(entries), s(bands);
     q.enqueueReadBuffer(gram, CL_TRUE, 0, entries * sizeof(cl_ulong), g.data());
@@ -236,16 +251,13 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     cl::Buffer sums(ctx, CL_MEM_READ_WRITE, bands * totalBytes);
     cl::Kernel& gramKernel =
         kernels_.get("covariance.cl", "cov_gram_tiled", "-DTILE=" + std::to_string(kTile));
-    setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x,
-            muBuf, pairBuf, partial, partialSums);
+    setGramArgs(gramKernel, bands, pitch, samples, p, x, muBuf, pairBuf, partial, partialSums);
     cl::Event gramStart;
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange,
                            cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16),
                            cl::NDRange(16, 16), nullptr, &gramStart);
     cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", fp);
-    setArgs(reduce, cl_int(bands), cl_int(p.chunks), partial, partialSums, gram, sums);
-    q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange((entries + bands + 255) / 256 * 256),
-                           cl::NDRange(256), nullptr, &last);
+    enqueueReducePartials(q, reduce, bands, p, partial, partialSums, gram, sums, &last);
     std::vector<double> g(entries);
     if (fp64) {
         q.enqueueReadBuffer(gram, CL_TRUE, 0, entries * sizeof(double), g.data());

@@ -32,6 +32,11 @@ struct GemmShape {
     int m = 0, n = 0, k = 0;
     bool transA = false, transB = false;
     double flops() const { return 2.0 * m * n * k; }
+    // Float bytes if every matrix crossed DRAM once: A and B read, C written (and read too when
+    // beta != 0). The least a GEMM moves, the ideal a tiled kernel approaches on the roofline.
+    double leastBytes(bool readsC = false) const {
+        return 4.0 * (double(m) * k + double(k) * n + double(m) * n * (readsC ? 2 : 1));
+    }
 };
 
 // Tile parameters (0: the variant's default). Only the ones a variant lists in its tunables

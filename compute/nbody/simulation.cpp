@@ -252,12 +252,49 @@ cl::Event NbodySimulation::enqueueForce(Built& b, const cl::Buffer& acc, std::si
     return ev;
 }
 
+bool NbodySimulation::forcesAreShared() const {
+    return runsOnOneDeviceInFloat(config_.variant) && ownedCount_ != n_;
+}
+
+void NbodySimulation::computeSharedForces() try {
+    if (!n_) return;
+    if (config_.variant == NbodyVariant::Tree) {
+        TreeForce& t = tree();
+        t.setTheta(params_.theta);
+        t.computeShare(f32_.pos, n_, params_.softening, f32_.acc, ownedBegin_, ownedCount_);
+        for (const auto& e : t.lastEvents())
+            lastEvents_.push_back(e);
+    } else {
+        PairForce& f = pairs();
+        f.computeShare(f32_.pos, n_, params_.softening, f32_.acc, ownedBegin_, ownedCount_,
+                       pairShape(forceConfig()));
+        for (const auto& e : f.lastEvents())
+            lastEvents_.push_back(e);
+    }
+    accCurrent_ = false;  // a part of the sum until finishSharedForces()
+} catch (const cl::Error& e) {
+    throwClError("N-body shared force pass failed", e);
+}
+
+void NbodySimulation::finishSharedForces() try {
+    if (pendingKick_ != 0 && ownedCount_) {
+        PairForce& f = pairs();
+        f.kick(f32_.acc, f32_.vel, ownedBegin_, ownedCount_, pendingKick_);
+        lastEvents_.push_back(f.lastEvents().back());
+    }
+    pendingKick_ = 0;
+    accCurrent_ = true;
+} catch (const cl::Error& e) {
+    throwClError("N-body half-kick after the shared force pass failed", e);
+}
+
 void NbodySimulation::computeForces(bool kick, float kickFactor) {
+    if (forcesAreShared()) {  // the caller sums the devices' parts, then finishSharedForces()
+        computeSharedForces();
+        pendingKick_ = kick ? kickFactor : 0.0f;
+        return;
+    }
     if (ownedCount_ == 0) return;  // this device's share is empty
-    if (runsOnOneDeviceInFloat(config_.variant) && ownedCount_ != n_)
-        throw Error(std::string("the ") + variantName(config_.variant) +
-                    " variant runs on one device: it cannot compute a slice of the bodies "
-                    "(docs/scaling.md has the plan)");
     if (const NbodyKernelConfig c = forceConfig(); c.variant == NbodyVariant::Pairs) {
         PairForce& f = pairs();  // float only: setPrecision, setKernelConfig and autoPick see to it
         f.compute(f32_.pos, n_, params_.softening, f32_.acc, &f32_.vel, kick ? kickFactor : 0.0f,
@@ -283,7 +320,11 @@ void NbodySimulation::computeForces(bool kick, float kickFactor) {
 }
 
 void NbodySimulation::ensureAccelerationsCurrent() {
-    if (!accCurrent_ && n_) computeForces(false, 0);
+    if (accCurrent_ || !n_) return;
+    if (forcesAreShared())  // a part alone would move the bodies wrongly
+        throw Error("the shared " + std::string(variantName(config_.variant)) +
+                    " force pass must be summed over the devices before a step");
+    computeForces(false, 0);
 }
 
 // ---- stepping ---------------------------------------------------------------------------------
@@ -532,6 +573,15 @@ std::vector<double> NbodySimulation::readAccelerationsDouble() try {
 
 TreeAccuracy NbodySimulation::forceAccuracy(int samples) try {
     if (!n_ || precision_ == NbodyPrecision::Double) return {};
+    if (forcesAreShared()) {
+        if (config_.variant != NbodyVariant::Tree) return {};  // holds parts, not accelerations
+        // This device holds its share's part of the others' accelerations: it measures a whole
+        // tree pass of its own instead, which is the split's answer (the same tree and forces).
+        cl::Buffer whole(cc_.context(), CL_MEM_READ_WRITE, n_ * sizeof(cl_float4));
+        tree().setTheta(params_.theta);
+        tree().compute(f32_.pos, n_, params_.softening, whole);
+        return tree().accuracy(f32_.pos, n_, params_.softening, whole, samples);
+    }
     ensureAccelerationsCurrent();
     return tree().accuracy(f32_.pos, n_, params_.softening, f32_.acc, samples);
 } catch (const cl::Error& e) {

@@ -109,6 +109,20 @@ class NbodySimulation : public NbodySystem {
     void advance();
     void complete();
     void endSteps();
+    // Pairs and the tree with a share of the bodies: each device computes the part of every body's
+    // acceleration its share gives (pairs: its block meetings; tree: the walk of its Morton
+    // domain, the same numbers in sorted order), and the caller adds the devices' parts up. Then
+    // complete() leaves the closing half-kick, and advance() expects the summed accelerations:
+    //   before advance(), if !accelerationsCurrent() on any device: computeSharedForces() on
+    //   every device, sum, write the owned bodies' sums into workingAccelerations(),
+    //   finishSharedForces(); after complete(), with leapfrog (which computes the forces there):
+    //   the same sum, then finishSharedForces().
+    bool forcesAreShared() const;
+    bool accelerationsCurrent() const { return accCurrent_; }
+    void invalidateAccelerations() { accCurrent_ = false; }  // collective: on every device
+    void computeSharedForces();  // this share's part of every body's acceleration
+    void finishSharedForces();   // the summed accelerations are in: the pending half-kick
+    const cl::Buffer& workingAccelerations() { return state().acc; }
     // The buffers the kernels work on (the double state in fp64 mode), and the bytes one body
     // takes in them.
     const cl::Buffer& workingPositions() { return state().pos; }
@@ -231,6 +245,7 @@ class NbodySimulation : public NbodySystem {
                            double kick);
     void allocate(std::size_t n, bool floatState, bool doubleState);
     void computeForces(bool kick, float kickFactor);
+    float pendingKick_ = 0;  // the closing half-kick complete() left until the shares are summed
     void runUpdate(cl::Kernel& k, const char* name, std::initializer_list<double> reals);
     void ensureAccelerationsCurrent();
     void refreshFloatMirror();

@@ -19,7 +19,7 @@ enum class NbodyVariant {
     Tree,   // Barnes-Hut tree (compute/nbody/tree/): O(N log N), approximate by NbodyParams::theta;
             // float only; not one of the all-pairs kernels above, so Auto never picks it
     Pairs,  // the direct sum with each pair once (compute/nbody/pairs/): Newton's third law halves
-            // the arithmetic; float only, one device, sums meet through atomics in no fixed order
+            // the arithmetic; float only, sums meet through atomics in no fixed order
 };
 
 enum class NbodyIntegrator {
@@ -54,7 +54,7 @@ struct NbodyVariantRow {
     const char* description;  // one sentence for tooltips
     NbodyTunables tunables;   // the launch settings its kernel reads
     bool autoConsiders;       // `auto` times it and may pick it
-    bool oneDeviceInFloat;    // a class of its own: float only, every body on one device
+    bool oneDeviceInFloat;    // a class of its own, float only; split, the devices sum its parts
     NbodyLaunchDefaults gpu, cpu;
     bool fewerBodiesPerItemAtSmallN;  // on GPUs, halve BPI until the device has groups enough
     int localTiles;                   // tiles of WG bodies in local memory (nbodyLocalBytes)
@@ -160,7 +160,7 @@ inline constexpr NbodyVariantRow kNbodyVariants[] = {
      "pairs",
      "",
      "Direct sum with each pair once (Newton's third law): one rsqrt and one r^-3 serve both "
-     "bodies, a third less arithmetic per interaction. Float only, one device; the sums meet "
+     "bodies, a third less arithmetic per interaction. Float only; the sums meet "
      "through atomics, so results vary at rounding level from run to run.",
      {true, false, true, false},
      true,
@@ -179,8 +179,9 @@ constexpr const NbodyVariantRow& variantRow(NbodyVariant v) {
 constexpr NbodyTunables tunablesOf(NbodyVariant v) {
     return variantRow(v).tunables;
 }
-// The force methods with a class of their own (Tree, Pairs): they compute in float only and on
-// one device (every body's acceleration in one place).
+// The force methods with a class of their own (Tree, Pairs): they compute in float only, and
+// split over devices or ranks each computes a share's part of every body's acceleration, which
+// the devices add up (NbodyMultiDevice, NbodyMpiSimulation); auto weighs them on one device only.
 constexpr bool runsOnOneDeviceInFloat(NbodyVariant v) {
     return variantRow(v).oneDeviceInFloat;
 }

@@ -14,6 +14,9 @@ namespace clviz {
 
 namespace {
 
+// mnf_project's work-group size (kernels/spectral_mnf.cl takes it as -DGROUP).
+constexpr std::size_t kProjectGroup = 256;
+
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -180,13 +183,15 @@ double SpectralMnf::project(const std::vector<float>& w, const std::vector<float
     while (perPass < rows && perPass < 32)
         perPass *= 2;
     cl::Kernel k = cc_.programs().kernel("spectral_mnf.cl", "mnf_project",
-                                         inType(u8_) + " -DROWS=" + std::to_string(perPass));
+                                         inType(u8_) + " -DROWS=" + std::to_string(perPass) +
+                                             " -DGROUP=" + std::to_string(kProjectGroup));
     setArgs(k, cube_, mean_, wBuf, offBuf, out, cl_int(B), cl_int(rows), cl_int(P));
     cl::Event first, last;
     for (int row0 = 0; row0 < rows; row0 += perPass) {
         k.setArg(8, cl_int(row0));
-        cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(P, 256)),
-                                         cl::NDRange(256), nullptr, row0 == 0 ? &first : &last);
+        cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(P, kProjectGroup)),
+                                         cl::NDRange(kProjectGroup), nullptr,
+                                         row0 == 0 ? &first : &last);
     }
     return rows > perPass ? spanMilliseconds(first, last) : eventMilliseconds(first);
 }

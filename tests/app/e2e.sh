@@ -90,8 +90,7 @@ case $case_name in
 devices_split)
     # --devices all on two PoCL devices: the bodies split over both, every body drawn from the
     # first device's buffer (the screenshot has particles), one timing line per device whose
-    # slices cover all N bodies; the tree and pairs variants are refused with a reason, and pairs
-    # runs on one device.
+    # slices cover all N bodies; pairs and the tree split as well, and pairs runs on one device.
     export POCL_DEVICES="pthread pthread"
     expect 0 "also split onto OpenCL device 0.1" "$CLVIZ" --devices all --n 2053 --frames 40 \
         --set variant=tiled --screenshot shot.png --layout layout.txt \
@@ -111,10 +110,17 @@ devices_split)
     expect 0 "now split over 2 device" "$CLVIZ" --n 1031 --frames 20 --set app.devices=on \
         --set-at 5:app.split-devices=0.0,0.1
     [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "no split after app.split-devices"
-    expect 2 "tree variant runs on one device" "$CLVIZ" --devices all --n 512 --frames 5 \
-        --set-at 2:variant=tree
-    expect 2 "pairs variant runs on one device" "$CLVIZ" --devices all --n 512 --frames 5 \
-        --set-at 2:variant=pairs
+    # Pairs and the tree split too (each device adds its share's part to every acceleration),
+    # chosen at start or mid-run; the split pairs pass the reference check.
+    expect 0 "N-body vs CPU reference: OK" "$CLVIZ" --devices all --n 1031 --frames 20 \
+        --set variant=pairs --set-at 10:app.check-reference=on
+    [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "pairs: not two split lines"
+    expect 0 "also split onto OpenCL device 0.1" "$CLVIZ" --devices all --n 512 --frames 10 \
+        --set-at 2:variant=tree --layout layout.txt
+    [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "tree: not two split lines"
+    # The table's note on the summed parts wraps inside the panel.
+    awk -F'\t' '$2 + $4 > 1280 || $3 + $5 > 720 {print "outside: " $0; bad = 1} END {exit bad}' \
+        layout.txt || fail "tree: a panel lies outside the window"
     # On one device the pairs variant runs, and matches the CPU reference.
     expect 0 "N-body vs CPU reference: OK" "$CLVIZ" --n 1031 --frames 20 --set variant=pairs \
         --set-at 10:app.check-reference=on

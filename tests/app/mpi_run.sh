@@ -39,6 +39,23 @@ covers "rank [01] \(" 1031
 [ -s "$work/mpi.clviz" ] || fail "rank 0 wrote no snapshot"
 grep -q "saved 1031 bodies" <<<"$out" || fail "no save line"
 
+# Pairs and the tree over the ranks (each adds its share's part to every acceleration; the parts
+# are summed by MPI_Ireduce_scatter): normal runs, then a rank that exits and one that hangs while
+# the sums are exchanged end the run with rank 0's message.
+for v in pairs tree; do
+    run 120 "$clviz" --mpi --n 1031 --frames 20 --set variant=$v
+    [ "$status" -eq 0 ] || fail "$v over two ranks exited $status"
+    covers "rank [01] \(" 1031
+done
+run 120 -x CLVIZ_MPI_TEST_EXIT=1:5 "$clviz" --mpi --n 1031 --frames 40 --mpi-timeout 5 --set variant=tree
+[ "$status" -ne 0 ] || fail "a rank exited early with the tree and the run still exited 0"
+grep -Eq "rank 0: (mpirun ended the run: another rank exited|rank 1 did not reach the .*step [0-9]+ within 5 s)" <<<"$out" ||
+    fail "tree: rank 0 did not say that another rank ended"
+run 120 -x CLVIZ_MPI_TEST_HANG=1:5 "$clviz" --mpi --n 1031 --frames 40 --mpi-timeout 3 --set variant=pairs
+[ "$status" -ne 0 ] || fail "a rank hung with pairs and the run still exited 0"
+grep -Eq "rank 0: rank 1 did not reach the .*step [0-9]+ within 3 s \(it exited, hung" <<<"$out" ||
+    fail "pairs: no time-out message from rank 0 naming rank 1"
+
 # A rank that exits early: the run ends, non-zero, and rank 0 says why.
 run 120 -x CLVIZ_MPI_TEST_EXIT=1:5 "$clviz" --mpi --n 1031 --frames 40 --mpi-timeout 5
 [ "$status" -ne 0 ] || fail "a rank exited early and the run still exited 0"

@@ -5,8 +5,10 @@
 #include <functional>
 
 #include "common/settings_table.hpp"
+#include "tests/support/error_message.hpp"
 
 using namespace clviz;
+using clviz::test::errorOf;
 
 namespace {
 
@@ -23,15 +25,6 @@ const SettingTable<Lamp>& lampSettings() {
          [](Lamp& l, const std::string& v) { l.level = settingInteger("level", v, 0, 10); }},
     };
     return table;
-}
-
-std::string refusal(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
 }
 
 }  // namespace
@@ -69,22 +62,22 @@ TEST(SettingTable, HelpAndMarkdownListEveryRow) {
 
 TEST(SettingTable, ValueChecksNameTheKeyAndWhatItAccepts) {
     EXPECT_EQ(settingInteger("n", "12", 1, 100), 12);
-    EXPECT_EQ(refusal([] { settingInteger("n", "12abc", 1, 100); }),
+    EXPECT_EQ(errorOf([] { settingInteger("n", "12abc", 1, 100); }),
               "n expects an integer, got '12abc'");
-    EXPECT_EQ(refusal([] { settingInteger("n", "0", 1, 100); }), "n must be in 1 .. 100, got 0");
-    EXPECT_EQ(refusal([] { settingInteger("n", "99999999999999999999", 1, 100); }),
+    EXPECT_EQ(errorOf([] { settingInteger("n", "0", 1, 100); }), "n must be in 1 .. 100, got 0");
+    EXPECT_EQ(errorOf([] { settingInteger("n", "99999999999999999999", 1, 100); }),
               "n must be in 1 .. 100, got 99999999999999999999");
     EXPECT_DOUBLE_EQ(settingNumber("dt", "0.5", 0, 10, true), 0.5);
-    EXPECT_EQ(refusal([] { settingNumber("dt", "0", 0, 10, true); }),
+    EXPECT_EQ(errorOf([] { settingNumber("dt", "0", 0, 10, true); }),
               "dt must be in (0, 10], got 0");
-    EXPECT_EQ(refusal([] { settingNumber("eps", "-0.1", 0, 0.5); }),
+    EXPECT_EQ(errorOf([] { settingNumber("eps", "-0.1", 0, 0.5); }),
               "eps must be in [0, 0.5], got -0.1");
-    EXPECT_EQ(refusal([] { settingNumber("dt", "nan", 0, 10); }), "dt expects a number, got 'nan'");
+    EXPECT_EQ(errorOf([] { settingNumber("dt", "nan", 0, 10); }), "dt expects a number, got 'nan'");
     EXPECT_TRUE(settingOnOff("pause", "ON"));
-    EXPECT_EQ(refusal([] { settingOnOff("pause", "maybe"); }),
+    EXPECT_EQ(errorOf([] { settingOnOff("pause", "maybe"); }),
               "pause expects on or off, got 'maybe'");
     EXPECT_EQ(settingChoice("precision", "double", {"float", "double"}), 1u);
-    EXPECT_EQ(refusal([] {
+    EXPECT_EQ(errorOf([] {
                   settingChoice("precision", "half", {"float", "double"});
               }),
               "precision expects float or double, got 'half'");

@@ -110,6 +110,14 @@ void DeadlineCollectives::allreduce(void* values, int count, MPI_Datatype type, 
     finish(r, started, what);
 }
 
+void DeadlineCollectives::reduceScatter(const void* all, void* mine, const std::vector<int>& counts,
+                                        MPI_Datatype type, MPI_Op op, const std::string& what) {
+    MPI_Request r;
+    const int started =
+        MPI_Ireduce_scatter(all, mine, counts.data(), type, op, session_.comm(), &r);
+    finish(r, started, what);
+}
+
 void DeadlineCollectives::broadcast(void* data, int count, MPI_Datatype type,
                                     const std::string& what) {
     MPI_Request r;

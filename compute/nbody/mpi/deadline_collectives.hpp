@@ -26,6 +26,10 @@ class DeadlineCollectives {
     void allgather(const void* mine, void* all, int count, MPI_Datatype type,
                    const std::string& what);
     void allreduce(void* values, int count, MPI_Datatype type, MPI_Op op, const std::string& what);
+    // Element-wise op over every rank's `all`; rank r receives counts[r] elements of the result
+    // (those after the counts of the ranks before it) in `mine`.
+    void reduceScatter(const void* all, void* mine, const std::vector<int>& counts,
+                       MPI_Datatype type, MPI_Op op, const std::string& what);
     void broadcast(void* data, int count, MPI_Datatype type, const std::string& what);
     void gatherv(const void* mine, int count, void* all, const std::vector<int>& counts,
                  const std::vector<int>& displs, MPI_Datatype type, const std::string& what);

@@ -4,12 +4,14 @@
 #include <chrono>
 #include <climits>
 #include <cstring>
+#include <functional>
 
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/device_info.hpp"
 #include "compute/core/profiling.hpp"
+#include "compute/nbody/multi/shared_forces.hpp"
 
 namespace clviz {
 
@@ -24,12 +26,11 @@ NbodyMpiSimulation::NbodyMpiSimulation(ComputeContext& cc, const MpiSession& ses
     : cc_(cc), session_(session), mpi_(collectives), local_(cc, std::move(env)) {}
 
 NbodyMpiSimulation::~NbodyMpiSimulation() {
-    if (host_) {
-        try {
-            cc_.queue().enqueueUnmapMemObject(staging_, host_);
-        } catch (const cl::Error&) {
-            // Shutdown: the context goes away with it.
-        }
+    try {
+        if (host_) cc_.queue().enqueueUnmapMemObject(staging_, host_);
+        if (accHost_) cc_.queue().enqueueUnmapMemObject(accStaging_, accHost_);
+    } catch (const cl::Error&) {
+        // Shutdown: the context goes away with it.
     }
     cc_.finishQuietly();
     if (bodyType_ != MPI_DATATYPE_NULL) MPI_Type_free(&bodyType_);
@@ -79,11 +80,72 @@ void NbodyMpiSimulation::load(const std::vector<Body>& bodiesOnRank0) {
 }
 
 void NbodyMpiSimulation::setKernelConfig(const NbodyKernelConfig& c) {
-    if (runsOnOneDeviceInFloat(c.variant) && session_.size() > 1)
-        throw Error(std::string("the ") + variantName(c.variant) +
-                    " variant runs on one device; with " + std::to_string(session_.size()) +
-                    " ranks pick an all-pairs variant (docs/scaling.md has the tree's plan)");
     local_.setKernelConfig(c);
+}
+
+bool NbodyMpiSimulation::sharedForces() const {
+    return session_.size() > 1 && runsOnOneDeviceInFloat(local_.kernelConfig().variant);
+}
+
+// The blocks' meetings are shared out by index: every rank must cut the same blocks. Every rank
+// sees the same gathered figures, so all of them throw or none does.
+void NbodyMpiSimulation::checkSameBlocks() {
+    const NbodyKernelConfig c = local_.effectiveKernelConfig();
+    const int mine = c.workGroupSize * c.bodiesPerItem;
+    std::vector<int> all(static_cast<std::size_t>(session_.size()));
+    mpi_.allgather(&mine, all.data(), 1, MPI_INT, "exchange of the pairs blocks");
+    if (std::adjacent_find(all.begin(), all.end(), std::not_equal_to<>()) != all.end())
+        throw Error(
+            "the pairs variant over several ranks needs the same blocks on every rank "
+            "(work-group size x bodies per item), and these ranks' devices resolve "
+            "different ones: set nbody.wg and nbody.bpi");
+}
+
+// A force pass of its own (after load, re-slicing, a new force method, or Taylor's update): every
+// rank's accelerations go stale together (all ranks make the same calls), so all of them run it.
+void NbodyMpiSimulation::ensureSummedForces() {
+    if (local_.accelerationsCurrent()) return;
+    local_.computeSharedForces();
+    sumSharedForces();
+}
+
+// This rank's part of every body's acceleration out to the host (N x 16 bytes), summed over the
+// ranks by MPI_Ireduce_scatter (each rank receives its slice's sums), the sums back to the device,
+// then the closing half-kick. The upload is done before the next sum's read (in-order queue).
+void NbodyMpiSimulation::sumSharedForces() try {
+    const std::size_t bytes = n_ * sizeof(cl_float4);
+    auto& q = cc_.queue();
+    if (accStagingBytes_ != bytes) {
+        if (accHost_) q.enqueueUnmapMemObject(accStaging_, accHost_);
+        accHost_ = nullptr;
+        accStagingBytes_ = 0;
+        accStaging_ = cl::Buffer(cc_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+        accHost_ = static_cast<char*>(
+            q.enqueueMapBuffer(accStaging_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+        accStagingBytes_ = bytes;
+    }
+    cl::Event read;
+    q.enqueueReadBuffer(local_.workingAccelerations(), CL_TRUE, 0, bytes, accHost_, nullptr, &read);
+    transfers_.push_back(read);
+    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+    accMine_.resize(4 * std::max<std::size_t>(mine.count, 1));
+    std::vector<int> c = counts();
+    for (int& k : c)
+        k *= 4;
+    mpi_.reduceScatter(accHost_, accMine_.data(), c, MPI_FLOAT, MPI_SUM,
+                       "sum of the accelerations of step " + std::to_string(steps_ + 1));
+    gatherMs_ += mpi_.lastMs();
+    if (mine.count) {
+        cl::Event ev;
+        q.enqueueWriteBuffer(local_.workingAccelerations(), CL_FALSE,
+                             mine.begin * sizeof(cl_float4), mine.count * sizeof(cl_float4),
+                             accMine_.data(), nullptr, &ev);
+        transfers_.push_back(ev);
+    }
+    local_.finishSharedForces();
+} catch (const cl::Error& e) {
+    throwClError(
+        "the MPI sum of the accelerations failed on rank " + std::to_string(session_.rank()), e);
 }
 
 void NbodyMpiSimulation::setPrecision(NbodyPrecision p) {
@@ -118,11 +180,17 @@ void NbodyMpiSimulation::step(int count) {
     local_.beginSteps(count);
     transfers_.clear();
     gatherMs_ = 0;
+    const bool shared = sharedForces();
+    if (shared && local_.kernelConfig().variant == NbodyVariant::Pairs) checkSameBlocks();
     const auto start = std::chrono::steady_clock::now();
     for (int s = 0; s < count; ++s) {
+        if (shared) ensureSummedForces();
         local_.advance();
         if (session_.size() > 1) exchangePositions();
         local_.complete();
+        // Leapfrog's force pass ran in complete() (decided alike on every rank: a rank that owns
+        // every body computed it whole, and its sum with the others' zeros is unchanged).
+        if (shared && local_.integrator() == NbodyIntegrator::Leapfrog) sumSharedForces();
         time_ += local_.params().dt;
         ++steps_;
     }
@@ -173,7 +241,7 @@ void NbodyMpiSimulation::setWeights(const std::vector<double>& weights) {
 }
 
 void NbodyMpiSimulation::rebalanceIfWorthIt() {
-    const double mine = local_.lastStepTimings().forceMs;
+    const double mine = balancedForceMs(local_.lastStepTimings());
     std::vector<double> all(static_cast<std::size_t>(session_.size()));
     mpi_.allgather(&mine, all.data(), 1, MPI_DOUBLE,
                    "exchange of the force times before step " + std::to_string(steps_ + 1));
@@ -200,6 +268,7 @@ void NbodyMpiSimulation::applySlices(const std::vector<BodySlice>& slices) try {
     slices_ = slices;
     const BodySlice& next = slices_[static_cast<std::size_t>(session_.rank())];
     local_.setOwnedRange(next.begin, next.count);
+    local_.invalidateAccelerations();  // on every rank: the split forces need them all
 } catch (const cl::Error& e) {
     throwClError("cannot move the N-body velocities between ranks", e);
 }

@@ -5,6 +5,8 @@
 // through pinned host memory (16 bytes per body, 32 in fp64), then each rank computes the forces
 // of its slice. Slices follow the measured force times, decided identically on every rank from
 // all-gathered times (SliceBalancer). Every collective has a deadline (DeadlineCollectives).
+// Pairs and the tree: each rank computes its share's part of every body's acceleration
+// (NbodyMultiDevice says how), MPI_Ireduce_scatter sums the parts into each rank's slice.
 //
 // Every public call is collective: all ranks make the same calls in the same order.
 #include <cstddef>
@@ -76,6 +78,10 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
   private:
     void ensureStaging();
     void exchangePositions();
+    bool sharedForces() const;  // pairs or the tree over several ranks: parts to be summed
+    void checkSameBlocks();
+    void ensureSummedForces();
+    void sumSharedForces();
     void applySlices(const std::vector<BodySlice>& slices);
     void rebalanceIfWorthIt();
     std::vector<int> counts() const;
@@ -100,6 +106,11 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     std::size_t stagingBytes_ = 0;
     MPI_Datatype bodyType_ = MPI_DATATYPE_NULL;
     std::size_t bodyTypeBytes_ = 0;
+    // Pinned host memory for this rank's part of every acceleration, and its slice's sums.
+    cl::Buffer accStaging_;
+    char* accHost_ = nullptr;
+    std::size_t accStagingBytes_ = 0;
+    std::vector<float> accMine_;
 
     // The last step() call: transfers (device time), all-gather wall time, wall time.
     std::vector<cl::Event> transfers_;

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/multi/completion_clock.hpp"
+#include "compute/nbody/multi/shared_forces.hpp"
 
 namespace clviz {
 
@@ -26,14 +28,17 @@ struct NbodyMultiDevice::Staging {
     char* host = nullptr;
     std::size_t halfBytes = 0;
 
-    Staging(ComputeContext& cc, std::size_t bytes) : owner(&cc), halfBytes(bytes) {
+    Staging(ComputeContext& cc, std::size_t bytes, std::size_t halves = 2,
+            const char* what = "the position exchange")
+        : owner(&cc), halfBytes(bytes) {
         try {
-            buffer = cl::Buffer(cc.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, 2 * bytes);
+            buffer =
+                cl::Buffer(cc.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, halves * bytes);
             host = static_cast<char*>(cc.queue().enqueueMapBuffer(
-                buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 2 * bytes));
+                buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, halves * bytes));
         } catch (const cl::Error& e) {
-            throwClError("cannot allocate " + formatBytes(2 * bytes) +
-                             " of pinned host memory for the position exchange",
+            throwClError("cannot allocate " + formatBytes(halves * bytes) +
+                             " of pinned host memory for " + what,
                          e);
         }
     }
@@ -66,6 +71,7 @@ NbodyMultiDevice::NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
     }
     transferEvents_.resize(sims_.size());
     waitMs_.assign(sims_.size(), 0.0);
+    hostSumMs_.assign(sims_.size(), 0.0);
 }
 
 NbodyMultiDevice::~NbodyMultiDevice() {
@@ -93,7 +99,7 @@ void NbodyMultiDevice::step(int count) {
     if (autoBalance_ && lastSteps_ > 0) {
         std::vector<double> forceMs;
         for (auto& sim : sims_)
-            forceMs.push_back(sim->lastStepTimings().forceMs);
+            forceMs.push_back(balancedForceMs(sim->lastStepTimings()));
         if (auto slices = balancer_.update(slices_, forceMs, lastSteps_)) {
             applySlices(*slices);
             ++rebalances_;
@@ -103,14 +109,34 @@ void NbodyMultiDevice::step(int count) {
         sims_[d]->beginSteps(count);
         transferEvents_[d].clear();
         waitMs_[d] = 0;
+        hostSumMs_[d] = 0;
     }
     const auto start = std::chrono::steady_clock::now();
+    const bool shared = sharedForces();
+    if (shared && sims_[0]->kernelConfig().variant == NbodyVariant::Pairs) {
+        // The blocks' meetings are shared out by index: every device must cut the same blocks.
+        std::vector<int> blockBodies;
+        for (auto& sim : sims_) {
+            const NbodyKernelConfig c = sim->effectiveKernelConfig();
+            blockBodies.push_back(c.workGroupSize * c.bodiesPerItem);
+        }
+        if (std::adjacent_find(blockBodies.begin(), blockBodies.end(), std::not_equal_to<>()) !=
+            blockBodies.end())
+            throw Error(
+                "the pairs variant on several devices needs the same blocks on every "
+                "device (work-group size x bodies per item), and these devices resolve "
+                "different ones: set nbody.wg and nbody.bpi");
+    }
     for (int s = 0; s < count; ++s) {
+        if (shared) ensureSummedForces();
         for (auto& sim : sims_)
             sim->advance();
         if (sims_.size() > 1) exchangePositions(static_cast<int>(steps_ & 1));
         for (auto& sim : sims_)
             sim->complete();
+        // Leapfrog's force pass ran in complete(); a device that owns every body computed it
+        // whole and kicked, and adds its acc to the others' zeros unchanged.
+        if (shared && sims_[0]->integrator() == NbodyIntegrator::Leapfrog) sumSharedForces();
         time_ += sims_[0]->params().dt;
         ++steps_;
     }
@@ -166,8 +192,71 @@ void NbodyMultiDevice::exchangePositions(int parity) try {
     throwClError("the N-body position exchange between devices failed", e);
 }
 
+bool NbodyMultiDevice::sharedForces() const {
+    return sims_.size() > 1 && runsOnOneDeviceInFloat(sims_[0]->kernelConfig().variant);
+}
+
+// A force pass of its own (after load, re-slicing, a new force method, or Taylor's update) runs
+// on every device: each adds its part to every body's acceleration.
+void NbodyMultiDevice::ensureSummedForces() {
+    bool current = true;
+    for (auto& sim : sims_)
+        current = current && sim->accelerationsCurrent();
+    if (current) return;
+    for (auto& sim : sims_)
+        sim->computeSharedForces();
+    sumSharedForces();
+}
+
+// Every device's part out to the host (N x 16 bytes each), the sums of each slice back to its
+// owner (its slice x 16 bytes), then the owners' closing half-kicks. The next step's reads come
+// after these uploads on each in-order queue, so one host area serves every step.
+void NbodyMultiDevice::sumSharedForces() try {
+    const std::size_t bytes = n_ * sizeof(cl_float4);
+    const std::size_t p = sims_.size();
+    if (!accStaging_ || accStaging_->halfBytes != p * bytes)
+        accStaging_ =
+            std::make_unique<Staging>(*contexts_[0], p * bytes, 1, "the sum of the accelerations");
+    CompletionClock clock(p);
+    std::vector<float*> parts;
+    for (std::size_t d = 0; d < p; ++d) {
+        char* part = accStaging_->host + d * bytes;
+        parts.push_back(reinterpret_cast<float*>(part));
+        cl::Event ev;
+        contexts_[d]->queue().enqueueReadBuffer(sims_[d]->workingAccelerations(), CL_FALSE, 0,
+                                                bytes, part, nullptr, &ev);
+        clock.watch(d, ev);
+        transferEvents_[d].push_back(ev);
+        contexts_[d]->queue().flush();
+    }
+    const std::vector<double> done = clock.wait();
+    const double last = *std::max_element(done.begin(), done.end());
+    for (std::size_t d = 0; d < p; ++d)
+        waitMs_[d] += last - done[d];
+    const auto sumStart = std::chrono::steady_clock::now();
+    sumSharedAccelerations(parts, slices_);
+    const double sumMs = msSince(sumStart);
+    for (std::size_t d = 0; d < p; ++d) {
+        hostSumMs_[d] += sumMs;
+        const BodySlice& sl = slices_[d];
+        if (sl.count) {
+            cl::Event ev;
+            contexts_[d]->queue().enqueueWriteBuffer(
+                sims_[d]->workingAccelerations(), CL_FALSE, sl.begin * sizeof(cl_float4),
+                sl.count * sizeof(cl_float4),
+                reinterpret_cast<char*>(parts[d]) + sl.begin * sizeof(cl_float4), nullptr, &ev);
+            transferEvents_[d].push_back(ev);
+        }
+        sims_[d]->finishSharedForces();
+        contexts_[d]->queue().flush();
+    }
+} catch (const cl::Error& e) {
+    throwClError("the sum of the N-body accelerations over the devices failed", e);
+}
+
 // New owners need the velocities of the bodies they take over; every device already has every
-// position, and each recomputes the accelerations of its new slice at its next step.
+// position, and each recomputes the accelerations of its new slice at its next step (split pairs
+// and tree: every device, since every device adds to every body).
 void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) try {
     const std::size_t bytes = sims_[0]->workingBodyBytes();
     std::vector<char> vel(n_ * bytes);
@@ -180,6 +269,7 @@ void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) try {
         contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingVelocities(), CL_TRUE, 0,
                                                  vel.size(), vel.data());
         sims_[d]->setOwnedRange(slices[d].begin, slices[d].count);
+        sims_[d]->invalidateAccelerations();
     }
     slices_ = slices;
 } catch (const cl::Error& e) {
@@ -219,6 +309,7 @@ std::vector<Body> NbodyMultiDevice::readBodies() {
 }
 
 std::vector<Float4> NbodyMultiDevice::readAccelerations() {
+    if (n_ && sharedForces()) ensureSummedForces();
     return fromOwners(&NbodySimulation::readAccelerations);
 }
 
@@ -254,10 +345,6 @@ void NbodyMultiDevice::setPrecision(NbodyPrecision p) {
 }
 
 void NbodyMultiDevice::setKernelConfig(const NbodyKernelConfig& c) {
-    if (runsOnOneDeviceInFloat(c.variant) && sims_.size() > 1)
-        throw Error(std::string("the ") + variantName(c.variant) +
-                    " variant runs on one device; with " + std::to_string(sims_.size()) +
-                    " devices pick an all-pairs variant (docs/scaling.md has the tree's plan)");
     for (auto& sim : sims_)
         sim->setKernelConfig(c);
 }
@@ -284,7 +371,7 @@ NbodyMultiTimings NbodyMultiDevice::lastTimings() {
             throwClError("cannot read the exchange timings", e);
         }
         dt.exchangeMs = transfer / lastSteps_;
-        dt.waitMs = waitMs_[d] / lastSteps_;
+        dt.waitMs = (waitMs_[d] + hostSumMs_[d]) / lastSteps_;
         t.devices.push_back(dt);
     }
     return t;

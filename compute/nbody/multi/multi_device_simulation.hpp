@@ -6,9 +6,12 @@
 // (16 bytes per body, 32 in fp64), then the forces are computed. Slices start proportional to
 // compute units x clock and follow the measured force times (see slice_plan.hpp).
 //
-// All-pairs variants only: the tree variant refuses (docs/scaling.md has its plan). The answer
-// matches one device's to float rounding: the force of a body does not depend on which device
-// computes it (same kernel, same j order).
+// The all-pairs variants: the force of a body does not depend on which device computes it (same
+// kernel, same j order), so the answer is one device's. Pairs and the tree: every device computes
+// a share of the work for every body (pairs: an even share of the block meetings; tree: the whole
+// tree, then the walk of its Morton domain), the parts of the accelerations are summed through the
+// host (N x 16 bytes from each device per step) and the owners kick their slices. Tree: the
+// forces of one device exactly; pairs: within float rounding (docs/scaling.md has the bound).
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -55,7 +58,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     NbodyDiagnostics diagnostics() override;
     void resetEnergyReference();
 
-    // Settings go to every device. The tree variant throws clviz::Error (one device only).
+    // Settings go to every device.
     void setParams(const NbodyParams& p) override;
     void setIntegrator(NbodyIntegrator i) override;
     void setPrecision(NbodyPrecision p) override;
@@ -88,10 +91,14 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     template <class T>
     std::vector<T> fromOwners(std::vector<T> (NbodySimulation::*read)());
     void exchangePositions(int parity);
+    bool sharedForces() const;  // pairs or the tree over several devices: parts to be summed
+    void ensureSummedForces();
+    void sumSharedForces();
 
     std::vector<ComputeContext*> contexts_;
     std::vector<std::unique_ptr<NbodySimulation>> sims_;
     std::unique_ptr<Staging> staging_;
+    std::unique_ptr<Staging> accStaging_;  // every device's part of the accelerations
     std::size_t n_ = 0;
     double time_ = 0;
     long long steps_ = 0;
@@ -106,6 +113,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     // Per device over the last step() call: exchange transfers and host-observed waits.
     std::vector<std::vector<cl::Event>> transferEvents_;
     std::vector<double> waitMs_;
+    std::vector<double> hostSumMs_;  // adding the parts up on the host (counted as wait)
     int lastSteps_ = 0;
     double lastWallMs_ = 0;
 };

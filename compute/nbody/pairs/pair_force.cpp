@@ -50,7 +50,8 @@ PairForceShape PairForce::resolve(std::size_t n, PairForceShape shape) const {
     return shape;
 }
 
-PairForce::Launch PairForce::plan(std::size_t n, PairForceShape requested) const {
+PairForce::Launch PairForce::plan(std::size_t n, PairForceShape requested,
+                                  std::size_t launchedBlocks) const {
     const DeviceInfo& info = cc_.info();
     Launch l;
     l.shape = resolve(n, requested);
@@ -75,8 +76,9 @@ PairForce::Launch PairForce::plan(std::size_t n, PairForceShape requested) const
     // share of its block's offsets.
     const std::size_t target =
         std::max(1u, info.computeUnits) * (info.kind == DeviceKind::Gpu ? 32 : 4);
+    const std::size_t launched = launchedBlocks ? launchedBlocks : l.blocks;
     l.chunks = static_cast<int>(
-        std::clamp<std::size_t>(ceilDiv(target, l.blocks), 1, mostOffsets(l.blocks)));
+        std::clamp<std::size_t>(ceilDiv(target, launched), 1, mostOffsets(l.blocks)));
     return l;
 }
 
@@ -101,42 +103,94 @@ cl::Kernel& PairForce::kernel(const PairForceShape& s, bool selfGuard) {
     return kernels_.emplace(options, std::move(k)).first->second;
 }
 
-void PairForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
-                        const cl::Buffer& acc, const cl::Buffer* vel, float kick,
-                        PairForceShape shape) {
-    events_.clear();
-    if (n == 0) return;
-    const Launch l = plan(n, shape);
+std::pair<std::size_t, std::size_t> PairForce::shareBlocks(std::size_t n, std::size_t blockBodies,
+                                                           std::size_t begin, std::size_t count) {
+    if (n == 0 || blockBodies == 0) return {0, 0};
+    const std::size_t nb = ceilDiv(n, blockBodies);
+    // Meetings of blocks 0 .. a - 1 (offsetsOf in kernels/nbody_pairs.cl); 128-bit products:
+    // meetings x n passes 2^64 near the body limit.
+    const auto before = [nb](std::size_t a) -> unsigned __int128 {
+        return static_cast<unsigned __int128>(a) * (1 + (nb - 1) / 2) +
+               (nb % 2 == 0 ? std::min(a, nb / 2) : 0);
+    };
+    const unsigned __int128 total = before(nb);
+    // The first block whose meetings start at or after the fraction b / n of all meetings.
+    const auto cut = [&](std::size_t b) {
+        std::size_t lo = 0, hi = nb;
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (before(mid) * n >= total * b)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        return lo;
+    };
+    return {cut(begin), cut(begin + count)};
+}
+
+void PairForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
+                        const cl::Buffer& acc, const Launch& l, std::size_t firstBlock,
+                        std::size_t blocks) {
     cl::Kernel& k = kernel(l.shape, softening == 0);
     cl::CommandQueue& q = cc_.queue();
-
     cl::Event clear;
     q.enqueueFillBuffer(acc, cl_float(0), 0, n * sizeof(cl_float4), nullptr, &clear);
     events_.emplace_back("force-clear", clear);
-
+    if (blocks == 0) return;  // an empty share adds nothing
     k.setArg(0, pos);
     k.setArg(1, acc);
     k.setArg(2, static_cast<cl_int>(n));
     k.setArg(3, static_cast<cl_int>(l.chunks));
     k.setArg(4, softening * softening);
+    k.setArg(5, static_cast<cl_int>(firstBlock));
     const std::size_t wg = static_cast<std::size_t>(l.shape.workGroupSize);
     cl::Event force;
-    q.enqueueNDRangeKernel(k, cl::NullRange,
-                           cl::NDRange(static_cast<std::size_t>(l.blocks) * l.chunks * wg),
-                           cl::NDRange(wg), nullptr, &force);
+    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(blocks * l.chunks * wg), cl::NDRange(wg),
+                           nullptr, &force);
     events_.emplace_back("force", force);
+}
 
-    if (!vel || kick == 0) return;
+void PairForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
+                        const cl::Buffer& acc, const cl::Buffer* vel, float kickFactor,
+                        PairForceShape shape) {
+    events_.clear();
+    if (n == 0) return;
+    const Launch l = plan(n, shape);
+    enqueue(pos, n, softening, acc, l, 0, static_cast<std::size_t>(l.blocks));
+    if (vel && kickFactor != 0) kick(acc, *vel, 0, n, kickFactor);
+}
+
+void PairForce::computeShare(const cl::Buffer& pos, std::size_t n, float softening,
+                             const cl::Buffer& acc, std::size_t begin, std::size_t count,
+                             PairForceShape shape) {
+    events_.clear();
+    if (n == 0) return;
+    if (begin > n || count > n - begin)
+        throw Error("pairs force: share " + std::to_string(begin) + " + " + std::to_string(count) +
+                    " is not within " + std::to_string(n) + " bodies");
+    const PairForceShape s = resolve(n, shape);
+    const std::size_t blockBodies =
+        static_cast<std::size_t>(s.workGroupSize) * static_cast<std::size_t>(s.iPerItem);
+    const auto [first, last] = shareBlocks(n, blockBodies, begin, count);
+    const Launch l = plan(n, s, std::max<std::size_t>(last - first, 1));
+    enqueue(pos, n, softening, acc, l, first, last - first);
+}
+
+void PairForce::kick(const cl::Buffer& acc, const cl::Buffer& vel, std::size_t begin,
+                     std::size_t count, float kickFactor) {
+    if (count == 0 || kickFactor == 0) return;
     if (!kick_())
         kick_ =
             cc_.programs().kernel("nbody_pairs.cl", "nbody_pairs_kick", "-DWG=1 -DIPI=1 -DJPI=1");
     kick_.setArg(0, acc);
-    kick_.setArg(1, *vel);
-    kick_.setArg(2, static_cast<cl_int>(n));
-    kick_.setArg(3, kick);
+    kick_.setArg(1, vel);
+    kick_.setArg(2, static_cast<cl_int>(begin + count));  // the global offset starts at begin
+    kick_.setArg(3, kickFactor);
     cl::Event kicked;
-    q.enqueueNDRangeKernel(kick_, cl::NullRange, cl::NDRange(ceilDiv(n, kKickGroup) * kKickGroup),
-                           cl::NDRange(kKickGroup), nullptr, &kicked);
+    cc_.queue().enqueueNDRangeKernel(kick_, cl::NDRange(begin),
+                                     cl::NDRange(ceilDiv(count, kKickGroup) * kKickGroup),
+                                     cl::NDRange(kKickGroup), nullptr, &kicked);
     events_.emplace_back("force-kick", kicked);
 }
 

@@ -36,6 +36,22 @@ class PairForce {
     void compute(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
                  const cl::Buffer* vel = nullptr, float kick = 0, PairForceShape shape = {});
 
+    // One device's share of a force pass split over several devices (or MPI ranks): the blocks
+    // whose meetings fall in the share [begin, begin + count) of n (as a fraction of all block
+    // meetings, so shares that tile 0 .. n give every pair to exactly one device, the loads even
+    // to a block), their pulls on every body added into acc (cleared first): the caller sums the
+    // devices' acc. Every device must use the same block size (wg x ipi). No kick. Enqueued only.
+    void computeShare(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
+                      std::size_t begin, std::size_t count, PairForceShape shape = {});
+    // vel[i].xyz += acc[i] * kick for i in begin .. begin + count - 1 (the closing half-kick once
+    // the shares are summed). Event "force-kick".
+    void kick(const cl::Buffer& acc, const cl::Buffer& vel, std::size_t begin, std::size_t count,
+              float kick);
+    // Blocks first .. last - 1 (of ceil(n / blockBodies)) that the share [begin, begin + count)
+    // of n owns; pure, the same on every device.
+    static std::pair<std::size_t, std::size_t> shareBlocks(std::size_t n, std::size_t blockBodies,
+                                                           std::size_t begin, std::size_t count);
+
     // The shape compute() would use for n bodies, every field resolved.
     PairForceShape resolve(std::size_t n, PairForceShape shape) const;
     // "wg=256 ipi=8 jpi=4, 1152 groups" for n bodies.
@@ -50,7 +66,9 @@ class PairForce {
         int chunks = 1;  // work-groups per block, each meeting a share of its blocks
         int blocks = 1;  // ceil(n / (wg * ipi))
     };
-    Launch plan(std::size_t n, PairForceShape shape) const;
+    Launch plan(std::size_t n, PairForceShape shape, std::size_t launchedBlocks = 0) const;
+    void enqueue(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
+                 const Launch& l, std::size_t firstBlock, std::size_t blocks);
     cl::Kernel& kernel(const PairForceShape& shape, bool selfGuard);
 
     ComputeContext& cc_;

@@ -209,6 +209,20 @@ void TreeForce::enqueueSort(std::size_t n) {
 
 void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
                         const cl::Buffer& acc, const cl::Buffer* vel, float kick) {
+    enqueue(pos, n, softening, acc, vel, kick, 0, n);
+}
+
+void TreeForce::computeShare(const cl::Buffer& pos, std::size_t n, float softening,
+                             const cl::Buffer& acc, std::size_t begin, std::size_t count) {
+    if (begin > n || count > n - begin)
+        throw Error("tree: share " + std::to_string(begin) + " + " + std::to_string(count) +
+                    " is not within " + std::to_string(n) + " bodies");
+    enqueue(pos, n, softening, acc, nullptr, 0, begin, begin + count);
+}
+
+void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
+                        const cl::Buffer& acc, const cl::Buffer* vel, float kick,
+                        std::size_t shareBegin, std::size_t shareEnd) {
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
     try {
@@ -304,6 +318,8 @@ void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
         walk.setArg(10, sortedAcc_);
         walk.setArg(11, counters_);
         walk.setArg(12, walkStats_);
+        walk.setArg(13, static_cast<int>(shareBegin));
+        walk.setArg(14, static_cast<int>(shareEnd));
         if (bodyWalk_)
             run(walk, n, kElementWg, "tree-walk");
         else

@@ -85,6 +85,14 @@ class TreeForce {
     void compute(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
                  const cl::Buffer* vel = nullptr, float kick = 0);
 
+    // One device's share of a force pass split over several devices (or MPI ranks): the whole
+    // tree is built (the same tree on every device: same positions, same kernels), but only the
+    // walk groups whose first body lies in begin .. begin + count - 1 of the Morton order are
+    // walked; the accelerations of every other body are written as 0, so the devices' acc add up
+    // to compute()'s exactly. No kick. Enqueued only.
+    void computeShare(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
+                      std::size_t begin, std::size_t count);
+
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
     // Events of the last compute(), named by stage ("tree-box", "tree-keys", ...), for callers
@@ -116,6 +124,8 @@ class TreeForce {
     void releaseBuffers();
     void refreshKernels();  // (re)fetches kernels when the program cache changed (live reload)
     void enqueueSort(std::size_t n);
+    void enqueue(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
+                 const cl::Buffer* vel, float kick, std::size_t shareBegin, std::size_t shareEnd);
 
     ComputeContext& cc_;
     TreeForceOptions options_;

@@ -18,6 +18,7 @@
 #include "compute/image/io/image_io.hpp"
 #include "compute/image/pattern.hpp"
 #include "compute/image/reference.hpp"
+#include "tests/app/test_frame.hpp"
 #include "tests/compute/interop/gl_context.hpp"
 
 namespace clviz {
@@ -77,16 +78,7 @@ class ImageDemoTest : public test::GlComputeSuite<320, 240> {
         return *demo_;
     }
 
-    void frame(long long index = 0) {
-        FrameInfo f;
-        f.index = index;
-        f.dt = 1.0 / 60;
-        f.framebufferWidth = 320;
-        f.framebufferHeight = 240;
-        demo_->step(f);
-        demo_->draw(f);
-        ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
-    }
+    void frame(long long index = 0) { test::stepAndDraw(*demo_, index); }
 
     // What --interop auto gives: no driver here or on the H200 offers gl-sharing; external memory
     // where the device imports it (the H200), else host copy (PoCL).

@@ -13,6 +13,7 @@
 #include "app/linalg/demo.hpp"
 #include "app/linalg/gemm_reference.hpp"
 #include "compute/core/compute_context.hpp"
+#include "tests/app/test_frame.hpp"
 #include "tests/compute/interop/gl_context.hpp"
 
 namespace clviz {
@@ -65,16 +66,7 @@ class LinalgDemoTest : public test::GlComputeSuite<320, 240> {
         return *demo_;
     }
 
-    void frame(long long index = 0) {
-        FrameInfo f;
-        f.index = index;
-        f.dt = 1.0 / 60;
-        f.framebufferWidth = 320;
-        f.framebufferHeight = 240;
-        demo_->step(f);
-        demo_->draw(f);
-        ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
-    }
+    void frame(long long index = 0) { test::stepAndDraw(*demo_, index); }
 
     std::unique_ptr<LinalgDemo> demo_;
     std::vector<std::string> errors_, notes_;

@@ -16,6 +16,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/nbody/snapshot.hpp"
 #include "tests/app/gui/headless_imgui.hpp"
+#include "tests/app/test_frame.hpp"
 #include "tests/compute/interop/gl_context.hpp"
 
 namespace clviz {
@@ -46,14 +47,7 @@ class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
         demo_.reset();
     }
 
-    FrameInfo frame(long long index) {
-        FrameInfo f;
-        f.index = index;
-        f.dt = 1.0 / 60;
-        f.framebufferWidth = 320;
-        f.framebufferHeight = 240;
-        return f;
-    }
+    FrameInfo frame(long long index) { return test::testFrame(index); }
     void runFrame(long long index) {
         FrameInfo f = frame(index);
         demo_->step(f);

@@ -8,8 +8,10 @@
 #include "common/error.hpp"
 #include "compute/core/kernel_includes.hpp"
 #include "compute/core/kernel_source.hpp"
+#include "tests/support/error_message.hpp"
 
 using namespace clviz;
+using clviz::test::errorOf;
 
 namespace {
 
@@ -26,15 +28,6 @@ struct Files {
         };
     }
 };
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
 
 }  // namespace
 

@@ -1,7 +1,6 @@
 #pragma once
-// Shared by the image-lab tests: one OpenCL context per executable, random images from a fresh
-// seed (printed with every failure; CLVIZ_TEST_SEED=<n> replays one), device round trips and
-// pixel comparisons.
+// Shared by the image-lab tests: random images from the run's seed, device round trips and pixel
+// comparisons; the context, seed, TempDir and errorOf come from tests/support/.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -14,29 +13,12 @@
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/image/io/image_io.hpp"
+#include "tests/support/device_context.hpp"
+#include "tests/support/error_message.hpp"
+#include "tests/support/random_seed.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace clviz::test {
-
-inline ComputeContext& context() {
-    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
-    return *cc;
-}
-
-// A fresh seed per executable run, unless CLVIZ_TEST_SEED fixes it.
-inline std::uint64_t testSeed() {
-    static const std::uint64_t seed = [] {
-        if (const char* s = std::getenv("CLVIZ_TEST_SEED"); s && *s)
-            return std::uint64_t(std::stoull(s));
-        return (std::uint64_t(std::random_device{}()) << 32) ^
-               std::uint64_t(std::random_device{}());
-    }();
-    return seed;
-}
-
-inline std::string seedNote() {
-    return "random seed " + std::to_string(testSeed()) +
-           " (replay: CLVIZ_TEST_SEED=" + std::to_string(testSeed()) + ")";
-}
 
 // Uniform random RGBA; `salt` gives each test its own stream from the one seed.
 inline Rgba8Image randomImage(int w, int h, std::uint64_t salt) {
@@ -97,39 +79,5 @@ inline int maxDifference(const Rgba8Image& a, const Rgba8Image& b, std::string* 
     }
     return worst;
 }
-
-// A fresh directory under the system temp dir, removed with the object.
-class TempDir {
-  public:
-    TempDir() {
-        path_ = std::filesystem::temp_directory_path() /
-                ("clviz-test-" + std::to_string(testSeed() % 1000000007) + "-" +
-                 std::to_string(reinterpret_cast<std::uintptr_t>(this) % 100000));
-        std::filesystem::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-  private:
-    std::filesystem::path path_;
-};
-
-// The message of the clviz::Error `f` throws; fails the test when it throws nothing.
-template <class F>
-std::string errorOf(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    ADD_FAILURE() << "no clviz::Error thrown";
-    return "";
-}
-
-#define EXPECT_CONTAINS(text, part) \
-    EXPECT_NE(std::string(text).find(part), std::string::npos) << "message: " << (text)
 
 }  // namespace clviz::test

@@ -86,6 +86,16 @@ TEST_P(GemmVariants, AlphaAndBetaScaleAndAccumulate) {
     check(v, {19, 40, 8, true, true}, 3.0f, -1.0f);
 }
 
+// Multiples of the default tiles (128 x 64 x 16 FP32, 128 x 128 x 16 TF32): the register-blocked
+// kernels drop every edge check there (FULL_TILES), so each transpose and beta run on that path.
+TEST_P(GemmVariants, WholeTilesMatchWithoutEdgeChecks) {
+    const auto v = static_cast<GemmVariant>(GetParam());
+    for (bool ta : {false, true})
+        for (bool tb : {false, true})
+            check(v, {128, 256, 48, ta, tb}, 1.0f, 0.0f);
+    check(v, {256, 128, 32, false, false}, -0.5f, 2.0f);
+}
+
 INSTANTIATE_TEST_SUITE_P(All, GemmVariants, ::testing::Range(0, kGemmVariantCount),
                          [](const auto& info) {
                              std::string id =
@@ -106,6 +116,10 @@ TEST(Gemm, SmallerTilesStillMatch) {
     t = {};
     t.blockM = 64, t.blockN = 64, t.blockK = 32, t.warpM = 32, t.warpN = 32;
     check(GemmVariant::TensorTf32, {65, 67, 70, false, false}, 1, 0, t);
+    check(GemmVariant::TensorTf32, {64, 128, 64, true, true}, 1, 0, t);  // whole tiles
+    t = {};
+    t.blockM = 64, t.blockN = 64, t.blockK = 8, t.threadM = 4, t.threadN = 4;
+    check(GemmVariant::DoubleBuffered, {128, 64, 24, false, true}, 2, 0, t);  // whole tiles
 }
 
 TEST(Gemm, BetaZeroNeverReadsC) {
@@ -144,4 +158,15 @@ TEST(Gemm, ThePtxVariantFallsBackToItsPortableTwinWhereThePtxIsRefused) {
     EXPECT_FALSE(gemm.usesInlinePtx(GemmVariant::TensorTf32));
     EXPECT_NE(gemm.ptxNote().find("portable"), std::string::npos);
     EXPECT_TRUE(gemmVariantInfo(GemmVariant::TensorTf32).needsInlinePtx);
+}
+
+TEST(GemmShape, LeastBytesGiveTheRooflineIntensity) {
+    // 2 n^3 / (12 n^2) = n / 6 flops per byte for square matrices, beta = 0.
+    const GemmShape square{600, 600, 600};
+    EXPECT_DOUBLE_EQ(square.flops() / square.leastBytes(), 100.0);
+    EXPECT_DOUBLE_EQ(square.flops() / square.leastBytes(true),
+                     2.0 * 600 * 600 * 600 / (4.0 * 4 * 600 * 600));
+    // Rectangular: A is m x k, B k x n, C m x n whatever the transposes.
+    EXPECT_DOUBLE_EQ((GemmShape{3, 5, 7, true, true}.leastBytes()), 4.0 * (21 + 35 + 15));
+    EXPECT_DOUBLE_EQ((GemmShape{0, 0, 0}.leastBytes()), 0.0);
 }

@@ -1,38 +1,18 @@
 #pragma once
-// Shared by the linear-algebra tests: one OpenCL context per executable, random data from a
-// fresh seed (printed with every failure; CLVIZ_TEST_SEED=<n> replays one), device round trips.
+// Shared by the linear-algebra tests: random data from the run's seed (tests/support/) and device
+// round trips on the executable's one context.
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "compute/core/compute_context.hpp"
+#include "tests/support/device_context.hpp"
+#include "tests/support/random_seed.hpp"
 
 namespace clviz::test {
-
-inline ComputeContext& context() {
-    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
-    return *cc;
-}
-
-inline std::uint64_t testSeed() {
-    static const std::uint64_t seed = [] {
-        if (const char* s = std::getenv("CLVIZ_TEST_SEED"); s && *s)
-            return std::uint64_t(std::stoull(s));
-        return (std::uint64_t(std::random_device{}()) << 32) ^
-               std::uint64_t(std::random_device{}());
-    }();
-    return seed;
-}
-
-inline std::string seedNote() {
-    return "random seed " + std::to_string(testSeed()) +
-           " (replay: CLVIZ_TEST_SEED=" + std::to_string(testSeed()) + ")";
-}
 
 // Uniform values in [lo, hi); `salt` gives each test its own stream from the one seed.
 inline std::vector<float> randomFloats(std::size_t n, std::uint64_t salt, float lo = -1.0f,

@@ -13,14 +13,12 @@
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
+#include "tests/support/device_context.hpp"
 
 namespace clviz {
 namespace {
 
-ComputeContext& context() {
-    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
-    return *cc;
-}
+using test::context;
 
 cl::Buffer upload(const std::vector<float>& v) {
     return cl::Buffer(context().context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,

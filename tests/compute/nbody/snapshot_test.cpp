@@ -15,8 +15,10 @@
 #include "common/error.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/snapshot.hpp"
+#include "tests/support/error_message.hpp"
 
 using namespace clviz;
+using clviz::test::errorOf;
 
 namespace {
 
@@ -30,15 +32,6 @@ void writeBytes(const std::string& path, const std::vector<unsigned char>& bytes
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()),
                static_cast<std::streamsize>(bytes.size()));
-}
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
 }
 
 // A little TIPSY writer, independent of the loader: header then gas, dark, star records.

@@ -11,15 +11,9 @@
 
 #include "compute/core/compute_context.hpp"
 #include "compute/nbody/reference.hpp"
+#include "tests/support/device_context.hpp"
 
 namespace clviz::test {
-
-// The default device (PoCL's CPU device on CI): created once, kept for the whole executable so
-// program builds are shared between tests.
-inline ComputeContext& context() {
-    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
-    return *cc;
-}
 
 // Accelerations against the reference, per body, relative to the sum of the magnitudes of the
 // terms that were added (termSum): float32 summation error grows with that sum, not with |a|,

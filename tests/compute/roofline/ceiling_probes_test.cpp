@@ -12,14 +12,12 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/device_info.hpp"
 #include "compute/core/inline_ptx.hpp"
+#include "tests/support/device_context.hpp"
 
 namespace clviz {
 namespace {
 
-ComputeContext& context() {
-    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
-    return *cc;
-}
+using test::context;
 
 bool positiveFinite(double v) {
     return std::isfinite(v) && v > 0;

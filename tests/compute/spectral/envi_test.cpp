@@ -12,8 +12,10 @@
 #include "common/error.hpp"
 #include "compute/spectral/io/envi_file.hpp"
 #include "tests/compute/spectral/test_support.hpp"
+#include "tests/support/error_message.hpp"
 
 using namespace clviz;
+using clviz::test::errorOf;
 using spectral_test::TempDir;
 using spectral_test::writeBytes;
 using spectral_test::writeText;
@@ -37,15 +39,6 @@ Cube labelledCube(CubeShape shape, CubeType type) {
                 c.setValue(c.index(l, s, b), type == CubeType::U8 ? std::fmod(v, 256) : v);
             }
     return c;
-}
-
-std::string messageOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 std::string hdr(const std::string& body) {
@@ -192,7 +185,7 @@ TEST(Envi, DataFileIsFoundBesideTheHeader) {
         EXPECT_EQ(readEnvi(dir.file("a.hdr")).dataPath, dir.file(name));
     }
     std::filesystem::remove(dir.file("a.IMG"));
-    const std::string msg = messageOf([&] { readEnvi(dir.file("a.hdr")); });
+    const std::string msg = errorOf([&] { readEnvi(dir.file("a.hdr")); });
     EXPECT_NE(msg.find("no data file beside it"), std::string::npos) << msg;
     EXPECT_NE(msg.find("a.img"), std::string::npos) << msg;
 }
@@ -202,7 +195,7 @@ TEST(Envi, TruncatedDataIsRefusedSayingWhatIsMissing) {
     writeText(dir.file("t.hdr"), hdr("samples = 10\nlines = 4\nbands = 3\ndata type = 2\n"
                                      "interleave = bil\nbyte order = 0\nheader offset = 6\n"));
     writeBytes(dir.file("t.img"), std::vector<unsigned char>(6 + 2 * 10 * 3 * 2 + 5));
-    const std::string msg = messageOf([&] { readEnvi(dir.file("t.hdr")); });
+    const std::string msg = errorOf([&] { readEnvi(dir.file("t.hdr")); });
     EXPECT_NE(msg.find("truncated: 131 bytes, the header needs 246"), std::string::npos) << msg;
     EXPECT_NE(msg.find("115 bytes missing, from line 2"), std::string::npos) << msg;
 }
@@ -231,27 +224,27 @@ TEST(Envi, RefusalsComeFromTheHeader) {
         {"data type = 1\nheader offset = -1\n", "outside 0"},
     };
     for (const Case& c : cases) {
-        const std::string msg = messageOf([&] { parseEnviHeader(hdr(dims + c.body), "t"); });
+        const std::string msg = errorOf([&] { parseEnviHeader(hdr(dims + c.body), "t"); });
         EXPECT_NE(msg.find(c.message), std::string::npos) << c.body << " -> " << msg;
     }
-    EXPECT_NE(messageOf([] { parseEnviHeader("samples = 1\n", "t"); }).find("not 'ENVI'"),
+    EXPECT_NE(errorOf([] { parseEnviHeader("samples = 1\n", "t"); }).find("not 'ENVI'"),
               std::string::npos);
-    EXPECT_NE(messageOf([] {
+    EXPECT_NE(errorOf([] {
                   parseEnviHeader(hdr("lines = 1\nbands = 1\ndata type = 1\n"), "t");
               }).find("no 'samples'"),
               std::string::npos);
     // Absurd dimensions: refused before anything is allocated.
-    EXPECT_NE(messageOf([] {
+    EXPECT_NE(errorOf([] {
                   parseEnviHeader(hdr("samples = 99999999\nlines = 1\nbands = 1\ndata type = 1\n"),
                                   "t");
               }).find("'samples' is 99999999, outside 1 to 65536"),
               std::string::npos);
-    EXPECT_NE(messageOf([] {
+    EXPECT_NE(errorOf([] {
                   parseEnviHeader(
                       hdr("samples = 65536\nlines = 65536\nbands = 4096\ndata type = 1\n"), "t");
               }).find("more than the limit"),
               std::string::npos);
-    EXPECT_NE(messageOf([] {
+    EXPECT_NE(errorOf([] {
                   parseEnviHeader(hdr("samples = 30000\nlines = 30000\nbands = 2\ndata type = 5\n"),
                                   "t");
               }).find("bytes of data, more than the limit"),
@@ -265,7 +258,7 @@ TEST(Envi, HeaderBombIsRefusedFromItsSize) {
     big += "}\n";
     writeText(dir.file("b.hdr"), big);
     writeBytes(dir.file("b.img"), {1});
-    const std::string msg = messageOf([&] { readEnvi(dir.file("b.hdr")); });
+    const std::string msg = errorOf([&] { readEnvi(dir.file("b.hdr")); });
     EXPECT_NE(msg.find("the limit is 1048576 bytes"), std::string::npos) << msg;
 }
 
@@ -285,14 +278,14 @@ TEST(Envi, DataFileThatIsNotARegularFileIsRefused) {
     TempDir dir;
     writeText(dir.file("f.hdr"), hdr("samples = 2\nlines = 1\nbands = 1\ndata type = 1\n"));
     ASSERT_EQ(::mkfifo(dir.file("f.img").c_str(), 0600), 0);
-    std::string msg = messageOf([&] { readEnvi(dir.file("f.hdr")); });
+    std::string msg = errorOf([&] { readEnvi(dir.file("f.hdr")); });
     EXPECT_NE(msg.find("FIFO"), std::string::npos) << msg;
     writeText(dir.file("z.hdr"), hdr("samples = 2\nlines = 1\nbands = 1\ndata type = 1\n"));
     std::filesystem::create_symlink("/dev/zero", dir.file("z.img"));
-    msg = messageOf([&] { readEnvi(dir.file("z.hdr")); });
+    msg = errorOf([&] { readEnvi(dir.file("z.hdr")); });
     EXPECT_NE(msg.find("character device"), std::string::npos) << msg;
     // The header itself, too.
     ASSERT_EQ(::mkfifo(dir.file("p.hdr").c_str(), 0600), 0);
-    msg = messageOf([&] { readEnvi(dir.file("p.hdr")); });
+    msg = errorOf([&] { readEnvi(dir.file("p.hdr")); });
     EXPECT_NE(msg.find("FIFO"), std::string::npos) << msg;
 }

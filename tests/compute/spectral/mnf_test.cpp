@@ -15,15 +15,13 @@
 #include "compute/spectral/reference.hpp"
 #include "compute/spectral/scene.hpp"
 #include "compute/spectral/view_image.hpp"
+#include "tests/support/device_context.hpp"
 
 using namespace clviz;
 
 namespace {
 
-ComputeContext& context() {
-    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
-    return *cc;
-}
+using test::context;
 
 double maxAbs(const std::vector<double>& v) {
     double m = 0;

@@ -15,8 +15,10 @@
 #include "compute/spectral/reference.hpp"
 #include "compute/spectral/scene.hpp"
 #include "tests/compute/spectral/test_support.hpp"
+#include "tests/support/error_message.hpp"
 
 using namespace clviz;
+using clviz::test::errorOf;
 
 namespace {
 
@@ -41,15 +43,6 @@ std::vector<double> congruence(const MnfBasis& t, const std::vector<double>& m) 
             out[std::size_t(i) * B + j] = sum;
         }
     return out;
-}
-
-std::string messageOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 }  // namespace
@@ -165,7 +158,7 @@ TEST(MnfReference, ResidualsOfHandMadeCube) {
     const std::vector<double> med = noiseResidualsReference(c, NoiseEstimate::Median3);
     EXPECT_DOUBLE_EQ(med[0], 0);         // the median ignores one spike
     EXPECT_DOUBLE_EQ(med[1], 102 - 13);  // window sorted: 1 2 3 11 [13] 21 22 23 102
-    EXPECT_NE(messageOf([] {
+    EXPECT_NE(errorOf([] {
                   noiseResidualsReference(makeCube({2, 2, 1}, CubeType::U8), NoiseEstimate::Mean3);
               }).find("needs at least"),
               std::string::npos);
@@ -199,9 +192,8 @@ TEST(MnfReference, ConstantBandIsRefusedWithTheReason) {
         for (int s = 0; s < c.shape.samples; ++s)
             c.setValue(c.index(l, s, 4), 7.0);
     const MnfStatistics st = mnfStatisticsReference(c, NoiseEstimate::Diff);
-    EXPECT_NE(
-        messageOf([&] { solveMnf(st.noiseCov, st.dataCov, 12); }).find("not positive definite"),
-        std::string::npos);
+    EXPECT_NE(errorOf([&] { solveMnf(st.noiseCov, st.dataCov, 12); }).find("not positive definite"),
+              std::string::npos);
 }
 
 // Spectral Python's mnf on the same cube: eigenvalues within 1e-4 relative and the transform's

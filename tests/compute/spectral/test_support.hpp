@@ -1,31 +1,14 @@
 #pragma once
-// Helpers the spectral lab's tests share: a private temporary folder and file writing.
-#include <stdlib.h>
-
-#include <filesystem>
+// Helpers the spectral lab's tests share: file writing, and the private folder of tests/support/.
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.hpp"
+
 namespace clviz::spectral_test {
 
-class TempDir {
-  public:
-    TempDir() {
-        std::string tmpl =
-            (std::filesystem::temp_directory_path() / "clviz-spectral-XXXXXX").string();
-        if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-  private:
-    std::filesystem::path path_;
-};
+using test::TempDir;
 
 inline void writeText(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;

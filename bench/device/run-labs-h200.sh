@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# One device call for a session's GPU figures (bench/device/README.md): run from the repository
+# root on the lent NVIDIA machine with a carried folder $C holding clviz-bench, bench-libs.tar.xz
+# (pack-bench-libs.sh) and, for `ab`, old/clviz-bench (an earlier commit's build).
+# Usage: C=.carry-final bench/device/run-labs-h200.sh STEP...
+#   ab      N-body and image rows, the old build and this one interleaved (two rounds each)
+#   linalg  --suite gemm --tune and --suite reduce
+#   mnf     --suite mnf (the three issue sizes)
+#   tests   every GPU-capable test binary found in $C (ctest names with dots as underscores)
+# Everything lands in $OUT/labs.tgz; each step's table is printed as it finishes.
+set -uo pipefail
+C=${C:-.carry-final}
+R=/tmp/labs
+mkdir -p "$R" /tmp/bench-libs
+trap 'tar czf "${OUT:-/tmp}/labs.tgz" -C "$R" .' EXIT
+tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
+export LD_LIBRARY_PATH=/tmp/bench-libs
+echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv; } | tee "$R/card.txt"
+gpu=(--device-type gpu)
+NBODY_SIZES=${NBODY_SIZES:-256k,1m}
+IMAGE_SIZES=${IMAGE_SIZES:-4096,8192}
+for step in "$@"; do
+case $step in
+ab)
+    for round in 1 2; do
+        for which in old new; do
+            bin=$C/clviz-bench; [ $which = old ] && bin=$C/old/clviz-bench
+            timeout 300 "$bin" --suite nbody "${gpu[@]}" --no-cpu-baseline \
+                --variants vectorized,small-n,pairs,tree --sizes "$NBODY_SIZES" \
+                --csv "$R/nbody-$which-$round.csv" >"$R/nbody-$which-$round.txt" 2>&1
+            echo "nbody $which round $round rc=$?"
+            timeout 200 "$bin" --suite image "${gpu[@]}" --no-cpu-baseline --sizes "$IMAGE_SIZES" \
+                --csv "$R/image-$which-$round.csv" >"$R/image-$which-$round.txt" 2>&1
+            echo "image $which round $round rc=$?"
+        done
+    done
+    ;;
+linalg)
+    timeout 300 "$C/clviz-bench" --suite gemm "${gpu[@]}" --tune --json "$R/gemm.json" \
+        --csv "$R/gemm.csv" >"$R/gemm.txt" 2>"$R/gemm.err"
+    echo "gemm rc=$?"; cut -c1-160 "$R/gemm.txt"
+    timeout 120 "$C/clviz-bench" --suite reduce "${gpu[@]}" --json "$R/reduce.json" \
+        --csv "$R/reduce.csv" >"$R/reduce.txt" 2>"$R/reduce.err"
+    echo "reduce rc=$?"; cut -c1-160 "$R/reduce.txt"
+    ;;
+mnf)
+    timeout 300 "$C/clviz-bench" --suite mnf "${gpu[@]}" --json "$R/mnf.json" --csv "$R/mnf.csv" \
+        >"$R/mnf.txt" 2>"$R/mnf.err"
+    echo "mnf rc=$?"; cut -c1-160 "$R/mnf.txt"
+    ;;
+tests)
+    for t in "$C"/*_test; do
+        [ -x "$t" ] || continue
+        timeout 240 "$t" >"$R/$(basename "$t").txt" 2>&1
+        echo "$(basename "$t") rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/$(basename "$t").txt" | tr '\n' ' ')"
+    done
+    ;;
+*) echo "unknown step $step" >&2 ;;
+esac
+done

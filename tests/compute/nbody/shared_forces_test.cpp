@@ -1,0 +1,236 @@
+// The pairs and tree force passes shared between two OpenCL devices (PoCL's two CPU devices under
+// CTest: POCL_DEVICES="pthread pthread"): each device computes its share's part of every body's
+// acceleration and the parts are added up. Tree: the same tree on both devices and exactly the
+// one-device forces. Pairs: within the float-rounding bound of docs/scaling.md,
+//   |a_split - a_one| <= 2 * gamma_N * sum_j |a_ij|   (per component; gamma_N = N u / (1 - N u),
+//   u = 2^-24), as both are float sums of the same N - 1 terms in different orders.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compute/core/compute_context.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/multi/shared_forces.hpp"
+#include "compute/nbody/pairs/pair_force.hpp"
+#include "compute/nbody/tree/tree_force.hpp"
+
+namespace clviz {
+namespace {
+
+struct Devices {
+    std::unique_ptr<ComputeContext> a, b;
+    Devices() {
+        const auto platforms = queryPlatforms();
+        for (std::size_t p = 0; p < platforms.size(); ++p)
+            if (platforms[p].devices.size() >= 2) {
+                a = std::make_unique<ComputeContext>(platforms, DeviceChoice{int(p), 0, "test"});
+                b = std::make_unique<ComputeContext>(platforms, DeviceChoice{int(p), 1, "test"});
+                return;
+            }
+    }
+};
+Devices& devices() {
+    static Devices d;
+    return d;
+}
+
+class SharedForces : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        ASSERT_TRUE(devices().a) << "needs a platform with two devices: run under CTest, which "
+                                    "sets POCL_DEVICES=\"pthread pthread\"";
+    }
+    std::vector<ComputeContext*> both() { return {devices().a.get(), devices().b.get()}; }
+};
+
+std::vector<Float4> positionsOf(std::size_t n, unsigned seed = 11) {
+    std::vector<Float4> p;
+    for (const Body& b : makePreset(NbodyPreset::Plummer, n, seed))
+        p.push_back(b.pos);
+    return p;
+}
+
+// Runs `force` on each device with the positions, returns each device's acc (4 floats a body).
+template <class Force>
+std::vector<std::vector<float>> runOnEach(const std::vector<ComputeContext*>& ccs,
+                                          const std::vector<Float4>& pos, Force&& force) {
+    std::vector<std::vector<float>> out;
+    for (std::size_t d = 0; d < ccs.size(); ++d) {
+        ComputeContext& cc = *ccs[d];
+        const std::size_t n = pos.size();
+        cl::Buffer p(cc.context(), CL_MEM_READ_WRITE, n * 16),
+            a(cc.context(), CL_MEM_READ_WRITE, n * 16);
+        cc.queue().enqueueWriteBuffer(p, CL_TRUE, 0, n * 16, pos.data());
+        force(d, cc, p, a);
+        std::vector<float> acc(4 * n);
+        cc.queue().enqueueReadBuffer(a, CL_TRUE, 0, n * 16, acc.data());
+        out.push_back(std::move(acc));
+    }
+    return out;
+}
+
+std::vector<float> summed(std::vector<std::vector<float>> parts,
+                          const std::vector<BodySlice>& slices) {
+    std::vector<float*> ptrs;
+    for (auto& p : parts)
+        ptrs.push_back(p.data());
+    sumSharedAccelerations(ptrs, slices);
+    std::vector<float> out(parts[0].size());
+    for (std::size_t d = 0; d < slices.size(); ++d)
+        std::copy(parts[d].begin() + 4 * slices[d].begin, parts[d].begin() + 4 * slices[d].end(),
+                  out.begin() + 4 * slices[d].begin);
+    return out;
+}
+
+// sum_j |a_ij| per component, in double (the scale of the float summation error).
+std::vector<double> termMagnitudes(const std::vector<Float4>& pos, float softening) {
+    const std::size_t n = pos.size();
+    std::vector<double> s(4 * n, 0.0);
+    const double eps2 = double(softening) * softening;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            if (i == j) continue;
+            const double d[3] = {double(pos[j].x) - pos[i].x, double(pos[j].y) - pos[i].y,
+                                 double(pos[j].z) - pos[i].z};
+            const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + eps2;
+            if (r2 == 0) continue;
+            const double f = pos[j].w / (r2 * std::sqrt(r2));
+            for (int c = 0; c < 3; ++c)
+                s[4 * i + c] += std::abs(f * d[c]);
+        }
+    return s;
+}
+
+const std::vector<std::vector<double>> kWeights = {{1, 1}, {1, 3}, {5, 2}, {0, 1}, {1, 0}};
+
+TEST_F(SharedForces, PairsSplitMatchesOneDeviceWithinTheRoundingBound) {
+    const PairForceShape shape{16, 2, 2};  // 32-body blocks: several blocks even at small N
+    for (std::size_t n : {1u, 2u, 3u, 33u, 61u, 257u, 1031u}) {
+        const auto pos = positionsOf(n);
+        const float softening = 0.01f;
+        PairForce one(*devices().a);
+        const auto whole = runOnEach({devices().a.get()}, pos, [&](auto, auto&, auto& p, auto& a) {
+            one.compute(p, n, softening, a, nullptr, 0, shape);
+        })[0];
+        const auto scale = termMagnitudes(pos, softening);
+        const double gamma = double(n) * 0x1p-24 / (1 - double(n) * 0x1p-24);
+        for (const auto& w : kWeights) {
+            const auto slices = planSlices(n, w);
+            PairForce fa(*devices().a), fb(*devices().b);
+            PairForce* forces[2] = {&fa, &fb};
+            const auto parts = runOnEach(both(), pos, [&](std::size_t d, auto&, auto& p, auto& a) {
+                forces[d]->computeShare(p, n, softening, a, slices[d].begin, slices[d].count,
+                                        shape);
+            });
+            const auto split = summed(parts, slices);
+            for (std::size_t i = 0; i < 4 * n; ++i)
+                ASSERT_LE(std::abs(double(split[i]) - whole[i]), 2 * gamma * scale[i])
+                    << "N = " << n << ", body " << i / 4 << ", slices " << describeSlices(slices);
+        }
+    }
+}
+
+TEST_F(SharedForces, PairsSharesGiveEveryBlockMeetingToOneDevice) {
+    for (std::size_t n : {1u, 7u, 64u, 100u, 1000u, 1u << 20})
+        for (std::size_t block : {1u, 32u, 512u}) {
+            const std::size_t nb = (n + block - 1) / block;
+            for (const auto& w : kWeights) {
+                const auto slices = planSlices(n, w);
+                std::size_t next = 0;
+                for (const BodySlice& s : slices) {
+                    const auto [first, last] = PairForce::shareBlocks(n, block, s.begin, s.count);
+                    EXPECT_EQ(first, next);
+                    EXPECT_LE(first, last);
+                    next = last;
+                }
+                EXPECT_EQ(next, nb) << "N = " << n << ", block " << block;
+            }
+            // Even shares: the meetings of two halves differ by at most one block's.
+            const auto half = planSlices(n, {1, 1});
+            const auto [a0, a1] = PairForce::shareBlocks(n, block, half[0].begin, half[0].count);
+            const auto [b0, b1] = PairForce::shareBlocks(n, block, half[1].begin, half[1].count);
+            const long long da = static_cast<long long>(a1 - a0),
+                            db = static_cast<long long>(b1 - b0);
+            EXPECT_LE(std::llabs(da - db), 1) << "N = " << n << ", block " << block;
+        }
+}
+
+TEST_F(SharedForces, TreeSplitBuildsTheSameTreeAndGivesTheSameForces) {
+    for (TreeWalk walk : {TreeWalk::Body, TreeWalk::Group})
+        for (std::size_t n : {1u, 2u, 3u, 61u, 257u, 1031u}) {
+            const auto pos = positionsOf(n, 5);
+            const float softening = 0.01f;
+            TreeForce one(*devices().a, TreeForceOptions{walk});
+            const auto whole = runOnEach(
+                {devices().a.get()}, pos,
+                [&](auto, auto&, auto& p, auto& a) { one.compute(p, n, softening, a); })[0];
+            const TreeSnapshot reference = one.readTree();
+            for (const auto& w : kWeights) {
+                const auto slices = planSlices(n, w);
+                TreeForce ta(*devices().a, TreeForceOptions{walk}),
+                    tb(*devices().b, TreeForceOptions{walk});
+                TreeForce* trees[2] = {&ta, &tb};
+                const auto parts =
+                    runOnEach(both(), pos, [&](std::size_t d, auto&, auto& p, auto& a) {
+                        trees[d]->computeShare(p, n, softening, a, slices[d].begin,
+                                               slices[d].count);
+                    });
+                SCOPED_TRACE("N = " + std::to_string(n) + ", " +
+                             (walk == TreeWalk::Body ? "body" : "group") + " walk, slices " +
+                             describeSlices(slices));
+                for (TreeForce* t : trees) {
+                    const TreeSnapshot s = t->readTree();
+                    EXPECT_EQ(s.sortedIndex, reference.sortedIndex);
+                    EXPECT_EQ(s.children, reference.children);
+                    EXPECT_EQ(s.com, reference.com);
+                }
+                // Each body is walked on exactly one device: the other adds 0.
+                for (std::size_t i = 0; i < 4 * n; ++i)
+                    ASSERT_TRUE(parts[0][i] == 0 || parts[1][i] == 0) << "body " << i / 4;
+                EXPECT_EQ(summed(parts, slices), whole);
+            }
+        }
+}
+
+// The host's sum: each slice gets the parts added in device order, with and without threads
+// (above 2^18 bodies per thread), for uneven and empty slices; other bodies are left alone.
+TEST(SharedForceSums, EachSliceGetsThePartsAddedInDeviceOrder) {
+    for (std::size_t n : {std::size_t{5}, std::size_t{1} << 20 | 7}) {
+        const std::vector<BodySlice> slices = planSlices(n, {1, 0, 3});
+        std::vector<std::vector<float>> parts(3, std::vector<float>(4 * n));
+        for (std::size_t d = 0; d < 3; ++d)
+            for (std::size_t f = 0; f < 4 * n; ++f)
+                parts[d][f] = float((f * 7 + d * 13) % 101) * 0.37f - float(d);
+        std::vector<float> expected(4 * n);
+        for (std::size_t f = 0; f < 4 * n; ++f)
+            expected[f] = (parts[0][f] + parts[1][f]) + parts[2][f];
+        const auto before = parts;
+        std::vector<float*> ptrs = {parts[0].data(), parts[1].data(), parts[2].data()};
+        sumSharedAccelerations(ptrs, slices);
+        for (std::size_t d = 0; d < 3; ++d)
+            for (std::size_t i = 0; i < n; ++i) {
+                const bool mine = i >= slices[d].begin && i < slices[d].end();
+                for (int c = 0; c < 4; ++c) {
+                    const std::size_t f = 4 * i + c;
+                    ASSERT_EQ(parts[d][f], mine ? expected[f] : before[d][f])
+                        << "N = " << n << ", device " << d << ", body " << i;
+                }
+            }
+    }
+}
+
+// The balancer follows the tree's walk alone (the build is every device's whole tree).
+TEST(SharedForceSums, TheTreeBalancesOnItsWalkTime) {
+    NbodyStepTimings t;
+    t.forceMs = 30;
+    t.kernels = {{"tree-build", 10, 1}, {"tree-walk", 12, 2}, {"tree-walk", 3, 1}};
+    EXPECT_DOUBLE_EQ(balancedForceMs(t), 15);
+    t.kernels = {{"force", 30, 1}, {"kick-drift", 1, 1}};
+    EXPECT_DOUBLE_EQ(balancedForceMs(t), 30);
+}
+
+}  // namespace
+}  // namespace clviz
