@@ -1,8 +1,9 @@
 // The N-body system across the ranks of an mpirun job (`clviz-bench --suite nbody --mpi`): each
 // rank drives one device (its local rank picks it), slices are all-gathered every step. Rank 0
 // prints one row per N and variant (wall time per step, the slowest rank's) and one row per rank
-// (compute, exchange, wait, share), and how far the split's state is from rank 0 alone after one
-// step. Run it with -np 1 as well for the baseline: docs/scaling.md divides the two.
+// (compute, exchange, wait, share), and whether the split's first force pass agrees with rank 0's
+// device alone (bench/split_check.hpp; "check: ok" or "check: WRONG (...)" in the note). Run it
+// with -np 1 as well for the baseline: docs/scaling.md divides the two.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include <memory>
 
 #include "bench/row_timing.hpp"
+#include "bench/split_check.hpp"
 #include "bench/split_plan.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
@@ -31,22 +33,41 @@ struct MpiRun {
     BenchReport& report;
 };
 
-// One step on rank 0's device alone, against one step of the split (both from `bodies`).
-double oneStepDifference(MpiRun& r, NbodyMpiSimulation& split, const std::vector<Body>& bodies,
-                         const NbodyParams& params, const NbodyKernelConfig& config) {
-    split.step(1);
-    const std::vector<Body> gathered = split.readBodies();
-    double difference = 0;
+// The split's first force pass against rank 0's device alone (both from `bodies`); the verdict
+// and its figures travel to every rank as one line of text and numbers.
+SplitAgreement checkAgainstOneDevice(MpiRun& r, NbodyMpiSimulation& split,
+                                     const std::vector<Body>& bodies, const NbodyParams& params,
+                                     const NbodyKernelConfig& config) {
+    const std::vector<Float4> gathered = split.gatherAccelerations();
+    SplitAgreement agreement;
     if (r.session.rank() == 0) {
         NbodySimulation alone(r.cc);
         alone.setParams(params);
         alone.setKernelConfig(config);
         alone.load(bodies);
-        alone.step(1);
-        difference = worstSplitDifference(gathered, alone.readBodies());
+        const std::vector<Float4> first = alone.readAccelerations();
+        agreement =
+            checkSplitForces(config.variant, gathered, first, bodies, params.softening, [&] {
+                alone.load(bodies);  // the device's run-to-run spread
+                return alone.readAccelerations();
+            });
     }
-    r.patient.broadcast(&difference, 1, MPI_DOUBLE, "result of rank 0's one-device check");
-    return difference;
+    // Rank 0's figures to the others (they print nothing, but every rank builds the same row).
+    int count = static_cast<int>(agreement.metrics.size());
+    r.patient.broadcast(&count, 1, MPI_INT, "result of rank 0's one-device check");
+    std::vector<double> values(static_cast<std::size_t>(count));
+    for (int i = 0; i < count && r.session.rank() == 0; ++i)
+        values[i] = agreement.metrics[i].second;
+    if (count) r.patient.broadcast(values.data(), count, MPI_DOUBLE, "figures of the check");
+    int ok = agreement.verdict.ok;
+    r.patient.broadcast(&ok, 1, MPI_INT, "verdict of the check");
+    if (r.session.rank() != 0) {
+        agreement.metrics.clear();
+        for (double v : values)
+            agreement.metrics.push_back({"", v});
+        agreement.verdict = {ok != 0, ok ? "ok" : "WRONG (rank 0 has the figures)"};
+    }
+    return agreement;
 }
 
 void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& params,
@@ -56,7 +77,7 @@ void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& para
     sim.setParams(params);
     sim.setKernelConfig(config);
     sim.load(bodies);
-    const double difference = oneStepDifference(r, sim, bodies, params, config);
+    const SplitAgreement agreement = checkAgainstOneDevice(r, sim, bodies, params, config);
 
     // Every rank steps together; the timings are the slowest rank's, the same on every rank.
     const SplitTimed t = timeSplitSteps(
@@ -72,10 +93,11 @@ void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& para
     // The tree does far fewer: its N^2 / step is the direct sum it replaces, labelled as such.
     row.metrics = {
         {config.variant == NbodyVariant::Tree ? "N^2-equivalent interactions/s" : "interactions/s",
-         double(n) * double(n) / (row.medianMs * 1e-3)},
-        {"max rel diff vs one device", difference}};
-    row.note = std::to_string(t.rebalances) + " rebalances; slices " + describeSlices(sim.slices());
-    if (difference > 1e-5) row.note += "; WRONG: the split differs from one device";
+         double(n) * double(n) / (row.medianMs * 1e-3)}};
+    for (const auto& m : agreement.metrics)
+        row.metrics.push_back(m);
+    row.note = "check: " + agreement.verdict.text + "; " + std::to_string(t.rebalances) +
+               " rebalances; slices " + describeSlices(sim.slices());
     r.report.add(row);
     addPerDeviceRows(r.report, row, t, "rank");
 }

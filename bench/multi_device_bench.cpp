@@ -2,13 +2,15 @@
 // and variant, the set's first device alone, then the whole set with automatic balancing, both
 // timed as wall-clock time per step (the split waits at every exchange, so device time alone
 // would hide the exchange). Rows: the one-device baseline, the split with its speed-up and
-// parallel efficiency, one row per device (compute, exchange, wait, share), and how far the
-// split's state is from the one-device state after one step.
+// parallel efficiency, one row per device (compute, exchange, wait, share), and whether the
+// split's first force pass agrees with the first device's alone (bench/split_check.hpp says how
+// each variant is judged; "check: ok" or "check: WRONG (...)" in the note).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "bench/row_timing.hpp"
+#include "bench/split_check.hpp"
 #include "bench/split_plan.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
@@ -54,12 +56,15 @@ void addSplitRows(const SplitCase& c) {
     const std::string variant = variantName(c.config.variant);
     const std::size_t p = c.devices.size();
 
-    // Both start from the same state; one step apart from the timing runs.
+    // Both from the same positions: the accelerations of the first force pass.
     auto one = makeSim(c, {c.devices[0]});
     auto all = makeSim(c, c.devices);
-    one->step(1);
-    all->step(1);
-    const double difference = worstSplitDifference(all->readBodies(), one->readBodies());
+    const std::vector<Float4> alone = one->readAccelerations();
+    const SplitAgreement agreement = checkSplitForces(
+        c.config.variant, all->readAccelerations(), alone, c.bodies, c.params.softening, [&] {
+            one->load(c.bodies);  // the same pass again: the device's own run-to-run spread
+            return one->readAccelerations();
+        });
     const std::string config = describe(one->device(0).effectiveKernelConfig());
 
     const SplitTimed t1 = timeSplitSteps(
@@ -82,12 +87,12 @@ void addSplitRows(const SplitCase& c) {
     const double speedup = base.medianMs / split.medianMs;
     split.metrics.push_back({"speed-up", speedup});
     split.metrics.push_back({"efficiency %", 100.0 * speedup / double(p)});
-    split.metrics.push_back({"max rel diff vs x1", difference});
+    for (const auto& m : agreement.metrics)
+        split.metrics.push_back(m);
     char note[160];
     std::snprintf(note, sizeof note, "%d rebalances; slices %s", tp.rebalances,
                   describeSlices(all->slices()).c_str());
-    split.note = note;
-    if (difference > 1e-5) split.note += "; WRONG: the split differs from one device";
+    split.note = "check: " + agreement.verdict.text + "; " + note;
     c.report.add(split);
 
     addPerDeviceRows(c.report, split, tp, "device");

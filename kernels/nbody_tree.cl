@@ -417,8 +417,10 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // below, counted in counters[0], is a safety net only.) Every node is popped at most once per
 // group, so a walk ends after at most 4n + 4 iterations whatever the positions hold (NaN too).
 // stats[g] = (list entries summed per body, walk iterations) of group g, for the benchmark.
-// Split over devices, a device walks only the groups whose first sorted body lies in its domain
-// shareBegin .. shareEnd - 1 of the Morton order and writes zeros for the others (0 .. n: all).
+// Split over devices, a device walks only the groups that hold a body of its domain
+// shareBegin .. shareEnd - 1 of the Morton order and writes the domain's accelerations, zeros for
+// the other bodies (0 .. n: all). A group across a domain boundary is walked by both devices, each
+// keeping its own bodies, so a device's nonzero results are exactly its domain's sorted slice.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     __global const float4* restrict sorted, const int n, __global const int2* restrict children,
     __global const int2* restrict ranges, __global const float4* restrict nodeCom,
@@ -442,7 +444,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     const int2 range = groups[g];
     const bool valid = lid <= range.y - range.x;
     const int i = range.x + (valid ? lid : 0);
-    if (range.x < shareBegin || range.x >= shareEnd) {  // another device's domain: it adds a
+    if (range.y < shareBegin || range.x >= shareEnd ||
+        shareBegin >= shareEnd) {  // other devices' domains: they add a
         if (valid) sortedAcc[i] = (float4)(0);        // here, this device 0 (uniform branch)
         if (lid == 0) stats[g] = (int2)(0, 0);
         continue;
@@ -538,7 +541,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         summed = n;
         if (lid == 0) atomic_inc(&counters[0]);
     }
-    if (valid) sortedAcc[i] = (float4)(ax, ay, az, 0);
+    const bool mine = i >= shareBegin && i < shareEnd;
+    if (valid) sortedAcc[i] = mine ? (float4)(ax, ay, az, 0) : (float4)(0);
     if (lid == 0) stats[g] = (int2)(summed, iterations);
     }
 }

@@ -29,12 +29,13 @@ void NbodyDemo::splitTimingsTable(const NbodyMultiTimings& t) {
                 formatMs(t.stepMs).c_str(), formatCount(t.interactionsPerSecond()).c_str(),
                 variant == NbodyVariant::Tree ? "N^2-equivalent interactions/s" : "interactions/s",
                 t.rebalances);
-    if (runsOnOneDeviceInFloat(variant)) {  // pairs and the tree add up the devices' parts
+    if (runsOnOneDeviceInFloat(variant)) {  // pairs and the tree share every body's forces
         ImGui::PushTextWrapPos(0.0f);       // wrapped at the panel's edge, never widening it
         ImGui::TextDisabled(variant == NbodyVariant::Tree
                                 ? "share: the device's Morton domain of the walk (every device "
-                                  "builds the tree); the parts of the accelerations are summed "
-                                  "every step (in exchange and wait)"
+                                  "builds the tree); each device sends its domain's "
+                                  "accelerations and receives the others' every step (in "
+                                  "exchange and wait)"
                                 : "share: the device's share of the block meetings; the parts "
                                   "of the accelerations are summed every step (in exchange and "
                                   "wait)");

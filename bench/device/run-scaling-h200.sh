@@ -40,18 +40,38 @@ row32() {
     timeout 300 "$@" --warmup 3 --repeats 5 2>"$out/$name-progress.txt" | tee "$out/$name.txt"
 }
 # The table: path, rows as clviz-bench printed them (variant, size, median ms), speed-up against
-# the x1 row of the same variant, size and path.
+# the x1 row of the same variant, size and path, and the split's check of its first force pass
+# against one GPU (bench/split_check.hpp): ok or WRONG, then the figure it rests on: the tree's
+# largest |da|/|a| (|a| floored at the RMS) against one GPU's own rerun, pairs' largest |da| over
+# the rounding bound, all-pairs' largest |da|/|a| (0 is bit-equal). In-process x1 rows have none.
 table32() {
     echo
-    echo "issue 32: ms per step (median, wall clock), speed-up against one GPU of the same path"
-    printf '%-10s %-16s %-12s %12s %9s\n' path variant N "ms/step" speed-up
+    echo "issue 32: ms per step (median, wall clock), speed-up against one GPU of the same path;"
+    echo "check: the split's first force pass against one GPU (docs/scaling.md, Checking a split)"
+    printf '%-10s %-16s %-12s %12s %9s  %s\n' path variant N "ms/step" speed-up check
     for f in "$out"/i32-*.txt; do
         [ -e "$f" ] || continue
         awk -F '  +' -v path="$(basename "$f" .txt | sed 's/^i32-//; s/-.*//')" '
+            function figure(name,   w) {  # the number printed before a metric name
+                if (!match($0, "[^ ]+ " name)) return ""
+                split(substr($0, RSTART, RLENGTH), w, " ")
+                return w[1]
+            }
             $1 ~ /^nbody-(multi|mpi)$/ && $2 ~ / x[0-9]/ {
                 split($2, v, " "); key = path " " v[1] " " $4
                 if (v[2] == "x1") base[key] = $5
-                printf "%s\t%s\t%s\t%s\t%s\n", path, $2, $4, $5, key
+                check = "-"
+                if (match($0, /check: (ok|WRONG)/)) {
+                    check = substr($0, RSTART + 7, RLENGTH - 7)
+                    if (v[1] == "tree")
+                        check = check " max " figure("\\|da\\|/\\|a\\| max vs one device") \
+                                " (rerun " figure("\\|da\\|/\\|a\\| max one-device rerun") ")"
+                    else if (v[1] == "pairs")
+                        check = check " " figure("\\|da\\|/rounding bound") " of bound"
+                    else
+                        check = check " max " figure("\\|da\\|/\\|a\\| max vs one device")
+                }
+                printf "%s\t%s\t%s\t%s\t%s\t%s\n", path, $2, $4, $5, key, check
             }
             END { for (k in base) printf "BASE\t%s\t%s\n", k, base[k] }' "$f"
     done | awk -F '\t' '
@@ -61,8 +81,8 @@ table32() {
             for (i = 1; i <= n; ++i) {
                 split(row[i], c, "\t"); k = c[5]; b = base[k]
                 # MPI: the 1-rank run is another file; its base is the same variant and size
-                printf "%-10s %-16s %-12s %12s %8s\n", c[1], c[2], c[3], c[4],
-                       (b > 0 ? sprintf("%.2fx", b / c[4]) : "-")
+                printf "%-10s %-16s %-12s %12s %8s  %s\n", c[1], c[2], c[3], c[4],
+                       (b > 0 ? sprintf("%.2fx", b / c[4]) : "-"), c[6]
             }
         }'
 }

@@ -261,7 +261,7 @@ void NbodySimulation::computeSharedForces() try {
     if (config_.variant == NbodyVariant::Tree) {
         TreeForce& t = tree();
         t.setTheta(params_.theta);
-        t.computeShare(f32_.pos, n_, params_.softening, f32_.acc, ownedBegin_, ownedCount_);
+        t.computeShareSorted(f32_.pos, n_, params_.softening, ownedBegin_, ownedCount_);
         for (const auto& e : t.lastEvents())
             lastEvents_.push_back(e);
     } else {
@@ -276,7 +276,13 @@ void NbodySimulation::computeSharedForces() try {
     throwClError("N-body shared force pass failed", e);
 }
 
+const cl::Buffer& NbodySimulation::sharedForceSlices() {
+    return tree().sortedAccelerations();
+}
+
 void NbodySimulation::finishSharedForces() try {
+    if (n_ && sharedForcesAreSlices())
+        lastEvents_.emplace_back("tree-scatter", tree().scatterSorted(f32_.acc));
     if (pendingKick_ != 0 && ownedCount_) {
         PairForce& f = pairs();
         f.kick(f32_.acc, f32_.vel, ownedBegin_, ownedCount_, pendingKick_);

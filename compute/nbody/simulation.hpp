@@ -123,6 +123,15 @@ class NbodySimulation : public NbodySystem {
     void computeSharedForces();  // this share's part of every body's acceleration
     void finishSharedForces();   // the summed accelerations are in: the pending half-kick
     const cl::Buffer& workingAccelerations() { return state().acc; }
+    // The tree needs no sum: every body's acceleration comes from the one device whose Morton
+    // domain holds it, so the devices exchange their domains' slices of the sorted accelerations
+    // (16 bytes per body of the domain, in sorted order; the sort is the same on every device).
+    // Then computeSharedForces() leaves this device's domain in sharedForceSlices() at
+    // ownedBegin() .. + ownedCount() (sorted order), the caller writes every other device's
+    // slice into the same buffer at its place, and finishSharedForces() returns them to the body
+    // order before the kick. workingAccelerations() is not written until then.
+    bool sharedForcesAreSlices() const { return config_.variant == NbodyVariant::Tree; }
+    const cl::Buffer& sharedForceSlices();
     // The buffers the kernels work on (the double state in fp64 mode), and the bytes one body
     // takes in them.
     const cl::Buffer& workingPositions() { return state().pos; }

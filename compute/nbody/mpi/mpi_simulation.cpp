@@ -34,6 +34,7 @@ NbodyMpiSimulation::~NbodyMpiSimulation() {
     }
     cc_.finishQuietly();
     if (bodyType_ != MPI_DATATYPE_NULL) MPI_Type_free(&bodyType_);
+    if (accType_ != MPI_DATATYPE_NULL) MPI_Type_free(&accType_);
 }
 
 std::vector<int> NbodyMpiSimulation::counts() const {
@@ -109,21 +110,75 @@ void NbodyMpiSimulation::ensureSummedForces() {
     sumSharedForces();
 }
 
-// This rank's part of every body's acceleration out to the host (N x 16 bytes), summed over the
-// ranks by MPI_Ireduce_scatter (each rank receives its slice's sums), the sums back to the device,
-// then the closing half-kick. The upload is done before the next sum's read (in-order queue).
-void NbodyMpiSimulation::sumSharedForces() try {
+void NbodyMpiSimulation::sumSharedForces() {
+    if (local_.sharedForcesAreSlices())
+        exchangeForceSlices();
+    else
+        sumForceParts();
+}
+
+// Pinned host memory of N accelerations (16 bytes each).
+void NbodyMpiSimulation::ensureAccStaging() {
     const std::size_t bytes = n_ * sizeof(cl_float4);
     auto& q = cc_.queue();
-    if (accStagingBytes_ != bytes) {
-        if (accHost_) q.enqueueUnmapMemObject(accStaging_, accHost_);
-        accHost_ = nullptr;
-        accStagingBytes_ = 0;
-        accStaging_ = cl::Buffer(cc_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
-        accHost_ = static_cast<char*>(
-            q.enqueueMapBuffer(accStaging_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
-        accStagingBytes_ = bytes;
+    if (accStagingBytes_ == bytes) return;
+    if (accHost_) q.enqueueUnmapMemObject(accStaging_, accHost_);
+    accHost_ = nullptr;
+    accStagingBytes_ = 0;
+    accStaging_ = cl::Buffer(cc_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+    accHost_ = static_cast<char*>(
+        q.enqueueMapBuffer(accStaging_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+    accStagingBytes_ = bytes;
+}
+
+// The tree: this rank's Morton domain, its slice of the sorted accelerations, out to the host at
+// its place (slice x 16 bytes), MPI_Iallgatherv in place (every rank sends its slice and receives
+// the others': 16 x N (P - 1) / P bytes), the others' slices back to the device, which returns
+// them to the body order and kicks. Every rank sorts the same way, so no index travels; nothing is
+// added, so the accelerations are one device's walk exactly.
+void NbodyMpiSimulation::exchangeForceSlices() try {
+    constexpr std::size_t kBytes = sizeof(cl_float4);
+    auto& q = cc_.queue();
+    ensureAccStaging();
+    if (accType_ == MPI_DATATYPE_NULL) {
+        MPI_Type_contiguous(static_cast<int>(kBytes), MPI_BYTE, &accType_);
+        MPI_Type_commit(&accType_);
     }
+    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+    const cl::Buffer& sorted = local_.sharedForceSlices();
+    if (mine.count) {
+        cl::Event ev;
+        q.enqueueReadBuffer(sorted, CL_TRUE, mine.begin * kBytes, mine.count * kBytes,
+                            accHost_ + mine.begin * kBytes, nullptr, &ev);
+        transfers_.push_back(ev);
+    }
+    mpi_.allgatherv(accHost_, counts(), displacements(), accType_,
+                    "exchange of the tree accelerations of step " + std::to_string(steps_ + 1));
+    gatherMs_ += mpi_.lastMs();
+    auto upload = [&](std::size_t from, std::size_t to) {
+        if (to <= from) return;
+        cl::Event ev;
+        q.enqueueWriteBuffer(sorted, CL_FALSE, from * kBytes, (to - from) * kBytes,
+                             accHost_ + from * kBytes, nullptr, &ev);
+        transfers_.push_back(ev);
+    };
+    upload(0, mine.begin);
+    upload(mine.end(), n_);
+    local_.finishSharedForces();
+} catch (const cl::Error& e) {
+    throwClError("the MPI exchange of the tree accelerations failed on rank " +
+                     std::to_string(session_.rank()),
+                 e);
+}
+
+// Pairs: this rank's part of every body's acceleration out to the host (N x 16 bytes), summed
+// over the ranks by MPI_Ireduce_scatter (each rank receives its slice's sums), the sums back to
+// the device, then the closing half-kick. The upload is done before the next sum's read (in-order
+// queue).
+void NbodyMpiSimulation::sumForceParts() try {
+    const std::size_t bytes = n_ * sizeof(cl_float4);
+    auto& q = cc_.queue();
+    ensureAccStaging();
     cl::Event read;
     q.enqueueReadBuffer(local_.workingAccelerations(), CL_TRUE, 0, bytes, accHost_, nullptr, &read);
     transfers_.push_back(read);
@@ -284,6 +339,20 @@ std::vector<Body> NbodyMpiSimulation::readBodies() {
         c[r] *= kFloats, d[r] *= kFloats;
     mpi_.gatherv(all.data() + mine.begin, static_cast<int>(mine.count) * kFloats, out.data(), c, d,
                  MPI_FLOAT, "gather of the bodies to rank 0");
+    return out;
+}
+
+std::vector<Float4> NbodyMpiSimulation::gatherAccelerations() {
+    if (!n_) return {};
+    if (sharedForces()) ensureSummedForces();  // collective: every rank takes the same path
+    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+    const std::vector<Float4> all = local_.readAccelerations();
+    std::vector<Float4> out(session_.rank() == 0 ? n_ : 0);
+    std::vector<int> c = counts(), d = displacements();
+    for (std::size_t r = 0; r < c.size(); ++r)
+        c[r] *= 4, d[r] *= 4;
+    mpi_.gatherv(all.data() + mine.begin, static_cast<int>(mine.count) * 4, out.data(), c, d,
+                 MPI_FLOAT, "gather of the accelerations to rank 0");
     return out;
 }
 

@@ -5,8 +5,10 @@
 // through pinned host memory (16 bytes per body, 32 in fp64), then each rank computes the forces
 // of its slice. Slices follow the measured force times, decided identically on every rank from
 // all-gathered times (SliceBalancer). Every collective has a deadline (DeadlineCollectives).
-// Pairs and the tree: each rank computes its share's part of every body's acceleration
-// (NbodyMultiDevice says how), MPI_Ireduce_scatter sums the parts into each rank's slice.
+// Pairs and the tree: each rank computes its share of every body's acceleration (NbodyMultiDevice
+// says how). Pairs: MPI_Ireduce_scatter sums the parts into each rank's slice. Tree: each body's
+// acceleration comes from one rank, so MPI_Iallgatherv of the Morton domains' slices of the
+// sorted accelerations (16 bytes a body, each rank sending its own domain) gives every rank all.
 //
 // Every public call is collective: all ranks make the same calls in the same order.
 #include <cstddef>
@@ -48,6 +50,9 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
             "the reference check runs in one process; the MPI split is checked against one "
             "device by its tests (compute.nbody.mpi.mpi_simulation_test)");
     }
+    // Every body's acceleration of the last force pass (the first one if nothing stepped yet) on
+    // rank 0, each slice from its owner; empty on the other ranks.
+    std::vector<Float4> gatherAccelerations();
     // The same figures on every rank: each rank's slice sums, reduced.
     NbodyDiagnostics diagnostics() override;
     // Every rank's compute, exchange, wait and share in the last step() call, on every rank.
@@ -81,7 +86,10 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     bool sharedForces() const;  // pairs or the tree over several ranks: parts to be summed
     void checkSameBlocks();
     void ensureSummedForces();
-    void sumSharedForces();
+    void sumSharedForces();  // pairs: sumForceParts; the tree: exchangeForceSlices
+    void sumForceParts();
+    void exchangeForceSlices();
+    void ensureAccStaging();
     void applySlices(const std::vector<BodySlice>& slices);
     void rebalanceIfWorthIt();
     std::vector<int> counts() const;
@@ -106,7 +114,9 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     std::size_t stagingBytes_ = 0;
     MPI_Datatype bodyType_ = MPI_DATATYPE_NULL;
     std::size_t bodyTypeBytes_ = 0;
-    // Pinned host memory for this rank's part of every acceleration, and its slice's sums.
+    // Pinned host memory for this rank's part of every acceleration (pairs) or every sorted
+    // acceleration (tree), its slice's sums (pairs), and the MPI type of one acceleration.
+    MPI_Datatype accType_ = MPI_DATATYPE_NULL;
     cl::Buffer accStaging_;
     char* accHost_ = nullptr;
     std::size_t accStagingBytes_ = 0;

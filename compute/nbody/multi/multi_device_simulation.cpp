@@ -211,7 +211,14 @@ void NbodyMultiDevice::ensureSummedForces() {
 // Every device's part out to the host (N x 16 bytes each), the sums of each slice back to its
 // owner (its slice x 16 bytes), then the owners' closing half-kicks. The next step's reads come
 // after these uploads on each in-order queue, so one host area serves every step.
-void NbodyMultiDevice::sumSharedForces() try {
+void NbodyMultiDevice::sumSharedForces() {
+    if (sims_[0]->sharedForcesAreSlices())
+        exchangeForceSlices();
+    else
+        sumForceParts();
+}
+
+void NbodyMultiDevice::sumForceParts() try {
     const std::size_t bytes = n_ * sizeof(cl_float4);
     const std::size_t p = sims_.size();
     if (!accStaging_ || accStaging_->halfBytes != p * bytes)
@@ -252,6 +259,53 @@ void NbodyMultiDevice::sumSharedForces() try {
     }
 } catch (const cl::Error& e) {
     throwClError("the sum of the N-body accelerations over the devices failed", e);
+}
+
+// The tree: each device's domain, its slice of the sorted accelerations (slice x 16 bytes), out
+// to one host area at its place; then every device gets the other domains' slices (the rest of
+// the N x 16 bytes), returns them to the body order and kicks its bodies. Nothing is added, so
+// the accelerations are one device's walk exactly.
+void NbodyMultiDevice::exchangeForceSlices() try {
+    constexpr std::size_t kBytes = sizeof(cl_float4);
+    const std::size_t p = sims_.size();
+    if (!accStaging_ || accStaging_->halfBytes != n_ * kBytes)
+        accStaging_ = std::make_unique<Staging>(*contexts_[0], n_ * kBytes, 1,
+                                                "the exchange of the accelerations");
+    char* host = accStaging_->host;
+    CompletionClock clock(p);
+    for (std::size_t d = 0; d < p; ++d) {
+        const BodySlice& sl = slices_[d];
+        cl::Event ev;
+        if (sl.count) {
+            contexts_[d]->queue().enqueueReadBuffer(sims_[d]->sharedForceSlices(), CL_FALSE,
+                                                    sl.begin * kBytes, sl.count * kBytes,
+                                                    host + sl.begin * kBytes, nullptr, &ev);
+            transferEvents_[d].push_back(ev);
+        }
+        clock.watch(d, ev);
+        contexts_[d]->queue().flush();
+    }
+    const std::vector<double> done = clock.wait();
+    const double last = *std::max_element(done.begin(), done.end());
+    for (std::size_t d = 0; d < p; ++d)
+        waitMs_[d] += last - done[d];
+    for (std::size_t d = 0; d < p; ++d) {
+        const BodySlice& sl = slices_[d];
+        auto upload = [&](std::size_t from, std::size_t to) {
+            if (to <= from) return;
+            cl::Event ev;
+            contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->sharedForceSlices(), CL_FALSE,
+                                                     from * kBytes, (to - from) * kBytes,
+                                                     host + from * kBytes, nullptr, &ev);
+            transferEvents_[d].push_back(ev);
+        };
+        upload(0, sl.begin);
+        upload(sl.end(), n_);
+        sims_[d]->finishSharedForces();
+        contexts_[d]->queue().flush();
+    }
+} catch (const cl::Error& e) {
+    throwClError("the exchange of the N-body tree accelerations between devices failed", e);
 }
 
 // New owners need the velocities of the bodies they take over; every device already has every

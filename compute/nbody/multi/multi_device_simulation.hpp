@@ -9,9 +9,11 @@
 // The all-pairs variants: the force of a body does not depend on which device computes it (same
 // kernel, same j order), so the answer is one device's. Pairs and the tree: every device computes
 // a share of the work for every body (pairs: an even share of the block meetings; tree: the whole
-// tree, then the walk of its Morton domain), the parts of the accelerations are summed through the
-// host (N x 16 bytes from each device per step) and the owners kick their slices. Tree: the
-// forces of one device exactly; pairs: within float rounding (docs/scaling.md has the bound).
+// tree, then the walk of its Morton domain). Pairs: the parts of the accelerations are summed
+// through the host (N x 16 bytes from each device per step), within float rounding of one device
+// (docs/scaling.md has the bound). Tree: each body's acceleration comes from one device, so each
+// device sends only its domain's slice of the sorted accelerations (16 bytes a body of it) and
+// receives the others'; the forces of one device exactly. Then the owners kick their slices.
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -93,7 +95,9 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     void exchangePositions(int parity);
     bool sharedForces() const;  // pairs or the tree over several devices: parts to be summed
     void ensureSummedForces();
-    void sumSharedForces();
+    void sumSharedForces();      // pairs: sumForceParts; the tree: exchangeForceSlices
+    void sumForceParts();        // every device's part of every body, added on the host
+    void exchangeForceSlices();  // each device's Morton domain of the sorted accelerations
 
     std::vector<ComputeContext*> contexts_;
     std::vector<std::unique_ptr<NbodySimulation>> sims_;

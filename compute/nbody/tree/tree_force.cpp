@@ -220,9 +220,36 @@ void TreeForce::computeShare(const cl::Buffer& pos, std::size_t n, float softeni
     enqueue(pos, n, softening, acc, nullptr, 0, begin, begin + count);
 }
 
+void TreeForce::computeShareSorted(const cl::Buffer& pos, std::size_t n, float softening,
+                                   std::size_t begin, std::size_t count) {
+    if (begin > n || count > n - begin)
+        throw Error("tree: share " + std::to_string(begin) + " + " + std::to_string(count) +
+                    " is not within " + std::to_string(n) + " bodies");
+    enqueue(pos, n, softening, sortedAcc_, nullptr, 0, begin, begin + count, false);
+}
+
+cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
+    if (!lastN_) throw Error("tree: no force pass to scatter");
+    try {
+        k_->scatterAcc.setArg(0, sortedAcc_);
+        k_->scatterAcc.setArg(1, index_[sortedBuffer_]);
+        k_->scatterAcc.setArg(2, static_cast<int>(lastN_));
+        k_->scatterAcc.setArg(3, acc);
+        k_->scatterAcc.setArg(4, acc);
+        k_->scatterAcc.setArg(5, 0.0f);
+        cl::Event e;
+        cc_.queue().enqueueNDRangeKernel(k_->scatterAcc, cl::NullRange,
+                                         cl::NDRange(roundUp(lastN_, kElementWg)),
+                                         cl::NDRange(kElementWg), nullptr, &e);
+        return e;
+    } catch (const cl::Error& e) {
+        throwClError("Barnes-Hut tree: returning the accelerations to the body order failed", e);
+    }
+}
+
 void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                         const cl::Buffer& acc, const cl::Buffer* vel, float kick,
-                        std::size_t shareBegin, std::size_t shareEnd) {
+                        std::size_t shareBegin, std::size_t shareEnd, bool scatter) {
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
     try {
@@ -325,6 +352,8 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
         else
             run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
 
+        lastN_ = n;
+        if (!scatter) return;
         k_->scatterAcc.setArg(0, sortedAcc_);
         k_->scatterAcc.setArg(1, index);
         k_->scatterAcc.setArg(2, ni);
@@ -332,7 +361,6 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
         k_->scatterAcc.setArg(4, vel ? *vel : acc);
         k_->scatterAcc.setArg(5, vel ? kick : 0.0f);
         run(k_->scatterAcc, n, kElementWg, "tree-walk");
-        lastN_ = n;
     } catch (const cl::Error& e) {
         throwClError("Barnes-Hut tree force for " + std::to_string(n) + " bodies failed", e);
     }

@@ -87,11 +87,22 @@ class TreeForce {
 
     // One device's share of a force pass split over several devices (or MPI ranks): the whole
     // tree is built (the same tree on every device: same positions, same kernels), but only the
-    // walk groups whose first body lies in begin .. begin + count - 1 of the Morton order are
-    // walked; the accelerations of every other body are written as 0, so the devices' acc add up
-    // to compute()'s exactly. No kick. Enqueued only.
+    // bodies begin .. begin + count - 1 of the Morton order (its domain) get their accelerations
+    // (group walk: every walk group that holds one of them is walked); every other body's is
+    // written as 0, so the devices' acc add up to compute()'s exactly. No kick. Enqueued only.
     void computeShare(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
                       std::size_t begin, std::size_t count);
+
+    // computeShare() for splits that exchange the domains' slices instead of summing parts: the
+    // accelerations stay in Morton order in sortedAccelerations(), the domain's filled and every
+    // other body's 0 (no return to the caller's order). The caller writes the other domains' slices
+    // into that buffer (every device sorts the same way, so a slice means the same bodies
+    // everywhere), then scatterSorted() writes every body's acceleration into acc. Enqueued only.
+    void computeShareSorted(const cl::Buffer& pos, std::size_t n, float softening,
+                            std::size_t begin, std::size_t count);
+    const cl::Buffer& sortedAccelerations() const { return sortedAcc_; }
+    // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
+    cl::Event scatterSorted(const cl::Buffer& acc);
 
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
@@ -125,7 +136,8 @@ class TreeForce {
     void refreshKernels();  // (re)fetches kernels when the program cache changed (live reload)
     void enqueueSort(std::size_t n);
     void enqueue(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
-                 const cl::Buffer* vel, float kick, std::size_t shareBegin, std::size_t shareEnd);
+                 const cl::Buffer* vel, float kick, std::size_t shareBegin, std::size_t shareEnd,
+                 bool scatter = true);
 
     ComputeContext& cc_;
     TreeForceOptions options_;

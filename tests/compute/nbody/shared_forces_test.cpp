@@ -195,6 +195,62 @@ TEST_F(SharedForces, TreeSplitBuildsTheSameTreeAndGivesTheSameForces) {
         }
 }
 
+// The exchange the split tree uses instead of the sum: each device's nonzero sorted accelerations
+// are exactly its domain's slice, and the slices put together and returned to the body order on
+// each device give the one-device forces bit for bit (group walk: a walk group across a domain
+// boundary is walked by both devices, each keeping its own bodies).
+TEST_F(SharedForces, TreeSplitDomainSlicesPutTogetherGiveTheSameForces) {
+    for (TreeWalk walk : {TreeWalk::Body, TreeWalk::Group})
+        for (std::size_t n : {1u, 2u, 3u, 61u, 257u, 1031u}) {
+            const auto pos = positionsOf(n, 5);
+            const float softening = 0.01f;
+            TreeForce one(*devices().a, TreeForceOptions{walk});
+            const auto whole = runOnEach(
+                {devices().a.get()}, pos,
+                [&](auto, auto&, auto& p, auto& a) { one.compute(p, n, softening, a); })[0];
+            for (const auto& w : kWeights) {
+                const auto slices = planSlices(n, w);
+                SCOPED_TRACE("N = " + std::to_string(n) + ", " +
+                             (walk == TreeWalk::Body ? "body" : "group") + " walk, slices " +
+                             describeSlices(slices));
+                TreeForce ta(*devices().a, TreeForceOptions{walk}),
+                    tb(*devices().b, TreeForceOptions{walk});
+                TreeForce* trees[2] = {&ta, &tb};
+                std::vector<float> sorted(4 * n, NAN);  // what the exchange puts together
+                const auto got =
+                    runOnEach(both(), pos, [&](std::size_t d, auto& cc, auto& p, auto&) {
+                        trees[d]->computeShareSorted(p, n, softening, slices[d].begin,
+                                                     slices[d].count);
+                        std::vector<float> mine(4 * n);
+                        cc.queue().enqueueReadBuffer(trees[d]->sortedAccelerations(), CL_TRUE, 0,
+                                                     n * 16, mine.data());
+                        for (std::size_t i = 0; i < n; ++i) {
+                            const bool inDomain = i >= slices[d].begin && i < slices[d].end();
+                            for (int c = 0; c < 4; ++c) {
+                                if (inDomain)
+                                    sorted[4 * i + c] = mine[4 * i + c];
+                                else
+                                    ASSERT_EQ(mine[4 * i + c], 0.0f)
+                                        << "device " << d << " wrote sorted body " << i
+                                        << " outside its domain";
+                            }
+                        }
+                    });
+                // Every device receives the whole and returns it to the body order.
+                for (std::size_t d = 0; d < 2; ++d) {
+                    ComputeContext& cc = *both()[d];
+                    cl::Buffer acc(cc.context(), CL_MEM_READ_WRITE, n * 16);
+                    cc.queue().enqueueWriteBuffer(trees[d]->sortedAccelerations(), CL_TRUE, 0,
+                                                  n * 16, sorted.data());
+                    trees[d]->scatterSorted(acc);
+                    std::vector<float> out(4 * n);
+                    cc.queue().enqueueReadBuffer(acc, CL_TRUE, 0, n * 16, out.data());
+                    EXPECT_EQ(out, whole) << "device " << d;
+                }
+            }
+        }
+}
+
 // The host's sum: each slice gets the parts added in device order, with and without threads
 // (above 2^18 bodies per thread), for uneven and empty slices; other bodies are left alone.
 TEST(SharedForceSums, EachSliceGetsThePartsAddedInDeviceOrder) {
