@@ -72,7 +72,7 @@ WindowOptions windowOptions(const AppOptions& o) {
 
 }  // namespace
 
-Application::Application(const AppOptions& options, ViewerStart start, const NbodyMpiLink* mpi)
+Application::Application(const AppOptions& options, ViewerStart start)
     : options_(options),
       platforms_(std::move(start.platforms)),
       startDemo_(start.demo),
@@ -101,7 +101,6 @@ Application::Application(const AppOptions& options, ViewerStart start, const Nbo
     initImGui();
 
     services_.compute = compute_.get();
-    services_.mpi = mpi;
     services_.glMajor = window_.glMajor();
     services_.glMinor = window_.glMinor();
     services_.clContextSharesGl = sharesGl_;
@@ -595,7 +594,8 @@ void Application::writeScreenshots(int width, int height, bool lastFrame) {
 void Application::drawGui(const FrameInfo& frame) {
     const auto& demos = registeredDemos();
     MenuModel menu;
-    menu.demos = &demos;
+    for (const auto& d : demos)
+        menu.demoTitles.push_back(d.title);
     menu.activeDemo = activeDemo_;
     menu.vsync = window_.vsync();
     menu.fullscreen = window_.fullscreen();

@@ -36,7 +36,7 @@ class Application {
   public:
     // Opens the window and creates the GL and OpenCL contexts (on `start.device`, or on the device
     // that drives GL where the command line left the choice open) and ImGui. Throws clviz::Error.
-    Application(const AppOptions& options, ViewerStart start, const NbodyMpiLink* mpi = nullptr);
+    Application(const AppOptions& options, ViewerStart start);
     ~Application();
     Application(const Application&) = delete;
     Application& operator=(const Application&) = delete;

@@ -5,27 +5,18 @@
 #include <sstream>
 
 #include "app/app_settings.hpp"
+#include "app/demo_registry.hpp"
 #include "app/gui/keys.hpp"
+#include "common/flag_table.hpp"
 #include "common/parse.hpp"
 #include "common/quoted_path.hpp"
 #include "common/text.hpp"
-#include "compute/nbody/body.hpp"
 
 namespace clviz {
 
 namespace {
 
 constexpr long long kMaxFrames = 1'000'000'000;
-
-long long parseIntegerFlag(const std::string& flag, const std::string& text, long long min,
-                           long long max) {
-    const auto value = parseInteger(text);
-    if (!value) throw UsageError(flag + " expects a whole number, got " + quotedPath(text));
-    if (*value < min || *value > max)
-        throw UsageError(flag + " must be between " + std::to_string(min) + " and " +
-                         std::to_string(max) + ", got " + text);
-    return *value;
-}
 
 bool parseOnOffFlag(const std::string& flag, const std::string& text) {
     if (auto v = parseOnOff(text)) return *v;
@@ -35,8 +26,8 @@ bool parseOnOffFlag(const std::string& flag, const std::string& text) {
 double parseSecondsFlag(const std::string& text) {
     const auto v = parseNumber(text);
     if (!v || !(*v > 0) || *v > 1e6)
-        throw UsageError("--seconds expects a duration in seconds (0 < S <= 1e6), got '" + text +
-                         "'");
+        throw UsageError("--seconds expects a duration in seconds (0 < S <= 1e6), got " +
+                         quotedPath(text));
     return *v;
 }
 
@@ -52,7 +43,7 @@ TimedSetting parseTimedSetting(const std::string& text) {
     if (colon == std::string::npos)
         throw UsageError("--set-at expects FRAME:key=value, got " + quotedPath(text));
     TimedSetting t;
-    t.frame = parseIntegerFlag("--set-at FRAME", text.substr(0, colon), 0, kMaxFrames - 1);
+    t.frame = parseWholeNumberFlag("--set-at FRAME", text.substr(0, colon), 0, kMaxFrames - 1);
     t.setting = parseSetting("--set-at", text.substr(colon + 1));
     return t;
 }
@@ -61,114 +52,161 @@ bool endsWithPng(const std::string& path) {
     return path.size() > 4 && toLower(path.substr(path.size() - 4)) == ".png";
 }
 
-// Flags that take a value; the rest are switches.
-const std::vector<std::string> kValueFlags = {
-    "-p",           "--platform", "-d",           "--device",  "--device-type", "--demo",
-    "--frames",     "--seconds",  "--screenshot", "--layout",  "--vsync",       "--width",
-    "--height",     "--set",      "--set-at",     "--interop", "--image",       "--save",
-    "--cube",       "--n",        "--preset",     "--variant", "--record",      "--kernel-dir",
-    "--shader-dir", "--devices",  "--mpi-timeout"};
+using Takes = FlagRow::Takes;
 
-bool takesValue(const std::string& flag) {
-    return std::find(kValueFlags.begin(), kValueFlags.end(), flag) != kValueFlags.end();
+constexpr const char* kDemoGroup =
+    "Demo settings (sugar for --set KEY=VALUE; the demo checks the value)";
+
+// The shell's own flags, once: spelling, value, help (the default in brackets) and apply.
+std::vector<FlagRow> shellFlags(AppOptions& o) {
+    const std::string device =
+        "OpenCL device (default: the device driving the GL context where "
+        "the platform can tell, else the first GPU, else the first CPU)";
+    const std::string window = "Window";
+    const std::string automation = "Automation and tests";
+    const std::string demo = kDemoGroup;
+    const std::string live =
+        "Live editing (the Kernels menu and panel; edits rebuild in the "
+        "background)";
+    const std::string other = "Other";
+    auto sugar = [&o](const std::string& key) {
+        return [&o, key](const std::string& v) { o.settings.push_back({key, v}); };
+    };
+    const std::string sizes = std::to_string(kMinWindowSize) + "-" + std::to_string(kMaxWindowSize);
+    return {
+        {"-p,--platform", Takes::Value, "P",
+         "platform index or name part (e.g. 0, nvidia, portable)", device,
+         [&o](const std::string& v) { o.device.platform = v; }},
+        {"-d,--device", Takes::Value, "D", "device index within the platform, or name part", device,
+         [&o](const std::string& v) { o.device.device = v; }},
+        {"--device-type", Takes::Value, "T", "cpu, gpu or all [all]", device,
+         [&o](const std::string& v) {
+             try {
+                 o.device.type = parseDeviceTypeFilter(v);
+             } catch (const Error& e) {
+                 throw UsageError(e.what());
+             }
+         }},
+        {"--list-devices", Takes::Nothing, "",
+         "print every platform and device, then exit (needs no display)", device,
+         [&o](const std::string&) { o.mode = AppOptions::Mode::ListDevices; }},
+        {"--demo", Takes::Value, "NAME",
+         "demo to start with: " + demoIdList() + " [first registered]", window,
+         [&o](const std::string& v) { o.demo = v; }},
+        {"--width", Takes::Value, "W", "window width in screen units, " + sizes + " [1280]", window,
+         [&o](const std::string& v) {
+             o.width = static_cast<int>(
+                 parseWholeNumberFlag("--width", v, kMinWindowSize, kMaxWindowSize));
+         }},
+        {"--height", Takes::Value, "H", "window height, " + sizes + " [720]", window,
+         [&o](const std::string& v) {
+             o.height = static_cast<int>(
+                 parseWholeNumberFlag("--height", v, kMinWindowSize, kMaxWindowSize));
+         }},
+        {"--vsync", Takes::Value, "on|off", "sync buffer swaps to the display [on]", window,
+         [&o](const std::string& v) { o.vsync = parseOnOffFlag("--vsync", v); }},
+        {"--fullscreen", Takes::Nothing, "", "start fullscreen on the primary monitor [off]",
+         window, [&o](const std::string&) { o.fullscreen = true; }},
+        {"--frames", Takes::Value, "N", "run N frames, then exit 0 [until closed]", automation,
+         [&o](const std::string& v) {
+             o.frames = parseWholeNumberFlag("--frames", v, 1, kMaxFrames);
+         }},
+        {"--seconds", Takes::Value, "S",
+         "run S seconds (at least one frame), then exit 0 [until closed]", automation,
+         [&o](const std::string& v) { o.seconds = parseSecondsFlag(v); }},
+        {"--screenshot", Takes::Value, "F.png",
+         "write the window (with GUI) as PNG after the last frame", automation,
+         [&o](const std::string& v) {
+             if (!endsWithPng(v))
+                 throw UsageError("--screenshot writes PNG: the file name must end in .png, got " +
+                                  quotedPath(v));
+             o.screenshotPath = v;
+         }},
+        {"--layout", Takes::Value, "FILE",
+         "write where each GUI window was drawn in the last frame (name, x, y, width, height in "
+         "pixels, one per line; for tests)",
+         automation, [&o](const std::string& v) { o.layoutPath = v; }},
+        {"--set", Takes::Value, "KEY=VALUE",
+         "apply a setting before the first frame (repeatable); keys starting with \"app.\" go to "
+         "the app (listed below), other keys to the active demo",
+         automation,
+         [&o](const std::string& v) { o.settings.push_back(parseSetting("--set", v)); }},
+        {"--set-at", Takes::Value, "N:KEY=VALUE",
+         "apply a setting just before frame N (0 = first; repeatable)", automation,
+         [&o](const std::string& v) { o.timed.push_back(parseTimedSetting(v)); }},
+        {"--help-settings", Takes::InlineValue, "markdown",
+         "every app and demo setting with its values, then exit", automation,
+         [&o](const std::string& v) {
+             if (!v.empty() && v != "text" && v != "markdown")
+                 throw UsageError("--help-settings takes text or markdown, got " + quotedPath(v));
+             o.mode = AppOptions::Mode::HelpSettings;
+             o.helpSettingsMarkdown = v == "markdown";
+         }},
+        {"--variant", Takes::Value, "NAME", "kernel variant of the active demo", demo,
+         sugar("variant")},
+        {"--interop", Takes::Value, "MODE", "auto, gl-sharing, external-memory or host-copy [auto]",
+         demo, sugar("interop")},
+        {"--record", Takes::Value, "DIR",
+         "write every frame as a numbered PNG into DIR, numbered on from the highest frame "
+         "already there (never overwrites)",
+         demo, sugar("record")},
+        {"--save", Takes::Value, "FILE",
+         "image lab: save the result after the last frame (PNG or JPEG); spectral lab: the m MNF "
+         "components (ENVI float32) and FILE.eigenvalues.csv",
+         demo, [&o](const std::string& v) { o.savePath = v; }},
+        {"--devices", Takes::Value, "SET",
+         "split a demo's work (N-body) over a device set: all, gpu, cpu, 0,1 (devices of "
+         "--platform) or P.D,P.D as --list-devices numbers them",
+         device, [&o](const std::string& v) { o.devices = v; }},
+        {"--kernel-dir", Takes::Value, "DIR",
+         "read kernels/*.cl and kernels/common/*.clh from DIR and reload them when saved "
+         "[embedded]",
+         live, [&o](const std::string& v) { o.kernelDir = v; }},
+        {"--shader-dir", Takes::Value, "DIR",
+         "read shaders/* from DIR and reload them when saved [embedded]", live,
+         [&o](const std::string& v) { o.shaderDir = v; }},
+        {"--verbose", Takes::Nothing, "",
+         "say where each OpenCL program came from (source build or the binary cache in "
+         "$XDG_CACHE_HOME/clviz/programs) and why; CLVIZ_PROGRAM_CACHE=off disables that cache, "
+         "=DIR moves it",
+         live, [&o](const std::string&) { o.verbose = true; }},
+        {"--benchmark", Takes::Nothing, "",
+         "run clviz-bench with every option after it (--benchmark --help lists them)", other,
+         [](const std::string&) {}},
+        {"-h,--help", Takes::Nothing, "", "this text", other,
+         [&o](const std::string&) { o.mode = AppOptions::Mode::Help; }},
+        {"--version", Takes::Nothing, "", "print the version", other,
+         [&o](const std::string&) { o.mode = AppOptions::Mode::Version; }},
+    };
 }
 
-// A flag without a value: a mode or an on-switch. Only --help-settings takes an optional
-// `=FORMAT`.
-void applySwitch(AppOptions& o, const std::string& flag,
-                 const std::optional<std::string>& inlineValue) {
-    if (flag == "--help-settings") {
-        o.mode = AppOptions::Mode::HelpSettings;
-        if (inlineValue && *inlineValue != "text" && *inlineValue != "markdown")
-            throw UsageError("--help-settings takes text or markdown, got " +
-                             quotedPath(*inlineValue));
-        o.helpSettingsMarkdown = inlineValue == "markdown";
-        return;
-    }
-    if (inlineValue) throw UsageError(flag + " takes no value");
-    if (flag == "-h" || flag == "--help") {
-        o.mode = AppOptions::Mode::Help;
-    } else if (flag == "--version") {
-        o.mode = AppOptions::Mode::Version;
-    } else if (flag == "--list-devices") {
-        o.mode = AppOptions::Mode::ListDevices;
-    } else if (flag == "--mpi") {
-        o.mode = AppOptions::Mode::Mpi;
-    } else if (flag == "--viewer") {
-        o.mpiViewer = true;
-    } else if (flag == "--fullscreen") {
-        o.fullscreen = true;
-    } else if (flag == "--verbose") {
-        o.verbose = true;
-    } else if (flag.empty() || flag[0] != '-') {
-        throw UsageError("unexpected argument " + quotedPath(flag) + " (see --help)");
-    } else {
-        throw UsageError("unknown option " + quotedPath(flag) + " (see --help)");
-    }
-}
-
-// The device and window flags (those that fill a field of AppOptions); false for the others.
-bool applyOptionFlag(AppOptions& o, const std::string& flag, const std::string& value) {
-    if (flag == "-p" || flag == "--platform") {
-        o.device.platform = value;
-    } else if (flag == "-d" || flag == "--device") {
-        o.device.device = value;
-    } else if (flag == "--device-type") {
-        try {
-            o.device.type = parseDeviceTypeFilter(value);
-        } catch (const Error& e) {
-            throw UsageError(e.what());
-        }
-    } else if (flag == "--demo") {
-        o.demo = value;
-    } else if (flag == "--frames") {
-        o.frames = parseIntegerFlag(flag, value, 1, kMaxFrames);
-    } else if (flag == "--seconds") {
-        o.seconds = parseSecondsFlag(value);
-    } else if (flag == "--screenshot") {
-        if (!endsWithPng(value))
-            throw UsageError("--screenshot writes PNG: the file name must end in .png, got '" +
-                             value + "'");
-        o.screenshotPath = value;
-    } else if (flag == "--layout") {
-        o.layoutPath = value;
-    } else if (flag == "--vsync") {
-        o.vsync = parseOnOffFlag(flag, value);
-    } else if (flag == "--width") {
-        o.width = static_cast<int>(parseIntegerFlag(flag, value, kMinWindowSize, kMaxWindowSize));
-    } else if (flag == "--height") {
-        o.height = static_cast<int>(parseIntegerFlag(flag, value, kMinWindowSize, kMaxWindowSize));
-    } else if (flag == "--save") {
-        o.savePath = value;
-    } else if (flag == "--kernel-dir") {
-        o.kernelDir = value;
-    } else if (flag == "--shader-dir") {
-        o.shaderDir = value;
-    } else if (flag == "--devices") {
-        o.devices = value;
-    } else if (flag == "--mpi-timeout") {
-        const auto v = parseNumber(value);
-        if (!v || !(*v > 0) || *v > 86400)
-            throw UsageError("--mpi-timeout expects seconds (0 < S <= 86400), got " +
-                             quotedPath(value));
-        o.mpiTimeoutSeconds = *v;
-    } else {
-        return false;
-    }
-    return true;
-}
-
-// --set, --set-at and the sugar flags (--n, --interop, --image, --cube, --preset, --variant,
-// --record: --set flag=value; the demo that owns the key checks the value).
-void applySettingFlag(AppOptions& o, const std::string& flag, const std::string& value) {
-    if (flag == "--set") {
-        o.settings.push_back(parseSetting(flag, value));
-    } else if (flag == "--set-at") {
-        o.timed.push_back(parseTimedSetting(value));
-    } else {
-        if (flag == "--n") parseIntegerFlag(flag, value, 1, static_cast<long long>(kMaxBodies));
-        o.settings.push_back({flag.substr(2), value});
-    }
+// Every flag of the viewer: the shell's, with each registered demo's own flags (its registry line)
+// at the head of the demo settings group.
+std::vector<FlagRow> viewerFlags(AppOptions& o) {
+    const std::string demo = kDemoGroup;
+    std::vector<FlagRow> rows = shellFlags(o);
+    // Each demo's own flags (its registry line), before the shell's generic ones.
+    std::vector<FlagRow> demoRows;
+    for (const DemoFlag& f : registeredDemoFlags())
+        demoRows.push_back({f.names, f.valueName.empty() ? Takes::Nothing : Takes::Value,
+                            f.valueName, f.help, demo, [&o, f](const std::string& given) {
+                                const std::string v = f.valueName.empty() ? "on" : given;
+                                if (f.check) f.check(v);
+                                if (f.goes == DemoFlag::Goes::Option)
+                                    o.demoOptions[f.key] = v;
+                                else
+                                    o.settings.push_back({f.key, v});
+                            }});
+    for (const auto& [id, m] : registeredDemoModes())
+        demoRows.push_back(
+            {m.names, Takes::Nothing, "", m.help, demo, [&o, names = m.names](const std::string&) {
+                 o.mode = AppOptions::Mode::DemoMode;
+                 o.demoMode = names;
+             }});
+    const auto at =
+        std::find_if(rows.begin(), rows.end(), [&](const FlagRow& r) { return r.group == demo; });
+    rows.insert(at, demoRows.begin(), demoRows.end());
+    return rows;
 }
 
 // Every --set-at must fall inside --frames; then they are ordered by frame (stable).
@@ -189,117 +227,46 @@ void orderTimedSettings(AppOptions& o) {
 
 AppOptions parseCli(const std::vector<std::string>& args) {
     AppOptions o;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string flag = args[i];
-        std::optional<std::string> inlineValue;  // --flag=value
-        if (const auto eq = flag.find('='); flag.rfind("--", 0) == 0 && eq != std::string::npos) {
-            inlineValue = flag.substr(eq + 1);
-            flag = flag.substr(0, eq);
-        }
-        if (flag == "--benchmark") {
-            if (inlineValue)
-                throw UsageError("--benchmark takes no '=value'; put options after it");
-            o.mode = AppOptions::Mode::Benchmark;
-            o.benchmarkArgs.assign(args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
-            break;
-        }
-        if (!takesValue(flag)) {
-            applySwitch(o, flag, inlineValue);
-            continue;
-        }
-        if (!inlineValue && i + 1 >= args.size())
-            throw UsageError(flag + " needs a value (see --help)");
-        const std::string value = inlineValue ? *inlineValue : args[++i];
-        if (value.empty()) throw UsageError(flag + " needs a non-empty value");
-        if (!applyOptionFlag(o, flag, value)) applySettingFlag(o, flag, value);
+    const std::vector<FlagRow> flags = viewerFlags(o);
+    // --benchmark hands every word after it to clviz-bench (a value of a flag is not a flag).
+    std::size_t end = 0;
+    for (; end < args.size(); ++end) {
+        if (args[end].rfind("--benchmark=", 0) == 0)
+            throw UsageError("--benchmark takes no '=value'; put options after it");
+        if (args[end] == "--benchmark") break;
+        if (flagTakesValue(flags, args[end])) ++end;
+    }
+    parseFlagTable(flags, {args.begin(),
+                           args.begin() + static_cast<std::ptrdiff_t>(std::min(end, args.size()))});
+    if (end < args.size()) {
+        o.mode = AppOptions::Mode::Benchmark;
+        o.benchmarkArgs.assign(args.begin() + static_cast<std::ptrdiff_t>(end) + 1, args.end());
     }
     orderTimedSettings(o);
-    if (o.mpiViewer && o.mode != AppOptions::Mode::Mpi)
-        throw UsageError("--viewer goes with --mpi (mpirun -np K clviz --mpi --viewer)");
+    // A demo flag that belongs to a run mode is a mistake without it.
+    for (const DemoFlag& f : registeredDemoFlags())
+        if (!f.onlyWith.empty() && o.demoOptions.count(f.key) && o.demoMode != f.onlyWith)
+            throw UsageError(f.names + " goes with " + f.onlyWith);
     return o;
 }
 
 std::string cliUsage() {
-    std::ostringstream u;
-    u << R"(Usage: clviz [options]
-       clviz --list-devices
-       clviz --benchmark [benchmark options]   (same as clviz-bench; --benchmark --help lists them)
-
-Real-time OpenCL compute visualizer: an N-body simulation, an image-processing lab and a
-spectral lab (MNF of hyperspectral cubes).
-
-OpenCL device (default: the device driving the GL context where the platform can tell,
-else the first GPU, else the first CPU device):
-  -p, --platform P        platform index or name part (e.g. 0, nvidia, portable)
-  -d, --device D          device index within the platform, or name part
-      --device-type T     cpu, gpu or all                                  [all]
-      --list-devices      print every platform and device, then exit (needs no display)
-
-Window:
-      --demo NAME         demo to start with: nbody, image or spectral [first registered]
-      --width W           window width in screen units, )"
-      << kMinWindowSize << "-" << kMaxWindowSize << R"(         [1280]
-      --height H          window height, )"
-      << kMinWindowSize << "-" << kMaxWindowSize << R"(                       [720]
-      --vsync on|off      sync buffer swaps to the display                  [on]
-      --fullscreen        start fullscreen on the primary monitor           [off]
-
-Automation and tests:
-      --frames N          run N frames, then exit 0                  [until closed]
-      --seconds S         run S seconds (at least one frame), then exit 0 [until closed]
-      --screenshot F.png  write the window (with GUI) as PNG after the last frame
-      --layout FILE       write where each GUI window was drawn in the last frame
-                          (name, x, y, width, height in pixels, one per line; for tests)
-      --set KEY=VALUE     apply a setting before the first frame (repeatable);
-                          keys starting with "app." go to the app (listed below),
-                          other keys to the active demo
-      --set-at N:KEY=VALUE  apply a setting just before frame N (0 = first; repeatable)
-      --help-settings[=markdown]  every app and demo setting with its values, then exit
-
-Demo settings (sugar for --set KEY=VALUE; the demo checks the value):
-      --n N               N-body: number of particles
-      --preset NAME       N-body: initial scene
-      --variant NAME      kernel variant of the active demo
-      --interop MODE      auto, gl-sharing, external-memory or host-copy    [auto]
-      --record DIR        write every frame as a numbered PNG into DIR, numbered on
-                          from the highest frame already there (never overwrites)
-      --image FILE        image lab: image to load (PNG, JPEG, BMP, TGA, GIF, PSD,
-                          HDR, PIC, PNM P5/P6)
-      --save FILE         image lab: save the result after the last frame (PNG or JPEG);
-                          spectral lab: the m MNF components (ENVI float32) and
-                          FILE.eigenvalues.csv
-      --cube FILE         spectral lab: ENVI cube to load (FILE.hdr beside its data)
-
-Several devices and MPI (N-body; docs/scaling.md):
-      --devices SET       split the bodies over a device set: all, gpu, cpu, 0,1 (devices
-                          of --platform) or P.D,P.D as --list-devices numbers them
-      --mpi               headless run under mpirun: each rank drives one device (its
-                          local rank picks it); --frames steps [100], --n, --preset,
-                          --variant, --set integrator|dt|softening=..., --save FILE
-                          (rank 0 writes the snapshot)
-      --viewer            with --mpi: rank 0 opens the viewer and steers the run
-                          (every viewer option applies); the other ranks compute
-      --mpi-timeout S     end the run when one MPI exchange takes longer        [60]
-
-Live editing (the Kernels menu and panel; edits rebuild in the background):
-      --kernel-dir DIR    read kernels/*.cl from DIR and reload them when saved  [embedded]
-      --shader-dir DIR    read shaders/* from DIR and reload them when saved     [embedded]
-      --verbose           say where each OpenCL program came from (source build or the
-                          binary cache in $XDG_CACHE_HOME/clviz/programs) and why
-                          CLVIZ_PROGRAM_CACHE=off disables that cache, =DIR moves it
-
-  -h, --help              this text
-      --version           print the version
-
-App settings (--set app.KEY=VALUE; the demos' settings: --help-settings):
-)" << settingHelpText(appSettings().docs(), "app.")
-      << R"(
-App keys (the Help menu also lists the demo's):
-)" << appKeysHelp()
-      << R"(
-Exit status: 0 ok, 1 runtime failure, 2 bad command line or setting.
-)";
-    return u.str();
+    AppOptions unused;
+    std::ostringstream footer;
+    footer << "App settings (--set app.KEY=VALUE; the demos' settings: --help-settings):\n"
+           << settingHelpText(appSettings().docs(), "app.")
+           << "\nApp keys (the Help menu also lists the demo's):\n"
+           << appKeysHelp()
+           << "\nExit status: 0 ok, 1 runtime failure, 2 bad command line or setting.\n";
+    return flagTableHelp(
+        viewerFlags(unused),
+        "Usage: clviz [options]\n"
+        "       clviz --list-devices\n"
+        "       clviz --benchmark [benchmark options]   (same as clviz-bench; --benchmark --help "
+        "lists them)\n\n"
+        "Real-time OpenCL compute visualizer. Demos: " +
+            demoIdList() + ".\n",
+        footer.str());
 }
 
 }  // namespace clviz

@@ -1,21 +1,17 @@
 #pragma once
 // The viewer's command line, parsed into plain options. Pure: no window, no OpenCL, so every case
 // (including the bad ones) is unit-tested.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "common/error.hpp"
-#include "common/parse.hpp"  // parseOnOff, which app.* settings share
+#include "common/flag_table.hpp"  // UsageError
+#include "common/parse.hpp"       // parseOnOff, which app.* settings share
 #include "compute/core/device_select.hpp"
 
 namespace clviz {
-
-// Bad command line: the message is printed as is and the process exits with status 2.
-class UsageError : public Error {
-  public:
-    using Error::Error;
-};
 
 // One `key=value` for Demo::set (or for the app itself when the key starts with "app.").
 struct Setting {
@@ -32,7 +28,7 @@ struct TimedSetting {
 };
 
 struct AppOptions {
-    enum class Mode { Run, Help, HelpSettings, Version, ListDevices, Benchmark, Mpi };
+    enum class Mode { Run, Help, HelpSettings, Version, ListDevices, Benchmark, DemoMode };
     Mode mode = Mode::Run;
 
     DeviceRequest device;             // -p, -d, --device-type
@@ -54,8 +50,9 @@ struct AppOptions {
     bool verbose = false;                    // --verbose: where each OpenCL program came from
     bool helpSettingsMarkdown = false;       // --help-settings=markdown: the README's tables
     std::string devices;                     // --devices: N-body over this device set
-    double mpiTimeoutSeconds = 60;           // --mpi-timeout: the longest an exchange may take
-    bool mpiViewer = false;                  // --viewer: with --mpi, rank 0 opens the viewer
+    std::string demoMode;                    // Mode::DemoMode: its switch ("--mpi")
+    // A demo's flags for its run mode (DemoFlag::Goes::Option): key -> value ("on": a switch).
+    std::map<std::string, std::string> demoOptions;
 };
 
 // Parses argv without the program name. Throws UsageError on any bad input.

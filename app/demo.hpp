@@ -11,8 +11,6 @@
 
 namespace clviz {
 
-struct NbodyMpiLink;
-
 class ComputeContext;
 
 // Per-frame facts the main loop hands to the active demo.
@@ -32,8 +30,6 @@ struct AppServices {
     // The other devices of --devices (never `compute` itself): demos that can split their work
     // (N-body) share it with them; empty for one device.
     std::vector<ComputeContext*> moreDevices;
-    // Rank 0 of `clviz --mpi --viewer`: the N-body bodies are split over the MPI ranks.
-    const NbodyMpiLink* mpi = nullptr;
     int glMajor = 4, glMinor = 5;  // the GL context actually created
     // True when the CL context was created with this GL context's properties (cl_khr_gl_sharing
     // can work); the reason says why or why not, for the Interop panel.

@@ -17,10 +17,12 @@ namespace {
 std::vector<DemoEntry>& registry() {
     // The built-in demos, in menu order; the first is the default. One line per demo.
     static std::vector<DemoEntry> demos = {
-        {"nbody", "N-body", makeNbodyDemo, [] { return NbodyDemo::settings().docs(); }},
-        {"image", "Image lab", makeImageDemo, imageLabSettingDocs},
+        {"nbody", "N-body", [] { return makeNbodyDemo(); },
+         [] { return NbodyDemo::settings().docs(); }, nbodyDemoFlags, nbodyDemoModes},
+        {"image", "Image lab", makeImageDemo, imageLabSettingDocs, imageLabFlags},
         {"linalg", "Linear-algebra lab", makeLinalgDemo, linalgLabSettingDocs},
-        {"spectral", "Spectral lab (MNF)", makeSpectralDemo, spectralLabSettingDocs},
+        {"spectral", "Spectral lab (MNF)", makeSpectralDemo, spectralLabSettingDocs,
+         spectralLabFlags},
     };
     return demos;
 }
@@ -35,11 +37,12 @@ void registerDemo(std::string id, std::string title, DemoFactory create) {
     auto& demos = registry();
     auto it =
         std::find_if(demos.begin(), demos.end(), [&](const DemoEntry& e) { return e.id == id; });
-    DemoEntry entry{std::move(id), std::move(title), std::move(create), nullptr};
-    if (it != demos.end())
-        *it = std::move(entry);
-    else
-        demos.push_back(std::move(entry));
+    if (it != demos.end()) {
+        it->title = std::move(title);
+        it->create = std::move(create);
+    } else {
+        demos.push_back({std::move(id), std::move(title), std::move(create)});
+    }
 }
 
 const DemoEntry* findDemo(const std::string& id) {
@@ -53,6 +56,32 @@ std::string demoIdList() {
     for (const auto& e : registry())
         out += (out.empty() ? "" : ", ") + e.id;
     return out.empty() ? "none" : out;
+}
+
+std::vector<std::pair<std::string, DemoMode>> registeredDemoModes() {
+    std::vector<std::pair<std::string, DemoMode>> out;
+    for (const auto& e : registry())
+        if (e.modes)
+            for (DemoMode m : e.modes()) {
+                m.help = e.title + ": " + m.help;
+                out.emplace_back(e.id, std::move(m));
+            }
+    return out;
+}
+
+std::vector<DemoFlag> registeredDemoFlags() {
+    std::vector<DemoFlag> out;
+    for (const auto& e : registry()) {
+        if (!e.flags) continue;
+        for (DemoFlag f : e.flags()) {
+            const bool taken = std::any_of(out.begin(), out.end(),
+                                           [&](const DemoFlag& o) { return o.names == f.names; });
+            if (taken) continue;
+            f.help = e.title + ": " + f.help;
+            out.push_back(std::move(f));
+        }
+    }
+    return out;
 }
 
 }  // namespace clviz

@@ -5,7 +5,7 @@
 
 #include "app/application.hpp"
 #include "app/cli.hpp"
-#include "app/mpi_run.hpp"
+#include "app/demo_registry.hpp"
 #include "app/settings_help.hpp"
 #include "app/viewer_start.hpp"
 #include "bench/suites.hpp"
@@ -44,9 +44,27 @@ int runBenchmark(const AppOptions& app) {
     checkNamedDevices(queryPlatforms(), options.device, options.devices);  // exit 2, as the viewer
     try {
         return bench::runBenchmarks(options);
-    } catch (const bench::BenchUsageError& e) {
+    } catch (const UsageError& e) {  // a command line the device cannot run
         return fail(2, e.what());
     }
+}
+
+// A demo's run mode (--mpi): the shell lends it the viewer and the device check.
+int runDemoMode(const AppOptions& options) {
+    for (const auto& [id, mode] : registeredDemoModes()) {
+        if (mode.names != options.demoMode) continue;
+        DemoRunServices services;
+        services.runViewer = [&options, demoId = id](DemoFactory factory) {
+            registerDemo(demoId, findDemo(demoId)->title, std::move(factory));
+            Application app(options, chooseViewerStart(options));
+            return app.run();
+        };
+        services.checkNamedDevices = [&options] {
+            checkNamedDevices(queryPlatforms(), options.device, options.devices);
+        };
+        return mode.run(options, services);
+    }
+    throw UsageError("no demo runs " + options.demoMode);
 }
 
 int runViewer(const AppOptions& options) {
@@ -95,8 +113,8 @@ int runApp(const std::vector<std::string>& args) {
             }
             case AppOptions::Mode::Benchmark:
                 return runBenchmark(options);
-            case AppOptions::Mode::Mpi:
-                return runMpiNbody(options);
+            case AppOptions::Mode::DemoMode:
+                return runDemoMode(options);
             case AppOptions::Mode::Run:
                 return runViewer(options);
         }

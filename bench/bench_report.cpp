@@ -12,36 +12,22 @@
 #include <ostream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz::bench {
 
 namespace {
 
-std::string jsonEscape(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                    out += buf;
-                } else {
-                    out += c;
-                }
-        }
-    }
-    return out;
+std::string number(double v) {
+    char buf[32];
+    if (v != 0 && (v >= 1e6 || v < 1e-3))
+        std::snprintf(buf, sizeof buf, "%.3e", v);
+    else
+        std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
 }
 
 std::string csvField(const std::string& s) {
@@ -267,34 +253,41 @@ int exitStatusFor(const BenchReport& report) {
 
 void BenchReport::writeJson(const std::string& path) const {
     std::ofstream out(path);
-    if (!out) throw Error("cannot write " + path);
-    out << "{\n  \"device\": \"" << jsonEscape(device_) << "\",\n  \"date\": \"" << isoNow()
-        << "\",\n  \"results\": [\n";
-    for (std::size_t i = 0; i < rows_.size(); ++i) {
-        const auto& r = rows_[i];
-        out << "    {\"suite\": \"" << jsonEscape(r.suite) << "\", \"variant\": \""
-            << jsonEscape(r.variant) << "\", \"config\": \"" << jsonEscape(r.config)
-            << "\", \"size\": \"" << jsonEscape(r.size)
-            << "\", \"failed\": " << (r.failed() ? "true" : "false") << std::setprecision(9);
-        if (r.failed())  // no time was measured: null, not 0 ms
-            out << ", \"median_ms\": null, \"min_ms\": null, \"max_ms\": null";
-        else
-            out << ", \"median_ms\": " << r.medianMs << ", \"min_ms\": " << r.minMs
-                << ", \"max_ms\": " << r.maxMs;
-        out << ", \"samples\": " << r.samples << ", \"metrics\": {";
-        for (std::size_t m = 0; m < r.metrics.size(); ++m)
-            out << (m ? ", " : "") << "\"" << jsonEscape(r.metrics[m].first)
-                << "\": " << r.metrics[m].second;
-        out << "}, \"note\": \"" << jsonEscape(r.note) << "\"}" << (i + 1 < rows_.size() ? "," : "")
-            << "\n";
+    if (!out) throw Error("cannot write " + quotedPath(path));
+    // ordered_json keeps the keys in the order readers of older files saw them.
+    nlohmann::ordered_json results = nlohmann::ordered_json::array();
+    for (const auto& r : rows_) {
+        nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+        for (const auto& [name, value] : r.metrics)
+            metrics[name] = value;
+        results.push_back({{"suite", r.suite},
+                           {"variant", r.variant},
+                           {"config", r.config},
+                           {"size", r.size},
+                           {"failed", r.failed()},
+                           {"median_ms", nullptr},
+                           {"min_ms", nullptr},
+                           {"max_ms", nullptr},
+                           {"samples", r.samples},
+                           {"metrics", metrics},
+                           {"note", r.note}});
+        if (!r.failed()) {  // a failed row measured nothing: null, not 0 ms
+            auto& row = results.back();
+            row["median_ms"] = r.medianMs;
+            row["min_ms"] = r.minMs;
+            row["max_ms"] = r.maxMs;
+        }
     }
-    out << "  ]\n}\n";
-    if (!out) throw Error("error while writing " + path);
+    const nlohmann::ordered_json doc = {
+        {"device", device_}, {"date", isoNow()}, {"results", results}};
+    // A device name is the driver's bytes: invalid UTF-8 becomes U+FFFD rather than an exception.
+    out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    if (!out) throw Error("error while writing " + quotedPath(path));
 }
 
 void BenchReport::writeCsv(const std::string& path) const {
     std::ofstream out(path);
-    if (!out) throw Error("cannot write " + path);
+    if (!out) throw Error("cannot write " + quotedPath(path));
     out << "suite,variant,config,size,median_ms,min_ms,max_ms,samples,metric,value,note\n";
     for (const auto& r : rows_) {
         auto prefix = csvField(r.suite) + "," + csvField(r.variant) + "," + csvField(r.config) +

@@ -5,6 +5,7 @@
 
 #include "bench/suites.hpp"
 #include "common/error.hpp"
+#include "common/flag_table.hpp"
 
 int main(int argc, char** argv) {
     using namespace clviz::bench;
@@ -21,7 +22,7 @@ int main(int argc, char** argv) {
     }
     try {
         return runBenchmarks(options);
-    } catch (const BenchUsageError& e) {
+    } catch (const clviz::UsageError& e) {  // a bad command line, as clviz's
         std::fprintf(stderr, "clviz-bench: error: %s\n", e.what());
         return 2;
     } catch (const clviz::Error& e) {

@@ -4,6 +4,7 @@
 
 #include "bench/suites.hpp"
 #include "common/error.hpp"
+#include "common/flag_table.hpp"
 
 namespace clviz::bench {
 
@@ -58,7 +59,7 @@ int runDeviceSet(const BenchOptions& options) {
         devices.push_back(owned.back().get());
         if (const std::string why = benchOptionsProblem(options, owned.back()->info());
             !why.empty())
-            throw BenchUsageError(why);
+            throw UsageError(why);
         names += (names.empty() ? "" : ", ") + std::to_string(c.platform) + "." +
                  std::to_string(c.device) + " " + owned.back()->info().name;
     }
@@ -84,7 +85,7 @@ int runBenchmarks(const BenchOptions& options) {
     std::fprintf(stderr, "clviz-bench on %s, chosen because %s\n", info.name.c_str(),
                  cc->choice().reason.c_str());
     if (const std::string why = benchOptionsProblem(options, info); !why.empty())
-        throw BenchUsageError(why);
+        throw UsageError(why);
     startReport(report, options);
     if (options.suite == "nbody" || options.suite == "all") runNbodyBenchmark(*cc, options, report);
     if (options.suite == "image" || options.suite == "all") runImageBenchmark(*cc, options, report);

@@ -21,12 +21,6 @@ void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices,
 // --mpi: the N-body system across the ranks of an mpirun job (MPI_Init here). Returns an exit code.
 int runMpiBenchmark(const BenchOptions& options);
 
-// A command line the device cannot run: exit status 2, before any row.
-class BenchUsageError : public Error {
-  public:
-    using Error::Error;
-};
-
 // What in the options the device cannot run ("--wg 3 is not a power of two ..."), or "": checked
 // before the first row, so a bad command line fails at once rather than on every row.
 std::string benchOptionsProblem(const BenchOptions& options, const DeviceInfo& device);

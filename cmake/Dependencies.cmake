@@ -40,6 +40,8 @@ clviz_need(library openblas libopenblas-dev)
 clviz_need(header clblast.h libclblast-dev)
 clviz_need(library clblast libclblast-dev)
 clviz_need(header nlohmann/json.hpp nlohmann-json3-dev)
+# the command lines of clviz and clviz-bench as flag tables (common/flag_table.cpp)
+clviz_need(header CLI/CLI.hpp libcli11-dev)
 # the N-body run across MPI ranks: headers, libraries and compiler wrappers; mpirun
 clviz_need(program mpicc libopenmpi-dev)
 clviz_need(program mpirun openmpi-bin)

@@ -606,7 +606,7 @@ __kernel void walk_body(
     stats[i] = (int2)(summed, iterations);
 }
 
-// Back to the caller's body order; fuses the closing half-kick of leapfrog like force.cl.
+// Back to the caller's body order; fuses the closing half-kick of leapfrog like nbody_force.cl.
 __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
                                     __global const uint* restrict index, const int n,
                                     __global float4* restrict acc, __global float4* restrict vel,

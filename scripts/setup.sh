@@ -30,8 +30,10 @@ packages=(
     liblapacke-dev libopenblas-dev
     # the linear-algebra lab's library row (CLBlast) and its tuners (clblast_tuner_xgemm, ...)
     libclblast-dev clblast-utils
-    # JSON (CLBlast tuner output read by compute/linalg/clblast_row.cpp)
+    # JSON (CLBlast tuner output read by compute/linalg/clblast_row.cpp; the benchmark JSON)
     nlohmann-json3-dev
+    # the command lines of clviz and clviz-bench (common/flag_table.cpp)
+    libcli11-dev
     # tests: GoogleTest, a virtual X server with Mesa's software GL, the libFuzzer runtime
     libgtest-dev xvfb xauth libgl1-mesa-dri mesa-utils clang libclang-rt-14-dev
     # the spectral lab's cross-check against Spectral Python's MNF

@@ -31,9 +31,9 @@ MenuActions drawMainMenu(const MenuModel& m, PanelVisibility& panels) {
     }
     // Demos append their own items to this menu from Demo::gui().
     if (ImGui::BeginMenu("Demo")) {
-        if (m.demos->empty()) ImGui::TextDisabled("no demos registered");
-        for (std::size_t i = 0; i < m.demos->size(); ++i)
-            if (ImGui::MenuItem((*m.demos)[i].title.c_str(), nullptr,
+        if (m.demoTitles.empty()) ImGui::TextDisabled("no demos registered");
+        for (std::size_t i = 0; i < m.demoTitles.size(); ++i)
+            if (ImGui::MenuItem(m.demoTitles[i].c_str(), nullptr,
                                 static_cast<int>(i) == m.activeDemo) &&
                 static_cast<int>(i) != m.activeDemo)
                 a.switchDemo = static_cast<int>(i);

@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "app/demo_registry.hpp"
 #include "app/gui/file_dialog.hpp"
 
 namespace clviz {
@@ -18,8 +17,8 @@ struct PanelVisibility {
 };
 
 struct MenuModel {
-    const std::vector<DemoEntry>* demos = nullptr;
-    int activeDemo = -1;  // index into demos, -1: none
+    std::vector<std::string> demoTitles;  // the Demo menu, in registry order
+    int activeDemo = -1;                  // index into demoTitles, -1: none
     bool vsync = true;
     bool fullscreen = false;
     float guiScaleOverride = 0;  // 0: follows the window's content scale
@@ -33,7 +32,7 @@ struct MenuActions {
     bool toggleVsync = false;
     bool toggleFullscreen = false;
     bool hideGui = false;
-    int switchDemo = -1;       // index into demos
+    int switchDemo = -1;       // index into demoTitles
     int fileAction = -1;       // index into MenuModel::fileActions: ask for its path
     float guiScale = -1;       // a new GUI scale was picked: 0 auto, else the factor; -1 none
     std::string splitDevices;  // the OpenCL panel: split the N-body over this set ("0.0,0.1")

@@ -16,7 +16,7 @@
 #include "compute/image/pattern.hpp"
 #include "compute/image/pipeline.hpp"
 #include "compute/interop/external_memory.hpp"
-#include "compute/reference_check.hpp"
+#include "compute/image/reference_check.hpp"
 #include "render/image/view.hpp"
 
 namespace clviz {

@@ -386,3 +386,15 @@ std::string applyImageSetting(ImageLabControls& c, const std::string& key,
 }
 
 }  // namespace clviz
+
+namespace clviz {
+
+std::vector<DemoFlag> imageLabFlags() {
+    return {{"--image",
+             "FILE",
+             "image to load (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PIC, PNM P5/P6)",
+             "image",
+             {}}};
+}
+
+}  // namespace clviz

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/demo_flag.hpp"
 #include "common/settings_table.hpp"
 #include "compute/image/pipeline.hpp"
 #include "compute/interop/interop_path.hpp"
@@ -31,6 +32,8 @@ const SettingTable<ImageLabControls>& imageSettings();
 // All the lab's keys (image and save, which the demo handles, then imageSettings()), for help,
 // error messages and the README.
 std::vector<SettingDoc> imageLabSettingDocs();
+// --image FILE (sugar for --set image=FILE).
+std::vector<DemoFlag> imageLabFlags();
 
 // Applies one setting (every Demo::set key except "image" and "save"). Returns "" on success,
 // else a message naming the valid values; `c` is unchanged then.

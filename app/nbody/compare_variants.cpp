@@ -35,8 +35,8 @@ std::filesystem::path freshExportPath(const std::string& extension) {
 }  // namespace
 
 std::string NbodyDemo::startComparison() {
-    if (!sim_ || !engine_) return "no simulation is running";
-    if (engine_->deviceCount() != 1 || app_.mpi)
+    if (!sim_ || !system_) return "no simulation is running";
+    if (system_->deviceCount() != 1 || mpi_)
         return "compare runs on one device (the bodies are split now)";
     compareQueue_ = allNbodyVariants();
     compareQueue_.push_back(NbodyVariant::Pairs);
@@ -44,7 +44,7 @@ std::string NbodyDemo::startComparison() {
     compareNext_ = 0;
     comparison_.clear();
     compareSaved_ = sim_->kernelConfig();
-    compareBodies_ = engine_->readBodies();
+    compareBodies_ = system_->readBodies();
     deferredSteps_ = 0;
     return "";
 }
@@ -72,7 +72,7 @@ void NbodyDemo::compareNextVariant() {
     // Done: the variant and the scene as they were before the comparison.
     try {
         sim_->setKernelConfig(compareSaved_);
-        engine_->load(compareBodies_);
+        system_->load(compareBodies_);
     } catch (const std::exception& e) {
         app_.error(std::string("after comparing variants: ") + e.what());
     }

@@ -17,15 +17,15 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/kernel_run_log.hpp"
 #include "compute/interop/external_memory.hpp"
+#include "compute/nbody/reference_check.hpp"
 #include "compute/nbody/run_record.hpp"
 #include "compute/nbody/snapshot.hpp"
-#include "compute/reference_check.hpp"
 #include "render/gl/screenshot.hpp"
 
 namespace clviz {
 
-std::unique_ptr<Demo> makeNbodyDemo() {
-    return std::make_unique<NbodyDemo>();
+std::unique_ptr<Demo> makeNbodyDemo(const NbodyMpiLink* mpi) {
+    return std::make_unique<NbodyDemo>(mpi);
 }
 
 namespace {
@@ -52,7 +52,7 @@ constexpr float kIntensityAt16k = 0.55f;
 
 }  // namespace
 
-NbodyDemo::NbodyDemo() = default;
+NbodyDemo::NbodyDemo(const NbodyMpiLink* mpi) : mpi_(mpi) {}
 NbodyDemo::~NbodyDemo() = default;
 
 void NbodyDemo::init(const AppServices& app) {
@@ -68,13 +68,13 @@ void NbodyDemo::init(const AppServices& app) {
     renderer_ = std::make_unique<ParticleRenderer>();
     renderTimer_ = std::make_unique<GlTimer>();
     // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
-    engine_ = std::make_unique<NbodyEngine>(*cc_, app.moreDevices,
-                                            NbodyEnvironment::fromProcessEnvironment(), app.mpi);
-    sim_ = &engine_->primary();
-    engine_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
+    system_ =
+        makeNbodySystem(*cc_, app.moreDevices, NbodyEnvironment::fromProcessEnvironment(), mpi_);
+    sim_ = &system_->primary();
+    system_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
-    engine_->setParams({info.dt, info.softening, 1.0f});
+    system_->setParams({info.dt, info.softening, 1.0f});
     rebuild();
 }
 
@@ -94,7 +94,7 @@ void NbodyDemo::shutdown() {
     velocities_.reset();
     if (cc_) cc_->finishQuietly();
     sim_ = nullptr;
-    engine_.reset();
+    system_.reset();
     renderTimer_.reset();
     renderer_.reset();
 }
@@ -108,7 +108,7 @@ void NbodyDemo::rebuild() {
 }
 
 void NbodyDemo::loadBodies(const std::vector<Body>& bodies, float viewRadius) {
-    engine_->load(bodies);
+    system_->load(bodies);
     n_ = bodies.size();
     stepsInFlight_ = false;
 
@@ -267,15 +267,15 @@ void NbodyDemo::step(const FrameInfo& frame) {
 
 bool NbodyDemo::drawsInTurn() const {
     return takeTurns_ && positions_ && positions_->ordersOnGpu() &&
-           (!velocities_ || velocities_->ordersOnGpu()) && engine_->deviceCount() == 1;
+           (!velocities_ || velocities_->ordersOnGpu()) && system_->deviceCount() == 1;
 }
 
 void NbodyDemo::collectStepTimings() {
     lastStep_ = sim_->lastStepTimings();
-    lastSplit_ = engine_->splitTimings();
+    lastSplit_ = system_->sliceTimings();
     // The whole force pass ran here only on one device without MPI ranks: then it goes on the
     // linear-algebra lab's roofline.
-    if (engine_->deviceCount() == 1 && !app_.mpi) {
+    if (system_->deviceCount() == 1 && !mpi_) {
         NbodyVariant variant = sim_->kernelConfig().variant;
         if (variant == NbodyVariant::Auto) variant = sim_->effectiveKernelConfig().variant;
         if (auto run = nbodyForceRun(lastStep_, variant, sim_->precision()))
@@ -286,7 +286,7 @@ void NbodyDemo::collectStepTimings() {
 }
 
 void NbodyDemo::runSteps(int steps) {
-    engine_->step(steps);
+    system_->step(steps);
     stepsInFlight_ = true;
     publish();
     needsPublish_ = false;
@@ -370,7 +370,7 @@ int NbodyDemo::diagnosticsInterval() const {
 
 void NbodyDemo::runDiagnostics() {
     framesSinceDiagnostics_ = 0;
-    lastDiagnostics_ = engine_->diagnostics();
+    lastDiagnostics_ = system_->diagnostics();
     if (sim_->kernelConfig().variant == NbodyVariant::Tree) {
         constexpr double kAccuracyEverySeconds = 3;  // 256 x N interactions: cheap, not free
         const double now =
@@ -511,8 +511,8 @@ std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
 // ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
 
 void NbodyDemo::kernelsReloaded() {
-    if (engine_)
-        engine_->forEachDevice([](NbodySimulation& s) {
+    if (system_)
+        system_->forEachDevice([](NbodySimulation& s) {
             s.reloadKernels();
         });  // bodies, parameters, camera and interop stay
 }
@@ -523,8 +523,8 @@ void NbodyDemo::shadersReloaded() {
 
 Demo::ReferenceResult NbodyDemo::checkReference() {
     if (!sim_) return {};
-    const ReferenceCheck r = checkNbodyAgainstReference(*sim_, engine_->readBodies(),
-                                                        engine_->readAccelerationsDouble());
+    const ReferenceCheck r = checkNbodyAgainstReference(*sim_, system_->readBodies(),
+                                                        system_->readAccelerationsDouble());
     return {r.ok, r.message};
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/demo.hpp"
+#include "app/demo_flag.hpp"
 #include "app/gui/panel_stacks.hpp"
 #include "app/nbody/engine.hpp"
 #include "app/nbody/timings.hpp"
@@ -23,11 +24,18 @@
 
 namespace clviz {
 
-std::unique_ptr<Demo> makeNbodyDemo();
+struct NbodyMpiLink;
+
+// With `mpi` (rank 0 of clviz --mpi --viewer) the bodies are split over the MPI ranks.
+std::unique_ptr<Demo> makeNbodyDemo(const NbodyMpiLink* mpi = nullptr);
+// --n N (checked against kMaxBodies on the command line) and --preset NAME.
+std::vector<DemoFlag> nbodyDemoFlags();
+// --mpi: the N-body system over the ranks of an MPI job (app/nbody/mpi_run.cpp).
+std::vector<DemoMode> nbodyDemoModes();
 
 class NbodyDemo final : public Demo {
   public:
-    NbodyDemo();
+    explicit NbodyDemo(const NbodyMpiLink* mpi = nullptr);
     ~NbodyDemo() override;
 
     const char* name() const override { return "nbody"; }
@@ -131,7 +139,14 @@ class NbodyDemo final : public Demo {
     bool wantVelocities() const { return style_.colour == ParticleColour::Speed; }
 
     // --- panels (app/nbody_*_panel.cpp) ---
+    // The Simulation panel, one section each; every change goes through set().
     void simulationPanel();
+    void applyFromPanel(const std::string& key, const std::string& value);
+    void sceneSection();
+    void kernelSection();
+    void integrationSection();
+    void runControls();
+    void drawingSection();
     void interopPanel();
     void timingsPanel();
     void diagnosticsPanel();
@@ -152,8 +167,9 @@ class NbodyDemo final : public Demo {
     void autotune(double seconds);
 
     AppServices app_;
+    const NbodyMpiLink* mpi_ = nullptr;  // rank 0 of clviz --mpi --viewer
     ComputeContext* cc_ = nullptr;
-    std::unique_ptr<NbodyEngine> engine_;  // one device, or the bodies split over several
+    std::unique_ptr<NbodySystem> system_;  // one device, several, or the MPI ranks
     NbodySimulation* sim_ = nullptr;       // the drawing device's: kernel choice, buffers
 
     // Scene: changing any of these rebuilds the state.

@@ -9,6 +9,8 @@
 
 #include "app/nbody/demo.hpp"
 #include "common/error.hpp"
+#include "common/flag_table.hpp"
+#include "common/parse.hpp"
 #include "common/quoted_path.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/external_memory.hpp"
@@ -37,6 +39,31 @@ using Value = const std::string&;
 
 }  // namespace
 
+std::vector<DemoFlag> nbodyDemoFlags() {
+    return {{"--n", "N", "number of particles, 1-" + std::to_string(kMaxBodies), "n",
+             [](const std::string& v) {
+                 parseWholeNumberFlag("--n", v, 1, static_cast<long long>(kMaxBodies));
+             }},
+            {"--preset", "NAME", "initial scene", "preset", {}},
+            {"--viewer",
+             "",
+             "with --mpi: rank 0 opens the viewer and steers the run (every viewer option "
+             "applies); the other ranks compute",
+             "viewer",
+             {},
+             DemoFlag::Goes::Option,
+             "--mpi"},
+            {"--mpi-timeout", "S",
+             "with --mpi: end the run when one MPI exchange takes longer [60]", "mpi-timeout",
+             [](const std::string& v) {
+                 const auto s = parseNumber(v);
+                 if (!s || !(*s > 0) || *s > 86400)
+                     throw UsageError("--mpi-timeout expects seconds (0 < S <= 86400), got " +
+                                      quotedPath(v));
+             },
+             DemoFlag::Goes::Option, "--mpi"}};
+}
+
 const Table& NbodyDemo::settings() {
     // A physical parameter: a number in [lo, hi] ((lo, hi] when openLow); never resets the state.
     // The range comes from compute/nbody/param_ranges.hpp, which the snapshot loader checks too.
@@ -44,7 +71,7 @@ const Table& NbodyDemo::settings() {
         return [=](NbodyDemo& d, Value v) {
             NbodyParams p = d.sim_->params();
             p.*field = float(settingNumber(r.key, v, r.lo, r.hi, r.openLow));
-            d.engine_->setParams(p);
+            d.system_->setParams(p);
         };
     };
     static const Table table = {
@@ -68,7 +95,7 @@ const Table& NbodyDemo::settings() {
              NbodyParams p = d.sim_->params();
              p.dt = info.dt;
              p.softening = info.softening;
-             d.engine_->setParams(p);
+             d.system_->setParams(p);
              d.rebuild();
          }},
         {{"seed", "0..4611686018427387904",
@@ -79,36 +106,36 @@ const Table& NbodyDemo::settings() {
          }},
         {{"variant", nbodyVariantChoiceText(),
           "Force kernel (auto: the fastest the auto-tune measured)"},
-         [](NbodyDemo& d, Value v) { d.engine_->setVariant(parseVariant(v)); }},
+         [](NbodyDemo& d, Value v) { d.system_->setVariant(parseVariant(v)); }},
         {{"wg", "0|POW2", "Work-group size = bodies per tile (0: the default for the device)"},
          [](NbodyDemo& d, Value v) {
              const int wg = int(settingInteger("wg", v, 0, 1 << 16));
-             d.engine_->forEachDevice([&](NbodySimulation& s) { s.setWorkGroupSize(wg); });
+             d.system_->forEachDevice([&](NbodySimulation& s) { s.setWorkGroupSize(wg); });
          }},
         {{"unroll", "0|POW2",
           "Inner-loop unroll factor of the tiled kernels that take one (0: default)"},
          [](NbodyDemo& d, Value v) {
              const int unroll = int(settingInteger("unroll", v, 0, 1 << 16));
-             d.engine_->forEachDevice([&](NbodySimulation& s) { s.setUnroll(unroll); });
+             d.system_->forEachDevice([&](NbodySimulation& s) { s.setUnroll(unroll); });
          }},
         {{"bpi", "0|1|2|4|8", "Bodies each work-item accumulates (0: default)"},
          [](NbodyDemo& d, Value v) {
              const int bpi = int(settingInteger("bpi", v, 0, 64));
-             d.engine_->forEachDevice([&](NbodySimulation& s) { s.setBodiesPerItem(bpi); });
+             d.system_->forEachDevice([&](NbodySimulation& s) { s.setBodiesPerItem(bpi); });
          }},
         {{"split", "0..32",
           "small-n: work-items sharing one body's interactions (0: fill the device)"},
          [](NbodyDemo& d, Value v) {
              const int split = int(settingInteger("split", v, 0, 1024));
-             d.engine_->forEachDevice([&](NbodySimulation& s) { s.setSplit(split); });
+             d.system_->forEachDevice([&](NbodySimulation& s) { s.setSplit(split); });
          }},
         {{"integrator", "taylor|leapfrog",
           "taylor: the course's original update; leapfrog: kick-drift-kick (energy stays bounded)"},
-         [](NbodyDemo& d, Value v) { d.engine_->setIntegrator(parseIntegrator(v)); }},
+         [](NbodyDemo& d, Value v) { d.system_->setIntegrator(parseIntegrator(v)); }},
         {{"precision", "float|double", "Arithmetic of the simulation (double needs fp64)"},
          [](NbodyDemo& d, Value v) {
              const auto i = settingChoice("precision", v, {"float", "double"});
-             d.engine_->setPrecision(i == 1 ? NbodyPrecision::Double : NbodyPrecision::Float);
+             d.system_->setPrecision(i == 1 ? NbodyPrecision::Double : NbodyPrecision::Float);
              d.needsPublish_ = true;
          }},
         {{"dt", kDtRange.accepted(), "Time step"}, param(&NbodyParams::dt, kDtRange)},
@@ -291,7 +318,7 @@ void NbodyDemo::setRecordDir(const std::string& value) {
 
 void NbodyDemo::saveState(const std::string& path) {
     NbodySnapshot s;
-    s.bodies = engine_->readBodies();
+    s.bodies = system_->readBodies();
     s.time = sim_->time();
     s.dt = sim_->params().dt;
     s.softening = sim_->params().softening;
@@ -306,7 +333,7 @@ void NbodyDemo::loadState(const std::string& path) {
     NbodyParams p = sim_->params();
     if (s.dt > 0) p.dt = s.dt;
     if (s.softening > 0) p.softening = s.softening;
-    engine_->setParams(p);
+    system_->setParams(p);
     // Frame the bulk of the bodies: the 95th percentile of their distance from the origin.
     std::vector<float> r;
     r.reserve(s.bodies.size());

@@ -48,21 +48,27 @@ bool intCombo(const char* label, int current, const std::vector<int>& choices, i
 
 }  // namespace
 
-void NbodyDemo::simulationPanel() {
-    auto apply = [this](const std::string& key, const std::string& value) {
-        if (std::string why = set(key, value); !why.empty()) app_.error(why);
-    };
-    // Settings that take seconds: a notice first, then the work (queueSlowSetting).
-    auto applySlow = [this](const std::string& key, const std::string& value,
-                            const std::string& what) { queueSlowSetting(key, value, what); };
+void NbodyDemo::applyFromPanel(const std::string& key, const std::string& value) {
+    if (std::string why = set(key, value); !why.empty()) app_.error(why);
+}
 
-    // --- scene ---
+void NbodyDemo::simulationPanel() {
+    sceneSection();
+    kernelSection();
+    integrationSection();
+    runControls();
+    drawingSection();
+}
+
+// --- scene ---
+void NbodyDemo::sceneSection() {
     if (ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) {
         const NbodyPresetInfo& current = presetInfo(preset_);
         // After a snapshot load the box names the file, not the preset that was there before.
         if (ImGui::BeginCombo("preset", sceneLabel().c_str())) {
             for (const NbodyPresetInfo& p : allNbodyPresets()) {
-                if (ImGui::Selectable(p.name, p.preset == preset_)) apply("preset", p.name);
+                if (ImGui::Selectable(p.name, p.preset == preset_))
+                    applyFromPanel("preset", p.name);
                 tooltip(p.description);
             }
             ImGui::EndCombo();
@@ -72,34 +78,37 @@ void NbodyDemo::simulationPanel() {
         int n = int(n_);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
         if (ImGui::InputInt("##n", &n, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
-            applySlow("n", std::to_string(n), "rebuilding the scene with N = " + std::to_string(n));
+            queueSlowSetting("n", std::to_string(n),
+                             "rebuilding the scene with N = " + std::to_string(n));
         tooltip("Number of bodies; press Enter to rebuild the scene");
         ImGui::SameLine();
         if (ImGui::Button("/2") && n_ > 1)
-            applySlow("n", std::to_string(n_ / 2),
-                      "rebuilding the scene with N = " + std::to_string(n_ / 2));
+            queueSlowSetting("n", std::to_string(n_ / 2),
+                             "rebuilding the scene with N = " + std::to_string(n_ / 2));
         ImGui::SameLine();
         if (ImGui::Button("x2"))
-            applySlow("n", std::to_string(n_ * 2),
-                      "rebuilding the scene with N = " + std::to_string(n_ * 2));
+            queueSlowSetting("n", std::to_string(n_ * 2),
+                             "rebuilding the scene with N = " + std::to_string(n_ * 2));
         ImGui::SameLine();
         ImGui::TextUnformatted("N");
         int seed = int(seed_);
         if (ImGui::InputInt("random seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) &&
             seed >= 0)
-            apply("seed", std::to_string(seed));
+            applyFromPanel("seed", std::to_string(seed));
         settingTooltip("seed");
     }
+}
 
-    // --- kernel ---
+// --- kernel ---
+void NbodyDemo::kernelSection() {
     if (ImGui::CollapsingHeader("Force kernel", ImGuiTreeNodeFlags_DefaultOpen)) {
         const NbodyKernelConfig cfg = sim_->kernelConfig();
         if (ImGui::BeginCombo("variant", variantName(cfg.variant))) {
             for (NbodyVariant v : nbodyVariantChoices()) {
                 if (ImGui::Selectable(variantName(v), v == cfg.variant))
-                    applySlow("variant", variantName(v),
-                              std::string("switching to the ") + variantName(v) +
-                                  " variant (a first build takes seconds)");
+                    queueSlowSetting("variant", variantName(v),
+                                     std::string("switching to the ") + variantName(v) +
+                                         " variant (a first build takes seconds)");
                 tooltip(variantDescription(v));
             }
             ImGui::EndCombo();
@@ -110,7 +119,7 @@ void NbodyDemo::simulationPanel() {
         if (tree) {
             float theta = sim_->params().theta;
             if (ImGui::SliderFloat("theta", &theta, 0.0f, 1.2f, "%.2f"))
-                apply("theta", std::to_string(theta));
+                applyFromPanel("theta", std::to_string(theta));
             settingTooltip("theta");
         }
         // Exactly the settings this variant's kernel reads (none under auto: the tune picks).
@@ -122,7 +131,8 @@ void NbodyDemo::simulationPanel() {
         auto tunable = [&](bool shown, const char* label, const char* key, int current,
                            const std::vector<int>& choices) {
             if (!shown) return;
-            if (intCombo(label, current, choices, &picked)) apply(key, std::to_string(picked));
+            if (intCombo(label, current, choices, &picked))
+                applyFromPanel(key, std::to_string(picked));
             settingTooltip(key);
         };
         tunable(uses.workGroupSize, "work-group size", "wg", cfg.workGroupSize, wgs);
@@ -142,9 +152,10 @@ void NbodyDemo::simulationPanel() {
             ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", sim_->kernelNote().c_str());
         if (!tree) {  // the tree's launch shapes are fixed by the tree code
             if (ImGui::Button("Auto-tune work-group size"))
-                applySlow("autotune", "3",
-                          std::string("auto-tuning ") + variantName(sim_->kernelConfig().variant) +
-                              " at N = " + std::to_string(n_) + " (about 3 s)");
+                queueSlowSetting("autotune", "3",
+                                 std::string("auto-tuning ") +
+                                     variantName(sim_->kernelConfig().variant) +
+                                     " at N = " + std::to_string(n_) + " (about 3 s)");
             tooltip(
                 "Times candidate launch configurations for this variant and N (about 3 s; the "
                 "app waits), then uses the fastest");
@@ -154,13 +165,15 @@ void NbodyDemo::simulationPanel() {
             ImGui::TreePop();
         }
     }
+}
 
-    // --- integration ---
+// --- integration ---
+void NbodyDemo::integrationSection() {
     if (ImGui::CollapsingHeader("Integration", ImGuiTreeNodeFlags_DefaultOpen)) {
         if (ImGui::BeginCombo("integrator", integratorName(sim_->integrator()))) {
             for (NbodyIntegrator i : {NbodyIntegrator::Leapfrog, NbodyIntegrator::Taylor}) {
                 if (ImGui::Selectable(integratorName(i), i == sim_->integrator()))
-                    apply("integrator", integratorName(i));
+                    applyFromPanel("integrator", integratorName(i));
                 tooltip(integratorDescription(i));
             }
             ImGui::EndCombo();
@@ -172,7 +185,7 @@ void NbodyDemo::simulationPanel() {
             bool fp64 = sim_->precision() == NbodyPrecision::Double;
             ImGui::BeginDisabled(floatOnly);
             if (ImGui::Checkbox("double precision (fp64)", &fp64))
-                apply("precision", fp64 ? "double" : "float");
+                applyFromPanel("precision", fp64 ? "double" : "float");
             ImGui::EndDisabled();
             if (floatOnly)
                 tooltip((std::string("the ") + variantName(v) + " variant computes in float only")
@@ -181,46 +194,56 @@ void NbodyDemo::simulationPanel() {
         NbodyParams p = sim_->params();
         if (ImGui::SliderFloat("dt", &p.dt, 1e-5f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) &&
             p.dt > 0)
-            apply("dt", std::to_string(p.dt));
+            applyFromPanel("dt", std::to_string(p.dt));
         if (ImGui::SliderFloat("softening", &p.softening, 1e-4f, 1.0f, "%.4f",
                                ImGuiSliderFlags_Logarithmic))
-            apply("softening", std::to_string(p.softening));
+            applyFromPanel("softening", std::to_string(p.softening));
         if (ImGui::SliderFloat("damping", &p.damping, 0.9f, 1.0f, "%.4f") && p.damping > 0)
-            apply("damping", std::to_string(p.damping));
+            applyFromPanel("damping", std::to_string(p.damping));
         settingTooltip("damping");
         int steps = stepsPerFrame_;
         if (ImGui::SliderInt("steps per frame", &steps, 1, 50))
-            apply("steps", std::to_string(steps));
+            applyFromPanel("steps", std::to_string(steps));
     }
+}
 
-    // --- run control ---
-    if (ImGui::Button(paused_ ? "Run  (Space)" : "Pause (Space)")) paused_ = !paused_;
+// --- run control ---
+void NbodyDemo::runControls() {
+    if (ImGui::Button(paused_ ? "Run  (Space)" : "Pause (Space)"))
+        applyFromPanel("pause", paused_ ? "off" : "on");
     ImGui::SameLine();
-    if (ImGui::Button("Step (S)")) apply("step", "1");
+    if (ImGui::Button("Step (S)")) applyFromPanel("step", "1");
     ImGui::SameLine();
-    if (ImGui::Button("Reset (R)")) resetScene();
+    if (ImGui::Button("Reset (R)")) resetScene();  // set("reset") without the notice
     ImGui::Text("t = %.3f   steps = %lld", sim_->time(), sim_->stepsTaken());
+}
 
-    // --- drawing ---
+// --- drawing ---
+void NbodyDemo::drawingSection() {
     if (ImGui::CollapsingHeader("Drawing")) {
         if (ImGui::BeginCombo("colour", particleColourName(style_.colour))) {
             for (ParticleColour c :
                  {ParticleColour::Speed, ParticleColour::Mass, ParticleColour::Fixed})
                 if (ImGui::Selectable(particleColourName(c), c == style_.colour))
-                    apply("colour", particleColourName(c));
+                    applyFromPanel("colour", particleColourName(c));
             ImGui::EndCombo();
         }
         if (style_.colour == ParticleColour::Fixed) {
             ImGui::ColorEdit3("fixed colour", style_.fixedColour);
         } else if (ImGui::BeginCombo("colour map", colourMapName(style_.map))) {
             for (ColourMap m : {ColourMap::Inferno, ColourMap::Viridis, ColourMap::Ice})
-                if (ImGui::Selectable(colourMapName(m), m == style_.map)) style_.map = m;
+                if (ImGui::Selectable(colourMapName(m), m == style_.map))
+                    applyFromPanel("colourmap", colourMapName(m));
             ImGui::EndCombo();
         }
-        ImGui::SliderFloat("size", &sizeFactor_, 0.1f, 10.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
-        ImGui::SliderFloat("brightness", &brightness_, 0.05f, 20.0f, "%.2f",
-                           ImGuiSliderFlags_Logarithmic);
-        if (ImGui::Button("Reset camera (C)")) camera_.reset();
+        float size = sizeFactor_;
+        if (ImGui::SliderFloat("size", &size, 0.1f, 10.0f, "%.2f", ImGuiSliderFlags_Logarithmic))
+            applyFromPanel("size", std::to_string(size));
+        float brightness = brightness_;
+        if (ImGui::SliderFloat("brightness", &brightness, 0.05f, 20.0f, "%.2f",
+                               ImGuiSliderFlags_Logarithmic))
+            applyFromPanel("brightness", std::to_string(brightness));
+        if (ImGui::Button("Reset camera (C)")) applyFromPanel("camera", "reset");
         ImGui::SameLine();
         ImGui::TextDisabled("drag rotate, right/shift-drag pan, wheel zoom");
     }

@@ -106,3 +106,11 @@ std::string applySpectralSetting(SpectralControls& c, const std::string& key,
 }
 
 }  // namespace clviz
+
+namespace clviz {
+
+std::vector<DemoFlag> spectralLabFlags() {
+    return {{"--cube", "FILE", "ENVI cube to load (FILE.hdr beside its data)", "cube", {}}};
+}
+
+}  // namespace clviz

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/demo_flag.hpp"
 #include "common/settings_table.hpp"
 #include "compute/spectral/noise_estimate.hpp"
 
@@ -29,6 +30,8 @@ struct SpectralControls {
 const SettingTable<SpectralControls>& spectralSettings();
 // All the lab's keys: cube and save (the demo handles them), then spectralSettings().
 std::vector<SettingDoc> spectralLabSettingDocs();
+// --cube FILE (sugar for --set cube=FILE).
+std::vector<DemoFlag> spectralLabFlags();
 
 // Applies one setting (every key but cube and save). Returns "" or why not; `c` is unchanged
 // then.

@@ -140,11 +140,8 @@ const cl::Program& ProgramCache::get(const std::string& file, const std::string&
 cl::Kernel ProgramCache::kernel(const std::string& file, const std::string& name,
                                 const std::string& options) {
     const cl::Program& program = get(file, options);
-    try {
-        return cl::Kernel(program, name.c_str());
-    } catch (const cl::Error& e) {
-        throwClError("no kernel '" + name + "' in kernels/" + file, e);
-    }
+    return clBoundary("no kernel '" + name + "' in kernels/" + file,
+                      [&] { return cl::Kernel(program, name.c_str()); });
 }
 
 std::size_t ProgramCache::size() const {

@@ -4,6 +4,7 @@
 
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -30,11 +31,7 @@ EnqueuedWork ImageEqualize::enqueue(const EqualizeParams& params, const cl::Buff
     work.first = histogram_.enqueue(params.histogram, src, size, bins_, tuning).first;
 
     const std::size_t count = size.pixels();
-    apply_.setArg(0, src);
-    apply_.setArg(1, dst);
-    apply_.setArg(2, static_cast<cl_uint>(count));
-    apply_.setArg(3, bins_);
-    apply_.setArg(4, perChannel ? 1 : 0);
+    setArgs(apply_, src, dst, static_cast<cl_uint>(count), bins_, perChannel ? 1 : 0);
     // Enough groups to fill the device once, fewer for small images (each group builds the
     // tables once, then loops over its share of the image, 4 pixels per step).
     const std::size_t needed = (std::max<std::size_t>(count / 4, count % 4) + kGroup - 1) / kGroup;

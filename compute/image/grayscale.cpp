@@ -4,6 +4,7 @@
 
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -13,9 +14,7 @@ ImageGrayscale::ImageGrayscale(ComputeContext& cc)
 EnqueuedWork ImageGrayscale::enqueue(const cl::Buffer& src, ImageSize size, const cl::Buffer& dst) {
     checkDeviceBufferFits(cc_.info(), size, "the image to convert");
     const std::size_t count = size.pixels();
-    kernel_.setArg(0, src);
-    kernel_.setArg(1, dst);
-    kernel_.setArg(2, static_cast<cl_uint>(count));
+    setArgs(kernel_, src, dst, static_cast<cl_uint>(count));
     // One work-item per 4 pixels; the first count % 4 work-items also take a leftover pixel.
     const std::size_t items = std::max<std::size_t>(count / 4, count % 4);
     EnqueuedWork work;

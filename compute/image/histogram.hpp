@@ -1,5 +1,5 @@
 #pragma once
-// 256-bin histograms of R, G, B and luma (luma8 in image_filter.hpp) on the device
+// 256-bin histograms of R, G, B and luma (luma8 in compute/image/filter.hpp) on the device
 // (kernels/histogram.cl), every variant reducing to the final bins on the device too. Alpha is
 // not counted; every pixel counts once per channel whatever its alpha.
 #include <array>

@@ -3,6 +3,7 @@
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -30,10 +31,7 @@ EnqueuedWork ImageNoiseFilter::enqueue(NoiseFilter filter, const cl::Buffer& src
     checkDeviceBufferFits(cc_.info(), size, "the image to filter");
     if (src() == dst()) throw Error("3x3 filters need different source and output buffers");
     cl::Kernel& k = kernel(filter, size.width);
-    k.setArg(0, src);
-    k.setArg(1, dst);
-    k.setArg(2, size.width);
-    k.setArg(3, size.height);
+    setArgs(k, src, dst, size.width, size.height);
     const std::size_t strips = (static_cast<std::size_t>(size.width) + 3) / 4;
     const std::size_t bands = (static_cast<std::size_t>(size.height) + kRows - 1) / kRows;
     EnqueuedWork work;

@@ -224,44 +224,41 @@ std::vector<FilterStep> ImagePipeline::defaultSteps() {
 }
 
 // The filters are built on first use (rotator() here): their OpenCL failures are converted too.
-bool ImagePipeline::imagesSupported() const try {
-    return impl_->rotator().available(RotateVariant::ImageBilinear, {1, 1});
-} catch (const cl::Error& e) {
-    throwClError("cannot set up the rotate filter", e);
+bool ImagePipeline::imagesSupported() const {
+    return clBoundary("cannot set up the rotate filter", [&] {
+        return impl_->rotator().available(RotateVariant::ImageBilinear, {1, 1});
+    });
 }
 
-bool ImagePipeline::rotateAvailable(RotateVariant variant, std::string* why) const try {
-    return impl_->rotator().available(variant, hasSource() ? sourceSize_ : ImageSize{1, 1}, why);
-} catch (const cl::Error& e) {
-    throwClError("cannot set up the rotate filter", e);
+bool ImagePipeline::rotateAvailable(RotateVariant variant, std::string* why) const {
+    return clBoundary("cannot set up the rotate filter", [&] {
+        return impl_->rotator().available(variant, hasSource() ? sourceSize_ : ImageSize{1, 1},
+                                          why);
+    });
 }
 
 void ImagePipeline::setSource(const Rgba8Image& image) {
     checkDeviceBufferFits(cc_.info(), image.size(), "the image");
     if (image.pixels.size() != image.size().bytes())
         throw Error("the image's pixel buffer does not match its size");
-    try {
+    clBoundary("cannot upload the image to the device", [&] {
         cl::Buffer buffer(cc_.context(), CL_MEM_READ_WRITE, image.size().bytes());
         cc_.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, image.size().bytes(),
                                        image.pixels.data());
         source_ = buffer;
-    } catch (const cl::Error& e) {
-        throwClError("cannot upload the image to the device", e);
-    }
+    });
     sourceSize_ = image.size();
     impl_->sourceImageCurrent = false;
 }
 
 void ImagePipeline::setSource(const cl::Buffer& pixels, ImageSize size) {
     checkDeviceBufferFits(cc_.info(), size, "the image");
-    try {
+    clBoundary("cannot copy the image on the device", [&] {
         cl::Buffer buffer(cc_.context(), CL_MEM_READ_WRITE, size.bytes());
         cc_.queue().enqueueCopyBuffer(pixels, buffer, 0, 0, size.bytes());
         cc_.queue().finish();
         source_ = buffer;
-    } catch (const cl::Error& e) {
-        throwClError("cannot copy the image on the device", e);
-    }
+    });
     sourceSize_ = size;
     impl_->sourceImageCurrent = false;
 }

@@ -4,9 +4,9 @@
 // The GUI owns one; so do the tests and the benchmark's pipeline rows.
 //
 // Memory: the source lives in a device buffer owned by the pipeline (RGBA8, see
-// image_filter.hpp); the chain ping-pongs between two more buffers, and result() is whichever
-// holds the last output. A CL_RGBA / CL_UNORM_INT8 image copy of the source is kept only while an
-// image-object rotate variant needs it (an image variant later in the chain gets its input
+// compute/image/filter.hpp); the chain ping-pongs between two more buffers, and result() is
+// whichever holds the last output. A CL_RGBA / CL_UNORM_INT8 image copy of the source is kept only
+// while an image-object rotate variant needs it (an image variant later in the chain gets its input
 // copied into an image, timed as its own step).
 #include <array>
 #include <cstdint>

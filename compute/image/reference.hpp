@@ -31,7 +31,8 @@ Rgba8Image median3(const Rgba8Image& src);
 Rgba8Image grayscale(const Rgba8Image& src);
 Rgba8Image equalize(const Rgba8Image& src, EqualizeMode mode);
 
-// The 256-entry tables equalize() uses, per channel R, G, B (formula in image_equalize.hpp).
+// The 256-entry tables equalize() uses, per channel R, G, B (formula in
+// compute/image/equalize.hpp).
 std::array<std::array<std::uint8_t, 256>, 3> equalizeTables(const Histogram& h, EqualizeMode mode);
 
 }  // namespace clviz::reference

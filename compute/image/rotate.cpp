@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -168,14 +169,7 @@ EnqueuedWork ImageRotate::enqueue(const RotateParams& params, const cl::Buffer& 
     const cl_uchar4 background = toCl(params.background);
 
     cl::Kernel& k = kernel(params.variant, g.dst.width);
-    k.setArg(0, src);
-    k.setArg(1, size.width);
-    k.setArg(2, size.height);
-    k.setArg(3, dst);
-    k.setArg(4, g.dst.width);
-    k.setArg(5, g.dst.height);
-    k.setArg(6, geom);
-    k.setArg(7, dstCentre);
+    setArgs(k, src, size.width, size.height, dst, g.dst.width, g.dst.height, geom, dstCentre);
     EnqueuedWork work;
     auto& queue = cc_.queue();
     if (params.variant == RotateVariant::Forward) {
@@ -209,13 +203,7 @@ EnqueuedWork ImageRotate::enqueue(const RotateParams& params, const cl::Image2D&
     const cl_float2 dstCentre = {{g.dstCx, g.dstCy}};
 
     cl::Kernel& k = kernel(params.variant, g.dst.width);
-    k.setArg(0, src);
-    k.setArg(1, dst);
-    k.setArg(2, g.dst.width);
-    k.setArg(3, g.dst.height);
-    k.setArg(4, geom);
-    k.setArg(5, dstCentre);
-    k.setArg(6, toCl(params.background));
+    setArgs(k, src, dst, g.dst.width, g.dst.height, geom, dstCentre, toCl(params.background));
     EnqueuedWork work;
     cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, inverseGlobal(g.dst),
                                      cl::NDRange(kGroupX, kGroupY), nullptr, &work.last);

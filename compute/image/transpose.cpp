@@ -2,6 +2,7 @@
 
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -14,10 +15,7 @@ ImageTranspose::ImageTranspose(ComputeContext& cc)
 
 EnqueuedWork ImageTranspose::enqueue(const cl::Buffer& src, ImageSize size, const cl::Buffer& dst) {
     checkDeviceBufferFits(cc_.info(), size, "the image to transpose");
-    kernel_.setArg(0, src);
-    kernel_.setArg(1, dst);
-    kernel_.setArg(2, size.width);
-    kernel_.setArg(3, size.height);
+    setArgs(kernel_, src, dst, size.width, size.height);
     EnqueuedWork work;
     const std::size_t tilesX = (size.width + kTile - 1) / kTile;
     const std::size_t tilesY = (size.height + kTile - 1) / kTile;

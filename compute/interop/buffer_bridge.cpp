@@ -40,12 +40,10 @@ void BufferBridge::publish(const cl::Buffer& source, std::size_t bytes) {
                     std::to_string(capacity_) + "-byte bridge");
     Slot& slot = slots_[next_];
     slot.sequence = 0;  // not drawable until the new copy completes
-    try {
+    clBoundary(interopPathName(path()), [&] {
         enqueueCopy(slot, source, bytes);
         cc_.queue().flush();
-    } catch (const cl::Error& e) {
-        throwClError(interopPathName(path()), e);
-    }
+    });
     slot.sequence = ++sequence_;
     slot.bytes = bytes;
     slot.timed = false;
@@ -129,11 +127,7 @@ BridgeView BufferBridge::view() {
 
 void BufferBridge::orderAfterDrawing() {
     if (!ordersOnGpu() || shown_ < 0) return;
-    try {
-        enqueueWaitForDrawing(slots_[shown_]);
-    } catch (const cl::Error& e) {
-        throwClError(interopPathName(path()), e);
-    }
+    clBoundary(interopPathName(path()), [&] { enqueueWaitForDrawing(slots_[shown_]); });
 }
 
 void BufferBridge::drawn() {
@@ -144,12 +138,10 @@ void BufferBridge::drawn() {
 }
 
 void BufferBridge::finish() {
-    try {
+    clBoundary("waiting for the interop copy", [&] {
         for (int i = 0; i < slotCount_; ++i)
             if (slots_[i].done() != nullptr) slots_[i].done.wait();
-    } catch (const cl::Error& e) {
-        throwClError("waiting for the interop copy", e);
-    }
+    });
 }
 
 void BufferBridge::waitReadFence(Slot& slot) {

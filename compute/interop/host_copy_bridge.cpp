@@ -175,11 +175,10 @@ class HostCopyBridge final : public BufferBridge {
 
 std::unique_ptr<BufferBridge> makeHostCopyBridge(ComputeContext& cc, std::size_t capacity,
                                                  bool persistent, bool pinned) {
-    try {
-        return std::make_unique<HostCopyBridge>(cc, capacity, persistent, pinned);
-    } catch (const cl::Error& e) {
-        throwClError("cannot allocate pinned staging memory for host copy", e);
-    }
+    return clBoundary("cannot allocate pinned staging memory for host copy", [&] {
+        return std::unique_ptr<BufferBridge>(
+            std::make_unique<HostCopyBridge>(cc, capacity, persistent, pinned));
+    });
 }
 
 }  // namespace clviz

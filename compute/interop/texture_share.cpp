@@ -234,11 +234,8 @@ TextureTransferTiming SharedTexture::copyFrom(const cl::Buffer& pixels,
             useHostCopy(ClError::describe("sharing the texture with OpenCL", e.what(), e.err()));
         }
     }
-    try {
-        return copyFromHost(pixels, waitFor);
-    } catch (const cl::Error& e) {
-        throwClError("copying the result to the texture", e);
-    }
+    return clBoundary("copying the result to the texture",
+                      [&] { return copyFromHost(pixels, waitFor); });
 }
 
 TextureTransferTiming SharedTexture::copyTo(const cl::Buffer& pixels) {
@@ -257,11 +254,7 @@ TextureTransferTiming SharedTexture::copyTo(const cl::Buffer& pixels) {
             useHostCopy(ClError::describe("sharing the texture with OpenCL", e.what(), e.err()));
         }
     }
-    try {
-        return copyToHost(pixels);
-    } catch (const cl::Error& e) {
-        throwClError("copying the texture to OpenCL", e);
-    }
+    return clBoundary("copying the texture to OpenCL", [&] { return copyToHost(pixels); });
 }
 
 TextureTransferTiming SharedTexture::copyShared(const cl::Buffer& pixels,

@@ -7,6 +7,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -108,16 +109,8 @@ Plan plan(int chunks, std::int64_t samples, bool u8) {
 void setGramArgs(cl::Kernel& k, int bands, std::int64_t pitch, std::int64_t samples, const Plan& p,
                  const cl::Buffer& x, const cl::Buffer& mu, const cl::Buffer& pairs,
                  const cl::Buffer& partial, const cl::Buffer& partialSums) {
-    cl_uint a = 0;
-    k.setArg(a++, cl_int(bands));
-    k.setArg(a++, cl_int(pitch));
-    k.setArg(a++, cl_long(samples));
-    k.setArg(a++, cl_int(p.chunkLen));
-    k.setArg(a++, x);
-    k.setArg(a++, mu);
-    k.setArg(a++, pairs);
-    k.setArg(a++, partial);
-    k.setArg(a++, partialSums);
+    setArgs(k, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x, mu, pairs,
+            partial, partialSums);
 }
 
 // cov_reduce_partials: adds the chunks' partial products into gram and their row sums into sums,
@@ -125,12 +118,7 @@ void setGramArgs(cl::Kernel& k, int bands, std::int64_t pitch, std::int64_t samp
 void enqueueReducePartials(cl::CommandQueue& q, cl::Kernel& reduce, int bands, const Plan& p,
                            const cl::Buffer& partial, const cl::Buffer& partialSums,
                            const cl::Buffer& gram, const cl::Buffer& sums, cl::Event* done) {
-    reduce.setArg(0, cl_int(bands));
-    reduce.setArg(1, cl_int(p.chunks));
-    reduce.setArg(2, partial);
-    reduce.setArg(3, partialSums);
-    reduce.setArg(4, gram);
-    reduce.setArg(5, sums);
+    setArgs(reduce, cl_int(bands), cl_int(p.chunks), partial, partialSums, gram, sums);
     const std::size_t items = (std::size_t(bands) * bands + bands + 255) / 256 * 256;
     q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
                            done);
@@ -233,11 +221,7 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     // Pass 1: the means (row sums per chunk, added in double here).
     cl::Buffer rowPartials(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(float));
     cl::Kernel& rowSums = kernels_.get("covariance.cl", "cov_row_sums", fp);
-    rowSums.setArg(0, cl_int(pitch));
-    rowSums.setArg(1, cl_long(samples));
-    rowSums.setArg(2, cl_int(p.chunkLen));
-    rowSums.setArg(3, x);
-    rowSums.setArg(4, rowPartials);
+    setArgs(rowSums, cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x, rowPartials);
     cl::Event first, last;
     q.enqueueNDRangeKernel(rowSums, cl::NullRange, cl::NDRange(std::size_t(p.chunks) * 256, bands),
                            cl::NDRange(256, 1), nullptr, &first);

@@ -9,6 +9,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -108,10 +109,7 @@ ReduceResult Reduction::reduce(ReduceVariant variant, ReduceOp op, ReduceType ty
     cl::Event first, last;
     auto launch = [&](cl::Kernel& k, const cl::Buffer& in, cl_ulong n, const cl::Buffer& outBuf,
                       std::size_t g, cl::Event* ev) {
-        k.setArg(0, in);
-        k.setArg(1, n);
-        k.setArg(2, outBuf);
-        k.setArg(3, cl::Local(wg * 4));
+        setArgs(k, in, n, outBuf, cl::Local(wg * 4));
         q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(g * wg), cl::NDRange(wg), nullptr, ev);
     };
     std::vector<cl_uint> bits;  // the result(s) read back, as raw 32-bit words

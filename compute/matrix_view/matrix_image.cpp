@@ -8,6 +8,7 @@
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -50,10 +51,7 @@ cl::Event MatrixImage::colour(const cl::Buffer& matrix, std::size_t count, float
                               const cl::Buffer& rgba) {
     return clBoundary("cannot draw a matrix picture", [&] {
         checkArgs(count, scale, {&matrix}, rgba);
-        colour_.setArg(0, matrix);
-        colour_.setArg(1, int(count));
-        colour_.setArg(2, scale);
-        colour_.setArg(3, rgba);
+        setArgs(colour_, matrix, int(count), scale, rgba);
         cl::Event e;
         cc_.queue().enqueueNDRangeKernel(colour_, cl::NullRange, roundedUp(count),
                                          cl::NDRange(kGroup), nullptr, &e);
@@ -65,11 +63,7 @@ cl::Event MatrixImage::error(const cl::Buffer& c, const cl::Buffer& reference, s
                              float scale, const cl::Buffer& rgba) {
     return clBoundary("cannot draw the error picture", [&] {
         checkArgs(count, scale, {&c, &reference}, rgba);
-        error_.setArg(0, c);
-        error_.setArg(1, reference);
-        error_.setArg(2, int(count));
-        error_.setArg(3, scale);
-        error_.setArg(4, rgba);
+        setArgs(error_, c, reference, int(count), scale, rgba);
         cl::Event e;
         cc_.queue().enqueueNDRangeKernel(error_, cl::NullRange, roundedUp(count),
                                          cl::NDRange(kGroup), nullptr, &e);

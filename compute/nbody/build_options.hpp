@@ -1,7 +1,7 @@
 #pragma once
 // How a force-kernel launch config becomes an OpenCL build: the built-in defaults, the order in
 // which requested, tuned and default values win, the clamps to what the device can run, and the
-// -D options nbody/force.cl reads. Pure functions of plain values (no OpenCL calls), so every
+// -D options kernels/nbody_force.cl reads. Pure functions of plain values (no OpenCL calls), so every
 // variant's options and every clamp is unit-tested without a device.
 #include <cstddef>
 #include <string>
@@ -45,7 +45,7 @@ int vectorizedWidth(const DeviceInfo& dev, NbodyPrecision precision, int workGro
 
 struct NbodyForceBuild {
     NbodyKernelConfig config;        // what runs: clamped to the device and the kernel
-    std::string options;             // clBuildProgram options for nbody/force.cl
+    std::string options;             // clBuildProgram options for kernels/nbody_force.cl
     std::size_t bodiesPerGroup = 1;  // i-bodies one work-group computes
     std::string note;                // every clamp, "; "-separated; "" when the request fitted
 };

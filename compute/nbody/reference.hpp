@@ -1,6 +1,6 @@
 #pragma once
 // The double-precision CPU reference every kernel variant is checked against. Single-threaded and
-// written for clarity, not speed (the timed C++ baseline is nbody_cpu_baseline.hpp).
+// written for clarity, not speed (the timed C++ baseline is compute/nbody/cpu_baseline.hpp).
 #include <array>
 #include <vector>
 

@@ -683,9 +683,6 @@ void setConfigField(NbodySimulation& sim, T NbodyKernelConfig::*field, T value) 
 
 }  // namespace
 
-void NbodySimulation::setVariant(NbodyVariant v) {
-    setConfigField(*this, &NbodyKernelConfig::variant, v);
-}
 void NbodySimulation::setWorkGroupSize(int wg) {
     setConfigField(*this, &NbodyKernelConfig::workGroupSize, wg);
 }

@@ -18,6 +18,7 @@
 #include "compute/nbody/body.hpp"
 #include "compute/nbody/diagnostics.hpp"
 #include "compute/nbody/pairs/pair_force.hpp"
+#include "compute/nbody/system.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
 #include "compute/nbody/variants.hpp"
 
@@ -86,7 +87,7 @@ struct NbodyAutotuneResult {
     std::string log;  // one line per candidate: config and ms (or why it was skipped)
 };
 
-class NbodySimulation {
+class NbodySimulation : public NbodySystem {
   public:
     explicit NbodySimulation(ComputeContext& cc, NbodyEnvironment env = {});
     ~NbodySimulation();
@@ -95,14 +96,14 @@ class NbodySimulation {
 
     // Replaces the whole state (any N in 1 .. kMaxBodies; throws clviz::Error otherwise, or when
     // the device lacks memory). Resets simulated time and the energy reference.
-    void load(const std::vector<Body>& bodies);
+    void load(const std::vector<Body>& bodies) override;
     std::size_t bodyCount() const { return n_; }
     double time() const { return time_; }  // simulated time since load()
     long long stepsTaken() const { return steps_; }
 
     // Advances `count` steps (enqueued; returns without waiting for the device unless timings
     // are requested later). No-op when no bodies are loaded.
-    void step(int count = 1);
+    void step(int count = 1) override;
 
     // ---- Sharing the work with other devices (NbodyMultiDevice, the MPI run) ----
     // This simulation holds every body's position but moves only the bodies it owns,
@@ -161,18 +162,18 @@ class NbodySimulation {
 
     // Blocking readback of the state (rounded to float in fp64 mode) and of the accelerations the
     // last force pass computed (xyz; w = 0).
-    std::vector<Body> readBodies();
+    std::vector<Body> readBodies() override;
     std::vector<Float4> readAccelerations();
     // Accelerations at full precision in fp64 mode (4 doubles per body; widened in float mode).
-    std::vector<double> readAccelerationsDouble();
+    std::vector<double> readAccelerationsDouble() override;
 
     // Setters take effect at the next step and never reset the state.
-    void setParams(const NbodyParams& p);
+    void setParams(const NbodyParams& p) override;
     const NbodyParams& params() const { return params_; }
-    void setIntegrator(NbodyIntegrator i);
+    void setIntegrator(NbodyIntegrator i) override;
     NbodyIntegrator integrator() const { return integrator_; }
     // Throws clviz::Error when fp64 is asked for on a device without cl_khr_fp64.
-    void setPrecision(NbodyPrecision p);
+    void setPrecision(NbodyPrecision p) override;
     NbodyPrecision precision() const { return precision_; }
     bool supportsFp64() const;
 
@@ -180,13 +181,12 @@ class NbodySimulation {
     // dividing the tile) throw clviz::Error with the valid range. A work-group size the built
     // kernel cannot run (CL_KERNEL_WORK_GROUP_SIZE, local memory) is clamped to the largest one
     // that fits, and kernelNote() says so.
-    void setKernelConfig(const NbodyKernelConfig& c);
-    void setVariant(NbodyVariant v);
-    void setWorkGroupSize(int wg);                                     // 0 = default
-    void setUnroll(int unroll);                                        // 0 = default
-    void setBodiesPerItem(int bpi);                                    // 0 = default
-    void setSplit(int split);                                          // 0 = default
-    const NbodyKernelConfig& kernelConfig() const { return config_; }  // as requested
+    void setKernelConfig(const NbodyKernelConfig& c) override;
+    void setWorkGroupSize(int wg);                                              // 0 = default
+    void setUnroll(int unroll);                                                 // 0 = default
+    void setBodiesPerItem(int bpi);                                             // 0 = default
+    void setSplit(int split);                                                   // 0 = default
+    const NbodyKernelConfig& kernelConfig() const override { return config_; }  // as requested
     NbodyKernelConfig effectiveKernelConfig();  // what runs: defaults resolved, clamped; builds
     const std::string& kernelNote() const { return note_; }  // last clamp or fallback, or ""
     // Variant Auto: which kernel and config it runs and why ("" before the first pick). The pick
@@ -211,7 +211,14 @@ class NbodySimulation {
     // Energy, momentum and NaN/Inf check on the device (O(N^2) like one force pass: call it every
     // k frames for large N). Blocks until done. The first call after load() sets the reference
     // energy unless resetEnergyReference() already did.
-    NbodyDiagnostics diagnostics();
+    NbodyDiagnostics diagnostics() override;
+    // As an NbodySystem: one device, which draws and takes every change itself.
+    std::optional<NbodyMultiTimings> sliceTimings() override { return std::nullopt; }
+    NbodySimulation& primary() override { return *this; }
+    std::size_t deviceCount() const override { return 1; }
+    void forEachDevice(const std::function<void(NbodySimulation&)>& change) override {
+        change(*this);
+    }
     void resetEnergyReference();
     // The additive part of diagnostics() over the owned bodies only (each against all bodies):
     // the slices of all devices add up to the whole system's figures.

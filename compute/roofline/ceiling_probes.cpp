@@ -14,6 +14,7 @@
 #include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -91,8 +92,7 @@ ProbeResult probeCopyBandwidth(ComputeContext& cc, std::size_t bytes, int repeat
         cl::Kernel copy = cc.programs().kernel(kFile, "probe_copy", "");
         fill.setArg(0, src);
         cc.queue().enqueueNDRangeKernel(fill, cl::NullRange, cl::NDRange(n), cl::NullRange);
-        copy.setArg(0, src);
-        copy.setArg(1, dst);
+        setArgs(copy, src, dst);
         const double seconds = fastestSeconds(cc, repeats, [&] {
             cl::Event e;
             cc.queue().enqueueNDRangeKernel(copy, cl::NullRange, cl::NDRange(n), cl::NullRange,
@@ -124,10 +124,7 @@ ProbeResult probeFmaRate(ComputeContext& cc, std::size_t workItems, int iteratio
     return clBoundary("the FP32 FMA probe failed", [&] {
         cl::Buffer out(cc.context(), CL_MEM_WRITE_ONLY, workItems * sizeof(float));
         cl::Kernel k = cc.programs().kernel(kFile, "probe_fma", "");
-        k.setArg(0, out);
-        k.setArg(1, iterations);
-        k.setArg(2, kFmaB);
-        k.setArg(3, kFmaC);
+        setArgs(k, out, iterations, kFmaB, kFmaC);
         const double seconds = fastestSeconds(cc, repeats, [&] {
             cl::Event e;
             cc.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(workItems), cl::NullRange,
@@ -172,8 +169,7 @@ std::optional<ProbeResult> probeTensorRate(ComputeContext& cc, InlinePtxBuilds& 
             return std::nullopt;
         }
         cl::Buffer out(cc.context(), CL_MEM_WRITE_ONLY, workItems * sizeof(float));
-        k.setArg(0, out);
-        k.setArg(1, iterations);
+        setArgs(k, out, iterations);
         const double seconds = fastestSeconds(cc, repeats, [&] {
             cl::Event e;
             cc.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(workItems),

@@ -7,6 +7,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 #include "compute/linalg/covariance.hpp"
 
 namespace clviz {
@@ -111,14 +112,8 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
         : estimate == NoiseEstimate::Diff ? "noise_diff"
                                           : "noise_window3",
         inType(u8_) + (estimate == NoiseEstimate::Median3 ? " -DMEDIAN" : ""));
-    k.setArg(0, cube_);
-    k.setArg(1, residuals_);
-    k.setArg(2, cl_int(shape_.samples));
-    k.setArg(3, cl_int(shape_.lines));
-    k.setArg(4, cl_int(rect.sample0));
-    k.setArg(5, cl_int(rect.line0));
-    k.setArg(6, cl_int(rs.samples));
-    k.setArg(7, cl_int(rs.lines));
+    setArgs(k, cube_, residuals_, cl_int(shape_.samples), cl_int(shape_.lines),
+            cl_int(rect.sample0), cl_int(rect.line0), cl_int(rs.samples), cl_int(rs.lines));
     if (exactNoise) {
         k.setArg(8, cl_int(B));
         k.setArg(9, cl_int(pitch));
@@ -190,14 +185,7 @@ double SpectralMnf::project(const std::vector<float>& w, const std::vector<float
     cl::Kernel k = cc_.programs().kernel("spectral_mnf.cl", "mnf_project",
                                          inType(u8_) + " -DROWS=" + std::to_string(perPass) +
                                              " -DGROUP=" + std::to_string(kProjectGroup));
-    k.setArg(0, cube_);
-    k.setArg(1, mean_);
-    k.setArg(2, wBuf);
-    k.setArg(3, offBuf);
-    k.setArg(4, out);
-    k.setArg(5, cl_int(B));
-    k.setArg(6, cl_int(rows));
-    k.setArg(7, cl_int(P));
+    setArgs(k, cube_, mean_, wBuf, offBuf, out, cl_int(B), cl_int(rows), cl_int(P));
     cl::Event first, last;
     for (int row0 = 0; row0 < rows; row0 += perPass) {
         k.setArg(8, cl_int(row0));

@@ -3,6 +3,7 @@
 #include "common/parse.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -21,14 +22,8 @@ EnqueuedWork SpectralPicture::enqueue(const cl::Buffer& src, bool u8, int pixels
         const float span = ch[c].hi - ch[c].lo;
         scale.s[c] = span > 0 ? 1.0f / span : 0.0f;
     }
-    k.setArg(0, src);
-    k.setArg(1, out);
-    k.setArg(2, cl_int(pixels));
-    k.setArg(3, cl_int(ch[0].row));
-    k.setArg(4, cl_int(ch[1].row));
-    k.setArg(5, cl_int(ch[2].row));
-    k.setArg(6, lo);
-    k.setArg(7, scale);
+    setArgs(k, src, out, cl_int(pixels), cl_int(ch[0].row), cl_int(ch[1].row), cl_int(ch[2].row),
+            lo, scale);
     EnqueuedWork work;
     cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
                                      cl::NDRange(roundUp(std::size_t(pixels), 256)),

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "app/cli.hpp"
+#include "app/demo_registry.hpp"
 
 using namespace clviz;
 
@@ -219,4 +220,39 @@ TEST(Cli, LiveEditingFlags) {
     EXPECT_THROW(parse({"--kernel-dir"}), UsageError);
     EXPECT_THROW(parse({"--verbose=yes"}), UsageError);
     EXPECT_NE(cliUsage().find("--kernel-dir DIR"), std::string::npos);
+}
+
+// The shell names no demo flag itself: each registered demo's flags and run modes reach the table
+// and --help.
+TEST(Cli, DemoFlagsComeFromTheRegistry) {
+    const auto flags = registeredDemoFlags();
+    ASSERT_FALSE(flags.empty());
+    const std::string help = cliUsage();
+    for (const auto& f : flags) {
+        EXPECT_NE(help.find(f.names + (f.valueName.empty() ? "" : " " + f.valueName)),
+                  std::string::npos)
+            << f.names;
+        std::vector<std::string> args = {f.names};
+        if (!f.valueName.empty()) args.push_back("1");
+        if (!f.onlyWith.empty()) args.push_back(f.onlyWith);
+        const AppOptions o = parse(args);
+        const std::string want = f.valueName.empty() ? "on" : "1";
+        if (f.goes == DemoFlag::Goes::Setting) {
+            ASSERT_EQ(o.settings.size(), 1u) << f.names;
+            EXPECT_EQ(o.settings[0], (Setting{f.key, want}));
+        } else {
+            EXPECT_EQ(o.demoOptions.at(f.key), want) << f.names;
+        }
+        if (!f.onlyWith.empty()) {
+            EXPECT_EQ(usageError({f.names, f.valueName.empty() ? "--verbose" : "1"}),
+                      f.names + " goes with " + f.onlyWith);
+        }
+    }
+    for (const auto& [id, mode] : registeredDemoModes()) {
+        EXPECT_NE(help.find(mode.names), std::string::npos) << mode.names;
+        const AppOptions o = parse({mode.names});
+        EXPECT_EQ(o.mode, AppOptions::Mode::DemoMode);
+        EXPECT_EQ(o.demoMode, mode.names);
+    }
+    EXPECT_NE(help.find(demoIdList()), std::string::npos);
 }

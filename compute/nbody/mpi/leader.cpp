@@ -81,9 +81,9 @@ NbodyMultiTimings NbodyMpiLeader::lastTimings() {
     return sim_.lastTimings();
 }
 
-std::vector<Body> NbodyMpiLeader::gatherBodies() {
+std::vector<Body> NbodyMpiLeader::readBodies() {
     send(link_, message(Command::Gather));
-    return sim_.gatherBodies();
+    return sim_.readBodies();
 }
 
 void NbodyMpiLeader::setParams(const NbodyParams& p) {
@@ -134,7 +134,7 @@ void followNbodyLeader(ComputeContext& cc, const NbodyMpiLink& link, NbodyEnviro
                     sim->lastTimings();
                     break;
                 case Command::Gather:
-                    sim->gatherBodies();
+                    sim->readBodies();
                     break;
                 case Command::Params:
                     sim->setParams(m.params);

@@ -19,20 +19,33 @@ struct NbodyMpiLink {
 };
 
 // Rank 0's side: the same calls as NbodyMpiSimulation, each announced to the followers first.
-class NbodyMpiLeader {
+class NbodyMpiLeader : public NbodySystem {
   public:
     NbodyMpiLeader(ComputeContext& cc, const NbodyMpiLink& link, NbodyEnvironment env = {});
-    ~NbodyMpiLeader();  // the followers drop their state and wait for the next leader
+    ~NbodyMpiLeader() override;  // the followers drop their state and wait for the next leader
 
-    void load(const std::vector<Body>& bodies);
-    void step(int count);
-    NbodyDiagnostics diagnostics();
+    void load(const std::vector<Body>& bodies) override;
+    void step(int count = 1) override;
+    NbodyDiagnostics diagnostics() override;
     NbodyMultiTimings lastTimings();
-    std::vector<Body> gatherBodies();
-    void setParams(const NbodyParams& p);
-    void setIntegrator(NbodyIntegrator i);
-    void setPrecision(NbodyPrecision p);
-    void setKernelConfig(const NbodyKernelConfig& c);  // the tree throws before anything is sent
+    std::optional<NbodyMultiTimings> sliceTimings() override { return lastTimings(); }
+    std::vector<Body> readBodies() override;
+    std::vector<double> readAccelerationsDouble() override {
+        return sim_.readAccelerationsDouble();  // throws: the ranks' forces are not gathered
+    }
+    void setParams(const NbodyParams& p) override;
+    void setIntegrator(NbodyIntegrator i) override;
+    void setPrecision(NbodyPrecision p) override;
+    // The tree throws before anything is sent.
+    void setKernelConfig(const NbodyKernelConfig& c) override;
+    const NbodyKernelConfig& kernelConfig() const override { return sim_.kernelConfig(); }
+    NbodySimulation& primary() override { return sim_.local(); }
+    std::size_t deviceCount() const override { return sim_.slices().size(); }
+    // This rank's device first, then the resulting choice to the others.
+    void forEachDevice(const std::function<void(NbodySimulation&)>& change) override {
+        change(sim_.local());
+        setKernelConfig(sim_.local().kernelConfig());
+    }
 
     NbodyMpiSimulation& simulation() { return sim_; }
 

@@ -328,7 +328,7 @@ void NbodyMpiSimulation::applySlices(const std::vector<BodySlice>& slices) try {
     throwClError("cannot move the N-body velocities between ranks", e);
 }
 
-std::vector<Body> NbodyMpiSimulation::gatherBodies() {
+std::vector<Body> NbodyMpiSimulation::readBodies() {
     if (!n_) return {};
     const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
     const std::vector<Body> all = local_.readBodies();

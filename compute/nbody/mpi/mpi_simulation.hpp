@@ -16,16 +16,18 @@
 
 #include <mpi.h>
 
+#include "common/error.hpp"
 #include "compute/nbody/mpi/deadline_collectives.hpp"
 #include "compute/nbody/multi/device_timings.hpp"
 #include "compute/nbody/multi/slice_plan.hpp"
 #include "compute/nbody/simulation.hpp"
+#include "compute/nbody/system.hpp"
 
 namespace clviz {
 
 class ComputeContext;
 
-class NbodyMpiSimulation {
+class NbodyMpiSimulation : public NbodySlicedSystem {
   public:
     NbodyMpiSimulation(ComputeContext& cc, const MpiSession& session,
                        DeadlineCollectives& collectives, NbodyEnvironment env = {});
@@ -34,36 +36,49 @@ class NbodyMpiSimulation {
     NbodyMpiSimulation& operator=(const NbodyMpiSimulation&) = delete;
 
     // Rank 0's bodies go to every rank (what the others pass is ignored).
-    void load(const std::vector<Body>& bodiesOnRank0);
+    void load(const std::vector<Body>& bodiesOnRank0) override;
     std::size_t bodyCount() const { return n_; }
     double time() const { return time_; }
     long long stepsTaken() const { return steps_; }
 
-    void step(int count = 1);
+    void step(int count = 1) override;
 
     // The whole state on rank 0 (each slice from its owner); empty on the other ranks.
-    std::vector<Body> gatherBodies();
+    std::vector<Body> readBodies() override;
+    std::vector<double> readAccelerationsDouble() override {
+        throw Error(
+            "the reference check runs in one process; the MPI split is checked against one "
+            "device by its tests (compute.nbody.mpi.mpi_simulation_test)");
+    }
     // Every body's acceleration of the last force pass (the first one if nothing stepped yet) on
     // rank 0, each slice from its owner; empty on the other ranks.
     std::vector<Float4> gatherAccelerations();
     // The same figures on every rank: each rank's slice sums, reduced.
-    NbodyDiagnostics diagnostics();
+    NbodyDiagnostics diagnostics() override;
     // Every rank's compute, exchange, wait and share in the last step() call, on every rank.
     // exchange = this rank's device transfers + the fastest rank's all-gather time; wait = the
     // rest of its all-gather time, spent waiting for slower ranks.
-    NbodyMultiTimings lastTimings();
+    NbodyMultiTimings lastTimings() override;
 
     // Settings: call with the same values on every rank.
-    void setParams(const NbodyParams& p) { local_.setParams(p); }
-    void setIntegrator(NbodyIntegrator i) { local_.setIntegrator(i); }
-    void setKernelConfig(const NbodyKernelConfig& c);
-    void setPrecision(NbodyPrecision p);
-    void setAutoBalance(bool on) { autoBalance_ = on; }
+    void setParams(const NbodyParams& p) override { local_.setParams(p); }
+    void setIntegrator(NbodyIntegrator i) override { local_.setIntegrator(i); }
+    void setKernelConfig(const NbodyKernelConfig& c) override;
+    const NbodyKernelConfig& kernelConfig() const override { return local_.kernelConfig(); }
+    void setPrecision(NbodyPrecision p) override;
+    void setAutoBalance(bool on) override { autoBalance_ = on; }
     // Fixed relative shares per rank (e.g. {1, 3}); turns automatic balancing off.
-    void setWeights(const std::vector<double>& weights);
+    void setWeights(const std::vector<double>& weights) override;
 
-    const std::vector<BodySlice>& slices() const { return slices_; }
+    const std::vector<BodySlice>& slices() const override { return slices_; }
     NbodySimulation& local() { return local_; }
+    // This rank's device: it holds every position after each step.
+    NbodySimulation& primary() override { return local_; }
+    // This rank's device; the others make the same change (every call is collective).
+    void forEachDevice(const std::function<void(NbodySimulation&)>& change) override {
+        change(local_);
+        setKernelConfig(local_.kernelConfig());
+    }
 
   private:
     void ensureStaging();

@@ -21,12 +21,13 @@
 #include "compute/nbody/multi/device_timings.hpp"
 #include "compute/nbody/multi/slice_plan.hpp"
 #include "compute/nbody/simulation.hpp"
+#include "compute/nbody/system.hpp"
 
 namespace clviz {
 
 class ComputeContext;
 
-class NbodyMultiDevice {
+class NbodyMultiDevice : public NbodySlicedSystem {
   public:
     // One NbodySimulation per context (at least one; the contexts must outlive this object).
     explicit NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
@@ -36,43 +37,55 @@ class NbodyMultiDevice {
     NbodyMultiDevice& operator=(const NbodyMultiDevice&) = delete;
 
     // Every device gets every body; slices are re-planned from the current weights.
-    void load(const std::vector<Body>& bodies);
+    void load(const std::vector<Body>& bodies) override;
     std::size_t bodyCount() const { return n_; }
     double time() const { return time_; }
     long long stepsTaken() const { return steps_; }
 
     // Advances `count` steps; each step waits for the slowest device at the exchange. Re-slices
     // afterwards when the measured speeds say it pays (automatic balancing on).
-    void step(int count = 1);
+    void step(int count = 1) override;
 
     // The whole state, each slice read from the device that owns it (blocking).
-    std::vector<Body> readBodies();
+    std::vector<Body> readBodies() override;
     // Accelerations of the last force pass, each slice from its owner (xyz; w = 0).
     std::vector<Float4> readAccelerations();
+    std::vector<double> readAccelerationsDouble() override {
+        std::vector<double> out;
+        for (const Float4& a : readAccelerations())
+            out.insert(out.end(), {a.x, a.y, a.z, a.w});
+        return out;
+    }
     // Each device sums its own slice; the sums add up to the whole system's figures.
-    NbodyDiagnostics diagnostics();
+    NbodyDiagnostics diagnostics() override;
     void resetEnergyReference();
 
     // Settings go to every device.
-    void setParams(const NbodyParams& p);
-    void setIntegrator(NbodyIntegrator i);
-    void setPrecision(NbodyPrecision p);
-    void setKernelConfig(const NbodyKernelConfig& c);
+    void setParams(const NbodyParams& p) override;
+    void setIntegrator(NbodyIntegrator i) override;
+    void setPrecision(NbodyPrecision p) override;
+    void setKernelConfig(const NbodyKernelConfig& c) override;
+    const NbodyKernelConfig& kernelConfig() const override { return sims_.front()->kernelConfig(); }
 
     // Balancing. setWeights fixes the relative shares (e.g. {1, 3}) and turns automatic balancing
     // off; setAutoBalance(true) turns it back on from the current slices.
-    void setWeights(const std::vector<double>& weights);
-    void setAutoBalance(bool on);
+    void setWeights(const std::vector<double>& weights) override;
+    void setAutoBalance(bool on) override;
     bool autoBalance() const { return autoBalance_; }
-    const std::vector<BodySlice>& slices() const { return slices_; }
+    const std::vector<BodySlice>& slices() const override { return slices_; }
 
     // Per-device compute, exchange, wait and share of the last step() call; waits for it.
-    NbodyMultiTimings lastTimings();
+    NbodyMultiTimings lastTimings() override;
 
-    std::size_t deviceCount() const { return sims_.size(); }
+    std::size_t deviceCount() const override { return sims_.size(); }
     // Device i's simulation, for per-device queries (kernel config, notes). Its positions() hold
     // every body's current position after step() (the viewer draws device 0's).
     NbodySimulation& device(std::size_t i) { return *sims_.at(i); }
+    NbodySimulation& primary() override { return device(0); }
+    void forEachDevice(const std::function<void(NbodySimulation&)>& change) override {
+        for (auto& sim : sims_)
+            change(*sim);
+    }
 
   private:
     struct Staging;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/parse.hpp"  // roundUp
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
@@ -21,10 +22,6 @@ constexpr std::size_t kSortWg = 128, kScanWg = 256, kReduceWg = 256, kElementWg 
 constexpr std::size_t kMaxSortTiles = 4096;
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
-
-std::size_t roundUp(std::size_t v, std::size_t m) {
-    return (v + m - 1) / m * m;
-}
 
 // Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
 std::size_t walkLocalBytes(int stack, int list) {

@@ -15,9 +15,10 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/kernel_reloader.hpp"
 #include "compute/core/kernel_source.hpp"
+#include "compute/image/reference_check.hpp"
 #include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/reference_check.hpp"
 #include "compute/nbody/simulation.hpp"
-#include "compute/reference_check.hpp"
 
 using namespace clviz;
 namespace fs = std::filesystem;

@@ -92,7 +92,7 @@ void expectSameAsOneDevice(const Case& c, int steps = 5) {
     }
     for (int s = 0; s < steps; ++s) {
         split.step(1);
-        const auto gathered = split.gatherBodies();
+        const auto gathered = split.readBodies();
         if (!lead) continue;
         one->step(1);
         // EXPECT, never ASSERT: returning early would leave the other ranks in a collective.

@@ -1,15 +1,17 @@
-#include "app/mpi_run.hpp"
+#include "app/nbody/mpi_run.hpp"
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
 
-#include "app/application.hpp"
-#include "app/viewer_start.hpp"
+#include "app/nbody/demo.hpp"
 #include "common/error.hpp"
+#include "common/flag_table.hpp"
+#include "common/parse.hpp"
 #include "common/settings_table.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/device_select.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/mpi/leader.hpp"
@@ -19,6 +21,16 @@
 namespace clviz {
 
 namespace {
+
+// --mpi-timeout (checked by its flag), else 60 s.
+double mpiTimeoutSeconds(const AppOptions& options) {
+    const auto it = options.demoOptions.find("mpi-timeout");
+    return it == options.demoOptions.end() ? 60.0 : parseNumber(it->second).value_or(60.0);
+}
+
+bool mpiViewer(const AppOptions& options) {
+    return options.demoOptions.count("viewer") > 0;
+}
 
 // What an MPI run takes from --set and the sugar flags: the scene, the kernel and the physics.
 struct MpiRunSettings {
@@ -126,7 +138,7 @@ void run(const MpiSession& session, const AppOptions& options, MpiRunSettings& s
     ComputeContext cc(platforms, choice);
     std::fprintf(stderr, "clviz: rank %d of %d on %s: %s (%s)\n", session.rank(), session.size(),
                  session.host().c_str(), cc.info().name.c_str(), choice.reason.c_str());
-    DeadlineCollectives mpi(session, options.mpiTimeoutSeconds);
+    DeadlineCollectives mpi(session, mpiTimeoutSeconds(options));
     NbodyMpiSimulation sim(cc, session, mpi, NbodyEnvironment::fromProcessEnvironment());
     sim.setKernelConfig(s.config);
     sim.setIntegrator(s.integrator);
@@ -155,7 +167,7 @@ void run(const MpiSession& session, const AppOptions& options, MpiRunSettings& s
         }
     }
     const NbodyDiagnostics end = sim.diagnostics();
-    const std::vector<Body> bodies = sim.gatherBodies();
+    const std::vector<Body> bodies = sim.readBodies();
     if (!lead) return;
     std::printf(
         "after %lld steps (t = %.6g): energy %.9g, relative drift %.3g, momentum (%.3g, "
@@ -177,8 +189,9 @@ void run(const MpiSession& session, const AppOptions& options, MpiRunSettings& s
 
 // --viewer: rank 0 runs the viewer, whose N-body demo splits its bodies over the ranks; the
 // others follow its commands on their devices until it closes.
-int runViewerAndFollowers(const MpiSession& session, const AppOptions& options) {
-    DeadlineCollectives exchange(session, options.mpiTimeoutSeconds);
+int runViewerAndFollowers(const MpiSession& session, const AppOptions& options,
+                          const DemoRunServices& shell) {
+    DeadlineCollectives exchange(session, mpiTimeoutSeconds(options));
     DeadlineCollectives commands(session, 1e9,
                                  1000);  // the user may pause for as long as they like
     const NbodyMpiLink link{&session, &exchange, &commands};
@@ -194,8 +207,7 @@ int runViewerAndFollowers(const MpiSession& session, const AppOptions& options) 
     }
     int status = 0;
     {
-        Application app(options, chooseViewerStart(options), &link);
-        status = app.run();
+        status = shell.runViewer([&link] { return makeNbodyDemo(&link); });
     }
     releaseNbodyFollowers(link);
     return status;
@@ -203,22 +215,22 @@ int runViewerAndFollowers(const MpiSession& session, const AppOptions& options) 
 
 }  // namespace
 
-int runMpiNbody(const AppOptions& options) {
+int runMpiNbody(const AppOptions& options, const DemoRunServices& shell) {
     MpiRunSettings settings;
     try {
         // Every rank refuses the same mistakes; the viewer's settings go to its demo.
-        if (!options.mpiViewer) settings = parseSettings(options.settings);
+        if (!mpiViewer(options)) settings = parseSettings(options.settings);
     } catch (const Error& e) {
         std::fprintf(stderr, "clviz: error: %s\n", e.what());
         return 2;
     }
     MpiSession session;
-    session.setShutdownTimeout(options.mpiTimeoutSeconds);
+    session.setShutdownTimeout(mpiTimeoutSeconds(options));
     try {
         // A device the command line names that this rank's machine lacks: a bad command line
         // (status 2), as in the viewer.
-        checkNamedDevices(queryPlatforms(), options.device, options.devices);
-        if (options.mpiViewer) return runViewerAndFollowers(session, options);
+        shell.checkNamedDevices();
+        if (mpiViewer(options)) return runViewerAndFollowers(session, options, shell);
         run(session, options, settings);
     } catch (const UsageError& e) {
         session.abort(e.what(), 2);
@@ -232,6 +244,14 @@ int runMpiNbody(const AppOptions& options) {
     while (atEnd.rank == session.rank())
         std::this_thread::sleep_for(std::chrono::seconds(1));
     return 0;
+}
+
+std::vector<DemoMode> nbodyDemoModes() {
+    return {{"--mpi",
+             "headless run under mpirun: each rank drives one device (its local rank picks it); "
+             "--frames steps [100], --n, --preset, --variant, --set integrator|dt|softening=..., "
+             "--save FILE (rank 0 writes the snapshot); docs/scaling.md",
+             runMpiNbody}};
 }
 
 }  // namespace clviz

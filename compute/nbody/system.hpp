@@ -1,0 +1,73 @@
+#pragma once
+// One N-body system, whatever computes it: one device (NbodySimulation), several devices of this
+// process (NbodyMultiDevice), the ranks of an MPI job (NbodyMpiSimulation on every rank;
+// NbodyMpiLeader steering them from rank 0). The viewer and the tools hold an NbodySystem and
+// never ask which one it is.
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "compute/nbody/body.hpp"
+#include "compute/nbody/diagnostics.hpp"
+#include "compute/nbody/multi/device_timings.hpp"
+#include "compute/nbody/multi/slice_plan.hpp"
+#include "compute/nbody/variants.hpp"
+
+namespace clviz {
+
+struct NbodyParams;
+class NbodySimulation;
+
+class NbodySystem {
+  public:
+    virtual ~NbodySystem() = default;
+
+    // Every body (the sliced systems spread them over their devices or ranks).
+    virtual void load(const std::vector<Body>& bodies) = 0;
+    virtual void step(int count = 1) = 0;
+    // The whole state, blocking (for the MPI run: on rank 0; empty on the other ranks).
+    virtual std::vector<Body> readBodies() = 0;
+    // The last force pass's accelerations, 4 doubles per body; a system that cannot gather them
+    // in one process throws clviz::Error saying so.
+    virtual std::vector<double> readAccelerationsDouble() = 0;
+    virtual NbodyDiagnostics diagnostics() = 0;
+    // Per-device (or per-rank) compute, exchange, wait and share of the last step; nothing for
+    // one device.
+    virtual std::optional<NbodyMultiTimings> sliceTimings() = 0;
+
+    // Settings reach every device or rank. A sliced system refuses what runs on one device only
+    // (the tree, pairs) with clviz::Error.
+    virtual void setParams(const NbodyParams& p) = 0;
+    virtual void setIntegrator(NbodyIntegrator i) = 0;
+    virtual void setPrecision(NbodyPrecision p) = 0;
+    virtual void setKernelConfig(const NbodyKernelConfig& c) = 0;
+    virtual const NbodyKernelConfig& kernelConfig() const = 0;  // as requested
+    void setVariant(NbodyVariant v) {
+        NbodyKernelConfig c = kernelConfig();
+        c.variant = v;
+        setKernelConfig(c);
+    }
+
+    // The drawing device's simulation: its positions hold every body after each step; kernel
+    // choice and notes are read there.
+    virtual NbodySimulation& primary() = 0;
+    virtual std::size_t deviceCount() const = 0;
+    // A change of one device's kernel settings made on each device (or on this rank's, then
+    // sent to the others).
+    virtual void forEachDevice(const std::function<void(NbodySimulation&)>& change) = 0;
+};
+
+// The systems that slice the bodies over several devices or ranks: the slices and their balance.
+class NbodySlicedSystem : public NbodySystem {
+  public:
+    virtual const std::vector<BodySlice>& slices() const = 0;
+    // Fixed relative shares (e.g. {1, 3}); turns automatic balancing off.
+    virtual void setWeights(const std::vector<double>& weights) = 0;
+    virtual void setAutoBalance(bool on) = 0;
+    virtual NbodyMultiTimings lastTimings() = 0;
+    std::optional<NbodyMultiTimings> sliceTimings() override { return lastTimings(); }
+    std::size_t deviceCount() const override { return slices().size(); }
+};
+
+}  // namespace clviz
