@@ -180,8 +180,13 @@ std::string BenchReport::heading(std::size_t index) const {
 
 std::string BenchReport::line(const BenchRow& r) const {
     std::string ms = r.failed() ? "FAIL" : milliseconds(r.medianMs) + (r.samples == 1 ? "*" : "");
-    std::string out = pad(r.variant, kColumns[0].width) + " " + pad(r.config, kColumns[1].width) +
-                      " " + pad(r.size, kColumns[2].width) + " " + pad(ms, kColumns[3].width) + " ";
+    // The wide table cuts nothing: a longer cell pushes the rest of its line to the right.
+    const auto cell = [this](const std::string& s, std::size_t width) {
+        return style_ == TableStyle::Wide && s.size() > width ? s : pad(s, width);
+    };
+    std::string out = cell(r.variant, kColumns[0].width) + " " + cell(r.config, kColumns[1].width) +
+                      " " + cell(r.size, kColumns[2].width) + " " + cell(ms, kColumns[3].width) +
+                      " ";
     const std::string failRef = r.failed() ? "see [" + std::to_string(failureNumber(r)) + "]" : "";
     if (style_ == TableStyle::Wide) {
         // Every metric and the whole note: as wide as it takes.

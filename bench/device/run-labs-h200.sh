@@ -15,11 +15,13 @@ mkdir -p "$R" /tmp/bench-libs
 trap 'tar czf "${OUT:-/tmp}/labs.tgz" -C "$R" .' EXIT
 tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
 export LD_LIBRARY_PATH=/tmp/bench-libs
-echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
 { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv; } | tee "$R/card.txt"
-gpu=(--device-type gpu)
+read -r -a gpu <<<"${DEVICE_ARGS:---device-type gpu}"  # DEVICE_ARGS="--device-type cpu": a dry run
 NBODY_SIZES=${NBODY_SIZES:-256k,1m}
 IMAGE_SIZES=${IMAGE_SIZES:-4096,8192}
+GEMM_SIZES=${GEMM_SIZES:-1024,2048,4096,8192}    # square edges; the covariance rows always run
+REDUCE_KIB=${REDUCE_KIB:-1024,262144,1048576}    # 1 MiB, 256 MiB, 1 GiB
 for step in "$@"; do
 case $step in
 ab)
@@ -37,17 +39,17 @@ ab)
     done
     ;;
 linalg)
-    timeout 300 "$C/clviz-bench" --suite gemm "${gpu[@]}" --tune --json "$R/gemm.json" \
+    timeout 300 "$C/clviz-bench" --suite gemm "${gpu[@]}" --tune --sizes "$GEMM_SIZES" --json "$R/gemm.json" \
         --csv "$R/gemm.csv" >"$R/gemm.txt" 2>"$R/gemm.err"
-    echo "gemm rc=$?"; cut -c1-160 "$R/gemm.txt"
-    timeout 120 "$C/clviz-bench" --suite reduce "${gpu[@]}" --json "$R/reduce.json" \
+    echo "gemm rc=$?"; cat "$R/gemm.txt"
+    timeout 120 "$C/clviz-bench" --suite reduce "${gpu[@]}" --sizes "$REDUCE_KIB" --json "$R/reduce.json" \
         --csv "$R/reduce.csv" >"$R/reduce.txt" 2>"$R/reduce.err"
-    echo "reduce rc=$?"; cut -c1-160 "$R/reduce.txt"
+    echo "reduce rc=$?"; cat "$R/reduce.txt"
     ;;
 mnf)
     timeout 300 "$C/clviz-bench" --suite mnf "${gpu[@]}" --json "$R/mnf.json" --csv "$R/mnf.csv" \
         >"$R/mnf.txt" 2>"$R/mnf.err"
-    echo "mnf rc=$?"; cut -c1-160 "$R/mnf.txt"
+    echo "mnf rc=$?"; cat "$R/mnf.txt"
     ;;
 tests)
     for t in "$C"/*_test; do

@@ -219,6 +219,7 @@ spectral_lab)
     expect 2 "data is truncated" "$CLVIZ" --demo spectral --cube cut.hdr --frames 1
     expect 2 "the rectangle is 2 x 2" "$CLVIZ" --demo spectral --cube c.hdr \
         --set noise-rect=0,0,2,2 --set noise=mean3 --save bad.hdr --frames 1
+    ;;
 panel_layout_scaled)
     # Issue 27: at GUI scale 200-300% Simulation covered the overlay, Timings covered Simulation
     # and ran past the right edge; the status line's text was cut ("1.95 G/"). Both demos at

@@ -103,7 +103,7 @@ run 60 "$clviz" --mpi --n 64 --set app.vsync=off
 grep -q "is a viewer setting" <<<"$out" || fail "no message about the setting"
 
 # The benchmark: rows for both ranks, and the split matches one device.
-run 300 "$bench" --suite nbody --mpi --quick --repeats 3
+run 300 "$bench" --suite nbody --mpi --quick --repeats 3 --wide
 [ "$status" -eq 0 ] || fail "clviz-bench --mpi exited $status"
 grep -Eq "x2 ranks .*vs one device .*check: ok" <<<"$out" || fail "no split row with a passed check"
 grep -Eq "rank 1 \(" <<<"$out" || fail "no row for rank 1"
