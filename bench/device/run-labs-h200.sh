@@ -29,7 +29,7 @@ ab)
         for which in old new; do
             bin=$C/clviz-bench; [ $which = old ] && bin=$C/old/clviz-bench
             timeout 300 "$bin" --suite nbody "${gpu[@]}" --no-cpu-baseline \
-                --variants vectorized,small-n,pairs,tree --sizes "$NBODY_SIZES" \
+                --variants vectorized,small-n,pairs,tree --sizes "$NBODY_SIZES" --wg 128 --warmup 2 --repeats 5 \
                 --csv "$R/nbody-$which-$round.csv" >"$R/nbody-$which-$round.txt" 2>&1
             echo "nbody $which round $round rc=$?"
             timeout 200 "$bin" --suite image "${gpu[@]}" --no-cpu-baseline --sizes "$IMAGE_SIZES" \
