@@ -13,9 +13,9 @@ inline std::string formatMs(double ms) {
     return buf;
 }
 
-// 1.23e9 -> "1.23 G", 4.5e12 -> "4.50 T".
-inline std::string formatCount(double v) {
-    const char* units[] = {"", " k", " M", " G", " T", " P"};
+// 1.23e9 -> "1.23" + " G"; below 1000 the unit is `none`.
+inline std::string withSiPrefix(double v, const char* none) {
+    const char* units[] = {none, " k", " M", " G", " T", " P"};
     int u = 0;
     while (v >= 1000 && u < 5)
         v /= 1000, ++u;
@@ -24,15 +24,14 @@ inline std::string formatCount(double v) {
     return buf;
 }
 
+// 1.23e9 -> "1.23 G", 4.5e12 -> "4.50 T".
+inline std::string formatCount(double v) {
+    return withSiPrefix(v, "");
+}
+
 // 131072 -> "131.07 k", for a unit that follows directly: "131.07 kB".
 inline std::string formatUnitPrefix(double v) {
-    const char* units[] = {" ", " k", " M", " G", " T", " P"};
-    int u = 0;
-    while (v >= 1000 && u < 5)
-        v /= 1000, ++u;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f%s", v, units[u]);
-    return buf;
+    return withSiPrefix(v, " ");
 }
 
 }  // namespace clviz

@@ -10,26 +10,13 @@
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/multi/multi_device_simulation.hpp"
 #include "compute/nbody/reference.hpp"
+#include "tests/support/two_devices.hpp"
 
 namespace clviz {
 namespace {
 
-// Two devices of the first platform that has two (CTest asks PoCL for two).
-struct Devices {
-    std::unique_ptr<ComputeContext> a, b;
-    Devices() {
-        const auto platforms = queryPlatforms();
-        for (std::size_t p = 0; p < platforms.size(); ++p)
-            if (platforms[p].devices.size() >= 2) {
-                a = std::make_unique<ComputeContext>(platforms, DeviceChoice{int(p), 0, "test"});
-                b = std::make_unique<ComputeContext>(platforms, DeviceChoice{int(p), 1, "test"});
-                return;
-            }
-    }
-};
-Devices& devices() {
-    static Devices d;
-    return d;
+test::TwoDevices& devices() {
+    return test::twoDevices();
 }
 
 class MultiDevice : public ::testing::Test {

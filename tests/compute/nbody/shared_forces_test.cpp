@@ -16,25 +16,13 @@
 #include "compute/nbody/multi/shared_forces.hpp"
 #include "compute/nbody/pairs/pair_force.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
+#include "tests/support/two_devices.hpp"
 
 namespace clviz {
 namespace {
 
-struct Devices {
-    std::unique_ptr<ComputeContext> a, b;
-    Devices() {
-        const auto platforms = queryPlatforms();
-        for (std::size_t p = 0; p < platforms.size(); ++p)
-            if (platforms[p].devices.size() >= 2) {
-                a = std::make_unique<ComputeContext>(platforms, DeviceChoice{int(p), 0, "test"});
-                b = std::make_unique<ComputeContext>(platforms, DeviceChoice{int(p), 1, "test"});
-                return;
-            }
-    }
-};
-Devices& devices() {
-    static Devices d;
-    return d;
+test::TwoDevices& devices() {
+    return test::twoDevices();
 }
 
 class SharedForces : public ::testing::Test {
