@@ -222,6 +222,13 @@ std::optional<std::string> bmpProblem(Bytes b) {
         width = w > 0 ? u32le(b, 18) : 0;
         height = h == INT32_MIN ? 0 : static_cast<std::uint64_t>(h < 0 ? -std::int64_t{h} : h);
         bpp = u16le(b, 28), compression = u32le(b, 30);
+        // Valid variants stb_image does not read, refused by name rather than as "corrupt".
+        if (compression == 1 || compression == 2)
+            return std::string("run-length BMP (") + (compression == 1 ? "RLE8" : "RLE4") +
+                   ") is not read; clviz reads uncompressed and bitfield BMPs";
+        if (compression == 4 || compression == 5)
+            return std::string("BMP holding a ") + (compression == 4 ? "JPEG" : "PNG") +
+                   " is not read; clviz reads uncompressed and bitfield BMPs";
     } else {
         return std::nullopt;  // stb refuses it with its own reason
     }
@@ -239,6 +246,12 @@ std::optional<std::string> bmpProblem(Bytes b) {
 std::optional<std::string> tgaProblem(Bytes b) {
     const std::uint64_t width = u16le(b, 12), height = u16le(b, 14), pixels = width * height;
     const std::uint64_t pixelBytes = (b[16] + 7u) / 8;
+    // Valid variants stb_image decodes wrongly, refused by name: it ignores the right-to-left
+    // bit (the picture comes out mirrored) and a 16-bit pixel's alpha bit (all shown opaque).
+    if (b[17] & 16)
+        return "TGA with right-to-left rows is not read; clviz reads left-to-right TGAs";
+    if ((b[2] & 7) == 2 && (b[16] == 15 || b[16] == 16) && (b[17] & 15))
+        return "16-bit TGA with an alpha bit is not read; clviz reads 16-bit TGAs without alpha";
     std::uint64_t p = 18 + b[0];
     if (b[1]) p += u16le(b, 3) + u16le(b, 5) * ((b[7] + 7u) / 8);  // stb skips "first entry"
     if (b[2] < 8) {

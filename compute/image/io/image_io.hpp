@@ -15,10 +15,12 @@
 namespace clviz {
 
 // Formats read: PNG (8/16 bit, palette, grey, alpha), JPEG (baseline and progressive), BMP
-// (bottom-up and top-down), TGA, GIF (first frame), PSD (RGB, 8/16 bit, raw or RLE;
-// composited), PIC (Softimage) through stb_image; HDR (Radiance, tone-mapped to 8-bit sRGB) and
-// binary PNM (P5, P6) by clviz itself. ASCII PNM (P1-P3), P4 bitmaps and P7 (PAM) are refused by
-// name. Everything is
+// (1/4/8-bit palette, 16-bit 555/565, 24, 32 with or without alpha; bottom-up and top-down),
+// TGA (16/24/32-bit true colour, grey, colour-mapped; raw or RLE; either vertical origin), GIF
+// (first frame; interlaced, transparency), PSD (RGB, 8/16 bit, raw or RLE; composited), PIC
+// (Softimage, raw or run-length) through stb_image; HDR (Radiance, tone-mapped to 8-bit sRGB)
+// and binary PNM (P5, P6) by clviz itself. Refused by name: run-length BMPs, right-to-left TGAs,
+// 16-bit TGAs with an alpha bit, ASCII PNM (P1-P3), P4 bitmaps and P7 (PAM). Everything is
 // converted to RGBA8; opaque formats get alpha 255. A file shorter than its headers say is
 // refused as truncated (never shown with black regions): format_checks.hpp.
 const char* supportedImageFormats();
