@@ -460,4 +460,12 @@ std::optional<std::string> imageStructureProblem(ImageFormat format, Bytes bytes
     }
 }
 
+// A BI_RGB 32-bit BMP's fourth byte is unused by the format (writers leave anything there);
+// stb_image takes it for alpha when any pixel's is non-zero, so the caller makes it opaque.
+bool bmpFourthByteIsPadding(Bytes b) {
+    if (b.size() < 34) return false;
+    const std::uint64_t headerSize = u32le(b, 14);
+    return headerSize >= 40 && headerSize != 64 && u16le(b, 28) == 32 && u32le(b, 30) == 0;
+}
+
 }  // namespace clviz

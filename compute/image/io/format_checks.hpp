@@ -44,4 +44,7 @@ inline constexpr std::uint64_t kMaxJpegScans = 500;
 std::optional<std::string> imageStructureProblem(ImageFormat format,
                                                  std::span<const std::uint8_t> bytes);
 
+// True for a BI_RGB 32-bit BMP, whose fourth byte per pixel is padding, not alpha.
+bool bmpFourthByteIsPadding(std::span<const std::uint8_t> bytes);
+
 }  // namespace clviz

@@ -71,8 +71,11 @@ void throwIfCancelled(const ImageLoadLimits& limits, const std::string& prefix) 
 }  // namespace
 
 const char* supportedImageFormats() {
-    return "PNG, JPEG, BMP, TGA, GIF (first frame), PSD (RGB, 8/16-bit), HDR (Radiance), PIC "
-           "(Softimage), PNM (binary P5/P6)";
+    return "PNG, JPEG, BMP (1/4/8-bit palette, 16-bit 555/565, 24, 32-bit with or without alpha, "
+           "top-down; not RLE), TGA (true colour 16/24/32-bit, grey, colour-mapped, raw or RLE, "
+           "either vertical origin; not right-to-left or 16-bit with alpha), GIF (first frame, "
+           "interlaced, transparency), PSD (RGB, 8/16-bit), HDR (Radiance), PIC (Softimage, raw or "
+           "run-length), PNM (binary P5/P6)";
 }
 
 Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::string& name,
@@ -142,6 +145,9 @@ Rgba8Image loadImageFromMemory(std::span<const std::uint8_t> bytes, const std::s
     image.width = lw;
     image.height = lh;
     image.pixels.assign(pixels.get(), pixels.get() + image.size().bytes());
+    if (format == ImageFormat::Bmp && bmpFourthByteIsPadding(bytes))
+        for (std::size_t i = 3; i < image.pixels.size(); i += 4)
+            image.pixels[i] = 255;
     return image;
 }
 

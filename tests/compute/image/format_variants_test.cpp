@@ -422,8 +422,11 @@ TEST(FormatVariants, BmpTwentyFourAndThirtyTwoBit) {
         SCOPED_TRACE(topDown ? "top-down" : "bottom-up");
         expectPixels(bmpFile({24, 0, 40, {}, topDown}, {}, rows(opaque, 3, topDown, false)),
                      opaque);
-        // BI_RGB 32-bit: the fourth byte is unused (written 0), so the picture is opaque.
+        // BI_RGB 32-bit: the fourth byte is unused, so the picture is opaque whether a writer
+        // left it 0 or put something there (stb would read a non-zero one as alpha).
         expectPixels(bmpFile({32, 0, 40, {}, topDown}, {}, rows(opaque, 4, topDown, false)),
+                     opaque);
+        expectPixels(bmpFile({32, 0, 40, {}, topDown}, {}, rows(alpha, 4, topDown, true)),
                      opaque);
         // BITMAPV4HEADER with an alpha mask.
         const std::vector<std::uint32_t> masks = {0xFF0000, 0xFF00, 0xFF, 0xFF000000u};
