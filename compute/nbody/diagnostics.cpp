@@ -8,6 +8,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 #include "compute/nbody/simulation_internals.hpp"
 
 namespace clviz {
@@ -106,11 +107,8 @@ NbodyDiagnosticSums NbodySimulation::ownedDiagnosticSums() try {
     cl::Buffer partials(cc_.context(), CL_MEM_READ_WRITE, groups * 8 * realBytes(precision_));
     cl::Buffer firstBad(cc_.context(), CL_MEM_READ_WRITE, groups * sizeof(cl_int));
     cl::Kernel& k = kernels_->energy[p];
-    k.setArg(0, state().pos);
-    k.setArg(1, state().vel);
-    k.setArg(2, static_cast<int>(n_));
-    k.setArg(3, static_cast<int>(ownedBegin_));
-    k.setArg(4, static_cast<int>(ownedCount_));
+    setArgs(k, state().pos, state().vel, static_cast<int>(n_), static_cast<int>(ownedBegin_),
+            static_cast<int>(ownedCount_));
     setRealArg(k, 5, static_cast<double>(params_.softening) * params_.softening, precision_);
     k.setArg(6, partials);
     k.setArg(7, firstBad);

@@ -1,4 +1,5 @@
 #include "compute/nbody/simulation.hpp"
+#include "compute/core/set_args.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 #include "compute/nbody/autotune_store.hpp"
 #include "compute/nbody/build_options.hpp"
 #include "compute/nbody/simulation_internals.hpp"
@@ -258,12 +260,8 @@ cl::Event NbodySimulation::enqueueForce(Built& b, const cl::Buffer& acc, std::si
                                         std::size_t iBodies, double kick) {
     StateBuffers& s = state();
     cl::Kernel& k = b.kernel;
-    k.setArg(0, s.pos);
-    k.setArg(1, acc);
-    k.setArg(2, s.vel);
-    k.setArg(3, static_cast<int>(n_));
-    k.setArg(4, static_cast<int>(i0));
-    k.setArg(5, static_cast<int>(iBodies));
+    setArgs(k, s.pos, acc, s.vel, static_cast<int>(n_), static_cast<int>(i0),
+            static_cast<int>(iBodies));
     setRealArg(k, 6, static_cast<double>(params_.softening) * params_.softening, precision_);
     setRealArg(k, 7, kick, precision_);
     const std::size_t groups = (iBodies + b.bodiesPerGroup - 1) / b.bodiesPerGroup;
@@ -359,9 +357,7 @@ void NbodySimulation::ensureAccelerationsCurrent() {
 
 void NbodySimulation::convert(cl::Kernel& k, const cl::Buffer& from, const cl::Buffer& to,
                               const char* name) {
-    k.setArg(0, from);
-    k.setArg(1, to);
-    k.setArg(2, static_cast<int>(n_));
+    setArgs(k, from, to, static_cast<int>(n_));
     cl::Event ev;
     cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(n_, kElementwiseWg)),
                                      cl::NDRange(kElementwiseWg), nullptr, &ev);
@@ -410,10 +406,7 @@ void NbodySimulation::runUpdate(cl::Kernel& k, const char* name,
                                 std::initializer_list<double> reals) {
     if (ownedCount_ == 0) return;
     const StateBuffers& s = state();
-    k.setArg(0, s.pos);
-    k.setArg(1, s.vel);
-    k.setArg(2, s.acc);
-    k.setArg(3, static_cast<int>(ownedBegin_ + ownedCount_));
+    setArgs(k, s.pos, s.vel, s.acc, static_cast<int>(ownedBegin_ + ownedCount_));
     cl_uint index = 4;
     for (double v : reals)
         setRealArg(k, index++, v, precision_);
