@@ -218,7 +218,7 @@ void TreeForce::computeShareSorted(const cl::Buffer& pos, std::size_t n, float s
 
 cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
-    try {
+    return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
         setArgs(k_->scatterAcc, sortedAcc_, index_[sortedBuffer_], static_cast<int>(lastN_), acc,
                 acc, 0.0f);
         cl::Event e;
@@ -226,9 +226,7 @@ cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
                                          cl::NDRange(roundUp(lastN_, kElementWg)),
                                          cl::NDRange(kElementWg), nullptr, &e);
         return e;
-    } catch (const cl::Error& e) {
-        throwClError("Barnes-Hut tree: returning the accelerations to the body order failed", e);
-    }
+    });
 }
 
 void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
@@ -236,68 +234,71 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                         std::size_t shareBegin, std::size_t shareEnd, bool scatter) {
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
-    try {
-        refreshKernels();
-        reserve(n);
-        auto& q = cc_.queue();
-        const int ni = static_cast<int>(n);
-        auto run = [&](cl::Kernel& k, std::size_t global, std::size_t local, const char* stage) {
-            cl::Event e;
-            q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
-                                   cl::NDRange(local), nullptr, &e);
-            events_.emplace_back(stage, e);
-        };
+    clBoundary(
+        [&] { return "Barnes-Hut tree force for " + std::to_string(n) + " bodies failed"; },
+        [&] {
+            refreshKernels();
+            reserve(n);
+            auto& q = cc_.queue();
+            const int ni = static_cast<int>(n);
+            auto run = [&](cl::Kernel& k, std::size_t global, std::size_t local,
+                           const char* stage) {
+                cl::Event e;
+                q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
+                                       cl::NDRange(local), nullptr, &e);
+                events_.emplace_back(stage, e);
+            };
 
-        const std::size_t reduceGroups = std::min<std::size_t>(64, (n + kReduceWg - 1) / kReduceWg);
-        setArgs(k_->boundsPartial, pos, ni, partials_);
-        run(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
-        setArgs(k_->boundsFinal, partials_, static_cast<int>(reduceGroups), box_);
-        run(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
+            const std::size_t reduceGroups =
+                std::min<std::size_t>(64, (n + kReduceWg - 1) / kReduceWg);
+            setArgs(k_->boundsPartial, pos, ni, partials_);
+            run(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
+            setArgs(k_->boundsFinal, partials_, static_cast<int>(reduceGroups), box_);
+            run(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
 
-        setArgs(k_->keys, pos, ni, box_, keys_[0], index_[0], counters_);
-        run(k_->keys, n, kElementWg, "tree-keys");
+            setArgs(k_->keys, pos, ni, box_, keys_[0], index_[0], counters_);
+            run(k_->keys, n, kElementWg, "tree-keys");
 
-        enqueueSort(n);
-        const cl::Buffer& keys = keys_[sortedBuffer_];
-        const cl::Buffer& index = index_[sortedBuffer_];
+            enqueueSort(n);
+            const cl::Buffer& keys = keys_[sortedBuffer_];
+            const cl::Buffer& index = index_[sortedBuffer_];
 
-        setArgs(k_->gather, pos, index, ni, sorted_);
-        run(k_->gather, n, kElementWg, "tree-build");
-        if (n > 1) {
-            setArgs(k_->build, keys, ni, children_, ranges_, nodeParent_, leafParent_, visits_);
-            run(k_->build, n - 1, kElementWg, "tree-build");
+            setArgs(k_->gather, pos, index, ni, sorted_);
+            run(k_->gather, n, kElementWg, "tree-build");
+            if (n > 1) {
+                setArgs(k_->build, keys, ni, children_, ranges_, nodeParent_, leafParent_, visits_);
+                run(k_->build, n - 1, kElementWg, "tree-build");
 
-            setArgs(k_->moments, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
-                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
-            run(k_->moments, n, kElementWg, "tree-moments");
-        }
+                setArgs(k_->moments, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
+                        nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
+                run(k_->moments, n, kElementWg, "tree-moments");
+            }
 
-        if (!bodyWalk_) {
-            setArgs(k_->groups, children_, ranges_, ni, groups_, counters_);
-            run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
-        }
-        // Group walk: persistent work-groups that take walk groups from a counter, enough to fill
-        // the device. Body walk: one work-item per body.
-        const std::size_t maxGroups = n;  // a walk group holds at least one body
-        const std::size_t resident =
-            static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
-        const std::size_t launch = std::min(maxGroups, resident);
-        cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
-        setArgs(walk, sorted_, ni, children_, ranges_, nodeCom_, nodeQa_, nodeQb_, crit_,
-                softening * softening, groups_, sortedAcc_, counters_, walkStats_,
-                static_cast<int>(shareBegin), static_cast<int>(shareEnd));
-        if (bodyWalk_)
-            run(walk, n, kElementWg, "tree-walk");
-        else
-            run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
+            if (!bodyWalk_) {
+                setArgs(k_->groups, children_, ranges_, ni, groups_, counters_);
+                run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
+            }
+            // Group walk: persistent work-groups that take walk groups from a counter, enough to
+            // fill the device. Body walk: one work-item per body.
+            const std::size_t maxGroups = n;  // a walk group holds at least one body
+            const std::size_t resident =
+                static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
+            const std::size_t launch = std::min(maxGroups, resident);
+            cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
+            setArgs(walk, sorted_, ni, children_, ranges_, nodeCom_, nodeQa_, nodeQb_, crit_,
+                    softening * softening, groups_, sortedAcc_, counters_, walkStats_,
+                    static_cast<int>(shareBegin), static_cast<int>(shareEnd));
+            if (bodyWalk_)
+                run(walk, n, kElementWg, "tree-walk");
+            else
+                run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
 
-        lastN_ = n;
-        if (!scatter) return;
-        setArgs(k_->scatterAcc, sortedAcc_, index, ni, acc, vel ? *vel : acc, vel ? kick : 0.0f);
-        run(k_->scatterAcc, n, kElementWg, "tree-walk");
-    } catch (const cl::Error& e) {
-        throwClError("Barnes-Hut tree force for " + std::to_string(n) + " bodies failed", e);
-    }
+            lastN_ = n;
+            if (!scatter) return;
+            setArgs(k_->scatterAcc, sortedAcc_, index, ni, acc, vel ? *vel : acc,
+                    vel ? kick : 0.0f);
+            run(k_->scatterAcc, n, kElementWg, "tree-walk");
+        });
 }
 
 TreeStageTimes TreeForce::lastTimes() {
@@ -380,7 +381,7 @@ TreeAccuracy TreeForce::accuracy(const cl::Buffer& pos, std::size_t n, float sof
     for (std::size_t s = 0; s < count; ++s)
         sample[s] = static_cast<int>(s * n / count);
     std::vector<float> out(8 * count);
-    try {
+    clBoundary("tree: accuracy sample failed", [&] {
         refreshKernels();
         reserve(n);
         auto& q = cc_.queue();
@@ -390,9 +391,7 @@ TreeAccuracy TreeForce::accuracy(const cl::Buffer& pos, std::size_t n, float sof
         q.enqueueNDRangeKernel(k_->direct, cl::NullRange, cl::NDRange(count * kReduceWg),
                                cl::NDRange(kReduceWg));
         q.enqueueReadBuffer(sampleOut_, CL_TRUE, 0, out.size() * 4, out.data());
-    } catch (const cl::Error& e) {
-        throwClError("tree: accuracy sample failed", e);
-    }
+    });
     std::vector<double> errors;
     for (std::size_t s = 0; s < count; ++s) {
         const float* d = &out[8 * s];
