@@ -497,12 +497,11 @@ void NbodySimulation::allocate(std::size_t n, bool floatState, bool doubleState)
         for (cl::Buffer* b : {&s.pos, &s.vel, &s.acc})
             *b = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n * bytesPerBody);
     };
-    try {
-        if (floatState) make(f32_, 16);
-        if (doubleState) make(f64_, 32);
-    } catch (const cl::Error& e) {
-        throwClError("cannot allocate device memory for " + std::to_string(n) + " bodies", e);
-    }
+    clBoundary([&] { return "cannot allocate device memory for " + std::to_string(n) + " bodies"; },
+               [&] {
+                   if (floatState) make(f32_, 16);
+                   if (doubleState) make(f64_, 32);
+               });
 }
 
 void NbodySimulation::load(const std::vector<Body>& bodies) {
@@ -534,7 +533,7 @@ void NbodySimulation::uploadState(const std::vector<Body>& bodies) {
         vel[i] = bodies[i].vel;
     }
     auto& q = cc_.queue();
-    try {
+    clBoundary("cannot upload the bodies to the device", [&] {
         q.enqueueWriteBuffer(f32_.pos, CL_TRUE, 0, n * 16, pos.data());
         q.enqueueWriteBuffer(f32_.vel, CL_TRUE, 0, n * 16, vel.data());
         if (precision_ == NbodyPrecision::Double) {
@@ -547,9 +546,7 @@ void NbodySimulation::uploadState(const std::vector<Body>& bodies) {
             q.enqueueWriteBuffer(f64_.pos, CL_TRUE, 0, n * 32, pd.data());
             q.enqueueWriteBuffer(f64_.vel, CL_TRUE, 0, n * 32, vd.data());
         }
-    } catch (const cl::Error& e) {
-        throwClError("cannot upload the bodies to the device", e);
-    }
+    });
     accCurrent_ = false;
 }
 

@@ -404,12 +404,10 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
     if (lastSteps_ > 0) {
         const double steps = lastSteps_;
         double transfer = 0;
-        try {
+        clBoundary("cannot read the exchange timings", [&] {
             for (const cl::Event& ev : transfers_)
                 transfer += eventMilliseconds(ev);
-        } catch (const cl::Error& e) {
-            throwClError("cannot read the exchange timings", e);
-        }
+        });
         mine.wall = wallMs_ / steps;
         mine.compute = local_.lastStepTimings().kernelMs / steps;
         mine.transfer = transfer / steps;

@@ -31,16 +31,17 @@ struct NbodyMultiDevice::Staging {
     Staging(ComputeContext& cc, std::size_t bytes, std::size_t halves = 2,
             const char* what = "the position exchange")
         : owner(&cc), halfBytes(bytes) {
-        try {
-            buffer =
-                cl::Buffer(cc.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, halves * bytes);
-            host = static_cast<char*>(cc.queue().enqueueMapBuffer(
-                buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, halves * bytes));
-        } catch (const cl::Error& e) {
-            throwClError("cannot allocate " + formatBytes(halves * bytes) +
-                             " of pinned host memory for " + what,
-                         e);
-        }
+        clBoundary(
+            [&] {
+                return "cannot allocate " + formatBytes(halves * bytes) +
+                       " of pinned host memory for " + what;
+            },
+            [&] {
+                buffer = cl::Buffer(cc.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE,
+                                    halves * bytes);
+                host = static_cast<char*>(cc.queue().enqueueMapBuffer(
+                    buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, halves * bytes));
+            });
     }
     ~Staging() {
         try {
@@ -418,12 +419,10 @@ NbodyMultiTimings NbodyMultiDevice::lastTimings() {
         dt.share = n_ ? static_cast<double>(dt.count) / static_cast<double>(n_) : 0;
         dt.computeMs = sims_[d]->lastStepTimings().kernelMs / lastSteps_;
         double transfer = 0;
-        try {
+        clBoundary("cannot read the exchange timings", [&] {
             for (const cl::Event& ev : transferEvents_[d])
                 transfer += eventMilliseconds(ev);
-        } catch (const cl::Error& e) {
-            throwClError("cannot read the exchange timings", e);
-        }
+        });
         dt.exchangeMs = transfer / lastSteps_;
         dt.waitMs = (waitMs_[d] + hostSumMs_[d]) / lastSteps_;
         t.devices.push_back(dt);
