@@ -1,7 +1,6 @@
-// Application::applyAppSetting and the app.* settings table it reads.
+// The app.* settings table and applyAppSetting, over AppControls.
 #include "app/app_settings.hpp"
 
-#include "app/application.hpp"
 #include "app/demo_registry.hpp"
 #include "common/parse.hpp"
 #include "common/quoted_path.hpp"
@@ -14,70 +13,66 @@ using Value = const std::string&;
 
 }  // namespace
 
-const SettingTable<Application>& appSettings() {
+const SettingTable<AppControls>& appSettings() {
     // The keys LiveReload owns keep their handling there; the table holds their words.
     auto toLiveReload = [](const char* key) {
-        return [key](Application& a, Value v) {
-            const std::optional<std::string> why = a.liveReload_.set(key, v, a.demo_.get());
+        return [key](AppControls& a, Value v) {
+            const std::optional<std::string> why = a.setLiveReload(key, v);
             if (why && !why->empty()) throw Error(*why);
         };
     };
-    static const SettingTable<Application> table = {
+    static const SettingTable<AppControls> table = {
         {{"vsync", "on|off", "Syncs buffer swaps to the display"},
-         [](Application& a, Value v) { a.window_.setVsync(settingOnOff("app.vsync", v)); }},
+         [](AppControls& a, Value v) { a.setVsync(settingOnOff("app.vsync", v)); }},
         {{"present", "on|off",
           "Shows each frame; off draws every frame without swapping it onto the screen "
           "(benchmarks: the frame without the window system's copy, e.g. Xvfb's)"},
-         [](Application& a, Value v) { a.present_ = settingOnOff("app.present", v); }},
+         [](AppControls& a, Value v) { a.setPresent(settingOnOff("app.present", v)); }},
         {{"fullscreen", "on|off", "Fullscreen on the primary monitor"},
-         [](Application& a, Value v) {
-             a.window_.setFullscreen(settingOnOff("app.fullscreen", v));
-         }},
+         [](AppControls& a, Value v) { a.setFullscreen(settingOnOff("app.fullscreen", v)); }},
         {{"gui", "on|off", "Shows or hides every panel (F1)"},
-         [](Application& a, Value v) { a.guiVisible_ = settingOnOff("app.gui", v); }},
+         [](AppControls& a, Value v) { a.setGuiVisible(settingOnOff("app.gui", v)); }},
         {{"gui-scale", "auto|0.5..4", "Size of the GUI (auto: the monitor's content scale)"},
-         [](Application& a, Value v) {
+         [](AppControls& a, Value v) {
              if (v == "auto") {
-                 a.guiScaleOverride_ = 0;
+                 a.setGuiScale(0);
              } else {
                  const auto f = parseNumber(v);
                  if (!f || !(*f >= 0.5 && *f <= 4.0))
                      throw Error("app.gui-scale expects auto or a factor from 0.5 to 4, got '" + v +
                                  "'");
-                 a.guiScaleOverride_ = float(*f);
+                 a.setGuiScale(float(*f));
              }
-             a.scaleDirty_ = true;
          }},
         {{"devices", "on|off", "Shows or hides the OpenCL devices panel (F2)"},
-         [](Application& a, Value v) { a.panels_.devices = settingOnOff("app.devices", v); }},
+         [](AppControls& a, Value v) { a.setDevicesPanel(settingOnOff("app.devices", v)); }},
         {{"split-devices", "SET",
           "Restarts the N-body demo with its bodies split over SET (the OpenCL panel's choice; "
           "--devices syntax)"},
-         [](Application& a, Value v) {
-             if (std::string why = a.splitOver(v); !why.empty()) throw Error(why);
+         [](AppControls& a, Value v) {
+             if (std::string why = a.splitDevices(v); !why.empty()) throw Error(why);
          }},
         {{"demo", "NAME", "Switches to another demo (the names --demo takes)"},
-         [](Application& a, Value v) {
+         [](AppControls& a, Value v) {
              const DemoEntry* entry = findDemo(v);
              if (!entry)
                  throw Error("unknown demo " + quotedPath(v) + " (available: " + demoIdList() +
                              ")");
              const int index = static_cast<int>(entry - registeredDemos().data());
-             if (index != a.activeDemo_)
-                 if (std::string why = a.activateDemo(index); !why.empty()) throw Error(why);
+             if (std::string why = a.switchDemo(index); !why.empty()) throw Error(why);
          }},
         {{"screenshot", "FILE.png", "Writes the window (with GUI) as PNG after this frame"},
-         [](Application& a, Value v) {
+         [](AppControls& a, Value v) {
              if (v.size() < 5 || v.substr(v.size() - 4) != ".png")
                  throw Error("app.screenshot expects a file name ending in .png");
-             a.pendingScreenshots_.push_back(v);
+             a.queueScreenshot(v);
          }},
         {{"layout", "FILE", "Writes where each GUI window was drawn (as --layout)"},
-         [](Application& a, Value v) { a.pendingLayouts_.push_back(v); }},
+         [](AppControls& a, Value v) { a.queueLayout(v); }},
         {{"minimized", "on|off", "Test hook: runs frames as if the window had size 0x0"},
-         [](Application& a, Value v) { a.forcedMinimized_ = settingOnOff("app.minimized", v); }},
+         [](AppControls& a, Value v) { a.setForcedMinimized(settingOnOff("app.minimized", v)); }},
         {{"device-name", "TEXT", "Test hook: the device name the overlay shows"},
-         [](Application& a, Value v) { a.deviceNameOverride_ = v; }},
+         [](AppControls& a, Value v) { a.setDeviceName(v); }},
         {{"kernel-dir", "DIR|source-tree|embedded",
           "Reads kernels from DIR and reloads them when saved (as --kernel-dir)"},
          toLiveReload("kernel-dir")},
@@ -95,9 +90,9 @@ const SettingTable<Application>& appSettings() {
     return table;
 }
 
-std::string Application::applyAppSetting(const std::string& key, const std::string& value) {
+std::string applyAppSetting(AppControls& app, const std::string& key, const std::string& value) {
     try {
-        if (!appSettings().apply(*this, key, value))
+        if (!appSettings().apply(app, key, value))
             return "unknown app setting 'app." + key + "' (" +
                    settingKeyList(appSettings().docs(), "app.") + ")";
     } catch (const std::exception& e) {  // ClError too: OpenCL failures arrive as clviz::Error

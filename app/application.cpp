@@ -130,6 +130,27 @@ Application::~Application() {
     compute_.reset();  // before the GL context it may share with goes away
 }
 
+void Application::setVsync(bool on) {
+    window_.setVsync(on);
+}
+void Application::setFullscreen(bool on) {
+    window_.setFullscreen(on);
+}
+
+void Application::setGuiScale(float scale) {
+    guiScaleOverride_ = scale;
+    scaleDirty_ = true;
+}
+
+std::string Application::switchDemo(int index) {
+    return index == activeDemo_ ? std::string() : activateDemo(index);
+}
+
+std::optional<std::string> Application::setLiveReload(const std::string& key,
+                                                      const std::string& value) {
+    return liveReload_.set(key, value, demo_.get());
+}
+
 // The OpenCL panel or app.split-devices: the demo restarts with its bodies split over `spec`
 // (--devices syntax). On failure the previous set stays; returns why, or "".
 std::string Application::splitOver(const std::string& spec) {
@@ -327,7 +348,7 @@ std::string settingOrigin(const std::string& flag, const Setting& s, const std::
 }  // namespace
 
 std::string Application::applySetting(const Setting& s) {
-    if (s.key.rfind("app.", 0) == 0) return applyAppSetting(s.key.substr(4), s.value);
+    if (s.key.rfind("app.", 0) == 0) return applyAppSetting(*this, s.key.substr(4), s.value);
     if (!demo_) return "no demo is running to take " + quotedPath(s.key);
     std::string error;
     try {

@@ -32,12 +32,12 @@ struct ImGuiStyle;
 
 namespace clviz {
 
-class Application {
+class Application : private AppControls {
   public:
     // Opens the window and creates the GL and OpenCL contexts (on `start.device`, or on the device
     // that drives GL where the command line left the choice open) and ImGui. Throws clviz::Error.
     Application(const AppOptions& options, ViewerStart start);
-    ~Application();
+    ~Application() override;
     Application(const Application&) = delete;
     Application& operator=(const Application&) = delete;
 
@@ -64,9 +64,21 @@ class Application {
 
     // Applies one setting: "app.*" keys here, the rest to the active demo. "" or why not.
     std::string applySetting(const Setting& s);
-    // The app.* keys (without "app."), from appSettings() (app/app_settings.cpp).
-    std::string applyAppSetting(const std::string& key, const std::string& value);
-    friend const SettingTable<Application>& appSettings();
+    // AppControls: what the app.* keys (app/app_settings.cpp) may change.
+    void setVsync(bool on) override;
+    void setPresent(bool on) override { present_ = on; }
+    void setFullscreen(bool on) override;
+    void setGuiVisible(bool on) override { guiVisible_ = on; }
+    void setGuiScale(float scale) override;
+    void setDevicesPanel(bool shown) override { panels_.devices = shown; }
+    std::string splitDevices(const std::string& spec) override { return splitOver(spec); }
+    std::string switchDemo(int index) override;
+    void queueScreenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
+    void queueLayout(const std::string& path) override { pendingLayouts_.push_back(path); }
+    void setForcedMinimized(bool on) override { forcedMinimized_ = on; }
+    void setDeviceName(const std::string& name) override { deviceNameOverride_ = name; }
+    std::optional<std::string> setLiveReload(const std::string& key,
+                                             const std::string& value) override;
 
     // Shuts down the active demo (if any) and starts demo `index`. On failure the error is
     // shown and no demo is active; returns the error ("" on success).

@@ -1,6 +1,7 @@
 #pragma once
 // compute's error boundary: runs an operation that makes OpenCL calls and turns a cl::Error it
 // throws into a ClError that says what failed, keeping the code and the call.
+#include <concepts>
 #include <string>
 #include <utility>
 
@@ -14,12 +15,25 @@ namespace clviz {
     throw ClError(what, e.what() ? e.what() : "", e.err());
 }
 
+// A public entry point of compute/: clBoundary("cannot read the bodies", [&] { ... }) runs the
+// body and reports a failed OpenCL call as "cannot read the bodies: clEnqueueReadBuffer ...".
 template <class F>
 decltype(auto) clBoundary(const std::string& what, F&& operation) {
     try {
         return std::forward<F>(operation)();
     } catch (const cl::Error& e) {
         throwClError(what, e);
+    }
+}
+
+// The same with the message built only on failure, for one that reads state ("N-body step failed
+// (tiled, wg 64)") on a path that runs every step.
+template <std::invocable What, class F>
+decltype(auto) clBoundary(What&& what, F&& operation) {
+    try {
+        return std::forward<F>(operation)();
+    } catch (const cl::Error& e) {
+        throwClError(std::forward<What>(what)(), e);
     }
 }
 

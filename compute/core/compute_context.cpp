@@ -28,32 +28,32 @@ void ComputeContext::finishQuietly() {
 
 void ComputeContext::init(const std::vector<PlatformInfo>& platforms, const DeviceChoice& choice,
                           const std::vector<cl_context_properties>& extraProperties) {
-    try {
-        std::vector<cl::Platform> all;
-        cl::Platform::get(&all);
-        if (choice.platform < 0 || choice.platform >= static_cast<int>(all.size()))
-            throw Error("platform index out of range");
-        platform_ = all[choice.platform];
-        std::vector<cl::Device> devices;
-        platform_.getDevices(CL_DEVICE_TYPE_ALL, &devices);
-        if (choice.device < 0 || choice.device >= static_cast<int>(devices.size()))
-            throw Error("device index out of range");
-        device_ = devices[choice.device];
-        info_ = platforms.at(choice.platform).devices.at(choice.device);
-        choice_ = choice;
-        if (info_.version.rfind("OpenCL 1.0", 0) == 0 || info_.version.rfind("OpenCL 1.1", 0) == 0)
-            throw Error(info_.name + " reports " + info_.version +
-                        "; clviz needs OpenCL 1.2 or newer");
+    clBoundary([&] { return "cannot create an OpenCL context on " + info_.name; },
+               [&] {
+                   std::vector<cl::Platform> all;
+                   cl::Platform::get(&all);
+                   if (choice.platform < 0 || choice.platform >= static_cast<int>(all.size()))
+                       throw Error("platform index out of range");
+                   platform_ = all[choice.platform];
+                   std::vector<cl::Device> devices;
+                   platform_.getDevices(CL_DEVICE_TYPE_ALL, &devices);
+                   if (choice.device < 0 || choice.device >= static_cast<int>(devices.size()))
+                       throw Error("device index out of range");
+                   device_ = devices[choice.device];
+                   info_ = platforms.at(choice.platform).devices.at(choice.device);
+                   choice_ = choice;
+                   if (info_.version.rfind("OpenCL 1.0", 0) == 0 ||
+                       info_.version.rfind("OpenCL 1.1", 0) == 0)
+                       throw Error(info_.name + " reports " + info_.version +
+                                   "; clviz needs OpenCL 1.2 or newer");
 
-        std::vector<cl_context_properties> props = {
-            CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_())};
-        props.insert(props.end(), extraProperties.begin(), extraProperties.end());
-        props.push_back(0);
-        context_ = cl::Context(device_, props.data());
-        queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE);
-    } catch (const cl::Error& e) {
-        throwClError("cannot create an OpenCL context on " + info_.name, e);
-    }
+                   std::vector<cl_context_properties> props = {
+                       CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform_())};
+                   props.insert(props.end(), extraProperties.begin(), extraProperties.end());
+                   props.push_back(0);
+                   context_ = cl::Context(device_, props.data());
+                   queue_ = cl::CommandQueue(context_, device_, CL_QUEUE_PROFILING_ENABLE);
+               });
     programs_ = std::make_unique<ProgramCache>(context_, device_);
 }
 

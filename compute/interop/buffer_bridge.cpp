@@ -99,30 +99,30 @@ int BufferBridge::newestSlot() const {
 BridgeView BufferBridge::view() {
     const auto t0 = Clock::now();
     if (sequence_ == 0) return {};
-    try {
-        const bool onGpu = takeTurns_ && ordersOnGpu();
-        const int best = onGpu ? newestSlot() : slotToShow();
-        if (best < 0) return {};
-        Slot& slot = slots_[best];
-        if (!slot.prepared) {
-            prepareForDraw(slot);
-            slot.prepared = true;
-        }
-        pendingHostMs_ += msSince(t0);
-        // Device time needs the copy finished: on the GPU-ordered path, account the newest copy
-        // that has (never waiting for one).
-        if (!onGpu) {
-            account(slot);
-        } else {
-            for (int i = 0; i < slotCount_; ++i)
-                if (slots_[i].sequence != 0 && !slots_[i].timed && complete(slots_[i].done))
-                    account(slots_[i]);
-        }
-        shown_ = best;
-        return {slot.buffer, slot.offset, slot.sequence, slot.bytes};
-    } catch (const cl::Error& e) {
-        throwClError(interopPathName(path()), e);
-    }
+    return clBoundary(
+        [&] { return interopPathName(path()); },
+        [&]() -> BridgeView {
+            const bool onGpu = takeTurns_ && ordersOnGpu();
+            const int best = onGpu ? newestSlot() : slotToShow();
+            if (best < 0) return {};
+            Slot& slot = slots_[best];
+            if (!slot.prepared) {
+                prepareForDraw(slot);
+                slot.prepared = true;
+            }
+            pendingHostMs_ += msSince(t0);
+            // Device time needs the copy finished: on the GPU-ordered path, account the newest copy
+            // that has (never waiting for one).
+            if (!onGpu) {
+                account(slot);
+            } else {
+                for (int i = 0; i < slotCount_; ++i)
+                    if (slots_[i].sequence != 0 && !slots_[i].timed && complete(slots_[i].done))
+                        account(slots_[i]);
+            }
+            shown_ = best;
+            return {slot.buffer, slot.offset, slot.sequence, slot.bytes};
+        });
 }
 
 void BufferBridge::orderAfterDrawing() {

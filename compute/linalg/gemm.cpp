@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -205,15 +206,7 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
             break;
         }
     }
-    cl_uint arg = 0;
-    kernel.setArg(arg++, s.m);
-    kernel.setArg(arg++, s.n);
-    kernel.setArg(arg++, s.k);
-    kernel.setArg(arg++, alpha);
-    kernel.setArg(arg++, a);
-    kernel.setArg(arg++, b);
-    kernel.setArg(arg++, beta);
-    kernel.setArg(arg++, c);
+    setArgs(kernel, s.m, s.n, s.k, alpha, a, b, beta, c);
     cl::Event event;
     cc_.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
     return event;

@@ -41,96 +41,96 @@ double NbodySimulation::timeForcePass(Built& b, const cl::Buffer& scratch, std::
         [&] { return eventMilliseconds(enqueueForce(b, scratch, 0, iBodies, 0.0)); });
 }
 
-NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budgetSeconds) try {
-    if (!n_) throw Error("load bodies before auto-tuning");
-    if (variant == NbodyVariant::Auto)
-        throw Error("auto-tune needs a kernel variant; auto picks among the tuned ones");
-    if (variant == NbodyVariant::Pairs) return autotunePairs(budgetSeconds);
-    if (runsOnOneDeviceInFloat(variant))
-        throw Error(std::string("the ") + variantName(variant) +
-                    " variant has no launch configuration to auto-tune");
-    const auto start = std::chrono::steady_clock::now();
-    const auto elapsed = [&] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
-    // Above 2^18 bodies only the first 2^18 i-bodies are computed (still hundreds of groups),
-    // which keeps each trial short without changing the per-interaction cost.
-    const std::size_t ni = std::min<std::size_t>(n_, std::size_t{1} << 18);
-    cl::Buffer scratch(cc_.context(), CL_MEM_READ_WRITE, n_ * 4 * realBytes(precision_));
-    const NbodyKernelConfig savedConfig = config_;
-    const std::string savedNote = note_;
-
-    NbodyAutotuneResult result;
-    std::map<std::string, double> seen;  // by describe(): clamped duplicates are timed once
-    auto trial = [&](NbodyKernelConfig c) {
-        config_ = c;
-        kernels_->current = nullptr;
-        Built* b = nullptr;
-        try {
-            b = &built();
-        } catch (const Error& e) {
-            result.log += describe(c) + ": skipped (" + e.what() + ")\n";
-            return;
-        }
-        const std::string key = describe(b->config);
-        if (seen.count(key)) return;
-        double ms = kFailed;
-        try {
-            ms = timeForcePass(*b, scratch, ni);
-        } catch (const cl::Error& e) {
-            result.log += key + ": failed (" + clErrorName(e.err()) + ")\n";
-        }
-        seen[key] = ms;
-        ++result.candidates;
-        if (ms < kFailed) {
-            std::ostringstream line;
-            line << key << ": " << ms << " ms\n";
-            result.log += line.str();
-        }
-        if (ms < result.bestMs || result.bestMs == 0) {
-            result.bestMs = ms;
-            result.best = b->config;
-        }
-    };
-
-    // Coordinate descent from the current default: one dimension at a time, twice over, each
-    // dimension's candidates tried in order until the time budget runs out.
-    const bool gpu = cc_.info().kind == DeviceKind::Gpu;
-    NbodyKernelConfig cur = nbodyDeviceDefaults(variant, gpu, n_, cc_.info().computeUnits);
-    trial(cur);
-    cur = result.best;
-    std::vector<int> wgs;
-    for (int wg : workGroupSizeChoices())
-        if (wg >= (gpu ? 32 : 4)) wgs.push_back(wg);
-    for (int pass = 0; pass < 2 && elapsed() < budgetSeconds; ++pass) {
-        auto sweep = [&](int NbodyKernelConfig::*field, const std::vector<int>& values) {
-            for (int v : values) {
-                if (elapsed() >= budgetSeconds) return;
-                NbodyKernelConfig c = cur;
-                c.*field = v;
-                trial(c);
-            }
-            cur = result.best;
+NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budgetSeconds) {
+    return clBoundary("the N-body auto-tune failed", [&] {
+        if (!n_) throw Error("load bodies before auto-tuning");
+        if (variant == NbodyVariant::Auto)
+            throw Error("auto-tune needs a kernel variant; auto picks among the tuned ones");
+        if (variant == NbodyVariant::Pairs) return autotunePairs(budgetSeconds);
+        if (runsOnOneDeviceInFloat(variant))
+            throw Error(std::string("the ") + variantName(variant) +
+                        " variant has no launch configuration to auto-tune");
+        const auto start = std::chrono::steady_clock::now();
+        const auto elapsed = [&] {
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         };
-        sweep(&NbodyKernelConfig::workGroupSize, wgs);
-        if (usesTileBlocking(variant)) {
-            sweep(&NbodyKernelConfig::bodiesPerItem, {1, 2, 4, 8});
-            sweep(&NbodyKernelConfig::unroll, {1, 2, 4, 8, 16, 32, 64});
-        }
-        if (tunablesOf(variant).split) sweep(&NbodyKernelConfig::split, {1, 2, 4, 8, 16, 32});
-    }
+        // Above 2^18 bodies only the first 2^18 i-bodies are computed (still hundreds of groups),
+        // which keeps each trial short without changing the per-interaction cost.
+        const std::size_t ni = std::min<std::size_t>(n_, std::size_t{1} << 18);
+        cl::Buffer scratch(cc_.context(), CL_MEM_READ_WRITE, n_ * 4 * realBytes(precision_));
+        const NbodyKernelConfig savedConfig = config_;
+        const std::string savedNote = note_;
 
-    config_ = savedConfig;
-    note_ = savedNote;
-    kernels_->current = nullptr;
-    if (result.bestMs > 0 && result.bestMs < kFailed) {
-        env_.autotune->store(NbodyAutotuneStore::key(cc_.info(), variant, precision_, n_),
-                             result.best, result.bestMs);
-        autoN_ = 0;  // a new measurement: Auto picks again
-    }
-    return result;
-} catch (const cl::Error& e) {
-    throwClError("the N-body auto-tune failed", e);
+        NbodyAutotuneResult result;
+        std::map<std::string, double> seen;  // by describe(): clamped duplicates are timed once
+        auto trial = [&](NbodyKernelConfig c) {
+            config_ = c;
+            kernels_->current = nullptr;
+            Built* b = nullptr;
+            try {
+                b = &built();
+            } catch (const Error& e) {
+                result.log += describe(c) + ": skipped (" + e.what() + ")\n";
+                return;
+            }
+            const std::string key = describe(b->config);
+            if (seen.count(key)) return;
+            double ms = kFailed;
+            try {
+                ms = timeForcePass(*b, scratch, ni);
+            } catch (const cl::Error& e) {
+                result.log += key + ": failed (" + clErrorName(e.err()) + ")\n";
+            }
+            seen[key] = ms;
+            ++result.candidates;
+            if (ms < kFailed) {
+                std::ostringstream line;
+                line << key << ": " << ms << " ms\n";
+                result.log += line.str();
+            }
+            if (ms < result.bestMs || result.bestMs == 0) {
+                result.bestMs = ms;
+                result.best = b->config;
+            }
+        };
+
+        // Coordinate descent from the current default: one dimension at a time, twice over, each
+        // dimension's candidates tried in order until the time budget runs out.
+        const bool gpu = cc_.info().kind == DeviceKind::Gpu;
+        NbodyKernelConfig cur = nbodyDeviceDefaults(variant, gpu, n_, cc_.info().computeUnits);
+        trial(cur);
+        cur = result.best;
+        std::vector<int> wgs;
+        for (int wg : workGroupSizeChoices())
+            if (wg >= (gpu ? 32 : 4)) wgs.push_back(wg);
+        for (int pass = 0; pass < 2 && elapsed() < budgetSeconds; ++pass) {
+            auto sweep = [&](int NbodyKernelConfig::*field, const std::vector<int>& values) {
+                for (int v : values) {
+                    if (elapsed() >= budgetSeconds) return;
+                    NbodyKernelConfig c = cur;
+                    c.*field = v;
+                    trial(c);
+                }
+                cur = result.best;
+            };
+            sweep(&NbodyKernelConfig::workGroupSize, wgs);
+            if (usesTileBlocking(variant)) {
+                sweep(&NbodyKernelConfig::bodiesPerItem, {1, 2, 4, 8});
+                sweep(&NbodyKernelConfig::unroll, {1, 2, 4, 8, 16, 32, 64});
+            }
+            if (tunablesOf(variant).split) sweep(&NbodyKernelConfig::split, {1, 2, 4, 8, 16, 32});
+        }
+
+        config_ = savedConfig;
+        note_ = savedNote;
+        kernels_->current = nullptr;
+        if (result.bestMs > 0 && result.bestMs < kFailed) {
+            env_.autotune->store(NbodyAutotuneStore::key(cc_.info(), variant, precision_, n_),
+                                 result.best, result.bestMs);
+            autoN_ = 0;  // a new measurement: Auto picks again
+        }
+        return result;
+    });
 }
 
 // The pairs variant's shapes, each timed on the first n' = min(N, 2^18) bodies (every pair among

@@ -8,6 +8,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 #include "compute/nbody/simulation_internals.hpp"
 
 namespace clviz {
@@ -94,45 +95,42 @@ NbodyDiagnostics NbodySimulation::diagnostics() {
     return energyReference_.finish(ownedDiagnosticSums());
 }
 
-NbodyDiagnosticSums NbodySimulation::ownedDiagnosticSums() try {
-    NbodyDiagnosticSums d;
-    if (!ownedCount_) return d;
-    const bool dbl = precision_ == NbodyPrecision::Double;
-    const int p = dbl ? 1 : 0;
-    if (!kernels_->energy[p]())
-        fetchEnergyKernel(cc_, dbl, kernels_->energy[p], kernels_->energyWg[p]);
-    const std::size_t wg = kernels_->energyWg[p];
-    const std::size_t groups = (ownedCount_ + wg - 1) / wg;
-    cl::Buffer partials(cc_.context(), CL_MEM_READ_WRITE, groups * 8 * realBytes(precision_));
-    cl::Buffer firstBad(cc_.context(), CL_MEM_READ_WRITE, groups * sizeof(cl_int));
-    cl::Kernel& k = kernels_->energy[p];
-    k.setArg(0, state().pos);
-    k.setArg(1, state().vel);
-    k.setArg(2, static_cast<int>(n_));
-    k.setArg(3, static_cast<int>(ownedBegin_));
-    k.setArg(4, static_cast<int>(ownedCount_));
-    setRealArg(k, 5, static_cast<double>(params_.softening) * params_.softening, precision_);
-    k.setArg(6, partials);
-    k.setArg(7, firstBad);
-    cl::Event ev;
-    auto& q = cc_.queue();
-    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg), nullptr,
-                           &ev);
-    const std::vector<double> sums =
-        dbl ? sumPartials<double>(q, partials, groups) : sumPartials<float>(q, partials, groups);
-    std::vector<cl_int> bad(groups);
-    q.enqueueReadBuffer(firstBad, CL_TRUE, 0, groups * sizeof(cl_int), bad.data());
-    d.ms = eventMilliseconds(ev);
-    d.kinetic = sums[0];
-    d.potential = sums[1];
-    for (int c = 0; c < 3; ++c)
-        d.momentum[c] = sums[2 + c];
-    d.nonFiniteBodies = std::llround(sums[5]);
-    const long long first = *std::min_element(bad.begin(), bad.end());
-    d.firstNonFinite = first < static_cast<long long>(n_) ? first : -1;
-    return d;
-} catch (const cl::Error& e) {
-    throwClError("the N-body diagnostics failed", e);
+NbodyDiagnosticSums NbodySimulation::ownedDiagnosticSums() {
+    return clBoundary("the N-body diagnostics failed", [&] {
+        NbodyDiagnosticSums d;
+        if (!ownedCount_) return d;
+        const bool dbl = precision_ == NbodyPrecision::Double;
+        const int p = dbl ? 1 : 0;
+        if (!kernels_->energy[p]())
+            fetchEnergyKernel(cc_, dbl, kernels_->energy[p], kernels_->energyWg[p]);
+        const std::size_t wg = kernels_->energyWg[p];
+        const std::size_t groups = (ownedCount_ + wg - 1) / wg;
+        cl::Buffer partials(cc_.context(), CL_MEM_READ_WRITE, groups * 8 * realBytes(precision_));
+        cl::Buffer firstBad(cc_.context(), CL_MEM_READ_WRITE, groups * sizeof(cl_int));
+        cl::Kernel& k = kernels_->energy[p];
+        setArgs(k, state().pos, state().vel, static_cast<int>(n_), static_cast<int>(ownedBegin_),
+                static_cast<int>(ownedCount_));
+        setRealArg(k, 5, static_cast<double>(params_.softening) * params_.softening, precision_);
+        k.setArg(6, partials);
+        k.setArg(7, firstBad);
+        cl::Event ev;
+        auto& q = cc_.queue();
+        q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg), nullptr,
+                               &ev);
+        const std::vector<double> sums = dbl ? sumPartials<double>(q, partials, groups)
+                                             : sumPartials<float>(q, partials, groups);
+        std::vector<cl_int> bad(groups);
+        q.enqueueReadBuffer(firstBad, CL_TRUE, 0, groups * sizeof(cl_int), bad.data());
+        d.ms = eventMilliseconds(ev);
+        d.kinetic = sums[0];
+        d.potential = sums[1];
+        for (int c = 0; c < 3; ++c)
+            d.momentum[c] = sums[2 + c];
+        d.nonFiniteBodies = std::llround(sums[5]);
+        const long long first = *std::min_element(bad.begin(), bad.end());
+        d.firstNonFinite = first < static_cast<long long>(n_) ? first : -1;
+        return d;
+    });
 }
 
 void NbodySimulation::resetEnergyReference() {

@@ -13,6 +13,7 @@
 #include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 #include "compute/nbody/autotune_store.hpp"
 #include "compute/nbody/build_options.hpp"
 #include "compute/nbody/simulation_internals.hpp"
@@ -113,18 +114,18 @@ void NbodySimulation::fetchDoubleKernels(Kernels& k) {
     k.taylor[1] = pc.kernel("nbody_integrate.cl", "nbody_taylor", "-DREAL_DOUBLE");
 }
 
-void NbodySimulation::reloadKernels() try {
-    auto& pc = cc_.programs();
-    auto fresh = std::make_unique<Kernels>();
-    fresh->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
-    fresh->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
-    if (kernels_->toFloat()) fetchDoubleKernels(*fresh);  // fp64 was used
-    kernels_ = std::move(fresh);  // force and diagnostics kernels are fetched again on next use
-    pairs_.reset();               // so are the pairs and tree kernels (their classes hold them)
-    tree_.reset();
-    accCurrent_ = false;  // the next force pass runs the new force kernel
-} catch (const cl::Error& e) {
-    throwClError("cannot reload the N-body kernels", e);
+void NbodySimulation::reloadKernels() {
+    return clBoundary("cannot reload the N-body kernels", [&] {
+        auto& pc = cc_.programs();
+        auto fresh = std::make_unique<Kernels>();
+        fresh->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
+        fresh->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
+        if (kernels_->toFloat()) fetchDoubleKernels(*fresh);  // fp64 was used
+        kernels_ = std::move(fresh);  // force and diagnostics kernels are fetched again on next use
+        pairs_.reset();               // so are the pairs and tree kernels (their classes hold them)
+        tree_.reset();
+        accCurrent_ = false;  // the next force pass runs the new force kernel
+    });
 }
 
 bool NbodySimulation::supportsFp64() const {
@@ -201,24 +202,24 @@ NbodySimulation::Built& NbodySimulation::build(const NbodyKernelConfig& resolved
     }
 }
 
-NbodyKernelConfig NbodySimulation::effectiveKernelConfig() try {
-    if (config_.variant == NbodyVariant::Tree) {
-        NbodyKernelConfig c;
-        c.variant = NbodyVariant::Tree;
-        c.workGroupSize = tree().groupSize();
-        return c;
-    }
-    if (const NbodyKernelConfig f = forceConfig(); f.variant == NbodyVariant::Pairs) {
-        const PairForceShape s = pairs().resolve(n_, pairShape(f));
-        NbodyKernelConfig c;
-        c.variant = NbodyVariant::Pairs;
-        c.workGroupSize = s.workGroupSize;
-        c.bodiesPerItem = s.iPerItem;
-        return c;
-    }
-    return built().config;
-} catch (const cl::Error& e) {
-    throwClError("cannot build the N-body force kernel", e);
+NbodyKernelConfig NbodySimulation::effectiveKernelConfig() {
+    return clBoundary("cannot build the N-body force kernel", [&] {
+        if (config_.variant == NbodyVariant::Tree) {
+            NbodyKernelConfig c;
+            c.variant = NbodyVariant::Tree;
+            c.workGroupSize = tree().groupSize();
+            return c;
+        }
+        if (const NbodyKernelConfig f = forceConfig(); f.variant == NbodyVariant::Pairs) {
+            const PairForceShape s = pairs().resolve(n_, pairShape(f));
+            NbodyKernelConfig c;
+            c.variant = NbodyVariant::Pairs;
+            c.workGroupSize = s.workGroupSize;
+            c.bodiesPerItem = s.iPerItem;
+            return c;
+        }
+        return built().config;
+    });
 }
 
 TreeForce& NbodySimulation::tree() {
@@ -258,12 +259,8 @@ cl::Event NbodySimulation::enqueueForce(Built& b, const cl::Buffer& acc, std::si
                                         std::size_t iBodies, double kick) {
     StateBuffers& s = state();
     cl::Kernel& k = b.kernel;
-    k.setArg(0, s.pos);
-    k.setArg(1, acc);
-    k.setArg(2, s.vel);
-    k.setArg(3, static_cast<int>(n_));
-    k.setArg(4, static_cast<int>(i0));
-    k.setArg(5, static_cast<int>(iBodies));
+    setArgs(k, s.pos, acc, s.vel, static_cast<int>(n_), static_cast<int>(i0),
+            static_cast<int>(iBodies));
     setRealArg(k, 6, static_cast<double>(params_.softening) * params_.softening, precision_);
     setRealArg(k, 7, kick, precision_);
     const std::size_t groups = (iBodies + b.bodiesPerGroup - 1) / b.bodiesPerGroup;
@@ -278,42 +275,42 @@ bool NbodySimulation::forcesAreShared() const {
     return runsOnOneDeviceInFloat(config_.variant) && ownedCount_ != n_;
 }
 
-void NbodySimulation::computeSharedForces() try {
-    if (!n_) return;
-    if (config_.variant == NbodyVariant::Tree) {
-        TreeForce& t = tree();
-        t.setTheta(params_.theta);
-        t.computeShareSorted(f32_.pos, n_, params_.softening, ownedBegin_, ownedCount_);
-        for (const auto& e : t.lastEvents())
-            lastEvents_.push_back(e);
-    } else {
-        PairForce& f = pairs();
-        f.computeShare(f32_.pos, n_, params_.softening, f32_.acc, ownedBegin_, ownedCount_,
-                       pairShape(forceConfig()));
-        for (const auto& e : f.lastEvents())
-            lastEvents_.push_back(e);
-    }
-    accCurrent_ = false;  // a part of the sum until finishSharedForces()
-} catch (const cl::Error& e) {
-    throwClError("N-body shared force pass failed", e);
+void NbodySimulation::computeSharedForces() {
+    return clBoundary("N-body shared force pass failed", [&] {
+        if (!n_) return;
+        if (config_.variant == NbodyVariant::Tree) {
+            TreeForce& t = tree();
+            t.setTheta(params_.theta);
+            t.computeShareSorted(f32_.pos, n_, params_.softening, ownedBegin_, ownedCount_);
+            for (const auto& e : t.lastEvents())
+                lastEvents_.push_back(e);
+        } else {
+            PairForce& f = pairs();
+            f.computeShare(f32_.pos, n_, params_.softening, f32_.acc, ownedBegin_, ownedCount_,
+                           pairShape(forceConfig()));
+            for (const auto& e : f.lastEvents())
+                lastEvents_.push_back(e);
+        }
+        accCurrent_ = false;  // a part of the sum until finishSharedForces()
+    });
 }
 
 const cl::Buffer& NbodySimulation::sharedForceSlices() {
     return tree().sortedAccelerations();
 }
 
-void NbodySimulation::finishSharedForces() try {
-    if (n_ && sharedForcesAreSlices())
-        lastEvents_.emplace_back("tree-scatter", tree().scatterSorted(f32_.acc));
-    if (pendingKick_ != 0 && ownedCount_) {
-        PairForce& f = pairs();
-        f.kick(f32_.acc, f32_.vel, ownedBegin_, ownedCount_, pendingKick_);
-        lastEvents_.push_back(f.lastEvents().back());
-    }
-    pendingKick_ = 0;
-    accCurrent_ = true;
-} catch (const cl::Error& e) {
-    throwClError("N-body half-kick after the shared force pass failed", e);
+void NbodySimulation::finishSharedForces() {
+    return clBoundary("N-body half-kick after the shared force pass failed", [&] {
+        if (n_ && sharedForcesAreSlices())
+            lastEvents_.emplace_back("tree-scatter", tree().scatterSorted(f32_.acc));
+        if (pendingKick_ != 0 && ownedCount_) {
+            PairForce& f = pairs();
+            f.kick(f32_.acc, f32_.vel, ownedBegin_, ownedCount_, pendingKick_);
+            lastEvents_.push_back(f.lastEvents().back());
+        }
+        pendingKick_ = 0;
+        accCurrent_ = true;
+    });
 }
 
 void NbodySimulation::computeForces(bool kick, float kickFactor) {
@@ -359,9 +356,7 @@ void NbodySimulation::ensureAccelerationsCurrent() {
 
 void NbodySimulation::convert(cl::Kernel& k, const cl::Buffer& from, const cl::Buffer& to,
                               const char* name) {
-    k.setArg(0, from);
-    k.setArg(1, to);
-    k.setArg(2, static_cast<int>(n_));
+    setArgs(k, from, to, static_cast<int>(n_));
     cl::Event ev;
     cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(n_, kElementwiseWg)),
                                      cl::NDRange(kElementwiseWg), nullptr, &ev);
@@ -410,10 +405,7 @@ void NbodySimulation::runUpdate(cl::Kernel& k, const char* name,
                                 std::initializer_list<double> reals) {
     if (ownedCount_ == 0) return;
     const StateBuffers& s = state();
-    k.setArg(0, s.pos);
-    k.setArg(1, s.vel);
-    k.setArg(2, s.acc);
-    k.setArg(3, static_cast<int>(ownedBegin_ + ownedCount_));
+    setArgs(k, s.pos, s.vel, s.acc, static_cast<int>(ownedBegin_ + ownedCount_));
     cl_uint index = 4;
     for (double v : reals)
         setRealArg(k, index++, v, precision_);
@@ -424,61 +416,67 @@ void NbodySimulation::runUpdate(cl::Kernel& k, const char* name,
     lastEvents_.emplace_back(name, ev);
 }
 
-void NbodySimulation::advance() try {
-    if (!n_) return;
-    const int p = precision_ == NbodyPrecision::Double ? 1 : 0;
-    const double dt = params_.dt;
-    ensureAccelerationsCurrent();
-    if (integrator_ == NbodyIntegrator::Leapfrog) {
-        runUpdate(kernels_->kickDrift[p], "kick-drift", {dt / 2, dt, params_.damping});
-    } else {
-        runUpdate(kernels_->taylor[p], "update", {dt, params_.damping});
-        accCurrent_ = false;  // a belongs to the old positions
-    }
-} catch (const cl::Error& e) {
-    throwClError("N-body step failed (" + describe(effectiveKernelConfig()) + ")", e);
+void NbodySimulation::advance() {
+    return clBoundary(
+        [&] { return "N-body step failed (" + describe(effectiveKernelConfig()) + ")"; },
+        [&] {
+            if (!n_) return;
+            const int p = precision_ == NbodyPrecision::Double ? 1 : 0;
+            const double dt = params_.dt;
+            ensureAccelerationsCurrent();
+            if (integrator_ == NbodyIntegrator::Leapfrog) {
+                runUpdate(kernels_->kickDrift[p], "kick-drift", {dt / 2, dt, params_.damping});
+            } else {
+                runUpdate(kernels_->taylor[p], "update", {dt, params_.damping});
+                accCurrent_ = false;  // a belongs to the old positions
+            }
+        });
 }
 
-void NbodySimulation::complete() try {
-    if (!n_) return;
-    if (integrator_ == NbodyIntegrator::Leapfrog)
-        computeForces(true, static_cast<float>(params_.dt / 2));  // exact: dt is float
-    time_ += params_.dt;
-    ++steps_;
-} catch (const cl::Error& e) {
-    throwClError("N-body step failed (" + describe(effectiveKernelConfig()) + ")", e);
+void NbodySimulation::complete() {
+    return clBoundary(
+        [&] { return "N-body step failed (" + describe(effectiveKernelConfig()) + ")"; },
+        [&] {
+            if (!n_) return;
+            if (integrator_ == NbodyIntegrator::Leapfrog)
+                computeForces(true, static_cast<float>(params_.dt / 2));  // exact: dt is float
+            time_ += params_.dt;
+            ++steps_;
+        });
 }
 
-void NbodySimulation::endSteps() try {
-    refreshFloatMirror();
-    cc_.queue().flush();
-} catch (const cl::Error& e) {
-    throwClError("N-body step failed (" + describe(effectiveKernelConfig()) + ")", e);
+void NbodySimulation::endSteps() {
+    return clBoundary(
+        [&] { return "N-body step failed (" + describe(effectiveKernelConfig()) + ")"; },
+        [&] {
+            refreshFloatMirror();
+            cc_.queue().flush();
+        });
 }
 
-NbodyStepTimings NbodySimulation::lastStepTimings() try {
-    NbodyStepTimings t;
-    t.steps = lastSteps_;
-    t.bodies = static_cast<long long>(n_);
-    for (const auto& [name, ev] : lastEvents_) {
-        const double ms = eventMilliseconds(ev);
-        t.kernelMs += ms;
-        if (name.rfind("force", 0) == 0 || name.rfind("tree-", 0) == 0) t.forceMs += ms;
-        auto it = std::find_if(t.kernels.begin(), t.kernels.end(),
-                               [&](const NbodyKernelTime& k) { return k.kernel == name; });
-        if (it == t.kernels.end())
-            t.kernels.push_back({name, ms, 1});
-        else
-            it->ms += ms, ++it->launches;
-    }
-    const NbodyVariant ran =
-        config_.variant == NbodyVariant::Tree ? NbodyVariant::Tree : forceConfig().variant;
-    countNbodyWork(
-        t, ran, precision_ == NbodyPrecision::Double,
-        ran == NbodyVariant::Tree && tree_ ? tree_->lastWalkStats().interactionsPerBody : 0);
-    return t;
-} catch (const cl::Error& e) {
-    throwClError("cannot read the N-body kernel timings", e);
+NbodyStepTimings NbodySimulation::lastStepTimings() {
+    return clBoundary("cannot read the N-body kernel timings", [&] {
+        NbodyStepTimings t;
+        t.steps = lastSteps_;
+        t.bodies = static_cast<long long>(n_);
+        for (const auto& [name, ev] : lastEvents_) {
+            const double ms = eventMilliseconds(ev);
+            t.kernelMs += ms;
+            if (name.rfind("force", 0) == 0 || name.rfind("tree-", 0) == 0) t.forceMs += ms;
+            auto it = std::find_if(t.kernels.begin(), t.kernels.end(),
+                                   [&](const NbodyKernelTime& k) { return k.kernel == name; });
+            if (it == t.kernels.end())
+                t.kernels.push_back({name, ms, 1});
+            else
+                it->ms += ms, ++it->launches;
+        }
+        const NbodyVariant ran =
+            config_.variant == NbodyVariant::Tree ? NbodyVariant::Tree : forceConfig().variant;
+        countNbodyWork(
+            t, ran, precision_ == NbodyPrecision::Double,
+            ran == NbodyVariant::Tree && tree_ ? tree_->lastWalkStats().interactionsPerBody : 0);
+        return t;
+    });
 }
 
 // ---- state ------------------------------------------------------------------------------------
@@ -499,12 +497,11 @@ void NbodySimulation::allocate(std::size_t n, bool floatState, bool doubleState)
         for (cl::Buffer* b : {&s.pos, &s.vel, &s.acc})
             *b = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n * bytesPerBody);
     };
-    try {
-        if (floatState) make(f32_, 16);
-        if (doubleState) make(f64_, 32);
-    } catch (const cl::Error& e) {
-        throwClError("cannot allocate device memory for " + std::to_string(n) + " bodies", e);
-    }
+    clBoundary([&] { return "cannot allocate device memory for " + std::to_string(n) + " bodies"; },
+               [&] {
+                   if (floatState) make(f32_, 16);
+                   if (doubleState) make(f64_, 32);
+               });
 }
 
 void NbodySimulation::load(const std::vector<Body>& bodies) {
@@ -536,7 +533,7 @@ void NbodySimulation::uploadState(const std::vector<Body>& bodies) {
         vel[i] = bodies[i].vel;
     }
     auto& q = cc_.queue();
-    try {
+    clBoundary("cannot upload the bodies to the device", [&] {
         q.enqueueWriteBuffer(f32_.pos, CL_TRUE, 0, n * 16, pos.data());
         q.enqueueWriteBuffer(f32_.vel, CL_TRUE, 0, n * 16, vel.data());
         if (precision_ == NbodyPrecision::Double) {
@@ -549,76 +546,74 @@ void NbodySimulation::uploadState(const std::vector<Body>& bodies) {
             q.enqueueWriteBuffer(f64_.pos, CL_TRUE, 0, n * 32, pd.data());
             q.enqueueWriteBuffer(f64_.vel, CL_TRUE, 0, n * 32, vd.data());
         }
-    } catch (const cl::Error& e) {
-        throwClError("cannot upload the bodies to the device", e);
-    }
+    });
     accCurrent_ = false;
 }
 
-std::vector<Body> NbodySimulation::readBodies() try {
-    std::vector<Float4> pos(n_), vel(n_);
-    if (n_) {
-        cc_.queue().enqueueReadBuffer(f32_.pos, CL_TRUE, 0, n_ * 16, pos.data());
-        cc_.queue().enqueueReadBuffer(f32_.vel, CL_TRUE, 0, n_ * 16, vel.data());
-    }
-    std::vector<Body> out(n_);
-    for (std::size_t i = 0; i < n_; ++i)
-        out[i] = {pos[i], vel[i]};
-    return out;
-} catch (const cl::Error& e) {
-    throwClError("cannot read the bodies back from the device", e);
-}
-
-std::vector<Float4> NbodySimulation::readAccelerations() try {
-    std::vector<Float4> out(n_);
-    if (!n_) return out;
-    ensureAccelerationsCurrent();
-    if (precision_ == NbodyPrecision::Double) {
-        std::vector<double> d(4 * n_);
-        cc_.queue().enqueueReadBuffer(f64_.acc, CL_TRUE, 0, n_ * 32, d.data());
+std::vector<Body> NbodySimulation::readBodies() {
+    return clBoundary("cannot read the bodies back from the device", [&] {
+        std::vector<Float4> pos(n_), vel(n_);
+        if (n_) {
+            cc_.queue().enqueueReadBuffer(f32_.pos, CL_TRUE, 0, n_ * 16, pos.data());
+            cc_.queue().enqueueReadBuffer(f32_.vel, CL_TRUE, 0, n_ * 16, vel.data());
+        }
+        std::vector<Body> out(n_);
         for (std::size_t i = 0; i < n_; ++i)
-            out[i] = {float(d[4 * i]), float(d[4 * i + 1]), float(d[4 * i + 2]),
-                      float(d[4 * i + 3])};
-    } else {
-        cc_.queue().enqueueReadBuffer(f32_.acc, CL_TRUE, 0, n_ * 16, out.data());
-    }
-    return out;
-} catch (const cl::Error& e) {
-    throwClError("cannot read the accelerations back from the device", e);
+            out[i] = {pos[i], vel[i]};
+        return out;
+    });
 }
 
-std::vector<double> NbodySimulation::readAccelerationsDouble() try {
-    std::vector<double> out(4 * n_);
-    if (!n_) return out;
-    if (precision_ == NbodyPrecision::Double) {
+std::vector<Float4> NbodySimulation::readAccelerations() {
+    return clBoundary("cannot read the accelerations back from the device", [&] {
+        std::vector<Float4> out(n_);
+        if (!n_) return out;
         ensureAccelerationsCurrent();
-        cc_.queue().enqueueReadBuffer(f64_.acc, CL_TRUE, 0, n_ * 32, out.data());
-    } else {
-        const auto f = readAccelerations();
-        for (std::size_t i = 0; i < n_; ++i)
-            out[4 * i] = f[i].x, out[4 * i + 1] = f[i].y, out[4 * i + 2] = f[i].z,
-                    out[4 * i + 3] = f[i].w;
-    }
-    return out;
-} catch (const cl::Error& e) {
-    throwClError("cannot read the accelerations back from the device", e);
+        if (precision_ == NbodyPrecision::Double) {
+            std::vector<double> d(4 * n_);
+            cc_.queue().enqueueReadBuffer(f64_.acc, CL_TRUE, 0, n_ * 32, d.data());
+            for (std::size_t i = 0; i < n_; ++i)
+                out[i] = {float(d[4 * i]), float(d[4 * i + 1]), float(d[4 * i + 2]),
+                          float(d[4 * i + 3])};
+        } else {
+            cc_.queue().enqueueReadBuffer(f32_.acc, CL_TRUE, 0, n_ * 16, out.data());
+        }
+        return out;
+    });
 }
 
-TreeAccuracy NbodySimulation::forceAccuracy(int samples) try {
-    if (!n_ || precision_ == NbodyPrecision::Double) return {};
-    if (forcesAreShared()) {
-        if (config_.variant != NbodyVariant::Tree) return {};  // holds parts, not accelerations
-        // This device holds its share's part of the others' accelerations: it measures a whole
-        // tree pass of its own instead, which is the split's answer (the same tree and forces).
-        cl::Buffer whole(cc_.context(), CL_MEM_READ_WRITE, n_ * sizeof(cl_float4));
-        tree().setTheta(params_.theta);
-        tree().compute(f32_.pos, n_, params_.softening, whole);
-        return tree().accuracy(f32_.pos, n_, params_.softening, whole, samples);
-    }
-    ensureAccelerationsCurrent();
-    return tree().accuracy(f32_.pos, n_, params_.softening, f32_.acc, samples);
-} catch (const cl::Error& e) {
-    throwClError("cannot sample the N-body force accuracy", e);
+std::vector<double> NbodySimulation::readAccelerationsDouble() {
+    return clBoundary("cannot read the accelerations back from the device", [&] {
+        std::vector<double> out(4 * n_);
+        if (!n_) return out;
+        if (precision_ == NbodyPrecision::Double) {
+            ensureAccelerationsCurrent();
+            cc_.queue().enqueueReadBuffer(f64_.acc, CL_TRUE, 0, n_ * 32, out.data());
+        } else {
+            const auto f = readAccelerations();
+            for (std::size_t i = 0; i < n_; ++i)
+                out[4 * i] = f[i].x, out[4 * i + 1] = f[i].y, out[4 * i + 2] = f[i].z,
+                        out[4 * i + 3] = f[i].w;
+        }
+        return out;
+    });
+}
+
+TreeAccuracy NbodySimulation::forceAccuracy(int samples) {
+    return clBoundary("cannot sample the N-body force accuracy", [&]() -> TreeAccuracy {
+        if (!n_ || precision_ == NbodyPrecision::Double) return {};
+        if (forcesAreShared()) {
+            if (config_.variant != NbodyVariant::Tree) return {};  // holds parts, not accelerations
+            // This device holds its share's part of the others' accelerations: it measures a whole
+            // tree pass of its own instead, which is the split's answer (the same tree and forces).
+            cl::Buffer whole(cc_.context(), CL_MEM_READ_WRITE, n_ * sizeof(cl_float4));
+            tree().setTheta(params_.theta);
+            tree().compute(f32_.pos, n_, params_.softening, whole);
+            return tree().accuracy(f32_.pos, n_, params_.softening, whole, samples);
+        }
+        ensureAccelerationsCurrent();
+        return tree().accuracy(f32_.pos, n_, params_.softening, f32_.acc, samples);
+    });
 }
 
 TreeWalkStats NbodySimulation::treeWalkStats() {
@@ -696,40 +691,40 @@ void NbodySimulation::setSplit(int s) {
     setConfigField(*this, &NbodyKernelConfig::split, s);
 }
 
-void NbodySimulation::setPrecision(NbodyPrecision p) try {
-    if (p == precision_) return;
-    if (p == NbodyPrecision::Double && !supportsFp64())
-        throw Error(cc_.info().name + " has no cl_khr_fp64: double precision is not available");
-    if (p == NbodyPrecision::Double && runsOnOneDeviceInFloat(config_.variant))
-        throw Error(std::string("the ") + variantName(config_.variant) +
-                    " variant computes in float only: pick an all-pairs variant for fp64");
-    if (!kernels_->toFloat()) fetchDoubleKernels(*kernels_);
-    if (p == NbodyPrecision::Double) {
-        precision_ = p;
-        if (n_) {
-            try {
-                allocate(n_, false, true);
-            } catch (...) {
-                precision_ = NbodyPrecision::Float;
-                throw;
+void NbodySimulation::setPrecision(NbodyPrecision p) {
+    return clBoundary("cannot switch the N-body precision", [&] {
+        if (p == precision_) return;
+        if (p == NbodyPrecision::Double && !supportsFp64())
+            throw Error(cc_.info().name + " has no cl_khr_fp64: double precision is not available");
+        if (p == NbodyPrecision::Double && runsOnOneDeviceInFloat(config_.variant))
+            throw Error(std::string("the ") + variantName(config_.variant) +
+                        " variant computes in float only: pick an all-pairs variant for fp64");
+        if (!kernels_->toFloat()) fetchDoubleKernels(*kernels_);
+        if (p == NbodyPrecision::Double) {
+            precision_ = p;
+            if (n_) {
+                try {
+                    allocate(n_, false, true);
+                } catch (...) {
+                    precision_ = NbodyPrecision::Float;
+                    throw;
+                }
+                convert(kernels_->toDouble, f32_.pos, f64_.pos, nullptr);
+                convert(kernels_->toDouble, f32_.vel, f64_.vel, nullptr);
+                convert(kernels_->toDouble, f32_.acc, f64_.acc, nullptr);
             }
-            convert(kernels_->toDouble, f32_.pos, f64_.pos, nullptr);
-            convert(kernels_->toDouble, f32_.vel, f64_.vel, nullptr);
-            convert(kernels_->toDouble, f32_.acc, f64_.acc, nullptr);
+        } else {
+            if (n_) {
+                convert(kernels_->toFloat, f64_.pos, f32_.pos, nullptr);
+                convert(kernels_->toFloat, f64_.vel, f32_.vel, nullptr);
+                convert(kernels_->toFloat, f64_.acc, f32_.acc, nullptr);
+                cc_.queue().finish();
+            }
+            f64_ = StateBuffers{};
+            precision_ = p;
         }
-    } else {
-        if (n_) {
-            convert(kernels_->toFloat, f64_.pos, f32_.pos, nullptr);
-            convert(kernels_->toFloat, f64_.vel, f32_.vel, nullptr);
-            convert(kernels_->toFloat, f64_.acc, f32_.acc, nullptr);
-            cc_.queue().finish();
-        }
-        f64_ = StateBuffers{};
-        precision_ = p;
-    }
-    kernels_->current = nullptr;
-} catch (const cl::Error& e) {
-    throwClError("cannot switch the N-body precision", e);
+        kernels_->current = nullptr;
+    });
 }
 
 }  // namespace clviz

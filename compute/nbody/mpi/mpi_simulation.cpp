@@ -136,71 +136,80 @@ void NbodyMpiSimulation::ensureAccStaging() {
 // the others': 16 x N (P - 1) / P bytes), the others' slices back to the device, which returns
 // them to the body order and kicks. Every rank sorts the same way, so no index travels; nothing is
 // added, so the accelerations are one device's walk exactly.
-void NbodyMpiSimulation::exchangeForceSlices() try {
-    constexpr std::size_t kBytes = sizeof(cl_float4);
-    auto& q = cc_.queue();
-    ensureAccStaging();
-    if (accType_ == MPI_DATATYPE_NULL) {
-        MPI_Type_contiguous(static_cast<int>(kBytes), MPI_BYTE, &accType_);
-        MPI_Type_commit(&accType_);
-    }
-    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
-    const cl::Buffer& sorted = local_.sharedForceSlices();
-    if (mine.count) {
-        cl::Event ev;
-        q.enqueueReadBuffer(sorted, CL_TRUE, mine.begin * kBytes, mine.count * kBytes,
-                            accHost_ + mine.begin * kBytes, nullptr, &ev);
-        transfers_.push_back(ev);
-    }
-    mpi_.allgatherv(accHost_, counts(), displacements(), accType_,
-                    "exchange of the tree accelerations of step " + std::to_string(steps_ + 1));
-    gatherMs_ += mpi_.lastMs();
-    auto upload = [&](std::size_t from, std::size_t to) {
-        if (to <= from) return;
-        cl::Event ev;
-        q.enqueueWriteBuffer(sorted, CL_FALSE, from * kBytes, (to - from) * kBytes,
-                             accHost_ + from * kBytes, nullptr, &ev);
-        transfers_.push_back(ev);
-    };
-    upload(0, mine.begin);
-    upload(mine.end(), n_);
-    local_.finishSharedForces();
-} catch (const cl::Error& e) {
-    throwClError("the MPI exchange of the tree accelerations failed on rank " +
-                     std::to_string(session_.rank()),
-                 e);
+void NbodyMpiSimulation::exchangeForceSlices() {
+    return clBoundary(
+        [&] {
+            return "the MPI exchange of the tree accelerations failed on rank " +
+                   std::to_string(session_.rank());
+        },
+        [&] {
+            constexpr std::size_t kBytes = sizeof(cl_float4);
+            auto& q = cc_.queue();
+            ensureAccStaging();
+            if (accType_ == MPI_DATATYPE_NULL) {
+                MPI_Type_contiguous(static_cast<int>(kBytes), MPI_BYTE, &accType_);
+                MPI_Type_commit(&accType_);
+            }
+            const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+            const cl::Buffer& sorted = local_.sharedForceSlices();
+            if (mine.count) {
+                cl::Event ev;
+                q.enqueueReadBuffer(sorted, CL_TRUE, mine.begin * kBytes, mine.count * kBytes,
+                                    accHost_ + mine.begin * kBytes, nullptr, &ev);
+                transfers_.push_back(ev);
+            }
+            mpi_.allgatherv(
+                accHost_, counts(), displacements(), accType_,
+                "exchange of the tree accelerations of step " + std::to_string(steps_ + 1));
+            gatherMs_ += mpi_.lastMs();
+            auto upload = [&](std::size_t from, std::size_t to) {
+                if (to <= from) return;
+                cl::Event ev;
+                q.enqueueWriteBuffer(sorted, CL_FALSE, from * kBytes, (to - from) * kBytes,
+                                     accHost_ + from * kBytes, nullptr, &ev);
+                transfers_.push_back(ev);
+            };
+            upload(0, mine.begin);
+            upload(mine.end(), n_);
+            local_.finishSharedForces();
+        });
 }
 
 // Pairs: this rank's part of every body's acceleration out to the host (N x 16 bytes), summed
 // over the ranks by MPI_Ireduce_scatter (each rank receives its slice's sums), the sums back to
 // the device, then the closing half-kick. The upload is done before the next sum's read (in-order
 // queue).
-void NbodyMpiSimulation::sumForceParts() try {
-    const std::size_t bytes = n_ * sizeof(cl_float4);
-    auto& q = cc_.queue();
-    ensureAccStaging();
-    cl::Event read;
-    q.enqueueReadBuffer(local_.workingAccelerations(), CL_TRUE, 0, bytes, accHost_, nullptr, &read);
-    transfers_.push_back(read);
-    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
-    accMine_.resize(4 * std::max<std::size_t>(mine.count, 1));
-    std::vector<int> c = counts();
-    for (int& k : c)
-        k *= 4;
-    mpi_.reduceScatter(accHost_, accMine_.data(), c, MPI_FLOAT, MPI_SUM,
-                       "sum of the accelerations of step " + std::to_string(steps_ + 1));
-    gatherMs_ += mpi_.lastMs();
-    if (mine.count) {
-        cl::Event ev;
-        q.enqueueWriteBuffer(local_.workingAccelerations(), CL_FALSE,
-                             mine.begin * sizeof(cl_float4), mine.count * sizeof(cl_float4),
-                             accMine_.data(), nullptr, &ev);
-        transfers_.push_back(ev);
-    }
-    local_.finishSharedForces();
-} catch (const cl::Error& e) {
-    throwClError(
-        "the MPI sum of the accelerations failed on rank " + std::to_string(session_.rank()), e);
+void NbodyMpiSimulation::sumForceParts() {
+    return clBoundary(
+        [&] {
+            return "the MPI sum of the accelerations failed on rank " +
+                   std::to_string(session_.rank());
+        },
+        [&] {
+            const std::size_t bytes = n_ * sizeof(cl_float4);
+            auto& q = cc_.queue();
+            ensureAccStaging();
+            cl::Event read;
+            q.enqueueReadBuffer(local_.workingAccelerations(), CL_TRUE, 0, bytes, accHost_, nullptr,
+                                &read);
+            transfers_.push_back(read);
+            const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+            accMine_.resize(4 * std::max<std::size_t>(mine.count, 1));
+            std::vector<int> c = counts();
+            for (int& k : c)
+                k *= 4;
+            mpi_.reduceScatter(accHost_, accMine_.data(), c, MPI_FLOAT, MPI_SUM,
+                               "sum of the accelerations of step " + std::to_string(steps_ + 1));
+            gatherMs_ += mpi_.lastMs();
+            if (mine.count) {
+                cl::Event ev;
+                q.enqueueWriteBuffer(local_.workingAccelerations(), CL_FALSE,
+                                     mine.begin * sizeof(cl_float4), mine.count * sizeof(cl_float4),
+                                     accMine_.data(), nullptr, &ev);
+                transfers_.push_back(ev);
+            }
+            local_.finishSharedForces();
+        });
 }
 
 void NbodyMpiSimulation::setPrecision(NbodyPrecision p) {
@@ -208,24 +217,24 @@ void NbodyMpiSimulation::setPrecision(NbodyPrecision p) {
     energyReference_.reset();
 }
 
-void NbodyMpiSimulation::ensureStaging() try {
-    const std::size_t bodyBytes = local_.workingBodyBytes();
-    if (bodyTypeBytes_ != bodyBytes) {
-        if (bodyType_ != MPI_DATATYPE_NULL) MPI_Type_free(&bodyType_);
-        MPI_Type_contiguous(static_cast<int>(bodyBytes), MPI_BYTE, &bodyType_);
-        MPI_Type_commit(&bodyType_);
-        bodyTypeBytes_ = bodyBytes;
-    }
-    const std::size_t bytes = n_ * bodyBytes;
-    if (stagingBytes_ == bytes) return;
-    if (host_) cc_.queue().enqueueUnmapMemObject(staging_, host_);
-    host_ = nullptr;
-    staging_ = cl::Buffer(cc_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
-    host_ = static_cast<char*>(
-        cc_.queue().enqueueMapBuffer(staging_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
-    stagingBytes_ = bytes;
-} catch (const cl::Error& e) {
-    throwClError("cannot allocate pinned host memory for the MPI position exchange", e);
+void NbodyMpiSimulation::ensureStaging() {
+    return clBoundary("cannot allocate pinned host memory for the MPI position exchange", [&] {
+        const std::size_t bodyBytes = local_.workingBodyBytes();
+        if (bodyTypeBytes_ != bodyBytes) {
+            if (bodyType_ != MPI_DATATYPE_NULL) MPI_Type_free(&bodyType_);
+            MPI_Type_contiguous(static_cast<int>(bodyBytes), MPI_BYTE, &bodyType_);
+            MPI_Type_commit(&bodyType_);
+            bodyTypeBytes_ = bodyBytes;
+        }
+        const std::size_t bytes = n_ * bodyBytes;
+        if (stagingBytes_ == bytes) return;
+        if (host_) cc_.queue().enqueueUnmapMemObject(staging_, host_);
+        host_ = nullptr;
+        staging_ = cl::Buffer(cc_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+        host_ = static_cast<char*>(
+            cc_.queue().enqueueMapBuffer(staging_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+        stagingBytes_ = bytes;
+    });
 }
 
 void NbodyMpiSimulation::step(int count) {
@@ -259,30 +268,34 @@ void NbodyMpiSimulation::step(int count) {
 // to the device. The read must finish before MPI sends it; the uploads are left to the in-order
 // queue (complete() runs after them) and are done before the next step's read, so the host
 // buffer is never overwritten while a transfer still uses it.
-void NbodyMpiSimulation::exchangePositions() try {
-    const std::size_t bytes = local_.workingBodyBytes();
-    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
-    auto& q = cc_.queue();
-    if (mine.count) {
-        cl::Event ev;
-        q.enqueueReadBuffer(local_.workingPositions(), CL_TRUE, mine.begin * bytes,
-                            mine.count * bytes, host_ + mine.begin * bytes, nullptr, &ev);
-        transfers_.push_back(ev);
-    }
-    mpi_.allgatherv(host_, counts(), displacements(), bodyType_,
-                    "position exchange of step " + std::to_string(steps_ + 1));
-    gatherMs_ += mpi_.lastMs();
-    auto upload = [&](std::size_t from, std::size_t to) {
-        if (to <= from) return;
-        cl::Event ev;
-        q.enqueueWriteBuffer(local_.workingPositions(), CL_FALSE, from * bytes, (to - from) * bytes,
-                             host_ + from * bytes, nullptr, &ev);
-        transfers_.push_back(ev);
-    };
-    upload(0, mine.begin);
-    upload(mine.end(), n_);
-} catch (const cl::Error& e) {
-    throwClError("the MPI position exchange failed on rank " + std::to_string(session_.rank()), e);
+void NbodyMpiSimulation::exchangePositions() {
+    return clBoundary(
+        [&] {
+            return "the MPI position exchange failed on rank " + std::to_string(session_.rank());
+        },
+        [&] {
+            const std::size_t bytes = local_.workingBodyBytes();
+            const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+            auto& q = cc_.queue();
+            if (mine.count) {
+                cl::Event ev;
+                q.enqueueReadBuffer(local_.workingPositions(), CL_TRUE, mine.begin * bytes,
+                                    mine.count * bytes, host_ + mine.begin * bytes, nullptr, &ev);
+                transfers_.push_back(ev);
+            }
+            mpi_.allgatherv(host_, counts(), displacements(), bodyType_,
+                            "position exchange of step " + std::to_string(steps_ + 1));
+            gatherMs_ += mpi_.lastMs();
+            auto upload = [&](std::size_t from, std::size_t to) {
+                if (to <= from) return;
+                cl::Event ev;
+                q.enqueueWriteBuffer(local_.workingPositions(), CL_FALSE, from * bytes,
+                                     (to - from) * bytes, host_ + from * bytes, nullptr, &ev);
+                transfers_.push_back(ev);
+            };
+            upload(0, mine.begin);
+            upload(mine.end(), n_);
+        });
 }
 
 void NbodyMpiSimulation::setWeights(const std::vector<double>& weights) {
@@ -308,24 +321,24 @@ void NbodyMpiSimulation::rebalanceIfWorthIt() {
 
 // New owners need the velocities of the bodies they take over: every rank all-gathers them and
 // recomputes the accelerations of its new slice in its next step.
-void NbodyMpiSimulation::applySlices(const std::vector<BodySlice>& slices) try {
-    ensureStaging();
-    const std::size_t bytes = local_.workingBodyBytes();
-    const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
-    std::vector<char> vel(n_ * bytes);
-    auto& q = cc_.queue();
-    if (mine.count)
-        q.enqueueReadBuffer(local_.workingVelocities(), CL_TRUE, mine.begin * bytes,
-                            mine.count * bytes, vel.data() + mine.begin * bytes);
-    mpi_.allgatherv(vel.data(), counts(), displacements(), bodyType_,
-                    "velocity exchange after re-slicing");
-    q.enqueueWriteBuffer(local_.workingVelocities(), CL_TRUE, 0, vel.size(), vel.data());
-    slices_ = slices;
-    const BodySlice& next = slices_[static_cast<std::size_t>(session_.rank())];
-    local_.setOwnedRange(next.begin, next.count);
-    local_.invalidateAccelerations();  // on every rank: the split forces need them all
-} catch (const cl::Error& e) {
-    throwClError("cannot move the N-body velocities between ranks", e);
+void NbodyMpiSimulation::applySlices(const std::vector<BodySlice>& slices) {
+    return clBoundary("cannot move the N-body velocities between ranks", [&] {
+        ensureStaging();
+        const std::size_t bytes = local_.workingBodyBytes();
+        const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+        std::vector<char> vel(n_ * bytes);
+        auto& q = cc_.queue();
+        if (mine.count)
+            q.enqueueReadBuffer(local_.workingVelocities(), CL_TRUE, mine.begin * bytes,
+                                mine.count * bytes, vel.data() + mine.begin * bytes);
+        mpi_.allgatherv(vel.data(), counts(), displacements(), bodyType_,
+                        "velocity exchange after re-slicing");
+        q.enqueueWriteBuffer(local_.workingVelocities(), CL_TRUE, 0, vel.size(), vel.data());
+        slices_ = slices;
+        const BodySlice& next = slices_[static_cast<std::size_t>(session_.rank())];
+        local_.setOwnedRange(next.begin, next.count);
+        local_.invalidateAccelerations();  // on every rank: the split forces need them all
+    });
 }
 
 std::vector<Body> NbodyMpiSimulation::readBodies() {
@@ -391,12 +404,10 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
     if (lastSteps_ > 0) {
         const double steps = lastSteps_;
         double transfer = 0;
-        try {
+        clBoundary("cannot read the exchange timings", [&] {
             for (const cl::Event& ev : transfers_)
                 transfer += eventMilliseconds(ev);
-        } catch (const cl::Error& e) {
-            throwClError("cannot read the exchange timings", e);
-        }
+        });
         mine.wall = wallMs_ / steps;
         mine.compute = local_.lastStepTimings().kernelMs / steps;
         mine.transfer = transfer / steps;

@@ -31,16 +31,17 @@ struct NbodyMultiDevice::Staging {
     Staging(ComputeContext& cc, std::size_t bytes, std::size_t halves = 2,
             const char* what = "the position exchange")
         : owner(&cc), halfBytes(bytes) {
-        try {
-            buffer =
-                cl::Buffer(cc.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, halves * bytes);
-            host = static_cast<char*>(cc.queue().enqueueMapBuffer(
-                buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, halves * bytes));
-        } catch (const cl::Error& e) {
-            throwClError("cannot allocate " + formatBytes(halves * bytes) +
-                             " of pinned host memory for " + what,
-                         e);
-        }
+        clBoundary(
+            [&] {
+                return "cannot allocate " + formatBytes(halves * bytes) +
+                       " of pinned host memory for " + what;
+            },
+            [&] {
+                buffer = cl::Buffer(cc.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE,
+                                    halves * bytes);
+                host = static_cast<char*>(cc.queue().enqueueMapBuffer(
+                    buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, halves * bytes));
+            });
     }
     ~Staging() {
         try {
@@ -150,46 +151,46 @@ void NbodyMultiDevice::step(int count) {
     lastWallMs_ = msSince(start);
 }
 
-void NbodyMultiDevice::exchangePositions(int parity) try {
-    const std::size_t bytes = sims_[0]->workingBodyBytes();
-    if (!staging_ || staging_->halfBytes != n_ * bytes)
-        staging_ = std::make_unique<Staging>(*contexts_[0], n_ * bytes);
-    char* host = staging_->half(parity);
+void NbodyMultiDevice::exchangePositions(int parity) {
+    return clBoundary("the N-body position exchange between devices failed", [&] {
+        const std::size_t bytes = sims_[0]->workingBodyBytes();
+        if (!staging_ || staging_->halfBytes != n_ * bytes)
+            staging_ = std::make_unique<Staging>(*contexts_[0], n_ * bytes);
+        char* host = staging_->half(parity);
 
-    // Each slice out to the host; the host clock says who finished last.
-    CompletionClock clock(sims_.size());
-    for (std::size_t d = 0; d < sims_.size(); ++d) {
-        const BodySlice& sl = slices_[d];
-        cl::Event ev;
-        if (sl.count)
-            contexts_[d]->queue().enqueueReadBuffer(sims_[d]->workingPositions(), CL_FALSE,
-                                                    sl.begin * bytes, sl.count * bytes,
-                                                    host + sl.begin * bytes, nullptr, &ev);
-        clock.watch(d, ev);
-        if (ev()) transferEvents_[d].push_back(ev);
-        contexts_[d]->queue().flush();  // the read must start while the host polls
-    }
-    const std::vector<double> done = clock.wait();
-    const double last = *std::max_element(done.begin(), done.end());
-    for (std::size_t d = 0; d < sims_.size(); ++d)
-        waitMs_[d] += last - done[d];
-
-    // The other slices in: the bodies before this device's slice and those after it.
-    for (std::size_t d = 0; d < sims_.size(); ++d) {
-        const BodySlice& sl = slices_[d];
-        auto upload = [&](std::size_t from, std::size_t to) {
-            if (to <= from) return;
+        // Each slice out to the host; the host clock says who finished last.
+        CompletionClock clock(sims_.size());
+        for (std::size_t d = 0; d < sims_.size(); ++d) {
+            const BodySlice& sl = slices_[d];
             cl::Event ev;
-            contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingPositions(), CL_FALSE,
-                                                     from * bytes, (to - from) * bytes,
-                                                     host + from * bytes, nullptr, &ev);
-            transferEvents_[d].push_back(ev);
-        };
-        upload(0, sl.begin);
-        upload(sl.end(), n_);
-    }
-} catch (const cl::Error& e) {
-    throwClError("the N-body position exchange between devices failed", e);
+            if (sl.count)
+                contexts_[d]->queue().enqueueReadBuffer(sims_[d]->workingPositions(), CL_FALSE,
+                                                        sl.begin * bytes, sl.count * bytes,
+                                                        host + sl.begin * bytes, nullptr, &ev);
+            clock.watch(d, ev);
+            if (ev()) transferEvents_[d].push_back(ev);
+            contexts_[d]->queue().flush();  // the read must start while the host polls
+        }
+        const std::vector<double> done = clock.wait();
+        const double last = *std::max_element(done.begin(), done.end());
+        for (std::size_t d = 0; d < sims_.size(); ++d)
+            waitMs_[d] += last - done[d];
+
+        // The other slices in: the bodies before this device's slice and those after it.
+        for (std::size_t d = 0; d < sims_.size(); ++d) {
+            const BodySlice& sl = slices_[d];
+            auto upload = [&](std::size_t from, std::size_t to) {
+                if (to <= from) return;
+                cl::Event ev;
+                contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingPositions(), CL_FALSE,
+                                                         from * bytes, (to - from) * bytes,
+                                                         host + from * bytes, nullptr, &ev);
+                transferEvents_[d].push_back(ev);
+            };
+            upload(0, sl.begin);
+            upload(sl.end(), n_);
+        }
+    });
 }
 
 bool NbodyMultiDevice::sharedForces() const {
@@ -218,116 +219,116 @@ void NbodyMultiDevice::sumSharedForces() {
         sumForceParts();
 }
 
-void NbodyMultiDevice::sumForceParts() try {
-    const std::size_t bytes = n_ * sizeof(cl_float4);
-    const std::size_t p = sims_.size();
-    if (!accStaging_ || accStaging_->halfBytes != p * bytes)
-        accStaging_ =
-            std::make_unique<Staging>(*contexts_[0], p * bytes, 1, "the sum of the accelerations");
-    CompletionClock clock(p);
-    std::vector<float*> parts;
-    for (std::size_t d = 0; d < p; ++d) {
-        char* part = accStaging_->host + d * bytes;
-        parts.push_back(reinterpret_cast<float*>(part));
-        cl::Event ev;
-        contexts_[d]->queue().enqueueReadBuffer(sims_[d]->workingAccelerations(), CL_FALSE, 0,
-                                                bytes, part, nullptr, &ev);
-        clock.watch(d, ev);
-        transferEvents_[d].push_back(ev);
-        contexts_[d]->queue().flush();
-    }
-    const std::vector<double> done = clock.wait();
-    const double last = *std::max_element(done.begin(), done.end());
-    for (std::size_t d = 0; d < p; ++d)
-        waitMs_[d] += last - done[d];
-    const auto sumStart = std::chrono::steady_clock::now();
-    sumSharedAccelerations(parts, slices_);
-    const double sumMs = msSince(sumStart);
-    for (std::size_t d = 0; d < p; ++d) {
-        hostSumMs_[d] += sumMs;
-        const BodySlice& sl = slices_[d];
-        if (sl.count) {
+void NbodyMultiDevice::sumForceParts() {
+    return clBoundary("the sum of the N-body accelerations over the devices failed", [&] {
+        const std::size_t bytes = n_ * sizeof(cl_float4);
+        const std::size_t p = sims_.size();
+        if (!accStaging_ || accStaging_->halfBytes != p * bytes)
+            accStaging_ = std::make_unique<Staging>(*contexts_[0], p * bytes, 1,
+                                                    "the sum of the accelerations");
+        CompletionClock clock(p);
+        std::vector<float*> parts;
+        for (std::size_t d = 0; d < p; ++d) {
+            char* part = accStaging_->host + d * bytes;
+            parts.push_back(reinterpret_cast<float*>(part));
             cl::Event ev;
-            contexts_[d]->queue().enqueueWriteBuffer(
-                sims_[d]->workingAccelerations(), CL_FALSE, sl.begin * sizeof(cl_float4),
-                sl.count * sizeof(cl_float4),
-                reinterpret_cast<char*>(parts[d]) + sl.begin * sizeof(cl_float4), nullptr, &ev);
+            contexts_[d]->queue().enqueueReadBuffer(sims_[d]->workingAccelerations(), CL_FALSE, 0,
+                                                    bytes, part, nullptr, &ev);
+            clock.watch(d, ev);
             transferEvents_[d].push_back(ev);
+            contexts_[d]->queue().flush();
         }
-        sims_[d]->finishSharedForces();
-        contexts_[d]->queue().flush();
-    }
-} catch (const cl::Error& e) {
-    throwClError("the sum of the N-body accelerations over the devices failed", e);
+        const std::vector<double> done = clock.wait();
+        const double last = *std::max_element(done.begin(), done.end());
+        for (std::size_t d = 0; d < p; ++d)
+            waitMs_[d] += last - done[d];
+        const auto sumStart = std::chrono::steady_clock::now();
+        sumSharedAccelerations(parts, slices_);
+        const double sumMs = msSince(sumStart);
+        for (std::size_t d = 0; d < p; ++d) {
+            hostSumMs_[d] += sumMs;
+            const BodySlice& sl = slices_[d];
+            if (sl.count) {
+                cl::Event ev;
+                contexts_[d]->queue().enqueueWriteBuffer(
+                    sims_[d]->workingAccelerations(), CL_FALSE, sl.begin * sizeof(cl_float4),
+                    sl.count * sizeof(cl_float4),
+                    reinterpret_cast<char*>(parts[d]) + sl.begin * sizeof(cl_float4), nullptr, &ev);
+                transferEvents_[d].push_back(ev);
+            }
+            sims_[d]->finishSharedForces();
+            contexts_[d]->queue().flush();
+        }
+    });
 }
 
 // The tree: each device's domain, its slice of the sorted accelerations (slice x 16 bytes), out
 // to one host area at its place; then every device gets the other domains' slices (the rest of
 // the N x 16 bytes), returns them to the body order and kicks its bodies. Nothing is added, so
 // the accelerations are one device's walk exactly.
-void NbodyMultiDevice::exchangeForceSlices() try {
-    constexpr std::size_t kBytes = sizeof(cl_float4);
-    const std::size_t p = sims_.size();
-    if (!accStaging_ || accStaging_->halfBytes != n_ * kBytes)
-        accStaging_ = std::make_unique<Staging>(*contexts_[0], n_ * kBytes, 1,
-                                                "the exchange of the accelerations");
-    char* host = accStaging_->host;
-    CompletionClock clock(p);
-    for (std::size_t d = 0; d < p; ++d) {
-        const BodySlice& sl = slices_[d];
-        cl::Event ev;
-        if (sl.count) {
-            contexts_[d]->queue().enqueueReadBuffer(sims_[d]->sharedForceSlices(), CL_FALSE,
-                                                    sl.begin * kBytes, sl.count * kBytes,
-                                                    host + sl.begin * kBytes, nullptr, &ev);
-            transferEvents_[d].push_back(ev);
-        }
-        clock.watch(d, ev);
-        contexts_[d]->queue().flush();
-    }
-    const std::vector<double> done = clock.wait();
-    const double last = *std::max_element(done.begin(), done.end());
-    for (std::size_t d = 0; d < p; ++d)
-        waitMs_[d] += last - done[d];
-    for (std::size_t d = 0; d < p; ++d) {
-        const BodySlice& sl = slices_[d];
-        auto upload = [&](std::size_t from, std::size_t to) {
-            if (to <= from) return;
+void NbodyMultiDevice::exchangeForceSlices() {
+    return clBoundary("the exchange of the N-body tree accelerations between devices failed", [&] {
+        constexpr std::size_t kBytes = sizeof(cl_float4);
+        const std::size_t p = sims_.size();
+        if (!accStaging_ || accStaging_->halfBytes != n_ * kBytes)
+            accStaging_ = std::make_unique<Staging>(*contexts_[0], n_ * kBytes, 1,
+                                                    "the exchange of the accelerations");
+        char* host = accStaging_->host;
+        CompletionClock clock(p);
+        for (std::size_t d = 0; d < p; ++d) {
+            const BodySlice& sl = slices_[d];
             cl::Event ev;
-            contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->sharedForceSlices(), CL_FALSE,
-                                                     from * kBytes, (to - from) * kBytes,
-                                                     host + from * kBytes, nullptr, &ev);
-            transferEvents_[d].push_back(ev);
-        };
-        upload(0, sl.begin);
-        upload(sl.end(), n_);
-        sims_[d]->finishSharedForces();
-        contexts_[d]->queue().flush();
-    }
-} catch (const cl::Error& e) {
-    throwClError("the exchange of the N-body tree accelerations between devices failed", e);
+            if (sl.count) {
+                contexts_[d]->queue().enqueueReadBuffer(sims_[d]->sharedForceSlices(), CL_FALSE,
+                                                        sl.begin * kBytes, sl.count * kBytes,
+                                                        host + sl.begin * kBytes, nullptr, &ev);
+                transferEvents_[d].push_back(ev);
+            }
+            clock.watch(d, ev);
+            contexts_[d]->queue().flush();
+        }
+        const std::vector<double> done = clock.wait();
+        const double last = *std::max_element(done.begin(), done.end());
+        for (std::size_t d = 0; d < p; ++d)
+            waitMs_[d] += last - done[d];
+        for (std::size_t d = 0; d < p; ++d) {
+            const BodySlice& sl = slices_[d];
+            auto upload = [&](std::size_t from, std::size_t to) {
+                if (to <= from) return;
+                cl::Event ev;
+                contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->sharedForceSlices(), CL_FALSE,
+                                                         from * kBytes, (to - from) * kBytes,
+                                                         host + from * kBytes, nullptr, &ev);
+                transferEvents_[d].push_back(ev);
+            };
+            upload(0, sl.begin);
+            upload(sl.end(), n_);
+            sims_[d]->finishSharedForces();
+            contexts_[d]->queue().flush();
+        }
+    });
 }
 
 // New owners need the velocities of the bodies they take over; every device already has every
 // position, and each recomputes the accelerations of its new slice at its next step (split pairs
 // and tree: every device, since every device adds to every body).
-void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) try {
-    const std::size_t bytes = sims_[0]->workingBodyBytes();
-    std::vector<char> vel(n_ * bytes);
-    for (std::size_t d = 0; d < sims_.size(); ++d)
-        if (slices_[d].count)
-            contexts_[d]->queue().enqueueReadBuffer(
-                sims_[d]->workingVelocities(), CL_TRUE, slices_[d].begin * bytes,
-                slices_[d].count * bytes, vel.data() + slices_[d].begin * bytes);
-    for (std::size_t d = 0; d < sims_.size(); ++d) {
-        contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingVelocities(), CL_TRUE, 0,
-                                                 vel.size(), vel.data());
-        sims_[d]->setOwnedRange(slices[d].begin, slices[d].count);
-        sims_[d]->invalidateAccelerations();
-    }
-    slices_ = slices;
-} catch (const cl::Error& e) {
-    throwClError("cannot move the N-body velocities between devices", e);
+void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) {
+    return clBoundary("cannot move the N-body velocities between devices", [&] {
+        const std::size_t bytes = sims_[0]->workingBodyBytes();
+        std::vector<char> vel(n_ * bytes);
+        for (std::size_t d = 0; d < sims_.size(); ++d)
+            if (slices_[d].count)
+                contexts_[d]->queue().enqueueReadBuffer(
+                    sims_[d]->workingVelocities(), CL_TRUE, slices_[d].begin * bytes,
+                    slices_[d].count * bytes, vel.data() + slices_[d].begin * bytes);
+        for (std::size_t d = 0; d < sims_.size(); ++d) {
+            contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingVelocities(), CL_TRUE, 0,
+                                                     vel.size(), vel.data());
+            sims_[d]->setOwnedRange(slices[d].begin, slices[d].count);
+            sims_[d]->invalidateAccelerations();
+        }
+        slices_ = slices;
+    });
 }
 
 void NbodyMultiDevice::setWeights(const std::vector<double>& weights) {
@@ -418,12 +419,10 @@ NbodyMultiTimings NbodyMultiDevice::lastTimings() {
         dt.share = n_ ? static_cast<double>(dt.count) / static_cast<double>(n_) : 0;
         dt.computeMs = sims_[d]->lastStepTimings().kernelMs / lastSteps_;
         double transfer = 0;
-        try {
+        clBoundary("cannot read the exchange timings", [&] {
             for (const cl::Event& ev : transferEvents_[d])
                 transfer += eventMilliseconds(ev);
-        } catch (const cl::Error& e) {
-            throwClError("cannot read the exchange timings", e);
-        }
+        });
         dt.exchangeMs = transfer / lastSteps_;
         dt.waitMs = (waitMs_[d] + hostSumMs_[d]) / lastSteps_;
         t.devices.push_back(dt);

@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 
 namespace clviz {
 
@@ -138,12 +139,8 @@ void PairForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
     q.enqueueFillBuffer(acc, cl_float(0), 0, n * sizeof(cl_float4), nullptr, &clear);
     events_.emplace_back("force-clear", clear);
     if (blocks == 0) return;  // an empty share adds nothing
-    k.setArg(0, pos);
-    k.setArg(1, acc);
-    k.setArg(2, static_cast<cl_int>(n));
-    k.setArg(3, static_cast<cl_int>(l.chunks));
-    k.setArg(4, softening * softening);
-    k.setArg(5, static_cast<cl_int>(firstBlock));
+    setArgs(k, pos, acc, static_cast<cl_int>(n), static_cast<cl_int>(l.chunks),
+            softening * softening, static_cast<cl_int>(firstBlock));
     const std::size_t wg = static_cast<std::size_t>(l.shape.workGroupSize);
     cl::Event force;
     q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(blocks * l.chunks * wg), cl::NDRange(wg),
@@ -183,8 +180,7 @@ void PairForce::kick(const cl::Buffer& acc, const cl::Buffer& vel, std::size_t b
     if (!kick_())
         kick_ =
             cc_.programs().kernel("nbody_pairs.cl", "nbody_pairs_kick", "-DWG=1 -DIPI=1 -DJPI=1");
-    kick_.setArg(0, acc);
-    kick_.setArg(1, vel);
+    setArgs(kick_, acc, vel);
     kick_.setArg(2, static_cast<cl_int>(begin + count));  // the global offset starts at begin
     kick_.setArg(3, kickFactor);
     cl::Event kicked;

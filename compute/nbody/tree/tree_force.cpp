@@ -10,6 +10,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 #include "compute/nbody/body.hpp"
 #include "compute/nbody/tree/reference_tree.hpp"
 
@@ -177,27 +178,14 @@ void TreeForce::enqueueSort(std::size_t n) {
     int in = 0;
     for (int shift = 0; shift < 64; shift += 4, in ^= 1) {
         cl::Event e1, e2, e3;
-        k_->count.setArg(0, keys_[in]);
-        k_->count.setArg(1, ni);
-        k_->count.setArg(2, shift);
-        k_->count.setArg(3, tileKeys);
-        k_->count.setArg(4, counts_);
-        k_->count.setArg(5, tiles);
+        setArgs(k_->count, keys_[in], ni, shift, tileKeys, counts_, tiles);
         q.enqueueNDRangeKernel(k_->count, cl::NullRange, cl::NDRange(tiles * kSortWg),
                                cl::NDRange(kSortWg), nullptr, &e1);
-        k_->scan.setArg(0, counts_);
-        k_->scan.setArg(1, 16 * tiles);
+        setArgs(k_->scan, counts_, 16 * tiles);
         q.enqueueNDRangeKernel(k_->scan, cl::NullRange, cl::NDRange(kScanWg), cl::NDRange(kScanWg),
                                nullptr, &e2);
-        k_->scatter.setArg(0, keys_[in]);
-        k_->scatter.setArg(1, index_[in]);
-        k_->scatter.setArg(2, keys_[in ^ 1]);
-        k_->scatter.setArg(3, index_[in ^ 1]);
-        k_->scatter.setArg(4, ni);
-        k_->scatter.setArg(5, shift);
-        k_->scatter.setArg(6, tileKeys);
-        k_->scatter.setArg(7, counts_);
-        k_->scatter.setArg(8, tiles);
+        setArgs(k_->scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift,
+                tileKeys, counts_, tiles);
         q.enqueueNDRangeKernel(k_->scatter, cl::NullRange, cl::NDRange(tiles * kSortWg),
                                cl::NDRange(kSortWg), nullptr, &e3);
         events_.emplace_back("tree-sort", e1);
@@ -230,21 +218,15 @@ void TreeForce::computeShareSorted(const cl::Buffer& pos, std::size_t n, float s
 
 cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
-    try {
-        k_->scatterAcc.setArg(0, sortedAcc_);
-        k_->scatterAcc.setArg(1, index_[sortedBuffer_]);
-        k_->scatterAcc.setArg(2, static_cast<int>(lastN_));
-        k_->scatterAcc.setArg(3, acc);
-        k_->scatterAcc.setArg(4, acc);
-        k_->scatterAcc.setArg(5, 0.0f);
+    return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
+        setArgs(k_->scatterAcc, sortedAcc_, index_[sortedBuffer_], static_cast<int>(lastN_), acc,
+                acc, 0.0f);
         cl::Event e;
         cc_.queue().enqueueNDRangeKernel(k_->scatterAcc, cl::NullRange,
                                          cl::NDRange(roundUp(lastN_, kElementWg)),
                                          cl::NDRange(kElementWg), nullptr, &e);
         return e;
-    } catch (const cl::Error& e) {
-        throwClError("Barnes-Hut tree: returning the accelerations to the body order failed", e);
-    }
+    });
 }
 
 void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
@@ -252,118 +234,71 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                         std::size_t shareBegin, std::size_t shareEnd, bool scatter) {
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
-    try {
-        refreshKernels();
-        reserve(n);
-        auto& q = cc_.queue();
-        const int ni = static_cast<int>(n);
-        auto run = [&](cl::Kernel& k, std::size_t global, std::size_t local, const char* stage) {
-            cl::Event e;
-            q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
-                                   cl::NDRange(local), nullptr, &e);
-            events_.emplace_back(stage, e);
-        };
+    clBoundary(
+        [&] { return "Barnes-Hut tree force for " + std::to_string(n) + " bodies failed"; },
+        [&] {
+            refreshKernels();
+            reserve(n);
+            auto& q = cc_.queue();
+            const int ni = static_cast<int>(n);
+            auto run = [&](cl::Kernel& k, std::size_t global, std::size_t local,
+                           const char* stage) {
+                cl::Event e;
+                q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
+                                       cl::NDRange(local), nullptr, &e);
+                events_.emplace_back(stage, e);
+            };
 
-        const std::size_t reduceGroups = std::min<std::size_t>(64, (n + kReduceWg - 1) / kReduceWg);
-        k_->boundsPartial.setArg(0, pos);
-        k_->boundsPartial.setArg(1, ni);
-        k_->boundsPartial.setArg(2, partials_);
-        run(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
-        k_->boundsFinal.setArg(0, partials_);
-        k_->boundsFinal.setArg(1, static_cast<int>(reduceGroups));
-        k_->boundsFinal.setArg(2, box_);
-        run(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
+            const std::size_t reduceGroups =
+                std::min<std::size_t>(64, (n + kReduceWg - 1) / kReduceWg);
+            setArgs(k_->boundsPartial, pos, ni, partials_);
+            run(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
+            setArgs(k_->boundsFinal, partials_, static_cast<int>(reduceGroups), box_);
+            run(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
 
-        k_->keys.setArg(0, pos);
-        k_->keys.setArg(1, ni);
-        k_->keys.setArg(2, box_);
-        k_->keys.setArg(3, keys_[0]);
-        k_->keys.setArg(4, index_[0]);
-        k_->keys.setArg(5, counters_);
-        run(k_->keys, n, kElementWg, "tree-keys");
+            setArgs(k_->keys, pos, ni, box_, keys_[0], index_[0], counters_);
+            run(k_->keys, n, kElementWg, "tree-keys");
 
-        enqueueSort(n);
-        const cl::Buffer& keys = keys_[sortedBuffer_];
-        const cl::Buffer& index = index_[sortedBuffer_];
+            enqueueSort(n);
+            const cl::Buffer& keys = keys_[sortedBuffer_];
+            const cl::Buffer& index = index_[sortedBuffer_];
 
-        k_->gather.setArg(0, pos);
-        k_->gather.setArg(1, index);
-        k_->gather.setArg(2, ni);
-        k_->gather.setArg(3, sorted_);
-        run(k_->gather, n, kElementWg, "tree-build");
-        if (n > 1) {
-            k_->build.setArg(0, keys);
-            k_->build.setArg(1, ni);
-            k_->build.setArg(2, children_);
-            k_->build.setArg(3, ranges_);
-            k_->build.setArg(4, nodeParent_);
-            k_->build.setArg(5, leafParent_);
-            k_->build.setArg(6, visits_);
-            run(k_->build, n - 1, kElementWg, "tree-build");
+            setArgs(k_->gather, pos, index, ni, sorted_);
+            run(k_->gather, n, kElementWg, "tree-build");
+            if (n > 1) {
+                setArgs(k_->build, keys, ni, children_, ranges_, nodeParent_, leafParent_, visits_);
+                run(k_->build, n - 1, kElementWg, "tree-build");
 
-            k_->moments.setArg(0, sorted_);
-            k_->moments.setArg(1, ni);
-            k_->moments.setArg(2, children_);
-            k_->moments.setArg(3, nodeParent_);
-            k_->moments.setArg(4, leafParent_);
-            k_->moments.setArg(5, visits_);
-            k_->moments.setArg(6, nodeCom_);
-            k_->moments.setArg(7, nodeQa_);
-            k_->moments.setArg(8, nodeQb_);
-            k_->moments.setArg(9, nodeLo_);
-            k_->moments.setArg(10, nodeHi_);
-            k_->moments.setArg(11, crit_);
-            k_->moments.setArg(12, theta_);
-            run(k_->moments, n, kElementWg, "tree-moments");
-        }
+                setArgs(k_->moments, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
+                        nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
+                run(k_->moments, n, kElementWg, "tree-moments");
+            }
 
-        if (!bodyWalk_) {
-            k_->groups.setArg(0, children_);
-            k_->groups.setArg(1, ranges_);
-            k_->groups.setArg(2, ni);
-            k_->groups.setArg(3, groups_);
-            k_->groups.setArg(4, counters_);
-            run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
-        }
-        // Group walk: persistent work-groups that take walk groups from a counter, enough to fill
-        // the device. Body walk: one work-item per body.
-        const std::size_t maxGroups = n;  // a walk group holds at least one body
-        const std::size_t resident =
-            static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
-        const std::size_t launch = std::min(maxGroups, resident);
-        cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
-        walk.setArg(0, sorted_);
-        walk.setArg(1, ni);
-        walk.setArg(2, children_);
-        walk.setArg(3, ranges_);
-        walk.setArg(4, nodeCom_);
-        walk.setArg(5, nodeQa_);
-        walk.setArg(6, nodeQb_);
-        walk.setArg(7, crit_);
-        walk.setArg(8, softening * softening);
-        walk.setArg(9, groups_);
-        walk.setArg(10, sortedAcc_);
-        walk.setArg(11, counters_);
-        walk.setArg(12, walkStats_);
-        walk.setArg(13, static_cast<int>(shareBegin));
-        walk.setArg(14, static_cast<int>(shareEnd));
-        if (bodyWalk_)
-            run(walk, n, kElementWg, "tree-walk");
-        else
-            run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
+            if (!bodyWalk_) {
+                setArgs(k_->groups, children_, ranges_, ni, groups_, counters_);
+                run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
+            }
+            // Group walk: persistent work-groups that take walk groups from a counter, enough to
+            // fill the device. Body walk: one work-item per body.
+            const std::size_t maxGroups = n;  // a walk group holds at least one body
+            const std::size_t resident =
+                static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
+            const std::size_t launch = std::min(maxGroups, resident);
+            cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
+            setArgs(walk, sorted_, ni, children_, ranges_, nodeCom_, nodeQa_, nodeQb_, crit_,
+                    softening * softening, groups_, sortedAcc_, counters_, walkStats_,
+                    static_cast<int>(shareBegin), static_cast<int>(shareEnd));
+            if (bodyWalk_)
+                run(walk, n, kElementWg, "tree-walk");
+            else
+                run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
 
-        lastN_ = n;
-        if (!scatter) return;
-        k_->scatterAcc.setArg(0, sortedAcc_);
-        k_->scatterAcc.setArg(1, index);
-        k_->scatterAcc.setArg(2, ni);
-        k_->scatterAcc.setArg(3, acc);
-        k_->scatterAcc.setArg(4, vel ? *vel : acc);
-        k_->scatterAcc.setArg(5, vel ? kick : 0.0f);
-        run(k_->scatterAcc, n, kElementWg, "tree-walk");
-    } catch (const cl::Error& e) {
-        throwClError("Barnes-Hut tree force for " + std::to_string(n) + " bodies failed", e);
-    }
+            lastN_ = n;
+            if (!scatter) return;
+            setArgs(k_->scatterAcc, sortedAcc_, index, ni, acc, vel ? *vel : acc,
+                    vel ? kick : 0.0f);
+            run(k_->scatterAcc, n, kElementWg, "tree-walk");
+        });
 }
 
 TreeStageTimes TreeForce::lastTimes() {
@@ -446,23 +381,17 @@ TreeAccuracy TreeForce::accuracy(const cl::Buffer& pos, std::size_t n, float sof
     for (std::size_t s = 0; s < count; ++s)
         sample[s] = static_cast<int>(s * n / count);
     std::vector<float> out(8 * count);
-    try {
+    clBoundary("tree: accuracy sample failed", [&] {
         refreshKernels();
         reserve(n);
         auto& q = cc_.queue();
         q.enqueueWriteBuffer(sample_, CL_FALSE, 0, count * 4, sample.data());
-        k_->direct.setArg(0, pos);
-        k_->direct.setArg(1, static_cast<int>(n));
-        k_->direct.setArg(2, sample_);
-        k_->direct.setArg(3, softening * softening);
-        k_->direct.setArg(4, acc);
-        k_->direct.setArg(5, sampleOut_);
+        setArgs(k_->direct, pos, static_cast<int>(n), sample_, softening * softening, acc,
+                sampleOut_);
         q.enqueueNDRangeKernel(k_->direct, cl::NullRange, cl::NDRange(count * kReduceWg),
                                cl::NDRange(kReduceWg));
         q.enqueueReadBuffer(sampleOut_, CL_TRUE, 0, out.size() * 4, out.data());
-    } catch (const cl::Error& e) {
-        throwClError("tree: accuracy sample failed", e);
-    }
+    });
     std::vector<double> errors;
     for (std::size_t s = 0; s < count; ++s) {
         const float* d = &out[8 * s];

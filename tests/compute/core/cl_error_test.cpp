@@ -74,3 +74,23 @@ TEST(ClBoundary, ConvertsTheBindingsExceptionAndPassesResultsThrough) {
     // Other errors pass unchanged.
     EXPECT_THROW(clBoundary("x", []() -> int { throw Error("plain"); }), Error);
 }
+
+TEST(ClBoundary, BuildsACallableMessageOnlyOnFailure) {
+    int built = 0;
+    auto what = [&] {
+        ++built;
+        return "N-body step failed (" + std::to_string(7) + " bodies)";
+    };
+    EXPECT_EQ(clBoundary(what, [] { return 4; }), 4);
+    EXPECT_EQ(built, 0);  // a step that succeeds builds no message
+    try {
+        clBoundary(what, [] { throw cl::Error(CL_OUT_OF_RESOURCES, "clEnqueueNDRangeKernel"); });
+        FAIL() << "no exception";
+    } catch (const ClError& e) {
+        EXPECT_EQ(built, 1);
+        EXPECT_EQ(e.code(), CL_OUT_OF_RESOURCES);
+        EXPECT_STREQ(e.what(),
+                     "N-body step failed (7 bodies): CL_OUT_OF_RESOURCES (-5) in "
+                     "clEnqueueNDRangeKernel");
+    }
+}
