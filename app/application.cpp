@@ -19,6 +19,7 @@
 #include "app/gui/keys.hpp"
 #include "app/gui/layout.hpp"
 #include "app/gui/overlay.hpp"
+#include "app/gui/panel_stacks.hpp"
 #include "app/gui/window_title.hpp"
 #include "common/error.hpp"
 #include "common/quoted_path.hpp"
@@ -626,9 +627,12 @@ void Application::drawGui(const FrameInfo& frame) {
     guiRequests_ = drawMainMenu(menu, panels_);
     if (guiRequests_.fileAction >= 0) fileDialog_.open(menu.fileActions[guiRequests_.fileAction]);
     if (auto chosen = fileDialog_.draw()) pendingFileSetting_ = *chosen;
-    liveReload_.gui(demo_.get());
-
+    // The app's windows take their spots first (below the overlay), through stacks the demo's
+    // panels then keep clear of (PanelStacks shares a frame's spots).
     if (panels_.overlay) drawOverlay(overlayInfo(frame));
+    appStacks_.beginFrame();
+    liveReload_.gui(demo_.get(), &appStacks_);
+
     if (panels_.devices) {
         DevicePanelModel m;
         m.platforms = &platforms_;
@@ -641,12 +645,15 @@ void Application::drawGui(const FrameInfo& frame) {
         for (const auto& cc : moreCompute_)
             m.split.emplace_back(cc->choice().platform, cc->choice().device);
         devicePanel_.draw(&panels_.devices, m);
+        // It sets its own first position (app/gui/device_panel.cpp): moved after it is drawn.
+        appStacks_.placeDrawn("OpenCL devices", PanelSide::Left, ImGui::GetFontSize() * 36);
         if (auto spec = devicePanel_.takeSplitRequest()) guiRequests_.splitDevices = *spec;
     }
     if (panels_.keys) {
         std::vector<std::pair<std::string, std::string>> demoKeys;
         if (demo_) demoKeys = demo_->keyHelp();
-        drawKeysWindow(&panels_.keys, demoKeys, activeDemo_ >= 0 ? demos[activeDemo_].title : "");
+        drawKeysWindow(&panels_.keys, demoKeys, activeDemo_ >= 0 ? demos[activeDemo_].title : "",
+                       appStacks_);
     }
     drawDemoGui(frame);
     if (panels_.notices) notices_.draw(glfwGetTime());

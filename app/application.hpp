@@ -21,6 +21,7 @@
 #include "app/gui/main_menu.hpp"
 #include "app/gui/notices.hpp"
 #include "app/gui/overlay.hpp"
+#include "app/gui/panel_stacks.hpp"
 #include "app/live_reload.hpp"
 #include "app/pointer_input.hpp"
 #include "app/viewer_start.hpp"
@@ -143,6 +144,7 @@ class Application : private AppControls {
     FrameStats stats_;
     Notices notices_;
     DevicePanel devicePanel_;
+    PanelStacks appStacks_;  // places Kernels, OpenCL devices and Keys like the demos' panels
     PanelVisibility panels_;
     bool guiVisible_ = true;
     bool present_ = true;           // app.present: swap each frame onto the screen

@@ -232,7 +232,7 @@ std::optional<std::string> LiveReload::set(const std::string& key, const std::st
     return std::nullopt;
 }
 
-void LiveReload::gui(Demo* demo) {
+void LiveReload::gui(Demo* demo, PanelStacks* stacks) {
     if (ImGui::BeginMainMenuBar()) {
         if (ImGui::BeginMenu("Kernels")) {
             ImGui::MenuItem("Kernels panel", nullptr, &panelOpen_);
@@ -254,6 +254,7 @@ void LiveReload::gui(Demo* demo) {
     }
     if (!panelOpen_) return;
     KernelsPanelModel m;
+    m.stacks = stacks;
     ProgramCache& programs = app_.compute->programs();
     m.programs = programs.records();
     m.kernelDir = kernelDirectory();

@@ -13,6 +13,8 @@
 
 namespace clviz {
 
+class PanelStacks;
+
 class LiveReload {
   public:
     LiveReload();
@@ -35,7 +37,7 @@ class LiveReload {
     std::optional<std::string> set(const std::string& key, const std::string& value, Demo* demo);
 
     // The Kernels menu (appended to the main menu bar) and panel.
-    void gui(Demo* demo);
+    void gui(Demo* demo, PanelStacks* stacks = nullptr);  // stacks: where Kernels opens
 
   private:
     std::string watchKernels(const std::string& dir);

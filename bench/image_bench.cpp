@@ -497,8 +497,12 @@ std::vector<HistogramTuning> histogramTunings(const BenchOptions& o) {
     if (o.workGroups.empty()) return {HistogramTuning{}};
     std::vector<HistogramTuning> tunings;
     for (int wg : o.workGroups)
-        for (int replicas : {1, 2, 4, 8})
-            tunings.push_back(HistogramTuning{0, wg, replicas});
+        for (int replicas : {1, 2, 4, 8}) {
+            HistogramTuning t;
+            t.workGroupSize = wg;
+            t.replicas = replicas;
+            tunings.push_back(t);
+        }
     return tunings;
 }
 

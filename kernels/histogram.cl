@@ -46,7 +46,27 @@ inline void finish(__global uint* acc, __global uint* bins, __global uint* ticke
     }
 }
 
+// COVERAGE (from the host, for a rotated image): count only the pixels whose centre maps inside
+// the rotate's source, so the fill around a rotated picture stays out of the bins. The mapping is
+// rotate.cl's source_position_f, the same float arithmetic, so the two agree on every edge pixel.
+// The extra arguments: output width, source width and height, and the rotate's geometry.
+#ifdef COVERAGE
+#define RESULT_ARGS                                                                              \
+    __global uint *bins, __global uint *acc, __global uint *ticket, uint cov_w, int cov_sw,      \
+        int cov_sh, float4 cov_geom, float2 cov_centre
+inline bool covered_pixel(size_t i, uint cov_w, int cov_sw, int cov_sh, float4 geom,
+                          float2 centre) {
+    const float dx = ((float)(i % cov_w) + 0.5f) - centre.x;
+    const float dy = ((float)(i / cov_w) + 0.5f) - centre.y;
+    const float sx = fma(geom.x, dx, fma(-geom.y, dy, geom.z));
+    const float sy = fma(geom.y, dx, fma(geom.x, dy, geom.w));
+    return sx >= 0.0f && sy >= 0.0f && sx < (float)cov_sw && sy < (float)cov_sh;
+}
+#define COVERED(i) covered_pixel((i), cov_w, cov_sw, cov_sh, cov_geom, cov_centre)
+#else
 #define RESULT_ARGS __global uint *bins, __global uint *acc, __global uint *ticket
+#define COVERED(i) true
+#endif
 
 // --- The course's original: per-work-item 8-bit sub-histograms in local memory ------------------
 // WG (the work-group size) comes from the build options. Counter sub[bin * WG + lid] belongs to
@@ -77,6 +97,7 @@ void histogram_bytes(const __global uchar4* pixels, uint count, RESULT_ARGS) {
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (size_t i = get_global_id(0); i < count; i += get_global_size(0)) {
+        if (!COVERED(i)) continue;
         const uchar4 p = pixels[i];
         const uint4 b = bins_of(as_uint(p));
         count_byte(sub, carry, b.x, lid);
@@ -126,6 +147,20 @@ inline void count_local4(__local uint* hist, uint4 q, uint r) {
     count_local(hist, q.w, r);
 }
 
+// Quad `i` (pixels 4i .. 4i + 3), each pixel only where COVERED.
+#ifdef COVERAGE
+#define COUNT_LOCAL4(hist, q, r, i)                         \
+    do {                                                    \
+        const uint4 q_ = (q);                               \
+        if (COVERED(4 * (i))) count_local(hist, q_.x, r);     \
+        if (COVERED(4 * (i) + 1)) count_local(hist, q_.y, r); \
+        if (COVERED(4 * (i) + 2)) count_local(hist, q_.z, r); \
+        if (COVERED(4 * (i) + 3)) count_local(hist, q_.w, r); \
+    } while (0)
+#else
+#define COUNT_LOCAL4(hist, q, r, i) count_local4(hist, q, r)
+#endif
+
 // GROUP_SIZE (from the host) is the work-group size, declared so the compiler plans for it (on
 // NVIDIA it becomes .reqntid, which bounds registers). 1024 work-items per group beat 256 on the
 // H200 (docs/kernel-measurements.md): fewer groups, so fewer merges into the global totals. (NVIDIA's driver still reports CL_KERNEL_WORK_GROUP_SIZE 256 for
@@ -147,11 +182,11 @@ void histogram_local(const __global uint4* quads, const __global uint* pixels, u
 #pragma unroll
         for (int u = 0; u < LOADS; ++u) q[u] = quads[i + u * stride];
 #pragma unroll
-        for (int u = 0; u < LOADS; ++u) count_local4(hist, q[u], r);
+        for (int u = 0; u < LOADS; ++u) COUNT_LOCAL4(hist, q[u], r, i + u * stride);
     }
-    for (; i < nquads; i += stride) count_local4(hist, quads[i], r);
+    for (; i < nquads; i += stride) COUNT_LOCAL4(hist, quads[i], r, i);
     const size_t tail = nquads * 4 + get_global_id(0);
-    if (tail < count) count_local(hist, pixels[tail], r);
+    if (tail < count && COVERED(tail)) count_local(hist, pixels[tail], r);
     barrier(CLK_LOCAL_MEM_FENCE);
 
     uint merged = 0;
@@ -179,10 +214,17 @@ __kernel void histogram_global(const __global uint4* quads, const __global uint*
     uint merged = 0;
     for (size_t i = get_global_id(0); i < nquads; i += stride) {
         const uint4 q = quads[i];
+#ifdef COVERAGE
+        if (COVERED(4 * i)) merged |= count_global(acc, q.x);
+        if (COVERED(4 * i + 1)) merged |= count_global(acc, q.y);
+        if (COVERED(4 * i + 2)) merged |= count_global(acc, q.z);
+        if (COVERED(4 * i + 3)) merged |= count_global(acc, q.w);
+#else
         merged |= count_global(acc, q.x) | count_global(acc, q.y) | count_global(acc, q.z) |
                   count_global(acc, q.w);
+#endif
     }
     const size_t tail = nquads * 4 + get_global_id(0);
-    if (tail < count) merged |= count_global(acc, pixels[tail]);
+    if (tail < count && COVERED(tail)) merged |= count_global(acc, pixels[tail]);
     finish(acc, bins, ticket, &last, merged);
 }

@@ -1,5 +1,7 @@
 #include "app/gui/kernels_panel.hpp"
 
+#include "app/gui/panel_stacks.hpp"
+
 #include <imgui.h>
 
 #include <cctype>
@@ -97,7 +99,10 @@ LogMark parseLogLine(const std::string& line) {
 
 KernelsPanelActions drawKernelsPanel(bool* open, const KernelsPanelModel& m) {
     KernelsPanelActions a;
-    ImGui::SetNextWindowSize(ImVec2(640, 420), ImGuiCond_FirstUseEver);
+    if (m.stacks)
+        m.stacks->place("Kernels", PanelSide::Left, ImGui::GetFontSize() * 32);
+    else
+        ImGui::SetNextWindowSize(ImVec2(640, 420), ImGuiCond_FirstUseEver);
     if (!ImGui::Begin("Kernels", open)) {
         ImGui::End();
         return a;

@@ -9,7 +9,10 @@
 
 namespace clviz {
 
+class PanelStacks;
+
 struct KernelsPanelModel {
+    PanelStacks* stacks = nullptr;  // where it opens (no overlap with other panels)
     std::vector<ProgramRecord> programs;
     std::string kernelDir;    // "" = embedded sources
     std::string kernelWatch;  // "inotify", "polling ..." or "" when not watching

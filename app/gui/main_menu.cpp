@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "app/gui/keys.hpp"
+#include "app/gui/panel_stacks.hpp"
 
 namespace clviz {
 
@@ -73,9 +74,8 @@ MenuActions drawMainMenu(const MenuModel& m, PanelVisibility& panels) {
 }
 
 void drawKeysWindow(bool* open, const std::vector<std::pair<std::string, std::string>>& demoKeys,
-                    const std::string& demoTitle) {
-    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_FirstUseEver,
-                            ImVec2(0.5f, 0.5f));
+                    const std::string& demoTitle, PanelStacks& stacks) {
+    stacks.place("Keys", PanelSide::Right, ImGui::GetFontSize() * 24);
     if (!ImGui::Begin("Keys", open, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::End();
         return;

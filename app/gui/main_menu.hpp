@@ -40,8 +40,10 @@ struct MenuActions {
 
 MenuActions drawMainMenu(const MenuModel& model, PanelVisibility& panels);
 
-// App keys (app/gui/keys.hpp) and the active demo's (Demo::keyHelp).
+class PanelStacks;
+
+// App keys (app/gui/keys.hpp) and the active demo's (Demo::keyHelp), placed through `stacks`.
 void drawKeysWindow(bool* open, const std::vector<std::pair<std::string, std::string>>& demoKeys,
-                    const std::string& demoTitle);
+                    const std::string& demoTitle, PanelStacks& stacks);
 
 }  // namespace clviz

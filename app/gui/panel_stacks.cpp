@@ -36,6 +36,16 @@ float statusStripHeight() {
     return ImGui::GetTextLineHeight() + 2 * style.WindowPadding.y + 2 * margin();
 }
 
+PanelStacks::Shared& PanelStacks::shared() {
+    static Shared s;  // ImGui runs on one thread, one frame at a time
+    return s;
+}
+
+void PanelStacks::take(const ImRect& r) {
+    taken_.push_back(r);
+    shared().taken.push_back(r);
+}
+
 void PanelStacks::beginFrame() {
     ++frame_;
     const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -51,6 +61,13 @@ void PanelStacks::beginFrame() {
     if (const ImGuiWindow* overlay = ImGui::FindWindowByName("##overlay");
         overlay && overlay->Active)
         taken_.push_back(overlay->Rect());
+    // What the stacks before this one took this frame (the app's windows, for a demo's panels).
+    Shared& s = shared();
+    if (s.frame != ImGui::GetFrameCount()) {
+        s.frame = ImGui::GetFrameCount();
+        s.taken.clear();
+    }
+    taken_.insert(taken_.end(), s.taken.begin(), s.taken.end());
 }
 
 bool PanelStacks::findSpot(int column, float& w, float h, ImVec2& pos, float& room) const {
@@ -90,7 +107,36 @@ bool PanelStacks::findSpot(int column, float& w, float h, ImVec2& pos, float& ro
             limit = std::min(limit, r.Min.y - m);
     pos = ImFloor(ImVec2(x, y));
     room = limit - pos.y;
-    return room >= titleBar;
+    // An open window is never shorter than ImGui's minimum size: less room than that, and it
+    // would cover what lies below.
+    return room >= std::max(titleBar, ImGui::GetStyle().WindowMinSize.y);
+}
+
+bool PanelStacks::findShelf(float& w, ImVec2& pos) const {
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float m = margin(), titleBar = ImGui::GetFrameHeight(), em = ImGui::GetFontSize();
+    const float left = vp->WorkPos.x + m, right = vp->WorkPos.x + vp->WorkSize.x - m;
+    for (float y = bottom_ - titleBar; y >= vp->WorkPos.y + m; y -= titleBar + m) {
+        // Left to right past whatever is in the way; the slot narrows to what is left of the row,
+        // down to 6 em (a short title and its arrow).
+        for (float x = left;;) {
+            const float width = std::min({w, em * 16, right - x});
+            if (width < std::min(w, em * 6)) break;
+            const ImRect slot(ImVec2(x, y), ImVec2(x + width, y + titleBar));
+            float past = x;
+            for (const ImRect& r : taken_)
+                if (slot.Min.x < r.Max.x + m && r.Min.x < slot.Max.x + m &&
+                    slot.Min.y < r.Max.y + m && r.Min.y < slot.Max.y + m)
+                    past = std::max(past, r.Max.x + m);
+            if (past == x) {
+                pos = ImFloor(slot.Min);
+                w = width;
+                return true;
+            }
+            x = past;
+        }
+    }
+    return false;
 }
 
 void PanelStacks::place(const char* name, PanelSide side, float width, float collapseBelowHeight) {
@@ -130,7 +176,7 @@ void PanelStacks::place(const char* name, PanelSide side, float width, float col
     // Never wider than the window (a panel that fits its content could grow past its edge).
     const float maxWidth = std::max(vp->WorkSize.x - 2 * m, 1.0f);
     if (p.movedByUser) {
-        if (window) taken_.push_back(window->Rect());  // others keep clear of where the user put it
+        if (window) take(window->Rect());  // others keep clear of where the user put it
         ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(maxWidth, FLT_MAX));
         return;
     }
@@ -164,7 +210,10 @@ void PanelStacks::place(const char* name, PanelSide side, float width, float col
         if (!p.collapsedForRoom && window && !window->Collapsed)
             ImGui::SetNextWindowCollapsed(true, ImGuiCond_Always);
         p.collapsedForRoom = true;
-        pos[column].y = std::max(vp->WorkPos.y, bottom_ - titleBar);
+        // In the first free title-bar slot, rows from the bottom up (narrowed to fit one): panels
+        // collapsed for room all went to one spot and covered each other.
+        if (!findShelf(widths[column], pos[column]))
+            pos[column].y = std::max(vp->WorkPos.y, bottom_ - titleBar);
         room[column] = titleBar;
     }
     // Room for the title bars of the panels that came after this one last frame in its x range.
@@ -179,12 +228,31 @@ void PanelStacks::place(const char* name, PanelSide side, float width, float col
     ImGui::SetNextWindowPos(p.pos, ImGuiCond_Always);
     const float cap = std::max(room[column], titleBar);
     ImGui::SetNextWindowSizeConstraints(
-        ImVec2(0, 0), ImVec2(widths[column] < w ? widths[column] : maxWidth, cap));
+        ImVec2(0, 0), ImVec2(widths[column] < w || !fits[column] ? widths[column] : maxWidth, cap));
     const float height = std::min(wanted, cap);
     top_[column] = p.pos.y + height + m;
-    taken_.push_back(ImRect(p.pos, ImVec2(p.pos.x + widths[column], p.pos.y + height)));
+    take(ImRect(p.pos, ImVec2(p.pos.x + widths[column], p.pos.y + height)));
     current_.push_back({name, taken_.back()});
     if (window) p.size = window->SizeFull;
+}
+
+void PanelStacks::placeDrawn(const char* name, PanelSide side, float width) {
+    ImGuiWindow* window = ImGui::FindWindowByName(name);
+    if (!window || !window->Active) return;  // closed this frame
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    // place() says where through the next-window data; apply that to the window instead.
+    place(name, side, width);
+    const ImGuiNextWindowData& next = g.NextWindowData;
+    if (next.Flags & ImGuiNextWindowDataFlags_HasPos) ImGui::SetWindowPos(window, next.PosVal);
+    if (next.Flags & ImGuiNextWindowDataFlags_HasCollapsed)
+        ImGui::SetWindowCollapsed(window, next.CollapsedVal);
+    if (next.Flags & ImGuiNextWindowDataFlags_HasSizeConstraint) {
+        const ImRect& limits = next.SizeConstraintRect;
+        const ImVec2 size = ImClamp(window->SizeFull, limits.Min, limits.Max);
+        if (differ(size, window->SizeFull)) ImGui::SetWindowSize(window, size);
+    }
+    g.NextWindowData.ClearFlags();
+    if (Placed& p = placed_[name]; !p.movedByUser) p.size = window->SizeFull;
 }
 
 }  // namespace clviz

@@ -94,6 +94,7 @@ ImageHistogram::Launch ImageHistogram::plan(HistogramVariant variant, ImageSize 
     const DeviceInfo& info = cc_.info();
     const std::size_t count = size.pixels();
     Launch launch;
+    const std::string coverage = tuning.coverage ? " -DCOVERAGE" : "";
     std::size_t wg = 0;
     std::size_t itemsNeeded = count;  // work-items that still have a pixel to count
     switch (variant) {
@@ -108,7 +109,7 @@ ImageHistogram::Launch ImageHistogram::plan(HistogramVariant variant, ImageSize 
                             " must be a multiple of 4 and fit " + std::to_string(wg) +
                             " KiB + 4 KiB in local memory (" + formatBytes(info.localMemBytes) +
                             ")");
-            launch.kernel = &kernel("histogram_bytes", "-DWG=" + std::to_string(wg));
+            launch.kernel = &kernel("histogram_bytes", "-DWG=" + std::to_string(wg) + coverage);
             break;
         }
         case HistogramVariant::LocalAtomics: {
@@ -130,14 +131,14 @@ ImageHistogram::Launch ImageHistogram::plan(HistogramVariant variant, ImageSize 
             const char* skip = tuning.bins == HistogramBins::LumaOnly  ? " -DSKIP_RGB"
                                : tuning.bins == HistogramBins::RgbOnly ? " -DSKIP_LUMA"
                                                                        : "";
-            launch.kernel =
-                &kernel("histogram_local", "-DREPLICAS=" + std::to_string(replicas) +
-                                               " -DGROUP_SIZE=" + std::to_string(wg) + skip);
+            launch.kernel = &kernel("histogram_local", "-DREPLICAS=" + std::to_string(replicas) +
+                                                           " -DGROUP_SIZE=" + std::to_string(wg) +
+                                                           skip + coverage);
             itemsNeeded = std::max<std::size_t>(count / 4, count % 4);
             break;
         }
         case HistogramVariant::GlobalAtomics:
-            launch.kernel = &kernel("histogram_global", "");
+            launch.kernel = &kernel("histogram_global", coverage);
             wg = tuning.workGroupSize > 0 ? static_cast<std::size_t>(tuning.workGroupSize) : 256;
             itemsNeeded = std::max<std::size_t>(count / 4, count % 4);
             break;
@@ -184,6 +185,17 @@ EnqueuedWork ImageHistogram::enqueue(HistogramVariant variant, const cl::Buffer&
     k.setArg(arg++, bins);
     k.setArg(arg++, totals_);
     k.setArg(arg++, ticket_);
+    if (const auto& g = tuning.coverage) {
+        if (g->dst != size)
+            throw Error("histogram coverage: the rotate makes " + std::to_string(g->dst.width) +
+                        " x " + std::to_string(g->dst.height) + ", the image is " +
+                        std::to_string(size.width) + " x " + std::to_string(size.height));
+        k.setArg(arg++, static_cast<cl_uint>(g->dst.width));
+        k.setArg(arg++, static_cast<cl_int>(g->src.width));
+        k.setArg(arg++, static_cast<cl_int>(g->src.height));
+        k.setArg(arg++, cl_float4{{g->c, g->s, g->srcCx, g->srcCy}});
+        k.setArg(arg++, cl_float2{{g->dstCx, g->dstCy}});
+    }
     EnqueuedWork work;
     try {
         cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,

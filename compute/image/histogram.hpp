@@ -1,13 +1,16 @@
 #pragma once
 // 256-bin histograms of R, G, B and luma (luma8 in compute/image/filter.hpp) on the device
 // (kernels/histogram.cl), every variant reducing to the final bins on the device too. Alpha is
-// not counted; every pixel counts once per channel whatever its alpha.
+// not counted; every pixel counts once per channel whatever its alpha, except the fill of a
+// rotate when HistogramTuning::coverage names it.
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "compute/image/filter.hpp"
+#include "compute/image/rotate.hpp"
 
 namespace clviz {
 
@@ -61,6 +64,10 @@ struct HistogramTuning {
     // LocalAtomics: copies of the bins per work-group, default 1.
     int replicas = 0;
     HistogramBins bins = HistogramBins::All;  // the bins left out stay at zero
+    // For an image a rotate made (or one of the same size filtered since): count only the pixels
+    // whose centre maps inside that rotate's source, leaving out the fill around the picture.
+    // The image's width must be coverage->dst.width.
+    std::optional<RotateGeometry> coverage;
 };
 
 class ImageHistogram {

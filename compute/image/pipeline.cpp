@@ -314,6 +314,9 @@ void ImagePipeline::run() {
     cl::Buffer current = source_;
     ImageSize currentSize = sourceSize_;
     std::optional<Histogram> histogram;
+    // The last rotate, while every step after it keeps the pixels where they are: the result's
+    // histogram then leaves the rotate's fill out (HistogramTuning::coverage).
+    std::optional<RotateGeometry> coverage;
     try {
         m.ensurePingBuffers(largest);
         int next = 0;
@@ -324,6 +327,10 @@ void ImagePipeline::run() {
             const EnqueuedWork work =
                 m.enqueueStep(step, current, currentSize, out, first, pending);
             const ImageSize outSize = stepOutputSize(step, currentSize);
+            if (step.kind == FilterKind::Rotate)
+                coverage = rotateGeometry(currentSize, step.rotate.degrees, step.rotate.fit);
+            else if (outSize != currentSize || step.kind == FilterKind::Transpose)
+                coverage.reset();
             // Helper copies the step enqueued (pending so far) keep bytes 0: not counted.
             pending.push_back({stepLabel(step), work, currentSize.bytes() + outSize.bytes()});
             current = out;
@@ -336,9 +343,11 @@ void ImagePipeline::run() {
                 m.histogramBins =
                     cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, ImageHistogram::binsBytes());
             const bool ofSource = histogramSettings_.of == HistogramOf::Source;
-            EnqueuedWork work =
-                m.histogrammer().enqueue(histogramSettings_.variant, ofSource ? source_ : current,
-                                         ofSource ? sourceSize_ : currentSize, m.histogramBins);
+            HistogramTuning tuning;
+            if (!ofSource) tuning.coverage = coverage;
+            EnqueuedWork work = m.histogrammer().enqueue(
+                histogramSettings_.variant, ofSource ? source_ : current,
+                ofSource ? sourceSize_ : currentSize, m.histogramBins, tuning);
             const ImageSize histogrammed = ofSource ? sourceSize_ : currentSize;
             pending.push_back({histogramLabel(histogramSettings_.variant), work,
                                histogrammed.bytes() + ImageHistogram::binsBytes()});

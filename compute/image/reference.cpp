@@ -139,6 +139,27 @@ Histogram histogram(const Rgba8Image& image, int threads) {
     return total;
 }
 
+Histogram histogram(const Rgba8Image& image, const RotateGeometry& g) {
+    Histogram h;
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x) {
+            // histogram.cl's covered_pixel, operation for operation (fma rounds once there too).
+            const float dx = (static_cast<float>(x) + 0.5f) - g.dstCx;
+            const float dy = (static_cast<float>(y) + 0.5f) - g.dstCy;
+            const float sx = std::fma(g.c, dx, std::fma(-g.s, dy, g.srcCx));
+            const float sy = std::fma(g.s, dx, std::fma(g.c, dy, g.srcCy));
+            if (!(sx >= 0.0f && sy >= 0.0f && sx < static_cast<float>(g.src.width) &&
+                  sy < static_cast<float>(g.src.height)))
+                continue;
+            const std::uint8_t* p = image.at(x, y);
+            ++h.bins[kRed][p[0]];
+            ++h.bins[kGreen][p[1]];
+            ++h.bins[kBlue][p[2]];
+            ++h.bins[kLuma][luma8(p[0], p[1], p[2])];
+        }
+    return h;
+}
+
 Rgba8Image transpose(const Rgba8Image& src) {
     Rgba8Image out(src.height, src.width);
     for (int y = 0; y < out.height; ++y)

@@ -24,6 +24,9 @@ Rgba8Image rotate(const Rgba8Image& src, const RotateParams& params, int threads
 std::vector<std::vector<std::size_t>> rotateForwardSources(ImageSize src, const RotateParams& p);
 
 Histogram histogram(const Rgba8Image& image, int threads = 1);
+// Only the pixels of `image` (made by the rotate `coverage` describes) whose centre maps inside
+// its source, in the kernels' float arithmetic: HistogramTuning::coverage.
+Histogram histogram(const Rgba8Image& image, const RotateGeometry& coverage);
 
 Rgba8Image transpose(const Rgba8Image& src);
 Rgba8Image mean3(const Rgba8Image& src);

@@ -224,7 +224,8 @@ panel_layout_scaled)
     # Issue 27: at GUI scale 200-300% Simulation covered the overlay, Timings covered Simulation
     # and ran past the right edge; the status line's text was cut ("1.95 G/"). Both demos at
     # 200% (1280x720) and 300% (1920x1080): every window inside, none overlapping, and the status
-    # line's text inside its box.
+    # line's text inside its box. Then with the app's own Kernels and OpenCL devices windows open,
+    # which opened on top of the demos' panels: every window still apart.
     for setup in "2 1280 720" "3 1920 1080" "1 800 500"; do
         read -r scale w h <<<"$setup"
         expect 0 "screenshot written" "$CLVIZ" --width "$w" --height "$h" --frames 12 --n 1024 \
@@ -240,6 +241,15 @@ panel_layout_scaled)
             --set app.gui-scale="$scale" --screenshot image-$scale.png --layout image-$scale.txt
         cat image-$scale.txt
         panels_apart image-$scale.txt "$w" "$h" Image Filters
+        for demo in nbody image; do
+            sized=()
+            [ $demo = nbody ] && sized=(--n 1024)
+            expect 0 "screenshot written" "$CLVIZ" --demo $demo "${sized[@]}" --width "$w" \
+                --height "$h" --frames 12 --set app.gui-scale="$scale" --set app.kernels=on \
+                --set app.devices=on --screenshot app-$demo-$scale.png --layout app-$demo-$scale.txt
+            cat app-$demo-$scale.txt
+            panels_apart app-$demo-$scale.txt "$w" "$h" Kernels "OpenCL devices"
+        done
     done
     ;;
 histogram_caption)

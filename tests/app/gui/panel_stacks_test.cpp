@@ -71,10 +71,13 @@ namespace {
 // Issue 27: at GUI scale 200-300% panels wider than half the window were placed on top of each
 // other and past its right edge. Wide and tall panels in both columns, a small and a large
 // display: after the panels settle, no two overlap and every one lies inside the display.
-void expectApartAndInside(ImVec2 display, float scale) {
+// With appWindows, the app's own windows come first through a stacks of their own, as
+// Application::drawGui does: Kernels placed before Begin, and "OpenCL devices", which sets its own
+// first position and size, placed after its End (placeDrawn).
+void expectApartAndInside(ImVec2 display, float scale, bool appWindows = false) {
     test::HeadlessImGui imgui(display);
     ImGui::GetIO().FontGlobalScale = scale;
-    PanelStacks stacks;
+    PanelStacks stacks, appStacks;
     struct Panel {
         const char* name;
         PanelSide side;
@@ -89,6 +92,21 @@ void expectApartAndInside(ImVec2 display, float scale) {
     for (int f = 0; f < 10; ++f) {
         ImGui::GetIO().DeltaTime = 1.0f / 60;
         ImGui::NewFrame();
+        if (appWindows) {
+            const float em = ImGui::GetFontSize();
+            appStacks.beginFrame();
+            appStacks.place("Kernels", PanelSide::Left, em * 32);
+            ImGui::Begin("Kernels");
+            for (int i = 0; i < 10; ++i)
+                ImGui::Text("program %d: built", i);
+            ImGui::End();
+            ImGui::SetNextWindowSize(ImVec2(em * 36, em * 34), ImGuiCond_FirstUseEver);
+            ImGui::SetNextWindowPos(ImVec2(em * 2, em * 4), ImGuiCond_FirstUseEver);
+            ImGui::Begin("OpenCL devices");
+            ImGui::Text("platform 0");
+            ImGui::End();
+            appStacks.placeDrawn("OpenCL devices", PanelSide::Left, em * 36);
+        }
         stacks.beginFrame();
         for (const Panel& p : panels) {
             stacks.place(p.name, p.side, p.width);
@@ -101,7 +119,7 @@ void expectApartAndInside(ImVec2 display, float scale) {
         ImGui::Render();
         shown = drawnGuiWindows();
     }
-    ASSERT_EQ(shown.size(), 4u);
+    ASSERT_EQ(shown.size(), appWindows ? 6u : 4u);
     for (std::size_t i = 0; i < shown.size(); ++i) {
         const GuiWindowRect& a = shown[i];
         EXPECT_GE(a.x, 0) << a.name;
@@ -128,6 +146,15 @@ TEST(PanelStacksRoom, PanelsStayApartAndInsideAtScale300On1920x1080) {
 }
 TEST(PanelStacksRoom, PanelsStayApartAndInsideAt800x500) {
     expectApartAndInside(ImVec2(800, 500), 1);
+}
+
+// The app's Kernels and OpenCL devices windows opened on top of the demos' panels.
+TEST(PanelStacksRoom, AppWindowsAndDemoPanelsStayApartAt100And200Percent) {
+    expectApartAndInside(ImVec2(1280, 720), 1, true);
+    expectApartAndInside(ImVec2(1280, 720), 2, true);
+}
+TEST(PanelStacksRoom, AppWindowsAndDemoPanelsStayApartAt800x500) {
+    expectApartAndInside(ImVec2(800, 500), 1, true);
 }
 
 }  // namespace

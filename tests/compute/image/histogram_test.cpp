@@ -2,6 +2,9 @@
 // flat images that overflow 8-bit counters many times over, and the statistics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "common/error.hpp"
 #include "compute/image/histogram.hpp"
 #include "compute/image/reference.hpp"
 #include "tests/compute/image/test_support.hpp"
@@ -228,4 +231,52 @@ TEST(ImageHistogram, LumaWeightsKeepWhiteAndBlack) {
     EXPECT_EQ(luma8(255, 255, 255), 255);
     EXPECT_EQ(luma8(0, 0, 0), 0);
     EXPECT_EQ(luma8(0, 255, 0), 182);  // 0.7152 * 255 = 182.4
+}
+
+// A rotated picture's histogram leaves the fill out: every variant counts only the pixels whose
+// centre maps inside the source, matching the reference exactly, and with a source that has no
+// zero channel anywhere, bin 0 of R, G and B stays empty though the fill is black.
+TEST(ImageHistogram, RotatedImagesCountOnlyPixelsFromTheSource) {
+    const std::pair<int, int> sizes[] = {{1, 1}, {2, 3}, {37, 53}, {101, 7}};
+    std::uint64_t salt = 40;
+    for (auto [w, h] : sizes)
+        for (double degrees : {0.0, 17.0, 90.0, 211.0})
+            for (RotateFit fit : {RotateFit::Crop, RotateFit::Expand}) {
+                Rgba8Image src = randomImage(w, h, ++salt);
+                for (std::size_t i = 0; i < src.pixels.size(); ++i)
+                    if (i % 4 != 3) src.pixels[i] = std::max<std::uint8_t>(src.pixels[i], 1);
+                RotateParams params;
+                params.degrees = degrees;
+                params.fit = fit;
+                params.variant = RotateVariant::BufferNearest;
+                params.background = {0, 0, 0, 255};
+                const Rgba8Image rotated = reference::rotate(src, params);
+                const RotateGeometry g = rotateGeometry(src.size(), degrees, fit);
+                const Histogram want = reference::histogram(rotated, g);
+                for (int c = 0; c < 3; ++c)
+                    ASSERT_EQ(want.bins[c][0], 0u) << "the reference counted fill";
+                HistogramTuning t;
+                t.coverage = g;
+                const cl::Buffer buffer = upload(rotated);
+                for (HistogramVariant v : kAll) {
+                    SCOPED_TRACE(std::string(histogramVariantInfo(v).id) + " " + std::to_string(w) +
+                                 "x" + std::to_string(h) + " at " + std::to_string(degrees) + ", " +
+                                 seedNote());
+                    expectSameBins(histogrammer().compute(v, buffer, rotated.size(), nullptr, t),
+                                   want);
+                }
+            }
+    // A tilted, expanded picture has fill to leave out.
+    const RotateGeometry g = rotateGeometry({37, 53}, 17.0, RotateFit::Expand);
+    EXPECT_LT(reference::histogram(Rgba8Image(g.dst.width, g.dst.height), g).stats(kRed).count,
+              g.dst.pixels());
+}
+
+TEST(ImageHistogram, CoverageOfAnotherSizeIsRefused) {
+    const Rgba8Image img = randomImage(9, 9, 3);
+    HistogramTuning t;
+    t.coverage = rotateGeometry({5, 5}, 30.0, RotateFit::Crop);
+    EXPECT_THROW(
+        histogrammer().compute(HistogramVariant::LocalAtomics, upload(img), img.size(), nullptr, t),
+        Error);
 }
