@@ -319,7 +319,9 @@ const SettingTable<ImageLabControls>& imageSettings() {
                       equalizeStep(c).equalize.mode =
                           i == 0 ? EqualizeMode::Luma : EqualizeMode::PerChannel;
                   }),
-        choiceRow("histogram", {"source", "result", "off"}, "Which image the histogram counts",
+        choiceRow("histogram", {"source", "result", "off"},
+                  "Which image the histogram counts (result: a rotate's fill outside the picture "
+                  "is left out)",
                   [](ImageLabControls& c, std::size_t i) {
                       c.histogram.enabled = i != 2;
                       if (i != 2)
