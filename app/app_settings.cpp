@@ -46,12 +46,6 @@ const SettingTable<AppControls>& appSettings() {
          }},
         {{"devices", "on|off", "Shows or hides the OpenCL devices panel (F2)"},
          [](AppControls& a, Value v) { a.setDevicesPanel(settingOnOff("app.devices", v)); }},
-        {{"split-devices", "SET",
-          "Restarts the N-body demo with its bodies split over SET (the OpenCL panel's choice; "
-          "--devices syntax)"},
-         [](AppControls& a, Value v) {
-             if (std::string why = a.splitDevices(v); !why.empty()) throw Error(why);
-         }},
         {{"demo", "NAME", "Switches to another demo (the names --demo takes)"},
          [](AppControls& a, Value v) {
              const DemoEntry* entry = findDemo(v);

@@ -24,8 +24,6 @@ class AppControls {
     virtual void setGuiVisible(bool on) = 0;
     virtual void setGuiScale(float scale) = 0;  // 0: the window's content scale
     virtual void setDevicesPanel(bool shown) = 0;
-    // Restarts the demo with its bodies split over `spec` (--devices syntax): "" or why not.
-    virtual std::string splitDevices(const std::string& spec) = 0;
     // Makes registered demo `index` the active one (nothing when it is): "" or why not.
     virtual std::string switchDemo(int index) = 0;
     virtual void queueScreenshot(const std::string& path) = 0;

@@ -88,7 +88,6 @@ Application::Application(const AppOptions& options, ViewerStart start)
     std::fprintf(stderr, "clviz: OpenCL device %d.%d: %s (%s); %s\n", choice_.platform,
                  choice_.device, dev.name.c_str(), choice_.reason.c_str(),
                  sharesGl_ ? "context shares GL" : "context does not share GL");
-    createMoreDevices();
 
     GLFWwindow* w = window_.handle();
     glfwSetWindowUserPointer(w, this);
@@ -102,6 +101,9 @@ Application::Application(const AppOptions& options, ViewerStart start)
     initImGui();
 
     services_.compute = compute_.get();
+    services_.platforms = &platforms_;
+    services_.drawingDevice = choice_;
+    services_.platformRequest = options_.device.platform;
     services_.glMajor = window_.glMajor();
     services_.glMinor = window_.glMinor();
     services_.clContextSharesGl = sharesGl_;
@@ -127,8 +129,7 @@ Application::~Application() {
         ImGui::DestroyContext();
     }
     liveReload_.stop();  // joins the background build thread, which uses the context
-    moreCompute_.clear();
-    compute_.reset();  // before the GL context it may share with goes away
+    compute_.reset();    // before the GL context it may share with goes away
 }
 
 void Application::setVsync(bool on) {
@@ -150,48 +151,6 @@ std::string Application::switchDemo(int index) {
 std::optional<std::string> Application::setLiveReload(const std::string& key,
                                                       const std::string& value) {
     return liveReload_.set(key, value, demo_.get());
-}
-
-// The OpenCL panel or app.split-devices: the demo restarts with its bodies split over `spec`
-// (--devices syntax). On failure the previous set stays; returns why, or "".
-std::string Application::splitOver(const std::string& spec) {
-    const std::string previous = options_.devices;
-    const int demo = activeDemo_;
-    stopDemo();
-    dropParkedDemos();  // they hold the devices about to go
-    std::string why;
-    for (const std::string& attempt : {spec, previous}) {
-        moreCompute_.clear();
-        services_.moreDevices.clear();
-        options_.devices = attempt;
-        try {
-            createMoreDevices();
-            break;
-        } catch (const Error& e) {
-            why = "cannot split the bodies over " + spec + ": " + e.what();
-        }
-    }
-    liveReload_.setMoreDevices(services_.moreDevices);
-    if (demo >= 0) activateDemo(demo);
-    if (why.empty())
-        notify(false, "the bodies are now split over " + std::to_string(1 + moreCompute_.size()) +
-                          " device(s); the demo restarted");
-    return why;
-}
-
-// --devices: a plain context for every device of the set but the drawing one, which always
-// takes part (it draws the bodies).
-void Application::createMoreDevices() {
-    if (options_.devices.empty()) return;
-    for (const DeviceChoice& c :
-         chooseDevices(platforms_, options_.devices, options_.device.platform)) {
-        if (c.platform == choice_.platform && c.device == choice_.device) continue;
-        moreCompute_.push_back(std::make_unique<ComputeContext>(platforms_, c));
-        services_.moreDevices.push_back(moreCompute_.back().get());
-        std::fprintf(stderr,
-                     "clviz: the N-body bodies are also split onto OpenCL device %d.%d: %s\n",
-                     c.platform, c.device, moreCompute_.back()->info().name.c_str());
-    }
 }
 
 void Application::createCompute(const GlContextHandles& gl) {
@@ -577,8 +536,9 @@ void Application::actOnGuiRequests() {
         guiScaleOverride_ = actions.guiScale;
         scaleDirty_ = true;
     }
-    if (!actions.splitDevices.empty()) {
-        if (std::string why = splitOver(actions.splitDevices); !why.empty()) notify(true, why);
+    if (actions.demoDeviceSet) {
+        const auto& [key, set] = *actions.demoDeviceSet;
+        if (const std::string why = applySetting({key, set}); !why.empty()) notify(true, why);
     }
     if (actions.switchDemo >= 0) {
         const int previous = activeDemo_;
@@ -641,13 +601,12 @@ void Application::drawGui(const FrameInfo& frame) {
         m.clContextSharesGl = sharesGl_;
         m.clContextSharesGlReason = sharesGlReason_;
         m.gl = window_.glDescription();
-        m.split = {{choice_.platform, choice_.device}};
-        for (const auto& cc : moreCompute_)
-            m.split.emplace_back(cc->choice().platform, cc->choice().device);
+        if (demo_) m.deviceSet = demo_->deviceSetSection();
         devicePanel_.draw(&panels_.devices, m);
         // It sets its own first position (app/gui/device_panel.cpp): moved after it is drawn.
         appStacks_.placeDrawn("OpenCL devices", PanelSide::Left, ImGui::GetFontSize() * 36);
-        if (auto spec = devicePanel_.takeSplitRequest()) guiRequests_.splitDevices = *spec;
+        if (auto set = devicePanel_.takeDeviceSetRequest(); set && m.deviceSet)
+            guiRequests_.demoDeviceSet = {{m.deviceSet->settingKey, *set}};
     }
     if (panels_.keys) {
         std::vector<std::pair<std::string, std::string>> demoKeys;

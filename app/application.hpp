@@ -72,7 +72,6 @@ class Application : private AppControls {
     void setGuiVisible(bool on) override { guiVisible_ = on; }
     void setGuiScale(float scale) override;
     void setDevicesPanel(bool shown) override { panels_.devices = shown; }
-    std::string splitDevices(const std::string& spec) override { return splitOver(spec); }
     std::string switchDemo(int index) override;
     void queueScreenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
     void queueLayout(const std::string& path) override { pendingLayouts_.push_back(path); }
@@ -91,8 +90,6 @@ class Application : private AppControls {
     void guarded(const char* what, F&& f);
 
     void createCompute(const GlContextHandles& gl);
-    void createMoreDevices();
-    std::string splitOver(const std::string& spec);
     void initImGui();
     void showStartingFrame(const std::string& what);
     void applyContentScale(float scale);
@@ -120,7 +117,6 @@ class Application : private AppControls {
     GlDeviceQuery glQuery_;
     DeviceChoice choice_;
     std::unique_ptr<ComputeContext> compute_;
-    std::vector<std::unique_ptr<ComputeContext>> moreCompute_;  // --devices: the others
     bool sharesGl_ = false;
     std::string sharesGlReason_;
     AppServices services_;

@@ -154,10 +154,6 @@ std::vector<FlagRow> shellFlags(AppOptions& o) {
          "image lab: save the result after the last frame (PNG or JPEG); spectral lab: the m MNF "
          "components (ENVI float32) and FILE.eigenvalues.csv",
          demo, [&o](const std::string& v) { o.savePath = v; }},
-        {"--devices", Takes::Value, "SET",
-         "split a demo's work (N-body) over a device set: all, gpu, cpu, 0,1 (devices of "
-         "--platform) or P.D,P.D as --list-devices numbers them",
-         device, [&o](const std::string& v) { o.devices = v; }},
         {"--kernel-dir", Takes::Value, "DIR",
          "read kernels/*.cl and kernels/common/*.clh from DIR and reload them when saved "
          "[embedded]",

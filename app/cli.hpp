@@ -49,7 +49,6 @@ struct AppOptions {
     std::string shaderDir;                   // --shader-dir: read and watch shaders here
     bool verbose = false;                    // --verbose: where each OpenCL program came from
     bool helpSettingsMarkdown = false;       // --help-settings=markdown: the README's tables
-    std::string devices;                     // --devices: N-body over this device set
     std::string demoMode;                    // Mode::DemoMode: its switch ("--mpi")
     // A demo's flags for its run mode (DemoFlag::Goes::Option): key -> value ("on": a switch).
     std::map<std::string, std::string> demoOptions;

@@ -2,12 +2,15 @@
 // The interface the main loop drives. The N-body simulation and the image lab are peers behind it,
 // switchable from the main menu. The main loop owns the window, timing and the OpenCL context.
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/gui/file_dialog.hpp"
 #include "app/pointer_input.hpp"
+#include "compute/core/device_info.hpp"
+#include "compute/core/device_select.hpp"
 
 namespace clviz {
 
@@ -27,9 +30,12 @@ struct FrameInfo {
 // polling the window.
 struct AppServices {
     ComputeContext* compute = nullptr;
-    // The other devices of --devices (never `compute` itself): demos that can split their work
-    // (N-body) share it with them; empty for one device.
-    std::vector<ComputeContext*> moreDevices;
+    // The machine's platforms and which of their devices `compute` is: a demo that splits its
+    // work (N-body) creates its other devices' contexts from them.
+    const std::vector<PlatformInfo>* platforms = nullptr;
+    DeviceChoice drawingDevice;
+    // --platform as given: what bare device indices of a device set ("0,1") refer to.
+    std::optional<std::string> platformRequest;
     int glMajor = 4, glMinor = 5;  // the GL context actually created
     // True when the CL context was created with this GL context's properties (cl_khr_gl_sharing
     // can work); the reason says why or why not, for the Interop panel.
@@ -48,6 +54,14 @@ struct AppServices {
     std::function<void(const std::string& path)> requestScreenshot;
     // Drops the error notices that mention `fragment` (live reload: a fixed kernel file's).
     std::function<void(const std::string& fragment)> resolveErrors;
+};
+
+// A demo's section of the OpenCL panel: a device set it runs on, which the user may change; the
+// request goes through the demo's setting `settingKey` (--devices syntax: "0.0,0.1").
+struct DeviceSetSection {
+    std::string title;                         // "N-body on several devices"
+    std::string settingKey;                    // "devices"
+    std::vector<std::pair<int, int>> devices;  // the set now, the drawing device first
 };
 
 class Demo {
@@ -116,6 +130,12 @@ class Demo {
 
     // The demo's keys for the Help menu, e.g. {"Space", "pause"}.
     virtual std::vector<std::pair<std::string, std::string>> keyHelp() const { return {}; }
+
+    // The devices the demo computes on besides AppServices::compute (none by default): live
+    // reload rebuilds an edited kernel for them too.
+    virtual std::vector<ComputeContext*> extraDevices() const { return {}; }
+    // Its device-set section of the OpenCL panel; nullopt for none.
+    virtual std::optional<DeviceSetSection> deviceSetSection() const { return std::nullopt; }
 };
 
 }  // namespace clviz

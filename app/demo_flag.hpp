@@ -5,11 +5,14 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace clviz {
 
 class Demo;
 struct AppOptions;
+struct PlatformInfo;
+struct DeviceRequest;
 
 using DemoFactory = std::function<std::unique_ptr<Demo>()>;
 
@@ -27,6 +30,11 @@ struct DemoFlag {
     std::function<void(const std::string& value)> check = {};
     Goes goes = Goes::Setting;
     std::string onlyWith = {};  // a run mode's flag this one needs ("--mpi"); empty: none
+    // Checks the value against this machine's devices before the window opens (throws Error:
+    // a device it names is missing, exit 2); the request is -p/-d/--device-type's. Empty: none.
+    std::function<void(const std::vector<PlatformInfo>& platforms, const DeviceRequest& request,
+                       const std::string& value)>
+        checkDevices = {};
 };
 
 // What the shell lends a run mode.

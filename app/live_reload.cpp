@@ -126,11 +126,12 @@ void LiveReload::reloadShaders(Demo* demo) {
     }
 }
 
-// --devices: the other devices of the split rebuild an edited kernel too, here and now (a
-// frame's pause), so every slice of the bodies runs the same code. A device that cannot build
+// The demo's other devices (the N-body's --devices) rebuild an edited kernel too, here and now
+// (a frame's pause), so every slice of its work runs the same code. A device that cannot build
 // it keeps its last good build, and says so.
-void LiveReload::mirrorToMoreDevices(const std::string& file) {
-    for (ComputeContext* cc : app_.moreDevices) {
+void LiveReload::mirrorToMoreDevices(const std::string& file, const Demo* demo) {
+    if (!demo) return;
+    for (ComputeContext* cc : demo->extraDevices()) {
         ProgramCache& cache = cc->programs();
         std::map<std::string, ProgramBuild> builds;
         const ExpandedKernelSource source = kernelProgramSource(file);
@@ -155,7 +156,7 @@ void LiveReload::poll(Demo* demo) {
             ++reloadsSeen_;
             if (e.ok) {
                 kernelsPending_ |= e.installed;
-                if (e.installed) mirrorToMoreDevices(e.file);
+                if (e.installed) mirrorToMoreDevices(e.file, demo);
                 // Fixed: its red notices and a check of the old kernels no longer apply.
                 if (lastFailureFile_ == e.file) {
                     lastFailure_.clear();

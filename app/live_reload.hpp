@@ -24,8 +24,6 @@ class LiveReload {
     // CLVIZ_KERNEL_DIR / CLVIZ_SHADER_DIR name a directory, which is then watched too).
     void start(const AppServices& app, const std::string& kernelDir, const std::string& shaderDir);
     void stop();  // before the compute context goes away
-    // The devices that mirror kernel edits changed (the OpenCL panel's device set).
-    void setMoreDevices(const std::vector<ComputeContext*>& more) { app_.moreDevices = more; }
 
     // Once a frame, before the demo steps: installs finished builds and tells `demo` (may be
     // null). Exceptions from the demo propagate (the app stops the demo then).
@@ -44,7 +42,7 @@ class LiveReload {
     std::string watchShaders(const std::string& dir);
     void report(bool isError, const std::string& message);
     void reloadShaders(Demo* demo);
-    void mirrorToMoreDevices(const std::string& file);
+    void mirrorToMoreDevices(const std::string& file, const Demo* demo);
     void runCheck(Demo* demo);
 
     AppServices app_;

@@ -59,9 +59,7 @@ int runDemoMode(const AppOptions& options) {
             Application app(options, chooseViewerStart(options));
             return app.run();
         };
-        services.checkNamedDevices = [&options] {
-            checkNamedDevices(queryPlatforms(), options.device, options.devices);
-        };
+        services.checkNamedDevices = [&options] { checkNamedDevices(queryPlatforms(), options); };
         return mode.run(options, services);
     }
     throw UsageError("no demo runs " + options.demoMode);

@@ -40,17 +40,32 @@ void checkNamedDevices(const std::vector<PlatformInfo>& platforms, const DeviceR
     }
 }
 
+void checkNamedDevices(const std::vector<PlatformInfo>& platforms, const AppOptions& options) {
+    checkNamedDevices(platforms, options.device, "");
+    if (platforms.empty()) return;
+    for (const DemoFlag& f : registeredDemoFlags()) {
+        if (!f.checkDevices) continue;
+        for (const auto& kv : options.settings) {
+            if (kv.key != f.key) continue;
+            try {
+                f.checkDevices(platforms, options.device, kv.value);
+            } catch (const UsageError&) {
+                throw;
+            } catch (const Error& e) {
+                throw UsageError(e.what());
+            }
+        }
+    }
+}
+
 ViewerStart chooseViewerStart(const AppOptions& options) {
     ViewerStart start;
     start.demo = startDemo(options.demo);
     start.platforms = queryPlatforms();
     // A device the command line names but the machine lacks is a bad command line (exit 2, as
     // --help says); without such flags a failure means no usable device at all (exit 1).
-    checkNamedDevices(start.platforms, options.device, options.devices);
+    checkNamedDevices(start.platforms, options);
     start.device = chooseDevice(start.platforms, options.device);
-    // --devices fails here too, before a window opens.
-    if (!options.devices.empty())
-        chooseDevices(start.platforms, options.devices, options.device.platform);
     return start;
 }
 

@@ -27,9 +27,13 @@ ViewerStart chooseViewerStart(const AppOptions& options);
 
 // The devices a command line names (-p, -d, --device-type, --devices) exist: throws UsageError
 // with chooseDevice's reason when they do not. Nothing is checked without such flags or without
-// platforms (then no device is the machine's problem, not the command line's).
+// platforms (then no device is the machine's problem, not the command line's). `devices` is a
+// device set (the benchmark's --devices); "" for none.
 void checkNamedDevices(const std::vector<PlatformInfo>& platforms, const DeviceRequest& request,
                        const std::string& devices);
+// The same for the viewer's command line: -p/-d/--device-type and the demos' flags that name
+// devices (DemoFlag::checkDevices, e.g. the N-body's --devices).
+void checkNamedDevices(const std::vector<PlatformInfo>& platforms, const AppOptions& options);
 
 // Once the window exists: the device that drives its GL context (`glDevice`, from
 // clGetGLContextInfoKHR) can share buffers with it, so when the command line named no platform and

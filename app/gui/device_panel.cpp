@@ -28,15 +28,16 @@ bool isInteropExtension(const std::string& name) {
            name.rfind("cl_khr_external_memory", 0) == 0;
 }
 
-// Which devices the N-body splits its bodies over (--devices): a checkbox per device, the
-// drawing device always on; applying restarts the N-body demo on the new set.
-void DevicePanel::splitChooser(const DevicePanelModel& m) {
-    if (shown_ != m.split) {
-        shown_ = m.split;
-        checked_ = std::set<std::pair<int, int>>(m.split.begin(), m.split.end());
+// The active demo's device set (the N-body's --devices): a checkbox per device, the drawing
+// device always on; applying asks the demo's setting for the new set.
+void DevicePanel::deviceSetChooser(const DevicePanelModel& m) {
+    const std::vector<std::pair<int, int>>& now = m.deviceSet->devices;
+    if (shown_ != now) {
+        shown_ = now;
+        checked_ = std::set<std::pair<int, int>>(now.begin(), now.end());
     }
     ImGui::Separator();
-    if (!ImGui::TreeNode("N-body on several devices")) return;
+    if (!ImGui::TreeNode(m.deviceSet->title.c_str())) return;
     const auto& platforms = *m.platforms;
     for (std::size_t p = 0; p < platforms.size(); ++p)
         for (std::size_t d = 0; d < platforms[p].devices.size(); ++d) {
@@ -61,10 +62,10 @@ void DevicePanel::splitChooser(const DevicePanelModel& m) {
             spec += ',';
             spec += id(p, d);
         }
-    if (ImGui::Button("Split the bodies over these")) request_ = spec;
+    if (ImGui::Button("Run on these")) request_ = spec;
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Restarts the N-body demo on %s (as --devices %s)", spec.c_str(),
-                          spec.c_str());
+        ImGui::SetTooltip("Sets %s=%s (restarts the demo on that set)",
+                          m.deviceSet->settingKey.c_str(), spec.c_str());
     ImGui::TreePop();
 }
 
@@ -96,7 +97,7 @@ void DevicePanel::draw(bool* open, const DevicePanelModel& m) {
         ImGui::TextDisabled("(%s)", m.clContextSharesGlReason.c_str());
     }
     ImGui::TextWrapped("%s", m.gl.c_str());
-    splitChooser(m);
+    if (m.deviceSet) deviceSetChooser(m);
     ImGui::Separator();
     filter_.Draw("Filter extensions", em * 14);
     ImGui::Separator();

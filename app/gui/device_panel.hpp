@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/demo.hpp"
 #include "compute/core/device_info.hpp"
 #include "compute/core/device_select.hpp"
 
@@ -21,8 +22,8 @@ struct DevicePanelModel {
     bool clContextSharesGl = false;
     std::string clContextSharesGlReason;
     std::string gl;  // the GL context description
-    // The devices the N-body bodies are split over now (the drawing device first).
-    std::vector<std::pair<int, int>> split;
+    // The active demo's device set (the N-body's split), nullopt when it has none.
+    std::optional<DeviceSetSection> deviceSet;
 };
 
 // Extensions the panel highlights: what GL interop needs.
@@ -31,11 +32,13 @@ bool isInteropExtension(const std::string& name);
 class DevicePanel {
   public:
     void draw(bool* open, const DevicePanelModel& model);
-    // The device set the user asked the N-body to split over ("0.0,0.1"), once.
-    std::optional<std::string> takeSplitRequest() { return std::exchange(request_, std::nullopt); }
+    // The device set the user asked the demo to run on ("0.0,0.1"), once.
+    std::optional<std::string> takeDeviceSetRequest() {
+        return std::exchange(request_, std::nullopt);
+    }
 
   private:
-    void splitChooser(const DevicePanelModel& m);
+    void deviceSetChooser(const DevicePanelModel& m);
 
     ImGuiTextFilter filter_;
     std::set<std::pair<int, int>> checked_;

@@ -32,10 +32,11 @@ struct MenuActions {
     bool toggleVsync = false;
     bool toggleFullscreen = false;
     bool hideGui = false;
-    int switchDemo = -1;       // index into demoTitles
-    int fileAction = -1;       // index into MenuModel::fileActions: ask for its path
-    float guiScale = -1;       // a new GUI scale was picked: 0 auto, else the factor; -1 none
-    std::string splitDevices;  // the OpenCL panel: split the N-body over this set ("0.0,0.1")
+    int switchDemo = -1;  // index into demoTitles
+    int fileAction = -1;  // index into MenuModel::fileActions: ask for its path
+    float guiScale = -1;  // a new GUI scale was picked: 0 auto, else the factor; -1 none
+    // The OpenCL panel's device-set section asked for this demo setting: (key, device set).
+    std::optional<std::pair<std::string, std::string>> demoDeviceSet;
 };
 
 MenuActions drawMainMenu(const MenuModel& model, PanelVisibility& panels);

@@ -15,6 +15,7 @@
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/device_select.hpp"
 #include "compute/core/kernel_run_log.hpp"
 #include "compute/interop/external_memory.hpp"
 #include "compute/nbody/reference_check.hpp"
@@ -67,9 +68,12 @@ void NbodyDemo::init(const AppServices& app) {
 
     renderer_ = std::make_unique<ParticleRenderer>();
     renderTimer_ = std::make_unique<GlTimer>();
+    createMoreDevices();
+    std::vector<ComputeContext*> more;
+    for (const auto& c : moreCompute_)
+        more.push_back(c.get());
     // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
-    system_ =
-        makeNbodySystem(*cc_, app.moreDevices, NbodyEnvironment::fromProcessEnvironment(), mpi_);
+    system_ = makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
     sim_ = &system_->primary();
     system_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());
@@ -95,8 +99,83 @@ void NbodyDemo::shutdown() {
     if (cc_) cc_->finishQuietly();
     sim_ = nullptr;
     system_.reset();
+    moreCompute_.clear();  // after the system that uses them
     renderTimer_.reset();
     renderer_.reset();
+}
+
+// ---- devices ----------------------------------------------------------------------------------
+
+void NbodyDemo::createMoreDevices() {
+    moreCompute_.clear();
+    if (devices_.empty()) return;
+    if (!app_.platforms) throw Error("the N-body demo was given no OpenCL platforms to split over");
+    const DeviceChoice& drawing = app_.drawingDevice;
+    for (const DeviceChoice& c : chooseDevices(*app_.platforms, devices_, app_.platformRequest)) {
+        if (c.platform == drawing.platform && c.device == drawing.device) continue;
+        moreCompute_.push_back(std::make_unique<ComputeContext>(*app_.platforms, c));
+        std::fprintf(stderr,
+                     "clviz: the N-body bodies are also split onto OpenCL device %d.%d: %s\n",
+                     c.platform, c.device, moreCompute_.back()->info().name.c_str());
+    }
+}
+
+void NbodyDemo::setDevices(const std::string& spec) {
+    if (mpi_) throw Error("under --mpi the bodies are split over the MPI ranks, not --devices");
+    // What the restart keeps: the bodies as they are now, the view, and the settings that live
+    // in the system (the others are members).
+    const std::vector<Body> bodies = system_->readBodies();
+    const std::string scene = loadedScene_;
+    const float radius = viewRadius_;
+    const OrbitCamera camera = camera_;
+    const NbodyParams params = sim_->params();
+    const NbodyKernelConfig config = system_->kernelConfig();
+    const NbodyIntegrator integrator = sim_->integrator();
+    const NbodyPrecision precision = sim_->precision();
+    const std::string previous = devices_;
+    shutdown();
+    timings_ = NbodyTimingLog{};  // the new set's figures start afresh
+    lastSplit_.reset();
+    // Back to the previous set when the new one fails, and to the drawing device alone (which
+    // the shell owns and which ran until now) when that fails too.
+    std::string why;
+    for (const std::string& attempt : {spec, previous, std::string()}) {
+        devices_ = attempt;
+        try {
+            init(app_);
+            break;
+        } catch (const Error& e) {
+            if (attempt.empty()) throw;
+            if (why.empty()) why = "cannot split the bodies over " + spec + ": " + e.what();
+            shutdown();
+        }
+    }
+    system_->setPrecision(precision);
+    system_->setIntegrator(integrator);
+    system_->setKernelConfig(config);
+    system_->setParams(params);
+    loadBodies(bodies, radius);
+    loadedScene_ = scene;
+    camera_ = camera;
+    if (!why.empty()) throw Error(why);
+    app_.notice("the bodies are now split over " + std::to_string(1 + moreCompute_.size()) +
+                " device(s); the system restarted with them as they were");
+}
+
+std::vector<ComputeContext*> NbodyDemo::extraDevices() const {
+    std::vector<ComputeContext*> more;
+    for (const auto& c : moreCompute_)
+        more.push_back(c.get());
+    return more;
+}
+
+std::optional<DeviceSetSection> NbodyDemo::deviceSetSection() const {
+    if (mpi_ || !cc_) return std::nullopt;
+    DeviceSetSection s{"N-body on several devices", "devices", {}};
+    s.devices.emplace_back(app_.drawingDevice.platform, app_.drawingDevice.device);
+    for (const auto& c : moreCompute_)
+        s.devices.emplace_back(c->choice().platform, c->choice().device);
+    return s;
 }
 
 // ---- scene ------------------------------------------------------------------------------------

@@ -55,6 +55,8 @@ class NbodyDemo final : public Demo {
     ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;
     std::string titleStatus() const override;
+    std::vector<ComputeContext*> extraDevices() const override;
+    std::optional<DeviceSetSection> deviceSetSection() const override;
     std::vector<FileAction> fileActions() const override {
         return {{"Open snapshot...", "load", FileActionKind::Open},
                 {"Save snapshot...", "save", FileActionKind::Save},
@@ -120,6 +122,15 @@ class NbodyDemo final : public Demo {
     PanelRect diagnosticsRect() const { return diagnosticsRect_; }
 
   private:
+    // --- devices ---
+    // Contexts for the devices_ set but the drawing device (which always takes part: it draws).
+    void createMoreDevices();
+    // The devices setting: restarts the system on `spec`, keeping the other settings; on
+    // failure the previous set stays and the error says why.
+    void setDevices(const std::string& spec);
+    std::string devices_;  // --devices: the set the bodies are split over; "" for one device
+    std::vector<std::unique_ptr<ComputeContext>> moreCompute_;
+
     // --- scene ---
     // Builds the preset's bodies for n_ and loads them; the camera frames them.
     void rebuild();

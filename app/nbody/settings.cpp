@@ -13,6 +13,7 @@
 #include "common/parse.hpp"
 #include "common/quoted_path.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/device_select.hpp"
 #include "compute/interop/external_memory.hpp"
 #include "compute/nbody/param_ranges.hpp"
 #include "compute/nbody/snapshot.hpp"
@@ -45,6 +46,16 @@ std::vector<DemoFlag> nbodyDemoFlags() {
                  parseWholeNumberFlag("--n", v, 1, static_cast<long long>(kMaxBodies));
              }},
             {"--preset", "NAME", "initial scene", "preset", {}},
+            {"--devices",
+             "SET",
+             "split the bodies over a device set: all, gpu, cpu, 0,1 (devices of --platform) or "
+             "P.D,P.D as --list-devices numbers them",
+             "devices",
+             {},
+             DemoFlag::Goes::Setting,
+             "",
+             [](const std::vector<PlatformInfo>& platforms, const DeviceRequest& request,
+                const std::string& v) { chooseDevices(platforms, v, request.platform); }},
             {"--viewer",
              "",
              "with --mpi: rank 0 opens the viewer and steers the run (every viewer option "
@@ -75,6 +86,10 @@ const Table& NbodyDemo::settings() {
         };
     };
     static const Table table = {
+        {{"devices", "SET",
+          "Splits the bodies over SET (--devices syntax; the OpenCL panel's choice): the system "
+          "restarts, the bodies, view and other settings kept"},
+         [](NbodyDemo& d, Value v) { d.setDevices(v); }},
         {{"interop", "auto|gl-sharing|host-copy|external-memory",
           "How positions reach OpenGL; a path that is unavailable falls back to host copy"},
          [](NbodyDemo& d, Value v) { d.setInterop(v); }},

@@ -106,10 +106,16 @@ devices_split)
     # The per-device table keeps every panel inside the 1280x720 window.
     awk -F'\t' '$2 + $4 > 1280 || $3 + $5 > 720 {print "outside: " $0; bad = 1} END {exit bad}' \
         layout.txt || fail "a panel lies outside the window"
-    # The OpenCL panel's choice (app.split-devices) restarts the demo on the new set.
+    # The OpenCL panel's choice (the N-body setting devices) restarts the system on the new set.
     expect 0 "now split over 2 device" "$CLVIZ" --n 1031 --frames 20 --set app.devices=on \
-        --set-at 5:app.split-devices=0.0,0.1
-    [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "no split after app.split-devices"
+        --set-at 5:devices=0.0,0.1
+    [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "no split after devices"
+    # The restart keeps the other settings: the slices still cover --n's 1031 bodies.
+    total=$(sed -nE 's/^split: .*bodies [0-9]+ \+ ([0-9]+),.*/\1/p' out.txt | awk '{s += $1} END {print s}')
+    [ "$total" -eq 1031 ] || fail "after the switch the slices cover $total bodies, not 1031"
+    # A set with a missing device is refused mid-run with the reason (a refused --set-at: exit 2).
+    expect 2 "cannot split the bodies over 0.0,0.7: .*no device 0.7" "$CLVIZ" --n 1031 \
+        --frames 20 --set-at 5:devices=0.0,0.7
     # Pairs and the tree split too (each device adds its share's part to every acceleration),
     # chosen at start or mid-run; the split pairs pass the reference check.
     expect 0 "N-body vs CPU reference: OK" "$CLVIZ" --devices all --n 1031 --frames 20 \

@@ -37,6 +37,9 @@ class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
         if (HasFatalFailure()) return;
         AppServices app;
         app.compute = cc_;
+        platforms_ = queryPlatforms();
+        app.platforms = &platforms_;
+        app.drawingDevice = cc_->choice();
         app.notify = [this](bool isError, const std::string& m) {
             (isError ? notices_.errors : notices_.notices).push_back(m);
         };
@@ -66,6 +69,13 @@ class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
         fs::remove(p);
         return t;
     }
+    std::vector<Body> savedBodies() {
+        const fs::path p = fs::temp_directory_path() / "clviz-nbody-demo-test-bodies.clviz";
+        EXPECT_EQ(demo_->set("save", p.string()), "");
+        std::vector<Body> bodies = loadSnapshot(p.string()).bodies;
+        fs::remove(p);
+        return bodies;
+    }
     // Share of lit pixels in the back buffer.
     double litShare() {
         std::vector<unsigned char> px(320 * 240 * 4);
@@ -79,6 +89,7 @@ class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
 
     Notices notices_;
     std::unique_ptr<NbodyDemo> demo_;
+    std::vector<PlatformInfo> platforms_;
 };
 
 TEST_F(NbodyDemoTest, BadValuesAreRefusedWithAReason) {
@@ -180,6 +191,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"assume-gl-sharing", "off"},
         {"assume-external-memory", "off"},
         {"compare", "run"},
+        {"devices", ""},  // the drawing device alone; DevicesSettingRestartsKeepingTheBodies splits
     };
     for (const SettingDoc& d : NbodyDemo::settings().docs()) {
         const auto it = std::find_if(good.begin(), good.end(),
@@ -194,6 +206,44 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
     const std::string why = demo_->set("warp-speed", "9");
     for (const SettingDoc& d : NbodyDemo::settings().docs())
         EXPECT_NE(why.find(d.key), std::string::npos) << d.key << " missing from: " << why;
+}
+
+// The devices setting (--devices) restarts the system on every device of the set, keeping the
+// bodies as they were, N and the other settings; a set with a missing device is refused with the
+// reason and the previous set runs on.
+TEST_F(NbodyDemoTest, DevicesSettingRestartsKeepingTheBodies) {
+    std::size_t deviceCount = 0;
+    for (const PlatformInfo& p : platforms_)
+        deviceCount += p.devices.size();
+    ASSERT_EQ(demo_->set("preset", "cube"), "");
+    ASSERT_EQ(demo_->set("n", "67"), "");
+    ASSERT_EQ(demo_->set("dt", "0.01"), "");
+    runFrame(0);
+    runFrame(1);
+    EXPECT_TRUE(demo_->extraDevices().empty());
+    ASSERT_TRUE(demo_->deviceSetSection());
+    EXPECT_EQ(demo_->deviceSetSection()->devices.size(), 1u);
+    const std::vector<Body> before = savedBodies();
+
+    ASSERT_EQ(demo_->set("devices", "all"), "");
+    EXPECT_EQ(demo_->extraDevices().size(), deviceCount - 1);
+    EXPECT_EQ(demo_->deviceSetSection()->devices.size(), deviceCount);
+    EXPECT_EQ(demo_->deviceSetSection()->settingKey, "devices");
+    const std::vector<Body> after = savedBodies();
+    ASSERT_EQ(after.size(), 67u) << "N was not kept";
+    for (std::size_t i = 0; i < after.size(); ++i)
+        ASSERT_EQ(after[i].pos.x, before[i].pos.x) << "the restart lost body " << i;
+    const double t0 = savedTime();
+    runFrame(2);
+    EXPECT_NEAR(savedTime() - t0, 0.01, 1e-6) << "dt was not kept";
+
+    const std::string why = demo_->set("devices", "0.99");
+    EXPECT_NE(why.find("0.99"), std::string::npos) << why;
+    EXPECT_EQ(demo_->extraDevices().size(), deviceCount - 1) << "the previous set did not stay";
+    EXPECT_EQ(savedBodies().size(), 67u);
+    const double t1 = savedTime();
+    runFrame(3);
+    EXPECT_NEAR(savedTime() - t1, 0.01, 1e-6);
 }
 
 TEST_F(NbodyDemoTest, PauseAndSingleStepsAdvanceExactly) {
