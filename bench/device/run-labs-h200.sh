@@ -7,7 +7,8 @@
 #   linalg  --suite gemm --tune and --suite reduce
 #   mnf     --suite mnf (the three issue sizes)
 #   tests   every GPU-capable test binary found in $C (ctest names with dots as underscores)
-# Everything lands in $OUT/labs.tgz; each step's table is printed as it finishes.
+# Everything lands in $OUT/labs.tgz, rewritten after each step; each step's table is printed as it
+# finishes. Order the steps by importance: a call cut off keeps only the finished ones.
 set -uo pipefail
 C=${C:-.carry-final}
 R=/tmp/labs
@@ -60,4 +61,7 @@ tests)
     ;;
 *) echo "unknown step $step" >&2 ;;
 esac
+# After every step, not only at exit: a call cut off by its time limit (or the session's device
+# time) still returns what the finished steps measured.
+tar czf "${OUT:-/tmp}/labs.tgz" -C "$R" .
 done
