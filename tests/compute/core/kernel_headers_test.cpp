@@ -4,8 +4,6 @@
 // failed rebuild back, and the binary cache misses when only a header changed.
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +13,9 @@
 #include "compute/core/kernel_reloader.hpp"
 #include "compute/core/kernel_source.hpp"
 
+#include "tests/support/editor_save.hpp"
+#include "tests/support/temp_dir.hpp"
+
 using namespace clviz;
 namespace fs = std::filesystem;
 
@@ -23,11 +24,9 @@ namespace {
 // A kernel directory of small programs: a.cl and b.cl include common/value.clh (which includes
 // common/twice.clh); c.cl includes nothing.
 struct ProbeKernels {
-    fs::path dir;
-    explicit ProbeKernels(const std::string& tag) {
-        dir = fs::temp_directory_path() /
-              ("clviz-headers-test-" + tag + "-" + std::to_string(::getpid()));
-        fs::remove_all(dir);
+    test::TempDir tmp;  // removed with the object
+    fs::path dir = tmp.path();
+    ProbeKernels() {
         fs::create_directories(dir / "common");
         write("a.cl", program("a", "#include \"common/value.clh\"\n", "VALUE"));
         write("b.cl", program("b", "// b\n#include \"common/value.clh\"\n", "twice(VALUE)"));
@@ -37,10 +36,7 @@ struct ProbeKernels {
               "#ifndef TWICE_CLH\n#define TWICE_CLH\nint twice(int x) { return 2 * x; }\n#endif\n");
         setKernelDirectory(dir.string());
     }
-    ~ProbeKernels() {
-        setKernelDirectory("");
-        fs::remove_all(dir);
-    }
+    ~ProbeKernels() { setKernelDirectory(""); }
     static std::string program(const std::string& name, const std::string& includes,
                                const std::string& expression) {
         return includes + "kernel void " + name + "(global int* out) { out[0] = " + expression +
@@ -51,10 +47,8 @@ struct ProbeKernels {
                "VALUE " +
                std::to_string(v) + "\n#endif\n";
     }
-    // As an editor saves: a new file renamed over the old one.
     void write(const std::string& name, const std::string& text) const {
-        std::ofstream(dir / (name + ".new"), std::ios::binary) << text;
-        fs::rename(dir / (name + ".new"), dir / name);
+        test::saveAsEditorsDo(dir / name, text);
     }
 };
 
@@ -95,7 +89,7 @@ std::vector<std::string> filesOf(const std::vector<KernelReloadEvent>& events) {
 }  // namespace
 
 TEST(KernelHeaders, ProgramsSeeTheirNestedHeaders) {
-    ProbeKernels k("build");
+    ProbeKernels k;
     auto cc = freshContext();
     EXPECT_EQ(run(*cc, "a"), 1);
     EXPECT_EQ(run(*cc, "b"), 2);
@@ -106,7 +100,7 @@ TEST(KernelHeaders, ProgramsSeeTheirNestedHeaders) {
 }
 
 TEST(KernelHeaders, BuildLogNamesTheHeaderAndItsLine) {
-    ProbeKernels k("log");
+    ProbeKernels k;
     k.write("common/value.clh", "#define VALUE 1\n\nint broken( { }\n");  // error on line 3
     auto cc = freshContext();
     try {
@@ -130,7 +124,7 @@ TEST(KernelHeaders, BuildLogNamesTheHeaderAndItsLine) {
 }
 
 TEST(KernelHeaders, MissingHeaderNamesTheIncludingLine) {
-    ProbeKernels k("missing");
+    ProbeKernels k;
     k.write("c.cl", "// c\n#include \"common/nowhere.clh\"\n");
     auto cc = freshContext();
     try {
@@ -145,7 +139,7 @@ TEST(KernelHeaders, MissingHeaderNamesTheIncludingLine) {
 }
 
 TEST(KernelHeaders, HeaderEditRebuildsEveryProgramThatIncludesIt) {
-    ProbeKernels k("reload");
+    ProbeKernels k;
     auto cc = freshContext();
     ASSERT_EQ(run(*cc, "a"), 1);
     ASSERT_EQ(run(*cc, "b"), 2);
@@ -170,7 +164,7 @@ TEST(KernelHeaders, HeaderEditRebuildsEveryProgramThatIncludesIt) {
 }
 
 TEST(KernelHeaders, AHeaderThatAppearsBringsTheRebuildBack) {
-    ProbeKernels k("appear");
+    ProbeKernels k;
     auto cc = freshContext();
     ASSERT_EQ(run(*cc, "c"), 7);
     KernelReloader reloader(cc->programs(), k.dir.string());
@@ -191,7 +185,7 @@ TEST(KernelHeaders, AHeaderThatAppearsBringsTheRebuildBack) {
 }
 
 TEST(KernelHeaders, BinaryCacheMissesWhenOnlyAHeaderChanged) {
-    ProbeKernels k("cache");
+    ProbeKernels k;
     const fs::path cacheDir = k.dir.string() + "-programs";
     fs::remove_all(cacheDir);
     auto originOf = [&](const std::string& file) {

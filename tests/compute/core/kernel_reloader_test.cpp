@@ -20,6 +20,9 @@
 #include "compute/nbody/reference_check.hpp"
 #include "compute/nbody/simulation.hpp"
 
+#include "tests/support/editor_save.hpp"
+#include "tests/support/temp_dir.hpp"
+
 using namespace clviz;
 namespace fs = std::filesystem;
 
@@ -28,11 +31,9 @@ namespace {
 // A copy of every embedded kernel file (headers in their folders) in a fresh directory that
 // kernelSource() then reads.
 struct KernelCopy {
-    fs::path dir;
-    explicit KernelCopy(const std::string& tag) {
-        dir = fs::temp_directory_path() /
-              ("clviz-reload-test-" + tag + "-" + std::to_string(::getpid()));
-        fs::remove_all(dir);
+    test::TempDir tmp;  // removed with the object
+    fs::path dir = tmp.path();
+    KernelCopy() {
         fs::create_directories(dir);
         setKernelDirectory("");
         for (const auto& name : kernelFileNames()) {
@@ -41,18 +42,13 @@ struct KernelCopy {
         }
         setKernelDirectory(dir.string());
     }
-    ~KernelCopy() {
-        setKernelDirectory("");
-        fs::remove_all(dir);
-    }
+    ~KernelCopy() { setKernelDirectory(""); }
     std::string read(const std::string& name) const {
         std::ifstream in(dir / name, std::ios::binary);
         return std::string(std::istreambuf_iterator<char>(in), {});
     }
-    // As an editor saves: a new file renamed over the old one.
     void save(const std::string& name, const std::string& text) const {
-        std::ofstream(dir / (name + ".new"), std::ios::binary) << text;
-        fs::rename(dir / (name + ".new"), dir / name);
+        test::saveAsEditorsDo(dir / name, text);
     }
 };
 
@@ -73,7 +69,7 @@ const std::string kDrift = "p.xyz = mad(v.xyz, (real3)(dt), p.xyz);";
 }  // namespace
 
 TEST(KernelReloader, EditRebuildsAndTheSimulationKeepsItsState) {
-    KernelCopy kernels("edit");
+    KernelCopy kernels;
     auto cc = freshContext();
     NbodySimulation sim(*cc);
     sim.setIntegrator(NbodyIntegrator::Leapfrog);
@@ -112,7 +108,7 @@ TEST(KernelReloader, EditRebuildsAndTheSimulationKeepsItsState) {
 
 // The pairs variant's kernels live in their own class (PairForce): a reload must reach them too.
 TEST(KernelReloader, AnEditOfThePairsKernelRunsAfterTheReload) {
-    KernelCopy kernels("pairs");
+    KernelCopy kernels;
     auto cc = freshContext();
     NbodySimulation sim(*cc);
     sim.setVariant(NbodyVariant::Pairs);
@@ -140,7 +136,7 @@ TEST(KernelReloader, AnEditOfThePairsKernelRunsAfterTheReload) {
 // The gravity interaction lives in a shared header (kernels/common/gravity.clh): editing it
 // rebuilds the all-pairs and the pairs-once programs both, and both run the edit.
 TEST(KernelReloader, AHeaderEditReachesEveryForceKernelThatIncludesIt) {
-    KernelCopy kernels("header");
+    KernelCopy kernels;
     auto cc = freshContext();
     NbodySimulation tiled(*cc), pairs(*cc);
     tiled.setVariant(NbodyVariant::Tiled);
@@ -182,7 +178,7 @@ TEST(KernelReloader, AHeaderEditReachesEveryForceKernelThatIncludesIt) {
 }
 
 TEST(KernelReloader, SyntaxErrorKeepsTheLastGoodBuild) {
-    KernelCopy kernels("error");
+    KernelCopy kernels;
     auto cc = freshContext();
     NbodySimulation sim(*cc);
     sim.load(makePreset(NbodyPreset::Plummer, 31, 4));
@@ -229,7 +225,7 @@ TEST(KernelReloader, SyntaxErrorKeepsTheLastGoodBuild) {
 }
 
 TEST(KernelReloader, PollingFallbackSeesEditsAndIgnoresUnchangedSaves) {
-    KernelCopy kernels("poll");
+    KernelCopy kernels;
     auto cc = freshContext();
     cc->programs().get("grayscale.cl");
     KernelReloader reloader(cc->programs(), kernels.dir.string(), /*forcePolling=*/true);
@@ -246,7 +242,7 @@ TEST(KernelReloader, PollingFallbackSeesEditsAndIgnoresUnchangedSaves) {
 }
 
 TEST(KernelReloader, FilesNotInUseAreLeftAlone) {
-    KernelCopy kernels("unused");
+    KernelCopy kernels;
     auto cc = freshContext();
     KernelReloader reloader(cc->programs(), kernels.dir.string());
     kernels.save("transpose.cl", kernels.read("transpose.cl") + "\n// edited\n");
