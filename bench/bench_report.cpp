@@ -21,15 +21,6 @@ namespace clviz::bench {
 
 namespace {
 
-std::string number(double v) {
-    char buf[32];
-    if (v != 0 && (v >= 1e6 || v < 1e-3))
-        std::snprintf(buf, sizeof buf, "%.3e", v);
-    else
-        std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
-
 std::string csvField(const std::string& s) {
     if (s.find_first_of(",\"\n") == std::string::npos) return s;
     std::string out = "\"";
