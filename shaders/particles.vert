@@ -1,6 +1,9 @@
 #version 330 core
 // Bodies as point sprites: size shrinks with distance like a real sphere of radius u_size would,
 // colour comes from speed, mass or a fixed colour (see particles.frag for the falloff).
+// u_pass 2 splats instead (render/nbody/particle_splat.*): each body is one pixel in the atlas
+// tile of its sprite's size class, carrying its sprite's light; pass 1 then draws sprites only
+// for the bodies too large to splat.
 layout(location = 0) in vec4 a_position;  // xyz, mass in w
 layout(location = 1) in vec4 a_velocity;  // xyz (constant 0 when speed is not shown)
 
@@ -14,6 +17,13 @@ uniform int u_colourMap;        // 0 inferno-like, 1 viridis-like, 2 ice
 uniform float u_colourScale;    // speed or mass mapped to the top of the colour map
 uniform vec3 u_fixedColour;
 uniform float u_intensity;
+uniform int u_pass;               // 0 every body a sprite, 1 only those above u_splatMaxPixels,
+                                  // 2 splat the rest, 3 mark their cells in the occupancy map
+uniform float u_splatMaxPixels;   // splat_footprint.hpp largestSplatDiameter()
+uniform vec4 u_atlasTile;         // tile width, height, gutter, columns (pixels)
+uniform vec2 u_atlasSize;
+uniform vec2 u_occupiedSize;      // the occupancy map (particle_splat.hpp)
+uniform float u_cell;
 
 out vec4 v_colour;
 
@@ -40,6 +50,33 @@ vec3 lookup(float t) {
     return mix(kInferno[i], kInferno[i + 1], f);
 }
 
+const int kSplatClasses = 7;  // splat_footprint.hpp
+
+// The splat of a body at clip position `clip` with a sprite `pixels` wide: its pixel in the tile
+// of its class (classOf()), and the factor that gives it its own sprite's light, not the class's.
+vec4 splatPosition(vec4 clip, float pixels, out float lightScale) {
+    vec3 ndc = clip.xyz / clip.w;
+    lightScale = 0.0;
+    if (clip.w <= 0.0 || any(greaterThan(abs(ndc), vec3(1.0)))) return vec4(2.0, 2.0, 2.0, 1.0);
+    float size = max(pixels, 1.0);
+    int k = clamp(int(round(2.0 * log2(size))), 0, kSplatClasses - 1);
+    float classSize = exp2(0.5 * float(k));
+    lightScale = (size * size) / (classSize * classSize);
+    vec2 tile = u_atlasTile.xy;
+    vec2 pixel = min(floor((ndc.xy * 0.5 + 0.5) * tile), tile - 1.0) + 0.5;
+    float columns = u_atlasTile.w;
+    vec2 corner = vec2(mod(float(k), columns), floor(float(k) / columns)) *
+                      (tile + 2.0 * u_atlasTile.z) + u_atlasTile.z;
+    vec2 at = corner + pixel;
+    if (u_pass == 3) {  // the occupancy map: tiles of cells plus a border, as the atlas
+        vec2 cells = ceil(tile / u_cell);
+        vec2 texel = vec2(mod(float(k), columns), floor(float(k) / columns)) * (cells + 2.0) +
+                     1.0 + floor((pixel - 0.5) / u_cell) + 0.5;
+        return vec4(texel / u_occupiedSize * 2.0 - 1.0, 0.0, 1.0);
+    }
+    return vec4(at / u_atlasSize * 2.0 - 1.0, 0.0, 1.0);
+}
+
 void main() {
     vec4 eye = u_view * vec4(a_position.xyz, 1.0);
     gl_Position = u_projection * eye;
@@ -48,6 +85,18 @@ void main() {
     // Sprites smaller than a pixel fade instead of flickering in and out.
     float coverage = clamp(pixels, 0.0, 1.0);
     gl_PointSize = clamp(pixels, 1.0, u_maxPointSize);
+    bool splatted = pixels <= u_splatMaxPixels;
+    if (u_pass == 1 && splatted) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // culled
+    if (u_pass >= 2) {
+        if (splatted) {
+            float lightScale;
+            gl_Position = splatPosition(gl_Position, pixels, lightScale);
+            coverage *= lightScale;
+        } else {
+            gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+        }
+        gl_PointSize = u_pass == 3 ? 3.0 : 1.0;  // 3: its cell and the 8 around it
+    }
 
     vec3 colour;
     if (u_colourMode == 0) {

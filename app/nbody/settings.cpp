@@ -184,6 +184,11 @@ const Table& NbodyDemo::settings() {
          }},
         {{"colourmap", "inferno|viridis|ice", "Colour map for speed and mass", {"colormap"}},
          [](NbodyDemo& d, Value v) { d.style_.map = parseColourMap(v); }},
+        {{"particles", "auto|splat|sprites",
+          "How bodies are drawn: splat (one pixel each, then a blur per sprite size: the "
+          "sprites' look at a fraction of the fill), sprites (a soft disc of pixels each) or auto "
+          "(splat on a GPU, sprites on a CPU rasterizer such as llvmpipe)"},
+         [](NbodyDemo& d, Value v) { d.style_.draw = parseParticleDraw(v); }},
         {{"size", "X (0 < X <= 100)", "Particle size factor"},
          [](NbodyDemo& d, Value v) {
              d.sizeFactor_ = float(settingNumber("size", v, 0, 100, true));

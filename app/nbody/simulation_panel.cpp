@@ -236,6 +236,18 @@ void NbodyDemo::drawingSection() {
                     applyFromPanel("colourmap", colourMapName(m));
             ImGui::EndCombo();
         }
+        std::string shown = particleDrawName(style_.draw);
+        if (style_.draw == ParticleDraw::Auto && renderer_)
+            shown += std::string(" (") + particleDrawName(renderer_->lastDraw()) + ")";
+        if (ImGui::BeginCombo("particles", shown.c_str())) {
+            for (ParticleDraw d : {ParticleDraw::Auto, ParticleDraw::Splat, ParticleDraw::Sprites})
+                if (ImGui::Selectable(particleDrawName(d), d == style_.draw))
+                    applyFromPanel("particles", particleDrawName(d));
+            ImGui::EndCombo();
+        }
+        if (renderer_ && style_.draw != ParticleDraw::Sprites &&
+            !renderer_->splatUnavailable().empty())
+            ImGui::TextWrapped("drawn as sprites: %s", renderer_->splatUnavailable().c_str());
         float size = sizeFactor_;
         if (ImGui::SliderFloat("size", &size, 0.1f, 10.0f, "%.2f", ImGuiSliderFlags_Logarithmic))
             applyFromPanel("size", std::to_string(size));

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "render/nbody/particle_splat.hpp"
+#include "render/nbody/splat_footprint.hpp"
 
 namespace clviz {
 
@@ -42,6 +44,32 @@ ColourMap parseColourMap(const std::string& name) {
     throw Error("unknown colour map '" + name + "' (expected inferno, viridis or ice)");
 }
 
+const char* particleDrawName(ParticleDraw d) {
+    switch (d) {
+        case ParticleDraw::Auto:
+            return "auto";
+        case ParticleDraw::Splat:
+            return "splat";
+        case ParticleDraw::Sprites:
+            return "sprites";
+    }
+    return "?";
+}
+
+ParticleDraw parseParticleDraw(const std::string& name) {
+    for (auto d : {ParticleDraw::Auto, ParticleDraw::Splat, ParticleDraw::Sprites})
+        if (name == particleDrawName(d)) return d;
+    throw Error("unknown particle drawing '" + name + "' (expected auto, splat or sprites)");
+}
+
+bool ParticleRenderer::softwareRasterizer(const std::string& glRenderer) {
+    for (const char* name : {"llvmpipe", "softpipe", "SwiftShader", "Software Rasterizer"})
+        if (glRenderer.find(name) != std::string::npos) return true;
+    return false;
+}
+
+ParticleRenderer::~ParticleRenderer() = default;
+
 ParticleRenderer::ParticleRenderer()
     : program_(buildGlProgram("particles.vert", "particles.frag")), vao_(makeGlVertexArray()) {
     uView_ = uniformLocation(program_, "u_view");
@@ -54,6 +82,14 @@ ParticleRenderer::ParticleRenderer()
     uColourScale_ = uniformLocation(program_, "u_colourScale");
     uFixedColour_ = uniformLocation(program_, "u_fixedColour");
     uIntensity_ = uniformLocation(program_, "u_intensity");
+    uPass_ = uniformLocation(program_, "u_pass");
+    uSplatMaxPixels_ = uniformLocation(program_, "u_splatMaxPixels");
+    uAtlasTile_ = uniformLocation(program_, "u_atlasTile");
+    uAtlasSize_ = uniformLocation(program_, "u_atlasSize");
+    uOccupiedSize_ = uniformLocation(program_, "u_occupiedSize");
+    uCell_ = uniformLocation(program_, "u_cell");
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    if (renderer && softwareRasterizer(renderer)) autoDraw_ = ParticleDraw::Sprites;
     GLfloat range[2] = {1, 64};
     glGetFloatv(GL_POINT_SIZE_RANGE, range);
     maxPointSize_ = std::max(1.0f, range[1]);
@@ -81,6 +117,48 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
     glUniform3fv(uFixedColour_, 1, style.fixedColour);
     glUniform1f(uIntensity_, style.intensity);
 
+    glUniform1f(uSplatMaxPixels_, splat::largestSplatDiameter());
+    bindSource(source, speed);
+
+    // Splatting needs its atlas; where it cannot have one, sprites (the reason is kept).
+    bool splat = (style.draw == ParticleDraw::Auto ? autoDraw_ : style.draw) == ParticleDraw::Splat;
+    if (splat) {
+        try {
+            if (!splat_ && !splatFailed_) splat_ = std::make_unique<ParticleSplat>();
+            if (splat_) splatUnavailable_ = splat_->prepare(viewportWidth, viewportHeight);
+        } catch (const Error& e) {
+            splatFailed_ = true;  // its shaders do not build here: not again every frame
+            splatUnavailable_ = e.what();
+        }
+        splat = splatUnavailable_.empty();
+    }
+    if (splat) {
+        GLint target = 0, viewport[4] = {};
+        glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
+        glGetIntegerv(GL_VIEWPORT, viewport);
+        const SplatAtlasLayout& l = splat_->layout();
+        glUniform4f(uAtlasTile_, float(l.tileWidth), float(l.tileHeight), float(l.gutter),
+                    float(l.columns));
+        glUniform2f(uAtlasSize_, float(l.width), float(l.height));
+        glUniform2f(uOccupiedSize_, float(splat_->occupiedWidth()),
+                    float(splat_->occupiedHeight()));
+        glUniform1f(uCell_, float(ParticleSplat::kCell));
+        splat_->beginOccupancy();
+        drawPoints(source.count, 3);
+        splat_->beginSplats();
+        drawPoints(source.count, 2);
+        splat_->finish(target, viewport);
+        glUseProgram(program_.id());
+        glBindVertexArray(vao_.id());
+    }
+    lastDraw_ = splat ? ParticleDraw::Splat : ParticleDraw::Sprites;
+    // The bodies too wide to splat (close to the camera), or all of them.
+    drawPoints(source.count, splat ? 1 : 0);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+void ParticleRenderer::bindSource(const ParticleSource& source, bool speed) {
     glBindVertexArray(vao_.id());
     glBindBuffer(GL_ARRAY_BUFFER, source.positions);
     glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, 16,
@@ -96,17 +174,20 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
         glVertexAttrib4f(1, 0, 0, 0, 0);
     }
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
 
+void ParticleRenderer::drawPoints(GLsizei count, int pass) {
+    glUniform1i(uPass_, pass);
     glDisable(GL_DEPTH_TEST);
-    glEnable(GL_BLEND);
-    glBlendEquation(GL_FUNC_ADD);
-    glBlendFunc(GL_ONE, GL_ONE);
-    glEnable(GL_PROGRAM_POINT_SIZE);
-    glDrawArrays(GL_POINTS, 0, source.count);
+    if (pass != 3) {  // the occupancy map only needs a mark
+        glEnable(GL_BLEND);
+        glBlendEquation(GL_FUNC_ADD);
+        glBlendFunc(GL_ONE, GL_ONE);
+    }
+    if (pass != 2) glEnable(GL_PROGRAM_POINT_SIZE);
+    glDrawArrays(GL_POINTS, 0, count);
     glDisable(GL_PROGRAM_POINT_SIZE);
     glDisable(GL_BLEND);
-    glBindVertexArray(0);
-    glUseProgram(0);
 }
 
 }  // namespace clviz

@@ -1,0 +1,62 @@
+#pragma once
+// The splat drawing's GL side: an atlas of one screen-sized tile per sprite size class
+// (splat_footprint.hpp), into which particles.vert adds every body as one pixel of its class's
+// tile; then a horizontal blur of each tile by its class's weights, and a vertical blur that
+// sums the tiles into the target framebuffer with additive blending. A body's light and mean
+// shape are its sprite's; the fragments are one per body instead of one per sprite pixel.
+// An occupancy map (one texel per kCell x kCell cell of each tile, dilated by one cell) lets
+// both blurs draw only the cells near splats: most of the view is empty space, and on a CPU
+// rasterizer (llvmpipe) the blurs' fetches, not the splats, are the cost.
+#include <glad/gl.h>
+
+#include <string>
+
+#include "render/gl/resources.hpp"
+
+namespace clviz {
+
+struct SplatAtlasLayout {
+    int tileWidth = 0, tileHeight = 0;  // the viewport
+    int gutter = 0;                     // zero pixels around each tile: blurs never cross tiles
+    int columns = 0;                    // tiles per atlas row
+    int width = 0, height = 0;          // the atlas
+};
+
+// Tiles laid out within maxTextureSize; columns = 0 when they cannot be.
+SplatAtlasLayout splatAtlasLayout(int viewportWidth, int viewportHeight, int maxTextureSize);
+
+class ParticleSplat {
+  public:
+    ParticleSplat();  // builds the blur program; throws clviz::Error with the log
+
+    // Sizes the atlas for the viewport; "" when ready, else why splatting cannot be done here
+    // (the atlas would not fit the texture size or the memory bound).
+    std::string prepare(int viewportWidth, int viewportHeight);
+    const SplatAtlasLayout& layout() const { return layout_; }
+
+    static constexpr int kCell = 16;  // >= splat::kMaxTap: a dilation of one cell covers a blur
+
+    // Binds the occupancy map, clears it and sets its viewport: draw every splat as a 3-texel
+    // point there (particles.vert, pass 3).
+    void beginOccupancy();
+    int cellsX() const;  // cells across a tile
+    int cellsY() const;
+    int occupiedWidth() const;  // the map: tiles of (cells + 2)^2 texels, laid out as the atlas
+    int occupiedHeight() const;
+    // Binds the atlas, clears it and sets its viewport and additive blending: draw the splats.
+    void beginSplats();
+    // Blurs the tiles and adds their sum into `targetFramebuffer` at `viewport` (x, y, w, h);
+    // leaves that framebuffer bound with that viewport and blending off.
+    void finish(GLint targetFramebuffer, const GLint viewport[4]);
+
+  private:
+    GlProgram program_;
+    GlVertexArray vao_;
+    GlTexture splats_, blurred_, occupied_;
+    GlFramebuffer splatsFbo_, blurredFbo_, occupiedFbo_;
+    SplatAtlasLayout layout_;
+    GLint uSource_, uPass_, uWeights_, uTaps_, uTileStride_, uGutter_, uColumns_, uTileSize_,
+        uOrigin_, uClass_;
+};
+
+}  // namespace clviz
