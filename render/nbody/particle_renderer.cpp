@@ -103,6 +103,19 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
     const ParticleColour mode =
         style.colour == ParticleColour::Speed && !speed ? ParticleColour::Mass : style.colour;
 
+    // Splatting needs its atlas; where it cannot have one, sprites (the reason is kept). First:
+    // building the blur program and the atlas changes the bound program and framebuffer.
+    bool splat = (style.draw == ParticleDraw::Auto ? autoDraw_ : style.draw) == ParticleDraw::Splat;
+    if (splat) {
+        try {
+            if (!splat_ && !splatFailed_) splat_ = std::make_unique<ParticleSplat>();
+            if (splat_) splatUnavailable_ = splat_->prepare(viewportWidth, viewportHeight);
+        } catch (const Error& e) {
+            splatFailed_ = true;  // its shaders do not build here: not again every frame
+            splatUnavailable_ = e.what();
+        }
+        splat = splatUnavailable_.empty();
+    }
     glUseProgram(program_.id());
     const Mat4 view = camera.view();
     const Mat4 projection = camera.projection(float(viewportWidth) / float(viewportHeight));
@@ -120,18 +133,6 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
     glUniform1f(uSplatMaxPixels_, splat::largestSplatDiameter());
     bindSource(source, speed);
 
-    // Splatting needs its atlas; where it cannot have one, sprites (the reason is kept).
-    bool splat = (style.draw == ParticleDraw::Auto ? autoDraw_ : style.draw) == ParticleDraw::Splat;
-    if (splat) {
-        try {
-            if (!splat_ && !splatFailed_) splat_ = std::make_unique<ParticleSplat>();
-            if (splat_) splatUnavailable_ = splat_->prepare(viewportWidth, viewportHeight);
-        } catch (const Error& e) {
-            splatFailed_ = true;  // its shaders do not build here: not again every frame
-            splatUnavailable_ = e.what();
-        }
-        splat = splatUnavailable_.empty();
-    }
     if (splat) {
         GLint target = 0, viewport[4] = {};
         glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
