@@ -1,13 +1,12 @@
 #version 330 core
 // A soft Gaussian disc per body; with additive blending dense regions glow. A splat (u_pass 2)
 // is one pixel holding the sprite's light; the blur (particles_blur.frag) gives it the disc.
-// Pass 3 marks the occupancy map (any non-zero will do).
 in vec4 v_colour;
 out vec4 o_colour;
 uniform int u_pass;
 
 void main() {
-    if (u_pass >= 2) {
+    if (u_pass == 2) {
         o_colour = vec4(v_colour.rgb * v_colour.a, 1.0);
         return;
     }

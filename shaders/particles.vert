@@ -18,12 +18,10 @@ uniform float u_colourScale;    // speed or mass mapped to the top of the colour
 uniform vec3 u_fixedColour;
 uniform float u_intensity;
 uniform int u_pass;               // 0 every body a sprite, 1 only those above u_splatMaxPixels,
-                                  // 2 splat the rest, 3 mark their cells in the occupancy map
+                                  // 2 splat the rest
 uniform float u_splatMaxPixels;   // splat_footprint.hpp largestSplatDiameter()
 uniform vec4 u_atlasTile;         // tile width, height, gutter, columns (pixels)
 uniform vec2 u_atlasSize;
-uniform vec2 u_occupiedSize;      // the occupancy map (particle_splat.hpp)
-uniform float u_cell;
 
 out vec4 v_colour;
 
@@ -68,12 +66,6 @@ vec4 splatPosition(vec4 clip, float pixels, out float lightScale) {
     vec2 corner = vec2(mod(float(k), columns), floor(float(k) / columns)) *
                       (tile + 2.0 * u_atlasTile.z) + u_atlasTile.z;
     vec2 at = corner + pixel;
-    if (u_pass == 3) {  // the occupancy map: tiles of cells plus a border, as the atlas
-        vec2 cells = ceil(tile / u_cell);
-        vec2 texel = vec2(mod(float(k), columns), floor(float(k) / columns)) * (cells + 2.0) +
-                     1.0 + floor((pixel - 0.5) / u_cell) + 0.5;
-        return vec4(texel / u_occupiedSize * 2.0 - 1.0, 0.0, 1.0);
-    }
     return vec4(at / u_atlasSize * 2.0 - 1.0, 0.0, 1.0);
 }
 
@@ -87,7 +79,7 @@ void main() {
     gl_PointSize = clamp(pixels, 1.0, u_maxPointSize);
     bool splatted = pixels <= u_splatMaxPixels;
     if (u_pass == 1 && splatted) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // culled
-    if (u_pass >= 2) {
+    if (u_pass == 2) {
         if (splatted) {
             float lightScale;
             gl_Position = splatPosition(gl_Position, pixels, lightScale);
@@ -95,7 +87,7 @@ void main() {
         } else {
             gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         }
-        gl_PointSize = u_pass == 3 ? 3.0 : 1.0;  // 3: its cell and the 8 around it
+        gl_PointSize = 1.0;
     }
 
     vec3 colour;

@@ -3,7 +3,8 @@
 // class, each body one pixel of its class's tile. Pass 0 blurs a tile along x by its class's
 // weights (atlas to atlas, one tile a draw); pass 1 blurs along y and sums the tiles into the
 // screen, so each body ends up spread as its sprite would be. Weights are per offset 0..4,
-// mirrored. Only cells near splats are drawn (particles_blur.vert).
+// mirrored. Only cells near splats are drawn (particles_blur.vert), after pass 2 has marked the
+// cells that hold any: one texel of the occupancy map per cell of each tile.
 const int kClasses = 7;
 const int kTaps = 5;
 
@@ -16,6 +17,8 @@ uniform int u_gutter;
 uniform int u_columns;
 uniform ivec2 u_origin;  // pass 1: the viewport's corner in the target
 uniform int u_class;     // pass 0: the tile being blurred (its interior is the viewport)
+uniform int u_cell;      // pass 2: cell size in pixels
+uniform ivec2 u_tileSize;
 
 flat in int v_classes;
 out vec4 o_colour;
@@ -27,6 +30,22 @@ ivec2 tileCorner(int k) {
 void main() {
     ivec2 pixel = ivec2(gl_FragCoord.xy);
     vec3 sum = vec3(0.0);
+    if (u_pass == 2) {
+        // Which tile and cell this texel stands for; the border and the spare tiles stay 0.
+        ivec2 cells = (u_tileSize + u_cell - 1) / u_cell;
+        ivec2 tile = pixel / (cells + 2), cell = pixel - tile * (cells + 2) - 1;
+        int k = tile.y * u_columns + tile.x;
+        float any = 0.0;
+        if (k < kClasses && all(greaterThanEqual(cell, ivec2(0))) && all(lessThan(cell, cells))) {
+            ivec2 from = tileCorner(k) + cell * u_cell;
+            ivec2 to = min(from + u_cell, tileCorner(k) + u_tileSize);
+            for (int y = from.y; y < to.y && any == 0.0; ++y)
+                for (int x = from.x; x < to.x; ++x)
+                    any += dot(texelFetch(u_source, ivec2(x, y), 0).rgb, vec3(1.0));
+        }
+        o_colour = vec4(any > 0.0 ? 1.0 : 0.0);
+        return;
+    }
     if (u_pass == 0) {
         int k = u_class;
         int taps = u_taps[k];

@@ -1,13 +1,13 @@
 #version 330 core
 // The splat's blur passes (particles_blur.frag) drawn as one quad per u_cell x u_cell cell of the
 // viewport (6 vertices each, no vertex buffer), and a cell no splat reaches is dropped here: its
-// pixels are never shaded. The occupancy map holds one texel per cell and class, tile by tile
-// like the atlas, with a one-texel border; particles.vert (pass 3) marks each splat's cell and
-// the 8 around it, and a cell is wider than any blur reaches.
+// pixels are never shaded. The occupancy map (pass 2, one triangle over it) holds one texel per
+// cell and class, tile by tile like the atlas, with a zero border; a cell is drawn when it or
+// one of its 8 neighbours holds a splat (a cell is wider than any blur reaches).
 const int kClasses = 7;
 
 uniform sampler2D u_occupied;
-uniform int u_pass;       // 0: the tile of u_class, 1: every class into the screen
+uniform int u_pass;       // 0: the tile of u_class, 1: every class into the screen, 2: the map
 uniform int u_class;
 uniform int u_cell;
 uniform int u_columns;
@@ -17,11 +17,21 @@ flat out int v_classes;   // bit k: class k has splats near this cell
 
 bool occupied(int k, ivec2 cell) {
     ivec2 cells = (u_tileSize + u_cell - 1) / u_cell;
-    ivec2 corner = ivec2(k % u_columns, k / u_columns) * (cells + 2) + 1;
-    return texelFetch(u_occupied, corner + cell, 0).r > 0.0;
+    ivec2 at = ivec2(k % u_columns, k / u_columns) * (cells + 2) + 1 + cell;
+    float any = 0.0;
+    for (int y = -1; y <= 1; ++y)
+        for (int x = -1; x <= 1; ++x)
+            any += texelFetch(u_occupied, at + ivec2(x, y), 0).r;
+    return any > 0.0;
 }
 
 void main() {
+    if (u_pass == 2) {  // one triangle over the viewport
+        vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
+        gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
+        v_classes = 0;
+        return;
+    }
     const ivec2 kCorners[6] = ivec2[6](ivec2(0, 0), ivec2(1, 0), ivec2(0, 1), ivec2(1, 0),
                                        ivec2(1, 1), ivec2(0, 1));
     ivec2 cells = (u_tileSize + u_cell - 1) / u_cell;

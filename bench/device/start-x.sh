@@ -12,6 +12,10 @@ start_x() {
     for f in /opt/x2/usr/lib/x86_64-linux-gnu/*.so.* /opt/x2/lib/x86_64-linux-gnu/*.so.*; do
         ldconfig -p | grep -q "^\s*$(basename "$f") " && rm -f "$f"
     done
+    # Mesa's swrast_dri.so (which Xvfb's GLX loads) needs libxml2 through LLVM; Debian's needs
+    # ICU 72. A host libxml2.so.2 (Ubuntu 24.04's, with its own ICU) serves instead, and spares
+    # the carry ICU's 8 MB (the 64 MiB limit).
+    ldconfig -p | grep -q "^\s*libxml2.so.2 " && rm -f $x/usr/lib/x86_64-linux-gnu/libxml2.so.2*
     # ICU 72 for Debian's libxml2 (Mesa's swrast_dri.so, which Xvfb's GLX loads, needs it) on
     # hosts that have no libxml2 of their own (pack-carry.sh makes icu72.tar.xz).
     [ -f "$gl/icu72.tar.xz" ] && mkdir -p /opt/libs && tar xJf "$gl/icu72.tar.xz" -C /opt/libs

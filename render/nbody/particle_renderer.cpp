@@ -86,8 +86,6 @@ ParticleRenderer::ParticleRenderer()
     uSplatMaxPixels_ = uniformLocation(program_, "u_splatMaxPixels");
     uAtlasTile_ = uniformLocation(program_, "u_atlasTile");
     uAtlasSize_ = uniformLocation(program_, "u_atlasSize");
-    uOccupiedSize_ = uniformLocation(program_, "u_occupiedSize");
-    uCell_ = uniformLocation(program_, "u_cell");
     const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     if (renderer && softwareRasterizer(renderer)) autoDraw_ = ParticleDraw::Sprites;
     GLfloat range[2] = {1, 64};
@@ -141,11 +139,6 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
         glUniform4f(uAtlasTile_, float(l.tileWidth), float(l.tileHeight), float(l.gutter),
                     float(l.columns));
         glUniform2f(uAtlasSize_, float(l.width), float(l.height));
-        glUniform2f(uOccupiedSize_, float(splat_->occupiedWidth()),
-                    float(splat_->occupiedHeight()));
-        glUniform1f(uCell_, float(ParticleSplat::kCell));
-        splat_->beginOccupancy();
-        drawPoints(source.count, 3);
         splat_->beginSplats();
         drawPoints(source.count, 2);
         splat_->finish(target, viewport);
@@ -180,11 +173,9 @@ void ParticleRenderer::bindSource(const ParticleSource& source, bool speed) {
 void ParticleRenderer::drawPoints(GLsizei count, int pass) {
     glUniform1i(uPass_, pass);
     glDisable(GL_DEPTH_TEST);
-    if (pass != 3) {  // the occupancy map only needs a mark
-        glEnable(GL_BLEND);
-        glBlendEquation(GL_FUNC_ADD);
-        glBlendFunc(GL_ONE, GL_ONE);
-    }
+    glEnable(GL_BLEND);
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFunc(GL_ONE, GL_ONE);
     if (pass != 2) glEnable(GL_PROGRAM_POINT_SIZE);
     glDrawArrays(GL_POINTS, 0, count);
     glDisable(GL_PROGRAM_POINT_SIZE);

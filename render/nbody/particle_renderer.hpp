@@ -76,7 +76,7 @@ class ParticleRenderer {
     float maxPointSize_ = 64;
     GLint uView_, uProjection_, uSize_, uPixelScale_, uMaxPointSize_, uColourMode_, uColourMap_,
         uColourScale_, uFixedColour_, uIntensity_, uPass_, uSplatMaxPixels_, uAtlasTile_,
-        uAtlasSize_, uOccupiedSize_, uCell_;
+        uAtlasSize_;
     std::unique_ptr<ParticleSplat> splat_;
     std::string splatUnavailable_;
     bool splatFailed_ = false;

@@ -148,14 +148,6 @@ int ParticleSplat::occupiedHeight() const {
     return rows * (cellsY() + 2);
 }
 
-void ParticleSplat::beginOccupancy() {
-    glBindFramebuffer(GL_FRAMEBUFFER, occupiedFbo_.id());
-    glViewport(0, 0, occupiedWidth(), occupiedHeight());
-    glClearColor(0, 0, 0, 0);
-    glClear(GL_COLOR_BUFFER_BIT);
-    glDisable(GL_BLEND);
-}
-
 void ParticleSplat::beginSplats() {
     glBindFramebuffer(GL_FRAMEBUFFER, splatsFbo_.id());
     glViewport(0, 0, layout_.width, layout_.height);
@@ -176,6 +168,15 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4]) {
     glUniform2i(uTileSize_, layout_.tileWidth, layout_.tileHeight);
     const GLsizei quads = 6 * cellsX() * cellsY();
     glBindVertexArray(vao_.id());
+    glActiveTexture(GL_TEXTURE0);
+
+    // Pass 2: the occupancy map from the splats, one texel per cell (zero in its border).
+    glDisable(GL_BLEND);
+    glBindFramebuffer(GL_FRAMEBUFFER, occupiedFbo_.id());
+    glViewport(0, 0, occupiedWidth(), occupiedHeight());
+    glBindTexture(GL_TEXTURE_2D, splats_.id());
+    glUniform1i(uPass_, 2);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, occupied_.id());
     glActiveTexture(GL_TEXTURE0);

@@ -4,9 +4,10 @@
 // tile; then a horizontal blur of each tile by its class's weights, and a vertical blur that
 // sums the tiles into the target framebuffer with additive blending. A body's light and mean
 // shape are its sprite's; the fragments are one per body instead of one per sprite pixel.
-// An occupancy map (one texel per kCell x kCell cell of each tile, dilated by one cell) lets
-// both blurs draw only the cells near splats: most of the view is empty space, and on a CPU
-// rasterizer (llvmpipe) the blurs' fetches, not the splats, are the cost.
+// An occupancy map (one texel per kCell x kCell cell of each tile, read from the splats) lets
+// both blurs draw only the cells near splats: most of the view is empty space. It is made by
+// reading the atlas, not by drawing the bodies into it: a million points into a few texels
+// serialize on the GPU's blending units (docs/benchmarks.md, issue 31).
 #include <glad/gl.h>
 
 #include <string>
@@ -36,17 +37,14 @@ class ParticleSplat {
 
     static constexpr int kCell = 16;  // >= splat::kMaxTap: a dilation of one cell covers a blur
 
-    // Binds the occupancy map, clears it and sets its viewport: draw every splat as a 3-texel
-    // point there (particles.vert, pass 3).
-    void beginOccupancy();
     int cellsX() const;  // cells across a tile
     int cellsY() const;
     int occupiedWidth() const;  // the map: tiles of (cells + 2)^2 texels, laid out as the atlas
     int occupiedHeight() const;
     // Binds the atlas, clears it and sets its viewport and additive blending: draw the splats.
     void beginSplats();
-    // Blurs the tiles and adds their sum into `targetFramebuffer` at `viewport` (x, y, w, h);
-    // leaves that framebuffer bound with that viewport and blending off.
+    // Marks the occupied cells, blurs the tiles and adds their sum into `targetFramebuffer` at
+    // `viewport` (x, y, w, h); leaves that framebuffer bound with that viewport and blending off.
     void finish(GLint targetFramebuffer, const GLint viewport[4]);
 
   private:
