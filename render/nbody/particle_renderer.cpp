@@ -130,6 +130,13 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
 
     glUniform1f(uSplatMaxPixels_, splat::largestSplatDiameter());
     bindSource(source, speed);
+    profile_.begin();
+    if (profile_.enabled()) {  // the vertex work alone: every body, nothing rasterized
+        glEnable(GL_RASTERIZER_DISCARD);
+        drawPoints(source.count, 0);
+        glDisable(GL_RASTERIZER_DISCARD);
+        profile_.mark("vertices only");
+    }
 
     if (splat) {
         GLint target = 0, viewport[4] = {};
@@ -140,14 +147,18 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
                     float(l.columns));
         glUniform2f(uAtlasSize_, float(l.width), float(l.height));
         splat_->beginSplats();
+        profile_.mark("atlas clear");
         drawPoints(source.count, 2);
-        splat_->finish(target, viewport);
+        profile_.mark("splats");
+        splat_->finish(target, viewport, profile_);
         glUseProgram(program_.id());
         glBindVertexArray(vao_.id());
     }
     lastDraw_ = splat ? ParticleDraw::Splat : ParticleDraw::Sprites;
     // The bodies too wide to splat (close to the camera), or all of them.
     drawPoints(source.count, splat ? 1 : 0);
+    profile_.mark(splat ? "wide sprites" : "sprites");
+    profile_.end();
     glBindVertexArray(0);
     glUseProgram(0);
 }

@@ -8,6 +8,7 @@
 
 #include "render/gl/resources.hpp"
 #include "render/nbody/camera.hpp"
+#include "render/nbody/draw_profile.hpp"
 
 namespace clviz {
 
@@ -78,6 +79,7 @@ class ParticleRenderer {
         uColourScale_, uFixedColour_, uIntensity_, uPass_, uSplatMaxPixels_, uAtlasTile_,
         uAtlasSize_;
     std::unique_ptr<ParticleSplat> splat_;
+    DrawProfile profile_;
     std::string splatUnavailable_;
     bool splatFailed_ = false;
     ParticleDraw autoDraw_ = ParticleDraw::Splat;

@@ -159,7 +159,7 @@ void ParticleSplat::beginSplats() {
     glBlendFunc(GL_ONE, GL_ONE);
 }
 
-void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4]) {
+void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], DrawProfile& profile) {
     glUseProgram(program_.id());
     glUniform2i(uTileStride_, layout_.tileWidth + 2 * layout_.gutter,
                 layout_.tileHeight + 2 * layout_.gutter);
@@ -177,6 +177,7 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4]) {
     glBindTexture(GL_TEXTURE_2D, splats_.id());
     glUniform1i(uPass_, 2);
     glDrawArrays(GL_TRIANGLES, 0, 3);
+    profile.mark("occupancy");
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, occupied_.id());
     glActiveTexture(GL_TEXTURE0);
@@ -196,6 +197,7 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4]) {
         glDrawArrays(GL_TRIANGLES, 0, quads);
     }
 
+    profile.mark("blur x");
     // Pass 1: along y, every tile summed, added to the target.
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(targetFramebuffer));
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
@@ -207,6 +209,7 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4]) {
     glBlendFunc(GL_ONE, GL_ONE);
     glDrawArrays(GL_TRIANGLES, 0, quads);
     glDisable(GL_BLEND);
+    profile.mark("blur y + sum");
 
     glBindTexture(GL_TEXTURE_2D, 0);
     glActiveTexture(GL_TEXTURE1);

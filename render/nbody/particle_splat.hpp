@@ -13,6 +13,7 @@
 #include <string>
 
 #include "render/gl/resources.hpp"
+#include "render/nbody/draw_profile.hpp"
 
 namespace clviz {
 
@@ -45,7 +46,7 @@ class ParticleSplat {
     void beginSplats();
     // Marks the occupied cells, blurs the tiles and adds their sum into `targetFramebuffer` at
     // `viewport` (x, y, w, h); leaves that framebuffer bound with that viewport and blending off.
-    void finish(GLint targetFramebuffer, const GLint viewport[4]);
+    void finish(GLint targetFramebuffer, const GLint viewport[4], DrawProfile& profile);
 
   private:
     GlProgram program_;
