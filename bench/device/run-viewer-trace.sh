@@ -37,7 +37,9 @@ if [ ! -e /tmp/.X11-unix/X7 ]; then
 fi
 source /tmp/viewer-env.sh
 trace=()
-"$binary" --help-settings 2>/dev/null | grep -q frame-trace &&
+# grep reads everything (no -q): an early exit would kill clviz with SIGPIPE, and pipefail would
+# then count the setting as missing.
+"$binary" --help-settings 2>/dev/null | grep frame-trace >/dev/null &&
     trace=(--set "frame-trace=$out/$label-frames.csv")
 echo "== $label: $(basename "$binary") $*"
 timeout "${RUN_TIMEOUT:-240}" "$binary" --device-type gpu --vsync off "$@" "${trace[@]}" \
