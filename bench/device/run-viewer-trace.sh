@@ -37,13 +37,12 @@ if [ ! -e /tmp/.X11-unix/X7 ]; then
 fi
 source /tmp/viewer-env.sh
 trace=()
-# grep reads everything (no -q): an early exit would kill clviz with SIGPIPE, and pipefail would
-# then count the setting as missing.
-"$binary" --help-settings 2>/dev/null | grep frame-trace >/dev/null &&
-    trace=(--set "frame-trace=$out/$label-frames.csv")
+# The setting's name in the binary's settings table (asking --help-settings missed it there).
+grep -aq 'frame-trace' "$binary" && trace=(--set "frame-trace=$out/$label-frames.csv")
+echo "frame trace: ${trace[*]:-none (this clviz has no frame-trace setting)}" >"$out/$label.txt"
 echo "== $label: $(basename "$binary") $*"
 timeout "${RUN_TIMEOUT:-240}" "$binary" --device-type gpu --vsync off "$@" "${trace[@]}" \
-    --screenshot "$out/$label.png" >"$out/$label.txt" 2>&1
+    --screenshot "$out/$label.png" >>"$out/$label.txt" 2>&1
 echo "exit status $?" >>"$out/$label.txt"
-grep -E "summary|interop|error|exit status" "$out/$label.txt" | sed 's/interactions_per_s.*//'
+grep -E "summary|interop|error|exit status|frame trace" "$out/$label.txt" | sed 's/interactions_per_s.*//'
 tar czf "${OUT:-/tmp}/viewer-runs.tgz" -C "$out" .
