@@ -138,7 +138,9 @@ TEST_F(ParticleSplatGl, SameLightInTheSamePlacesAsSprites) {
             for (int x = 0; x < kFbWidth; ++x) {
                 const bool inside = x >= kViewport[0] && x < kViewport[0] + kViewport[2] &&
                                     y >= kViewport[1] && y < kViewport[1] + kViewport[3];
-                if (!inside) ASSERT_EQ(splat[std::size_t((y * kFbWidth + x) * 3)], 0.0f);
+                if (!inside) {
+                    ASSERT_EQ(splat[std::size_t((y * kFbWidth + x) * 3)], 0.0f);
+                }
             }
         const std::vector<double> a = blocks(sprites), b = blocks(splat);
         double diff = 0, sum = 0;
