@@ -83,7 +83,6 @@ void NbodyDemo::init(const AppServices& app) {
 }
 
 void NbodyDemo::shutdown() {
-    writeFrameTrace();
     if (sim_ && timings_.totals().frames > 0) {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
         if (lastSplit_)
@@ -316,7 +315,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
     }
     if (comparing()) {  // one variant this frame; the scene waits
         compareNextVariant();
-        addSample(sample);
+        timings_.add(sample);
         return;
     }
 
@@ -342,12 +341,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
     sample.copyHostMs = lastCopy_.hostMs;
     sample.renderMs = lastRenderMs_;
     lastRenderMs_ = -1;
-    addSample(sample);
-}
-
-void NbodyDemo::addSample(const NbodyFrameSample& sample) {
     timings_.add(sample);
-    if (!tracePath_.empty() && trace_.size() < kMaxTraceFrames) trace_.push_back(sample);
 }
 
 bool NbodyDemo::drawsInTurn() const {

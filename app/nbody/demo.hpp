@@ -166,9 +166,6 @@ class NbodyDemo final : public Demo {
 
     void runDiagnostics();
     int diagnosticsInterval() const;
-    void addSample(const NbodyFrameSample& sample);  // the timings, and the trace if asked
-    void setFrameTrace(const std::string& value);
-    void writeFrameTrace();
     void recordFrame(const FrameInfo& frame);
     std::string setupDescription();
     // --- settings (app/nbody/settings.cpp) ---
@@ -259,10 +256,6 @@ class NbodyDemo final : public Demo {
     double lastAccuracyAt_ = -1e9;  // seconds, steady clock
     float lastAccuracyTheta_ = -1;  // the theta lastAccuracy_ was measured at
 
-    // Frame trace (frame-trace=FILE): every frame's sample, written as CSV at exit.
-    static constexpr std::size_t kMaxTraceFrames = 1'000'000;
-    std::string tracePath_;
-    std::vector<NbodyFrameSample> trace_;
     // Recording (--record DIR): scene-only PNGs, numbered on from the highest already in DIR.
     std::string recordDir_;
     long long recordIndex_ = 0;

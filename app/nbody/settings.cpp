@@ -6,12 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
-#include <utility>
 
 #include "app/nbody/demo.hpp"
 #include "common/error.hpp"
 #include "common/flag_table.hpp"
-#include "common/output_target.hpp"
 #include "common/parse.hpp"
 #include "common/quoted_path.hpp"
 #include "compute/core/compute_context.hpp"
@@ -222,10 +220,6 @@ const Table& NbodyDemo::settings() {
           "Writes every frame as a numbered PNG into DIR, numbered on from the highest frame "
           "already there (never overwrites)"},
          [](NbodyDemo& d, Value v) { d.setRecordDir(v); }},
-        {{"frame-trace", "FILE|off",
-          "Writes every frame's times (frame, kernels, hand-over, drawing) as CSV to FILE at "
-          "exit, from the frame it is set on"},
-         [](NbodyDemo& d, Value v) { d.setFrameTrace(v); }},
         {{"save", "FILE", "Saves the bodies as a snapshot"},
          [](NbodyDemo& d, Value v) { d.saveState(v); }},
         {{"load", "FILE", "Loads bodies from a snapshot (clviz or TIPSY)"},
@@ -320,27 +314,6 @@ static long long nextRecordIndex(const std::string& dir) {
             next = std::max(next, index + 1);
     }
     return next;
-}
-
-void NbodyDemo::setFrameTrace(const std::string& value) {
-    writeFrameTrace();  // the trace so far goes to the file it was asked for
-    if (value == "off") return;
-    if (auto why = unwritableFileReason(value))
-        throw Error("cannot write the frame trace to " + quotedPath(value) + ": " + *why);
-    tracePath_ = value;
-}
-
-void NbodyDemo::writeFrameTrace() {
-    if (tracePath_.empty()) return;
-    const std::string path = std::exchange(tracePath_, {});
-    const std::string csv = frameTraceCsv(std::exchange(trace_, {}));
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    bool ok = f && std::fwrite(csv.data(), 1, csv.size(), f) == csv.size();
-    if (f) ok = std::fclose(f) == 0 && ok;
-    if (!ok)
-        app_.notice("could not write the frame trace to " + quotedPath(path));
-    else
-        std::fprintf(stderr, "clviz: frame trace written to %s\n", path.c_str());
 }
 
 void NbodyDemo::setRecordDir(const std::string& value) {

@@ -97,25 +97,6 @@ NbodyTimingLog::Totals NbodyTimingLog::totals() const {
     return t;
 }
 
-std::string frameTraceCsv(const std::vector<NbodyFrameSample>& samples) {
-    std::string csv = "frame,frame_ms,kernel_ms,force_ms,copy_ms,copy_host_ms,render_ms,steps\n";
-    auto field = [&](double v) {
-        csv += ',';
-        if (v < 0) return;
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.4f", v);
-        csv += buf;
-    };
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-        const NbodyFrameSample& s = samples[i];
-        csv += std::to_string(i);
-        for (double v : {s.frameMs, s.kernelMs, s.forceMs, s.copyMs, s.copyHostMs, s.renderMs})
-            field(v);
-        csv += ',' + std::to_string(s.steps) + '\n';
-    }
-    return csv;
-}
-
 std::string NbodyTimingLog::summaryLine(const std::string& setup) const {
     const Totals t = totals();
     char buf[512];

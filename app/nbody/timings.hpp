@@ -45,11 +45,6 @@ struct NbodyFrameSample {
     double flopsPerInteraction = 20;
 };
 
-// Every frame's sample as CSV, one row a frame in order, with a header: frame, frame_ms,
-// kernel_ms, force_ms, copy_ms, copy_host_ms, render_ms, steps. Unmeasured values are empty.
-// (The frame-trace setting writes it at exit: the frame-time trace over a run.)
-std::string frameTraceCsv(const std::vector<NbodyFrameSample>& samples);
-
 class NbodyTimingLog {
   public:
     // Frames before this many steps are left out of the totals: the first frames build

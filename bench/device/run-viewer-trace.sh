@@ -10,7 +10,7 @@
 # (pack-bench-libs.sh); both are unpacked and X started on the first call only.
 # Writes into /tmp/viewer-runs, packed into $OUT/viewer-runs.tgz after every run (a call cut off
 # keeps the finished runs): LABEL.txt (the run's output: summary line, interop, errors),
-# LABEL-frames.csv (frame-trace: every frame's times; only where the binary has that setting)
+# LABEL-frames.csv (--frame-trace: every frame's times; only where the binary has that flag)
 # and LABEL.png (the last frame, GUI included). --device-type gpu --vsync off are added.
 set -uo pipefail
 label=${1:?usage: run-viewer-trace.sh LABEL BINARY [CLVIZ ARGS...]}
@@ -37,9 +37,9 @@ if [ ! -e /tmp/.X11-unix/X7 ]; then
 fi
 source /tmp/viewer-env.sh
 trace=()
-# The setting's name in the binary's settings table (asking --help-settings missed it there).
-grep -aq 'frame-trace' "$binary" && trace=(--set "frame-trace=$out/$label-frames.csv")
-echo "frame trace: ${trace[*]:-none (this clviz has no frame-trace setting)}" >"$out/$label.txt"
+# The flag's name in the binary itself (builds before it lack it; asking --help missed it there).
+grep -aq -- '--frame-trace' "$binary" && trace=(--frame-trace "$out/$label-frames.csv")
+echo "frame trace: ${trace[*]:-none (this clviz has no --frame-trace)}" >"$out/$label.txt"
 echo "== $label: $(basename "$binary") $*"
 timeout "${RUN_TIMEOUT:-240}" "$binary" --device-type gpu --vsync off "$@" "${trace[@]}" \
     --screenshot "$out/$label.png" >>"$out/$label.txt" 2>&1

@@ -121,26 +121,6 @@ TEST(NbodyTimingLog, RatesUseTheInteractionsTheStepCounted) {
 }
 
 // Energy diagnostics (O(N^2), blocking) are off by default above 65,536 bodies.
-TEST(FrameTraceCsv, OneRowAFrameInOrderUnmeasuredEmpty) {
-    std::vector<NbodyFrameSample> samples(3);
-    samples[0].frameMs = 16.5;
-    samples[0].renderMs = 1.25;
-    samples[0].steps = 1;
-    samples[1].kernelMs = 3.0;
-    samples[1].forceMs = 2.0;
-    samples[1].copyMs = 0.125;
-    samples[1].copyHostMs = 0.0;
-    samples[1].steps = 2;
-    samples[2].frameMs = 1000.0;
-    EXPECT_EQ(frameTraceCsv(samples),
-              "frame,frame_ms,kernel_ms,force_ms,copy_ms,copy_host_ms,render_ms,steps\n"
-              "0,16.5000,,,,,1.2500,1\n"
-              "1,,3.0000,2.0000,0.1250,0.0000,,2\n"
-              "2,1000.0000,,,,,,0\n");
-    EXPECT_EQ(frameTraceCsv({}),
-              "frame,frame_ms,kernel_ms,force_ms,copy_ms,copy_host_ms,render_ms,steps\n");
-}
-
 TEST(NbodyDiagnosticsDefault, OffAboveTheSizeLimit) {
     EXPECT_TRUE(NbodyDemo::diagnosticsOnByDefault(4096));
     EXPECT_TRUE(NbodyDemo::diagnosticsOnByDefault(65536));
