@@ -352,7 +352,10 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         const float4 mn = fmin(lo[0], lo[1]), mx = fmax(hi[0], hi[1]);
         const float m = c[0].w + c[1].w;
         const float4 centre = 0.5f * (mn + mx);
-        float4 com = m > 0 ? (c[0].w * c[0] + c[1].w * c[1]) / m : centre;
+        // A step from one child towards the other, not (m0 c0 + m1 c1) / m: coincident children
+        // give their position exactly (whatever FMA contraction does), so bodies on one point
+        // feel exactly no force from their own cell.
+        float4 com = m > 0 ? c[0] + (c[1] - c[0]) * (c[1].w / m) : centre;
         com.w = m;
         const float4 e = mx - mn;
         const float side = fmax(fmax(e.x, e.y), e.z);
