@@ -12,7 +12,7 @@ namespace clviz {
 void NbodyDemo::diagnosticsPanel() {
     int every = diagnosticsEvery_;
     if (ImGui::SliderInt("every N frames", &every, 0, 300))
-        set("diagnostics", std::to_string(every));
+        app_.attempt([&] { set("diagnostics", std::to_string(every)); });
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "Energy costs about one force pass: it runs at least this often as "

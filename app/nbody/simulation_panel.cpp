@@ -49,7 +49,7 @@ bool intCombo(const char* label, int current, const std::vector<int>& choices, i
 }  // namespace
 
 void NbodyDemo::applyFromPanel(const std::string& key, const std::string& value) {
-    if (std::string why = set(key, value); !why.empty()) app_.error(why);
+    app_.attempt([&] { set(key, value); });
 }
 
 void NbodyDemo::simulationPanel() {
