@@ -189,7 +189,8 @@ void LiveReload::set(const std::string& key, const std::string& value, Demo* dem
     } else if (key == "check-reference") {
         if (value != "on") throw Error("app.check-reference expects on");
         runCheck(demo);
-        if (!lastCheckOk_) throw Error(lastCheck_);
+        // Without a demo no check ran and there is no message: nothing to refuse.
+        if (!lastCheckOk_ && !lastCheck_.empty()) throw Error(lastCheck_);
     } else if (key == "test-save-file") {
         // Test hook: SRC,DST saves SRC's contents over DST the way editors do.
         const auto comma = value.find(',');

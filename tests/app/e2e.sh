@@ -407,6 +407,10 @@ probe_failures)
     ! grep -q "^probe step" trace.txt 2>/dev/null || fail "ran frames before refusing --screenshot"
     expect 1 "cannot start Broken probe: probe init failure requested" \
         "$CLVIZ_PROBE" --demo probe-broken --frames 3
+    # Asked for by a setting, the same failure is a refused setting (status 2), said once.
+    expect 2 "--set-at 1:app.demo=probe-broken: cannot start Broken probe: probe init failure" \
+        "$CLVIZ_PROBE" --demo probe --frames 3 --set-at 1:app.demo=probe-broken
+    [ "$(grep -c "cannot start Broken probe" out.txt)" -eq 1 ] || fail "the failure said twice"
     ;;
 gl_fallback_33)
     # Mesa limited to GL 3.3: the app falls back and says so.

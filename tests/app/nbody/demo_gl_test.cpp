@@ -490,8 +490,34 @@ TEST_F(NbodyDemoTest, BracketsCycleTheScenesAndDTogglesFp64) {
     notices_.errors.clear();
     EXPECT_TRUE(demo_->onKey(GLFW_KEY_D, 0));
     runFrame(4);
-    EXPECT_FALSE(notices_.errors.empty()) << "the tree computes in float only: D says so";
+    ASSERT_EQ(notices_.errors.size(), 1u) << "the tree computes in float only: D says so";
+    EXPECT_EQ(notices_.errors[0].rfind("D (fp64): ", 0), 0u) << notices_.errors[0];
     EXPECT_EQ(demo_->titleStatus().find("fp64"), std::string::npos) << demo_->titleStatus();
+}
+
+// The failure convention (docs/architecture.md, "Failures"): a refused setting throws the
+// sentence and leaves the bodies as they were; the same refusal from the demo's own controls (a
+// dropped file) is an error notice, and the demo runs on.
+TEST_F(NbodyDemoTest, ARefusalChangesNothingAndTheDemosControlsShowItAsANotice) {
+    ASSERT_NO_THROW(demo_->set("preset", "cube"));
+    ASSERT_NO_THROW(demo_->set("n", "67"));
+    ASSERT_NO_THROW(demo_->set("pause", "on"));
+    runFrame(0);
+    const std::vector<Body> before = savedBodies();
+    const std::string label = demo_->sceneLabel();
+
+    EXPECT_CONTAINS(errorOf([&] { demo_->set("n", "0"); }), "n must be in 1");
+    EXPECT_CONTAINS(errorOf([&] { demo_->set("load", "/nonexistent/drop.clviz"); }),
+                    "/nonexistent/drop.clviz");
+    EXPECT_EQ(savedBodies(), before);
+
+    notices_.errors.clear();
+    demo_->onDrop("/nonexistent/drop.clviz");
+    ASSERT_EQ(notices_.errors.size(), 1u);
+    EXPECT_CONTAINS(notices_.errors[0], "/nonexistent/drop.clviz");
+    runFrame(1);
+    EXPECT_EQ(savedBodies(), before);
+    EXPECT_EQ(demo_->sceneLabel(), label);
 }
 
 }  // namespace
