@@ -80,6 +80,11 @@ class NbodyDemo final : public Demo {
     // loaded its file name, format and N ("galaxy.clviz (clviz, N = 4096)").
     std::string sceneLabel() const;
 
+    // The Diagnostics panel's mark under the tree's force error while that error was measured at
+    // another theta than the current one ("(measured at theta 0.50: stale until the next
+    // diagnostics)"); "" when it is current or was never measured.
+    std::string forceErrorStaleNote() const;
+
     // Where the last gui() frame drew the Timings and Diagnostics panels (pixels; all 0 before
     // one was drawn): tests check that they do not overlap.
     struct PanelRect {

@@ -495,6 +495,45 @@ TEST_F(NbodyDemoTest, BracketsCycleTheScenesAndDTogglesFp64) {
     EXPECT_EQ(demo_->titleStatus().find("fp64"), std::string::npos) << demo_->titleStatus();
 }
 
+// Issue 27: the tree's force error is marked stale when theta changes, until the next diagnostics
+// measure it again at the new theta. The frames run the panels (Simulation with the tree's
+// disabled fp64 box, Diagnostics with the mark) in a headless ImGui.
+TEST_F(NbodyDemoTest, TheTreeForceErrorIsMarkedStaleWhenThetaChanges) {
+    ASSERT_NO_THROW(demo_->set("n", "300"));
+    ASSERT_NO_THROW(demo_->set("variant", "tree"));
+    ASSERT_NO_THROW(demo_->set("theta", "0.5"));
+    ASSERT_NO_THROW(demo_->set("diagnostics", "1"));
+    ASSERT_NO_THROW(demo_->set("diagnostics-panel", "on"));
+    test::HeadlessImGui imgui(ImVec2(1280, 800));
+    long long index = 0;
+    auto guiFrames = [&](int count) {
+        for (int i = 0; i < count; ++i, ++index) {
+            FrameInfo f = frame(index);
+            f.framebufferWidth = 1280;
+            f.framebufferHeight = 800;
+            demo_->step(f);
+            ImGui::GetIO().DeltaTime = 1.0f / 60;
+            ImGui::NewFrame();
+            demo_->gui(f);
+            ImGui::Render();
+            demo_->frameEnd(f);
+        }
+    };
+    guiFrames(3);
+    EXPECT_EQ(demo_->forceErrorStaleNote(), "");
+
+    ASSERT_NO_THROW(demo_->set("diagnostics", "0"));  // nothing measures the new theta
+    ASSERT_NO_THROW(demo_->set("theta", "0.9"));
+    guiFrames(2);
+    EXPECT_EQ(demo_->forceErrorStaleNote(),
+              "(measured at theta 0.50: stale until the next diagnostics)");
+
+    ASSERT_NO_THROW(demo_->set("diagnostics", "1"));  // measured again at once: theta changed
+    guiFrames(2);
+    EXPECT_EQ(demo_->forceErrorStaleNote(), "");
+    EXPECT_TRUE(notices_.errors.empty()) << notices_.errors.front();
+}
+
 // The failure convention (docs/architecture.md, "Failures"): a refused setting throws the
 // sentence and leaves the bodies as they were; the same refusal from the demo's own controls (a
 // dropped file) is an error notice, and the demo runs on.
