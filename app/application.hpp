@@ -63,8 +63,13 @@ class Application : private AppControls {
     void skipMinimized(bool lastFrame);
     void actOnGuiRequests();
 
-    // Applies one setting: "app.*" keys here, the rest to the active demo. "" or why not.
-    std::string applySetting(const Setting& s);
+    // Applies one setting: "app.*" keys here, the rest to the active demo. Throws clviz::Error
+    // with the sentence the user sees (a demo's refusal led by its name).
+    void applySetting(const Setting& s);
+    // The catch sites of the failure convention (docs/architecture.md, "Failures"): apply `s` and
+    // say why not, on stderr after `origin` ("--set ") or as an error notice. False when refused.
+    bool applyFromCommandLine(const std::string& origin, const Setting& s);
+    bool applyFromGui(const Setting& s);
     // AppControls: what the app.* keys (app/app_settings.cpp) may change.
     void setVsync(bool on) override;
     void setPresent(bool on) override { present_ = on; }
@@ -72,17 +77,17 @@ class Application : private AppControls {
     void setGuiVisible(bool on) override { guiVisible_ = on; }
     void setGuiScale(float scale) override;
     void setDevicesPanel(bool shown) override { panels_.devices = shown; }
-    std::string switchDemo(int index) override;
+    void switchDemo(int index) override;
     void queueScreenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
     void queueLayout(const std::string& path) override { pendingLayouts_.push_back(path); }
     void setForcedMinimized(bool on) override { forcedMinimized_ = on; }
     void setDeviceName(const std::string& name) override { deviceNameOverride_ = name; }
-    std::optional<std::string> setLiveReload(const std::string& key,
-                                             const std::string& value) override;
+    void setLiveReload(const std::string& key, const std::string& value) override;
 
-    // Shuts down the active demo (if any) and starts demo `index`. On failure the error is
-    // shown and no demo is active; returns the error ("" on success).
-    std::string activateDemo(int index);
+    // Parks the active demo (if any) and starts demo `index`. On failure no demo is active and
+    // it throws clviz::Error ("cannot start TITLE: why").
+    void activateDemo(int index);
+    void switchFromMenu(int index);
     void stopDemo();
     void dropParkedDemos();  // shuts down the demos kept while another one runs
     // Runs a demo call; an exception stops the demo and shows why.

@@ -292,7 +292,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
     if (!sim_) return;
     if (queued_ && queued_->stepsSeen++ >= 1) {  // its notice is on the screen now
         const QueuedSetting q = *std::exchange(queued_, std::nullopt);
-        if (std::string why = set(q.key, q.value); !why.empty()) app_.error(why);
+        app_.attempt([&] { set(q.key, q.value); });
         if (!sim_) return;
     }
     NbodyFrameSample sample;
@@ -536,14 +536,12 @@ bool NbodyDemo::onKey(int key, int /*mods*/) {
                 ++i;
             const std::size_t n = all.size();
             const std::size_t next = key == GLFW_KEY_RIGHT_BRACKET ? (i + 1) % n : (i + n - 1) % n;
-            if (std::string why = set("preset", all[next].name); !why.empty()) app_.error(why);
+            app_.attempt([&] { set("preset", all[next].name); });
             return true;
         }
         case GLFW_KEY_D: {
             const bool fp64 = sim_ && sim_->precision() == NbodyPrecision::Double;
-            if (std::string why = set("precision", fp64 ? "float" : "double"); !why.empty())
-                app_.error("D (fp64): " + why);
-            else
+            if (app_.attempt([&] { set("precision", fp64 ? "float" : "double"); }, "D (fp64): "))
                 app_.notice(fp64 ? "precision: fp32" : "precision: fp64");
             return true;
         }
@@ -570,7 +568,7 @@ void NbodyDemo::onPointer(const PointerEvent& e) {
 }
 
 void NbodyDemo::onDrop(const std::string& path) {
-    if (std::string why = set("load", path); !why.empty()) app_.error(why);
+    app_.attempt([&] { set("load", path); });
 }
 
 std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {

@@ -49,7 +49,7 @@ class NbodyDemo final : public Demo {
     bool onKey(int key, int mods) override;
     void onPointer(const PointerEvent& event) override;
     void onDrop(const std::string& path) override;
-    std::string set(const std::string& key, const std::string& value) override;
+    void set(const std::string& key, const std::string& value) override;
     void kernelsReloaded() override;
     void shadersReloaded() override;
     ReferenceResult checkReference() override;
@@ -80,6 +80,11 @@ class NbodyDemo final : public Demo {
     // loaded its file name, format and N ("galaxy.clviz (clviz, N = 4096)").
     std::string sceneLabel() const;
 
+    // The Diagnostics panel's mark under the tree's force error while that error was measured at
+    // another theta than the current one ("(measured at theta 0.50: stale until the next
+    // diagnostics)"); "" when it is current or was never measured.
+    std::string forceErrorStaleNote() const;
+
     // Where the last gui() frame drew the Timings and Diagnostics panels (pixels; all 0 before
     // one was drawn): tests check that they do not overlap.
     struct PanelRect {
@@ -97,8 +102,8 @@ class NbodyDemo final : public Demo {
         bool fp64 = false;
         std::string error;  // why it did not run ("" when it did)
     };
-    // "" when it started, else why not (several devices, MPI ranks).
-    std::string startComparison();
+    // Throws clviz::Error when it cannot start (several devices, MPI ranks).
+    void startComparison();
 
     // A setting that blocks for seconds (a new N re-tunes auto, a variant's first build, the
     // auto-tune): the GUI queues it, a "Working: ..." notice is drawn and shown first, and the

@@ -3,16 +3,27 @@
 #include <imgui.h>
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "app/nbody/demo.hpp"
 #include "app/nbody/format.hpp"
 
 namespace clviz {
 
+std::string NbodyDemo::forceErrorStaleNote() const {
+    if (!sim_ || lastAccuracy_.samples <= 0 || lastAccuracyTheta_ == sim_->params().theta)
+        return "";
+    char note[96];
+    std::snprintf(note, sizeof note, "(measured at theta %.2f: stale until the next diagnostics)",
+                  lastAccuracyTheta_);
+    return note;
+}
+
 void NbodyDemo::diagnosticsPanel() {
     int every = diagnosticsEvery_;
     if (ImGui::SliderInt("every N frames", &every, 0, 300))
-        set("diagnostics", std::to_string(every));
+        app_.attempt([&] { set("diagnostics", std::to_string(every)); });
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "Energy costs about one force pass: it runs at least this often as "
@@ -50,9 +61,8 @@ void NbodyDemo::diagnosticsPanel() {
                 "direct sum on the device; sampled every few seconds. Target: median <= 1e-3, "
                 "p99 <= 1e-2 (lower theta if not)",
                 lastAccuracy_.samples);
-        if (lastAccuracyTheta_ != sim_->params().theta)
-            ImGui::TextDisabled("(measured at theta %.2f: stale until the next diagnostics)",
-                                lastAccuracyTheta_);
+        if (const std::string stale = forceErrorStaleNote(); !stale.empty())
+            ImGui::TextDisabled("%s", stale.c_str());
     }
 
     auto plot = [](const char* label, const RollingSeries& s) {

@@ -8,6 +8,8 @@
 
 #include "app/nbody/demo.hpp"
 #include "app/nbody/format.hpp"
+#include "app/nbody/fp64_box.hpp"
+#include "compute/core/compute_context.hpp"
 
 namespace clviz {
 
@@ -49,7 +51,7 @@ bool intCombo(const char* label, int current, const std::vector<int>& choices, i
 }  // namespace
 
 void NbodyDemo::applyFromPanel(const std::string& key, const std::string& value) {
-    if (std::string why = set(key, value); !why.empty()) app_.error(why);
+    app_.attempt([&] { set(key, value); });
 }
 
 void NbodyDemo::simulationPanel() {
@@ -178,18 +180,15 @@ void NbodyDemo::integrationSection() {
             }
             ImGui::EndCombo();
         }
-        if (sim_->supportsFp64()) {
-            // The tree and pairs compute in float only: the box says so instead of failing.
-            const NbodyVariant v = sim_->kernelConfig().variant;
-            const bool floatOnly = runsOnOneDeviceInFloat(v);
+        {
+            const std::string unavailable = fp64Unavailable(cc_->info().name, sim_->supportsFp64(),
+                                                            sim_->kernelConfig().variant);
             bool fp64 = sim_->precision() == NbodyPrecision::Double;
-            ImGui::BeginDisabled(floatOnly);
+            ImGui::BeginDisabled(!unavailable.empty());
             if (ImGui::Checkbox("double precision (fp64)", &fp64))
                 applyFromPanel("precision", fp64 ? "double" : "float");
             ImGui::EndDisabled();
-            if (floatOnly)
-                tooltip((std::string("the ") + variantName(v) + " variant computes in float only")
-                            .c_str());
+            if (!unavailable.empty()) tooltip(unavailable.c_str());
         }
         NbodyParams p = sim_->params();
         if (ImGui::SliderFloat("dt", &p.dt, 1e-5f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) &&
