@@ -1,12 +1,15 @@
 // The spectral lab's MNF kernels (compute/spectral/mnf.*). A cube is BSQ: band b's image is row b
 // of a bands x pixels matrix, pixel (line l, sample s) at l * samples + s. IN_T is the stored type
-// (uchar for u8 cubes, which keep the covariance's exact integer path; float otherwise).
+// (uchar for u8 cubes, which keep the covariance's exact integer path; float otherwise). Band b
+// starts at element b * bandPitch (the pixel count rounded up to 16: aligned rows for the
+// covariance's 16-byte loads).
 //
 // The image lab's 3 x 3 filters (noise_filters.cl) are not reused: they take RGBA8 pixels, round
 // the mean to an integer (adding a quantisation error of variance 1/12 to every residual, a bias
 // in C_N) and replicate the border; MNF needs the unrounded residual of one band on the interior.
 #ifndef IN_T
 #define IN_T float
+#define IN_T4 float4
 #endif
 
 // Step 1 reads the rectangle whose top-left pixel is (l0, s0) and writes outLines x outSamples
@@ -14,27 +17,38 @@
 
 // noise=diff: r = X(l, s) - X(l + 1, s + 1). Global (outSamples, outLines, bands).
 __kernel void noise_diff(__global const IN_T* x, __global float* r, int samples, int lines, int s0,
-                         int l0, int outSamples, int outLines) {
+                         int l0, int outSamples, int outLines, int bandPitch) {
     const int s = get_global_id(0), l = get_global_id(1), b = get_global_id(2);
     if (s >= outSamples || l >= outLines) return;
-    __global const IN_T* p = x + (size_t)b * samples * lines + (size_t)(l0 + l) * samples + s0 + s;
+    __global const IN_T* p = x + (size_t)b * bandPitch + (size_t)(l0 + l) * samples + s0 + s;
     const float d = (float)p[0] - (float)p[samples + 1];
     r[((size_t)b * outLines + l) * outSamples + s] = d;
 }
 
 // noise=diff on u8 cubes, exactly: instead of the residuals, the two shifted windows stacked as
-// one 2B x n u8 matrix (rows 0..B-1: X(l, s), rows B..2B-1: X(l + 1, s + 1)), row pitch `pitch`.
-// Its integer Gram matrix holds every block cov(Xa - Xb) needs (compute/spectral/mnf.cpp).
-// Global (outSamples, outLines, bands).
+// one 2B x n u8 matrix (rows 0..B-1: X(l, s), rows B..2B-1: X(l + 1, s + 1)), row pitch `pitch`
+// (a multiple of 16). Its integer Gram matrix holds every block cov(Xa - Xb) needs
+// (compute/spectral/mnf.cpp). A work-item writes 16 consecutive outputs of one band as one 16-byte
+// store (each a byte per work-item would leave the stores a sixteenth of a transaction wide); the
+// pitch's padding past n is written as zeros. Global (pitch / 16, bands).
 __kernel void noise_diff_stack(__global const uchar* x, __global uchar* stacked, int samples,
                                int lines, int s0, int l0, int outSamples, int outLines,
-                               int bands, int pitch) {
-    const int s = get_global_id(0), l = get_global_id(1), b = get_global_id(2);
-    if (s >= outSamples || l >= outLines) return;
-    __global const uchar* p = x + (size_t)b * samples * lines + (size_t)(l0 + l) * samples + s0 + s;
-    const size_t i = (size_t)l * outSamples + s;
-    stacked[(size_t)b * pitch + i] = p[0];
-    stacked[(size_t)(bands + b) * pitch + i] = p[samples + 1];
+                               int bands, int pitch, int bandPitch) {
+    const int i0 = get_global_id(0) * 16, b = get_global_id(1);
+    if (i0 >= pitch) return;
+    const int n = outSamples * outLines;
+    __global const uchar* band = x + (size_t)b * bandPitch;
+    uchar a[16], d[16];
+    int l = i0 / outSamples, s = i0 - l * outSamples;
+    for (int q = 0; q < 16; ++q) {
+        const bool in = i0 + q < n;
+        const size_t at = (size_t)(l0 + l) * samples + s0 + s;
+        a[q] = in ? band[at] : 0;
+        d[q] = in ? band[at + samples + 1] : 0;
+        if (++s == outSamples) s = 0, ++l;
+    }
+    vstore16(vload16(0, a), 0, stacked + (size_t)b * pitch + i0);
+    vstore16(vload16(0, d), 0, stacked + (size_t)(bands + b) * pitch + i0);
 }
 
 // noise=mean3 / median3: r = X - (3 x 3 mean or median) at the rectangle's interior pixels, the
@@ -47,10 +61,10 @@ __kernel void noise_diff_stack(__global const uchar* x, __global uchar* stacked,
     }
 
 __kernel void noise_window3(__global const IN_T* x, __global float* r, int samples, int lines,
-                            int s0, int l0, int outSamples, int outLines) {
+                            int s0, int l0, int outSamples, int outLines, int bandPitch) {
     const int s = get_global_id(0), l = get_global_id(1), b = get_global_id(2);
     if (s >= outSamples || l >= outLines) return;
-    __global const IN_T* p = x + (size_t)b * samples * lines + (size_t)(l0 + l) * samples + s0 + s;
+    __global const IN_T* p = x + (size_t)b * bandPitch + (size_t)(l0 + l) * samples + s0 + s;
     float v0 = p[0], v1 = p[1], v2 = p[2];
     float v3 = p[samples], v4 = p[samples + 1], v5 = p[samples + 2];
     float v6 = p[2 * samples], v7 = p[2 * samples + 1], v8 = p[2 * samples + 2];
@@ -74,25 +88,34 @@ __kernel void noise_window3(__global const IN_T* x, __global float* r, int sampl
 
 // Steps 8 and the inverse: out(row, p) = sum_b w(row, b) * (x(b, p) - mu(b)) + offset(row), for
 // rows row0 .. row0 + ROWS - 1 (fewer at the end). w is rows x bands, row-major. The transform is
-// w = T_m^T, offset 0; the denoise w = D_k, offset = mu. One work-item per pixel keeps its ROWS
-// sums in registers and reads each of its pixel's values once (adjacent work-items, adjacent
-// pixels: coalesced), so the cube is read once per ROWS output rows; w and mu come through local
-// memory a tile of bands at a time.
-// Built with -DROWS (rows per pass) and -DGROUP (the work-group size the host launches,
-// mnf.cpp's kProjectGroup).
+// w = T_m^T, offset 0; the denoise w = D_k, offset = mu. One work-item per PIX adjacent pixels
+// keeps their ROWS sums in registers and reads each of its pixels' values once (one PIX-wide load
+// per band; adjacent work-items, adjacent pixels: coalesced), so the cube is read once per ROWS
+// output rows; w and mu come through local memory a tile of bands at a time, each weight read from
+// there serving PIX multiply-adds. out has rows of `pixels` values.
+// Built with -DIN_T4 (IN_T's 4-vector), -DROWS (rows per pass: the rows the host needs rounded up
+// to a multiple of 4, at most 32) and
+// -DGROUP (the work-group size the host launches, mnf.cpp's kProjectGroup).
 #if defined(ROWS) && defined(GROUP)
 #define BAND_TILE 64
+#define PIX 4
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void mnf_project(
     __global const IN_T* x, __global const float* mu, __global const float* w,
-    __global const float* offset, __global float* out, int bands, int rows, int pixels, int row0) {
+    __global const float* offset, __global float* out, int bands, int rows, int pixels, int row0,
+    int bandPitch) {
     __local float wt[BAND_TILE][ROWS];  // w(row0 + r, b0 + j) at [j][r]
     __local float mt[BAND_TILE];
-    const int p = get_global_id(0);
+    const int p = get_global_id(0) * PIX;
     const int lid = get_local_id(0);
     const int nrows = min(ROWS, rows - row0);
-    float acc[ROWS];
+    // A whole group of PIX pixels takes the vector load (bandPitch is a multiple of PIX, so it is
+    // aligned); the last, partial group reads its pixels one by one.
+    const bool whole = p + PIX <= pixels;
+    float acc[ROWS][PIX];
 #pragma unroll
-    for (int r = 0; r < ROWS; ++r) acc[r] = 0.0f;
+    for (int r = 0; r < ROWS; ++r)
+#pragma unroll
+        for (int q = 0; q < PIX; ++q) acc[r][q] = 0.0f;
     for (int b0 = 0; b0 < bands; b0 += BAND_TILE) {
         const int nb = min(BAND_TILE, bands - b0);
         for (int i = lid; i < BAND_TILE * ROWS; i += GROUP) {
@@ -102,16 +125,40 @@ __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void mnf_project(
         if (lid < BAND_TILE) mt[lid] = lid < nb ? mu[b0 + lid] : 0.0f;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (p < pixels) {
-            __global const IN_T* xp = x + (size_t)b0 * pixels + p;
+            __global const IN_T* xp = x + (size_t)b0 * bandPitch + p;
             for (int j = 0; j < nb; ++j) {
-                const float v = (float)xp[(size_t)j * pixels] - mt[j];
+                float v[PIX];
+                if (whole) {
+                    const float4 f =
+                        convert_float4(*(__global const IN_T4*)(xp + (size_t)j * bandPitch));
+                    v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
+                } else {
+                    for (int q = 0; q < PIX; ++q)
+                        v[q] = p + q < pixels ? (float)xp[(size_t)j * bandPitch + q] : 0.0f;
+                }
 #pragma unroll
-                for (int r = 0; r < ROWS; ++r) acc[r] = fma(wt[j][r], v, acc[r]);
+                for (int q = 0; q < PIX; ++q) v[q] -= mt[j];
+#pragma unroll
+                for (int r = 0; r < ROWS; ++r) {
+                    const float wr = wt[j][r];
+#pragma unroll
+                    for (int q = 0; q < PIX; ++q) acc[r][q] = fma(wr, v[q], acc[r][q]);
+                }
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (p >= pixels) return;
-    for (int r = 0; r < nrows; ++r) out[(size_t)(row0 + r) * pixels + p] = acc[r] + offset[row0 + r];
+#pragma unroll
+    for (int r = 0; r < ROWS; ++r) {  // unrolled, so that acc stays in registers
+        if (r >= nrows) break;
+        __global float* o = out + (size_t)(row0 + r) * pixels + p;
+        const float off = offset[row0 + r];
+        if (whole) {
+            vstore4((float4)(acc[r][0], acc[r][1], acc[r][2], acc[r][3]) + off, 0, o);
+        } else {
+            for (int q = 0; q < PIX && p + q < pixels; ++q) o[q] = acc[r][q] + off;
+        }
+    }
 }
 #endif  // ROWS && GROUP
