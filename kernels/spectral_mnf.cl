@@ -71,13 +71,16 @@ __kernel void noise_window3(__global const IN_T* x, __global float* r, int sampl
 // to a multiple of 4, at most 32) and
 // -DGROUP (the work-group size the host launches, mnf.cpp's kProjectGroup).
 #if defined(ROWS) && defined(GROUP)
+#if ROWS % 4 != 0
+#error "mnf_project reads its weights four rows at a time: build it with ROWS a multiple of 4"
+#endif
 #define BAND_TILE 64
 #define PIX 4
 __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void mnf_project(
     __global const IN_T* x, __global const float* mu, __global const float* w,
     __global const float* offset, __global float* out, int bands, int rows, int pixels, int row0,
     int bandPitch) {
-    __local float wt[BAND_TILE][ROWS];  // w(row0 + r, b0 + j) at [j][r]
+    __local float wt[BAND_TILE][ROWS] __attribute__((aligned(16)));  // w(row0 + r, b0 + j) at [j][r]
     __local float mt[BAND_TILE];
     const int p = get_global_id(0) * PIX;
     const int lid = get_local_id(0);
@@ -112,11 +115,16 @@ __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void mnf_project(
                 }
 #pragma unroll
                 for (int q = 0; q < PIX; ++q) v[q] -= mt[j];
+                // Four weights per local read (ROWS is a multiple of 4; rows 16-byte aligned).
 #pragma unroll
-                for (int r = 0; r < ROWS; ++r) {
-                    const float wr = wt[j][r];
+                for (int r = 0; r < ROWS; r += 4) {
+                    const float4 w4 = *(__local const float4*)&wt[j][r];
+                    const float wr[4] = {w4.x, w4.y, w4.z, w4.w};
 #pragma unroll
-                    for (int q = 0; q < PIX; ++q) acc[r][q] = fma(wr, v[q], acc[r][q]);
+                    for (int u = 0; u < 4; ++u)
+#pragma unroll
+                        for (int q = 0; q < PIX; ++q)
+                            acc[r + u][q] = fma(wr[u], v[q], acc[r + u][q]);
                 }
             }
         }
