@@ -167,22 +167,31 @@ inline uint4 pairJoin(uint4 lo, uint4 hi) {
 }
 
 // Byte t of the mask is 0xff when sample k + t (pixel q + t) counts: before the chunk's end s1,
-// inside [qBegin, qEnd), in the window's columns.
-inline uint4 pairMask(long k, long s1, long q, long qBegin, long qEnd, int period, int c0,
-                      int cw) {
-    uint m[4] = {0, 0, 0, 0};
-    int col = (int)(q % period);
+// inside [qBegin, qEnd), in the window's columns. Almost every group of 16 lies inside one
+// window row and takes the first return; the byte loop (unrolled, 32-bit) is for the groups at
+// a row's or the window's edges.
+inline uint4 pairMask(int k, int s1, int q, int qBegin, int qEnd, int period, int c0, int cw) {
+    const int col = q % period;
+    if (k + 15 < s1 && q >= qBegin && q + 15 < qEnd && col >= c0 && col + 15 < c0 + cw)
+        return (uint4)(0xffffffffu);
+    uint m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+    int c = col;
+#pragma unroll
     for (int t = 0; t < 16; ++t) {
-        const bool in = k + t < s1 && q + t >= qBegin && q + t < qEnd && col >= c0 &&
-                        col < c0 + cw;
-        m[t >> 2] |= in ? 0xffu << (8 * (t & 3)) : 0u;
-        col = col + 1 == period ? 0 : col + 1;
+        const uint in =
+            (k + t < s1 && q + t >= qBegin && q + t < qEnd && c >= c0 && c < c0 + cw) ? 0xffu : 0u;
+        const uint bit = in << (8 * (t & 3));
+        if (t < 4) m0 |= bit;
+        else if (t < 8) m1 |= bit;
+        else if (t < 12) m2 |= bit;
+        else m3 |= bit;
+        c = c + 1 == period ? 0 : c + 1;
     }
-    return (uint4)(m[0], m[1], m[2], m[3]);
+    return (uint4)(m0, m1, m2, m3);
 }
 
 // 16 samples of virtual row `row` from pixel q (a multiple of 16), masked.
-inline uint4 loadPair(__global const uchar* X, int srcBands, int pitch, int delta, int row, long q,
+inline uint4 loadPair(__global const uchar* X, int srcBands, int pitch, int delta, int row, int q,
                       uint4 mask) {
     if (row >= 2 * srcBands || !any(mask != (uint4)(0))) return (uint4)(0);
     uint4 v;
@@ -199,7 +208,7 @@ inline uint4 loadPair(__global const uchar* X, int srcBands, int pitch, int delt
     return v & mask;
 }
 #define PAIR_PARAMS                                                                          \
-    , int srcBands, long qAligned, long qBegin, long qEnd, int period, int c0, int cw, int delta
+    , int srcBands, int qAligned, int qBegin, int qEnd, int period, int c0, int cw, int delta
 #else
 #define PAIR_PARAMS
 #endif
@@ -242,8 +251,8 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     // One mask per fetch: all of a work-item's rows read the same 16 samples.
 #define COV_FETCH(s)                                                                          \
     {                                                                                         \
-        const long q = qAligned + (s) + lc;                                                   \
-        const uint4 m = pairMask((s) + lc, s1, q, qBegin, qEnd, period, c0, cw);             \
+        const int q = qAligned + (int)(s) + lc;                                               \
+        const uint4 m = pairMask((int)(s) + lc, (int)s1, q, qBegin, qEnd, period, c0, cw);   \
         _Pragma("unroll") for (int q8 = 0; q8 < 8; ++q8) {                                    \
             ra[q8] = loadPair(X, srcBands, pitch, delta, i0 + lr + 8 * q8, q, m);           \
             if (!diagonal) rb[q8] = loadPair(X, srcBands, pitch, delta, j0 + lr + 8 * q8, q, m); \

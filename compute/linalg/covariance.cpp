@@ -225,9 +225,9 @@ void Covariance::enqueueGram(CovarianceVariant variant, const cl::Buffer& x, int
     if (pair) {
         const cl_uint at = 9;  // after setGramArgs' nine
         gramKernel.setArg(at, cl_int(bands / 2));
-        gramKernel.setArg(at + 1, cl_long(pair->begin / 16 * 16));
-        gramKernel.setArg(at + 2, cl_long(pair->begin));
-        gramKernel.setArg(at + 3, cl_long(pair->end));
+        gramKernel.setArg(at + 1, cl_int(pair->begin / 16 * 16));
+        gramKernel.setArg(at + 2, cl_int(pair->begin));
+        gramKernel.setArg(at + 3, cl_int(pair->end));
         gramKernel.setArg(at + 4, cl_int(pair->period));
         gramKernel.setArg(at + 5, cl_int(pair->first));
         gramKernel.setArg(at + 6, cl_int(pair->count));
