@@ -145,78 +145,10 @@ inline uint byteSum(uint4 v) {
     return (s & 0xffffu) + (s >> 16);
 }
 
-#ifdef PAIR_SHIFT
-// Window pairs (-DPAIR_SHIFT): the Gram matrix of 2 srcBands virtual rows read straight from an
-// image cube (band b's pixel q at X[b * pitch + q]): row r < srcBands is band r at pixel q, row
-// srcBands + r is band r at pixel q + delta, for the pixels q in [qBegin, qEnd) whose column
-// q % period lies in [c0, c0 + cw); other pixels count as zeros. Sample k of the kernel is pixel
-// qAligned + k (qAligned = qBegin rounded down to 16, so the unshifted loads stay aligned). The
-// MNF noise=diff estimate is this with delta = samples + 1 (compute/spectral/mnf.cpp): it needs
-// no stacked copy of the windows. PAIR_SHIFT is delta % 16: the shifted rows are read as two
-// aligned 16-byte loads joined at that byte (the host leaves 32 bytes of slack past the cube).
-#define PAIR_KW (PAIR_SHIFT / 4)
-#define PAIR_KB (8 * (PAIR_SHIFT % 4))
-inline uint4 pairJoin(uint4 lo, uint4 hi) {
-    const uint w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-#if PAIR_KB == 0
-    return (uint4)(w[PAIR_KW], w[PAIR_KW + 1], w[PAIR_KW + 2], w[PAIR_KW + 3]);
-#else
-#define PAIR_WORD(m) ((w[PAIR_KW + (m)] >> PAIR_KB) | (w[PAIR_KW + (m) + 1] << (32 - PAIR_KB)))
-    return (uint4)(PAIR_WORD(0), PAIR_WORD(1), PAIR_WORD(2), PAIR_WORD(3));
-#endif
-}
-
-// Byte t of the mask is 0xff when sample k + t (pixel q + t) counts: before the chunk's end s1,
-// inside [qBegin, qEnd), in the window's columns. Almost every group of 16 lies inside one
-// window row and takes the first return; the byte loop (unrolled, 32-bit) is for the groups at
-// a row's or the window's edges.
-inline uint4 pairMask(int k, int s1, int q, int qBegin, int qEnd, int period, int c0, int cw) {
-    const int col = q % period;
-    if (k + 15 < s1 && q >= qBegin && q + 15 < qEnd && col >= c0 && col + 15 < c0 + cw)
-        return (uint4)(0xffffffffu);
-    uint m0 = 0, m1 = 0, m2 = 0, m3 = 0;
-    int c = col;
-#pragma unroll
-    for (int t = 0; t < 16; ++t) {
-        const uint in =
-            (k + t < s1 && q + t >= qBegin && q + t < qEnd && c >= c0 && c < c0 + cw) ? 0xffu : 0u;
-        const uint bit = in << (8 * (t & 3));
-        if (t < 4) m0 |= bit;
-        else if (t < 8) m1 |= bit;
-        else if (t < 12) m2 |= bit;
-        else m3 |= bit;
-        c = c + 1 == period ? 0 : c + 1;
-    }
-    return (uint4)(m0, m1, m2, m3);
-}
-
-// 16 samples of virtual row `row` from pixel q (a multiple of 16), masked.
-inline uint4 loadPair(__global const uchar* X, int srcBands, int pitch, int delta, int row, int q,
-                      uint4 mask) {
-    if (row >= 2 * srcBands || !any(mask != (uint4)(0))) return (uint4)(0);
-    uint4 v;
-    if (row < srcBands) {
-        v = *(__global const uint4*)(X + (size_t)row * pitch + q);
-    } else {
-        __global const uchar* p = X + (size_t)(row - srcBands) * pitch + q + delta - PAIR_SHIFT;
-#if PAIR_SHIFT == 0
-        v = *(__global const uint4*)p;
-#else
-        v = pairJoin(*(__global const uint4*)p, *(__global const uint4*)(p + 16));
-#endif
-    }
-    return v & mask;
-}
-#define PAIR_PARAMS                                                                          \
-    , int srcBands, int qAligned, int qBegin, int qEnd, int period, int c0, int cw, int delta
-#else
-#define PAIR_PARAMS
-#endif
-
 __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
     int bands, int pitch, long samples, int chunkLen, __global const uchar* X,
     __global const float* mu, __global const uint* pairs, __global uint* partial,
-    __global uint* partialSums PAIR_PARAMS) {
+    __global uint* partialSums) {
     __local uint4 As[MT][ROW4];
     __local uint4 Bs[MT][ROW4];
     const int tid = get_local_id(0), lane = tid & 31, warp = tid >> 5;
@@ -247,24 +179,11 @@ __kernel __attribute__((reqd_work_group_size(128, 1, 1))) void cov_gram_u8_mma(
 #pragma unroll
     for (int q = 0; q < 8; ++q)
         rs[q] = 0;
-#ifdef PAIR_SHIFT
-    // One mask per fetch: all of a work-item's rows read the same 16 samples.
-#define COV_FETCH(s)                                                                          \
-    {                                                                                         \
-        const int q = qAligned + (int)(s) + lc;                                               \
-        const uint4 m = pairMask((int)(s) + lc, (int)s1, q, qBegin, qEnd, period, c0, cw);   \
-        _Pragma("unroll") for (int q8 = 0; q8 < 8; ++q8) {                                    \
-            ra[q8] = loadPair(X, srcBands, pitch, delta, i0 + lr + 8 * q8, q, m);           \
-            if (!diagonal) rb[q8] = loadPair(X, srcBands, pitch, delta, j0 + lr + 8 * q8, q, m); \
-        }                                                                                     \
-    }
-#else
 #define COV_FETCH(s)                                                            \
     _Pragma("unroll") for (int q = 0; q < 8; ++q) {                             \
         ra[q] = loadStage(X, bands, pitch, s1, i0 + lr + 8 * q, (s) + lc);    \
         if (!diagonal) rb[q] = loadStage(X, bands, pitch, s1, j0 + lr + 8 * q, (s) + lc); \
     }
-#endif
     COV_FETCH(s0)
     for (long s = s0; s < s1; s += STAGE) {
 #pragma unroll

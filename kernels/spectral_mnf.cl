@@ -25,6 +25,32 @@ __kernel void noise_diff(__global const IN_T* x, __global float* r, int samples,
     r[((size_t)b * outLines + l) * outSamples + s] = d;
 }
 
+// noise=diff on u8 cubes, exactly: instead of the residuals, the two shifted windows stacked as
+// one 2B x n u8 matrix (rows 0..B-1: X(l, s), rows B..2B-1: X(l + 1, s + 1)), row pitch `pitch`
+// (a multiple of 16). Its integer Gram matrix holds every block cov(Xa - Xb) needs
+// (compute/spectral/mnf.cpp). A work-item writes 16 consecutive outputs of one band as one 16-byte
+// store (each a byte per work-item would leave the stores a sixteenth of a transaction wide); the
+// pitch's padding past n is written as zeros. Global (pitch / 16, bands).
+__kernel void noise_diff_stack(__global const uchar* x, __global uchar* stacked, int samples,
+                               int lines, int s0, int l0, int outSamples, int outLines,
+                               int bands, int pitch, int bandPitch) {
+    const int i0 = get_global_id(0) * 16, b = get_global_id(1);
+    if (i0 >= pitch) return;
+    const int n = outSamples * outLines;
+    __global const uchar* band = x + (size_t)b * bandPitch;
+    uchar a[16], d[16];
+    int l = i0 / outSamples, s = i0 - l * outSamples;
+    for (int q = 0; q < 16; ++q) {
+        const bool in = i0 + q < n;
+        const size_t at = (size_t)(l0 + l) * samples + s0 + s;
+        a[q] = in ? band[at] : 0;
+        d[q] = in ? band[at + samples + 1] : 0;
+        if (++s == outSamples) s = 0, ++l;
+    }
+    vstore16(vload16(0, a), 0, stacked + (size_t)b * pitch + i0);
+    vstore16(vload16(0, d), 0, stacked + (size_t)(bands + b) * pitch + i0);
+}
+
 // noise=mean3 / median3: r = X - (3 x 3 mean or median) at the rectangle's interior pixels, the
 // window's top-left at (l0 + l, s0 + s). Global (outSamples, outLines, bands).
 #define SORT2(a, b)             \

@@ -150,33 +150,6 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
     if (x.getInfo<CL_MEM_SIZE>() < std::size_t(bands) * std::size_t(pitch))
         throw Error("covariance: the buffer is smaller than " + std::to_string(bands) + " x " +
                     std::to_string(pitch) + " bytes");
-    enqueueGram(variant, x, bands, samples, pitch, job, chunks, nullptr);
-}
-
-void Covariance::enqueueWindowPairGramU8(const cl::Buffer& x, int bands, std::int64_t pitch,
-                                         const WindowPair& w, GramU8Job& job, int chunks) {
-    if (bands < 1 || bands > 16383)
-        throw Error("covariance: window pairs need 1..16383 bands (got " + std::to_string(bands) +
-                    ")");
-    if (pitch < 16 || pitch % 16 != 0 || pitch >= std::int64_t(1) << 31)
-        throw Error("covariance: window pairs need a row pitch that is a multiple of 16");
-    if (w.period < 1 || w.first < 0 || w.count < 1 || w.first + w.count > w.period || w.delta < 0 ||
-        w.delta >= std::int64_t(1) << 30 || w.begin < 0 || w.end <= w.begin || w.end > pitch ||
-        w.end - w.begin > std::int64_t(1) << 31)
-        throw Error("covariance: the window pair is out of range");
-    // The shifted rows are read as two aligned 16-byte loads from below pixel q + delta.
-    const std::int64_t lastShifted = (w.end - 1 + w.delta) / 16 * 16 + 32;
-    if (std::int64_t(x.getInfo<CL_MEM_SIZE>()) < (bands - 1) * pitch + lastShifted)
-        throw Error(
-            "covariance: the window pair reads past the buffer (leave 32 bytes of slack "
-            "after the last row)");
-    const std::int64_t aligned = w.begin / 16 * 16;
-    enqueueGram(CovarianceVariant::Tensor, x, 2 * bands, w.end - aligned, pitch, job, chunks, &w);
-}
-
-void Covariance::enqueueGram(CovarianceVariant variant, const cl::Buffer& x, int bands,
-                             std::int64_t samples, std::int64_t pitch, GramU8Job& job, int chunks,
-                             const WindowPair* pair) {
     const Plan p =
         plan(chunks > 0 ? chunks : defaultChunks(SampleType::U8, bands, samples), samples, true);
     checkPartialsFit(cc_.info(), p.chunks, bands);
@@ -210,7 +183,6 @@ void Covariance::enqueueGram(CovarianceVariant variant, const cl::Buffer& x, int
     if (variant == CovarianceVariant::Tensor) {
         std::string options = " -DU8 -DMMA_U8 -DMT=" + std::to_string(kTile);
         if (pitch % 16 == 0) options += " -DVEC_X";  // 16-byte loads need aligned rows
-        if (pair) options += " -DPAIR_SHIFT=" + std::to_string(pair->delta % 16);
         gramKernel = kernels_.get("covariance.cl", "cov_gram_u8_mma", options, &ptx_);
         global = cl::NDRange(pairCount * 128, p.chunks);
         local = cl::NDRange(128, 1);
@@ -222,17 +194,6 @@ void Covariance::enqueueGram(CovarianceVariant variant, const cl::Buffer& x, int
     }
     setGramArgs(gramKernel, bands, pitch, samples, p, x, job.noMu, job.pairs, job.partial,
                 job.partialSums);
-    if (pair) {
-        const cl_uint at = 9;  // after setGramArgs' nine
-        gramKernel.setArg(at, cl_int(bands / 2));
-        gramKernel.setArg(at + 1, cl_int(pair->begin / 16 * 16));
-        gramKernel.setArg(at + 2, cl_int(pair->begin));
-        gramKernel.setArg(at + 3, cl_int(pair->end));
-        gramKernel.setArg(at + 4, cl_int(pair->period));
-        gramKernel.setArg(at + 5, cl_int(pair->first));
-        gramKernel.setArg(at + 6, cl_int(pair->count));
-        gramKernel.setArg(at + 7, cl_int(pair->delta));
-    }
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &job.first);
 
     cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");

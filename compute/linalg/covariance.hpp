@@ -57,16 +57,6 @@ struct GramU8Job {
     std::vector<cl_ulong> gramRead, sumsRead;
 };
 
-// The pixels of a window in a row-major image and their partners `delta` pixels on: pixels q in
-// [begin, end) whose column q % period lies in [first, first + count), each paired with q + delta.
-// For MNF's noise=diff over lines l0.. and samples s0.. of a W-wide cube: begin = l0 W + s0,
-// end = (l0 + lines - 1) W + s0 + samples, period W, first s0, count samples, delta W + 1.
-struct WindowPair {
-    std::int64_t begin = 0, end = 0;
-    int period = 1, first = 0, count = 1;
-    std::int64_t delta = 0;
-};
-
 // Largest chunk whose 32-bit partial Gram sums cannot overflow (255^2 * chunk < 2^31).
 constexpr std::int64_t kMaxU8ChunkSamples = 33025;
 
@@ -94,24 +84,12 @@ class Covariance {
                        std::int64_t pitch = 0);
     static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr);
 
-    // The u8 Gram matrix of 2 bands rows read in place from x (band b's pixel q at b * pitch + q;
-    // pitch a multiple of 16, 32 bytes of the buffer to spare past the last row): rows
-    // 0..bands-1 are the bands at the window's pixels, rows bands..2 bands-1 the same bands at
-    // the partners; pixels outside the window count as zeros. On the tensor path (its integer
-    // twin where inline PTX is off); finish with finishGramU8.
-    void enqueueWindowPairGramU8(const cl::Buffer& x, int bands, std::int64_t pitch,
-                                 const WindowPair& window, GramU8Job& job, int chunks = 0);
-
     // Chunks compute() uses for this shape.
     int defaultChunks(SampleType type, int bands, std::int64_t samples) const;
 
     bool tensorActive() const { return ptx_.active(); }
 
   private:
-    void enqueueGram(CovarianceVariant variant, const cl::Buffer& x, int bands,
-                     std::int64_t samples, std::int64_t pitch, GramU8Job& job, int chunks,
-                     const WindowPair* pair);
-
     ComputeContext& cc_;
     InlinePtxBuilds ptx_;
     KernelSet kernels_;

@@ -20,8 +20,6 @@ namespace {
 constexpr std::size_t kProjectGroup = 256;
 // Pixels per mnf_project work-item (the kernel's PIX).
 constexpr std::size_t kProjectPixels = 4;
-// Bytes the cube buffer has past its last band (see upload()).
-constexpr std::size_t kCubeSlack = 32;
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -78,11 +76,9 @@ void SpectralMnf::upload(const Cube& cube) {
         for (std::size_t i = 0; i < values; ++i)
             f[i] = static_cast<float>(cube.value(i));
     }
-    // 32 bytes of slack past the last band: the window-pair Gram's shifted rows are read as two
-    // aligned 16-byte loads (Covariance::enqueueWindowPairGramU8).
-    cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes + kCubeSlack);
-    // Zeros in the padding and slack (never summed, but defined), then each band's row.
-    cc_.queue().enqueueFillBuffer(cube_, cl_uchar(0), 0, bytes + kCubeSlack);
+    cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes);
+    // Zeros in the padding (never summed, but defined), then each band's row at its pitch.
+    if (pitch > pixels) cc_.queue().enqueueFillBuffer(cube_, cl_uchar(0), 0, bytes);
     const std::array<cl::size_type, 3> origin{0, 0, 0},
         region{pixels * elem, std::size_t(cube.shape.bands), 1};
     cc_.queue().enqueueWriteBufferRect(cube_, CL_TRUE, origin, origin, region, pitch * elem, 0,
@@ -109,28 +105,40 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     const ResidualSize rs = residualSize(estimate, shape_, noiseRect);
     const CubeRect rect = clampRect(noiseRect, shape_);
     const std::size_t n = rs.pixels();
-    // u8 cubes with noise=diff take an exact path: the integer Gram matrix of the two shifted
-    // windows stacked, [Xa; Xb], gives cov(Xa - Xb) without rounding (noiseFromStackedGram). The
-    // Gram kernel reads both windows from the cube itself (Covariance's window pairs), so step 1
-    // has no kernel of its own there.
+    // u8 cubes with noise=diff take an exact path: the two shifted windows as one 2B x n u8 matrix
+    // whose integer Gram matrix gives cov(Xa - Xb) without rounding (noiseFromStackedGram).
     const bool exactNoise = u8_ && estimate == NoiseEstimate::Diff;
+    const std::size_t pitch = exactNoise ? roundUp(n, 16) : n;  // 16-byte rows for the tensor path
+    const std::size_t residualBytes =
+        exactNoise ? 2 * std::size_t(B) * pitch : n * std::size_t(B) * sizeof(float);
+    if (residualBytes > cc_.info().maxAllocBytes)
+        throw Error("MNF: the noise residuals (" + std::to_string(residualBytes >> 20) +
+                    " MiB) are larger than the device's largest buffer (" +
+                    std::to_string(cc_.info().maxAllocBytes >> 20) +
+                    " MiB): take the noise from a rectangle");
+    if (!residuals_() || residuals_.getInfo<CL_MEM_SIZE>() < residualBytes)
+        residuals_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, residualBytes);
+
+    // Step 1.
+    cl::Kernel k = cc_.programs().kernel(
+        "spectral_mnf.cl",
+        exactNoise                        ? "noise_diff_stack"
+        : estimate == NoiseEstimate::Diff ? "noise_diff"
+                                          : "noise_window3",
+        inType(u8_) + (estimate == NoiseEstimate::Median3 ? " -DMEDIAN" : ""));
+    setArgs(k, cube_, residuals_, cl_int(shape_.samples), cl_int(shape_.lines),
+            cl_int(rect.sample0), cl_int(rect.line0), cl_int(rs.samples), cl_int(rs.lines));
     cl::Event filterEvent;
-    if (!exactNoise) {
-        const std::size_t residualBytes = n * std::size_t(B) * sizeof(float);
-        if (residualBytes > cc_.info().maxAllocBytes)
-            throw Error("MNF: the noise residuals (" + std::to_string(residualBytes >> 20) +
-                        " MiB) are larger than the device's largest buffer (" +
-                        std::to_string(cc_.info().maxAllocBytes >> 20) +
-                        " MiB): take the noise from a rectangle");
-        if (!residuals_() || residuals_.getInfo<CL_MEM_SIZE>() < residualBytes)
-            residuals_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, residualBytes);
-        // Step 1.
-        cl::Kernel k = cc_.programs().kernel(
-            "spectral_mnf.cl", estimate == NoiseEstimate::Diff ? "noise_diff" : "noise_window3",
-            inType(u8_) + (estimate == NoiseEstimate::Median3 ? " -DMEDIAN" : ""));
-        setArgs(k, cube_, residuals_, cl_int(shape_.samples), cl_int(shape_.lines),
-                cl_int(rect.sample0), cl_int(rect.line0), cl_int(rs.samples), cl_int(rs.lines),
-                cl_int(bandPitch_));
+    if (exactNoise) {
+        // 16 outputs per work-item, the pitch's padding included (written as zeros).
+        k.setArg(8, cl_int(B));
+        k.setArg(9, cl_int(pitch));
+        k.setArg(10, cl_int(bandPitch_));
+        cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
+                                         cl::NDRange(roundUp(pitch / 16, 64), std::size_t(B)),
+                                         cl::NDRange(64, 1), nullptr, &filterEvent);
+    } else {
+        k.setArg(8, cl_int(bandPitch_));
         cc_.queue().enqueueNDRangeKernel(
             k, cl::NullRange,
             cl::NDRange(roundUp(std::size_t(rs.samples), 32), roundUp(std::size_t(rs.lines), 4),
@@ -140,21 +148,12 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     // Steps 2 and 4 (the linear-algebra lab's covariance; u8 data exact). The u8 Gram products
     // are both queued before the host waits for either.
     CovarianceResult noise, data;
-    if (exactNoise) {
-        const std::int64_t W = shape_.samples;
-        WindowPair window;
-        window.begin = std::int64_t(rect.line0) * W + rect.sample0;
-        window.end = std::int64_t(rect.line0 + rs.lines - 1) * W + rect.sample0 + rs.samples;
-        window.period = int(W);
-        window.first = rect.sample0;
-        window.count = rs.samples;
-        window.delta = W + 1;
-        covariance_->enqueueWindowPairGramU8(cube_, B, std::int64_t(bandPitch_), window,
-                                             noiseGram_);
-    } else {
+    if (!exactNoise)
         noise = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32, residuals_, B,
                                      std::int64_t(n));
-    }
+    else
+        covariance_->enqueueGramU8(CovarianceVariant::Tensor, residuals_, 2 * B, std::int64_t(n),
+                                   noiseGram_, 0, std::int64_t(pitch));
     if (u8_) {
         covariance_->enqueueGramU8(CovarianceVariant::Tensor, cube_, B,
                                    std::int64_t(shape_.pixels()), dataGram_, 0,
@@ -170,7 +169,7 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     if (u8_)
         centreU8(Covariance::finishGramU8(dataGram_, &data.ms), B, std::int64_t(shape_.pixels()),
                  data);
-    timings_.filterMs = filterEvent() ? eventMilliseconds(filterEvent) : 0.0;
+    timings_.filterMs = eventMilliseconds(filterEvent);
     timings_.noiseCovMs = noise.ms;
     timings_.dataCovMs = data.ms;
     result_.noiseExact = exactNoise;

@@ -4,9 +4,9 @@
 // band's row padded to a multiple of 16 values (bandPitch(): the covariance's 16-byte loads need
 // aligned rows); then each run() does
 //   filter  step 1 on the device: the noise residuals (kernels/spectral_mnf.cl), bands x n floats;
-//           none for u8 cubes with noise=diff, whose C_N reads the two shifted windows in place
+//           for u8 cubes with noise=diff the two shifted windows instead, 2 bands x n u8
 //   C_N     step 2: the residuals' covariance (compute/linalg/covariance), scaled by the estimate;
-//           u8 + diff: from the windows' exact integer Gram matrix (Covariance's window pairs)
+//           u8 + diff: from the windows' exact integer Gram matrix
 //   C_D     step 4: the cube's covariance and band means (same kernel; exact for u8)
 //   eigen   steps 3, 5-7 on the CPU in double (mnf_solve.hpp), every eigenvalue and the
 //           eigenvectors asked for
@@ -36,8 +36,7 @@ std::vector<double> noiseFromStackedGram(const GramU8& gram, int bands, std::int
 
 // Milliseconds per step: device time from profiling events, except eigen (host wall time).
 struct MnfTimings {
-    double filterMs = 0;  // 0 where step 1 is part of C_N (u8, noise=diff)
-    double noiseCovMs = 0, dataCovMs = 0, eigenMs = 0, transformMs = 0;
+    double filterMs = 0, noiseCovMs = 0, dataCovMs = 0, eigenMs = 0, transformMs = 0;
     double denoiseMs = 0;
     double wallMs = 0;  // host wall time of the last run() (all of steps 1-7, transfers included)
 };
