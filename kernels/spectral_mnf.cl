@@ -25,12 +25,29 @@ __kernel void noise_diff(__global const IN_T* x, __global float* r, int samples,
     r[((size_t)b * outLines + l) * outSamples + s] = d;
 }
 
+// 16 bytes from p, any alignment: the two aligned 16-byte words around them, joined at the byte
+// offset (select the words, then one funnel shift per word through 64 bits). Reads up to 31
+// bytes past p (the host leaves that slack after the cube).
+inline uint4 load16Unaligned(__global const uchar* p) {
+    const int sh = (int)((size_t)p & 15);
+    __global const uint4* q = (__global const uint4*)(p - sh);
+    const uint4 lo = q[0], hi = sh ? q[1] : (uint4)(0);
+    uint w0 = lo.x, w1 = lo.y, w2 = lo.z, w3 = lo.w, w4 = hi.x, w5 = hi.y, w6 = hi.z, w7 = hi.w;
+    if (sh & 8) w0 = w2, w1 = w3, w2 = w4, w3 = w5, w4 = w6, w5 = w7;
+    if (sh & 4) w0 = w1, w1 = w2, w2 = w3, w3 = w4, w4 = w5;
+    const uint kb = 8 * (sh & 3);
+#define JOIN(lo, hi) ((uint)(((((ulong)(hi)) << 32) | (lo)) >> kb))
+    return (uint4)(JOIN(w0, w1), JOIN(w1, w2), JOIN(w2, w3), JOIN(w3, w4));
+#undef JOIN
+}
+
 // noise=diff on u8 cubes, exactly: instead of the residuals, the two shifted windows stacked as
 // one 2B x n u8 matrix (rows 0..B-1: X(l, s), rows B..2B-1: X(l + 1, s + 1)), row pitch `pitch`
 // (a multiple of 16). Its integer Gram matrix holds every block cov(Xa - Xb) needs
 // (compute/spectral/mnf.cpp). A work-item writes 16 consecutive outputs of one band as one 16-byte
-// store (each a byte per work-item would leave the stores a sixteenth of a transaction wide); the
-// pitch's padding past n is written as zeros. Global (pitch / 16, bands).
+// store each; where the 16 lie in one line of the window it reads them as 16-byte words too
+// (load16Unaligned), else byte by byte (a line's end, the last group); the pitch's padding past n
+// is written as zeros. Global (pitch / 16, bands).
 __kernel void noise_diff_stack(__global const uchar* x, __global uchar* stacked, int samples,
                                int lines, int s0, int l0, int outSamples, int outLines,
                                int bands, int pitch, int bandPitch) {
@@ -38,17 +55,28 @@ __kernel void noise_diff_stack(__global const uchar* x, __global uchar* stacked,
     if (i0 >= pitch) return;
     const int n = outSamples * outLines;
     __global const uchar* band = x + (size_t)b * bandPitch;
-    uchar a[16], d[16];
     int l = i0 / outSamples, s = i0 - l * outSamples;
-    for (int q = 0; q < 16; ++q) {
-        const bool in = i0 + q < n;
-        const size_t at = (size_t)(l0 + l) * samples + s0 + s;
-        a[q] = in ? band[at] : 0;
-        d[q] = in ? band[at + samples + 1] : 0;
-        if (++s == outSamples) s = 0, ++l;
+    uint4 a, d;
+    if (s + 15 < outSamples && i0 + 15 < n) {
+        __global const uchar* p = band + (size_t)(l0 + l) * samples + s0 + s;
+        a = load16Unaligned(p);
+        d = load16Unaligned(p + samples + 1);
+    } else {
+        uint wa[4] = {0, 0, 0, 0}, wd[4] = {0, 0, 0, 0};
+#pragma unroll
+        for (int q = 0; q < 16; ++q) {
+            if (i0 + q < n) {
+                const size_t at = (size_t)(l0 + l) * samples + s0 + s;
+                wa[q >> 2] |= (uint)band[at] << (8 * (q & 3));
+                wd[q >> 2] |= (uint)band[at + samples + 1] << (8 * (q & 3));
+            }
+            if (++s == outSamples) s = 0, ++l;
+        }
+        a = (uint4)(wa[0], wa[1], wa[2], wa[3]);
+        d = (uint4)(wd[0], wd[1], wd[2], wd[3]);
     }
-    vstore16(vload16(0, a), 0, stacked + (size_t)b * pitch + i0);
-    vstore16(vload16(0, d), 0, stacked + (size_t)(bands + b) * pitch + i0);
+    *(__global uint4*)(stacked + (size_t)b * pitch + i0) = a;
+    *(__global uint4*)(stacked + (size_t)(bands + b) * pitch + i0) = d;
 }
 
 // noise=mean3 / median3: r = X - (3 x 3 mean or median) at the rectangle's interior pixels, the

@@ -20,6 +20,8 @@ namespace {
 constexpr std::size_t kProjectGroup = 256;
 // Pixels per mnf_project work-item (the kernel's PIX).
 constexpr std::size_t kProjectPixels = 4;
+// Bytes the cube buffer has past its last band (see upload()).
+constexpr std::size_t kCubeSlack = 32;
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -76,9 +78,11 @@ void SpectralMnf::upload(const Cube& cube) {
         for (std::size_t i = 0; i < values; ++i)
             f[i] = static_cast<float>(cube.value(i));
     }
-    cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes);
-    // Zeros in the padding (never summed, but defined), then each band's row at its pitch.
-    if (pitch > pixels) cc_.queue().enqueueFillBuffer(cube_, cl_uchar(0), 0, bytes);
+    // kCubeSlack bytes past the last band: the diff filter reads 16-byte words around the bytes
+    // it needs (kernels/spectral_mnf.cl, load16Unaligned).
+    cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes + kCubeSlack);
+    // Zeros in the padding and the slack (never used, but defined), then each band's row.
+    cc_.queue().enqueueFillBuffer(cube_, cl_uchar(0), 0, bytes + kCubeSlack);
     const std::array<cl::size_type, 3> origin{0, 0, 0},
         region{pixels * elem, std::size_t(cube.shape.bands), 1};
     cc_.queue().enqueueWriteBufferRect(cube_, CL_TRUE, origin, origin, region, pitch * elem, 0,
