@@ -184,7 +184,7 @@ bool SpectralDemo::compute() {
     if (!runError_.empty() && !statsStale_) return false;  // failed: wait for a change
     try {
         if (statsStale_) {
-            mnf_->run(controls_.noise, controls_.noiseRect);
+            mnf_->run(controls_.noise, controls_.noiseRect, std::max(componentsM(), keepK()));
             statsStale_ = false;
             transformStale_ = denoiseStale_ = picturesStale_ = true;
             runError_.clear();
@@ -222,6 +222,7 @@ void SpectralDemo::renderPictures() {
     const bool haveResult = runError_.empty() && !statsStale_;
     std::array<ChannelStretch, 3> left;
     const cl::Buffer* leftSrc = &mnf_->cubeBuffer();
+    std::size_t leftPitch = mnf_->bandPitch();
     bool leftU8 = mnf_->exactIntegerPath();
     if (controls_.view == SpectralViewMode::MnfRgb && haveResult) {
         const MnfBasis& basis = mnf_->result().basis;
@@ -231,6 +232,7 @@ void SpectralDemo::renderPictures() {
             left[c] = {comp, -2.5f * sd, 2.5f * sd};
         }
         leftSrc = &mnf_->components();
+        leftPitch = 0;
         leftU8 = false;
     } else {
         const std::vector<int> bands =
@@ -241,7 +243,7 @@ void SpectralDemo::renderPictures() {
             left[c] = bandStretch(bands[c], clampBand(bands[c]));
     }
     try {
-        EnqueuedWork w = picture_->enqueue(*leftSrc, leftU8, P, left, rgba_);
+        EnqueuedWork w = picture_->enqueue(*leftSrc, leftU8, P, left, rgba_, leftPitch);
         pictureMs_ = w.milliseconds();
         const TextureTransferTiming t = original_->copyFrom(rgba_);
         transferMs_ = t.deviceMs + t.hostMs;
