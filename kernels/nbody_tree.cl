@@ -8,7 +8,8 @@
 // Same softened force as kernels/nbody_force.cl (common/gravity.clh), so theta -> 0 gives the
 // all-pairs sum.
 //
-// Build options: -DWG=n (walk work-group = bodies per group, power of two), -DSTACK=n, -DLIST=n,
+// Build options: -DWG=n (walk work-group, power of two), -DBPI=n (bodies per walk work-item, 1 or
+// 2: a walk group holds up to GROUP = WG * BPI bodies), -DSTACK=n, -DLIST=n,
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
 // -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below).
@@ -20,6 +21,13 @@
 
 #ifndef WG
 #define WG 64
+#endif
+#ifndef BPI
+#define BPI 1
+#endif
+#define GROUP (WG * BPI)
+#if BPI != 1 && BPI != 2
+#error "BPI must be 1 or 2"
 #endif
 #ifndef STACK
 #define STACK 1024
@@ -139,42 +147,60 @@ __kernel void morton_keys(__global const float4* restrict pos, const int n,
 // Tiles of tileKeys consecutive keys; counts[digit * tiles + tile] is laid out so that one
 // exclusive scan of the whole array gives every (digit, tile) its first output slot.
 
+// Per-warp histograms (32 work-items each) so that fewer work-items collide on one local counter.
+#define COUNT_LANES 32
+#define COUNT_HISTS ((SORT_WG + COUNT_LANES - 1) / COUNT_LANES)
 __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
     __global const ulong* restrict keys, const int n, const int shift, const int tileKeys,
     __global uint* restrict counts, const int tiles) {
-    __local uint hist[16];
+    __local uint hist[16 * COUNT_HISTS];
     const int lid = get_local_id(0), tile = get_group_id(0);
-    if (lid < 16) hist[lid] = 0;
+    for (int h = lid; h < 16 * COUNT_HISTS; h += SORT_WG) hist[h] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint* mine = hist + 16 * (lid / COUNT_LANES);
     const int start = tile * tileKeys, end = min(start + tileKeys, n);
-    for (int i = start + lid; i < end; i += SORT_WG) atomic_inc(&hist[(uint)(keys[i] >> shift) & 15u]);
+    for (int i = start + lid; i < end; i += SORT_WG) atomic_inc(&mine[(uint)(keys[i] >> shift) & 15u]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < 16) counts[lid * tiles + tile] = hist[lid];
+    if (lid < 16) {
+        uint sum = 0;
+        for (int h = 0; h < COUNT_HISTS; ++h) sum += hist[16 * h + lid];
+        counts[lid * tiles + tile] = sum;
+    }
 }
 
-// Exclusive scan of `total` counts in place, by one work-group: each work-item owns a contiguous
-// run, the run sums are scanned in local memory, then each run is rewritten.
+// Exclusive scan of `total` counts in place, by one work-group, in blocks of SCAN_WG * SCAN_RUN
+// counts: each work-item sums a run of SCAN_RUN consecutive counts (neighbours read neighbouring
+// words, so the loads coalesce), the run sums are scanned in local memory, then each run is
+// rewritten from the block's carry.
+#define SCAN_RUN 8
 __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan(
     __global uint* restrict counts, const int total) {
     __local uint sums[SCAN_WG];
     const int lid = get_local_id(0);
-    const int per = (total + SCAN_WG - 1) / SCAN_WG;
-    const int start = min(lid * per, total), end = min(start + per, total);
-    uint s = 0;
-    for (int i = start; i < end; ++i) s += counts[i];
-    sums[lid] = s;
-    for (int d = 1; d < SCAN_WG; d <<= 1) {
+    uint carry = 0;  // sum of the earlier blocks, the same in every work-item
+    for (int block = 0; block < total; block += SCAN_WG * SCAN_RUN) {
+        const int start = block + lid * SCAN_RUN;
+        uint v[SCAN_RUN];
+        uint s = 0;
+        for (int k = 0; k < SCAN_RUN; ++k) {
+            v[k] = start + k < total ? counts[start + k] : 0;
+            s += v[k];
+        }
+        sums[lid] = s;
+        for (int d = 1; d < SCAN_WG; d <<= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint add = lid >= d ? sums[lid - d] : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            sums[lid] += add;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
-        const uint add = lid >= d ? sums[lid - d] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        sums[lid] += add;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint run = sums[lid] - s;  // exclusive prefix of this run
-    for (int i = start; i < end; ++i) {
-        const uint c = counts[i];
-        counts[i] = run;
-        run += c;
+        uint run = carry + sums[lid] - s;  // exclusive prefix of this run
+        for (int k = 0; k < SCAN_RUN; ++k) {
+            if (start + k < total) counts[start + k] = run;
+            run += v[k];
+        }
+        carry += sums[SCAN_WG - 1];
+        barrier(CLK_LOCAL_MEM_FENCE);  // sums[] is rewritten by the next block
     }
 }
 
@@ -283,10 +309,10 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
     visits[i] = 0;
 }
 
-// Walk groups: the largest subtrees holding at most WG bodies. They partition the bodies into
+// Walk groups: the largest subtrees holding at most GROUP bodies. They partition the bodies into
 // runs of consecutive sorted bodies that share a key prefix, so each group is compact in space (a
-// run of WG sorted bodies can straddle a jump of the curve and span half the system). One
-// work-item per internal node: a node of more than WG bodies emits each child that has at most WG.
+// run of GROUP sorted bodies can straddle a jump of the curve and span half the system). One
+// work-item per internal node: a node of more than GROUP bodies emits each child that has at most GROUP.
 // counters[1] counts the groups; groups[g] = (first, last) sorted body.
 __kernel void find_groups(__global const int2* restrict children,
                           __global const int2* restrict ranges, const int n,
@@ -295,7 +321,7 @@ __kernel void find_groups(__global const int2* restrict children,
     if (n == 1 && i == 0) groups[atomic_inc(&counters[1])] = (int2)(0, 0);
     if (i >= n - 1) return;
     const int2 r = ranges[i];
-    if (r.y - r.x + 1 <= WG) {
+    if (r.y - r.x + 1 <= GROUP) {
         if (i == 0) groups[atomic_inc(&counters[1])] = r;  // the whole tree is one group
         return;
     }
@@ -303,7 +329,7 @@ __kernel void find_groups(__global const int2* restrict children,
     for (int k = 0; k < 2; ++k) {
         const int c = k ? ch.y : ch.x;
         const int2 cr = c < 0 ? (int2)(~c, ~c) : ranges[c];
-        if (cr.y - cr.x + 1 <= WG) groups[atomic_inc(&counters[1])] = cr;
+        if (cr.y - cr.x + 1 <= GROUP) groups[atomic_inc(&counters[1])] = cr;
     }
 }
 
@@ -442,20 +468,38 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     const int g = group;
     if (g >= groupCount) break;
     const int2 range = groups[g];
-    const bool valid = lid <= range.y - range.x;
-    const int i = range.x + (valid ? lid : 0);
+    const int count = range.y - range.x + 1;
+    // Work-item lid holds the group's bodies lid and lid + WG (BPI 2): coalesced loads, and
+    // every list entry read from local memory serves BPI bodies.
+    float4 p[BPI];
+    int body[BPI];
+    bool valid[BPI];
+    float ax[BPI], ay[BPI], az[BPI];
+    float4 mn = (float4)(INFINITY), mx = (float4)(-INFINITY);
+    for (int b = 0; b < BPI; ++b) {
+        valid[b] = lid + b * WG < count;
+        body[b] = range.x + (valid[b] ? lid + b * WG : 0);
+        ax[b] = ay[b] = az[b] = 0;
+    }
     if (range.y < shareBegin || range.x >= shareEnd ||
         shareBegin >= shareEnd) {  // other devices' domains: they add a
-        if (valid) sortedAcc[i] = (float4)(0);        // here, this device 0 (uniform branch)
+        for (int b = 0; b < BPI; ++b)  // here, this device 0 (uniform branch)
+            if (valid[b]) sortedAcc[body[b]] = (float4)(0);
         if (lid == 0) stats[g] = (int2)(0, 0);
         continue;
     }
-    const float4 p = sorted[i];
+    for (int b = 0; b < BPI; ++b) {
+        p[b] = sorted[body[b]];
+        if (valid[b]) {
+            mn = fmin(mn, (float4)(p[b].x, p[b].y, p[b].z, 0));
+            mx = fmax(mx, (float4)(p[b].x, p[b].y, p[b].z, 0));
+        }
+    }
 
     __local float4* lo = list;
     __local float4* hi = list + WG;
-    lo[lid] = (float4)(p.x, p.y, p.z, 0);
-    hi[lid] = lo[lid];
+    lo[lid] = mn;
+    hi[lid] = mx;
     for (int s = WG / 2; s > 0; s >>= 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < s) {
@@ -472,7 +516,6 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         listSize = 0;
         cellSize = 0;
     }
-    float ax = 0, ay = 0, az = 0;
     bool overflow = true;  // cleared when the walk ends normally
     int summed = 0, iterations = 0;
     const long maxIterations = 4 * (long)n + 4;
@@ -486,9 +529,19 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         ++iterations;
         const int room = min((LIST - lc) / LEAF, CELLS - cc);  // pops the lists can absorb
         if (sz == 0 || room == 0) {
-            for (int k = 0; k < lc; ++k) GRAVITY_PULL(p, list[k], eps2, ax, ay, az);
-            for (int k = 0; k < cc; ++k)
-                INTERACT_CELL(p, cellCom[k], cellQa[k], cellQb[k], ax, ay, az);
+            // Every work-item reads the same entry (a broadcast) and applies it to its BPI
+            // bodies; unrolled so that loads run ahead of the arithmetic.
+#pragma unroll 4
+            for (int k = 0; k < lc; ++k) {
+                const float4 q = list[k];
+                for (int b = 0; b < BPI; ++b) GRAVITY_PULL(p[b], q, eps2, ax[b], ay[b], az[b]);
+            }
+#pragma unroll 2
+            for (int k = 0; k < cc; ++k) {
+                const float4 c = cellCom[k], qa = cellQa[k];
+                const float2 qb = cellQb[k];
+                for (int b = 0; b < BPI; ++b) INTERACT_CELL(p[b], c, qa, qb, ax[b], ay[b], az[b]);
+            }
             summed += lc + cc;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (lid == 0) listSize = cellSize = 0;
@@ -531,18 +584,22 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         }
     }
     if (overflow) {  // uniform: every work-item read the same sizes
-        ax = ay = az = 0;
+        for (int b = 0; b < BPI; ++b) ax[b] = ay[b] = az[b] = 0;
         for (int t = 0; t < n; t += WG) {
             barrier(CLK_LOCAL_MEM_FENCE);
             list[lid] = t + lid < n ? sorted[t + lid] : (float4)(0);
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (int k = 0; k < WG; ++k) GRAVITY_PULL(p, list[k], eps2, ax, ay, az);
+            for (int k = 0; k < WG; ++k)
+                for (int b = 0; b < BPI; ++b)
+                    GRAVITY_PULL(p[b], list[k], eps2, ax[b], ay[b], az[b]);
         }
         summed = n;
         if (lid == 0) atomic_inc(&counters[0]);
     }
-    const bool mine = i >= shareBegin && i < shareEnd;
-    if (valid) sortedAcc[i] = mine ? (float4)(ax, ay, az, 0) : (float4)(0);
+    for (int b = 0; b < BPI; ++b) {
+        const bool mine = body[b] >= shareBegin && body[b] < shareEnd;
+        if (valid[b]) sortedAcc[body[b]] = mine ? (float4)(ax[b], ay[b], az[b], 0) : (float4)(0);
+    }
     if (lid == 0) stats[g] = (int2)(summed, iterations);
     }
 }
