@@ -171,20 +171,25 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
 // Exclusive scan of `total` counts in place, by one work-group, in blocks of SCAN_WG * SCAN_RUN
 // counts: each work-item sums a run of SCAN_RUN consecutive counts (neighbours read neighbouring
 // words, so the loads coalesce), the run sums are scanned in local memory, then each run is
-// rewritten from the block's carry.
+// rewritten from the block's carry. The next block's counts are loaded before this block is
+// scanned, so the memory latency overlaps the scan.
 #define SCAN_RUN 8
 __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan(
     __global uint* restrict counts, const int total) {
     __local uint sums[SCAN_WG];
     const int lid = get_local_id(0);
     uint carry = 0;  // sum of the earlier blocks, the same in every work-item
+    uint next[SCAN_RUN];
+    for (int k = 0; k < SCAN_RUN; ++k) next[k] = lid * SCAN_RUN + k < total ? counts[lid * SCAN_RUN + k] : 0;
     for (int block = 0; block < total; block += SCAN_WG * SCAN_RUN) {
         const int start = block + lid * SCAN_RUN;
         uint v[SCAN_RUN];
         uint s = 0;
         for (int k = 0; k < SCAN_RUN; ++k) {
-            v[k] = start + k < total ? counts[start + k] : 0;
+            v[k] = next[k];
             s += v[k];
+            const int ahead = start + SCAN_WG * SCAN_RUN + k;
+            next[k] = ahead < total ? counts[ahead] : 0;
         }
         sums[lid] = s;
         for (int d = 1; d < SCAN_WG; d <<= 1) {
@@ -204,23 +209,47 @@ __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan(
     }
 }
 
+// Where digit d's keys start among a chunk's keys sorted by digit: the counts of the smaller
+// digits, from the chunk's packed per-digit counts (16 fields of 8 bits in a uint4; a chunk holds at
+// most 255 keys, so every byte-wise prefix sum fits its byte). w * 0x01010101 puts in byte k the sum
+// of bytes 0 .. k of w.
+static inline uint digitStart(const uint4 all, const uint d) {
+    const uint q = d >> 2, b = 8 * (d & 3);
+    const uint w = q == 0 ? all.s0 : q == 1 ? all.s1 : q == 2 ? all.s2 : all.s3;
+    const uint words = (q > 0 ? (all.s0 * 0x01010101u) >> 24 : 0) +
+                       (q > 1 ? (all.s1 * 0x01010101u) >> 24 : 0) +
+                       (q > 2 ? (all.s2 * 0x01010101u) >> 24 : 0);
+    return words + (((w * 0x01010101u) >> b) & 255u) - ((w >> b) & 255u);
+}
+
 // Moves each key to its slot. The tile is walked in chunks of SORT_WG keys in order; inside a
 // chunk a work-group scan of one-hot digit counters (16 fields of 8 bits in a uint4) ranks each key
-// among the chunk's keys with the same digit, which keeps the sort stable.
+// among the chunk's keys with the same digit, which keeps the sort stable. The chunk is then
+// reordered by digit in local memory, so that neighbouring work-items write neighbouring slots
+// (whole memory sectors rather than one key in each of 16 places).
 __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter(
     __global const ulong* restrict keysIn, __global const uint* restrict valsIn,
     __global ulong* restrict keysOut, __global uint* restrict valsOut, const int n,
     const int shift, const int tileKeys, __global const uint* restrict offsets, const int tiles) {
     __local uint base[16];
     __local uint4 scan[SORT_WG];
+    __local ulong byDigitKey[SORT_WG];
+    __local uint byDigitVal[SORT_WG];
     const int lid = get_local_id(0), tile = get_group_id(0);
     if (lid < 16) base[lid] = offsets[lid * tiles + tile];
     const int start = tile * tileKeys, end = min(start + tileKeys, n);
+    // The next chunk's key and value are loaded while this chunk is ranked.
+    ulong nextKey = start + lid < end ? keysIn[start + lid] : 0;
+    uint nextVal = start + lid < end ? valsIn[start + lid] : 0;
     for (int c = start; c < end; c += SORT_WG) {
         const int i = c + lid;
         const bool valid = i < end;
-        const ulong key = valid ? keysIn[i] : 0;
-        const uint val = valid ? valsIn[i] : 0;
+        const ulong key = nextKey;
+        const uint val = nextVal;
+        if (i + SORT_WG < end) {
+            nextKey = keysIn[i + SORT_WG];
+            nextVal = valsIn[i + SORT_WG];
+        }
         const uint digit = (uint)(key >> shift) & 15u;
         const uint one = valid ? 1u << (8 * (digit & 3)) : 0u;
         uint4 mine = (uint4)(0);
@@ -228,7 +257,7 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
         else if ((digit >> 2) == 1) mine.s1 = one;
         else if ((digit >> 2) == 2) mine.s2 = one;
         else mine.s3 = one;
-        barrier(CLK_LOCAL_MEM_FENCE);  // base[] updated, scan[] free
+        barrier(CLK_LOCAL_MEM_FENCE);  // base[] updated, scan[] and byDigit*[] free
         scan[lid] = mine;
         for (int d = 1; d < SORT_WG; d <<= 1) {
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -237,6 +266,7 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
             scan[lid] += add;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        const uint4 all = scan[SORT_WG - 1];
         const uint4 before = scan[lid] - mine;
         const uint word = (digit >> 2) == 0 ? before.s0
                         : (digit >> 2) == 1 ? before.s1
@@ -244,13 +274,20 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
                                             : before.s3;
         const uint rank = (word >> (8 * (digit & 3))) & 255u;
         if (valid) {
-            const uint dst = base[digit] + rank;
-            keysOut[dst] = key;
-            valsOut[dst] = val;
+            const uint at = digitStart(all, digit) + rank;
+            byDigitKey[at] = key;
+            byDigitVal[at] = val;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < end - c) {
+            const ulong k = byDigitKey[lid];
+            const uint d = (uint)(k >> shift) & 15u;
+            const uint dst = base[d] + (uint)lid - digitStart(all, d);
+            keysOut[dst] = k;
+            valsOut[dst] = byDigitVal[lid];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < 16) {
-            const uint4 all = scan[SORT_WG - 1];
             const uint w = (lid >> 2) == 0 ? all.s0 : (lid >> 2) == 1 ? all.s1 : (lid >> 2) == 2 ? all.s2 : all.s3;
             base[lid] += (w >> (8 * (lid & 3))) & 255u;
         }
@@ -429,6 +466,22 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         az = mad(radial, uz, mad(-qz, inv4, az));                                 \
     } while (0)
 
+// The shared lists' sums for the first `bodies` of a work-item's bodies: every work-item reads the
+// same entry (a broadcast); unrolled so that loads run ahead of the arithmetic.
+#define SUM_LISTS(bodies)                                                                      \
+    do {                                                                                       \
+        _Pragma("unroll 4") for (int k = 0; k < lc; ++k) {                                     \
+            const float4 q = list[k];                                                          \
+            for (int b = 0; b < (bodies); ++b) GRAVITY_PULL(p[b], q, eps2, ax[b], ay[b], az[b]); \
+        }                                                                                      \
+        _Pragma("unroll 2") for (int k = 0; k < cc; ++k) {                                     \
+            const float4 c = cellCom[k], qa = cellQa[k];                                       \
+            const float2 qb = cellQb[k];                                                       \
+            for (int b = 0; b < (bodies); ++b)                                                 \
+                INTERACT_CELL(p[b], c, qa, qb, ax[b], ay[b], az[b]);                           \
+        }                                                                                      \
+    } while (0)
+
 // Each work-group takes walk groups (find_groups) from a shared counter until none are left, so
 // that slow groups do not leave compute units idle. A group walks the tree once: a cell is
 // accepted (monopole + quadrupole) when its opening radius is smaller than the distance from its
@@ -529,19 +582,15 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         ++iterations;
         const int room = min((LIST - lc) / LEAF, CELLS - cc);  // pops the lists can absorb
         if (sz == 0 || room == 0) {
-            // Every work-item reads the same entry (a broadcast) and applies it to its BPI
-            // bodies; unrolled so that loads run ahead of the arithmetic.
-#pragma unroll 4
-            for (int k = 0; k < lc; ++k) {
-                const float4 q = list[k];
-                for (int b = 0; b < BPI; ++b) GRAVITY_PULL(p[b], q, eps2, ax[b], ay[b], az[b]);
-            }
-#pragma unroll 2
-            for (int k = 0; k < cc; ++k) {
-                const float4 c = cellCom[k], qa = cellQa[k];
-                const float2 qb = cellQb[k];
-                for (int b = 0; b < BPI; ++b) INTERACT_CELL(p[b], c, qa, qb, ax[b], ay[b], az[b]);
-            }
+            // Work-items without a body skip the sums: whole warps past the group's last body
+            // then issue nothing (a group holds fewer bodies than work-items, often).
+#if BPI == 2
+            if (valid[1])
+                SUM_LISTS(2);
+            else
+#endif
+            if (valid[0])
+                SUM_LISTS(1);
             summed += lc + cc;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (lid == 0) listSize = cellSize = 0;

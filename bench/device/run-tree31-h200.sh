@@ -6,7 +6,8 @@
 # Usage: C=.carry-tree-31 bench/device/run-tree31-h200.sh STEP...
 #   probe  tree-phases: kernel-by-kernel times and walk shape of each $TREE_CONFIGS at $PROBE_SIZES,
 #          then SASS counts of the walk programs it built (ptxas + cuobjdump where the host has them)
-#   ab     clviz-bench --variants tree at 1m,4m,16m, theta $THETAS: old, main, new, interleaved
+#   ab     clviz-bench --variants tree at $AB_SIZES: old and main at theta $OLD_THETAS, new at
+#          $THETAS, interleaved, $ROUNDS rounds
 # Everything lands in $OUT/tree31.tgz, rewritten after each step.
 set -uo pipefail
 C=${C:-.carry-tree-31}
@@ -21,6 +22,8 @@ command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vend
 PROBE_SIZES=${PROBE_SIZES:-1048576 16777216}
 TREE_CONFIGS=${TREE_CONFIGS:-128:1:8:1024:0.5 128:2:8:1024:0.5 256:2:8:1024:0.5 256:2:8:512:0.5}
 THETAS=${THETAS:-0.5}
+OLD_THETAS=${OLD_THETAS:-$THETAS}
+ROUNDS=${ROUNDS:-1 2}
 AB_SIZES=${AB_SIZES:-1m,4m,16m}
 for step in "$@"; do
 case $step in
@@ -55,12 +58,13 @@ PY
     ls -la "$R/sass" | head -40
     ;;
 ab)
-    for round in 1 2; do
+    for round in $ROUNDS; do
         for which in old main new; do
             bin=$C/clviz-bench; [ $which != new ] && bin=$C/$which/clviz-bench
             [ -x "$bin" ] || continue
+            thetas=$OLD_THETAS; [ $which = new ] && thetas=$THETAS
             timeout 240 "$bin" --suite nbody --device-type gpu --no-cpu-baseline --variants tree \
-                --sizes "$AB_SIZES" --theta "$THETAS" --json "$R/ab-$which-$round.json" \
+                --sizes "$AB_SIZES" --theta "$thetas" --json "$R/ab-$which-$round.json" \
                 >"$R/ab-$which-$round.txt" 2>"$R/ab-$which-$round.err"
             echo "$which round $round rc=$?"; cat "$R/ab-$which-$round.txt"
         done

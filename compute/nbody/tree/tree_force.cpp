@@ -45,8 +45,9 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
       k_(std::make_unique<Kernels>()),
       ptx_(std::make_unique<InlinePtxBuilds>(cc)) {
     const DeviceInfo& info = cc_.info();
-    if (options_.leafSize < 1 || options_.leafSize > 16)
-        throw Error("tree leaf size must be 1 .. 16, got " + std::to_string(options_.leafSize));
+    if (options_.leafSize < 0 || options_.leafSize > 16)
+        throw Error("tree leaf size must be 1 .. 16 (0: the walk's default), got " +
+                    std::to_string(options_.leafSize));
     if (options_.bodiesPerItem < 1 || options_.bodiesPerItem > 2)
         throw Error("tree bodies per work-item must be 1 or 2, got " +
                     std::to_string(options_.bodiesPerItem));
@@ -61,7 +62,7 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
         wg /= 2;
-    list_ = std::max({options_.listSize, 2 * wg, options_.leafSize});
+    list_ = std::max(options_.listSize, 2 * wg);  // also holds a leaf (at most 16 bodies)
     stack_ = std::max(options_.stackSize, wg + 256);
     while (walkLocalBytes(stack_, list_) > info.localMemBytes && list_ > 2 * wg)
         list_ /= 2;
@@ -74,6 +75,7 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     wg_ = wg;
     bodyWalk_ = options_.walk == TreeWalk::Body ||
                 (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
+    leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
 }
 
 TreeForce::~TreeForce() = default;
@@ -156,7 +158,7 @@ void TreeForce::refreshKernels() {
     const std::string base =
         "-DWG=" + std::to_string(wg_) + " -DBPI=" + std::to_string(bpi_) +
         " -DSTACK=" + std::to_string(stack_) + " -DLIST=" + std::to_string(list_) +
-        " -DCELLS=" + std::to_string(list_ / 2) + " -DLEAF=" + std::to_string(options_.leafSize) +
+        " -DCELLS=" + std::to_string(list_ / 2) + " -DLEAF=" + std::to_string(leaf_) +
         // The launches' fixed sizes: the kernels compile them in.
         " -DSORT_WG=" + std::to_string(kSortWg) + " -DSCAN_WG=" + std::to_string(kScanWg) +
         " -DREDUCE_WG=" + std::to_string(kReduceWg) + " -DKEY_BITS=" + std::to_string(kTreeKeyBits);

@@ -55,13 +55,16 @@ enum class TreeWalk { Auto, Group, Body };
 
 struct TreeForceOptions {
     TreeWalk walk = TreeWalk::Auto;
-    // Defaults measured best on the H200 (docs/benchmarks.md, "Barnes-Hut tree").
+    // Defaults measured best on the H100 of issue 31 (docs/benchmarks.md, "Barnes-Hut tree").
     int groupSize = 128;  // most bodies per walk group (power of two, 32 .. 512; the work-group
                           // is groupSize / bodiesPerItem, clamped to the device's limit)
-    int leafSize = 8;     // a cell of at most this many bodies that must be opened lists its bodies
+    // A cell of at most this many bodies that must be opened lists its bodies. 0: 4 for the group
+    // walk, 8 for the body walk, whose per-body rule accepts more cells (with 4 its median error
+    // on the colliding galaxies passed 1e-3).
+    int leafSize = 0;
     // Local memory of the walk: bodies in the shared list (cells: half as many; halved until it
     // fits the device) and stack entries (at least groupSize + 256).
-    int listSize = 1024;
+    int listSize = 512;
     int stackSize = 1024;
     int bodiesPerItem = 1;  // bodies each walk work-item sums (1 or 2): 2 reads each list entry
                             // from local memory once for two bodies
@@ -144,7 +147,7 @@ class TreeForce {
 
     ComputeContext& cc_;
     TreeForceOptions options_;
-    int wg_ = 128, bpi_ = 1, list_ = 1024, stack_ = 1024;
+    int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024;
     bool bodyWalk_ = false;
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
