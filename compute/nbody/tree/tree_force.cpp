@@ -22,6 +22,7 @@ namespace {
 constexpr const char* kFile = "nbody_tree.cl";
 constexpr std::size_t kSortWg = 128, kScanWg = 256, kReduceWg = 256, kElementWg = 64;
 constexpr std::size_t kMaxSortTiles = 4096;
+constexpr std::size_t kTilesPerUnit = 16;  // radix sort work-groups per compute unit
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -186,8 +187,13 @@ void TreeForce::refreshKernels() {
 
 void TreeForce::enqueueSort(std::size_t n) {
     auto& q = cc_.queue();
+    // Enough tiles to fill the device once (kTilesPerUnit work-groups of kSortWg per compute unit):
+    // more only lengthen the one-work-group scan of their counts.
+    const std::size_t tilesWanted = std::clamp<std::size_t>(
+        static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kTilesPerUnit, 1,
+        kMaxSortTiles);
     const std::size_t itemsPerTile =
-        std::max<std::size_t>(1, (n + kSortWg * kMaxSortTiles - 1) / (kSortWg * kMaxSortTiles));
+        std::max<std::size_t>(1, (n + kSortWg * tilesWanted - 1) / (kSortWg * tilesWanted));
     const int tileKeys = static_cast<int>(kSortWg * itemsPerTile);
     const int tiles = static_cast<int>((n + tileKeys - 1) / tileKeys);
     const int ni = static_cast<int>(n);
