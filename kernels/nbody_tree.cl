@@ -147,7 +147,8 @@ __kernel void morton_keys(__global const float4* restrict pos, const int n,
 // Tiles of tileKeys consecutive keys; counts[digit * tiles + tile] is laid out so that one
 // exclusive scan of the whole array gives every (digit, tile) its first output slot.
 
-// Per-warp histograms (32 work-items each) so that fewer work-items collide on one local counter.
+// One histogram per 32 work-items (a warp on NVIDIA), so that fewer work-items collide on one local
+// counter; summed at the end.
 #define COUNT_LANES 32
 #define COUNT_HISTS ((SORT_WG + COUNT_LANES - 1) / COUNT_LANES)
 __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
@@ -159,7 +160,8 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
     barrier(CLK_LOCAL_MEM_FENCE);
     __local uint* mine = hist + 16 * (lid / COUNT_LANES);
     const int start = tile * tileKeys, end = min(start + tileKeys, n);
-    for (int i = start + lid; i < end; i += SORT_WG) atomic_inc(&mine[(uint)(keys[i] >> shift) & 15u]);
+    for (int i = start + lid; i < end; i += SORT_WG)
+        atomic_inc(&mine[(uint)(keys[i] >> shift) & 15u]);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid < 16) {
         uint sum = 0;
@@ -180,7 +182,8 @@ __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan(
     const int lid = get_local_id(0);
     uint carry = 0;  // sum of the earlier blocks, the same in every work-item
     uint next[SCAN_RUN];
-    for (int k = 0; k < SCAN_RUN; ++k) next[k] = lid * SCAN_RUN + k < total ? counts[lid * SCAN_RUN + k] : 0;
+    for (int k = 0; k < SCAN_RUN; ++k)
+        next[k] = lid * SCAN_RUN + k < total ? counts[lid * SCAN_RUN + k] : 0;
     for (int block = 0; block < total; block += SCAN_WG * SCAN_RUN) {
         const int start = block + lid * SCAN_RUN;
         uint v[SCAN_RUN];
@@ -210,9 +213,9 @@ __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan(
 }
 
 // Where digit d's keys start among a chunk's keys sorted by digit: the counts of the smaller
-// digits, from the chunk's packed per-digit counts (16 fields of 8 bits in a uint4; a chunk holds at
-// most 255 keys, so every byte-wise prefix sum fits its byte). w * 0x01010101 puts in byte k the sum
-// of bytes 0 .. k of w.
+// digits, from the chunk's packed per-digit counts (16 fields of 8 bits in a uint4; a chunk holds
+// at most 255 keys, so every byte-wise prefix sum fits its byte). w * 0x01010101 puts in byte k
+// the sum of bytes 0 .. k of w.
 static inline uint digitStart(const uint4 all, const uint d) {
     const uint q = d >> 2, b = 8 * (d & 3);
     const uint w = q == 0 ? all.s0 : q == 1 ? all.s1 : q == 2 ? all.s2 : all.s3;
@@ -349,7 +352,8 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
 // Walk groups: the largest subtrees holding at most GROUP bodies. They partition the bodies into
 // runs of consecutive sorted bodies that share a key prefix, so each group is compact in space (a
 // run of GROUP sorted bodies can straddle a jump of the curve and span half the system). One
-// work-item per internal node: a node of more than GROUP bodies emits each child that has at most GROUP.
+// work-item per internal node: a node of more than GROUP bodies emits each child that has at most
+// GROUP.
 // counters[1] counts the groups; groups[g] = (first, last) sorted body.
 __kernel void find_groups(__global const int2* restrict children,
                           __global const int2* restrict ranges, const int n,
