@@ -55,7 +55,7 @@ enum class TreeWalk { Auto, Group, Body };
 
 struct TreeForceOptions {
     TreeWalk walk = TreeWalk::Auto;
-    // Defaults measured best on the H100 of issue 31 (docs/benchmarks.md, "Barnes-Hut tree").
+    // Defaults measured best on an H100 (docs/benchmarks.md, "issue 31: the tree's walk and sort").
     int groupSize = 128;  // most bodies per walk group (power of two, 32 .. 512; the work-group
                           // is groupSize / bodiesPerItem, clamped to the device's limit)
     // A cell of at most this many bodies that must be opened lists its bodies. 0: 4 for the group
