@@ -8,6 +8,7 @@
 #include "common/parse.hpp"  // roundUp
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/core/set_args.hpp"
@@ -21,6 +22,7 @@ namespace {
 constexpr const char* kFile = "nbody_tree.cl";
 constexpr std::size_t kSortWg = 128, kScanWg = 256, kReduceWg = 256, kElementWg = 64;
 constexpr std::size_t kMaxSortTiles = 4096;
+constexpr std::size_t kTilesPerUnit = 16;  // radix sort work-groups per compute unit
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -39,17 +41,29 @@ struct TreeForce::Kernels {
 };
 
 TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
-    : cc_(cc), options_(options), k_(std::make_unique<Kernels>()) {
+    : cc_(cc),
+      options_(options),
+      k_(std::make_unique<Kernels>()),
+      ptx_(std::make_unique<InlinePtxBuilds>(cc)) {
     const DeviceInfo& info = cc_.info();
-    if (options_.leafSize < 1 || options_.leafSize > 16)
-        throw Error("tree leaf size must be 1 .. 16, got " + std::to_string(options_.leafSize));
-    int wg = options_.groupSize ? options_.groupSize : 128;
-    if (wg < 32 || wg > 256 || (wg & (wg - 1)))
-        throw Error("tree group size must be a power of two in 32 .. 256, got " +
-                    std::to_string(wg));
+    if (options_.leafSize < 0 || options_.leafSize > 16)
+        throw Error("tree leaf size must be 1 .. 16 (0: the walk's default), got " +
+                    std::to_string(options_.leafSize));
+    if (options_.bodiesPerItem < 1 || options_.bodiesPerItem > 2)
+        throw Error("tree bodies per work-item must be 1 or 2, got " +
+                    std::to_string(options_.bodiesPerItem));
+    const int bodies = options_.groupSize ? options_.groupSize : 128;
+    if (bodies < 32 * options_.bodiesPerItem || bodies > 256 * options_.bodiesPerItem ||
+        (bodies & (bodies - 1)))
+        throw Error("tree group size must be a power of two in " +
+                    std::to_string(32 * options_.bodiesPerItem) + " .. " +
+                    std::to_string(256 * options_.bodiesPerItem) + ", got " +
+                    std::to_string(bodies));
+    bpi_ = options_.bodiesPerItem;
+    int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
         wg /= 2;
-    list_ = std::max({options_.listSize, 2 * wg, options_.leafSize});
+    list_ = std::max(options_.listSize, 2 * wg);  // also holds a leaf (at most 16 bodies)
     stack_ = std::max(options_.stackSize, wg + 256);
     while (walkLocalBytes(stack_, list_) > info.localMemBytes && list_ > 2 * wg)
         list_ /= 2;
@@ -62,6 +76,7 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     wg_ = wg;
     bodyWalk_ = options_.walk == TreeWalk::Body ||
                 (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
+    leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
 }
 
 TreeForce::~TreeForce() = default;
@@ -142,9 +157,9 @@ void TreeForce::refreshKernels() {
     ProgramCache& programs = cc_.programs();
     if (k_->generation == programs.generation()) return;
     const std::string base =
-        "-DWG=" + std::to_string(wg_) + " -DSTACK=" + std::to_string(stack_) +
-        " -DLIST=" + std::to_string(list_) + " -DCELLS=" + std::to_string(list_ / 2) +
-        " -DLEAF=" + std::to_string(options_.leafSize) +
+        "-DWG=" + std::to_string(wg_) + " -DBPI=" + std::to_string(bpi_) +
+        " -DSTACK=" + std::to_string(stack_) + " -DLIST=" + std::to_string(list_) +
+        " -DCELLS=" + std::to_string(list_ / 2) + " -DLEAF=" + std::to_string(leaf_) +
         // The launches' fixed sizes: the kernels compile them in.
         " -DSORT_WG=" + std::to_string(kSortWg) + " -DSCAN_WG=" + std::to_string(kScanWg) +
         " -DREDUCE_WG=" + std::to_string(kReduceWg) + " -DKEY_BITS=" + std::to_string(kTreeKeyBits);
@@ -162,16 +177,23 @@ void TreeForce::refreshKernels() {
     k.direct = programs.kernel(kFile, "direct_sample", base);
     k.groups = programs.kernel(kFile, "find_groups", base);
     const char* walk = bodyWalk_ ? "walk_body" : "walk";
-    k.walk[0] = programs.kernel(kFile, walk, base);
-    k.walk[1] = programs.kernel(kFile, walk, base + " -DSELF_GUARD");
+    // The walks' rsqrt: NVIDIA's flush-to-zero form where the compiler takes inline PTX
+    // (common/gravity.clh), as the all-pairs kernels use.
+    k.walk[0] = ptx_->kernel(kFile, walk, base);
+    k.walk[1] = ptx_->kernel(kFile, walk, base + " -DSELF_GUARD");
     k.generation = programs.generation();
     *k_ = std::move(k);
 }
 
 void TreeForce::enqueueSort(std::size_t n) {
     auto& q = cc_.queue();
+    // Enough tiles to fill the device once (kTilesPerUnit work-groups of kSortWg per compute unit):
+    // more only lengthen the one-work-group scan of their counts.
+    const std::size_t tilesWanted = std::clamp<std::size_t>(
+        static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kTilesPerUnit, 1,
+        kMaxSortTiles);
     const std::size_t itemsPerTile =
-        std::max<std::size_t>(1, (n + kSortWg * kMaxSortTiles - 1) / (kSortWg * kMaxSortTiles));
+        std::max<std::size_t>(1, (n + kSortWg * tilesWanted - 1) / (kSortWg * tilesWanted));
     const int tileKeys = static_cast<int>(kSortWg * itemsPerTile);
     const int tiles = static_cast<int>((n + tileKeys - 1) / tileKeys);
     const int ni = static_cast<int>(n);

@@ -16,6 +16,7 @@
 namespace clviz {
 
 class ComputeContext;
+class InlinePtxBuilds;
 
 // Device time of each stage of the last compute() (milliseconds; from profiling events).
 struct TreeStageTimes {
@@ -54,14 +55,19 @@ enum class TreeWalk { Auto, Group, Body };
 
 struct TreeForceOptions {
     TreeWalk walk = TreeWalk::Auto;
-    // Defaults measured best on the H200 (docs/benchmarks.md, "Barnes-Hut tree").
-    int groupSize = 128;  // most bodies per walk group (power of two, 32 .. 256; clamped to the
-                          // device's work-group limit)
-    int leafSize = 8;     // a cell of at most this many bodies that must be opened lists its bodies
+    // Defaults measured best on an H100 (docs/benchmarks.md, "issue 31: the tree's walk and sort").
+    int groupSize = 128;  // most bodies per walk group (power of two, 32 .. 512; the work-group
+                          // is groupSize / bodiesPerItem, clamped to the device's limit)
+    // A cell of at most this many bodies that must be opened lists its bodies. 0: 4 for the group
+    // walk, 8 for the body walk, whose per-body rule accepts more cells (with 4 its median error
+    // on the colliding galaxies passed 1e-3).
+    int leafSize = 0;
     // Local memory of the walk: bodies in the shared list (cells: half as many; halved until it
     // fits the device) and stack entries (at least groupSize + 256).
-    int listSize = 1024;
+    int listSize = 512;
     int stackSize = 1024;
+    int bodiesPerItem = 1;  // bodies each walk work-item sums (1 or 2): 2 reads each list entry
+                            // from local memory once for two bodies
 };
 
 class TreeForce {
@@ -126,7 +132,7 @@ class TreeForce {
     TreeAccuracy accuracy(const cl::Buffer& pos, std::size_t n, float softening,
                           const cl::Buffer& acc, int samples = 256);
 
-    int groupSize() const { return bodyWalk_ ? 1 : wg_; }  // bodies sharing one walk
+    int groupSize() const { return bodyWalk_ ? 1 : wg_ * bpi_; }  // bodies sharing one walk
     bool bodyWalk() const { return bodyWalk_; }
     std::size_t bytesPerBody() const;  // device memory the tree needs per body (for messages)
 
@@ -141,7 +147,7 @@ class TreeForce {
 
     ComputeContext& cc_;
     TreeForceOptions options_;
-    int wg_ = 128, list_ = 1024, stack_ = 1024;
+    int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024;
     bool bodyWalk_ = false;
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
@@ -151,6 +157,7 @@ class TreeForce {
 
     struct Kernels;
     std::unique_ptr<Kernels> k_;
+    std::unique_ptr<InlinePtxBuilds> ptx_;  // the walks' builds (NV_INLINE_PTX where taken)
     std::vector<std::pair<std::string, cl::Event>> events_;
 
     // Work buffers, grown to capacity_ bodies.

@@ -138,6 +138,14 @@ TEST(NbodyTree, InvariantsHoldOnPlummerAndCube) {
         }
         for (int s : seen)
             ASSERT_EQ(s, 1) << "sorted order is not a permutation";
+        // The radix sort's order is the CPU reference's (Morton key, then index), but for a body
+        // whose coordinate falls on a cell edge that float and double quantize apart.
+        ReferenceTree ref;
+        referenceTreeForces(positions(bodies), 0.05, {}, &ref);
+        std::size_t moved = 0;
+        for (std::size_t k = 0; k < n; ++k)
+            moved += t.sortedIndex[k] != ref.sortedIndex[k];
+        EXPECT_LE(moved, n / 100) << "sorted positions unlike the reference's, of " << n;
 
         // Every body in exactly one leaf, each node's range the union of its children's.
         std::vector<int> inLeaf(n, 0);
@@ -191,6 +199,65 @@ TEST(NbodyTree, ThetaZeroIsTheDirectSumForAwkwardN) {
             EXPECT_LE(worstTermError(got.acc, ref), 1e-5) << "n = " << n << ", " << walkName(w);
             EXPECT_EQ(got.fallbacks, 0);
         }
+}
+
+// Walk groups of other sizes, and two bodies per work-item (a work-item's second body is the
+// group's body lid + work-group size): at theta = 0 the direct sum; at theta = 0.5 the CPU
+// reference tree with the same group size, whose lists are the same (the same acceptance rule,
+// in double), so the two agree to float rounding for nearly every body.
+TEST(NbodyTree, GroupShapesAndTwoBodiesPerWorkItemMatchTheReference) {
+    struct Shape {
+        int group, bodiesPerItem;
+    };
+    for (Shape s : {Shape{64, 2}}) {
+        TreeForceOptions o;
+        o.walk = TreeWalk::Group;
+        o.groupSize = s.group;
+        o.bodiesPerItem = s.bodiesPerItem;
+        TreeForce t(context(), o);
+        EXPECT_EQ(t.groupSize(), s.group);
+        auto run = [&](const std::vector<Body>& bodies, float theta) {
+            const std::size_t n = bodies.size();
+            std::vector<Float4> pos(n);
+            for (std::size_t i = 0; i < n; ++i)
+                pos[i] = bodies[i].pos;
+            cl::Buffer posBuf(context().context(), CL_MEM_READ_WRITE, n * 16);
+            cl::Buffer accBuf(context().context(), CL_MEM_READ_WRITE, n * 16);
+            context().queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+            t.setTheta(theta);
+            t.compute(posBuf, n, 0.05f, accBuf);
+            std::vector<Float4> acc(n);
+            context().queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
+            EXPECT_EQ(t.lastFallbacks(), 0);
+            std::vector<double> v;
+            for (const auto& a : acc)
+                v.insert(v.end(), {a.x, a.y, a.z, a.w});
+            return v;
+        };
+        const std::string shape =
+            std::to_string(s.group) + " bodies, " + std::to_string(s.bodiesPerItem) + " per item";
+        for (std::size_t n : {1, 2, 31, 33, 65, 129, 257, 1009}) {
+            const auto bodies = makePreset(NbodyPreset::Plummer, n, 4);
+            const auto ref = referenceForces(positions(bodies), 0.05);
+            EXPECT_LE(worstTermError(run(bodies, 0.0f), ref), 1e-5) << "n = " << n << ", " << shape;
+        }
+        const auto bodies = makePreset(NbodyPreset::Plummer, 6007, 6);
+        ReferenceTreeOptions ro;
+        ro.groupSize = s.group;
+        std::vector<std::array<double, 3>> refTree =
+            referenceTreeForces(positions(bodies), 0.05, ro);
+        const ErrorStats e = relativeErrors(run(bodies, 0.5f), refTree);
+        EXPECT_LE(e.median, 1e-5) << shape;
+        EXPECT_LE(e.p99, 1e-4) << shape;
+        std::printf("%s: against the reference tree median %.2e p99 %.2e\n", shape.c_str(),
+                    e.median, e.p99);
+    }
+    TreeForceOptions bad;
+    bad.bodiesPerItem = 3;
+    EXPECT_THROW(TreeForce(context(), bad), Error);
+    bad.bodiesPerItem = 2;
+    bad.groupSize = 32;  // a work-group of 16
+    EXPECT_THROW(TreeForce(context(), bad), Error);
 }
 
 TEST(NbodyTree, ThetaZeroWithoutSofteningSkipsSelf) {
