@@ -383,8 +383,9 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // A cell: softened point mass plus quadrupole (d = com - p, r^2 = |d|^2 + eps^2):
 // a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with u = d / r (|u| <= 1) as
 // M u / r^2 + (5/2 (u^T Q u) u - Q u) / r^4 so that no power of 1/r beyond the 4th is formed
-// (r^-7 overflows float for r ~ 1e-6).
-#define INTERACT_CELL(p, c, qa, qb, ax, ay, az)                                   \
+// (r^-7 overflows float for r ~ 1e-6). Its potential, -M / r - (d^T Q d) / (2 r^5) =
+// -M / r - (u^T Q u) / (2 r^3), is added to phi (the energy diagnostics' potential).
+#define INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi)                              \
     do {                                                                          \
         const float dx = (c).x - (p).x;                                           \
         const float dy = (c).y - (p).y;                                           \
@@ -401,7 +402,16 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         ax = mad(radial, ux, mad(-qx, inv4, ax));                                 \
         ay = mad(radial, uy, mad(-qy, inv4, ay));                                 \
         az = mad(radial, uz, mad(-qz, inv4, az));                                 \
+        phi -= mad(0.5f * uqu, inv2 * inv, (c).w * inv);                          \
     } while (0)
+
+// The walks list a body itself (as they list every body of an opened leaf), which pulls nothing but
+// adds -m / eps to its potential: that term is taken out again, with the same rsqrt, so that phi is
+// the potential of the other bodies (exact while a cell holding the body is never accepted whole,
+// which the opening rule guarantees for theta < 1 / sqrt(3)).
+static inline float withoutSelf(const float phi, const float4 p, const float eps2) {
+    return mad(p.w, softenedInv(0.0f, 0.0f, 0.0f, eps2), phi);
+}
 
 // Each work-group takes walk groups (find_groups) from a shared counter until none are left, so
 // that slow groups do not leave compute units idle. A group walks the tree once: a cell is
@@ -472,7 +482,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         listSize = 0;
         cellSize = 0;
     }
-    float ax = 0, ay = 0, az = 0;
+    float ax = 0, ay = 0, az = 0, phi = 0;
     bool overflow = true;  // cleared when the walk ends normally
     int summed = 0, iterations = 0;
     const long maxIterations = 4 * (long)n + 4;
@@ -486,9 +496,9 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         ++iterations;
         const int room = min((LIST - lc) / LEAF, CELLS - cc);  // pops the lists can absorb
         if (sz == 0 || room == 0) {
-            for (int k = 0; k < lc; ++k) GRAVITY_PULL(p, list[k], eps2, ax, ay, az);
+            for (int k = 0; k < lc; ++k) GRAVITY_PULL_POTENTIAL(p, list[k], eps2, ax, ay, az, phi);
             for (int k = 0; k < cc; ++k)
-                INTERACT_CELL(p, cellCom[k], cellQa[k], cellQb[k], ax, ay, az);
+                INTERACT_CELL(p, cellCom[k], cellQa[k], cellQb[k], ax, ay, az, phi);
             summed += lc + cc;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (lid == 0) listSize = cellSize = 0;
@@ -531,18 +541,19 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         }
     }
     if (overflow) {  // uniform: every work-item read the same sizes
-        ax = ay = az = 0;
+        ax = ay = az = phi = 0;
         for (int t = 0; t < n; t += WG) {
             barrier(CLK_LOCAL_MEM_FENCE);
             list[lid] = t + lid < n ? sorted[t + lid] : (float4)(0);
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (int k = 0; k < WG; ++k) GRAVITY_PULL(p, list[k], eps2, ax, ay, az);
+            for (int k = 0; k < WG; ++k) GRAVITY_PULL_POTENTIAL(p, list[k], eps2, ax, ay, az, phi);
         }
         summed = n;
         if (lid == 0) atomic_inc(&counters[0]);
     }
     const bool mine = i >= shareBegin && i < shareEnd;
-    if (valid) sortedAcc[i] = mine ? (float4)(ax, ay, az, 0) : (float4)(0);
+    if (valid)
+        sortedAcc[i] = mine ? (float4)(ax, ay, az, withoutSelf(phi, p, eps2)) : (float4)(0);
     if (lid == 0) stats[g] = (int2)(summed, iterations);
     }
 }
@@ -571,14 +582,14 @@ __kernel void walk_body(
     int stack[128];
     int sp = 0;
     stack[sp++] = n > 1 ? 0 : ~0;
-    float ax = 0, ay = 0, az = 0;
+    float ax = 0, ay = 0, az = 0, phi = 0;
     int summed = 0, iterations = 0;
     const long maxIterations = 4 * (long)n + 4;
     for (long iter = 0; sp > 0 && iter < maxIterations; ++iter) {
         ++iterations;
         const int node = stack[--sp];
         if (node < 0) {
-            GRAVITY_PULL(p, sorted[~node], eps2, ax, ay, az);
+            GRAVITY_PULL_POTENTIAL(p, sorted[~node], eps2, ax, ay, az, phi);
             ++summed;
             continue;
         }
@@ -588,13 +599,14 @@ __kernel void walk_body(
         if (dx * dx + dy * dy + dz * dz > r * r) {
             const float4 qa = nodeQa[node];
             const float2 qb = nodeQb[node];
-            INTERACT_CELL(p, c, qa, qb, ax, ay, az);
+            INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi);
             ++summed;
             continue;
         }
         const int2 nr = ranges[node];
         if (nr.y - nr.x + 1 <= LEAF || sp > 126) {  // sp > 126 cannot happen (see above)
-            for (int k = nr.x; k <= nr.y; ++k) GRAVITY_PULL(p, sorted[k], eps2, ax, ay, az);
+            for (int k = nr.x; k <= nr.y; ++k)
+                GRAVITY_PULL_POTENTIAL(p, sorted[k], eps2, ax, ay, az, phi);
             summed += nr.y - nr.x + 1;
         } else {
             const int2 ch = children[node];
@@ -602,7 +614,7 @@ __kernel void walk_body(
             stack[sp++] = ch.y;
         }
     }
-    sortedAcc[i] = (float4)(ax, ay, az, 0);
+    sortedAcc[i] = (float4)(ax, ay, az, withoutSelf(phi, p, eps2));
     stats[i] = (int2)(summed, iterations);
 }
 

@@ -509,6 +509,7 @@ void NbodySimulation::load(const std::vector<Body>& bodies) {
     if (bodies.size() > kMaxBodies)
         throw Error(std::to_string(bodies.size()) + " bodies is more than clviz accepts (" +
                     std::to_string(kMaxBodies) + ")");
+    inFlight_.reset();  // a measurement of the old bodies
     if (bodies.size() != n_) {
         n_ = ownedBegin_ = ownedCount_ = 0;
         allocate(bodies.size(), true, precision_ == NbodyPrecision::Double);

@@ -2,8 +2,10 @@
 // Barnes-Hut gravity on the device (kernels/nbody_tree.cl): bounding box, Morton keys, radix sort,
 // Karras radix tree, centres of mass and quadrupoles, then a group walk with a shared interaction
 // list. GL-free and independent of NbodySimulation: give it float4 positions (xyz, mass in w) of n
-// bodies and it writes float4 accelerations (w = 0), with the same softened force as the all-pairs
-// kernels, so theta = 0 reproduces the direct sum. Every command goes on the ComputeContext's
+// bodies and it writes float4 accelerations, with the same softened force as the all-pairs
+// kernels, so theta = 0 reproduces the direct sum; w holds the body's potential from the same walk,
+// -sum_j m_j / sqrt(r^2 + eps^2) over the other bodies (cells: monopole + quadrupole), which the
+// energy diagnostics sum in O(N). Every command goes on the ComputeContext's
 // in-order queue; compute() returns without waiting (no host round trip per step).
 #include <cstddef>
 #include <memory>
