@@ -636,14 +636,16 @@ __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
 
 // ---- accuracy ----------------------------------------------------------------------------------
 
-// Direct-sum accelerations of sample bodies (one work-group each) for the error figures:
-// out[2g] = direct sum, out[2g + 1] = acc of the same body (what the tree computed).
+// Direct-sum accelerations of sample bodies (one work-group each; sample g of count is body
+// g * n / count) for the error figures: out[2g] = direct sum, out[2g + 1] = acc of the same body
+// (what the tree computed).
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void direct_sample(
-    __global const float4* restrict pos, const int n, __global const int* restrict sample,
-    const float eps2, __global const float4* restrict acc, __global float4* restrict out) {
+    __global const float4* restrict pos, const int n, const int count, const float eps2,
+    __global const float4* restrict acc, __global float4* restrict out) {
     __local float4 part[REDUCE_WG];
     const int lid = get_local_id(0);
-    const float4 p = pos[sample[get_group_id(0)]];
+    const int body = (int)((long)get_group_id(0) * n / count);
+    const float4 p = pos[body];
     float ax = 0, ay = 0, az = 0;
     for (int j = lid; j < n; j += REDUCE_WG) {
         const float4 q = pos[j];
@@ -662,6 +664,6 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void direct_samp
     }
     if (lid == 0) {
         out[2 * get_group_id(0)] = part[0];
-        out[2 * get_group_id(0) + 1] = acc[sample[get_group_id(0)]];
+        out[2 * get_group_id(0) + 1] = acc[body];
     }
 }

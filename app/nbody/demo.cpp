@@ -78,6 +78,7 @@ void NbodyDemo::init(const AppServices& app) {
     // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
     system_ = makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
     sim_ = &system_->primary();
+    accuracyInFlight_ = false;                // a sample begun on a system that is gone
     system_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
@@ -464,6 +465,13 @@ void NbodyDemo::startDiagnostics() {
 }
 
 void NbodyDemo::pollDiagnostics() {
+    if (accuracyInFlight_) {
+        if (std::optional<TreeAccuracy> a = sim_->pollForceAccuracy()) {
+            lastAccuracy_ = *a;
+            lastAccuracyTheta_ = accuracyInFlightTheta_;
+            accuracyInFlight_ = false;
+        }
+    }
     if (!system_->diagnosticsInFlight()) return;
     ++diagnosticsFramesSoFar_;
     if (std::optional<NbodyDiagnostics> d = system_->pollDiagnostics()) {
@@ -480,11 +488,17 @@ void NbodyDemo::applyDiagnostics(const NbodyDiagnostics& d) {
             std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
                 .count();
         // Again at once after theta changed: the error is theta's (it stayed as it was).
-        if (now - lastAccuracyAt_ >= kAccuracyEverySeconds ||
-            lastAccuracyTheta_ != sim_->params().theta) {
-            lastAccuracy_ = sim_->forceAccuracy(256);
+        if (!accuracyInFlight_ && (now - lastAccuracyAt_ >= kAccuracyEverySeconds ||
+                                   lastAccuracyTheta_ != sim_->params().theta)) {
             lastAccuracyAt_ = now;
-            lastAccuracyTheta_ = sim_->params().theta;
+            accuracyInFlightTheta_ = sim_->params().theta;
+            // One device: read back without waiting (pollDiagnostics); split over devices the
+            // whole tree pass it needs waits, as before.
+            accuracyInFlight_ = sim_->beginForceAccuracy(256);
+            if (!accuracyInFlight_) {
+                lastAccuracy_ = sim_->forceAccuracy(256);
+                lastAccuracyTheta_ = accuracyInFlightTheta_;
+            }
         }
     }
     haveDiagnostics_ = true;

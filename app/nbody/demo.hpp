@@ -258,7 +258,9 @@ class NbodyDemo final : public Demo {
     // Force error against a device direct sum (tree variant), sampled with the diagnostics at
     // most every kAccuracyEverySeconds.
     TreeAccuracy lastAccuracy_;
-    double lastAccuracyAt_ = -1e9;  // seconds, steady clock
+    double lastAccuracyAt_ = -1e9;   // seconds, steady clock
+    bool accuracyInFlight_ = false;  // begun, figures not yet read
+    float accuracyInFlightTheta_ = -1;
     float lastAccuracyTheta_ = -1;  // the theta lastAccuracy_ was measured at
 
     // Recording (--record DIR): scene-only PNGs, numbered on from the highest already in DIR.

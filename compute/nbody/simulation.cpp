@@ -617,6 +617,21 @@ TreeAccuracy NbodySimulation::forceAccuracy(int samples) {
     });
 }
 
+bool NbodySimulation::beginForceAccuracy(int samples) {
+    return clBoundary("cannot sample the N-body force accuracy", [&] {
+        if (!n_ || precision_ == NbodyPrecision::Double || forcesAreShared() ||
+            config_.variant != NbodyVariant::Tree)
+            return false;
+        ensureAccelerationsCurrent();  // enqueued only
+        tree().beginAccuracy(f32_.pos, n_, params_.softening, f32_.acc, samples);
+        return true;
+    });
+}
+
+std::optional<TreeAccuracy> NbodySimulation::pollForceAccuracy() {
+    return tree_ ? tree_->pollAccuracy() : std::nullopt;
+}
+
 TreeWalkStats NbodySimulation::treeWalkStats() {
     return tree_ ? tree_->lastWalkStats() : TreeWalkStats{};
 }

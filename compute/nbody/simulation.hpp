@@ -202,6 +202,10 @@ class NbodySimulation : public NbodySystem {
     // rounding only). Computes the accelerations first if they are stale. Blocking, O(samples N).
     // Float precision only (returns samples = 0 in fp64 mode).
     TreeAccuracy forceAccuracy(int samples = 256);
+    // The same without waiting (TreeForce::beginAccuracy): false, and nothing begun, unless the
+    // tree runs on this device alone in float; the figures come from pollForceAccuracy().
+    bool beginForceAccuracy(int samples = 256);
+    std::optional<TreeAccuracy> pollForceAccuracy();
     // The tree variant's walk figures for the last force pass (zeros before the first).
     TreeWalkStats treeWalkStats();
 

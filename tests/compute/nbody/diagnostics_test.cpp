@@ -115,7 +115,7 @@ TEST(NbodyDiagnosticsInFlight, SlicedAllPairsEqualsTheOneShotSum) {
 }
 
 // Polling reads events only: with the queue held behind a user event, begin and poll return at
-// once, and the figures come once the queue moves.
+// once, and the figures come once the queue moves. The tree's force-error sample too.
 TEST(NbodyDiagnosticsInFlight, PollingNeverWaitsForTheDevice) {
     for (NbodyVariant variant : {NbodyVariant::Tree, NbodyVariant::Tiled}) {
         NbodySimulation sim(context());
@@ -126,14 +126,17 @@ TEST(NbodyDiagnosticsInFlight, PollingNeverWaitsForTheDevice) {
         sim.step(1);
         (void)sim.readBodies();  // the step is done: only the gate below holds the queue
 
+        const bool tree = variant == NbodyVariant::Tree;
+        const TreeAccuracy waited = tree ? sim.forceAccuracy(64) : TreeAccuracy{};
         cl::UserEvent gate(context().context());
         std::vector<cl::Event> waits{gate};
         context().queue().enqueueBarrierWithWaitList(&waits);
         auto polled = std::async(std::launch::async, [&] {
             sim.beginDiagnostics(0.01);
+            EXPECT_EQ(sim.beginForceAccuracy(64), tree);
             int empty = 0;
             for (int i = 0; i < 5; ++i)
-                empty += !sim.pollDiagnostics().has_value();
+                empty += !sim.pollDiagnostics().has_value() && !sim.pollForceAccuracy();
             return empty;
         });
         const bool returned =
@@ -144,6 +147,17 @@ TEST(NbodyDiagnosticsInFlight, PollingNeverWaitsForTheDevice) {
         const NbodyDiagnostics d = pollUntilDone(sim);
         EXPECT_TRUE(d.finite());
         EXPECT_NEAR(d.total, whole.total, 1e-2 * std::fabs(whole.total)) << variantName(variant);
+        if (!tree) continue;
+        std::optional<TreeAccuracy> a;
+        for (int i = 0; i < 100000 && !a; ++i) {
+            a = sim.pollForceAccuracy();
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        ASSERT_TRUE(a.has_value()) << "the force-error sample never came back";
+        EXPECT_EQ(a->samples, waited.samples);  // the same bodies and state as the waited one
+        EXPECT_EQ(a->median, waited.median);
+        EXPECT_EQ(a->p99, waited.p99);
+        EXPECT_FALSE(sim.pollForceAccuracy().has_value());  // read once
     }
 }
 
