@@ -52,15 +52,17 @@ static void storeGroupSums(const real values[5], const bool mine, const bool isB
     }
 }
 
-// The sums cover bodies i0 .. i0+ni-1 (one device's slice, or all n, or one slice of a
-// measurement spread over frames), each against all n bodies, so slices add up to the whole
-// system's figures. partials: PARTIALS reals per group, this launch's groups from group g0 on.
-// firstBad: per group, the smallest index of a non-finite body, or n if none. A slice that starts
-// at a multiple of WG computes exactly the groups a whole launch would.
+// The sums cover bodies i0 .. i0+ni-1 (one device's slice, or all n), each against the bodies
+// j0 .. j0+nj-1 (all n in one launch; a measurement spread over frames takes the j range in slices
+// of whole tiles, each launch still covering every i, so that each fills the device and its time
+// is set by nj), so the slices of several devices add up to the whole system's figures.
+// partials: PARTIALS reals per group; firstBad: per group, the smallest index of a non-finite body,
+// or n if none. The launch with j0 = 0 writes them all; a later j slice adds its potential to
+// partials[g * PARTIALS + 1] (the launches run in order on one queue).
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_energy(
     __global const real4* restrict pos, __global const real4* restrict vel, const int n,
     const int i0, const int ni, const real eps2, __global real* restrict partials,
-    __global int* restrict firstBad, const int g0) {
+    __global int* restrict firstBad, const int j0, const int nj) {
     __local real4 tile[WG];
     __local real red[WG];
     __local int bad[WG];
@@ -73,11 +75,12 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_energy(
     // Potential of body i: -m_i sum_{j != i} m_j / sqrt(r^2 + eps^2); halved below because every
     // pair is seen from both ends.
     real phi = 0;
-    for (int t = 0; t < n; t += WG) {
+    const int jEnd = j0 + nj;
+    for (int t = j0; t < jEnd; t += WG) {
         const int j = t + lid;
-        tile[lid] = j < n ? pos[j] : (real4)(0);
+        tile[lid] = j < jEnd ? pos[j] : (real4)(0);
         barrier(CLK_LOCAL_MEM_FENCE);
-        const int count = min(WG, n - t);
+        const int count = min(WG, jEnd - t);
         for (int u = 0; u < count; ++u) {
             const real4 q = tile[u];
             const real3 d = q.xyz - p.xyz;
@@ -93,8 +96,18 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void nbody_energy(
     values[2] = p.w * v.x;
     values[3] = p.w * v.y;
     values[4] = p.w * v.z;
+    if (j0 > 0) {  // a later j slice: its share of the group's potential only
+        red[lid] = mine ? values[1] : (real)0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int s = WG / 2; s > 0; s >>= 1) {
+            if (lid < s) red[lid] += red[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        if (lid == 0) partials[get_group_id(0) * PARTIALS + 1] += red[0];
+        return;
+    }
     const bool isBad = mine && (nonFinite(p) || nonFinite(v));
-    storeGroupSums(values, mine, isBad, i, n, g0 + get_group_id(0), red, bad, partials, firstBad);
+    storeGroupSums(values, mine, isBad, i, n, get_group_id(0), red, bad, partials, firstBad);
 }
 
 // The same figures in O(N) from the potential the tree's walk left in acc.w

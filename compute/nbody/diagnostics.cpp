@@ -118,7 +118,8 @@ NbodyDiagnosticSums NbodySimulation::ownedDiagnosticSums() {
         setRealArg(k, 5, static_cast<double>(params_.softening) * params_.softening, precision_);
         k.setArg(6, partials);
         k.setArg(7, firstBad);
-        k.setArg(8, 0);  // partials from group 0
+        k.setArg(8, 0);                       // every j at once
+        k.setArg(9, static_cast<int>(n_));
         cl::Event ev;
         auto& q = cc_.queue();
         q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg), nullptr,

@@ -1,7 +1,8 @@
 // NbodySimulation's diagnostics for a frame loop that must not wait: the tree's potential summed
-// in O(N), or the all-pairs O(N^2) sum spread over frames in slices of whole work-groups. Every
-// result is read back into pinned memory and picked up by polling its event; nothing here calls
-// clFinish or a blocking read.
+// in O(N), or the all-pairs O(N^2) sum spread over frames in slices of the j range (each slice
+// every i against a run of whole tiles of j: a slice of i alone would still loop over all N j,
+// so its time could not be made small on a wide device). The result is read back into pinned
+// memory and picked up by polling events; nothing here calls clFinish or a blocking read.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -57,8 +58,9 @@ void NbodySimulation::beginDiagnostics(double sliceBudgetMs) {
         auto d = std::make_unique<DiagnosticsInFlight>();
         d->cc = &cc_;
         d->n = n_;
-        d->begin = d->next = ownedBegin_;
+        d->begin = ownedBegin_;
         d->end = ownedBegin_ + ownedCount_;
+        d->next = 0;
         d->sliceBudgetMs = std::max(sliceBudgetMs, 0.01);
         d->fromTree = config_.variant == NbodyVariant::Tree && ownedCount_ == n_ &&
                       precision_ == NbodyPrecision::Float;
@@ -106,62 +108,65 @@ void NbodySimulation::beginDiagnostics(double sliceBudgetMs) {
     });
 }
 
-// The next slice of whole work-groups (all bodies for the tree), its partials read into the pinned
-// staging at their place, flushed so that it starts.
+// The next slice: every owned i against the next run of whole tiles of j (all j for the tree),
+// flushed so that it starts; after the last one, the partials' read into the pinned staging.
 void NbodySimulation::enqueueDiagnosticsSlice(DiagnosticsInFlight& d) {
     auto& q = cc_.queue();
-    const std::size_t remaining = d.end - d.next;
-    std::size_t bodies = remaining;
+    const std::size_t ni = d.end - d.begin;
+    std::size_t nj = d.n - d.next;
     if (!d.fromTree) {
         const double target = d.interactionsPerMs > 0 ? d.sliceBudgetMs * d.interactionsPerMs
                                                       : kFirstSliceInteractions;
-        double wanted = target / double(d.n);
+        double wanted = target / double(ni);
         if (d.sliceBodies > 0) wanted = std::min(wanted, kSliceGrowth * double(d.sliceBodies));
-        const std::size_t groups = std::max<std::size_t>(1, std::size_t(wanted / double(d.wg)));
-        bodies = std::min(remaining, groups * d.wg);
+        const std::size_t tiles = std::max<std::size_t>(1, std::size_t(wanted / double(d.wg)));
+        nj = std::min(nj, tiles * d.wg);
     }
-    const std::size_t g0 = (d.next - d.begin) / d.wg;  // slices start on group boundaries
-    const std::size_t groups = (bodies + d.wg - 1) / d.wg;
     cl::Kernel& k = d.kernel;
     if (d.fromTree) {
         setArgs(k, state().pos, state().vel, state().acc, static_cast<int>(d.n), d.partials,
                 d.firstBad);
     } else {
-        setArgs(k, d.pos, d.vel, static_cast<int>(d.n), static_cast<int>(d.next),
-                static_cast<int>(bodies));
+        setArgs(k, d.pos, d.vel, static_cast<int>(d.n), static_cast<int>(d.begin),
+                static_cast<int>(ni));
         setRealArg(k, 5, d.eps2, d.dbl ? NbodyPrecision::Double : NbodyPrecision::Float);
         k.setArg(6, d.partials);
         k.setArg(7, d.firstBad);
-        k.setArg(8, static_cast<int>(g0));
+        k.setArg(8, static_cast<int>(d.next));
+        k.setArg(9, static_cast<int>(nj));
     }
-    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * d.wg), cl::NDRange(d.wg), nullptr,
-                           &d.kernelDone);
-    const std::size_t real = d.dbl ? 8 : 4;
-    const std::size_t partialBytes = d.groups * kPartials * real;
-    q.enqueueReadBuffer(d.partials, CL_FALSE, g0 * kPartials * real, groups * kPartials * real,
-                        d.host + g0 * kPartials * real);
-    q.enqueueReadBuffer(d.firstBad, CL_FALSE, g0 * sizeof(cl_int), groups * sizeof(cl_int),
-                        d.host + partialBytes + g0 * sizeof(cl_int), nullptr, &d.readDone);
+    q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(d.groups * d.wg), cl::NDRange(d.wg),
+                           nullptr, &d.kernelDone);
+    d.sliceTimed = false;
+    d.sliceBodies = nj;
+    d.next += nj;
+    if (d.next >= d.n) {
+        const std::size_t partialBytes = d.groups * kPartials * (d.dbl ? 8 : 4);
+        q.enqueueReadBuffer(d.partials, CL_FALSE, 0, partialBytes, d.host);
+        q.enqueueReadBuffer(d.firstBad, CL_FALSE, 0, d.groups * sizeof(cl_int),
+                            d.host + partialBytes, nullptr, &d.readDone);
+    }
     q.flush();
-    d.sliceBodies = bodies;
-    d.next += bodies;
 }
 
 std::optional<NbodyDiagnostics> NbodySimulation::pollDiagnostics() {
     return clBoundary("the N-body diagnostics failed", [&]() -> std::optional<NbodyDiagnostics> {
         if (!inFlight_) return std::nullopt;
         DiagnosticsInFlight& d = *inFlight_;
-        if (!finished(d.readDone, "read-back")) return std::nullopt;
-        if (!finished(d.kernelDone, "kernel")) return std::nullopt;  // done before its read
-        const double ms = eventMilliseconds(d.kernelDone);
-        d.ms += ms;
-        d.maxSliceMs = std::max(d.maxSliceMs, ms);
-        ++d.slices;
-        if (ms > 0) d.interactionsPerMs = double(d.sliceBodies) * double(d.n) / ms;
-        if (d.next < d.end) {
-            enqueueDiagnosticsSlice(d);
-            return std::nullopt;
+        if (!d.sliceTimed) {
+            if (!finished(d.kernelDone, "kernel")) return std::nullopt;
+            const double ms = eventMilliseconds(d.kernelDone);
+            d.sliceTimed = true;
+            d.ms += ms;
+            d.maxSliceMs = std::max(d.maxSliceMs, ms);
+            ++d.slices;
+            if (ms > 0) d.interactionsPerMs = double(d.sliceBodies) * double(d.end - d.begin) / ms;
+            if (d.next < d.n) {
+                enqueueDiagnosticsSlice(d);
+                return std::nullopt;
+            }
         }
+        if (!finished(d.readDone, "read-back")) return std::nullopt;
         // Every group is in: added in group order in double, as diagnostics() adds them.
         double sums[kPartials] = {};
         if (d.dbl)

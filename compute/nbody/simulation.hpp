@@ -218,10 +218,12 @@ class NbodySimulation : public NbodySystem {
     NbodyDiagnostics diagnostics() override;
     // The same figures without ever waiting for the device (diagnostics_in_flight.cpp). The tree
     // variant (one device, float): the potential its last walk left in acc.w, summed in one O(N)
-    // pass. Otherwise: a copy of the state, then the O(N^2) sum in slices of whole work-groups, one
-    // per poll, each sized from the last one's measured rate to take about sliceBudgetMs of device
-    // time; the figures equal diagnostics()'s to the last bit. A begin while one is in flight
-    // restarts it. Results come only from pollDiagnostics(), which reads events and never blocks.
+    // pass. Otherwise: a copy of the state, then the O(N^2) sum in slices, one per poll: every body
+    // against a run of whole tiles of the others, sized from the last slice's measured rate to take
+    // about sliceBudgetMs of device time (each slice fills the device; a slice of the bodies alone
+    // would still loop over all N). Kinetic energy, momentum and the NaN census equal
+    // diagnostics()'s to the last bit, the potential to rounding. A begin while one is in flight
+    // does nothing. Results come only from pollDiagnostics(), which reads events and never blocks.
     void beginDiagnostics(double sliceBudgetMs) override;
     std::optional<NbodyDiagnostics> pollDiagnostics() override;
     bool diagnosticsInFlight() const override { return inFlight_ != nullptr; }

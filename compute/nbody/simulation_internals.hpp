@@ -35,14 +35,16 @@ struct NbodySimulation::DiagnosticsInFlight {
     double eps2 = 0;        // the softening then, squared
     cl::Kernel kernel;
     std::size_t wg = 0, n = 0, groups = 0;
-    std::size_t begin = 0, end = 0;  // bodies measured (the owned range)
-    std::size_t next = 0;            // first body of the next slice
+    std::size_t begin = 0, end = 0;  // i bodies measured (the owned range), in every slice
+    std::size_t next = 0;            // first j body of the next slice
     cl::Buffer pos, vel;             // the all-pairs sum's copy of the state
-    cl::Buffer partials, firstBad;   // on the device, one entry per group of the range
+    cl::Buffer partials, firstBad;   // on the device, one entry per group of the i range
     cl::Buffer staging;              // ALLOC_HOST_PTR: partials then firstBad, mapped
     unsigned char* host = nullptr;   // its mapping (valid once the map has run)
-    cl::Event kernelDone, readDone;  // the slice in flight (none when readDone is null)
-    std::size_t sliceBodies = 0;     // bodies of the slice in flight
+    cl::Event kernelDone;            // the slice in flight
+    cl::Event readDone;              // the partials' read, after the last slice
+    bool sliceTimed = false;         // kernelDone's time is counted
+    std::size_t sliceBodies = 0;     // j bodies of the slice in flight
     double sliceBudgetMs = 0;
     double interactionsPerMs = 0;  // measured on the last slice
     double ms = 0, maxSliceMs = 0;

@@ -1,6 +1,6 @@
 // Diagnostics that never wait (NbodySimulation::beginDiagnostics / pollDiagnostics): the tree's
 // energy from the potential its walk computes, against the double reference; the all-pairs sum in
-// slices over several polls, equal to the one-shot diagnostics() to the last bit; a stalled queue
+// slices over several polls, equal to the one-shot diagnostics() (to rounding); a stalled queue
 // that polling does not wait for; the NaN census on both paths.
 #include <gtest/gtest.h>
 
@@ -81,7 +81,8 @@ TEST(NbodyDiagnosticsInFlight, TreeEnergyMatchesTheReferenceForAwkwardN) {
     }
 }
 
-// One all-pairs measurement in several slices sums exactly the group partials of one launch.
+// One all-pairs measurement in several slices of j: kinetic energy, momentum and the NaN census
+// are the one launch's to the last bit (computed once), the potential to rounding.
 TEST(NbodyDiagnosticsInFlight, SlicedAllPairsEqualsTheOneShotSum) {
     std::vector<NbodyPrecision> precisions{NbodyPrecision::Float};
     if (NbodySimulation(context()).supportsFp64()) precisions.push_back(NbodyPrecision::Double);
@@ -99,11 +100,16 @@ TEST(NbodyDiagnosticsInFlight, SlicedAllPairsEqualsTheOneShotSum) {
             const NbodyDiagnostics sliced = pollUntilDone(sim, &polls);
             const char* what = precision == NbodyPrecision::Double ? "fp64" : "float";
             EXPECT_EQ(sliced.kinetic, whole.kinetic) << what << " n = " << n;
-            EXPECT_EQ(sliced.potential, whole.potential) << what << " n = " << n;
+            const double rounding = precision == NbodyPrecision::Double ? 1e-13 : 2e-6;
+            EXPECT_NEAR(sliced.potential, whole.potential, rounding * std::fabs(whole.potential))
+                << what << " n = " << n;
             for (int c = 0; c < 3; ++c)
                 EXPECT_EQ(sliced.momentum[c], whole.momentum[c]) << what << " n = " << n;
             EXPECT_EQ(sliced.nonFiniteBodies, 0);
             EXPECT_EQ(sliced.initialEnergy, whole.initialEnergy);
+            if (n == 1) {
+                EXPECT_EQ(sliced.potential, 0.0);
+            }
             if (n >= 3001) {
                 EXPECT_GT(sliced.slices, 2) << what << " n = " << n << ": spread over polls";
                 EXPECT_GE(polls, sliced.slices);
