@@ -16,6 +16,8 @@
 # Usage: C=.carry-x bench/device/run-frame-trace-h200.sh "LABEL BINARY ARG..." ...
 #   e.g. "tree-1m-after clviz --demo nbody --variant tree --n 1048576 --frames 1000"
 # Results (CSV per run, log, GPU name) in $OUT/results.tgz.
+# Not yet run on the GPU: on 2026-11-26 this carry (65 MB) with the session's checkout was over the
+# device tool's 64 MiB; run-nbody-frame-trace-h200.sh measured the same frame loop without a window.
 set -uo pipefail
 carry=${C:-.carry-frame-trace}
 runs=("$@")
