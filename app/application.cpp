@@ -22,6 +22,7 @@
 #include "app/gui/panel_stacks.hpp"
 #include "app/gui/window_title.hpp"
 #include "common/error.hpp"
+#include "common/frame_trace.hpp"
 #include "common/quoted_path.hpp"
 #include "render/gl/screenshot.hpp"
 
@@ -363,7 +364,11 @@ void Application::perform(AppAction action) {
 
 int Application::run() {
     if (const int status = start(); status != 0) return status;
-    for (long long index = 0; frame(index); ++index) {
+    for (long long index = 0;; ++index) {
+        const double begin = glfwGetTime();
+        const bool more = frame(index);
+        frameTrace_.add(1e3 * (glfwGetTime() - begin));
+        if (!more) break;
     }
     return finish();
 }
@@ -448,6 +453,17 @@ int Application::finish() {
         } catch (const std::exception& e) {
             std::fprintf(stderr, "clviz: error: --save %s: %s\n",
                          quotedPath(options_.savePath).c_str(), describe(e).c_str());
+            status = 2;
+        }
+    }
+    if (!options_.frameTracePath.empty()) {
+        constexpr std::size_t kWarmupFrames = 1;  // the first frame builds kernels
+        std::printf("%s\n", describe(frameTrace_.summary(kWarmupFrames), kWarmupFrames).c_str());
+        std::fflush(stdout);
+        try {
+            frameTrace_.writeCsv(options_.frameTracePath);
+        } catch (const Error& e) {
+            std::fprintf(stderr, "clviz: error: %s\n", e.what());
             status = 2;
         }
     }

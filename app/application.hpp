@@ -26,6 +26,7 @@
 #include "app/pointer_input.hpp"
 #include "app/viewer_start.hpp"
 #include "app/window.hpp"
+#include "common/frame_trace.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/gl_device_query.hpp"
 
@@ -143,6 +144,7 @@ class Application : private AppControls {
     std::optional<std::pair<std::string, std::string>> pendingFileSetting_;  // (key, path)
 
     FrameStats stats_;
+    FrameTrace frameTrace_;  // every frame's wall time, for --frame-trace
     Notices notices_;
     DevicePanel devicePanel_;
     PanelStacks appStacks_;  // places Kernels, OpenCL devices and Keys like the demos' panels

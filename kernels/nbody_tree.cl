@@ -453,8 +453,9 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // A cell: softened point mass plus quadrupole (d = com - p, r^2 = |d|^2 + eps^2):
 // a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with u = d / r (|u| <= 1) as
 // M u / r^2 + (5/2 (u^T Q u) u - Q u) / r^4 so that no power of 1/r beyond the 4th is formed
-// (r^-7 overflows float for r ~ 1e-6).
-#define INTERACT_CELL(p, c, qa, qb, ax, ay, az)                                   \
+// (r^-7 overflows float for r ~ 1e-6). Its potential, -M / r - (d^T Q d) / (2 r^5) =
+// -M / r - (u^T Q u) / (2 r^3), is added to phi (the energy diagnostics' potential).
+#define INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi)                              \
     do {                                                                          \
         const float dx = (c).x - (p).x;                                           \
         const float dy = (c).y - (p).y;                                           \
@@ -471,23 +472,34 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         ax = mad(radial, ux, mad(-qx, inv4, ax));                                 \
         ay = mad(radial, uy, mad(-qy, inv4, ay));                                 \
         az = mad(radial, uz, mad(-qz, inv4, az));                                 \
+        phi -= mad(0.5f * uqu, inv2 * inv, (c).w * inv);                          \
     } while (0)
 
 // The shared lists' sums for the first `bodies` of a work-item's bodies: every work-item reads the
-// same entry (a broadcast); unrolled so that loads run ahead of the arithmetic.
-#define SUM_LISTS(bodies)                                                                      \
-    do {                                                                                       \
-        _Pragma("unroll 4") for (int k = 0; k < lc; ++k) {                                     \
-            const float4 q = list[k];                                                          \
-            for (int b = 0; b < (bodies); ++b) GRAVITY_PULL(p[b], q, eps2, ax[b], ay[b], az[b]); \
-        }                                                                                      \
-        _Pragma("unroll 2") for (int k = 0; k < cc; ++k) {                                     \
-            const float4 c = cellCom[k], qa = cellQa[k];                                       \
-            const float2 qb = cellQb[k];                                                       \
-            for (int b = 0; b < (bodies); ++b)                                                 \
-                INTERACT_CELL(p[b], c, qa, qb, ax[b], ay[b], az[b]);                           \
-        }                                                                                      \
+// same entry (a broadcast); unrolled so that loads run ahead of the arithmetic. The potential
+// (phi) comes with the force for the energy diagnostics.
+#define SUM_LISTS(bodies)                                                                        \
+    do {                                                                                         \
+        _Pragma("unroll 4") for (int k = 0; k < lc; ++k) {                                       \
+            const float4 q = list[k];                                                            \
+            for (int b = 0; b < (bodies); ++b)                                                   \
+                GRAVITY_PULL_POTENTIAL(p[b], q, eps2, ax[b], ay[b], az[b], phi[b]);              \
+        }                                                                                        \
+        _Pragma("unroll 2") for (int k = 0; k < cc; ++k) {                                       \
+            const float4 c = cellCom[k], qa = cellQa[k];                                         \
+            const float2 qb = cellQb[k];                                                         \
+            for (int b = 0; b < (bodies); ++b)                                                   \
+                INTERACT_CELL(p[b], c, qa, qb, ax[b], ay[b], az[b], phi[b]);                     \
+        }                                                                                        \
     } while (0)
+
+// The walks list a body itself (as they list every body of an opened leaf), which pulls nothing but
+// adds -m / eps to its potential: that term is taken out again, with the same rsqrt, so that phi is
+// the potential of the other bodies (exact while a cell holding the body is never accepted whole,
+// which the opening rule guarantees for theta < 1 / sqrt(3)).
+static inline float withoutSelf(const float phi, const float4 p, const float eps2) {
+    return mad(p.w, softenedInv(0.0f, 0.0f, 0.0f, eps2), phi);
+}
 
 // Each work-group takes walk groups (find_groups) from a shared counter until none are left, so
 // that slow groups do not leave compute units idle. A group walks the tree once: a cell is
@@ -534,12 +546,12 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     float4 p[BPI];
     int body[BPI];
     bool valid[BPI];
-    float ax[BPI], ay[BPI], az[BPI];
+    float ax[BPI], ay[BPI], az[BPI], phi[BPI];
     float4 mn = (float4)(INFINITY), mx = (float4)(-INFINITY);
     for (int b = 0; b < BPI; ++b) {
         valid[b] = lid + b * WG < count;
         body[b] = range.x + (valid[b] ? lid + b * WG : 0);
-        ax[b] = ay[b] = az[b] = 0;
+        ax[b] = ay[b] = az[b] = phi[b] = 0;
     }
     if (range.y < shareBegin || range.x >= shareEnd ||
         shareBegin >= shareEnd) {  // other devices' domains: they add a
@@ -640,21 +652,23 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         }
     }
     if (overflow) {  // uniform: every work-item read the same sizes
-        for (int b = 0; b < BPI; ++b) ax[b] = ay[b] = az[b] = 0;
+        for (int b = 0; b < BPI; ++b) ax[b] = ay[b] = az[b] = phi[b] = 0;
         for (int t = 0; t < n; t += WG) {
             barrier(CLK_LOCAL_MEM_FENCE);
             list[lid] = t + lid < n ? sorted[t + lid] : (float4)(0);
             barrier(CLK_LOCAL_MEM_FENCE);
             for (int k = 0; k < WG; ++k)
                 for (int b = 0; b < BPI; ++b)
-                    GRAVITY_PULL(p[b], list[k], eps2, ax[b], ay[b], az[b]);
+                    GRAVITY_PULL_POTENTIAL(p[b], list[k], eps2, ax[b], ay[b], az[b], phi[b]);
         }
         summed = n;
         if (lid == 0) atomic_inc(&counters[0]);
     }
     for (int b = 0; b < BPI; ++b) {
         const bool mine = body[b] >= shareBegin && body[b] < shareEnd;
-        if (valid[b]) sortedAcc[body[b]] = mine ? (float4)(ax[b], ay[b], az[b], 0) : (float4)(0);
+        if (valid[b])
+            sortedAcc[body[b]] =
+                mine ? (float4)(ax[b], ay[b], az[b], withoutSelf(phi[b], p[b], eps2)) : (float4)(0);
     }
     if (lid == 0) stats[g] = (int2)(summed, iterations);
     }
@@ -684,14 +698,14 @@ __kernel void walk_body(
     int stack[128];
     int sp = 0;
     stack[sp++] = n > 1 ? 0 : ~0;
-    float ax = 0, ay = 0, az = 0;
+    float ax = 0, ay = 0, az = 0, phi = 0;
     int summed = 0, iterations = 0;
     const long maxIterations = 4 * (long)n + 4;
     for (long iter = 0; sp > 0 && iter < maxIterations; ++iter) {
         ++iterations;
         const int node = stack[--sp];
         if (node < 0) {
-            GRAVITY_PULL(p, sorted[~node], eps2, ax, ay, az);
+            GRAVITY_PULL_POTENTIAL(p, sorted[~node], eps2, ax, ay, az, phi);
             ++summed;
             continue;
         }
@@ -701,13 +715,14 @@ __kernel void walk_body(
         if (dx * dx + dy * dy + dz * dz > r * r) {
             const float4 qa = nodeQa[node];
             const float2 qb = nodeQb[node];
-            INTERACT_CELL(p, c, qa, qb, ax, ay, az);
+            INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi);
             ++summed;
             continue;
         }
         const int2 nr = ranges[node];
         if (nr.y - nr.x + 1 <= LEAF || sp > 126) {  // sp > 126 cannot happen (see above)
-            for (int k = nr.x; k <= nr.y; ++k) GRAVITY_PULL(p, sorted[k], eps2, ax, ay, az);
+            for (int k = nr.x; k <= nr.y; ++k)
+                GRAVITY_PULL_POTENTIAL(p, sorted[k], eps2, ax, ay, az, phi);
             summed += nr.y - nr.x + 1;
         } else {
             const int2 ch = children[node];
@@ -715,7 +730,7 @@ __kernel void walk_body(
             stack[sp++] = ch.y;
         }
     }
-    sortedAcc[i] = (float4)(ax, ay, az, 0);
+    sortedAcc[i] = (float4)(ax, ay, az, withoutSelf(phi, p, eps2));
     stats[i] = (int2)(summed, iterations);
 }
 
@@ -737,14 +752,16 @@ __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
 
 // ---- accuracy ----------------------------------------------------------------------------------
 
-// Direct-sum accelerations of sample bodies (one work-group each) for the error figures:
-// out[2g] = direct sum, out[2g + 1] = acc of the same body (what the tree computed).
+// Direct-sum accelerations of sample bodies (one work-group each; sample g of count is body
+// g * n / count) for the error figures: out[2g] = direct sum, out[2g + 1] = acc of the same body
+// (what the tree computed).
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void direct_sample(
-    __global const float4* restrict pos, const int n, __global const int* restrict sample,
-    const float eps2, __global const float4* restrict acc, __global float4* restrict out) {
+    __global const float4* restrict pos, const int n, const int count, const float eps2,
+    __global const float4* restrict acc, __global float4* restrict out) {
     __local float4 part[REDUCE_WG];
     const int lid = get_local_id(0);
-    const float4 p = pos[sample[get_group_id(0)]];
+    const int body = (int)((long)get_group_id(0) * n / count);
+    const float4 p = pos[body];
     float ax = 0, ay = 0, az = 0;
     for (int j = lid; j < n; j += REDUCE_WG) {
         const float4 q = pos[j];
@@ -763,6 +780,6 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void direct_samp
     }
     if (lid == 0) {
         out[2 * get_group_id(0)] = part[0];
-        out[2 * get_group_id(0) + 1] = acc[sample[get_group_id(0)]];
+        out[2 * get_group_id(0) + 1] = acc[body];
     }
 }

@@ -44,8 +44,11 @@ std::size_t defaultBodies(const DeviceInfo& device) {
                       kMaxDefaultBodiesCpu);
 }
 
-// Diagnostics cost about one force pass; they run at most this share of the frames' time.
+// Diagnostics run at most this share of the frames' time on average (all-pairs: about one force
+// pass per measurement; the tree: an O(N) sum).
 constexpr double kDiagnosticsBudget = 0.05;
+// Slice budget before any frame time is known.
+constexpr double kFirstSliceBudgetMs = 2.0;
 
 // Sprite radius as a fraction of the scene radius, and brightness per sprite at N = 16384.
 constexpr float kSizeFraction = 0.008f;
@@ -75,6 +78,7 @@ void NbodyDemo::init(const AppServices& app) {
     // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
     system_ = makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
     sim_ = &system_->primary();
+    accuracyInFlight_ = false;                // a sample begun on a system that is gone
     system_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
@@ -319,6 +323,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
         return;
     }
 
+    pollDiagnostics();  // reads events only: a slice still running waits for the next frame
     const int steps = paused_ ? pendingSteps_ : stepsPerFrame_;
     pendingSteps_ = 0;
     const bool turns = drawsInTurn();
@@ -370,7 +375,7 @@ void NbodyDemo::runSteps(int steps) {
     publish();
     needsPublish_ = false;
     if (diagnosticsRunning() && ++framesSinceDiagnostics_ >= diagnosticsInterval())
-        runDiagnostics();
+        startDiagnostics();
 }
 
 // GL and CL on one GPU take turns instead of overlapping: when both run at once the GPU
@@ -447,20 +452,53 @@ int NbodyDemo::diagnosticsInterval() const {
     return std::max(diagnosticsEvery_, int(std::min(needed, 1e6)));
 }
 
-void NbodyDemo::runDiagnostics() {
+double NbodyDemo::diagnosticsSliceBudgetMs() const {
+    const double frameMs = timings_.frameMs().mean();
+    return frameMs > 0 ? kDiagnosticsSliceShare * frameMs : kFirstSliceBudgetMs;
+}
+
+void NbodyDemo::startDiagnostics() {
+    if (system_->diagnosticsInFlight()) return;  // the one in flight comes first
     framesSinceDiagnostics_ = 0;
-    lastDiagnostics_ = system_->diagnostics();
+    diagnosticsFramesSoFar_ = 0;
+    system_->beginDiagnostics(diagnosticsSliceBudgetMs());
+}
+
+void NbodyDemo::pollDiagnostics() {
+    if (accuracyInFlight_) {
+        if (std::optional<TreeAccuracy> a = sim_->pollForceAccuracy()) {
+            lastAccuracy_ = *a;
+            lastAccuracyTheta_ = accuracyInFlightTheta_;
+            accuracyInFlight_ = false;
+        }
+    }
+    if (!system_->diagnosticsInFlight()) return;
+    ++diagnosticsFramesSoFar_;
+    if (std::optional<NbodyDiagnostics> d = system_->pollDiagnostics()) {
+        diagnosticsFramesTaken_ = diagnosticsFramesSoFar_;
+        applyDiagnostics(*d);
+    }
+}
+
+void NbodyDemo::applyDiagnostics(const NbodyDiagnostics& d) {
+    lastDiagnostics_ = d;
     if (sim_->kernelConfig().variant == NbodyVariant::Tree) {
         constexpr double kAccuracyEverySeconds = 3;  // 256 x N interactions: cheap, not free
         const double now =
             std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
                 .count();
         // Again at once after theta changed: the error is theta's (it stayed as it was).
-        if (now - lastAccuracyAt_ >= kAccuracyEverySeconds ||
-            lastAccuracyTheta_ != sim_->params().theta) {
-            lastAccuracy_ = sim_->forceAccuracy(256);
+        if (!accuracyInFlight_ && (now - lastAccuracyAt_ >= kAccuracyEverySeconds ||
+                                   lastAccuracyTheta_ != sim_->params().theta)) {
             lastAccuracyAt_ = now;
-            lastAccuracyTheta_ = sim_->params().theta;
+            accuracyInFlightTheta_ = sim_->params().theta;
+            // One device: read back without waiting (pollDiagnostics); split over devices the
+            // whole tree pass it needs waits, as before.
+            accuracyInFlight_ = sim_->beginForceAccuracy(256);
+            if (!accuracyInFlight_) {
+                lastAccuracy_ = sim_->forceAccuracy(256);
+                lastAccuracyTheta_ = accuracyInFlightTheta_;
+            }
         }
     }
     haveDiagnostics_ = true;

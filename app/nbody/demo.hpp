@@ -116,14 +116,16 @@ class NbodyDemo final : public Demo {
     // The last comparison as CSV or JSON ("csv", "json").
     std::string comparisonText(const std::string& format) const;
 
-    // Energy diagnostics are O(N^2) and block the frame (27.8 s at N = 131,072 on a CPU): above
-    // this many bodies they are off unless asked for (diagnostics=N, or "now" in the panel).
-    static constexpr std::size_t kDiagnosticsAutoMaxBodies = 65536;
-    static bool diagnosticsOnByDefault(std::size_t n) { return n <= kDiagnosticsAutoMaxBodies; }
-    // Whether diagnostics run every few frames now (the setting, and the size rule above).
-    bool diagnosticsRunning() const {
-        return diagnosticsEvery_ > 0 && (diagnosticsAsked_ || diagnosticsOnByDefault(n_));
-    }
+    // Whether diagnostics run every few frames (the setting; at any N: they never wait for the
+    // device, NbodySystem::beginDiagnostics).
+    bool diagnosticsRunning() const { return diagnosticsEvery_ > 0; }
+    // Device time one frame's diagnostics slice may take: this share of the frame.
+    static constexpr double kDiagnosticsSliceShare = 0.25;
+    double diagnosticsSliceBudgetMs() const;
+    // Frames the last diagnostics result took from begin to figures (1: the next frame).
+    int diagnosticsFramesTaken() const { return diagnosticsFramesTaken_; }
+    bool haveDiagnostics() const { return haveDiagnostics_; }
+    const NbodyDiagnostics& lastDiagnostics() const { return lastDiagnostics_; }
     PanelRect diagnosticsRect() const { return diagnosticsRect_; }
 
   private:
@@ -169,7 +171,9 @@ class NbodyDemo final : public Demo {
     void statusLine(const FrameInfo& frame);
     void demoMenu();
 
-    void runDiagnostics();
+    void startDiagnostics();  // begins a measurement (none if one is in flight)
+    void pollDiagnostics();   // once a frame: moves it on, takes the figures when they are in
+    void applyDiagnostics(const NbodyDiagnostics& d);
     int diagnosticsInterval() const;
     void recordFrame(const FrameInfo& frame);
     std::string setupDescription();
@@ -248,9 +252,10 @@ class NbodyDemo final : public Demo {
     void splitTimingsTable(const NbodyMultiTimings& t);
     BridgeTiming lastCopy_;
     double lastRenderMs_ = -1;
-    int diagnosticsEvery_ = 30;      // frames with steps between diagnostics; 0 = off
-    bool diagnosticsAsked_ = false;  // set by diagnostics=N: runs at any N
+    int diagnosticsEvery_ = 30;  // frames with steps between diagnostics; 0 = off
     int framesSinceDiagnostics_ = 0;
+    int diagnosticsFramesSoFar_ = 0;  // frames the measurement in flight has taken
+    int diagnosticsFramesTaken_ = 0;
     NbodyDiagnostics lastDiagnostics_;
     bool haveDiagnostics_ = false;
     bool nonFiniteReported_ = false;
@@ -258,7 +263,9 @@ class NbodyDemo final : public Demo {
     // Force error against a device direct sum (tree variant), sampled with the diagnostics at
     // most every kAccuracyEverySeconds.
     TreeAccuracy lastAccuracy_;
-    double lastAccuracyAt_ = -1e9;  // seconds, steady clock
+    double lastAccuracyAt_ = -1e9;   // seconds, steady clock
+    bool accuracyInFlight_ = false;  // begun, figures not yet read
+    float accuracyInFlightTheta_ = -1;
     float lastAccuracyTheta_ = -1;  // the theta lastAccuracy_ was measured at
 
     // Recording (--record DIR): scene-only PNGs, numbered on from the highest already in DIR.

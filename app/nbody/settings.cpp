@@ -193,10 +193,10 @@ const Table& NbodyDemo::settings() {
              d.brightness_ = float(settingNumber("brightness", v, 0, 100, true));
          }},
         {{"diagnostics", "0..1000000",
-          "Energy and momentum every that many frames (0: off; off above 65536 bodies unless set)"},
+          "Energy, momentum and NaN check every that many frames (0: off); never waits: the tree's "
+          "potential in O(N), else the O(N^2) sum in slices over frames"},
          [](NbodyDemo& d, Value v) {
              d.diagnosticsEvery_ = int(settingInteger("diagnostics", v, 0, 1000000));
-             d.diagnosticsAsked_ = d.diagnosticsEvery_ > 0;
              d.framesSinceDiagnostics_ = d.diagnosticsEvery_;
          }},
         {{"diagnostics-panel", "on|off", "Shows or hides the Diagnostics panel"},

@@ -79,7 +79,14 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
 }
 
-TreeForce::~TreeForce() = default;
+TreeForce::~TreeForce() {
+    if (sampleHost_ == nullptr) return;
+    try {  // enqueued behind a read still in flight; never waits
+        cc_.queue().enqueueUnmapMemObject(sampleStaging_, sampleHost_);
+        cc_.queue().flush();
+    } catch (const cl::Error&) {
+    }
+}
 
 void TreeForce::setTheta(float theta) {
     if (!(theta >= 0 && theta <= 2))
@@ -127,7 +134,6 @@ void TreeForce::reserve(std::size_t n) {
         nodeHi_ = make(cap * 16);
         crit_ = make(cap * 4);
         counters_ = make(3 * 4);  // walk fallbacks, walk groups, next group
-        sample_ = make(kMaxSamples * 4);
         sampleOut_ = make(kMaxSamples * 32);
         // Allocation is lazy on most drivers: touch the largest buffers now so that a device too
         // small fails here, with a message, rather than in the middle of a step.
@@ -148,7 +154,7 @@ void TreeForce::reserve(std::size_t n) {
 void TreeForce::releaseBuffers() {
     partials_ = box_ = counts_ = sorted_ = sortedAcc_ = children_ = ranges_ = nodeParent_ =
         leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ = nodeLo_ =
-            nodeHi_ = crit_ = counters_ = sample_ = sampleOut_ = cl::Buffer();
+            nodeHi_ = crit_ = counters_ = sampleOut_ = cl::Buffer();
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
 }
@@ -395,28 +401,57 @@ TreeSnapshot TreeForce::readTree() {
 
 TreeAccuracy TreeForce::accuracy(const cl::Buffer& pos, std::size_t n, float softening,
                                  const cl::Buffer& acc, int samples) {
-    TreeAccuracy r;
-    if (!n || samples <= 0) return r;
+    beginAccuracy(pos, n, softening, acc, samples);
+    if (sampleRead_() != nullptr)
+        clBoundary("tree: accuracy sample failed", [&] { sampleRead_.wait(); });
+    return pollAccuracy().value_or(TreeAccuracy{});
+}
+
+void TreeForce::beginAccuracy(const cl::Buffer& pos, std::size_t n, float softening,
+                              const cl::Buffer& acc, int samples) {
+    sampleRead_ = cl::Event();
+    sampleCount_ = 0;
+    if (!n || samples <= 0) return;
     const std::size_t count = std::min<std::size_t>(
         {n, static_cast<std::size_t>(samples), static_cast<std::size_t>(kMaxSamples)});
-    std::vector<int> sample(count);
-    for (std::size_t s = 0; s < count; ++s)
-        sample[s] = static_cast<int>(s * n / count);
-    std::vector<float> out(8 * count);
     clBoundary("tree: accuracy sample failed", [&] {
         refreshKernels();
         reserve(n);
         auto& q = cc_.queue();
-        q.enqueueWriteBuffer(sample_, CL_FALSE, 0, count * 4, sample.data());
-        setArgs(k_->direct, pos, static_cast<int>(n), sample_, softening * softening, acc,
-                sampleOut_);
+        if (sampleHost_ == nullptr) {
+            const std::size_t bytes = kMaxSamples * 32;
+            sampleStaging_ =
+                cl::Buffer(cc_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+            sampleHost_ = static_cast<float*>(
+                q.enqueueMapBuffer(sampleStaging_, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+        }
+        // Sample s is body s * n / count (spread evenly), chosen on the device.
+        setArgs(k_->direct, pos, static_cast<int>(n), static_cast<int>(count),
+                softening * softening, acc, sampleOut_);
         q.enqueueNDRangeKernel(k_->direct, cl::NullRange, cl::NDRange(count * kReduceWg),
                                cl::NDRange(kReduceWg));
-        q.enqueueReadBuffer(sampleOut_, CL_TRUE, 0, out.size() * 4, out.data());
+        q.enqueueReadBuffer(sampleOut_, CL_FALSE, 0, count * 32, sampleHost_, nullptr,
+                            &sampleRead_);
+        q.flush();
+        sampleCount_ = count;
     });
+}
+
+std::optional<TreeAccuracy> TreeForce::pollAccuracy() {
+    if (sampleRead_() == nullptr) return std::nullopt;
+    const cl_int status = clBoundary("tree: accuracy sample failed", [&] {
+        return sampleRead_.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+    });
+    if (status < 0) {
+        sampleRead_ = cl::Event();
+        throw ClError("tree: the accuracy sample failed on the device", "", status);
+    }
+    if (status != CL_COMPLETE) return std::nullopt;
+    sampleRead_ = cl::Event();
+    TreeAccuracy r;
     std::vector<double> errors;
-    for (std::size_t s = 0; s < count; ++s) {
-        const float* d = &out[8 * s];
+    for (std::size_t s = 0; s < sampleCount_; ++s) {
+        const float* d = &sampleHost_[8 * s];
         const float* a = d + 4;
         const double dx = a[0] - d[0], dy = a[1] - d[1], dz = a[2] - d[2];
         const double ref =

@@ -2,11 +2,14 @@
 // Barnes-Hut gravity on the device (kernels/nbody_tree.cl): bounding box, Morton keys, radix sort,
 // Karras radix tree, centres of mass and quadrupoles, then a group walk with a shared interaction
 // list. GL-free and independent of NbodySimulation: give it float4 positions (xyz, mass in w) of n
-// bodies and it writes float4 accelerations (w = 0), with the same softened force as the all-pairs
-// kernels, so theta = 0 reproduces the direct sum. Every command goes on the ComputeContext's
+// bodies and it writes float4 accelerations, with the same softened force as the all-pairs
+// kernels, so theta = 0 reproduces the direct sum; w holds the body's potential from the same walk,
+// -sum_j m_j / sqrt(r^2 + eps^2) over the other bodies (cells: monopole + quadrupole), which the
+// energy diagnostics sum in O(N). Every command goes on the ComputeContext's
 // in-order queue; compute() returns without waiting (no host round trip per step).
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -131,6 +134,12 @@ class TreeForce {
     // `acc` (e.g. what compute() wrote). Blocking; costs samples * n interactions.
     TreeAccuracy accuracy(const cl::Buffer& pos, std::size_t n, float softening,
                           const cl::Buffer& acc, int samples = 256);
+    // accuracy() in two halves, for a frame loop that must not wait: beginAccuracy() enqueues the
+    // direct sums and their read into pinned memory; pollAccuracy() returns the figures once that
+    // read has run (nullopt before, and when none was begun), reading its event only.
+    void beginAccuracy(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
+                       int samples = 256);
+    std::optional<TreeAccuracy> pollAccuracy();
 
     int groupSize() const { return bodyWalk_ ? 1 : wg_ * bpi_; }  // bodies sharing one walk
     bool bodyWalk() const { return bodyWalk_; }
@@ -163,7 +172,13 @@ class TreeForce {
     // Work buffers, grown to capacity_ bodies.
     cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;
     cl::Buffer children_, ranges_, nodeParent_, leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_,
-        walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sample_, sampleOut_;
+        walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sampleOut_;
+    // The accuracy sample's results in pinned memory (ALLOC_HOST_PTR, mapped once), the read in
+    // flight and how many bodies it holds.
+    cl::Buffer sampleStaging_;
+    float* sampleHost_ = nullptr;
+    cl::Event sampleRead_;
+    std::size_t sampleCount_ = 0;
     int sortedBuffer_ = 0;  // which of keys_/index_ holds the sorted result
 };
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,25 @@ TEST(NbodyApp, ScreenshotShowsTheClusterAndRecordWritesFrames) {
     EXPECT_FALSE(fs::exists(record / "frame_000003.png"));
     fs::remove_all(record);
     fs::remove(shot);
+}
+
+// --frame-trace (issue 31's measure): one line per frame, and a bad target fails before the window.
+TEST(NbodyApp, FrameTraceWritesEveryFrame) {
+    const fs::path trace = scratch("trace.csv");
+    fs::remove(trace);
+    ASSERT_EQ(runApp({"--demo", "nbody", "--width", "320", "--height", "240", "--vsync", "off",
+                      "--frames", "5", "--set", "n=500", "--set", "diagnostics=1", "--frame-trace",
+                      trace.string()}),
+              0);
+    std::ifstream in(trace);
+    std::string line;
+    std::vector<std::string> lines;
+    while (std::getline(in, line))
+        lines.push_back(line);
+    ASSERT_EQ(lines.size(), 6u) << "a header and one line per frame";
+    EXPECT_EQ(lines[0], "frame,ms");
+    EXPECT_EQ(lines[5].rfind("4,", 0), 0u) << lines[5];
+    EXPECT_NE(runApp({"--frames", "1", "--frame-trace", "/proc/clviz-no-such-dir/t.csv"}), 0);
 }
 
 TEST(NbodyApp, LiveSwitchesKeepTheSimulationContinuous) {
