@@ -125,6 +125,7 @@ class NbodyDemo final : public Demo {
     // Frames the last diagnostics result took from begin to figures (1: the next frame).
     int diagnosticsFramesTaken() const { return diagnosticsFramesTaken_; }
     bool haveDiagnostics() const { return haveDiagnostics_; }
+    bool haveForceErrorSample() const { return lastAccuracy_.samples > 0; }
     const NbodyDiagnostics& lastDiagnostics() const { return lastDiagnostics_; }
     PanelRect diagnosticsRect() const { return diagnosticsRect_; }
 
