@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "app/nbody/report_progress.hpp"
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/device_select.hpp"
@@ -72,17 +73,41 @@ void NbodyDemo::init(const AppServices& app) {
     std::vector<ComputeContext*> more;
     for (const auto& c : moreCompute_)
         more.push_back(c.get());
-    // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
-    system_ = makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
-    sim_ = &system_->primary();
-    system_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
-    system_->setParams({info.dt, info.softening, 1.0f});
-    rebuild();
+    // The system, its kernels and auto's pick are the slow part of a start (seconds on a cold
+    // cache): they are made off the frame, and the frame that sees them done shows the bodies.
+    struct Made {
+        std::unique_ptr<NbodySystem> system;
+        std::vector<Body> bodies;
+    };
+    auto made = std::make_shared<Made>();
+    startJob(
+        "Starting the N-body demo",
+        [this, made, more, info, n = n_, preset = preset_, seed = seed_](JobProgress& progress) {
+            progress.report("Building kernels: nbody_integrate");
+            // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* switches.
+            made->system =
+                makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
+            made->system->setVariant(NbodyVariant::Auto);  // the fastest here; --set variant=...
+            made->system->setParams({info.dt, info.softening, 1.0f});
+            made->bodies = makePreset(preset, n, seed);
+            made->system->load(made->bodies);
+            if (mpi_) return;  // the ranks build with the first step, together
+            progress.report("Building kernels: nbody_force (auto)");
+            NbodyProgressReports reports(*made->system, progress);
+            made->system->forEachDevice([](NbodySimulation& s) { s.effectiveKernelConfig(); });
+        },
+        [this, made, radius = info.viewRadius] {
+            system_ = std::move(made->system);
+            sim_ = &system_->primary();
+            loadedScene_.clear();
+            showLoadedBodies(made->bodies, radius);
+        });
 }
 
 void NbodyDemo::shutdown() {
+    job_.reset();  // cancels a build or tune and waits for the step it is in
     if (sim_ && timings_.totals().frames > 0) {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
         if (lastSplit_)
@@ -143,6 +168,7 @@ void NbodyDemo::setDevices(const std::string& spec) {
         devices_ = attempt;
         try {
             init(app_);
+            finishJob(true);  // the restart's kernels: the bodies go back on at once below
             break;
         } catch (const Error& e) {
             if (attempt.empty()) throw;
@@ -188,6 +214,10 @@ void NbodyDemo::rebuild() {
 
 void NbodyDemo::loadBodies(const std::vector<Body>& bodies, float viewRadius) {
     system_->load(bodies);
+    showLoadedBodies(bodies, viewRadius);
+}
+
+void NbodyDemo::showLoadedBodies(const std::vector<Body>& bodies, float viewRadius) {
     n_ = bodies.size();
     stepsInFlight_ = false;
 
@@ -225,6 +255,8 @@ std::string NbodyDemo::sceneLabel() const {
 }
 
 void NbodyDemo::resetScene() {
+    finishJob(true);  // the job's system is the one to reset
+    if (!sim_) return;
     rebuild();
     app_.notice("N-body reset: " + std::string(presetInfo(preset_).name) +
                 ", N = " + std::to_string(n_));
@@ -283,17 +315,12 @@ void NbodyDemo::publish() {
 
 // ---- frame ------------------------------------------------------------------------------------
 
-void NbodyDemo::queueSlowSetting(const std::string& key, const std::string& value,
-                                 const std::string& what) {
-    queued_ = QueuedSetting{key, value, what, 0};
-}
-
 void NbodyDemo::step(const FrameInfo& frame) {
+    if (!finishJob(false)) return;  // the scene waits for its kernels; the frame goes on
     if (!sim_) return;
-    if (queued_ && queued_->stepsSeen++ >= 1) {  // its notice is on the screen now
-        const QueuedSetting q = *std::exchange(queued_, std::nullopt);
-        if (std::string why = set(q.key, q.value); !why.empty()) app_.error(why);
-        if (!sim_) return;
+    if (!systemReady()) {  // a new N, variant or precision: build (and tune) first
+        prepareSystem();
+        if (job_) return;
     }
     NbodyFrameSample sample;
     sample.frameMs = frame.index > 0 ? frame.dt * 1000.0 : -1;
@@ -380,7 +407,7 @@ void NbodyDemo::runSteps(int steps) {
 // enqueued only now, behind a GPU-side wait for everything GL drew and presented; the next
 // frame draws their result behind a GPU-side wait for the copy. No CPU wait on either side.
 void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
-    if (deferredSteps_ == 0 || !sim_) return;
+    if (deferredSteps_ == 0 || !sim_ || job_) return;
     if (stepsInFlight_) collectStepTimings();
     try {
         positions_->orderAfterDrawing();
@@ -392,7 +419,8 @@ void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
 }
 
 void NbodyDemo::draw(const FrameInfo& frame) {
-    if (!positions_ || !renderer_) return;
+    // While a job runs the queue and bridges are its: the window shows the clear colour.
+    if (!positions_ || !renderer_ || job_) return;
     BridgeView pv, vv;
     try {
         pv = positions_->view();
@@ -490,6 +518,7 @@ void NbodyDemo::recordFrame(const FrameInfo& frame) {
 std::string NbodyDemo::setupDescription() {
     std::string config = "?";
     try {
+        if (!sim_->forceKernelReady()) throw Error("not built");  // quitting mid-tune: no tune now
         config = describe(sim_->effectiveKernelConfig());
         if (sim_->kernelConfig().variant == NbodyVariant::Auto) config = "auto:" + config;
     } catch (const std::exception&) {
@@ -590,6 +619,7 @@ std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
 // ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
 
 void NbodyDemo::kernelsReloaded() {
+    finishJob(true);  // the job's kernels are replaced once it is done with them
     if (system_)
         system_->forEachDevice([](NbodySimulation& s) {
             s.reloadKernels();
@@ -601,6 +631,7 @@ void NbodyDemo::shadersReloaded() {
 }
 
 Demo::ReferenceResult NbodyDemo::checkReference() {
+    finishJob(true);
     if (!sim_) return {};
     const ReferenceCheck r = checkNbodyAgainstReference(*sim_, system_->readBodies(),
                                                         system_->readAccelerationsDouble());

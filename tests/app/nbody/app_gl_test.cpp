@@ -7,8 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -138,6 +141,36 @@ TEST(NbodyApp, LiveSwitchesKeepTheSimulationContinuous) {
     // in the middle would show up as a gap this size).
     EXPECT_GT(moved, 0.05);
     fs::remove(snap);
+}
+
+// Issue 27: with work off the frame (the viewer's default; --frames turns it off unless
+// app.off-frame=on) a 60-second auto-tune runs while the frames go on, the GUI shows its progress
+// line, and the run's end (as quitting does) cancels it: the app returns in far less than 60 s.
+TEST(NbodyApp, FramesGoOnDuringAnAutoTuneAndTheEndCancelsIt) {
+    const fs::path layout = scratch("tuning-layout.txt");
+    fs::remove(layout);
+    const auto start = std::chrono::steady_clock::now();
+    const int status = runApp({"--demo",   "nbody",
+                               "--width",  "320",
+                               "--height", "240",
+                               "--vsync",  "off",
+                               "--frames", "40",
+                               "--set",    "app.off-frame=on",
+                               "--set",    "n=1000",
+                               "--set",    "variant=tiled",
+                               "--set",    "diagnostics=0",
+                               "--set-at", "3:autotune=60",
+                               "--set-at", "30:app.layout=" + layout.string()});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(status, 0);
+    EXPECT_LT(seconds, 40) << "the frames waited for the 60 s tune";
+    std::ifstream in(layout);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("##nbody-progress/text"), std::string::npos)
+        << "no progress line at frame 30:\n"
+        << text;
+    fs::remove(layout);
 }
 
 }  // namespace
