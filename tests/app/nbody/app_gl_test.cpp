@@ -144,8 +144,9 @@ TEST(NbodyApp, LiveSwitchesKeepTheSimulationContinuous) {
 }
 
 // Issue 27: with work off the frame (the viewer's default; --frames turns it off unless
-// app.off-frame=on) a 60-second auto-tune runs while the frames go on, the GUI shows its progress
-// line, and the run's end (as quitting does) cancels it: the app returns in far less than 60 s.
+// app.off-frame=on) an auto-tune (seconds at N = 4000 on a CPU, within its 60 s budget) runs while
+// the frames go on: frame 30 still shows its progress line (in the frame the tune ran inside the
+// frame at 3, there was none). The run's end, as quitting does, cancels it and exits with 0.
 TEST(NbodyApp, FramesGoOnDuringAnAutoTuneAndTheEndCancelsIt) {
     const fs::path layout = scratch("tuning-layout.txt");
     fs::remove(layout);
@@ -156,7 +157,7 @@ TEST(NbodyApp, FramesGoOnDuringAnAutoTuneAndTheEndCancelsIt) {
                                "--vsync",  "off",
                                "--frames", "40",
                                "--set",    "app.off-frame=on",
-                               "--set",    "n=1000",
+                               "--set",    "n=4000",
                                "--set",    "variant=tiled",
                                "--set",    "diagnostics=0",
                                "--set-at", "3:autotune=60",
@@ -164,7 +165,7 @@ TEST(NbodyApp, FramesGoOnDuringAnAutoTuneAndTheEndCancelsIt) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ASSERT_EQ(status, 0);
-    EXPECT_LT(seconds, 40) << "the frames waited for the 60 s tune";
+    EXPECT_LT(seconds, 60) << "the end waited for the whole tune budget";
     std::ifstream in(layout);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_NE(text.find("##nbody-progress/text"), std::string::npos)
