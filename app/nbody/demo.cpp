@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "app/nbody/report_progress.hpp"
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/device_select.hpp"
@@ -75,8 +74,9 @@ void NbodyDemo::init(const AppServices& app) {
         more.push_back(c.get());
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
-    // The system, its kernels and auto's pick are the slow part of a start (seconds on a cold
-    // cache): they are made off the frame, and the frame that sees them done shows the bodies.
+    // The system and its kernels are made off the frame (a cold cache builds for seconds), and
+    // the frame that sees them done shows the bodies. The force kernel and auto's pick wait for
+    // the first step, after the --set settings (N, variant) that decide what they are.
     struct Made {
         std::unique_ptr<NbodySystem> system;
         std::vector<Body> bodies;
@@ -93,10 +93,6 @@ void NbodyDemo::init(const AppServices& app) {
             made->system->setParams({info.dt, info.softening, 1.0f});
             made->bodies = makePreset(preset, n, seed);
             made->system->load(made->bodies);
-            if (mpi_) return;  // the ranks build with the first step, together
-            progress.report("Building kernels: nbody_force (auto)");
-            NbodyProgressReports reports(*made->system, progress);
-            made->system->forEachDevice([](NbodySimulation& s) { s.effectiveKernelConfig(); });
         },
         [this, made, radius = info.viewRadius] {
             system_ = std::move(made->system);
