@@ -53,20 +53,25 @@ bool NbodyDemo::systemReady() const {
 
 // What the first step after a new N, variant or precision would do inside the frame: build the
 // force kernel, and under auto tune each candidate variant first. Off the frame, on one device,
-// the job also runs the force pass that step starts with (the step then finds it done): PoCL
-// compiles a kernel at its first launch, which took seconds for the tree's kernels.
+// the job also runs the force pass that step starts with (the step then finds it done) and the
+// energy sums of the diagnostics without keeping them (the energy reference stays unset): PoCL
+// compiles a kernel at its first launch, which took seconds for the tree's and the energy's.
 void NbodyDemo::prepareSystem() {
     NbodySystem* system = system_.get();
-    const bool firstForces = workOffFrame() && system->deviceCount() == 1;
+    const bool firstLaunches = workOffFrame() && system->deviceCount() == 1;
+    const bool diagnostics = diagnosticsRunning();
     const std::string variant = variantName(sim_->kernelConfig().variant);
     startJob(
         "Building kernels: nbody_force (" + variant + ")",
-        [system, firstForces](JobProgress& progress) {
+        [system, firstLaunches, diagnostics](JobProgress& progress) {
             NbodyProgressReports reports(*system, progress);
             system->forEachDevice([](NbodySimulation& s) { s.effectiveKernelConfig(); });
-            if (firstForces) {
-                progress.report("Computing the first forces");
-                system->primary().readAccelerations();
+            if (!firstLaunches) return;
+            progress.report("Computing the first forces");
+            system->primary().readAccelerations();
+            if (diagnostics) {
+                progress.report("Building kernels: nbody_diagnostics");
+                system->primary().ownedDiagnosticSums();
             }
         },
         [] {});
