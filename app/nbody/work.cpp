@@ -1,6 +1,6 @@
 // NbodyDemo's work off the frame: kernel builds and auto-tunes on a worker thread (a
 // BackgroundJob) while the loop keeps drawing frames with a progress line, and the frame that
-// sees the job done applies its result (issue 27: 9-16 s of frozen window at a cold start).
+// sees the job done applies its result (issue 27: the window froze while they ran).
 #include <utility>
 
 #include "app/nbody/demo.hpp"
@@ -55,7 +55,7 @@ bool NbodyDemo::systemReady() const {
 // force kernel, and under auto tune each candidate variant first. Off the frame, on one device,
 // the job also runs the force pass that step starts with (the step then finds it done) and the
 // energy sums of the diagnostics without keeping them (the energy reference stays unset): PoCL
-// compiles a kernel at its first launch, which took seconds for the tree's and the energy's.
+// compiles a kernel at its first launch (docs/benchmarks.md, "Frames during builds").
 void NbodyDemo::prepareSystem() {
     NbodySystem* system = system_.get();
     const bool firstLaunches = workOffFrame() && system->deviceCount() == 1;

@@ -144,9 +144,9 @@ TEST(NbodyApp, LiveSwitchesKeepTheSimulationContinuous) {
 }
 
 // Issue 27: with work off the frame (the viewer's default; --frames turns it off unless
-// app.off-frame=on) an auto-tune (seconds at N = 4000 on a CPU, within its 60 s budget) runs while
-// the frames go on: frame 30 still shows its progress line (in the frame the tune ran inside the
-// frame at 3, there was none). The run's end, as quitting does, cancels it and exits with 0.
+// app.off-frame=on) an auto-tune started at frame 3 (N = 4000 on a CPU) runs while the frames go
+// on: frame 30 still shows its progress line (where the tune ran inside frame 3, frame 30 showed
+// none). The run's end, as quitting does, cancels the tune, and the app exits with 0.
 TEST(NbodyApp, FramesGoOnDuringAnAutoTuneAndTheEndCancelsIt) {
     const fs::path layout = scratch("tuning-layout.txt");
     fs::remove(layout);
