@@ -23,6 +23,8 @@ class AppControls {
     virtual void setGuiVisible(bool on) = 0;
     virtual void setGuiScale(float scale) = 0;  // 0: the window's content scale
     virtual void setDevicesPanel(bool shown) = 0;
+    // Builds and tunes off the frame with a progress line (AppServices::workOffFrame).
+    virtual void setWorkOffFrame(bool on) = 0;
     // Makes registered demo `index` the active one (nothing when it is); throws clviz::Error when
     // it cannot start.
     virtual void switchDemo(int index) = 0;

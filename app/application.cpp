@@ -115,6 +115,8 @@ Application::Application(const AppOptions& options, ViewerStart start)
     services_.resolveErrors = [this](const std::string& fragment) {
         notices_.resolveErrorsMentioning(fragment);
     };
+    workOffFrame_ = !options_.frames && !options_.seconds;
+    services_.workOffFrame = [this] { return workOffFrame_; };
     services_.requestScreenshot = [this](const std::string& path) {
         pendingScreenshots_.push_back(path.empty() ? timestampedScreenshotName() : path);
     };
@@ -373,8 +375,9 @@ int Application::run() {
     return finish();
 }
 
-// One frame that says what is being prepared, before the demo's init() builds its kernels (9-16 s
-// of black window on a cold start, issue 27): the window shows at once and says why it waits.
+// One frame that says what is being prepared, before the demo's init(): the window shows at once.
+// A demo that builds off the frame (AppServices::workOffFrame) then draws its own progress; one
+// that builds in init(), or any under --frames, leaves this frame up while it does.
 void Application::showStartingFrame(const std::string& what) {
     int width = 0, height = 0;
     window_.framebufferSize(width, height);
@@ -401,6 +404,9 @@ void Application::showStartingFrame(const std::string& what) {
 int Application::start() {
     if (startDemo_ >= 0)
         showStartingFrame("Starting " + registeredDemos()[startDemo_].title + "...");
+    // Read before the demo starts, whose start-up build follows it; applied again below.
+    for (const Setting& s : options_.settings)
+        if (s.key == "app.off-frame") applySetting(s);
     if (startDemo_ < 0) {
         notify(false, "no demos are registered: showing the shell only");
     } else {

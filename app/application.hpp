@@ -78,6 +78,7 @@ class Application : private AppControls {
     void setGuiVisible(bool on) override { guiVisible_ = on; }
     void setGuiScale(float scale) override;
     void setDevicesPanel(bool shown) override { panels_.devices = shown; }
+    void setWorkOffFrame(bool on) override { workOffFrame_ = on; }
     void switchDemo(int index) override;
     void queueScreenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
     void queueLayout(const std::string& path) override { pendingLayouts_.push_back(path); }
@@ -153,6 +154,8 @@ class Application : private AppControls {
     bool present_ = true;           // app.present: swap each frame onto the screen
     bool forcedMinimized_ = false;  // app.minimized test hook
     bool quit_ = false;
+    // Builds and tunes off the frame (AppServices::workOffFrame): not under --frames or --seconds.
+    bool workOffFrame_ = true;
     std::vector<std::string> pendingScreenshots_;
     std::vector<std::string> pendingLayouts_;  // app.layout: GUI window rectangles, for tests
     std::string deviceNameOverride_;           // app.device-name test hook (overlay only)

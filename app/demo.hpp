@@ -69,6 +69,11 @@ struct AppServices {
     std::function<void(const std::string& path)> requestScreenshot;
     // Drops the error notices that mention `fragment` (live reload: a fixed kernel file's).
     std::function<void(const std::string& fragment)> resolveErrors;
+    // Whether builds and tunes may run on a worker thread while frames go on, the demo showing
+    // their progress and switching to the result when done (common/background_job.hpp). Asked
+    // when such work starts. Null or false: the demo does the work within the call that needs it,
+    // so headless runs (--frames, --seconds) and tests see the same frames every time.
+    std::function<bool()> workOffFrame;
 };
 
 // A demo's section of the OpenCL panel: a device set it runs on, which the user may change; the

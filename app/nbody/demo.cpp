@@ -75,18 +75,39 @@ void NbodyDemo::init(const AppServices& app) {
     std::vector<ComputeContext*> more;
     for (const auto& c : moreCompute_)
         more.push_back(c.get());
-    // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
-    system_ = makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
-    sim_ = &system_->primary();
-    accuracyInFlight_ = false;                // a sample begun on a system that is gone
-    system_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
-    system_->setParams({info.dt, info.softening, 1.0f});
-    rebuild();
+    // The system and its kernels are made off the frame (a cold cache builds for seconds), and
+    // the frame that sees them done shows the bodies. The force kernel and auto's pick wait for
+    // the first step, after the --set settings (N, variant) that decide what they are.
+    struct Made {
+        std::unique_ptr<NbodySystem> system;
+        std::vector<Body> bodies;
+    };
+    auto made = std::make_shared<Made>();
+    startJob(
+        "Starting the N-body demo",
+        [this, made, more, info, n = n_, preset = preset_, seed = seed_](JobProgress& progress) {
+            progress.report("Building kernels: nbody_integrate");
+            // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* switches.
+            made->system =
+                makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
+            made->system->setVariant(NbodyVariant::Auto);  // the fastest here; --set variant=...
+            made->system->setParams({info.dt, info.softening, 1.0f});
+            made->bodies = makePreset(preset, n, seed);
+            made->system->load(made->bodies);
+        },
+        [this, made, radius = info.viewRadius] {
+            system_ = std::move(made->system);
+            sim_ = &system_->primary();
+            accuracyInFlight_ = false;  // a sample begun on a system that is gone
+            loadedScene_.clear();
+            showLoadedBodies(made->bodies, radius);
+        });
 }
 
 void NbodyDemo::shutdown() {
+    job_.reset();  // cancels a build or tune and waits for the step it is in
     if (sim_ && timings_.totals().frames > 0) {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
         if (lastSplit_)
@@ -147,6 +168,7 @@ void NbodyDemo::setDevices(const std::string& spec) {
         devices_ = attempt;
         try {
             init(app_);
+            finishJob(true);  // the restart's kernels: the bodies go back on at once below
             break;
         } catch (const Error& e) {
             if (attempt.empty()) throw;
@@ -192,6 +214,10 @@ void NbodyDemo::rebuild() {
 
 void NbodyDemo::loadBodies(const std::vector<Body>& bodies, float viewRadius) {
     system_->load(bodies);
+    showLoadedBodies(bodies, viewRadius);
+}
+
+void NbodyDemo::showLoadedBodies(const std::vector<Body>& bodies, float viewRadius) {
     n_ = bodies.size();
     stepsInFlight_ = false;
 
@@ -229,6 +255,8 @@ std::string NbodyDemo::sceneLabel() const {
 }
 
 void NbodyDemo::resetScene() {
+    finishJob(true);  // the job's system is the one to reset
+    if (!sim_) return;
     rebuild();
     app_.notice("N-body reset: " + std::string(presetInfo(preset_).name) +
                 ", N = " + std::to_string(n_));
@@ -287,17 +315,12 @@ void NbodyDemo::publish() {
 
 // ---- frame ------------------------------------------------------------------------------------
 
-void NbodyDemo::queueSlowSetting(const std::string& key, const std::string& value,
-                                 const std::string& what) {
-    queued_ = QueuedSetting{key, value, what, 0};
-}
-
 void NbodyDemo::step(const FrameInfo& frame) {
+    if (!finishJob(false)) return;  // the scene waits for its kernels; the frame goes on
     if (!sim_) return;
-    if (queued_ && queued_->stepsSeen++ >= 1) {  // its notice is on the screen now
-        const QueuedSetting q = *std::exchange(queued_, std::nullopt);
-        app_.attempt([&] { set(q.key, q.value); });
-        if (!sim_) return;
+    if (!systemReady()) {  // a new N, variant or precision: build (and tune) first
+        prepareSystem();
+        if (job_) return;
     }
     NbodyFrameSample sample;
     sample.frameMs = frame.index > 0 ? frame.dt * 1000.0 : -1;
@@ -385,7 +408,7 @@ void NbodyDemo::runSteps(int steps) {
 // enqueued only now, behind a GPU-side wait for everything GL drew and presented; the next
 // frame draws their result behind a GPU-side wait for the copy. No CPU wait on either side.
 void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
-    if (deferredSteps_ == 0 || !sim_) return;
+    if (deferredSteps_ == 0 || !sim_ || job_) return;
     if (stepsInFlight_) collectStepTimings();
     try {
         positions_->orderAfterDrawing();
@@ -397,7 +420,8 @@ void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
 }
 
 void NbodyDemo::draw(const FrameInfo& frame) {
-    if (!positions_ || !renderer_) return;
+    // While a job runs the queue and bridges are its: the window shows the clear colour.
+    if (!positions_ || !renderer_ || job_) return;
     BridgeView pv, vv;
     try {
         pv = positions_->view();
@@ -528,6 +552,7 @@ void NbodyDemo::recordFrame(const FrameInfo& frame) {
 std::string NbodyDemo::setupDescription() {
     std::string config = "?";
     try {
+        if (!sim_->forceKernelReady()) throw Error("not built");  // quitting mid-tune: no tune now
         config = describe(sim_->effectiveKernelConfig());
         if (sim_->kernelConfig().variant == NbodyVariant::Auto) config = "auto:" + config;
     } catch (const std::exception&) {
@@ -626,6 +651,7 @@ std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
 // ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
 
 void NbodyDemo::kernelsReloaded() {
+    finishJob(true);  // the job's kernels are replaced once it is done with them
     if (system_)
         system_->forEachDevice([](NbodySimulation& s) {
             s.reloadKernels();
@@ -637,6 +663,7 @@ void NbodyDemo::shadersReloaded() {
 }
 
 Demo::ReferenceResult NbodyDemo::checkReference() {
+    finishJob(true);
     if (!sim_) return {};
     const ReferenceCheck r = checkNbodyAgainstReference(*sim_, system_->readBodies(),
                                                         system_->readAccelerationsDouble());

@@ -3,6 +3,7 @@
 // frame through the interop bridge, drawn as point sprites, steered from four ImGui panels
 // (Simulation, Interop, Timings, Diagnostics; the panels live in app/nbody_*_panel.cpp).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "app/gui/panel_stacks.hpp"
 #include "app/nbody/engine.hpp"
 #include "app/nbody/timings.hpp"
+#include "common/background_job.hpp"
 #include "common/settings_table.hpp"
 #include "compute/interop/buffer_bridge.hpp"
 #include "compute/interop/interop_path.hpp"
@@ -105,12 +107,11 @@ class NbodyDemo final : public Demo {
     // Throws clviz::Error when it cannot start (several devices, MPI ranks).
     void startComparison();
 
-    // A setting that blocks for seconds (a new N re-tunes auto, a variant's first build, the
-    // auto-tune): the GUI queues it, a "Working: ..." notice is drawn and shown first, and the
-    // setting runs in the next frame's step, so the window never freezes without a word.
-    void queueSlowSetting(const std::string& key, const std::string& value,
-                          const std::string& what);
-    const std::string& busyWith() const { return queued_ ? queued_->what : noWork_; }
+    // Builds and auto-tunes (the start, a new N or variant re-tuning auto, the Auto-tune button)
+    // run off the frame where the app allows it (AppServices::workOffFrame): frames go on with a
+    // clear scene and this progress line ("Auto-tuning tiled (variant 1 of 3) (5 of 25)"), and the
+    // demo switches to the result when the work is done. "" while nothing runs.
+    std::string progressLine() const;
     bool comparing() const { return compareNext_ < compareQueue_.size(); }
     const std::vector<VariantRun>& comparison() const { return comparison_; }
     // The last comparison as CSV or JSON ("csv", "json").
@@ -143,6 +144,8 @@ class NbodyDemo final : public Demo {
     // Builds the preset's bodies for n_ and loads them; the camera frames them.
     void rebuild();
     void loadBodies(const std::vector<Body>& bodies, float viewRadius);
+    // loadBodies() after system_->load(bodies): N, colour scales, camera, bridges, diagnostics.
+    void showLoadedBodies(const std::vector<Body>& bodies, float viewRadius);
     void resetScene();
 
     // --- interop ---
@@ -201,13 +204,27 @@ class NbodyDemo final : public Demo {
     std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
     PanelRect timingsRect_, diagnosticsRect_;
     void compareNextVariant();
-    void busyNotice(const FrameInfo& frame);
-    struct QueuedSetting {
-        std::string key, value, what;
-        int stepsSeen = 0;  // runs at the second step: the first frame shows the notice
+
+    // --- work off the frame (app/nbody/work.cpp) ---
+    // One job at a time. Its work touches only the system (never GL, never a member the frame
+    // reads); `done` applies the result on the frame's thread. Without the app's leave (or under
+    // MPI, whose calls stay on the main thread) the work runs at once, inside the caller.
+    struct Job {
+        std::unique_ptr<BackgroundJob> work;
+        std::function<void()> done;
+        bool failureStopsDemo = true;  // else an error notice (the Auto-tune button's)
     };
-    std::optional<QueuedSetting> queued_;
-    std::string noWork_;
+    std::unique_ptr<Job> job_;
+    bool workOffFrame() const;
+    void startJob(const std::string& title, BackgroundJob::Work work, std::function<void()> done,
+                  bool failureStopsDemo = true);
+    // Applies a finished job; with `wait`, waits for it first. False while it runs. Rethrows its
+    // failure (or notifies, for a job whose failure does not stop the demo).
+    bool finishJob(bool wait);
+    // Builds (and, under auto, tunes) the force kernel the next step needs, when it needs one.
+    bool systemReady() const;
+    void prepareSystem();
+    void progressNotice(const FrameInfo& frame);
     void comparePanel();
     std::vector<NbodyVariant> compareQueue_;
     std::size_t compareNext_ = 0;

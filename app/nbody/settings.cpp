@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "app/nbody/demo.hpp"
+#include "app/nbody/report_progress.hpp"
 #include "common/error.hpp"
 #include "common/flag_table.hpp"
 #include "common/parse.hpp"
@@ -253,6 +254,7 @@ std::string NbodyDemo::settingsHelp() {
 }
 
 void NbodyDemo::set(const std::string& key, const std::string& value) {
+    finishJob(true);  // a setting applies to the state the running job leads to
     if (!sim_) throw Error("the N-body demo is not running");
     if (!settings().apply(*this, key, value))
         throw Error("unknown N-body setting '" + key +
@@ -360,14 +362,26 @@ void NbodyDemo::loadState(const std::string& path) {
 }
 
 void NbodyDemo::autotune(double seconds) {
-    // Under auto: tune the variant it runs (auto then picks again with the new figure).
-    const NbodyVariant v = sim_->kernelConfig().variant == NbodyVariant::Auto
-                               ? sim_->effectiveKernelConfig().variant
-                               : sim_->kernelConfig().variant;
-    NbodyAutotuneResult r = sim_->autotune(v, seconds);
-    autotuneLog_ = r.log;
-    app_.notice("auto-tune: best " + describe(r.best) + " (" + std::to_string(r.bestMs) +
-                " ms per force pass, " + std::to_string(r.candidates) + " candidates)");
+    auto result = std::make_shared<NbodyAutotuneResult>();
+    NbodySimulation* sim = sim_;
+    NbodySystem* system = system_.get();
+    startJob(
+        std::string("Auto-tuning ") + variantName(sim->kernelConfig().variant),
+        [sim, system, seconds, result](JobProgress& progress) {
+            NbodyProgressReports reports(*system, progress);
+            // Under auto: tune the variant it runs (auto then picks again with the new figure).
+            const NbodyVariant v = sim->kernelConfig().variant == NbodyVariant::Auto
+                                       ? sim->effectiveKernelConfig().variant
+                                       : sim->kernelConfig().variant;
+            *result = sim->autotune(v, seconds);
+        },
+        [this, result] {
+            const NbodyAutotuneResult& r = *result;
+            autotuneLog_ = r.log;
+            app_.notice("auto-tune: best " + describe(r.best) + " (" + std::to_string(r.bestMs) +
+                        " ms per force pass, " + std::to_string(r.candidates) + " candidates)");
+        },
+        false);
 }
 
 }  // namespace clviz

@@ -222,6 +222,18 @@ NbodyKernelConfig NbodySimulation::effectiveKernelConfig() {
     });
 }
 
+bool NbodySimulation::forceKernelReady() const {
+    if (!n_) return true;
+    if (config_.variant == NbodyVariant::Tree) return tree_ != nullptr;
+    NbodyVariant v = config_.variant;
+    if (v == NbodyVariant::Auto) {
+        if (autoN_ != n_ || autoPrecision_ != precision_) return false;  // not picked yet
+        v = autoConfig_.variant;
+    }
+    if (v == NbodyVariant::Pairs) return pairs_ != nullptr;
+    return kernels_->current != nullptr;
+}
+
 TreeForce& NbodySimulation::tree() {
     if (!tree_) tree_ = std::make_unique<TreeForce>(cc_);
     return *tree_;

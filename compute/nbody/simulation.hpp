@@ -8,10 +8,12 @@
 // (e.g. copying positions() into a GL buffer) see the new state without extra synchronization.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/core/cl.hpp"
@@ -195,6 +197,14 @@ class NbodySimulation : public NbodySystem {
     // The other config fields are ignored under Auto. Changing N or the precision re-picks.
     const std::string& autoChoice() const { return autoWhy_; }
     void setAutoTuneBudget(double secondsPerVariant) { autoBudget_ = secondsPerVariant; }
+    // Where the slow calls (autotune(), Auto's pick) say how far they got, e.g. ("Auto-tuning
+    // tiled (variant 2 of 3)", 5, 25): candidate 5 of at most 25. The reporter may throw to stop
+    // the call (a cancelled background job does); the kernel choice is then as it was. Null: none.
+    using Progress = std::function<void(const std::string& what, int done, int total)>;
+    void setProgress(Progress progress) { progress_ = std::move(progress); }
+    // True when the next step builds and tunes nothing: effectiveKernelConfig() did that work for
+    // the current variant, N and precision. A viewer runs that call off the frame while false.
+    bool forceKernelReady() const;
     std::vector<int> workGroupSizeChoices() const;  // powers of two up to the device limit
 
     // Relative force error |a - a_direct| / |a_direct| of `samples` bodies spread over the state,
@@ -315,7 +325,9 @@ class NbodySimulation : public NbodySystem {
     NbodyPrecision autoPrecision_ = NbodyPrecision::Float;
     NbodyKernelConfig autoConfig_;
     std::string autoWhy_;
-    bool accCurrent_ = false;  // acc holds a(x) for the current x and softening
+    Progress progress_;
+    std::string progressContext_;  // Auto's pick: " (variant 2 of 3)" while it tunes one
+    bool accCurrent_ = false;      // acc holds a(x) for the current x and softening
     NbodyEnergyReference energyReference_;
     std::size_t ownedBegin_ = 0, ownedCount_ = 0;  // the bodies this simulation moves
 

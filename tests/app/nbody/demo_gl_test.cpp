@@ -9,12 +9,15 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "app/gui/layout.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/nbody/snapshot.hpp"
 #include "tests/app/gui/headless_imgui.hpp"
@@ -46,6 +49,8 @@ class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
         app.notify = [this](bool isError, const std::string& m) {
             (isError ? notices_.errors : notices_.notices).push_back(m);
         };
+        app.workOffFrame = [this] { return offFrame_; };
+        app_ = app;
         demo_ = std::make_unique<NbodyDemo>();
         demo_->init(app);
         ASSERT_NO_THROW(demo_->set("diagnostics", "0"));
@@ -91,6 +96,8 @@ class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
     }
 
     Notices notices_;
+    bool offFrame_ = false;  // AppServices::workOffFrame: the tests of work off the frame set it
+    AppServices app_;
     std::unique_ptr<NbodyDemo> demo_;
     std::vector<PlatformInfo> platforms_;
 };
@@ -646,18 +653,143 @@ TEST_F(NbodyDemoTest, CompareVariantsTimesEveryVariantAndExports) {
 namespace clviz {
 namespace {
 
-// Issue 27: x2 on N froze the window for seconds without a word. A slow setting from the GUI is
-// queued: the frame that shows "Working: ..." comes first, the setting runs in the next step.
-TEST_F(NbodyDemoTest, ASlowSettingShowsItsNoticeBeforeItRuns) {
+// Issue 27: a build or an auto-tune froze the window for seconds. Off the frame (the viewer's
+// default), frames go on while it runs: the scene waits (clear), the GUI shows the progress line,
+// and the scene comes back when the work is done.
+class NbodyWorkTest : public NbodyDemoTest {
+  protected:
+    // One frame as the app runs it, with the GUI; returns the GUI layout of the frame.
+    std::string guiFrame(long long index) {
+        runFrame(index);
+        ImGui::GetIO().DeltaTime = 1.0f / 60;
+        ImGui::NewFrame();
+        demo_->gui(frame(index));
+        ImGui::Render();
+        return guiLayoutText();
+    }
+    // Frames until the work is done (at most `limit`); the progress lines seen on the way.
+    std::vector<std::string> framesUntilDone(long long* index, int limit = 100000) {
+        std::vector<std::string> lines;
+        for (int i = 0; i < limit && !demo_->progressLine().empty(); ++i) {
+            const std::string line = demo_->progressLine();
+            const std::string layout = guiFrame((*index)++);
+            if (lines.empty() || lines.back() != line) lines.push_back(line);
+            if (!demo_->progressLine().empty())  // still running: the frame showed the line
+                EXPECT_NE(layout.find("##nbody-progress/text"), std::string::npos) << layout;
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a frame's worth
+        }
+        return lines;
+    }
+};
+
+TEST_F(NbodyWorkTest, FramesGoOnWhileAnAutoTuneRunsAndShowItsProgress) {
+    ASSERT_NO_THROW(demo_->set("n", "1000"));
+    ASSERT_NO_THROW(demo_->set("variant", "tiled"));
+    runFrame(0);
+    const double before = savedTime();
+    test::HeadlessImGui imgui(ImVec2(320, 240));
+    offFrame_ = true;
+    ASSERT_NO_THROW(demo_->set("autotune", "1.5"));  // returns at once: the tune runs off the frame
+    EXPECT_EQ(demo_->progressLine().rfind("Auto-tuning tiled", 0), 0u) << demo_->progressLine();
+    long long index = 1;
+    const long long first = index;
+    const std::vector<std::string> lines = framesUntilDone(&index);
+    ASSERT_TRUE(demo_->progressLine().empty()) << "the tune never finished";
+    // Each candidate is a build and a few force passes (tens of ms on a CPU): many frames ran.
+    EXPECT_GE(index - first, 5) << "the frames waited for the tune";
+    bool counted = false;  // "Auto-tuning tiled (k of n)"
+    for (const std::string& l : lines)
+        counted = counted || l.find(" of ") != std::string::npos;
+    EXPECT_TRUE(counted) << (lines.empty() ? "no progress line" : lines.back());
+    ASSERT_FALSE(notices_.notices.empty());
+    EXPECT_EQ(notices_.notices.back().rfind("auto-tune: best", 0), 0u) << notices_.notices.back();
+    EXPECT_TRUE(notices_.errors.empty()) << notices_.errors.front();
+    // The frames during the work did not step; the one that saw it done did, and so do the next.
+    const double done = savedTime();
+    guiFrame(index++);
+    const double dt = savedTime() - done;
+    EXPECT_GT(dt, 0);
+    EXPECT_NEAR(done - before, dt, 1e-9) << "the scene stepped while the tune had the queue";
+    EXPECT_GT(litShare(), 0.0);
+}
+
+TEST_F(NbodyWorkTest, TheStartBuildsOffTheFrame) {
+    demo_->shutdown();
+    demo_.reset();
+    offFrame_ = true;
+    demo_ = std::make_unique<NbodyDemo>();
+    demo_->init(app_);  // returns before the kernels are built
+    EXPECT_FALSE(demo_->progressLine().empty());
+    EXPECT_NE(demo_->titleStatus().find("N = "), std::string::npos);
+    test::HeadlessImGui imgui(ImVec2(320, 240));
+    long long index = 0;
+    framesUntilDone(&index);
+    ASSERT_TRUE(demo_->progressLine().empty());
+    ASSERT_NO_THROW(demo_->set("diagnostics", "0"));
+    const double before = savedTime();
+    guiFrame(index++);
+    EXPECT_GT(savedTime(), before);
+    EXPECT_TRUE(notices_.errors.empty()) << notices_.errors.front();
+}
+
+TEST_F(NbodyWorkTest, ANewNRetunesOffTheFrameAndASettingWaitsForTheWork) {
     ASSERT_NO_THROW(demo_->set("n", "128"));
     runFrame(0);
-    demo_->queueSlowSetting("n", "256", "rebuilding the scene with N = 256");
-    EXPECT_EQ(demo_->busyWith(), "rebuilding the scene with N = 256");
-    runFrame(1);  // this frame draws the notice; the scene is still the old one
-    EXPECT_NE(demo_->titleStatus().find("N = 128"), std::string::npos) << demo_->titleStatus();
-    runFrame(2);
-    EXPECT_NE(demo_->titleStatus().find("N = 256"), std::string::npos) << demo_->titleStatus();
-    EXPECT_EQ(demo_->busyWith(), "");
+    offFrame_ = true;
+    ASSERT_NO_THROW(demo_->set("n", "300"));  // auto picks again for the new N: at the next step
+    runFrame(1);
+    EXPECT_FALSE(demo_->progressLine().empty()) << "no work started for the new N";
+    // A setting while the work runs waits for it, then applies to the state it led to.
+    ASSERT_NO_THROW(demo_->set("n", "257"));
+    EXPECT_NE(demo_->titleStatus().find("N = 257"), std::string::npos) << demo_->titleStatus();
+    long long index = 2;
+    test::HeadlessImGui imgui(ImVec2(320, 240));
+    guiFrame(index++);
+    framesUntilDone(&index);
+    const double before = savedTime();
+    guiFrame(index++);
+    EXPECT_GT(savedTime(), before);
+    EXPECT_EQ(savedBodies().size(), 257u);
+}
+
+TEST_F(NbodyWorkTest, AFailedTuneIsAnErrorNoticeAndTheSceneRunsOn) {
+    ASSERT_NO_THROW(demo_->set("n", "200"));
+    ASSERT_NO_THROW(demo_->set("variant", "tree"));
+    runFrame(0);
+    offFrame_ = true;
+    ASSERT_NO_THROW(demo_->set("autotune", "1"));
+    long long index = 1;
+    test::HeadlessImGui imgui(ImVec2(320, 240));
+    framesUntilDone(&index);
+    ASSERT_FALSE(notices_.errors.empty());
+    EXPECT_NE(notices_.errors.back().find("no launch configuration to auto-tune"),
+              std::string::npos)
+        << notices_.errors.back();
+    const double before = savedTime();
+    guiFrame(index++);
+    EXPECT_GT(savedTime(), before);
+}
+
+TEST_F(NbodyWorkTest, QuittingMidTuneCancelsItAndReturnsPromptly) {
+    ASSERT_NO_THROW(demo_->set("n", "1000"));
+    ASSERT_NO_THROW(demo_->set("variant", "tiled"));
+    runFrame(0);
+    offFrame_ = true;
+    ASSERT_NO_THROW(demo_->set("autotune", "60"));
+    long long index = 1;
+    // Until the tune is into its candidates (the first report).
+    while (demo_->progressLine().find(" of ") == std::string::npos) {
+        ASSERT_FALSE(demo_->progressLine().empty()) << "the 60 s tune ended by itself";
+        runFrame(index++);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    demo_->shutdown();  // as the app's quit does
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    demo_.reset();
+    // Cancelled at the next candidate, not after the 60 s budget.
+    EXPECT_LT(seconds, 30) << "the shutdown waited for the whole tune";
 }
 
 }  // namespace
