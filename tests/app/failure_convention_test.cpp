@@ -35,6 +35,7 @@ class RecordingControls : public AppControls {
         calls.push_back("gui-scale " + std::to_string(scale));
     }
     void setDevicesPanel(bool shown) override { record("devices", shown); }
+    void setWorkOffFrame(bool on) override { record("off-frame", on); }
     void switchDemo(int index) override {
         if (!switchFailure.empty()) throw Error(switchFailure);
         calls.push_back("demo " + std::to_string(index));

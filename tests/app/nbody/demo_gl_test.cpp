@@ -674,8 +674,9 @@ class NbodyWorkTest : public NbodyDemoTest {
             const std::string line = demo_->progressLine();
             const std::string layout = guiFrame((*index)++);
             if (lines.empty() || lines.back() != line) lines.push_back(line);
-            if (!demo_->progressLine().empty())  // still running: the frame showed the line
+            if (!demo_->progressLine().empty()) {  // still running: the frame showed the line
                 EXPECT_NE(layout.find("##nbody-progress/text"), std::string::npos) << layout;
+            }
             std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a frame's worth
         }
         return lines;
