@@ -1,8 +1,8 @@
 #include "common/directory_listing.hpp"
 
+#include "common/text.hpp"
+
 #include <algorithm>
-#include <cctype>
-#include <cstdio>
 #include <filesystem>
 
 namespace clviz {
@@ -19,13 +19,6 @@ std::string folderOfTypedPath(const std::string& typed) {
     while (s.size() > 1 && s.back() == '/')
         s.pop_back();
     return s.empty() ? "/" : s;
-}
-
-static std::string lowered(const std::string& s) {
-    std::string out = s;
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
 }
 
 DirectoryListing listDirectory(const std::string& folder, std::size_t cap) {
@@ -59,26 +52,10 @@ DirectoryListing listDirectory(const std::string& folder, std::size_t cap) {
     std::sort(listing.entries.begin(), listing.entries.end(),
               [](const DirectoryEntry& a, const DirectoryEntry& b) {
                   if (a.isDirectory != b.isDirectory) return a.isDirectory;
-                  const std::string la = lowered(a.name), lb = lowered(b.name);
+                  const std::string la = toLower(a.name), lb = toLower(b.name);
                   return la != lb ? la < lb : a.name < b.name;
               });
     return listing;
-}
-
-std::string humanBytes(std::uintmax_t bytes) {
-    const char* units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-    double v = static_cast<double>(bytes);
-    int u = 0;
-    while (v >= 1000 && u < 5) {
-        v /= 1000;
-        ++u;
-    }
-    char buf[32];
-    if (u == 0)
-        std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
-    else
-        std::snprintf(buf, sizeof buf, v < 10 ? "%.1f %s" : "%.0f %s", v, units[u]);
-    return buf;
 }
 
 }  // namespace clviz

@@ -29,7 +29,4 @@ std::string folderOfTypedPath(const std::string& typed);
 
 DirectoryListing listDirectory(const std::string& folder, std::size_t cap = 2000);
 
-// "12.3 MB", "512 B": a file's size for the listing (decimal units).
-std::string humanBytes(std::uintmax_t bytes);
-
 }  // namespace clviz

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/format_bytes.hpp"
 #include "common/quoted_path.hpp"
 
 namespace clviz {
@@ -91,7 +92,7 @@ bool FileDialog::drawListing() {
         }
         if (!e.isDirectory) {
             ImGui::SameLine(ImGui::GetFontSize() * 22);
-            ImGui::TextDisabled("%s", humanBytes(e.bytes).c_str());
+            ImGui::TextDisabled("%s", formatBytes(e.bytes).c_str());
         }
     }
     if (listing_.entriesSeen > listing_.entries.size())

@@ -1,5 +1,6 @@
 // The File dialog's folder listing (issue 27: Open was a typed path with nothing to pick from).
 #include "common/directory_listing.hpp"
+#include "common/format_bytes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -61,11 +62,11 @@ TEST(DirectoryListing, TypedPathsPointIntoTheirFolder) {
     EXPECT_EQ(folderOfTypedPath(""), fs::current_path().string());
 }
 
-TEST(DirectoryListing, SizesInDecimalUnits) {
-    EXPECT_EQ(humanBytes(0), "0 B");
-    EXPECT_EQ(humanBytes(999), "999 B");
-    EXPECT_EQ(humanBytes(1500), "1.5 kB");
-    EXPECT_EQ(humanBytes(150'000'000), "150 MB");
+TEST(FormatBytes, BinaryUnitsNamedAsSuch) {
+    EXPECT_EQ(formatBytes(0), "0 B");
+    EXPECT_EQ(formatBytes(1023), "1023 B");
+    EXPECT_EQ(formatBytes(1536), "1.5 KiB");
+    EXPECT_EQ(formatBytes(80ull << 30), "80.0 GiB");
 }
 
 }  // namespace
