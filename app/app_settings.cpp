@@ -16,10 +16,7 @@ using Value = const std::string&;
 const SettingTable<AppControls>& appSettings() {
     // The keys LiveReload owns keep their handling there; the table holds their words.
     auto toLiveReload = [](const char* key) {
-        return [key](AppControls& a, Value v) {
-            const std::optional<std::string> why = a.setLiveReload(key, v);
-            if (why && !why->empty()) throw Error(*why);
-        };
+        return [key](AppControls& a, Value v) { a.setLiveReload(key, v); };
     };
     static const SettingTable<AppControls> table = {
         {{"vsync", "on|off", "Syncs buffer swaps to the display"},
@@ -52,8 +49,7 @@ const SettingTable<AppControls>& appSettings() {
              if (!entry)
                  throw Error("unknown demo " + quotedPath(v) + " (available: " + demoIdList() +
                              ")");
-             const int index = static_cast<int>(entry - registeredDemos().data());
-             if (std::string why = a.switchDemo(index); !why.empty()) throw Error(why);
+             a.switchDemo(static_cast<int>(entry - registeredDemos().data()));
          }},
         {{"screenshot", "FILE.png", "Writes the window (with GUI) as PNG after this frame"},
          [](AppControls& a, Value v) {
@@ -63,6 +59,10 @@ const SettingTable<AppControls>& appSettings() {
          }},
         {{"layout", "FILE", "Writes where each GUI window was drawn (as --layout)"},
          [](AppControls& a, Value v) { a.queueLayout(v); }},
+        {{"off-frame", "on|off",
+          "Builds and auto-tunes run while frames go on, with a progress line (default on; off "
+          "with --frames or --seconds, so that those runs see the same frames every time)"},
+         [](AppControls& a, Value v) { a.setWorkOffFrame(settingOnOff("app.off-frame", v)); }},
         {{"minimized", "on|off", "Test hook: runs frames as if the window had size 0x0"},
          [](AppControls& a, Value v) { a.setForcedMinimized(settingOnOff("app.minimized", v)); }},
         {{"device-name", "TEXT", "Test hook: the device name the overlay shows"},
@@ -84,15 +84,10 @@ const SettingTable<AppControls>& appSettings() {
     return table;
 }
 
-std::string applyAppSetting(AppControls& app, const std::string& key, const std::string& value) {
-    try {
-        if (!appSettings().apply(app, key, value))
-            return "unknown app setting 'app." + key + "' (" +
-                   settingKeyList(appSettings().docs(), "app.") + ")";
-    } catch (const std::exception& e) {  // ClError too: OpenCL failures arrive as clviz::Error
-        return e.what();
-    }
-    return "";
+void applyAppSetting(AppControls& app, const std::string& key, const std::string& value) {
+    if (!appSettings().apply(app, key, value))
+        throw Error("unknown app setting 'app." + key + "' (" +
+                    settingKeyList(appSettings().docs(), "app.") + ")");
 }
 
 }  // namespace clviz

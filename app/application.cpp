@@ -22,6 +22,7 @@
 #include "app/gui/panel_stacks.hpp"
 #include "app/gui/window_title.hpp"
 #include "common/error.hpp"
+#include "common/frame_trace.hpp"
 #include "common/quoted_path.hpp"
 #include "render/gl/screenshot.hpp"
 
@@ -114,6 +115,8 @@ Application::Application(const AppOptions& options, ViewerStart start)
     services_.resolveErrors = [this](const std::string& fragment) {
         notices_.resolveErrorsMentioning(fragment);
     };
+    workOffFrame_ = !options_.frames && !options_.seconds;
+    services_.workOffFrame = [this] { return workOffFrame_; };
     services_.requestScreenshot = [this](const std::string& path) {
         pendingScreenshots_.push_back(path.empty() ? timestampedScreenshotName() : path);
     };
@@ -144,13 +147,12 @@ void Application::setGuiScale(float scale) {
     scaleDirty_ = true;
 }
 
-std::string Application::switchDemo(int index) {
-    return index == activeDemo_ ? std::string() : activateDemo(index);
+void Application::switchDemo(int index) {
+    if (index != activeDemo_) activateDemo(index);
 }
 
-std::optional<std::string> Application::setLiveReload(const std::string& key,
-                                                      const std::string& value) {
-    return liveReload_.set(key, value, demo_.get());
+void Application::setLiveReload(const std::string& key, const std::string& value) {
+    liveReload_.set(key, value, demo_.get());
 }
 
 void Application::createCompute(const GlContextHandles& gl) {
@@ -259,7 +261,7 @@ void Application::dropParkedDemos() {
     }
 }
 
-std::string Application::activateDemo(int index) {
+void Application::activateDemo(int index) {
     const int from = activeDemo_;
     const DemoEntry& entry = registeredDemos().at(index);
     parked_.resize(registeredDemos().size());
@@ -277,7 +279,7 @@ std::string Application::activateDemo(int index) {
         demo_ = std::move(parked_[index]);
         activeDemo_ = index;
         glfwSetWindowTitle(window_.handle(), ("clviz - " + entry.title).c_str());
-        return "";
+        return;
     }
     if (from >= 0) showStartingFrame("Starting " + entry.title + "...");
     try {
@@ -286,11 +288,8 @@ std::string Application::activateDemo(int index) {
         demo_ = std::move(demo);
         activeDemo_ = index;
         glfwSetWindowTitle(window_.handle(), ("clviz - " + entry.title).c_str());
-        return "";
-    } catch (const std::exception& e) {
-        const std::string why = "cannot start " + entry.title + ": " + describe(e);
-        notify(true, why);
-        return why;
+    } catch (const std::exception& e) {  // a bug in init() too: the app runs on without it
+        throw Error("cannot start " + entry.title + ": " + describe(e));
     }
 }
 
@@ -307,16 +306,36 @@ std::string settingOrigin(const std::string& flag, const Setting& s, const std::
 
 }  // namespace
 
-std::string Application::applySetting(const Setting& s) {
+void Application::applySetting(const Setting& s) {
     if (s.key.rfind("app.", 0) == 0) return applyAppSetting(*this, s.key.substr(4), s.value);
-    if (!demo_) return "no demo is running to take " + quotedPath(s.key);
-    std::string error;
+    if (!demo_) throw Error("no demo is running to take " + quotedPath(s.key));
     try {
-        error = demo_->set(s.key, s.value);
-    } catch (const std::exception& e) {
-        error = describe(e);
+        demo_->set(s.key, s.value);
+    } catch (const std::exception& e) {  // the demo's name leads; a bug's message is shown too
+        throw Error(std::string(demo_->name()) + ": " + describe(e));
     }
-    return error.empty() ? "" : std::string(demo_->name()) + ": " + error;
+}
+
+bool Application::applyFromCommandLine(const std::string& origin, const Setting& s) {
+    try {
+        applySetting(s);
+        return true;
+    } catch (const std::exception& e) {  // refused: the caller exits with status 2
+        const std::string why = describe(e);
+        std::fprintf(stderr, "clviz: error: %s%s\n", settingOrigin(origin, s, why).c_str(),
+                     why.c_str());
+        return false;
+    }
+}
+
+bool Application::applyFromGui(const Setting& s) {
+    try {
+        applySetting(s);
+        return true;
+    } catch (const std::exception& e) {
+        notify(true, describe(e));
+        return false;
+    }
 }
 
 void Application::perform(AppAction action) {
@@ -347,13 +366,18 @@ void Application::perform(AppAction action) {
 
 int Application::run() {
     if (const int status = start(); status != 0) return status;
-    for (long long index = 0; frame(index); ++index) {
+    for (long long index = 0;; ++index) {
+        const double begin = glfwGetTime();
+        const bool more = frame(index);
+        frameTrace_.add(1e3 * (glfwGetTime() - begin));
+        if (!more) break;
     }
     return finish();
 }
 
-// One frame that says what is being prepared, before the demo's init() builds its kernels (9-16 s
-// of black window on a cold start, issue 27): the window shows at once and says why it waits.
+// One frame that says what is being prepared, before the demo's init(): the window shows at once.
+// A demo that builds off the frame (AppServices::workOffFrame) then draws its own progress; one
+// that builds in init(), or any under --frames, leaves this frame up while it does.
 void Application::showStartingFrame(const std::string& what) {
     int width = 0, height = 0;
     window_.framebufferSize(width, height);
@@ -380,17 +404,21 @@ void Application::showStartingFrame(const std::string& what) {
 int Application::start() {
     if (startDemo_ >= 0)
         showStartingFrame("Starting " + registeredDemos()[startDemo_].title + "...");
+    // Read before the demo starts, whose start-up build follows it; applied again below.
+    for (const Setting& s : options_.settings)
+        if (s.key == "app.off-frame") applySetting(s);
     if (startDemo_ < 0) {
         notify(false, "no demos are registered: showing the shell only");
-    } else if (!activateDemo(startDemo_).empty()) {
-        return 1;  // activateDemo already said why
+    } else {
+        try {
+            activateDemo(startDemo_);
+        } catch (const Error& e) {
+            notify(true, e.what());
+            return 1;
+        }
     }
     for (const Setting& s : options_.settings)
-        if (std::string why = applySetting(s); !why.empty()) {
-            std::fprintf(stderr, "clviz: error: %s%s\n", settingOrigin("--set ", s, why).c_str(),
-                         why.c_str());
-            return 2;
-        }
+        if (!applyFromCommandLine("--set ", s)) return 2;
     startTime_ = lastTime_ = glfwGetTime();
     return 0;
 }
@@ -426,9 +454,22 @@ int Application::finish() {
     if (settingRefused_) return 2;
     int status = 0;
     if (!options_.savePath.empty()) {
-        if (std::string why = applySetting({"save", options_.savePath}); !why.empty()) {
+        try {
+            applySetting({"save", options_.savePath});
+        } catch (const std::exception& e) {
             std::fprintf(stderr, "clviz: error: --save %s: %s\n",
-                         quotedPath(options_.savePath).c_str(), why.c_str());
+                         quotedPath(options_.savePath).c_str(), describe(e).c_str());
+            status = 2;
+        }
+    }
+    if (!options_.frameTracePath.empty()) {
+        constexpr std::size_t kWarmupFrames = 1;  // the first frame builds kernels
+        std::printf("%s\n", describe(frameTrace_.summary(kWarmupFrames), kWarmupFrames).c_str());
+        std::fflush(stdout);
+        try {
+            frameTrace_.writeCsv(options_.frameTracePath);
+        } catch (const Error& e) {
+            std::fprintf(stderr, "clviz: error: %s\n", e.what());
             status = 2;
         }
     }
@@ -443,11 +484,7 @@ bool Application::takeInput(long long index) {
     glfwPollEvents();
     while (nextTimed_ < options_.timed.size() && options_.timed[nextTimed_].frame <= index) {
         const TimedSetting& t = options_.timed[nextTimed_++];
-        if (std::string why = applySetting(t.setting); !why.empty()) {
-            std::fprintf(
-                stderr, "clviz: error: %s%s\n",
-                settingOrigin("--set-at " + std::to_string(t.frame) + ":", t.setting, why).c_str(),
-                why.c_str());
+        if (!applyFromCommandLine("--set-at " + std::to_string(t.frame) + ":", t.setting)) {
             settingRefused_ = true;
             return false;
         }
@@ -530,7 +567,7 @@ void Application::actOnGuiRequests() {
     if (actions.hideGui) guiVisible_ = false;
     if (pendingFileSetting_) {
         const auto [key, path] = *std::exchange(pendingFileSetting_, std::nullopt);
-        if (const std::string why = applySetting({key, path}); !why.empty()) notify(true, why);
+        applyFromGui({key, path});
     }
     if (actions.guiScale >= 0) {
         guiScaleOverride_ = actions.guiScale;
@@ -538,11 +575,24 @@ void Application::actOnGuiRequests() {
     }
     if (actions.demoDeviceSet) {
         const auto& [key, set] = *actions.demoDeviceSet;
-        if (const std::string why = applySetting({key, set}); !why.empty()) notify(true, why);
+        applyFromGui({key, set});
     }
-    if (actions.switchDemo >= 0) {
-        const int previous = activeDemo_;
-        if (!activateDemo(actions.switchDemo).empty() && previous >= 0) activateDemo(previous);
+    if (actions.switchDemo >= 0) switchFromMenu(actions.switchDemo);
+}
+
+// The Demo menu: a demo that cannot start says why, and the one left comes back.
+void Application::switchFromMenu(int index) {
+    const int previous = activeDemo_;
+    try {
+        activateDemo(index);
+    } catch (const Error& e) {
+        notify(true, e.what());
+        if (previous < 0) return;
+        try {
+            activateDemo(previous);
+        } catch (const Error& again) {
+            notify(true, again.what());
+        }
     }
 }
 

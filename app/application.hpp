@@ -26,6 +26,7 @@
 #include "app/pointer_input.hpp"
 #include "app/viewer_start.hpp"
 #include "app/window.hpp"
+#include "common/frame_trace.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/interop/gl_device_query.hpp"
 
@@ -63,8 +64,13 @@ class Application : private AppControls {
     void skipMinimized(bool lastFrame);
     void actOnGuiRequests();
 
-    // Applies one setting: "app.*" keys here, the rest to the active demo. "" or why not.
-    std::string applySetting(const Setting& s);
+    // Applies one setting: "app.*" keys here, the rest to the active demo. Throws clviz::Error
+    // with the sentence the user sees (a demo's refusal led by its name).
+    void applySetting(const Setting& s);
+    // The catch sites of the failure convention (docs/architecture.md, "Failures"): apply `s` and
+    // say why not, on stderr after `origin` ("--set ") or as an error notice. False when refused.
+    bool applyFromCommandLine(const std::string& origin, const Setting& s);
+    bool applyFromGui(const Setting& s);
     // AppControls: what the app.* keys (app/app_settings.cpp) may change.
     void setVsync(bool on) override;
     void setPresent(bool on) override { present_ = on; }
@@ -72,17 +78,18 @@ class Application : private AppControls {
     void setGuiVisible(bool on) override { guiVisible_ = on; }
     void setGuiScale(float scale) override;
     void setDevicesPanel(bool shown) override { panels_.devices = shown; }
-    std::string switchDemo(int index) override;
+    void setWorkOffFrame(bool on) override { workOffFrame_ = on; }
+    void switchDemo(int index) override;
     void queueScreenshot(const std::string& path) override { pendingScreenshots_.push_back(path); }
     void queueLayout(const std::string& path) override { pendingLayouts_.push_back(path); }
     void setForcedMinimized(bool on) override { forcedMinimized_ = on; }
     void setDeviceName(const std::string& name) override { deviceNameOverride_ = name; }
-    std::optional<std::string> setLiveReload(const std::string& key,
-                                             const std::string& value) override;
+    void setLiveReload(const std::string& key, const std::string& value) override;
 
-    // Shuts down the active demo (if any) and starts demo `index`. On failure the error is
-    // shown and no demo is active; returns the error ("" on success).
-    std::string activateDemo(int index);
+    // Parks the active demo (if any) and starts demo `index`. On failure no demo is active and
+    // it throws clviz::Error ("cannot start TITLE: why").
+    void activateDemo(int index);
+    void switchFromMenu(int index);
     void stopDemo();
     void dropParkedDemos();  // shuts down the demos kept while another one runs
     // Runs a demo call; an exception stops the demo and shows why.
@@ -138,6 +145,7 @@ class Application : private AppControls {
     std::optional<std::pair<std::string, std::string>> pendingFileSetting_;  // (key, path)
 
     FrameStats stats_;
+    FrameTrace frameTrace_;  // every frame's wall time, for --frame-trace
     Notices notices_;
     DevicePanel devicePanel_;
     PanelStacks appStacks_;  // places Kernels, OpenCL devices and Keys like the demos' panels
@@ -146,6 +154,8 @@ class Application : private AppControls {
     bool present_ = true;           // app.present: swap each frame onto the screen
     bool forcedMinimized_ = false;  // app.minimized test hook
     bool quit_ = false;
+    // Builds and tunes off the frame (AppServices::workOffFrame): not under --frames or --seconds.
+    bool workOffFrame_ = true;
     std::vector<std::string> pendingScreenshots_;
     std::vector<std::string> pendingLayouts_;  // app.layout: GUI window rectangles, for tests
     std::string deviceNameOverride_;           // app.device-name test hook (overlay only)

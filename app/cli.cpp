@@ -126,6 +126,10 @@ std::vector<FlagRow> shellFlags(AppOptions& o) {
          "write where each GUI window was drawn in the last frame (name, x, y, width, height in "
          "pixels, one per line; for tests)",
          automation, [&o](const std::string& v) { o.layoutPath = v; }},
+        {"--frame-trace", Takes::Value, "FILE.csv",
+         "write every frame's wall time (frame,ms) at the end and print the median, the max and "
+         "max / median (frames after the first)",
+         automation, [&o](const std::string& v) { o.frameTracePath = v; }},
         {"--set", Takes::Value, "KEY=VALUE",
          "apply a setting before the first frame (repeatable); keys starting with \"app.\" go to "
          "the app (listed below), other keys to the active demo",

@@ -37,6 +37,7 @@ struct AppOptions {
     std::optional<double> seconds;    // --seconds: run this long, then exit 0
     std::string screenshotPath;       // --screenshot: PNG written after the last frame
     std::string layoutPath;           // --layout: GUI window rectangles after the last frame
+    std::string frameTracePath;       // --frame-trace: every frame's wall time (CSV) at the end
     std::string savePath;             // --save: set("save", path) after the last frame
     bool vsync = true;                // --vsync on|off
     bool fullscreen = false;          // --fullscreen

@@ -9,6 +9,7 @@
 
 #include "app/gui/file_dialog.hpp"
 #include "app/pointer_input.hpp"
+#include "common/error.hpp"
 #include "compute/core/device_info.hpp"
 #include "compute/core/device_select.hpp"
 
@@ -49,11 +50,30 @@ struct AppServices {
     void error(const std::string& m) const {
         if (notify) notify(true, m);
     }
+    // Where a demo's own control (a panel button, a key, a dropped file) meets the failure
+    // convention (docs/architecture.md, "Failures"): runs `f`; a clviz::Error it throws becomes an
+    // error notice, `context` before its sentence, and the demo runs on. False when it threw.
+    // Other exceptions are bugs and pass on (the shell stops the demo and says why).
+    template <class F>
+    bool attempt(F&& f, const std::string& context = "") const {
+        try {
+            f();
+            return true;
+        } catch (const Error& e) {
+            error(context + e.what());
+            return false;
+        }
+    }
     // Saves the window (scene and GUI) as PNG once this frame is drawn; an empty path picks a
     // timestamped name. The result is reported through notify.
     std::function<void(const std::string& path)> requestScreenshot;
     // Drops the error notices that mention `fragment` (live reload: a fixed kernel file's).
     std::function<void(const std::string& fragment)> resolveErrors;
+    // Whether builds and tunes may run on a worker thread while frames go on, the demo showing
+    // their progress and switching to the result when done (common/background_job.hpp). Asked
+    // when such work starts. Null or false: the demo does the work within the call that needs it,
+    // so headless runs (--frames, --seconds) and tests see the same frames every time.
+    std::function<bool()> workOffFrame;
 };
 
 // A demo's section of the OpenCL panel: a device set it runs on, which the user may change; the
@@ -100,11 +120,11 @@ class Demo {
     virtual void onDrop(const std::string& /*path*/) {}
 
     // Command interface for automation and tests (`--set key=value`, the test hooks): applies a
-    // setting by name, e.g. ("variant", "tiled"). Returns an empty string on success, else why not.
+    // setting by name, e.g. ("variant", "tiled"). A refused value or an unknown key throws
+    // clviz::Error with the sentence the user sees, and leaves the demo as it was where it can.
     // Called after init(): --set values before the first frame, --set-at ones before their frame
-    // (between frames, with the input), --save's ("save", FILE) after the last frame. Unknown
-    // keys should say so.
-    virtual std::string set(const std::string& key, const std::string& value) = 0;
+    // (between frames, with the input), --save's ("save", FILE) after the last frame.
+    virtual void set(const std::string& key, const std::string& value) = 0;
 
     // Live reload (app/live_reload.hpp), called at a frame boundary before gui(). Kernels: the
     // program cache holds new builds; fetch fresh kernels and keep the state (bodies, image,

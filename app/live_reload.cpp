@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 #include "app/cli.hpp"
@@ -39,20 +40,20 @@ std::string resolveDir(const std::string& value, const std::string& sourceTree) 
 }
 
 // Copies `from` over `to` as an editor saves: a temporary file renamed into place.
-std::string saveFileOver(const std::string& from, const std::string& to) {
+void saveFileOver(const std::string& from, const std::string& to) {
     std::ifstream in(from, std::ios::binary);
-    if (!in) return "cannot read " + from;
+    if (!in) throw Error("cannot read " + from);
     std::ostringstream contents;
     contents << in.rdbuf();
     const std::string temp = to + ".clviz-save";
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         out << contents.str();
-        if (!out) return "cannot write " + temp;
+        if (!out) throw Error("cannot write " + temp);
     }
     std::error_code ec;
     std::filesystem::rename(temp, to, ec);
-    return ec ? "cannot rename " + temp + " to " + to + ": " + ec.message() : "";
+    if (ec) throw Error("cannot rename " + temp + " to " + to + ": " + ec.message());
 }
 
 }  // namespace
@@ -66,10 +67,8 @@ void LiveReload::start(const AppServices& app, const std::string& kernelDir,
     if (!kernelDir.empty()) setKernelDirectory(kernelDir);
     if (!shaderDir.empty()) setShaderDirectory(shaderDir);
     // Errors here are command-line errors: the caller reports them.
-    if (const std::string dir = kernelDirectory(); !dir.empty())
-        if (std::string why = watchKernels(dir); !why.empty()) throw Error(why);
-    if (const std::string dir = shaderDirectory(); !dir.empty())
-        if (std::string why = watchShaders(dir); !why.empty()) throw Error(why);
+    if (const std::string dir = kernelDirectory(); !dir.empty()) watchKernels(dir);
+    if (const std::string dir = shaderDirectory(); !dir.empty()) watchShaders(dir);
 }
 
 void LiveReload::stop() {
@@ -84,33 +83,23 @@ void LiveReload::report(bool isError, const std::string& message) {
         app_.notice(message);
 }
 
-std::string LiveReload::watchKernels(const std::string& dir) {
+void LiveReload::watchKernels(const std::string& dir) {
     if (!dir.empty() && !std::filesystem::is_directory(dir))
-        return "cannot watch " + dir + ": not a directory";  // keep the sources in use
+        throw Error("cannot watch " + dir + ": not a directory");  // keep the sources in use
     kernels_.reset();
     setKernelDirectory(dir);
-    if (dir.empty()) return "";  // embedded: programs built from now on use them
-    try {
-        kernels_ = std::make_unique<KernelReloader>(app_.compute->programs(), dir);
-    } catch (const Error& e) {
-        return e.what();
-    }
+    if (dir.empty()) return;  // embedded: programs built from now on use them
+    kernels_ = std::make_unique<KernelReloader>(app_.compute->programs(), dir);
     kernels_->reloadAll();  // the directory may hold other sources than the running builds
-    return "";
 }
 
-std::string LiveReload::watchShaders(const std::string& dir) {
+void LiveReload::watchShaders(const std::string& dir) {
     if (!dir.empty() && !std::filesystem::is_directory(dir))
-        return "cannot watch " + dir + ": not a directory";
+        throw Error("cannot watch " + dir + ": not a directory");
     shaders_.reset();
     setShaderDirectory(dir);
-    if (dir.empty()) return "";
-    try {
-        shaders_ = std::make_unique<FileWatcher>(dir, std::vector<std::string>{".vert", ".frag"});
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    if (dir.empty()) return;
+    shaders_ = std::make_unique<FileWatcher>(dir, std::vector<std::string>{".vert", ".frag"});
 }
 
 void LiveReload::reloadShaders(Demo* demo) {
@@ -185,52 +174,47 @@ void LiveReload::runCheck(Demo* demo) {
     report(!r.ok, lastCheck_);
 }
 
-std::optional<std::string> LiveReload::set(const std::string& key, const std::string& value,
-                                           Demo* demo) {
+void LiveReload::set(const std::string& key, const std::string& value, Demo* demo) {
     if (key == "kernel-dir") {
-        const std::string dir = resolveDir(value, sourceTreeKernelDir());
-        return watchKernels(dir);
-    }
-    if (key == "shader-dir") {
-        std::string why = watchShaders(resolveDir(value, sourceTreeShaderDir()));
-        if (why.empty()) reloadShaders(demo);
-        return why;
-    }
-    if (key == "kernels") {
+        watchKernels(resolveDir(value, sourceTreeKernelDir()));
+    } else if (key == "shader-dir") {
+        watchShaders(resolveDir(value, sourceTreeShaderDir()));
+        reloadShaders(demo);
+    } else if (key == "kernels") {
         const auto on = parseOnOff(value);
-        if (!on) return "app.kernels expects on or off, got " + quotedPath(value);
+        if (!on) throw Error("app.kernels expects on or off, got " + quotedPath(value));
         panelOpen_ = *on;
-        return "";
-    }
-    if (key == "reload-wait") {
-        // Test hook: block until a kernel or shader reload finished (installed or failed).
-        const double seconds = parseNumber(value).value_or(0);
-        if (!(seconds > 0) || seconds > 600)
-            return "app.reload-wait expects seconds (0 < S <= 600)";
-        if (!kernels_ && !shaders_) return "nothing is watched (see --kernel-dir)";
-        const int before = reloadsSeen_;
-        const auto until =
-            std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-        while (reloadsSeen_ == before || (kernels_ && kernels_->busy())) {
-            if (std::chrono::steady_clock::now() > until)
-                return "no reload finished within " + value + " s";
-            poll(demo);
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        return "";
-    }
-    if (key == "check-reference") {
-        if (value != "on") return "app.check-reference expects on";
+    } else if (key == "reload-wait") {
+        waitForReload(value, demo);
+    } else if (key == "check-reference") {
+        if (value != "on") throw Error("app.check-reference expects on");
         runCheck(demo);
-        return lastCheckOk_ ? "" : lastCheck_;
-    }
-    if (key == "test-save-file") {
+        // Without a demo no check ran and there is no message: nothing to refuse.
+        if (!lastCheckOk_ && !lastCheck_.empty()) throw Error(lastCheck_);
+    } else if (key == "test-save-file") {
         // Test hook: SRC,DST saves SRC's contents over DST the way editors do.
         const auto comma = value.find(',');
-        if (comma == std::string::npos) return "app.test-save-file expects SRC,DST";
-        return saveFileOver(value.substr(0, comma), value.substr(comma + 1));
+        if (comma == std::string::npos) throw Error("app.test-save-file expects SRC,DST");
+        saveFileOver(value.substr(0, comma), value.substr(comma + 1));
+    } else {
+        throw std::invalid_argument("LiveReload has no setting '" + key + "'");
     }
-    return std::nullopt;
+}
+
+// Test hook: blocks until a kernel or shader reload finished (installed or failed).
+void LiveReload::waitForReload(const std::string& value, Demo* demo) {
+    const double seconds = parseNumber(value).value_or(0);
+    if (!(seconds > 0) || seconds > 600)
+        throw Error("app.reload-wait expects seconds (0 < S <= 600)");
+    if (!kernels_ && !shaders_) throw Error("nothing is watched (see --kernel-dir)");
+    const int before = reloadsSeen_;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (reloadsSeen_ == before || (kernels_ && kernels_->busy())) {
+        if (std::chrono::steady_clock::now() > until)
+            throw Error("no reload finished within " + value + " s");
+        poll(demo);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
 }
 
 void LiveReload::gui(Demo* demo, PanelStacks* stacks) {
@@ -245,7 +229,7 @@ void LiveReload::gui(Demo* demo, PanelStacks* stacks) {
                                 watchingTree, treeExists && !watchingTree)) {
                 for (auto [k, v] : {std::pair{"kernel-dir", "source-tree"},
                                     std::pair{"shader-dir", "source-tree"}})
-                    if (auto why = set(k, v, demo); why && !why->empty()) report(true, *why);
+                    app_.attempt([&] { set(k, v, demo); });
             }
             if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
                 ImGui::SetTooltip("%s", treeExists ? tree.c_str() : "not found on this machine");

@@ -30,20 +30,24 @@ class LiveReload {
     void poll(Demo* demo);
 
     // app.* settings this class owns (key without "app."): kernel-dir, shader-dir, kernels,
-    // reload-wait, check-reference, test-save-file. Returns nullopt for keys it does not know,
-    // else "" or why the setting failed.
-    std::optional<std::string> set(const std::string& key, const std::string& value, Demo* demo);
+    // reload-wait, check-reference, test-save-file. Throws clviz::Error when the value is refused
+    // or the action fails (the watched directory then stays as it was); std::invalid_argument for
+    // a key it does not own (the app.* table routes only these).
+    void set(const std::string& key, const std::string& value, Demo* demo);
 
     // The Kernels menu (appended to the main menu bar) and panel.
     void gui(Demo* demo, PanelStacks* stacks = nullptr);  // stacks: where Kernels opens
 
   private:
-    std::string watchKernels(const std::string& dir);
-    std::string watchShaders(const std::string& dir);
+    // Watch `dir` ("": the embedded sources); throw clviz::Error, keeping the sources in use,
+    // when it cannot be watched.
+    void watchKernels(const std::string& dir);
+    void watchShaders(const std::string& dir);
     void report(bool isError, const std::string& message);
     void reloadShaders(Demo* demo);
     void mirrorToMoreDevices(const std::string& file, const Demo* demo);
     void runCheck(Demo* demo);
+    void waitForReload(const std::string& seconds, Demo* demo);
 
     AppServices app_;
     std::unique_ptr<KernelReloader> kernels_;

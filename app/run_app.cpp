@@ -74,6 +74,7 @@ int runViewer(const AppOptions& options) {
     const std::pair<const char*, const std::string*> targets[] = {
         {"--screenshot", &options.screenshotPath},
         {"--layout", &options.layoutPath},
+        {"--frame-trace", &options.frameTracePath},
         {"--save", &options.savePath}};
     for (const auto& [flag, path] : targets)
         if (!path->empty())

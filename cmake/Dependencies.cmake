@@ -66,6 +66,7 @@ if(CLVIZ_BUILD_TESTS)
         # The GL tests and end-to-end runs need a virtual X server with a software GL.
         clviz_need(program xvfb-run xvfb)
         clviz_need(program xauth xauth)
+        clviz_need(program xwininfo x11-utils)  # e2e: reads the window title back
         clviz_need(file /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/dri/swrast_dri.so libgl1-mesa-dri)
     endif()
     # The tests run every kernel on PoCL's CPU device.

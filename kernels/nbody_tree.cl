@@ -8,7 +8,8 @@
 // Same softened force as kernels/nbody_force.cl (common/gravity.clh), so theta -> 0 gives the
 // all-pairs sum.
 //
-// Build options: -DWG=n (walk work-group = bodies per group, power of two), -DSTACK=n, -DLIST=n,
+// Build options: -DWG=n (walk work-group, power of two), -DBPI=n (bodies per walk work-item, 1 or
+// 2: a walk group holds up to GROUP = WG * BPI bodies), -DSTACK=n, -DLIST=n,
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
 // -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below).
@@ -20,6 +21,13 @@
 
 #ifndef WG
 #define WG 64
+#endif
+#ifndef BPI
+#define BPI 1
+#endif
+#define GROUP (WG * BPI)
+#if BPI != 1 && BPI != 2
+#error "BPI must be 1 or 2"
 #endif
 #ifndef STACK
 #define STACK 1024
@@ -139,62 +147,112 @@ __kernel void morton_keys(__global const float4* restrict pos, const int n,
 // Tiles of tileKeys consecutive keys; counts[digit * tiles + tile] is laid out so that one
 // exclusive scan of the whole array gives every (digit, tile) its first output slot.
 
+// One histogram per 32 work-items (a warp on NVIDIA), so that fewer work-items collide on one local
+// counter; summed at the end.
+#define COUNT_LANES 32
+#define COUNT_HISTS ((SORT_WG + COUNT_LANES - 1) / COUNT_LANES)
 __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
     __global const ulong* restrict keys, const int n, const int shift, const int tileKeys,
     __global uint* restrict counts, const int tiles) {
-    __local uint hist[16];
+    __local uint hist[16 * COUNT_HISTS];
     const int lid = get_local_id(0), tile = get_group_id(0);
-    if (lid < 16) hist[lid] = 0;
+    for (int h = lid; h < 16 * COUNT_HISTS; h += SORT_WG) hist[h] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint* mine = hist + 16 * (lid / COUNT_LANES);
     const int start = tile * tileKeys, end = min(start + tileKeys, n);
-    for (int i = start + lid; i < end; i += SORT_WG) atomic_inc(&hist[(uint)(keys[i] >> shift) & 15u]);
+    for (int i = start + lid; i < end; i += SORT_WG)
+        atomic_inc(&mine[(uint)(keys[i] >> shift) & 15u]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < 16) counts[lid * tiles + tile] = hist[lid];
+    if (lid < 16) {
+        uint sum = 0;
+        for (int h = 0; h < COUNT_HISTS; ++h) sum += hist[16 * h + lid];
+        counts[lid * tiles + tile] = sum;
+    }
 }
 
-// Exclusive scan of `total` counts in place, by one work-group: each work-item owns a contiguous
-// run, the run sums are scanned in local memory, then each run is rewritten.
+// Exclusive scan of `total` counts in place, by one work-group, in blocks of SCAN_WG * SCAN_RUN
+// counts: each work-item sums a run of SCAN_RUN consecutive counts (neighbours read neighbouring
+// words, so the loads coalesce), the run sums are scanned in local memory, then each run is
+// rewritten from the block's carry. The next block's counts are loaded before this block is
+// scanned, so the memory latency overlaps the scan.
+#define SCAN_RUN 8
 __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan(
     __global uint* restrict counts, const int total) {
     __local uint sums[SCAN_WG];
     const int lid = get_local_id(0);
-    const int per = (total + SCAN_WG - 1) / SCAN_WG;
-    const int start = min(lid * per, total), end = min(start + per, total);
-    uint s = 0;
-    for (int i = start; i < end; ++i) s += counts[i];
-    sums[lid] = s;
-    for (int d = 1; d < SCAN_WG; d <<= 1) {
+    uint carry = 0;  // sum of the earlier blocks, the same in every work-item
+    uint next[SCAN_RUN];
+    for (int k = 0; k < SCAN_RUN; ++k)
+        next[k] = lid * SCAN_RUN + k < total ? counts[lid * SCAN_RUN + k] : 0;
+    for (int block = 0; block < total; block += SCAN_WG * SCAN_RUN) {
+        const int start = block + lid * SCAN_RUN;
+        uint v[SCAN_RUN];
+        uint s = 0;
+        for (int k = 0; k < SCAN_RUN; ++k) {
+            v[k] = next[k];
+            s += v[k];
+            const int ahead = start + SCAN_WG * SCAN_RUN + k;
+            next[k] = ahead < total ? counts[ahead] : 0;
+        }
+        sums[lid] = s;
+        for (int d = 1; d < SCAN_WG; d <<= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint add = lid >= d ? sums[lid - d] : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            sums[lid] += add;
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
-        const uint add = lid >= d ? sums[lid - d] : 0;
-        barrier(CLK_LOCAL_MEM_FENCE);
-        sums[lid] += add;
+        uint run = carry + sums[lid] - s;  // exclusive prefix of this run
+        for (int k = 0; k < SCAN_RUN; ++k) {
+            if (start + k < total) counts[start + k] = run;
+            run += v[k];
+        }
+        carry += sums[SCAN_WG - 1];
+        barrier(CLK_LOCAL_MEM_FENCE);  // sums[] is rewritten by the next block
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint run = sums[lid] - s;  // exclusive prefix of this run
-    for (int i = start; i < end; ++i) {
-        const uint c = counts[i];
-        counts[i] = run;
-        run += c;
-    }
+}
+
+// Where digit d's keys start among a chunk's keys sorted by digit: the counts of the smaller
+// digits, from the chunk's packed per-digit counts (16 fields of 8 bits in a uint4; a chunk holds
+// at most 255 keys, so every byte-wise prefix sum fits its byte). w * 0x01010101 puts in byte k
+// the sum of bytes 0 .. k of w.
+static inline uint digitStart(const uint4 all, const uint d) {
+    const uint q = d >> 2, b = 8 * (d & 3);
+    const uint w = q == 0 ? all.s0 : q == 1 ? all.s1 : q == 2 ? all.s2 : all.s3;
+    const uint words = (q > 0 ? (all.s0 * 0x01010101u) >> 24 : 0) +
+                       (q > 1 ? (all.s1 * 0x01010101u) >> 24 : 0) +
+                       (q > 2 ? (all.s2 * 0x01010101u) >> 24 : 0);
+    return words + (((w * 0x01010101u) >> b) & 255u) - ((w >> b) & 255u);
 }
 
 // Moves each key to its slot. The tile is walked in chunks of SORT_WG keys in order; inside a
 // chunk a work-group scan of one-hot digit counters (16 fields of 8 bits in a uint4) ranks each key
-// among the chunk's keys with the same digit, which keeps the sort stable.
+// among the chunk's keys with the same digit, which keeps the sort stable. The chunk is then
+// reordered by digit in local memory, so that neighbouring work-items write neighbouring slots
+// (whole memory sectors rather than one key in each of 16 places).
 __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter(
     __global const ulong* restrict keysIn, __global const uint* restrict valsIn,
     __global ulong* restrict keysOut, __global uint* restrict valsOut, const int n,
     const int shift, const int tileKeys, __global const uint* restrict offsets, const int tiles) {
     __local uint base[16];
     __local uint4 scan[SORT_WG];
+    __local ulong byDigitKey[SORT_WG];
+    __local uint byDigitVal[SORT_WG];
     const int lid = get_local_id(0), tile = get_group_id(0);
     if (lid < 16) base[lid] = offsets[lid * tiles + tile];
     const int start = tile * tileKeys, end = min(start + tileKeys, n);
+    // The next chunk's key and value are loaded while this chunk is ranked.
+    ulong nextKey = start + lid < end ? keysIn[start + lid] : 0;
+    uint nextVal = start + lid < end ? valsIn[start + lid] : 0;
     for (int c = start; c < end; c += SORT_WG) {
         const int i = c + lid;
         const bool valid = i < end;
-        const ulong key = valid ? keysIn[i] : 0;
-        const uint val = valid ? valsIn[i] : 0;
+        const ulong key = nextKey;
+        const uint val = nextVal;
+        if (i + SORT_WG < end) {
+            nextKey = keysIn[i + SORT_WG];
+            nextVal = valsIn[i + SORT_WG];
+        }
         const uint digit = (uint)(key >> shift) & 15u;
         const uint one = valid ? 1u << (8 * (digit & 3)) : 0u;
         uint4 mine = (uint4)(0);
@@ -202,7 +260,7 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
         else if ((digit >> 2) == 1) mine.s1 = one;
         else if ((digit >> 2) == 2) mine.s2 = one;
         else mine.s3 = one;
-        barrier(CLK_LOCAL_MEM_FENCE);  // base[] updated, scan[] free
+        barrier(CLK_LOCAL_MEM_FENCE);  // base[] updated, scan[] and byDigit*[] free
         scan[lid] = mine;
         for (int d = 1; d < SORT_WG; d <<= 1) {
             barrier(CLK_LOCAL_MEM_FENCE);
@@ -211,6 +269,7 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
             scan[lid] += add;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
+        const uint4 all = scan[SORT_WG - 1];
         const uint4 before = scan[lid] - mine;
         const uint word = (digit >> 2) == 0 ? before.s0
                         : (digit >> 2) == 1 ? before.s1
@@ -218,13 +277,20 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
                                             : before.s3;
         const uint rank = (word >> (8 * (digit & 3))) & 255u;
         if (valid) {
-            const uint dst = base[digit] + rank;
-            keysOut[dst] = key;
-            valsOut[dst] = val;
+            const uint at = digitStart(all, digit) + rank;
+            byDigitKey[at] = key;
+            byDigitVal[at] = val;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid < end - c) {
+            const ulong k = byDigitKey[lid];
+            const uint d = (uint)(k >> shift) & 15u;
+            const uint dst = base[d] + (uint)lid - digitStart(all, d);
+            keysOut[dst] = k;
+            valsOut[dst] = byDigitVal[lid];
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < 16) {
-            const uint4 all = scan[SORT_WG - 1];
             const uint w = (lid >> 2) == 0 ? all.s0 : (lid >> 2) == 1 ? all.s1 : (lid >> 2) == 2 ? all.s2 : all.s3;
             base[lid] += (w >> (8 * (lid & 3))) & 255u;
         }
@@ -283,10 +349,11 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
     visits[i] = 0;
 }
 
-// Walk groups: the largest subtrees holding at most WG bodies. They partition the bodies into
+// Walk groups: the largest subtrees holding at most GROUP bodies. They partition the bodies into
 // runs of consecutive sorted bodies that share a key prefix, so each group is compact in space (a
-// run of WG sorted bodies can straddle a jump of the curve and span half the system). One
-// work-item per internal node: a node of more than WG bodies emits each child that has at most WG.
+// run of GROUP sorted bodies can straddle a jump of the curve and span half the system). One
+// work-item per internal node: a node of more than GROUP bodies emits each child that has at most
+// GROUP.
 // counters[1] counts the groups; groups[g] = (first, last) sorted body.
 __kernel void find_groups(__global const int2* restrict children,
                           __global const int2* restrict ranges, const int n,
@@ -295,7 +362,7 @@ __kernel void find_groups(__global const int2* restrict children,
     if (n == 1 && i == 0) groups[atomic_inc(&counters[1])] = (int2)(0, 0);
     if (i >= n - 1) return;
     const int2 r = ranges[i];
-    if (r.y - r.x + 1 <= WG) {
+    if (r.y - r.x + 1 <= GROUP) {
         if (i == 0) groups[atomic_inc(&counters[1])] = r;  // the whole tree is one group
         return;
     }
@@ -303,7 +370,7 @@ __kernel void find_groups(__global const int2* restrict children,
     for (int k = 0; k < 2; ++k) {
         const int c = k ? ch.y : ch.x;
         const int2 cr = c < 0 ? (int2)(~c, ~c) : ranges[c];
-        if (cr.y - cr.x + 1 <= WG) groups[atomic_inc(&counters[1])] = cr;
+        if (cr.y - cr.x + 1 <= GROUP) groups[atomic_inc(&counters[1])] = cr;
     }
 }
 
@@ -352,7 +419,10 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         const float4 mn = fmin(lo[0], lo[1]), mx = fmax(hi[0], hi[1]);
         const float m = c[0].w + c[1].w;
         const float4 centre = 0.5f * (mn + mx);
-        float4 com = m > 0 ? (c[0].w * c[0] + c[1].w * c[1]) / m : centre;
+        // A step from one child towards the other, not (m0 c0 + m1 c1) / m: coincident children
+        // give their position exactly (whatever FMA contraction does), so bodies on one point
+        // feel exactly no force from their own cell.
+        float4 com = m > 0 ? c[0] + (c[1] - c[0]) * (c[1].w / m) : centre;
         com.w = m;
         const float4 e = mx - mn;
         const float side = fmax(fmax(e.x, e.y), e.z);
@@ -383,8 +453,9 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // A cell: softened point mass plus quadrupole (d = com - p, r^2 = |d|^2 + eps^2):
 // a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with u = d / r (|u| <= 1) as
 // M u / r^2 + (5/2 (u^T Q u) u - Q u) / r^4 so that no power of 1/r beyond the 4th is formed
-// (r^-7 overflows float for r ~ 1e-6).
-#define INTERACT_CELL(p, c, qa, qb, ax, ay, az)                                   \
+// (r^-7 overflows float for r ~ 1e-6). Its potential, -M / r - (d^T Q d) / (2 r^5) =
+// -M / r - (u^T Q u) / (2 r^3), is added to phi (the energy diagnostics' potential).
+#define INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi)                              \
     do {                                                                          \
         const float dx = (c).x - (p).x;                                           \
         const float dy = (c).y - (p).y;                                           \
@@ -401,7 +472,34 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         ax = mad(radial, ux, mad(-qx, inv4, ax));                                 \
         ay = mad(radial, uy, mad(-qy, inv4, ay));                                 \
         az = mad(radial, uz, mad(-qz, inv4, az));                                 \
+        phi -= mad(0.5f * uqu, inv2 * inv, (c).w * inv);                          \
     } while (0)
+
+// The shared lists' sums for the first `bodies` of a work-item's bodies: every work-item reads the
+// same entry (a broadcast); unrolled so that loads run ahead of the arithmetic. The potential
+// (phi) comes with the force for the energy diagnostics.
+#define SUM_LISTS(bodies)                                                                        \
+    do {                                                                                         \
+        _Pragma("unroll 4") for (int k = 0; k < lc; ++k) {                                       \
+            const float4 q = list[k];                                                            \
+            for (int b = 0; b < (bodies); ++b)                                                   \
+                GRAVITY_PULL_POTENTIAL(p[b], q, eps2, ax[b], ay[b], az[b], phi[b]);              \
+        }                                                                                        \
+        _Pragma("unroll 2") for (int k = 0; k < cc; ++k) {                                       \
+            const float4 c = cellCom[k], qa = cellQa[k];                                         \
+            const float2 qb = cellQb[k];                                                         \
+            for (int b = 0; b < (bodies); ++b)                                                   \
+                INTERACT_CELL(p[b], c, qa, qb, ax[b], ay[b], az[b], phi[b]);                     \
+        }                                                                                        \
+    } while (0)
+
+// The walks list a body itself (as they list every body of an opened leaf), which pulls nothing but
+// adds -m / eps to its potential: that term is taken out again, with the same rsqrt, so that phi is
+// the potential of the other bodies (exact while a cell holding the body is never accepted whole,
+// which the opening rule guarantees for theta < 1 / sqrt(3)).
+static inline float withoutSelf(const float phi, const float4 p, const float eps2) {
+    return mad(p.w, softenedInv(0.0f, 0.0f, 0.0f, eps2), phi);
+}
 
 // Each work-group takes walk groups (find_groups) from a shared counter until none are left, so
 // that slow groups do not leave compute units idle. A group walks the tree once: a cell is
@@ -442,20 +540,38 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     const int g = group;
     if (g >= groupCount) break;
     const int2 range = groups[g];
-    const bool valid = lid <= range.y - range.x;
-    const int i = range.x + (valid ? lid : 0);
+    const int count = range.y - range.x + 1;
+    // Work-item lid holds the group's bodies lid and lid + WG (BPI 2): coalesced loads, and
+    // every list entry read from local memory serves BPI bodies.
+    float4 p[BPI];
+    int body[BPI];
+    bool valid[BPI];
+    float ax[BPI], ay[BPI], az[BPI], phi[BPI];
+    float4 mn = (float4)(INFINITY), mx = (float4)(-INFINITY);
+    for (int b = 0; b < BPI; ++b) {
+        valid[b] = lid + b * WG < count;
+        body[b] = range.x + (valid[b] ? lid + b * WG : 0);
+        ax[b] = ay[b] = az[b] = phi[b] = 0;
+    }
     if (range.y < shareBegin || range.x >= shareEnd ||
         shareBegin >= shareEnd) {  // other devices' domains: they add a
-        if (valid) sortedAcc[i] = (float4)(0);        // here, this device 0 (uniform branch)
+        for (int b = 0; b < BPI; ++b)  // here, this device 0 (uniform branch)
+            if (valid[b]) sortedAcc[body[b]] = (float4)(0);
         if (lid == 0) stats[g] = (int2)(0, 0);
         continue;
     }
-    const float4 p = sorted[i];
+    for (int b = 0; b < BPI; ++b) {
+        p[b] = sorted[body[b]];
+        if (valid[b]) {
+            mn = fmin(mn, (float4)(p[b].x, p[b].y, p[b].z, 0));
+            mx = fmax(mx, (float4)(p[b].x, p[b].y, p[b].z, 0));
+        }
+    }
 
     __local float4* lo = list;
     __local float4* hi = list + WG;
-    lo[lid] = (float4)(p.x, p.y, p.z, 0);
-    hi[lid] = lo[lid];
+    lo[lid] = mn;
+    hi[lid] = mx;
     for (int s = WG / 2; s > 0; s >>= 1) {
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < s) {
@@ -472,7 +588,6 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         listSize = 0;
         cellSize = 0;
     }
-    float ax = 0, ay = 0, az = 0;
     bool overflow = true;  // cleared when the walk ends normally
     int summed = 0, iterations = 0;
     const long maxIterations = 4 * (long)n + 4;
@@ -486,9 +601,15 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         ++iterations;
         const int room = min((LIST - lc) / LEAF, CELLS - cc);  // pops the lists can absorb
         if (sz == 0 || room == 0) {
-            for (int k = 0; k < lc; ++k) GRAVITY_PULL(p, list[k], eps2, ax, ay, az);
-            for (int k = 0; k < cc; ++k)
-                INTERACT_CELL(p, cellCom[k], cellQa[k], cellQb[k], ax, ay, az);
+            // Work-items without a body skip the sums: whole warps past the group's last body
+            // then issue nothing (a group holds fewer bodies than work-items, often).
+#if BPI == 2
+            if (valid[1])
+                SUM_LISTS(2);
+            else
+#endif
+            if (valid[0])
+                SUM_LISTS(1);
             summed += lc + cc;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (lid == 0) listSize = cellSize = 0;
@@ -531,18 +652,24 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
         }
     }
     if (overflow) {  // uniform: every work-item read the same sizes
-        ax = ay = az = 0;
+        for (int b = 0; b < BPI; ++b) ax[b] = ay[b] = az[b] = phi[b] = 0;
         for (int t = 0; t < n; t += WG) {
             barrier(CLK_LOCAL_MEM_FENCE);
             list[lid] = t + lid < n ? sorted[t + lid] : (float4)(0);
             barrier(CLK_LOCAL_MEM_FENCE);
-            for (int k = 0; k < WG; ++k) GRAVITY_PULL(p, list[k], eps2, ax, ay, az);
+            for (int k = 0; k < WG; ++k)
+                for (int b = 0; b < BPI; ++b)
+                    GRAVITY_PULL_POTENTIAL(p[b], list[k], eps2, ax[b], ay[b], az[b], phi[b]);
         }
         summed = n;
         if (lid == 0) atomic_inc(&counters[0]);
     }
-    const bool mine = i >= shareBegin && i < shareEnd;
-    if (valid) sortedAcc[i] = mine ? (float4)(ax, ay, az, 0) : (float4)(0);
+    for (int b = 0; b < BPI; ++b) {
+        const bool mine = body[b] >= shareBegin && body[b] < shareEnd;
+        if (valid[b])
+            sortedAcc[body[b]] =
+                mine ? (float4)(ax[b], ay[b], az[b], withoutSelf(phi[b], p[b], eps2)) : (float4)(0);
+    }
     if (lid == 0) stats[g] = (int2)(summed, iterations);
     }
 }
@@ -571,14 +698,14 @@ __kernel void walk_body(
     int stack[128];
     int sp = 0;
     stack[sp++] = n > 1 ? 0 : ~0;
-    float ax = 0, ay = 0, az = 0;
+    float ax = 0, ay = 0, az = 0, phi = 0;
     int summed = 0, iterations = 0;
     const long maxIterations = 4 * (long)n + 4;
     for (long iter = 0; sp > 0 && iter < maxIterations; ++iter) {
         ++iterations;
         const int node = stack[--sp];
         if (node < 0) {
-            GRAVITY_PULL(p, sorted[~node], eps2, ax, ay, az);
+            GRAVITY_PULL_POTENTIAL(p, sorted[~node], eps2, ax, ay, az, phi);
             ++summed;
             continue;
         }
@@ -588,13 +715,14 @@ __kernel void walk_body(
         if (dx * dx + dy * dy + dz * dz > r * r) {
             const float4 qa = nodeQa[node];
             const float2 qb = nodeQb[node];
-            INTERACT_CELL(p, c, qa, qb, ax, ay, az);
+            INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi);
             ++summed;
             continue;
         }
         const int2 nr = ranges[node];
         if (nr.y - nr.x + 1 <= LEAF || sp > 126) {  // sp > 126 cannot happen (see above)
-            for (int k = nr.x; k <= nr.y; ++k) GRAVITY_PULL(p, sorted[k], eps2, ax, ay, az);
+            for (int k = nr.x; k <= nr.y; ++k)
+                GRAVITY_PULL_POTENTIAL(p, sorted[k], eps2, ax, ay, az, phi);
             summed += nr.y - nr.x + 1;
         } else {
             const int2 ch = children[node];
@@ -602,7 +730,7 @@ __kernel void walk_body(
             stack[sp++] = ch.y;
         }
     }
-    sortedAcc[i] = (float4)(ax, ay, az, 0);
+    sortedAcc[i] = (float4)(ax, ay, az, withoutSelf(phi, p, eps2));
     stats[i] = (int2)(summed, iterations);
 }
 
@@ -624,14 +752,16 @@ __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
 
 // ---- accuracy ----------------------------------------------------------------------------------
 
-// Direct-sum accelerations of sample bodies (one work-group each) for the error figures:
-// out[2g] = direct sum, out[2g + 1] = acc of the same body (what the tree computed).
+// Direct-sum accelerations of sample bodies (one work-group each; sample g of count is body
+// g * n / count) for the error figures: out[2g] = direct sum, out[2g + 1] = acc of the same body
+// (what the tree computed).
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void direct_sample(
-    __global const float4* restrict pos, const int n, __global const int* restrict sample,
-    const float eps2, __global const float4* restrict acc, __global float4* restrict out) {
+    __global const float4* restrict pos, const int n, const int count, const float eps2,
+    __global const float4* restrict acc, __global float4* restrict out) {
     __local float4 part[REDUCE_WG];
     const int lid = get_local_id(0);
-    const float4 p = pos[sample[get_group_id(0)]];
+    const int body = (int)((long)get_group_id(0) * n / count);
+    const float4 p = pos[body];
     float ax = 0, ay = 0, az = 0;
     for (int j = lid; j < n; j += REDUCE_WG) {
         const float4 q = pos[j];
@@ -650,6 +780,6 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void direct_samp
     }
     if (lid == 0) {
         out[2 * get_group_id(0)] = part[0];
-        out[2 * get_group_id(0) + 1] = acc[sample[get_group_id(0)]];
+        out[2 * get_group_id(0) + 1] = acc[body];
     }
 }

@@ -34,8 +34,9 @@ packages=(
     nlohmann-json3-dev
     # the command lines of clviz and clviz-bench (common/flag_table.cpp)
     libcli11-dev
-    # tests: GoogleTest, a virtual X server with Mesa's software GL, the libFuzzer runtime
-    libgtest-dev xvfb xauth libgl1-mesa-dri mesa-utils clang libclang-rt-14-dev
+    # tests: GoogleTest, a virtual X server with Mesa's software GL (xwininfo reads the window
+    # title back), the libFuzzer runtime
+    libgtest-dev xvfb xauth x11-utils libgl1-mesa-dri mesa-utils clang libclang-rt-14-dev
     # the spectral lab's cross-check against Spectral Python's MNF
     python3-spectral python3-numpy
     # the fresh-machine check (scripts/fresh-check.sh) builds a Debian root with it

@@ -1,10 +1,14 @@
 #pragma once
 // The File menu's Open / Save / Record entries: a demo names them (Demo::fileActions), the menu
-// lists them, and this small dialog asks for the path. The path is made absolute before the
+// lists them, and this small dialog asks for the path: typed, or picked from a listing of the
+// folder the typed path points into (click a folder to enter it, a file to take its name,
+// double-click to confirm). The path is made absolute before the
 // demo sees it, so every notice names the real file; saving over an existing file needs a second
 // click on "Overwrite" (nothing is replaced silently).
 #include <optional>
 #include <string>
+
+#include "common/directory_listing.hpp"
 
 namespace clviz {
 
@@ -30,7 +34,13 @@ class FileDialog {
     std::optional<std::pair<std::string, std::string>> draw();
 
   private:
+    // The listing under the path field; returns true when an entry was double-clicked.
+    bool drawListing();
+    void setPath(const std::string& path);
+
     std::optional<FileAction> action_;
+    DirectoryListing listing_;  // of folderOfTypedPath(path_), re-read when that folder changes
+    std::string lastClicked_;   // the entry the last click in the listing chose
     char path_[1024] = {};
     bool overwrite_ = false;
     bool justOpened_ = false;

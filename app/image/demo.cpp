@@ -15,8 +15,8 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/image/pattern.hpp"
 #include "compute/image/pipeline.hpp"
-#include "compute/interop/external_memory.hpp"
 #include "compute/image/reference_check.hpp"
+#include "compute/interop/external_memory.hpp"
 #include "render/image/view.hpp"
 
 namespace clviz {
@@ -115,16 +115,10 @@ ImageLoadLimits ImageDemo::loadLimits() const {
     return limits;
 }
 
-std::string ImageDemo::loadFile(const std::string& path) {
-    if (path.empty()) return "no file name given";
+void ImageDemo::loadFile(const std::string& path) {
+    if (path.empty()) throw Error("no file name given");
     cancelLoad(true);  // a command's image replaces one still loading
-    Rgba8Image image;
-    try {
-        image = loadImage(path, loadLimits());
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return showImage(std::move(image), path, "");
+    showImage(loadImage(path, loadLimits()), path, "");
 }
 
 void ImageDemo::startLoad(const std::string& path) {
@@ -149,11 +143,8 @@ void ImageDemo::pollLoad() {
     BackgroundLoad done = std::move(*loading_);
     loading_.reset();
     try {
-        Rgba8Image image = done.result.get();
-        if (std::string why = showImage(std::move(image), done.path, ""); !why.empty())
-            app_.error(why);
-        else
-            app_.notice("loaded " + quotedPath(done.path));
+        showImage(done.result.get(), done.path, "");
+        app_.notice("loaded " + quotedPath(done.path));
     } catch (const ImageLoadCancelled&) {
         app_.notice("cancelled loading " + quotedPath(done.path));
     } catch (const std::exception& e) {
@@ -170,12 +161,11 @@ void ImageDemo::cancelLoad(bool wait) {
     loading_.reset();
 }
 
-std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
-                                 const std::string& note) {
+void ImageDemo::showImage(Rgba8Image image, const std::string& label, const std::string& note) {
     std::vector<ImageSizeLimit> limits = deviceImageLimits(cc_->info());
     limits.push_back(glTextureLimit(glMaxTextureSize_));
     if (auto problem = imageSizeProblem(image.size(), limits))
-        return "cannot use image " + quotedPath(label) + ": " + *problem;
+        throw Error("cannot use image " + quotedPath(label) + ": " + *problem);
     const bool hadImage = sourceTexture_ != nullptr;
     try {
         auto texture = std::make_unique<SharedTexture>(*cc_, interop_, image.width, image.height);
@@ -194,7 +184,7 @@ std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
         sourceTexture_ = std::move(texture);
         resultTexture_.reset();  // sized for the new picture on the next run
     } catch (const Error& e) {
-        return "cannot use image " + quotedPath(label) + ": " + e.what();
+        throw Error("cannot use image " + quotedPath(label) + ": " + e.what());
     }
     source_ = std::move(image);
     imageLabel_ = label;
@@ -208,16 +198,18 @@ std::string ImageDemo::showImage(Rgba8Image image, const std::string& label,
         controls_.view.panX = controls_.view.panY = 0.0f;
     }
     if (label != "generated pattern") copyToField(pathField_, label);
-    return "";
 }
 
 void ImageDemo::loadDefault() {
     pendingDefault_ = false;
     std::string note;
     if (auto path = findAsset("default.png")) {
-        const std::string why = loadFile(*path);
-        if (why.empty()) return;
-        note = why + "; showing a generated pattern instead";
+        try {
+            loadFile(*path);
+            return;
+        } catch (const Error& e) {
+            note = std::string(e.what()) + "; showing a generated pattern instead";
+        }
     } else {
         std::string looked;
         for (const auto& c : assetCandidates("default.png"))
@@ -226,25 +218,18 @@ void ImageDemo::loadDefault() {
                "); showing a generated pattern instead";
     }
     app_.notice(note);
-    const std::string why = showImage(makeTestPattern(kDefaultImageWidth, kDefaultImageHeight),
-                                      "generated pattern", note);
-    if (!why.empty()) throw Error(why);
+    showImage(makeTestPattern(kDefaultImageWidth, kDefaultImageHeight), "generated pattern", note);
 }
 
-std::string ImageDemo::save(const std::string& path) {
-    if (path.empty()) return "no file name given";
-    if (!pipeline_->hasSource()) return "no image is loaded";
+void ImageDemo::save(const std::string& path) {
+    if (path.empty()) throw Error("no file name given");
+    if (!pipeline_->hasSource()) throw Error("no image is loaded");
     if (!hasResult_ || dirty_) runChain();
-    if (!runError_.empty()) return "the filter chain cannot run: " + runError_;
-    try {
-        const Rgba8Image result = pipeline_->readResult();
-        saveImage(path, result);
-        app_.notice("saved the result (" + std::to_string(result.width) + "x" +
-                    std::to_string(result.height) + ") to " + path);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    if (!runError_.empty()) throw Error("the filter chain cannot run: " + runError_);
+    const Rgba8Image result = pipeline_->readResult();
+    saveImage(path, result);
+    app_.notice("saved the result (" + std::to_string(result.width) + "x" +
+                std::to_string(result.height) + ") to " + path);
 }
 
 // --- interop -------------------------------------------------------------------------------
@@ -260,17 +245,17 @@ void ImageDemo::reportFallback(const SharedTexture& texture) {
     interop_ = {InteropPath::HostCopy, texture.fallbackReason()};
 }
 
-std::string ImageDemo::recreateTextures() {
+void ImageDemo::recreateTextures() {
     chooseInterop();
     app_.notice("image lab interop: " + std::string(interopPathName(interop_.path)) + " (" +
                 interop_.reason + ")");
     resultTexture_.reset();
     hasResult_ = false;
     dirty_ = true;
-    if (!sourceTexture_) return "";
+    if (!sourceTexture_) return;
     Rgba8Image image = source_;
     sourceTexture_.reset();
-    return showImage(std::move(image), imageLabel_, imageNote_);
+    showImage(std::move(image), imageLabel_, imageNote_);
 }
 
 // --- per frame -----------------------------------------------------------------------------
@@ -469,18 +454,17 @@ std::vector<std::pair<std::string, std::string>> ImageDemo::keyHelp() const {
 
 // --- command interface -----------------------------------------------------------------------
 
-std::string ImageDemo::set(const std::string& key, const std::string& value) {
+void ImageDemo::set(const std::string& key, const std::string& value) {
     if (key == "image") {
-        std::string why = loadFile(value);
-        if (why.empty()) app_.notice("loaded " + quotedPath(value));
-        return why;
+        loadFile(value);
+        app_.notice("loaded " + quotedPath(value));
+        return;
     }
     if (key == "save") return save(value);
     const InteropRequest interopBefore = controls_.interop;
-    if (std::string why = applyImageSetting(controls_, key, value); !why.empty()) return why;
+    applyImageSetting(controls_, key, value);
     dirty_ = true;
-    if (key == "interop" && controls_.interop != interopBefore) return recreateTextures();
-    return "";
+    if (key == "interop" && controls_.interop != interopBefore) recreateTextures();
 }
 
 // ---- live reload (app/live_reload.hpp) ---------------------------------------------------------

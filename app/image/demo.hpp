@@ -46,7 +46,7 @@ class ImageDemo final : public Demo {
     void onDrop(const std::string& path) override;
 
     // Keys: image, save, and those of applyImageSetting (app/image/settings.hpp).
-    std::string set(const std::string& key, const std::string& value) override;
+    void set(const std::string& key, const std::string& value) override;
     void kernelsReloaded() override;
     void shadersReloaded() override;
     ReferenceResult checkReference() override;
@@ -65,24 +65,24 @@ class ImageDemo final : public Demo {
     InteropPath interopPath() const;
 
   private:
-    // Loading: every failure leaves the current image in place and returns why ("" on success).
+    // Loading: every failure leaves the current image in place and throws clviz::Error.
     // loadFile decodes on the calling thread (--image, --set image=, --set-at: their error is the
     // command's result); startLoad is the live open (file field, drag and drop): it decodes on a
     // worker thread, so a slow file never freezes the window, and the image panel shows it with
     // a Cancel button. pollLoad shows the picture (or says why not) once the worker is done.
-    std::string loadFile(const std::string& path);
+    void loadFile(const std::string& path);
     ImageLoadLimits loadLimits() const;
     void startLoad(const std::string& path);
     void pollLoad();
     void cancelLoad(bool wait);
     void loadingStatus();
-    std::string showImage(Rgba8Image image, const std::string& label, const std::string& note);
+    void showImage(Rgba8Image image, const std::string& label, const std::string& note);
     void loadDefault();
-    std::string save(const std::string& path);
+    void save(const std::string& path);  // throws clviz::Error
 
     // Interop: (re)creates the source texture for the current request and drops the result one.
     void chooseInterop();
-    std::string recreateTextures();
+    void recreateTextures();
     void reportFallback(const SharedTexture& texture);
 
     void runChain();

@@ -196,10 +196,8 @@ void ImageDemo::imagePanel() {
     drawImagePanel(&panels_.image, controls_, facts, pathField_, saveField_, req);
     if (req.load) startLoad(*req.load);
     loadingStatus();
-    if (req.save)
-        if (std::string why = save(*req.save); !why.empty()) app_.error(why);
-    if (req.interopChanged)
-        if (std::string why = recreateTextures(); !why.empty()) app_.error(why);
+    if (req.save) app_.attempt([&] { save(*req.save); });
+    if (req.interopChanged) app_.attempt([&] { recreateTextures(); });
 }
 
 // While a live open decodes on its worker: what, how long so far, and a Cancel button, appended

@@ -110,7 +110,7 @@ std::optional<FilterKind> parseFilterKind(const std::string& id) {
     return std::nullopt;
 }
 
-std::string applyFilterList(std::vector<FilterStep>& steps, const std::string& list) {
+void applyFilterList(std::vector<FilterStep>& steps, const std::string& list) {
     const std::string t = toLower(trim(list));
     std::vector<FilterKind> order;
     if (!t.empty() && t != "none") {
@@ -121,11 +121,12 @@ std::string applyFilterList(std::vector<FilterStep>& steps, const std::string& l
                 for (int i = 0; i < kFilterKindCount; ++i)
                     ids +=
                         std::string(i ? ", " : "") + filterKindInfo(static_cast<FilterKind>(i)).id;
-                return "unknown filter " + quotedPath(name) + " (filters: " + ids + ", or none)";
+                throw Error("unknown filter " + quotedPath(name) + " (filters: " + ids +
+                            ", or none)");
             }
             if (std::find(order.begin(), order.end(), *kind) != order.end())
-                return "filter " + quotedPath(name) +
-                       " is listed twice (the chain holds one of each)";
+                throw Error("filter " + quotedPath(name) +
+                            " is listed twice (the chain holds one of each)");
             order.push_back(*kind);
         }
     }
@@ -143,7 +144,6 @@ std::string applyFilterList(std::vector<FilterStep>& steps, const std::string& l
             result.back().enabled = false;
         }
     steps = std::move(result);
-    return "";
 }
 
 std::string filterList(const std::vector<FilterStep>& steps) {
@@ -311,9 +311,7 @@ const SettingTable<ImageLabControls>& imageSettings() {
              rotateStep(c).rotate.background = *colour;
          }},
         {{"filters", "LIST|none", "The filter chain in order, e.g. median3,rotate"},
-         [](ImageLabControls& c, Value v) {
-             if (std::string why = applyFilterList(c.steps, v); !why.empty()) throw Error(why);
-         }},
+         [](ImageLabControls& c, Value v) { applyFilterList(c.steps, v); }},
         choiceRow("equalize-mode", {"luma", "per-channel"}, "What histogram equalization equalizes",
                   [](ImageLabControls& c, std::size_t i) {
                       equalizeStep(c).equalize.mode =
@@ -373,18 +371,12 @@ std::string imageSettingKeys() {
     return settingKeyList(imageLabSettingDocs());
 }
 
-std::string applyImageSetting(ImageLabControls& c, const std::string& key,
-                              const std::string& rawValue) {
+void applyImageSetting(ImageLabControls& c, const std::string& key, const std::string& rawValue) {
     ImageLabControls next = c;  // edits go here; committed only on success
-    try {
-        if (!imageSettings().apply(next, key, trim(rawValue)))
-            return "unknown setting " + quotedPath(key) +
-                   " (image lab settings: " + imageSettingKeys() + ")";
-    } catch (const Error& e) {
-        return e.what();
-    }
+    if (!imageSettings().apply(next, key, trim(rawValue)))
+        throw Error("unknown setting " + quotedPath(key) +
+                    " (image lab settings: " + imageSettingKeys() + ")");
     c = std::move(next);
-    return "";
 }
 
 }  // namespace clviz

@@ -35,10 +35,9 @@ std::vector<SettingDoc> imageLabSettingDocs();
 // --image FILE (sugar for --set image=FILE).
 std::vector<DemoFlag> imageLabFlags();
 
-// Applies one setting (every Demo::set key except "image" and "save"). Returns "" on success,
-// else a message naming the valid values; `c` is unchanged then.
-std::string applyImageSetting(ImageLabControls& c, const std::string& key,
-                              const std::string& value);
+// Applies one setting (every Demo::set key except "image" and "save"). Throws clviz::Error
+// naming the valid values when refused; `c` is unchanged then.
+void applyImageSetting(ImageLabControls& c, const std::string& key, const std::string& value);
 
 // "image, save, angle, spin, rotate-variant, ..." for error messages and help.
 std::string imageSettingKeys();
@@ -53,8 +52,9 @@ const FilterStep* findStep(const std::vector<FilterStep>& steps, FilterKind kind
 std::optional<FilterKind> parseFilterKind(const std::string& id);
 
 // Reorders and enables from a comma list ("median3,rotate"): the listed steps, in that order,
-// enabled; the rest disabled after them. "none" (or "") disables all. "" or why not.
-std::string applyFilterList(std::vector<FilterStep>& steps, const std::string& list);
+// enabled; the rest disabled after them. "none" (or "") disables all. Throws clviz::Error when
+// refused; `steps` is unchanged then.
+void applyFilterList(std::vector<FilterStep>& steps, const std::string& list);
 // The enabled steps in order as such a list ("none" when none is).
 std::string filterList(const std::vector<FilterStep>& steps);
 

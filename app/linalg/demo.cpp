@@ -276,7 +276,7 @@ std::vector<RooflineMark> LinalgDemo::rooflineMarks() const {
 
 bool LinalgDemo::onKey(int key, int) {
     auto apply = [&](const std::string& k, const std::string& v) {
-        if (std::string why = set(k, v); !why.empty()) app_.error(why);
+        app_.attempt([&] { set(k, v); });
         return true;
     };
     const int variant = int(controls_.variant);
@@ -311,16 +311,15 @@ std::vector<std::pair<std::string, std::string>> LinalgDemo::keyHelp() const {
             {"E", "error overlay on / off"}};
 }
 
-std::string LinalgDemo::set(const std::string& key, const std::string& value) {
+void LinalgDemo::set(const std::string& key, const std::string& value) {
     const LinalgLabControls before = controls_;
-    if (std::string why = applyLinalgSetting(controls_, key, value); !why.empty()) return why;
+    applyLinalgSetting(controls_, key, value);
     dirty_ = true;
     const bool tuningChanged = before.tuning.key() != controls_.tuning.key();
     if (before.variant != controls_.variant || tuningChanged ||
         before.allVariants != controls_.allVariants || before.sweep != controls_.sweep)
         queueJobs();
     if (tuningChanged) byVariant_.erase(int(controls_.variant));
-    return "";
 }
 
 void LinalgDemo::kernelsReloaded() {

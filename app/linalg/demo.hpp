@@ -40,7 +40,7 @@ class LinalgDemo final : public Demo {
     void gui(const FrameInfo& frame) override;
     void shutdown() override;
     bool onKey(int key, int mods) override;
-    std::string set(const std::string& key, const std::string& value) override;
+    void set(const std::string& key, const std::string& value) override;
     void kernelsReloaded() override;
     ReferenceResult checkReference() override;
     std::vector<std::pair<std::string, std::string>> keyHelp() const override;

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "app/gui/layout.hpp"
 #include "app/linalg/demo.hpp"
@@ -16,20 +18,21 @@ namespace clviz {
 
 namespace {
 
-// Edits an int field through the settings table, so the panel and --set agree on what is valid.
-void intRow(LinalgDemo& demo, const char* label, const char* key, int value, int step,
-            std::string& problem) {
+// A row's edit: applied through the settings table once the rows are drawn, so the panel and
+// --set agree on what is valid.
+using PanelEdit = std::optional<std::pair<std::string, std::string>>;
+
+void intRow(const char* label, const char* key, int value, int step, PanelEdit& edit) {
     int v = value;
     ImGui::SetNextItemWidth(130);
     if (ImGui::InputInt(label, &v, step, step * 8, ImGuiInputTextFlags_EnterReturnsTrue) &&
         v != value)
-        problem = demo.set(key, std::to_string(v));
+        edit.emplace(key, std::to_string(v));
 }
 
-void onOffRow(LinalgDemo& demo, const char* label, const char* key, bool value,
-              std::string& problem) {
+void onOffRow(const char* label, const char* key, bool value, PanelEdit& edit) {
     bool v = value;
-    if (ImGui::Checkbox(label, &v)) problem = demo.set(key, v ? "on" : "off");
+    if (ImGui::Checkbox(label, &v)) edit.emplace(key, v ? "on" : "off");
 }
 
 }  // namespace
@@ -52,14 +55,14 @@ void LinalgDemo::gemmPanel() {
         ImGui::End();
         return;
     }
-    std::string problem;
+    PanelEdit edit;
     const LinalgVariantInfo& current = gemmVariantInfo(controls_.variant);
     ImGui::SetNextItemWidth(240);
     if (ImGui::BeginCombo("variant", current.name)) {
         for (int v = 0; v < kGemmVariantCount; ++v) {
             const auto& info = gemmVariantInfo(GemmVariant(v));
             if (ImGui::Selectable(info.name, GemmVariant(v) == controls_.variant))
-                problem = set("variant", info.id);
+                edit.emplace("variant", info.id);
             if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", info.id, info.description);
         }
         ImGui::EndCombo();
@@ -68,12 +71,12 @@ void LinalgDemo::gemmPanel() {
     ImGui::TextWrapped("%s", current.description);
     ImGui::PopStyleColor();
     const GemmShape& s = controls_.shape;
-    intRow(*this, "M", "m", s.m, 1, problem);
-    intRow(*this, "N", "n", s.n, 1, problem);
-    intRow(*this, "K", "k", s.k, 1, problem);
-    onOffRow(*this, "A transposed", "trans-a", s.transA, problem);
+    intRow("M", "m", s.m, 1, edit);
+    intRow("N", "n", s.n, 1, edit);
+    intRow("K", "k", s.k, 1, edit);
+    onOffRow("A transposed", "trans-a", s.transA, edit);
     ImGui::SameLine();
-    onOffRow(*this, "B transposed", "trans-b", s.transB, problem);
+    onOffRow("B transposed", "trans-b", s.transB, edit);
     // The tile parameters this variant reads (its table's tunables), 0 for its default.
     const std::string tunables = current.tunables;
     if (!tunables.empty() && ImGui::TreeNodeEx("Tile parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -96,18 +99,18 @@ void LinalgDemo::gemmPanel() {
                                        {"WN", "warp WN", "thread-n", &GemmTuning::threadN}};
         for (const Field& f : fields)
             if (tunables.find(f.define) != std::string::npos)
-                intRow(*this, f.label, f.key, controls_.tuning.*f.field, 1, problem);
+                intRow(f.label, f.key, controls_.tuning.*f.field, 1, edit);
         ImGui::TreePop();
     }
-    onOffRow(*this, "run every frame", "continuous", controls_.continuous, problem);
+    onOffRow("run every frame", "continuous", controls_.continuous, edit);
     ImGui::SameLine();
-    onOffRow(*this, "error overlay", "error-overlay", controls_.errorOverlay, problem);
-    onOffRow(*this, "all variants", "all-variants", controls_.allVariants, problem);
+    onOffRow("error overlay", "error-overlay", controls_.errorOverlay, edit);
+    onOffRow("all variants", "all-variants", controls_.allVariants, edit);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Time every variant at this shape for the roofline");
     ImGui::SameLine();
-    onOffRow(*this, "size sweep", "sweep", controls_.sweep, problem);
-    if (!problem.empty()) app_.error(problem);
+    onOffRow("size sweep", "sweep", controls_.sweep, edit);
+    if (edit) app_.attempt([&] { set(edit->first, edit->second); });
 
     ImGui::Separator();
     if (lastRun_) {

@@ -119,19 +119,12 @@ std::vector<SettingDoc> linalgLabSettingDocs() {
     return linalgSettings().docs();
 }
 
-std::string applyLinalgSetting(LinalgLabControls& c, const std::string& key,
-                               const std::string& rawValue) {
+void applyLinalgSetting(LinalgLabControls& c, const std::string& key, const std::string& rawValue) {
     LinalgLabControls next = c;
-    try {
-        if (!linalgSettings().apply(next, key, trim(rawValue)))
-            return "unknown setting '" + key +
-                   "' (linear-algebra lab settings: " + settingKeyList(linalgLabSettingDocs()) +
-                   ")";
-    } catch (const Error& e) {
-        return e.what();
-    }
+    if (!linalgSettings().apply(next, key, trim(rawValue)))
+        throw Error("unknown setting '" + key + "' (linear-algebra lab settings: " +
+                    settingKeyList(linalgLabSettingDocs()) + ")");
     c = next;
-    return "";
 }
 
 }  // namespace clviz

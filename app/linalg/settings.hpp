@@ -31,9 +31,8 @@ inline constexpr double kMaxReferenceMacs = 2048.0 * 2048.0 * 2048.0;
 
 const SettingTable<LinalgLabControls>& linalgSettings();
 std::vector<SettingDoc> linalgLabSettingDocs();
-// Returns "" on success, else a message naming the valid values; `c` is unchanged then.
-std::string applyLinalgSetting(LinalgLabControls& c, const std::string& key,
-                               const std::string& value);
+// Throws clviz::Error naming the valid values when refused; `c` is unchanged then.
+void applyLinalgSetting(LinalgLabControls& c, const std::string& key, const std::string& value);
 
 // "gemm-naive|gemm-tile|..." and the reduction's, from the compute layer's variant tables.
 std::string gemmVariantChoices();

@@ -34,10 +34,10 @@ std::filesystem::path freshExportPath(const std::string& extension) {
 }
 }  // namespace
 
-std::string NbodyDemo::startComparison() {
-    if (!sim_ || !system_) return "no simulation is running";
+void NbodyDemo::startComparison() {
+    if (!sim_ || !system_) throw Error("no simulation is running");
     if (system_->deviceCount() != 1 || mpi_)
-        return "compare runs on one device (the bodies are split now)";
+        throw Error("compare runs on one device (the bodies are split now)");
     compareQueue_ = allNbodyVariants();
     compareQueue_.push_back(NbodyVariant::Pairs);
     compareQueue_.push_back(NbodyVariant::Tree);
@@ -46,7 +46,6 @@ std::string NbodyDemo::startComparison() {
     compareSaved_ = sim_->kernelConfig();
     compareBodies_ = system_->readBodies();
     deferredSteps_ = 0;
-    return "";
 }
 
 void NbodyDemo::compareNextVariant() {
@@ -126,7 +125,7 @@ void NbodyDemo::comparePanel() {
         ImGui::Text("comparing: %s, %zu of %zu", variantName(compareQueue_[compareNext_]),
                     compareNext_ + 1, compareQueue_.size());
     } else if (ImGui::Button("Compare variants")) {
-        if (std::string why = startComparison(); !why.empty()) app_.error(why);
+        app_.attempt([&] { startComparison(); });
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(

@@ -44,8 +44,11 @@ std::size_t defaultBodies(const DeviceInfo& device) {
                       kMaxDefaultBodiesCpu);
 }
 
-// Diagnostics cost about one force pass; they run at most this share of the frames' time.
+// Diagnostics run at most this share of the frames' time on average (all-pairs: about one force
+// pass per measurement; the tree: an O(N) sum).
 constexpr double kDiagnosticsBudget = 0.05;
+// Slice budget before any frame time is known.
+constexpr double kFirstSliceBudgetMs = 2.0;
 
 // Sprite radius as a fraction of the scene radius, and brightness per sprite at N = 16384.
 constexpr float kSizeFraction = 0.008f;
@@ -72,17 +75,39 @@ void NbodyDemo::init(const AppServices& app) {
     std::vector<ComputeContext*> more;
     for (const auto& c : moreCompute_)
         more.push_back(c.get());
-    // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* debug switches.
-    system_ = makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
-    sim_ = &system_->primary();
-    system_->setVariant(NbodyVariant::Auto);  // the fastest measured here; --set variant=...
     if (n_ == 0) n_ = defaultBodies(cc_->info());
     const NbodyPresetInfo& info = presetInfo(preset_);
-    system_->setParams({info.dt, info.softening, 1.0f});
-    rebuild();
+    // The system and its kernels are made off the frame (a cold cache builds for seconds), and
+    // the frame that sees them done shows the bodies. The force kernel and auto's pick wait for
+    // the first step, after the --set settings (N, variant) that decide what they are.
+    struct Made {
+        std::unique_ptr<NbodySystem> system;
+        std::vector<Body> bodies;
+    };
+    auto made = std::make_shared<Made>();
+    startJob(
+        "Starting the N-body demo",
+        [this, made, more, info, n = n_, preset = preset_, seed = seed_](JobProgress& progress) {
+            progress.report("Building kernels: nbody_integrate");
+            // Auto-tune results remembered in the user's cache; the CLVIZ_NBODY_* switches.
+            made->system =
+                makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
+            made->system->setVariant(NbodyVariant::Auto);  // the fastest here; --set variant=...
+            made->system->setParams({info.dt, info.softening, 1.0f});
+            made->bodies = makePreset(preset, n, seed);
+            made->system->load(made->bodies);
+        },
+        [this, made, radius = info.viewRadius] {
+            system_ = std::move(made->system);
+            sim_ = &system_->primary();
+            accuracyInFlight_ = false;  // a sample begun on a system that is gone
+            loadedScene_.clear();
+            showLoadedBodies(made->bodies, radius);
+        });
 }
 
 void NbodyDemo::shutdown() {
+    job_.reset();  // cancels a build or tune and waits for the step it is in
     if (sim_ && timings_.totals().frames > 0) {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
         if (lastSplit_)
@@ -143,6 +168,7 @@ void NbodyDemo::setDevices(const std::string& spec) {
         devices_ = attempt;
         try {
             init(app_);
+            finishJob(true);  // the restart's kernels: the bodies go back on at once below
             break;
         } catch (const Error& e) {
             if (attempt.empty()) throw;
@@ -188,6 +214,10 @@ void NbodyDemo::rebuild() {
 
 void NbodyDemo::loadBodies(const std::vector<Body>& bodies, float viewRadius) {
     system_->load(bodies);
+    showLoadedBodies(bodies, viewRadius);
+}
+
+void NbodyDemo::showLoadedBodies(const std::vector<Body>& bodies, float viewRadius) {
     n_ = bodies.size();
     stepsInFlight_ = false;
 
@@ -225,6 +255,8 @@ std::string NbodyDemo::sceneLabel() const {
 }
 
 void NbodyDemo::resetScene() {
+    finishJob(true);  // the job's system is the one to reset
+    if (!sim_) return;
     rebuild();
     app_.notice("N-body reset: " + std::string(presetInfo(preset_).name) +
                 ", N = " + std::to_string(n_));
@@ -283,17 +315,12 @@ void NbodyDemo::publish() {
 
 // ---- frame ------------------------------------------------------------------------------------
 
-void NbodyDemo::queueSlowSetting(const std::string& key, const std::string& value,
-                                 const std::string& what) {
-    queued_ = QueuedSetting{key, value, what, 0};
-}
-
 void NbodyDemo::step(const FrameInfo& frame) {
+    if (!finishJob(false)) return;  // the scene waits for its kernels; the frame goes on
     if (!sim_) return;
-    if (queued_ && queued_->stepsSeen++ >= 1) {  // its notice is on the screen now
-        const QueuedSetting q = *std::exchange(queued_, std::nullopt);
-        if (std::string why = set(q.key, q.value); !why.empty()) app_.error(why);
-        if (!sim_) return;
+    if (!systemReady()) {  // a new N, variant or precision: build (and tune) first
+        prepareSystem();
+        if (job_) return;
     }
     NbodyFrameSample sample;
     sample.frameMs = frame.index > 0 ? frame.dt * 1000.0 : -1;
@@ -319,6 +346,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
         return;
     }
 
+    pollDiagnostics();  // reads events only: a slice still running waits for the next frame
     const int steps = paused_ ? pendingSteps_ : stepsPerFrame_;
     pendingSteps_ = 0;
     const bool turns = drawsInTurn();
@@ -370,7 +398,7 @@ void NbodyDemo::runSteps(int steps) {
     publish();
     needsPublish_ = false;
     if (diagnosticsRunning() && ++framesSinceDiagnostics_ >= diagnosticsInterval())
-        runDiagnostics();
+        startDiagnostics();
 }
 
 // GL and CL on one GPU take turns instead of overlapping: when both run at once the GPU
@@ -380,7 +408,7 @@ void NbodyDemo::runSteps(int steps) {
 // enqueued only now, behind a GPU-side wait for everything GL drew and presented; the next
 // frame draws their result behind a GPU-side wait for the copy. No CPU wait on either side.
 void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
-    if (deferredSteps_ == 0 || !sim_) return;
+    if (deferredSteps_ == 0 || !sim_ || job_) return;
     if (stepsInFlight_) collectStepTimings();
     try {
         positions_->orderAfterDrawing();
@@ -392,7 +420,8 @@ void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
 }
 
 void NbodyDemo::draw(const FrameInfo& frame) {
-    if (!positions_ || !renderer_) return;
+    // While a job runs the queue and bridges are its: the window shows the clear colour.
+    if (!positions_ || !renderer_ || job_) return;
     BridgeView pv, vv;
     try {
         pv = positions_->view();
@@ -447,20 +476,53 @@ int NbodyDemo::diagnosticsInterval() const {
     return std::max(diagnosticsEvery_, int(std::min(needed, 1e6)));
 }
 
-void NbodyDemo::runDiagnostics() {
+double NbodyDemo::diagnosticsSliceBudgetMs() const {
+    const double frameMs = timings_.frameMs().mean();
+    return frameMs > 0 ? kDiagnosticsSliceShare * frameMs : kFirstSliceBudgetMs;
+}
+
+void NbodyDemo::startDiagnostics() {
+    if (system_->diagnosticsInFlight()) return;  // the one in flight comes first
     framesSinceDiagnostics_ = 0;
-    lastDiagnostics_ = system_->diagnostics();
+    diagnosticsFramesSoFar_ = 0;
+    system_->beginDiagnostics(diagnosticsSliceBudgetMs());
+}
+
+void NbodyDemo::pollDiagnostics() {
+    if (accuracyInFlight_) {
+        if (std::optional<TreeAccuracy> a = sim_->pollForceAccuracy()) {
+            lastAccuracy_ = *a;
+            lastAccuracyTheta_ = accuracyInFlightTheta_;
+            accuracyInFlight_ = false;
+        }
+    }
+    if (!system_->diagnosticsInFlight()) return;
+    ++diagnosticsFramesSoFar_;
+    if (std::optional<NbodyDiagnostics> d = system_->pollDiagnostics()) {
+        diagnosticsFramesTaken_ = diagnosticsFramesSoFar_;
+        applyDiagnostics(*d);
+    }
+}
+
+void NbodyDemo::applyDiagnostics(const NbodyDiagnostics& d) {
+    lastDiagnostics_ = d;
     if (sim_->kernelConfig().variant == NbodyVariant::Tree) {
         constexpr double kAccuracyEverySeconds = 3;  // 256 x N interactions: cheap, not free
         const double now =
             std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
                 .count();
         // Again at once after theta changed: the error is theta's (it stayed as it was).
-        if (now - lastAccuracyAt_ >= kAccuracyEverySeconds ||
-            lastAccuracyTheta_ != sim_->params().theta) {
-            lastAccuracy_ = sim_->forceAccuracy(256);
+        if (!accuracyInFlight_ && (now - lastAccuracyAt_ >= kAccuracyEverySeconds ||
+                                   lastAccuracyTheta_ != sim_->params().theta)) {
             lastAccuracyAt_ = now;
-            lastAccuracyTheta_ = sim_->params().theta;
+            accuracyInFlightTheta_ = sim_->params().theta;
+            // One device: read back without waiting (pollDiagnostics); split over devices the
+            // whole tree pass it needs waits, as before.
+            accuracyInFlight_ = sim_->beginForceAccuracy(256);
+            if (!accuracyInFlight_) {
+                lastAccuracy_ = sim_->forceAccuracy(256);
+                lastAccuracyTheta_ = accuracyInFlightTheta_;
+            }
         }
     }
     haveDiagnostics_ = true;
@@ -490,6 +552,7 @@ void NbodyDemo::recordFrame(const FrameInfo& frame) {
 std::string NbodyDemo::setupDescription() {
     std::string config = "?";
     try {
+        if (!sim_->forceKernelReady()) throw Error("not built");  // quitting mid-tune: no tune now
         config = describe(sim_->effectiveKernelConfig());
         if (sim_->kernelConfig().variant == NbodyVariant::Auto) config = "auto:" + config;
     } catch (const std::exception&) {
@@ -536,14 +599,12 @@ bool NbodyDemo::onKey(int key, int /*mods*/) {
                 ++i;
             const std::size_t n = all.size();
             const std::size_t next = key == GLFW_KEY_RIGHT_BRACKET ? (i + 1) % n : (i + n - 1) % n;
-            if (std::string why = set("preset", all[next].name); !why.empty()) app_.error(why);
+            app_.attempt([&] { set("preset", all[next].name); });
             return true;
         }
         case GLFW_KEY_D: {
             const bool fp64 = sim_ && sim_->precision() == NbodyPrecision::Double;
-            if (std::string why = set("precision", fp64 ? "float" : "double"); !why.empty())
-                app_.error("D (fp64): " + why);
-            else
+            if (app_.attempt([&] { set("precision", fp64 ? "float" : "double"); }, "D (fp64): "))
                 app_.notice(fp64 ? "precision: fp32" : "precision: fp64");
             return true;
         }
@@ -570,7 +631,7 @@ void NbodyDemo::onPointer(const PointerEvent& e) {
 }
 
 void NbodyDemo::onDrop(const std::string& path) {
-    if (std::string why = set("load", path); !why.empty()) app_.error(why);
+    app_.attempt([&] { set("load", path); });
 }
 
 std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
@@ -590,6 +651,7 @@ std::vector<std::pair<std::string, std::string>> NbodyDemo::keyHelp() const {
 // ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
 
 void NbodyDemo::kernelsReloaded() {
+    finishJob(true);  // the job's kernels are replaced once it is done with them
     if (system_)
         system_->forEachDevice([](NbodySimulation& s) {
             s.reloadKernels();
@@ -601,6 +663,7 @@ void NbodyDemo::shadersReloaded() {
 }
 
 Demo::ReferenceResult NbodyDemo::checkReference() {
+    finishJob(true);
     if (!sim_) return {};
     const ReferenceCheck r = checkNbodyAgainstReference(*sim_, system_->readBodies(),
                                                         system_->readAccelerationsDouble());

@@ -3,6 +3,7 @@
 // frame through the interop bridge, drawn as point sprites, steered from four ImGui panels
 // (Simulation, Interop, Timings, Diagnostics; the panels live in app/nbody_*_panel.cpp).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 #include "app/gui/panel_stacks.hpp"
 #include "app/nbody/engine.hpp"
 #include "app/nbody/timings.hpp"
+#include "common/background_job.hpp"
 #include "common/settings_table.hpp"
 #include "compute/interop/buffer_bridge.hpp"
 #include "compute/interop/interop_path.hpp"
@@ -49,7 +51,7 @@ class NbodyDemo final : public Demo {
     bool onKey(int key, int mods) override;
     void onPointer(const PointerEvent& event) override;
     void onDrop(const std::string& path) override;
-    std::string set(const std::string& key, const std::string& value) override;
+    void set(const std::string& key, const std::string& value) override;
     void kernelsReloaded() override;
     void shadersReloaded() override;
     ReferenceResult checkReference() override;
@@ -80,6 +82,11 @@ class NbodyDemo final : public Demo {
     // loaded its file name, format and N ("galaxy.clviz (clviz, N = 4096)").
     std::string sceneLabel() const;
 
+    // The Diagnostics panel's mark under the tree's force error while that error was measured at
+    // another theta than the current one ("(measured at theta 0.50: stale until the next
+    // diagnostics)"); "" when it is current or was never measured.
+    std::string forceErrorStaleNote() const;
+
     // Where the last gui() frame drew the Timings and Diagnostics panels (pixels; all 0 before
     // one was drawn): tests check that they do not overlap.
     struct PanelRect {
@@ -97,28 +104,30 @@ class NbodyDemo final : public Demo {
         bool fp64 = false;
         std::string error;  // why it did not run ("" when it did)
     };
-    // "" when it started, else why not (several devices, MPI ranks).
-    std::string startComparison();
+    // Throws clviz::Error when it cannot start (several devices, MPI ranks).
+    void startComparison();
 
-    // A setting that blocks for seconds (a new N re-tunes auto, a variant's first build, the
-    // auto-tune): the GUI queues it, a "Working: ..." notice is drawn and shown first, and the
-    // setting runs in the next frame's step, so the window never freezes without a word.
-    void queueSlowSetting(const std::string& key, const std::string& value,
-                          const std::string& what);
-    const std::string& busyWith() const { return queued_ ? queued_->what : noWork_; }
+    // Builds and auto-tunes (the start, a new N or variant re-tuning auto, the Auto-tune button)
+    // run off the frame where the app allows it (AppServices::workOffFrame): frames go on with a
+    // clear scene and this progress line ("Auto-tuning tiled (variant 1 of 3) (5 of 25)"), and the
+    // demo switches to the result when the work is done. "" while nothing runs.
+    std::string progressLine() const;
     bool comparing() const { return compareNext_ < compareQueue_.size(); }
     const std::vector<VariantRun>& comparison() const { return comparison_; }
     // The last comparison as CSV or JSON ("csv", "json").
     std::string comparisonText(const std::string& format) const;
 
-    // Energy diagnostics are O(N^2) and block the frame (27.8 s at N = 131,072 on a CPU): above
-    // this many bodies they are off unless asked for (diagnostics=N, or "now" in the panel).
-    static constexpr std::size_t kDiagnosticsAutoMaxBodies = 65536;
-    static bool diagnosticsOnByDefault(std::size_t n) { return n <= kDiagnosticsAutoMaxBodies; }
-    // Whether diagnostics run every few frames now (the setting, and the size rule above).
-    bool diagnosticsRunning() const {
-        return diagnosticsEvery_ > 0 && (diagnosticsAsked_ || diagnosticsOnByDefault(n_));
-    }
+    // Whether diagnostics run every few frames (the setting; at any N: they never wait for the
+    // device, NbodySystem::beginDiagnostics).
+    bool diagnosticsRunning() const { return diagnosticsEvery_ > 0; }
+    // Device time one frame's diagnostics slice may take: this share of the frame.
+    static constexpr double kDiagnosticsSliceShare = 0.25;
+    double diagnosticsSliceBudgetMs() const;
+    // Frames the last diagnostics result took from begin to figures (1: the next frame).
+    int diagnosticsFramesTaken() const { return diagnosticsFramesTaken_; }
+    bool haveDiagnostics() const { return haveDiagnostics_; }
+    bool haveForceErrorSample() const { return lastAccuracy_.samples > 0; }
+    const NbodyDiagnostics& lastDiagnostics() const { return lastDiagnostics_; }
     PanelRect diagnosticsRect() const { return diagnosticsRect_; }
 
   private:
@@ -135,6 +144,8 @@ class NbodyDemo final : public Demo {
     // Builds the preset's bodies for n_ and loads them; the camera frames them.
     void rebuild();
     void loadBodies(const std::vector<Body>& bodies, float viewRadius);
+    // loadBodies() after system_->load(bodies): N, colour scales, camera, bridges, diagnostics.
+    void showLoadedBodies(const std::vector<Body>& bodies, float viewRadius);
     void resetScene();
 
     // --- interop ---
@@ -164,7 +175,9 @@ class NbodyDemo final : public Demo {
     void statusLine(const FrameInfo& frame);
     void demoMenu();
 
-    void runDiagnostics();
+    void startDiagnostics();  // begins a measurement (none if one is in flight)
+    void pollDiagnostics();   // once a frame: moves it on, takes the figures when they are in
+    void applyDiagnostics(const NbodyDiagnostics& d);
     int diagnosticsInterval() const;
     void recordFrame(const FrameInfo& frame);
     std::string setupDescription();
@@ -191,13 +204,27 @@ class NbodyDemo final : public Demo {
     std::string loadedScene_;  // sceneLabel() after a snapshot load; empty for a preset
     PanelRect timingsRect_, diagnosticsRect_;
     void compareNextVariant();
-    void busyNotice(const FrameInfo& frame);
-    struct QueuedSetting {
-        std::string key, value, what;
-        int stepsSeen = 0;  // runs at the second step: the first frame shows the notice
+
+    // --- work off the frame (app/nbody/work.cpp) ---
+    // One job at a time. Its work touches only the system (never GL, never a member the frame
+    // reads); `done` applies the result on the frame's thread. Without the app's leave (or under
+    // MPI, whose calls stay on the main thread) the work runs at once, inside the caller.
+    struct Job {
+        std::unique_ptr<BackgroundJob> work;
+        std::function<void()> done;
+        bool failureStopsDemo = true;  // else an error notice (the Auto-tune button's)
     };
-    std::optional<QueuedSetting> queued_;
-    std::string noWork_;
+    std::unique_ptr<Job> job_;
+    bool workOffFrame() const;
+    void startJob(const std::string& title, BackgroundJob::Work work, std::function<void()> done,
+                  bool failureStopsDemo = true);
+    // Applies a finished job; with `wait`, waits for it first. False while it runs. Rethrows its
+    // failure (or notifies, for a job whose failure does not stop the demo).
+    bool finishJob(bool wait);
+    // Builds (and, under auto, tunes) the force kernel the next step needs, when it needs one.
+    bool systemReady() const;
+    void prepareSystem();
+    void progressNotice(const FrameInfo& frame);
     void comparePanel();
     std::vector<NbodyVariant> compareQueue_;
     std::size_t compareNext_ = 0;
@@ -243,9 +270,10 @@ class NbodyDemo final : public Demo {
     void splitTimingsTable(const NbodyMultiTimings& t);
     BridgeTiming lastCopy_;
     double lastRenderMs_ = -1;
-    int diagnosticsEvery_ = 30;      // frames with steps between diagnostics; 0 = off
-    bool diagnosticsAsked_ = false;  // set by diagnostics=N: runs at any N
+    int diagnosticsEvery_ = 30;  // frames with steps between diagnostics; 0 = off
     int framesSinceDiagnostics_ = 0;
+    int diagnosticsFramesSoFar_ = 0;  // frames the measurement in flight has taken
+    int diagnosticsFramesTaken_ = 0;
     NbodyDiagnostics lastDiagnostics_;
     bool haveDiagnostics_ = false;
     bool nonFiniteReported_ = false;
@@ -253,7 +281,9 @@ class NbodyDemo final : public Demo {
     // Force error against a device direct sum (tree variant), sampled with the diagnostics at
     // most every kAccuracyEverySeconds.
     TreeAccuracy lastAccuracy_;
-    double lastAccuracyAt_ = -1e9;  // seconds, steady clock
+    double lastAccuracyAt_ = -1e9;   // seconds, steady clock
+    bool accuracyInFlight_ = false;  // begun, figures not yet read
+    float accuracyInFlightTheta_ = -1;
     float lastAccuracyTheta_ = -1;  // the theta lastAccuracy_ was measured at
 
     // Recording (--record DIR): scene-only PNGs, numbered on from the highest already in DIR.

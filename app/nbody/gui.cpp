@@ -27,6 +27,10 @@ void panel(F&& body) {
 
 void NbodyDemo::gui(const FrameInfo& frame) {
     demoMenu();
+    if (job_) {  // the panels read the system, which the job is changing: the progress only
+        progressNotice(frame);
+        return;
+    }
     const float s = frame.contentScale > 0 ? frame.contentScale : 1.0f;
     // Simulation and Interop down the left edge; Timings and Diagnostics down the right one,
     // below the overlay. Short windows start with Timings and Diagnostics collapsed (the status
@@ -65,18 +69,19 @@ void NbodyDemo::gui(const FrameInfo& frame) {
         ImGui::End();
     }
     if (showStatus_) statusLine(frame);
-    if (queued_) busyNotice(frame);
 }
 
-// "Working: auto-tuning ..." in the middle of the window, for the frame before a slow setting.
-void NbodyDemo::busyNotice(const FrameInfo& frame) {
+// "Auto-tuning tiled (variant 1 of 3) (5 of 25)" in the middle of the window while a build or a
+// tune runs off the frame; the window stays live (Esc quits and cancels the work).
+void NbodyDemo::progressNotice(const FrameInfo& frame) {
     ImGui::SetNextWindowPos(ImVec2(frame.framebufferWidth * 0.5f, frame.framebufferHeight * 0.5f),
                             ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    ImGui::Begin("##nbody-busy", nullptr,
+    ImGui::Begin("##nbody-progress", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs);
-    ImGui::Text("Working: %s", queued_->what.c_str());
-    ImGui::TextDisabled("the window waits until it is done (seconds for a first build or a tune)");
+    ImGui::TextUnformatted(progressLine().c_str());
+    noteGuiItem("##nbody-progress/text");
+    ImGui::TextDisabled("the scene comes back when this is done; a first build takes longest");
     ImGui::End();
 }
 

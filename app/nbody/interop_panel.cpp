@@ -20,13 +20,12 @@ void NbodyDemo::interopPanel() {
                              InteropRequest::HostCopy, InteropRequest::ExternalMemory}) {
         ImGui::SameLine();
         if (ImGui::RadioButton(interopRequestName(r), request_ == r) && request_ != r) {
-            if (std::string why = set("interop", interopRequestName(r)); !why.empty())
-                app_.error(why);
+            app_.attempt([&] { set("interop", interopRequestName(r)); });
         }
     }
     bool pipelined = latency_ == 1;
     if (ImGui::Checkbox("overlap compute and drawing (1 frame latency)", &pipelined))
-        set("latency", pipelined ? "1" : "0");
+        app_.attempt([&] { set("latency", pipelined ? "1" : "0"); });
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(
             "GL draws the previous frame's positions while the device computes "
@@ -35,7 +34,7 @@ void NbodyDemo::interopPanel() {
     if (positions_ && positions_->ordersOnGpu()) {
         bool turns = takeTurns_;
         if (ImGui::Checkbox("GL and CL take turns on the GPU", &turns))
-            set("take-turns", turns ? "on" : "off");
+            app_.attempt([&] { set("take-turns", turns ? "on" : "off"); });
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip(
                 "The next steps wait on the GPU for this frame's drawing, and the drawing for "

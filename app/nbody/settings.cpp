@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "app/nbody/demo.hpp"
+#include "app/nbody/report_progress.hpp"
 #include "common/error.hpp"
 #include "common/flag_table.hpp"
 #include "common/parse.hpp"
@@ -198,10 +199,10 @@ const Table& NbodyDemo::settings() {
              d.brightness_ = float(settingNumber("brightness", v, 0, 100, true));
          }},
         {{"diagnostics", "0..1000000",
-          "Energy and momentum every that many frames (0: off; off above 65536 bodies unless set)"},
+          "Energy, momentum and NaN check every that many frames (0: off); never waits: the tree's "
+          "potential in O(N), else the O(N^2) sum in slices over frames"},
          [](NbodyDemo& d, Value v) {
              d.diagnosticsEvery_ = int(settingInteger("diagnostics", v, 0, 1000000));
-             d.diagnosticsAsked_ = d.diagnosticsEvery_ > 0;
              d.framesSinceDiagnostics_ = d.diagnosticsEvery_;
          }},
         {{"diagnostics-panel", "on|off", "Shows or hides the Diagnostics panel"},
@@ -229,7 +230,7 @@ const Table& NbodyDemo::settings() {
           "Compare variants)"},
          [](NbodyDemo& d, Value v) {
              if (v != "run") throw Error("compare expects run, got " + quotedPath(v));
-             if (std::string why = d.startComparison(); !why.empty()) throw Error(why);
+             d.startComparison();
              d.showTimings_ = true;
          }},
         {{"camera", "reset", "Frames the scene again"},
@@ -257,16 +258,12 @@ std::string NbodyDemo::settingsHelp() {
     return settingSummary(settings().docs());
 }
 
-std::string NbodyDemo::set(const std::string& key, const std::string& value) {
-    if (!sim_) return "the N-body demo is not running";
-    try {
-        if (!settings().apply(*this, key, value))
-            return "unknown N-body setting '" + key +
-                   "' (known: " + settingKeyList(settings().docs()) + ")";
-        return "";
-    } catch (const Error& e) {  // ClError too: OpenCL failures arrive as clviz::Error
-        return e.what();
-    }
+void NbodyDemo::set(const std::string& key, const std::string& value) {
+    finishJob(true);  // a setting applies to the state the running job leads to
+    if (!sim_) throw Error("the N-body demo is not running");
+    if (!settings().apply(*this, key, value))
+        throw Error("unknown N-body setting '" + key +
+                    "' (known: " + settingKeyList(settings().docs()) + ")");
 }
 
 void NbodyDemo::setInterop(const std::string& value) {
@@ -370,14 +367,26 @@ void NbodyDemo::loadState(const std::string& path) {
 }
 
 void NbodyDemo::autotune(double seconds) {
-    // Under auto: tune the variant it runs (auto then picks again with the new figure).
-    const NbodyVariant v = sim_->kernelConfig().variant == NbodyVariant::Auto
-                               ? sim_->effectiveKernelConfig().variant
-                               : sim_->kernelConfig().variant;
-    NbodyAutotuneResult r = sim_->autotune(v, seconds);
-    autotuneLog_ = r.log;
-    app_.notice("auto-tune: best " + describe(r.best) + " (" + std::to_string(r.bestMs) +
-                " ms per force pass, " + std::to_string(r.candidates) + " candidates)");
+    auto result = std::make_shared<NbodyAutotuneResult>();
+    NbodySimulation* sim = sim_;
+    NbodySystem* system = system_.get();
+    startJob(
+        std::string("Auto-tuning ") + variantName(sim->kernelConfig().variant),
+        [sim, system, seconds, result](JobProgress& progress) {
+            NbodyProgressReports reports(*system, progress);
+            // Under auto: tune the variant it runs (auto then picks again with the new figure).
+            const NbodyVariant v = sim->kernelConfig().variant == NbodyVariant::Auto
+                                       ? sim->effectiveKernelConfig().variant
+                                       : sim->kernelConfig().variant;
+            *result = sim->autotune(v, seconds);
+        },
+        [this, result] {
+            const NbodyAutotuneResult& r = *result;
+            autotuneLog_ = r.log;
+            app_.notice("auto-tune: best " + describe(r.best) + " (" + std::to_string(r.bestMs) +
+                        " ms per force pass, " + std::to_string(r.candidates) + " candidates)");
+        },
+        false);
 }
 
 }  // namespace clviz

@@ -8,6 +8,8 @@
 
 #include "app/nbody/demo.hpp"
 #include "app/nbody/format.hpp"
+#include "app/nbody/fp64_box.hpp"
+#include "compute/core/compute_context.hpp"
 
 namespace clviz {
 
@@ -49,7 +51,7 @@ bool intCombo(const char* label, int current, const std::vector<int>& choices, i
 }  // namespace
 
 void NbodyDemo::applyFromPanel(const std::string& key, const std::string& value) {
-    if (std::string why = set(key, value); !why.empty()) app_.error(why);
+    app_.attempt([&] { set(key, value); });
 }
 
 void NbodyDemo::simulationPanel() {
@@ -78,17 +80,12 @@ void NbodyDemo::sceneSection() {
         int n = int(n_);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
         if (ImGui::InputInt("##n", &n, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue))
-            queueSlowSetting("n", std::to_string(n),
-                             "rebuilding the scene with N = " + std::to_string(n));
+            applyFromPanel("n", std::to_string(n));
         tooltip("Number of bodies; press Enter to rebuild the scene");
         ImGui::SameLine();
-        if (ImGui::Button("/2") && n_ > 1)
-            queueSlowSetting("n", std::to_string(n_ / 2),
-                             "rebuilding the scene with N = " + std::to_string(n_ / 2));
+        if (ImGui::Button("/2") && n_ > 1) applyFromPanel("n", std::to_string(n_ / 2));
         ImGui::SameLine();
-        if (ImGui::Button("x2"))
-            queueSlowSetting("n", std::to_string(n_ * 2),
-                             "rebuilding the scene with N = " + std::to_string(n_ * 2));
+        if (ImGui::Button("x2")) applyFromPanel("n", std::to_string(n_ * 2));
         ImGui::SameLine();
         ImGui::TextUnformatted("N");
         int seed = int(seed_);
@@ -106,9 +103,7 @@ void NbodyDemo::kernelSection() {
         if (ImGui::BeginCombo("variant", variantName(cfg.variant))) {
             for (NbodyVariant v : nbodyVariantChoices()) {
                 if (ImGui::Selectable(variantName(v), v == cfg.variant))
-                    queueSlowSetting("variant", variantName(v),
-                                     std::string("switching to the ") + variantName(v) +
-                                         " variant (a first build takes seconds)");
+                    applyFromPanel("variant", variantName(v));
                 tooltip(variantDescription(v));
             }
             ImGui::EndCombo();
@@ -140,8 +135,9 @@ void NbodyDemo::kernelSection() {
         tunable(uses.bodiesPerItem, "bodies per item", "bpi", cfg.bodiesPerItem, {0, 1, 2, 4, 8});
         tunable(uses.split, "split", "split", cfg.split, {0, 1, 2, 4, 8, 16, 32});
         std::string effective = "?";
-        try {
-            effective = describe(sim_->effectiveKernelConfig());
+        try {  // a setting changed in this frame's panel is built off the frame, not here
+            effective = sim_->forceKernelReady() ? describe(sim_->effectiveKernelConfig())
+                                                 : std::string("building...");
         } catch (const std::exception& e) {
             effective = e.what();
         }
@@ -151,14 +147,10 @@ void NbodyDemo::kernelSection() {
         if (!sim_->kernelNote().empty())
             ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "%s", sim_->kernelNote().c_str());
         if (!tree) {  // the tree's launch shapes are fixed by the tree code
-            if (ImGui::Button("Auto-tune work-group size"))
-                queueSlowSetting("autotune", "3",
-                                 std::string("auto-tuning ") +
-                                     variantName(sim_->kernelConfig().variant) +
-                                     " at N = " + std::to_string(n_) + " (about 3 s)");
+            if (ImGui::Button("Auto-tune work-group size")) applyFromPanel("autotune", "3");
             tooltip(
-                "Times candidate launch configurations for this variant and N (about 3 s; the "
-                "app waits), then uses the fastest");
+                "Times candidate launch configurations for this variant and N (about 3 s, with "
+                "a progress line), then uses the fastest");
         }
         if (!autotuneLog_.empty() && ImGui::TreeNode("auto-tune log")) {
             ImGui::TextUnformatted(autotuneLog_.c_str());
@@ -178,18 +170,15 @@ void NbodyDemo::integrationSection() {
             }
             ImGui::EndCombo();
         }
-        if (sim_->supportsFp64()) {
-            // The tree and pairs compute in float only: the box says so instead of failing.
-            const NbodyVariant v = sim_->kernelConfig().variant;
-            const bool floatOnly = runsOnOneDeviceInFloat(v);
+        {
+            const std::string unavailable = fp64Unavailable(cc_->info().name, sim_->supportsFp64(),
+                                                            sim_->kernelConfig().variant);
             bool fp64 = sim_->precision() == NbodyPrecision::Double;
-            ImGui::BeginDisabled(floatOnly);
+            ImGui::BeginDisabled(!unavailable.empty());
             if (ImGui::Checkbox("double precision (fp64)", &fp64))
                 applyFromPanel("precision", fp64 ? "double" : "float");
             ImGui::EndDisabled();
-            if (floatOnly)
-                tooltip((std::string("the ") + variantName(v) + " variant computes in float only")
-                            .c_str());
+            if (!unavailable.empty()) tooltip(unavailable.c_str());
         }
         NbodyParams p = sim_->params();
         if (ImGui::SliderFloat("dt", &p.dt, 1e-5f, 0.1f, "%.5f", ImGuiSliderFlags_Logarithmic) &&

@@ -80,24 +80,20 @@ void SpectralDemo::shutdown() {
 
 // --- loading ----------------------------------------------------------------------------------
 
-std::string SpectralDemo::loadFile(const std::string& path) {
-    if (path.empty()) return "no file name given";
-    EnviCube loaded;
-    try {
-        loaded = readEnvi(path);
-    } catch (const Error& e) {
-        return e.what();
-    }
+void SpectralDemo::loadFile(const std::string& path) {
+    if (path.empty()) throw Error("no file name given");
+    EnviCube loaded = readEnvi(path);
     for (const std::string& a : loaded.header.assumptions)
         app_.notice(path + ": " + a);
-    return useCube(std::move(loaded.cube), std::move(loaded.header), path);
+    useCube(std::move(loaded.cube), std::move(loaded.header), path);
 }
 
-std::string SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string& label) {
+void SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string& label) {
     if (cube.shape.samples > glMaxTextureSize_ || cube.shape.lines > glMaxTextureSize_)
-        return "cannot show '" + label + "': " + std::to_string(cube.shape.samples) + " x " +
-               std::to_string(cube.shape.lines) + " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
-               std::to_string(glMaxTextureSize_) + ")";
+        throw Error("cannot show '" + label + "': " + std::to_string(cube.shape.samples) + " x " +
+                    std::to_string(cube.shape.lines) +
+                    " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
+                    std::to_string(glMaxTextureSize_) + ")");
     try {
         mnf_->upload(cube);
         const int w = cube.shape.samples, h = cube.shape.lines;
@@ -107,7 +103,7 @@ std::string SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string&
             return cl::Buffer(cc_->context(), CL_MEM_READ_WRITE, std::size_t(w) * h * 4);
         });
     } catch (const Error& e) {
-        return "cannot use '" + label + "': " + e.what();
+        throw Error("cannot use '" + label + "': " + e.what());
     }
     cube_ = std::move(cube);
     meta_ = std::move(meta);
@@ -139,7 +135,6 @@ std::string SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string&
     cursorPixel_.reset();
     statsStale_ = transformStale_ = denoiseStale_ = picturesStale_ = true;
     runError_.clear();
-    return "";
 }
 
 void SpectralDemo::loadDefault() {
@@ -150,10 +145,8 @@ void SpectralDemo::loadDefault() {
     EnviHeader meta;
     meta.wavelength = scene.wavelengthNm;
     meta.wavelengthUnits = "nm";
-    if (std::string why =
-            useCube(std::move(scene.cube), meta, "generated scene 145 x 145 x 200 u8");
-        !why.empty())
-        app_.error(why);
+    app_.attempt(
+        [&] { useCube(std::move(scene.cube), meta, "generated scene 145 x 145 x 200 u8"); });
 }
 
 // --- computing --------------------------------------------------------------------------------
@@ -191,7 +184,7 @@ bool SpectralDemo::compute() {
     if (!runError_.empty() && !statsStale_) return false;  // failed: wait for a change
     try {
         if (statsStale_) {
-            mnf_->run(controls_.noise, controls_.noiseRect);
+            mnf_->run(controls_.noise, controls_.noiseRect, std::max(componentsM(), keepK()));
             statsStale_ = false;
             transformStale_ = denoiseStale_ = picturesStale_ = true;
             runError_.clear();
@@ -229,6 +222,7 @@ void SpectralDemo::renderPictures() {
     const bool haveResult = runError_.empty() && !statsStale_;
     std::array<ChannelStretch, 3> left;
     const cl::Buffer* leftSrc = &mnf_->cubeBuffer();
+    std::size_t leftPitch = mnf_->bandPitch();
     bool leftU8 = mnf_->exactIntegerPath();
     if (controls_.view == SpectralViewMode::MnfRgb && haveResult) {
         const MnfBasis& basis = mnf_->result().basis;
@@ -238,6 +232,7 @@ void SpectralDemo::renderPictures() {
             left[c] = {comp, -2.5f * sd, 2.5f * sd};
         }
         leftSrc = &mnf_->components();
+        leftPitch = 0;
         leftU8 = false;
     } else {
         const std::vector<int> bands =
@@ -248,7 +243,7 @@ void SpectralDemo::renderPictures() {
             left[c] = bandStretch(bands[c], clampBand(bands[c]));
     }
     try {
-        EnqueuedWork w = picture_->enqueue(*leftSrc, leftU8, P, left, rgba_);
+        EnqueuedWork w = picture_->enqueue(*leftSrc, leftU8, P, left, rgba_, leftPitch);
         pictureMs_ = w.milliseconds();
         const TextureTransferTiming t = original_->copyFrom(rgba_);
         transferMs_ = t.deviceMs + t.hostMs;
@@ -284,10 +279,10 @@ void SpectralDemo::draw(const FrameInfo&) {
 
 // --- saving -------------------------------------------------------------------------------------
 
-std::string SpectralDemo::save(const std::string& path) {
-    if (path.empty()) return "save: no file name given";
+void SpectralDemo::save(const std::string& path) {
+    if (path.empty()) throw Error("save: no file name given");
     if (pendingDefault_) loadDefault();
-    if (!compute()) return runError_.empty() ? "save: no cube loaded" : "save: " + runError_;
+    if (!compute()) throw Error(runError_.empty() ? "save: no cube loaded" : "save: " + runError_);
     const int m = componentsM();
     const std::vector<float> z = mnf_->readComponents();
     Cube out = makeCube({cube_.shape.samples, cube_.shape.lines, m}, CubeType::F32);
@@ -310,36 +305,31 @@ std::string SpectralDemo::save(const std::string& path) {
         }
         if (!csv) throw Error("cannot write '" + csvPathFor(path) + "'");
     } catch (const Error& e) {
-        return std::string("save: ") + e.what();
+        throw Error(std::string("save: ") + e.what());
     }
     app_.notice("saved " + std::to_string(m) + " MNF components to " + path + " and " +
                 csvPathFor(path));
-    return "";
 }
 
 // --- commands -----------------------------------------------------------------------------------
 
-std::string SpectralDemo::set(const std::string& key, const std::string& value) {
+void SpectralDemo::set(const std::string& key, const std::string& value) {
     if (key == "cube") {
-        std::string why = loadFile(value);
-        if (why.empty()) app_.notice("loaded " + value);
-        return why;
+        loadFile(value);
+        app_.notice("loaded " + value);
+        return;
     }
     if (key == "save") return save(value);
     const SpectralControls before = controls_;
-    if (std::string why = applySpectralSetting(controls_, key, value); !why.empty()) return why;
+    applySpectralSetting(controls_, key, value);
     if (controls_.noise != before.noise || !(controls_.noiseRect == before.noiseRect))
         statsStale_ = true;
     if (controls_.components != before.components) transformStale_ = true;
     denoiseStale_ = picturesStale_ = true;
-    return "";
 }
 
 void SpectralDemo::onDrop(const std::string& path) {
-    if (std::string why = loadFile(path); !why.empty())
-        app_.error(why);
-    else
-        app_.notice("loaded " + path);
+    if (app_.attempt([&] { loadFile(path); })) app_.notice("loaded " + path);
 }
 
 void SpectralDemo::kernelsReloaded() {

@@ -41,7 +41,7 @@ class SpectralDemo final : public Demo {
     void shutdown() override;
     void onDrop(const std::string& path) override;
     // Keys: cube, save, and those of applySpectralSetting (app/spectral/settings.hpp).
-    std::string set(const std::string& key, const std::string& value) override;
+    void set(const std::string& key, const std::string& value) override;
     void kernelsReloaded() override;
     // MNF of a crop (at most 64 x 64 pixels, every band) on the device against the double
     // reference: eigenvalues with SNR > 10 within 1e-4 relative.
@@ -54,10 +54,11 @@ class SpectralDemo final : public Demo {
     const std::string& runError() const { return runError_; }
 
   private:
-    std::string loadFile(const std::string& path);
-    std::string useCube(Cube cube, EnviHeader meta, const std::string& label);
+    // Each throws clviz::Error, leaving the cube in use, when it cannot.
+    void loadFile(const std::string& path);
+    void useCube(Cube cube, EnviHeader meta, const std::string& label);
     void loadDefault();
-    std::string save(const std::string& path);
+    void save(const std::string& path);
 
     // The steps a change made stale, in order; false (runError_ says why) when MNF failed.
     bool compute();

@@ -56,21 +56,19 @@ void SpectralDemo::labPanel() {
     ImGui::InputText("##cube", loadField_.data(), loadField_.size());
     ImGui::SameLine();
     if (ImGui::Button("Open")) {
-        if (std::string why = loadFile(loadField_.data()); !why.empty())
-            app_.error(why);
-        else
+        if (app_.attempt([&] { loadFile(loadField_.data()); }))
             app_.notice(std::string("loaded ") + loadField_.data());
     }
     ImGui::InputText("##save", saveField_.data(), saveField_.size());
     ImGui::SameLine();
     if (ImGui::Button("Save MNF")) {
-        if (std::string why = save(saveField_.data()); !why.empty()) app_.error(why);
+        app_.attempt([&] { save(saveField_.data()); });
     }
     ImGui::Separator();
 
     // The settings rows, the same keys as --set.
     auto apply = [&](const char* key, const std::string& value) {
-        if (std::string why = set(key, value); !why.empty()) app_.error(why);
+        app_.attempt([&] { set(key, value); });
     };
     int noise = int(controls_.noise);
     const char* noiseNames[] = {"diff (lower-right differences)", "mean3 (3x3 mean residual x9/8)",
@@ -198,11 +196,10 @@ void SpectralDemo::imagesWindow() {
             const int y0 = std::min((*dragStart_)[1], (*dragEnd_)[1]),
                       y1 = std::max((*dragStart_)[1], (*dragEnd_)[1]);
             dragStart_.reset();
-            if (std::string why = set("noise-rect", std::to_string(x0) + "," + std::to_string(y0) +
-                                                        "," + std::to_string(x1 - x0 + 1) + "," +
-                                                        std::to_string(y1 - y0 + 1));
-                !why.empty())
-                app_.error(why);
+            const std::string rect = std::to_string(x0) + "," + std::to_string(y0) + "," +
+                                     std::to_string(x1 - x0 + 1) + "," +
+                                     std::to_string(y1 - y0 + 1);
+            app_.attempt([&] { set("noise-rect", rect); });
         }
     }
     ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -91,18 +91,12 @@ std::vector<SettingDoc> spectralLabSettingDocs() {
     return docs;
 }
 
-std::string applySpectralSetting(SpectralControls& c, const std::string& key,
-                                 const std::string& value) {
+void applySpectralSetting(SpectralControls& c, const std::string& key, const std::string& value) {
     SpectralControls next = c;
-    try {
-        if (!spectralSettings().apply(next, key, trim(value)))
-            return "unknown setting '" + key +
-                   "' (spectral lab settings: " + settingKeyList(spectralLabSettingDocs()) + ")";
-    } catch (const Error& e) {
-        return e.what();
-    }
+    if (!spectralSettings().apply(next, key, trim(value)))
+        throw Error("unknown setting '" + key +
+                    "' (spectral lab settings: " + settingKeyList(spectralLabSettingDocs()) + ")");
     c = next;
-    return "";
 }
 
 }  // namespace clviz

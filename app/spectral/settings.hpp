@@ -33,10 +33,9 @@ std::vector<SettingDoc> spectralLabSettingDocs();
 // --cube FILE (sugar for --set cube=FILE).
 std::vector<DemoFlag> spectralLabFlags();
 
-// Applies one setting (every key but cube and save). Returns "" or why not; `c` is unchanged
-// then.
-std::string applySpectralSetting(SpectralControls& c, const std::string& key,
-                                 const std::string& value);
+// Applies one setting (every key but cube and save). Throws clviz::Error when refused; `c` is
+// unchanged then.
+void applySpectralSetting(SpectralControls& c, const std::string& key, const std::string& value);
 
 const char* spectralViewName(SpectralViewMode mode);  // "band", "rgb", "mnf"
 

@@ -5,7 +5,7 @@
 # Usage: C=.carry-final bench/device/run-labs-h200.sh STEP...
 #   ab      N-body and image rows, the old build and this one interleaved (two rounds each)
 #   linalg  --suite gemm --tune and --suite reduce
-#   mnf     --suite mnf (the three issue sizes)
+#   mnf     --suite mnf (the three issue sizes), then clviz-mnf-eigen-probe if $C has it
 #   tests   every GPU-capable test binary found in $C (ctest names with dots as underscores)
 # Everything lands in $OUT/labs.tgz, rewritten after each step; each step's table is printed as it
 # finishes. Order the steps by importance: a call cut off keeps only the finished ones.
@@ -51,6 +51,11 @@ mnf)
     timeout 300 "$C/clviz-bench" --suite mnf "${gpu[@]}" --json "$R/mnf.json" --csv "$R/mnf.csv" \
         >"$R/mnf.txt" 2>"$R/mnf.err"
     echo "mnf rc=$?"; cat "$R/mnf.txt"
+    # The host's share: the eigen step's LAPACK routines one by one (where the probe was carried).
+    if [ -x "$C/clviz-mnf-eigen-probe" ]; then
+        timeout 60 "$C/clviz-mnf-eigen-probe" >"$R/mnf-eigen-probe.txt" 2>&1
+        echo "mnf eigen probe rc=$?"; cat "$R/mnf-eigen-probe.txt"
+    fi
     ;;
 tests)
     for t in "$C"/*_test; do

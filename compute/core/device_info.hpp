@@ -3,7 +3,9 @@
 // these structs only, so it can be tested with made-up machines.
 #include <cstdint>
 #include <string>
+
 #include <vector>
+#include "common/format_bytes.hpp"  // formatBytes, which every user of device sizes needs
 
 namespace clviz {
 
@@ -54,8 +56,5 @@ std::vector<PlatformInfo> queryPlatforms();
 
 // The table printed by --list-devices.
 std::string formatDeviceTable(const std::vector<PlatformInfo>& platforms);
-
-// "1.5 GiB", "48 KiB"
-std::string formatBytes(std::uint64_t bytes);
 
 }  // namespace clviz

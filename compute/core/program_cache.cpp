@@ -114,10 +114,14 @@ ProgramCache::ProgramCache(cl::Context context, cl::Device device,
 }
 
 const cl::Program& ProgramCache::get(const std::string& file, const std::string& options) {
-    std::lock_guard lock(mutex_);
     auto key = std::make_pair(file, options);
-    if (auto it = programs_.find(key); it != programs_.end()) return it->second.program;
-
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = programs_.find(key); it != programs_.end()) return it->second.program;
+    }
+    // Built without the lock: a build takes seconds, and the frame reads records() meanwhile
+    // when a background job builds (the Kernels panel). Two threads that build the same program
+    // at once both build; the first to finish is kept.
     const ExpandedKernelSource source = kernelProgramSource(file);
     ProgramBuild b =
         buildProgram(context_, device_, file, source.text, options, disk(), source.includes);
@@ -134,6 +138,7 @@ const cl::Program& ProgramCache::get(const std::string& file, const std::string&
     e.sourceHash = b.sourceHash;
     e.includes = b.includes;
     e.record = {file, options, b.origin, b.ms, b.log, 0, ""};
+    std::lock_guard lock(mutex_);
     return programs_.emplace(key, std::move(e)).first->second.program;
 }
 

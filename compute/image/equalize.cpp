@@ -22,11 +22,13 @@ ImageEqualize::ImageEqualize(ComputeContext& cc)
       bins_(cc.context(), CL_MEM_READ_WRITE, ImageHistogram::binsBytes()) {}
 
 EnqueuedWork ImageEqualize::enqueue(const EqualizeParams& params, const cl::Buffer& src,
-                                    ImageSize size, const cl::Buffer& dst) {
+                                    ImageSize size, const cl::Buffer& dst,
+                                    const std::optional<RotateGeometry>& coverage) {
     checkDeviceBufferFits(cc_.info(), size, "the image to equalize");
     const bool perChannel = params.mode == EqualizeMode::PerChannel;
     HistogramTuning tuning;
     tuning.bins = perChannel ? HistogramBins::RgbOnly : HistogramBins::LumaOnly;
+    tuning.coverage = coverage;
     EnqueuedWork work;
     work.first = histogram_.enqueue(params.histogram, src, size, bins_, tuning).first;
 

@@ -8,7 +8,14 @@
 // values <= v and cdfMin the cdf of the lowest value present,
 //     lut[v] = ((cdf(v) - cdfMin) * 255 + (N - cdfMin) / 2) / (N - cdfMin)
 // (0 below the lowest value; the identity when the channel has a single value).
+//
+// After a rotate, N and the counts are those of the picture alone, as in the histogram the lab
+// shows: the fill around it is left out of the counts (HistogramTuning::coverage) but, like every
+// pixel, mapped through the table.
+#include <optional>
+
 #include "compute/image/histogram.hpp"
+#include "compute/image/rotate.hpp"
 
 namespace clviz {
 
@@ -28,9 +35,11 @@ class ImageEqualize {
   public:
     explicit ImageEqualize(ComputeContext& cc);
 
-    // `src` and `dst` hold `size` RGBA8 pixels (they may be the same buffer).
+    // `src` and `dst` hold `size` RGBA8 pixels (they may be the same buffer). `coverage`: the
+    // rotate that made `src` (or an image of its size filtered since), whose fill is not counted.
     EnqueuedWork enqueue(const EqualizeParams& params, const cl::Buffer& src, ImageSize size,
-                         const cl::Buffer& dst);
+                         const cl::Buffer& dst,
+                         const std::optional<RotateGeometry>& coverage = std::nullopt);
 
   private:
     ComputeContext& cc_;

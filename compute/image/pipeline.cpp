@@ -97,8 +97,11 @@ struct ImagePipeline::Impl {
 
     std::size_t checkChain(const std::vector<FilterStep>& steps, ImageSize source);
     void ensurePingBuffers(std::size_t bytes);
+    // coverage: the last rotate, while the steps since kept its pixels in place (equalize
+    // leaves its fill out of the counts, as the histogram does).
     EnqueuedWork enqueueStep(const FilterStep& step, const cl::Buffer& in, ImageSize inSize,
-                             const cl::Buffer& out, bool first, std::vector<Pending>& pending);
+                             const cl::Buffer& out, bool first, std::vector<Pending>& pending,
+                             const std::optional<RotateGeometry>& coverage);
     cl::Image2D& rotateInputImage(const cl::Buffer& in, ImageSize inSize, bool first,
                                   std::vector<Pending>& pending);
 };
@@ -169,7 +172,8 @@ cl::Image2D& ImagePipeline::Impl::rotateInputImage(const cl::Buffer& in, ImageSi
 
 EnqueuedWork ImagePipeline::Impl::enqueueStep(const FilterStep& step, const cl::Buffer& in,
                                               ImageSize inSize, const cl::Buffer& out, bool first,
-                                              std::vector<Pending>& pending) {
+                                              std::vector<Pending>& pending,
+                                              const std::optional<RotateGeometry>& coverage) {
     switch (step.kind) {
         case FilterKind::Rotate:
             // A whole turn is the picture itself: a copy, not a bilinear pass over every pixel
@@ -193,7 +197,7 @@ EnqueuedWork ImagePipeline::Impl::enqueueStep(const FilterStep& step, const cl::
         case FilterKind::Grayscale:
             return gray().enqueue(in, inSize, out);
         case FilterKind::Equalize:
-            return equalizer().enqueue(step.equalize, in, inSize, out);
+            return equalizer().enqueue(step.equalize, in, inSize, out, coverage);
     }
     throw Error("unknown filter step");
 }
@@ -325,7 +329,7 @@ void ImagePipeline::run() {
             if (!step.enabled) continue;
             const cl::Buffer& out = m.ping[next];
             const EnqueuedWork work =
-                m.enqueueStep(step, current, currentSize, out, first, pending);
+                m.enqueueStep(step, current, currentSize, out, first, pending, coverage);
             const ImageSize outSize = stepOutputSize(step, currentSize);
             if (step.kind == FilterKind::Rotate)
                 coverage = rotateGeometry(currentSize, step.rotate.degrees, step.rotate.fit);

@@ -248,13 +248,25 @@ std::array<std::array<std::uint8_t, 256>, 3> equalizeTables(const Histogram& h, 
     return tables;
 }
 
-Rgba8Image equalize(const Rgba8Image& src, EqualizeMode mode) {
-    const auto tables = equalizeTables(histogram(src), mode);
+namespace {
+
+Rgba8Image applyTables(const Rgba8Image& src,
+                       const std::array<std::array<std::uint8_t, 256>, 3>& tables) {
     Rgba8Image out = src;
     for (std::size_t i = 0; i < out.pixels.size(); i += 4)
         for (int c = 0; c < 3; ++c)
             out.pixels[i + c] = tables[c][out.pixels[i + c]];
     return out;
+}
+
+}  // namespace
+
+Rgba8Image equalize(const Rgba8Image& src, EqualizeMode mode) {
+    return applyTables(src, equalizeTables(histogram(src), mode));
+}
+
+Rgba8Image equalize(const Rgba8Image& src, EqualizeMode mode, const RotateGeometry& coverage) {
+    return applyTables(src, equalizeTables(histogram(src, coverage), mode));
 }
 
 }  // namespace clviz::reference

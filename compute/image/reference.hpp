@@ -33,6 +33,9 @@ Rgba8Image mean3(const Rgba8Image& src);
 Rgba8Image median3(const Rgba8Image& src);
 Rgba8Image grayscale(const Rgba8Image& src);
 Rgba8Image equalize(const Rgba8Image& src, EqualizeMode mode);
+// After the rotate `coverage` describes: the tables from the covered pixels' histogram (above),
+// applied to every pixel.
+Rgba8Image equalize(const Rgba8Image& src, EqualizeMode mode, const RotateGeometry& coverage);
 
 // The 256-entry tables equalize() uses, per channel R, G, B (formula in
 // compute/image/equalize.hpp).

@@ -37,6 +37,11 @@ std::vector<cl_uint> tilePairs(int bands) {
     return pairs;
 }
 
+std::size_t tilePairCount(int bands) {
+    const std::size_t nt = std::size_t(bands + kTile - 1) / kTile;
+    return nt * (nt + 1) / 2;
+}
+
 }  // namespace
 
 const LinalgVariantInfo& covarianceVariantInfo(CovarianceVariant variant) {
@@ -128,6 +133,14 @@ void enqueueReducePartials(cl::CommandQueue& q, cl::Kernel& reduce, int bands, c
 
 GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
                           std::int64_t samples, int chunks, double* ms, std::int64_t pitch) {
+    GramU8Job job;
+    enqueueGramU8(variant, x, bands, samples, job, chunks, pitch);
+    return finishGramU8(job, ms);
+}
+
+void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
+                               std::int64_t samples, GramU8Job& job, int chunks,
+                               std::int64_t pitch) {
     if (pitch == 0) pitch = samples;
     if (bands < 1 || bands > 32767 || samples < 1 || samples > std::int64_t(1) << 31)
         throw Error("covariance: need 1..32767 bands and 1..2^31 samples (got " +
@@ -140,17 +153,30 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
     const Plan p =
         plan(chunks > 0 ? chunks : defaultChunks(SampleType::U8, bands, samples), samples, true);
     checkPartialsFit(cc_.info(), p.chunks, bands);
-    const std::vector<cl_uint> pairs = tilePairs(bands);
     const cl::Context& ctx = cc_.context();
     cl::CommandQueue& q = cc_.queue();
-    cl::Buffer pairBuf(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, pairs.size() * sizeof(cl_uint),
-                       const_cast<cl_uint*>(pairs.data()));
     const std::size_t entries = std::size_t(bands) * bands;
-    cl::Buffer partial(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * entries * sizeof(cl_uint));
-    cl::Buffer partialSums(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(cl_uint));
-    cl::Buffer gram(ctx, CL_MEM_READ_WRITE, entries * sizeof(cl_ulong));
-    cl::Buffer sums(ctx, CL_MEM_READ_WRITE, bands * sizeof(cl_ulong));
-    cl::Buffer noMu(ctx, CL_MEM_READ_ONLY, sizeof(float));
+    const std::size_t partialBytes = std::size_t(p.chunks) * entries * sizeof(cl_uint);
+    if (job.read()) job.read.wait();  // an unfinished job's read still writes into its vectors
+    if (job.bands != bands) {
+        const std::vector<cl_uint> pairs = tilePairs(bands);
+        job = GramU8Job{};
+        job.bands = bands;
+        job.pairs = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               pairs.size() * sizeof(cl_uint), const_cast<cl_uint*>(pairs.data()));
+        job.gram = cl::Buffer(ctx, CL_MEM_READ_WRITE, entries * sizeof(cl_ulong));
+        job.sums = cl::Buffer(ctx, CL_MEM_READ_WRITE, bands * sizeof(cl_ulong));
+        job.noMu = cl::Buffer(ctx, CL_MEM_READ_ONLY, sizeof(float));
+        job.gramRead.resize(entries);
+        job.sumsRead.resize(bands);
+    }
+    if (job.partialBytes < partialBytes) {
+        job.partial = cl::Buffer(ctx, CL_MEM_READ_WRITE, partialBytes);
+        job.partialSums =
+            cl::Buffer(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(cl_uint));
+        job.partialBytes = partialBytes;
+    }
+    const std::size_t pairCount = tilePairCount(bands);
 
     cl::Kernel gramKernel;
     cl::NDRange global, local;
@@ -158,34 +184,41 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
         std::string options = " -DU8 -DMMA_U8 -DMT=" + std::to_string(kTile);
         if (pitch % 16 == 0) options += " -DVEC_X";  // 16-byte loads need aligned rows
         gramKernel = kernels_.get("covariance.cl", "cov_gram_u8_mma", options, &ptx_);
-        global = cl::NDRange(pairs.size() * 128, p.chunks);
+        global = cl::NDRange(pairCount * 128, p.chunks);
         local = cl::NDRange(128, 1);
     } else {
         gramKernel = kernels_.get("covariance.cl", "cov_gram_tiled",
                                   " -DU8 -DTILE=" + std::to_string(kTile));
-        global = cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16);
+        global = cl::NDRange(pairCount * 16, std::size_t(p.chunks) * 16);
         local = cl::NDRange(16, 16);
     }
-    setGramArgs(gramKernel, bands, pitch, samples, p, x, noMu, pairBuf, partial, partialSums);
-    cl::Event first, last;
-    q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &first);
+    setGramArgs(gramKernel, bands, pitch, samples, p, x, job.noMu, job.pairs, job.partial,
+                job.partialSums);
+    q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &job.first);
 
     cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
-    enqueueReducePartials(q, reduce, bands, p, partial, partialSums, gram, sums, &last);
+    enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
+                          &job.last);
+    q.enqueueReadBuffer(job.gram, CL_FALSE, 0, entries * sizeof(cl_ulong), job.gramRead.data());
+    q.enqueueReadBuffer(job.sums, CL_FALSE, 0, bands * sizeof(cl_ulong), job.sumsRead.data(),
+                        nullptr, &job.read);
+}
 
-    std::vector<cl_ulong> g(entries), s(bands);
-    q.enqueueReadBuffer(gram, CL_TRUE, 0, entries * sizeof(cl_ulong), g.data());
-    q.enqueueReadBuffer(sums, CL_TRUE, 0, bands * sizeof(cl_ulong), s.data());
-    if (ms) *ms = spanMilliseconds(first, last);
+GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms) {
+    if (!job.read()) throw Error("covariance: finishGramU8 without enqueueGramU8");
+    job.read.wait();  // the queue is in order: the Gram matrix's read is done too
+    if (ms) *ms = spanMilliseconds(job.first, job.last);
+    const int bands = job.bands;
     GramU8 out;
-    out.gram.assign(entries, 0);
-    out.sums.assign(s.begin(), s.end());
+    out.gram.assign(std::size_t(bands) * bands, 0);
+    out.sums.assign(job.sumsRead.begin(), job.sumsRead.end());
     for (int i = 0; i < bands; ++i)
         for (int j = i; j < bands; ++j) {
-            const auto v = static_cast<std::int64_t>(g[std::size_t(i) * bands + j]);
+            const auto v = static_cast<std::int64_t>(job.gramRead[std::size_t(i) * bands + j]);
             out.gram[std::size_t(i) * bands + j] = v;
             out.gram[std::size_t(j) * bands + i] = v;
         }
+    job.read = cl::Event();
     return out;
 }
 

@@ -47,6 +47,16 @@ struct GramU8 {
 // numerator n*G_ij - s_i*s_j, one rounding to double, divided by n(n-1).
 void centreU8(const GramU8& g, int bands, std::int64_t samples, CovarianceResult& out);
 
+// A u8 Gram product in flight (Covariance::enqueueGramU8): its device buffers, kept for the next
+// product of the same size, its events and the sums being read back.
+struct GramU8Job {
+    int bands = 0;
+    std::size_t partialBytes = 0;
+    cl::Buffer pairs, partial, partialSums, gram, sums, noMu;
+    cl::Event first, last, read;
+    std::vector<cl_ulong> gramRead, sumsRead;
+};
+
 // Largest chunk whose 32-bit partial Gram sums cannot overflow (255^2 * chunk < 2^31).
 constexpr std::int64_t kMaxU8ChunkSamples = 33025;
 
@@ -65,6 +75,14 @@ class Covariance {
     // The u8 sums alone (compute() centres them with centreU8()); `ms`: device time.
     GramU8 gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands, std::int64_t samples,
                   int chunks = 0, double* ms = nullptr, std::int64_t pitch = 0);
+
+    // gramU8() in two halves, so that several products are queued before the host waits for any:
+    // enqueueGramU8 queues the kernels and a non-blocking read of the sums into `job` (whose
+    // buffers it reuses where they are large enough); finishGramU8 waits for it and returns them.
+    void enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
+                       std::int64_t samples, GramU8Job& job, int chunks = 0,
+                       std::int64_t pitch = 0);
+    static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr);
 
     // Chunks compute() uses for this shape.
     int defaultChunks(SampleType type, int bands, std::int64_t samples) const;

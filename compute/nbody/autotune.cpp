@@ -58,12 +58,26 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
         // which keeps each trial short without changing the per-interaction cost.
         const std::size_t ni = std::min<std::size_t>(n_, std::size_t{1} << 18);
         cl::Buffer scratch(cc_.context(), CL_MEM_READ_WRITE, n_ * 4 * realBytes(precision_));
-        const NbodyKernelConfig savedConfig = config_;
-        const std::string savedNote = note_;
+        // The trials change the kernel choice; it is put back however the tune ends (a
+        // cancelled job's progress report throws).
+        struct RestoreChoice {
+            NbodySimulation& sim;
+            NbodyKernelConfig config;
+            std::string note;
+            ~RestoreChoice() {
+                sim.config_ = config;
+                sim.note_ = note;
+                sim.kernels_->current = nullptr;
+            }
+        } restore{*this, config_, note_};
 
         NbodyAutotuneResult result;
         std::map<std::string, double> seen;  // by describe(): clamped duplicates are timed once
+        int tried = 0, planned = 1;  // planned: every candidate of both passes, if time allows
         auto trial = [&](NbodyKernelConfig c) {
+            if (progress_)
+                progress_(std::string("Auto-tuning ") + variantName(variant) + progressContext_,
+                          ++tried, std::max(tried, planned));
             config_ = c;
             kernels_->current = nullptr;
             Built* b = nullptr;
@@ -98,11 +112,16 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
         // dimension's candidates tried in order until the time budget runs out.
         const bool gpu = cc_.info().kind == DeviceKind::Gpu;
         NbodyKernelConfig cur = nbodyDeviceDefaults(variant, gpu, n_, cc_.info().computeUnits);
-        trial(cur);
-        cur = result.best;
         std::vector<int> wgs;
         for (int wg : workGroupSizeChoices())
             if (wg >= (gpu ? 32 : 4)) wgs.push_back(wg);
+        const std::vector<int> bpis{1, 2, 4, 8}, unrolls{1, 2, 4, 8, 16, 32, 64},
+            splits{1, 2, 4, 8, 16, 32};
+        planned = 1 + 2 * int(wgs.size() +
+                              (usesTileBlocking(variant) ? bpis.size() + unrolls.size() : 0) +
+                              (tunablesOf(variant).split ? splits.size() : 0));
+        trial(cur);
+        cur = result.best;
         for (int pass = 0; pass < 2 && elapsed() < budgetSeconds; ++pass) {
             auto sweep = [&](int NbodyKernelConfig::*field, const std::vector<int>& values) {
                 for (int v : values) {
@@ -115,15 +134,12 @@ NbodyAutotuneResult NbodySimulation::autotune(NbodyVariant variant, double budge
             };
             sweep(&NbodyKernelConfig::workGroupSize, wgs);
             if (usesTileBlocking(variant)) {
-                sweep(&NbodyKernelConfig::bodiesPerItem, {1, 2, 4, 8});
-                sweep(&NbodyKernelConfig::unroll, {1, 2, 4, 8, 16, 32, 64});
+                sweep(&NbodyKernelConfig::bodiesPerItem, bpis);
+                sweep(&NbodyKernelConfig::unroll, unrolls);
             }
-            if (tunablesOf(variant).split) sweep(&NbodyKernelConfig::split, {1, 2, 4, 8, 16, 32});
+            if (tunablesOf(variant).split) sweep(&NbodyKernelConfig::split, splits);
         }
 
-        config_ = savedConfig;
-        note_ = savedNote;
-        kernels_->current = nullptr;
         if (result.bestMs > 0 && result.bestMs < kFailed) {
             env_.autotune->store(NbodyAutotuneStore::key(cc_.info(), variant, precision_, n_),
                                  result.best, result.bestMs);
@@ -157,6 +173,8 @@ NbodyAutotuneResult NbodySimulation::autotunePairs(double budgetSeconds) {
                 budgetSeconds)
             break;
         seen.push_back(s);
+        if (progress_)
+            progress_("Auto-tuning pairs" + progressContext_, int(seen.size()), int(shapes.size()));
         const NbodyKernelConfig c{NbodyVariant::Pairs, s.workGroupSize, 0, s.iPerItem, 0};
         double ms = kFailed;
         try {
@@ -199,7 +217,15 @@ NbodyKernelConfig NbodySimulation::autoPick() {
         bool remembered;
     };
     std::vector<Entry> entries;
-    for (NbodyVariant v : autoCandidates()) {
+    const std::vector<NbodyVariant> candidates = autoCandidates();
+    struct ClearContext {  // however the pick ends: a tune called directly has no context
+        std::string& context;
+        ~ClearContext() { context.clear(); }
+    } clearContext{progressContext_};
+    int index = 0;
+    for (NbodyVariant v : candidates) {
+        progressContext_ = " (variant " + std::to_string(++index) + " of " +
+                           std::to_string(candidates.size()) + ")";
         // Pairs needs float and every body on this device.
         if (runsOnOneDeviceInFloat(v) && (precision_ != NbodyPrecision::Float || ownedCount_ != n_))
             continue;

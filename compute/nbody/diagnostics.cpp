@@ -43,7 +43,7 @@ NbodyDiagnostics NbodyEnergyReference::finish(const NbodyDiagnosticSums& s) {
         d.momentum[c] = s.momentum[c];
     d.nonFiniteBodies = s.nonFiniteBodies;
     d.firstNonFinite = s.firstNonFinite;
-    d.ms = s.ms;
+    d.ms = d.maxSliceMs = s.ms;
     if (d.nonFiniteBodies == 0 && !have_) {
         energy_ = d.total;
         have_ = true;
@@ -59,12 +59,14 @@ int floorPow2(std::size_t v) {
     return v == 0 ? 1 : static_cast<int>(std::bit_floor(std::min<std::size_t>(v, 1 << 30)));
 }
 
-// The energy kernel at the largest power-of-two work-group (up to 256) its build can run.
-void fetchEnergyKernel(ComputeContext& cc, bool dbl, cl::Kernel& kernel, int& workGroupSize) {
+}  // namespace
+
+void nbody_detail::fetchDiagnosticsKernel(ComputeContext& cc, const char* name, bool dbl,
+                                          cl::Kernel& kernel, int& workGroupSize) {
     int wg = floorPow2(std::min<std::size_t>(cc.info().maxWorkGroupSize, 256));
     for (;;) {
         const std::string opts = "-DWG=" + std::to_string(wg) + (dbl ? " -DREAL_DOUBLE" : "");
-        cl::Kernel k = cc.programs().kernel("nbody_diagnostics.cl", "nbody_energy", opts);
+        cl::Kernel k = cc.programs().kernel("nbody_diagnostics.cl", name, opts);
         const auto kmax = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cc.device());
         if (kmax >= static_cast<std::size_t>(wg) || wg == 1) {
             kernel = k;
@@ -74,6 +76,8 @@ void fetchEnergyKernel(ComputeContext& cc, bool dbl, cl::Kernel& kernel, int& wo
         wg = floorPow2(kmax);
     }
 }
+
+namespace {
 
 // Sums the 8 per-group partials (kinetic, potential, momentum xyz, non-finite count, ...).
 template <class Real>
@@ -102,7 +106,8 @@ NbodyDiagnosticSums NbodySimulation::ownedDiagnosticSums() {
         const bool dbl = precision_ == NbodyPrecision::Double;
         const int p = dbl ? 1 : 0;
         if (!kernels_->energy[p]())
-            fetchEnergyKernel(cc_, dbl, kernels_->energy[p], kernels_->energyWg[p]);
+            fetchDiagnosticsKernel(cc_, "nbody_energy", dbl, kernels_->energy[p],
+                                   kernels_->energyWg[p]);
         const std::size_t wg = kernels_->energyWg[p];
         const std::size_t groups = (ownedCount_ + wg - 1) / wg;
         cl::Buffer partials(cc_.context(), CL_MEM_READ_WRITE, groups * 8 * realBytes(precision_));
@@ -113,6 +118,8 @@ NbodyDiagnosticSums NbodySimulation::ownedDiagnosticSums() {
         setRealArg(k, 5, static_cast<double>(params_.softening) * params_.softening, precision_);
         k.setArg(6, partials);
         k.setArg(7, firstBad);
+        k.setArg(8, 0);                       // every j at once
+        k.setArg(9, static_cast<int>(n_));
         cl::Event ev;
         auto& q = cc_.queue();
         q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg), nullptr,

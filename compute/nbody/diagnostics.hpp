@@ -27,7 +27,12 @@ struct NbodyDiagnostics {
     double relativeEnergyDrift = 0;  // (total - initialEnergy) / |initialEnergy|
     long long nonFiniteBodies = 0;   // bodies whose position or velocity holds NaN or Inf
     long long firstNonFinite = -1;   // index of the first such body, -1 if none
-    double ms = 0;                   // device time the diagnostics took
+    double ms = 0;                   // device time the diagnostics took (all slices)
+    // How the potential was summed, for the panel: "from the tree's walk (theta 0.50)", "all
+    // pairs", "all pairs in 12 slices".
+    std::string method = "all pairs";
+    int slices = 1;         // device launches the measurement was spread over (one per frame)
+    double maxSliceMs = 0;  // the longest of them
     bool finite() const { return nonFiniteBodies == 0; }
     std::string message() const;  // "" when healthy, else a sentence for the user
 };

@@ -89,6 +89,19 @@ NbodyReferenceEnergy referenceEnergy(const NbodyReferenceState& st, double softe
     return e;
 }
 
+std::vector<double> referencePotentials(const std::vector<Vec4d>& pos, double softening) {
+    const double eps2 = softening * softening;
+    std::vector<double> phi(pos.size(), 0.0);
+    for (std::size_t i = 0; i < pos.size(); ++i)
+        for (std::size_t j = 0; j < pos.size(); ++j) {
+            const double dx = pos[j][0] - pos[i][0], dy = pos[j][1] - pos[i][1],
+                         dz = pos[j][2] - pos[i][2];
+            const double r2 = dx * dx + dy * dy + dz * dz + eps2;
+            if (j != i && r2 > 0) phi[i] -= pos[j][3] / std::sqrt(r2);
+        }
+    return phi;
+}
+
 double worstStateError(const std::vector<Body>& start, const std::vector<Body>& got,
                        const NbodyReferenceState& ref, double rel) {
     double worst = 0;

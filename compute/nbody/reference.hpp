@@ -38,6 +38,10 @@ struct NbodyReferenceEnergy {
 };
 NbodyReferenceEnergy referenceEnergy(const NbodyReferenceState& state, double softening);
 
+// Each body's potential, -sum_{j != i} m_j / sqrt(r^2 + eps^2) (r^2 == 0 contributes nothing), as
+// the tree leaves it in acc.w; the potential energy is half of sum_i m_i phi_i.
+std::vector<double> referencePotentials(const std::vector<Vec4d>& pos, double softening);
+
 // How far a state split over devices (or MPI ranks) is from the one-device state of the same
 // bodies: the worst |a - b| / (|b| + 1e-3) over every position and velocity coordinate (the floor
 // keeps coordinates near 0 from dominating); infinity when either holds NaN or Inf.

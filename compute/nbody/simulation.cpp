@@ -222,6 +222,18 @@ NbodyKernelConfig NbodySimulation::effectiveKernelConfig() {
     });
 }
 
+bool NbodySimulation::forceKernelReady() const {
+    if (!n_) return true;
+    if (config_.variant == NbodyVariant::Tree) return tree_ != nullptr;
+    NbodyVariant v = config_.variant;
+    if (v == NbodyVariant::Auto) {
+        if (autoN_ != n_ || autoPrecision_ != precision_) return false;  // not picked yet
+        v = autoConfig_.variant;
+    }
+    if (v == NbodyVariant::Pairs) return pairs_ != nullptr;
+    return kernels_->current != nullptr;
+}
+
 TreeForce& NbodySimulation::tree() {
     if (!tree_) tree_ = std::make_unique<TreeForce>(cc_);
     return *tree_;
@@ -509,6 +521,7 @@ void NbodySimulation::load(const std::vector<Body>& bodies) {
     if (bodies.size() > kMaxBodies)
         throw Error(std::to_string(bodies.size()) + " bodies is more than clviz accepts (" +
                     std::to_string(kMaxBodies) + ")");
+    inFlight_.reset();  // a measurement of the old bodies
     if (bodies.size() != n_) {
         n_ = ownedBegin_ = ownedCount_ = 0;
         allocate(bodies.size(), true, precision_ == NbodyPrecision::Double);
@@ -614,6 +627,21 @@ TreeAccuracy NbodySimulation::forceAccuracy(int samples) {
         ensureAccelerationsCurrent();
         return tree().accuracy(f32_.pos, n_, params_.softening, f32_.acc, samples);
     });
+}
+
+bool NbodySimulation::beginForceAccuracy(int samples) {
+    return clBoundary("cannot sample the N-body force accuracy", [&] {
+        if (!n_ || precision_ == NbodyPrecision::Double || forcesAreShared() ||
+            config_.variant != NbodyVariant::Tree)
+            return false;
+        ensureAccelerationsCurrent();  // enqueued only
+        tree().beginAccuracy(f32_.pos, n_, params_.softening, f32_.acc, samples);
+        return true;
+    });
+}
+
+std::optional<TreeAccuracy> NbodySimulation::pollForceAccuracy() {
+    return tree_ ? tree_->pollAccuracy() : std::nullopt;
 }
 
 TreeWalkStats NbodySimulation::treeWalkStats() {

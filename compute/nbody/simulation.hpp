@@ -8,10 +8,12 @@
 // (e.g. copying positions() into a GL buffer) see the new state without extra synchronization.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/core/cl.hpp"
@@ -161,7 +163,7 @@ class NbodySimulation : public NbodySystem {
     const cl::Buffer& velocities() const { return f32_.vel; }
 
     // Blocking readback of the state (rounded to float in fp64 mode) and of the accelerations the
-    // last force pass computed (xyz; w = 0).
+    // last force pass computed (xyz; w: the tree's potential at the body, else 0).
     std::vector<Body> readBodies() override;
     std::vector<Float4> readAccelerations();
     // Accelerations at full precision in fp64 mode (4 doubles per body; widened in float mode).
@@ -195,6 +197,14 @@ class NbodySimulation : public NbodySystem {
     // The other config fields are ignored under Auto. Changing N or the precision re-picks.
     const std::string& autoChoice() const { return autoWhy_; }
     void setAutoTuneBudget(double secondsPerVariant) { autoBudget_ = secondsPerVariant; }
+    // Where the slow calls (autotune(), Auto's pick) say how far they got, e.g. ("Auto-tuning
+    // tiled (variant 2 of 3)", 5, 25): candidate 5 of at most 25. The reporter may throw to stop
+    // the call (a cancelled background job does); the kernel choice is then as it was. Null: none.
+    using Progress = std::function<void(const std::string& what, int done, int total)>;
+    void setProgress(Progress progress) { progress_ = std::move(progress); }
+    // True when the next step builds and tunes nothing: effectiveKernelConfig() did that work for
+    // the current variant, N and precision. A viewer runs that call off the frame while false.
+    bool forceKernelReady() const;
     std::vector<int> workGroupSizeChoices() const;  // powers of two up to the device limit
 
     // Relative force error |a - a_direct| / |a_direct| of `samples` bodies spread over the state,
@@ -202,6 +212,10 @@ class NbodySimulation : public NbodySystem {
     // rounding only). Computes the accelerations first if they are stale. Blocking, O(samples N).
     // Float precision only (returns samples = 0 in fp64 mode).
     TreeAccuracy forceAccuracy(int samples = 256);
+    // The same without waiting (TreeForce::beginAccuracy): false, and nothing begun, unless the
+    // tree runs on this device alone in float; the figures come from pollForceAccuracy().
+    bool beginForceAccuracy(int samples = 256);
+    std::optional<TreeAccuracy> pollForceAccuracy();
     // The tree variant's walk figures for the last force pass (zeros before the first).
     TreeWalkStats treeWalkStats();
 
@@ -212,6 +226,17 @@ class NbodySimulation : public NbodySystem {
     // k frames for large N). Blocks until done. The first call after load() sets the reference
     // energy unless resetEnergyReference() already did.
     NbodyDiagnostics diagnostics() override;
+    // The same figures without ever waiting for the device (diagnostics_in_flight.cpp). The tree
+    // variant (one device, float): the potential its last walk left in acc.w, summed in one O(N)
+    // pass. Otherwise: a copy of the state, then the O(N^2) sum in slices, one per poll: every body
+    // against a run of whole tiles of the others, sized from the last slice's measured rate to take
+    // about sliceBudgetMs of device time (each slice fills the device; a slice of the bodies alone
+    // would still loop over all N). Kinetic energy, momentum and the NaN census equal
+    // diagnostics()'s to the last bit, the potential to rounding. A begin while one is in flight
+    // does nothing. Results come only from pollDiagnostics(), which reads events and never blocks.
+    void beginDiagnostics(double sliceBudgetMs) override;
+    std::optional<NbodyDiagnostics> pollDiagnostics() override;
+    bool diagnosticsInFlight() const override { return inFlight_ != nullptr; }
     // As an NbodySystem: one device, which draws and takes every change itself.
     std::optional<NbodyMultiTimings> sliceTimings() override { return std::nullopt; }
     NbodySimulation& primary() override { return *this; }
@@ -248,6 +273,9 @@ class NbodySimulation : public NbodySystem {
   private:
     struct Kernels;
     struct Built;
+    struct DiagnosticsInFlight;
+    std::unique_ptr<DiagnosticsInFlight> inFlight_;
+    void enqueueDiagnosticsSlice(DiagnosticsInFlight& d);
     // The state of one precision: positions (xyz, mass in w), velocities, accelerations.
     struct StateBuffers {
         cl::Buffer pos, vel, acc;
@@ -297,7 +325,9 @@ class NbodySimulation : public NbodySystem {
     NbodyPrecision autoPrecision_ = NbodyPrecision::Float;
     NbodyKernelConfig autoConfig_;
     std::string autoWhy_;
-    bool accCurrent_ = false;  // acc holds a(x) for the current x and softening
+    Progress progress_;
+    std::string progressContext_;  // Auto's pick: " (variant 2 of 3)" while it tunes one
+    bool accCurrent_ = false;      // acc holds a(x) for the current x and softening
     NbodyEnergyReference energyReference_;
     std::size_t ownedBegin_ = 0, ownedCount_ = 0;  // the bodies this simulation moves
 

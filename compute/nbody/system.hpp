@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "compute/nbody/body.hpp"
@@ -32,6 +33,20 @@ class NbodySystem {
     // in one process throws clviz::Error saying so.
     virtual std::vector<double> readAccelerationsDouble() = 0;
     virtual NbodyDiagnostics diagnostics() = 0;
+    // Diagnostics for a frame loop that must not wait: beginDiagnostics() takes the current state,
+    // pollDiagnostics() (once a frame) moves the measurement on and returns the figures once they
+    // are in. A system that can measure without waiting (NbodySimulation: the tree's potential in
+    // O(N), or the all-pairs sum in slices of about sliceBudgetMs of device time, one per poll)
+    // overrides both; this default is the blocking diagnostics() (the sliced systems: their
+    // per-device sums still wait).
+    virtual void beginDiagnostics(double /*sliceBudgetMs*/) {
+        blockingResult_ = diagnostics();
+        blockingResult_->method = "all pairs, waiting for every device";
+    }
+    virtual std::optional<NbodyDiagnostics> pollDiagnostics() {
+        return std::exchange(blockingResult_, std::nullopt);
+    }
+    virtual bool diagnosticsInFlight() const { return blockingResult_.has_value(); }
     // Per-device (or per-rank) compute, exchange, wait and share of the last step; nothing for
     // one device.
     virtual std::optional<NbodyMultiTimings> sliceTimings() = 0;
@@ -56,6 +71,9 @@ class NbodySystem {
     // A change of one device's kernel settings made on each device (or on this rank's, then
     // sent to the others).
     virtual void forEachDevice(const std::function<void(NbodySimulation&)>& change) = 0;
+
+  private:
+    std::optional<NbodyDiagnostics> blockingResult_;
 };
 
 // The systems that slice the bodies over several devices or ranks: the slices and their balance.

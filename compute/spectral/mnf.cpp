@@ -1,5 +1,7 @@
 #include "compute/spectral/mnf.hpp"
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 
 #include "common/error.hpp"
@@ -16,13 +18,17 @@ namespace {
 
 // mnf_project's work-group size (kernels/spectral_mnf.cl takes it as -DGROUP).
 constexpr std::size_t kProjectGroup = 256;
+// Pixels per mnf_project work-item (the kernel's PIX).
+constexpr std::size_t kProjectPixels = 4;
+// Bytes the cube buffer has past its last band (see upload()).
+constexpr std::size_t kCubeSlack = 32;
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 std::string inType(bool u8) {
-    return u8 ? "-DIN_T=uchar" : "-DIN_T=float";
+    return u8 ? "-DIN_T=uchar -DIN_T4=uchar4" : "-DIN_T=float -DIN_T4=float4";
 }
 
 }  // namespace
@@ -56,23 +62,32 @@ void SpectralMnf::upload(const Cube& cube) {
     const std::size_t values = cube.shape.values();
     if (values == 0) throw Error("MNF: the cube is empty");
     u8_ = cube.type == CubeType::U8;
-    const std::size_t bytes = values * (u8_ ? 1 : sizeof(float));
+    const std::size_t elem = u8_ ? 1 : sizeof(float);
+    const std::size_t pixels = cube.shape.pixels(), pitch = roundUp(pixels, 16);
+    const std::size_t padded = pitch * std::size_t(cube.shape.bands), bytes = padded * elem;
     if (bytes > cc_.info().maxAllocBytes)
         throw Error("MNF: the cube (" + std::to_string(bytes >> 20) +
                     " MiB on the device) is larger than the device's largest buffer (" +
                     std::to_string(cc_.info().maxAllocBytes >> 20) + " MiB)");
-    if (values >= (std::size_t(1) << 31)) throw Error("MNF: the cube has 2^31 values or more");
+    if (padded >= (std::size_t(1) << 31)) throw Error("MNF: the cube has 2^31 values or more");
     shape_ = cube.shape;
-    if (u8_) {
-        cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes);
-        cc_.queue().enqueueWriteBuffer(cube_, CL_TRUE, 0, bytes, cube.data.data());
-    } else {
-        std::vector<float> f(values);
+    bandPitch_ = pitch;
+    std::vector<float> f;
+    if (!u8_) {
+        f.resize(values);
         for (std::size_t i = 0; i < values; ++i)
             f[i] = static_cast<float>(cube.value(i));
-        cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes);
-        cc_.queue().enqueueWriteBuffer(cube_, CL_TRUE, 0, bytes, f.data());
     }
+    // kCubeSlack bytes past the last band: the diff filter reads 16-byte words around the bytes
+    // it needs (kernels/spectral_mnf.cl, load16Unaligned).
+    cube_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes + kCubeSlack);
+    // Zeros in the padding and the slack (never used, but defined), then each band's row.
+    cc_.queue().enqueueFillBuffer(cube_, cl_uchar(0), 0, bytes + kCubeSlack);
+    const std::array<cl::size_type, 3> origin{0, 0, 0},
+        region{pixels * elem, std::size_t(cube.shape.bands), 1};
+    cc_.queue().enqueueWriteBufferRect(cube_, CL_TRUE, origin, origin, region, pitch * elem, 0,
+                                       pixels * elem, 0,
+                                       u8_ ? static_cast<const void*>(cube.data.data()) : f.data());
     residuals_ = cl::Buffer();
     components_ = cl::Buffer();
     denoised_ = cl::Buffer();
@@ -81,8 +96,11 @@ void SpectralMnf::upload(const Cube& cube) {
     result_ = {};
 }
 
-const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRect& noiseRect) {
+const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRect& noiseRect,
+                                            int vectors) {
     if (!cube_()) throw Error("MNF: no cube uploaded");
+    if (vectors < 0 || vectors > shape_.bands)
+        throw Error("MNF: eigenvectors must be 0 (all) to " + std::to_string(shape_.bands));
     result_ = {};  // a run that throws leaves no stale basis for transform() or denoise()
     const auto t0 = std::chrono::steady_clock::now();
     const int B = shape_.bands;
@@ -114,36 +132,48 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
         inType(u8_) + (estimate == NoiseEstimate::Median3 ? " -DMEDIAN" : ""));
     setArgs(k, cube_, residuals_, cl_int(shape_.samples), cl_int(shape_.lines),
             cl_int(rect.sample0), cl_int(rect.line0), cl_int(rs.samples), cl_int(rs.lines));
+    cl::Event filterEvent;
     if (exactNoise) {
+        // 16 outputs per work-item, the pitch's padding included (written as zeros).
         k.setArg(8, cl_int(B));
         k.setArg(9, cl_int(pitch));
-        // The pitch's padding columns are never read (samples = n), but keep them defined.
-    }
-    cl::Event fillEvent, filterEvent;
-    if (exactNoise && pitch > n)
-        cc_.queue().enqueueFillBuffer(residuals_, cl_uchar(0), 0, residualBytes, nullptr,
-                                      &fillEvent);
-    cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
-                                     cl::NDRange(roundUp(std::size_t(rs.samples), 32),
-                                                 roundUp(std::size_t(rs.lines), 4), std::size_t(B)),
-                                     cl::NDRange(32, 4, 1), nullptr, &filterEvent);
-    // Steps 2 and 4 (the linear-algebra lab's covariance; u8 data exact).
-    CovarianceResult noise;
-    if (exactNoise) {
-        double gramMs = 0;
-        const GramU8 g = covariance_->gramU8(CovarianceVariant::Tensor, residuals_, 2 * B,
-                                             std::int64_t(n), 0, &gramMs, std::int64_t(pitch));
-        noise.covariance = noiseFromStackedGram(g, B, std::int64_t(n));
-        noise.ms = gramMs;
+        k.setArg(10, cl_int(bandPitch_));
+        cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
+                                         cl::NDRange(roundUp(pitch / 16, 64), std::size_t(B)),
+                                         cl::NDRange(64, 1), nullptr, &filterEvent);
     } else {
+        k.setArg(8, cl_int(bandPitch_));
+        cc_.queue().enqueueNDRangeKernel(
+            k, cl::NullRange,
+            cl::NDRange(roundUp(std::size_t(rs.samples), 32), roundUp(std::size_t(rs.lines), 4),
+                        std::size_t(B)),
+            cl::NDRange(32, 4, 1), nullptr, &filterEvent);
+    }
+    // Steps 2 and 4 (the linear-algebra lab's covariance; u8 data exact). The u8 Gram products
+    // are both queued before the host waits for either.
+    CovarianceResult noise, data;
+    if (!exactNoise)
         noise = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32, residuals_, B,
                                      std::int64_t(n));
+    else
+        covariance_->enqueueGramU8(CovarianceVariant::Tensor, residuals_, 2 * B, std::int64_t(n),
+                                   noiseGram_, 0, std::int64_t(pitch));
+    if (u8_) {
+        covariance_->enqueueGramU8(CovarianceVariant::Tensor, cube_, B,
+                                   std::int64_t(shape_.pixels()), dataGram_, 0,
+                                   std::int64_t(bandPitch_));
+    } else {
+        data = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32, cube_, B,
+                                    std::int64_t(shape_.pixels()), 0, std::int64_t(bandPitch_));
     }
-    CovarianceResult data =
-        covariance_->compute(CovarianceVariant::Tensor, u8_ ? SampleType::U8 : SampleType::F32,
-                             cube_, B, std::int64_t(shape_.pixels()));
-    timings_.filterMs =
-        fillEvent() ? spanMilliseconds(fillEvent, filterEvent) : eventMilliseconds(filterEvent);
+    if (exactNoise) {
+        const GramU8 g = Covariance::finishGramU8(noiseGram_, &noise.ms);
+        noise.covariance = noiseFromStackedGram(g, B, std::int64_t(n));
+    }
+    if (u8_)
+        centreU8(Covariance::finishGramU8(dataGram_, &data.ms), B, std::int64_t(shape_.pixels()),
+                 data);
+    timings_.filterMs = eventMilliseconds(filterEvent);
     timings_.noiseCovMs = noise.ms;
     timings_.dataCovMs = data.ms;
     result_.noiseExact = exactNoise;
@@ -153,7 +183,7 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
 
     // Steps 3, 5-7.
     const auto te = std::chrono::steady_clock::now();
-    result_.basis = solveMnf(noise.covariance, data.covariance, B);
+    result_.basis = solveMnf(noise.covariance, data.covariance, B, vectors);
     timings_.eigenMs = msSince(te);
     result_.estimate = estimate;
     result_.noiseRect = rect;
@@ -161,8 +191,9 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     result_.noiseCov = std::move(noise.covariance);
     result_.dataCov = std::move(data.covariance);
     std::vector<float> mu(result_.mean.begin(), result_.mean.end());
-    mean_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                       mu.size() * sizeof(float), mu.data());
+    if (!mean_() || mean_.getInfo<CL_MEM_SIZE>() < mu.size() * sizeof(float))
+        mean_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, mu.size() * sizeof(float));
+    cc_.queue().enqueueWriteBuffer(mean_, CL_TRUE, 0, mu.size() * sizeof(float), mu.data());
     timings_.wallMs = msSince(t0);
     return result_;
 }
@@ -174,24 +205,30 @@ double SpectralMnf::project(const std::vector<float>& w, const std::vector<float
     const std::size_t outBytes = std::size_t(rows) * P * sizeof(float);
     if (!out() || out.getInfo<CL_MEM_SIZE>() < outBytes)
         out = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, outBytes);
-    cl::Buffer wBuf(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                    w.size() * sizeof(float), const_cast<float*>(w.data()));
-    cl::Buffer offBuf(cc_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                      offset.size() * sizeof(float), const_cast<float*>(offset.data()));
-    // Rows per pass: the smallest of 4, 8, 16, 32 that holds them all, else passes of 32.
-    int perPass = 4;
-    while (perPass < rows && perPass < 32)
-        perPass *= 2;
+    // The weights and offsets in buffers kept between calls (blocking writes: a few KiB).
+    auto upload = [&](cl::Buffer& buf, const std::vector<float>& v) {
+        const std::size_t bytes = v.size() * sizeof(float);
+        if (!buf() || buf.getInfo<CL_MEM_SIZE>() < bytes)
+            buf = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, bytes);
+        cc_.queue().enqueueWriteBuffer(buf, CL_TRUE, 0, bytes, v.data());
+    };
+    upload(weights_, w);
+    upload(offsets_, offset);
+    // Rows per pass: all of them rounded up to a multiple of 4, else passes of 32.
+    const int perPass = std::min(32, int(roundUp(std::size_t(rows), 4)));
     cl::Kernel k = cc_.programs().kernel("spectral_mnf.cl", "mnf_project",
                                          inType(u8_) + " -DROWS=" + std::to_string(perPass) +
                                              " -DGROUP=" + std::to_string(kProjectGroup));
-    setArgs(k, cube_, mean_, wBuf, offBuf, out, cl_int(B), cl_int(rows), cl_int(P));
+    setArgs(k, cube_, mean_, weights_, offsets_, out, cl_int(B), cl_int(rows), cl_int(P));
+    k.setArg(9, cl_int(bandPitch_));
     cl::Event first, last;
     for (int row0 = 0; row0 < rows; row0 += perPass) {
         k.setArg(8, cl_int(row0));
-        cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(P, kProjectGroup)),
-                                         cl::NDRange(kProjectGroup), nullptr,
-                                         row0 == 0 ? &first : &last);
+        // kProjectPixels adjacent pixels per work-item.
+        cc_.queue().enqueueNDRangeKernel(
+            k, cl::NullRange,
+            cl::NDRange(roundUp((P + kProjectPixels - 1) / kProjectPixels, kProjectGroup)),
+            cl::NDRange(kProjectGroup), nullptr, row0 == 0 ? &first : &last);
     }
     return rows > perPass ? spanMilliseconds(first, last) : eventMilliseconds(first);
 }
@@ -200,6 +237,7 @@ void SpectralMnf::transform(int m) {
     if (result_.basis.bands == 0) throw Error("MNF: transform before run()");
     const int B = shape_.bands;
     if (m < 1 || m > B) throw Error("MNF: components must be 1 to " + std::to_string(B));
+    ensureVectors(m);
     std::vector<float> w(std::size_t(m) * B);  // T_m^T, row-major m x B
     for (int c = 0; c < m; ++c)
         for (int b = 0; b < B; ++b)
@@ -218,6 +256,7 @@ void SpectralMnf::denoise(int k, const std::vector<int>& bands) {
     for (int b : rows)
         if (b < 0 || b >= B)
             throw Error("MNF: denoise of band " + std::to_string(b) + " of " + std::to_string(B));
+    ensureVectors(std::clamp(k, 0, B));
     const std::vector<double> d = denoiseMatrix(result_.basis, result_.noiseCov, k);
     std::vector<float> w(rows.size() * std::size_t(B));  // the rows of D_k (d is column-major)
     std::vector<float> offset;
@@ -228,6 +267,11 @@ void SpectralMnf::denoise(int k, const std::vector<int>& bands) {
     }
     timings_.denoiseMs = project(w, offset, int(rows.size()), denoised_);
     denoisedRows_ = int(rows.size());
+}
+
+void SpectralMnf::ensureVectors(int count) {
+    if (count <= result_.basis.vectors) return;
+    result_.basis = solveMnf(result_.noiseCov, result_.dataCov, shape_.bands);
 }
 
 std::vector<float> SpectralMnf::readComponents() {

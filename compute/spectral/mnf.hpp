@@ -1,22 +1,27 @@
 #pragma once
 // Maximum Noise Fraction on the OpenCL device. The cube is uploaded once (u8 as u8, so its data
-// covariance takes the linear-algebra lab's exact integer path; every other type as float);
-// then each run() does
+// covariance takes the linear-algebra lab's exact integer path; every other type as float), each
+// band's row padded to a multiple of 16 values (bandPitch(): the covariance's 16-byte loads need
+// aligned rows); then each run() does
 //   filter  step 1 on the device: the noise residuals (kernels/spectral_mnf.cl), bands x n floats;
 //           for u8 cubes with noise=diff the two shifted windows instead, 2 bands x n u8
 //   C_N     step 2: the residuals' covariance (compute/linalg/covariance), scaled by the estimate;
 //           u8 + diff: from the windows' exact integer Gram matrix
 //   C_D     step 4: the cube's covariance and band means (same kernel; exact for u8)
-//   eigen   steps 3, 5-7 on the CPU: LAPACKE_dsygvd in double (mnf_solve.hpp)
+//   eigen   steps 3, 5-7 on the CPU in double (mnf_solve.hpp), every eigenvalue and the
+//           eigenvectors asked for
+// C_N's and C_D's Gram products are queued together, and the host waits once for both.
 // and transform()/denoise() do step 8 and the inverse on the device into float buffers.
 // The covariances depend only on the cube and the noise estimate: run() keeps them, so changing
-// m or k costs only the transform or the denoise.
+// m or k costs only the transform or the denoise (and one more eigen solve, with every
+// eigenvector, when m or k passes the eigenvectors run() computed).
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "compute/core/cl.hpp"
+#include "compute/linalg/covariance.hpp"
 #include "compute/spectral/cube.hpp"
 #include "compute/spectral/mnf_solve.hpp"
 #include "compute/spectral/noise_estimate.hpp"
@@ -24,8 +29,6 @@
 namespace clviz {
 
 class ComputeContext;
-class Covariance;
-struct GramU8;
 
 // C_N of noise=diff (before the 1/2) from the integer Gram matrix of the stacked windows
 // [Xa; Xb] (2 bands rows): exact integer numerator, one rounding. For the tests and run().
@@ -57,10 +60,12 @@ class SpectralMnf {
     const CubeShape& shape() const { return shape_; }
     bool exactIntegerPath() const { return u8_; }
 
-    // Steps 1-7, the noise from the pixels of `noiseRect` (default: the whole cube). Throws
-    // clviz::Error when the cube or rectangle is too small for `estimate` or C_N is not positive
-    // definite (the message says why).
-    const MnfStatisticsResult& run(NoiseEstimate estimate, const CubeRect& noiseRect = {});
+    // Steps 1-7, the noise from the pixels of `noiseRect` (default: the whole cube), with the
+    // first `vectors` eigenvectors (0: all; the most components transform() and denoise() will
+    // be asked for). Throws clviz::Error when the cube or rectangle is too small for `estimate`
+    // or C_N is not positive definite (the message says why).
+    const MnfStatisticsResult& run(NoiseEstimate estimate, const CubeRect& noiseRect = {},
+                                   int vectors = 0);
     const MnfStatisticsResult& result() const { return result_; }
 
     // Step 8: the first m components, m x pixels floats (component after component) in
@@ -76,17 +81,22 @@ class SpectralMnf {
     std::vector<float> readDenoised();
 
     const MnfTimings& timings() const { return timings_; }
+    // The cube on the device: band b's values from element b * bandPitch().
     const cl::Buffer& cubeBuffer() const { return cube_; }
+    std::size_t bandPitch() const { return bandPitch_; }
 
   private:
     double project(const std::vector<float>& w, const std::vector<float>& offset, int rows,
                    cl::Buffer& out);
+    void ensureVectors(int count);  // solves again, with every eigenvector, when count passes
 
     ComputeContext& cc_;
     std::unique_ptr<Covariance> covariance_;
     CubeShape shape_;
     bool u8_ = false;
-    cl::Buffer cube_, residuals_, mean_, components_, denoised_;
+    std::size_t bandPitch_ = 0;
+    cl::Buffer cube_, residuals_, mean_, components_, denoised_, weights_, offsets_;
+    GramU8Job noiseGram_, dataGram_;
     int componentsRows_ = 0;
     int denoisedRows_ = 0;
     MnfStatisticsResult result_;

@@ -1,6 +1,9 @@
 #pragma once
 // Steps 3, 5, 6 and 7 of MNF on the CPU in double: the generalized symmetric eigenproblem
-// C_D t = lambda C_N t in one LAPACKE_dsygvd call (itype 1). It returns T with T^T C_N T = I,
+// C_D t = lambda C_N t, in one LAPACKE_dsygvd call (itype 1) when every eigenvector is wanted, else
+// through its steps with only the wanted eigenvectors back-transformed (every eigenvalue either
+// way: the lab plots them). Problems of fewer than 512 bands run on one OpenBLAS thread. It
+// returns T with T^T C_N T = I,
 // the same T as P V of the paper (P = U D^-1/2 from C_N = U D U^T, V from P^T C_D P) up to the
 // sign of each column, and the eigenvalues lambda = 1 + SNR of each component.
 // Conventions: eigenvalues descending; each column of T has its largest-magnitude entry positive
@@ -11,8 +14,9 @@ namespace clviz {
 
 struct MnfBasis {
     int bands = 0;
+    int vectors = 0;                  // the columns of T held: the first components'
     std::vector<double> eigenvalues;  // descending, `bands` of them
-    // Column-major bands x bands: column j (elements j*bands .. j*bands+bands-1) is component
+    // Column-major bands x vectors: column j (elements j*bands .. j*bands+bands-1) is component
     // j's weights, so component j of a pixel x is sum_b T[j*bands + b] * (x_b - mean_b).
     std::vector<double> transform;
     double at(int band, int component) const {
@@ -20,14 +24,15 @@ struct MnfBasis {
     }
 };
 
-// Solves for the basis. Both covariances are bands x bands, symmetric (row-major or column-major
-// alike). Throws clviz::Error when C_N is not positive definite (a constant band, or fewer noise
-// pixels than bands) or LAPACK fails otherwise.
+// Solves for the basis with the first `vectors` eigenvectors (0: all). Both covariances are
+// bands x bands, symmetric (row-major or column-major alike). Throws clviz::Error when C_N is not
+// positive definite (a constant band, or fewer noise pixels than bands) or LAPACK fails otherwise.
 MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                  int bands);
+                  int bands, int vectors = 0);
 
 // The bands x bands matrix (column-major) that denoises a centred pixel keeping the first k
-// components: D_k = C_N T_k T_k^T, since T^-T = C_N T. D_bands is the identity.
+// components: D_k = C_N T_k T_k^T, since T^-T = C_N T. D_bands is the identity. k is clamped to
+// 0..bands; a k above basis.vectors throws clviz::Error (solve with more eigenvectors first).
 std::vector<double> denoiseMatrix(const MnfBasis& basis, const std::vector<double>& noiseCov,
                                   int k);
 

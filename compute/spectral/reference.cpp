@@ -127,6 +127,7 @@ MnfBasis mnfTwoStepReference(const std::vector<double>& noiseCov,
     const std::vector<double> lambda = symmetricEigen(adj, bands, "C_adj");
     MnfBasis basis;
     basis.bands = bands;
+    basis.vectors = bands;
     basis.eigenvalues.assign(lambda.rbegin(), lambda.rend());
     basis.transform.assign(B * B, 0.0);
     for (std::size_t j = 0; j < B; ++j) {

@@ -21,10 +21,11 @@ class SpectralPicture {
   public:
     explicit SpectralPicture(ComputeContext& cc);
 
-    // `src` holds rows of `pixels` values, uchar when `u8`, else float. Writes RGBA8 into `out`
-    // (at least pixels * 4 bytes).
+    // `src` holds rows of `pixels` values, uchar when `u8`, else float, row r starting at value
+    // r * rowPitch (0: pixels). Writes RGBA8 into `out` (at least pixels * 4 bytes).
     EnqueuedWork enqueue(const cl::Buffer& src, bool u8, int pixels,
-                         const std::array<ChannelStretch, 3>& channels, const cl::Buffer& out);
+                         const std::array<ChannelStretch, 3>& channels, const cl::Buffer& out,
+                         std::size_t rowPitch = 0);
 
   private:
     ComputeContext& cc_;

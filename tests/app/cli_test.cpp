@@ -208,6 +208,13 @@ TEST(Cli, HelpListsEveryFlagWithDefaults) {
         EXPECT_NE(help.find(text), std::string::npos) << text;
 }
 
+TEST(Cli, FrameTraceTakesAFile) {
+    EXPECT_TRUE(parse({}).frameTracePath.empty());
+    EXPECT_EQ(parse({"--frame-trace", "trace.csv"}).frameTracePath, "trace.csv");
+    EXPECT_EQ(usageError({"--frame-trace"}), "--frame-trace needs a value (see --help)");
+    EXPECT_NE(cliUsage().find("--frame-trace FILE.csv"), std::string::npos);
+}
+
 TEST(Cli, LiveEditingFlags) {
     const AppOptions d = parse({});
     EXPECT_TRUE(d.kernelDir.empty());

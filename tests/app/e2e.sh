@@ -132,6 +132,22 @@ devices_split)
         --set-at 10:app.check-reference=on
     expect 2 "no device 0.7" "$CLVIZ" --devices 0.0,0.7 --frames 1  # as a bad --device
     ;;
+window_title)
+    # The title carries the frame rate and the demo's main figure (issue 27), brought up to date
+    # twice a second: read back from the X server while the N-body demo runs.
+    "$CLVIZ" --n 256 --seconds 8 --vsync off >out.txt 2>&1 &
+    pid=$!
+    title=""
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 0.1
+        title=$(xwininfo -root -tree | grep -o '"clviz - N-body | [^"]*"' | head -n 1) || true
+        [[ "$title" == *GFLOP/s* ]] && break
+    done
+    wait "$pid" || fail "clviz exited with status $?"
+    echo "title: $title"
+    [[ "$title" =~ ^\"clviz\ -\ N-body\ \|\ [0-9]+\.[0-9]\ FPS\ \|\ N\ =\ 256,\ [0-9.]+\ ?[kMG]?\ interactions/s,\ [0-9.]+\ GFLOP/s\ fp32\"$ ]] ||
+        fail "the title does not name the frame rate and the rate: $title"
+    ;;
 default_screenshot)
     # The default scene (N-body; 2048 bodies keep PoCL at a few seconds) for 60 frames: a
     # 1280x720 PNG that is not blank, with the menu bar and the frame-time overlay drawn where
@@ -407,6 +423,10 @@ probe_failures)
     ! grep -q "^probe step" trace.txt 2>/dev/null || fail "ran frames before refusing --screenshot"
     expect 1 "cannot start Broken probe: probe init failure requested" \
         "$CLVIZ_PROBE" --demo probe-broken --frames 3
+    # Asked for by a setting, the same failure is a refused setting (status 2), said once.
+    expect 2 "--set-at 1:app.demo=probe-broken: cannot start Broken probe: probe init failure" \
+        "$CLVIZ_PROBE" --demo probe --frames 3 --set-at 1:app.demo=probe-broken
+    [ "$(grep -c "cannot start Broken probe" out.txt)" -eq 1 ] || fail "the failure said twice"
     ;;
 gl_fallback_33)
     # Mesa limited to GL 3.3: the app falls back and says so.

@@ -61,12 +61,12 @@ class ProbeDemo : public Demo {
         ImGui::End();
     }
     void shutdown() override { trace(name_ + " shutdown"); }
-    std::string set(const std::string& key, const std::string& value) override {
+    void set(const std::string& key, const std::string& value) override {
         trace(name_ + " set " + key + "=" + value);
         if (key == "color") {
             float r, g, b;
             if (std::sscanf(value.c_str(), "%f,%f,%f", &r, &g, &b) != 3)
-                return "color expects R,G,B in 0..1";
+                throw Error("color expects R,G,B in 0..1");
             color_[0] = r, color_[1] = g, color_[2] = b;
         } else if (key == "fail-step-at") {
             failStepAt_ = std::atoll(value.c_str());
@@ -76,12 +76,11 @@ class ProbeDemo : public Demo {
             app_.notice(value);
         } else if (key == "save") {
             std::ofstream out(value);
-            if (!out) return "cannot write " + value;
+            if (!out) throw Error("cannot write " + value);
             out << name_ << " saved\n";
         } else {
-            return "unknown setting '" + key + "'";
+            throw Error("unknown setting '" + key + "'");
         }
-        return "";
     }
 
   private:

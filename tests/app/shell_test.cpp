@@ -91,7 +91,7 @@ class NullDemo : public Demo {
     void draw(const FrameInfo&) override {}
     void gui(const FrameInfo&) override {}
     void shutdown() override {}
-    std::string set(const std::string&, const std::string&) override { return ""; }
+    void set(const std::string&, const std::string&) override {}
 };
 }  // namespace
 

@@ -27,8 +27,8 @@ struct ReferenceTree {
 
 struct ReferenceTreeOptions {
     double theta = 0.5;
-    int groupSize = 128;  // most bodies per walk group, as TreeForceOptions
-    int leafSize = 8;
+    int groupSize = 128;   // most bodies per walk group, as TreeForceOptions
+    int leafSize = 4;      // as TreeForceOptions
     unsigned threads = 1;  // walk threads (0 = hardware concurrency)
 };
 

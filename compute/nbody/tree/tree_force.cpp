@@ -8,6 +8,7 @@
 #include "common/parse.hpp"  // roundUp
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/core/set_args.hpp"
@@ -21,6 +22,7 @@ namespace {
 constexpr const char* kFile = "nbody_tree.cl";
 constexpr std::size_t kSortWg = 128, kScanWg = 256, kReduceWg = 256, kElementWg = 64;
 constexpr std::size_t kMaxSortTiles = 4096;
+constexpr std::size_t kTilesPerUnit = 16;  // radix sort work-groups per compute unit
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -39,17 +41,29 @@ struct TreeForce::Kernels {
 };
 
 TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
-    : cc_(cc), options_(options), k_(std::make_unique<Kernels>()) {
+    : cc_(cc),
+      options_(options),
+      k_(std::make_unique<Kernels>()),
+      ptx_(std::make_unique<InlinePtxBuilds>(cc)) {
     const DeviceInfo& info = cc_.info();
-    if (options_.leafSize < 1 || options_.leafSize > 16)
-        throw Error("tree leaf size must be 1 .. 16, got " + std::to_string(options_.leafSize));
-    int wg = options_.groupSize ? options_.groupSize : 128;
-    if (wg < 32 || wg > 256 || (wg & (wg - 1)))
-        throw Error("tree group size must be a power of two in 32 .. 256, got " +
-                    std::to_string(wg));
+    if (options_.leafSize < 0 || options_.leafSize > 16)
+        throw Error("tree leaf size must be 1 .. 16 (0: the walk's default), got " +
+                    std::to_string(options_.leafSize));
+    if (options_.bodiesPerItem < 1 || options_.bodiesPerItem > 2)
+        throw Error("tree bodies per work-item must be 1 or 2, got " +
+                    std::to_string(options_.bodiesPerItem));
+    const int bodies = options_.groupSize ? options_.groupSize : 128;
+    if (bodies < 32 * options_.bodiesPerItem || bodies > 256 * options_.bodiesPerItem ||
+        (bodies & (bodies - 1)))
+        throw Error("tree group size must be a power of two in " +
+                    std::to_string(32 * options_.bodiesPerItem) + " .. " +
+                    std::to_string(256 * options_.bodiesPerItem) + ", got " +
+                    std::to_string(bodies));
+    bpi_ = options_.bodiesPerItem;
+    int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
         wg /= 2;
-    list_ = std::max({options_.listSize, 2 * wg, options_.leafSize});
+    list_ = std::max(options_.listSize, 2 * wg);  // also holds a leaf (at most 16 bodies)
     stack_ = std::max(options_.stackSize, wg + 256);
     while (walkLocalBytes(stack_, list_) > info.localMemBytes && list_ > 2 * wg)
         list_ /= 2;
@@ -62,9 +76,17 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     wg_ = wg;
     bodyWalk_ = options_.walk == TreeWalk::Body ||
                 (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
+    leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
 }
 
-TreeForce::~TreeForce() = default;
+TreeForce::~TreeForce() {
+    if (sampleHost_ == nullptr) return;
+    try {  // enqueued behind a read still in flight; never waits
+        cc_.queue().enqueueUnmapMemObject(sampleStaging_, sampleHost_);
+        cc_.queue().flush();
+    } catch (const cl::Error&) {
+    }
+}
 
 void TreeForce::setTheta(float theta) {
     if (!(theta >= 0 && theta <= 2))
@@ -112,7 +134,6 @@ void TreeForce::reserve(std::size_t n) {
         nodeHi_ = make(cap * 16);
         crit_ = make(cap * 4);
         counters_ = make(3 * 4);  // walk fallbacks, walk groups, next group
-        sample_ = make(kMaxSamples * 4);
         sampleOut_ = make(kMaxSamples * 32);
         // Allocation is lazy on most drivers: touch the largest buffers now so that a device too
         // small fails here, with a message, rather than in the middle of a step.
@@ -133,7 +154,7 @@ void TreeForce::reserve(std::size_t n) {
 void TreeForce::releaseBuffers() {
     partials_ = box_ = counts_ = sorted_ = sortedAcc_ = children_ = ranges_ = nodeParent_ =
         leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ = nodeLo_ =
-            nodeHi_ = crit_ = counters_ = sample_ = sampleOut_ = cl::Buffer();
+            nodeHi_ = crit_ = counters_ = sampleOut_ = cl::Buffer();
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
 }
@@ -142,9 +163,9 @@ void TreeForce::refreshKernels() {
     ProgramCache& programs = cc_.programs();
     if (k_->generation == programs.generation()) return;
     const std::string base =
-        "-DWG=" + std::to_string(wg_) + " -DSTACK=" + std::to_string(stack_) +
-        " -DLIST=" + std::to_string(list_) + " -DCELLS=" + std::to_string(list_ / 2) +
-        " -DLEAF=" + std::to_string(options_.leafSize) +
+        "-DWG=" + std::to_string(wg_) + " -DBPI=" + std::to_string(bpi_) +
+        " -DSTACK=" + std::to_string(stack_) + " -DLIST=" + std::to_string(list_) +
+        " -DCELLS=" + std::to_string(list_ / 2) + " -DLEAF=" + std::to_string(leaf_) +
         // The launches' fixed sizes: the kernels compile them in.
         " -DSORT_WG=" + std::to_string(kSortWg) + " -DSCAN_WG=" + std::to_string(kScanWg) +
         " -DREDUCE_WG=" + std::to_string(kReduceWg) + " -DKEY_BITS=" + std::to_string(kTreeKeyBits);
@@ -162,16 +183,23 @@ void TreeForce::refreshKernels() {
     k.direct = programs.kernel(kFile, "direct_sample", base);
     k.groups = programs.kernel(kFile, "find_groups", base);
     const char* walk = bodyWalk_ ? "walk_body" : "walk";
-    k.walk[0] = programs.kernel(kFile, walk, base);
-    k.walk[1] = programs.kernel(kFile, walk, base + " -DSELF_GUARD");
+    // The walks' rsqrt: NVIDIA's flush-to-zero form where the compiler takes inline PTX
+    // (common/gravity.clh), as the all-pairs kernels use.
+    k.walk[0] = ptx_->kernel(kFile, walk, base);
+    k.walk[1] = ptx_->kernel(kFile, walk, base + " -DSELF_GUARD");
     k.generation = programs.generation();
     *k_ = std::move(k);
 }
 
 void TreeForce::enqueueSort(std::size_t n) {
     auto& q = cc_.queue();
+    // Enough tiles to fill the device once (kTilesPerUnit work-groups of kSortWg per compute unit):
+    // more only lengthen the one-work-group scan of their counts.
+    const std::size_t tilesWanted = std::clamp<std::size_t>(
+        static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kTilesPerUnit, 1,
+        kMaxSortTiles);
     const std::size_t itemsPerTile =
-        std::max<std::size_t>(1, (n + kSortWg * kMaxSortTiles - 1) / (kSortWg * kMaxSortTiles));
+        std::max<std::size_t>(1, (n + kSortWg * tilesWanted - 1) / (kSortWg * tilesWanted));
     const int tileKeys = static_cast<int>(kSortWg * itemsPerTile);
     const int tiles = static_cast<int>((n + tileKeys - 1) / tileKeys);
     const int ni = static_cast<int>(n);
@@ -373,28 +401,57 @@ TreeSnapshot TreeForce::readTree() {
 
 TreeAccuracy TreeForce::accuracy(const cl::Buffer& pos, std::size_t n, float softening,
                                  const cl::Buffer& acc, int samples) {
-    TreeAccuracy r;
-    if (!n || samples <= 0) return r;
+    beginAccuracy(pos, n, softening, acc, samples);
+    if (sampleRead_() != nullptr)
+        clBoundary("tree: accuracy sample failed", [&] { sampleRead_.wait(); });
+    return pollAccuracy().value_or(TreeAccuracy{});
+}
+
+void TreeForce::beginAccuracy(const cl::Buffer& pos, std::size_t n, float softening,
+                              const cl::Buffer& acc, int samples) {
+    sampleRead_ = cl::Event();
+    sampleCount_ = 0;
+    if (!n || samples <= 0) return;
     const std::size_t count = std::min<std::size_t>(
         {n, static_cast<std::size_t>(samples), static_cast<std::size_t>(kMaxSamples)});
-    std::vector<int> sample(count);
-    for (std::size_t s = 0; s < count; ++s)
-        sample[s] = static_cast<int>(s * n / count);
-    std::vector<float> out(8 * count);
     clBoundary("tree: accuracy sample failed", [&] {
         refreshKernels();
         reserve(n);
         auto& q = cc_.queue();
-        q.enqueueWriteBuffer(sample_, CL_FALSE, 0, count * 4, sample.data());
-        setArgs(k_->direct, pos, static_cast<int>(n), sample_, softening * softening, acc,
-                sampleOut_);
+        if (sampleHost_ == nullptr) {
+            const std::size_t bytes = kMaxSamples * 32;
+            sampleStaging_ =
+                cl::Buffer(cc_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes);
+            sampleHost_ = static_cast<float*>(
+                q.enqueueMapBuffer(sampleStaging_, CL_FALSE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes));
+        }
+        // Sample s is body s * n / count (spread evenly), chosen on the device.
+        setArgs(k_->direct, pos, static_cast<int>(n), static_cast<int>(count),
+                softening * softening, acc, sampleOut_);
         q.enqueueNDRangeKernel(k_->direct, cl::NullRange, cl::NDRange(count * kReduceWg),
                                cl::NDRange(kReduceWg));
-        q.enqueueReadBuffer(sampleOut_, CL_TRUE, 0, out.size() * 4, out.data());
+        q.enqueueReadBuffer(sampleOut_, CL_FALSE, 0, count * 32, sampleHost_, nullptr,
+                            &sampleRead_);
+        q.flush();
+        sampleCount_ = count;
     });
+}
+
+std::optional<TreeAccuracy> TreeForce::pollAccuracy() {
+    if (sampleRead_() == nullptr) return std::nullopt;
+    const cl_int status = clBoundary("tree: accuracy sample failed", [&] {
+        return sampleRead_.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+    });
+    if (status < 0) {
+        sampleRead_ = cl::Event();
+        throw ClError("tree: the accuracy sample failed on the device", "", status);
+    }
+    if (status != CL_COMPLETE) return std::nullopt;
+    sampleRead_ = cl::Event();
+    TreeAccuracy r;
     std::vector<double> errors;
-    for (std::size_t s = 0; s < count; ++s) {
-        const float* d = &out[8 * s];
+    for (std::size_t s = 0; s < sampleCount_; ++s) {
+        const float* d = &sampleHost_[8 * s];
         const float* a = d + 4;
         const double dx = a[0] - d[0], dy = a[1] - d[1], dz = a[2] - d[2];
         const double ref =

@@ -2,11 +2,14 @@
 // Barnes-Hut gravity on the device (kernels/nbody_tree.cl): bounding box, Morton keys, radix sort,
 // Karras radix tree, centres of mass and quadrupoles, then a group walk with a shared interaction
 // list. GL-free and independent of NbodySimulation: give it float4 positions (xyz, mass in w) of n
-// bodies and it writes float4 accelerations (w = 0), with the same softened force as the all-pairs
-// kernels, so theta = 0 reproduces the direct sum. Every command goes on the ComputeContext's
+// bodies and it writes float4 accelerations, with the same softened force as the all-pairs
+// kernels, so theta = 0 reproduces the direct sum; w holds the body's potential from the same walk,
+// -sum_j m_j / sqrt(r^2 + eps^2) over the other bodies (cells: monopole + quadrupole), which the
+// energy diagnostics sum in O(N). Every command goes on the ComputeContext's
 // in-order queue; compute() returns without waiting (no host round trip per step).
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +19,7 @@
 namespace clviz {
 
 class ComputeContext;
+class InlinePtxBuilds;
 
 // Device time of each stage of the last compute() (milliseconds; from profiling events).
 struct TreeStageTimes {
@@ -54,14 +58,19 @@ enum class TreeWalk { Auto, Group, Body };
 
 struct TreeForceOptions {
     TreeWalk walk = TreeWalk::Auto;
-    // Defaults measured best on the H200 (docs/benchmarks.md, "Barnes-Hut tree").
-    int groupSize = 128;  // most bodies per walk group (power of two, 32 .. 256; clamped to the
-                          // device's work-group limit)
-    int leafSize = 8;     // a cell of at most this many bodies that must be opened lists its bodies
+    // Defaults measured best on an H100 (docs/benchmarks.md, "issue 31: the tree's walk and sort").
+    int groupSize = 128;  // most bodies per walk group (power of two, 32 .. 512; the work-group
+                          // is groupSize / bodiesPerItem, clamped to the device's limit)
+    // A cell of at most this many bodies that must be opened lists its bodies. 0: 4 for the group
+    // walk, 8 for the body walk, whose per-body rule accepts more cells (with 4 its median error
+    // on the colliding galaxies passed 1e-3).
+    int leafSize = 0;
     // Local memory of the walk: bodies in the shared list (cells: half as many; halved until it
     // fits the device) and stack entries (at least groupSize + 256).
-    int listSize = 1024;
+    int listSize = 512;
     int stackSize = 1024;
+    int bodiesPerItem = 1;  // bodies each walk work-item sums (1 or 2): 2 reads each list entry
+                            // from local memory once for two bodies
 };
 
 class TreeForce {
@@ -125,8 +134,14 @@ class TreeForce {
     // `acc` (e.g. what compute() wrote). Blocking; costs samples * n interactions.
     TreeAccuracy accuracy(const cl::Buffer& pos, std::size_t n, float softening,
                           const cl::Buffer& acc, int samples = 256);
+    // accuracy() in two halves, for a frame loop that must not wait: beginAccuracy() enqueues the
+    // direct sums and their read into pinned memory; pollAccuracy() returns the figures once that
+    // read has run (nullopt before, and when none was begun), reading its event only.
+    void beginAccuracy(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
+                       int samples = 256);
+    std::optional<TreeAccuracy> pollAccuracy();
 
-    int groupSize() const { return bodyWalk_ ? 1 : wg_; }  // bodies sharing one walk
+    int groupSize() const { return bodyWalk_ ? 1 : wg_ * bpi_; }  // bodies sharing one walk
     bool bodyWalk() const { return bodyWalk_; }
     std::size_t bytesPerBody() const;  // device memory the tree needs per body (for messages)
 
@@ -141,7 +156,7 @@ class TreeForce {
 
     ComputeContext& cc_;
     TreeForceOptions options_;
-    int wg_ = 128, list_ = 1024, stack_ = 1024;
+    int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024;
     bool bodyWalk_ = false;
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
@@ -151,12 +166,19 @@ class TreeForce {
 
     struct Kernels;
     std::unique_ptr<Kernels> k_;
+    std::unique_ptr<InlinePtxBuilds> ptx_;  // the walks' builds (NV_INLINE_PTX where taken)
     std::vector<std::pair<std::string, cl::Event>> events_;
 
     // Work buffers, grown to capacity_ bodies.
     cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;
     cl::Buffer children_, ranges_, nodeParent_, leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_,
-        walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sample_, sampleOut_;
+        walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sampleOut_;
+    // The accuracy sample's results in pinned memory (ALLOC_HOST_PTR, mapped once), the read in
+    // flight and how many bodies it holds.
+    cl::Buffer sampleStaging_;
+    float* sampleHost_ = nullptr;
+    cl::Event sampleRead_;
+    std::size_t sampleCount_ = 0;
     int sortedBuffer_ = 0;  // which of keys_/index_ holds the sorted result
 };
 

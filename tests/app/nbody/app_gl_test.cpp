@@ -7,8 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -82,6 +85,25 @@ TEST(NbodyApp, ScreenshotShowsTheClusterAndRecordWritesFrames) {
     fs::remove(shot);
 }
 
+// --frame-trace (issue 31's measure): one line per frame, and a bad target fails before the window.
+TEST(NbodyApp, FrameTraceWritesEveryFrame) {
+    const fs::path trace = scratch("trace.csv");
+    fs::remove(trace);
+    ASSERT_EQ(runApp({"--demo", "nbody", "--width", "320", "--height", "240", "--vsync", "off",
+                      "--frames", "5", "--set", "n=500", "--set", "diagnostics=1", "--frame-trace",
+                      trace.string()}),
+              0);
+    std::ifstream in(trace);
+    std::string line;
+    std::vector<std::string> lines;
+    while (std::getline(in, line))
+        lines.push_back(line);
+    ASSERT_EQ(lines.size(), 6u) << "a header and one line per frame";
+    EXPECT_EQ(lines[0], "frame,ms");
+    EXPECT_EQ(lines[5].rfind("4,", 0), 0u) << lines[5];
+    EXPECT_NE(runApp({"--frames", "1", "--frame-trace", "/proc/clviz-no-such-dir/t.csv"}), 0);
+}
+
 TEST(NbodyApp, LiveSwitchesKeepTheSimulationContinuous) {
     constexpr int kBodies = 300;
     constexpr int kFrames = 24;  // one step per frame
@@ -138,6 +160,37 @@ TEST(NbodyApp, LiveSwitchesKeepTheSimulationContinuous) {
     // in the middle would show up as a gap this size).
     EXPECT_GT(moved, 0.05);
     fs::remove(snap);
+}
+
+// Issue 27: with work off the frame (the viewer's default; --frames turns it off unless
+// app.off-frame=on) an auto-tune started at frame 3 (N = 4000 on a CPU) runs while the frames go
+// on: frame 30 still shows its progress line (where the tune ran inside frame 3, frame 30 showed
+// none). The run's end, as quitting does, cancels the tune, and the app exits with 0.
+TEST(NbodyApp, FramesGoOnDuringAnAutoTuneAndTheEndCancelsIt) {
+    const fs::path layout = scratch("tuning-layout.txt");
+    fs::remove(layout);
+    const auto start = std::chrono::steady_clock::now();
+    const int status = runApp({"--demo",   "nbody",
+                               "--width",  "320",
+                               "--height", "240",
+                               "--vsync",  "off",
+                               "--frames", "40",
+                               "--set",    "app.off-frame=on",
+                               "--set",    "n=4000",
+                               "--set",    "variant=tiled",
+                               "--set",    "diagnostics=0",
+                               "--set-at", "3:autotune=60",
+                               "--set-at", "30:app.layout=" + layout.string()});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(status, 0);
+    EXPECT_LT(seconds, 60) << "the end waited for the whole tune budget";
+    std::ifstream in(layout);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("##nbody-progress/text"), std::string::npos)
+        << "no progress line at frame 30:\n"
+        << text;
+    fs::remove(layout);
 }
 
 }  // namespace

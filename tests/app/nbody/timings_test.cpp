@@ -120,12 +120,5 @@ TEST(NbodyTimingLog, RatesUseTheInteractionsTheStepCounted) {
     EXPECT_NEAR(log.interactionsPerSecond().last(), 5e8 / 4e-3, 1e5);
 }
 
-// Energy diagnostics (O(N^2), blocking) are off by default above 65,536 bodies.
-TEST(NbodyDiagnosticsDefault, OffAboveTheSizeLimit) {
-    EXPECT_TRUE(NbodyDemo::diagnosticsOnByDefault(4096));
-    EXPECT_TRUE(NbodyDemo::diagnosticsOnByDefault(65536));
-    EXPECT_FALSE(NbodyDemo::diagnosticsOnByDefault(131072));
-}
-
 }  // namespace
 }  // namespace clviz

@@ -1,15 +1,17 @@
 // The on-disk program binary cache: hits across ProgramCache instances (as across processes),
 // every kind of bad file ignored and rebuilt, atomic writes under concurrency, the directory the
-// environment picks.
+// environment picks; and the in-memory cache under threads (readers never wait for a build).
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "compute/core/kernel_source.hpp"
 #include "compute/core/program_cache.hpp"
@@ -198,4 +200,46 @@ TEST(ProgramBinaryCache, MemoryOnlyWithoutADirectory) {
     EXPECT_EQ(cache.disk(), nullptr);
     cache.get("grayscale.cl");
     EXPECT_EQ(recordOf(cache, "grayscale.cl").origin, ProgramOrigin::Source);
+}
+
+// A build holds no lock that readers wait on: the frame lists records() (the Kernels panel) while
+// a background job builds, and a panel that waited froze the window for the whole build.
+TEST(ProgramCache, ReadersDoNotWaitForABuild) {
+    ProgramCache cache(context().context(), context().device(), std::nullopt);
+    // Options no compiler cache has seen: a real build from source, tens of ms at least.
+    const std::string options =
+        "-DCLVIZ_TEST_NONCE=" + std::to_string(::getpid()) +
+        std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    std::atomic<bool> started{false}, done{false};
+    std::thread builder([&] {
+        started = true;
+        cache.get("grayscale.cl", options);
+        done = true;
+    });
+    while (!started)
+        std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the builder is in get() now
+    const std::size_t programs = cache.records().size();
+    const bool builtMeanwhile = done;
+    builder.join();
+    EXPECT_FALSE(builtMeanwhile) << "records() waited for the build";
+    EXPECT_EQ(programs, 0u);
+    EXPECT_EQ(cache.size(), 1u);
+}
+
+// Two threads that ask for the same program at once both get it; the cache keeps one.
+TEST(ProgramCache, ConcurrentRequestsForOneProgramKeepOne) {
+    ProgramCache cache(context().context(), context().device(), std::nullopt);
+    std::vector<std::thread> threads;
+    std::atomic<int> built{0};
+    for (int t = 0; t < 3; ++t)
+        threads.emplace_back([&] {
+            cl::Kernel k = cache.kernel("grayscale.cl", "grayscale", "-DCLVIZ_SAME=1");
+            if (k()) ++built;
+        });
+    for (auto& t : threads)
+        t.join();
+    EXPECT_EQ(built, 3);
+    EXPECT_EQ(cache.size(), 1u);
+    EXPECT_EQ(cache.records().size(), 1u);
 }

@@ -42,12 +42,18 @@ Histogram resultHistogram(const Rgba8Image& result, ImageSize src,
     return coverage ? reference::histogram(result, *coverage) : reference::histogram(result);
 }
 
+// The steps' references composed. Equalize after a rotate counts the picture alone, as the
+// histogram does: the last rotate's fill stays out of its tables while the steps since keep the
+// size and do not transpose.
 Rgba8Image applyReference(const Rgba8Image& src, const std::vector<FilterStep>& steps) {
     Rgba8Image img = src;
+    std::optional<RotateGeometry> coverage;
     for (const auto& s : steps) {
         if (!s.enabled) continue;
+        if (s.kind == FilterKind::Transpose) coverage.reset();
         switch (s.kind) {
             case FilterKind::Rotate:
+                coverage = rotateGeometry(img.size(), s.rotate.degrees, s.rotate.fit);
                 img = reference::rotate(img, s.rotate);
                 break;
             case FilterKind::Transpose:
@@ -63,7 +69,8 @@ Rgba8Image applyReference(const Rgba8Image& src, const std::vector<FilterStep>& 
                 img = reference::grayscale(img);
                 break;
             case FilterKind::Equalize:
-                img = reference::equalize(img, s.equalize.mode);
+                img = coverage ? reference::equalize(img, s.equalize.mode, *coverage)
+                               : reference::equalize(img, s.equalize.mode);
                 break;
         }
     }
@@ -129,6 +136,58 @@ TEST(ImagePipeline, ChainsMatchTheReferencesInOrder) {
     const Rgba8Image want = applyReference(src, p.steps());
     EXPECT_EQ(*p.histogram(), resultHistogram(want, src.size(), p.steps()));
     EXPECT_LT(p.histogram()->stats(kRed).count, want.size().pixels());
+}
+
+// Issue 27: equalize after a rotate built its tables from every pixel, the rotate's fill too,
+// while the histogram beside it left the fill out. Now both count the picture alone; the fill is
+// mapped through the same tables. Sizes: odd, prime, and one row; every histogram variant and
+// both modes; a blur between the rotate and equalize keeps the size, so the fill stays out.
+TEST(ImagePipeline, EqualizeAfterARotateLeavesTheFillOutOfItsCounts) {
+    ImagePipeline p(context());
+    p.histogramSettings().enabled = false;
+    for (const ImageSize size : {ImageSize{45, 29}, ImageSize{31, 1}, ImageSize{1, 1}}) {
+        const Rgba8Image src = randomImage(size.width, size.height, 7);
+        p.setSource(src);
+        for (int v = 0; v < kHistogramVariantCount; ++v)
+            for (const EqualizeMode mode : {EqualizeMode::Luma, EqualizeMode::PerChannel})
+                for (const bool blur : {false, true}) {
+                    FilterStep rotate, mean3, equalize;
+                    rotate.kind = FilterKind::Rotate;
+                    rotate.rotate.degrees = 33;
+                    rotate.rotate.fit = RotateFit::Expand;
+                    rotate.rotate.variant = RotateVariant::BufferNearest;  // exact
+                    rotate.rotate.background = {250, 5, 128, 255};  // far from the picture's mean
+                    mean3.kind = FilterKind::Mean3;
+                    mean3.enabled = blur;
+                    equalize.kind = FilterKind::Equalize;
+                    equalize.equalize.mode = mode;
+                    equalize.equalize.histogram = HistogramVariant(v);
+                    p.steps() = {rotate, mean3, equalize};
+                    SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height) +
+                                 " " + histogramVariantInfo(HistogramVariant(v)).name +
+                                 (mode == EqualizeMode::Luma ? " luma" : " per channel") +
+                                 (blur ? " after mean3" : "") + ", " + seedNote());
+                    p.run();
+                    const Rgba8Image want = applyReference(src, p.steps());
+                    std::string where;
+                    EXPECT_EQ(maxDifference(p.readResult(), want, &where), 0) << where;
+                }
+        // The fill changes the tables where the picture leaves room for it: counting it (the
+        // old behaviour) gives another picture, so the comparison above can tell them apart.
+        if (size.pixels() > 1) {
+            FilterStep rotate;
+            rotate.kind = FilterKind::Rotate;
+            rotate.rotate.degrees = 33;
+            rotate.rotate.fit = RotateFit::Expand;
+            rotate.rotate.variant = RotateVariant::BufferNearest;
+            rotate.rotate.background = {250, 5, 128, 255};
+            const Rgba8Image rotated = reference::rotate(src, rotate.rotate);
+            const RotateGeometry g = rotateGeometry(src.size(), 33, RotateFit::Expand);
+            EXPECT_NE(maxDifference(reference::equalize(rotated, EqualizeMode::Luma, g),
+                                    reference::equalize(rotated, EqualizeMode::Luma)),
+                      0);
+        }
+    }
 }
 
 TEST(ImagePipeline, DisabledStepsAndHistogramSettings) {

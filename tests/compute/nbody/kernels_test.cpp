@@ -154,7 +154,9 @@ TEST(NbodyKernels, PairsComputeInFloatOnly) {
     NbodyKernelConfig pairs;
     pairs.variant = NbodyVariant::Pairs;
     sim.setKernelConfig(pairs);
-    if (sim.supportsFp64()) EXPECT_THROW(sim.setPrecision(NbodyPrecision::Double), Error);
+    if (sim.supportsFp64()) {
+        EXPECT_THROW(sim.setPrecision(NbodyPrecision::Double), Error);
+    }
     const NbodyAutotuneResult tuned = sim.autotune(NbodyVariant::Pairs, 0.2);
     EXPECT_EQ(tuned.best.variant, NbodyVariant::Pairs);
     EXPECT_GT(tuned.candidates, 0);

@@ -303,8 +303,9 @@ TEST(NbodyRates, TheTreeCountsItsInteractionListsNotNSquared) {
     EXPECT_DOUBLE_EQ(t.interactionsPerStep, listPerBody * double(n));
     EXPECT_LT(t.interactionsPerSecond(), t.equivalentInteractionsPerSecond());
     EXPECT_NEAR(t.gflops(), t.interactionsPerSecond() * 20e-9, 1e-9 * t.gflops());
-    if (const double peak = estimatedPeakGflops(context().info()); peak > 0)
+    if (const double peak = estimatedPeakGflops(context().info()); peak > 0) {
         EXPECT_LE(t.gflops(), peak) << "above the device's peak";
+    }
 }
 
 TEST(NbodyRates, PairsCountEachPairOnceAndAllPairsNSquared) {

@@ -181,6 +181,58 @@ TEST(SpectralMnf, DenoiseOfSelectedBands) {
     EXPECT_THROW(mnf.denoise(3, {11}), Error);
 }
 
+TEST(SpectralMnf, FewEigenvectorsThenMoreComponents) {
+    // run() with 3 eigenvectors; a transform of 3 uses them, one of 5 and a denoise of 6 solve
+    // again with every eigenvector. Every result matches the reference's formulas.
+    const Cube cube = scene({41, 23, 11}, CubeType::U8);
+    SpectralMnf mnf(context());
+    mnf.upload(cube);
+    EXPECT_THROW(mnf.run(NoiseEstimate::Diff, {}, 12), Error);
+    const MnfStatisticsResult& dev = mnf.run(NoiseEstimate::Diff, {}, 3);
+    EXPECT_EQ(dev.basis.vectors, 3);
+    ASSERT_EQ(dev.basis.eigenvalues.size(), 11u);
+    const MnfBasis full = solveMnf(dev.noiseCov, dev.dataCov, 11);
+    for (int j = 0; j < 11; ++j)
+        EXPECT_NEAR(dev.basis.eigenvalues[j], full.eigenvalues[j], 1e-10 * full.eigenvalues[0]);
+    for (int m : {3, 5}) {
+        mnf.transform(m);
+        EXPECT_EQ(mnf.result().basis.vectors, m == 3 ? 3 : 11);
+        const std::vector<float> z = mnf.readComponents();
+        const std::vector<double> zRef = mnfTransformReference(cube, dev.mean, full, m);
+        ASSERT_EQ(z.size(), zRef.size());
+        const double zScale = maxAbs(zRef);
+        for (std::size_t i = 0; i < z.size(); ++i)
+            ASSERT_NEAR(z[i], zRef[i], 2e-5 * zScale) << m << " " << i;
+    }
+    mnf.run(NoiseEstimate::Diff, {}, 2);
+    mnf.denoise(6);
+    const std::vector<float> den = mnf.readDenoised();
+    const std::vector<double> denRef = mnfDenoiseReference(cube, dev.mean, full, dev.noiseCov, 6);
+    ASSERT_EQ(den.size(), denRef.size());
+    for (std::size_t i = 0; i < den.size(); ++i)
+        ASSERT_NEAR(den[i], denRef[i], 1e-4 * 255) << i;
+}
+
+TEST(SpectralMnf, ExactDiffOnTwoLinesAndPrimeWidths) {
+    // Two lines leave one line of residuals (the filter's 16-output groups then wrap no line);
+    // prime widths leave residual counts off 16, cubes off the band pitch.
+    for (const CubeShape shape :
+         {CubeShape{101, 2, 5}, CubeShape{13, 11, 4}, CubeShape{7, 31, 3}}) {
+        const Cube cube = scene(shape, CubeType::U8, 11);
+        SpectralMnf mnf(context());
+        mnf.upload(cube);
+        EXPECT_EQ(mnf.bandPitch() % 16, 0u);
+        const MnfStatisticsResult& dev = mnf.run(NoiseEstimate::Diff);
+        const MnfStatistics ref = mnfStatisticsReference(cube, NoiseEstimate::Diff);
+        for (std::size_t i = 0; i < ref.dataCov.size(); ++i) {
+            EXPECT_NEAR(dev.dataCov[i], ref.dataCov[i], 1e-12 * std::abs(ref.dataCov[i]) + 1e-12)
+                << describeShape(shape) << " " << i;
+            EXPECT_NEAR(dev.noiseCov[i], ref.noiseCov[i], 1e-12 * std::abs(ref.noiseCov[i]) + 1e-12)
+                << describeShape(shape) << " " << i;
+        }
+    }
+}
+
 TEST(SpectralMnf, IndianPinesSizeU8) {
     // Exact covariances (u8, diff): only the double eigen solve and float transform differ.
     checkAgainstReference(scene({145, 145, 200}, CubeType::U8), NoiseEstimate::Diff, 1e-12, 4);

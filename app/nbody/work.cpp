@@ -1,0 +1,80 @@
+// NbodyDemo's work off the frame: kernel builds and auto-tunes on a worker thread (a
+// BackgroundJob) while the loop keeps drawing frames with a progress line, and the frame that
+// sees the job done applies its result (issue 27: the window froze while they ran).
+#include <utility>
+
+#include "app/nbody/demo.hpp"
+#include "app/nbody/report_progress.hpp"
+#include "common/error.hpp"
+
+namespace clviz {
+
+bool NbodyDemo::workOffFrame() const {
+    return !mpi_ && app_.workOffFrame && app_.workOffFrame();
+}
+
+std::string NbodyDemo::progressLine() const {
+    return job_ ? job_->work->progressLine() : std::string();
+}
+
+void NbodyDemo::startJob(const std::string& title, BackgroundJob::Work work,
+                         std::function<void()> done, bool failureStopsDemo) {
+    if (job_) throw Error("N-body: '" + title + "' while '" + job_->work->title() + "' runs");
+    if (!workOffFrame()) {  // here and now: what the frame after it sees is settled
+        JobProgress progress;
+        work(progress);
+        done();
+        return;
+    }
+    job_ = std::make_unique<Job>(Job{std::make_unique<BackgroundJob>(title, std::move(work)),
+                                     std::move(done), failureStopsDemo});
+}
+
+bool NbodyDemo::finishJob(bool wait) {
+    if (!job_) return true;
+    if (!wait && !job_->work->finished()) return false;
+    const std::unique_ptr<Job> job = std::move(job_);
+    try {
+        job->work->get();
+    } catch (const std::exception& e) {
+        if (job->failureStopsDemo) throw;
+        app_.error(e.what());
+        return true;
+    }
+    job->done();
+    return true;
+}
+
+bool NbodyDemo::systemReady() const {
+    bool ready = true;
+    system_->forEachDevice([&ready](NbodySimulation& s) { ready = ready && s.forceKernelReady(); });
+    return ready;
+}
+
+// What the first step after a new N, variant or precision would do inside the frame: build the
+// force kernel, and under auto tune each candidate variant first. Off the frame, on one device,
+// the job also runs the force pass that step starts with (the step then finds it done) and the
+// energy sums of the diagnostics without keeping them (the energy reference stays unset): PoCL
+// compiles a kernel at its first launch (docs/benchmarks.md, "Frames during builds").
+void NbodyDemo::prepareSystem() {
+    NbodySystem* system = system_.get();
+    const bool firstLaunches = workOffFrame() && system->deviceCount() == 1;
+    const bool diagnostics = diagnosticsRunning();
+    const std::string variant = variantName(sim_->kernelConfig().variant);
+    startJob(
+        "Building kernels: nbody_force (" + variant + ")",
+        [system, firstLaunches, diagnostics](JobProgress& progress) {
+            NbodyProgressReports reports(*system, progress);
+            system->forEachDevice([](NbodySimulation& s) { s.effectiveKernelConfig(); });
+            if (!firstLaunches) return;
+            progress.report("Computing the first forces");
+            system->primary().readAccelerations();
+            if (diagnostics) {
+                progress.report("Building kernels: nbody_diagnostics");
+                system->primary().ownedDiagnosticSums();
+            }
+        },
+        [] {});
+}
+
+}  // namespace clviz

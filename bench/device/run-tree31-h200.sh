@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Issue 31's tree figures on the lent NVIDIA GPU (bench/device/README.md), from the repository root.
+# The carried folder $C holds bench-libs.tar.xz (pack-bench-libs.sh), clviz-bench and tree-phases
+# (bench/device/tree_phases.cpp) of this build, and old/clviz-bench, main/clviz-bench (earlier
+# builds) for the before/after rows.
+# Usage: C=.carry-tree-31 bench/device/run-tree31-h200.sh STEP...
+#   probe  tree-phases: kernel-by-kernel times and walk shape of each $TREE_CONFIGS at $PROBE_SIZES,
+#          then SASS counts of the walk programs it built (ptxas + cuobjdump where the host has them)
+#   ab     clviz-bench --variants tree at $AB_SIZES: old and main at theta $OLD_THETAS, new at
+#          $THETAS, interleaved, $ROUNDS rounds
+# Everything lands in $OUT/tree31.tgz, rewritten after each step.
+set -uo pipefail
+C=${C:-.carry-tree-31}
+R=/tmp/tree31
+mkdir -p "$R" /tmp/bench-libs /tmp/xdg
+trap 'tar czf "${OUT:-/tmp}/tree31.tgz" -C "$R" .' EXIT
+tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
+export LD_LIBRARY_PATH=/tmp/bench-libs
+export XDG_CACHE_HOME=/tmp/xdg  # program binaries (NVIDIA: PTX) for the SASS counts
+command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv; } | tee "$R/card.txt"
+PROBE_SIZES=${PROBE_SIZES:-1048576 16777216}
+TREE_CONFIGS=${TREE_CONFIGS:-128:1:8:1024:0.5 128:2:8:1024:0.5 256:2:8:1024:0.5 256:2:8:512:0.5}
+THETAS=${THETAS:-0.5}
+OLD_THETAS=${OLD_THETAS:-$THETAS}
+ROUNDS=${ROUNDS:-1 2}
+AB_SIZES=${AB_SIZES:-1m,4m,16m}
+for step in "$@"; do
+case $step in
+probe)
+    TREE_CONFIGS="$TREE_CONFIGS" timeout 300 "$C/tree-phases" $PROBE_SIZES 2>&1 | grep -v '^$' | tee "$R/phases.txt"
+    # The cached program binaries are PTX; ptxas assembles them for this GPU.
+    PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
+    CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+    echo "ptxas: ${PTXAS:-none} cuobjdump: ${CUOBJDUMP:-none}" | tee "$R/sass-tools.txt"
+    mkdir -p "$R/sass"
+    python3 - "$R/sass" /tmp/xdg/clviz/programs <<'PY'
+import sys, pathlib
+out, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+for f in sorted(src.glob("*.clbin")):
+    b = f.read_bytes()
+    at = b.find(b"//\n// Generated")
+    if at < 0: at = b.find(b".version")
+    if at < 0 or b.find(b".entry walk(", at) < 0: continue  # the group walk's programs only
+    (out / f"{f.stem}.ptx").write_bytes(b[at:].rstrip(b"\0"))
+    (out / f"{f.stem}.key").write_text(b[12:at].split(b"\0")[0].decode("latin1", "replace"))
+PY
+    SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+    for p in "$R"/sass/*.ptx; do
+        [ -e "$p" ] || continue
+        s=${p%.ptx}
+        if [ -n "$PTXAS" ] && [ -n "$CUOBJDUMP" ]; then
+            "$PTXAS" -arch=sm_${SM:-90} -v "$p" -o "$s.cubin" >"$s.ptxas.txt" 2>&1 &&
+                "$CUOBJDUMP" -sass -fun walk "$s.cubin" >"$s.sass" 2>/dev/null
+            rm -f "$s.cubin"
+        fi
+    done
+    ls -la "$R/sass" | head -40
+    ;;
+ab)
+    for round in $ROUNDS; do
+        for which in old main new; do
+            bin=$C/clviz-bench; [ $which != new ] && bin=$C/$which/clviz-bench
+            [ -x "$bin" ] || continue
+            thetas=$OLD_THETAS; [ $which = new ] && thetas=$THETAS
+            timeout 240 "$bin" --suite nbody --device-type gpu --no-cpu-baseline --variants tree \
+                --sizes "$AB_SIZES" --theta "$thetas" --json "$R/ab-$which-$round.json" \
+                >"$R/ab-$which-$round.txt" 2>"$R/ab-$which-$round.err"
+            echo "$which round $round rc=$?"; cat "$R/ab-$which-$round.txt"
+        done
+    done
+    ;;
+esac
+done

@@ -1,0 +1,120 @@
+// Probe for issue 31 (not part of the CMake build): the device tree's time kernel by kernel
+// (the sort split into its count, scan and scatter passes, the walk into find_groups, walk and
+// scatter_accelerations) and the walk's shape (groups, bodies per group, list length, iterations)
+// for several walk configurations on one Plummer sphere, so that one device call compares them.
+// Build (from the repository root, after building clviz_compute in build/): as tree_probe.cpp,
+//   g++ -std=c++20 -O2 -I. -DCL_HPP_TARGET_OPENCL_VERSION=300 -DCL_HPP_MINIMUM_OPENCL_VERSION=110 \
+//     -DCL_HPP_ENABLE_EXCEPTIONS -DCL_TARGET_OPENCL_VERSION=300 \
+//     -DCL_USE_DEPRECATED_OPENCL_1_2_APIS bench/device/tree_phases.cpp \
+//     build/compute/nbody/libclviz_nbody.a build/compute/core/libclviz_compute_core.a \
+//     build/common/libclviz_common.a -lOpenCL -pthread \
+//     -o tree-phases
+// Usage: TREE_CONFIGS="group:bpi:leaf:list:theta ..." tree-phases N...
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compute/core/compute_context.hpp"
+#include "compute/core/profiling.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/tree/tree_force.hpp"
+
+using namespace clviz;
+
+namespace {
+
+// The kernels of one compute(), in the order TreeForce::enqueue launches them.
+std::string kernelName(const std::string& stage, int indexInStage) {
+    if (stage == "tree-sort") {
+        static const char* pass[] = {"sort.count", "sort.scan", "sort.scatter"};
+        return pass[indexInStage % 3];
+    }
+    if (stage == "tree-build") return indexInStage == 0 ? "build.gather" : "build.tree";
+    if (stage == "tree-walk") {
+        static const char* walk[] = {"walk.groups", "walk.walk", "walk.scatter"};
+        return walk[std::min(indexInStage, 2)];
+    }
+    return stage.substr(5);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    auto cc = ComputeContext::create(DeviceRequest{});
+    std::printf("device: %s\n", cc->info().name.c_str());
+    struct Config {
+        int group = 128, bpi = 1, leaf = 8, list = 1024;
+        float theta = 0.5f;
+    };
+    std::vector<Config> configs;
+    std::istringstream in(std::getenv("TREE_CONFIGS") ? std::getenv("TREE_CONFIGS")
+                                                      : "128:1:8:1024:0.5");
+    for (std::string c; in >> c;) {
+        Config k;
+        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f", &k.group, &k.bpi, &k.leaf, &k.list, &k.theta);
+        configs.push_back(k);
+    }
+    for (int a = 1; a < argc; ++a) {
+        const std::size_t n = std::strtoull(argv[a], nullptr, 10);
+        const auto bodies = makePreset(NbodyPreset::Plummer, n, 1);
+        std::vector<Float4> pos;
+        for (const auto& b : bodies)
+            pos.push_back(b.pos);
+        const float softening = presetInfo(NbodyPreset::Plummer).softening;
+        cl::Buffer posBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
+        cl::Buffer accBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
+        cc->queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+        for (const Config& cfg : configs) {
+            TreeForceOptions o;
+            o.walk = TreeWalk::Group;
+            o.groupSize = cfg.group;
+            o.bodiesPerItem = cfg.bpi;
+            o.leafSize = cfg.leaf;
+            o.listSize = cfg.list;
+            try {
+                TreeForce tree(*cc, o);
+                tree.setTheta(cfg.theta);
+                std::map<std::string, std::vector<double>> ms;
+                std::vector<double> total;
+                for (int rep = 0; rep < 7; ++rep) {
+                    tree.compute(posBuf, n, softening, accBuf);
+                    cc->queue().finish();
+                    if (rep < 2) continue;
+                    std::map<std::string, double> sum;
+                    std::map<std::string, int> seen;
+                    double all = 0;
+                    for (const auto& [stage, ev] : tree.lastEvents()) {
+                        const double t = eventMilliseconds(ev);
+                        sum[kernelName(stage, seen[stage]++)] += t;
+                        all += t;
+                    }
+                    for (const auto& [k, t] : sum)
+                        ms[k].push_back(t);
+                    total.push_back(all);
+                }
+                const TreeWalkStats ws = tree.lastWalkStats();
+                const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 256);
+                std::printf("n=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f total %.3f ms |", n,
+                            tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
+                            median(total));
+                for (const auto& [k, v] : ms)
+                    std::printf(" %s %.3f", k.c_str(), median(v));
+                const double walkMs = median(ms["walk.walk"]);
+                std::printf(
+                    " | groups %d (%.1f bodies each) list/body %.0f iter/group %.0f "
+                    "fallbacks %d | %.3g list interactions/s in walk | err median %.2e "
+                    "p99 %.2e\n",
+                    ws.groups, double(n) / std::max(1, ws.groups), ws.interactionsPerBody,
+                    ws.iterationsPerGroup, ws.fallbacks,
+                    ws.interactionsPerBody * double(n) / (walkMs * 1e-3), acc.median, acc.p99);
+            } catch (const std::exception& e) {
+                std::printf("n=%zu group=%d bpi=%d: %s\n", n, cfg.group, cfg.bpi, e.what());
+            }
+            std::fflush(stdout);
+        }
+    }
+}
