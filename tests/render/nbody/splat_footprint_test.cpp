@@ -46,7 +46,9 @@ TEST(SplatFootprint, ClassesAreTheNearestInRatio) {
         EXPECT_NEAR(d, std::pow(2.0f, k / 2.0f), 1e-5f);
         EXPECT_EQ(classOf(d), k);
         EXPECT_EQ(classOf(d * 1.15f), k) << d;  // within 2^(1/4) = 1.19 either side
-        if (k > 0) EXPECT_EQ(classOf(d / 1.15f), k) << d;
+        if (k > 0) {
+            EXPECT_EQ(classOf(d / 1.15f), k) << d;
+        }
     }
     EXPECT_EQ(classOf(largestSplatDiameter()), kClasses - 1);
     EXPECT_EQ(classOf(1000.0f), kClasses - 1);
