@@ -3,63 +3,38 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/named_values.hpp"
 #include "render/nbody/particle_splat.hpp"
 #include "render/nbody/splat_footprint.hpp"
 
 namespace clviz {
 
+constexpr NamedValue<ParticleColour> kColourNames[] = {{ParticleColour::Speed, "speed"},
+                                                       {ParticleColour::Mass, "mass"},
+                                                       {ParticleColour::Fixed, "fixed"}};
+constexpr NamedValue<ColourMap> kColourMapNames[] = {
+    {ColourMap::Inferno, "inferno"}, {ColourMap::Viridis, "viridis"}, {ColourMap::Ice, "ice"}};
+constexpr NamedValue<ParticleDraw> kDrawNames[] = {{ParticleDraw::Auto, "auto"},
+                                                   {ParticleDraw::Splat, "splat"},
+                                                   {ParticleDraw::Sprites, "sprites"}};
+
 const char* particleColourName(ParticleColour c) {
-    switch (c) {
-        case ParticleColour::Speed:
-            return "speed";
-        case ParticleColour::Mass:
-            return "mass";
-        case ParticleColour::Fixed:
-            return "fixed";
-    }
-    return "?";
+    return nameOf(kColourNames, c);
 }
-
 ParticleColour parseParticleColour(const std::string& name) {
-    for (auto c : {ParticleColour::Speed, ParticleColour::Mass, ParticleColour::Fixed})
-        if (name == particleColourName(c)) return c;
-    throw Error("unknown colour mode '" + name + "' (expected speed, mass or fixed)");
+    return parseNamed(kColourNames, name, "colour mode");
 }
-
 const char* colourMapName(ColourMap m) {
-    switch (m) {
-        case ColourMap::Inferno:
-            return "inferno";
-        case ColourMap::Viridis:
-            return "viridis";
-        case ColourMap::Ice:
-            return "ice";
-    }
-    return "?";
+    return nameOf(kColourMapNames, m);
 }
-
 ColourMap parseColourMap(const std::string& name) {
-    for (auto m : {ColourMap::Inferno, ColourMap::Viridis, ColourMap::Ice})
-        if (name == colourMapName(m)) return m;
-    throw Error("unknown colour map '" + name + "' (expected inferno, viridis or ice)");
+    return parseNamed(kColourMapNames, name, "colour map");
 }
-
 const char* particleDrawName(ParticleDraw d) {
-    switch (d) {
-        case ParticleDraw::Auto:
-            return "auto";
-        case ParticleDraw::Splat:
-            return "splat";
-        case ParticleDraw::Sprites:
-            return "sprites";
-    }
-    return "?";
+    return nameOf(kDrawNames, d);
 }
-
 ParticleDraw parseParticleDraw(const std::string& name) {
-    for (auto d : {ParticleDraw::Auto, ParticleDraw::Splat, ParticleDraw::Sprites})
-        if (name == particleDrawName(d)) return d;
-    throw Error("unknown particle drawing '" + name + "' (expected auto, splat or sprites)");
+    return parseNamed(kDrawNames, name, "particle drawing");
 }
 
 bool ParticleRenderer::softwareRasterizer(const std::string& glRenderer) {
