@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <utility>
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
@@ -48,27 +50,74 @@ void LinalgDemo::init(const AppServices& app) {
     app_ = app;
     cc_ = app.compute;
     if (!cc_) throw Error("the linear-algebra lab needs an OpenCL context");
-    try {
-        ceilings_ = measureDeviceCeilings(*cc_);
-        std::printf("linalg lab: %s\n", ceilings_.summary().c_str());
-    } catch (const Error& e) {
-        // The lab still runs; the roofline has no ceilings and says why.
-        ceilings_ = {};
-        ceilings_.tensorNote = std::string("the ceiling probes failed: ") + e.what();
-        app.error("linalg lab: " + ceilings_.tensorNote);
-    }
-    std::fflush(stdout);
-    gemm_ = std::make_unique<GemmLab>(*cc_);
-    reduce_ = std::make_unique<ReduceLab>(*cc_);
-    pictures_ = std::make_unique<MatrixImage>(*cc_);
     InteropCaps caps = detectClInteropCaps(cc_->info().extensions);
     caps.clContextSharesGl = app.clContextSharesGl;
     detectGlInteropCaps(caps);
     probeExternalMemory(*cc_, caps);
     interop_ = chooseInteropPath(InteropRequest::Auto, caps);
+    // The ceiling probes and the kernel builds take seconds on a cold cache: off the frame where
+    // the app allows it, the first runs too (PoCL builds a kernel at its first launch).
+    struct Made {
+        DeviceCeilings ceilings;
+        std::string probeError;  // why the probes failed ("" when they ran)
+        std::unique_ptr<GemmLab> gemm;
+        std::unique_ptr<ReduceLab> reduce;
+        std::unique_ptr<MatrixImage> pictures;
+    };
+    auto made = std::make_shared<Made>();
+    const bool offFrame = appWorksOffFrame(app_);
+    job_.start(
+        offFrame, "Starting the linear-algebra lab",
+        [made, cc = cc_, controls = controls_, offFrame](JobProgress& progress) {
+            const std::string what = "Starting the linear-algebra lab: ";
+            const int steps = offFrame ? 4 : 1;
+            progress.report(what + "measuring the device's ceilings", 1, steps);
+            try {
+                made->ceilings = measureDeviceCeilings(*cc);
+            } catch (const Error& e) {
+                made->probeError = e.what();
+            }
+            made->gemm = std::make_unique<GemmLab>(*cc);
+            made->reduce = std::make_unique<ReduceLab>(*cc);
+            made->pictures = std::make_unique<MatrixImage>(*cc);
+            if (!offFrame) return;  // the first step runs them, after the --set settings
+            // What the first step runs; it reruns them from the built kernels (the same C), and
+            // reports what fails here.
+            try {
+                progress.report(
+                    what + "building kernels: GEMM " + gemmVariantInfo(controls.variant).id, 2,
+                    steps);
+                made->gemm->prepare(controls.shape);
+                made->gemm->run(controls.variant, controls.tuning);
+                progress.report(what + "building kernels: matrix_to_rgba", 3, steps);
+                const std::size_t count = made->gemm->hostA().size();
+                const cl::Buffer scratch(cc->context(), CL_MEM_READ_WRITE, count * 4);
+                made->pictures->colour(made->gemm->a(), count, 1.0f, scratch).wait();
+                progress.report(what + "building kernels: reduction", 4, steps);
+                made->reduce->setVariant(controls.reduceVariant);
+                made->reduce->step();
+            } catch (const Error&) {
+            } catch (const cl::Error&) {
+            }
+        },
+        [this, made] {
+            if (made->probeError.empty()) {
+                ceilings_ = made->ceilings;
+                std::printf("linalg lab: %s\n", ceilings_.summary().c_str());
+            } else {  // the lab still runs; the roofline has no ceilings and says why
+                ceilings_ = {};
+                ceilings_.tensorNote = "the ceiling probes failed: " + made->probeError;
+                app_.error("linalg lab: " + ceilings_.tensorNote);
+            }
+            std::fflush(stdout);
+            gemm_ = std::move(made->gemm);
+            reduce_ = std::move(made->reduce);
+            pictures_ = std::move(made->pictures);
+        });
 }
 
 void LinalgDemo::shutdown() {
+    job_.cancel();  // waits for the step in progress
     if (lastRun_) {
         const GemmRun& r = *lastRun_;
         std::string err = "-";
@@ -211,6 +260,7 @@ void LinalgDemo::runOneJob() {
 }
 
 void LinalgDemo::step(const FrameInfo&) {
+    if (!job_.finish(false)) return;  // the lab waits for its start; the frame goes on
     if (!gemm_) return;
     try {
         applyShape();
@@ -312,6 +362,7 @@ std::vector<std::pair<std::string, std::string>> LinalgDemo::keyHelp() const {
 }
 
 void LinalgDemo::set(const std::string& key, const std::string& value) {
+    job_.finish(true);  // a setting applies to the lab the start leads to
     const LinalgLabControls before = controls_;
     applyLinalgSetting(controls_, key, value);
     dirty_ = true;
@@ -323,6 +374,7 @@ void LinalgDemo::set(const std::string& key, const std::string& value) {
 }
 
 void LinalgDemo::kernelsReloaded() {
+    job_.finish(true);  // the job's kernels are replaced once it is done with them
     if (pictures_) pictures_->reloadKernels();
     if (gemm_) gemm_->kernelsChanged();
     drawnKey_.clear();
@@ -331,6 +383,7 @@ void LinalgDemo::kernelsReloaded() {
 }
 
 Demo::ReferenceResult LinalgDemo::checkReference() {
+    job_.finish(true);
     if (!gemm_) return {};
     try {
         applyShape();
