@@ -55,7 +55,7 @@ class LinalgDemo final : public Demo {
     bool errorOverlayDrawn() const { return errorDrawn_ && texError_.texture != nullptr; }
     // Off the frame (AppServices::workOffFrame), init starts the lab as a job: the ceiling
     // probes, the kernel builds and the first runs, while frames show this line ("Starting the
-    // linear-algebra lab: measuring the device's ceilings (1 of 4)"); "" once it is done.
+    // linear-algebra lab: measuring the device's ceilings (1 of 8)"); "" once it is done.
     std::string progressLine() const { return job_.progressLine(); }
 
   private:

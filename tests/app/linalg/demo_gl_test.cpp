@@ -163,10 +163,10 @@ TEST_F(LinalgStartTest, TheStartRunsOffTheFrameWithItsProgress) {
     EXPECT_EQ(demo.ceilings().bandwidthGBs, 0) << "init measured the ceilings inside the frame";
     EXPECT_EQ(demo.lab(), nullptr);
     int shown = 0;
-    bool counted = false;  // "Starting the linear-algebra lab: ... (k of 4)"
+    bool counted = false;  // "Starting the linear-algebra lab: ... (k of 8)"
     long long index = 0;
     for (; index < 100000 && !demo.progressLine().empty(); ++index) {
-        counted = counted || demo.progressLine().find(" of 4)") != std::string::npos;
+        counted = counted || demo.progressLine().find(" of 8)") != std::string::npos;
         if (guiFrame(index).find("##linalg-progress/text") != std::string::npos) ++shown;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a frame's worth
     }
