@@ -10,8 +10,9 @@
 namespace clviz {
 
 void DemoJob::start(bool offFrame, const std::string& title, BackgroundJob::Work work,
-                    std::function<void()> done) {
-    if (job_) throw Error("'" + title + "' while '" + job_->title() + "' runs");
+                    std::function<void()> done,
+                    std::function<void(const std::string& why)> failed) {
+    if (job_) throw Error("cannot start '" + title + "' while '" + job_->title() + "' runs");
     if (!offFrame) {
         JobProgress progress;
         work(progress);
@@ -19,6 +20,7 @@ void DemoJob::start(bool offFrame, const std::string& title, BackgroundJob::Work
         return;
     }
     done_ = std::move(done);
+    failed_ = std::move(failed);
     job_ = std::make_unique<BackgroundJob>(title, std::move(work));
 }
 
@@ -27,8 +29,16 @@ bool DemoJob::finish(bool wait) {
     if (!wait && !job_->finished()) return false;
     const std::unique_ptr<BackgroundJob> job = std::move(job_);
     const std::function<void()> done = std::move(done_);
+    const std::function<void(const std::string&)> failed = std::move(failed_);
     done_ = nullptr;
-    job->get();
+    failed_ = nullptr;
+    try {
+        job->get();
+    } catch (const std::exception& e) {
+        if (!failed) throw;
+        failed(e.what());
+        return true;
+    }
     done();
     return true;
 }

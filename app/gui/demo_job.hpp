@@ -24,11 +24,13 @@ class DemoJob {
     DemoJob& operator=(const DemoJob&) = delete;
 
     // Runs `work` off the frame when `offFrame`, else here and now followed by `done`. Throws
-    // clviz::Error when a job already runs.
+    // clviz::Error when a job already runs. With `failed`, a failure of the work off the frame
+    // goes there (an error notice: the demo runs on) instead of out of finish().
     void start(bool offFrame, const std::string& title, BackgroundJob::Work work,
-               std::function<void()> done);
+               std::function<void()> done,
+               std::function<void(const std::string& why)> failed = nullptr);
     // Applies a finished job (runs its `done`); with `wait`, waits for it first. False while it
-    // runs. Rethrows what the work threw (the job is gone either way).
+    // runs. Rethrows what the work threw, unless the job has `failed` (the job is gone either way).
     bool finish(bool wait);
     bool running() const { return job_ != nullptr; }
     // The job's "what (k of n)", "" when none runs.
@@ -39,6 +41,7 @@ class DemoJob {
   private:
     std::unique_ptr<BackgroundJob> job_;
     std::function<void()> done_;
+    std::function<void(const std::string&)> failed_;
 };
 
 // The centred window that shows `line` while a demo's job runs (`id` names it for ImGui and for
