@@ -3,7 +3,8 @@
 # lab demo (spectral, linalg, image), its start inside the frame (app.off-frame=off: as before
 # issue 27) and off it (app.off-frame=on), timed by the swap_gaps.c shim as in
 # pocl-frame-gaps.sh.
-# Usage: CLVIZ=path/to/clviz SECONDS_PER_RUN=15 bench/startup/pocl-lab-frame-gaps.sh [demo...]
+# Usage: CLVIZ=path/to/clviz SECONDS_PER_RUN=15 MODES="off on" bench/startup/pocl-lab-frame-gaps.sh
+#        [demo...]
 clviz=$(realpath "${CLVIZ:-build/clviz}")
 seconds=${SECONDS_PER_RUN:-15}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +17,7 @@ uptime
 demos=("$@")
 [ ${#demos[@]} -eq 0 ] && demos=(spectral linalg image)
 for demo in "${demos[@]}"; do
-    for mode in off on; do
+    for mode in ${MODES:-off on}; do
         cold=$(mktemp -d -p "$work")
         mkdir -p "$cold/pocl"
         line=$(XDG_CACHE_HOME=$cold POCL_CACHE_DIR=$cold/pocl LD_PRELOAD=$work/swap_gaps.so \
