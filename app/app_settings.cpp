@@ -60,7 +60,8 @@ const SettingTable<AppControls>& appSettings() {
         {{"layout", "FILE", "Writes where each GUI window was drawn (as --layout)"},
          [](AppControls& a, Value v) { a.queueLayout(v); }},
         {{"off-frame", "on|off",
-          "Builds and auto-tunes run while frames go on, with a progress line (default on; off "
+          "Builds, auto-tunes and the labs' starts run while frames go on, with a progress line "
+          "(default on; off "
           "with --frames or --seconds, so that those runs see the same frames every time)"},
          [](AppControls& a, Value v) { a.setWorkOffFrame(settingOnOff("app.off-frame", v)); }},
         {{"minimized", "on|off", "Test hook: runs frames as if the window had size 0x0"},

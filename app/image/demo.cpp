@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <utility>
 
 #include "app/image/assets.hpp"
 #include "common/error.hpp"
@@ -56,19 +58,53 @@ void ImageDemo::init(const AppServices& app) {
     cc_ = app.compute;
     if (!cc_) throw Error("the image lab needs an OpenCL context");
     glMaxTextureSize_ = maxGlTextureSize();
-    pipeline_ = std::make_unique<ImagePipeline>(*cc_);
     view_ = std::make_unique<ImageView>();
     caps_ = detectClInteropCaps(cc_->info().extensions);
     caps_.clContextSharesGl = app.clContextSharesGl;
     detectGlInteropCaps(caps_);
     probeExternalMemory(*cc_, caps_);
     chooseInterop();
+    copyToField(saveField_, "clviz-image.png");
+    if (appWorksOffFrame(app_)) return startOffFrame();
+    pipeline_ = std::make_unique<ImagePipeline>(*cc_);
     // The default image loads on the first step unless --image (set before it) picks another.
     pendingDefault_ = true;
-    copyToField(saveField_, "clviz-image.png");
+}
+
+// What init and the first step do inside the frame, on a worker thread: the default image
+// decoded and the chain's first run on it (PoCL builds each kernel at its first launch). The
+// frame that sees the job done takes the pipeline and shows the image (textures are GL's).
+void ImageDemo::startOffFrame() {
+    struct Made {
+        std::unique_ptr<ImagePipeline> pipeline;
+        DefaultImage image;
+    };
+    auto made = std::make_shared<Made>();
+    job_.start(
+        true, "Starting the image lab",
+        [made, cc = cc_, limits = loadLimits(), controls = controls_](JobProgress& progress) {
+            const std::string what = "Starting the image lab: ";
+            progress.report(what + "decoding the default image", 1, 2);
+            made->image = decodeDefaultImage(limits);
+            progress.report(what + "building kernels: the filter chain", 2, 2);
+            made->pipeline = std::make_unique<ImagePipeline>(*cc);
+            try {  // the frame runs the chain again from the built kernels, and says what fails
+                made->pipeline->steps() = controls.steps;
+                made->pipeline->histogramSettings() = controls.histogram;
+                made->pipeline->setSource(made->image.image);
+                made->pipeline->run();
+            } catch (const Error&) {
+            } catch (const cl::Error&) {
+            }
+        },
+        [this, made] {
+            pipeline_ = std::move(made->pipeline);
+            showDefault(std::move(made->image));
+        });
 }
 
 void ImageDemo::shutdown() {
+    job_.cancel();  // waits for the step in progress
     cancelLoad(true);
     if (summary_.runs() > 0) {
         const ImageSize size = resultSize();
@@ -200,25 +236,47 @@ void ImageDemo::showImage(Rgba8Image image, const std::string& label, const std:
     if (label != "generated pattern") copyToField(pathField_, label);
 }
 
-void ImageDemo::loadDefault() {
-    pendingDefault_ = false;
-    std::string note;
+ImageDemo::DefaultImage ImageDemo::decodeDefaultImage(const ImageLoadLimits& limits) {
+    DefaultImage d;
     if (auto path = findAsset("default.png")) {
         try {
-            loadFile(*path);
-            return;
+            d.image = loadImage(*path, limits);
+            d.label = *path;
+            return d;
         } catch (const Error& e) {
-            note = std::string(e.what()) + "; showing a generated pattern instead";
+            d.note = std::string(e.what()) + "; showing a generated pattern instead";
         }
     } else {
         std::string looked;
         for (const auto& c : assetCandidates("default.png"))
             looked += (looked.empty() ? "" : ", ") + c;
-        note = "the default image assets/default.png was not found (looked in " + looked +
-               "); showing a generated pattern instead";
+        d.note = "the default image assets/default.png was not found (looked in " + looked +
+                 "); showing a generated pattern instead";
     }
-    app_.notice(note);
-    showImage(makeTestPattern(kDefaultImageWidth, kDefaultImageHeight), "generated pattern", note);
+    d.image = makeTestPattern(kDefaultImageWidth, kDefaultImageHeight);
+    d.label = "generated pattern";
+    return d;
+}
+
+void ImageDemo::showDefault(DefaultImage d) {
+    pendingDefault_ = false;
+    if (d.note.empty()) {
+        try {
+            showImage(std::move(d.image), d.label, "");
+            return;
+        } catch (const Error& e) {
+            d.note = std::string(e.what()) + "; showing a generated pattern instead";
+        }
+        d.image = makeTestPattern(kDefaultImageWidth, kDefaultImageHeight);
+        d.label = "generated pattern";
+    }
+    app_.notice(d.note);
+    showImage(std::move(d.image), d.label, d.note);
+}
+
+void ImageDemo::loadDefault() {
+    cancelLoad(true);  // as loadFile did: the default replaces an image still loading
+    showDefault(decodeDefaultImage(loadLimits()));
 }
 
 void ImageDemo::save(const std::string& path) {
@@ -317,6 +375,7 @@ void ImageDemo::runChain() {
 }
 
 void ImageDemo::step(const FrameInfo& frame) {
+    if (!job_.finish(false)) return;  // the lab waits for its start; the frame goes on
     if (pendingDefault_) loadDefault();
     pollLoad();
     if (controls_.spinDegreesPerSecond != 0) {
@@ -455,6 +514,7 @@ std::vector<std::pair<std::string, std::string>> ImageDemo::keyHelp() const {
 // --- command interface -----------------------------------------------------------------------
 
 void ImageDemo::set(const std::string& key, const std::string& value) {
+    job_.finish(true);  // a setting applies to the lab the start leads to
     if (key == "image") {
         loadFile(value);
         app_.notice("loaded " + quotedPath(value));
@@ -470,6 +530,7 @@ void ImageDemo::set(const std::string& key, const std::string& value) {
 // ---- live reload (app/live_reload.hpp) ---------------------------------------------------------
 
 void ImageDemo::kernelsReloaded() {
+    job_.finish(true);  // the job's kernels are replaced once it is done with them
     if (!pipeline_) return;
     pipeline_->reloadKernels();  // the image, the chain and the view stay
     dirty_ = true;               // run the chain with the new kernels
@@ -480,6 +541,7 @@ void ImageDemo::shadersReloaded() {
 }
 
 Demo::ReferenceResult ImageDemo::checkReference() {
+    job_.finish(true);
     if (!pipeline_) return {};
     const ReferenceCheck r = checkImageAgainstReference(*cc_, *pipeline_);
     return {r.ok, r.message};

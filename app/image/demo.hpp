@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "app/demo.hpp"
+#include "app/gui/demo_job.hpp"
 #include "app/gui/panel_stacks.hpp"
 #include "app/image/panels.hpp"
 #include "app/image/run_summary.hpp"
@@ -63,6 +64,10 @@ class ImageDemo final : public Demo {
     ImageSize resultSize() const;
     const std::string& imageLabel() const { return imageLabel_; }
     InteropPath interopPath() const;
+    // Off the frame (AppServices::workOffFrame), init starts the lab as a job: the default image
+    // decoded and the filter chain's kernels built by a first run, while frames show this line
+    // ("Starting the image lab: building kernels: the filter chain (2 of 2)"); "" once done.
+    std::string progressLine() const { return job_.progressLine(); }
 
   private:
     // Loading: every failure leaves the current image in place and throws clviz::Error.
@@ -78,6 +83,16 @@ class ImageDemo final : public Demo {
     void loadingStatus();
     void showImage(Rgba8Image image, const std::string& label, const std::string& note);
     void loadDefault();
+    // The default image (or the generated pattern, with the note why) decoded: what loadDefault
+    // shows; showDefault shows it, falling back to the pattern when it cannot.
+    struct DefaultImage {
+        Rgba8Image image;
+        std::string label, note;
+    };
+    static DefaultImage decodeDefaultImage(const ImageLoadLimits& limits);
+    void showDefault(DefaultImage d);
+    // Off the frame: loadDefault() and the chain's first run as a job.
+    void startOffFrame();
     void save(const std::string& path);  // throws clviz::Error
 
     // Interop: (re)creates the source texture for the current request and drops the result one.
@@ -150,6 +165,7 @@ class ImageDemo final : public Demo {
         bool image = true, filters = true, histogram = true, timings = true, overlay = true;
     } panels_;
     PanelStacks stacks_;  // default panel places, until the user moves them
+    DemoJob job_;         // last: destroyed (cancelled, joined) before what its work uses
 };
 
 }  // namespace clviz

@@ -125,6 +125,11 @@ std::string ImageDemo::titleStatus() const {
 
 void ImageDemo::gui(const FrameInfo& frame) {
     demoMenu();
+    if (job_.running()) {  // the panels read the pipeline, which the start is making
+        drawJobProgress(frame, "##image-progress", progressLine(),
+                        "the lab comes up when this is done; a first build takes longest");
+        return;
+    }
     // Image and Filters down the left edge, Histogram and Timings down the right one (below the
     // overlay); on short windows those two start collapsed (the status line shows the timings).
     stacks_.beginFrame();

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <utility>
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
@@ -48,27 +50,94 @@ void LinalgDemo::init(const AppServices& app) {
     app_ = app;
     cc_ = app.compute;
     if (!cc_) throw Error("the linear-algebra lab needs an OpenCL context");
-    try {
-        ceilings_ = measureDeviceCeilings(*cc_);
-        std::printf("linalg lab: %s\n", ceilings_.summary().c_str());
-    } catch (const Error& e) {
-        // The lab still runs; the roofline has no ceilings and says why.
-        ceilings_ = {};
-        ceilings_.tensorNote = std::string("the ceiling probes failed: ") + e.what();
-        app.error("linalg lab: " + ceilings_.tensorNote);
-    }
-    std::fflush(stdout);
-    gemm_ = std::make_unique<GemmLab>(*cc_);
-    reduce_ = std::make_unique<ReduceLab>(*cc_);
-    pictures_ = std::make_unique<MatrixImage>(*cc_);
     InteropCaps caps = detectClInteropCaps(cc_->info().extensions);
     caps.clContextSharesGl = app.clContextSharesGl;
     detectGlInteropCaps(caps);
     probeExternalMemory(*cc_, caps);
     interop_ = chooseInteropPath(InteropRequest::Auto, caps);
+    // The ceiling probes and the kernel builds take seconds on a cold cache: off the frame where
+    // the app allows it, the first runs too (PoCL builds a kernel at its first launch).
+    struct Made {
+        DeviceCeilings ceilings;
+        std::string probeError;  // why the probes failed ("" when they ran)
+        std::unique_ptr<GemmLab> gemm;
+        std::unique_ptr<ReduceLab> reduce;
+        std::unique_ptr<MatrixImage> pictures;
+    };
+    auto made = std::make_shared<Made>();
+    const bool offFrame = appWorksOffFrame(app_);
+    job_.start(
+        offFrame, "Starting the linear-algebra lab",
+        [made, cc = cc_, controls = controls_, offFrame](JobProgress& progress) {
+            const std::string what = "Starting the linear-algebra lab: ";
+            // The selected variant and, when all are timed, each of the others.
+            std::vector<GemmVariant> variants{controls.variant};
+            if (controls.allVariants)
+                for (int v = 0; v < kGemmVariantCount; ++v)
+                    if (GemmVariant(v) != controls.variant) variants.push_back(GemmVariant(v));
+            const int steps = offFrame ? 3 + int(variants.size()) : 1;
+            progress.report(what + "measuring the device's ceilings", 1, steps);
+            try {
+                made->ceilings = measureDeviceCeilings(*cc);
+            } catch (const Error& e) {
+                made->probeError = e.what();
+            }
+            made->gemm = std::make_unique<GemmLab>(*cc);
+            made->reduce = std::make_unique<ReduceLab>(*cc);
+            made->pictures = std::make_unique<MatrixImage>(*cc);
+            if (!offFrame) return;  // the first step runs them, after the --set settings
+            // The first launches of what the first frames run (the selected variant, then one
+            // other a frame): PoCL builds a kernel there, for seconds on a cold cache. The frames
+            // run them again from the built kernels and report what fails.
+            auto guarded = [](auto&& f) {
+                try {
+                    f();
+                } catch (const Error&) {
+                } catch (const cl::Error&) {
+                }
+            };
+            guarded([&] { made->gemm->prepare(controls.shape); });
+            int step = 2;
+            for (const GemmVariant v : variants) {
+                progress.report(what + "building kernels: GEMM " + gemmVariantInfo(v).id, step++,
+                                steps);
+                guarded([&] {
+                    if (v == controls.variant)
+                        made->gemm->run(v, controls.tuning);
+                    else
+                        made->gemm->time(v, controls.shape, GemmTuning{});
+                });
+            }
+            progress.report(what + "building kernels: matrix_to_rgba", step++, steps);
+            guarded([&] {
+                const std::size_t count = made->gemm->hostA().size();
+                const cl::Buffer scratch(cc->context(), CL_MEM_READ_WRITE, count * 4);
+                made->pictures->colour(made->gemm->a(), count, 1.0f, scratch).wait();
+            });
+            progress.report(what + "building kernels: reduction", step++, steps);
+            guarded([&] {
+                made->reduce->setVariant(controls.reduceVariant);
+                made->reduce->step();
+            });
+        },
+        [this, made] {
+            if (made->probeError.empty()) {
+                ceilings_ = made->ceilings;
+                std::printf("linalg lab: %s\n", ceilings_.summary().c_str());
+            } else {  // the lab still runs; the roofline has no ceilings and says why
+                ceilings_ = {};
+                ceilings_.tensorNote = "the ceiling probes failed: " + made->probeError;
+                app_.error("linalg lab: " + ceilings_.tensorNote);
+            }
+            std::fflush(stdout);
+            gemm_ = std::move(made->gemm);
+            reduce_ = std::move(made->reduce);
+            pictures_ = std::move(made->pictures);
+        });
 }
 
 void LinalgDemo::shutdown() {
+    job_.cancel();  // waits for the step in progress
     if (lastRun_) {
         const GemmRun& r = *lastRun_;
         std::string err = "-";
@@ -211,6 +280,7 @@ void LinalgDemo::runOneJob() {
 }
 
 void LinalgDemo::step(const FrameInfo&) {
+    if (!job_.finish(false)) return;  // the lab waits for its start; the frame goes on
     if (!gemm_) return;
     try {
         applyShape();
@@ -312,6 +382,7 @@ std::vector<std::pair<std::string, std::string>> LinalgDemo::keyHelp() const {
 }
 
 void LinalgDemo::set(const std::string& key, const std::string& value) {
+    job_.finish(true);  // a setting applies to the lab the start leads to
     const LinalgLabControls before = controls_;
     applyLinalgSetting(controls_, key, value);
     dirty_ = true;
@@ -323,6 +394,7 @@ void LinalgDemo::set(const std::string& key, const std::string& value) {
 }
 
 void LinalgDemo::kernelsReloaded() {
+    job_.finish(true);  // the job's kernels are replaced once it is done with them
     if (pictures_) pictures_->reloadKernels();
     if (gemm_) gemm_->kernelsChanged();
     drawnKey_.clear();
@@ -331,6 +403,7 @@ void LinalgDemo::kernelsReloaded() {
 }
 
 Demo::ReferenceResult LinalgDemo::checkReference() {
+    job_.finish(true);
     if (!gemm_) return {};
     try {
         applyShape();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/demo.hpp"
+#include "app/gui/demo_job.hpp"
 #include "app/gui/panel_stacks.hpp"
 #include "app/linalg/gemm_lab.hpp"
 #include "app/linalg/panels.hpp"
@@ -52,6 +53,10 @@ class LinalgDemo final : public Demo {
     // The texture showing 'A', 'B', 'C' or the error overlay 'E' (null before it is drawn).
     const SharedTexture* matrixTexture(char which) const;
     bool errorOverlayDrawn() const { return errorDrawn_ && texError_.texture != nullptr; }
+    // Off the frame (AppServices::workOffFrame), init starts the lab as a job: the ceiling
+    // probes, the kernel builds and the first runs, while frames show this line ("Starting the
+    // linear-algebra lab: measuring the device's ceilings (1 of 8)"); "" once it is done.
+    std::string progressLine() const { return job_.progressLine(); }
 
   private:
     // One matrix on screen: its pixels on the device and the texture that shows them.
@@ -108,6 +113,7 @@ class LinalgDemo final : public Demo {
         bool gemm = true, roofline = true, sizes = true, reduction = true;
     } panels_;
     PanelStacks stacks_;
+    DemoJob job_;  // last: destroyed (cancelled, joined) before what its work uses
 };
 
 }  // namespace clviz

@@ -201,8 +201,13 @@ void LinalgDemo::drawMatrices() {
         overlay ? &texError_ : nullptr);
 }
 
-void LinalgDemo::gui(const FrameInfo&) {
+void LinalgDemo::gui(const FrameInfo& frame) {
     demoMenu();
+    if (job_.running()) {  // the panels read the lab, which the start is making
+        drawJobProgress(frame, "##linalg-progress", progressLine(),
+                        "the lab comes up when this is done; a first build takes longest");
+        return;
+    }
     stacks_.beginFrame();
     insetLeft_ = insetRight_ = 0;
     // Whichever column a panel ended up in (a stack that is full spills into the other one).

@@ -107,7 +107,7 @@ void NbodyDemo::init(const AppServices& app) {
 }
 
 void NbodyDemo::shutdown() {
-    job_.reset();  // cancels a build or tune and waits for the step it is in
+    job_.cancel();  // cancels a build or tune and waits for the step it is in
     if (sim_ && timings_.totals().frames > 0) {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
         if (lastSplit_)
@@ -320,7 +320,7 @@ void NbodyDemo::step(const FrameInfo& frame) {
     if (!sim_) return;
     if (!systemReady()) {  // a new N, variant or precision: build (and tune) first
         prepareSystem();
-        if (job_) return;
+        if (job_.running()) return;
     }
     NbodyFrameSample sample;
     sample.frameMs = frame.index > 0 ? frame.dt * 1000.0 : -1;
@@ -408,7 +408,7 @@ void NbodyDemo::runSteps(int steps) {
 // enqueued only now, behind a GPU-side wait for everything GL drew and presented; the next
 // frame draws their result behind a GPU-side wait for the copy. No CPU wait on either side.
 void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
-    if (deferredSteps_ == 0 || !sim_ || job_) return;
+    if (deferredSteps_ == 0 || !sim_ || job_.running()) return;
     if (stepsInFlight_) collectStepTimings();
     try {
         positions_->orderAfterDrawing();
@@ -421,7 +421,7 @@ void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
 
 void NbodyDemo::draw(const FrameInfo& frame) {
     // While a job runs the queue and bridges are its: the window shows the clear colour.
-    if (!positions_ || !renderer_ || job_) return;
+    if (!positions_ || !renderer_ || job_.running()) return;
     BridgeView pv, vv;
     try {
         pv = positions_->view();

@@ -11,6 +11,7 @@
 
 #include "app/demo.hpp"
 #include "app/demo_flag.hpp"
+#include "app/gui/demo_job.hpp"
 #include "app/gui/panel_stacks.hpp"
 #include "app/nbody/engine.hpp"
 #include "app/nbody/timings.hpp"
@@ -209,13 +210,9 @@ class NbodyDemo final : public Demo {
     // One job at a time. Its work touches only the system (never GL, never a member the frame
     // reads); `done` applies the result on the frame's thread. Without the app's leave (or under
     // MPI, whose calls stay on the main thread) the work runs at once, inside the caller.
-    struct Job {
-        std::unique_ptr<BackgroundJob> work;
-        std::function<void()> done;
-        bool failureStopsDemo = true;  // else an error notice (the Auto-tune button's)
-    };
-    std::unique_ptr<Job> job_;
+    DemoJob job_;
     bool workOffFrame() const;
+    // `failureStopsDemo` false: a failure is an error notice (the Auto-tune button's).
     void startJob(const std::string& title, BackgroundJob::Work work, std::function<void()> done,
                   bool failureStopsDemo = true);
     // Applies a finished job; with `wait`, waits for it first. False while it runs. Rethrows its

@@ -27,7 +27,8 @@ void panel(F&& body) {
 
 void NbodyDemo::gui(const FrameInfo& frame) {
     demoMenu();
-    if (job_) {  // the panels read the system, which the job is changing: the progress only
+    if (job_.running()) {  // the panels read the system, which the job is changing: the progress
+                           // only
         progressNotice(frame);
         return;
     }
@@ -74,15 +75,8 @@ void NbodyDemo::gui(const FrameInfo& frame) {
 // "Auto-tuning tiled (variant 1 of 3) (5 of 25)" in the middle of the window while a build or a
 // tune runs off the frame; the window stays live (Esc quits and cancels the work).
 void NbodyDemo::progressNotice(const FrameInfo& frame) {
-    ImGui::SetNextWindowPos(ImVec2(frame.framebufferWidth * 0.5f, frame.framebufferHeight * 0.5f),
-                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-    ImGui::Begin("##nbody-progress", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                     ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoInputs);
-    ImGui::TextUnformatted(progressLine().c_str());
-    noteGuiItem("##nbody-progress/text");
-    ImGui::TextDisabled("the scene comes back when this is done; a first build takes longest");
-    ImGui::End();
+    drawJobProgress(frame, "##nbody-progress", progressLine(),
+                    "the scene comes back when this is done; a first build takes longest");
 }
 
 void NbodyDemo::demoMenu() {

@@ -14,35 +14,18 @@ bool NbodyDemo::workOffFrame() const {
 }
 
 std::string NbodyDemo::progressLine() const {
-    return job_ ? job_->work->progressLine() : std::string();
+    return job_.progressLine();
 }
 
 void NbodyDemo::startJob(const std::string& title, BackgroundJob::Work work,
                          std::function<void()> done, bool failureStopsDemo) {
-    if (job_) throw Error("N-body: '" + title + "' while '" + job_->work->title() + "' runs");
-    if (!workOffFrame()) {  // here and now: what the frame after it sees is settled
-        JobProgress progress;
-        work(progress);
-        done();
-        return;
-    }
-    job_ = std::make_unique<Job>(Job{std::make_unique<BackgroundJob>(title, std::move(work)),
-                                     std::move(done), failureStopsDemo});
+    std::function<void(const std::string&)> failed;
+    if (!failureStopsDemo) failed = [this](const std::string& why) { app_.error(why); };
+    job_.start(workOffFrame(), title, std::move(work), std::move(done), std::move(failed));
 }
 
 bool NbodyDemo::finishJob(bool wait) {
-    if (!job_) return true;
-    if (!wait && !job_->work->finished()) return false;
-    const std::unique_ptr<Job> job = std::move(job_);
-    try {
-        job->work->get();
-    } catch (const std::exception& e) {
-        if (job->failureStopsDemo) throw;
-        app_.error(e.what());
-        return true;
-    }
-    job->done();
-    return true;
+    return job_.finish(wait);
 }
 
 bool NbodyDemo::systemReady() const {

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
+#include <utility>
 
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
@@ -38,6 +40,50 @@ int nearestBand(const std::vector<double>& wavelength, double nm, int fallback) 
     return best;
 }
 
+int clampBandOf(int b, const CubeShape& shape) {
+    return std::clamp(b, 0, std::max(0, shape.bands - 1));
+}
+
+int componentsOf(const SpectralControls& c, const CubeShape& shape) {
+    return std::clamp(c.components, 1, std::max(1, shape.bands));
+}
+
+int keepOf(const SpectralControls& c, const CubeShape& shape) {
+    return std::clamp(c.keep, 0, shape.bands);
+}
+
+// Rows the denoised picture needs: the band shown, or the three of the RGB view.
+std::vector<int> shownBandsOf(const SpectralControls& c, const CubeShape& shape) {
+    if (c.view == SpectralViewMode::Band) return {clampBandOf(c.band, shape)};
+    return {clampBandOf(c.rgbBands[0], shape), clampBandOf(c.rgbBands[1], shape),
+            clampBandOf(c.rgbBands[2], shape)};
+}
+
+// Natural colour where the wavelengths allow (red 640 nm, green 550 nm, blue 460 nm), and the
+// band shown within the cube.
+void fitControlsToCube(SpectralControls& c, const EnviHeader& meta, const CubeShape& shape) {
+    const int B = shape.bands;
+    if (c.rgbBands[0] < 0 || c.rgbBands[0] >= B || c.rgbBands[1] >= B || c.rgbBands[2] >= B) {
+        c.rgbBands = {nearestBand(meta.wavelength, 640, B * 2 / 3),
+                      nearestBand(meta.wavelength, 550, B / 2),
+                      nearestBand(meta.wavelength, 460, B / 3)};
+    }
+    c.band = clampBandOf(c.band, shape);
+}
+
+// The lab's start-up cube: a generated scene of Indian Pines' size.
+EnviCube generatedScene() {
+    SceneSpec spec;
+    spec.shape = {145, 145, 200};
+    Scene scene = makeScene(spec);
+    EnviCube out;
+    out.cube = std::move(scene.cube);
+    out.header.wavelength = scene.wavelengthNm;
+    out.header.wavelengthUnits = "nm";
+    return out;
+}
+const char* const kGeneratedLabel = "generated scene 145 x 145 x 200 u8";
+
 std::string csvPathFor(const std::string& headerPath) {
     std::string stem = headerPath;
     if (stem.size() > 4 &&
@@ -60,17 +106,96 @@ void SpectralDemo::init(const AppServices& app) {
     cc_ = app.compute;
     if (!cc_) throw Error("the spectral lab needs an OpenCL context");
     glMaxTextureSize_ = maxGlTextureSize();
-    mnf_ = std::make_unique<SpectralMnf>(*cc_);
-    picture_ = std::make_unique<SpectralPicture>(*cc_);
     caps_ = detectClInteropCaps(cc_->info().extensions);
     caps_.clContextSharesGl = app.clContextSharesGl;
     detectGlInteropCaps(caps_);
     probeExternalMemory(*cc_, caps_);
     interop_ = chooseInteropPath(InteropRequest::Auto, caps_);
     copyToField(saveField_, "clviz-mnf.hdr");
+    if (appWorksOffFrame(app_)) return startOffFrame();
+    // Here and now the cube and the kernels wait for the first step, after the --set settings
+    // (--cube) that decide them.
+    mnf_ = std::make_unique<SpectralMnf>(*cc_);
+    picture_ = std::make_unique<SpectralPicture>(*cc_);
+}
+
+// What init and the first step do inside the frame, on a worker thread: the generated cube, its
+// upload, the first MNF with the kernel builds it starts (PoCL builds at the first launch), and a
+// picture of each kind. The frame that sees the job done takes the device objects and the cube.
+void SpectralDemo::startOffFrame() {
+    pendingDefault_ = false;
+    struct Made {
+        std::unique_ptr<SpectralMnf> mnf;
+        std::unique_ptr<SpectralPicture> picture;
+        EnviCube scene;
+        std::string uploadError;  // the cube could not go to the device
+        bool computed = false;    // the first MNF ran (else compute() runs it and reports)
+    };
+    auto made = std::make_shared<Made>();
+    ComputeContext* cc = cc_;
+    SpectralControls controls = controls_;  // a setting waits for the job: these stay
+    job_.start(
+        true, "Starting the spectral lab",
+        [made, cc, controls](JobProgress& progress) mutable {
+            const std::string what = "Starting the spectral lab: ";
+            constexpr int kSteps = 6;
+            progress.report(what + "generating the 145 x 145 x 200 scene", 1, kSteps);
+            made->scene = generatedScene();
+            const CubeShape shape = made->scene.cube.shape;
+            progress.report(what + "uploading the cube", 2, kSteps);
+            made->mnf = std::make_unique<SpectralMnf>(*cc);
+            made->picture = std::make_unique<SpectralPicture>(*cc);
+            try {
+                made->mnf->upload(made->scene.cube);
+            } catch (const Error& e) {
+                made->uploadError = e.what();
+                return;
+            }
+            fitControlsToCube(controls, made->scene.header, shape);
+            const int m = componentsOf(controls, shape), k = keepOf(controls, shape);
+            try {
+                progress.report(what + "building kernels and computing the MNF statistics", 3,
+                                kSteps);
+                made->mnf->run(controls.noise, controls.noiseRect, std::max(m, k));
+                progress.report(what + "computing the MNF components", 4, kSteps);
+                made->mnf->transform(m);
+                progress.report(what + "denoising", 5, kSteps);
+                made->mnf->denoise(k, shownBandsOf(controls, shape));
+                made->computed = true;
+            } catch (const Error&) {
+                return;  // compute() on the frame runs it again and reports why
+            }
+            progress.report(what + "building kernels: spectral_rgba", 6, kSteps);
+            const int P = int(shape.pixels());
+            const cl::Buffer scratch = clBoundary("cannot allocate the picture buffer", [&] {
+                return cl::Buffer(cc->context(), CL_MEM_READ_WRITE, std::size_t(P) * 4);
+            });
+            const std::array<ChannelStretch, 3> grey{
+                ChannelStretch{0, 0, 1}, ChannelStretch{0, 0, 1}, ChannelStretch{0, 0, 1}};
+            made->picture
+                ->enqueue(made->mnf->cubeBuffer(), made->mnf->exactIntegerPath(), P, grey, scratch,
+                          made->mnf->bandPitch())
+                .milliseconds();
+            made->picture->enqueue(made->mnf->denoised(), false, P, grey, scratch).milliseconds();
+        },
+        [this, made] {
+            mnf_ = std::move(made->mnf);
+            picture_ = std::move(made->picture);
+            if (!made->uploadError.empty()) {
+                app_.error(std::string("cannot use '") + kGeneratedLabel +
+                           "': " + made->uploadError);
+                return;
+            }
+            adoptCube(std::move(made->scene.cube), std::move(made->scene.header), kGeneratedLabel);
+            if (!made->computed) return;
+            statsStale_ = transformStale_ = denoiseStale_ = false;
+            const MnfStatisticsResult& r = mnf_->result();
+            denoiseMatrix_ = denoiseMatrix(r.basis, r.noiseCov, keepK());
+        });
 }
 
 void SpectralDemo::shutdown() {
+    job_.cancel();  // waits for the step in progress
     if (cc_) cc_->finishQuietly();
     original_.reset();
     denoised_.reset();
@@ -88,14 +213,26 @@ void SpectralDemo::loadFile(const std::string& path) {
     useCube(std::move(loaded.cube), std::move(loaded.header), path);
 }
 
-void SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string& label) {
-    if (cube.shape.samples > glMaxTextureSize_ || cube.shape.lines > glMaxTextureSize_)
-        throw Error("cannot show '" + label + "': " + std::to_string(cube.shape.samples) + " x " +
-                    std::to_string(cube.shape.lines) +
-                    " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
+void SpectralDemo::checkTextureSize(const CubeShape& shape, const std::string& label) const {
+    if (shape.samples > glMaxTextureSize_ || shape.lines > glMaxTextureSize_)
+        throw Error("cannot show '" + label + "': " + std::to_string(shape.samples) + " x " +
+                    std::to_string(shape.lines) + " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
                     std::to_string(glMaxTextureSize_) + ")");
+}
+
+void SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string& label) {
+    checkTextureSize(cube.shape, label);
     try {
         mnf_->upload(cube);
+    } catch (const Error& e) {
+        throw Error("cannot use '" + label + "': " + e.what());
+    }
+    adoptCube(std::move(cube), std::move(meta), label);
+}
+
+void SpectralDemo::adoptCube(Cube cube, EnviHeader meta, const std::string& label) {
+    checkTextureSize(cube.shape, label);
+    try {
         const int w = cube.shape.samples, h = cube.shape.lines;
         original_ = std::make_unique<SharedTexture>(*cc_, interop_, w, h);
         denoised_ = std::make_unique<SharedTexture>(*cc_, interop_, w, h);
@@ -124,14 +261,7 @@ void SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string& label)
         bandMean_[b] = sum / double(P);
         bandSd_[b] = std::sqrt(std::max(0.0, sum2 / double(P) - bandMean_[b] * bandMean_[b]));
     }
-    // Natural colour where the wavelengths allow: red 640 nm, green 550 nm, blue 460 nm.
-    if (controls_.rgbBands[0] < 0 || controls_.rgbBands[0] >= B || controls_.rgbBands[1] >= B ||
-        controls_.rgbBands[2] >= B) {
-        controls_.rgbBands = {nearestBand(meta_.wavelength, 640, B * 2 / 3),
-                              nearestBand(meta_.wavelength, 550, B / 2),
-                              nearestBand(meta_.wavelength, 460, B / 3)};
-    }
-    controls_.band = clampBand(controls_.band);
+    fitControlsToCube(controls_, meta_, cube_.shape);
     cursorPixel_.reset();
     statsStale_ = transformStale_ = denoiseStale_ = picturesStale_ = true;
     runError_.clear();
@@ -139,34 +269,26 @@ void SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string& label)
 
 void SpectralDemo::loadDefault() {
     pendingDefault_ = false;
-    SceneSpec spec;  // Indian Pines' size
-    spec.shape = {145, 145, 200};
-    Scene scene = makeScene(spec);
-    EnviHeader meta;
-    meta.wavelength = scene.wavelengthNm;
-    meta.wavelengthUnits = "nm";
-    app_.attempt(
-        [&] { useCube(std::move(scene.cube), meta, "generated scene 145 x 145 x 200 u8"); });
+    EnviCube scene = generatedScene();
+    app_.attempt([&] { useCube(std::move(scene.cube), std::move(scene.header), kGeneratedLabel); });
 }
 
 // --- computing --------------------------------------------------------------------------------
 
 int SpectralDemo::clampBand(int b) const {
-    return std::clamp(b, 0, std::max(0, cube_.shape.bands - 1));
+    return clampBandOf(b, cube_.shape);
 }
 
 int SpectralDemo::componentsM() const {
-    return std::clamp(controls_.components, 1, std::max(1, cube_.shape.bands));
+    return componentsOf(controls_, cube_.shape);
 }
 
 int SpectralDemo::keepK() const {
-    return std::clamp(controls_.keep, 0, cube_.shape.bands);
+    return keepOf(controls_, cube_.shape);
 }
 
 std::vector<int> SpectralDemo::shownBands() const {
-    if (controls_.view == SpectralViewMode::Band) return {clampBand(controls_.band)};
-    return {clampBand(controls_.rgbBands[0]), clampBand(controls_.rgbBands[1]),
-            clampBand(controls_.rgbBands[2])};
+    return shownBandsOf(controls_, cube_.shape);
 }
 
 std::string SpectralDemo::bandLabel(int band) const {
@@ -268,6 +390,7 @@ void SpectralDemo::renderPictures() {
 }
 
 void SpectralDemo::step(const FrameInfo&) {
+    if (!job_.finish(false)) return;  // the lab waits for its start; the frame goes on
     if (pendingDefault_) loadDefault();
     compute();
     renderPictures();
@@ -314,6 +437,7 @@ void SpectralDemo::save(const std::string& path) {
 // --- commands -----------------------------------------------------------------------------------
 
 void SpectralDemo::set(const std::string& key, const std::string& value) {
+    job_.finish(true);  // a setting applies to the lab the start leads to
     if (key == "cube") {
         loadFile(value);
         app_.notice("loaded " + value);
@@ -329,10 +453,12 @@ void SpectralDemo::set(const std::string& key, const std::string& value) {
 }
 
 void SpectralDemo::onDrop(const std::string& path) {
+    job_.finish(true);
     if (app_.attempt([&] { loadFile(path); })) app_.notice("loaded " + path);
 }
 
 void SpectralDemo::kernelsReloaded() {
+    job_.finish(true);  // the job's kernels are replaced once it is done with them
     if (cube_.shape.values() == 0) return;
     mnf_ = std::make_unique<SpectralMnf>(*cc_);
     picture_ = std::make_unique<SpectralPicture>(*cc_);
@@ -341,6 +467,7 @@ void SpectralDemo::kernelsReloaded() {
 }
 
 Demo::ReferenceResult SpectralDemo::checkReference() {
+    job_.finish(true);
     if (cube_.shape.values() == 0 || !cc_) return {};
     const CubeShape cs{std::min(64, cube_.shape.samples), std::min(64, cube_.shape.lines),
                        cube_.shape.bands};

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/demo.hpp"
+#include "app/gui/demo_job.hpp"
 #include "app/gui/panel_stacks.hpp"
 #include "app/spectral/settings.hpp"
 #include "compute/core/cl.hpp"
@@ -52,12 +53,21 @@ class SpectralDemo final : public Demo {
     const SpectralControls& controls() const { return controls_; }
     const CubeShape& cubeShape() const { return cube_.shape; }
     const std::string& runError() const { return runError_; }
+    // Off the frame (AppServices::workOffFrame), init starts the lab as a job: the generated
+    // cube, the kernel builds and the first MNF, while frames show this line ("Starting the
+    // spectral lab: computing the MNF statistics (3 of 6)"); "" once it is done or without one.
+    std::string progressLine() const { return job_.progressLine(); }
 
   private:
     // Each throws clviz::Error, leaving the cube in use, when it cannot.
     void loadFile(const std::string& path);
     void useCube(Cube cube, EnviHeader meta, const std::string& label);
     void loadDefault();
+    // Off the frame: loadDefault() and the first compute() as a job (app/spectral/demo.cpp).
+    void startOffFrame();
+    // useCube() after the cube was uploaded to mnf_: textures, stretch, controls, stale steps.
+    void adoptCube(Cube cube, EnviHeader meta, const std::string& label);
+    void checkTextureSize(const CubeShape& shape, const std::string& label) const;
     void save(const std::string& path);
 
     // The steps a change made stale, in order; false (runError_ says why) when MNF failed.
@@ -109,6 +119,7 @@ class SpectralDemo final : public Demo {
         bool lab = true, images = true, eigen = true, spectrum = true, timings = true;
     } panels_;
     PanelStacks stacks_;
+    DemoJob job_;  // last: destroyed (cancelled, joined) before what its work uses
 };
 
 }  // namespace clviz

@@ -378,8 +378,13 @@ void SpectralDemo::timingsPanel() {
     ImGui::End();
 }
 
-void SpectralDemo::gui(const FrameInfo&) {
+void SpectralDemo::gui(const FrameInfo& frame) {
     demoMenu();
+    if (job_.running()) {  // the panels read the cube and the MNF, which the start is making
+        drawJobProgress(frame, "##spectral-progress", progressLine(),
+                        "the lab comes up when this is done; a first build takes longest");
+        return;
+    }
     stacks_.beginFrame();
     if (panels_.lab) {
         stacks_.place("Spectral", PanelSide::Left, 360);

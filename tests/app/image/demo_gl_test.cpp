@@ -13,11 +13,13 @@
 #include <thread>
 #include <vector>
 
+#include "app/gui/layout.hpp"
 #include "app/image/demo.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/image/io/image_io.hpp"
 #include "compute/image/pattern.hpp"
 #include "compute/image/reference.hpp"
+#include "tests/app/gui/headless_imgui.hpp"
 #include "tests/app/test_frame.hpp"
 #include "tests/compute/interop/gl_context.hpp"
 #include "tests/support/error_message.hpp"
@@ -72,9 +74,10 @@ class ImageDemoTest : public test::GlComputeSuite<320, 240> {
         unsetenv("CLVIZ_ASSET_DIR");
     }
 
-    ImageDemo& start() {
+    ImageDemo& start(bool offFrame = false) {
         AppServices app;
         app.compute = cc_;
+        app.workOffFrame = [offFrame] { return offFrame; };
         app.notify = [this](bool isError, const std::string& m) { notices_.add(isError, m); };
         demo_ = std::make_unique<ImageDemo>();
         demo_->init(app);
@@ -370,6 +373,93 @@ TEST_F(ImageDemoTest, ADragEndsOnReleaseAndTheNextOneStartsAfresh) {
     EXPECT_FLOAT_EQ(demo.controls().view.panX, 10.0f);
     EXPECT_FLOAT_EQ(demo.controls().view.split, 200.0f / 320.0f);
     frame(2);
+}
+
+// Issue 27: with the app's leave the start (the default image decoded, the chain's kernels built
+// by a first run) runs off the frame, frames go on with its progress line, and the lab afterwards
+// is the one a start inside the frame makes.
+class ImageStartTest : public ImageDemoTest {
+  protected:
+    // One frame as the app runs it (GUI, step, draw); returns the frame's GUI layout.
+    std::string guiFrame(long long index) {
+        const FrameInfo f = test::testFrame(index);
+        ImGui::GetIO().DeltaTime = 1.0f / 60;
+        ImGui::NewFrame();
+        demo_->gui(f);
+        demo_->step(f);
+        demo_->draw(f);
+        ImGui::Render();
+        EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+        return guiLayoutText();
+    }
+    // Frames until the start is done; how many showed the progress line.
+    int framesUntilStarted(long long* index) {
+        int shown = 0;
+        for (int i = 0; i < 100000 && !demo_->progressLine().empty(); ++i) {
+            if (guiFrame((*index)++).find("##image-progress/text") != std::string::npos) ++shown;
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a frame's worth
+        }
+        return shown;
+    }
+};
+
+TEST_F(ImageStartTest, TheStartRunsOffTheFrameWithItsProgress) {
+    test::HeadlessImGui imgui(ImVec2(320, 240));
+    ImageDemo& demo = start(true);  // returns before the image is decoded and the chain built
+    EXPECT_EQ(demo.progressLine().rfind("Starting the image lab", 0), 0u) << demo.progressLine();
+    EXPECT_EQ(demo.sourceSize(), ImageSize{}) << "init loaded the image inside the frame";
+    long long index = 0;
+    const int shown = framesUntilStarted(&index);
+    ASSERT_TRUE(demo.progressLine().empty()) << "the start never finished";
+    EXPECT_GE(shown, 1);
+    // The frame that saw the job done showed the image and ran the chain, as a first step does.
+    EXPECT_EQ(demo.sourceSize(), (ImageSize{kDefaultImageWidth, kDefaultImageHeight}));
+    EXPECT_EQ(fs::path(demo.imageLabel()).filename(), "default.png");
+    EXPECT_EQ(demo.resultSize(), demo.sourceSize());
+    const std::string layout = guiFrame(index++);
+    EXPECT_EQ(layout.find("##image-progress"), std::string::npos) << layout;
+    EXPECT_NE(layout.find("Histogram/R caption"), std::string::npos) << layout;
+    const Demo::ReferenceResult r = demo.checkReference();
+    EXPECT_TRUE(r.ok) << r.message;
+    EXPECT_TRUE(notices_.errors.empty()) << notices_.errors.front();
+}
+
+TEST_F(ImageStartTest, AMissingDefaultImageOffTheFrameShowsThePatternAndSaysSo) {
+    const fs::path empty = scratch() / "no-assets-off-frame";
+    fs::create_directories(empty);
+    setenv("CLVIZ_ASSET_DIR", empty.c_str(), 1);
+    test::HeadlessImGui imgui(ImVec2(320, 240));
+    ImageDemo& demo = start(true);
+    ASSERT_FALSE(demo.progressLine().empty());
+    long long index = 0;
+    framesUntilStarted(&index);
+    EXPECT_EQ(demo.imageLabel(), "generated pattern");
+    EXPECT_EQ(demo.sourceSize(), (ImageSize{kDefaultImageWidth, kDefaultImageHeight}));
+    EXPECT_TRUE(notices_.anyContains("default.png was not found"));
+}
+
+TEST_F(ImageStartTest, ASettingDuringTheStartWaitsForIt) {
+    ImageDemo& demo = start(true);
+    ASSERT_FALSE(demo.progressLine().empty());
+    ASSERT_NO_THROW(demo.set("continuous", "off"));
+    EXPECT_TRUE(demo.progressLine().empty()) << "the setting did not wait for the start";
+    EXPECT_EQ(demo.sourceSize(), (ImageSize{kDefaultImageWidth, kDefaultImageHeight}));
+    EXPECT_FALSE(demo.controls().continuous);
+    frame();
+    EXPECT_EQ(demo.resultSize(), demo.sourceSize());
+    EXPECT_TRUE(demo.checkReference().ok);
+    EXPECT_TRUE(notices_.errors.empty()) << notices_.errors.front();
+}
+
+TEST_F(ImageStartTest, QuittingMidStartReturnsPromptly) {
+    ImageDemo& demo = start(true);
+    ASSERT_FALSE(demo.progressLine().empty());
+    const auto begin = std::chrono::steady_clock::now();
+    demo.shutdown();  // as the app's quit does: cancels the job at its next step
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    demo_.reset();
+    EXPECT_LT(seconds, 30) << "the quit waited for the whole start";
 }
 
 }  // namespace
