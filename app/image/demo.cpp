@@ -15,6 +15,7 @@
 #include "common/quoted_path.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/image/launch_every_kernel.hpp"
 #include "compute/image/pattern.hpp"
 #include "compute/image/pipeline.hpp"
 #include "compute/image/reference_check.hpp"
@@ -84,11 +85,16 @@ void ImageDemo::startOffFrame() {
         true, "Starting the image lab",
         [made, cc = cc_, limits = loadLimits(), controls = controls_](JobProgress& progress) {
             const std::string what = "Starting the image lab: ";
-            progress.report(what + "decoding the default image", 1, 2);
+            progress.report(what + "decoding the default image");
             made->image = decodeDefaultImage(limits);
-            progress.report(what + "building kernels: the filter chain", 2, 2);
             made->pipeline = std::make_unique<ImagePipeline>(*cc);
             try {  // the frame runs the chain again from the built kernels, and says what fails
+                // Every filter and variant once, so that turning one on later does not stall
+                // a frame while PoCL compiles it (docs/benchmarks.md, "Frames during builds").
+                launchEveryImageKernel(*made->pipeline, [&](int done, int total) {
+                    progress.report(what + "building every filter's kernels", done, total);
+                });
+                progress.report(what + "running the filter chain");
                 made->pipeline->steps() = controls.steps;
                 made->pipeline->histogramSettings() = controls.histogram;
                 made->pipeline->setSource(made->image.image);
