@@ -4,7 +4,12 @@
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
+#include <imgui.h>
+
+#include <string>
+
 #include "app/demo.hpp"
+#include "app/gui/layout.hpp"
 
 namespace clviz::test {
 
@@ -23,6 +28,20 @@ inline void stepAndDraw(Demo& demo, long long index) {
     demo.step(f);
     demo.draw(f);
     ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+}
+
+// One frame as the app runs it with the GUI (gui, step, draw) in the current ImGui context;
+// returns the frame's GUI layout (guiLayoutText), where a test looks for a window or widget.
+inline std::string guiFrame(Demo& demo, long long index) {
+    const FrameInfo f = testFrame(index);
+    ImGui::GetIO().DeltaTime = 1.0f / 60;
+    ImGui::NewFrame();
+    demo.gui(f);
+    demo.step(f);
+    demo.draw(f);
+    ImGui::Render();
+    EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+    return guiLayoutText();
 }
 
 }  // namespace clviz::test

@@ -142,17 +142,7 @@ TEST_F(LinalgDemoTest, ARefusedTuningIsReportedAndTheLabGoesOn) {
 class LinalgStartTest : public LinalgDemoTest {
   protected:
     // One frame as the app runs it (GUI, step, draw); returns the frame's GUI layout.
-    std::string guiFrame(long long index) {
-        const FrameInfo f = test::testFrame(index);
-        ImGui::GetIO().DeltaTime = 1.0f / 60;
-        ImGui::NewFrame();
-        demo_->gui(f);
-        demo_->step(f);
-        demo_->draw(f);
-        ImGui::Render();
-        EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
-        return guiLayoutText();
-    }
+    std::string guiFrame(long long index) { return test::guiFrame(*demo_, index); }
 };
 
 TEST_F(LinalgStartTest, TheStartRunsOffTheFrameWithItsProgress) {
