@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include <chrono>
 #include <string>
 
 #include "app/demo.hpp"
@@ -42,6 +43,14 @@ inline std::string guiFrame(Demo& demo, long long index) {
     ImGui::Render();
     EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR));
     return guiLayoutText();
+}
+
+// Seconds the demo's shutdown() took, as the app's quit calls it (a running job is cancelled at
+// its next step and joined).
+inline double secondsToShutDown(Demo& demo) {
+    const auto begin = std::chrono::steady_clock::now();
+    demo.shutdown();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 }
 
 }  // namespace clviz::test
