@@ -10,7 +10,7 @@
 namespace clviz {
 
 bool NbodyDemo::workOffFrame() const {
-    return !mpi_ && app_.workOffFrame && app_.workOffFrame();
+    return !mpi_ && appWorksOffFrame(app_);
 }
 
 std::string NbodyDemo::progressLine() const {

@@ -15,6 +15,14 @@ namespace clviz {
     throw ClError(what, e.what() ? e.what() : "", e.err());
 }
 
+// Whether the command behind `event` has finished, asked without waiting; a command that ended
+// in an error throws ClError(`failed`, its status).
+inline bool eventComplete(const cl::Event& event, const std::string& failed) {
+    const cl_int status = event.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+    if (status < 0) throw ClError(failed, "", status);
+    return status == CL_COMPLETE;
+}
+
 // A public entry point of compute/: clBoundary("cannot read the bodies", [&] { ... }) runs the
 // body and reports a failed OpenCL call as "cannot read the bodies: clEnqueueReadBuffer ...".
 template <class F>

@@ -27,10 +27,7 @@ BufferBridge::BufferBridge(ComputeContext& cc, std::size_t capacity, int slots)
 }
 
 bool BufferBridge::complete(const cl::Event& e) {
-    if (e() == nullptr) return true;
-    cl_int status = e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
-    if (status < 0) throw ClError("the interop copy failed on the device", "", status);
-    return status == CL_COMPLETE;
+    return e() == nullptr || eventComplete(e, "the interop copy failed on the device");
 }
 
 void BufferBridge::publish(const cl::Buffer& source, std::size_t bytes) {

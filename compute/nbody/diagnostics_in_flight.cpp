@@ -26,10 +26,7 @@ constexpr double kFirstSliceInteractions = 4e6;
 constexpr double kSliceGrowth = 4;
 
 bool finished(const cl::Event& e, const char* what) {
-    const cl_int status = e.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
-    if (status < 0)
-        throw ClError(std::string("the N-body diagnostics ") + what + " failed", "", status);
-    return status == CL_COMPLETE;
+    return eventComplete(e, std::string("the N-body diagnostics ") + what + " failed");
 }
 
 template <class Real>

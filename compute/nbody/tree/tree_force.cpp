@@ -439,14 +439,15 @@ void TreeForce::beginAccuracy(const cl::Buffer& pos, std::size_t n, float soften
 
 std::optional<TreeAccuracy> TreeForce::pollAccuracy() {
     if (sampleRead_() == nullptr) return std::nullopt;
-    const cl_int status = clBoundary("tree: accuracy sample failed", [&] {
-        return sampleRead_.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+    const bool done = clBoundary("tree: accuracy sample failed", [&] {
+        try {
+            return eventComplete(sampleRead_, "tree: the accuracy sample failed on the device");
+        } catch (const ClError&) {
+            sampleRead_ = cl::Event();  // a failed sample is not polled again
+            throw;
+        }
     });
-    if (status < 0) {
-        sampleRead_ = cl::Event();
-        throw ClError("tree: the accuracy sample failed on the device", "", status);
-    }
-    if (status != CL_COMPLETE) return std::nullopt;
+    if (!done) return std::nullopt;
     sampleRead_ = cl::Event();
     TreeAccuracy r;
     std::vector<double> errors;
