@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "common/error.hpp"
+#include "common/median.hpp"
 #include "common/quoted_path.hpp"
 
 namespace clviz {
@@ -12,15 +13,12 @@ namespace clviz {
 FrameTraceSummary FrameTrace::summary(std::size_t skip) const {
     FrameTraceSummary s;
     if (skip >= ms_.size()) return s;
-    std::vector<double> sorted(ms_.begin() + static_cast<std::ptrdiff_t>(skip), ms_.end());
-    s.frames = sorted.size();
-    const auto longest =
-        std::max_element(ms_.begin() + static_cast<std::ptrdiff_t>(skip), ms_.end());
+    const auto first = ms_.begin() + static_cast<std::ptrdiff_t>(skip);
+    s.frames = static_cast<std::size_t>(ms_.end() - first);
+    const auto longest = std::max_element(first, ms_.end());
     s.maxMs = *longest;
     s.maxFrame = longest - ms_.begin();
-    std::sort(sorted.begin(), sorted.end());
-    const std::size_t mid = sorted.size() / 2;
-    s.medianMs = sorted.size() % 2 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
+    s.medianMs = median(std::vector<double>(first, ms_.end()));
     s.maxOverMedian = s.medianMs > 0 ? s.maxMs / s.medianMs : 0;
     return s;
 }

@@ -3,6 +3,7 @@
 // the benchmark.
 #include <vector>
 
+#include "common/median.hpp"  // median, which every user of these timings needs
 #include "compute/core/cl.hpp"
 
 namespace clviz {
@@ -12,7 +13,5 @@ double eventMilliseconds(const cl::Event& event);
 
 // Device time from the start of `first` to the end of `last`, in milliseconds.
 double spanMilliseconds(const cl::Event& first, const cl::Event& last);
-
-double median(std::vector<double> values);
 
 }  // namespace clviz
