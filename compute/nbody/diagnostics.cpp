@@ -79,20 +79,33 @@ void nbody_detail::fetchDiagnosticsKernel(ComputeContext& cc, const char* name, 
 
 namespace {
 
-// Sums the 8 per-group partials (kinetic, potential, momentum xyz, non-finite count, ...).
 template <class Real>
-std::vector<double> sumPartials(cl::CommandQueue& q, const cl::Buffer& partials,
-                                std::size_t groups) {
-    std::vector<Real> h(groups * 8);
-    q.enqueueReadBuffer(partials, CL_TRUE, 0, h.size() * sizeof(Real), h.data());
-    std::vector<double> sums(8, 0.0);
+void addPartials(const Real* p, std::size_t groups, double sums[8]) {
     for (std::size_t g = 0; g < groups; ++g)
         for (int c = 0; c < 8; ++c)
-            sums[c] += h[g * 8 + c];
-    return sums;
+            sums[c] += p[g * 8 + c];
 }
 
 }  // namespace
+
+NbodyDiagnosticSums nbody_detail::diagnosticSumsFrom(const void* partials, bool dbl,
+                                                     const cl_int* firstBad, std::size_t groups,
+                                                     std::size_t n) {
+    double sums[8] = {};
+    if (dbl)
+        addPartials(static_cast<const double*>(partials), groups, sums);
+    else
+        addPartials(static_cast<const float*>(partials), groups, sums);
+    NbodyDiagnosticSums d;
+    d.kinetic = sums[0];
+    d.potential = sums[1];
+    for (int c = 0; c < 3; ++c)
+        d.momentum[c] = sums[2 + c];
+    d.nonFiniteBodies = std::llround(sums[5]);
+    const long long first = groups ? *std::min_element(firstBad, firstBad + groups) : n;
+    d.firstNonFinite = first < static_cast<long long>(n) ? first : -1;
+    return d;
+}
 
 NbodyDiagnostics NbodySimulation::diagnostics() {
     if (!n_) return {};
@@ -118,24 +131,18 @@ NbodyDiagnosticSums NbodySimulation::ownedDiagnosticSums() {
         setRealArg(k, 5, static_cast<double>(params_.softening) * params_.softening, precision_);
         k.setArg(6, partials);
         k.setArg(7, firstBad);
-        k.setArg(8, 0);                       // every j at once
+        k.setArg(8, 0);  // every j at once
         k.setArg(9, static_cast<int>(n_));
         cl::Event ev;
         auto& q = cc_.queue();
         q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * wg), cl::NDRange(wg), nullptr,
                                &ev);
-        const std::vector<double> sums = dbl ? sumPartials<double>(q, partials, groups)
-                                             : sumPartials<float>(q, partials, groups);
+        std::vector<unsigned char> h(groups * 8 * realBytes(precision_));
+        q.enqueueReadBuffer(partials, CL_TRUE, 0, h.size(), h.data());
         std::vector<cl_int> bad(groups);
         q.enqueueReadBuffer(firstBad, CL_TRUE, 0, groups * sizeof(cl_int), bad.data());
+        d = diagnosticSumsFrom(h.data(), dbl, bad.data(), groups, n_);
         d.ms = eventMilliseconds(ev);
-        d.kinetic = sums[0];
-        d.potential = sums[1];
-        for (int c = 0; c < 3; ++c)
-            d.momentum[c] = sums[2 + c];
-        d.nonFiniteBodies = std::llround(sums[5]);
-        const long long first = *std::min_element(bad.begin(), bad.end());
-        d.firstNonFinite = first < static_cast<long long>(n_) ? first : -1;
         return d;
     });
 }

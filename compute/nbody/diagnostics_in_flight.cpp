@@ -29,14 +29,6 @@ bool finished(const cl::Event& e, const char* what) {
     return eventComplete(e, std::string("the N-body diagnostics ") + what + " failed");
 }
 
-template <class Real>
-void addPartials(const unsigned char* host, std::size_t groups, double sums[kPartials]) {
-    const Real* p = reinterpret_cast<const Real*>(host);
-    for (std::size_t g = 0; g < groups; ++g)
-        for (std::size_t c = 0; c < kPartials; ++c)
-            sums[c] += p[g * kPartials + c];
-}
-
 }  // namespace
 
 NbodySimulation::DiagnosticsInFlight::~DiagnosticsInFlight() {
@@ -165,21 +157,9 @@ std::optional<NbodyDiagnostics> NbodySimulation::pollDiagnostics() {
         }
         if (!finished(d.readDone, "read-back")) return std::nullopt;
         // Every group is in: added in group order in double, as diagnostics() adds them.
-        double sums[kPartials] = {};
-        if (d.dbl)
-            addPartials<double>(d.host, d.groups, sums);
-        else
-            addPartials<float>(d.host, d.groups, sums);
         const std::size_t partialBytes = d.groups * kPartials * (d.dbl ? 8 : 4);
         const cl_int* bad = reinterpret_cast<const cl_int*>(d.host + partialBytes);
-        const long long first = *std::min_element(bad, bad + d.groups);
-        NbodyDiagnosticSums s;
-        s.kinetic = sums[0];
-        s.potential = sums[1];
-        for (int c = 0; c < 3; ++c)
-            s.momentum[c] = sums[2 + c];
-        s.nonFiniteBodies = std::llround(sums[5]);
-        s.firstNonFinite = first < static_cast<long long>(d.n) ? first : -1;
+        NbodyDiagnosticSums s = diagnosticSumsFrom(d.host, d.dbl, bad, d.groups, d.n);
         s.ms = d.ms;
         NbodyDiagnostics result = energyReference_.finish(s);
         result.slices = d.slices;

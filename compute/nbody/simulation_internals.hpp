@@ -74,6 +74,13 @@ inline void setRealArg(cl::Kernel& k, cl_uint index, double v, NbodyPrecision p)
         k.setArg(index, static_cast<float>(v));
 }
 
+// The energy kernel's output read back: `groups` rows of 8 partials of type `real` (kinetic,
+// potential, momentum xyz, non-finite count, ...) added in group order in double, and each
+// group's first non-finite body, as the figures of the n bodies. Both the blocking and the
+// polled diagnostics finish through it.
+NbodyDiagnosticSums diagnosticSumsFrom(const void* partials, bool dbl, const cl_int* firstBad,
+                                       std::size_t groups, std::size_t n);
+
 }  // namespace nbody_detail
 
 }  // namespace clviz
