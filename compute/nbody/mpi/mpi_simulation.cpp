@@ -11,6 +11,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/device_info.hpp"
 #include "compute/core/profiling.hpp"
+#include "compute/nbody/mpi/host_window.hpp"
 #include "compute/nbody/multi/shared_forces.hpp"
 
 namespace clviz {
@@ -21,11 +22,55 @@ double msSince(std::chrono::steady_clock::time_point t) {
 }
 }  // namespace
 
+const char* mpiExchangeName(MpiExchange e) {
+    switch (e) {
+        case MpiExchange::Auto:
+            return "auto";
+        case MpiExchange::Collectives:
+            return "collectives";
+        case MpiExchange::HostWindow:
+            return "window";
+    }
+    return "?";
+}
+
+MpiExchange parseMpiExchange(const std::string& text) {
+    for (MpiExchange e : {MpiExchange::Auto, MpiExchange::Collectives, MpiExchange::HostWindow})
+        if (text == mpiExchangeName(e)) return e;
+    throw Error("unknown MPI exchange \"" + text + "\" (auto, collectives or window)");
+}
+
+void NbodyMpiSimulation::setExchange(MpiExchange e) {
+    if (e == MpiExchange::HostWindow && !HostWindow::possible(session_))
+        throw Error("the window exchange needs every rank on one host (" +
+                    std::to_string(session_.localSize()) + " of " +
+                    std::to_string(session_.size()) + " ranks share " + session_.host() +
+                    "): use the collectives");
+    exchange_ = e;
+}
+
+MpiExchange NbodyMpiSimulation::exchange() const {
+    if (exchange_ != MpiExchange::Auto) return exchange_;
+    return HostWindow::possible(session_) ? MpiExchange::HostWindow : MpiExchange::Collectives;
+}
+
+// Collective: every rank asks for the same size at the same call.
+HostWindow& NbodyMpiSimulation::ensureWindow(std::unique_ptr<HostWindow>& window,
+                                             std::size_t bytes) {
+    if (!window || window->bytes() != bytes) {
+        window.reset();  // collective too: every rank frees it at the same call
+        window = std::make_unique<HostWindow>(session_, mpi_, bytes);
+    }
+    return *window;
+}
+
 NbodyMpiSimulation::NbodyMpiSimulation(ComputeContext& cc, const MpiSession& session,
                                        DeadlineCollectives& collectives, NbodyEnvironment env)
     : cc_(cc), session_(session), mpi_(collectives), local_(cc, std::move(env)) {}
 
 NbodyMpiSimulation::~NbodyMpiSimulation() {
+    positionWindow_.reset();
+    accWindow_.reset();
     try {
         if (host_) cc_.queue().enqueueUnmapMemObject(staging_, host_);
         if (accHost_) cc_.queue().enqueueUnmapMemObject(accStaging_, accHost_);
@@ -112,9 +157,9 @@ void NbodyMpiSimulation::ensureSummedForces() {
 
 void NbodyMpiSimulation::sumSharedForces() {
     if (local_.sharedForcesAreSlices())
-        exchangeForceSlices();
+        windowed() ? exchangeForceSlicesInWindow() : exchangeForceSlices();
     else
-        sumForceParts();
+        windowed() ? sumForcePartsInWindow() : sumForceParts();
 }
 
 // Pinned host memory of N accelerations (16 bytes each).
@@ -250,7 +295,7 @@ void NbodyMpiSimulation::step(int count) {
     for (int s = 0; s < count; ++s) {
         if (shared) ensureSummedForces();
         local_.advance();
-        if (session_.size() > 1) exchangePositions();
+        if (session_.size() > 1) windowed() ? exchangePositionsInWindow() : exchangePositions();
         local_.complete();
         // Leapfrog's force pass ran in complete() (decided alike on every rank: a rank that owns
         // every body computed it whole, and its sum with the others' zeros is unchanged).
@@ -295,6 +340,124 @@ void NbodyMpiSimulation::exchangePositions() {
             };
             upload(0, mine.begin);
             upload(mine.end(), n_);
+        });
+}
+
+// The window: this rank's slice into this round's half of the shared positions, a barrier, then
+// the others' slices straight from it to the device. The uploads block, so this rank is done
+// reading the half before it reaches the next round's barrier, after which the half is reused.
+void NbodyMpiSimulation::exchangePositionsInWindow() {
+    return clBoundary(
+        [&] {
+            return "the position exchange through shared host memory failed on rank " +
+                   std::to_string(session_.rank());
+        },
+        [&] {
+            const std::size_t bytes = local_.workingBodyBytes();
+            HostWindow& window = ensureWindow(positionWindow_, 2 * n_ * bytes);
+            char* half = window.data() + (positionRounds_++ & 1) * n_ * bytes;
+            const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+            auto& q = cc_.queue();
+            if (mine.count) {
+                cl::Event ev;
+                q.enqueueReadBuffer(local_.workingPositions(), CL_TRUE, mine.begin * bytes,
+                                    mine.count * bytes, half + mine.begin * bytes, nullptr, &ev);
+                transfers_.push_back(ev);
+            }
+            window.synchronize("position exchange of step " + std::to_string(steps_ + 1));
+            gatherMs_ += window.lastMs();
+            auto upload = [&](std::size_t from, std::size_t to) {
+                if (to <= from) return;
+                cl::Event ev;
+                q.enqueueWriteBuffer(local_.workingPositions(), CL_TRUE, from * bytes,
+                                     (to - from) * bytes, half + from * bytes, nullptr, &ev);
+                transfers_.push_back(ev);
+            };
+            upload(0, mine.begin);
+            upload(mine.end(), n_);
+        });
+}
+
+// Pairs through the window: this rank's part of every acceleration into its place of this
+// round's half (ranks x N x 16 bytes), a barrier, then this rank adds every rank's part of its own
+// slice (rank order 0, 1, ..., as one process adds its devices') and uploads the sums.
+void NbodyMpiSimulation::sumForcePartsInWindow() {
+    return clBoundary(
+        [&] {
+            return "the sum of the accelerations through shared host memory failed on rank " +
+                   std::to_string(session_.rank());
+        },
+        [&] {
+            constexpr std::size_t kBytes = sizeof(cl_float4);
+            const std::size_t ranks = static_cast<std::size_t>(session_.size());
+            const std::size_t me = static_cast<std::size_t>(session_.rank());
+            const std::size_t partBytes = n_ * kBytes;
+            HostWindow& window = ensureWindow(accWindow_, 2 * ranks * partBytes);
+            char* half = window.data() + (accRounds_++ & 1) * ranks * partBytes;
+            std::vector<float*> parts;
+            for (std::size_t r = 0; r < ranks; ++r)
+                parts.push_back(reinterpret_cast<float*>(half + r * partBytes));
+            auto& q = cc_.queue();
+            cl::Event read;
+            q.enqueueReadBuffer(local_.workingAccelerations(), CL_TRUE, 0, partBytes, parts[me],
+                                nullptr, &read);
+            transfers_.push_back(read);
+            window.synchronize("sum of the accelerations of step " + std::to_string(steps_ + 1));
+            gatherMs_ += window.lastMs();
+            const BodySlice& mine = slices_[me];
+            // Only this rank's slice: the sums land in its own part, which no other rank reads
+            // there (each reads the parts of its own slice).
+            std::vector<BodySlice> onlyMine(ranks, BodySlice{});
+            onlyMine[me] = mine;
+            sumSharedAccelerations(parts, onlyMine);
+            if (mine.count) {
+                cl::Event ev;
+                q.enqueueWriteBuffer(local_.workingAccelerations(), CL_TRUE, mine.begin * kBytes,
+                                     mine.count * kBytes,
+                                     reinterpret_cast<char*>(parts[me]) + mine.begin * kBytes,
+                                     nullptr, &ev);
+                transfers_.push_back(ev);
+            }
+            local_.finishSharedForces();
+        });
+}
+
+// The tree through the window: this rank's Morton domain of the sorted accelerations into this
+// round's half (N x 16 bytes), a barrier, the other domains straight to the device. Nothing is
+// added: one device's walk exactly, as with the all-gather.
+void NbodyMpiSimulation::exchangeForceSlicesInWindow() {
+    return clBoundary(
+        [&] {
+            return "the exchange of the tree accelerations through shared host memory failed on "
+                   "rank " +
+                   std::to_string(session_.rank());
+        },
+        [&] {
+            constexpr std::size_t kBytes = sizeof(cl_float4);
+            HostWindow& window = ensureWindow(accWindow_, 2 * n_ * kBytes);
+            char* half = window.data() + (accRounds_++ & 1) * n_ * kBytes;
+            const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+            const cl::Buffer& sorted = local_.sharedForceSlices();
+            auto& q = cc_.queue();
+            if (mine.count) {
+                cl::Event ev;
+                q.enqueueReadBuffer(sorted, CL_TRUE, mine.begin * kBytes, mine.count * kBytes,
+                                    half + mine.begin * kBytes, nullptr, &ev);
+                transfers_.push_back(ev);
+            }
+            window.synchronize("exchange of the tree accelerations of step " +
+                               std::to_string(steps_ + 1));
+            gatherMs_ += window.lastMs();
+            auto upload = [&](std::size_t from, std::size_t to) {
+                if (to <= from) return;
+                cl::Event ev;
+                q.enqueueWriteBuffer(sorted, CL_TRUE, from * kBytes, (to - from) * kBytes,
+                                     half + from * kBytes, nullptr, &ev);
+                transfers_.push_back(ev);
+            };
+            upload(0, mine.begin);
+            upload(mine.end(), n_);
+            local_.finishSharedForces();
         });
 }
 
