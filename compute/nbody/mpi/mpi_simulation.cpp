@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstring>
 #include <functional>
+#include <iterator>
 
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
@@ -560,8 +561,12 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
     t.rebalances = rebalances_;
     const std::size_t ranks = static_cast<std::size_t>(session_.size());
     // Per rank: wall ms, compute ms, transfer ms, all-gather ms (all per step), then its name.
+    // Then the kernel phases (tree build, tree walk, force, integrate; 0 where none ran).
+    static const char* const kKernelPhases[] = {"tree build", "tree walk", "force", "integrate"};
+    constexpr std::size_t kPhases = std::size(kKernelPhases);
     struct Figures {
         double wall, compute, transfer, gather;
+        double phases[kPhases];
         char name[96];
     } mine{};
     if (lastSteps_ > 0) {
@@ -575,6 +580,9 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
         mine.compute = local_.lastStepTimings().kernelMs / steps;
         mine.transfer = transfer / steps;
         mine.gather = gatherMs_ / steps;
+        for (const auto& [phase, ms] : kernelPhases(local_.lastStepTimings()))
+            for (std::size_t k = 0; k < kPhases; ++k)
+                if (phase == kKernelPhases[k]) mine.phases[k] += ms;
     }
     const std::string name = "rank " + std::to_string(session_.rank()) + " (" + session_.host() +
                              "): " + cc_.info().name;
@@ -596,6 +604,10 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
         d.computeMs = all[r].compute;
         d.exchangeMs = all[r].transfer + fastestGather;
         d.waitMs = all[r].gather - fastestGather;
+        for (std::size_t k = 0; k < kPhases; ++k)
+            if (all[r].phases[k] > 0) d.phases.push_back({kKernelPhases[k], all[r].phases[k]});
+        d.phases.push_back({"transfers", all[r].transfer});
+        d.phases.push_back({"mpi", all[r].gather});
         t.devices.push_back(d);
     }
     return t;

@@ -425,6 +425,9 @@ NbodyMultiTimings NbodyMultiDevice::lastTimings() {
         });
         dt.exchangeMs = transfer / lastSteps_;
         dt.waitMs = (waitMs_[d] + hostSumMs_[d]) / lastSteps_;
+        dt.phases = kernelPhases(sims_[d]->lastStepTimings());
+        dt.phases.push_back({"transfers", dt.exchangeMs});
+        if (hostSumMs_[d] > 0) dt.phases.push_back({"host sum", hostSumMs_[d] / lastSteps_});
         t.devices.push_back(dt);
     }
     return t;

@@ -157,6 +157,15 @@ TEST(MpiSplit, TimingsNameEveryRank) {
         share += d.share;
     }
     EXPECT_NEAR(share, 1.0, 1e-12);
+    // The breakdown: the kernels, the device transfers and the MPI time of every rank.
+    for (const NbodyDeviceTimings& d : t.devices) {
+        std::vector<std::string> names;
+        for (const auto& p : d.phases)
+            names.push_back(p.first);
+        for (const char* want : {"force", "integrate", "transfers", "mpi"})
+            EXPECT_NE(std::find(names.begin(), names.end(), want), names.end())
+                << want << " missing for " << d.device;
+    }
 }
 
 // Pairs: each rank's part of every acceleration, summed by MPI_Ireduce_scatter. The tree: each
