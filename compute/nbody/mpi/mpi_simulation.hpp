@@ -11,10 +11,12 @@
 // sorted accelerations (16 bytes a body, each rank sending its own domain) gives every rank all.
 //
 // On one host (every rank on it) the slices travel through memory all ranks map instead
-// (HostWindow): each rank's device reads its slice into the shared area, and after a barrier each
-// device uploads the others' slices straight from it; pairs' parts are added on the host from it,
-// each rank its own slice (in rank order, as in one process). Open MPI's shared-memory collectives
-// moved these at about 1 GB/s (docs/scaling.md, issue 32).
+// (HostWindow): each rank puts its slice into the shared area, and after a barrier each rank
+// uploads the others' slices from it; pairs' parts are added on the host from it, each rank its
+// own slice (in rank order, as in one process). Both ways go through the rank's pinned memory (a
+// device copies pageable memory, such as the window, several times slower), with threads copying
+// between the two. Open MPI's shared-memory collectives moved these at about 1 GB/s
+// (docs/scaling.md, issue 32).
 //
 // Every public call is collective: all ranks make the same calls in the same order.
 #include <cstddef>
