@@ -17,6 +17,7 @@
 #              and one 67M tree row. $C holds new/ and old/ clviz-bench, bench-libs.tar.xz
 #              (pack-bench-libs.sh) and mpi/*.deb (pack-mpi-carry.sh). MPI rows divide by the
 #              one-process x1 row (the same GPU and kernel; one rank was within 0.1 % of it).
+#              ONLY="i32-mpi-tree-4 ..." runs just the rows named.
 # SIZES (default 64k,256k,1m,4m) and VARIANT (default vectorized, wg 128) pick the rows.
 set -uo pipefail
 bin=${BIN:-.carry-lead}
@@ -146,7 +147,9 @@ mpi32)
     fi
     began=$SECONDS
     # row NAME ARGS...: one row unless STOP_AFTER seconds have passed; its wall time to times.txt
+    # ONLY="NAME ...": just those rows (a re-run).
     row() {
+        if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $1 "* ]]; then return; fi
         if [ $((SECONDS - began)) -ge "${STOP_AFTER:-170}" ]; then
             echo "not run (time): $1" | tee -a "$out/times.txt"
             return
