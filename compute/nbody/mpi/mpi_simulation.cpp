@@ -56,6 +56,12 @@ MpiExchange NbodyMpiSimulation::exchange() const {
     return HostWindow::possible(session_) ? MpiExchange::HostWindow : MpiExchange::Collectives;
 }
 
+void NbodyMpiSimulation::timedCopy(void* dst, const void* src, std::size_t bytes) {
+    const auto start = std::chrono::steady_clock::now();
+    parallelCopy(dst, src, bytes);
+    hostCopyMs_ += msSince(start);
+}
+
 // Collective: every rank asks for the same size at the same call.
 HostWindow& NbodyMpiSimulation::ensureWindow(std::unique_ptr<HostWindow>& window,
                                              std::size_t bytes) {
@@ -291,6 +297,8 @@ void NbodyMpiSimulation::step(int count) {
     local_.beginSteps(count);
     transfers_.clear();
     gatherMs_ = 0;
+    hostCopyMs_ = 0;
+    hostSumMs_ = 0;
     const bool shared = sharedForces();
     if (shared && local_.kernelConfig().variant == NbodyVariant::Pairs) checkSameBlocks();
     const auto start = std::chrono::steady_clock::now();
@@ -353,11 +361,13 @@ namespace {
 // the speed it reads pinned memory).
 void uploadThroughPinned(cl::CommandQueue& q, const cl::Buffer& buffer, const char* window,
                          char* pinned, std::size_t from, std::size_t to,
-                         std::vector<cl::Event>& transfers) {
+                         std::vector<cl::Event>& transfers, double& copyMs) {
     constexpr std::size_t kChunk = std::size_t{8} << 20;
     for (std::size_t at = from; at < to; at += kChunk) {
         const std::size_t bytes = std::min(kChunk, to - at);
+        const auto copyStart = std::chrono::steady_clock::now();
         parallelCopy(pinned + at, window + at, bytes);
+        copyMs += msSince(copyStart);
         cl::Event ev;
         q.enqueueWriteBuffer(buffer, CL_FALSE, at, bytes, pinned + at, nullptr, &ev);
         q.flush();
@@ -390,15 +400,16 @@ void NbodyMpiSimulation::exchangePositionsInWindow() {
                 q.enqueueReadBuffer(local_.workingPositions(), CL_TRUE, mine.begin * bytes,
                                     mine.count * bytes, host_ + mine.begin * bytes, nullptr, &ev);
                 transfers_.push_back(ev);
-                parallelCopy(half + mine.begin * bytes, host_ + mine.begin * bytes,
-                             mine.count * bytes);
+                timedCopy(half + mine.begin * bytes, host_ + mine.begin * bytes,
+                          mine.count * bytes);
             }
             window.synchronize("position exchange of step " + std::to_string(steps_ + 1));
             gatherMs_ += window.lastMs();
             const cl::Buffer& positions = local_.workingPositions();
-            uploadThroughPinned(q, positions, half, host_, 0, mine.begin * bytes, transfers_);
+            uploadThroughPinned(q, positions, half, host_, 0, mine.begin * bytes, transfers_,
+                                hostCopyMs_);
             uploadThroughPinned(q, positions, half, host_, mine.end() * bytes, n_ * bytes,
-                                transfers_);
+                                transfers_, hostCopyMs_);
         });
 }
 
@@ -428,7 +439,7 @@ void NbodyMpiSimulation::sumForcePartsInWindow() {
             q.enqueueReadBuffer(local_.workingAccelerations(), CL_TRUE, 0, partBytes, accHost_,
                                 nullptr, &read);
             transfers_.push_back(read);
-            parallelCopy(parts[me], accHost_, partBytes);
+            timedCopy(parts[me], accHost_, partBytes);
             window.synchronize("sum of the accelerations of step " + std::to_string(steps_ + 1));
             gatherMs_ += window.lastMs();
             const BodySlice& mine = slices_[me];
@@ -436,10 +447,12 @@ void NbodyMpiSimulation::sumForcePartsInWindow() {
             // there (each reads the parts of its own slice).
             std::vector<BodySlice> onlyMine(ranks, BodySlice{});
             onlyMine[me] = mine;
+            const auto sumStart = std::chrono::steady_clock::now();
             sumSharedAccelerations(parts, onlyMine);
+            hostSumMs_ += msSince(sumStart);
             uploadThroughPinned(q, local_.workingAccelerations(),
                                 reinterpret_cast<const char*>(parts[me]), accHost_,
-                                mine.begin * kBytes, mine.end() * kBytes, transfers_);
+                                mine.begin * kBytes, mine.end() * kBytes, transfers_, hostCopyMs_);
             local_.finishSharedForces();
         });
 }
@@ -468,15 +481,16 @@ void NbodyMpiSimulation::exchangeForceSlicesInWindow() {
                 q.enqueueReadBuffer(sorted, CL_TRUE, mine.begin * kBytes, mine.count * kBytes,
                                     accHost_ + mine.begin * kBytes, nullptr, &ev);
                 transfers_.push_back(ev);
-                parallelCopy(half + mine.begin * kBytes, accHost_ + mine.begin * kBytes,
-                             mine.count * kBytes);
+                timedCopy(half + mine.begin * kBytes, accHost_ + mine.begin * kBytes,
+                          mine.count * kBytes);
             }
             window.synchronize("exchange of the tree accelerations of step " +
                                std::to_string(steps_ + 1));
             gatherMs_ += window.lastMs();
-            uploadThroughPinned(q, sorted, half, accHost_, 0, mine.begin * kBytes, transfers_);
+            uploadThroughPinned(q, sorted, half, accHost_, 0, mine.begin * kBytes, transfers_,
+                                hostCopyMs_);
             uploadThroughPinned(q, sorted, half, accHost_, mine.end() * kBytes, n_ * kBytes,
-                                transfers_);
+                                transfers_, hostCopyMs_);
             local_.finishSharedForces();
         });
 }
@@ -584,7 +598,7 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
     static const char* const kKernelPhases[] = {"tree build", "tree walk", "force", "integrate"};
     constexpr std::size_t kPhases = std::size(kKernelPhases);
     struct Figures {
-        double wall, compute, transfer, gather;
+        double wall, compute, transfer, gather, hostCopy, hostSum;
         double phases[kPhases];
         char name[96];
     } mine{};
@@ -599,6 +613,8 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
         mine.compute = local_.lastStepTimings().kernelMs / steps;
         mine.transfer = transfer / steps;
         mine.gather = gatherMs_ / steps;
+        mine.hostCopy = hostCopyMs_ / steps;
+        mine.hostSum = hostSumMs_ / steps;
         for (const auto& [phase, ms] : kernelPhases(local_.lastStepTimings()))
             for (std::size_t k = 0; k < kPhases; ++k)
                 if (phase == kKernelPhases[k]) mine.phases[k] += ms;
@@ -627,6 +643,8 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
             if (all[r].phases[k] > 0) d.phases.push_back({kKernelPhases[k], all[r].phases[k]});
         d.phases.push_back({"transfers", all[r].transfer});
         d.phases.push_back({"mpi", all[r].gather});
+        if (all[r].hostCopy > 0) d.phases.push_back({"host copy", all[r].hostCopy});
+        if (all[r].hostSum > 0) d.phases.push_back({"host sum", all[r].hostSum});
         t.devices.push_back(d);
     }
     return t;

@@ -117,6 +117,7 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     void exchangePositionsInWindow();
     void sumForcePartsInWindow();
     void exchangeForceSlicesInWindow();
+    void timedCopy(void* dst, const void* src, std::size_t bytes);  // parallelCopy, timed
     void applySlices(const std::vector<BodySlice>& slices);
     void rebalanceIfWorthIt();
     std::vector<int> counts() const;
@@ -159,6 +160,8 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     // The last step() call: transfers (device time), all-gather wall time, wall time.
     std::vector<cl::Event> transfers_;
     double gatherMs_ = 0;
+    double hostCopyMs_ = 0;  // the window's copies between shared and pinned memory
+    double hostSumMs_ = 0;   // the window's sum of pairs' parts
     double wallMs_ = 0;
     int lastSteps_ = 0;
 };

@@ -165,6 +165,11 @@ TEST(MpiSplit, TimingsNameEveryRank) {
         for (const char* want : {"force", "integrate", "transfers", "mpi"})
             EXPECT_NE(std::find(names.begin(), names.end(), want), names.end())
                 << want << " missing for " << d.device;
+        // The window's copies between shared and pinned memory (auto: the window here).
+        if (session->size() > 1 && split.exchange() == MpiExchange::HostWindow) {
+            EXPECT_NE(std::find(names.begin(), names.end(), "host copy"), names.end())
+                << "host copy missing for " << d.device;
+        }
     }
 }
 
