@@ -76,8 +76,22 @@ NbodyMultiDevice::NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
 }
 
 NbodyMultiDevice::~NbodyMultiDevice() {
+    try {
+        if (gather_) gather_->finish();  // copies that read the host areas freed below
+    } catch (const cl::Error&) {
+        // Shutdown: the contexts go away with it.
+    }
     for (ComputeContext* cc : contexts_)
-        cc->finishQuietly();
+        cc->finishQuietly();  // their last commands wait for the transfer queues' copies too
+}
+
+// Before a host area is freed or replaced: every copy that reads it is done (each device's own
+// queue, and the transfer queues of SliceGather, which the own queues do not cover until their
+// barrier runs).
+void NbodyMultiDevice::finishTransfers() {
+    if (gather_) gather_->finish();
+    for (ComputeContext* cc : contexts_)
+        cc->queue().finish();
 }
 
 void NbodyMultiDevice::load(const std::vector<Body>& bodies) {
@@ -154,8 +168,11 @@ void NbodyMultiDevice::step(int count) {
 void NbodyMultiDevice::exchangePositions(int parity) {
     return clBoundary("the N-body position exchange between devices failed", [&] {
         const std::size_t bytes = sims_[0]->workingBodyBytes();
-        if (!staging_ || staging_->halfBytes != n_ * bytes)
+        if (!staging_ || staging_->halfBytes != n_ * bytes) {
+            finishTransfers();  // the old area is read until then
+            staging_.reset();
             staging_ = std::make_unique<Staging>(*contexts_[0], n_ * bytes);
+        }
         char* host = staging_->half(parity);
         std::vector<const cl::Buffer*> buffers;
         for (auto& sim : sims_)
@@ -207,9 +224,12 @@ void NbodyMultiDevice::sumForceParts() {
     return clBoundary("the sum of the N-body accelerations over the devices failed", [&] {
         const std::size_t bytes = n_ * sizeof(cl_float4);
         const std::size_t p = sims_.size();
-        if (!accStaging_ || accStaging_->halfBytes != p * bytes)
+        if (!accStaging_ || accStaging_->halfBytes != p * bytes) {
+            finishTransfers();  // the old area is read until then
+            accStaging_.reset();
             accStaging_ = std::make_unique<Staging>(*contexts_[0], p * bytes, 1,
                                                     "the sum of the accelerations");
+        }
         CompletionClock clock(p);
         std::vector<float*> parts;
         for (std::size_t d = 0; d < p; ++d) {
@@ -254,9 +274,12 @@ void NbodyMultiDevice::exchangeForceSlices() {
     return clBoundary("the exchange of the N-body tree accelerations between devices failed", [&] {
         constexpr std::size_t kBytes = sizeof(cl_float4);
         const std::size_t p = sims_.size();
-        if (!accStaging_ || accStaging_->halfBytes != n_ * kBytes)
+        if (!accStaging_ || accStaging_->halfBytes != n_ * kBytes) {
+            finishTransfers();  // the old area is read until then
+            accStaging_.reset();
             accStaging_ = std::make_unique<Staging>(*contexts_[0], n_ * kBytes, 1,
                                                     "the exchange of the accelerations");
+        }
         std::vector<const cl::Buffer*> buffers;
         for (auto& sim : sims_)
             buffers.push_back(&sim->sharedForceSlices());

@@ -4,8 +4,8 @@
 // owns a contiguous slice of the bodies: it computes their forces against all bodies and moves
 // them. After every drift each device's slice goes through pinned host memory to all the others
 // (16 bytes per body, 32 in fp64) in chunks, each passed on as soon as it reaches the host
-// (SliceGather: the copies out and in overlap), then the forces are computed. Slices start proportional to
-// compute units x clock and follow the measured force times (see slice_plan.hpp).
+// (SliceGather: the copies out and in overlap), then the forces are computed. Slices start
+// proportional to compute units x clock and follow the measured force times (see slice_plan.hpp).
 //
 // The all-pairs variants: the force of a body does not depend on which device computes it (same
 // kernel, same j order), so the answer is one device's. Pairs and the tree: every device computes
@@ -96,6 +96,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     std::vector<T> fromOwners(std::vector<T> (NbodySimulation::*read)());
     void exchangePositions(int parity);
     SliceGather& gather();
+    void finishTransfers();
     void addWaits(const std::vector<double>& doneMs);
     bool sharedForces() const;  // pairs or the tree over several devices: parts to be summed
     void ensureSummedForces();

@@ -14,15 +14,19 @@ SliceGather::SliceGather(const std::vector<ComputeContext*>& devices, std::size_
         transfer_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
 }
 
+void SliceGather::finish() {
+    for (cl::Event& ev : pending_)  // one by one: the events belong to different contexts
+        ev.wait();
+    pending_.clear();
+}
+
 std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffers,
                                      const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                                      char* host, std::vector<std::vector<cl::Event>>& events) {
     using namespace std::chrono;
     const auto start = steady_clock::now();
     const std::size_t p = devices_.size();
-    for (cl::Event& ev : pending_)  // the host area is free again (one by one: the events
-        ev.wait();                  // belong to different contexts)
-    pending_.clear();
+    finish();  // the host area is free again
 
     // What each device did before this call (kernels that read or write its buffer) comes before
     // the copies into it on its transfer queue.

@@ -16,6 +16,10 @@ class ComputeContext;
 
 class SliceGather {
   public:
+    // Waits for the last run's copies into the devices (which read the host area): before that
+    // area is freed or reused for something else.
+    void finish();
+
     // Bytes per chunk: small enough to overlap, large enough for full-speed copies.
     static constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
 
