@@ -152,6 +152,27 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
                                   quotedPath(v) + ")");
              o.mpiTimeoutSeconds = *t;
          }},
+        {"--mpi-exchange", Takes::Value, "auto|collectives|window",
+         "with --mpi: how the slices travel: MPI collectives, or memory every rank of one host "
+         "maps (auto: the window when every rank shares a host) [auto]",
+         device,
+         [&o](const std::string& v) {
+             if (v != "auto" && v != "collectives" && v != "window")
+                 throw UsageError("--mpi-exchange takes auto, collectives or window (got " +
+                                  quotedPath(v) + ")");
+             o.mpiExchange = v;
+         }},
+        {"--mpi-poll-us", Takes::Value, "US",
+         "with --mpi: microseconds between tests of an exchange (0: back to back) [0 on a GPU, "
+         "20 on a CPU]",
+         device,
+         [&o](const std::string& v) {
+             const auto t = parseNumber(v);
+             if (!t || *t < 0 || *t > 1e6 || *t != static_cast<int>(*t))
+                 throw UsageError("--mpi-poll-us takes whole microseconds in [0, 1000000] (got " +
+                                  quotedPath(v) + ")");
+             o.mpiPollMicroseconds = static_cast<int>(*t);
+         }},
         {"-h,--help", Takes::Nothing, "", "this text", "Other",
          [&help](const std::string&) { help = true; }},
     };

@@ -32,6 +32,11 @@ struct BenchOptions {
     // N-body system; rank 0 prints. --mpi-timeout: seconds any collective may take.
     bool mpi = false;
     double mpiTimeoutSeconds = 60;
+    // --mpi-exchange: how the slices travel (auto, collectives, window: NbodyMpiSimulation).
+    std::string mpiExchange = "auto";
+    // --mpi-poll-us: microseconds between tests of a collective; -1: by the device
+    // (exchangePollMicroseconds: 0 on a GPU, 20 on a CPU).
+    int mpiPollMicroseconds = -1;
 };
 
 // Parses argv (without the program name); throws clviz::Error on bad input. Returns false when

@@ -31,6 +31,7 @@ struct MpiRun {
     DeadlineCollectives& patient;  // for waits on rank 0's one-device check
     const BenchOptions& o;
     BenchReport& report;
+    int pollMicroseconds;
 };
 
 // The split's first force pass against rank 0's device alone (both from `bodies`); the verdict
@@ -74,6 +75,7 @@ void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& para
              const NbodyKernelConfig& config) {
     const long long n = static_cast<long long>(bodies.size());
     NbodyMpiSimulation sim(r.cc, r.session, r.mpi);
+    sim.setExchange(parseMpiExchange(r.o.mpiExchange));
     sim.setParams(params);
     sim.setKernelConfig(config);
     sim.load(bodies);
@@ -96,7 +98,9 @@ void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& para
          double(n) * double(n) / (row.medianMs * 1e-3)}};
     for (const auto& m : agreement.metrics)
         row.metrics.push_back(m);
-    row.note = "check: " + agreement.verdict.text + "; " + std::to_string(t.rebalances) +
+    row.note = "check: " + agreement.verdict.text +
+               "; exchange: " + mpiExchangeName(sim.exchange()) + ", poll " +
+               std::to_string(r.pollMicroseconds) + " us; " + std::to_string(t.rebalances) +
                " rebalances; slices " + describeSlices(sim.slices());
     r.report.add(row);
     addPerDeviceRows(r.report, row, t, "rank");
@@ -109,13 +113,16 @@ void runRanks(const MpiSession& session, const BenchOptions& o) {
     std::fprintf(stderr, "clviz-bench: rank %d of %d on %s: %s (%s)\n", session.rank(),
                  session.size(), session.host().c_str(), cc.info().name.c_str(),
                  choice.reason.c_str());
-    DeadlineCollectives mpi(session, o.mpiTimeoutSeconds);
+    const int poll = o.mpiPollMicroseconds >= 0
+                         ? o.mpiPollMicroseconds
+                         : exchangePollMicroseconds(cc.info().kind == DeviceKind::Cpu);
+    DeadlineCollectives mpi(session, o.mpiTimeoutSeconds, poll);
     DeadlineCollectives patient(session, std::max(600.0, o.mpiTimeoutSeconds));
     BenchReport report;
     report.setStyle(o.wide ? TableStyle::Wide : TableStyle::Compact);
     report.setDevice(std::to_string(session.size()) + " MPI ranks; rank 0: " + cc.info().name +
                      " (driver " + cc.info().driverVersion + ")");
-    MpiRun run{cc, session, mpi, patient, o, report};
+    MpiRun run{cc, session, mpi, patient, o, report, poll};
 
     const SplitBenchPlan plan = planSplitBenchmark(o, "--mpi");
     for (long long n : plan.sizes) {

@@ -57,6 +57,17 @@ void addPerDeviceRows(BenchReport& report, const BenchRow& head, const SplitTime
                        {"exchange ms", median(exchange)},
                        {"wait ms", median(wait)},
                        {"share %", 100.0 * last.devices[d].share}};
+        // The phase breakdown: each phase's median over the timed calls (0 in a call without it).
+        for (const auto& phase : last.devices[d].phases) {
+            std::vector<double> ms;
+            for (const NbodyMultiTimings& call : t.calls) {
+                double v = 0;
+                for (const auto& p : call.devices[d].phases)
+                    if (p.first == phase.first) v = p.second;
+                ms.push_back(v);
+            }
+            row.metrics.push_back({phase.first + " ms", median(ms)});
+        }
         row.note.clear();
         report.add(row);
     }

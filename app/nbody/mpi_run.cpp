@@ -138,7 +138,8 @@ void run(const MpiSession& session, const AppOptions& options, MpiRunSettings& s
     ComputeContext cc(platforms, choice);
     std::fprintf(stderr, "clviz: rank %d of %d on %s: %s (%s)\n", session.rank(), session.size(),
                  session.host().c_str(), cc.info().name.c_str(), choice.reason.c_str());
-    DeadlineCollectives mpi(session, mpiTimeoutSeconds(options));
+    DeadlineCollectives mpi(session, mpiTimeoutSeconds(options),
+                            exchangePollMicroseconds(cc.info().kind == DeviceKind::Cpu));
     NbodyMpiSimulation sim(cc, session, mpi, NbodyEnvironment::fromProcessEnvironment());
     sim.setKernelConfig(s.config);
     sim.setIntegrator(s.integrator);

@@ -16,7 +16,9 @@ namespace clviz {
 class DeadlineCollectives {
   public:
     // timeoutSeconds > 0: how long one collective may take before the run is ended.
-    // pollMicroseconds: the sleep between tests (longer for channels that mostly wait).
+    // pollMicroseconds: the sleep between tests (longer for channels that mostly wait); 0: test
+    // back to back (yielding), for ranks whose CPU idles while their GPU computes: a sleep
+    // between tests throttles how fast Open MPI moves a large message (issue 32).
     DeadlineCollectives(const MpiSession& session, double timeoutSeconds,
                         int pollMicroseconds = 20);
 
@@ -47,5 +49,8 @@ class DeadlineCollectives {
     int pollMicroseconds_;
     double lastMs_ = 0;
 };
+
+// The poll interval for a rank's data exchanges: 0 (spin) unless its device computes on the CPU.
+int exchangePollMicroseconds(bool deviceIsCpu);
 
 }  // namespace clviz

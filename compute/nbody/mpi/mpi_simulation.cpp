@@ -5,12 +5,15 @@
 #include <climits>
 #include <cstring>
 #include <functional>
+#include <iterator>
 
 #include "common/error.hpp"
+#include "common/parallel_copy.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/device_info.hpp"
 #include "compute/core/profiling.hpp"
+#include "compute/nbody/mpi/host_window.hpp"
 #include "compute/nbody/multi/shared_forces.hpp"
 
 namespace clviz {
@@ -21,11 +24,61 @@ double msSince(std::chrono::steady_clock::time_point t) {
 }
 }  // namespace
 
+const char* mpiExchangeName(MpiExchange e) {
+    switch (e) {
+        case MpiExchange::Auto:
+            return "auto";
+        case MpiExchange::Collectives:
+            return "collectives";
+        case MpiExchange::HostWindow:
+            return "window";
+    }
+    return "?";
+}
+
+MpiExchange parseMpiExchange(const std::string& text) {
+    for (MpiExchange e : {MpiExchange::Auto, MpiExchange::Collectives, MpiExchange::HostWindow})
+        if (text == mpiExchangeName(e)) return e;
+    throw Error("unknown MPI exchange \"" + text + "\" (auto, collectives or window)");
+}
+
+void NbodyMpiSimulation::setExchange(MpiExchange e) {
+    if (e == MpiExchange::HostWindow && !HostWindow::possible(session_))
+        throw Error("the window exchange needs every rank on one host (" +
+                    std::to_string(session_.localSize()) + " of " +
+                    std::to_string(session_.size()) + " ranks share " + session_.host() +
+                    "): use the collectives");
+    exchange_ = e;
+}
+
+MpiExchange NbodyMpiSimulation::exchange() const {
+    if (exchange_ != MpiExchange::Auto) return exchange_;
+    return HostWindow::possible(session_) ? MpiExchange::HostWindow : MpiExchange::Collectives;
+}
+
+void NbodyMpiSimulation::timedCopy(void* dst, const void* src, std::size_t bytes) {
+    const auto start = std::chrono::steady_clock::now();
+    parallelCopy(dst, src, bytes);
+    hostCopyMs_ += msSince(start);
+}
+
+// Collective: every rank asks for the same size at the same call.
+HostWindow& NbodyMpiSimulation::ensureWindow(std::unique_ptr<HostWindow>& window,
+                                             std::size_t bytes) {
+    if (!window || window->bytes() != bytes) {
+        window.reset();  // collective too: every rank frees it at the same call
+        window = std::make_unique<HostWindow>(session_, mpi_, bytes);
+    }
+    return *window;
+}
+
 NbodyMpiSimulation::NbodyMpiSimulation(ComputeContext& cc, const MpiSession& session,
                                        DeadlineCollectives& collectives, NbodyEnvironment env)
     : cc_(cc), session_(session), mpi_(collectives), local_(cc, std::move(env)) {}
 
 NbodyMpiSimulation::~NbodyMpiSimulation() {
+    positionWindow_.reset();
+    accWindow_.reset();
     try {
         if (host_) cc_.queue().enqueueUnmapMemObject(staging_, host_);
         if (accHost_) cc_.queue().enqueueUnmapMemObject(accStaging_, accHost_);
@@ -112,9 +165,9 @@ void NbodyMpiSimulation::ensureSummedForces() {
 
 void NbodyMpiSimulation::sumSharedForces() {
     if (local_.sharedForcesAreSlices())
-        exchangeForceSlices();
+        windowed() ? exchangeForceSlicesInWindow() : exchangeForceSlices();
     else
-        sumForceParts();
+        windowed() ? sumForcePartsInWindow() : sumForceParts();
 }
 
 // Pinned host memory of N accelerations (16 bytes each).
@@ -244,13 +297,15 @@ void NbodyMpiSimulation::step(int count) {
     local_.beginSteps(count);
     transfers_.clear();
     gatherMs_ = 0;
+    hostCopyMs_ = 0;
+    hostSumMs_ = 0;
     const bool shared = sharedForces();
     if (shared && local_.kernelConfig().variant == NbodyVariant::Pairs) checkSameBlocks();
     const auto start = std::chrono::steady_clock::now();
     for (int s = 0; s < count; ++s) {
         if (shared) ensureSummedForces();
         local_.advance();
-        if (session_.size() > 1) exchangePositions();
+        if (session_.size() > 1) windowed() ? exchangePositionsInWindow() : exchangePositions();
         local_.complete();
         // Leapfrog's force pass ran in complete() (decided alike on every rank: a rank that owns
         // every body computed it whole, and its sum with the others' zeros is unchanged).
@@ -295,6 +350,148 @@ void NbodyMpiSimulation::exchangePositions() {
             };
             upload(0, mine.begin);
             upload(mine.end(), n_);
+        });
+}
+
+namespace {
+
+// The other ranks' bodies [from, to) (byte offsets) from the window to the device through this
+// rank's pinned memory at the same offsets, chunk by chunk: threads copy a chunk while the device
+// uploads the one before (a device reads pageable memory, such as the window, at a fraction of
+// the speed it reads pinned memory).
+void uploadThroughPinned(cl::CommandQueue& q, const cl::Buffer& buffer, const char* window,
+                         char* pinned, std::size_t from, std::size_t to,
+                         std::vector<cl::Event>& transfers, double& copyMs) {
+    constexpr std::size_t kChunk = std::size_t{8} << 20;
+    for (std::size_t at = from; at < to; at += kChunk) {
+        const std::size_t bytes = std::min(kChunk, to - at);
+        const auto copyStart = std::chrono::steady_clock::now();
+        parallelCopy(pinned + at, window + at, bytes);
+        copyMs += msSince(copyStart);
+        cl::Event ev;
+        q.enqueueWriteBuffer(buffer, CL_FALSE, at, bytes, pinned + at, nullptr, &ev);
+        q.flush();
+        transfers.push_back(ev);
+    }
+}
+
+}  // namespace
+
+// The window: this rank's slice into this round's half of the shared positions (through its
+// pinned memory), a barrier, then the others' slices from it to the device (through the pinned
+// memory again). Each rank is done reading the half when this returns (the copies out of it are
+// the host's), so before the next round's barrier, after which the half is written again.
+void NbodyMpiSimulation::exchangePositionsInWindow() {
+    return clBoundary(
+        [&] {
+            return "the position exchange through shared host memory failed on rank " +
+                   std::to_string(session_.rank());
+        },
+        [&] {
+            const std::size_t bytes = local_.workingBodyBytes();
+            HostWindow& window = ensureWindow(positionWindow_, 2 * n_ * bytes);
+            char* half = window.data() + (positionRounds_++ & 1) * n_ * bytes;
+            const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+            auto& q = cc_.queue();
+            // The last round's uploads read host_: done before it is written again.
+            q.finish();
+            if (mine.count) {
+                cl::Event ev;
+                q.enqueueReadBuffer(local_.workingPositions(), CL_TRUE, mine.begin * bytes,
+                                    mine.count * bytes, host_ + mine.begin * bytes, nullptr, &ev);
+                transfers_.push_back(ev);
+                timedCopy(half + mine.begin * bytes, host_ + mine.begin * bytes,
+                          mine.count * bytes);
+            }
+            window.synchronize("position exchange of step " + std::to_string(steps_ + 1));
+            gatherMs_ += window.lastMs();
+            const cl::Buffer& positions = local_.workingPositions();
+            uploadThroughPinned(q, positions, half, host_, 0, mine.begin * bytes, transfers_,
+                                hostCopyMs_);
+            uploadThroughPinned(q, positions, half, host_, mine.end() * bytes, n_ * bytes,
+                                transfers_, hostCopyMs_);
+        });
+}
+
+// Pairs through the window: this rank's part of every acceleration into its place of this
+// round's half (ranks x N x 16 bytes), a barrier, then this rank adds every rank's part of its own
+// slice (rank order 0, 1, ..., as one process adds its devices') and uploads the sums.
+void NbodyMpiSimulation::sumForcePartsInWindow() {
+    return clBoundary(
+        [&] {
+            return "the sum of the accelerations through shared host memory failed on rank " +
+                   std::to_string(session_.rank());
+        },
+        [&] {
+            constexpr std::size_t kBytes = sizeof(cl_float4);
+            const std::size_t ranks = static_cast<std::size_t>(session_.size());
+            const std::size_t me = static_cast<std::size_t>(session_.rank());
+            const std::size_t partBytes = n_ * kBytes;
+            HostWindow& window = ensureWindow(accWindow_, 2 * ranks * partBytes);
+            char* half = window.data() + (accRounds_++ & 1) * ranks * partBytes;
+            std::vector<float*> parts;
+            for (std::size_t r = 0; r < ranks; ++r)
+                parts.push_back(reinterpret_cast<float*>(half + r * partBytes));
+            auto& q = cc_.queue();
+            ensureAccStaging();
+            q.finish();  // the last sum's upload read accHost_
+            cl::Event read;
+            q.enqueueReadBuffer(local_.workingAccelerations(), CL_TRUE, 0, partBytes, accHost_,
+                                nullptr, &read);
+            transfers_.push_back(read);
+            timedCopy(parts[me], accHost_, partBytes);
+            window.synchronize("sum of the accelerations of step " + std::to_string(steps_ + 1));
+            gatherMs_ += window.lastMs();
+            const BodySlice& mine = slices_[me];
+            // Only this rank's slice: the sums land in its own part, which no other rank reads
+            // there (each reads the parts of its own slice).
+            std::vector<BodySlice> onlyMine(ranks, BodySlice{});
+            onlyMine[me] = mine;
+            const auto sumStart = std::chrono::steady_clock::now();
+            sumSharedAccelerations(parts, onlyMine);
+            hostSumMs_ += msSince(sumStart);
+            uploadThroughPinned(q, local_.workingAccelerations(),
+                                reinterpret_cast<const char*>(parts[me]), accHost_,
+                                mine.begin * kBytes, mine.end() * kBytes, transfers_, hostCopyMs_);
+            local_.finishSharedForces();
+        });
+}
+
+// The tree through the window: this rank's Morton domain of the sorted accelerations into this
+// round's half (N x 16 bytes), a barrier, the other domains straight to the device. Nothing is
+// added: one device's walk exactly, as with the all-gather.
+void NbodyMpiSimulation::exchangeForceSlicesInWindow() {
+    return clBoundary(
+        [&] {
+            return "the exchange of the tree accelerations through shared host memory failed on "
+                   "rank " +
+                   std::to_string(session_.rank());
+        },
+        [&] {
+            constexpr std::size_t kBytes = sizeof(cl_float4);
+            HostWindow& window = ensureWindow(accWindow_, 2 * n_ * kBytes);
+            char* half = window.data() + (accRounds_++ & 1) * n_ * kBytes;
+            const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
+            const cl::Buffer& sorted = local_.sharedForceSlices();
+            auto& q = cc_.queue();
+            ensureAccStaging();
+            q.finish();  // the last round's uploads read accHost_
+            if (mine.count) {
+                cl::Event ev;
+                q.enqueueReadBuffer(sorted, CL_TRUE, mine.begin * kBytes, mine.count * kBytes,
+                                    accHost_ + mine.begin * kBytes, nullptr, &ev);
+                transfers_.push_back(ev);
+                timedCopy(half + mine.begin * kBytes, accHost_ + mine.begin * kBytes,
+                          mine.count * kBytes);
+            }
+            window.synchronize("exchange of the tree accelerations of step " +
+                               std::to_string(steps_ + 1));
+            gatherMs_ += window.lastMs();
+            uploadThroughPinned(q, sorted, half, accHost_, 0, mine.begin * kBytes, transfers_,
+                                hostCopyMs_);
+            uploadThroughPinned(q, sorted, half, accHost_, mine.end() * kBytes, n_ * kBytes,
+                                transfers_, hostCopyMs_);
+            local_.finishSharedForces();
         });
 }
 
@@ -397,8 +594,12 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
     t.rebalances = rebalances_;
     const std::size_t ranks = static_cast<std::size_t>(session_.size());
     // Per rank: wall ms, compute ms, transfer ms, all-gather ms (all per step), then its name.
+    // Then the kernel phases (tree build, tree walk, force, integrate; 0 where none ran).
+    static const char* const kKernelPhases[] = {"tree build", "tree walk", "force", "integrate"};
+    constexpr std::size_t kPhases = std::size(kKernelPhases);
     struct Figures {
-        double wall, compute, transfer, gather;
+        double wall, compute, transfer, gather, hostCopy, hostSum;
+        double phases[kPhases];
         char name[96];
     } mine{};
     if (lastSteps_ > 0) {
@@ -412,6 +613,11 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
         mine.compute = local_.lastStepTimings().kernelMs / steps;
         mine.transfer = transfer / steps;
         mine.gather = gatherMs_ / steps;
+        mine.hostCopy = hostCopyMs_ / steps;
+        mine.hostSum = hostSumMs_ / steps;
+        for (const auto& [phase, ms] : kernelPhases(local_.lastStepTimings()))
+            for (std::size_t k = 0; k < kPhases; ++k)
+                if (phase == kKernelPhases[k]) mine.phases[k] += ms;
     }
     const std::string name = "rank " + std::to_string(session_.rank()) + " (" + session_.host() +
                              "): " + cc_.info().name;
@@ -433,6 +639,12 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
         d.computeMs = all[r].compute;
         d.exchangeMs = all[r].transfer + fastestGather;
         d.waitMs = all[r].gather - fastestGather;
+        for (std::size_t k = 0; k < kPhases; ++k)
+            if (all[r].phases[k] > 0) d.phases.push_back({kKernelPhases[k], all[r].phases[k]});
+        d.phases.push_back({"transfers", all[r].transfer});
+        d.phases.push_back({"mpi", all[r].gather});
+        if (all[r].hostCopy > 0) d.phases.push_back({"host copy", all[r].hostCopy});
+        if (all[r].hostSum > 0) d.phases.push_back({"host sum", all[r].hostSum});
         t.devices.push_back(d);
     }
     return t;

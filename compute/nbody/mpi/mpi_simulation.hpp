@@ -10,8 +10,18 @@
 // acceleration comes from one rank, so MPI_Iallgatherv of the Morton domains' slices of the
 // sorted accelerations (16 bytes a body, each rank sending its own domain) gives every rank all.
 //
+// On one host (every rank on it) the slices travel through memory all ranks map instead
+// (HostWindow): each rank puts its slice into the shared area, and after a barrier each rank
+// uploads the others' slices from it; pairs' parts are added on the host from it, each rank its
+// own slice (in rank order, as in one process). Both ways go through the rank's pinned memory (a
+// device copies pageable memory, such as the window, several times slower), with threads copying
+// between the two. Open MPI's shared-memory collectives moved these at about 1 GB/s
+// (docs/scaling.md, issue 32).
+//
 // Every public call is collective: all ranks make the same calls in the same order.
 #include <cstddef>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <mpi.h>
@@ -26,6 +36,14 @@
 namespace clviz {
 
 class ComputeContext;
+class HostWindow;
+
+// How the slices travel between ranks. Auto: HostWindow when every rank is on one host, else the
+// collectives.
+enum class MpiExchange { Auto, Collectives, HostWindow };
+const char* mpiExchangeName(MpiExchange e);
+// "auto", "collectives" or "window"; throws clviz::Error naming the choices otherwise.
+MpiExchange parseMpiExchange(const std::string& text);
 
 class NbodyMpiSimulation : public NbodySlicedSystem {
   public:
@@ -69,6 +87,10 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     void setAutoBalance(bool on) override { autoBalance_ = on; }
     // Fixed relative shares per rank (e.g. {1, 3}); turns automatic balancing off.
     void setWeights(const std::vector<double>& weights) override;
+    // Same value on every rank. HostWindow on ranks of several hosts throws clviz::Error.
+    void setExchange(MpiExchange e);
+    // What the slices travel through now (Auto resolved).
+    MpiExchange exchange() const;
 
     const std::vector<BodySlice>& slices() const override { return slices_; }
     NbodySimulation& local() { return local_; }
@@ -90,6 +112,12 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     void sumForceParts();
     void exchangeForceSlices();
     void ensureAccStaging();
+    bool windowed() const { return exchange() == MpiExchange::HostWindow && session_.size() > 1; }
+    HostWindow& ensureWindow(std::unique_ptr<HostWindow>& window, std::size_t bytes);
+    void exchangePositionsInWindow();
+    void sumForcePartsInWindow();
+    void exchangeForceSlicesInWindow();
+    void timedCopy(void* dst, const void* src, std::size_t bytes);  // parallelCopy, timed
     void applySlices(const std::vector<BodySlice>& slices);
     void rebalanceIfWorthIt();
     std::vector<int> counts() const;
@@ -121,10 +149,19 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     char* accHost_ = nullptr;
     std::size_t accStagingBytes_ = 0;
     std::vector<float> accMine_;
+    // MpiExchange::HostWindow: two halves each, used on alternate exchanges, so that a rank that
+    // runs ahead never writes what a slower one still reads (every exchange has a barrier, and a
+    // rank reaches the next one only after its reads of this one).
+    MpiExchange exchange_ = MpiExchange::Auto;
+    std::unique_ptr<HostWindow> positionWindow_;  // 2 x N working positions
+    std::unique_ptr<HostWindow> accWindow_;       // 2 x N (tree) or 2 x ranks x N accelerations
+    long long positionRounds_ = 0, accRounds_ = 0;
 
     // The last step() call: transfers (device time), all-gather wall time, wall time.
     std::vector<cl::Event> transfers_;
     double gatherMs_ = 0;
+    double hostCopyMs_ = 0;  // the window's copies between shared and pinned memory
+    double hostSumMs_ = 0;   // the window's sum of pairs' parts
     double wallMs_ = 0;
     int lastSteps_ = 0;
 };

@@ -2,6 +2,7 @@
 // Where the time of a step goes on each device (or MPI rank) that shares an N-body system.
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clviz {
@@ -14,7 +15,18 @@ struct NbodyDeviceTimings {
     double computeMs = 0;   // its kernels (force, update) per step, device time
     double exchangeMs = 0;  // per step: its slice out, the other slices in (transfers, MPI)
     double waitMs = 0;      // per step: idle at the exchange, waiting for slower devices
+    // Where compute and exchange go, per step: the kernels by stage ("tree build": box, keys,
+    // sort, build and moments, which every device runs whole; "tree walk": its domain's walk;
+    // "force", "integrate"), "transfers" (device <-> host, device time; copies that overlap are
+    // each counted), "host sum" (pairs' parts added on the host), and over MPI "mpi" (the
+    // collectives' or the window barriers' wall time, the wait for slower ranks included) and
+    // "host copy" (the window's copies between shared and pinned memory, wall time).
+    std::vector<std::pair<std::string, double>> phases;
 };
+
+struct NbodyStepTimings;
+// The kernels of `t` grouped into the phases above, in ms per step of its `steps`.
+std::vector<std::pair<std::string, double>> kernelPhases(const NbodyStepTimings& t);
 
 struct NbodyMultiTimings {
     int steps = 0;      // steps of the last step() call

@@ -10,6 +10,7 @@
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/multi/completion_clock.hpp"
 #include "compute/nbody/multi/shared_forces.hpp"
+#include "compute/nbody/multi/slice_gather.hpp"
 
 namespace clviz {
 
@@ -18,10 +19,9 @@ double NbodyMultiTimings::interactionsPerSecond() const {
     return static_cast<double>(bodies) * static_cast<double>(bodies) / (stepMs * 1e-3);
 }
 
-// Pinned host memory the slices travel through: two halves used on alternate steps, so a fast
-// device reading step k+1's slice never overwrites what a slow one is still uploading from step k
-// (every device's step-k uploads are done before any step-(k+1) read starts: each queue is in
-// order and all reads of step k+1 are waited for before its uploads are enqueued).
+// Pinned host memory the slices travel through. Positions use two halves on alternate steps (a
+// fast device may read step k+1's slice while a slow one still uploads step k's); SliceGather
+// also waits for the last call's uploads before it writes the host area again.
 struct NbodyMultiDevice::Staging {
     ComputeContext* owner = nullptr;
     cl::Buffer buffer;
@@ -76,8 +76,22 @@ NbodyMultiDevice::NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
 }
 
 NbodyMultiDevice::~NbodyMultiDevice() {
+    try {
+        if (gather_) gather_->finish();  // copies that read the host areas freed below
+    } catch (const cl::Error&) {
+        // Shutdown: the contexts go away with it.
+    }
     for (ComputeContext* cc : contexts_)
-        cc->finishQuietly();
+        cc->finishQuietly();  // their last commands wait for the transfer queues' copies too
+}
+
+// Before a host area is freed or replaced: every copy that reads it is done (each device's own
+// queue, and the transfer queues of SliceGather, which the own queues do not cover until their
+// barrier runs).
+void NbodyMultiDevice::finishTransfers() {
+    if (gather_) gather_->finish();
+    for (ComputeContext* cc : contexts_)
+        cc->queue().finish();
 }
 
 void NbodyMultiDevice::load(const std::vector<Body>& bodies) {
@@ -154,43 +168,30 @@ void NbodyMultiDevice::step(int count) {
 void NbodyMultiDevice::exchangePositions(int parity) {
     return clBoundary("the N-body position exchange between devices failed", [&] {
         const std::size_t bytes = sims_[0]->workingBodyBytes();
-        if (!staging_ || staging_->halfBytes != n_ * bytes)
+        if (!staging_ || staging_->halfBytes != n_ * bytes) {
+            finishTransfers();  // the old area is read until then
+            staging_.reset();
             staging_ = std::make_unique<Staging>(*contexts_[0], n_ * bytes);
+        }
         char* host = staging_->half(parity);
-
-        // Each slice out to the host; the host clock says who finished last.
-        CompletionClock clock(sims_.size());
-        for (std::size_t d = 0; d < sims_.size(); ++d) {
-            const BodySlice& sl = slices_[d];
-            cl::Event ev;
-            if (sl.count)
-                contexts_[d]->queue().enqueueReadBuffer(sims_[d]->workingPositions(), CL_FALSE,
-                                                        sl.begin * bytes, sl.count * bytes,
-                                                        host + sl.begin * bytes, nullptr, &ev);
-            clock.watch(d, ev);
-            if (ev()) transferEvents_[d].push_back(ev);
-            contexts_[d]->queue().flush();  // the read must start while the host polls
-        }
-        const std::vector<double> done = clock.wait();
-        const double last = *std::max_element(done.begin(), done.end());
-        for (std::size_t d = 0; d < sims_.size(); ++d)
-            waitMs_[d] += last - done[d];
-
-        // The other slices in: the bodies before this device's slice and those after it.
-        for (std::size_t d = 0; d < sims_.size(); ++d) {
-            const BodySlice& sl = slices_[d];
-            auto upload = [&](std::size_t from, std::size_t to) {
-                if (to <= from) return;
-                cl::Event ev;
-                contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingPositions(), CL_FALSE,
-                                                         from * bytes, (to - from) * bytes,
-                                                         host + from * bytes, nullptr, &ev);
-                transferEvents_[d].push_back(ev);
-            };
-            upload(0, sl.begin);
-            upload(sl.end(), n_);
-        }
+        std::vector<const cl::Buffer*> buffers;
+        for (auto& sim : sims_)
+            buffers.push_back(&sim->workingPositions());
+        addWaits(gather().run(buffers, slices_, bytes, host, transferEvents_));
     });
+}
+
+SliceGather& NbodyMultiDevice::gather() {
+    if (!gather_) gather_ = std::make_unique<SliceGather>(contexts_);
+    return *gather_;
+}
+
+// Idle time at an exchange: how long after its own slice reached the host each device waited
+// for the last one.
+void NbodyMultiDevice::addWaits(const std::vector<double>& doneMs) {
+    const double last = *std::max_element(doneMs.begin(), doneMs.end());
+    for (std::size_t d = 0; d < doneMs.size(); ++d)
+        waitMs_[d] += last - doneMs[d];
 }
 
 bool NbodyMultiDevice::sharedForces() const {
@@ -223,9 +224,12 @@ void NbodyMultiDevice::sumForceParts() {
     return clBoundary("the sum of the N-body accelerations over the devices failed", [&] {
         const std::size_t bytes = n_ * sizeof(cl_float4);
         const std::size_t p = sims_.size();
-        if (!accStaging_ || accStaging_->halfBytes != p * bytes)
+        if (!accStaging_ || accStaging_->halfBytes != p * bytes) {
+            finishTransfers();  // the old area is read until then
+            accStaging_.reset();
             accStaging_ = std::make_unique<Staging>(*contexts_[0], p * bytes, 1,
                                                     "the sum of the accelerations");
+        }
         CompletionClock clock(p);
         std::vector<float*> parts;
         for (std::size_t d = 0; d < p; ++d) {
@@ -270,39 +274,17 @@ void NbodyMultiDevice::exchangeForceSlices() {
     return clBoundary("the exchange of the N-body tree accelerations between devices failed", [&] {
         constexpr std::size_t kBytes = sizeof(cl_float4);
         const std::size_t p = sims_.size();
-        if (!accStaging_ || accStaging_->halfBytes != n_ * kBytes)
+        if (!accStaging_ || accStaging_->halfBytes != n_ * kBytes) {
+            finishTransfers();  // the old area is read until then
+            accStaging_.reset();
             accStaging_ = std::make_unique<Staging>(*contexts_[0], n_ * kBytes, 1,
                                                     "the exchange of the accelerations");
-        char* host = accStaging_->host;
-        CompletionClock clock(p);
-        for (std::size_t d = 0; d < p; ++d) {
-            const BodySlice& sl = slices_[d];
-            cl::Event ev;
-            if (sl.count) {
-                contexts_[d]->queue().enqueueReadBuffer(sims_[d]->sharedForceSlices(), CL_FALSE,
-                                                        sl.begin * kBytes, sl.count * kBytes,
-                                                        host + sl.begin * kBytes, nullptr, &ev);
-                transferEvents_[d].push_back(ev);
-            }
-            clock.watch(d, ev);
-            contexts_[d]->queue().flush();
         }
-        const std::vector<double> done = clock.wait();
-        const double last = *std::max_element(done.begin(), done.end());
-        for (std::size_t d = 0; d < p; ++d)
-            waitMs_[d] += last - done[d];
+        std::vector<const cl::Buffer*> buffers;
+        for (auto& sim : sims_)
+            buffers.push_back(&sim->sharedForceSlices());
+        addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
         for (std::size_t d = 0; d < p; ++d) {
-            const BodySlice& sl = slices_[d];
-            auto upload = [&](std::size_t from, std::size_t to) {
-                if (to <= from) return;
-                cl::Event ev;
-                contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->sharedForceSlices(), CL_FALSE,
-                                                         from * kBytes, (to - from) * kBytes,
-                                                         host + from * kBytes, nullptr, &ev);
-                transferEvents_[d].push_back(ev);
-            };
-            upload(0, sl.begin);
-            upload(sl.end(), n_);
             sims_[d]->finishSharedForces();
             contexts_[d]->queue().flush();
         }
@@ -425,6 +407,9 @@ NbodyMultiTimings NbodyMultiDevice::lastTimings() {
         });
         dt.exchangeMs = transfer / lastSteps_;
         dt.waitMs = (waitMs_[d] + hostSumMs_[d]) / lastSteps_;
+        dt.phases = kernelPhases(sims_[d]->lastStepTimings());
+        dt.phases.push_back({"transfers", dt.exchangeMs});
+        if (hostSumMs_[d] > 0) dt.phases.push_back({"host sum", hostSumMs_[d] / lastSteps_});
         t.devices.push_back(dt);
     }
     return t;

@@ -3,8 +3,9 @@
 // (as NVIDIA's nbody sample splits its bodies over GPUs). Each device holds every position and
 // owns a contiguous slice of the bodies: it computes their forces against all bodies and moves
 // them. After every drift each device's slice goes through pinned host memory to all the others
-// (16 bytes per body, 32 in fp64), then the forces are computed. Slices start proportional to
-// compute units x clock and follow the measured force times (see slice_plan.hpp).
+// (16 bytes per body, 32 in fp64) in chunks, each passed on as soon as it reaches the host
+// (SliceGather: the copies out and in overlap), then the forces are computed. Slices start
+// proportional to compute units x clock and follow the measured force times (see slice_plan.hpp).
 //
 // The all-pairs variants: the force of a body does not depend on which device computes it (same
 // kernel, same j order), so the answer is one device's. Pairs and the tree: every device computes
@@ -26,6 +27,7 @@
 namespace clviz {
 
 class ComputeContext;
+class SliceGather;
 
 class NbodyMultiDevice : public NbodySlicedSystem {
   public:
@@ -93,6 +95,9 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     template <class T>
     std::vector<T> fromOwners(std::vector<T> (NbodySimulation::*read)());
     void exchangePositions(int parity);
+    SliceGather& gather();
+    void finishTransfers();
+    void addWaits(const std::vector<double>& doneMs);
     bool sharedForces() const;  // pairs or the tree over several devices: parts to be summed
     void ensureSummedForces();
     void sumSharedForces();      // pairs: sumForceParts; the tree: exchangeForceSlices
@@ -103,6 +108,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     std::vector<std::unique_ptr<NbodySimulation>> sims_;
     std::unique_ptr<Staging> staging_;
     std::unique_ptr<Staging> accStaging_;  // every device's part of the accelerations
+    std::unique_ptr<SliceGather> gather_;  // positions and the tree's slices, chunk by chunk
     std::size_t n_ = 0;
     double time_ = 0;
     long long steps_ = 0;

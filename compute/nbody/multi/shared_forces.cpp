@@ -1,6 +1,7 @@
 #include "compute/nbody/multi/shared_forces.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <thread>
 
 namespace clviz {
@@ -23,9 +24,14 @@ void sumRange(const std::vector<float*>& parts, std::size_t owner, std::size_t f
 void sumSharedAccelerations(const std::vector<float*>& parts,
                             const std::vector<BodySlice>& slices) {
     constexpr std::size_t kBodiesPerThread = std::size_t{1} << 18;
-    std::size_t bodies = 0;
-    for (const BodySlice& s : slices)
+    // The bodies to add up: from the first non-empty slice's start to the last one's end (an MPI
+    // rank passes its own slice alone, wherever it lies).
+    std::size_t bodies = 0, first = SIZE_MAX, last = 0;
+    for (const BodySlice& s : slices) {
         bodies += s.count;
+        if (s.count) first = std::min(first, s.begin), last = std::max(last, s.end());
+    }
+    if (!bodies) return;
     const std::size_t threads =
         std::clamp<std::size_t>(bodies / kBodiesPerThread, 1,
                                 std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
@@ -38,7 +44,9 @@ void sumSharedAccelerations(const std::vector<float*>& parts,
     std::vector<std::thread> pool;
     for (std::size_t t = 0; t < threads; ++t)
         pool.emplace_back([&, t] {
-            const std::size_t lo = bodies * t / threads, hi = bodies * (t + 1) / threads;
+            const std::size_t span = last - first;
+            const std::size_t lo = first + span * t / threads;
+            const std::size_t hi = first + span * (t + 1) / threads;
             for (std::size_t d = 0; d < slices.size(); ++d) {
                 const std::size_t from = std::max(lo, slices[d].begin);
                 const std::size_t to = std::min(hi, slices[d].end());

@@ -138,6 +138,35 @@ TEST_F(MultiDevice, TimingsNameEveryDeviceAndItsShare) {
     }
 }
 
+double phaseMs(const NbodyDeviceTimings& d, const std::string& name) {
+    for (const auto& [phase, ms] : d.phases)
+        if (phase == name) return ms;
+    return -1;  // absent
+}
+
+// The tree's breakdown names the replicated build apart from the domain walk; the phases of the
+// kernels add up to the compute time.
+TEST_F(MultiDevice, TimingsBreakTheTreeStepIntoPhases) {
+    NbodyMultiDevice two({&a(), &b()});
+    NbodyKernelConfig config;
+    config.variant = NbodyVariant::Tree;
+    two.setKernelConfig(config);
+    two.load(scene(1500));
+    two.step(2);
+    const NbodyMultiTimings t = two.lastTimings();
+    ASSERT_EQ(t.devices.size(), 2u);
+    for (const NbodyDeviceTimings& d : t.devices) {
+        EXPECT_GT(phaseMs(d, "tree build"), 0);
+        EXPECT_GT(phaseMs(d, "tree walk"), 0);
+        EXPECT_GT(phaseMs(d, "integrate"), 0);
+        EXPECT_NEAR(phaseMs(d, "transfers"), d.exchangeMs, 1e-12);
+        double kernels = 0;
+        for (const char* k : {"tree build", "tree walk", "integrate", "force"})
+            kernels += std::max(0.0, phaseMs(d, k));
+        EXPECT_NEAR(kernels, d.computeMs, 1e-9 * (1 + d.computeMs));
+    }
+}
+
 // With automatic balancing on, a device given almost nothing at first ends up with a fair share
 // after a few calls (both PoCL devices are equally fast).
 TEST_F(MultiDevice, AutomaticBalancingEvensOutAStartingImbalance) {

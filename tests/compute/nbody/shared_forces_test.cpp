@@ -266,6 +266,27 @@ TEST(SharedForceSums, EachSliceGetsThePartsAddedInDeviceOrder) {
     }
 }
 
+// An MPI rank adds its own slice alone, wherever it lies: enough bodies for several threads, the
+// other slices empty (the threads once split [0, count) and missed a slice that starts later).
+TEST(SharedForceSums, ALaterSliceAloneIsAddedByEveryThread) {
+    const std::size_t n = 3 * (std::size_t{1} << 18) + 5;  // 3 threads' worth in the last slice
+    const std::size_t begin = 1000;
+    std::vector<std::vector<float>> parts(2, std::vector<float>(4 * (begin + n)));
+    for (std::size_t d = 0; d < 2; ++d)
+        for (std::size_t f = 0; f < parts[d].size(); ++f)
+            parts[d][f] = float((f % 1021) + 7 * d);
+    const auto before = parts;
+    std::vector<float*> ptrs = {parts[0].data(), parts[1].data()};
+    sumSharedAccelerations(ptrs, {{0, 0}, {begin, n}});
+    std::size_t wrong = 0;
+    for (std::size_t f = 0; f < parts[1].size(); ++f) {
+        const float want = f >= 4 * begin ? before[0][f] + before[1][f] : before[1][f];
+        wrong += parts[1][f] != want;
+        wrong += parts[0][f] != before[0][f];
+    }
+    EXPECT_EQ(wrong, 0u);
+}
+
 // The balancer follows the tree's walk alone (the build is every device's whole tree).
 TEST(SharedForceSums, TheTreeBalancesOnItsWalkTime) {
     NbodyStepTimings t;

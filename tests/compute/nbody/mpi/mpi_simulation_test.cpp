@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/mpi/host_window.hpp"
 #include "compute/nbody/mpi/mpi_simulation.hpp"
 #include "compute/nbody/reference.hpp"
 
@@ -31,13 +32,14 @@ ComputeContext& context() {
 struct Case {
     Case(std::size_t n, NbodyVariant v = NbodyVariant::Tiled,
          NbodyIntegrator i = NbodyIntegrator::Leapfrog, NbodyPrecision p = NbodyPrecision::Float,
-         std::vector<double> w = {})
-        : n(n), variant(v), integrator(i), precision(p), weights(std::move(w)) {}
+         std::vector<double> w = {}, MpiExchange e = MpiExchange::Auto)
+        : n(n), variant(v), integrator(i), precision(p), weights(std::move(w)), exchange(e) {}
     std::size_t n;
     NbodyVariant variant;
     NbodyIntegrator integrator;
     NbodyPrecision precision;
     std::vector<double> weights;  // empty: equal slices, automatic balancing
+    MpiExchange exchange;         // Auto: the window here (every rank on this host)
 };
 
 // The case's weights for this run's ranks (CTest runs this test with 1, 2 and 3 ranks): repeated
@@ -53,11 +55,13 @@ std::vector<double> weightsForEveryRank(const std::vector<double>& w) {
 
 // Steps the split and (on rank 0) one device side by side; compares after every step.
 void expectSameAsOneDevice(const Case& c, int steps = 5) {
-    SCOPED_TRACE("N = " + std::to_string(c.n) + ", " + variantName(c.variant));
+    SCOPED_TRACE("N = " + std::to_string(c.n) + ", " + variantName(c.variant) + ", exchange " +
+                 mpiExchangeName(c.exchange));
     const bool lead = session->rank() == 0;
     const auto bodies = makePreset(NbodyPreset::Plummer, c.n, 3);
     DeadlineCollectives mpi(*session, 60);
     NbodyMpiSimulation split(context(), *session, mpi);
+    split.setExchange(c.exchange);
     std::unique_ptr<NbodySimulation> one;
     if (lead) one = std::make_unique<NbodySimulation>(context());
     NbodyKernelConfig config;
@@ -153,6 +157,20 @@ TEST(MpiSplit, TimingsNameEveryRank) {
         share += d.share;
     }
     EXPECT_NEAR(share, 1.0, 1e-12);
+    // The breakdown: the kernels, the device transfers and the MPI time of every rank.
+    for (const NbodyDeviceTimings& d : t.devices) {
+        std::vector<std::string> names;
+        for (const auto& p : d.phases)
+            names.push_back(p.first);
+        for (const char* want : {"force", "integrate", "transfers", "mpi"})
+            EXPECT_NE(std::find(names.begin(), names.end(), want), names.end())
+                << want << " missing for " << d.device;
+        // The window's copies between shared and pinned memory (auto: the window here).
+        if (session->size() > 1 && split.exchange() == MpiExchange::HostWindow) {
+            EXPECT_NE(std::find(names.begin(), names.end(), "host copy"), names.end())
+                << "host copy missing for " << d.device;
+        }
+    }
 }
 
 // Pairs: each rank's part of every acceleration, summed by MPI_Ireduce_scatter. The tree: each
@@ -167,6 +185,54 @@ TEST(MpiSplit, TreeAndPairsOnSeveralRanks) {
         expectSameAsOneDevice({211, v, I::Leapfrog, F, {1, 5}});
         expectSameAsOneDevice({211, v, I::Leapfrog, F, {0, 1}});
         expectSameAsOneDevice({211, v, I::Leapfrog, F, {1, 0}});
+    }
+}
+
+// The same cases with the slices through MPI's collectives (what ranks on several hosts use);
+// the tests above take the shared-memory window (auto, every rank on this host).
+TEST(MpiSplit, TreeAndPairsThroughTheCollectives) {
+    using I = NbodyIntegrator;
+    constexpr NbodyPrecision F = NbodyPrecision::Float;
+    constexpr MpiExchange C = MpiExchange::Collectives;
+    for (NbodyVariant v : {NbodyVariant::Tree, NbodyVariant::Pairs, NbodyVariant::Tiled}) {
+        for (std::size_t n : {1u, 3u, 257u})
+            expectSameAsOneDevice({n, v, I::Leapfrog, F, {}, C});
+        expectSameAsOneDevice({301, v, I::Taylor, F, {}, C});
+        expectSameAsOneDevice({211, v, I::Leapfrog, F, {1, 5}, C});
+        expectSameAsOneDevice({211, v, I::Leapfrog, F, {0, 1}, C});
+    }
+}
+
+// Every rank of this test runs on this host: auto takes the window, and asking for it works.
+TEST(MpiSplit, AutoTakesTheWindowOnOneHost) {
+    DeadlineCollectives mpi(*session, 60);
+    NbodyMpiSimulation split(context(), *session, mpi);
+    ASSERT_TRUE(HostWindow::possible(*session));
+    EXPECT_EQ(split.exchange(), MpiExchange::HostWindow);
+    split.setExchange(MpiExchange::Collectives);
+    EXPECT_EQ(split.exchange(), MpiExchange::Collectives);
+    EXPECT_EQ(parseMpiExchange("window"), MpiExchange::HostWindow);
+    EXPECT_THROW(parseMpiExchange("nccl"), Error);
+}
+
+// What each rank writes before synchronize() every rank reads after it, on alternate halves
+// round after round (as the exchanges use them).
+TEST(HostWindowTest, EveryRankSeesTheOthersWritesAfterSynchronize) {
+    DeadlineCollectives mpi(*session, 60);
+    const std::size_t ranks = static_cast<std::size_t>(session->size());
+    const std::size_t me = static_cast<std::size_t>(session->rank());
+    constexpr std::size_t kPer = 1000;  // ints per rank and half
+    HostWindow window(*session, mpi, 2 * ranks * kPer * sizeof(int));
+    EXPECT_GE(window.bytes(), 2 * ranks * kPer * sizeof(int));
+    for (int round = 0; round < 6; ++round) {
+        int* half = reinterpret_cast<int*>(window.data()) + (round & 1) * ranks * kPer;
+        for (std::size_t i = 0; i < kPer; ++i)
+            half[me * kPer + i] = round * 100000 + static_cast<int>(me * kPer + i);
+        window.synchronize("round " + std::to_string(round));
+        long long wrong = 0;
+        for (std::size_t i = 0; i < ranks * kPer; ++i)
+            wrong += half[i] != round * 100000 + static_cast<int>(i);
+        EXPECT_EQ(wrong, 0) << "round " << round << " on rank " << me;
     }
 }
 

@@ -1,0 +1,101 @@
+#include "compute/nbody/multi/slice_gather.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "compute/core/compute_context.hpp"
+
+namespace clviz {
+
+SliceGather::SliceGather(const std::vector<ComputeContext*>& devices, std::size_t chunkBytes)
+    : devices_(devices), chunkBytes_(std::max<std::size_t>(1, chunkBytes)) {
+    for (ComputeContext* cc : devices_)
+        transfer_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
+}
+
+void SliceGather::finish() {
+    for (cl::Event& ev : pending_)  // one by one: the events belong to different contexts
+        ev.wait();
+    pending_.clear();
+}
+
+std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffers,
+                                     const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
+                                     char* host, std::vector<std::vector<cl::Event>>& events) {
+    using namespace std::chrono;
+    const auto start = steady_clock::now();
+    const std::size_t p = devices_.size();
+    finish();  // the host area is free again
+
+    // What each device did before this call (kernels that read or write its buffer) comes before
+    // the copies into it on its transfer queue.
+    std::vector<std::vector<cl::Event>> ready(p, std::vector<cl::Event>(1));
+    for (std::size_t d = 0; d < p; ++d)
+        devices_[d]->queue().enqueueMarkerWithWaitList(nullptr, &ready[d][0]);
+
+    // Each slice out in chunks, in order on its device's own queue.
+    struct Chunk {
+        std::size_t from, bytes;
+        cl::Event read;
+    };
+    std::vector<std::vector<Chunk>> chunks(p);
+    const std::size_t chunkBodies = std::max<std::size_t>(1, chunkBytes_ / bytesPerBody);
+    for (std::size_t d = 0; d < p; ++d) {
+        for (std::size_t b = slices[d].begin; b < slices[d].end(); b += chunkBodies) {
+            Chunk c{
+                b * bytesPerBody, std::min(chunkBodies, slices[d].end() - b) * bytesPerBody, {}};
+            devices_[d]->queue().enqueueReadBuffer(*buffers[d], CL_FALSE, c.from, c.bytes,
+                                                   host + c.from, nullptr, &c.read);
+            events[d].push_back(c.read);
+            chunks[d].push_back(c);
+        }
+        devices_[d]->queue().flush();  // the reads must start while the host polls
+    }
+
+    // Each chunk on to the other devices as soon as it is on the host (chunks of one device
+    // finish in order: its queue is in order).
+    std::vector<double> doneMs(p, 0.0);
+    std::vector<std::size_t> next(p, 0);
+    std::vector<std::vector<cl::Event>> incoming(p);
+    std::size_t left = 0;
+    for (const auto& c : chunks)
+        left += c.size();
+    while (left > 0) {
+        bool moved = false;
+        for (std::size_t d = 0; d < p; ++d) {
+            if (next[d] == chunks[d].size()) continue;
+            Chunk& c = chunks[d][next[d]];
+            const cl_int status = c.read.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
+            if (status < 0) throw cl::Error(status, "clEnqueueReadBuffer");
+            if (status != CL_COMPLETE) continue;
+            for (std::size_t e = 0; e < p; ++e) {
+                if (e == d) continue;
+                cl::Event write;
+                const std::vector<cl::Event>* after = incoming[e].empty() ? &ready[e] : nullptr;
+                transfer_[e].enqueueWriteBuffer(*buffers[e], CL_FALSE, c.from, c.bytes,
+                                                host + c.from, after, &write);
+                transfer_[e].flush();
+                incoming[e].push_back(write);
+                events[e].push_back(write);
+            }
+            ++next[d];
+            --left;
+            moved = true;
+            if (next[d] == chunks[d].size())
+                doneMs[d] = duration<double, std::milli>(steady_clock::now() - start).count();
+        }
+        if (!moved && left > 0) std::this_thread::sleep_for(microseconds(20));
+    }
+
+    // Each device's next commands after its incoming copies.
+    for (std::size_t e = 0; e < p; ++e) {
+        if (incoming[e].empty()) continue;
+        devices_[e]->queue().enqueueBarrierWithWaitList(&incoming[e]);
+        devices_[e]->queue().flush();
+        pending_.insert(pending_.end(), incoming[e].begin(), incoming[e].end());
+    }
+    return doneMs;
+}
+
+}  // namespace clviz

@@ -1,0 +1,49 @@
+#pragma once
+// Every device's slice of a buffer to every other device of one process, through pinned host
+// memory, in chunks: a chunk goes on to the other devices as soon as it reaches the host, on each
+// device's second (transfer) queue, so the copies to the host (each device's own queue) and from
+// it (the transfer queues) run at the same time instead of one after the other. Device contexts
+// differ, so no event can join them: the host polls the chunks and passes them on.
+#include <cstddef>
+#include <vector>
+
+#include "compute/core/cl.hpp"
+#include "compute/nbody/multi/slice_plan.hpp"
+
+namespace clviz {
+
+class ComputeContext;
+
+class SliceGather {
+  public:
+    // Waits for the last run's copies into the devices (which read the host area): before that
+    // area is freed or reused for something else.
+    void finish();
+
+    // Bytes per chunk: small enough to overlap, large enough for full-speed copies.
+    static constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
+
+    // One transfer queue per device (the contexts must outlive this object).
+    explicit SliceGather(const std::vector<ComputeContext*>& devices,
+                         std::size_t chunkBytes = kChunkBytes);
+
+    // buffers[d]: device d's buffer, whose slices[d] (bytesPerBody a body, at its place) is its
+    // own and whose other slices it receives; host: pinned memory of every body's bytes, used at
+    // the same places. Enqueues everything and returns once every chunk is on the host and passed
+    // on; each device's own queue then waits (a barrier) for its incoming copies, so its next
+    // commands see them. events[d] gets device d's copies (out and in), for their device time.
+    // Returns when (ms on the host clock since the call) each device's last chunk reached the
+    // host (0 for an empty slice). Throws cl::Error.
+    std::vector<double> run(const std::vector<const cl::Buffer*>& buffers,
+                            const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
+                            char* host, std::vector<std::vector<cl::Event>>& events);
+
+  private:
+    std::vector<ComputeContext*> devices_;
+    std::size_t chunkBytes_;
+    std::vector<cl::CommandQueue> transfer_;
+    // The last call's incoming copies: waited for before the next call writes the host area.
+    std::vector<cl::Event> pending_;
+};
+
+}  // namespace clviz

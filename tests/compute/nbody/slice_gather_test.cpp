@@ -1,0 +1,81 @@
+// SliceGather on two PoCL devices (CTest sets POCL_DEVICES="pthread pthread"): after run(), every
+// device's buffer holds every slice, in one chunk or many, with uneven and empty slices, and call
+// after call through the same host area.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "compute/core/compute_context.hpp"
+#include "compute/nbody/multi/slice_gather.hpp"
+#include "tests/support/two_devices.hpp"
+
+namespace clviz {
+namespace {
+
+class SliceGatherTest : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        ASSERT_TRUE(test::twoDevices().a) << "needs a platform with two devices: run under CTest";
+    }
+    ComputeContext& a() { return *test::twoDevices().a; }
+    ComputeContext& b() { return *test::twoDevices().b; }
+};
+
+// Device d's buffer starts with its own slice filled with round-specific values and the rest
+// poisoned; afterwards both must hold the whole pattern.
+void expectEveryDeviceHoldsEverySlice(ComputeContext& a, ComputeContext& b, std::size_t n,
+                                      std::vector<BodySlice> slices, std::size_t chunkBytes) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", chunk " + std::to_string(chunkBytes) +
+                 " bytes, first slice " + std::to_string(slices[0].count));
+    constexpr std::size_t kBytes = 16;  // one float4 a body
+    const std::size_t floats = 4 * n;
+    std::vector<ComputeContext*> devices{&a, &b};
+    SliceGather gather(devices, chunkBytes);
+    std::vector<cl::Buffer> buffers;
+    for (ComputeContext* cc : devices)
+        buffers.emplace_back(cc->context(), CL_MEM_READ_WRITE,
+                             std::max<std::size_t>(1, n) * kBytes);
+    std::vector<char> host(std::max<std::size_t>(1, n) * kBytes);
+    for (int round = 0; round < 3; ++round) {
+        std::vector<float> want(floats);
+        for (std::size_t i = 0; i < floats; ++i)
+            want[i] = float(round * 1000003 + static_cast<long>(i));
+        for (std::size_t d = 0; d < 2; ++d) {
+            std::vector<float> start(floats, -1.0f);
+            std::copy(want.begin() + 4 * slices[d].begin, want.begin() + 4 * slices[d].end(),
+                      start.begin() + 4 * slices[d].begin);
+            if (n)
+                devices[d]->queue().enqueueWriteBuffer(buffers[d], CL_TRUE, 0, n * kBytes,
+                                                       start.data());
+        }
+        std::vector<const cl::Buffer*> pointers{&buffers[0], &buffers[1]};
+        std::vector<std::vector<cl::Event>> events(2);
+        const std::vector<double> done = gather.run(pointers, slices, kBytes, host.data(), events);
+        ASSERT_EQ(done.size(), 2u);
+        for (std::size_t d = 0; d < 2; ++d) {
+            std::vector<float> got(floats);
+            if (n)
+                devices[d]->queue().enqueueReadBuffer(buffers[d], CL_TRUE, 0, n * kBytes,
+                                                      got.data());
+            EXPECT_TRUE(std::memcmp(got.data(), want.data(), floats * sizeof(float)) == 0)
+                << "device " << d << ", round " << round;
+            EXPECT_GE(done[d], 0);
+        }
+    }
+}
+
+TEST_F(SliceGatherTest, EveryDeviceGetsEverySliceInOneChunkOrMany) {
+    // 1031 bodies of 16 bytes: chunks of one body, of 7 (a prime), of 64, and one for all.
+    for (std::size_t chunk : {16u, 112u, 1024u, 1u << 20})
+        expectEveryDeviceHoldsEverySlice(a(), b(), 1031, {{0, 400}, {400, 631}}, chunk);
+}
+
+TEST_F(SliceGatherTest, EmptySlicesOnEitherSide) {
+    expectEveryDeviceHoldsEverySlice(a(), b(), 257, {{0, 0}, {0, 257}}, 112);
+    expectEveryDeviceHoldsEverySlice(a(), b(), 257, {{0, 257}, {257, 0}}, 112);
+    expectEveryDeviceHoldsEverySlice(a(), b(), 1, {{0, 1}, {1, 0}}, 16);
+}
+
+}  // namespace
+}  // namespace clviz
