@@ -175,8 +175,9 @@ TEST_F(MultiDevice, AutomaticBalancingEvensOutAStartingImbalance) {
     two.setWeights({1, 15});
     two.setAutoBalance(true);
     // The balancer waits for 20 ms of force time on every device: device 0's 256 bodies take
-    // a while to add up to that.
-    for (int call = 0; call < 60 && two.lastTimings().rebalances == 0; ++call)
+    // a while to add up to that. Two PoCL devices share the CPU, so one re-balance measured while
+    // other work runs can land short: it is the re-balances together that must even it out.
+    for (int call = 0; call < 60 && two.slices()[0].count <= 4096u / 5; ++call)
         two.step(4);
     EXPECT_GE(two.lastTimings().rebalances, 1);
     EXPECT_GT(two.slices()[0].count, 4096u / 5) << describeSlices(two.slices());
