@@ -6,10 +6,9 @@
 // chunks <= 33,025 samples) and row sums, which covariance.cl's cov_reduce_partials adds.
 //
 // The Gram matrix is cut into NB x NB blocks of 32 x 32, of which the NB (NB + 1) / 2 with
-// I <= J are needed. Row block w is multiplied by blocks w, w + 1, ..., w + NB / 2 (mod NB): every
-// unordered pair of blocks once (for even NB the pair at distance NB / 2 only from the lower
-// block). SPLIT warps share a row block's tiles (distances h, h + SPLIT, ...), each loading the
-// block's fragments once per stage for all of its tiles. A tile whose
+// I <= J are needed. Warp w multiplies row block w by blocks w, w + 1, ..., w + NB / 2 (mod NB):
+// every unordered pair of blocks once (for even NB the pair at distance NB / 2 only from the lower
+// warp), and block w's fragments are loaded once per stage for all of its tiles. A tile whose
 // partner comes before w is the transpose of an upper block and is stored transposed. The row
 // sums come from one more MMA per 16 rows against a B of ones.
 //
@@ -27,12 +26,8 @@
 
 #define KS 64                          // samples per stage
 #define ROWS (NB * 32)                 // rows held (bands rounded up to whole blocks)
-#define BLOCK_TILES (NB / 2 + 1)       // tiles of a row block (the last one absent for half the
-                                       // blocks of an even NB)
-#define TILES ((BLOCK_TILES + SPLIT - 1) / SPLIT)  // per warp: SPLIT warps share a row block
-#define NT (NB * 32 * SPLIT)           // work-items
-// Whether a warp's tile e can be absent (else the checks fold away and nothing branches).
-#define TILES_MAY_BE_ABSENT (NB % 2 == 0 || BLOCK_TILES % SPLIT != 0)
+#define NT (NB * 32)                   // work-items: one warp per row block
+#define TILES (NB / 2 + 1)             // blocks per warp (the last one idle for half the warps of an even NB)
 #define STAGE_UINT4 (ROWS * KS / 16)   // one stage: ROWS rows of four uint4
 
 #if STAGES == 2
@@ -66,8 +61,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     int bands, int pitch, long samples, int chunkLen, __global const uchar* X,
     __global uint* partial, __global uint* partialSums) {
     __local uint4 smem[STAGES * STAGE_UINT4];
-    const int tid = get_local_id(0), lane = tid & 31;
-    const int w = (tid >> 5) / SPLIT, h = (tid >> 5) % SPLIT;  // row block, share of its tiles
+    const int tid = get_local_id(0), lane = tid & 31, w = tid >> 5;
     const int g = lane >> 2, t = lane & 3;
     const int chunk = get_group_id(1);
     const long s0 = (long)chunk * chunkLen;
@@ -76,12 +70,8 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 
     int partner[TILES];  // the column block of each of this warp's tiles (-1: none)
 #pragma unroll
-    for (int e = 0; e < TILES; ++e) {
-        const int d = e * SPLIT + h;  // distance from the row block
-        partner[e] = d >= BLOCK_TILES || (NB % 2 == 0 && d == NB / 2 && w >= NB / 2)
-                         ? -1
-                         : (w + d) % NB;
-    }
+    for (int d = 0; d < TILES; ++d)
+        partner[d] = (NB % 2 == 0 && d == NB / 2 && w >= NB / 2) ? -1 : (w + d) % NB;
 
     uint acc[TILES][2][4][4];
     uint ones[2][4];  // row sums (columns all alike)
@@ -132,17 +122,16 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
             av[a][1] = stage[(aRow + a * 16 + 8) * 4 + t];
         }
         const uint one = 0x01010101u;
-        if (h == 0)  // the row sums: one warp of the block
 #pragma unroll
-            for (int a = 0; a < 2; ++a) {
-                MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].x,
-                                av[a][1].x, av[a][0].y, av[a][1].y, one, one);
-                MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].z,
-                                av[a][1].z, av[a][0].w, av[a][1].w, one, one);
-            }
+        for (int a = 0; a < 2; ++a) {
+            MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].x,
+                            av[a][1].x, av[a][0].y, av[a][1].y, one, one);
+            MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].z,
+                            av[a][1].z, av[a][0].w, av[a][1].w, one, one);
+        }
 #pragma unroll
         for (int d = 0; d < TILES; ++d) {
-            if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
+            if (partner[d] < 0) continue;
             uint4 bv[4];
 #pragma unroll
             for (int b = 0; b < 4; ++b)
@@ -162,7 +151,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #else
         // Lane (g, t) owns rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 tile.
         __local const uchar* bytes = (__local const uchar*)stage;
-        for (int a = 0; a < 2 && h == 0; ++a)
+        for (int a = 0; a < 2; ++a)
             for (int q = 0; q < 4; ++q) {
                 const int r = mmaAccRow(w * 32 + a * 16, g, q);
                 uint sum = ones[a][q];
@@ -205,7 +194,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                             acc[d][a][b][q];
                 }
     }
-    if (h == 0 && t == 0)  // ones[a][0] (row g), ones[a][2] (row g + 8): every column the sum
+    if (t == 0)  // ones[a][0] (row g) and ones[a][2] (row g + 8): every column holds the sum
 #pragma unroll
         for (int a = 0; a < 2; ++a)
 #pragma unroll

@@ -202,17 +202,13 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
     const int stagedStages = u8StagedStages(bands, pitch);
     if (variant == CovarianceVariant::Tensor && stagedStages >= 2) {
         const int blocks = (bands + 31) / 32;
-        // Two warps per row block: twice the warps to hide latency with, half the accumulators.
-        const int split = 2;
-        gramKernel =
-            kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged",
-                         " -DNB=" + std::to_string(blocks) + " -DSPLIT=" + std::to_string(split) +
-                             " -DSTAGES=" + std::to_string(stagedStages),
-                         &ptx_);
+        gramKernel = kernels_.get(
+            "cov_gram_u8_staged.cl", "cov_gram_u8_staged",
+            " -DNB=" + std::to_string(blocks) + " -DSTAGES=" + std::to_string(stagedStages), &ptx_);
         setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x,
                 job.partial, job.partialSums);
-        global = cl::NDRange(std::size_t(blocks) * 32 * split, p.chunks);
-        local = cl::NDRange(std::size_t(blocks) * 32 * split, 1);
+        global = cl::NDRange(std::size_t(blocks) * 32, p.chunks);
+        local = cl::NDRange(std::size_t(blocks) * 32, 1);
     } else if (variant == CovarianceVariant::Tensor) {
         std::string options = " -DU8 -DMMA_U8 -DMT=" + std::to_string(kTile);
         if (pitch % 16 == 0) options += " -DVEC_X";  // 16-byte loads need aligned rows
