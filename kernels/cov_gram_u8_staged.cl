@@ -27,7 +27,9 @@
 #define KS 64                          // samples per stage
 #define ROWS (NB * 32)                 // rows held (bands rounded up to whole blocks)
 #define NT (NB * 32)                   // work-items: one warp per row block
-#define TILES (NB / 2 + 1)             // blocks per warp (the last one idle for half the warps of an even NB)
+#define TILES (NB / 2 + 1)             // blocks per warp (for an even NB, half the warps have one less)
+// Only an even NB leaves tiles absent (else the checks fold away and the tile loop has no branch).
+#define TILES_MAY_BE_ABSENT (NB % 2 == 0)
 #define STAGE_UINT4 (ROWS * KS / 16)   // one stage: ROWS rows of four uint4
 
 #if STAGES == 2
@@ -131,7 +133,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
         }
 #pragma unroll
         for (int d = 0; d < TILES; ++d) {
-            if (partner[d] < 0) continue;
+            if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
             uint4 bv[4];
 #pragma unroll
             for (int b = 0; b < 4; ++b)
@@ -160,7 +162,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                 ones[a][q] = sum;
             }
         for (int d = 0; d < TILES; ++d) {
-            if (partner[d] < 0) continue;
+            if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
             for (int a = 0; a < 2; ++a)
                 for (int b = 0; b < 4; ++b)
                     for (int q = 0; q < 4; ++q) {
@@ -179,7 +181,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     __global uint* out = partial + (size_t)chunk * bands * bands;
 #pragma unroll
     for (int d = 0; d < TILES; ++d) {
-        if (partner[d] < 0) continue;
+        if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
         const bool transposed = partner[d] < w;  // the upper block is (partner, w)
 #pragma unroll
         for (int a = 0; a < 2; ++a)

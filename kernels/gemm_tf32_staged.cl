@@ -15,6 +15,7 @@
 #include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_TF32_M16N8K8
+#include "common/nv_ldmatrix.clh"   // LDMATRIX_X4
 
 // "All but the newest STAGES - 2 commit groups have landed" (wait_group takes a literal).
 #if STAGES == 2
@@ -156,6 +157,11 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
     // The lane's first fragment element in a stage; every other one is a constant away (A_EL and
     // B_EL are linear), so the fragment loads take immediate offsets from one address each.
     const int aLane = A_EL(wm + g, t), bLane = A_FLOATS + B_EL(t, wn + g);
+#if defined(NV_INLINE_PTX) && !defined(TRANS_A)
+    // ldmatrix rows for an A fragment: lanes 0-7 rows 0-7 (k 0-3), 8-15 rows 8-15 (k 0-3), 16-23
+    // rows 0-7 (k 4-7), 24-31 rows 8-15 (k 4-7): registers a0..a3 in the MMA's order.
+    const int aRowLane = A_EL(wm + (lane & 15), (lane >> 4) * 4);
+#endif
     int readStage = 0, writeStage = STAGES - 1;  // stage indices, advanced without a modulo
     for (int tile = 0; tile < tiles; ++tile) {
         WAIT_FOR_OLDEST_TILE();
@@ -177,10 +183,18 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
             uint af[MT][4], bf[NTL][2];
 #pragma unroll
             for (int a = 0; a < MT; ++a) {
+#ifndef TRANS_A
+                LDMATRIX_X4(af[a][0], af[a][1], af[a][2], af[a][3],
+                            as - aLane + aRowLane + A_EL(a * 16, kk));
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    af[a][q] = tf32Bits(as_float(af[a][q]));
+#else
                 af[a][0] = tf32Bits(as[A_EL(a * 16, kk)]);
                 af[a][1] = tf32Bits(as[A_EL(a * 16 + 8, kk)]);
                 af[a][2] = tf32Bits(as[A_EL(a * 16, kk + 4)]);
                 af[a][3] = tf32Bits(as[A_EL(a * 16 + 8, kk + 4)]);
+#endif
             }
 #pragma unroll
             for (int b = 0; b < NTL; ++b) {

@@ -6,6 +6,7 @@
 #   tests  the GEMM and covariance test binaries (PTX paths on)
 #   new    the new build alone, once
 #   ab     gemm-tf32 and cov-tensor at 4096, 8192 (--tune), old and new binaries interleaved, twice
+#          (EXTRA="name ..." adds the new binary reading $C/kernels-name for each)
 #   sass   ptxas/cuobjdump instruction counts of the kernels this run built
 # Everything lands in $OUT/tc29.tgz, rewritten after each step.
 set -uo pipefail
@@ -36,10 +37,12 @@ new)  # the new build alone, once (a first look)
     ;;
 ab)
     for round in 1 2; do
-        for which in old new; do
+        for which in old new ${EXTRA:-}; do
             bin=$C/clviz-bench; [ $which = old ] && bin=$C/old/clviz-bench
-            # The new build's program cache goes to /tmp/xdg (the sass step reads it).
-            XDG_CACHE_HOME=/tmp/xdg-$which timeout ${AB_S:-90} "$bin" --suite gemm --device-type gpu \
+            # EXTRA=name: the new binary with the kernels in $C/kernels-name (CLVIZ_KERNEL_DIR).
+            kdir=""; [ $which != old ] && [ $which != new ] && kdir=$C/kernels-$which
+            # Each build's program cache in its own folder (the sass step reads the new ones).
+            CLVIZ_KERNEL_DIR=$kdir XDG_CACHE_HOME=/tmp/xdg-$which timeout ${AB_S:-90} "$bin" --suite gemm --device-type gpu \
                 --variants "$VARIANTS" --sizes "$SIZES" --tune --json "$R/$which$round.json" \
                 >"$R/$which$round.txt" 2>"$R/$which$round.err"
             echo "$which round $round rc=$?"
@@ -51,10 +54,10 @@ sass)
     PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
     CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
     mkdir -p "$R/sass"
-    python3 - "$R/sass" /tmp/xdg-new/clviz/programs <<'PY'
+    python3 - "$R/sass" /tmp/xdg-*/clviz/programs <<'PY'
 import sys, pathlib
-out, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-for f in sorted(src.glob("*.clbin")):
+out = pathlib.Path(sys.argv[1])
+for f in sorted(f for d in sys.argv[2:] for f in pathlib.Path(d).glob("*.clbin")):
     b = f.read_bytes()
     at = b.find(b"//\n// Generated")
     if at < 0: at = b.find(b".version")

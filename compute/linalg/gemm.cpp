@@ -125,8 +125,9 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
             break;
         case GemmVariant::TensorTf32:
             r.tile = 0, r.threadM = 0, r.threadN = 0;
+            // 64 x 64 warp tiles: the tuned pick at 4096^2 and 8192^2 on the H100 (docs/linalg.md).
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 16);
-            def(r.warpM, 64), def(r.warpN, 32);
+            def(r.warpM, 64), def(r.warpN, 64);
             break;
     }
     return r;
