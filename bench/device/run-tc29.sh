@@ -12,7 +12,8 @@
 set -uo pipefail
 C=${C:-.carry-tc-29}
 R=/tmp/tc29
-mkdir -p "$R" /tmp/bench-libs /tmp/xdg
+rm -rf "$R" /tmp/xdg-*  # a machine kept warm from an earlier call still holds its files
+mkdir -p "$R" /tmp/bench-libs
 trap 'tar czf "${OUT:-/tmp}/tc29.tgz" -C "$R" .' EXIT
 tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
 export LD_LIBRARY_PATH=/tmp/bench-libs
@@ -36,6 +37,9 @@ new)  # the new build alone, once (a first look)
     echo "new rc=$?"; grep -E "tf32|cov-tensor|probe" "$R/new0.txt" | cut -c1-160; tail -3 "$R/new0.err"
     ;;
 ab)
+    # The SM clock and power while the rows run (a throttled clock would show here).
+    nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -lms 500 >"$R/clocks.csv" 2>&1 &
+    smi=$!
     for round in 1 2; do
         for which in old new ${EXTRA:-}; do
             bin=$C/clviz-bench; [ $which = old ] && bin=$C/old/clviz-bench
@@ -49,6 +53,7 @@ ab)
             grep -E "tf32|cov-tensor|probe" "$R/$which$round.txt" | cut -c1-150
         done
     done
+    kill $smi
     ;;
 sass)
     PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
