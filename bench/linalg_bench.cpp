@@ -129,9 +129,10 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
                 add(128, 256, 8, 8, 16), add(256, 128, 8, 16, 8);
             break;
         case GemmVariant::TensorTf32:
-            add(128, 128, 16, 64, 32), add(128, 128, 32, 64, 32), add(128, 128, 16, 32, 64),
-                add(128, 256, 16, 64, 64), add(256, 128, 16, 64, 64), add(64, 128, 16, 32, 32),
-                add(128, 128, 16, 64, 64), add(64, 64, 32, 32, 32);
+            // Staged kernel: stages = 48 KiB / one stage's tiles (2 at 128 x 128 x 16, 4 at BK 8).
+            add(128, 128, 16, 64, 64), add(128, 128, 8, 64, 64), add(128, 128, 16, 64, 32),
+                add(128, 128, 8, 64, 32), add(128, 256, 8, 64, 64), add(256, 128, 8, 64, 64),
+                add(64, 128, 16, 32, 64), add(128, 64, 16, 64, 32);
             break;
         case GemmVariant::Naive:
             break;

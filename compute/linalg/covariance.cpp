@@ -19,8 +19,9 @@ constexpr LinalgVariantInfo kVariants[kCovarianceVariantCount] = {
      "each; chunks added in 64 bits (u8) or double.",
      "covariance.cl:cov_gram_tiled", "-DTILE -DU8", "TILE", false},
     {"cov-tensor", "Tensor cores, u8 (mma.sync m16n8k32)",
-     "u8 data: warps issue mma.sync m16n8k32 u8 x u8 -> s32 on 256-sample stages (an integer twin "
-     "elsewhere); float data runs the tiled FP32 kernel.",
+     "u8 data: warps issue mma.sync m16n8k32 u8 x u8 -> s32, every band of a chunk in cp.async "
+     "stages up to 224 bands, 64 x 64 tile pairs beyond (an integer twin elsewhere); float data "
+     "runs the tiled FP32 kernel.",
      "covariance.cl:cov_gram_u8_mma", "-DMMA_U8 -DMT -DU8 -DNV_INLINE_PTX -DVEC_X", "", true},
 };
 
@@ -75,6 +76,21 @@ int Covariance::defaultChunks(SampleType type, int bands, std::int64_t samples) 
     chunks = std::min(chunks, (samples + kStage - 1) / kStage);  // at least one stage each
     if (type == SampleType::U8)
         chunks = std::max(chunks, (samples + kMaxU8ChunkSamples - 1) / kMaxU8ChunkSamples);
+    return static_cast<int>(chunks);
+}
+
+int Covariance::u8StagedStages(int bands, std::int64_t pitch) const {
+    if (bands > kMaxStagedU8Bands || pitch % 16 != 0) return 0;
+    // One stage: every block's 32 rows of 64 samples (kernels/cov_gram_u8_staged.cl).
+    const std::uint64_t stageBytes = std::uint64_t((bands + 31) / 32) * 32 * 64;
+    return static_cast<int>(std::min<std::uint64_t>(3, cc_.info().localMemBytes / stageBytes));
+}
+
+int Covariance::stagedU8Chunks(std::int64_t samples) const {
+    // One work-group per compute unit: each holds every row, so the chunks are the only split.
+    std::int64_t chunks = std::max<std::int64_t>(1, cc_.info().computeUnits);
+    chunks = std::min(chunks, (samples + kStage - 1) / kStage);
+    chunks = std::max(chunks, (samples + kMaxU8ChunkSamples - 1) / kMaxU8ChunkSamples);
     return static_cast<int>(chunks);
 }
 
@@ -150,8 +166,11 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
     if (x.getInfo<CL_MEM_SIZE>() < std::size_t(bands) * std::size_t(pitch))
         throw Error("covariance: the buffer is smaller than " + std::to_string(bands) + " x " +
                     std::to_string(pitch) + " bytes");
-    const Plan p =
-        plan(chunks > 0 ? chunks : defaultChunks(SampleType::U8, bands, samples), samples, true);
+    if (chunks <= 0)
+        chunks = variant == CovarianceVariant::Tensor && u8StagedStages(bands, pitch) >= 2
+                     ? stagedU8Chunks(samples)
+                     : defaultChunks(SampleType::U8, bands, samples);
+    const Plan p = plan(chunks, samples, true);
     checkPartialsFit(cc_.info(), p.chunks, bands);
     const cl::Context& ctx = cc_.context();
     cl::CommandQueue& q = cc_.queue();
@@ -180,7 +199,17 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
 
     cl::Kernel gramKernel;
     cl::NDRange global, local;
-    if (variant == CovarianceVariant::Tensor) {
+    const int stagedStages = u8StagedStages(bands, pitch);
+    if (variant == CovarianceVariant::Tensor && stagedStages >= 2) {
+        const int blocks = (bands + 31) / 32;
+        gramKernel = kernels_.get(
+            "cov_gram_u8_staged.cl", "cov_gram_u8_staged",
+            " -DNB=" + std::to_string(blocks) + " -DSTAGES=" + std::to_string(stagedStages), &ptx_);
+        setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x,
+                job.partial, job.partialSums);
+        global = cl::NDRange(std::size_t(blocks) * 32, p.chunks);
+        local = cl::NDRange(std::size_t(blocks) * 32, 1);
+    } else if (variant == CovarianceVariant::Tensor) {
         std::string options = " -DU8 -DMMA_U8 -DMT=" + std::to_string(kTile);
         if (pitch % 16 == 0) options += " -DVEC_X";  // 16-byte loads need aligned rows
         gramKernel = kernels_.get("covariance.cl", "cov_gram_u8_mma", options, &ptx_);
@@ -192,8 +221,9 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
         global = cl::NDRange(pairCount * 16, std::size_t(p.chunks) * 16);
         local = cl::NDRange(16, 16);
     }
-    setGramArgs(gramKernel, bands, pitch, samples, p, x, job.noMu, job.pairs, job.partial,
-                job.partialSums);
+    if (stagedStages < 2 || variant != CovarianceVariant::Tensor)
+        setGramArgs(gramKernel, bands, pitch, samples, p, x, job.noMu, job.pairs, job.partial,
+                    job.partialSums);
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &job.first);
 
     cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");

@@ -59,6 +59,9 @@ struct GramU8Job {
 
 // Largest chunk whose 32-bit partial Gram sums cannot overflow (255^2 * chunk < 2^31).
 constexpr std::int64_t kMaxU8ChunkSamples = 33025;
+// cov-tensor on u8 holds every band of a chunk in local memory (kernels/cov_gram_u8_staged.cl)
+// up to this many bands, where rows are 16-byte aligned; beyond, it runs 64 x 64 tile pairs.
+constexpr int kMaxStagedU8Bands = 224;
 
 class Covariance {
   public:
@@ -88,6 +91,12 @@ class Covariance {
     int defaultChunks(SampleType type, int bands, std::int64_t samples) const;
 
     bool tensorActive() const { return ptx_.active(); }
+
+    // Local stages cov-tensor's all-bands u8 kernel runs with for this shape (at most 3), or 0
+    // where it does not run (too many bands, rows not 16-byte aligned, or below 2 stages of local
+    // memory); then its u8 chunks, by default: one per compute unit, exact, one stage at least.
+    int u8StagedStages(int bands, std::int64_t pitch) const;
+    int stagedU8Chunks(std::int64_t samples) const;
 
   private:
     ComputeContext& cc_;

@@ -40,7 +40,27 @@ int ceilDiv(int n, int m) {
     return (n + m - 1) / m;
 }
 
+// Row strides of the staged kernel's local tiles (kernels/gemm_tf32_staged.cl, PAD4 / PAD8).
+int padTo4Mod8(int x) {
+    return x % 8 == 0 ? x + 4 : x;
+}
+int padTo8Mod16(int x) {
+    return x % 16 == 0 ? x + 8 : x;
+}
+
 }  // namespace
+
+bool tf32UsesStagedKernel(const GemmShape& s) {
+    return (s.transA ? s.m : s.k) % 4 == 0 && (s.transB ? s.k : s.n) % 4 == 0;
+}
+
+std::size_t tf32StageBytes(const GemmShape& s, const GemmTuning& t) {
+    const std::size_t a = s.transA ? std::size_t(t.blockK) * padTo8Mod16(t.blockM)
+                                   : std::size_t(t.blockM) * padTo4Mod8(t.blockK);
+    const std::size_t b = s.transB ? std::size_t(t.blockN) * padTo4Mod8(t.blockK)
+                                   : std::size_t(t.blockK) * padTo8Mod16(t.blockN);
+    return (a + b) * sizeof(float);
+}
 
 const LinalgVariantInfo& gemmVariantInfo(GemmVariant variant) {
     return kVariants[static_cast<int>(variant)];
@@ -77,6 +97,12 @@ std::string Gemm::ptxNote() const {
                          : "portable FP32 twin (this compiler does not take inline PTX)";
 }
 
+int Gemm::tf32Stages(const GemmShape& shape, const GemmTuning& tuning) const {
+    if (!tf32UsesStagedKernel(shape)) return 0;
+    const std::size_t bytes = tf32StageBytes(shape, resolved(GemmVariant::TensorTf32, tuning));
+    return int(std::min<std::size_t>(4, cc_.info().localMemBytes / bytes));
+}
+
 GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
     GemmTuning r = t;
     auto def = [](int& v, int d) {
@@ -99,8 +125,9 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
             break;
         case GemmVariant::TensorTf32:
             r.tile = 0, r.threadM = 0, r.threadN = 0;
+            // 64 x 64 warp tiles: the tuned pick at 4096^2 and 8192^2 on the H100 (docs/linalg.md).
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 16);
-            def(r.warpM, 64), def(r.warpN, 32);
+            def(r.warpM, 64), def(r.warpN, 64);
             break;
     }
     return r;
@@ -190,16 +217,27 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                     "and BK must be a multiple of 8");
             const int threads = 32 * (t.blockM / wm) * (t.blockN / wn);
             blockedChecks(threads);
-            const std::size_t localBytes =
-                2 *
-                (std::size_t(t.blockM) * (t.blockK + 4) + std::size_t(t.blockK) * (t.blockN + 8)) *
-                sizeof(float);
-            if (localBytes > dev.localMemBytes)
-                refuse("needs " + formatBytes(localBytes) + " of local memory, the device has " +
-                       formatBytes(dev.localMemBytes));
             options += d("WM", wm) + d("WN", wn);
-            kernel = kernels_.get("gemm.cl", "gemm_tf32", options, &ptx_);
-            local = cl::NDRange(threads);
+            if (tf32UsesStagedKernel(s)) {
+                const int stages = tf32Stages(s, t);
+                if (stages < 2)
+                    refuse("two stages of " + formatBytes(tf32StageBytes(s, t)) +
+                           " need more local memory than the device's " +
+                           formatBytes(dev.localMemBytes));
+                options += d("STAGES", stages);
+                if (s.m % t.blockM == 0 && s.n % t.blockN == 0 && s.k % t.blockK == 0)
+                    options += " -DFULL_TILES";
+                kernel = kernels_.get("gemm_tf32_staged.cl", "gemm_tf32_staged", options, &ptx_);
+            } else {
+                const std::size_t localBytes = 2 *
+                                               (std::size_t(t.blockM) * (t.blockK + 4) +
+                                                std::size_t(t.blockK) * (t.blockN + 8)) *
+                                               sizeof(float);
+                if (localBytes > dev.localMemBytes)
+                    refuse("needs " + formatBytes(localBytes) +
+                           " of local memory, the device has " + formatBytes(dev.localMemBytes));
+                kernel = kernels_.get("gemm.cl", "gemm_tf32", options, &ptx_);
+            }
             global =
                 cl::NDRange(std::size_t(ceilDiv(s.n, t.blockN)) * threads, ceilDiv(s.m, t.blockM));
             local = cl::NDRange(threads, 1);

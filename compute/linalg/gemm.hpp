@@ -2,6 +2,7 @@
 // Single-precision GEMM, C = alpha * op(A) * op(B) + beta * C, row-major and densely packed, any
 // M, N, K (kernels/gemm.cl). The variants are the course's road from one work-item per element
 // to tensor cores; gemmVariants() lists them in that order.
+#include <cstddef>
 #include <string>
 
 #include "compute/core/cl.hpp"
@@ -53,6 +54,12 @@ struct GemmTuning {
     std::string key() const;  // "BM=128 BN=128 BK=16 TM=8 TN=8", for bench rows
 };
 
+// gemm-tf32 runs kernels/gemm_tf32_staged.cl (cp.async stages, 2 to 4 as local memory allows)
+// where the stored rows of A and B are whole 16-byte chunks, gemm.cl's gemm_tf32 elsewhere.
+bool tf32UsesStagedKernel(const GemmShape& shape);
+// Local memory of one stage (a tile of A and of B, padded rows) of the staged kernel.
+std::size_t tf32StageBytes(const GemmShape& shape, const GemmTuning& tuning);
+
 class Gemm {
   public:
     explicit Gemm(ComputeContext& cc);
@@ -67,6 +74,10 @@ class Gemm {
     // Whether `variant` runs its tensor-core path here (false: its portable twin), with why.
     bool usesInlinePtx(GemmVariant variant) const;
     std::string ptxNote() const;
+
+    // Stages the staged TF32 kernel runs `shape` with (as many as local memory holds, at most 4;
+    // below 2 enqueue refuses), 0 where gemm.cl's gemm_tf32 runs it.
+    int tf32Stages(const GemmShape& shape, const GemmTuning& tuning = {}) const;
 
     // The tuning enqueue() uses once `tuning`'s zeros are filled with defaults.
     GemmTuning resolved(GemmVariant variant, const GemmTuning& tuning) const;

@@ -124,3 +124,62 @@ TEST(Covariance, ChunksKeepEveryComputeUnitBusyAndStayExact) {
     EXPECT_GE(chunks * 10, static_cast<int>(context().info().computeUnits));  // 10 tile pairs
     EXPECT_GE(std::int64_t(chunks) * kMaxU8ChunkSamples, 667418);
 }
+
+// cov-tensor's all-bands kernel (kernels/cov_gram_u8_staged.cl: up to 224 bands, 16-byte aligned
+// rows): 1 band, primes, a partial last row block, samples not a multiple of the 64-sample stage
+// or of 16, and the row padding filled with bytes that must not be counted.
+TEST(Covariance, StagedU8IsExactOnAwkwardShapes) {
+    struct Case {
+        int bands;
+        std::int64_t samples, pitch;
+        int chunks;
+    };
+    const Case cases[] = {{1, 2, 16, 0},       {3, 389, 400, 2},  {31, 1000, 1008, 3},
+                          {32, 4099, 4112, 0}, {33, 130, 144, 1}, {67, 257, 272, 2},
+                          {129, 700, 704, 3},  {200, 64, 64, 1},  {224, 1601, 1616, 4}};
+    Covariance cov(context());
+    for (const Case& c : cases) {
+        ASSERT_GE(cov.u8StagedStages(c.bands, c.pitch), 2) << c.bands << " bands";
+        const auto padded = randomBytes(std::size_t(c.bands) * c.pitch, c.bands * 7 + c.samples);
+        std::vector<std::uint8_t> packed;
+        for (int b = 0; b < c.bands; ++b)
+            packed.insert(packed.end(), padded.begin() + b * c.pitch,
+                          padded.begin() + b * c.pitch + c.samples);
+        cl::Buffer dx = upload(padded);
+        const GramU8 want = referenceGramU8(packed.data(), c.bands, c.samples);
+        const GramU8 got = cov.gramU8(CovarianceVariant::Tensor, dx, c.bands, c.samples, c.chunks,
+                                      nullptr, c.pitch);
+        EXPECT_EQ(got.sums, want.sums) << c.bands << " x " << c.samples << "; " << seedNote();
+        EXPECT_EQ(got.gram, want.gram) << c.bands << " x " << c.samples << "; " << seedNote();
+    }
+}
+
+TEST(Covariance, StagedU8AtTheOverflowLimitStaysExact) {
+    const int bands = 35;  // two row blocks, one of 3 rows
+    const std::int64_t samples = 2 * kMaxU8ChunkSamples + 17, pitch = (samples + 15) / 16 * 16;
+    std::vector<std::uint8_t> x(std::size_t(bands) * pitch, 255);
+    x[5] = 0;
+    std::vector<std::uint8_t> packed;
+    for (int b = 0; b < bands; ++b)
+        packed.insert(packed.end(), x.begin() + b * pitch, x.begin() + b * pitch + samples);
+    cl::Buffer dx = upload(x);
+    Covariance cov(context());
+    ASSERT_GE(cov.u8StagedStages(bands, pitch), 2);
+    const GramU8 got = cov.gramU8(CovarianceVariant::Tensor, dx, bands, samples, 1, nullptr, pitch);
+    const GramU8 want = referenceGramU8(packed.data(), bands, samples);
+    EXPECT_EQ(got.gram, want.gram);
+    EXPECT_EQ(got.sums, want.sums);
+}
+
+TEST(Covariance, StagedU8RunsWhereItsRowsFitAndFillsTheDevice) {
+    Covariance cov(context());
+    EXPECT_GE(cov.u8StagedStages(224, 667424), 2);
+    EXPECT_EQ(cov.u8StagedStages(kMaxStagedU8Bands + 1, 1024), 0);  // too many bands
+    EXPECT_EQ(cov.u8StagedStages(64, 1000), 0);                     // rows not 16-byte aligned
+    const int chunks = cov.stagedU8Chunks(667418);
+    EXPECT_GE(chunks, static_cast<int>(context().info().computeUnits));
+    EXPECT_GE(std::int64_t(chunks) * kMaxU8ChunkSamples, 667418);
+    EXPECT_EQ(cov.stagedU8Chunks(100), 2);  // at least one 64-sample stage per chunk
+    EXPECT_EQ(cov.stagedU8Chunks(10 * kMaxU8ChunkSamples),
+              std::max(10, static_cast<int>(context().info().computeUnits)));
+}

@@ -122,6 +122,77 @@ TEST(Gemm, SmallerTilesStillMatch) {
     check(GemmVariant::DoubleBuffered, {128, 64, 24, false, true}, 2, 0, t);  // whole tiles
 }
 
+// The staged TF32 kernel (cp.async stages; gemm-tf32 wherever the stored rows of A and B are
+// multiples of 4 floats) at awkward shapes: M = 1, primes, K not a multiple of BK, M >> N, each
+// transpose, with the tile configurations that give 2, 3 and 4 stages on a 48 KiB device.
+TEST(Gemm, StagedTf32MatchesOnAwkwardShapes) {
+    const Case shapes[] = {
+        {1, 4, 4, false, false},      {131, 12, 36, false, false}, {7, 20, 44, false, false},
+        {523, 4, 28, false, false},  // M >> N
+        {12, 8, 20, true, false},     {37, 41, 44, false, true},   {36, 29, 52, true, true},
+        {67, 132, 100, false, false}, {260, 136, 40, true, true},
+    };
+    for (const Case& c : shapes)
+        ASSERT_TRUE(tf32UsesStagedKernel({c.m, c.n, c.k, c.ta, c.tb}));
+    // 2, 3 and 4 stages of 48 KiB on NVIDIA (4 on PoCL), and a tile smaller than a chunk round.
+    const int configs[][5] = {
+        {128, 128, 16, 64, 64}, {64, 128, 16, 32, 64}, {128, 128, 8, 64, 32}, {32, 16, 8, 16, 8}};
+    for (const auto& cfg : configs) {
+        GemmTuning t;
+        t.blockM = cfg[0], t.blockN = cfg[1], t.blockK = cfg[2], t.warpM = cfg[3], t.warpN = cfg[4];
+        for (const Case& c : shapes) {
+            SCOPED_TRACE(t.key());
+            EXPECT_GE(Gemm(context()).tf32Stages({c.m, c.n, c.k, c.ta, c.tb}, t), 2);
+            check(GemmVariant::TensorTf32, c, 1.0f, 0.0f, t);
+        }
+        check(GemmVariant::TensorTf32, {45, 28, 12, false, false}, -0.5f, 2.0f, t);
+    }
+}
+
+// Whole tiles (FULL_TILES: no edge checks, paired stores of C) for every transpose, several K
+// tiles so the stages wrap around, and beta.
+TEST(Gemm, StagedTf32WholeTilesMatch) {
+    GemmTuning t;
+    t.blockM = 64, t.blockN = 64, t.blockK = 8, t.warpM = 32, t.warpN = 32;
+    for (bool ta : {false, true})
+        for (bool tb : {false, true})
+            check(GemmVariant::TensorTf32, {128, 64, 72, ta, tb}, 1.0f, 0.0f, t);
+    check(GemmVariant::TensorTf32, {64, 128, 40, false, false}, 3.0f, -1.0f, t);
+    check(GemmVariant::TensorTf32, {256, 128, 48, false, false}, 1.0f, 0.5f);  // defaults
+}
+
+TEST(Gemm, Tf32PicksItsKernelByRowAlignment) {
+    EXPECT_TRUE(tf32UsesStagedKernel({5, 8, 12}));
+    EXPECT_FALSE(tf32UsesStagedKernel({5, 8, 13}));  // A's rows: K
+    EXPECT_FALSE(tf32UsesStagedKernel({5, 9, 12}));  // B's rows: N
+    EXPECT_TRUE(tf32UsesStagedKernel({5, 9, 12, false, true}));
+    EXPECT_FALSE(tf32UsesStagedKernel({5, 8, 12, true, false}));  // A^T's rows: M
+    Gemm gemm(context());
+    EXPECT_EQ(gemm.tf32Stages({5, 8, 13}), 0);
+    // 128 x 128 x 16 A + B tiles with padded rows: 128 x 20 + 16 x 136 floats.
+    GemmTuning t;
+    t.blockM = 128, t.blockN = 128, t.blockK = 16, t.warpM = 64, t.warpN = 64;
+    EXPECT_EQ(tf32StageBytes({128, 128, 128}, t), (128u * 20 + 16 * 136) * 4);
+    EXPECT_EQ(tf32StageBytes({128, 128, 128, true, true}, t), (16u * 136 + 128 * 20) * 4);
+    const int expected = int(std::min<std::uint64_t>(
+        4, context().info().localMemBytes / tf32StageBytes({128, 128, 128}, t)));
+    EXPECT_EQ(gemm.tf32Stages({128, 128, 128}, t), expected);
+}
+
+// NVIDIA's compiler must take the staged kernel's PTX (cp.async, mma.sync): a refusal would
+// otherwise turn every later build portable without a word.
+TEST(Gemm, StagedTf32BuildsWithInlinePtxWhereOffered) {
+    if (!context().info().hasExtension("cl_nv_compiler_options"))
+        GTEST_SKIP() << "no inline PTX on this device";
+    Gemm gemm(context());
+    check(GemmVariant::TensorTf32, {128, 128, 64, false, false}, 1.0f, 0.0f);
+    const GemmShape s{128, 128, 64};
+    cl::Buffer a = upload(randomFloats(128 * 64, 5)), b = upload(randomFloats(64 * 128, 6)),
+               c = upload(std::vector<float>(128 * 128));
+    gemm.enqueue(GemmVariant::TensorTf32, s, 1.0f, a, b, 0.0f, c);
+    EXPECT_TRUE(gemm.usesInlinePtx(GemmVariant::TensorTf32)) << gemm.ptxNote();
+}
+
 TEST(Gemm, BetaZeroNeverReadsC) {
     const GemmShape s{5, 6, 7};
     const auto a = randomFloats(35, 11), b = randomFloats(42, 12);

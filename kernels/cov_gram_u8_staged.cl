@@ -1,0 +1,207 @@
+// The u8 Gram matrix of up to 224 bands on tensor cores, every sample read once
+// (compute/linalg/covariance.cpp: cov-tensor where bands <= 224 and rows are 16-byte aligned;
+// covariance.cl's cov_gram_u8_mma takes the rest). One work-group per chunk of samples holds all
+// NB x 32 rows of the chunk (rows past `bands` are zeros) in STAGES local stages of 64 samples,
+// filled with cp.async 16-byte copies; it writes the chunk's partial Gram matrix (u32, exact:
+// chunks <= 33,025 samples) and row sums, which covariance.cl's cov_reduce_partials adds.
+//
+// The Gram matrix is cut into NB x NB blocks of 32 x 32, of which the NB (NB + 1) / 2 with
+// I <= J are needed. Warp w multiplies row block w by blocks w, w + 1, ..., w + NB / 2 (mod NB):
+// every unordered pair of blocks once (for even NB the pair at distance NB / 2 only from the lower
+// warp), and block w's fragments are loaded once per stage for all of its tiles. A tile whose
+// partner comes before w is the transpose of an upper block and is stored transposed. The row
+// sums come from one more MMA per 16 rows against a B of ones.
+//
+// Fragments (PTX ISA, mma.m16n8k32 u8): a lane (g, t) holds k bytes 4t..4t+3 and 16+4t..19+4t of
+// rows g and g + 8 (A) and of column g (B). Both operands are rows of X and a dot product does
+// not care about the order of its terms, so a lane loads the 16 samples 16t..16t+15 of its row as
+// one uint4 and uses bytes 0-7 for one MMA and 8-15 for the next, A and B alike (as
+// cov_gram_u8_mma does). A quarter-warp's 16-byte reads cover two whole 64-byte rows: no bank
+// conflicts without padding. Without NV_INLINE_PTX each lane computes the same accumulators with
+// integer multiply-adds over the same stages (the portable twin).
+
+#include "common/mma_fragment.clh"   // mmaAccRow, mmaAccCol
+#include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
+#include "common/nv_inline_ptx.clh"  // MMA_U8_M16N8K32
+
+#define KS 64                          // samples per stage
+#define ROWS (NB * 32)                 // rows held (bands rounded up to whole blocks)
+#define NT (NB * 32)                   // work-items: one warp per row block
+#define TILES (NB / 2 + 1)             // blocks per warp (for an even NB, half the warps have one less)
+// Only an even NB leaves tiles absent (else the checks fold away and the tile loop has no branch).
+#define TILES_MAY_BE_ABSENT (NB % 2 == 0)
+#define STAGE_UINT4 (ROWS * KS / 16)   // one stage: ROWS rows of four uint4
+
+#if STAGES == 2
+#define WAIT_FOR_OLDEST_STAGE() CP_ASYNC_WAIT(0)
+#elif STAGES == 3
+#define WAIT_FOR_OLDEST_STAGE() CP_ASYNC_WAIT(1)
+#elif STAGES == 4
+#define WAIT_FOR_OLDEST_STAGE() CP_ASYNC_WAIT(2)
+#else
+#error STAGES must be 2, 3 or 4
+#endif
+
+// The stage of samples [s, s + KS) of the chunk ending at s1: work-item tid copies column chunk
+// tid % 4 of rows tid / 4 + 8 NB q; rows past `bands` and samples past s1 are zero-filled.
+inline void stageSamples(__local uint4* stage, __global const uchar* X, int bands, int pitch,
+                         long s, long s1, int tid) {
+    const int col = (tid & 3) * 16;
+    const long left = s1 - (s + col);
+    const int bytes = left >= 16 ? 16 : left > 0 ? (int)left : 0;
+#pragma unroll
+    for (int q = 0; q < ROWS * 4 / NT; ++q) {
+        const int row = (tid >> 2) + q * (NT / 4);
+        const bool inside = row < bands && bytes > 0;
+        __global const uchar* src = X + (size_t)row * pitch + s + col;
+        cp_async16_bytes(stage + row * 4 + (tid & 3), inside ? src : X, inside ? bytes : 0);
+    }
+    cp_async_commit();
+}
+
+__kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged(
+    int bands, int pitch, long samples, int chunkLen, __global const uchar* X,
+    __global uint* partial, __global uint* partialSums) {
+    __local uint4 smem[STAGES * STAGE_UINT4];
+    const int tid = get_local_id(0), lane = tid & 31, w = tid >> 5;
+    const int g = lane >> 2, t = lane & 3;
+    const int chunk = get_group_id(1);
+    const long s0 = (long)chunk * chunkLen;
+    const long s1 = min(samples, s0 + chunkLen);
+    const int stages = (int)((s1 - s0 + KS - 1) / KS);
+
+    int partner[TILES];  // the column block of each of this warp's tiles (-1: none)
+#pragma unroll
+    for (int d = 0; d < TILES; ++d)
+        partner[d] = (NB % 2 == 0 && d == NB / 2 && w >= NB / 2) ? -1 : (w + d) % NB;
+
+    uint acc[TILES][2][4][4];
+    uint ones[2][4];  // row sums (columns all alike)
+#pragma unroll
+    for (int d = 0; d < TILES; ++d)
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int b = 0; b < 4; ++b)
+#pragma unroll
+                for (int q = 0; q < 4; ++q)
+                    acc[d][a][b][q] = 0;
+#pragma unroll
+    for (int a = 0; a < 2; ++a)
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+            ones[a][q] = 0;
+
+#pragma unroll
+    for (int st = 0; st < STAGES - 1; ++st) {
+        if (st < stages)
+            stageSamples(smem + st * STAGE_UINT4, X, bands, pitch, s0 + (long)st * KS, s1, tid);
+        else
+            cp_async_commit();
+    }
+    // The lane's rows in a stage: A rows w*32 + a*16 + g (+8), B rows partner*32 + b*8 + g; its
+    // 16-byte column t.
+    const int aRow = w * 32 + g;
+    int readStage = 0, writeStage = STAGES - 1;
+    for (int k = 0; k < stages; ++k) {
+        WAIT_FOR_OLDEST_STAGE();
+        barrier(CLK_LOCAL_MEM_FENCE);  // the stage refilled next was read by every warp last round
+        const int next = k + STAGES - 1;
+        if (next < stages)
+            stageSamples(smem + writeStage * STAGE_UINT4, X, bands, pitch, s0 + (long)next * KS,
+                         s1, tid);
+        else
+            cp_async_commit();
+        writeStage = writeStage == STAGES - 1 ? 0 : writeStage + 1;
+        __local const uint4* stage = smem + readStage * STAGE_UINT4;
+        readStage = readStage == STAGES - 1 ? 0 : readStage + 1;
+
+#ifdef NV_INLINE_PTX
+        uint4 av[2][2];
+#pragma unroll
+        for (int a = 0; a < 2; ++a) {
+            av[a][0] = stage[(aRow + a * 16) * 4 + t];
+            av[a][1] = stage[(aRow + a * 16 + 8) * 4 + t];
+        }
+        const uint one = 0x01010101u;
+#pragma unroll
+        for (int a = 0; a < 2; ++a) {
+            MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].x,
+                            av[a][1].x, av[a][0].y, av[a][1].y, one, one);
+            MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].z,
+                            av[a][1].z, av[a][0].w, av[a][1].w, one, one);
+        }
+#pragma unroll
+        for (int d = 0; d < TILES; ++d) {
+            if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
+            uint4 bv[4];
+#pragma unroll
+            for (int b = 0; b < 4; ++b)
+                bv[b] = stage[(partner[d] * 32 + b * 8 + g) * 4 + t];
+#pragma unroll
+            for (int a = 0; a < 2; ++a)
+#pragma unroll
+                for (int b = 0; b < 4; ++b) {
+                    MMA_U8_M16N8K32(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2],
+                                    acc[d][a][b][3], av[a][0].x, av[a][1].x, av[a][0].y,
+                                    av[a][1].y, bv[b].x, bv[b].y);
+                    MMA_U8_M16N8K32(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2],
+                                    acc[d][a][b][3], av[a][0].z, av[a][1].z, av[a][0].w,
+                                    av[a][1].w, bv[b].z, bv[b].w);
+                }
+        }
+#else
+        // Lane (g, t) owns rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 tile.
+        __local const uchar* bytes = (__local const uchar*)stage;
+        for (int a = 0; a < 2; ++a)
+            for (int q = 0; q < 4; ++q) {
+                const int r = mmaAccRow(w * 32 + a * 16, g, q);
+                uint sum = ones[a][q];
+                for (int e = 0; e < KS; ++e)
+                    sum += bytes[r * KS + e];
+                ones[a][q] = sum;
+            }
+        for (int d = 0; d < TILES; ++d) {
+            if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
+            for (int a = 0; a < 2; ++a)
+                for (int b = 0; b < 4; ++b)
+                    for (int q = 0; q < 4; ++q) {
+                        const int r = mmaAccRow(w * 32 + a * 16, g, q);
+                        const int c = mmaAccCol(partner[d] * 32 + b * 8, t, q);
+                        uint sum = acc[d][a][b][q];
+                        for (int e = 0; e < KS; ++e)
+                            sum += (uint)bytes[r * KS + e] * (uint)bytes[c * KS + e];
+                        acc[d][a][b][q] = sum;
+                    }
+        }
+#endif
+    }
+    CP_ASYNC_WAIT(0);  // only empty groups can be left; none may outlive the work-group
+
+    __global uint* out = partial + (size_t)chunk * bands * bands;
+#pragma unroll
+    for (int d = 0; d < TILES; ++d) {
+        if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
+        const bool transposed = partner[d] < w;  // the upper block is (partner, w)
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int b = 0; b < 4; ++b)
+#pragma unroll
+                for (int q = 0; q < 4; ++q) {
+                    const int i = mmaAccRow(w * 32 + a * 16, g, q);
+                    const int j = mmaAccCol(partner[d] * 32 + b * 8, t, q);
+                    if (i < bands && j < bands)
+                        out[transposed ? (size_t)j * bands + i : (size_t)i * bands + j] =
+                            acc[d][a][b][q];
+                }
+    }
+    if (t == 0)  // ones[a][0] (row g) and ones[a][2] (row g + 8): every column holds the sum
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int i = w * 32 + a * 16 + g + 8 * h;
+                if (i < bands) partialSums[(size_t)chunk * bands + i] = ones[a][2 * h];
+            }
+}
