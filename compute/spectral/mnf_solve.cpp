@@ -3,9 +3,13 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <future>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "common/error.hpp"
 
@@ -82,76 +86,186 @@ MnfBasis solveAll(const std::vector<double>& noiseCov, const std::vector<double>
     return basis;
 }
 
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The threads the eigenvectors are split over: one per five wanted vectors (fewer is not worth a
+// thread), at most four and at most the cores there are.
+int vectorThreads(int vectors) {
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    return std::clamp(vectors / 5, 1, std::min(4, cores));
+}
+
+// The wanted eigenvectors of group [first, first + count) of the ascending wanted eigenvalues
+// `w`, into columns of `z` (B x count, column-major): inverse iteration on the tridiagonal form
+// (d, e), then back through the Householder reflections (a, tau: dormtr) and U (dtrtrs).
+// Returns 0, or the LAPACK routine that failed and its info.
+struct GroupFailure {
+    const char* routine = nullptr;
+    lapack_int info = 0;
+};
+GroupFailure solveGroup(int bands, const std::vector<double>& d, const std::vector<double>& e,
+                        const double* w, int count, const std::vector<double>& a,
+                        const std::vector<double>& tau, const std::vector<double>& u, double* z) {
+    // One block (iblock all 1, isplit n): inverse iteration needs no splitting to be right.
+    std::vector<lapack_int> iblock(std::size_t(count), 1), isplit(1, bands);
+    std::vector<lapack_int> ifail(std::size_t(count), 0);
+    lapack_int info = LAPACKE_dstein(LAPACK_COL_MAJOR, bands, d.data(), e.data(), count, w,
+                                     iblock.data(), isplit.data(), z, bands, ifail.data());
+    if (info != 0) return {"dstein", info};
+    info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, count, a.data(), bands,
+                          tau.data(), z, bands);
+    if (info != 0) return {"dormtr", info};
+    info = LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', bands, count, u.data(), bands, z, bands);
+    if (info != 0) return {"dtrtrs", info};
+    return {};
+}
+
 // Every eigenvalue but only the first `vectors` eigenvectors: C_N = U^T U (dpotrf), the standard
-// problem U^-T C_D U^-1 (dsygst), its tridiagonal form (dsytrd), all eigenvalues from it
-// (dsterf), the top `vectors` eigenvectors by MRRR (dstemr), back through the Householder
-// reflections (dormtr) and U (dtrtrs: T = U^-1 Z). What dsygvd spends on the other B - vectors
-// back-transformations is saved.
+// problem U^-T C_D U^-1 (dsygst or `reduce`), its tridiagonal form (dsytrd), every eigenvalue from
+// it (dsterf), the top `vectors` eigenvectors by inverse iteration (dstein) with those values as
+// shifts, back through the Householder reflections (dormtr) and U (dtrtrs: T = U^-1 Z), the
+// eigenvectors in groups on a few threads (started before dsytrd, so their start-up is hidden).
+// What dsygvd spends on the other B - vectors eigenvectors is saved.
 MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                      int bands, int vectors) {
+                      int bands, int vectors, const MnfReduce& reduce, MnfSolveTimings& t) {
     const std::size_t B = std::size_t(bands), V = std::size_t(vectors);
     std::vector<double> a = dataCov, u = noiseCov;
+    auto t0 = std::chrono::steady_clock::now();
     lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', bands, u.data(), bands);
     if (info > 0) notPositiveDefinite(info);
     if (info != 0) lapackFailed("dpotrf", info);
-    info = LAPACKE_dsygst(LAPACK_COL_MAJOR, 1, 'U', bands, a.data(), bands, u.data(), bands);
-    if (info != 0) lapackFailed("dsygst", info);
+    t.factorMs = msSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    if (reduce) {
+        reduce(u, a, bands);
+    } else {
+        info = LAPACKE_dsygst(LAPACK_COL_MAJOR, 1, 'U', bands, a.data(), bands, u.data(), bands);
+        if (info != 0) lapackFailed("dsygst", info);
+    }
+    t.reduceMs = msSince(t0);
+
+    // The helper threads wait for the groups; `go` is set once they are known (or the solve
+    // failed: no groups), and every thread is joined before anything below can leave.
+    const int threads = vectorThreads(vectors);
     std::vector<double> d(B), e(std::max<std::size_t>(B, 1)), tau(std::max<std::size_t>(B, 1));
+    std::vector<double> all, w, z(B * V);
+    std::vector<int> first;  // group g: wanted values first[g] .. first[g + 1] - 1
+    std::vector<GroupFailure> failures(std::size_t(threads), GroupFailure{});
+    std::mutex mutex;
+    std::condition_variable ready;
+    bool go = false;
+    auto runGroup = [&](int g) {
+        if (g + 1 >= int(first.size())) return;
+        const int count = first[g + 1] - first[g];
+        failures[g] = solveGroup(bands, d, e, w.data() + first[g], count, a, tau, u,
+                                 z.data() + std::size_t(first[g]) * B);
+    };
+    std::vector<std::thread> helpers;
+    struct Release {
+        std::mutex& m;
+        std::condition_variable& cv;
+        bool& go;
+        std::vector<std::thread>& helpers;
+        ~Release() {
+            {
+                std::lock_guard lock(m);
+                go = true;
+            }
+            cv.notify_all();
+            for (std::thread& h : helpers)
+                h.join();
+        }
+    } release{mutex, ready, go, helpers};
+    for (int g = 1; g < threads; ++g)
+        helpers.emplace_back([&, g] {  // OpenBLAS's thread count is global: solveMnf set it
+            {
+                std::unique_lock lock(mutex);
+                ready.wait(lock, [&] { return go; });
+            }
+            runGroup(g);
+        });
+
+    t0 = std::chrono::steady_clock::now();
     info = LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'U', bands, a.data(), bands, d.data(), e.data(),
                           tau.data());
     if (info != 0) lapackFailed("dsytrd", info);
-    // Every eigenvalue (dsterf) on a second thread while this one finds the eigenvectors: the
-    // two need only the tridiagonal form, and each is a third of the solve.
-    std::vector<double> all = d, off = e;
-    std::future<lapack_int> values = std::async(
-        std::launch::async, [&] { return LAPACKE_dsterf(bands, all.data(), off.data()); });
-    // Waits for the values before anything below can throw (the thread uses `all` and `off`).
-    struct JoinValues {
-        std::future<lapack_int>& f;
-        ~JoinValues() {
-            if (f.valid()) f.wait();
-        }
-    } join{values};
-    // dstemr overwrites d and e; its e needs B entries (the last is workspace).
-    std::vector<double> top(B), z(B * V);
-    std::vector<lapack_int> support(2 * V);
-    lapack_int found = 0;
-    lapack_logical tryRac = 1;
-    info = LAPACKE_dstemr(LAPACK_COL_MAJOR, 'V', 'I', bands, d.data(), e.data(), 0, 0,
-                          bands - vectors + 1, bands, &found, top.data(), z.data(), bands,
-                          lapack_int(V), support.data(), &tryRac);
-    if (info != 0) lapackFailed("dstemr", info);
-    if (found != vectors) lapackFailed("dstemr", -1000 - found);
-    info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, vectors, a.data(), bands,
-                          tau.data(), z.data(), bands);
-    if (info != 0) lapackFailed("dormtr", info);
-    info = LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', bands, vectors, u.data(), bands,
-                          z.data(), bands);
-    if (info != 0) lapackFailed("dtrtrs", info);
-    info = values.get();
+    t.tridiagonalMs = msSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    all = d;
+    std::vector<double> off = e;
+    info = LAPACKE_dsterf(bands, all.data(), off.data());
     if (info != 0) lapackFailed("dsterf", info);
+    t.valuesMs = msSince(t0);
+
+    t0 = std::chrono::steady_clock::now();
+    w.assign(all.end() - vectors, all.end());  // the wanted values, ascending
+    double norm = 0;                           // dstein's: the largest row sum of |T|
+    for (std::size_t i = 0; i < B; ++i)
+        norm = std::max(norm, std::abs(d[i]) + (i > 0 ? std::abs(e[i - 1]) : 0.0) +
+                                  (i + 1 < B ? std::abs(e[i]) : 0.0));
+    first = {0};
+    for (int split : eigenvectorSplits(w, norm, threads))
+        first.push_back(split);
+    first.push_back(vectors);
+    {
+        std::lock_guard lock(mutex);
+        go = true;
+    }
+    ready.notify_all();
+    runGroup(0);
+    for (std::thread& h : helpers)
+        h.join();
+    helpers.clear();
+    t.vectorsMs = msSince(t0);
+    t.threads = int(first.size()) - 1;
+    for (const GroupFailure& f : failures)
+        if (f.routine) lapackFailed(f.routine, f.info);
+
     MnfBasis basis;
     basis.bands = bands;
     basis.vectors = vectors;
     basis.eigenvalues.assign(all.rbegin(), all.rend());
     basis.transform.resize(B * V);
-    for (std::size_t j = 0; j < V; ++j)  // dstemr's order is ascending too
+    for (std::size_t j = 0; j < V; ++j)  // ascending too: reverse
         copySigned(z.data() + (V - 1 - j) * B, B, basis.transform.data() + j * B);
     return basis;
 }
 
 }  // namespace
 
+std::vector<int> eigenvectorSplits(const std::vector<double>& ascending, double norm, int groups) {
+    const int n = int(ascending.size());
+    const double apart = 1e-3 * norm;  // dstein's ORTOL
+    std::vector<int> splits;
+    for (int g = 1; g < groups; ++g) {
+        const int ideal = int((std::int64_t(n) * g + groups / 2) / groups);
+        // The allowed index nearest the ideal one, after the last split.
+        int best = -1;
+        for (int k = (splits.empty() ? 0 : splits.back()) + 1; k < n; ++k)
+            if (ascending[k] - ascending[k - 1] > apart &&
+                (best < 0 || std::abs(k - ideal) < std::abs(best - ideal)))
+                best = k;
+        if (best > 0 && (splits.empty() || best > splits.back())) splits.push_back(best);
+    }
+    return splits;
+}
+
 MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                  int bands, int vectors) {
+                  int bands, int vectors, const MnfReduce& reduce, MnfSolveTimings* timings) {
     const std::size_t B = std::size_t(bands);
     if (bands < 1 || noiseCov.size() != B * B || dataCov.size() != B * B)
         throw Error("MNF: covariances must be bands x bands");
     if (vectors < 0 || vectors > bands)
         throw Error("MNF: eigenvectors must be 0 (all) to " + std::to_string(bands));
     const SingleBlasThread oneThread(bands < kSingleThreadBands);
-    if (vectors == 0 || vectors == bands) return solveAll(noiseCov, dataCov, bands);
-    return solvePartial(noiseCov, dataCov, bands, vectors);
+    MnfSolveTimings t;
+    MnfBasis basis = vectors == 0 || vectors == bands
+                         ? solveAll(noiseCov, dataCov, bands)
+                         : solvePartial(noiseCov, dataCov, bands, vectors, reduce, t);
+    if (timings) *timings = t;
+    return basis;
 }
 
 std::vector<double> denoiseMatrix(const MnfBasis& basis, const std::vector<double>& noiseCov,

@@ -1,13 +1,17 @@
 #pragma once
-// Steps 3, 5, 6 and 7 of MNF on the CPU in double: the generalized symmetric eigenproblem
+// Steps 3, 5, 6 and 7 of MNF in double: the generalized symmetric eigenproblem
 // C_D t = lambda C_N t, in one LAPACKE_dsygvd call (itype 1) when every eigenvector is wanted, else
 // through its steps with only the wanted eigenvectors back-transformed (every eigenvalue either
-// way: the lab plots them). Problems of fewer than 512 bands run on one OpenBLAS thread. It
-// returns T with T^T C_N T = I,
+// way: the lab plots them). On that route the reduction C_adj = U^-T C_D U^-1 (C_N = U^T U) can be
+// handed to the caller (SpectralMnf does it on the device in FP64), every eigenvalue comes from
+// dsterf and the wanted eigenvectors from inverse iteration (dstein) split over a few threads, each
+// taking its share through the back-transformations. Problems of fewer than 512 bands run on one
+// OpenBLAS thread per solving thread. It returns T with T^T C_N T = I,
 // the same T as P V of the paper (P = U D^-1/2 from C_N = U D U^T, V from P^T C_D P) up to the
 // sign of each column, and the eigenvalues lambda = 1 + SNR of each component.
 // Conventions: eigenvalues descending; each column of T has its largest-magnitude entry positive
 // (the first such entry on a tie), so results from different solvers can be compared.
+#include <functional>
 #include <vector>
 
 namespace clviz {
@@ -24,11 +28,34 @@ struct MnfBasis {
     }
 };
 
+// Step 5 given C_N = U^T U (U upper triangular, column-major, bands x bands): `a` holds C_D on
+// entry and must hold C_adj = U^-T C_D U^-1 (its upper triangle at least) on return.
+using MnfReduce =
+    std::function<void(const std::vector<double>& u, std::vector<double>& a, int bands)>;
+
+// Host wall time of the partial route's parts, ms (zero on the dsygvd route).
+struct MnfSolveTimings {
+    double factorMs = 0;       // dpotrf of C_N
+    double reduceMs = 0;       // C_adj (dsygst, or the caller's MnfReduce)
+    double tridiagonalMs = 0;  // dsytrd
+    double valuesMs = 0;       // dsterf: every eigenvalue
+    double vectorsMs = 0;      // dstein, dormtr, dtrtrs for the wanted eigenvectors (threads)
+    int threads = 0;           // the threads the eigenvectors were split over
+};
+
 // Solves for the basis with the first `vectors` eigenvectors (0: all). Both covariances are
-// bands x bands, symmetric (row-major or column-major alike). Throws clviz::Error when C_N is not
-// positive definite (a constant band, or fewer noise pixels than bands) or LAPACK fails otherwise.
+// bands x bands, symmetric (row-major or column-major alike). `reduce`, when given, does step 5
+// on the partial route instead of dsygst. Throws clviz::Error when C_N is not positive definite (a
+// constant band, or fewer noise pixels than bands) or LAPACK fails otherwise.
 MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                  int bands, int vectors = 0);
+                  int bands, int vectors = 0, const MnfReduce& reduce = {},
+                  MnfSolveTimings* timings = nullptr);
+
+// Where the wanted eigenvalues (ascending, as dstein takes them) may be split between threads
+// without changing dstein's result: between two values further apart than its reorthogonalisation
+// distance 1e-3 * `norm` (the tridiagonal matrix's 1-norm), nearest to equal shares. Returns the
+// first index of each group after the first, at most `groups` - 1 of them. For the tests.
+std::vector<int> eigenvectorSplits(const std::vector<double>& ascending, double norm, int groups);
 
 // The bands x bands matrix (column-major) that denoises a centred pixel keeping the first k
 // components: D_k = C_N T_k T_k^T, since T^-T = C_N T. D_bands is the identity. k is clamped to

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "compute/spectral/blas_core.hpp"
 #include "compute/spectral/mnf_solve.hpp"
 #include "compute/spectral/reference.hpp"
 #include "compute/spectral/scene.hpp"
@@ -113,4 +114,63 @@ TEST(MnfSolve, OpenBlasThreadCountIsRestored) {
     solveMnf(st.noiseCov, st.dataCov, 5, 2);
     EXPECT_EQ(openblas_get_num_threads(), 2);
     openblas_set_num_threads(before);
+}
+
+TEST(BlasCore, PreAvxFallbacksAreReplacedWhereTheCpuAllows) {
+    EXPECT_EQ(betterBlasCore("Prescott", true, true), "SkylakeX");
+    EXPECT_EQ(betterBlasCore("prescott", true, false), "Haswell");
+    EXPECT_EQ(betterBlasCore("Nehalem", true, false), "Haswell");
+    EXPECT_EQ(betterBlasCore("Prescott", false, false), "");  // no better kernels to run
+    EXPECT_EQ(betterBlasCore("Haswell", true, true), "");     // a known model: left alone
+    EXPECT_EQ(betterBlasCore("SkylakeX", true, true), "");
+    EXPECT_EQ(betterBlasCore("Zen", true, false), "");
+}
+
+TEST(MnfSolve, EigenvectorSplitsKeepCloseValuesTogether) {
+    // Apart everywhere: equal shares.
+    EXPECT_EQ(eigenvectorSplits({1, 2, 3, 4, 5, 6, 7, 8}, 10, 4), (std::vector<int>{2, 4, 6}));
+    // 3, 3.005 and 3.009 are within 1e-3 * 10 of their neighbours: no split inside them.
+    EXPECT_EQ(eigenvectorSplits({1, 2, 3, 3.005, 3.009, 6}, 10, 2), (std::vector<int>{2}));
+    EXPECT_EQ(eigenvectorSplits({1, 1.001, 1.002, 1.003}, 10, 3), (std::vector<int>{}));
+    EXPECT_EQ(eigenvectorSplits({5}, 10, 4), (std::vector<int>{}));
+    EXPECT_EQ(eigenvectorSplits({1, 2, 3}, 10, 1), (std::vector<int>{}));
+}
+
+TEST(MnfSolve, ReductionHookIsUsedAndMatchesDsygst) {
+    // A caller's reduction (here U^-T C_D U^-1 by explicit triangular solves) gives the same basis
+    // as dsygst; a wrong one (C_D left as it is) gives another, so the hook is really used.
+    const int B = 13, m = 5;
+    const MnfStatistics st = statistics({23, 19, B}, 6);
+    const MnfBasis ref = solveMnf(st.noiseCov, st.dataCov, B, m);
+    int calls = 0;
+    const MnfReduce solves = [&](const std::vector<double>& u, std::vector<double>& a, int n) {
+        ++calls;
+        // a <- U^-T a (columns), then a <- a U^-1 (rows), by substitution.
+        for (int c = 0; c < n; ++c)
+            for (int i = 0; i < n; ++i) {
+                double s = a[std::size_t(c) * n + i];
+                for (int k = 0; k < i; ++k)
+                    s -= u[std::size_t(i) * n + k] * a[std::size_t(c) * n + k];
+                a[std::size_t(c) * n + i] = s / u[std::size_t(i) * n + i];
+            }
+        for (int r = 0; r < n; ++r)
+            for (int j = 0; j < n; ++j) {
+                double s = a[std::size_t(j) * n + r];
+                for (int k = 0; k < j; ++k)
+                    s -= a[std::size_t(k) * n + r] * u[std::size_t(j) * n + k];
+                a[std::size_t(j) * n + r] = s / u[std::size_t(j) * n + j];
+            }
+    };
+    MnfSolveTimings t;
+    const MnfBasis hooked = solveMnf(st.noiseCov, st.dataCov, B, m, solves, &t);
+    EXPECT_EQ(calls, 1);
+    EXPECT_GE(t.threads, 1);
+    for (int j = 0; j < B; ++j)
+        EXPECT_NEAR(hooked.eigenvalues[j], ref.eigenvalues[j], 1e-10 * ref.eigenvalues[0]);
+    for (int j = 0; j < m; ++j)
+        for (int b = 0; b < B; ++b)
+            EXPECT_NEAR(hooked.at(b, j), ref.at(b, j), 1e-8 * std::abs(ref.at(0, 0)) + 1e-12);
+    const MnfReduce none = [](const std::vector<double>&, std::vector<double>&, int) {};
+    const MnfBasis wrong = solveMnf(st.noiseCov, st.dataCov, B, m, none);
+    EXPECT_GT(std::abs(wrong.eigenvalues[0] - ref.eigenvalues[0]), 1e-3 * ref.eigenvalues[0]);
 }
