@@ -54,7 +54,18 @@ std::vector<double> noiseFromStackedGram(const GramU8& g, int bands, std::int64_
 }
 
 SpectralMnf::SpectralMnf(ComputeContext& cc)
-    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)) {}
+    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)), reduce_(cc) {}
+
+bool SpectralMnf::deviceReduceUsed(int bands) {
+    return deviceReduce_ && MnfDeviceReduce::supported(cc_, bands);
+}
+
+MnfReduce SpectralMnf::reducer() {
+    if (!deviceReduceUsed(shape_.bands)) return {};
+    return [this](const std::vector<double>& u, std::vector<double>& a, int bands) {
+        reduce_.reduce(u, a, bands);
+    };
+}
 
 SpectralMnf::~SpectralMnf() = default;
 
@@ -181,10 +192,15 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     for (double& v : noise.covariance)
         v *= scale;
 
+    timings_.covariancesWallMs = msSince(t0);
+
     // Steps 3, 5-7.
     const auto te = std::chrono::steady_clock::now();
-    result_.basis = solveMnf(noise.covariance, data.covariance, B, vectors);
+    const MnfReduce reduce = reducer();
+    result_.basis =
+        solveMnf(noise.covariance, data.covariance, B, vectors, reduce, &timings_.eigen);
     timings_.eigenMs = msSince(te);
+    timings_.reduceDeviceMs = reduce ? reduce_.deviceMs() : 0.0;
     result_.estimate = estimate;
     result_.noiseRect = rect;
     result_.mean = data.mean;
@@ -193,7 +209,9 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     std::vector<float> mu(result_.mean.begin(), result_.mean.end());
     if (!mean_() || mean_.getInfo<CL_MEM_SIZE>() < mu.size() * sizeof(float))
         mean_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, mu.size() * sizeof(float));
+    const auto tm = std::chrono::steady_clock::now();
     cc_.queue().enqueueWriteBuffer(mean_, CL_TRUE, 0, mu.size() * sizeof(float), mu.data());
+    timings_.meansUploadMs = msSince(tm);
     timings_.wallMs = msSince(t0);
     return result_;
 }
@@ -237,12 +255,14 @@ void SpectralMnf::transform(int m) {
     if (result_.basis.bands == 0) throw Error("MNF: transform before run()");
     const int B = shape_.bands;
     if (m < 1 || m > B) throw Error("MNF: components must be 1 to " + std::to_string(B));
+    const auto t0 = std::chrono::steady_clock::now();
     ensureVectors(m);
     std::vector<float> w(std::size_t(m) * B);  // T_m^T, row-major m x B
     for (int c = 0; c < m; ++c)
         for (int b = 0; b < B; ++b)
             w[std::size_t(c) * B + b] = float(result_.basis.at(b, c));
     timings_.transformMs = project(w, std::vector<float>(std::size_t(m), 0.0f), m, components_);
+    timings_.transformWallMs = msSince(t0);
     componentsRows_ = m;
 }
 
@@ -271,7 +291,7 @@ void SpectralMnf::denoise(int k, const std::vector<int>& bands) {
 
 void SpectralMnf::ensureVectors(int count) {
     if (count <= result_.basis.vectors) return;
-    result_.basis = solveMnf(result_.noiseCov, result_.dataCov, shape_.bands);
+    result_.basis = solveMnf(result_.noiseCov, result_.dataCov, shape_.bands, 0, reducer());
 }
 
 std::vector<float> SpectralMnf::readComponents() {
