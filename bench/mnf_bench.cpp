@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include "bench/row_timing.hpp"
 #include "bench/suites.hpp"
@@ -22,6 +23,9 @@
 #include "compute/core/profiling.hpp"
 #include "compute/spectral/mnf.hpp"
 #include "compute/spectral/scene.hpp"
+
+// OpenBLAS's kernels (clviz-bench restarts with a better core where it fell back: blas_core.hpp).
+extern "C" char* openblas_get_corename(void);
 
 namespace clviz::bench {
 
@@ -145,6 +149,10 @@ void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchRepor
     if (estimates.empty()) estimates.push_back(NoiseEstimate::Diff);
     const std::vector<CubeShape> shapes =
         options.mnfShapes.empty() ? shapesFor(options) : options.mnfShapes;
+    const char* core = openblas_get_corename();
+    const char* forced = std::getenv("OPENBLAS_CORETYPE");
+    std::fprintf(stderr, "mnf: OpenBLAS runs its %s kernels (OPENBLAS_CORETYPE %s)\n",
+                 core ? core : "?", forced ? forced : "unset");
     const int warmup = options.quick ? 1 : options.warmup;
     const int repeats = options.quick ? 3 : options.repeats;
     int index = 0;

@@ -42,8 +42,10 @@ struct MnfTimings {
     double denoiseMs = 0;
     double wallMs = 0;  // host wall time of the last run() (all of steps 1-7, transfers included)
     // Host wall time of run()'s parts, ms: from its start until both covariances are on the host
-    // and centred (steps 1, 2, 4 and their reads), then the eigen step's parts (mnf_solve.hpp;
-    // reduce includes the device round trip when step 5 runs there), then the means' upload.
+    // and centred (steps 1, 2, 4 and their reads; less C_N's Cholesky factorisation, done while
+    // C_D is still computed and counted in eigenMs and eigen.factorMs), then the eigen step's parts
+    // (mnf_solve.hpp; reduce includes the device round trip when step 5 runs there), then the
+    // means' upload.
     double covariancesWallMs = 0, meansUploadMs = 0;
     MnfSolveTimings eigen;
     double reduceDeviceMs = 0;   // the device's share of eigen.reduceMs (0 on the host route)

@@ -111,8 +111,12 @@ GroupFailure solveGroup(int bands, const std::vector<double>& d, const std::vect
     // One block (iblock all 1, isplit n): inverse iteration needs no splitting to be right.
     std::vector<lapack_int> iblock(std::size_t(count), 1), isplit(1, bands);
     std::vector<lapack_int> ifail(std::size_t(count), 0);
-    lapack_int info = LAPACKE_dstein(LAPACK_COL_MAJOR, bands, d.data(), e.data(), count, w,
-                                     iblock.data(), isplit.data(), z, bands, ifail.data());
+    // The _work form: LAPACKE_dstein's NaN check reads `bands` eigenvalues where a group has fewer.
+    std::vector<double> work(5 * std::size_t(bands));
+    std::vector<lapack_int> iwork(static_cast<std::size_t>(bands), 0);
+    lapack_int info =
+        LAPACKE_dstein_work(LAPACK_COL_MAJOR, bands, d.data(), e.data(), count, w, iblock.data(),
+                            isplit.data(), z, bands, work.data(), iwork.data(), ifail.data());
     if (info != 0) return {"dstein", info};
     info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, count, a.data(), bands,
                           tau.data(), z, bands);
@@ -129,14 +133,14 @@ GroupFailure solveGroup(int bands, const std::vector<double>& d, const std::vect
 // eigenvectors in groups on a few threads (started before dsytrd, so their start-up is hidden).
 // What dsygvd spends on the other B - vectors eigenvectors is saved.
 MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                      int bands, int vectors, const MnfReduce& reduce, MnfSolveTimings& t) {
+                      int bands, int vectors, const MnfReduce& reduce,
+                      const std::vector<double>* noiseFactor, MnfSolveTimings& t) {
     const std::size_t B = std::size_t(bands), V = std::size_t(vectors);
-    std::vector<double> a = dataCov, u = noiseCov;
+    std::vector<double> a = dataCov;
     auto t0 = std::chrono::steady_clock::now();
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', bands, u.data(), bands);
-    if (info > 0) notPositiveDefinite(info);
-    if (info != 0) lapackFailed("dpotrf", info);
-    t.factorMs = msSince(t0);
+    const std::vector<double> u = noiseFactor ? *noiseFactor : noiseCholesky(noiseCov, bands);
+    lapack_int info = 0;
+    t.factorMs = noiseFactor ? 0.0 : msSince(t0);
     t0 = std::chrono::steady_clock::now();
     if (reduce) {
         reduce(u, a, bands);
@@ -235,6 +239,16 @@ MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<dou
 
 }  // namespace
 
+std::vector<double> noiseCholesky(const std::vector<double>& noiseCov, int bands) {
+    if (bands < 1 || noiseCov.size() != std::size_t(bands) * std::size_t(bands))
+        throw Error("MNF: covariances must be bands x bands");
+    std::vector<double> u = noiseCov;
+    const lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', bands, u.data(), bands);
+    if (info > 0) notPositiveDefinite(info);
+    if (info != 0) lapackFailed("dpotrf", info);
+    return u;
+}
+
 std::vector<int> eigenvectorSplits(const std::vector<double>& ascending, double norm, int groups) {
     const int n = int(ascending.size());
     const double apart = 1e-3 * norm;  // dstein's ORTOL
@@ -253,7 +267,10 @@ std::vector<int> eigenvectorSplits(const std::vector<double>& ascending, double 
 }
 
 MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                  int bands, int vectors, const MnfReduce& reduce, MnfSolveTimings* timings) {
+                  int bands, int vectors, const MnfReduce& reduce, MnfSolveTimings* timings,
+                  const std::vector<double>* noiseFactor) {
+    if (noiseFactor && noiseFactor->size() != std::size_t(bands) * std::size_t(bands))
+        throw Error("MNF: the noise factor must be bands x bands");
     const std::size_t B = std::size_t(bands);
     if (bands < 1 || noiseCov.size() != B * B || dataCov.size() != B * B)
         throw Error("MNF: covariances must be bands x bands");
@@ -263,7 +280,7 @@ MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>
     MnfSolveTimings t;
     MnfBasis basis = vectors == 0 || vectors == bands
                          ? solveAll(noiseCov, dataCov, bands)
-                         : solvePartial(noiseCov, dataCov, bands, vectors, reduce, t);
+                         : solvePartial(noiseCov, dataCov, bands, vectors, reduce, noiseFactor, t);
     if (timings) *timings = t;
     return basis;
 }

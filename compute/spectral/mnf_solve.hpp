@@ -46,10 +46,17 @@ struct MnfSolveTimings {
 // Solves for the basis with the first `vectors` eigenvectors (0: all). Both covariances are
 // bands x bands, symmetric (row-major or column-major alike). `reduce`, when given, does step 5
 // on the partial route instead of dsygst. Throws clviz::Error when C_N is not positive definite (a
-// constant band, or fewer noise pixels than bands) or LAPACK fails otherwise.
+// constant band, or fewer noise pixels than bands) or LAPACK fails otherwise. `noiseFactor`, when
+// given, is noiseCholesky(noiseCov) computed before (SpectralMnf does it while the device still
+// computes C_D); only the partial route uses it.
 MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
                   int bands, int vectors = 0, const MnfReduce& reduce = {},
-                  MnfSolveTimings* timings = nullptr);
+                  MnfSolveTimings* timings = nullptr,
+                  const std::vector<double>* noiseFactor = nullptr);
+
+// C_N = U^T U (dpotrf): U upper triangular, column-major (the lower triangle is C_N's). Throws
+// clviz::Error as solveMnf does when C_N is not positive definite.
+std::vector<double> noiseCholesky(const std::vector<double>& noiseCov, int bands);
 
 // Where the wanted eigenvalues (ascending, as dstein takes them) may be split between threads
 // without changing dstein's result: between two values further apart than its reorthogonalisation
