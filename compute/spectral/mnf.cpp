@@ -202,12 +202,15 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
 
     // Steps 3, 5-7.
     const auto te = std::chrono::steady_clock::now();
-    const MnfReduce reduce = reducer();
-    result_.basis = solveMnf(noise.covariance, data.covariance, B, vectors, reduce, &timings_.eigen,
-                             partial ? &factor : nullptr);
+    MnfSolveOptions options;
+    options.reduce = reducer();
+    options.noiseFactor = partial ? &factor : nullptr;
+    const bool reduceOnDevice = bool(options.reduce);
+    result_.basis =
+        solveMnf(noise.covariance, data.covariance, B, vectors, options, &timings_.eigen);
     timings_.eigen.factorMs = partial ? factorMs : 0.0;
     timings_.eigenMs = msSince(te) + factorMs;
-    timings_.reduceDeviceMs = reduce ? reduce_.deviceMs() : 0.0;
+    timings_.reduceDeviceMs = reduceOnDevice && partial ? reduce_.deviceMs() : 0.0;
     result_.estimate = estimate;
     result_.noiseRect = rect;
     result_.mean = data.mean;
@@ -298,7 +301,7 @@ void SpectralMnf::denoise(int k, const std::vector<int>& bands) {
 
 void SpectralMnf::ensureVectors(int count) {
     if (count <= result_.basis.vectors) return;
-    result_.basis = solveMnf(result_.noiseCov, result_.dataCov, shape_.bands, 0, reducer());
+    result_.basis = solveMnf(result_.noiseCov, result_.dataCov, shape_.bands);
 }
 
 std::vector<float> SpectralMnf::readComponents() {

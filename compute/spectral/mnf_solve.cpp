@@ -90,11 +90,11 @@ double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The threads the eigenvectors are split over: one per five wanted vectors (fewer is not worth a
-// thread), at most four and at most the cores there are.
+// The helper threads the eigenvectors are split over: one per five wanted vectors (fewer is not
+// worth a thread), at most four, and at least one core left for dsterf where there are two.
 int vectorThreads(int vectors) {
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
-    return std::clamp(vectors / 5, 1, std::min(4, cores));
+    return std::clamp(vectors / 5, 1, std::max(1, std::min(4, cores - 1)));
 }
 
 // The wanted eigenvectors of group [first, first + count) of the ascending wanted eigenvalues
@@ -126,45 +126,96 @@ GroupFailure solveGroup(int bands, const std::vector<double>& d, const std::vect
     return {};
 }
 
+// Cosine above which two eigenvectors from different MRRR calls count as not orthogonal (each
+// call's own are to ~1e-14; calls split inside a cluster of close eigenvalues may lose that).
+constexpr double kCrossGroupCosine = 1e-10;
+
+// The largest |z_i . z_j| over columns of different groups (z: B x V, column-major).
+double crossGroupCosine(const std::vector<double>& z, std::size_t B,
+                        const std::vector<int>& first) {
+    double worst = 0;
+    for (std::size_t g = 0; g + 1 < first.size(); ++g)
+        for (int i = first[g]; i < first[g + 1]; ++i)
+            for (int j = first[g + 1]; j < first.back(); ++j) {
+                double dot = 0;
+                for (std::size_t k = 0; k < B; ++k)
+                    dot += z[std::size_t(i) * B + k] * z[std::size_t(j) * B + k];
+                worst = std::max(worst, std::abs(dot));
+            }
+    return worst;
+}
+
 // Every eigenvalue but only the first `vectors` eigenvectors: C_N = U^T U (dpotrf), the standard
-// problem U^-T C_D U^-1 (dsygst or `reduce`), its tridiagonal form (dsytrd), every eigenvalue from
-// it (dsterf), the top `vectors` eigenvectors by inverse iteration (dstein) with those values as
-// shifts, back through the Householder reflections (dormtr) and U (dtrtrs: T = U^-1 Z), the
-// eigenvectors in groups on a few threads (started before dsytrd, so their start-up is hidden).
-// What dsygvd spends on the other B - vectors eigenvectors is saved.
+// problem U^-T C_D U^-1 (dsygst or the caller's reduction), its tridiagonal form (dsytrd), then at
+// once every eigenvalue (dsterf, this thread) and the top `vectors` eigenvectors in groups on
+// helper threads (started before dsytrd, so their start-up is hidden): each group's by MRRR
+// (dstemr over its index range), back through the Householder reflections (dormtr) and U
+// (dtrtrs: T = U^-1 Z). Where the groups' eigenvectors are not orthogonal to one another (a
+// cluster of close eigenvalues split between two groups), or on request, the eigenvectors come
+// instead from inverse iteration (dstein) with dsterf's eigenvalues, in one call that
+// reorthogonalises every cluster. What dsygvd spends on the other B - vectors eigenvectors is
+// saved.
 MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                      int bands, int vectors, const MnfReduce& reduce,
-                      const std::vector<double>* noiseFactor, MnfSolveTimings& t) {
+                      int bands, int vectors, const MnfSolveOptions& options, MnfSolveTimings& t) {
     const std::size_t B = std::size_t(bands), V = std::size_t(vectors);
     std::vector<double> a = dataCov;
     auto t0 = std::chrono::steady_clock::now();
-    const std::vector<double> u = noiseFactor ? *noiseFactor : noiseCholesky(noiseCov, bands);
+    const std::vector<double> u =
+        options.noiseFactor ? *options.noiseFactor : noiseCholesky(noiseCov, bands);
     lapack_int info = 0;
-    t.factorMs = noiseFactor ? 0.0 : msSince(t0);
+    t.factorMs = options.noiseFactor ? 0.0 : msSince(t0);
     t0 = std::chrono::steady_clock::now();
-    if (reduce) {
-        reduce(u, a, bands);
+    if (options.reduce) {
+        options.reduce(u, a, bands);
     } else {
         info = LAPACKE_dsygst(LAPACK_COL_MAJOR, 1, 'U', bands, a.data(), bands, u.data(), bands);
         if (info != 0) lapackFailed("dsygst", info);
     }
     t.reduceMs = msSince(t0);
 
-    // The helper threads wait for the groups; `go` is set once they are known (or the solve
-    // failed: no groups), and every thread is joined before anything below can leave.
-    const int threads = vectorThreads(vectors);
+    // Groups of the wanted indices (ascending: wanted value k is eigenvalue B - V + k), equal
+    // shares. The helpers wait for `go`, set after dsytrd (or when the solve fails: then they
+    // find no tridiagonal form and return), and are joined before anything below can leave.
+    const bool mrrr = options.vectorRoute == MnfVectorRoute::Mrrr;
+    const int groups = !mrrr ? 0
+                             : std::clamp(options.vectorThreads > 0 ? options.vectorThreads
+                                                                    : vectorThreads(vectors),
+                                          1, vectors);
+    std::vector<int> first;
+    for (int g = 0; g <= groups; ++g)
+        first.push_back(int(std::int64_t(vectors) * g / std::max(groups, 1)));
     std::vector<double> d(B), e(std::max<std::size_t>(B, 1)), tau(std::max<std::size_t>(B, 1));
-    std::vector<double> all, w, z(B * V);
-    std::vector<int> first;  // group g: wanted values first[g] .. first[g + 1] - 1
-    std::vector<GroupFailure> failures(std::size_t(threads), GroupFailure{});
+    std::vector<double> z(B * V), raw(B * V);  // raw: the tridiagonal problem's eigenvectors
+    std::vector<GroupFailure> failures(std::size_t(groups), GroupFailure{});
     std::mutex mutex;
     std::condition_variable ready;
-    bool go = false;
+    bool go = false, reduced = false;
     auto runGroup = [&](int g) {
-        if (g + 1 >= int(first.size())) return;
         const int count = first[g + 1] - first[g];
-        failures[g] = solveGroup(bands, d, e, w.data() + first[g], count, a, tau, u,
-                                 z.data() + std::size_t(first[g]) * B);
+        if (count == 0) return;
+        std::vector<double> dd = d, ee = e, w(B);
+        std::vector<lapack_int> support(2 * std::size_t(count));
+        lapack_int found = 0;
+        lapack_logical tryRac = 1;
+        double* zg = z.data() + std::size_t(first[g]) * B;
+        const lapack_int il = bands - vectors + 1 + first[g], iu = bands - vectors + first[g + 1];
+        lapack_int info =
+            LAPACKE_dstemr(LAPACK_COL_MAJOR, 'V', 'I', bands, dd.data(), ee.data(), 0, 0, il, iu,
+                           &found, w.data(), zg, bands, count, support.data(), &tryRac);
+        if (info != 0 || found != count) {
+            failures[g] = {"dstemr", info != 0 ? info : -1000 - found};
+            return;
+        }
+        std::copy(zg, zg + std::size_t(count) * B, raw.data() + std::size_t(first[g]) * B);
+        info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, count, a.data(), bands,
+                              tau.data(), zg, bands);
+        if (info != 0) {
+            failures[g] = {"dormtr", info};
+            return;
+        }
+        info = LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', bands, count, u.data(), bands, zg,
+                              bands);
+        if (info != 0) failures[g] = {"dtrtrs", info};
     };
     std::vector<std::thread> helpers;
     struct Release {
@@ -182,13 +233,13 @@ MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<dou
                 h.join();
         }
     } release{mutex, ready, go, helpers};
-    for (int g = 1; g < threads; ++g)
+    for (int g = 0; g < groups; ++g)
         helpers.emplace_back([&, g] {  // OpenBLAS's thread count is global: solveMnf set it
             {
                 std::unique_lock lock(mutex);
                 ready.wait(lock, [&] { return go; });
             }
-            runGroup(g);
+            if (reduced) runGroup(g);
         });
 
     t0 = std::chrono::steady_clock::now();
@@ -197,35 +248,31 @@ MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<dou
     if (info != 0) lapackFailed("dsytrd", info);
     t.tridiagonalMs = msSince(t0);
     t0 = std::chrono::steady_clock::now();
-    all = d;
-    std::vector<double> off = e;
+    {
+        std::lock_guard lock(mutex);
+        go = reduced = true;
+    }
+    ready.notify_all();
+    std::vector<double> all = d, off = e;
     info = LAPACKE_dsterf(bands, all.data(), off.data());
     if (info != 0) lapackFailed("dsterf", info);
     t.valuesMs = msSince(t0);
-
-    t0 = std::chrono::steady_clock::now();
-    w.assign(all.end() - vectors, all.end());  // the wanted values, ascending
-    double norm = 0;                           // dstein's: the largest row sum of |T|
-    for (std::size_t i = 0; i < B; ++i)
-        norm = std::max(norm, std::abs(d[i]) + (i > 0 ? std::abs(e[i - 1]) : 0.0) +
-                                  (i + 1 < B ? std::abs(e[i]) : 0.0));
-    first = {0};
-    for (int split : eigenvectorSplits(w, norm, threads))
-        first.push_back(split);
-    first.push_back(vectors);
-    {
-        std::lock_guard lock(mutex);
-        go = true;
-    }
-    ready.notify_all();
-    runGroup(0);
     for (std::thread& h : helpers)
         h.join();
     helpers.clear();
-    t.vectorsMs = msSince(t0);
-    t.threads = int(first.size()) - 1;
+    bool ok = mrrr;
     for (const GroupFailure& f : failures)
+        ok = ok && !f.routine;
+    if (ok && groups > 1) ok = crossGroupCosine(raw, B, first) <= kCrossGroupCosine;
+    t.threads = groups;
+    if (!ok) {  // inverse iteration on this thread, every wanted vector in one call
+        const GroupFailure f =
+            solveGroup(bands, d, e, all.data() + (B - V), vectors, a, tau, u, z.data());
         if (f.routine) lapackFailed(f.routine, f.info);
+        t.inverseIteration = true;
+        t.threads = 1;
+    }
+    t.vectorsMs = msSince(t0);  // from dsytrd's end: dsterf beside them included
 
     MnfBasis basis;
     basis.bands = bands;
@@ -249,27 +296,11 @@ std::vector<double> noiseCholesky(const std::vector<double>& noiseCov, int bands
     return u;
 }
 
-std::vector<int> eigenvectorSplits(const std::vector<double>& ascending, double norm, int groups) {
-    const int n = int(ascending.size());
-    const double apart = 1e-3 * norm;  // dstein's ORTOL
-    std::vector<int> splits;
-    for (int g = 1; g < groups; ++g) {
-        const int ideal = int((std::int64_t(n) * g + groups / 2) / groups);
-        // The allowed index nearest the ideal one, after the last split.
-        int best = -1;
-        for (int k = (splits.empty() ? 0 : splits.back()) + 1; k < n; ++k)
-            if (ascending[k] - ascending[k - 1] > apart &&
-                (best < 0 || std::abs(k - ideal) < std::abs(best - ideal)))
-                best = k;
-        if (best > 0 && (splits.empty() || best > splits.back())) splits.push_back(best);
-    }
-    return splits;
-}
-
 MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                  int bands, int vectors, const MnfReduce& reduce, MnfSolveTimings* timings,
-                  const std::vector<double>* noiseFactor) {
-    if (noiseFactor && noiseFactor->size() != std::size_t(bands) * std::size_t(bands))
+                  int bands, int vectors, const MnfSolveOptions& options,
+                  MnfSolveTimings* timings) {
+    if (options.noiseFactor &&
+        options.noiseFactor->size() != std::size_t(bands) * std::size_t(bands))
         throw Error("MNF: the noise factor must be bands x bands");
     const std::size_t B = std::size_t(bands);
     if (bands < 1 || noiseCov.size() != B * B || dataCov.size() != B * B)
@@ -280,7 +311,7 @@ MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>
     MnfSolveTimings t;
     MnfBasis basis = vectors == 0 || vectors == bands
                          ? solveAll(noiseCov, dataCov, bands)
-                         : solvePartial(noiseCov, dataCov, bands, vectors, reduce, noiseFactor, t);
+                         : solvePartial(noiseCov, dataCov, bands, vectors, options, t);
     if (timings) *timings = t;
     return basis;
 }
