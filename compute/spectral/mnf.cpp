@@ -205,6 +205,7 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     MnfSolveOptions options;
     options.reduce = reducer();
     options.noiseFactor = partial ? &factor : nullptr;
+    options.valueRoute = valueRoute_;
     const bool reduceOnDevice = bool(options.reduce);
     result_.basis =
         solveMnf(noise.covariance, data.covariance, B, vectors, options, &timings_.eigen);

@@ -94,6 +94,8 @@ class SpectralMnf {
     const MnfTimings& timings() const { return timings_; }
     // Step 5 on the device in FP64 where it can (the default), or LAPACK's dsygst on the host.
     void setDeviceReduce(bool on) { deviceReduce_ = on; }
+    // Every eigenvalue by dsterf (the default) or dqds (mnf_solve.hpp).
+    void setValueRoute(MnfValueRoute route) { valueRoute_ = route; }
     bool deviceReduceUsed(int bands);
     // The cube on the device: band b's values from element b * bandPitch().
     const cl::Buffer& cubeBuffer() const { return cube_; }
@@ -117,6 +119,7 @@ class SpectralMnf {
     MnfStatisticsResult result_;
     MnfTimings timings_;
     bool deviceReduce_ = true;
+    MnfValueRoute valueRoute_ = MnfValueRoute::Sterf;
     MnfDeviceReduce reduce_;
 };
 

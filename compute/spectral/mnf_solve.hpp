@@ -37,12 +37,17 @@ using MnfReduce =
 // vectors are not orthogonal; or inverse iteration (dstein) after dsterf, in one call.
 enum class MnfVectorRoute { Mrrr, InverseIteration };
 
+// How the partial route finds every eigenvalue of the tridiagonal problem: Pal-Walker-Kahan QR
+// (dsterf) or dqds (dstemr without vectors).
+enum class MnfValueRoute { Sterf, Dqds };
+
 struct MnfSolveOptions {
     MnfReduce reduce;  // step 5 instead of dsygst (SpectralMnf: on the device)
     // noiseCholesky(noiseCov), computed before (SpectralMnf: while the device computes C_D).
     const std::vector<double>* noiseFactor = nullptr;
     MnfVectorRoute vectorRoute = MnfVectorRoute::Mrrr;
     int vectorThreads = 0;  // MRRR groups (helper threads); 0: one per five vectors, at most 4
+    MnfValueRoute valueRoute = MnfValueRoute::Sterf;
 };
 
 // Host wall time of the partial route's parts, ms (zero on the dsygvd route).

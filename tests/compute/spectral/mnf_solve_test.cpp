@@ -34,7 +34,7 @@ MnfStatistics statistics(CubeShape shape, std::uint64_t seed = 4) {
 
 // The partial solve's eigenvalues and columns against the full solve's.
 void checkPartial(CubeShape shape, int vectors, MnfVectorRoute route = MnfVectorRoute::Mrrr,
-                  int threads = 0) {
+                  int threads = 0, MnfValueRoute values = MnfValueRoute::Sterf) {
     SCOPED_TRACE(describeShape(shape) + ", " + std::to_string(vectors) + " eigenvectors" +
                  (route == MnfVectorRoute::Mrrr ? "" : ", inverse iteration"));
     const int B = shape.bands;
@@ -43,6 +43,7 @@ void checkPartial(CubeShape shape, int vectors, MnfVectorRoute route = MnfVector
     MnfSolveOptions options;
     options.vectorRoute = route;
     options.vectorThreads = threads;
+    options.valueRoute = values;
     MnfSolveTimings t;
     const MnfBasis part = solveMnf(st.noiseCov, st.dataCov, B, vectors, options, &t);
     if (vectors > 0 && vectors < B) {
@@ -91,6 +92,9 @@ TEST(MnfSolve, PartialEigenvectorsMatchTheFullSolve) {
         checkPartial({31, 29, 37}, 7, MnfVectorRoute::Mrrr, threads);
     }
     checkPartial({23, 19, 13}, 2, MnfVectorRoute::Mrrr, 4);  // more threads than vectors
+    // Every eigenvalue by dqds instead of dsterf.
+    checkPartial({31, 29, 37}, 20, MnfVectorRoute::Mrrr, 4, MnfValueRoute::Dqds);
+    checkPartial({9, 8, 2}, 1, MnfVectorRoute::Mrrr, 0, MnfValueRoute::Dqds);
 }
 
 TEST(MnfSolve, PartialSolveWhitensTheNoise) {
