@@ -51,7 +51,7 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
     std::vector<double> filter, cn, cd, eigen, transform, device, whole, wall;
     // The host's parts (wall time): covariances read and centred, then the eigen step's parts.
     std::vector<double> covWall, potrf, reduce, reduceDevice, tridiagonal, values, vectors, means,
-        transformWall;
+        transformWall, queue, noiseReady, noiseCombine, dataReady, dataCentre;
     int threads = 0;
     for (int r = 0; r < warmup + repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -71,6 +71,11 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
         whole.push_back(t.wallMs + t.transformMs);
         wall.push_back(wallMs);
         covWall.push_back(t.covariancesWallMs);
+        queue.push_back(t.queueMs);
+        noiseReady.push_back(t.noiseReadyMs);
+        noiseCombine.push_back(t.noiseCombineMs);
+        dataReady.push_back(t.dataReadyMs);
+        dataCentre.push_back(t.dataCentreMs);
         potrf.push_back(t.eigen.factorMs);
         reduce.push_back(t.eigen.reduceMs);
         reduceDevice.push_back(t.reduceDeviceMs);
@@ -105,6 +110,13 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
     report.add(makeRow("  host: 1,2,4 wall",
                        config + " (from run() until both covariances are centred)", shape,
                        covWall));
+    report.add(makeRow("   queued", config + " (host: kernels and reads enqueued)", shape, queue));
+    report.add(makeRow("   C_N Gram on host", config + " (wait, read, symmetric copy)", shape,
+                       noiseReady));
+    report.add(makeRow("   C_N from Gram", config + " (128-bit numerators)", shape, noiseCombine));
+    report.add(makeRow("   C_D Gram on host", config + " (wait after the factor, copy)", shape,
+                       dataReady));
+    report.add(makeRow("   C_D centring", config, shape, dataCentre));
     report.add(makeRow(
         "3,5-7 eigen",
         config + " (host wall: all eigenvalues, " + std::to_string(kComponents) + " eigenvectors)",
@@ -186,6 +198,13 @@ void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchRepor
             mnf.setValueRoute(MnfValueRoute::Dqds);
             runMnfRoute(mnf, est, shape, warmup, repeats, " (all eigenvalues by dqds)", report);
             mnf.setValueRoute(MnfValueRoute::Sterf);
+            // The eigenvector groups on 1 and 4 helper threads instead of the default.
+            for (int threads : {1, 4}) {
+                mnf.setVectorThreads(threads);
+                runMnfRoute(mnf, est, shape, warmup, repeats,
+                            " (eigenvectors on " + std::to_string(threads) + " threads)", report);
+            }
+            mnf.setVectorThreads(0);
         }
     }
     progressDone();

@@ -177,9 +177,14 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
         data = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32, cube_, B,
                                     std::int64_t(shape_.pixels()), 0, std::int64_t(bandPitch_));
     }
+    const auto tq = std::chrono::steady_clock::now();
+    timings_.queueMs = msSince(t0);
     if (exactNoise) {
         const GramU8 g = Covariance::finishGramU8(noiseGram_, &noise.ms);
+        timings_.noiseReadyMs = msSince(tq);
+        const auto tc = std::chrono::steady_clock::now();
         noise.covariance = noiseFromStackedGram(g, B, std::int64_t(n));
+        timings_.noiseCombineMs = msSince(tc);
     }
     const double scale = noiseCovarianceScale(estimate);
     for (double& v : noise.covariance)
@@ -190,9 +195,14 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     const std::vector<double> factor =
         partial ? noiseCholesky(noise.covariance, B) : std::vector<double>{};
     const double factorMs = msSince(tf);
-    if (u8_)
-        centreU8(Covariance::finishGramU8(dataGram_, &data.ms), B, std::int64_t(shape_.pixels()),
-                 data);
+    if (u8_) {
+        const auto td = std::chrono::steady_clock::now();
+        const GramU8 g = Covariance::finishGramU8(dataGram_, &data.ms);
+        timings_.dataReadyMs = msSince(td);
+        const auto tc = std::chrono::steady_clock::now();
+        centreU8(g, B, std::int64_t(shape_.pixels()), data);
+        timings_.dataCentreMs = msSince(tc);
+    }
     timings_.filterMs = eventMilliseconds(filterEvent);
     timings_.noiseCovMs = noise.ms;
     timings_.dataCovMs = data.ms;
@@ -206,6 +216,7 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     options.reduce = reducer();
     options.noiseFactor = partial ? &factor : nullptr;
     options.valueRoute = valueRoute_;
+    options.vectorThreads = vectorThreads_;
     const bool reduceOnDevice = bool(options.reduce);
     result_.basis =
         solveMnf(noise.covariance, data.covariance, B, vectors, options, &timings_.eigen);

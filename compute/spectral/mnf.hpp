@@ -47,6 +47,9 @@ struct MnfTimings {
     // (mnf_solve.hpp; reduce includes the device round trip when step 5 runs there), then the
     // means' upload.
     double covariancesWallMs = 0, meansUploadMs = 0;
+    // Its u8 parts: kernels and reads queued; the wait for the noise Gram matrix (and its copy into
+    // a symmetric one); C_N from it; the wait for the data Gram matrix (and copy); its centring.
+    double queueMs = 0, noiseReadyMs = 0, noiseCombineMs = 0, dataReadyMs = 0, dataCentreMs = 0;
     MnfSolveTimings eigen;
     double reduceDeviceMs = 0;   // the device's share of eigen.reduceMs (0 on the host route)
     double transformWallMs = 0;  // transform(): weights built and uploaded, until its kernels end
@@ -96,6 +99,8 @@ class SpectralMnf {
     void setDeviceReduce(bool on) { deviceReduce_ = on; }
     // Every eigenvalue by dsterf (the default) or dqds (mnf_solve.hpp).
     void setValueRoute(MnfValueRoute route) { valueRoute_ = route; }
+    // Helper threads for the eigenvectors (0: mnf_solve.cpp's choice).
+    void setVectorThreads(int threads) { vectorThreads_ = threads; }
     bool deviceReduceUsed(int bands);
     // The cube on the device: band b's values from element b * bandPitch().
     const cl::Buffer& cubeBuffer() const { return cube_; }
@@ -120,6 +125,7 @@ class SpectralMnf {
     MnfTimings timings_;
     bool deviceReduce_ = true;
     MnfValueRoute valueRoute_ = MnfValueRoute::Sterf;
+    int vectorThreads_ = 0;
     MnfDeviceReduce reduce_;
 };
 
