@@ -1,7 +1,7 @@
 #pragma once
 // OpenBLAS (Debian 12's 0.3.21, built for every x86 core) picks its kernels from the CPU model when
 // it loads and falls back to Prescott's SSE3 kernels on a model it does not know: the lent GPU
-// host's virtual "Intel(R) Xeon(R) Processor", which has AVX-512, ran DGEMM four times slower
+// host's virtual "Intel(R) Xeon(R) Processor", which has AVX-512, ran DGEMM several times slower
 // (docs/spectral.md, "Eigen step"). The choice can only be made before the library loads
 // (OPENBLAS_CORETYPE), so a program that runs the eigen step starts itself again, once, with the
 // core its CPU's features allow.

@@ -90,12 +90,12 @@ double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The helper threads the eigenvectors are split over: one per ten wanted vectors (fewer is not
-// worth a thread), at most two, and at least one core left for dsterf where there are two. On the
-// GPU host four groups of 5 slowed dsterf beside them from ~1.5 to ~2 ms (docs/spectral.md).
+// The helper threads the eigenvectors are split over: one per five wanted vectors (fewer is not
+// worth a thread), at most four, and at least one core left for dsterf where there are two. On the
+// GPU host 1, 2 and 4 helpers measured within that host's run-to-run noise (docs/spectral.md).
 int vectorThreads(int vectors) {
     const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
-    return std::clamp(vectors / 10, 1, std::max(1, std::min(2, cores - 1)));
+    return std::clamp(vectors / 5, 1, std::max(1, std::min(4, cores - 1)));
 }
 
 // The wanted eigenvectors of group [first, first + count) of the ascending wanted eigenvalues

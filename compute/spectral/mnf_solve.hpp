@@ -46,7 +46,7 @@ struct MnfSolveOptions {
     // noiseCholesky(noiseCov), computed before (SpectralMnf: while the device computes C_D).
     const std::vector<double>* noiseFactor = nullptr;
     MnfVectorRoute vectorRoute = MnfVectorRoute::Mrrr;
-    int vectorThreads = 0;  // MRRR groups (helper threads); 0: one per ten vectors, at most 2
+    int vectorThreads = 0;  // MRRR groups (helper threads); 0: one per five vectors, at most 4
     MnfValueRoute valueRoute = MnfValueRoute::Sterf;
 };
 
