@@ -1,15 +1,20 @@
 // The spectral lab's MNF suite: each step of SpectralMnf (filter, C_N, C_D, eigen, transform)
 // and the whole, on generated u8 cubes already on the device, at Indian Pines' size
 // (145 x 145 x 200) and two AVIRIS flight-line sizes (614 x 512 x 224, 614 x 1087 x 224, the
-// paper's cube). Device steps are CL profiling times; eigen is host wall time (LAPACKE in double:
-// every eigenvalue, the m eigenvectors the transform needs); "whole" is the host wall time of steps
-// 1-7 plus the transform's device time, every transfer and host step included. Each row is the
-// median of --repeats runs.
+// paper's cube). Device steps are CL profiling times; eigen is host wall time (double: every
+// eigenvalue, the m eigenvectors the transform needs), with its parts; "whole" is the host wall
+// time of steps 1-7 plus the transform's device time, every transfer and host step included, and
+// "whole wall" the host wall time from run()'s start until the transform's kernels have finished
+// (all the headless run writes: the components and every eigenvalue). Step 5 runs on the device in
+// FP64 where it can, and then again by dsygst on the host, in the same run. Each row is the median
+// of
+// --repeats runs.
 // --variants picks the noise estimates (diff, mean3, median3; default diff); --sizes takes
 // WxHxB cubes.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include "bench/row_timing.hpp"
 #include "bench/suites.hpp"
@@ -18,6 +23,9 @@
 #include "compute/core/profiling.hpp"
 #include "compute/spectral/mnf.hpp"
 #include "compute/spectral/scene.hpp"
+
+// OpenBLAS's kernels (clviz-bench restarts with a better core where it fell back: blas_core.hpp).
+extern "C" char* openblas_get_corename(void);
 
 namespace clviz::bench {
 
@@ -38,6 +46,109 @@ std::vector<CubeShape> shapesFor(const BenchOptions& options) {
     return {{145, 145, 200}, {614, 512, 224}, {614, 1087, 224}};
 }
 
+void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, int warmup,
+                 int repeats, const std::string& route, BenchReport& report) {
+    std::vector<double> filter, cn, cd, eigen, transform, device, whole, wall;
+    // The host's parts (wall time): covariances read and centred, then the eigen step's parts.
+    std::vector<double> covWall, potrf, reduce, reduceDevice, tridiagonal, values, vectors, means,
+        transformWall, queue, noiseReady, noiseCombine, dataReady, dataCentre;
+    int threads = 0;
+    for (int r = 0; r < warmup + repeats; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        mnf.run(est, {}, kComponents);
+        mnf.transform(kComponents);  // returns when its kernels have finished
+        const double wallMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count();
+        const MnfTimings& t = mnf.timings();
+        if (r < warmup) continue;
+        filter.push_back(t.filterMs);
+        cn.push_back(t.noiseCovMs);
+        cd.push_back(t.dataCovMs);
+        eigen.push_back(t.eigenMs);
+        transform.push_back(t.transformMs);
+        device.push_back(t.filterMs + t.noiseCovMs + t.dataCovMs + t.transformMs);
+        whole.push_back(t.wallMs + t.transformMs);
+        wall.push_back(wallMs);
+        covWall.push_back(t.covariancesWallMs);
+        queue.push_back(t.queueMs);
+        noiseReady.push_back(t.noiseReadyMs);
+        noiseCombine.push_back(t.noiseCombineMs);
+        dataReady.push_back(t.dataReadyMs);
+        dataCentre.push_back(t.dataCentreMs);
+        potrf.push_back(t.eigen.factorMs);
+        reduce.push_back(t.eigen.reduceMs);
+        reduceDevice.push_back(t.reduceDeviceMs);
+        tridiagonal.push_back(t.eigen.tridiagonalMs);
+        values.push_back(t.eigen.valuesMs);
+        vectors.push_back(t.eigen.vectorsMs);
+        means.push_back(t.meansUploadMs);
+        transformWall.push_back(t.transformWallMs);
+        threads = t.eigen.threads;
+    }
+    const std::string config = std::string("noise=") + noiseEstimateName(est) +
+                               " m=" + std::to_string(kComponents) + " u8" + route;
+    const double n = double(shape.pixels()), B = shape.bands;
+    // Covariance work: B(B+1)/2 multiply-adds per pixel (the symmetric half), 2 flops each.
+    const double covFlop = B * (B + 1) * n;
+    // The exact diff path forms the Gram matrix of 2B stacked rows: four times the work.
+    const double noiseFlop = mnf.result().noiseExact ? 2 * B * (2 * B + 1) * n : covFlop;
+    BenchRow rf = makeRow("1 filter", config, shape, filter);
+    // The u8 cube read once, and the residuals written: floats, or the two u8 windows.
+    const double filterBytes = n * B + (mnf.result().noiseExact ? 2 * n * B : 4 * n * B);
+    rf.metrics = {{"GB/s", filterBytes / (rf.medianMs * 1e6)}};
+    report.add(rf);
+    BenchRow rn = makeRow(
+        "2 C_N", config + (mnf.result().noiseExact ? " (exact integer, [Xa; Xb] Gram)" : " (FP32)"),
+        shape, cn);
+    rn.metrics = {{"GFLOP/s", noiseFlop / (rn.medianMs * 1e6)}};
+    report.add(rn);
+    BenchRow rd =
+        makeRow("4 C_D", config + (mnf.exactIntegerPath() ? " (exact integer)" : ""), shape, cd);
+    rd.metrics = {{"GFLOP/s", covFlop / (rd.medianMs * 1e6)}};
+    report.add(rd);
+    report.add(makeRow("  host: 1,2,4 wall",
+                       config + " (from run() until both covariances are centred)", shape,
+                       covWall));
+    report.add(makeRow("   queued", config + " (host: kernels and reads enqueued)", shape, queue));
+    report.add(makeRow("   C_N Gram on host", config + " (wait, read, symmetric copy)", shape,
+                       noiseReady));
+    report.add(makeRow("   C_N from Gram", config + " (128-bit numerators)", shape, noiseCombine));
+    report.add(makeRow("   C_D Gram on host", config + " (wait after the factor, copy)", shape,
+                       dataReady));
+    report.add(makeRow("   C_D centring", config, shape, dataCentre));
+    report.add(makeRow(
+        "3,5-7 eigen",
+        config + " (host wall: all eigenvalues, " + std::to_string(kComponents) + " eigenvectors)",
+        shape, eigen));
+    report.add(makeRow("  eigen dpotrf", config, shape, potrf));
+    const bool deviceReduce = mnf.deviceReduceUsed(shape.bands);
+    report.add(makeRow("  eigen C_adj",
+                       config + (deviceReduce ? " (device FP64, round trip)" : " (dsygst)"), shape,
+                       reduce));
+    if (deviceReduce)
+        report.add(makeRow("  C_adj device", config + " (the two kernels, device time)", shape,
+                           reduceDevice));
+    report.add(makeRow("  eigen dsytrd", config, shape, tridiagonal));
+    report.add(makeRow("  eigen values", config + " (all eigenvalues)", shape, values));
+    report.add(
+        makeRow("  eigen vectors",
+                config + " (dstein, dormtr, dtrtrs on " + std::to_string(threads) + " threads)",
+                shape, vectors));
+    report.add(makeRow("  means upload", config + " (host wall)", shape, means));
+    BenchRow rt = makeRow("8 transform", config, shape, transform);
+    rt.metrics = {{"GFLOP/s", 2.0 * kComponents * B * n / (rt.medianMs * 1e6)}};
+    report.add(rt);
+    report.add(makeRow("  transform wall", config + " (weights uploaded, until the kernels end)",
+                       shape, transformWall));
+    report.add(makeRow("device steps", config + " (1+2+4+8)", shape, device));
+    BenchRow rw = makeRow("whole", config + " (run() wall + transform device time)", shape, whole);
+    rw.note = std::to_string(componentsWithSnr(mnf.result().basis, 10)) + " components SNR>10";
+    report.add(rw);
+    report.add(makeRow("whole wall", config + " (run() start to the components on the device)",
+                       shape, wall));
+}
+
 }  // namespace
 
 void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchReport& report) {
@@ -51,6 +162,10 @@ void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchRepor
     if (estimates.empty()) estimates.push_back(NoiseEstimate::Diff);
     const std::vector<CubeShape> shapes =
         options.mnfShapes.empty() ? shapesFor(options) : options.mnfShapes;
+    const char* core = openblas_get_corename();
+    const char* forced = std::getenv("OPENBLAS_CORETYPE");
+    std::fprintf(stderr, "mnf: OpenBLAS runs its %s kernels (OPENBLAS_CORETYPE %s)\n",
+                 core ? core : "?", forced ? forced : "unset");
     const int warmup = options.quick ? 1 : options.warmup;
     const int repeats = options.quick ? 3 : options.repeats;
     int index = 0;
@@ -69,55 +184,28 @@ void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchRepor
         for (NoiseEstimate est : estimates) {
             progress(++index, total,
                      std::string("mnf ") + noiseEstimateName(est) + " " + describeShape(shape));
-            std::vector<double> filter, cn, cd, eigen, transform, device, whole;
-            for (int r = 0; r < warmup + repeats; ++r) {
-                mnf.run(est, {}, kComponents);
-                mnf.transform(kComponents);
-                const MnfTimings& t = mnf.timings();
-                if (r < warmup) continue;
-                filter.push_back(t.filterMs);
-                cn.push_back(t.noiseCovMs);
-                cd.push_back(t.dataCovMs);
-                eigen.push_back(t.eigenMs);
-                transform.push_back(t.transformMs);
-                device.push_back(t.filterMs + t.noiseCovMs + t.dataCovMs + t.transformMs);
-                whole.push_back(t.wallMs + t.transformMs);
+            // Step 5 on the device in FP64 (the default where the device has cl_khr_fp64), then
+            // LAPACK's dsygst on the host, in the same run.
+            // Then, with the default step 5, every eigenvalue by dqds instead of dsterf.
+            const bool device = mnf.deviceReduceUsed(shape.bands);
+            runMnfRoute(mnf, est, shape, warmup, repeats, "", report);
+            if (device) {
+                mnf.setDeviceReduce(false);
+                runMnfRoute(mnf, est, shape, warmup, repeats, " (step 5 by dsygst on the host)",
+                            report);
+                mnf.setDeviceReduce(true);
             }
-            const std::string config = std::string("noise=") + noiseEstimateName(est) +
-                                       " m=" + std::to_string(kComponents) + " u8";
-            const double n = double(shape.pixels()), B = shape.bands;
-            // Covariance work: B(B+1)/2 multiply-adds per pixel (the symmetric half), 2 flops each.
-            const double covFlop = B * (B + 1) * n;
-            // The exact diff path forms the Gram matrix of 2B stacked rows: four times the work.
-            const double noiseFlop = mnf.result().noiseExact ? 2 * B * (2 * B + 1) * n : covFlop;
-            BenchRow rf = makeRow("1 filter", config, shape, filter);
-            // The u8 cube read once, and the residuals written: floats, or the two u8 windows.
-            const double filterBytes = n * B + (mnf.result().noiseExact ? 2 * n * B : 4 * n * B);
-            rf.metrics = {{"GB/s", filterBytes / (rf.medianMs * 1e6)}};
-            report.add(rf);
-            BenchRow rn = makeRow(
-                "2 C_N",
-                config + (mnf.result().noiseExact ? " (exact integer, [Xa; Xb] Gram)" : " (FP32)"),
-                shape, cn);
-            rn.metrics = {{"GFLOP/s", noiseFlop / (rn.medianMs * 1e6)}};
-            report.add(rn);
-            BenchRow rd = makeRow(
-                "4 C_D", config + (mnf.exactIntegerPath() ? " (exact integer)" : ""), shape, cd);
-            rd.metrics = {{"GFLOP/s", covFlop / (rd.medianMs * 1e6)}};
-            report.add(rd);
-            BenchRow re = makeRow("3,5-7 eigen",
-                                  config + " (host, LAPACKE: all eigenvalues, " +
-                                      std::to_string(kComponents) + " eigenvectors)",
-                                  shape, eigen);
-            report.add(re);
-            BenchRow rt = makeRow("8 transform", config, shape, transform);
-            rt.metrics = {{"GFLOP/s", 2.0 * kComponents * B * n / (rt.medianMs * 1e6)}};
-            report.add(rt);
-            report.add(makeRow("device steps", config + " (1+2+4+8)", shape, device));
-            BenchRow rw = makeRow("whole", config + " (wall, 1-8)", shape, whole);
-            rw.note =
-                std::to_string(componentsWithSnr(mnf.result().basis, 10)) + " components SNR>10";
-            report.add(rw);
+            mnf.setValueRoute(MnfValueRoute::Dqds);
+            runMnfRoute(mnf, est, shape, warmup, repeats, " (all eigenvalues by dqds)", report);
+            mnf.setValueRoute(MnfValueRoute::Sterf);
+            // The eigenvector groups on 1 and 2 helper threads instead of the default (4 for m =
+            // 20).
+            for (int threads : {1, 2}) {
+                mnf.setVectorThreads(threads);
+                runMnfRoute(mnf, est, shape, warmup, repeats,
+                            " (eigenvectors on " + std::to_string(threads) + " threads)", report);
+            }
+            mnf.setVectorThreads(0);
         }
     }
     progressDone();

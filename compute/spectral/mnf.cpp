@@ -54,7 +54,18 @@ std::vector<double> noiseFromStackedGram(const GramU8& g, int bands, std::int64_
 }
 
 SpectralMnf::SpectralMnf(ComputeContext& cc)
-    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)) {}
+    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)), reduce_(cc) {}
+
+bool SpectralMnf::deviceReduceUsed(int bands) {
+    return deviceReduce_ && MnfDeviceReduce::supported(cc_, bands);
+}
+
+MnfReduce SpectralMnf::reducer() {
+    if (!deviceReduceUsed(shape_.bands)) return {};
+    return [this](const std::vector<double>& u, std::vector<double>& a, int bands) {
+        reduce_.reduce(u, a, bands);
+    };
+}
 
 SpectralMnf::~SpectralMnf() = default;
 
@@ -166,25 +177,52 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
         data = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32, cube_, B,
                                     std::int64_t(shape_.pixels()), 0, std::int64_t(bandPitch_));
     }
+    const auto tq = std::chrono::steady_clock::now();
+    timings_.queueMs = msSince(t0);
     if (exactNoise) {
         const GramU8 g = Covariance::finishGramU8(noiseGram_, &noise.ms);
+        timings_.noiseReadyMs = msSince(tq);
+        const auto tc = std::chrono::steady_clock::now();
         noise.covariance = noiseFromStackedGram(g, B, std::int64_t(n));
+        timings_.noiseCombineMs = msSince(tc);
     }
-    if (u8_)
-        centreU8(Covariance::finishGramU8(dataGram_, &data.ms), B, std::int64_t(shape_.pixels()),
-                 data);
+    const double scale = noiseCovarianceScale(estimate);
+    for (double& v : noise.covariance)
+        v *= scale;
+    // Step 3's Cholesky factor of C_N while the device may still compute C_D (the partial route).
+    const bool partial = vectors > 0 && vectors < B;
+    const auto tf = std::chrono::steady_clock::now();
+    const std::vector<double> factor =
+        partial ? noiseCholesky(noise.covariance, B) : std::vector<double>{};
+    const double factorMs = msSince(tf);
+    if (u8_) {
+        const auto td = std::chrono::steady_clock::now();
+        const GramU8 g = Covariance::finishGramU8(dataGram_, &data.ms);
+        timings_.dataReadyMs = msSince(td);
+        const auto tc = std::chrono::steady_clock::now();
+        centreU8(g, B, std::int64_t(shape_.pixels()), data);
+        timings_.dataCentreMs = msSince(tc);
+    }
     timings_.filterMs = eventMilliseconds(filterEvent);
     timings_.noiseCovMs = noise.ms;
     timings_.dataCovMs = data.ms;
     result_.noiseExact = exactNoise;
-    const double scale = noiseCovarianceScale(estimate);
-    for (double& v : noise.covariance)
-        v *= scale;
+
+    timings_.covariancesWallMs = msSince(t0) - factorMs;  // the factor counts in eigen
 
     // Steps 3, 5-7.
     const auto te = std::chrono::steady_clock::now();
-    result_.basis = solveMnf(noise.covariance, data.covariance, B, vectors);
-    timings_.eigenMs = msSince(te);
+    MnfSolveOptions options;
+    options.reduce = reducer();
+    options.noiseFactor = partial ? &factor : nullptr;
+    options.valueRoute = valueRoute_;
+    options.vectorThreads = vectorThreads_;
+    const bool reduceOnDevice = bool(options.reduce);
+    result_.basis =
+        solveMnf(noise.covariance, data.covariance, B, vectors, options, &timings_.eigen);
+    timings_.eigen.factorMs = partial ? factorMs : 0.0;
+    timings_.eigenMs = msSince(te) + factorMs;
+    timings_.reduceDeviceMs = reduceOnDevice && partial ? reduce_.deviceMs() : 0.0;
     result_.estimate = estimate;
     result_.noiseRect = rect;
     result_.mean = data.mean;
@@ -193,7 +231,9 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     std::vector<float> mu(result_.mean.begin(), result_.mean.end());
     if (!mean_() || mean_.getInfo<CL_MEM_SIZE>() < mu.size() * sizeof(float))
         mean_ = cl::Buffer(cc_.context(), CL_MEM_READ_ONLY, mu.size() * sizeof(float));
+    const auto tm = std::chrono::steady_clock::now();
     cc_.queue().enqueueWriteBuffer(mean_, CL_TRUE, 0, mu.size() * sizeof(float), mu.data());
+    timings_.meansUploadMs = msSince(tm);
     timings_.wallMs = msSince(t0);
     return result_;
 }
@@ -237,12 +277,14 @@ void SpectralMnf::transform(int m) {
     if (result_.basis.bands == 0) throw Error("MNF: transform before run()");
     const int B = shape_.bands;
     if (m < 1 || m > B) throw Error("MNF: components must be 1 to " + std::to_string(B));
+    const auto t0 = std::chrono::steady_clock::now();
     ensureVectors(m);
     std::vector<float> w(std::size_t(m) * B);  // T_m^T, row-major m x B
     for (int c = 0; c < m; ++c)
         for (int b = 0; b < B; ++b)
             w[std::size_t(c) * B + b] = float(result_.basis.at(b, c));
     timings_.transformMs = project(w, std::vector<float>(std::size_t(m), 0.0f), m, components_);
+    timings_.transformWallMs = msSince(t0);
     componentsRows_ = m;
 }
 

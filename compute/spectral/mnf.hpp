@@ -8,8 +8,9 @@
 //   C_N     step 2: the residuals' covariance (compute/linalg/covariance), scaled by the estimate;
 //           u8 + diff: from the windows' exact integer Gram matrix
 //   C_D     step 4: the cube's covariance and band means (same kernel; exact for u8)
-//   eigen   steps 3, 5-7 on the CPU in double (mnf_solve.hpp), every eigenvalue and the
-//           eigenvectors asked for
+//   eigen   steps 3, 5-7 in double (mnf_solve.hpp), every eigenvalue and the eigenvectors asked
+//           for: on the CPU, but for step 5 (C_adj = U^-T C_D U^-1) on the device in FP64 where it
+//           has cl_khr_fp64 (mnf_device_reduce.hpp; setDeviceReduce(false): LAPACK's dsygst)
 // C_N's and C_D's Gram products are queued together, and the host waits once for both.
 // and transform()/denoise() do step 8 and the inverse on the device into float buffers.
 // The covariances depend only on the cube and the noise estimate: run() keeps them, so changing
@@ -23,6 +24,7 @@
 #include "compute/core/cl.hpp"
 #include "compute/linalg/covariance.hpp"
 #include "compute/spectral/cube.hpp"
+#include "compute/spectral/mnf_device_reduce.hpp"
 #include "compute/spectral/mnf_solve.hpp"
 #include "compute/spectral/noise_estimate.hpp"
 
@@ -39,6 +41,18 @@ struct MnfTimings {
     double filterMs = 0, noiseCovMs = 0, dataCovMs = 0, eigenMs = 0, transformMs = 0;
     double denoiseMs = 0;
     double wallMs = 0;  // host wall time of the last run() (all of steps 1-7, transfers included)
+    // Host wall time of run()'s parts, ms: from its start until both covariances are on the host
+    // and centred (steps 1, 2, 4 and their reads; less C_N's Cholesky factorisation, done while
+    // C_D is still computed and counted in eigenMs and eigen.factorMs), then the eigen step's parts
+    // (mnf_solve.hpp; reduce includes the device round trip when step 5 runs there), then the
+    // means' upload.
+    double covariancesWallMs = 0, meansUploadMs = 0;
+    // Its u8 parts: kernels and reads queued; the wait for the noise Gram matrix (and its copy into
+    // a symmetric one); C_N from it; the wait for the data Gram matrix (and copy); its centring.
+    double queueMs = 0, noiseReadyMs = 0, noiseCombineMs = 0, dataReadyMs = 0, dataCentreMs = 0;
+    MnfSolveTimings eigen;
+    double reduceDeviceMs = 0;   // the device's share of eigen.reduceMs (0 on the host route)
+    double transformWallMs = 0;  // transform(): weights built and uploaded, until its kernels end
 };
 
 struct MnfStatisticsResult {
@@ -81,6 +95,13 @@ class SpectralMnf {
     std::vector<float> readDenoised();
 
     const MnfTimings& timings() const { return timings_; }
+    // Step 5 on the device in FP64 where it can (the default), or LAPACK's dsygst on the host.
+    void setDeviceReduce(bool on) { deviceReduce_ = on; }
+    // Every eigenvalue by dsterf (the default) or dqds (mnf_solve.hpp).
+    void setValueRoute(MnfValueRoute route) { valueRoute_ = route; }
+    // Helper threads for the eigenvectors (0: mnf_solve.cpp's choice).
+    void setVectorThreads(int threads) { vectorThreads_ = threads; }
+    bool deviceReduceUsed(int bands);
     // The cube on the device: band b's values from element b * bandPitch().
     const cl::Buffer& cubeBuffer() const { return cube_; }
     std::size_t bandPitch() const { return bandPitch_; }
@@ -89,6 +110,7 @@ class SpectralMnf {
     double project(const std::vector<float>& w, const std::vector<float>& offset, int rows,
                    cl::Buffer& out);
     void ensureVectors(int count);  // solves again, with every eigenvector, when count passes
+    MnfReduce reducer();            // the device's step 5, or none (dsygst)
 
     ComputeContext& cc_;
     std::unique_ptr<Covariance> covariance_;
@@ -101,6 +123,10 @@ class SpectralMnf {
     int denoisedRows_ = 0;
     MnfStatisticsResult result_;
     MnfTimings timings_;
+    bool deviceReduce_ = true;
+    MnfValueRoute valueRoute_ = MnfValueRoute::Sterf;
+    int vectorThreads_ = 0;
+    MnfDeviceReduce reduce_;
 };
 
 }  // namespace clviz

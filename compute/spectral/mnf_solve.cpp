@@ -3,9 +3,13 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <future>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "common/error.hpp"
 
@@ -82,76 +86,251 @@ MnfBasis solveAll(const std::vector<double>& noiseCov, const std::vector<double>
     return basis;
 }
 
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The helper threads the eigenvectors are split over: one per five wanted vectors (fewer is not
+// worth a thread), at most four, and at least one core left for dsterf where there are two. On the
+// GPU host 1, 2 and 4 helpers measured within that host's run-to-run noise (docs/spectral.md).
+int vectorThreads(int vectors) {
+    const int cores = int(std::max(1u, std::thread::hardware_concurrency()));
+    return std::clamp(vectors / 5, 1, std::max(1, std::min(4, cores - 1)));
+}
+
+// The wanted eigenvectors of group [first, first + count) of the ascending wanted eigenvalues
+// `w`, into columns of `z` (B x count, column-major): inverse iteration on the tridiagonal form
+// (d, e), then back through the Householder reflections (a, tau: dormtr) and U (dtrtrs).
+// Returns 0, or the LAPACK routine that failed and its info.
+struct GroupFailure {
+    const char* routine = nullptr;
+    lapack_int info = 0;
+};
+GroupFailure solveGroup(int bands, const std::vector<double>& d, const std::vector<double>& e,
+                        const double* w, int count, const std::vector<double>& a,
+                        const std::vector<double>& tau, const std::vector<double>& u, double* z) {
+    // One block (iblock all 1, isplit n): inverse iteration needs no splitting to be right.
+    std::vector<lapack_int> iblock(std::size_t(count), 1), isplit(1, bands);
+    std::vector<lapack_int> ifail(std::size_t(count), 0);
+    // The _work form: LAPACKE_dstein's NaN check reads `bands` eigenvalues where a group has fewer.
+    std::vector<double> work(5 * std::size_t(bands));
+    std::vector<lapack_int> iwork(static_cast<std::size_t>(bands), 0);
+    lapack_int info =
+        LAPACKE_dstein_work(LAPACK_COL_MAJOR, bands, d.data(), e.data(), count, w, iblock.data(),
+                            isplit.data(), z, bands, work.data(), iwork.data(), ifail.data());
+    if (info != 0) return {"dstein", info};
+    info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, count, a.data(), bands,
+                          tau.data(), z, bands);
+    if (info != 0) return {"dormtr", info};
+    info = LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', bands, count, u.data(), bands, z, bands);
+    if (info != 0) return {"dtrtrs", info};
+    return {};
+}
+
+// Cosine above which two eigenvectors from different MRRR calls count as not orthogonal (each
+// call's own are to ~1e-14; calls split inside a cluster of close eigenvalues may lose that).
+constexpr double kCrossGroupCosine = 1e-10;
+
+// The largest |z_i . z_j| over columns of different groups (z: B x V, column-major).
+double crossGroupCosine(const std::vector<double>& z, std::size_t B,
+                        const std::vector<int>& first) {
+    double worst = 0;
+    for (std::size_t g = 0; g + 1 < first.size(); ++g)
+        for (int i = first[g]; i < first[g + 1]; ++i)
+            for (int j = first[g + 1]; j < first.back(); ++j) {
+                double dot = 0;
+                for (std::size_t k = 0; k < B; ++k)
+                    dot += z[std::size_t(i) * B + k] * z[std::size_t(j) * B + k];
+                worst = std::max(worst, std::abs(dot));
+            }
+    return worst;
+}
+
 // Every eigenvalue but only the first `vectors` eigenvectors: C_N = U^T U (dpotrf), the standard
-// problem U^-T C_D U^-1 (dsygst), its tridiagonal form (dsytrd), all eigenvalues from it
-// (dsterf), the top `vectors` eigenvectors by MRRR (dstemr), back through the Householder
-// reflections (dormtr) and U (dtrtrs: T = U^-1 Z). What dsygvd spends on the other B - vectors
-// back-transformations is saved.
+// problem U^-T C_D U^-1 (dsygst or the caller's reduction), its tridiagonal form (dsytrd), then at
+// once every eigenvalue (dsterf, this thread) and the top `vectors` eigenvectors in groups on
+// helper threads (started before dsytrd, so their start-up is hidden): each group's by MRRR
+// (dstemr over its index range), back through the Householder reflections (dormtr) and U
+// (dtrtrs: T = U^-1 Z). Where the groups' eigenvectors are not orthogonal to one another (a
+// cluster of close eigenvalues split between two groups), or on request, the eigenvectors come
+// instead from inverse iteration (dstein) with dsterf's eigenvalues, in one call that
+// reorthogonalises every cluster. What dsygvd spends on the other B - vectors eigenvectors is
+// saved.
 MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                      int bands, int vectors) {
+                      int bands, int vectors, const MnfSolveOptions& options, MnfSolveTimings& t) {
     const std::size_t B = std::size_t(bands), V = std::size_t(vectors);
-    std::vector<double> a = dataCov, u = noiseCov;
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', bands, u.data(), bands);
-    if (info > 0) notPositiveDefinite(info);
-    if (info != 0) lapackFailed("dpotrf", info);
-    info = LAPACKE_dsygst(LAPACK_COL_MAJOR, 1, 'U', bands, a.data(), bands, u.data(), bands);
-    if (info != 0) lapackFailed("dsygst", info);
+    std::vector<double> a = dataCov;
+    auto t0 = std::chrono::steady_clock::now();
+    const std::vector<double> u =
+        options.noiseFactor ? *options.noiseFactor : noiseCholesky(noiseCov, bands);
+    lapack_int info = 0;
+    t.factorMs = options.noiseFactor ? 0.0 : msSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    if (options.reduce) {
+        options.reduce(u, a, bands);
+    } else {
+        info = LAPACKE_dsygst(LAPACK_COL_MAJOR, 1, 'U', bands, a.data(), bands, u.data(), bands);
+        if (info != 0) lapackFailed("dsygst", info);
+    }
+    t.reduceMs = msSince(t0);
+
+    // Groups of the wanted indices (ascending: wanted value k is eigenvalue B - V + k), equal
+    // shares. The helpers wait for `go`, set after dsytrd (or when the solve fails: then they
+    // find no tridiagonal form and return), and are joined before anything below can leave.
+    const bool mrrr = options.vectorRoute == MnfVectorRoute::Mrrr;
+    const int groups = !mrrr ? 0
+                             : std::clamp(options.vectorThreads > 0 ? options.vectorThreads
+                                                                    : vectorThreads(vectors),
+                                          1, vectors);
+    std::vector<int> first;
+    for (int g = 0; g <= groups; ++g)
+        first.push_back(int(std::int64_t(vectors) * g / std::max(groups, 1)));
     std::vector<double> d(B), e(std::max<std::size_t>(B, 1)), tau(std::max<std::size_t>(B, 1));
+    std::vector<double> z(B * V), raw(B * V);  // raw: the tridiagonal problem's eigenvectors
+    std::vector<GroupFailure> failures(std::size_t(groups), GroupFailure{});
+    std::mutex mutex;
+    std::condition_variable ready;
+    bool go = false, reduced = false;
+    auto runGroup = [&](int g) {
+        const int count = first[g + 1] - first[g];
+        if (count == 0) return;
+        std::vector<double> dd = d, ee = e, w(B);
+        std::vector<lapack_int> support(2 * std::size_t(count));
+        lapack_int found = 0;
+        lapack_logical tryRac = 1;
+        double* zg = z.data() + std::size_t(first[g]) * B;
+        const lapack_int il = bands - vectors + 1 + first[g], iu = bands - vectors + first[g + 1];
+        lapack_int info =
+            LAPACKE_dstemr(LAPACK_COL_MAJOR, 'V', 'I', bands, dd.data(), ee.data(), 0, 0, il, iu,
+                           &found, w.data(), zg, bands, count, support.data(), &tryRac);
+        if (info != 0 || found != count) {
+            failures[g] = {"dstemr", info != 0 ? info : -1000 - found};
+            return;
+        }
+        std::copy(zg, zg + std::size_t(count) * B, raw.data() + std::size_t(first[g]) * B);
+        // Debian 12's OpenBLAS (0.3.21) gave wrong columns now and then when two threads ran
+        // dormtr / dtrtrs at once (9 test runs of 150 here, and on the GPU host): the groups take
+        // turns for their BLAS work, a small share of theirs (dstemr, the most, runs at once).
+        static std::mutex blasTurn;
+        const std::lock_guard turn(blasTurn);
+        info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, count, a.data(), bands,
+                              tau.data(), zg, bands);
+        if (info != 0) {
+            failures[g] = {"dormtr", info};
+            return;
+        }
+        info = LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', bands, count, u.data(), bands, zg,
+                              bands);
+        if (info != 0) failures[g] = {"dtrtrs", info};
+    };
+    std::vector<std::thread> helpers;
+    struct Release {
+        std::mutex& m;
+        std::condition_variable& cv;
+        bool& go;
+        std::vector<std::thread>& helpers;
+        ~Release() {
+            {
+                std::lock_guard lock(m);
+                go = true;
+            }
+            cv.notify_all();
+            for (std::thread& h : helpers)
+                h.join();
+        }
+    } release{mutex, ready, go, helpers};
+    for (int g = 0; g < groups; ++g)
+        helpers.emplace_back([&, g] {  // OpenBLAS's thread count is global: solveMnf set it
+            {
+                std::unique_lock lock(mutex);
+                ready.wait(lock, [&] { return go; });
+            }
+            if (reduced) runGroup(g);
+        });
+
+    t0 = std::chrono::steady_clock::now();
     info = LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'U', bands, a.data(), bands, d.data(), e.data(),
                           tau.data());
     if (info != 0) lapackFailed("dsytrd", info);
-    // Every eigenvalue (dsterf) on a second thread while this one finds the eigenvectors: the
-    // two need only the tridiagonal form, and each is a third of the solve.
+    t.tridiagonalMs = msSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    {
+        std::lock_guard lock(mutex);
+        go = reduced = true;
+    }
+    ready.notify_all();
     std::vector<double> all = d, off = e;
-    std::future<lapack_int> values = std::async(
-        std::launch::async, [&] { return LAPACKE_dsterf(bands, all.data(), off.data()); });
-    // Waits for the values before anything below can throw (the thread uses `all` and `off`).
-    struct JoinValues {
-        std::future<lapack_int>& f;
-        ~JoinValues() {
-            if (f.valid()) f.wait();
-        }
-    } join{values};
-    // dstemr overwrites d and e; its e needs B entries (the last is workspace).
-    std::vector<double> top(B), z(B * V);
-    std::vector<lapack_int> support(2 * V);
-    lapack_int found = 0;
-    lapack_logical tryRac = 1;
-    info = LAPACKE_dstemr(LAPACK_COL_MAJOR, 'V', 'I', bands, d.data(), e.data(), 0, 0,
-                          bands - vectors + 1, bands, &found, top.data(), z.data(), bands,
-                          lapack_int(V), support.data(), &tryRac);
-    if (info != 0) lapackFailed("dstemr", info);
-    if (found != vectors) lapackFailed("dstemr", -1000 - found);
-    info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, vectors, a.data(), bands,
-                          tau.data(), z.data(), bands);
-    if (info != 0) lapackFailed("dormtr", info);
-    info = LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', bands, vectors, u.data(), bands,
-                          z.data(), bands);
-    if (info != 0) lapackFailed("dtrtrs", info);
-    info = values.get();
-    if (info != 0) lapackFailed("dsterf", info);
+    if (options.valueRoute == MnfValueRoute::Dqds) {
+        std::vector<double> values(B), unused(1);
+        std::vector<lapack_int> support(2 * B);
+        lapack_int found = 0;
+        lapack_logical tryRac = 1;
+        info = LAPACKE_dstemr(LAPACK_COL_MAJOR, 'N', 'A', bands, all.data(), off.data(), 0, 0, 0, 0,
+                              &found, values.data(), unused.data(), 1, 1, support.data(), &tryRac);
+        if (info != 0 || found != bands) lapackFailed("dstemr", info != 0 ? info : -1000 - found);
+        all = values;  // ascending, as dsterf's
+    } else {
+        info = LAPACKE_dsterf(bands, all.data(), off.data());
+        if (info != 0) lapackFailed("dsterf", info);
+    }
+    t.valuesMs = msSince(t0);
+    for (std::thread& h : helpers)
+        h.join();
+    helpers.clear();
+    bool ok = mrrr;
+    for (const GroupFailure& f : failures)
+        ok = ok && !f.routine;
+    if (ok && groups > 1) ok = crossGroupCosine(raw, B, first) <= kCrossGroupCosine;
+    t.threads = groups;
+    if (!ok) {  // inverse iteration on this thread, every wanted vector in one call
+        const GroupFailure f =
+            solveGroup(bands, d, e, all.data() + (B - V), vectors, a, tau, u, z.data());
+        if (f.routine) lapackFailed(f.routine, f.info);
+        t.inverseIteration = true;
+        t.threads = 1;
+    }
+    t.vectorsMs = msSince(t0);  // from dsytrd's end: dsterf beside them included
+
     MnfBasis basis;
     basis.bands = bands;
     basis.vectors = vectors;
     basis.eigenvalues.assign(all.rbegin(), all.rend());
     basis.transform.resize(B * V);
-    for (std::size_t j = 0; j < V; ++j)  // dstemr's order is ascending too
+    for (std::size_t j = 0; j < V; ++j)  // ascending too: reverse
         copySigned(z.data() + (V - 1 - j) * B, B, basis.transform.data() + j * B);
     return basis;
 }
 
 }  // namespace
 
+std::vector<double> noiseCholesky(const std::vector<double>& noiseCov, int bands) {
+    if (bands < 1 || noiseCov.size() != std::size_t(bands) * std::size_t(bands))
+        throw Error("MNF: covariances must be bands x bands");
+    std::vector<double> u = noiseCov;
+    const lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', bands, u.data(), bands);
+    if (info > 0) notPositiveDefinite(info);
+    if (info != 0) lapackFailed("dpotrf", info);
+    return u;
+}
+
 MnfBasis solveMnf(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
-                  int bands, int vectors) {
+                  int bands, int vectors, const MnfSolveOptions& options,
+                  MnfSolveTimings* timings) {
+    if (options.noiseFactor &&
+        options.noiseFactor->size() != std::size_t(bands) * std::size_t(bands))
+        throw Error("MNF: the noise factor must be bands x bands");
     const std::size_t B = std::size_t(bands);
     if (bands < 1 || noiseCov.size() != B * B || dataCov.size() != B * B)
         throw Error("MNF: covariances must be bands x bands");
     if (vectors < 0 || vectors > bands)
         throw Error("MNF: eigenvectors must be 0 (all) to " + std::to_string(bands));
     const SingleBlasThread oneThread(bands < kSingleThreadBands);
-    if (vectors == 0 || vectors == bands) return solveAll(noiseCov, dataCov, bands);
-    return solvePartial(noiseCov, dataCov, bands, vectors);
+    MnfSolveTimings t;
+    MnfBasis basis = vectors == 0 || vectors == bands
+                         ? solveAll(noiseCov, dataCov, bands)
+                         : solvePartial(noiseCov, dataCov, bands, vectors, options, t);
+    if (timings) *timings = t;
+    return basis;
 }
 
 std::vector<double> denoiseMatrix(const MnfBasis& basis, const std::vector<double>& noiseCov,

@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "common/error.hpp"
+#include "compute/spectral/blas_core.hpp"
 #include "compute/spectral/mnf_solve.hpp"
 #include "compute/spectral/reference.hpp"
 #include "compute/spectral/scene.hpp"
@@ -31,12 +33,28 @@ MnfStatistics statistics(CubeShape shape, std::uint64_t seed = 4) {
 }
 
 // The partial solve's eigenvalues and columns against the full solve's.
-void checkPartial(CubeShape shape, int vectors) {
-    SCOPED_TRACE(describeShape(shape) + ", " + std::to_string(vectors) + " eigenvectors");
+void checkPartial(CubeShape shape, int vectors, MnfVectorRoute route = MnfVectorRoute::Mrrr,
+                  int threads = 0, MnfValueRoute values = MnfValueRoute::Sterf) {
+    SCOPED_TRACE(describeShape(shape) + ", " + std::to_string(vectors) + " eigenvectors" +
+                 (route == MnfVectorRoute::Mrrr ? "" : ", inverse iteration"));
     const int B = shape.bands;
     const MnfStatistics st = statistics(shape);
     const MnfBasis all = solveMnf(st.noiseCov, st.dataCov, B);
-    const MnfBasis part = solveMnf(st.noiseCov, st.dataCov, B, vectors);
+    MnfSolveOptions options;
+    options.vectorRoute = route;
+    options.vectorThreads = threads;
+    options.valueRoute = values;
+    MnfSolveTimings t;
+    const MnfBasis part = solveMnf(st.noiseCov, st.dataCov, B, vectors, options, &t);
+    if (vectors > 0 && vectors < B) {
+        EXPECT_GE(t.threads, 1);
+        // These scenes' groups come out orthogonal: MRRR's result is the one checked, not the
+        // fallback's.
+        EXPECT_EQ(t.inverseIteration, route == MnfVectorRoute::InverseIteration);
+        if (threads > 0 && route == MnfVectorRoute::Mrrr) {
+            EXPECT_EQ(t.threads, std::min(threads, vectors));
+        }
+    }
     ASSERT_EQ(all.vectors, B);
     ASSERT_EQ(part.vectors, vectors == 0 ? B : vectors);
     ASSERT_EQ(part.eigenvalues.size(), std::size_t(B));
@@ -57,32 +75,53 @@ void checkPartial(CubeShape shape, int vectors) {
 }  // namespace
 
 TEST(MnfSolve, PartialEigenvectorsMatchTheFullSolve) {
-    // One band, two, a prime band count, a few vectors of many, all but one.
-    checkPartial({9, 8, 1}, 1);
-    checkPartial({9, 8, 2}, 1);
-    checkPartial({23, 19, 13}, 5);
-    checkPartial({31, 29, 37}, 7);
-    checkPartial({31, 29, 37}, 36);
-    checkPartial({31, 29, 37}, 0);
+    // One band, two, a prime band count, a few vectors of many (groups of MRRR on threads), all
+    // but one; both eigenvector routes.
+    for (MnfVectorRoute route : {MnfVectorRoute::Mrrr, MnfVectorRoute::InverseIteration}) {
+        checkPartial({9, 8, 1}, 1, route);
+        checkPartial({9, 8, 2}, 1, route);
+        checkPartial({23, 19, 13}, 5, route);
+        checkPartial({31, 29, 37}, 7, route);
+        checkPartial({31, 29, 37}, 20, route);
+        checkPartial({31, 29, 37}, 36, route);
+        checkPartial({31, 29, 37}, 0, route);
+    }
+    // MRRR in groups on 2, 3 and 4 threads, whatever the cores here (an uneven last group).
+    for (int threads : {2, 3, 4}) {
+        checkPartial({31, 29, 37}, 20, MnfVectorRoute::Mrrr, threads);
+        checkPartial({31, 29, 37}, 7, MnfVectorRoute::Mrrr, threads);
+    }
+    checkPartial({23, 19, 13}, 2, MnfVectorRoute::Mrrr, 4);  // more threads than vectors
+    // Every eigenvalue by dqds instead of dsterf.
+    checkPartial({31, 29, 37}, 20, MnfVectorRoute::Mrrr, 4, MnfValueRoute::Dqds);
+    checkPartial({9, 8, 2}, 1, MnfVectorRoute::Mrrr, 0, MnfValueRoute::Dqds);
 }
 
 TEST(MnfSolve, PartialSolveWhitensTheNoise) {
     // T_m^T C_N T_m = I and T_m^T C_D T_m = diag(lambda_1..m) for the m columns solved.
-    const int B = 29, m = 6;
+    const int B = 29;
     const MnfStatistics st = statistics({37, 31, B}, 8);
-    const MnfBasis t = solveMnf(st.noiseCov, st.dataCov, B, m);
-    for (int i = 0; i < m; ++i)
-        for (int j = 0; j < m; ++j) {
-            double n = 0, d = 0;
-            for (int a = 0; a < B; ++a)
-                for (int b = 0; b < B; ++b) {
-                    n += t.at(a, i) * st.noiseCov[std::size_t(a) * B + b] * t.at(b, j);
-                    d += t.at(a, i) * st.dataCov[std::size_t(a) * B + b] * t.at(b, j);
-                }
-            EXPECT_NEAR(n, i == j ? 1.0 : 0.0, 1e-9) << i << " " << j;
-            EXPECT_NEAR(d, i == j ? t.eigenvalues[i] : 0.0, 1e-9 * t.eigenvalues[0])
-                << i << " " << j;
-        }
+    for (const auto& [m, route, threads] :
+         {std::tuple{6, MnfVectorRoute::Mrrr, 0}, std::tuple{20, MnfVectorRoute::Mrrr, 4},
+          std::tuple{20, MnfVectorRoute::InverseIteration, 0}}) {
+        SCOPED_TRACE(std::to_string(m) + " vectors, " + std::to_string(threads) + " threads");
+        MnfSolveOptions options;
+        options.vectorRoute = route;
+        options.vectorThreads = threads;
+        const MnfBasis t = solveMnf(st.noiseCov, st.dataCov, B, m, options);
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < m; ++j) {
+                double n = 0, d = 0;
+                for (int a = 0; a < B; ++a)
+                    for (int b = 0; b < B; ++b) {
+                        n += t.at(a, i) * st.noiseCov[std::size_t(a) * B + b] * t.at(b, j);
+                        d += t.at(a, i) * st.dataCov[std::size_t(a) * B + b] * t.at(b, j);
+                    }
+                EXPECT_NEAR(n, i == j ? 1.0 : 0.0, 1e-9) << i << " " << j;
+                EXPECT_NEAR(d, i == j ? t.eigenvalues[i] : 0.0, 1e-9 * t.eigenvalues[0])
+                    << i << " " << j;
+            }
+    }
 }
 
 TEST(MnfSolve, BadArgumentsAndNoiseAreRefused) {
@@ -113,4 +152,55 @@ TEST(MnfSolve, OpenBlasThreadCountIsRestored) {
     solveMnf(st.noiseCov, st.dataCov, 5, 2);
     EXPECT_EQ(openblas_get_num_threads(), 2);
     openblas_set_num_threads(before);
+}
+
+TEST(BlasCore, PreAvxFallbacksAreReplacedWhereTheCpuAllows) {
+    EXPECT_EQ(betterBlasCore("Prescott", true, true), "SkylakeX");
+    EXPECT_EQ(betterBlasCore("prescott", true, false), "Haswell");
+    EXPECT_EQ(betterBlasCore("Nehalem", true, false), "Haswell");
+    EXPECT_EQ(betterBlasCore("Prescott", false, false), "");  // no better kernels to run
+    EXPECT_EQ(betterBlasCore("Haswell", true, true), "");     // a known model: left alone
+    EXPECT_EQ(betterBlasCore("SkylakeX", true, true), "");
+    EXPECT_EQ(betterBlasCore("Zen", true, false), "");
+}
+
+TEST(MnfSolve, ReductionHookIsUsedAndMatchesDsygst) {
+    // A caller's reduction (here U^-T C_D U^-1 by explicit triangular solves) gives the same basis
+    // as dsygst; a wrong one (C_D left as it is) gives another, so the hook is really used.
+    const int B = 13, m = 5;
+    const MnfStatistics st = statistics({23, 19, B}, 6);
+    const MnfBasis ref = solveMnf(st.noiseCov, st.dataCov, B, m);
+    int calls = 0;
+    const MnfReduce solves = [&](const std::vector<double>& u, std::vector<double>& a, int n) {
+        ++calls;
+        // a <- U^-T a (columns), then a <- a U^-1 (rows), by substitution.
+        for (int c = 0; c < n; ++c)
+            for (int i = 0; i < n; ++i) {
+                double s = a[std::size_t(c) * n + i];
+                for (int k = 0; k < i; ++k)
+                    s -= u[std::size_t(i) * n + k] * a[std::size_t(c) * n + k];
+                a[std::size_t(c) * n + i] = s / u[std::size_t(i) * n + i];
+            }
+        for (int r = 0; r < n; ++r)
+            for (int j = 0; j < n; ++j) {
+                double s = a[std::size_t(j) * n + r];
+                for (int k = 0; k < j; ++k)
+                    s -= a[std::size_t(k) * n + r] * u[std::size_t(j) * n + k];
+                a[std::size_t(j) * n + r] = s / u[std::size_t(j) * n + j];
+            }
+    };
+    MnfSolveTimings t;
+    MnfSolveOptions options;
+    options.reduce = solves;
+    const MnfBasis hooked = solveMnf(st.noiseCov, st.dataCov, B, m, options, &t);
+    EXPECT_EQ(calls, 1);
+    EXPECT_GE(t.threads, 1);
+    for (int j = 0; j < B; ++j)
+        EXPECT_NEAR(hooked.eigenvalues[j], ref.eigenvalues[j], 1e-10 * ref.eigenvalues[0]);
+    for (int j = 0; j < m; ++j)
+        for (int b = 0; b < B; ++b)
+            EXPECT_NEAR(hooked.at(b, j), ref.at(b, j), 1e-8 * std::abs(ref.at(0, 0)) + 1e-12);
+    options.reduce = [](const std::vector<double>&, std::vector<double>&, int) {};
+    const MnfBasis wrong = solveMnf(st.noiseCov, st.dataCov, B, m, options);
+    EXPECT_GT(std::abs(wrong.eigenvalues[0] - ref.eigenvalues[0]), 1e-3 * ref.eigenvalues[0]);
 }

@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <memory>
 
+#include <lapacke.h>
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/device_select.hpp"
+
 #include "compute/spectral/mnf.hpp"
 #include "compute/spectral/reference.hpp"
 #include "compute/spectral/scene.hpp"
@@ -265,4 +267,95 @@ TEST(SpectralPicture, StretchesThreeRowsToRgba) {
     const int grey[] = {0, 0, 128, 255, 255};
     for (int p = 0; p < 5; ++p)
         EXPECT_NEAR(rgba[4 * p], grey[p], 1) << p;
+}
+
+namespace {
+
+// A symmetric positive definite B x B matrix (column-major) with a spread spectrum, and another
+// symmetric one.
+std::vector<double> spdMatrix(int B, std::uint64_t seed, double diagonal) {
+    std::vector<double> a(std::size_t(B) * B), s(a.size());
+    std::uint64_t x = seed;
+    for (double& v : a) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        v = double(x >> 11) / double(1ull << 53) - 0.5;
+    }
+    for (int i = 0; i < B; ++i)
+        for (int j = 0; j < B; ++j) {
+            double t = 0;
+            for (int k = 0; k < B; ++k)
+                t += a[std::size_t(k) * B + i] * a[std::size_t(k) * B + j];
+            s[std::size_t(j) * B + i] = t + (i == j ? diagonal : 0.0);
+        }
+    return s;
+}
+
+}  // namespace
+
+TEST(MnfDeviceReduce, MatchesLapackDsygst) {
+    // One band, two, a prime, 37, and more bands than work-items in a group (rows per work-item).
+    if (!MnfDeviceReduce::supported(context(), 2)) GTEST_SKIP() << "no cl_khr_fp64";
+    MnfDeviceReduce reduce(context());
+    for (int B : {1, 2, 13, 37, 300}) {
+        SCOPED_TRACE(B);
+        std::vector<double> u = spdMatrix(B, 3 + B, 0.5), cd = spdMatrix(B, 7 + B, 0.0);
+        ASSERT_EQ(LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', B, u.data(), B), 0);
+        std::vector<double> ref = cd, dev = cd;
+        ASSERT_EQ(LAPACKE_dsygst(LAPACK_COL_MAJOR, 1, 'U', B, ref.data(), B, u.data(), B), 0);
+        reduce.reduce(u, dev, B);
+        EXPECT_GT(reduce.deviceMs(), 0.0);
+        double scale = 0;
+        for (int j = 0; j < B; ++j)
+            for (int i = 0; i <= j; ++i)
+                scale = std::max(scale, std::abs(ref[std::size_t(j) * B + i]));
+        for (int j = 0; j < B; ++j)
+            for (int i = 0; i <= j; ++i)  // dsygst writes the upper triangle only
+                ASSERT_NEAR(dev[std::size_t(j) * B + i], ref[std::size_t(j) * B + i], 1e-11 * scale)
+                    << i << " " << j;
+    }
+    std::vector<double> u(4), a(9);
+    EXPECT_THROW(reduce.reduce(u, a, 2), Error);  // not 2 x 2
+}
+
+TEST(SpectralMnf, DeviceReductionMatchesTheHostRoute) {
+    // The partial route (the bench's and the viewer's: m eigenvectors) with step 5 on the device
+    // and with dsygst: every eigenvalue, the m columns, T^T C_N T = I; 1, 2, 13 and 37 bands.
+    for (const CubeShape shape :
+         {CubeShape{9, 8, 1}, CubeShape{17, 11, 2}, CubeShape{23, 19, 13}, CubeShape{31, 29, 37}}) {
+        SCOPED_TRACE(describeShape(shape));
+        const int B = shape.bands, m = std::max(1, std::min(B - 1, 7));
+        const Cube cube = scene(shape, CubeType::U8, 21);
+        SpectralMnf mnf(context());
+        mnf.upload(cube);
+        mnf.setDeviceReduce(false);
+        const MnfStatisticsResult host = mnf.run(NoiseEstimate::Diff, {}, m);
+        EXPECT_EQ(mnf.timings().reduceDeviceMs, 0.0);
+        mnf.setDeviceReduce(true);
+        const bool onDevice = mnf.deviceReduceUsed(B);
+        const MnfStatisticsResult& dev = mnf.run(NoiseEstimate::Diff, {}, m);
+        if (onDevice && m < B) {  // one band: every eigenvector, dsygvd's route
+            EXPECT_GT(mnf.timings().reduceDeviceMs, 0.0);
+        }
+        ASSERT_EQ(dev.basis.vectors, host.basis.vectors);
+        for (int j = 0; j < B; ++j)
+            EXPECT_NEAR(dev.basis.eigenvalues[j], host.basis.eigenvalues[j],
+                        1e-10 * host.basis.eigenvalues[0])
+                << j;
+        for (int j = 0; j < dev.basis.vectors; ++j) {
+            double norm = 0;
+            for (int b = 0; b < B; ++b)
+                norm = std::max(norm, std::abs(host.basis.at(b, j)));
+            for (int b = 0; b < B; ++b)
+                EXPECT_NEAR(dev.basis.at(b, j), host.basis.at(b, j), 1e-8 * norm) << b << " " << j;
+        }
+        for (int i = 0; i < dev.basis.vectors; ++i)
+            for (int j = 0; j < dev.basis.vectors; ++j) {
+                double n = 0;
+                for (int a = 0; a < B; ++a)
+                    for (int b = 0; b < B; ++b)
+                        n += dev.basis.at(a, i) * dev.noiseCov[std::size_t(a) * B + b] *
+                             dev.basis.at(b, j);
+                EXPECT_NEAR(n, i == j ? 1.0 : 0.0, 1e-9) << i << " " << j;
+            }
+    }
 }
