@@ -195,8 +195,10 @@ __kernel __attribute__((reqd_work_group_size(GW, GW, 1))) void cov_gram_f32(
 #pragma unroll
             for (int m = 0; m < 8; ++m)
 #pragma unroll
-                for (int n = 0; n < 8; ++n)
-                    acc[m][n] = fma(a[m], b[n], acc[m][n]);
+                for (int n = 0; n < 8; ++n) {  // serpentine, as in gemm_regblock
+                    const int nn = (m & 1) ? 7 - n : n;
+                    acc[m][nn] = fma(a[m], b[nn], acc[m][nn]);
+                }
         }
         if (more) GRAM_STAGE(buf ^ 1)  // the other buffer: nobody reads it this round
         barrier(CLK_LOCAL_MEM_FENCE);

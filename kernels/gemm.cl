@@ -242,11 +242,17 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
                 const float4 v = vload4(0, bs + kk * (BN + PAD) + n4 * 4 * TX + tx * 4);
                 b[n4 * 4 + 0] = v.x, b[n4 * 4 + 1] = v.y, b[n4 * 4 + 2] = v.z, b[n4 * 4 + 3] = v.w;
             }
+            // Serpentine order (odd rows run n backwards): each row starts with the b value the
+            // last one ended with, which the FMA's operand reuse cache still holds, so only two
+            // of its three operands come from the register file there as everywhere else (two
+            // in the same bank stall the FMA a cycle; ptxas picks the registers, not the order).
 #pragma unroll
             for (int m = 0; m < TM; ++m)
 #pragma unroll
-                for (int n = 0; n < TN; ++n)
-                    acc[m][n] = fma(a[m], b[n], acc[m][n]);
+                for (int n = 0; n < TN; ++n) {
+                    const int nn = (m & 1) ? TN - 1 - n : n;
+                    acc[m][nn] = fma(a[m], b[nn], acc[m][nn]);
+                }
         }
 #if BUFFERS == 2
         if (t + 1 < tiles) STAGE(buf ^ 1)  // the other buffer: nobody reads it this round
