@@ -132,6 +132,10 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
             add(128, 64, 16, 16, 8), add(64, 128, 16, 8, 16), add(128, 128, 16, 16, 8),
                 add(64, 64, 16, 8, 8), add(64, 64, 32, 8, 8), add(128, 64, 8, 8, 8),
                 add(128, 32, 16, 8, 8);
+            // 32-deep k-steps at 128 x 128 and 128 x 64 (CLBlast's tuned pick on the H100 is
+            // 128 x 128 x 32 with 8 x 8 per work-item): one local buffer (ONE_LOCAL) for the
+            // double-buffered variant.
+            add(128, 128, 32, 8, 8), add(128, 64, 32, 8, 8), add(64, 128, 32, 8, 8);
             break;
         case GemmVariant::TensorTf32:
             add(128, 128, 16, 64, 32), add(128, 128, 32, 64, 32), add(128, 128, 16, 32, 64),

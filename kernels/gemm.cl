@@ -144,7 +144,10 @@ inline float4 loadB(__global const float* B, int N, int K, int k0, int j0, int g
 #define TX (BN / TN)
 #define TY (BM / TM)
 #define PAD 4
-#if defined(DOUBLE_BUFFER)
+// DOUBLE_BUFFER: the next tile is loaded into registers during this tile's products. Two local
+// buffers take one barrier per tile; where two do not fit (ONE_LOCAL, set by the host), the one
+// buffer is refilled between two barriers, the global loads still overlapping the products.
+#if defined(DOUBLE_BUFFER) && !defined(ONE_LOCAL)
 #define BUFFERS 2
 #else
 #define BUFFERS 1
@@ -212,14 +215,14 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
         if (tid + s * NT < B_GROUPS) storeTileB(Bs[buf], rb[s], tid + s * NT); \
     }
 
-#if BUFFERS == 2
+#ifdef DOUBLE_BUFFER
     FETCH(0)
     STAGE(0)
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
     for (int t = 0; t < tiles; ++t) {
-#if BUFFERS == 2
-        const int buf = t & 1;
+#ifdef DOUBLE_BUFFER
+        const int buf = BUFFERS == 2 ? t & 1 : 0;
         if (t + 1 < tiles) FETCH((t + 1) * BK)  // global loads in flight during the products
 #else
         const int buf = 0;
@@ -256,6 +259,9 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
         }
 #if BUFFERS == 2
         if (t + 1 < tiles) STAGE(buf ^ 1)  // the other buffer: nobody reads it this round
+#elif defined(DOUBLE_BUFFER)
+        barrier(CLK_LOCAL_MEM_FENCE);  // every work-item is done reading the one buffer
+        if (t + 1 < tiles) STAGE(0)
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }

@@ -24,14 +24,14 @@ CLOCKS=$!
 read -r -a gpu <<<"${DEVICE_ARGS:---device-type gpu}"  # DEVICE_ARGS="--device-type cpu": a dry run
 AB_SIZES=${AB_SIZES:-4096,8192}
 ALL_SIZES=${ALL_SIZES:-1024,2048,4096,8192}
-V=gemm-regblock,gemm-double-buffer,clblast,cov-tiled
+V=${VARIANTS:-gemm-regblock,gemm-double-buffer,clblast,cov-tiled}
 left() { [ "$SECONDS" -lt "$LIMIT_S" ]; }
 stamp() { echo "[$SECONDS s] $*" | tee -a "$R/steps.txt"; }
 
 bench() {  # bench NAME BINARY XDG ARGS...
     local name=$1 bin=$2 xdg=$3
     shift 3
-    XDG_CACHE_HOME=$xdg timeout 90 "$bin" --suite gemm "${gpu[@]}" --wide ${EXTRA_ARGS:-} "$@" --json "$R/$name.json" \
+    XDG_CACHE_HOME=$xdg timeout 75 "$bin" --suite gemm "${gpu[@]}" --wide ${EXTRA_ARGS:-} "$@" --json "$R/$name.json" \
         >"$R/$name.txt" 2>"$R/$name.err"
     stamp "$name rc=$?"
 }
@@ -63,24 +63,11 @@ fi
 
 # 3. CLBlast tuned (imported into the new build's cache) beside our rows on every square >= 1024.
 if { [ -s "$R/clblast_xgemm_2_32.json" ] || [ -n "${DEVICE_ARGS:-}" ]; } && left; then
-    bench after2 "$C/clviz-bench" /tmp/xdg-new --variants gemm-regblock,gemm-double-buffer,clblast \
+    bench after2 "$C/clviz-bench" /tmp/xdg-new --variants ${VARIANTS2:-gemm-regblock,gemm-double-buffer,clblast} \
         --sizes "$ALL_SIZES" --tune ${NV_PLATFORM:+--clblast-tuning "$R/clblast_xgemm_2_32.json"}
     cp -r /tmp/xdg-new/clviz/clblast "$R/clblast-cache" 2>/dev/null
 fi
-# 4. The old build once more (CLBlast tuned too): a second before/after pair.
-if left; then
-    mkdir -p /tmp/xdg-old/clviz && cp -r /tmp/xdg-new/clviz/clblast /tmp/xdg-old/clviz/ 2>/dev/null
-    bench before2 "$C/old/clviz-bench" /tmp/xdg-old --variants $V --sizes "$AB_SIZES" --tune
-fi
-# 5. The covariance tests on the GPU (the FP32 kernel is new).
-for t in covariance clblast_row; do
-    if [ -x "$C/compute_linalg_${t}_test" ] && left; then
-        XDG_CACHE_HOME=/tmp/xdg-new timeout 40 "$C/compute_linalg_${t}_test" >"$R/test_$t.txt" 2>&1
-        stamp "test $t rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/test_$t.txt" | tr '\n' ' ')"
-    fi
-done
-
-# 6. SASS of both builds' GEMM and covariance programs: the cached binaries are PTX; ptxas
+# 4. SASS of both builds' GEMM and covariance programs: the cached binaries are PTX; ptxas
 # assembles them. Counts per program, and the FFMAs whose register reads collide in a bank.
 PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
 CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
@@ -118,6 +105,19 @@ PY
             "$(tr '\n' ' ' <"${s%.sass}.key" | cut -c1-160)"
     done
 done | tee "$R/sass_counts.txt"
+# 5. The old build once more (CLBlast tuned too): a second before/after pair.
+if left; then
+    mkdir -p /tmp/xdg-old/clviz && cp -r /tmp/xdg-new/clviz/clblast /tmp/xdg-old/clviz/ 2>/dev/null
+    bench before2 "$C/old/clviz-bench" /tmp/xdg-old --variants $V --sizes "$AB_SIZES" --tune
+fi
+# 6. The covariance tests on the GPU (the FP32 kernel is new).
+for t in covariance clblast_row; do
+    if [ -x "$C/compute_linalg_${t}_test" ] && left; then
+        XDG_CACHE_HOME=/tmp/xdg-new timeout 40 "$C/compute_linalg_${t}_test" >"$R/test_$t.txt" 2>&1
+        stamp "test $t rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/test_$t.txt" | tr '\n' ' ')"
+    fi
+done
+
 stamp "done"
 for f in before1 after1 after2 before2; do
     [ -f "$R/$f.txt" ] && { echo "== $f"; grep -E 'probe|gemm-|clblast|cov' "$R/$f.txt" | cut -c1-130; }
