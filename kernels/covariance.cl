@@ -107,65 +107,65 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
 // The float path's own kernel (the tiled one above is bound by its local reads at 4 x 4 per
 // work-item). 8 x 8 work-items each hold an 8 x 8 block (rows ty*4 + {0..3, 32..35}, the same for
 // columns), read as four float4s per sample from k-major local tiles. A stage is GK samples of
-// the tile's 64 rows (and 64 columns off the diagonal; a diagonal tile reads its rows once): a
-// warp loads 16 consecutive samples of 8 rows (coalesced 64-byte runs), each work-item 4 rows at
-// one sample, centred (x - mu) and stored as one float4 along the rows. Rows of GT + 4 floats put
-// the 8 stores of a quarter-warp (8 samples) in 32 different banks. Rows past the band count read
-// a valid row instead (their products land in entries never written); samples past the chunk's
-// end are zeros. One barrier per stage: the next stage is loaded into registers during the
-// products and stored into the other buffer.
+// the tile's 64 rows (and 64 columns off the diagonal; a diagonal tile reads its rows once).
+// Work-item tid owns 4 rows (4 (tid / 4) + {0..3}) and samples tid % 4 + {0, 4, 8, 12} of them: a
+// warp's load reads 16 bytes of 8 rows and the next one the rest of the same 32-byte sectors, and
+// only 4 row addresses per operand stay live (16 per operand spread the registers to 238 and
+// four work-groups per SM). Each sample's 4 rows are centred (x - mu) and stored as one float4;
+// rows of GT + 8 floats put a quarter-warp's 8 stores in 32 different banks. Rows past the band
+// count read the last band (their products land in entries never written); samples past the
+// chunk's end are zeros. One barrier per stage: the next stage is loaded into registers during
+// the products and stored into the other buffer.
 #ifdef GRAM_F32
 #define GT 64
 #define GK 16
-#define GW 8                     // work-items per side
-#define GSTRIDE (GT + 4)         // floats per local row (one sample)
-#define GPER (GT * GK / 4 / 64)  // float4 groups per work-item and operand per stage: 4
+#define GW 8              // work-items per side
+#define GSTRIDE (GT + 8)  // floats per local row (one sample)
 __kernel __attribute__((reqd_work_group_size(GW, GW, 1))) void cov_gram_f32(
     int bands, int pitch, long samples, int chunkLen, __global const float* X,
     __global const float* mu, __global const uint* pairs, __global float* partial) {
     __local float As[2][GK * GSTRIDE] __attribute__((aligned(16)));
     __local float Bs[2][GK * GSTRIDE] __attribute__((aligned(16)));
-    __local float muA[GT], muB[GT];
     const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * GW + tx;
     const uint pair = pairs[get_group_id(0)];
     const int i0 = (pair >> 16) * GT, j0 = (pair & 0xffff) * GT;
     const bool diagonal = i0 == j0;
     const long s0 = (long)get_group_id(1) * chunkLen;
     const long s1 = min(samples, s0 + chunkLen);
-    muA[tid] = mu[min(i0 + tid, bands - 1)];
-    muB[tid] = mu[min(j0 + tid, bands - 1)];
-    barrier(CLK_LOCAL_MEM_FENCE);
 
-    // Work-item tid moves sample lk of rows lr + 16 q + {0..3}, q < GPER.
-    const int lk = tid % GK, lr = 4 * (tid / GK);
-    float4 ra[GPER], rb[GPER];
-#define ROW_AT(base, r) ((size_t)min((base) + (r), bands - 1) * pitch)
-#define GRAM_LOAD(dst, base, mus, s)                                                          \
-    _Pragma("unroll") for (int q = 0; q < GPER; ++q) {                                        \
-        const long sk = (s) + lk;                                                             \
-        const int r = lr + 16 * q;                                                            \
-        float4 v = (float4)(0.0f);                                                            \
-        if (sk < s1) {                                                                        \
-            v.x = X[ROW_AT(base, r + 0) + sk] - mus[r + 0];                                   \
-            v.y = X[ROW_AT(base, r + 1) + sk] - mus[r + 1];                                   \
-            v.z = X[ROW_AT(base, r + 2) + sk] - mus[r + 2];                                   \
-            v.w = X[ROW_AT(base, r + 3) + sk] - mus[r + 3];                                   \
-        }                                                                                     \
-        dst[q] = v;                                                                           \
+    const int lr = 4 * (tid / 4), lk = tid % 4;
+    const int4 ia = min((int4)(i0 + lr) + (int4)(0, 1, 2, 3), (int4)(bands - 1));
+    const int4 jb = min((int4)(j0 + lr) + (int4)(0, 1, 2, 3), (int4)(bands - 1));
+    __global const float* pa[4] = {X + (size_t)ia.x * pitch + lk, X + (size_t)ia.y * pitch + lk,
+                                   X + (size_t)ia.z * pitch + lk, X + (size_t)ia.w * pitch + lk};
+    __global const float* pb[4] = {X + (size_t)jb.x * pitch + lk, X + (size_t)jb.y * pitch + lk,
+                                   X + (size_t)jb.z * pitch + lk, X + (size_t)jb.w * pitch + lk};
+    const float4 muA = (float4)(mu[ia.x], mu[ia.y], mu[ia.z], mu[ia.w]);
+    const float4 muB = (float4)(mu[jb.x], mu[jb.y], mu[jb.z], mu[jb.w]);
+    float4 ra[GK / 4], rb[GK / 4];
+#define GRAM_LOAD(dst, p, m, s)                                          \
+    _Pragma("unroll") for (int q = 0; q < GK / 4; ++q) {                 \
+        const long sk = (s) + lk + 4 * q;                                \
+        float4 v = (float4)(0.0f);                                       \
+        if (sk < s1) {                                                   \
+            const long o = (s) + 4 * q;                                  \
+            v = (float4)(p[0][o], p[1][o], p[2][o], p[3][o]) - (m);      \
+        }                                                                \
+        dst[q] = v;                                                      \
     }
 #define GRAM_FETCH(s)                   \
     {                                   \
-        GRAM_LOAD(ra, i0, muA, s)       \
+        GRAM_LOAD(ra, pa, muA, s)       \
         if (!diagonal) {                \
-            GRAM_LOAD(rb, j0, muB, s)   \
+            GRAM_LOAD(rb, pb, muB, s)   \
         }                               \
     }
-#define GRAM_STAGE(buf)                                                            \
-    {                                                                              \
-        _Pragma("unroll") for (int q = 0; q < GPER; ++q) {                         \
-            vstore4(ra[q], 0, As[buf] + lk * GSTRIDE + lr + 16 * q);               \
-            if (!diagonal) vstore4(rb[q], 0, Bs[buf] + lk * GSTRIDE + lr + 16 * q); \
-        }                                                                          \
+#define GRAM_STAGE(buf)                                                                   \
+    {                                                                                     \
+        _Pragma("unroll") for (int q = 0; q < GK / 4; ++q) {                              \
+            vstore4(ra[q], 0, As[buf] + (lk + 4 * q) * GSTRIDE + lr);                     \
+            if (!diagonal) vstore4(rb[q], 0, Bs[buf] + (lk + 4 * q) * GSTRIDE + lr);      \
+        }                                                                                 \
     }
 
     float acc[8][8];

@@ -36,7 +36,17 @@ bench() {  # bench NAME BINARY XDG ARGS...
     stamp "$name rc=$?"
 }
 
-# 1. The FP32 rows and the covariance, old and new build in turn (CLBlast's default database).
+# CLBlast parameters from an earlier call ($C/clblast-cache/*.txt, the file clviz keeps beside its
+# program cache), if carried: then every CLBlast row of this call is tuned from the start.
+if ls "$C"/clblast-cache/*.txt >/dev/null 2>&1; then
+    mkdir -p /tmp/xdg-new/clviz/clblast /tmp/xdg-old/clviz/clblast
+    cp "$C"/clblast-cache/*.txt /tmp/xdg-new/clviz/clblast/
+    cp "$C"/clblast-cache/*.txt /tmp/xdg-old/clviz/clblast/
+    stamp "carried CLBlast parameters: $(cat "$C"/clblast-cache/*.txt | tail -1)"
+fi
+
+# 1. The FP32 rows and the covariance, old and new build in turn (CLBlast's default database, or
+# the carried parameters).
 bench before1 "$C/old/clviz-bench" /tmp/xdg-old --variants $V --sizes "$AB_SIZES" --tune
 bench after1 "$C/clviz-bench" /tmp/xdg-new --variants $V --sizes "$AB_SIZES" --tune
 
@@ -48,7 +58,7 @@ NV_PLATFORM=$(clinfo -l 2>/dev/null | sed -n 's/^Platform #\([0-9]*\):.*NVIDIA.*
 stamp "NVIDIA platform index: ${NV_PLATFORM:-not found}"
 if [ -n "$NV_PLATFORM" ] && [ -x "$C/clblast_tuner_xgemm" ]; then
     (cd "$R" && exec "$C/clblast_tuner_xgemm" -platform "$NV_PLATFORM" -precision 32 -m 2048 -n 2048 \
-        -k 2048 -fraction "${FRACTION:-1500}" >"$R/clblast_tuner.txt" 2>&1) &
+        -k 2048 -fraction "${FRACTION:-600}" >"$R/clblast_tuner.txt" 2>&1) &
     tuner=$!
     t0=$SECONDS
     while kill -0 $tuner 2>/dev/null && [ ! -s "$R/clblast_xgemm_2_32.json" ] && [ $((SECONDS - t0)) -lt "${TUNER_S:-110}" ]; do
@@ -102,16 +112,19 @@ PY
             "$(grep -c 'BAR' "$s")" "$(grep -c 'BRA' "$s")" \
             "$(python3 "$C/sass_bank_conflicts.py" "$s" "$k" 2>&1)" \
             "$(grep -o 'Used [0-9]* registers[^,]*, [^,]*, [0-9]* bytes smem' "${s%.sass}.ptxas.txt" | tr '\n' ' ')" \
-            "$(tr '\n' ' ' <"${s%.sass}.key" | cut -c1-160)"
+            "$(tr '\n' ' ' <"${s%.sass}.key" | sed 's/.*options=//; s/ source=.*//')"
     done
 done | tee "$R/sass_counts.txt"
-# 5. The old build once more (CLBlast tuned too): a second before/after pair.
+# 5. Both builds once more (CLBlast as tuned in step 2): a second before/after pair.
 if left; then
     mkdir -p /tmp/xdg-old/clviz && cp -r /tmp/xdg-new/clviz/clblast /tmp/xdg-old/clviz/ 2>/dev/null
     bench before2 "$C/old/clviz-bench" /tmp/xdg-old --variants $V --sizes "$AB_SIZES" --tune
 fi
+if left; then
+    bench after3 "$C/clviz-bench" /tmp/xdg-new --variants $V --sizes "$AB_SIZES" --tune
+fi
 # 6. The covariance tests on the GPU (the FP32 kernel is new).
-for t in covariance clblast_row; do
+for t in covariance gemm clblast_row; do
     if [ -x "$C/compute_linalg_${t}_test" ] && left; then
         XDG_CACHE_HOME=/tmp/xdg-new timeout 40 "$C/compute_linalg_${t}_test" >"$R/test_$t.txt" 2>&1
         stamp "test $t rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/test_$t.txt" | tr '\n' ' ')"
@@ -119,6 +132,6 @@ for t in covariance clblast_row; do
 done
 
 stamp "done"
-for f in before1 after1 after2 before2; do
+for f in before1 after1 after2 before2 after3; do
     [ -f "$R/$f.txt" ] && { echo "== $f"; grep -E 'probe|gemm-|clblast|cov' "$R/$f.txt" | cut -c1-130; }
 done
