@@ -13,7 +13,7 @@ C=$(cd "$C" && pwd)
 R=/tmp/simt29
 LIMIT_S=${LIMIT_S:-150}
 mkdir -p "$R" /tmp/bench-libs /tmp/xdg-new /tmp/xdg-old
-trap 'kill $CLOCKS 2>/dev/null; tar czf "${OUT:-/tmp}/simt29.tgz" -C "$R" .' EXIT
+trap 'kill $CLOCKS 2>/dev/null' EXIT
 tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
 export LD_LIBRARY_PATH=/tmp/bench-libs
 command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
@@ -26,7 +26,10 @@ AB_SIZES=${AB_SIZES:-4096,8192}
 ALL_SIZES=${ALL_SIZES:-1024,2048,4096,8192}
 V=${VARIANTS:-gemm-regblock,gemm-double-buffer,clblast,cov-tiled}
 left() { [ "$SECONDS" -lt "$LIMIT_S" ]; }
-stamp() { echo "[$SECONDS s] $*" | tee -a "$R/steps.txt"; }
+# The archive is rewritten after every step, so a call cut off at its time limit keeps the
+# finished ones (on 2026-11-26 a cut mid-way through the final archive lost its tail).
+pack() { tar czf "${OUT:-/tmp}/simt29.tgz.part" -C "$R" . && mv "${OUT:-/tmp}/simt29.tgz.part" "${OUT:-/tmp}/simt29.tgz"; }
+stamp() { echo "[$SECONDS s] $*" | tee -a "$R/steps.txt"; pack; }
 
 bench() {  # bench NAME BINARY XDG ARGS...
     local name=$1 bin=$2 xdg=$3
@@ -99,6 +102,7 @@ for f in sorted(src.glob("*.clbin")):
 PY
     for p in "$R/sass-$build"/*.ptx; do
         [ -e "$p" ] || continue
+        [ "$SECONDS" -lt "${SASS_LIMIT_S:-$((LIMIT_S + 30))}" ] || { rm -f "$p"; continue; }
         s=${p%.ptx}
         "$PTXAS" -arch=sm_90 -v "$p" -o "$s.cubin" >"$s.ptxas.txt" 2>&1 && "$CUOBJDUMP" -sass "$s.cubin" >"$s.sass" 2>/dev/null
         rm -f "$s.cubin" "$p"
@@ -115,6 +119,7 @@ PY
             "$(tr '\n' ' ' <"${s%.sass}.key" | sed 's/.*options=//; s/ source=.*//')"
     done
 done | tee "$R/sass_counts.txt"
+stamp "SASS counted"
 # 5. Both builds once more (CLBlast as tuned in step 2): a second before/after pair.
 if left; then
     mkdir -p /tmp/xdg-old/clviz && cp -r /tmp/xdg-new/clviz/clblast /tmp/xdg-old/clviz/ 2>/dev/null
