@@ -127,6 +127,15 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
             add(128, 128, 8, 8, 8), add(128, 128, 16, 8, 8), add(64, 128, 16, 8, 8),
                 add(128, 64, 16, 8, 8), add(64, 64, 16, 4, 4), add(128, 128, 8, 8, 4),
                 add(128, 256, 8, 8, 16), add(256, 128, 8, 16, 8);
+            // Fewer work-items with more registers each (16 x 8: 128 accumulators), smaller
+            // groups (64 work-items: more of them resident), deeper k-steps.
+            add(128, 64, 16, 16, 8), add(64, 128, 16, 8, 16), add(128, 128, 16, 16, 8),
+                add(64, 64, 16, 8, 8), add(64, 64, 32, 8, 8), add(128, 64, 8, 8, 8),
+                add(128, 32, 16, 8, 8);
+            // 32-deep k-steps at 128 x 128 and 128 x 64 (CLBlast's tuned pick on the H100 is
+            // 128 x 128 x 32 with 8 x 8 per work-item): one local buffer (ONE_LOCAL) for the
+            // double-buffered variant.
+            add(128, 128, 32, 8, 8), add(128, 64, 32, 8, 8), add(64, 128, 32, 8, 8);
             break;
         case GemmVariant::TensorTf32:
             // Staged kernel: stages = 48 KiB / one stage's tiles (2 at 128 x 128 x 16, 4 at BK 8).
@@ -137,6 +146,14 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
         case GemmVariant::Naive:
             break;
     }
+    return out;
+}
+
+// The candidates a run tries: --quick (the CPU smoke test) only the first four, since each
+// candidate is a program build.
+std::vector<GemmTuning> candidatesFor(GemmVariant v, const BenchOptions& o) {
+    std::vector<GemmTuning> out = tuningCandidates(v);
+    if (o.quick && out.size() > 4) out.resize(4);
     return out;
 }
 
@@ -179,7 +196,7 @@ std::optional<GemmTuning> tune(Gemm& gemm, GemmVariant v, Operands& op, const Be
     std::optional<GemmTuning> best;
     double bestMs = 0;
     const GemmShape s{op.n, op.n, op.n};
-    for (const GemmTuning& t : tuningCandidates(v)) {
+    for (const GemmTuning& t : candidatesFor(v, o)) {
         try {
             BenchOptions few = o;
             few.warmup = 1, few.repeats = 3;
@@ -419,12 +436,12 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                 return eventMilliseconds(gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc));
             };
             runGemmRow(cc, o, report, op, job, wrong);
-            if (o.tune && (n >= 512 || o.quick) && !tuningCandidates(v).empty()) {
+            if (o.tune && (n >= 512 || o.quick) && !candidatesFor(v, o).empty()) {
                 if (const auto best = tune(gemm, v, op, o)) {
                     GemmJob tuned = job;
                     const GemmTuning t = *best;
                     tuned.config = t.key() + " (tuned: best of " +
-                                   std::to_string(tuningCandidates(v).size()) + ")";
+                                   std::to_string(candidatesFor(v, o).size()) + ")";
                     tuned.run = [&, v, t] {
                         return eventMilliseconds(
                             gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));

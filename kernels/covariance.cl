@@ -103,6 +103,121 @@ __kernel __attribute__((reqd_work_group_size(16, 16, 1))) void cov_gram_tiled(
 }
 #endif  // TILE
 
+// ---- FP32: 64 x 64 Gram tile, 8 x 8 per work-item, double-buffered --------------------------------
+// The float path's own kernel (the tiled one above is bound by its local reads at 4 x 4 per
+// work-item). 8 x 8 work-items each hold an 8 x 8 block (rows ty*4 + {0..3, 32..35}, the same for
+// columns), read as four float4s per sample from k-major local tiles. A stage is GK samples of
+// the tile's 64 rows (and 64 columns off the diagonal; a diagonal tile reads its rows once).
+// Work-item tid owns 4 rows (4 (tid / 4) + {0..3}) and samples tid % 4 + {0, 4, 8, 12} of them: a
+// warp's load reads 16 bytes of 8 rows and the next one the rest of the same 32-byte sectors, and
+// only 4 row addresses per operand stay live (16 per operand spread the registers to 238 and
+// four work-groups per SM). Each sample's 4 rows are centred (x - mu) and stored as one float4;
+// rows of GT + 8 floats put a quarter-warp's 8 stores in 32 different banks. Rows past the band
+// count read the last band (their products land in entries never written); samples past the
+// chunk's end are zeros. One barrier per stage: the next stage is loaded into registers during
+// the products and stored into the other buffer.
+#ifdef GRAM_F32
+#define GT 64
+#define GK 16
+#define GW 8              // work-items per side
+#define GSTRIDE (GT + 8)  // floats per local row (one sample)
+__kernel __attribute__((reqd_work_group_size(GW, GW, 1))) void cov_gram_f32(
+    int bands, int pitch, long samples, int chunkLen, __global const float* X,
+    __global const float* mu, __global const uint* pairs, __global float* partial) {
+    __local float As[2][GK * GSTRIDE] __attribute__((aligned(16)));
+    __local float Bs[2][GK * GSTRIDE] __attribute__((aligned(16)));
+    const int tx = get_local_id(0), ty = get_local_id(1), tid = ty * GW + tx;
+    const uint pair = pairs[get_group_id(0)];
+    const int i0 = (pair >> 16) * GT, j0 = (pair & 0xffff) * GT;
+    const bool diagonal = i0 == j0;
+    const long s0 = (long)get_group_id(1) * chunkLen;
+    const long s1 = min(samples, s0 + chunkLen);
+
+    const int lr = 4 * (tid / 4), lk = tid % 4;
+    const int4 ia = min((int4)(i0 + lr) + (int4)(0, 1, 2, 3), (int4)(bands - 1));
+    const int4 jb = min((int4)(j0 + lr) + (int4)(0, 1, 2, 3), (int4)(bands - 1));
+    __global const float* pa[4] = {X + (size_t)ia.x * pitch + lk, X + (size_t)ia.y * pitch + lk,
+                                   X + (size_t)ia.z * pitch + lk, X + (size_t)ia.w * pitch + lk};
+    __global const float* pb[4] = {X + (size_t)jb.x * pitch + lk, X + (size_t)jb.y * pitch + lk,
+                                   X + (size_t)jb.z * pitch + lk, X + (size_t)jb.w * pitch + lk};
+    const float4 muA = (float4)(mu[ia.x], mu[ia.y], mu[ia.z], mu[ia.w]);
+    const float4 muB = (float4)(mu[jb.x], mu[jb.y], mu[jb.z], mu[jb.w]);
+    float4 ra[GK / 4], rb[GK / 4];
+#define GRAM_LOAD(dst, p, m, s)                                          \
+    _Pragma("unroll") for (int q = 0; q < GK / 4; ++q) {                 \
+        const long sk = (s) + lk + 4 * q;                                \
+        float4 v = (float4)(0.0f);                                       \
+        if (sk < s1) {                                                   \
+            const long o = (s) + 4 * q;                                  \
+            v = (float4)(p[0][o], p[1][o], p[2][o], p[3][o]) - (m);      \
+        }                                                                \
+        dst[q] = v;                                                      \
+    }
+#define GRAM_FETCH(s)                   \
+    {                                   \
+        GRAM_LOAD(ra, pa, muA, s)       \
+        if (!diagonal) {                \
+            GRAM_LOAD(rb, pb, muB, s)   \
+        }                               \
+    }
+#define GRAM_STAGE(buf)                                                                   \
+    {                                                                                     \
+        _Pragma("unroll") for (int q = 0; q < GK / 4; ++q) {                              \
+            vstore4(ra[q], 0, As[buf] + (lk + 4 * q) * GSTRIDE + lr);                     \
+            if (!diagonal) vstore4(rb[q], 0, Bs[buf] + (lk + 4 * q) * GSTRIDE + lr);      \
+        }                                                                                 \
+    }
+
+    float acc[8][8];
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+#pragma unroll
+        for (int n = 0; n < 8; ++n)
+            acc[m][n] = 0.0f;
+
+    GRAM_FETCH(s0)
+    GRAM_STAGE(0)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int buf = 0;
+    for (long s = s0; s < s1; s += GK) {
+        const bool more = s + GK < s1;
+        if (more) GRAM_FETCH(s + GK)
+        __local const float* as = As[buf];
+        __local const float* bs = diagonal ? As[buf] : Bs[buf];
+#pragma unroll
+        for (int k = 0; k < GK; ++k) {
+            const float4 a0 = vload4(0, as + k * GSTRIDE + ty * 4);
+            const float4 a1 = vload4(0, as + k * GSTRIDE + 32 + ty * 4);
+            const float4 b0 = vload4(0, bs + k * GSTRIDE + tx * 4);
+            const float4 b1 = vload4(0, bs + k * GSTRIDE + 32 + tx * 4);
+            const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int m = 0; m < 8; ++m)
+#pragma unroll
+                for (int n = 0; n < 8; ++n) {  // serpentine, as in gemm_regblock
+                    const int nn = (m & 1) ? 7 - n : n;
+                    acc[m][nn] = fma(a[m], b[nn], acc[m][nn]);
+                }
+        }
+        if (more) GRAM_STAGE(buf ^ 1)  // the other buffer: nobody reads it this round
+        barrier(CLK_LOCAL_MEM_FENCE);
+        buf ^= 1;
+    }
+
+    __global float* out = partial + (size_t)get_group_id(1) * bands * bands;
+#pragma unroll
+    for (int m = 0; m < 8; ++m) {
+        const int i = i0 + (m / 4) * 32 + ty * 4 + (m % 4);
+#pragma unroll
+        for (int n = 0; n < 8; ++n) {
+            const int j = j0 + (n / 4) * 32 + tx * 4 + (n % 4);
+            if (i < bands && j < bands) out[(size_t)i * bands + j] = acc[m][n];
+        }
+    }
+}
+#endif  // GRAM_F32
+
 // ---- u8 on tensor cores: mma.sync m16n8k32 u8 x u8 -> s32 ---------------------------------------
 // 64 x 64 tile per work-group of 4 warps, each warp 32 x 32 (2 x 4 MMA tiles). A stage holds 256
 // samples of the tile's 64 rows and 64 columns in local memory, rows padded to 320 bytes: the two

@@ -144,7 +144,10 @@ inline float4 loadB(__global const float* B, int N, int K, int k0, int j0, int g
 #define TX (BN / TN)
 #define TY (BM / TM)
 #define PAD 4
-#if defined(DOUBLE_BUFFER)
+// DOUBLE_BUFFER: the next tile is loaded into registers during this tile's products. Two local
+// buffers take one barrier per tile; where two do not fit (ONE_LOCAL, set by the host), the one
+// buffer is refilled between two barriers, the global loads still overlapping the products.
+#if defined(DOUBLE_BUFFER) && !defined(ONE_LOCAL)
 #define BUFFERS 2
 #else
 #define BUFFERS 1
@@ -212,14 +215,14 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
         if (tid + s * NT < B_GROUPS) storeTileB(Bs[buf], rb[s], tid + s * NT); \
     }
 
-#if BUFFERS == 2
+#ifdef DOUBLE_BUFFER
     FETCH(0)
     STAGE(0)
     barrier(CLK_LOCAL_MEM_FENCE);
 #endif
     for (int t = 0; t < tiles; ++t) {
-#if BUFFERS == 2
-        const int buf = t & 1;
+#ifdef DOUBLE_BUFFER
+        const int buf = BUFFERS == 2 ? t & 1 : 0;
         if (t + 1 < tiles) FETCH((t + 1) * BK)  // global loads in flight during the products
 #else
         const int buf = 0;
@@ -242,14 +245,23 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
                 const float4 v = vload4(0, bs + kk * (BN + PAD) + n4 * 4 * TX + tx * 4);
                 b[n4 * 4 + 0] = v.x, b[n4 * 4 + 1] = v.y, b[n4 * 4 + 2] = v.z, b[n4 * 4 + 3] = v.w;
             }
+            // Serpentine order (odd rows run n backwards): each row starts with the b value the
+            // last one ended with, which the FMA's operand reuse cache still holds, so only two
+            // of its three operands come from the register file there as everywhere else (two
+            // in the same bank stall the FMA a cycle; ptxas picks the registers, not the order).
 #pragma unroll
             for (int m = 0; m < TM; ++m)
 #pragma unroll
-                for (int n = 0; n < TN; ++n)
-                    acc[m][n] = fma(a[m], b[n], acc[m][n]);
+                for (int n = 0; n < TN; ++n) {
+                    const int nn = (m & 1) ? TN - 1 - n : n;
+                    acc[m][nn] = fma(a[m], b[nn], acc[m][nn]);
+                }
         }
 #if BUFFERS == 2
         if (t + 1 < tiles) STAGE(buf ^ 1)  // the other buffer: nobody reads it this round
+#elif defined(DOUBLE_BUFFER)
+        barrier(CLK_LOCAL_MEM_FENCE);  // every work-item is done reading the one buffer
+        if (t + 1 < tiles) STAGE(0)
 #endif
         barrier(CLK_LOCAL_MEM_FENCE);
     }

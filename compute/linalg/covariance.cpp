@@ -15,13 +15,14 @@ namespace {
 
 constexpr LinalgVariantInfo kVariants[kCovarianceVariantCount] = {
     {"cov-tiled", "Tiled (FP32 / 32-bit integer)",
-     "64 x 64 tiles of the Gram matrix per work-group, 4 x 4 per work-item, one chunk of samples "
-     "each; chunks added in 64 bits (u8) or double.",
+     "64 x 64 tiles of the Gram matrix per work-group, one chunk of samples each (u8: 4 x 4 "
+     "integer products per work-item; float: cov_gram_f32, 8 x 8 per work-item); chunks added in "
+     "64 bits (u8) or double.",
      "covariance.cl:cov_gram_tiled", "-DTILE -DU8", "TILE", false},
     {"cov-tensor", "Tensor cores, u8 (mma.sync m16n8k32)",
      "u8 data: warps issue mma.sync m16n8k32 u8 x u8 -> s32, every band of a chunk in cp.async "
      "stages up to 224 bands, 64 x 64 tile pairs beyond (an integer twin elsewhere); float data "
-     "runs the tiled FP32 kernel.",
+     "runs the FP32 kernel cov_gram_f32.",
      "covariance.cl:cov_gram_u8_mma", "-DMMA_U8 -DMT -DU8 -DNV_INLINE_PTX -DVEC_X", "", true},
 };
 
@@ -70,8 +71,11 @@ Covariance::Covariance(ComputeContext& cc) : cc_(cc), ptx_(cc), kernels_(cc) {}
 
 int Covariance::defaultChunks(SampleType type, int bands, std::int64_t samples) const {
     const std::int64_t pairs = static_cast<std::int64_t>(tilePairs(bands).size());
-    // Eight work-groups per compute unit in all, so every unit has several resident.
-    const std::int64_t want = std::max<std::int64_t>(1, 8 * std::max(1u, cc_.info().computeUnits));
+    // Eight work-groups per compute unit in all, so every unit has several resident; sixteen for
+    // float, whose work-groups are a quarter the size (64 work-items).
+    const std::int64_t perUnit = type == SampleType::F32 ? 16 : 8;
+    const std::int64_t want =
+        std::max<std::int64_t>(1, perUnit * std::max(1u, cc_.info().computeUnits));
     std::int64_t chunks = std::max<std::int64_t>(1, (want + pairs - 1) / pairs);
     chunks = std::min(chunks, (samples + kStage - 1) / kStage);  // at least one stage each
     if (type == SampleType::U8)
@@ -312,13 +316,15 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     cl::Buffer partialSums(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(float));
     cl::Buffer gram(ctx, CL_MEM_READ_WRITE, entries * totalBytes);
     cl::Buffer sums(ctx, CL_MEM_READ_WRITE, bands * totalBytes);
-    cl::Kernel& gramKernel =
-        kernels_.get("covariance.cl", "cov_gram_tiled", "-DTILE=" + std::to_string(kTile));
-    setGramArgs(gramKernel, bands, pitch, samples, p, x, muBuf, pairBuf, partial, partialSums);
+    // cov_gram_f32 (8 x 8 work-items of 8 x 8) writes no row sums: the means came from pass 1.
+    q.enqueueFillBuffer(partialSums, 0.0f, 0, std::size_t(p.chunks) * bands * sizeof(float));
+    cl::Kernel& gramKernel = kernels_.get("covariance.cl", "cov_gram_f32", "-DGRAM_F32");
+    setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x,
+            muBuf, pairBuf, partial);
     cl::Event gramStart;
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange,
-                           cl::NDRange(pairs.size() * 16, std::size_t(p.chunks) * 16),
-                           cl::NDRange(16, 16), nullptr, &gramStart);
+                           cl::NDRange(pairs.size() * 8, std::size_t(p.chunks) * 8),
+                           cl::NDRange(8, 8), nullptr, &gramStart);
     cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", fp);
     enqueueReducePartials(q, reduce, bands, p, partial, partialSums, gram, sums, &last);
     std::vector<double> g(entries);

@@ -94,6 +94,33 @@ TEST_P(CovarianceVariants, APaddedRowPitchIsHonoured) {
               referenceGramU8(packed.data(), bands, samples).gram);
 }
 
+TEST_P(CovarianceVariants, FloatWithAPaddedPitchAndStageTails) {
+    // cov_gram_f32: rows past a 64-row tile (200 bands: tiles of 64, 64, 64 and 8 rows), a pitch
+    // that is not a multiple of 4 (so no row is assumed 16-byte aligned), chunks ending
+    // mid-stage, and a diagonal tile read once for both operands.
+    const auto v = static_cast<CovarianceVariant>(GetParam());
+    const int bands = 200;
+    const std::int64_t samples = 357, pitch = 371;
+    const auto padded = randomFloats(std::size_t(bands) * pitch, 4242, -3, 5);
+    std::vector<float> packed;
+    for (int b = 0; b < bands; ++b)
+        packed.insert(packed.end(), padded.begin() + b * pitch,
+                      padded.begin() + b * pitch + samples);
+    cl::Buffer dx = upload(padded);
+    Covariance cov(context());
+    const CovarianceResult ref = referenceCovariance(packed.data(), bands, samples);
+    for (int chunks : {1, 3, 7}) {
+        const CovarianceResult r =
+            cov.compute(v, SampleType::F32, dx, bands, samples, chunks, pitch);
+        ASSERT_EQ(r.covariance.size(), ref.covariance.size());
+        double worst = 0;
+        for (std::size_t e = 0; e < r.covariance.size(); ++e)
+            worst = std::max(worst, std::abs(r.covariance[e] - ref.covariance[e]));
+        // Variance of U(-3, 5) is 5.3.
+        EXPECT_LT(worst, 5.3 * 1e-5) << chunks << " chunks; " << seedNote();
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     All, CovarianceVariants, ::testing::Range(0, kCovarianceVariantCount), [](const auto& info) {
         std::string id = covarianceVariantInfo(static_cast<CovarianceVariant>(info.param)).id;

@@ -193,6 +193,18 @@ TEST(Gemm, StagedTf32BuildsWithInlinePtxWhereOffered) {
     EXPECT_TRUE(gemm.usesInlinePtx(GemmVariant::TensorTf32)) << gemm.ptxNote();
 }
 
+TEST(Gemm, DoubleBufferedTilesAbove48KiBUseOneLocalBuffer) {
+    // 128 x 128 x 32: two local buffers would take 67.6 KB, so the kernel refills one between two
+    // barriers (ONE_LOCAL) while the next tile's loads are in registers. Edges, K not a multiple
+    // of 32, a single k-tile, and whole tiles (FULL_TILES).
+    GemmTuning t;
+    t.blockM = 128, t.blockN = 128, t.blockK = 32, t.threadM = 8, t.threadN = 8;
+    check(GemmVariant::DoubleBuffered, {131, 137, 97, false, false}, 1, 0, t);
+    check(GemmVariant::DoubleBuffered, {129, 5, 31, true, true}, 1.5f, 0.5f, t);
+    check(GemmVariant::DoubleBuffered, {256, 128, 96, false, true}, 1, 0, t);  // whole tiles
+    check(GemmVariant::RegisterBlocked, {131, 137, 97, true, false}, 1, 0, t);
+}
+
 TEST(Gemm, BetaZeroNeverReadsC) {
     const GemmShape s{5, 6, 7};
     const auto a = randomFloats(35, 11), b = randomFloats(42, 12);
