@@ -59,6 +59,9 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
                     std::to_string(32 * options_.bodiesPerItem) + " .. " +
                     std::to_string(256 * options_.bodiesPerItem) + ", got " +
                     std::to_string(bodies));
+    if (options_.sortTileKeys < 0)
+        throw Error("tree sort tile keys must be 0 or more, got " +
+                    std::to_string(options_.sortTileKeys));
     bpi_ = options_.bodiesPerItem;
     int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
@@ -195,9 +198,12 @@ void TreeForce::enqueueSort(std::size_t n) {
     auto& q = cc_.queue();
     // Enough tiles to fill the device once (kTilesPerUnit work-groups of kSortWg per compute unit):
     // more only lengthen the one-work-group scan of their counts.
-    const std::size_t tilesWanted = std::clamp<std::size_t>(
+    std::size_t tilesWanted = std::clamp<std::size_t>(
         static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kTilesPerUnit, 1,
         kMaxSortTiles);
+    if (options_.sortTileKeys > 0)
+        tilesWanted = std::clamp<std::size_t>(n / static_cast<std::size_t>(options_.sortTileKeys),
+                                              1, tilesWanted);
     const std::size_t itemsPerTile =
         std::max<std::size_t>(1, (n + kSortWg * tilesWanted - 1) / (kSortWg * tilesWanted));
     const int tileKeys = static_cast<int>(kSortWg * itemsPerTile);

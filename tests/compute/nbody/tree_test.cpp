@@ -260,6 +260,46 @@ TEST(NbodyTree, GroupShapesAndTwoBodiesPerWorkItemMatchTheReference) {
     EXPECT_THROW(TreeForce(context(), bad), Error);
 }
 
+// Fewer, longer sort tiles (TreeForceOptions::sortTileKeys) sort the same: the same sorted
+// order, so the same tree and bit for bit the same accelerations as the default tiling, at N
+// below, at and far above one tile.
+TEST(NbodyTree, LongerSortTilesSortTheSame) {
+    TreeForceOptions o;
+    o.walk = TreeWalk::Group;
+    TreeForce plain(context(), o);
+    o.sortTileKeys = 1000;
+    TreeForce fewer(context(), o);
+    o.sortTileKeys = 1 << 30;  // one tile
+    TreeForce one(context(), o);
+    auto run = [&](TreeForce& t, const std::vector<Body>& bodies) {
+        const std::size_t n = bodies.size();
+        std::vector<Float4> pos(n);
+        for (std::size_t i = 0; i < n; ++i)
+            pos[i] = bodies[i].pos;
+        cl::Buffer posBuf(context().context(), CL_MEM_READ_WRITE, n * 16);
+        cl::Buffer accBuf(context().context(), CL_MEM_READ_WRITE, n * 16);
+        context().queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+        t.compute(posBuf, n, 0.05f, accBuf);
+        std::vector<Float4> acc(n);
+        context().queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
+        return std::make_pair(t.readTree().sortedIndex, acc);
+    };
+    for (std::size_t n : {1, 2, 3, 509, 4099, 20011}) {
+        const auto bodies = makePreset(NbodyPreset::Plummer, n, 8);
+        const auto [index, acc] = run(plain, bodies);
+        for (TreeForce* t : {&fewer, &one}) {
+            const auto [index2, acc2] = run(*t, bodies);
+            ASSERT_EQ(index2, index) << "n = " << n;
+            for (std::size_t i = 0; i < n; ++i)
+                ASSERT_TRUE(acc2[i].x == acc[i].x && acc2[i].y == acc[i].y &&
+                            acc2[i].z == acc[i].z && acc2[i].w == acc[i].w)
+                    << "n = " << n << ", body " << i;
+        }
+    }
+    o.sortTileKeys = -1;
+    EXPECT_THROW(TreeForce(context(), o), Error);
+}
+
 TEST(NbodyTree, ThetaZeroWithoutSofteningSkipsSelf) {
     const auto bodies = randomCube(500, 11);
     for (TreeWalk w : kWalks) {
