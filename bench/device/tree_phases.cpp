@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     struct Config {
         int group = 128, bpi = 1, leaf = 8, list = 1024;
         float theta = 0.5f;
-        int tileKeys = 0;
+        int tileKeys = TreeForceOptions{}.sortTileKeys;  // 0: tiles that fill the device
     };
     std::vector<Config> configs;
     std::istringstream in(std::getenv("TREE_CONFIGS") ? std::getenv("TREE_CONFIGS")
