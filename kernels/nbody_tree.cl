@@ -488,7 +488,7 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
             for (int b = 0; b < (bodies); ++b)                                                   \
                 GRAVITY_PULL_POTENTIAL(p[b], q, eps2, ax[b], ay[b], az[b], phi[b]);              \
         }                                                                                        \
-        _Pragma("unroll 4") for (int k = (first); k < cc; k += (step)) {                         \
+        _Pragma("unroll 8") for (int k = (first); k < cc; k += (step)) {                         \
             const float4 c = cellCom[k], qa = cellQa[k];                                         \
             const float2 qb = cellQb[k];                                                         \
             for (int b = 0; b < (bodies); ++b)                                                   \

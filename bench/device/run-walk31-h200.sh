@@ -13,6 +13,7 @@
 set -uo pipefail
 C=${C:-.carry-walk-31}
 R=/tmp/walk31
+rm -rf "$R" /tmp/xdg-*  # a warm machine keeps /tmp: start each call clean
 mkdir -p "$R" /tmp/bench-libs
 trap 'tar czf "${OUT:-/tmp}/walk31.tgz" -C "$R" .' EXIT
 tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
