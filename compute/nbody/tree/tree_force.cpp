@@ -23,6 +23,10 @@ constexpr const char* kFile = "nbody_tree.cl";
 constexpr std::size_t kSortWg = 128, kScanWg = 256, kReduceWg = 256, kElementWg = 64;
 constexpr std::size_t kMaxSortTiles = 4096;
 constexpr std::size_t kTilesPerUnit = 16;  // radix sort work-groups per compute unit
+// At most this many sort tiles: fewer, longer tiles shorten the one-work-group scan of their
+// counts and write longer runs per digit (docs/benchmarks.md, issue 31 round 3: 512 tiles gave the
+// fastest sort of 1M, 4M and 16M keys on the H100).
+constexpr std::size_t kSortTilesMost = 512;
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -196,11 +200,11 @@ void TreeForce::refreshKernels() {
 
 void TreeForce::enqueueSort(std::size_t n) {
     auto& q = cc_.queue();
-    // Enough tiles to fill the device once (kTilesPerUnit work-groups of kSortWg per compute unit):
-    // more only lengthen the one-work-group scan of their counts.
+    // Enough tiles to fill the device once (kTilesPerUnit work-groups of kSortWg per compute unit),
+    // up to kSortTilesMost: more only lengthen the one-work-group scan of their counts.
     std::size_t tilesWanted = std::clamp<std::size_t>(
         static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kTilesPerUnit, 1,
-        kMaxSortTiles);
+        std::min(kSortTilesMost, kMaxSortTiles));
     if (options_.sortTileKeys > 0)
         tilesWanted = std::clamp<std::size_t>(n / static_cast<std::size_t>(options_.sortTileKeys),
                                               1, tilesWanted);
