@@ -455,8 +455,8 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // w = (u^T Q u) / r^2 as (M + 5/2 w) u / r^2 - Q u / r^4, so that no power of 1/r beyond the 4th is
 // formed (r^-7 overflows float for r ~ 1e-6). Its potential, -M / r - (d^T Q d) / (2 r^5), is
 // -(M + w / 2) / r, added to phi (the energy diagnostics' potential). Written around M + k w so
-// that the radial factor and the potential share w: 35 arithmetic instructions where the
-// expanded form took 38.
+// that the radial factor and the potential share w: three FP32 instructions fewer per cell than
+// the expanded form (SASS counts in docs/benchmarks.md, issue 31 round 3).
 #define INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi)                              \
     do {                                                                          \
         const float dx = (c).x - (p).x;                                           \
