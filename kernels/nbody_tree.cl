@@ -451,10 +451,12 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // ---- walk --------------------------------------------------------------------------------------
 
 // A cell: softened point mass plus quadrupole (d = com - p, r^2 = |d|^2 + eps^2):
-// a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with u = d / r (|u| <= 1) as
-// M u / r^2 + (5/2 (u^T Q u) u - Q u) / r^4 so that no power of 1/r beyond the 4th is formed
-// (r^-7 overflows float for r ~ 1e-6). Its potential, -M / r - (d^T Q d) / (2 r^5) =
-// -M / r - (u^T Q u) / (2 r^3), is added to phi (the energy diagnostics' potential).
+// a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with u = d / r (|u| <= 1) and
+// w = (u^T Q u) / r^2 as (M + 5/2 w) u / r^2 - Q u / r^4, so that no power of 1/r beyond the 4th is
+// formed (r^-7 overflows float for r ~ 1e-6). Its potential, -M / r - (d^T Q d) / (2 r^5), is
+// -(M + w / 2) / r, added to phi (the energy diagnostics' potential). Written around M + k w so
+// that the radial factor and the potential share w: three FP32 instructions fewer per cell than
+// the expanded form (SASS counts in docs/benchmarks.md, issue 31 round 3).
 #define INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi)                              \
     do {                                                                          \
         const float dx = (c).x - (p).x;                                           \
@@ -467,25 +469,26 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         const float qx = mad((qa).x, ux, mad((qa).w, uy, (qb).x * uz));           \
         const float qy = mad((qa).w, ux, mad((qa).y, uy, (qb).y * uz));           \
         const float qz = mad((qb).x, ux, mad((qb).y, uy, (qa).z * uz));           \
-        const float uqu = mad(ux, qx, mad(uy, qy, uz * qz));                      \
-        const float radial = mad(2.5f * uqu, inv4, (c).w * inv2);                 \
+        const float w = mad(ux, qx, mad(uy, qy, uz * qz)) * inv2;                 \
+        const float radial = mad(2.5f, w, (c).w) * inv2;                          \
         ax = mad(radial, ux, mad(-qx, inv4, ax));                                 \
         ay = mad(radial, uy, mad(-qy, inv4, ay));                                 \
         az = mad(radial, uz, mad(-qz, inv4, az));                                 \
-        phi -= mad(0.5f * uqu, inv2 * inv, (c).w * inv);                          \
+        phi = mad(-inv, mad(0.5f, w, (c).w), phi);                                \
     } while (0)
 
-// The shared lists' sums for the first `bodies` of a work-item's bodies: every work-item reads the
-// same entry (a broadcast); unrolled so that loads run ahead of the arithmetic. The potential
-// (phi) comes with the force for the energy diagnostics.
-#define SUM_LISTS(bodies)                                                                        \
+// The shared lists' sums for the first `bodies` of a work-item's bodies, entries first, first +
+// step, ... (a split tail warp's parts, see walk): every work-item reads the same entry (a
+// broadcast); unrolled so that loads run ahead of the arithmetic. The potential (phi) comes with
+// the force for the energy diagnostics.
+#define SUM_LISTS(bodies, first, step)                                                           \
     do {                                                                                         \
-        _Pragma("unroll 4") for (int k = 0; k < lc; ++k) {                                       \
+        _Pragma("unroll 4") for (int k = (first); k < lc; k += (step)) {                         \
             const float4 q = list[k];                                                            \
             for (int b = 0; b < (bodies); ++b)                                                   \
                 GRAVITY_PULL_POTENTIAL(p[b], q, eps2, ax[b], ay[b], az[b], phi[b]);              \
         }                                                                                        \
-        _Pragma("unroll 2") for (int k = 0; k < cc; ++k) {                                       \
+        _Pragma("unroll 8") for (int k = (first); k < cc; k += (step)) {                         \
             const float4 c = cellCom[k], qa = cellQa[k];                                         \
             const float2 qb = cellQb[k];                                                         \
             for (int b = 0; b < (bodies); ++b)                                                   \
@@ -501,6 +504,9 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
     return mad(p.w, softenedInv(0.0f, 0.0f, 0.0f, eps2), phi);
 }
 
+// Lanes of a warp on NVIDIA: the unit of the tail split in walk (any width is correct).
+#define SPLIT_WARP 32
+
 // Each work-group takes walk groups (find_groups) from a shared counter until none are left, so
 // that slow groups do not leave compute units idle. A group walks the tree once: a cell is
 // accepted (monopole + quadrupole) when its opening radius is smaller than the distance from its
@@ -514,6 +520,10 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 // cell at a time, depth first, which adds at most one entry per level. (The direct-sum fallback
 // below, counted in counters[0], is a safety net only.) Every node is popped at most once per
 // group, so a walk ends after at most 4n + 4 iterations whatever the positions hold (NaN too).
+// A group's last warp often holds few bodies (groups average 88 of 128): with BPI 1 and at most 16
+// bodies there, its lanes split into `parts` slices of SPLIT_WARP / parts lanes, each summing
+// every parts-th list entry for the same bodies, added up at the end, so the warp sums for half
+// as long or less instead of issuing with most lanes idle.
 // stats[g] = (list entries summed per body, walk iterations) of group g, for the benchmark.
 // Split over devices, a device walks only the groups that hold a body of its domain
 // shareBegin .. shareEnd - 1 of the Morton order and writes the domain's accelerations, zeros for
@@ -548,15 +558,26 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     bool valid[BPI];
     float ax[BPI], ay[BPI], az[BPI], phi[BPI];
     float4 mn = (float4)(INFINITY), mx = (float4)(-INFINITY);
+    int lane = lid, part = 0, parts = 1;  // this work-item's body (BPI 1) and its slice of the lists
+#if BPI == 1
+    const int tail = count % SPLIT_WARP;
+    const bool split = tail != 0 && tail <= SPLIT_WARP / 2;  // the same in every work-item
+    const int warpFirst = lid - lid % SPLIT_WARP;
+    if (split && warpFirst + tail == count) {  // the last warp, holding `tail` bodies
+        parts = tail <= SPLIT_WARP / 8 ? 8 : tail <= SPLIT_WARP / 4 ? 4 : 2;
+        part = (lid - warpFirst) / (SPLIT_WARP / parts);
+        lane = warpFirst + (lid - warpFirst) % (SPLIT_WARP / parts);
+    }
+#endif
     for (int b = 0; b < BPI; ++b) {
-        valid[b] = lid + b * WG < count;
-        body[b] = range.x + (valid[b] ? lid + b * WG : 0);
+        valid[b] = lane + b * WG < count;
+        body[b] = range.x + (valid[b] ? lane + b * WG : 0);
         ax[b] = ay[b] = az[b] = phi[b] = 0;
     }
     if (range.y < shareBegin || range.x >= shareEnd ||
         shareBegin >= shareEnd) {  // other devices' domains: they add a
         for (int b = 0; b < BPI; ++b)  // here, this device 0 (uniform branch)
-            if (valid[b]) sortedAcc[body[b]] = (float4)(0);
+            if (valid[b] && part == 0) sortedAcc[body[b]] = (float4)(0);
         if (lid == 0) stats[g] = (int2)(0, 0);
         continue;
     }
@@ -605,11 +626,15 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
             // then issue nothing (a group holds fewer bodies than work-items, often).
 #if BPI == 2
             if (valid[1])
-                SUM_LISTS(2);
+                SUM_LISTS(2, 0, 1);
             else
 #endif
-            if (valid[0])
-                SUM_LISTS(1);
+            if (valid[0]) {
+                if (parts == 1)  // the same in a whole warp
+                    SUM_LISTS(1, 0, 1);
+                else
+                    SUM_LISTS(1, part, parts);
+            }
             summed += lc + cc;
             barrier(CLK_LOCAL_MEM_FENCE);
             if (lid == 0) listSize = cellSize = 0;
@@ -662,11 +687,28 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
                     GRAVITY_PULL_POTENTIAL(p[b], list[k], eps2, ax[b], ay[b], az[b], phi[b]);
         }
         summed = n;
+        if (part != 0) ax[0] = ay[0] = az[0] = phi[0] = 0;  // part 0 holds the whole sum
         if (lid == 0) atomic_inc(&counters[0]);
     }
+#if BPI == 1
+    // list[] is free once every work-item is past the walk (the first barrier). The barriers are
+    // not inside `if (split)`: PoCL 3.1 crashed on that form.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (part != 0) list[lid] = (float4)(ax[0], ay[0], az[0], phi[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (split && part == 0) {
+        for (int j = 1; j < parts; ++j) {
+            const float4 o = list[lid + j * (SPLIT_WARP / parts)];
+            ax[0] += o.x;
+            ay[0] += o.y;
+            az[0] += o.z;
+            phi[0] += o.w;
+        }
+    }
+#endif
     for (int b = 0; b < BPI; ++b) {
         const bool mine = body[b] >= shareBegin && body[b] < shareEnd;
-        if (valid[b])
+        if (valid[b] && part == 0)
             sortedAcc[body[b]] =
                 mine ? (float4)(ax[b], ay[b], az[b], withoutSelf(phi[b], p[b], eps2)) : (float4)(0);
     }

@@ -23,6 +23,10 @@ constexpr const char* kFile = "nbody_tree.cl";
 constexpr std::size_t kSortWg = 128, kScanWg = 256, kReduceWg = 256, kElementWg = 64;
 constexpr std::size_t kMaxSortTiles = 4096;
 constexpr std::size_t kTilesPerUnit = 16;  // radix sort work-groups per compute unit
+// At most this many sort tiles: fewer, longer tiles shorten the one-work-group scan of their
+// counts and write longer runs per digit (docs/benchmarks.md, issue 31 round 3: 512 tiles gave the
+// fastest sort of 1M, 4M and 16M keys on the H100).
+constexpr std::size_t kSortTilesMost = 512;
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -59,6 +63,9 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
                     std::to_string(32 * options_.bodiesPerItem) + " .. " +
                     std::to_string(256 * options_.bodiesPerItem) + ", got " +
                     std::to_string(bodies));
+    if (options_.sortTileKeys < 0)
+        throw Error("tree sort tile keys must be 0 or more, got " +
+                    std::to_string(options_.sortTileKeys));
     bpi_ = options_.bodiesPerItem;
     int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
@@ -193,11 +200,14 @@ void TreeForce::refreshKernels() {
 
 void TreeForce::enqueueSort(std::size_t n) {
     auto& q = cc_.queue();
-    // Enough tiles to fill the device once (kTilesPerUnit work-groups of kSortWg per compute unit):
-    // more only lengthen the one-work-group scan of their counts.
-    const std::size_t tilesWanted = std::clamp<std::size_t>(
+    // Enough tiles to fill the device once (kTilesPerUnit work-groups of kSortWg per compute unit),
+    // up to kSortTilesMost: more only lengthen the one-work-group scan of their counts.
+    std::size_t tilesWanted = std::clamp<std::size_t>(
         static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kTilesPerUnit, 1,
-        kMaxSortTiles);
+        std::min(kSortTilesMost, kMaxSortTiles));
+    if (options_.sortTileKeys > 0)
+        tilesWanted = std::clamp<std::size_t>(n / static_cast<std::size_t>(options_.sortTileKeys),
+                                              1, tilesWanted);
     const std::size_t itemsPerTile =
         std::max<std::size_t>(1, (n + kSortWg * tilesWanted - 1) / (kSortWg * tilesWanted));
     const int tileKeys = static_cast<int>(kSortWg * itemsPerTile);

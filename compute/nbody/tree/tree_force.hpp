@@ -71,6 +71,11 @@ struct TreeForceOptions {
     int stackSize = 1024;
     int bodiesPerItem = 1;  // bodies each walk work-item sums (1 or 2): 2 reads each list entry
                             // from local memory once for two bodies
+    // Fewest keys per radix-sort tile (0: no floor). The sort launches enough tiles to fill the
+    // device (16 work-groups per compute unit, at most 512); at small N those tiles are short and
+    // the one-work-group scan of their counts dominates the sort, which fewer, longer tiles
+    // shorten.
+    int sortTileKeys = 2048;
 };
 
 class TreeForce {

@@ -260,6 +260,49 @@ TEST(NbodyTree, GroupShapesAndTwoBodiesPerWorkItemMatchTheReference) {
     EXPECT_THROW(TreeForce(context(), bad), Error);
 }
 
+// Sort tiles of any length (TreeForceOptions::sortTileKeys) sort the same: the same sorted order,
+// so the same tree and bit for bit the same accelerations as tiles that fill the device, at N
+// below, at and far above one tile.
+TEST(NbodyTree, LongerSortTilesSortTheSame) {
+    TreeForceOptions o;
+    o.walk = TreeWalk::Group;
+    o.sortTileKeys = 0;  // as many tiles as fill the device
+    TreeForce plain(context(), o);
+    o.sortTileKeys = 1000;
+    TreeForce fewer(context(), o);
+    o.sortTileKeys = TreeForceOptions{}.sortTileKeys;  // the default
+    TreeForce standard(context(), o);
+    o.sortTileKeys = 1 << 30;  // one tile
+    TreeForce one(context(), o);
+    auto run = [&](TreeForce& t, const std::vector<Body>& bodies) {
+        const std::size_t n = bodies.size();
+        std::vector<Float4> pos(n);
+        for (std::size_t i = 0; i < n; ++i)
+            pos[i] = bodies[i].pos;
+        cl::Buffer posBuf(context().context(), CL_MEM_READ_WRITE, n * 16);
+        cl::Buffer accBuf(context().context(), CL_MEM_READ_WRITE, n * 16);
+        context().queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+        t.compute(posBuf, n, 0.05f, accBuf);
+        std::vector<Float4> acc(n);
+        context().queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
+        return std::make_pair(t.readTree().sortedIndex, acc);
+    };
+    for (std::size_t n : {1, 2, 3, 509, 4099, 20011}) {
+        const auto bodies = makePreset(NbodyPreset::Plummer, n, 8);
+        const auto [index, acc] = run(plain, bodies);
+        for (TreeForce* t : {&fewer, &standard, &one}) {
+            const auto [index2, acc2] = run(*t, bodies);
+            ASSERT_EQ(index2, index) << "n = " << n;
+            for (std::size_t i = 0; i < n; ++i)
+                ASSERT_TRUE(acc2[i].x == acc[i].x && acc2[i].y == acc[i].y &&
+                            acc2[i].z == acc[i].z && acc2[i].w == acc[i].w)
+                    << "n = " << n << ", body " << i;
+        }
+    }
+    o.sortTileKeys = -1;
+    EXPECT_THROW(TreeForce(context(), o), Error);
+}
+
 TEST(NbodyTree, ThetaZeroWithoutSofteningSkipsSelf) {
     const auto bodies = randomCube(500, 11);
     for (TreeWalk w : kWalks) {
@@ -350,6 +393,21 @@ TEST(NbodyTree, PotentialAtThetaZeroIsTheDirectSumForAwkwardN) {
     cube[7].pos = cube[8].pos;
     for (TreeWalk w : kWalks)
         EXPECT_LE(potentialErrors(cube, 0.0f, 0.0f, w).worstAbsolute, 1e-5) << walkName(w);
+}
+
+// Up to 128 bodies the group walk is one group of all of them, so every N from 1 to 129 gives
+// every size of the group's last warp: 1 .. 4 bodies split its lanes 8 ways, 5 .. 8 four, 9 .. 16
+// two, more none (kernels/nbody_tree.cl, walk). At theta = 0 each split sum is the direct sum:
+// forces and potentials.
+TEST(NbodyTree, SplitTailWarpsSumTheWholeList) {
+    for (std::size_t n = 1; n <= 129; ++n) {
+        const auto bodies = makePreset(NbodyPreset::Plummer, n, 9);
+        const DeviceRun got = runTree(bodies, 0.05f, 0.0f, TreeWalk::Group);
+        const auto ref = referenceForces(positions(bodies), 0.05);
+        ASSERT_LE(worstTermError(got.acc, ref), 1e-5) << "n = " << n;
+        ASSERT_LE(potentialErrors(bodies, 0.05f, 0.0f, TreeWalk::Group).worstAbsolute, 1e-5)
+            << "n = " << n;
+    }
 }
 
 TEST(NbodyTree, PotentialAtThetaHalfWithinTheTreesAccuracy) {
