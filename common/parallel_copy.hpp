@@ -1,7 +1,7 @@
 #pragma once
-// memcpy on several threads for large blocks: one core's copy (about 10 GB/s) is slower than the
-// PCIe link a GPU fills from the same memory, so a copy between two host areas would otherwise
-// set the pace of an exchange (issue 32: MPI ranks passing slices through shared memory).
+// memcpy on several threads for large blocks: one core's copy is slower than the PCIe link a GPU
+// fills from the same memory, so a copy between two host areas would otherwise set the pace of an
+// exchange (MPI ranks passing slices through shared memory; figures in docs/scaling.md).
 #include <cstddef>
 
 namespace clviz {

@@ -15,8 +15,8 @@
 // uploads the others' slices from it; pairs' parts are added on the host from it, each rank its
 // own slice (in rank order, as in one process). Both ways go through the rank's pinned memory (a
 // device copies pageable memory, such as the window, several times slower), with threads copying
-// between the two. Open MPI's shared-memory collectives moved these at about 1 GB/s
-// (docs/scaling.md, issue 32).
+// between the two. Open MPI's shared-memory collectives moved these far slower (docs/scaling.md,
+// issue 32).
 //
 // Every public call is collective: all ranks make the same calls in the same order.
 #include <cstddef>
