@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 29's FP32 register caps in one short device call (run-simt29.sh trimmed: no CLBlast
-# tuner, no covariance): this build (tuning candidates with -cl-nv-maxrregcount, and fixed rows
-# per cap through --gemm-tuning) against main's build, then ptxas -v of the double-buffered
-# programs (registers, spills). Run from the repository root on the lent machine with a carried
+# tuner): this build's fixed rows per cap (--gemm-tuning, -cl-nv-maxrregcount) against main's
+# default rows, ptxas -v of the double-buffered programs (registers, spills), and with TUNE=1 the
+# tuned rows (candidates with caps). Run from the repository root on the lent machine with a carried
 # folder $C holding clviz-bench (this build), old/clviz-bench (main), bench-libs.tar.xz
 # (pack-bench-libs.sh), clblast-cache/*.txt (CLBlast's tuned parameters from an earlier call) and
 # optionally compute_linalg_gemm_register_cap_test.
@@ -38,12 +38,14 @@ bench() {  # bench NAME BINARY XDG ARGS...
     stamp "$name rc=$?"
 }
 
-# 1. This build: the brief's command, plus one fixed row per cap (15 repeats each, beside the
-# tuner's 3-run picks).
-bench after "$C/clviz-bench" /tmp/xdg --variants $V --sizes "$SIZES" --tune \
+# 1. This build: one fixed row per cap (no tuner: on 2026-11-26 the 22-candidate tuner at 4096 and
+# 8192 took more than 45 s on an H100), beside the default row (main's kernel, same options).
+bench after "$C/clviz-bench" /tmp/xdg --variants ${FIXED_VARIANTS:-gemm-double-buffer,clblast} --sizes "$SIZES" \
     --gemm-tuning "BM=128 BN=64 BK=16 TM=8 TN=8 REGCAP=128" \
+    --gemm-tuning "BM=128 BN=128 BK=16 TM=8 TN=8" \
+    --gemm-tuning "BM=128 BN=128 BK=16 TM=8 TN=8 REGCAP=128" \
+    --gemm-tuning "BM=128 BN=128 BK=8 TM=8 TN=8" \
     --gemm-tuning "BM=128 BN=128 BK=32 TM=8 TN=8" \
-    --gemm-tuning "BM=128 BN=128 BK=32 TM=8 TN=8 REGCAP=168" \
     --gemm-tuning "BM=128 BN=128 BK=32 TM=8 TN=8 REGCAP=128"
 # 2. ptxas -v of this build's double-buffered 128-row programs: registers and spill bytes per cap
 # (the cache holds PTX; its key names the options). The PTX comes back too, for ptxas here.
@@ -77,9 +79,13 @@ PY
     done | tee "$R/ptxas_summary.txt"
     stamp "ptxas done"
 fi
-# 3. Main's build, the brief's command (its candidates have no caps).
+# 3. Main's build, default rows only (its candidates have no caps), then this build tuned (the
+# brief's command: --tune) while time is left.
 if left; then
-    bench before "$C/old/clviz-bench" /tmp/xdg --variants $V --sizes "$SIZES" --tune
+    bench before "$C/old/clviz-bench" /tmp/xdg --variants gemm-double-buffer,clblast --sizes "$SIZES"
+fi
+if left && [ -n "${TUNE:-}" ]; then
+    bench after-tuned "$C/clviz-bench" /tmp/xdg --variants gemm-regblock,gemm-double-buffer,clblast --sizes "$SIZES" --tune
 fi
 # 4. The register-cap test on the GPU (the capped build against the double reference).
 if left && [ -x "$C/compute_linalg_gemm_register_cap_test" ]; then
@@ -87,6 +93,6 @@ if left && [ -x "$C/compute_linalg_gemm_register_cap_test" ]; then
     stamp "test rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/test_register_cap.txt" | tr '\n' ' ')"
 fi
 stamp "done"
-for f in before after; do
+for f in before after after-tuned; do
     [ -f "$R/$f.txt" ] && { echo "== $f"; grep -E 'gemm-|clblast' "$R/$f.txt" | cut -c1-150; }
 done

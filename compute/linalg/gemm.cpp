@@ -133,7 +133,8 @@ std::string registerCapOption(bool nvidiaCompilerOptions, int cap) {
                     "(cl_nv_compiler_options), which this device does not take");
     if (cap < 16 || cap > 255)
         throw Error("REGCAP=" + std::to_string(cap) + ": a register cap must be within 16..255");
-    return " -cl-nv-maxrregcount=" + std::to_string(cap);
+    // REGISTER_CAP drops the kernel's required work-group size, which would override the cap.
+    return " -DREGISTER_CAP -cl-nv-maxrregcount=" + std::to_string(cap);
 }
 
 Gemm::Gemm(ComputeContext& cc) : cc_(cc), ptx_(cc), kernels_(cc) {}

@@ -63,9 +63,11 @@ struct GemmTuning {
 // writes them; an empty string is the default tuning. Throws clviz::Error naming the bad word.
 GemmTuning parseGemmTuning(const std::string& key);
 
-// The build option that caps registers per work-item: "" for cap 0, " -cl-nv-maxrregcount=N"
-// where the device's compiler takes NVIDIA's options (cl_nv_compiler_options). A cap anywhere
-// else, or outside 16..255, throws clviz::Error: no other compiler ever receives the option.
+// The build options that cap registers per work-item: "" for cap 0, " -DREGISTER_CAP
+// -cl-nv-maxrregcount=N" where the device's compiler takes NVIDIA's options
+// (cl_nv_compiler_options); REGISTER_CAP drops gemm_regblock's required work-group size, under
+// which ptxas ignores the cap. A cap anywhere else, or outside 16..255, throws clviz::Error: no
+// other compiler ever receives the option.
 std::string registerCapOption(bool nvidiaCompilerOptions, int cap);
 // Whether `device` takes NVIDIA's compiler options (so register caps can be tuned there).
 bool takesNvidiaCompilerOptions(const DeviceInfo& device);

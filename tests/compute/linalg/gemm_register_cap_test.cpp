@@ -8,6 +8,7 @@
 
 #include "common/error.hpp"
 #include "compute/core/program_cache.hpp"
+#include "compute/core/set_args.hpp"
 #include "compute/linalg/gemm.hpp"
 #include "tests/compute/linalg/linalg_test_support.hpp"
 
@@ -34,8 +35,8 @@ bool anyGemmBuildHasNvidiaOption() {
 TEST(GemmRegisterCap, OptionStringOnlyForNvidiasCompiler) {
     EXPECT_EQ(registerCapOption(true, 0), "");
     EXPECT_EQ(registerCapOption(false, 0), "");
-    EXPECT_EQ(registerCapOption(true, 128), " -cl-nv-maxrregcount=128");
-    EXPECT_EQ(registerCapOption(true, 168), " -cl-nv-maxrregcount=168");
+    EXPECT_EQ(registerCapOption(true, 128), " -DREGISTER_CAP -cl-nv-maxrregcount=128");
+    EXPECT_EQ(registerCapOption(true, 168), " -DREGISTER_CAP -cl-nv-maxrregcount=168");
     EXPECT_THROW(registerCapOption(false, 128), Error);
     EXPECT_THROW(registerCapOption(true, 8), Error);    // below what any kernel can run with
     EXPECT_THROW(registerCapOption(true, 256), Error);  // above the 255 a thread can address
@@ -72,6 +73,33 @@ TEST(GemmRegisterCap, NeverReachesAnotherCompilersBuild) {
     gemm.enqueue(GemmVariant::DoubleBuffered, s, 1.0f, m, m, 0.0f, c, doubleBuffered128x64(0));
     context().queue().finish();
     EXPECT_FALSE(anyGemmBuildHasNvidiaOption());
+}
+
+TEST(GemmRegisterCap, KernelWithoutItsRequiredGroupSizeStillMatches) {
+    // What a capped build compiles (REGISTER_CAP: no reqd_work_group_size, which would make ptxas
+    // ignore the cap), here without NVIDIA's option: the source itself on any compiler, at an
+    // awkward shape (edges, K and N not multiples of 4 or of the tile).
+    const int M = 37, N = 41, K = 29, BM = 32, BN = 32, TM = 4, TN = 4;
+    const int tx = BN / TN, ty = BM / TM;
+    cl::Kernel kernel = context().programs().kernel(
+        "gemm.cl", "gemm_regblock",
+        "-DBM=32 -DBN=32 -DBK=8 -DWG_SIZE=64 -DTM=4 -DTN=4 -DDOUBLE_BUFFER -DREGISTER_CAP");
+    const auto a = randomFloats(std::size_t(M) * K, 31), b = randomFloats(std::size_t(K) * N, 32);
+    cl::Buffer da = upload(a), db = upload(b), dc = upload(std::vector<float>(M * N));
+    setArgs(kernel, M, N, K, 1.0f, da, db, 0.0f, dc);
+    context().queue().enqueueNDRangeKernel(
+        kernel, cl::NullRange, cl::NDRange((N + BN - 1) / BN * tx, (M + BM - 1) / BM * ty),
+        cl::NDRange(tx, ty));
+    const auto got = download<float>(dc, std::size_t(M) * N);
+    int bad = 0;
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            double want = 0;
+            for (int k = 0; k < K; ++k)
+                want += double(a[std::size_t(i) * K + k]) * b[std::size_t(k) * N + j];
+            if (!(std::abs(got[std::size_t(i) * N + j] - want) <= 1e-5)) ++bad;
+        }
+    EXPECT_EQ(bad, 0);
 }
 
 TEST(GemmRegisterCap, CappedBuildStillMatches) {
