@@ -9,6 +9,7 @@
 #include "common/flag_table.hpp"
 #include "common/parse.hpp"
 #include "common/quoted_path.hpp"
+#include "compute/linalg/gemm.hpp"
 #include "compute/nbody/body.hpp"
 
 namespace clviz::bench {
@@ -119,6 +120,18 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
          "gemm: import clblast_tuner_xgemm's JSON into the per-device cache (beside the program "
          "cache) first",
          run, [&o](const std::string& v) { o.clblastTuning = v; }},
+        {"--gemm-tuning", Takes::Value, "KEY",
+         "gemm: also a row of gemm-regblock and gemm-double-buffer at this tuning, e.g. \"BM=128 "
+         "BN=64 BK=16 TM=8 TN=8 REGCAP=128\" (REGCAP: NVIDIA only); repeatable",
+         run,
+         [&o](const std::string& v) {
+             try {
+                 parseGemmTuning(v);  // a typo stops the run here, not after the probes
+             } catch (const Error& e) {
+                 throw UsageError(std::string("--gemm-tuning: ") + e.what());
+             }
+             o.gemmTunings.push_back(v);
+         }},
         {"--json", Takes::Value, "FILE", "also write the results there as JSON", out,
          [&o](const std::string& v) { o.jsonPath = v; }},
         {"--csv", Takes::Value, "FILE", "also write the results there as CSV", out,

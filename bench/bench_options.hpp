@@ -25,6 +25,8 @@ struct BenchOptions {
     std::string csvPath;      // empty: no CSV
     bool tune = false;        // gemm, reduce: also a row with the best tile shape / work-group size
     std::string clblastTuning;  // gemm: a clblast_tuner_* JSON to import into the cache first
+    // gemm: extra rows of the register-blocked variants at these tunings (GemmTuning::key() form)
+    std::vector<std::string> gemmTunings;
     // --devices: N-body over this device set (chooseDevices syntax) against its first device
     // alone; empty: the usual one-device suites.
     std::string devices;

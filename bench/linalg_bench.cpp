@@ -136,6 +136,16 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
             // 128 x 128 x 32 with 8 x 8 per work-item): one local buffer (ONE_LOCAL) for the
             // double-buffered variant.
             add(128, 128, 32, 8, 8), add(128, 64, 32, 8, 8), add(64, 128, 32, 8, 8);
+            // Register caps (NVIDIA only, dropped elsewhere by candidatesFor): 128 lets four
+            // 128-item groups (two 256-item ones) share an SM's 64 K registers where the
+            // uncapped builds fit three (one); 168 trims the 128 x 128 x 32 form without spills.
+            for (int cap : {128, 168}) {
+                add(128, 128, 32, 8, 8), out.back().registerCap = cap;
+                if (cap == 128) {
+                    add(128, 64, 16, 8, 8), out.back().registerCap = cap;
+                    add(128, 128, 16, 8, 8), out.back().registerCap = cap;
+                }
+            }
             break;
         case GemmVariant::TensorTf32:
             // Staged kernel: stages = 48 KiB / one stage's tiles (2 at 128 x 128 x 16, 4 at BK 8).
@@ -149,10 +159,14 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
     return out;
 }
 
-// The candidates a run tries: --quick (the CPU smoke test) only the first four, since each
-// candidate is a program build.
-std::vector<GemmTuning> candidatesFor(GemmVariant v, const BenchOptions& o) {
+// The candidates a run tries: register caps only where the compiler takes NVIDIA's options;
+// --quick (the CPU smoke test) only the first four, since each candidate is a program build.
+std::vector<GemmTuning> candidatesFor(GemmVariant v, const BenchOptions& o, const DeviceInfo& dev) {
     std::vector<GemmTuning> out = tuningCandidates(v);
+    if (!takesNvidiaCompilerOptions(dev))
+        out.erase(std::remove_if(out.begin(), out.end(),
+                                 [](const GemmTuning& t) { return t.registerCap != 0; }),
+                  out.end());
     if (o.quick && out.size() > 4) out.resize(4);
     return out;
 }
@@ -192,11 +206,12 @@ void runGemmRow(ComputeContext& cc, const BenchOptions& o, BenchReport& report, 
 }
 
 // Fastest candidate tuning for `v` at this size (a few repeats each); nullopt when none runs.
-std::optional<GemmTuning> tune(Gemm& gemm, GemmVariant v, Operands& op, const BenchOptions& o) {
+std::optional<GemmTuning> tune(Gemm& gemm, GemmVariant v, Operands& op, const BenchOptions& o,
+                               const DeviceInfo& dev) {
     std::optional<GemmTuning> best;
     double bestMs = 0;
     const GemmShape s{op.n, op.n, op.n};
-    for (const GemmTuning& t : candidatesFor(v, o)) {
+    for (const GemmTuning& t : candidatesFor(v, o, dev)) {
         try {
             BenchOptions few = o;
             few.warmup = 1, few.repeats = 3;
@@ -436,17 +451,29 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                 return eventMilliseconds(gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc));
             };
             runGemmRow(cc, o, report, op, job, wrong);
-            if (o.tune && (n >= 512 || o.quick) && !candidatesFor(v, o).empty()) {
-                if (const auto best = tune(gemm, v, op, o)) {
+            if (o.tune && (n >= 512 || o.quick) && !candidatesFor(v, o, cc.info()).empty()) {
+                if (const auto best = tune(gemm, v, op, o, cc.info())) {
                     GemmJob tuned = job;
                     const GemmTuning t = *best;
                     tuned.config = t.key() + " (tuned: best of " +
-                                   std::to_string(candidatesFor(v, o).size()) + ")";
+                                   std::to_string(candidatesFor(v, o, cc.info()).size()) + ")";
                     tuned.run = [&, v, t] {
                         return eventMilliseconds(
                             gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));
                     };
                     runGemmRow(cc, o, report, op, tuned, wrong);
+                }
+            }
+            if (v == GemmVariant::RegisterBlocked || v == GemmVariant::DoubleBuffered) {
+                for (const std::string& key : o.gemmTunings) {
+                    GemmJob given = job;
+                    const GemmTuning t = gemm.resolved(v, parseGemmTuning(key));
+                    given.config = t.key() + " (--gemm-tuning)";
+                    given.run = [&, v, t] {
+                        return eventMilliseconds(
+                            gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));
+                    };
+                    runGemmRow(cc, o, report, op, given, wrong);
                 }
             }
         }

@@ -179,7 +179,15 @@ inline void storeTileB(__local float* Bs, float4 v, int g) {
 #endif
 }
 
-__kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void gemm_regblock(
+// ptxas ignores a register cap (-cl-nv-maxrregcount, REGISTER_CAP) on a kernel with a required
+// work-group size: PTX .reqntid binds like CUDA's launch bounds. Capped builds go without it.
+#ifdef REGISTER_CAP
+#define REGBLOCK_GROUP_SIZE
+#else
+#define REGBLOCK_GROUP_SIZE __attribute__((reqd_work_group_size(TX, TY, 1)))
+#endif
+
+__kernel REGBLOCK_GROUP_SIZE void gemm_regblock(
     int M, int N, int K, float alpha, __global const float* A, __global const float* B, float beta,
     __global float* C) {
     __local float As[BUFFERS][BK * (BM + PAD)];

@@ -1,6 +1,9 @@
 #include "compute/linalg/gemm.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <sstream>
+#include <utility>
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
@@ -82,8 +85,56 @@ std::string GemmTuning::key() const {
         if (v) s += std::string(s.empty() ? "" : " ") + n + "=" + std::to_string(v);
     };
     add("BM", blockM), add("BN", blockN), add("BK", blockK), add("TM", threadM), add("TN", threadN);
-    add("WM", warpM), add("WN", warpN);
+    add("WM", warpM), add("WN", warpN), add("REGCAP", registerCap);
     return s;
+}
+
+GemmTuning parseGemmTuning(const std::string& key) {
+    GemmTuning t;
+    const std::pair<const char*, int GemmTuning::*> fields[] = {
+        {"TS", &GemmTuning::tile},           {"BM", &GemmTuning::blockM},
+        {"BN", &GemmTuning::blockN},         {"BK", &GemmTuning::blockK},
+        {"TM", &GemmTuning::threadM},        {"TN", &GemmTuning::threadN},
+        {"WM", &GemmTuning::warpM},          {"WN", &GemmTuning::warpN},
+        {"REGCAP", &GemmTuning::registerCap}};
+    std::istringstream words(key);
+    std::string word;
+    while (words >> word) {
+        const auto eq = word.find('=');
+        const std::string name = word.substr(0, eq);
+        auto field = std::find_if(std::begin(fields), std::end(fields),
+                                  [&](const auto& f) { return name == f.first; });
+        const std::string value = eq == std::string::npos ? "" : word.substr(eq + 1);
+        std::size_t used = 0;
+        int v = -1;
+        try {
+            v = std::stoi(value, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (field == std::end(fields) || used == 0 || used != value.size() || v <= 0)
+            throw Error(
+                "GEMM tuning '" + key + "': '" + word +
+                "' is not NAME=N with N > 0 and NAME one of TS BM BN BK TM TN WM WN REGCAP");
+        t.*(field->second) = v;
+    }
+    return t;
+}
+
+bool takesNvidiaCompilerOptions(const DeviceInfo& device) {
+    return device.hasExtension("cl_nv_compiler_options");
+}
+
+std::string registerCapOption(bool nvidiaCompilerOptions, int cap) {
+    if (cap == 0) return "";
+    if (!nvidiaCompilerOptions)
+        throw Error("REGCAP=" + std::to_string(cap) +
+                    ": a register cap is an option of NVIDIA's OpenCL compiler "
+                    "(cl_nv_compiler_options), which this device does not take");
+    if (cap < 16 || cap > 255)
+        throw Error("REGCAP=" + std::to_string(cap) + ": a register cap must be within 16..255");
+    // REGISTER_CAP drops the kernel's required work-group size, which would override the cap.
+    return " -DREGISTER_CAP -cl-nv-maxrregcount=" + std::to_string(cap);
 }
 
 Gemm::Gemm(ComputeContext& cc) : cc_(cc), ptx_(cc), kernels_(cc) {}
@@ -124,7 +175,7 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
             def(r.threadM, 8), def(r.threadN, 8);
             break;
         case GemmVariant::TensorTf32:
-            r.tile = 0, r.threadM = 0, r.threadN = 0;
+            r.tile = 0, r.threadM = 0, r.threadN = 0, r.registerCap = 0;
             // 64 x 64 warp tiles: the tuned pick at 4096^2 and 8192^2 on the H100 (docs/linalg.md).
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 16);
             def(r.warpM, 64), def(r.warpN, 64);
@@ -212,6 +263,11 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                 options += " -DFULL_TILES";
             if (variant == GemmVariant::DoubleBuffered) options += " -DDOUBLE_BUFFER";
             if (oneLocal) options += " -DONE_LOCAL";
+            try {
+                options += registerCapOption(takesNvidiaCompilerOptions(dev), t.registerCap);
+            } catch (const Error& e) {
+                throw Error(std::string(info.id) + ": " + e.what());  // e names the cap
+            }
             kernel = kernels_.get("gemm.cl", "gemm_regblock", options);
             local = cl::NDRange(tx, ty);
             global = cl::NDRange(ceilDiv(s.n, t.blockN) * tx, ceilDiv(s.m, t.blockM) * ty);

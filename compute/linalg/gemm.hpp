@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compute/core/cl.hpp"
+#include "compute/core/device_info.hpp"
 #include "compute/core/inline_ptx.hpp"
 #include "compute/linalg/kernel_set.hpp"
 #include "compute/linalg/linalg_variant.hpp"
@@ -43,16 +44,33 @@ struct GemmShape {
 // Tile parameters (0: the variant's default). Only the ones a variant lists in its tunables
 // matter; impossible combinations are refused with a clviz::Error naming the rule.
 struct GemmTuning {
-    int tile = 0;             // LocalTile: TS (work-group TS x TS)
-    int blockM = 0;           // RegisterBlocked / DoubleBuffered / TensorTf32: BM
-    int blockN = 0;           // BN
-    int blockK = 0;           // BK
-    int threadM = 0;          // RegisterBlocked / DoubleBuffered: TM rows per work-item
-    int threadN = 0;          // TN columns per work-item
-    int warpM = 0;            // TensorTf32: WM rows per warp (a multiple of 16)
-    int warpN = 0;            // WN columns per warp (a multiple of 8)
-    std::string key() const;  // "BM=128 BN=128 BK=16 TM=8 TN=8", for bench rows
+    int tile = 0;     // LocalTile: TS (work-group TS x TS)
+    int blockM = 0;   // RegisterBlocked / DoubleBuffered / TensorTf32: BM
+    int blockN = 0;   // BN
+    int blockK = 0;   // BK
+    int threadM = 0;  // RegisterBlocked / DoubleBuffered: TM rows per work-item
+    int threadN = 0;  // TN columns per work-item
+    int warpM = 0;    // TensorTf32: WM rows per warp (a multiple of 16)
+    int warpN = 0;    // WN columns per warp (a multiple of 8)
+    // RegisterBlocked / DoubleBuffered on NVIDIA only: -cl-nv-maxrregcount=REGCAP (0: the
+    // compiler's choice). Fewer registers per work-item, more work-groups per SM, maybe spills.
+    int registerCap = 0;
+    // "BM=128 BN=128 BK=16 TM=8 TN=8" (plus " REGCAP=128" where capped), for bench rows.
+    std::string key() const;
 };
+
+// The inverse of GemmTuning::key(): "NAME=VALUE" words separated by spaces, names as key()
+// writes them; an empty string is the default tuning. Throws clviz::Error naming the bad word.
+GemmTuning parseGemmTuning(const std::string& key);
+
+// The build options that cap registers per work-item: "" for cap 0, " -DREGISTER_CAP
+// -cl-nv-maxrregcount=N" where the device's compiler takes NVIDIA's options
+// (cl_nv_compiler_options); REGISTER_CAP drops gemm_regblock's required work-group size, under
+// which ptxas ignores the cap. A cap anywhere else, or outside 16..255, throws clviz::Error: no
+// other compiler ever receives the option.
+std::string registerCapOption(bool nvidiaCompilerOptions, int cap);
+// Whether `device` takes NVIDIA's compiler options (so register caps can be tuned there).
+bool takesNvidiaCompilerOptions(const DeviceInfo& device);
 
 // gemm-tf32 runs kernels/gemm_tf32_staged.cl (cp.async stages, 2 to 4 as local memory allows)
 // where the stored rows of A and B are whole 16-byte chunks, gemm.cl's gemm_tf32 elsewhere.
