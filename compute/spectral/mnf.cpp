@@ -54,7 +54,7 @@ std::vector<double> noiseFromStackedGram(const GramU8& g, int bands, std::int64_
 }
 
 SpectralMnf::SpectralMnf(ComputeContext& cc)
-    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)), reduce_(cc) {}
+    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)), noiseDiff_(cc), reduce_(cc) {}
 
 bool SpectralMnf::deviceReduceUsed(int bands) {
     return deviceReduce_ && MnfDeviceReduce::supported(cc_, bands);
@@ -167,8 +167,7 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
         noise = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32, residuals_, B,
                                      std::int64_t(n));
     else
-        covariance_->enqueueGramU8(CovarianceVariant::Tensor, residuals_, 2 * B, std::int64_t(n),
-                                   noiseGram_, 0, std::int64_t(pitch));
+        noiseDiff_.enqueue(*covariance_, residuals_, B, std::int64_t(n), std::int64_t(pitch));
     if (u8_) {
         covariance_->enqueueGramU8(CovarianceVariant::Tensor, cube_, B,
                                    std::int64_t(shape_.pixels()), dataGram_, 0,
@@ -180,10 +179,10 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     const auto tq = std::chrono::steady_clock::now();
     timings_.queueMs = msSince(t0);
     if (exactNoise) {
-        const GramU8 g = Covariance::finishGramU8(noiseGram_, &noise.ms);
+        noiseDiff_.wait(&noise.ms);
         timings_.noiseReadyMs = msSince(tq);
         const auto tc = std::chrono::steady_clock::now();
-        noise.covariance = noiseFromStackedGram(g, B, std::int64_t(n));
+        noise.covariance = noiseDiff_.covariance();
         timings_.noiseCombineMs = msSince(tc);
     }
     const double scale = noiseCovarianceScale(estimate);

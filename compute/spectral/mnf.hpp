@@ -6,7 +6,8 @@
 //   filter  step 1 on the device: the noise residuals (kernels/spectral_mnf.cl), bands x n floats;
 //           for u8 cubes with noise=diff the two shifted windows instead, 2 bands x n u8
 //   C_N     step 2: the residuals' covariance (compute/linalg/covariance), scaled by the estimate;
-//           u8 + diff: from the windows' exact integer Gram matrix
+//           u8 + diff: from the windows' exact integer Gram matrix, folded into the B x B Gram
+//           matrix of their difference on the device (noise_diff_gram.hpp)
 //   C_D     step 4: the cube's covariance and band means (same kernel; exact for u8)
 //   eigen   steps 3, 5-7 in double (mnf_solve.hpp), every eigenvalue and the eigenvectors asked
 //           for: on the CPU, but for step 5 (C_adj = U^-T C_D U^-1) on the device in FP64 where it
@@ -26,6 +27,7 @@
 #include "compute/spectral/cube.hpp"
 #include "compute/spectral/mnf_device_reduce.hpp"
 #include "compute/spectral/mnf_solve.hpp"
+#include "compute/spectral/noise_diff_gram.hpp"
 #include "compute/spectral/noise_estimate.hpp"
 
 namespace clviz {
@@ -47,8 +49,9 @@ struct MnfTimings {
     // (mnf_solve.hpp; reduce includes the device round trip when step 5 runs there), then the
     // means' upload.
     double covariancesWallMs = 0, meansUploadMs = 0;
-    // Its u8 parts: kernels and reads queued; the wait for the noise Gram matrix (and its copy into
-    // a symmetric one); C_N from it; the wait for the data Gram matrix (and copy); its centring.
+    // Its u8 parts: kernels and reads queued; the wait for C_N's numerators (B x B, folded on the
+    // device); C_N from them; the wait for the data Gram matrix (and its copy into a symmetric
+    // one); its centring.
     double queueMs = 0, noiseReadyMs = 0, noiseCombineMs = 0, dataReadyMs = 0, dataCentreMs = 0;
     MnfSolveTimings eigen;
     double reduceDeviceMs = 0;   // the device's share of eigen.reduceMs (0 on the host route)
@@ -118,7 +121,8 @@ class SpectralMnf {
     bool u8_ = false;
     std::size_t bandPitch_ = 0;
     cl::Buffer cube_, residuals_, mean_, components_, denoised_, weights_, offsets_;
-    GramU8Job noiseGram_, dataGram_;
+    NoiseDiffGram noiseDiff_;  // C_N of u8 + noise=diff
+    GramU8Job dataGram_;
     int componentsRows_ = 0;
     int denoisedRows_ = 0;
     MnfStatisticsResult result_;
