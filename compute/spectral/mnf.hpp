@@ -102,6 +102,10 @@ class SpectralMnf {
     void setDeviceReduce(bool on) { deviceReduce_ = on; }
     // Every eigenvalue by dsterf (the default) or dqds (mnf_solve.hpp).
     void setValueRoute(MnfValueRoute route) { valueRoute_ = route; }
+    // noise=diff on u8 over the whole cube by the cross product (the default, where the device
+    // runs it) or the stacked windows (noise_diff_gram.hpp); for tests and the bench.
+    void setCrossNoise(bool on) { useCross_ = on; }
+    bool crossNoiseUsed() const { return crossUsed_; }
     // Helper threads for the eigenvectors (0: mnf_solve.cpp's choice).
     void setVectorThreads(int threads) { vectorThreads_ = threads; }
     bool deviceReduceUsed(int bands);
@@ -128,6 +132,7 @@ class SpectralMnf {
     MnfStatisticsResult result_;
     MnfTimings timings_;
     bool deviceReduce_ = true;
+    bool useCross_ = true, crossUsed_ = false;
     MnfValueRoute valueRoute_ = MnfValueRoute::Sterf;
     int vectorThreads_ = 0;
     MnfDeviceReduce reduce_;

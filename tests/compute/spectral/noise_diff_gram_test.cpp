@@ -114,6 +114,75 @@ TEST(NoiseDiffGram, MatchesTheStackedGramToTheLastBit) {
     }
 }
 
+// A random cube (samples x lines, bands) with the values in [255 - span, 255], its band rows
+// `pitch` apart, and the shifted window noise_diff_shift writes: y(p) = x(p + samples + 1), or
+// x(p) at a line's last sample, for p < (lines - 1) samples.
+struct CrossCase {
+    int samples, lines, bands, span, chunks;
+};
+
+TEST(NoiseDiffGram, CrossProductIsExactAtAwkwardShapes) {
+    ComputeContext& cc = context();
+    NoiseDiffGram diff(cc);
+    const CrossCase cases[] = {{3, 2, 1, 255, 0},   {41, 2, 2, 255, 0},    {17, 3, 13, 30, 3},
+                               {47, 5, 37, 255, 0}, {13, 11, 224, 255, 0}, {1031, 37, 2, 255, 7},
+                               {5, 4, 33, 255, 1},  {3, 9, 64, 0, 0}};
+    std::uint32_t seed = 29;
+    for (const CrossCase& c : cases) {
+        SCOPED_TRACE(std::to_string(c.samples) + " x " + std::to_string(c.lines) + " x " +
+                     std::to_string(c.bands) + ", " + std::to_string(c.chunks) + " chunks");
+        ASSERT_GE(diff.crossStages(c.bands), 2);
+        const std::int64_t S = c.samples, L = c.lines, pixels = S * L;
+        const std::int64_t pitchX = std::int64_t(roundUp(std::size_t(pixels), 16));
+        const std::int64_t samples = (L - 1) * S,
+                           pitchY = std::int64_t(roundUp(std::size_t(samples), 16));
+        const std::int64_t n = (L - 1) * (S - 1);
+        std::vector<std::uint8_t> x(std::size_t(c.bands) * pitchX + 32, 0);
+        std::vector<std::uint8_t> y(std::size_t(c.bands) * pitchY, 0);
+        std::mt19937 rng(seed++);
+        std::uniform_int_distribution<int> value(255 - c.span, 255);
+        for (int b = 0; b < c.bands; ++b)
+            for (std::int64_t p = 0; p < pixels; ++p)
+                x[std::size_t(b) * pitchX + p] = std::uint8_t(value(rng));
+        // The windows themselves, for the reference: Xa = X(l, s), Xb = X(l + 1, s + 1).
+        Stacked s;
+        s.bands = c.bands;
+        s.n = n;
+        s.packed.assign(std::size_t(2 * c.bands) * n, 0);
+        for (int b = 0; b < c.bands; ++b) {
+            const std::uint8_t* band = x.data() + std::size_t(b) * pitchX;
+            for (std::int64_t p = 0; p < samples; ++p)
+                y[std::size_t(b) * pitchY + p] = p % S == S - 1 ? band[p] : band[p + S + 1];
+            std::int64_t k = 0;
+            for (std::int64_t l = 0; l + 1 < L; ++l)
+                for (std::int64_t j = 0; j + 1 < S; ++j, ++k) {
+                    s.packed[std::size_t(b) * n + k] = band[l * S + j];
+                    s.packed[std::size_t(c.bands + b) * n + k] = band[(l + 1) * S + j + 1];
+                }
+        }
+        cl::Buffer dx(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x.size(), x.data());
+        cl::Buffer dy(cc.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, y.size(), y.data());
+        diff.enqueueCross(dx, dy, c.bands, samples, n, pitchX, pitchY, c.chunks);
+        diff.wait();
+        const std::vector<double> got = diff.covariance();
+        const std::vector<double> exact =
+            noiseFromStackedGram(referenceGramU8(s.packed.data(), 2 * c.bands, n), c.bands, n);
+        ASSERT_EQ(got.size(), exact.size());
+        for (std::size_t i = 0; i < got.size(); ++i)
+            ASSERT_EQ(got[i], exact[i]) << "entry " << i;
+        if (c.span == 0) continue;  // constant bands: the double reference divides 0 by 0 nowhere
+        const std::vector<double> ref = doubleReference(s);
+        double scale = 0;
+        for (double v : ref)
+            scale = std::max(scale, std::abs(v));
+        for (std::size_t i = 0; i < got.size(); ++i)
+            ASSERT_NEAR(got[i], ref[i], 1e-12 * scale) << "entry " << i;
+    }
+    EXPECT_EQ(diff.crossStages(225), 0);  // beyond the staged rows: the stacked route
+    cl::Buffer small(cc.context(), CL_MEM_READ_ONLY, 64);
+    EXPECT_THROW(diff.enqueueCross(small, small, 2, 16, 15, 17, 16), Error);  // unaligned pitch
+}
+
 TEST(NoiseDiffGram, RefusesMisuse) {
     NoiseDiffGram diff(context());
     EXPECT_THROW(diff.wait(), Error);
