@@ -4,10 +4,12 @@
 // band's row padded to a multiple of 16 values (bandPitch(): the covariance's 16-byte loads need
 // aligned rows); then each run() does
 //   filter  step 1 on the device: the noise residuals (kernels/spectral_mnf.cl), bands x n floats;
-//           for u8 cubes with noise=diff the two shifted windows instead, 2 bands x n u8
+//           for u8 cubes with noise=diff the shifted window instead (whole cube: bands x
+//           (lines - 1) samples u8), or both windows stacked (a rectangle: 2 bands x n u8)
 //   C_N     step 2: the residuals' covariance (compute/linalg/covariance), scaled by the estimate;
-//           u8 + diff: from the windows' exact integer Gram matrix, folded into the B x B Gram
-//           matrix of their difference on the device (noise_diff_gram.hpp)
+//           u8 + diff: exact integer sums, the cube against its shifted window in one product or
+//           the stacked windows' Gram matrix, folded into the B x B Gram matrix of their
+//           difference on the device either way (noise_diff_gram.hpp)
 //   C_D     step 4: the cube's covariance and band means (same kernel; exact for u8)
 //   eigen   steps 3, 5-7 in double (mnf_solve.hpp), every eigenvalue and the eigenvectors asked
 //           for: on the CPU, but for step 5 (C_adj = U^-T C_D U^-1) on the device in FP64 where it
