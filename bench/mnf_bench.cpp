@@ -6,9 +6,9 @@
 // time of steps 1-7 plus the transform's device time, every transfer and host step included, and
 // "whole wall" the host wall time from run()'s start until the transform's kernels have finished
 // (all the headless run writes: the components and every eigenvalue). Step 5 runs on the device in
-// FP64 where it can, and then again by dsygst on the host, in the same run. Each row is the median
-// of
-// --repeats runs.
+// FP64 where it can, and then again by dsygst on the host, in the same run; u8 noise=diff's C_N by
+// the cross product, and then again by the stacked windows. Each row is the median of --repeats
+// runs.
 // --variants picks the noise estimates (diff, mean3, median3; default diff); --sizes takes
 // WxHxB cubes.
 #include <algorithm>
@@ -91,16 +91,27 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
     const double n = double(shape.pixels()), B = shape.bands;
     // Covariance work: B(B+1)/2 multiply-adds per pixel (the symmetric half), 2 flops each.
     const double covFlop = B * (B + 1) * n;
-    // The exact diff path forms the Gram matrix of 2B stacked rows: four times the work.
-    const double noiseFlop = mnf.result().noiseExact ? 2 * B * (2 * B + 1) * n : covFlop;
+    // The exact diff path forms the Gram matrix of 2B stacked rows (four times the work), or the
+    // cross product of the cube with its shifted window over (lines - 1) x samples pixels: four
+    // u8 multiply-adds per pair of the symmetric half.
+    const bool cross = mnf.crossNoiseUsed();
+    const double crossPixels = double(shape.lines - 1) * shape.samples;
+    const double noiseFlop = cross                     ? 4 * B * (B + 1) * crossPixels
+                             : mnf.result().noiseExact ? 2 * B * (2 * B + 1) * n
+                                                       : covFlop;
     BenchRow rf = makeRow("1 filter", config, shape, filter);
-    // The u8 cube read once, and the residuals written: floats, or the two u8 windows.
-    const double filterBytes = n * B + (mnf.result().noiseExact ? 2 * n * B : 4 * n * B);
+    // The u8 cube read once, and the residuals written: floats, the two u8 windows, or (cross)
+    // the one shifted window.
+    const double filterBytes = n * B + (cross                     ? crossPixels * B
+                                        : mnf.result().noiseExact ? 2 * n * B
+                                                                  : 4 * n * B);
     rf.metrics = {{"GB/s", filterBytes / (rf.medianMs * 1e6)}};
     report.add(rf);
-    BenchRow rn = makeRow(
-        "2 C_N", config + (mnf.result().noiseExact ? " (exact integer, [Xa; Xb] Gram)" : " (FP32)"),
-        shape, cn);
+    BenchRow rn = makeRow("2 C_N",
+                          config + (cross ? " (exact integer, X x shifted X, 4 u8 products)"
+                                    : mnf.result().noiseExact ? " (exact integer, [Xa; Xb] Gram)"
+                                                              : " (FP32)"),
+                          shape, cn);
     rn.metrics = {{"GFLOP/s", noiseFlop / (rn.medianMs * 1e6)}};
     report.add(rn);
     BenchRow rd =
@@ -111,7 +122,8 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
                        config + " (from run() until both covariances are centred)", shape,
                        covWall));
     report.add(makeRow("   queued", config + " (host: kernels and reads enqueued)", shape, queue));
-    report.add(makeRow("   C_N Gram on host", config + " (wait, read, symmetric copy)", shape,
+    report.add(makeRow("   C_N Gram on host",
+                       config + " (wait, read of the B x B numerators into pinned memory)", shape,
                        noiseReady));
     report.add(makeRow("   C_N from Gram", config + " (128-bit numerators)", shape, noiseCombine));
     report.add(makeRow("   C_D Gram on host", config + " (wait after the factor, copy)", shape,
@@ -189,6 +201,13 @@ void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchRepor
             // Then, with the default step 5, every eigenvalue by dqds instead of dsterf.
             const bool device = mnf.deviceReduceUsed(shape.bands);
             runMnfRoute(mnf, est, shape, warmup, repeats, "", report);
+            // u8 with noise=diff: C_N by the stacked windows instead of the cross product.
+            if (est == NoiseEstimate::Diff && mnf.crossNoiseUsed()) {
+                mnf.setCrossNoise(false);
+                runMnfRoute(mnf, est, shape, warmup, repeats, " (C_N by the stacked windows)",
+                            report);
+                mnf.setCrossNoise(true);
+            }
             if (device) {
                 mnf.setDeviceReduce(false);
                 runMnfRoute(mnf, est, shape, warmup, repeats, " (step 5 by dsygst on the host)",

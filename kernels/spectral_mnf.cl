@@ -79,6 +79,38 @@ __kernel void noise_diff_stack(__global const uchar* x, __global uchar* stacked,
     *(__global uint4*)(stacked + (size_t)(bands + b) * pitch + i0) = d;
 }
 
+// noise=diff on a whole u8 cube for the cross Gram product (kernels/spectral_noise_cross.cl): only
+// the shifted window, in the cube's own pixel order: y(p) = x(p + samples + 1) for the flat pixel
+// p < n = (lines - 1) * samples, so that pixel p of the cube and of y are the pair (l, s) and
+// (l + 1, s + 1); at the last sample of a line (s = samples - 1, no pair) y(p) = x(p), whose
+// difference is 0 and adds nothing to any sum. Past n up to `pitch`, zeros. 16 outputs per
+// work-item, read as 16-byte words where no line end falls among them. Global (pitch / 16, bands).
+__kernel void noise_diff_shift(__global const uchar* x, __global uchar* y, int samples, int n,
+                               int pitch, int bandPitch) {
+    const int p0 = get_global_id(0) * 16, b = get_global_id(1);
+    if (p0 >= pitch) return;
+    __global const uchar* band = x + (size_t)b * bandPitch;
+    const int s0 = p0 % samples;
+    uint4 v;
+    if (s0 + 15 < samples - 1 && p0 + 15 < n) {
+        v = load16Unaligned(band + p0 + samples + 1);
+    } else {
+        uint w[4] = {0, 0, 0, 0};
+        int s = s0;
+#pragma unroll
+        for (int q = 0; q < 16; ++q) {
+            const int p = p0 + q;
+            if (p < n) {
+                const uint value = s == samples - 1 ? band[p] : band[p + samples + 1];
+                w[q >> 2] |= value << (8 * (q & 3));
+            }
+            if (++s == samples) s = 0;
+        }
+        v = (uint4)(w[0], w[1], w[2], w[3]);
+    }
+    *(__global uint4*)(y + (size_t)b * pitch + p0) = v;
+}
+
 // noise=mean3 / median3: r = X - (3 x 3 mean or median) at the rectangle's interior pixels, the
 // window's top-left at (l0 + l, s0 + s). Global (outSamples, outLines, bands).
 #define SORT2(a, b)             \

@@ -161,6 +161,27 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
 void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
                                std::int64_t samples, GramU8Job& job, int chunks,
                                std::int64_t pitch) {
+    enqueueGramU8Partials(variant, x, bands, samples, job, chunks, pitch);
+    cl::CommandQueue& q = cc_.queue();
+    const std::size_t entries = std::size_t(bands) * bands;
+    if (!job.gram() || job.gram.getInfo<CL_MEM_SIZE>() < entries * sizeof(cl_ulong)) {
+        job.gram = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, entries * sizeof(cl_ulong));
+        job.sums = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bands * sizeof(cl_ulong));
+        job.readBack = PinnedHostBuffer(cc_.context(), q, (entries + bands) * sizeof(cl_ulong));
+    }
+    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
+    const Plan p{job.chunks, 0};
+    enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
+                          &job.last);
+    auto* host = static_cast<cl_ulong*>(job.readBack.data());
+    q.enqueueReadBuffer(job.gram, CL_FALSE, 0, entries * sizeof(cl_ulong), host);
+    q.enqueueReadBuffer(job.sums, CL_FALSE, 0, bands * sizeof(cl_ulong), host + entries, nullptr,
+                        &job.read);
+}
+
+void Covariance::enqueueGramU8Partials(CovarianceVariant variant, const cl::Buffer& x, int bands,
+                                       std::int64_t samples, GramU8Job& job, int chunks,
+                                       std::int64_t pitch) {
     if (pitch == 0) pitch = samples;
     if (bands < 1 || bands > 32767 || samples < 1 || samples > std::int64_t(1) << 31)
         throw Error("covariance: need 1..32767 bands and 1..2^31 samples (got " +
@@ -187,11 +208,7 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
         job.bands = bands;
         job.pairs = cl::Buffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                pairs.size() * sizeof(cl_uint), const_cast<cl_uint*>(pairs.data()));
-        job.gram = cl::Buffer(ctx, CL_MEM_READ_WRITE, entries * sizeof(cl_ulong));
-        job.sums = cl::Buffer(ctx, CL_MEM_READ_WRITE, bands * sizeof(cl_ulong));
         job.noMu = cl::Buffer(ctx, CL_MEM_READ_ONLY, sizeof(float));
-        job.gramRead.resize(entries);
-        job.sumsRead.resize(bands);
     }
     if (job.partialBytes < partialBytes) {
         job.partial = cl::Buffer(ctx, CL_MEM_READ_WRITE, partialBytes);
@@ -199,6 +216,7 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
             cl::Buffer(ctx, CL_MEM_READ_WRITE, std::size_t(p.chunks) * bands * sizeof(cl_uint));
         job.partialBytes = partialBytes;
     }
+    job.chunks = p.chunks;
     const std::size_t pairCount = tilePairCount(bands);
 
     cl::Kernel gramKernel;
@@ -229,13 +247,6 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
         setGramArgs(gramKernel, bands, pitch, samples, p, x, job.noMu, job.pairs, job.partial,
                     job.partialSums);
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &job.first);
-
-    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
-    enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
-                          &job.last);
-    q.enqueueReadBuffer(job.gram, CL_FALSE, 0, entries * sizeof(cl_ulong), job.gramRead.data());
-    q.enqueueReadBuffer(job.sums, CL_FALSE, 0, bands * sizeof(cl_ulong), job.sumsRead.data(),
-                        nullptr, &job.read);
 }
 
 GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms) {
@@ -243,12 +254,14 @@ GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms) {
     job.read.wait();  // the queue is in order: the Gram matrix's read is done too
     if (ms) *ms = spanMilliseconds(job.first, job.last);
     const int bands = job.bands;
+    const std::size_t entries = std::size_t(bands) * bands;
+    const auto* host = static_cast<const cl_ulong*>(job.readBack.data());
     GramU8 out;
-    out.gram.assign(std::size_t(bands) * bands, 0);
-    out.sums.assign(job.sumsRead.begin(), job.sumsRead.end());
+    out.gram.assign(entries, 0);
+    out.sums.assign(host + entries, host + entries + bands);
     for (int i = 0; i < bands; ++i)
         for (int j = i; j < bands; ++j) {
-            const auto v = static_cast<std::int64_t>(job.gramRead[std::size_t(i) * bands + j]);
+            const auto v = static_cast<std::int64_t>(host[std::size_t(i) * bands + j]);
             out.gram[std::size_t(i) * bands + j] = v;
             out.gram[std::size_t(j) * bands + i] = v;
         }

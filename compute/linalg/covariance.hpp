@@ -13,6 +13,7 @@
 
 #include "compute/core/cl.hpp"
 #include "compute/core/inline_ptx.hpp"
+#include "compute/core/pinned_host_buffer.hpp"
 #include "compute/linalg/kernel_set.hpp"
 #include "compute/linalg/linalg_variant.hpp"
 
@@ -48,13 +49,15 @@ struct GramU8 {
 void centreU8(const GramU8& g, int bands, std::int64_t samples, CovarianceResult& out);
 
 // A u8 Gram product in flight (Covariance::enqueueGramU8): its device buffers, kept for the next
-// product of the same size, its events and the sums being read back.
+// product of the same size, its events and the sums being read back (into pinned memory: the
+// bands x bands Gram matrix, then the bands row sums, as 64-bit integers).
 struct GramU8Job {
     int bands = 0;
+    int chunks = 0;  // the chunks of the last product: partial holds chunks x bands x bands
     std::size_t partialBytes = 0;
     cl::Buffer pairs, partial, partialSums, gram, sums, noMu;
     cl::Event first, last, read;
-    std::vector<cl_ulong> gramRead, sumsRead;
+    PinnedHostBuffer readBack;
 };
 
 // Largest chunk whose 32-bit partial Gram sums cannot overflow (255^2 * chunk < 2^31).
@@ -86,6 +89,13 @@ class Covariance {
                        std::int64_t samples, GramU8Job& job, int chunks = 0,
                        std::int64_t pitch = 0);
     static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr);
+
+    // The first half of enqueueGramU8 alone: the per-chunk partial products (job.partial, u32,
+    // job.chunks x bands x bands, the upper triangle i <= j written; job.partialSums, chunks x
+    // bands), for a caller that adds them its own way. job.first is the kernel's event.
+    void enqueueGramU8Partials(CovarianceVariant variant, const cl::Buffer& x, int bands,
+                               std::int64_t samples, GramU8Job& job, int chunks = 0,
+                               std::int64_t pitch = 0);
 
     // Chunks compute() uses for this shape.
     int defaultChunks(SampleType type, int bands, std::int64_t samples) const;

@@ -54,7 +54,7 @@ std::vector<double> noiseFromStackedGram(const GramU8& g, int bands, std::int64_
 }
 
 SpectralMnf::SpectralMnf(ComputeContext& cc)
-    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)), reduce_(cc) {}
+    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)), noiseDiff_(cc), reduce_(cc) {}
 
 bool SpectralMnf::deviceReduceUsed(int bands) {
     return deviceReduce_ && MnfDeviceReduce::supported(cc_, bands);
@@ -120,12 +120,22 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     const ResidualSize rs = residualSize(estimate, shape_, noiseRect);
     const CubeRect rect = clampRect(noiseRect, shape_);
     const std::size_t n = rs.pixels();
-    // u8 cubes with noise=diff take an exact path: the two shifted windows as one 2B x n u8 matrix
-    // whose integer Gram matrix gives cov(Xa - Xb) without rounding (noiseFromStackedGram).
+    // u8 cubes with noise=diff take an exact path (noise_diff_gram.hpp): over the whole cube the
+    // cube against its shifted window (B x (lines - 1) samples of u8) where the cross product
+    // runs, else the two shifted windows as one 2B x n u8 matrix; either way integer sums give
+    // cov(Xa - Xb) without rounding.
     const bool exactNoise = u8_ && estimate == NoiseEstimate::Diff;
-    const std::size_t pitch = exactNoise ? roundUp(n, 16) : n;  // 16-byte rows for the tensor path
-    const std::size_t residualBytes =
-        exactNoise ? 2 * std::size_t(B) * pitch : n * std::size_t(B) * sizeof(float);
+    const bool cross =
+        exactNoise && isWholeCube(rect, shape_) && useCross_ && noiseDiff_.crossStages(B) >= 2;
+    // The cross product's pixels: every sample of the first lines - 1 lines, the last of each line
+    // paired with itself (a zero difference).
+    const std::size_t crossSamples = std::size_t(shape_.lines - 1) * std::size_t(shape_.samples);
+    const std::size_t pitch = cross        ? roundUp(crossSamples, 16)
+                              : exactNoise ? roundUp(n, 16)
+                                           : n;  // 16-byte rows for the tensor path
+    const std::size_t residualBytes = cross        ? std::size_t(B) * pitch
+                                      : exactNoise ? 2 * std::size_t(B) * pitch
+                                                   : n * std::size_t(B) * sizeof(float);
     if (residualBytes > cc_.info().maxAllocBytes)
         throw Error("MNF: the noise residuals (" + std::to_string(residualBytes >> 20) +
                     " MiB) are larger than the device's largest buffer (" +
@@ -137,23 +147,30 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     // Step 1.
     cl::Kernel k = cc_.programs().kernel(
         "spectral_mnf.cl",
-        exactNoise                        ? "noise_diff_stack"
+        cross                             ? "noise_diff_shift"
+        : exactNoise                      ? "noise_diff_stack"
         : estimate == NoiseEstimate::Diff ? "noise_diff"
                                           : "noise_window3",
         inType(u8_) + (estimate == NoiseEstimate::Median3 ? " -DMEDIAN" : ""));
-    setArgs(k, cube_, residuals_, cl_int(shape_.samples), cl_int(shape_.lines),
-            cl_int(rect.sample0), cl_int(rect.line0), cl_int(rs.samples), cl_int(rs.lines));
     cl::Event filterEvent;
-    if (exactNoise) {
+    if (cross) {
+        setArgs(k, cube_, residuals_, cl_int(shape_.samples), cl_int(crossSamples), cl_int(pitch),
+                cl_int(bandPitch_));
+        cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
+                                         cl::NDRange(roundUp(pitch / 16, 64), std::size_t(B)),
+                                         cl::NDRange(64, 1), nullptr, &filterEvent);
+    } else if (exactNoise) {
+        setArgs(k, cube_, residuals_, cl_int(shape_.samples), cl_int(shape_.lines),
+                cl_int(rect.sample0), cl_int(rect.line0), cl_int(rs.samples), cl_int(rs.lines),
+                cl_int(B), cl_int(pitch), cl_int(bandPitch_));
         // 16 outputs per work-item, the pitch's padding included (written as zeros).
-        k.setArg(8, cl_int(B));
-        k.setArg(9, cl_int(pitch));
-        k.setArg(10, cl_int(bandPitch_));
         cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
                                          cl::NDRange(roundUp(pitch / 16, 64), std::size_t(B)),
                                          cl::NDRange(64, 1), nullptr, &filterEvent);
     } else {
-        k.setArg(8, cl_int(bandPitch_));
+        setArgs(k, cube_, residuals_, cl_int(shape_.samples), cl_int(shape_.lines),
+                cl_int(rect.sample0), cl_int(rect.line0), cl_int(rs.samples), cl_int(rs.lines),
+                cl_int(bandPitch_));
         cc_.queue().enqueueNDRangeKernel(
             k, cl::NullRange,
             cl::NDRange(roundUp(std::size_t(rs.samples), 32), roundUp(std::size_t(rs.lines), 4),
@@ -166,9 +183,11 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     if (!exactNoise)
         noise = covariance_->compute(CovarianceVariant::Tensor, SampleType::F32, residuals_, B,
                                      std::int64_t(n));
+    else if (cross)
+        noiseDiff_.enqueueCross(cube_, residuals_, B, std::int64_t(crossSamples), std::int64_t(n),
+                                std::int64_t(bandPitch_), std::int64_t(pitch));
     else
-        covariance_->enqueueGramU8(CovarianceVariant::Tensor, residuals_, 2 * B, std::int64_t(n),
-                                   noiseGram_, 0, std::int64_t(pitch));
+        noiseDiff_.enqueue(*covariance_, residuals_, B, std::int64_t(n), std::int64_t(pitch));
     if (u8_) {
         covariance_->enqueueGramU8(CovarianceVariant::Tensor, cube_, B,
                                    std::int64_t(shape_.pixels()), dataGram_, 0,
@@ -180,10 +199,10 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     const auto tq = std::chrono::steady_clock::now();
     timings_.queueMs = msSince(t0);
     if (exactNoise) {
-        const GramU8 g = Covariance::finishGramU8(noiseGram_, &noise.ms);
+        noiseDiff_.wait(&noise.ms);
         timings_.noiseReadyMs = msSince(tq);
         const auto tc = std::chrono::steady_clock::now();
-        noise.covariance = noiseFromStackedGram(g, B, std::int64_t(n));
+        noise.covariance = noiseDiff_.covariance();
         timings_.noiseCombineMs = msSince(tc);
     }
     const double scale = noiseCovarianceScale(estimate);
@@ -207,6 +226,7 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     timings_.noiseCovMs = noise.ms;
     timings_.dataCovMs = data.ms;
     result_.noiseExact = exactNoise;
+    crossUsed_ = cross;
 
     timings_.covariancesWallMs = msSince(t0) - factorMs;  // the factor counts in eigen
 

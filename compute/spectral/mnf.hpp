@@ -4,9 +4,12 @@
 // band's row padded to a multiple of 16 values (bandPitch(): the covariance's 16-byte loads need
 // aligned rows); then each run() does
 //   filter  step 1 on the device: the noise residuals (kernels/spectral_mnf.cl), bands x n floats;
-//           for u8 cubes with noise=diff the two shifted windows instead, 2 bands x n u8
+//           for u8 cubes with noise=diff the shifted window instead (whole cube: bands x
+//           (lines - 1) samples u8), or both windows stacked (a rectangle: 2 bands x n u8)
 //   C_N     step 2: the residuals' covariance (compute/linalg/covariance), scaled by the estimate;
-//           u8 + diff: from the windows' exact integer Gram matrix
+//           u8 + diff: exact integer sums, the cube against its shifted window in one product or
+//           the stacked windows' Gram matrix, folded into the B x B Gram matrix of their
+//           difference on the device either way (noise_diff_gram.hpp)
 //   C_D     step 4: the cube's covariance and band means (same kernel; exact for u8)
 //   eigen   steps 3, 5-7 in double (mnf_solve.hpp), every eigenvalue and the eigenvectors asked
 //           for: on the CPU, but for step 5 (C_adj = U^-T C_D U^-1) on the device in FP64 where it
@@ -26,6 +29,7 @@
 #include "compute/spectral/cube.hpp"
 #include "compute/spectral/mnf_device_reduce.hpp"
 #include "compute/spectral/mnf_solve.hpp"
+#include "compute/spectral/noise_diff_gram.hpp"
 #include "compute/spectral/noise_estimate.hpp"
 
 namespace clviz {
@@ -33,7 +37,8 @@ namespace clviz {
 class ComputeContext;
 
 // C_N of noise=diff (before the 1/2) from the integer Gram matrix of the stacked windows
-// [Xa; Xb] (2 bands rows): exact integer numerator, one rounding. For the tests and run().
+// [Xa; Xb] (2 bands rows): exact integer numerator, one rounding. The host reference of the tests
+// (run() folds the same sums on the device: noise_diff_gram.hpp).
 std::vector<double> noiseFromStackedGram(const GramU8& gram, int bands, std::int64_t n);
 
 // Milliseconds per step: device time from profiling events, except eigen (host wall time).
@@ -47,8 +52,9 @@ struct MnfTimings {
     // (mnf_solve.hpp; reduce includes the device round trip when step 5 runs there), then the
     // means' upload.
     double covariancesWallMs = 0, meansUploadMs = 0;
-    // Its u8 parts: kernels and reads queued; the wait for the noise Gram matrix (and its copy into
-    // a symmetric one); C_N from it; the wait for the data Gram matrix (and copy); its centring.
+    // Its u8 parts: kernels and reads queued; the wait for C_N's numerators (B x B, folded on the
+    // device); C_N from them; the wait for the data Gram matrix (and its copy into a symmetric
+    // one); its centring.
     double queueMs = 0, noiseReadyMs = 0, noiseCombineMs = 0, dataReadyMs = 0, dataCentreMs = 0;
     MnfSolveTimings eigen;
     double reduceDeviceMs = 0;   // the device's share of eigen.reduceMs (0 on the host route)
@@ -99,6 +105,10 @@ class SpectralMnf {
     void setDeviceReduce(bool on) { deviceReduce_ = on; }
     // Every eigenvalue by dsterf (the default) or dqds (mnf_solve.hpp).
     void setValueRoute(MnfValueRoute route) { valueRoute_ = route; }
+    // noise=diff on u8 over the whole cube by the cross product (the default, where the device
+    // runs it) or the stacked windows (noise_diff_gram.hpp); for tests and the bench.
+    void setCrossNoise(bool on) { useCross_ = on; }
+    bool crossNoiseUsed() const { return crossUsed_; }
     // Helper threads for the eigenvectors (0: mnf_solve.cpp's choice).
     void setVectorThreads(int threads) { vectorThreads_ = threads; }
     bool deviceReduceUsed(int bands);
@@ -118,12 +128,14 @@ class SpectralMnf {
     bool u8_ = false;
     std::size_t bandPitch_ = 0;
     cl::Buffer cube_, residuals_, mean_, components_, denoised_, weights_, offsets_;
-    GramU8Job noiseGram_, dataGram_;
+    NoiseDiffGram noiseDiff_;  // C_N of u8 + noise=diff
+    GramU8Job dataGram_;
     int componentsRows_ = 0;
     int denoisedRows_ = 0;
     MnfStatisticsResult result_;
     MnfTimings timings_;
     bool deviceReduce_ = true;
+    bool useCross_ = true, crossUsed_ = false;
     MnfValueRoute valueRoute_ = MnfValueRoute::Sterf;
     int vectorThreads_ = 0;
     MnfDeviceReduce reduce_;

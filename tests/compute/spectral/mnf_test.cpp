@@ -130,6 +130,41 @@ TEST(SpectralMnf, U8CovariancesAreExact) {
     EXPECT_FALSE(mnf.run(NoiseEstimate::Mean3).noiseExact);  // residuals that are not integers
 }
 
+TEST(SpectralMnf, U8DiffNoiseAtAwkwardShapes) {
+    // C_N folded on the device (noise_diff_gram.hpp), by the cross product and by the stacked
+    // windows (the same bits), and C_D against the double reference: two lines, prime widths, 1,
+    // 2, 13, 37 and 224 bands; one line is refused with a message; a rectangle takes the stacked
+    // windows.
+    const CubeShape shapes[] = {{41, 2, 1}, {43, 2, 2}, {17, 3, 13}, {47, 3, 37}, {19, 17, 224}};
+    for (const CubeShape& shape : shapes) {
+        const Cube cube = scene(shape, CubeType::U8, 7);
+        SCOPED_TRACE(describeShape(cube.shape));
+        SpectralMnf mnf(context());
+        mnf.upload(cube);
+        // The stacked windows' route first: the cross product must give the same bits.
+        mnf.setCrossNoise(false);
+        const std::vector<double> stacked = mnf.run(NoiseEstimate::Diff).noiseCov;
+        EXPECT_FALSE(mnf.crossNoiseUsed());
+        mnf.setCrossNoise(true);
+        const MnfStatisticsResult& dev = mnf.run(NoiseEstimate::Diff);
+        EXPECT_TRUE(dev.noiseExact);
+        EXPECT_TRUE(mnf.crossNoiseUsed());
+        ASSERT_EQ(dev.noiseCov, stacked);
+        const MnfStatistics ref = mnfStatisticsReference(cube, NoiseEstimate::Diff);
+        const double nScale = maxAbs(ref.noiseCov), dScale = maxAbs(ref.dataCov);
+        for (std::size_t i = 0; i < ref.noiseCov.size(); ++i) {
+            ASSERT_NEAR(dev.noiseCov[i], ref.noiseCov[i], 1e-12 * nScale) << "C_N " << i;
+            ASSERT_NEAR(dev.dataCov[i], ref.dataCov[i], 1e-12 * dScale) << "C_D " << i;
+        }
+    }
+    SpectralMnf mnf(context());
+    mnf.upload(scene({37, 1, 13}, CubeType::U8));
+    EXPECT_THROW(mnf.run(NoiseEstimate::Diff), Error);
+    mnf.upload(scene({37, 11, 13}, CubeType::U8));
+    mnf.run(NoiseEstimate::Diff, {1, 2, 30, 8});
+    EXPECT_FALSE(mnf.crossNoiseUsed());
+}
+
 TEST(SpectralMnf, AwkwardSizes) {
     // One band, a prime width, a cube two lines high (diff only), shapes off every tile size.
     checkAgainstReference(scene({31, 7, 1}, CubeType::F32), NoiseEstimate::Diff, 2e-6, 0);
