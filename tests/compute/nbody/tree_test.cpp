@@ -261,8 +261,10 @@ TEST(NbodyTree, GroupShapesAndTwoBodiesPerWorkItemMatchTheReference) {
 }
 
 // Sort tiles of any length (TreeForceOptions::sortTileKeys) sort the same: the same sorted order,
-// so the same tree and bit for bit the same accelerations as tiles that fill the device, at N
-// below, at and far above one tile.
+// so the same tree and the same accelerations as tiles that fill the device, at N below, at and
+// far above one tile. Bit for bit on PoCL; within float rounding wherever the moments' or the
+// walk's sums may be added in another order from one run to the next (NVIDIA's GPU: body 5 of 509
+// differed in its last bits).
 TEST(NbodyTree, LongerSortTilesSortTheSame) {
     TreeForceOptions o;
     o.walk = TreeWalk::Group;
@@ -293,10 +295,17 @@ TEST(NbodyTree, LongerSortTilesSortTheSame) {
         for (TreeForce* t : {&fewer, &standard, &one}) {
             const auto [index2, acc2] = run(*t, bodies);
             ASSERT_EQ(index2, index) << "n = " << n;
-            for (std::size_t i = 0; i < n; ++i)
-                ASSERT_TRUE(acc2[i].x == acc[i].x && acc2[i].y == acc[i].y &&
-                            acc2[i].z == acc[i].z && acc2[i].w == acc[i].w)
+            for (std::size_t i = 0; i < n; ++i) {
+                const double dx = acc2[i].x - acc[i].x, dy = acc2[i].y - acc[i].y,
+                             dz = acc2[i].z - acc[i].z;
+                const double a =
+                    std::sqrt(double(acc[i].x) * acc[i].x + double(acc[i].y) * acc[i].y +
+                              double(acc[i].z) * acc[i].z);
+                ASSERT_LE(std::sqrt(dx * dx + dy * dy + dz * dz), 1e-5 * a)
                     << "n = " << n << ", body " << i;
+                ASSERT_LE(std::abs(double(acc2[i].w) - acc[i].w), 1e-5 * std::abs(acc[i].w))
+                    << "potential, n = " << n << ", body " << i;
+            }
         }
     }
     o.sortTileKeys = -1;
