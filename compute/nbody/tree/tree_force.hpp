@@ -76,6 +76,10 @@ struct TreeForceOptions {
     // the one-work-group scan of their counts dominates the sort, which fewer, longer tiles
     // shorten.
     int sortTileKeys = 2048;
+    // Bits of the key each radix-sort pass sorts by: 8 (8 passes over the 63-bit keys; each chunk
+    // is ordered in local memory by two 4-bit splits) or 4 (16 passes, one split each). The same
+    // stable order either way.
+    int sortDigitBits = 8;
 };
 
 class TreeForce {
@@ -133,6 +137,11 @@ class TreeForce {
 
     // Blocking read of the tree the last compute() built.
     TreeSnapshot readTree();
+
+    // The tree's radix sort on its own, for tests: sorts `keys` (each below 2^63, as Morton keys
+    // are) with the kernels compute() uses and returns sorted position -> index into keys. Stable:
+    // equal keys keep their order. Blocking; leaves the tree of the last compute() unreadable.
+    std::vector<unsigned> sortKeys(const std::vector<unsigned long long>& keys);
 
     // Relative force error |a - a_direct| / |a_direct| of `samples` bodies spread evenly over the
     // n bodies, a_direct summed on the device in float (one work-group per body), a read from
