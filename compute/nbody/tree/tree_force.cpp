@@ -27,6 +27,9 @@ constexpr std::size_t kTilesPerUnit = 16;  // radix sort work-groups per compute
 // counts and write longer runs per digit (docs/benchmarks.md, issue 31 round 3: 512 tiles gave the
 // fastest sort of 1M, 4M and 16M keys on the H100).
 constexpr std::size_t kSortTilesMost = 512;
+// Most keys the sort sorts with 8-bit digits when TreeForceOptions::sortDigitBits is 0 (issue 31
+// round 4: 8-bit digits were faster at 1M keys and slower at 16M on the H100).
+constexpr std::size_t kWideSortMostKeys = std::size_t(1) << 20;
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -67,8 +70,8 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     if (options_.sortTileKeys < 0)
         throw Error("tree sort tile keys must be 0 or more, got " +
                     std::to_string(options_.sortTileKeys));
-    if (options_.sortDigitBits != 4 && options_.sortDigitBits != 8)
-        throw Error("tree sort digit bits must be 4 or 8, got " +
+    if (options_.sortDigitBits != 0 && options_.sortDigitBits != 4 && options_.sortDigitBits != 8)
+        throw Error("tree sort digit bits must be 4 or 8 (0: by device and size), got " +
                     std::to_string(options_.sortDigitBits));
     bpi_ = options_.bodiesPerItem;
     int wg = bodies / bpi_;
@@ -220,13 +223,16 @@ void TreeForce::enqueueSort(std::size_t n) {
     const int tileKeys = static_cast<int>(kSortWg * itemsPerTile);
     const int tiles = static_cast<int>((n + tileKeys - 1) / tileKeys);
     const int ni = static_cast<int>(n);
-    const bool wide = options_.sortDigitBits == 8;
+    const int digitBits = options_.sortDigitBits ? options_.sortDigitBits
+                          : cc_.info().kind != DeviceKind::Cpu && n <= kWideSortMostKeys ? 8
+                                                                                         : 4;
+    const bool wide = digitBits == 8;
     cl::Kernel& count = wide ? k_->count8 : k_->count;
     cl::Kernel& scatter = wide ? k_->scatter8 : k_->scatter;
     // As many passes as the key has bits (3 * kTreeKeyBits = 63: 16 of 4 bits or 8 of 8).
     const int keyBits = 3 * kTreeKeyBits;
     int in = 0;
-    for (int shift = 0; shift < keyBits; shift += options_.sortDigitBits, in ^= 1) {
+    for (int shift = 0; shift < keyBits; shift += digitBits, in ^= 1) {
         cl::Event e1, e2, e3;
         setArgs(count, keys_[in], ni, shift, tileKeys, counts_, tiles);
         q.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(tiles * kSortWg),

@@ -318,7 +318,7 @@ TEST(NbodyTree, LongerSortTilesSortTheSame) {
 // order: stability) and on all-equal keys.
 TEST(NbodyTree, RadixSortIsAStableSortForEveryDigitWidth) {
     std::vector<std::unique_ptr<TreeForce>> sorts;
-    for (int bits : {4, 8})
+    for (int bits : {4, 8, 0})
         for (int tileKeys : {0, 1000, TreeForceOptions{}.sortTileKeys, 1 << 30}) {
             TreeForceOptions o;
             o.walk = TreeWalk::Group;
@@ -344,8 +344,11 @@ TEST(NbodyTree, RadixSortIsAStableSortForEveryDigitWidth) {
                              [&](unsigned a, unsigned b) { return keys[a] < keys[b]; });
             for (std::size_t s = 0; s < sorts.size(); ++s)
                 ASSERT_EQ(sorts[s]->sortKeys(keys), want)
-                    << "n = " << n << ", " << kind << " keys, " << (s < 4 ? 4 : 8)
-                    << "-bit digits, tiling " << s % 4;
+                    << "n = " << n << ", " << kind << " keys, digit bits "
+                    << (s < 4   ? 4
+                        : s < 8 ? 8
+                                : 0)
+                    << ", tiling " << s % 4;
         }
     }
     TreeForceOptions bad;
