@@ -2,6 +2,7 @@
 //   box      bounds_partial, bounds_final   bounding cube of the finite positions
 //   keys     morton_keys                    63-bit Morton key (21 bits per axis) and body index
 //   sort     radix_count, radix_scan, radix_scatter   stable LSD radix sort, 4 bits per pass
+//            (radix_count8, radix_scan_digits, radix_scatter8: 8 bits per pass)
 //   build    gather_sorted, build_radix_tree          Karras 2012 binary radix tree
 //   moments  moments                        mass, centre of mass, quadrupole, bounds, opening radius
 //   walk     find_groups, walk, scatter_accelerations   group walk with shared interaction lists
@@ -294,6 +295,176 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
             const uint w = (lid >> 2) == 0 ? all.s0 : (lid >> 2) == 1 ? all.s1 : (lid >> 2) == 2 ? all.s2 : all.s3;
             base[lid] += (w >> (8 * (lid & 3))) & 255u;
         }
+    }
+}
+
+// ---- sort, 8 bits per pass (TreeForceOptions::sortDigitBits = 8) -----------------------------
+// Half the passes of the 4-bit sort over the same 63-bit keys. counts[digit * tiles + tile] as
+// above, 256 digits; radix_scan_digits scans each digit's tiles apart (one work-group per digit,
+// the 256 digit totals after the counts) and the scatter adds the digit's start, the exclusive
+// scan of the totals, which each of its work-groups forms itself.
+#if SORT_WG > 256 || 256 % SORT_WG != 0
+#error "radix_scatter8 needs SORT_WG to divide 256"
+#endif
+
+__kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count8(
+    __global const ulong* restrict keys, const int n, const int shift, const int tileKeys,
+    __global uint* restrict counts, const int tiles) {
+    __local uint hist[256 * COUNT_HISTS];
+    const int lid = get_local_id(0), tile = get_group_id(0);
+    for (int h = lid; h < 256 * COUNT_HISTS; h += SORT_WG) hist[h] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local uint* mine = hist + 256 * (lid / COUNT_LANES);
+    const int start = tile * tileKeys, end = min(start + tileKeys, n);
+    for (int i = start + lid; i < end; i += SORT_WG)
+        atomic_inc(&mine[(uint)(keys[i] >> shift) & 255u]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int d = lid; d < 256; d += SORT_WG) {
+        uint sum = 0;
+        for (int h = 0; h < COUNT_HISTS; ++h) sum += hist[256 * h + d];
+        counts[d * tiles + tile] = sum;
+    }
+}
+
+// Work-group g scans digit g's `tiles` counts in place (exclusive) and writes their sum to
+// counts[256 * tiles + g]. Same blocks of SCAN_WG * SCAN_RUN as radix_scan, without the prefetch:
+// a digit's counts are one block up to 2,048 tiles.
+__kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan_digits(
+    __global uint* restrict counts, const int tiles) {
+    __local uint sums[SCAN_WG];
+    const int lid = get_local_id(0), digit = get_group_id(0);
+    __global uint* c = counts + digit * tiles;
+    uint carry = 0;
+    for (int block = 0; block < tiles; block += SCAN_WG * SCAN_RUN) {
+        const int start = block + lid * SCAN_RUN;
+        uint v[SCAN_RUN];
+        uint s = 0;
+        for (int k = 0; k < SCAN_RUN; ++k) {
+            v[k] = start + k < tiles ? c[start + k] : 0;
+            s += v[k];
+        }
+        sums[lid] = s;
+        for (int d = 1; d < SCAN_WG; d <<= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint add = lid >= d ? sums[lid - d] : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            sums[lid] += add;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint run = carry + sums[lid] - s;
+        for (int k = 0; k < SCAN_RUN; ++k) {
+            if (start + k < tiles) c[start + k] = run;
+            run += v[k];
+        }
+        carry += sums[SCAN_WG - 1];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) counts[256 * tiles + digit] = carry;
+}
+
+// Where this work-item's key goes among the chunk's valid keys sorted stably by the 4-bit `nib`:
+// the scan of one-hot counters of radix_scatter, as a function so that radix_scatter8 runs it
+// twice. Every work-item of the group calls it (it holds barriers).
+static inline uint nibbleSlot(const uint nib, const bool valid, __local uint4* scan, const int lid) {
+    const uint one = valid ? 1u << (8 * (nib & 3)) : 0u;
+    uint4 mine = (uint4)(0);
+    if ((nib >> 2) == 0) mine.s0 = one;
+    else if ((nib >> 2) == 1) mine.s1 = one;
+    else if ((nib >> 2) == 2) mine.s2 = one;
+    else mine.s3 = one;
+    barrier(CLK_LOCAL_MEM_FENCE);  // scan[] and the caller's chunk buffers free
+    scan[lid] = mine;
+    for (int d = 1; d < SORT_WG; d <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint4 add = lid >= d ? scan[lid - d] : (uint4)(0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        scan[lid] += add;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint4 all = scan[SORT_WG - 1];
+    const uint4 before = scan[lid] - mine;
+    const uint word = (nib >> 2) == 0 ? before.s0
+                    : (nib >> 2) == 1 ? before.s1
+                    : (nib >> 2) == 2 ? before.s2
+                                      : before.s3;
+    return digitStart(all, nib) + ((word >> (8 * (nib & 3))) & 255u);
+}
+
+// radix_scatter with 8-bit digits. Each chunk is sorted by its digit in local memory with two
+// stable 4-bit splits (low half, then high half), which keeps the sort stable; then a key's slot is
+// its digit's running start in this tile plus its place in the digit's run in the chunk, where
+// runs begin at the keys whose left neighbour has another digit.
+__kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter8(
+    __global const ulong* restrict keysIn, __global const uint* restrict valsIn,
+    __global ulong* restrict keysOut, __global uint* restrict valsOut, const int n,
+    const int shift, const int tileKeys, __global const uint* restrict offsets, const int tiles) {
+    __local uint base[256];      // next slot of each digit for this tile
+    __local uint runStart[256];  // first place of each digit's run in the sorted chunk
+    __local uint sums[SORT_WG];
+    __local uint4 scan[SORT_WG];
+    __local ulong chunkKey[SORT_WG];
+    __local uint chunkVal[SORT_WG];
+    const int lid = get_local_id(0), tile = get_group_id(0);
+    // Digit starts: exclusive scan of the digit totals, PER consecutive digits per work-item.
+#define PER (256 / SORT_WG)
+    {
+        uint t[PER];
+        uint s = 0;
+        for (int k = 0; k < PER; ++k) {
+            t[k] = offsets[256 * tiles + lid * PER + k];
+            s += t[k];
+        }
+        sums[lid] = s;
+        for (int d = 1; d < SORT_WG; d <<= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint add = lid >= d ? sums[lid - d] : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            sums[lid] += add;
+        }
+        uint run = sums[lid] - s;
+        for (int k = 0; k < PER; ++k) {
+            const int d = lid * PER + k;
+            base[d] = run + offsets[d * tiles + tile];
+            run += t[k];
+        }
+    }
+#undef PER
+    const int start = tile * tileKeys, end = min(start + tileKeys, n);
+    ulong nextKey = start + lid < end ? keysIn[start + lid] : 0;
+    uint nextVal = start + lid < end ? valsIn[start + lid] : 0;
+    for (int c = start; c < end; c += SORT_WG) {
+        const int m = min(SORT_WG, end - c);  // keys in this chunk
+        const bool valid = lid < m;
+        ulong key = nextKey;
+        uint val = nextVal;
+        if (c + lid + SORT_WG < end) {
+            nextKey = keysIn[c + lid + SORT_WG];
+            nextVal = valsIn[c + lid + SORT_WG];
+        }
+        for (int from = 0; from < 8; from += 4) {
+            const uint at = nibbleSlot((uint)(key >> (shift + from)) & 15u, valid, scan, lid);
+            if (valid) {
+                chunkKey[at] = key;
+                chunkVal[at] = val;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (valid) {
+                key = chunkKey[lid];
+                val = chunkVal[lid];
+            }
+        }
+        const uint d = (uint)(key >> shift) & 255u;
+        if (valid && (lid == 0 || ((uint)(chunkKey[lid - 1] >> shift) & 255u) != d))
+            runStart[d] = lid;
+        const bool last = valid && (lid == m - 1 || ((uint)(chunkKey[lid + 1] >> shift) & 255u) != d);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (valid) {
+            const uint dst = base[d] + (uint)lid - runStart[d];
+            keysOut[dst] = key;
+            valsOut[dst] = val;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);  // every base[] and runStart[] read
+        if (last) base[d] += (uint)lid + 1 - runStart[d];
     }
 }
 

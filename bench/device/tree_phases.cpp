@@ -9,8 +9,8 @@
 //     build/compute/nbody/libclviz_nbody.a build/compute/core/libclviz_compute_core.a \
 //     build/common/libclviz_common.a -lOpenCL -pthread \
 //     -o tree-phases
-// Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys] ..." tree-phases N...
-// (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags the lines.)
+// Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys[:sortDigitBits]] ..." tree-phases
+// N... (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags the lines.)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -53,14 +53,15 @@ int main(int argc, char** argv) {
         int group = 128, bpi = 1, leaf = 8, list = 1024;
         float theta = 0.5f;
         int tileKeys = TreeForceOptions{}.sortTileKeys;  // 0: tiles that fill the device
+        int digitBits = TreeForceOptions{}.sortDigitBits;
     };
     std::vector<Config> configs;
     std::istringstream in(std::getenv("TREE_CONFIGS") ? std::getenv("TREE_CONFIGS")
                                                       : "128:1:8:1024:0.5");
     for (std::string c; in >> c;) {
         Config k;
-        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d", &k.group, &k.bpi, &k.leaf, &k.list, &k.theta,
-                    &k.tileKeys);
+        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d", &k.group, &k.bpi, &k.leaf, &k.list, &k.theta,
+                    &k.tileKeys, &k.digitBits);
         configs.push_back(k);
     }
     for (int a = 1; a < argc; ++a) {
@@ -81,6 +82,7 @@ int main(int argc, char** argv) {
             o.leafSize = cfg.leaf;
             o.listSize = cfg.list;
             o.sortTileKeys = cfg.tileKeys;
+            o.sortDigitBits = cfg.digitBits;
             try {
                 TreeForce tree(*cc, o);
                 tree.setTheta(cfg.theta);
@@ -105,10 +107,10 @@ int main(int argc, char** argv) {
                 const TreeWalkStats ws = tree.lastWalkStats();
                 const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 256);
                 std::printf(
-                    "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d "
+                    "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d digitbits=%d "
                     "total %.3f ms |",
                     label.c_str(), n, tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
-                    cfg.tileKeys, median(total));
+                    cfg.tileKeys, cfg.digitBits, median(total));
                 for (const auto& [k, v] : ms)
                     std::printf(" %s %.3f", k.c_str(), median(v));
                 const double walkMs = median(ms["walk.walk"]);

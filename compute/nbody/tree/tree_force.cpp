@@ -27,6 +27,9 @@ constexpr std::size_t kTilesPerUnit = 16;  // radix sort work-groups per compute
 // counts and write longer runs per digit (docs/benchmarks.md, issue 31 round 3: 512 tiles gave the
 // fastest sort of 1M, 4M and 16M keys on the H100).
 constexpr std::size_t kSortTilesMost = 512;
+// Most keys the sort sorts with 8-bit digits when TreeForceOptions::sortDigitBits is 0 (issue 31
+// round 4: 8-bit digits were faster at 1M keys and slower at 16M on the H100).
+constexpr std::size_t kWideSortMostKeys = std::size_t(1) << 20;
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -41,6 +44,7 @@ struct TreeForce::Kernels {
     long long generation = -1;
     cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
         scatterAcc, direct, groups;
+    cl::Kernel count8, scanDigits, scatter8;  // the sort with 8-bit digits
     cl::Kernel walk[2];  // [self guard: softening 0]; walk_body when the body walk is used
 };
 
@@ -66,6 +70,9 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     if (options_.sortTileKeys < 0)
         throw Error("tree sort tile keys must be 0 or more, got " +
                     std::to_string(options_.sortTileKeys));
+    if (options_.sortDigitBits != 0 && options_.sortDigitBits != 4 && options_.sortDigitBits != 8)
+        throw Error("tree sort digit bits must be 4 or 8 (0: by device and size), got " +
+                    std::to_string(options_.sortDigitBits));
     bpi_ = options_.bodiesPerItem;
     int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
@@ -124,7 +131,7 @@ void TreeForce::reserve(std::size_t n) {
             keys_[b] = make(cap * 8);
             index_[b] = make(cap * 4);
         }
-        counts_ = make(16 * kMaxSortTiles * 4);
+        counts_ = make((256 * kMaxSortTiles + 256) * 4);  // 8-bit digits: and their totals
         sorted_ = make(cap * 16);
         sortedAcc_ = make(cap * 16);
         children_ = make(cap * 8);
@@ -183,6 +190,9 @@ void TreeForce::refreshKernels() {
     k.count = programs.kernel(kFile, "radix_count", base);
     k.scan = programs.kernel(kFile, "radix_scan", base);
     k.scatter = programs.kernel(kFile, "radix_scatter", base);
+    k.count8 = programs.kernel(kFile, "radix_count8", base);
+    k.scanDigits = programs.kernel(kFile, "radix_scan_digits", base);
+    k.scatter8 = programs.kernel(kFile, "radix_scatter8", base);
     k.gather = programs.kernel(kFile, "gather_sorted", base);
     k.build = programs.kernel(kFile, "build_radix_tree", base);
     k.moments = programs.kernel(kFile, "moments", base);
@@ -213,24 +223,38 @@ void TreeForce::enqueueSort(std::size_t n) {
     const int tileKeys = static_cast<int>(kSortWg * itemsPerTile);
     const int tiles = static_cast<int>((n + tileKeys - 1) / tileKeys);
     const int ni = static_cast<int>(n);
+    const int digitBits = options_.sortDigitBits ? options_.sortDigitBits
+                          : cc_.info().kind != DeviceKind::Cpu && n <= kWideSortMostKeys ? 8
+                                                                                         : 4;
+    const bool wide = digitBits == 8;
+    cl::Kernel& count = wide ? k_->count8 : k_->count;
+    cl::Kernel& scatter = wide ? k_->scatter8 : k_->scatter;
+    // As many passes as the key has bits (3 * kTreeKeyBits = 63: 16 of 4 bits or 8 of 8).
+    const int keyBits = 3 * kTreeKeyBits;
     int in = 0;
-    for (int shift = 0; shift < 64; shift += 4, in ^= 1) {
+    for (int shift = 0; shift < keyBits; shift += digitBits, in ^= 1) {
         cl::Event e1, e2, e3;
-        setArgs(k_->count, keys_[in], ni, shift, tileKeys, counts_, tiles);
-        q.enqueueNDRangeKernel(k_->count, cl::NullRange, cl::NDRange(tiles * kSortWg),
+        setArgs(count, keys_[in], ni, shift, tileKeys, counts_, tiles);
+        q.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(tiles * kSortWg),
                                cl::NDRange(kSortWg), nullptr, &e1);
-        setArgs(k_->scan, counts_, 16 * tiles);
-        q.enqueueNDRangeKernel(k_->scan, cl::NullRange, cl::NDRange(kScanWg), cl::NDRange(kScanWg),
-                               nullptr, &e2);
-        setArgs(k_->scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift,
-                tileKeys, counts_, tiles);
-        q.enqueueNDRangeKernel(k_->scatter, cl::NullRange, cl::NDRange(tiles * kSortWg),
+        if (wide) {  // one work-group per digit
+            setArgs(k_->scanDigits, counts_, tiles);
+            q.enqueueNDRangeKernel(k_->scanDigits, cl::NullRange, cl::NDRange(256 * kScanWg),
+                                   cl::NDRange(kScanWg), nullptr, &e2);
+        } else {
+            setArgs(k_->scan, counts_, 16 * tiles);
+            q.enqueueNDRangeKernel(k_->scan, cl::NullRange, cl::NDRange(kScanWg),
+                                   cl::NDRange(kScanWg), nullptr, &e2);
+        }
+        setArgs(scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift, tileKeys,
+                counts_, tiles);
+        q.enqueueNDRangeKernel(scatter, cl::NullRange, cl::NDRange(tiles * kSortWg),
                                cl::NDRange(kSortWg), nullptr, &e3);
         events_.emplace_back("tree-sort", e1);
         events_.emplace_back("tree-sort", e2);
         events_.emplace_back("tree-sort", e3);
     }
-    sortedBuffer_ = in;  // 16 passes: back in buffer 0
+    sortedBuffer_ = in;  // an even number of passes: back in buffer 0
 }
 
 void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,
@@ -387,6 +411,24 @@ int TreeForce::lastFallbacks() {
     int v = 0;
     cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof v, &v);
     return v;
+}
+
+std::vector<unsigned> TreeForce::sortKeys(const std::vector<unsigned long long>& keys) {
+    const std::size_t n = keys.size();
+    if (n == 0) return {};
+    reserve(n);
+    refreshKernels();
+    auto& q = cc_.queue();
+    std::vector<unsigned> index(n);
+    for (std::size_t i = 0; i < n; ++i)
+        index[i] = static_cast<unsigned>(i);
+    q.enqueueWriteBuffer(keys_[0], CL_FALSE, 0, n * 8, keys.data());
+    q.enqueueWriteBuffer(index_[0], CL_FALSE, 0, n * 4, index.data());
+    events_.clear();
+    enqueueSort(n);
+    q.enqueueReadBuffer(index_[sortedBuffer_], CL_TRUE, 0, n * 4, index.data());
+    lastN_ = 0;  // the buffers hold no tree now
+    return index;
 }
 
 TreeSnapshot TreeForce::readTree() {

@@ -76,6 +76,13 @@ struct TreeForceOptions {
     // the one-work-group scan of their counts dominates the sort, which fewer, longer tiles
     // shorten.
     int sortTileKeys = 2048;
+    // Bits of the key each radix-sort pass sorts by: 8 (8 passes over the 63-bit keys; each chunk
+    // is grouped by digit in local memory with two 4-bit splits) or 4 (16 passes, one split each);
+    // the same stable order either way. 0: 8 on GPUs up to 2^20 keys, where fewer passes shorten
+    // the sort, 4 above (8-bit digits split each 128-key chunk over up to 256 runs, whose
+    // scattered writes made the sort of 16M keys slower; docs/benchmarks.md, issue 31 round 4)
+    // and on CPU devices (their work-group barriers are loops).
+    int sortDigitBits = 0;
 };
 
 class TreeForce {
@@ -133,6 +140,11 @@ class TreeForce {
 
     // Blocking read of the tree the last compute() built.
     TreeSnapshot readTree();
+
+    // The tree's radix sort on its own, for tests: sorts `keys` (each below 2^63, as Morton keys
+    // are) with the kernels compute() uses and returns sorted position -> index into keys. Stable:
+    // equal keys keep their order. Blocking; leaves the tree of the last compute() unreadable.
+    std::vector<unsigned> sortKeys(const std::vector<unsigned long long>& keys);
 
     // Relative force error |a - a_direct| / |a_direct| of `samples` bodies spread evenly over the
     // n bodies, a_direct summed on the device in float (one work-group per body), a read from

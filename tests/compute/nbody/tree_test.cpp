@@ -312,6 +312,88 @@ TEST(NbodyTree, LongerSortTilesSortTheSame) {
     EXPECT_THROW(TreeForce(context(), o), Error);
 }
 
+// The radix sort alone (TreeForce::sortKeys) against std::stable_sort by key, for both digit
+// widths and for tiles from one per 1,000 keys to one for all: at N = 1, 2, primes and 2^k + 1, on
+// keys over all 63 bits, on keys with few distinct values (the order of equal keys is the input
+// order: stability) and on all-equal keys.
+TEST(NbodyTree, RadixSortIsAStableSortForEveryDigitWidth) {
+    std::vector<std::unique_ptr<TreeForce>> sorts;
+    for (int bits : {4, 8, 0})
+        for (int tileKeys : {0, 1000, TreeForceOptions{}.sortTileKeys, 1 << 30}) {
+            TreeForceOptions o;
+            o.walk = TreeWalk::Group;
+            o.sortDigitBits = bits;
+            o.sortTileKeys = tileKeys;
+            sorts.push_back(std::make_unique<TreeForce>(context(), o));
+        }
+    std::mt19937_64 rng(31);
+    for (std::size_t n : {1, 2, 3, 127, 128, 129, 257, 4099, 20011, 65537}) {
+        for (const char* kind : {"63-bit", "few values", "all equal", "one digit apart"}) {
+            std::vector<unsigned long long> keys(n);
+            for (auto& k : keys) {
+                const unsigned long long r = rng() >> 1;  // below 2^63
+                k = kind[0] == '6'   ? r
+                    : kind[0] == 'f' ? (r % 5) << 40 | (r % 3)
+                    : kind[0] == 'a' ? 0x5555555555555555ULL >> 1
+                                     : (r & 0xf0) << 52;  // only the top digit varies
+            }
+            std::vector<unsigned> want(n);
+            for (std::size_t i = 0; i < n; ++i)
+                want[i] = static_cast<unsigned>(i);
+            std::stable_sort(want.begin(), want.end(),
+                             [&](unsigned a, unsigned b) { return keys[a] < keys[b]; });
+            for (std::size_t s = 0; s < sorts.size(); ++s)
+                ASSERT_EQ(sorts[s]->sortKeys(keys), want)
+                    << "n = " << n << ", " << kind << " keys, digit bits "
+                    << (s < 4   ? 4
+                        : s < 8 ? 8
+                                : 0)
+                    << ", tiling " << s % 4;
+        }
+    }
+    TreeForceOptions bad;
+    bad.sortDigitBits = 6;
+    EXPECT_THROW(TreeForce(context(), bad), Error);
+}
+
+// The tree over 8-bit and 4-bit digit sorts: the same sorted order and the same accelerations.
+TEST(NbodyTree, DigitWidthsBuildTheSameTree) {
+    TreeForceOptions o;
+    o.walk = TreeWalk::Group;
+    o.sortDigitBits = 4;
+    TreeForce narrow(context(), o);
+    o.sortDigitBits = 8;
+    TreeForce wide(context(), o);
+    for (std::size_t n : {1, 2, 509, 4099}) {
+        const auto bodies = makePreset(NbodyPreset::Plummer, n, 9);
+        std::vector<Float4> pos(n);
+        for (std::size_t i = 0; i < n; ++i)
+            pos[i] = bodies[i].pos;
+        cl::Buffer posBuf(context().context(), CL_MEM_READ_WRITE, n * 16);
+        cl::Buffer accBuf(context().context(), CL_MEM_READ_WRITE, n * 16);
+        context().queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+        std::vector<Float4> acc[2];
+        std::vector<unsigned> index[2];
+        int k = 0;
+        for (TreeForce* t : {&narrow, &wide}) {
+            t->compute(posBuf, n, 0.05f, accBuf);
+            acc[k].resize(n);
+            context().queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc[k].data());
+            index[k++] = t->readTree().sortedIndex;
+        }
+        ASSERT_EQ(index[1], index[0]) << "n = " << n;
+        for (std::size_t i = 0; i < n; ++i) {
+            const double dx = acc[1][i].x - acc[0][i].x, dy = acc[1][i].y - acc[0][i].y,
+                         dz = acc[1][i].z - acc[0][i].z;
+            const double a =
+                std::sqrt(double(acc[0][i].x) * acc[0][i].x + double(acc[0][i].y) * acc[0][i].y +
+                          double(acc[0][i].z) * acc[0][i].z);
+            ASSERT_LE(std::sqrt(dx * dx + dy * dy + dz * dz), 1e-5 * a)
+                << "n = " << n << ", body " << i;
+        }
+    }
+}
+
 TEST(NbodyTree, ThetaZeroWithoutSofteningSkipsSelf) {
     const auto bodies = randomCube(500, 11);
     for (TreeWalk w : kWalks) {
