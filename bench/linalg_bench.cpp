@@ -271,7 +271,8 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     for (auto [i, j] : entries)
         want.push_back(exactEntry(i, j));
 
-    auto covRow = [&](const std::string& variant, CovarianceVariant v, SampleType type) {
+    auto covRow = [&](const std::string& variant, CovarianceVariant v, SampleType type,
+                      const std::string& options = "") {
         BenchRow row;
         try {
             CovarianceResult last;
@@ -287,7 +288,7 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             });
             row = timedRow("covariance", variant,
                            std::string(type == SampleType::U8 ? "u8" : "f32") +
-                               (last.tensorPath ? ", mma.sync" : ""),
+                               (last.tensorPath ? ", mma.sync" : "") + options,
                            size, ms);
             row.metrics = {{"Gop/s", ops / (row.medianMs * 1e6)}};
             appendNote(row.note,
@@ -320,6 +321,24 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     };
     if (wanted(o, "cov-tiled")) covRow("cov-tiled", CovarianceVariant::Tiled, SampleType::U8);
     if (wanted(o, "cov-tensor")) covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8);
+    if (wanted(o, "cov-tensor") && o.tune && cov.u8StagedStages(bands, pitch) >= 2) {
+        // The staged kernel's options, one row each (the first row ran the defaults).
+        const StagedU8Options defaults = cov.stagedU8Options();
+        for (int split : {1, 2, 4})
+            for (int perUnit : {1, 2})
+                for (bool inPlace : {false, true}) {
+                    StagedU8Options s;
+                    s.split = split, s.chunksPerUnit = perUnit, s.addInPlace = inPlace;
+                    cov.setStagedU8Options(s);
+                    covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
+                           ", staged split " + std::to_string(split) + ", " +
+                               std::to_string(perUnit) + " chunk(s)/CU" +
+                               (cov.stagedU8AddsInPlace() ? ", added in place (atom u64)"
+                                : inPlace                 ? ", in place n/a: second pass"
+                                                          : ", second pass"));
+                }
+        cov.setStagedU8Options(defaults);
+    }
     if (wanted(o, "cov-tiled")) covRow("cov-tiled", CovarianceVariant::Tiled, SampleType::F32);
     if (wanted(o, "clblast")) {
         // SSYRK of the raw float X (C = X X^T, upper): the library's share of the same work,
