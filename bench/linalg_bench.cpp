@@ -324,19 +324,26 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     if (wanted(o, "cov-tensor") && o.tune && cov.u8StagedStages(bands, pitch) >= 2) {
         // The staged kernel's options, one row each (the first row ran the defaults).
         const StagedU8Options defaults = cov.stagedU8Options();
-        for (int split : {1, 2, 4})
-            for (int perUnit : {1, 2})
-                for (bool inPlace : {false, true}) {
-                    StagedU8Options s;
-                    s.split = split, s.chunksPerUnit = perUnit, s.addInPlace = inPlace;
-                    cov.setStagedU8Options(s);
-                    covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
-                           ", staged split " + std::to_string(split) + ", " +
-                               std::to_string(perUnit) + " chunk(s)/CU" +
-                               (cov.stagedU8AddsInPlace() ? ", added in place (atom u64)"
-                                : inPlace                 ? ", in place n/a: second pass"
-                                                          : ", second pass"));
-                }
+        struct Candidate {
+            int split, perUnit;
+            bool dp4a, inPlace;
+        };
+        const Candidate candidates[] = {
+            {1, 1, false, false}, {1, 1, false, true}, {1, 1, true, false}, {1, 1, true, true},
+            {2, 1, false, false}, {2, 1, false, true}, {2, 1, true, true},  {1, 2, true, true},
+            {2, 2, true, true},   {4, 1, true, true}};
+        for (const Candidate& c : candidates) {
+            StagedU8Options s;
+            s.split = c.split, s.chunksPerUnit = c.perUnit, s.rowSumsByDp4a = c.dp4a;
+            s.addInPlace = c.inPlace;
+            cov.setStagedU8Options(s);
+            covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
+                   ", staged split " + std::to_string(c.split) + ", " + std::to_string(c.perUnit) +
+                       " chunk(s)/CU" + (c.dp4a ? ", row sums dp4a" : ", row sums mma") +
+                       (cov.stagedU8AddsInPlace() ? ", added in place (atom u64)"
+                        : c.inPlace               ? ", in place n/a: second pass"
+                                                  : ", second pass"));
+        }
         cov.setStagedU8Options(defaults);
     }
     if (wanted(o, "cov-tiled")) covRow("cov-tiled", CovarianceVariant::Tiled, SampleType::F32);

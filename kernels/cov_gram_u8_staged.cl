@@ -9,7 +9,9 @@
 //
 // SPLIT work-groups share a chunk (group x index h): each stages every row but multiplies only
 // its share of the warp's tiles (h * TPS ... h * TPS + TPS - 1), so each holds fewer accumulators
-// and several fit one compute unit; the row sums are group 0's.
+// and several fit one compute unit; the row sums are group 0's. ROWSUM_DP4A sums the rows with
+// dp4a on the integer pipe (each lane its 16 bytes, then across the four lanes of a row) instead
+// of the MMAs against ones, leaving the tensor pipe to the Gram tiles.
 //
 // The Gram matrix is cut into NB x NB blocks of 32 x 32, of which the NB (NB + 1) / 2 with
 // I <= J are needed. Warp w multiplies row block w by blocks w, w + 1, ..., w + NB / 2 (mod NB):
@@ -147,6 +149,16 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
             av[a][1] = stage[(aRow + a * 16 + 8) * 4 + t];
         }
         const uint one = 0x01010101u;
+#ifdef ROWSUM_DP4A
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const uint4 v = av[a][h];
+                ones[a][2 * h] =
+                    byteSum4(v.x, byteSum4(v.y, byteSum4(v.z, byteSum4(v.w, ones[a][2 * h]))));
+            }
+#else
 #pragma unroll
         for (int a = 0; a < 2; ++a) {
             if (SPLIT > 1 && !rowSums) break;
@@ -155,6 +167,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
             MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].z,
                             av[a][1].z, av[a][0].w, av[a][1].w, one, one);
         }
+#endif
 #pragma unroll
         for (int d = 0; d < TPS; ++d) {
             if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
@@ -201,6 +214,16 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #endif
     }
     CP_ASYNC_WAIT(0);  // only empty groups can be left; none may outlive the work-group
+#if defined(NV_INLINE_PTX) && defined(ROWSUM_DP4A)
+    // Each lane summed its 16-byte column of rows g and g + 8: add the row's four lanes.
+#pragma unroll
+    for (int a = 0; a < 2; ++a)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            ones[a][2 * h] += shfl_bfly(ones[a][2 * h], 1);
+            ones[a][2 * h] += shfl_bfly(ones[a][2 * h], 2);
+        }
+#endif
 
 #ifdef ADD_IN_PLACE
 #define STORE(p, v) atom_add((volatile __global ulong*)(p), (ulong)(v))

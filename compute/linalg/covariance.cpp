@@ -254,6 +254,7 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
                               " -DSTAGES=" + std::to_string(stagedStages) +
                               " -DSPLIT=" + std::to_string(split);
         if (addInPlace) options += " -DADD_IN_PLACE";
+        if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
         if (addInPlace) {
             // The chunks add into zeroed sums; the fill is part of the product's device time.

@@ -68,10 +68,11 @@ constexpr int kMaxStagedU8Bands = 224;
 
 // Build options and chunking of cov-tensor's all-bands u8 kernel (kernels/cov_gram_u8_staged.cl).
 struct StagedU8Options {
-    int split = 1;            // 1-4 work-groups per chunk, each with a share of the tiles
-    int chunksPerUnit = 1;    // 1-8 default chunks per compute unit
-    bool addInPlace = false;  // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
-                              // second pass); ignored where the device lacks them
+    int split = 1;               // 1-4 work-groups per chunk, each with a share of the tiles
+    int chunksPerUnit = 1;       // 1-8 default chunks per compute unit
+    bool rowSumsByDp4a = false;  // NVIDIA: row sums by dp4a instead of MMAs against ones
+    bool addInPlace = false;     // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
+                                 // second pass); ignored where the device lacks them
 };
 
 class Covariance {

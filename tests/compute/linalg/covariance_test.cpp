@@ -207,19 +207,21 @@ void expectStagedU8ExactAtTheOverflowLimit(const StagedU8Options& options) {
 
 // The staged kernel's options (StagedU8Options): split work-groups per chunk, more chunks per
 // compute unit, chunks added in place by 64-bit atomics.
+// (dp4a row sums: NVIDIA's path; elsewhere the portable twin runs them alike.)
 struct StagedCase {
     int split, chunksPerUnit;
-    bool addInPlace;
+    bool addInPlace, rowSumsByDp4a;
 };
-const StagedCase kStagedCases[] = {{1, 1, false}, {2, 1, false}, {4, 2, false},
-                                   {1, 1, true},  {2, 2, true},  {3, 1, true}};
+const StagedCase kStagedCases[] = {{1, 1, false, false}, {2, 1, false, false}, {4, 2, false, true},
+                                   {1, 1, true, false},  {2, 2, true, true},   {3, 1, true, false},
+                                   {1, 1, false, true}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
     StagedU8Options options() const {
         StagedU8Options o;
         o.split = GetParam().split, o.chunksPerUnit = GetParam().chunksPerUnit;
-        o.addInPlace = GetParam().addInPlace;
+        o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
         return o;
     }
 };
@@ -229,8 +231,8 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
 TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
     // The defaults on every shape, the other options on some.
     const StagedCase& c = GetParam();
-    expectStagedU8ExactOnAwkwardShapes(options(),
-                                       c.split > 1 || c.chunksPerUnit > 1 || c.addInPlace);
+    expectStagedU8ExactOnAwkwardShapes(
+        options(), c.split > 1 || c.chunksPerUnit > 1 || c.addInPlace || c.rowSumsByDp4a);
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -241,7 +243,8 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                          [](const ::testing::TestParamInfo<StagedCase>& info) {
                              return "Split" + std::to_string(info.param.split) + "PerUnit" +
                                     std::to_string(info.param.chunksPerUnit) +
-                                    (info.param.addInPlace ? "InPlace" : "TwoPasses");
+                                    (info.param.addInPlace ? "InPlace" : "TwoPasses") +
+                                    (info.param.rowSumsByDp4a ? "Dp4a" : "");
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
