@@ -178,11 +178,13 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
     const bool inPlace = variant == CovarianceVariant::Tensor &&
                          u8StagedStages(bands, pitch == 0 ? samples : pitch) >= 2 &&
                          stagedU8AddsInPlace();
-    enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, inPlace);
+    // Everything the host makes (buffers, pinned memory, the reduce program) before the first
+    // kernel: work between the two kernels would count in their event span.
+    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
+    enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, true, inPlace);
     cl::CommandQueue& q = cc_.queue();
     const std::size_t entries = std::size_t(bands) * bands;
     if (!inPlace) {
-        cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
         const Plan p{job.chunks, 0};
         enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
                               &job.last);
@@ -196,12 +198,12 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
 void Covariance::enqueueGramU8Partials(CovarianceVariant variant, const cl::Buffer& x, int bands,
                                        std::int64_t samples, GramU8Job& job, int chunks,
                                        std::int64_t pitch) {
-    enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, false);
+    enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, false, false);
 }
 
 void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,
                                      std::int64_t samples, GramU8Job& job, int chunks,
-                                     std::int64_t pitch, bool addInPlace) {
+                                     std::int64_t pitch, bool withSums, bool addInPlace) {
     if (pitch == 0) pitch = samples;
     if (bands < 1 || bands > 32767 || samples < 1 || samples > std::int64_t(1) << 31)
         throw Error("covariance: need 1..32767 bands and 1..2^31 samples (got " +
@@ -237,7 +239,8 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
         job.partialBytes = partialBytes;
     }
     job.chunks = p.chunks;
-    if (!job.gram() || job.gram.getInfo<CL_MEM_SIZE>() < entries * sizeof(cl_ulong)) {
+    // The sums' buffers here, before the kernel (enqueueGramU8 adds into them).
+    if (withSums && (!job.gram() || job.gram.getInfo<CL_MEM_SIZE>() < entries * sizeof(cl_ulong))) {
         job.gram = cl::Buffer(ctx, CL_MEM_READ_WRITE, entries * sizeof(cl_ulong));
         job.sums = cl::Buffer(ctx, CL_MEM_READ_WRITE, bands * sizeof(cl_ulong));
         job.readBack = PinnedHostBuffer(ctx, q, (entries + bands) * sizeof(cl_ulong));

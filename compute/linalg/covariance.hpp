@@ -129,10 +129,11 @@ class Covariance {
     KernelSet kernels_;
     StagedU8Options staged_;
 
-    // enqueueGramU8Partials, or with `addInPlace` the staged kernel adding into job.gram/sums.
+    // enqueueGramU8Partials; `withSums`: also job.gram/sums and their read-back memory (made
+    // before the kernel); `addInPlace`: the staged kernel adds into those instead of partials.
     void enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,
                              std::int64_t samples, GramU8Job& job, int chunks, std::int64_t pitch,
-                             bool addInPlace);
+                             bool withSums, bool addInPlace);
 };
 
 // CPU references in double (f32) / exact 64-bit integers (u8), for tests and the bench.
