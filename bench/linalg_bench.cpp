@@ -271,7 +271,8 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     for (auto [i, j] : entries)
         want.push_back(exactEntry(i, j));
 
-    auto covRow = [&](const std::string& variant, CovarianceVariant v, SampleType type) {
+    auto covRow = [&](const std::string& variant, CovarianceVariant v, SampleType type,
+                      const std::string& options = "") {
         BenchRow row;
         try {
             CovarianceResult last;
@@ -287,7 +288,7 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             });
             row = timedRow("covariance", variant,
                            std::string(type == SampleType::U8 ? "u8" : "f32") +
-                               (last.tensorPath ? ", mma.sync" : ""),
+                               (last.tensorPath ? ", mma.sync" : "") + options,
                            size, ms);
             row.metrics = {{"Gop/s", ops / (row.medianMs * 1e6)}};
             appendNote(row.note,
@@ -320,6 +321,31 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     };
     if (wanted(o, "cov-tiled")) covRow("cov-tiled", CovarianceVariant::Tiled, SampleType::U8);
     if (wanted(o, "cov-tensor")) covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8);
+    if (wanted(o, "cov-tensor") && o.tune && cov.u8StagedStages(bands, pitch) >= 2) {
+        // The staged kernel's options, one row each (the first row ran the defaults).
+        const StagedU8Options defaults = cov.stagedU8Options();
+        struct Candidate {
+            int split, perUnit;
+            bool dp4a, inPlace;
+        };
+        const Candidate candidates[] = {
+            {1, 1, false, false}, {1, 1, false, true}, {1, 1, true, false}, {1, 1, true, true},
+            {2, 1, false, false}, {2, 1, false, true}, {2, 1, true, true},  {1, 2, true, true},
+            {2, 2, true, true},   {4, 1, true, true}};
+        for (const Candidate& c : candidates) {
+            StagedU8Options s;
+            s.split = c.split, s.chunksPerUnit = c.perUnit, s.rowSumsByDp4a = c.dp4a;
+            s.addInPlace = c.inPlace;
+            cov.setStagedU8Options(s);
+            covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
+                   ", staged split " + std::to_string(c.split) + ", " + std::to_string(c.perUnit) +
+                       " chunk(s)/CU" + (c.dp4a ? ", row sums dp4a" : ", row sums mma") +
+                       (cov.stagedU8AddsInPlace() ? ", added in place (atom u64)"
+                        : c.inPlace               ? ", in place n/a: second pass"
+                                                  : ", second pass"));
+        }
+        cov.setStagedU8Options(defaults);
+    }
     if (wanted(o, "cov-tiled")) covRow("cov-tiled", CovarianceVariant::Tiled, SampleType::F32);
     if (wanted(o, "clblast")) {
         // SSYRK of the raw float X (C = X X^T, upper): the library's share of the same work,

@@ -3,7 +3,15 @@
 // covariance.cl's cov_gram_u8_mma takes the rest). One work-group per chunk of samples holds all
 // NB x 32 rows of the chunk (rows past `bands` are zeros) in STAGES local stages of 64 samples,
 // filled with cp.async 16-byte copies; it writes the chunk's partial Gram matrix (u32, exact:
-// chunks <= 33,025 samples) and row sums, which covariance.cl's cov_reduce_partials adds.
+// chunks <= 33,025 samples) and row sums, which covariance.cl's cov_reduce_partials adds; or,
+// with ADD_IN_PLACE, adds them with 64-bit atomics straight into the ulong Gram matrix and sums
+// (zeroed by the host), so no second pass reads the partials back.
+//
+// SPLIT work-groups share a chunk (group x index h): each stages every row but multiplies only
+// its share of the warp's tiles (h * TPS ... h * TPS + TPS - 1), so each holds fewer accumulators
+// and several fit one compute unit; the row sums are group 0's. ROWSUM_DP4A sums the rows with
+// dp4a on the integer pipe (each lane its 16 bytes, then across the four lanes of a row) instead
+// of the MMAs against ones, leaving the tensor pipe to the Gram tiles.
 //
 // The Gram matrix is cut into NB x NB blocks of 32 x 32, of which the NB (NB + 1) / 2 with
 // I <= J are needed. Warp w multiplies row block w by blocks w, w + 1, ..., w + NB / 2 (mod NB):
@@ -24,12 +32,20 @@
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_U8_M16N8K32
 
+#ifdef ADD_IN_PLACE
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+
 #define KS 64                          // samples per stage
 #define ROWS (NB * 32)                 // rows held (bands rounded up to whole blocks)
 #define NT (NB * 32)                   // work-items: one warp per row block
 #define TILES (NB / 2 + 1)             // blocks per warp (for an even NB, half the warps have one less)
-// Only an even NB leaves tiles absent (else the checks fold away and the tile loop has no branch).
-#define TILES_MAY_BE_ABSENT (NB % 2 == 0)
+#ifndef SPLIT
+#define SPLIT 1
+#endif
+#define TPS ((TILES + SPLIT - 1) / SPLIT)  // tiles per warp in each of the SPLIT work-groups
+// Only an even NB or a split leaves tiles absent (else the checks fold away: no branch).
+#define TILES_MAY_BE_ABSENT (NB % 2 == 0 || SPLIT > 1)
 #define STAGE_UINT4 (ROWS * KS / 16)   // one stage: ROWS rows of four uint4
 
 #if STAGES == 2
@@ -61,24 +77,33 @@ inline void stageSamples(__local uint4* stage, __global const uchar* X, int band
 
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged(
     int bands, int pitch, long samples, int chunkLen, __global const uchar* X,
+#ifdef ADD_IN_PLACE
+    __global ulong* gram, __global ulong* sums) {
+#else
     __global uint* partial, __global uint* partialSums) {
+#endif
     __local uint4 smem[STAGES * STAGE_UINT4];
     const int tid = get_local_id(0), lane = tid & 31, w = tid >> 5;
     const int g = lane >> 2, t = lane & 3;
     const int chunk = get_group_id(1);
+    const int firstTile = (int)get_group_id(0) * TPS;
+    const bool rowSums = get_group_id(0) == 0;
     const long s0 = (long)chunk * chunkLen;
     const long s1 = min(samples, s0 + chunkLen);
     const int stages = (int)((s1 - s0 + KS - 1) / KS);
 
-    int partner[TILES];  // the column block of each of this warp's tiles (-1: none)
+    int partner[TPS];  // the column block of each of this group's tiles of the warp (-1: none)
 #pragma unroll
-    for (int d = 0; d < TILES; ++d)
-        partner[d] = (NB % 2 == 0 && d == NB / 2 && w >= NB / 2) ? -1 : (w + d) % NB;
+    for (int d = 0; d < TPS; ++d) {
+        const int e = firstTile + d;  // the tile among the warp's TILES
+        partner[d] =
+            e >= TILES || (NB % 2 == 0 && e == NB / 2 && w >= NB / 2) ? -1 : (w + e) % NB;
+    }
 
-    uint acc[TILES][2][4][4];
+    uint acc[TPS][2][4][4];
     uint ones[2][4];  // row sums (columns all alike)
 #pragma unroll
-    for (int d = 0; d < TILES; ++d)
+    for (int d = 0; d < TPS; ++d)
 #pragma unroll
         for (int a = 0; a < 2; ++a)
 #pragma unroll
@@ -124,15 +149,27 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
             av[a][1] = stage[(aRow + a * 16 + 8) * 4 + t];
         }
         const uint one = 0x01010101u;
+#ifdef ROWSUM_DP4A
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const uint4 v = av[a][h];
+                ones[a][2 * h] =
+                    byteSum4(v.x, byteSum4(v.y, byteSum4(v.z, byteSum4(v.w, ones[a][2 * h]))));
+            }
+#else
 #pragma unroll
         for (int a = 0; a < 2; ++a) {
+            if (SPLIT > 1 && !rowSums) break;
             MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].x,
                             av[a][1].x, av[a][0].y, av[a][1].y, one, one);
             MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].z,
                             av[a][1].z, av[a][0].w, av[a][1].w, one, one);
         }
+#endif
 #pragma unroll
-        for (int d = 0; d < TILES; ++d) {
+        for (int d = 0; d < TPS; ++d) {
             if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
             uint4 bv[4];
 #pragma unroll
@@ -153,7 +190,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #else
         // Lane (g, t) owns rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 tile.
         __local const uchar* bytes = (__local const uchar*)stage;
-        for (int a = 0; a < 2; ++a)
+        for (int a = 0; a < 2 && rowSums; ++a)
             for (int q = 0; q < 4; ++q) {
                 const int r = mmaAccRow(w * 32 + a * 16, g, q);
                 uint sum = ones[a][q];
@@ -161,7 +198,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                     sum += bytes[r * KS + e];
                 ones[a][q] = sum;
             }
-        for (int d = 0; d < TILES; ++d) {
+        for (int d = 0; d < TPS; ++d) {
             if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
             for (int a = 0; a < 2; ++a)
                 for (int b = 0; b < 4; ++b)
@@ -177,10 +214,28 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #endif
     }
     CP_ASYNC_WAIT(0);  // only empty groups can be left; none may outlive the work-group
-
-    __global uint* out = partial + (size_t)chunk * bands * bands;
+#if defined(NV_INLINE_PTX) && defined(ROWSUM_DP4A)
+    // Each lane summed its 16-byte column of rows g and g + 8: add the row's four lanes.
 #pragma unroll
-    for (int d = 0; d < TILES; ++d) {
+    for (int a = 0; a < 2; ++a)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            ones[a][2 * h] += shfl_bfly(ones[a][2 * h], 1);
+            ones[a][2 * h] += shfl_bfly(ones[a][2 * h], 2);
+        }
+#endif
+
+#ifdef ADD_IN_PLACE
+#define STORE(p, v) atom_add((volatile __global ulong*)(p), (ulong)(v))
+    __global ulong* out = gram;
+    __global ulong* outSums = sums;
+#else
+#define STORE(p, v) (*(p) = (v))
+    __global uint* out = partial + (size_t)chunk * bands * bands;
+    __global uint* outSums = partialSums + (size_t)chunk * bands;
+#endif
+#pragma unroll
+    for (int d = 0; d < TPS; ++d) {
         if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
         const bool transposed = partner[d] < w;  // the upper block is (partner, w)
 #pragma unroll
@@ -192,16 +247,16 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                     const int i = mmaAccRow(w * 32 + a * 16, g, q);
                     const int j = mmaAccCol(partner[d] * 32 + b * 8, t, q);
                     if (i < bands && j < bands)
-                        out[transposed ? (size_t)j * bands + i : (size_t)i * bands + j] =
-                            acc[d][a][b][q];
+                        STORE(out + (transposed ? (size_t)j * bands + i : (size_t)i * bands + j),
+                              acc[d][a][b][q]);
                 }
     }
-    if (t == 0)  // ones[a][0] (row g) and ones[a][2] (row g + 8): every column holds the sum
+    if (t == 0 && rowSums)  // ones[a][0] (row g) and ones[a][2] (row g + 8): every column holds the sum
 #pragma unroll
         for (int a = 0; a < 2; ++a)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
                 const int i = w * 32 + a * 16 + g + 8 * h;
-                if (i < bands) partialSums[(size_t)chunk * bands + i] = ones[a][2 * h];
+                if (i < bands) STORE(outSums + i, ones[a][2 * h]);
             }
 }

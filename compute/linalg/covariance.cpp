@@ -92,10 +92,24 @@ int Covariance::u8StagedStages(int bands, std::int64_t pitch) const {
 
 int Covariance::stagedU8Chunks(std::int64_t samples) const {
     // One work-group per compute unit: each holds every row, so the chunks are the only split.
-    std::int64_t chunks = std::max<std::int64_t>(1, cc_.info().computeUnits);
+    std::int64_t chunks =
+        std::max<std::int64_t>(1, std::int64_t(cc_.info().computeUnits) * staged_.chunksPerUnit);
     chunks = std::min(chunks, (samples + kStage - 1) / kStage);
     chunks = std::max(chunks, (samples + kMaxU8ChunkSamples - 1) / kMaxU8ChunkSamples);
     return static_cast<int>(chunks);
+}
+
+void Covariance::setStagedU8Options(const StagedU8Options& options) {
+    if (options.split < 1 || options.split > 4 || options.chunksPerUnit < 1 ||
+        options.chunksPerUnit > 8)
+        throw Error("covariance: staged u8 options need split 1..4 and 1..8 chunks per unit (got " +
+                    std::to_string(options.split) + ", " + std::to_string(options.chunksPerUnit) +
+                    ")");
+    staged_ = options;
+}
+
+bool Covariance::stagedU8AddsInPlace() const {
+    return staged_.addInPlace && cc_.info().hasExtension("cl_khr_int64_base_atomics");
 }
 
 namespace {
@@ -161,18 +175,20 @@ GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int ba
 void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
                                std::int64_t samples, GramU8Job& job, int chunks,
                                std::int64_t pitch) {
-    enqueueGramU8Partials(variant, x, bands, samples, job, chunks, pitch);
+    const bool inPlace = variant == CovarianceVariant::Tensor &&
+                         u8StagedStages(bands, pitch == 0 ? samples : pitch) >= 2 &&
+                         stagedU8AddsInPlace();
+    // Everything the host makes (buffers, pinned memory, the reduce program) before the first
+    // kernel: work between the two kernels would count in their event span.
+    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
+    enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, true, inPlace);
     cl::CommandQueue& q = cc_.queue();
     const std::size_t entries = std::size_t(bands) * bands;
-    if (!job.gram() || job.gram.getInfo<CL_MEM_SIZE>() < entries * sizeof(cl_ulong)) {
-        job.gram = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, entries * sizeof(cl_ulong));
-        job.sums = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bands * sizeof(cl_ulong));
-        job.readBack = PinnedHostBuffer(cc_.context(), q, (entries + bands) * sizeof(cl_ulong));
+    if (!inPlace) {
+        const Plan p{job.chunks, 0};
+        enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
+                              &job.last);
     }
-    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
-    const Plan p{job.chunks, 0};
-    enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
-                          &job.last);
     auto* host = static_cast<cl_ulong*>(job.readBack.data());
     q.enqueueReadBuffer(job.gram, CL_FALSE, 0, entries * sizeof(cl_ulong), host);
     q.enqueueReadBuffer(job.sums, CL_FALSE, 0, bands * sizeof(cl_ulong), host + entries, nullptr,
@@ -182,6 +198,12 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
 void Covariance::enqueueGramU8Partials(CovarianceVariant variant, const cl::Buffer& x, int bands,
                                        std::int64_t samples, GramU8Job& job, int chunks,
                                        std::int64_t pitch) {
+    enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, false, false);
+}
+
+void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,
+                                     std::int64_t samples, GramU8Job& job, int chunks,
+                                     std::int64_t pitch, bool withSums, bool addInPlace) {
     if (pitch == 0) pitch = samples;
     if (bands < 1 || bands > 32767 || samples < 1 || samples > std::int64_t(1) << 31)
         throw Error("covariance: need 1..32767 bands and 1..2^31 samples (got " +
@@ -217,6 +239,12 @@ void Covariance::enqueueGramU8Partials(CovarianceVariant variant, const cl::Buff
         job.partialBytes = partialBytes;
     }
     job.chunks = p.chunks;
+    // The sums' buffers here, before the kernel (enqueueGramU8 adds into them).
+    if (withSums && (!job.gram() || job.gram.getInfo<CL_MEM_SIZE>() < entries * sizeof(cl_ulong))) {
+        job.gram = cl::Buffer(ctx, CL_MEM_READ_WRITE, entries * sizeof(cl_ulong));
+        job.sums = cl::Buffer(ctx, CL_MEM_READ_WRITE, bands * sizeof(cl_ulong));
+        job.readBack = PinnedHostBuffer(ctx, q, (entries + bands) * sizeof(cl_ulong));
+    }
     const std::size_t pairCount = tilePairCount(bands);
 
     cl::Kernel gramKernel;
@@ -224,12 +252,25 @@ void Covariance::enqueueGramU8Partials(CovarianceVariant variant, const cl::Buff
     const int stagedStages = u8StagedStages(bands, pitch);
     if (variant == CovarianceVariant::Tensor && stagedStages >= 2) {
         const int blocks = (bands + 31) / 32;
-        gramKernel = kernels_.get(
-            "cov_gram_u8_staged.cl", "cov_gram_u8_staged",
-            " -DNB=" + std::to_string(blocks) + " -DSTAGES=" + std::to_string(stagedStages), &ptx_);
-        setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen), x,
-                job.partial, job.partialSums);
-        global = cl::NDRange(std::size_t(blocks) * 32, p.chunks);
+        const int split = std::min(staged_.split, blocks / 2 + 1);  // at most a tile per group
+        std::string options = " -DNB=" + std::to_string(blocks) +
+                              " -DSTAGES=" + std::to_string(stagedStages) +
+                              " -DSPLIT=" + std::to_string(split);
+        if (addInPlace) options += " -DADD_IN_PLACE";
+        if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
+        gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
+        if (addInPlace) {
+            // The chunks add into zeroed sums; the fill is part of the product's device time.
+            q.enqueueFillBuffer(job.gram, cl_ulong(0), 0, entries * sizeof(cl_ulong), nullptr,
+                                &job.first);
+            q.enqueueFillBuffer(job.sums, cl_ulong(0), 0, bands * sizeof(cl_ulong));
+            setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen),
+                    x, job.gram, job.sums);
+        } else {
+            setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen),
+                    x, job.partial, job.partialSums);
+        }
+        global = cl::NDRange(std::size_t(blocks) * 32 * split, p.chunks);
         local = cl::NDRange(std::size_t(blocks) * 32, 1);
     } else if (variant == CovarianceVariant::Tensor) {
         std::string options = " -DU8 -DMMA_U8 -DMT=" + std::to_string(kTile);
@@ -246,7 +287,10 @@ void Covariance::enqueueGramU8Partials(CovarianceVariant variant, const cl::Buff
     if (stagedStages < 2 || variant != CovarianceVariant::Tensor)
         setGramArgs(gramKernel, bands, pitch, samples, p, x, job.noMu, job.pairs, job.partial,
                     job.partialSums);
-    q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &job.first);
+    if (addInPlace)
+        q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &job.last);
+    else
+        q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &job.first);
 }
 
 GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms) {

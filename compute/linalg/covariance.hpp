@@ -66,6 +66,15 @@ constexpr std::int64_t kMaxU8ChunkSamples = 33025;
 // up to this many bands, where rows are 16-byte aligned; beyond, it runs 64 x 64 tile pairs.
 constexpr int kMaxStagedU8Bands = 224;
 
+// Build options and chunking of cov-tensor's all-bands u8 kernel (kernels/cov_gram_u8_staged.cl).
+struct StagedU8Options {
+    int split = 1;               // 1-4 work-groups per chunk, each with a share of the tiles
+    int chunksPerUnit = 1;       // 1-8 default chunks per compute unit
+    bool rowSumsByDp4a = false;  // NVIDIA: row sums by dp4a instead of MMAs against ones
+    bool addInPlace = false;     // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
+                                 // second pass); ignored where the device lacks them
+};
+
 class Covariance {
   public:
     explicit Covariance(ComputeContext& cc);
@@ -108,10 +117,23 @@ class Covariance {
     int u8StagedStages(int bands, std::int64_t pitch) const;
     int stagedU8Chunks(std::int64_t samples) const;
 
+    // The staged u8 kernel's options (throws clviz::Error outside their ranges).
+    void setStagedU8Options(const StagedU8Options& options);
+    const StagedU8Options& stagedU8Options() const { return staged_; }
+    // Whether the chunks of the staged u8 kernel are added in place on this device.
+    bool stagedU8AddsInPlace() const;
+
   private:
     ComputeContext& cc_;
     InlinePtxBuilds ptx_;
     KernelSet kernels_;
+    StagedU8Options staged_;
+
+    // enqueueGramU8Partials; `withSums`: also job.gram/sums and their read-back memory (made
+    // before the kernel); `addInPlace`: the staged kernel adds into those instead of partials.
+    void enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,
+                             std::int64_t samples, GramU8Job& job, int chunks, std::int64_t pitch,
+                             bool withSums, bool addInPlace);
 };
 
 // CPU references in double (f32) / exact 64-bit integers (u8), for tests and the bench.

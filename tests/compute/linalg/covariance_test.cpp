@@ -155,7 +155,10 @@ TEST(Covariance, ChunksKeepEveryComputeUnitBusyAndStayExact) {
 // cov-tensor's all-bands kernel (kernels/cov_gram_u8_staged.cl: up to 224 bands, 16-byte aligned
 // rows): 1 band, primes, a partial last row block, samples not a multiple of the 64-sample stage
 // or of 16, and the row padding filled with bytes that must not be counted.
-TEST(Covariance, StagedU8IsExactOnAwkwardShapes) {
+namespace {
+
+// `someShapes`: 1 band, a partial block, an even and an odd block count (each shape is a build).
+void expectStagedU8ExactOnAwkwardShapes(const StagedU8Options& options, bool someShapes) {
     struct Case {
         int bands;
         std::int64_t samples, pitch;
@@ -165,7 +168,10 @@ TEST(Covariance, StagedU8IsExactOnAwkwardShapes) {
                           {32, 4099, 4112, 0}, {33, 130, 144, 1}, {67, 257, 272, 2},
                           {129, 700, 704, 3},  {200, 64, 64, 1},  {224, 1601, 1616, 4}};
     Covariance cov(context());
+    cov.setStagedU8Options(options);
     for (const Case& c : cases) {
+        if (someShapes && c.bands != 1 && c.bands != 33 && c.bands != 67 && c.bands != 224)
+            continue;
         ASSERT_GE(cov.u8StagedStages(c.bands, c.pitch), 2) << c.bands << " bands";
         const auto padded = randomBytes(std::size_t(c.bands) * c.pitch, c.bands * 7 + c.samples);
         std::vector<std::uint8_t> packed;
@@ -181,7 +187,7 @@ TEST(Covariance, StagedU8IsExactOnAwkwardShapes) {
     }
 }
 
-TEST(Covariance, StagedU8AtTheOverflowLimitStaysExact) {
+void expectStagedU8ExactAtTheOverflowLimit(const StagedU8Options& options) {
     const int bands = 35;  // two row blocks, one of 3 rows
     const std::int64_t samples = 2 * kMaxU8ChunkSamples + 17, pitch = (samples + 15) / 16 * 16;
     std::vector<std::uint8_t> x(std::size_t(bands) * pitch, 255);
@@ -191,11 +197,72 @@ TEST(Covariance, StagedU8AtTheOverflowLimitStaysExact) {
         packed.insert(packed.end(), x.begin() + b * pitch, x.begin() + b * pitch + samples);
     cl::Buffer dx = upload(x);
     Covariance cov(context());
+    cov.setStagedU8Options(options);
     ASSERT_GE(cov.u8StagedStages(bands, pitch), 2);
     const GramU8 got = cov.gramU8(CovarianceVariant::Tensor, dx, bands, samples, 1, nullptr, pitch);
     const GramU8 want = referenceGramU8(packed.data(), bands, samples);
-    EXPECT_EQ(got.gram, want.gram);
+    EXPECT_EQ(got.gram, want.gram);  // above 2^32: the 64-bit sums (in place: atomics) hold them
     EXPECT_EQ(got.sums, want.sums);
+}
+
+// The staged kernel's options (StagedU8Options): split work-groups per chunk, more chunks per
+// compute unit, chunks added in place by 64-bit atomics.
+// (dp4a row sums: NVIDIA's path; elsewhere the portable twin runs them alike.)
+struct StagedCase {
+    int split, chunksPerUnit;
+    bool addInPlace, rowSumsByDp4a;
+};
+const StagedCase kStagedCases[] = {{1, 1, false, false}, {2, 1, false, false}, {4, 2, false, true},
+                                   {1, 1, true, false},  {2, 2, true, true},   {3, 1, true, false},
+                                   {1, 1, false, true}};
+
+class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
+  protected:
+    StagedU8Options options() const {
+        StagedU8Options o;
+        o.split = GetParam().split, o.chunksPerUnit = GetParam().chunksPerUnit;
+        o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
+        return o;
+    }
+};
+
+}  // namespace
+
+TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
+    // The defaults on every shape, the other options on some.
+    const StagedCase& c = GetParam();
+    expectStagedU8ExactOnAwkwardShapes(
+        options(), c.split > 1 || c.chunksPerUnit > 1 || c.addInPlace || c.rowSumsByDp4a);
+}
+
+TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
+    expectStagedU8ExactAtTheOverflowLimit(options());
+}
+
+INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kStagedCases),
+                         [](const ::testing::TestParamInfo<StagedCase>& info) {
+                             return "Split" + std::to_string(info.param.split) + "PerUnit" +
+                                    std::to_string(info.param.chunksPerUnit) +
+                                    (info.param.addInPlace ? "InPlace" : "TwoPasses") +
+                                    (info.param.rowSumsByDp4a ? "Dp4a" : "");
+                         });
+
+TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
+    Covariance cov(context());
+    StagedU8Options bad;
+    bad.split = 0;
+    EXPECT_THROW(cov.setStagedU8Options(bad), Error);
+    bad.split = 5;
+    EXPECT_THROW(cov.setStagedU8Options(bad), Error);
+    bad.split = 1, bad.chunksPerUnit = 9;
+    EXPECT_THROW(cov.setStagedU8Options(bad), Error);
+    StagedU8Options inPlace;
+    inPlace.addInPlace = true, inPlace.chunksPerUnit = 2;
+    cov.setStagedU8Options(inPlace);
+    EXPECT_EQ(cov.stagedU8AddsInPlace(),
+              context().info().hasExtension("cl_khr_int64_base_atomics"));
+    EXPECT_EQ(cov.stagedU8Chunks(10 * kMaxU8ChunkSamples),
+              std::max(10, 2 * static_cast<int>(context().info().computeUnits)));
 }
 
 TEST(Covariance, StagedU8RunsWhereItsRowsFitAndFillsTheDevice) {
