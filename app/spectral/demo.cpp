@@ -124,47 +124,81 @@ void SpectralDemo::init(const AppServices& app) {
 // picture of each kind. The frame that sees the job done takes the device objects and the cube.
 void SpectralDemo::startOffFrame() {
     pendingDefault_ = false;
+    startCubeJob(JobKind::Start, kGeneratedLabel, [] { return generatedScene(); });
+}
+
+// A file's cube the same way, with its first MNF (the settings of the job's start; a change while
+// it runs makes the steps it touches stale again). The lab keeps the old cube on screen, and
+// keeps it when the file cannot be used (an error notice says why).
+void SpectralDemo::startLoad(const std::string& path) {
+    startCubeJob(JobKind::Load, path, [path] { return readEnvi(path); });
+}
+
+void SpectralDemo::startCubeJob(JobKind kind, const std::string& label,
+                                std::function<EnviCube()> source) {
     struct Made {
         std::unique_ptr<SpectralMnf> mnf;
         std::unique_ptr<SpectralPicture> picture;
         EnviCube scene;
         std::string uploadError;  // the cube could not go to the device
-        bool computed = false;    // the first MNF ran (else compute() runs it and reports)
+        bool computed = false;    // the first MNF ran (else a recompute runs it and reports)
+        Steps steps;              // the settings it ran with
     };
     auto made = std::make_shared<Made>();
     ComputeContext* cc = cc_;
-    SpectralControls controls = controls_;  // a setting waits for the job: these stay
+    SpectralControls controls = controls_;
+    const bool starting = kind == JobKind::Start;
+    const int maxTexture = glMaxTextureSize_;
+    jobKind_ = kind;
     job_.start(
-        true, "Starting the spectral lab",
-        [made, cc, controls](JobProgress& progress) mutable {
-            const std::string what = "Starting the spectral lab: ";
-            constexpr int kSteps = 6;
-            progress.report(what + "generating the 145 x 145 x 200 scene", 1, kSteps);
-            made->scene = generatedScene();
+        true, starting ? "Starting the spectral lab" : "Loading " + label,
+        [made, cc, controls, starting, maxTexture, label,
+         source = std::move(source)](JobProgress& progress) mutable {
+            const std::string what =
+                starting ? "Starting the spectral lab: " : "Loading " + label + ": ";
+            const int kSteps = starting ? 6 : 5;
+            progress.report(
+                what + (starting ? "generating the 145 x 145 x 200 scene" : "reading the file"), 1,
+                kSteps);
+            made->scene = source();
             const CubeShape shape = made->scene.cube.shape;
+            if (!starting && (shape.samples > maxTexture || shape.lines > maxTexture))
+                throw Error("cannot show '" + label + "': " + std::to_string(shape.samples) +
+                            " x " + std::to_string(shape.lines) +
+                            " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
+                            std::to_string(maxTexture) + ")");
             progress.report(what + "uploading the cube", 2, kSteps);
             made->mnf = std::make_unique<SpectralMnf>(*cc);
-            made->picture = std::make_unique<SpectralPicture>(*cc);
+            if (starting) made->picture = std::make_unique<SpectralPicture>(*cc);
             try {
                 made->mnf->upload(made->scene.cube);
             } catch (const Error& e) {
+                if (!starting) throw Error("cannot use '" + label + "': " + e.what());
                 made->uploadError = e.what();
                 return;
             }
             fitControlsToCube(controls, made->scene.header, shape);
-            const int m = componentsOf(controls, shape), k = keepOf(controls, shape);
+            Steps& s = made->steps;
+            s.stats = s.transform = s.denoise = true;
+            s.noise = controls.noise;
+            s.noiseRect = controls.noiseRect;
+            s.m = componentsOf(controls, shape);
+            s.k = keepOf(controls, shape);
+            s.vectors = std::max(s.m, s.k);
+            s.bands = shownBandsOf(controls, shape);
             try {
                 progress.report(what + "building kernels and computing the MNF statistics", 3,
                                 kSteps);
-                made->mnf->run(controls.noise, controls.noiseRect, std::max(m, k));
+                made->mnf->run(s.noise, s.noiseRect, s.vectors);
                 progress.report(what + "computing the MNF components", 4, kSteps);
-                made->mnf->transform(m);
+                made->mnf->transform(s.m);
                 progress.report(what + "denoising", 5, kSteps);
-                made->mnf->denoise(k, shownBandsOf(controls, shape));
+                made->mnf->denoise(s.k, s.bands);
                 made->computed = true;
             } catch (const Error&) {
-                return;  // compute() on the frame runs it again and reports why
+                return;  // a recompute on the frame's turn runs it again and reports why
             }
+            if (!starting) return;  // the picture kernels were built by the start
             progress.report(what + "building kernels: spectral_rgba", 6, kSteps);
             const int P = int(shape.pixels());
             const cl::Buffer scratch = clBoundary("cannot allocate the picture buffer", [&] {
@@ -178,20 +212,38 @@ void SpectralDemo::startOffFrame() {
                 .milliseconds();
             made->picture->enqueue(made->mnf->denoised(), false, P, grey, scratch).milliseconds();
         },
-        [this, made] {
-            mnf_ = std::move(made->mnf);
-            picture_ = std::move(made->picture);
-            if (!made->uploadError.empty()) {
-                app_.error(std::string("cannot use '") + kGeneratedLabel +
-                           "': " + made->uploadError);
-                return;
+        [this, made, label, starting] {
+            if (starting) {
+                mnf_ = std::move(made->mnf);
+                picture_ = std::move(made->picture);
+                if (!made->uploadError.empty()) {
+                    app_.error("cannot use '" + label + "': " + made->uploadError);
+                    return;
+                }
+                adoptCube(std::move(made->scene.cube), std::move(made->scene.header), label);
+            } else {
+                for (const std::string& a : made->scene.header.assumptions)
+                    app_.notice(label + ": " + a);
+                // The old cube stays when the new one cannot be shown.
+                if (!app_.attempt([&] {
+                        adoptCube(std::move(made->scene.cube), std::move(made->scene.header),
+                                  label);
+                    }))
+                    return;
+                mnf_ = std::move(made->mnf);
+                app_.notice("loaded " + label);
             }
-            adoptCube(std::move(made->scene.cube), std::move(made->scene.header), kGeneratedLabel);
             if (!made->computed) return;
-            statsStale_ = transformStale_ = denoiseStale_ = false;
-            const MnfStatisticsResult& r = mnf_->result();
-            denoiseMatrix_ = denoiseMatrix(r.basis, r.noiseCov, keepK());
-        });
+            // adoptCube() made every step stale: what the job computed stands where a change
+            // during the job left its settings alone.
+            const Steps& s = made->steps;
+            statsStale_ = controls_.noise != s.noise || !(controls_.noiseRect == s.noiseRect);
+            transformStale_ = componentsM() != s.m;
+            denoiseStale_ = keepK() != s.k || shownBands() != s.bands;
+            adoptSteps(s);
+        },
+        starting ? std::function<void(const std::string&)>()
+                 : [this](const std::string& why) { app_.error(why); });
 }
 
 void SpectralDemo::shutdown() {
@@ -263,6 +315,7 @@ void SpectralDemo::adoptCube(Cube cube, EnviHeader meta, const std::string& labe
     }
     fitControlsToCube(controls_, meta_, cube_.shape);
     cursorPixel_.reset();
+    shown_ = Shown{};
     statsStale_ = transformStale_ = denoiseStale_ = picturesStale_ = true;
     runError_.clear();
 }
@@ -301,36 +354,94 @@ std::string SpectralDemo::bandLabel(int band) const {
     return text;
 }
 
-bool SpectralDemo::compute() {
+bool SpectralDemo::needsCompute() const {
     if (cube_.shape.values() == 0) return false;
-    if (!runError_.empty() && !statsStale_) return false;  // failed: wait for a change
+    if (!runError_.empty()) return statsStale_;  // failed: wait for a change of the statistics
+    return statsStale_ || transformStale_ || denoiseStale_;
+}
+
+SpectralDemo::Steps SpectralDemo::takeStaleSteps() {
+    Steps s;
+    s.stats = statsStale_;
+    s.transform = statsStale_ || transformStale_;
+    s.denoise = statsStale_ || denoiseStale_;
+    s.noise = controls_.noise;
+    s.noiseRect = controls_.noiseRect;
+    s.m = componentsM();
+    s.k = keepK();
+    s.vectors = std::max(s.m, s.k);
+    s.bands = shownBands();
+    statsStale_ = transformStale_ = denoiseStale_ = false;
+    return s;
+}
+
+void SpectralDemo::runSteps(SpectralMnf& mnf, const Steps& s, JobProgress* progress) {
+    const int total = int(s.stats) + int(s.transform) + int(s.denoise);
+    int done = 0;
+    auto report = [&](const std::string& what) {
+        if (progress) progress->report("Recomputing the MNF: " + what, ++done, total);
+    };
+    if (s.stats) {
+        report(std::string("statistics, noise=") + noiseEstimateName(s.noise));
+        mnf.run(s.noise, s.noiseRect, s.vectors);
+    }
+    if (s.transform) {
+        report("components, m = " + std::to_string(s.m));
+        mnf.transform(s.m);
+    }
+    if (s.denoise) {
+        report("denoising, k = " + std::to_string(s.k));
+        mnf.denoise(s.k, s.bands);
+    }
+}
+
+void SpectralDemo::adoptSteps(const Steps& s) {
+    const MnfStatisticsResult& r = mnf_->result();
+    if (s.stats) {
+        shown_.noise = s.noise;
+        shown_.noiseRect = s.noiseRect;
+        runError_.clear();
+    }
+    if (s.transform) shown_.m = s.m;
+    if (s.denoise) {
+        shown_.k = s.k;
+        shown_.bands = s.bands;
+        denoiseMatrix_ = denoiseMatrix(r.basis, r.noiseCov, s.k);
+    }
+    shown_.result = r;
+    shown_.timings = mnf_->timings();
+    picturesStale_ = true;
+}
+
+void SpectralDemo::stepsFailed(const std::string& why) {
+    if (runError_ != why) app_.error(std::string("spectral lab: ") + why);
+    runError_ = why;
+    picturesStale_ = true;  // the left image still shows the bands
+}
+
+bool SpectralDemo::compute() {
+    if (!needsCompute()) return cube_.shape.values() > 0 && runError_.empty();
+    const Steps steps = takeStaleSteps();
     try {
-        if (statsStale_) {
-            mnf_->run(controls_.noise, controls_.noiseRect, std::max(componentsM(), keepK()));
-            statsStale_ = false;
-            transformStale_ = denoiseStale_ = picturesStale_ = true;
-            runError_.clear();
-        }
-        if (transformStale_) {
-            mnf_->transform(componentsM());
-            transformStale_ = false;
-            picturesStale_ = true;
-        }
-        if (denoiseStale_) {
-            mnf_->denoise(keepK(), shownBands());
-            const MnfStatisticsResult& r = mnf_->result();
-            denoiseMatrix_ = denoiseMatrix(r.basis, r.noiseCov, keepK());
-            denoiseStale_ = false;
-            picturesStale_ = true;
-        }
+        runSteps(*mnf_, steps, nullptr);
     } catch (const Error& e) {
-        if (runError_ != e.what()) app_.error(std::string("spectral lab: ") + e.what());
-        runError_ = e.what();
-        statsStale_ = transformStale_ = denoiseStale_ = false;
-        picturesStale_ = true;  // the left image still shows the bands
+        stepsFailed(e.what());
         return false;
     }
+    adoptSteps(steps);
     return true;
+}
+
+// The stale steps as a job on mnf_: until it is done the frame neither reads mnf_ nor queues
+// work (the queue is the job's), and the panels and pictures show shown_.
+void SpectralDemo::startRecompute() {
+    const Steps steps = takeStaleSteps();
+    SpectralMnf* mnf = mnf_.get();
+    jobKind_ = JobKind::Recompute;
+    job_.start(
+        true, "Recomputing the MNF",
+        [mnf, steps](JobProgress& progress) { runSteps(*mnf, steps, &progress); },
+        [this, steps] { adoptSteps(steps); }, [this](const std::string& why) { stepsFailed(why); });
 }
 
 void SpectralDemo::renderPictures() {
@@ -341,15 +452,16 @@ void SpectralDemo::renderPictures() {
         return ChannelStretch{row, float(bandMean_[b] - 2.5 * bandSd_[b]),
                               float(bandMean_[b] + 2.5 * bandSd_[b])};
     };
-    const bool haveResult = runError_.empty() && !statsStale_;
+    // What mnf_ holds (shown_), not the controls: a recompute for newer ones may wait.
+    const bool haveResult = runError_.empty() && shown_.m > 0 && !shown_.bands.empty();
     std::array<ChannelStretch, 3> left;
     const cl::Buffer* leftSrc = &mnf_->cubeBuffer();
     std::size_t leftPitch = mnf_->bandPitch();
     bool leftU8 = mnf_->exactIntegerPath();
     if (controls_.view == SpectralViewMode::MnfRgb && haveResult) {
-        const MnfBasis& basis = mnf_->result().basis;
+        const MnfBasis& basis = shown_.result.basis;
         for (int c = 0; c < 3; ++c) {
-            const int comp = std::clamp(controls_.mnfRgb[c], 0, componentsM() - 1);
+            const int comp = std::clamp(controls_.mnfRgb[c], 0, shown_.m - 1);
             const float sd = float(std::sqrt(std::max(basis.eigenvalues[comp], 0.0)));
             left[c] = {comp, -2.5f * sd, 2.5f * sd};
         }
@@ -370,8 +482,8 @@ void SpectralDemo::renderPictures() {
         const TextureTransferTiming t = original_->copyFrom(rgba_);
         transferMs_ = t.deviceMs + t.hostMs;
         if (haveResult) {
-            // The denoised rows are shownBands() in order, stretched as the originals.
-            const std::vector<int> rows = shownBands();
+            // The denoised rows are shown_.bands in order, stretched as the originals.
+            const std::vector<int>& rows = shown_.bands;
             std::array<ChannelStretch, 3> right;
             for (int c = 0; c < 3; ++c) {
                 const int r = rows.size() == 1 ? 0 : c;
@@ -390,8 +502,20 @@ void SpectralDemo::renderPictures() {
 }
 
 void SpectralDemo::step(const FrameInfo&) {
-    if (!job_.finish(false)) return;  // the lab waits for its start; the frame goes on
+    // While a job runs the frame shows what it showed; the job's own queue work is not waited on.
+    if (!job_.finish(false)) return;
     if (pendingDefault_) loadDefault();
+    if (appWorksOffFrame(app_)) {
+        if (!pendingCube_.empty()) {
+            const std::string path = std::exchange(pendingCube_, std::string());
+            app_.attempt([&] { openCube(path); });
+            if (job_.running()) return;
+        }
+        // The pictures wait for the newest result: none shows a half-updated lab.
+        if (needsCompute()) return startRecompute();
+        renderPictures();
+        return;
+    }
     compute();
     renderPictures();
 }
@@ -436,14 +560,16 @@ void SpectralDemo::save(const std::string& path) {
 
 // --- commands -----------------------------------------------------------------------------------
 
+// A recompute or a load that runs goes on: a change marks what it makes stale, and the next
+// frame after the job starts the steps again with the newest settings.
 void SpectralDemo::set(const std::string& key, const std::string& value) {
-    job_.finish(true);  // a setting applies to the lab the start leads to
-    if (key == "cube") {
-        loadFile(value);
-        app_.notice("loaded " + value);
-        return;
+    // A setting applies to the lab the start leads to.
+    if (job_.running() && jobKind_ == JobKind::Start) job_.finish(true);
+    if (key == "cube") return openCube(value);
+    if (key == "save") {
+        job_.finish(true);  // saves what the settings give, computed here
+        return save(value);
     }
-    if (key == "save") return save(value);
     const SpectralControls before = controls_;
     applySpectralSetting(controls_, key, value);
     if (controls_.noise != before.noise || !(controls_.noiseRect == before.noiseRect))
@@ -452,9 +578,26 @@ void SpectralDemo::set(const std::string& key, const std::string& value) {
     denoiseStale_ = picturesStale_ = true;
 }
 
+void SpectralDemo::openCube(const std::string& path) {
+    // During the start (--cube FILE) the start is waited for and the file read here, so that a
+    // bad file ends the run with its reason as it does headless.
+    const bool starting = job_.running() && jobKind_ == JobKind::Start;
+    if (starting) job_.finish(true);
+    if (starting || !appWorksOffFrame(app_) || cube_.shape.values() == 0) {
+        loadFile(path);
+        app_.notice("loaded " + path);
+        return;
+    }
+    if (path.empty()) throw Error("no file name given");
+    if (job_.running()) {
+        pendingCube_ = path;
+        return;
+    }
+    startLoad(path);
+}
+
 void SpectralDemo::onDrop(const std::string& path) {
-    job_.finish(true);
-    if (app_.attempt([&] { loadFile(path); })) app_.notice("loaded " + path);
+    app_.attempt([&] { openCube(path); });
 }
 
 void SpectralDemo::kernelsReloaded() {
