@@ -1,5 +1,5 @@
 // The spectral lab's recompute off the frame (issue 30; hidden GL window, PoCL): with the app's
-// leave, a change of the noise estimate, m or k runs its MNF steps as the lab's job while frames go
+// leave, a change of the noise estimate, its rectangle, m or k runs its MNF steps as the lab's job while frames go
 // on showing the previous result; the result equals the one computed inside the frame; changes
 // during a job end with the latest settings, with no queue of the ones between; quitting mid-job
 // returns promptly; a new cube loads and runs its first MNF the same way.
@@ -99,6 +99,7 @@ class SpectralRecomputeTest : public test::GlComputeSuite<320, 240> {
 
     void changeSettings() {
         demo_->set("noise", "mean3");
+        demo_->set("noise-rect", "10,12,90,80");  // what a Shift+drag sets
         demo_->set("components", "7");
         demo_->set("keep", "4");
     }
@@ -158,6 +159,8 @@ TEST_F(SpectralRecomputeTest, TheResultAfterAChangeEqualsTheInFrameResult) {
     framesUntilSettled();
     ASSERT_TRUE(demo_->progressLine().empty());
     EXPECT_EQ(demo_->shown().noise, NoiseEstimate::Mean3);
+    EXPECT_EQ(demo_->shown().noiseRect.samples, 90);
+    EXPECT_EQ(demo_->shown().noiseRect.line0, 12);
     EXPECT_EQ(demo_->shown().m, 7);
     EXPECT_EQ(demo_->shown().k, 4);
     expectSame(save("clviz-spectral-recompute-offframe-"), inFrame);
