@@ -82,7 +82,8 @@ class SpectralDemo final : public Demo {
     void useCube(Cube cube, EnviHeader meta, const std::string& label);
     void loadDefault();
     // Off the frame (work.cpp): loadDefault() and the first compute() as a job; a file's load
-    // and first MNF the same way; the steps a change made stale.
+    // and first MNF the same way; the steps a change made stale (compute() runs them inside the
+    // frame without the app's leave).
     void startOffFrame();
     // A cube asked for (--set cube, Open, a drop): inside the call without the app's leave or
     // during the start, else a job (after the one that runs: the latest asked for wins).

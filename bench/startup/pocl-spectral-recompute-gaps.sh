@@ -5,6 +5,7 @@
 # as before issue 30 whatever the setting) and off it (app.off-frame=on). noise=diff is the control:
 # no change, the frames' own jitter. Warm caches: unmeasured runs first fill private clviz and
 # PoCL caches with every estimate's kernels, so the gap is the MNF's, not a build's.
+# CUBE=FILE.hdr runs it on that cube (--cube) instead of the generated one.
 # Usage: CLVIZ=path/to/clviz [CLVIZ_BEFORE=path/to/older/clviz] SECONDS_PER_RUN=20 FRAME=3000 \
 #        NOISES="diff mean3 median3" MODES="off on" bench/startup/pocl-spectral-recompute-gaps.sh
 clviz=$(realpath "${CLVIZ:-build/clviz}")
@@ -22,7 +23,7 @@ run() {  # binary, mode, noise: one line of swap_gaps output
     XDG_CACHE_HOME=$work/cache POCL_CACHE_DIR=$work/cache/pocl LD_PRELOAD=$work/swap_gaps.so \
         SWAP_GAPS_FROM=$((frame - 5)) xvfb-run -a -s "-screen 0 1280x800x24" "$1" --demo spectral \
         --width 800 --height 600 --vsync off --seconds "$seconds" --set "app.off-frame=$2" \
-        --set-at "$frame:noise=$3" 2>&1 | grep "swap-gaps:"
+        --set-at "$frame:noise=$3" ${CUBE:+--cube "$CUBE"} 2>&1 | grep "swap-gaps:"
 }
 for noise in mean3 median3; do run "$clviz" on $noise >/dev/null; done  # fills the caches
 binaries=("$clviz")

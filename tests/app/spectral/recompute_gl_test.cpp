@@ -1,8 +1,8 @@
 // The spectral lab's recompute off the frame (issue 30; hidden GL window, PoCL): with the app's
-// leave, a change of the noise estimate, its rectangle, m or k runs its MNF steps as the lab's job while frames go
-// on showing the previous result; the result equals the one computed inside the frame; changes
-// during a job end with the latest settings, with no queue of the ones between; quitting mid-job
-// returns promptly; a new cube loads and runs its first MNF the same way.
+// leave, a change of the noise estimate, its rectangle, m or k runs its MNF steps as the lab's job
+// while frames go on showing the previous result; the result equals the one computed inside the
+// frame; changes during a job end with the latest settings, with no queue of the ones between;
+// quitting mid-job returns promptly; a new cube loads and runs its first MNF the same way.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -69,6 +69,9 @@ class SpectralRecomputeTest : public test::GlComputeSuite<320, 240> {
         for (int i = 0; i < 100000; ++i) {
             const std::string layout = guiFrame();
             if (layout.find("##spectral-job/text") != std::string::npos) ++shown;
+            const std::string line = demo_->progressLine();
+            if (!line.empty() && (linesSeen_.empty() || linesSeen_.back() != line))
+                linesSeen_.push_back(line);
             noiseSeen_.push_back(demo_->shown().noise);
             if (demo_->progressLine().empty()) break;
             std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a frame's worth
@@ -122,6 +125,7 @@ class SpectralRecomputeTest : public test::GlComputeSuite<320, 240> {
     long long frame_ = 0;
     std::vector<std::string> errors_, notices_;
     std::vector<NoiseEstimate> noiseSeen_;
+    std::vector<std::string> linesSeen_;
 };
 
 TEST_F(SpectralRecomputeTest, FramesGoOnWhileARecomputeRunsAndShowThePreviousResult) {
@@ -131,11 +135,18 @@ TEST_F(SpectralRecomputeTest, FramesGoOnWhileARecomputeRunsAndShowThePreviousRes
     offFrame_ = true;
     demo_->set("noise", "median3");
     guiFrame();  // starts the job
-    EXPECT_EQ(demo_->progressLine().rfind("Recomputing the MNF: statistics, noise=median3", 0), 0u)
-        << "no recompute job after the frame: '" << demo_->progressLine() << "'";
+    // Its title until the worker's first report, "Recomputing the MNF: statistics, noise=median3
+    // (1 of 3)" from then on.
+    const std::string line = demo_->progressLine();
+    EXPECT_EQ(line.rfind("Recomputing the MNF", 0), 0u)
+        << "no recompute job after the frame: '" << line << "'";
     EXPECT_EQ(demo_->shown().noise, NoiseEstimate::Diff) << "the new result showed at once";
     const int frames = framesUntilSettled();
     EXPECT_GE(frames, 2) << "the frames waited for the recompute";
+    bool counted = false;  // "Recomputing the MNF: ... (k of 3)"
+    for (const std::string& l : linesSeen_)
+        counted = counted || l.find(" of 3)") != std::string::npos;
+    EXPECT_TRUE(counted) << (linesSeen_.empty() ? "no progress line" : linesSeen_.back());
     for (std::size_t i = 0; i + 1 < noiseSeen_.size(); ++i)
         EXPECT_EQ(noiseSeen_[i], NoiseEstimate::Diff) << "frame " << i << " during the job";
     EXPECT_EQ(demo_->shown().noise, NoiseEstimate::Median3);
