@@ -276,9 +276,11 @@ void SpectralDemo::step(const FrameInfo&) {
             app_.attempt([&] { openCube(path); });
             if (job_.running()) return;
         }
-        // The pictures wait for the newest result: none shows a half-updated lab.
-        if (needsCompute()) return startRecompute();
-        renderPictures();
+        // The pictures show the result the frame has (shown_) while the next one is computed,
+        // unless the bands shown changed: then they wait for it (no picture of one band beside
+        // the denoised picture of another). Without a result yet only the original is drawn.
+        if (!needsCompute() || shown_.m == 0 || shown_.bands == shownBands()) renderPictures();
+        if (needsCompute()) startRecompute();
         return;
     }
     compute();
@@ -328,9 +330,9 @@ void SpectralDemo::save(const std::string& path) {
 // A recompute or a load that runs goes on: a change marks what it makes stale, and the next
 // frame after the job starts the steps again with the newest settings.
 void SpectralDemo::set(const std::string& key, const std::string& value) {
+    if (key == "cube") return openCube(value);
     // A setting applies to the lab the start leads to.
     if (job_.running() && jobKind_ == JobKind::Start) job_.finish(true);
-    if (key == "cube") return openCube(value);
     if (key == "save") {
         job_.finish(true);  // saves what the settings give, computed here
         return save(value);

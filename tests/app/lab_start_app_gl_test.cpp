@@ -65,5 +65,14 @@ TEST(SpectralRecomputeApp, FramesGoOnDuringARecomputeAndTheEndCancelsIt) {
     fs::remove(layout);
 }
 
+// --cube FILE is read while the lab's start is waited for, off the frame too: a file that cannot be
+// read ends the run with its reason and exit status 2, as it does headless.
+TEST(SpectralRecomputeApp, ABadCubeAtTheStartEndsTheRun) {
+    const int status = runApp({"--demo", "spectral", "--width", "320", "--height", "240", "--vsync",
+                               "off", "--frames", "3", "--set", "app.off-frame=on", "--cube",
+                               "/nonexistent/clviz-missing.hdr"});
+    EXPECT_EQ(status, 2);
+}
+
 }  // namespace
 }  // namespace clviz
