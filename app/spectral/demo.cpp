@@ -342,7 +342,11 @@ void SpectralDemo::set(const std::string& key, const std::string& value) {
     if (controls_.noise != before.noise || !(controls_.noiseRect == before.noiseRect))
         statsStale_ = true;
     if (controls_.components != before.components) transformStale_ = true;
-    denoiseStale_ = picturesStale_ = true;
+    denoiseStale_ = true;
+    // The MNF's settings redraw the pictures once their steps are done (adoptSteps), not before.
+    const bool mnfKey =
+        key == "noise" || key == "noise-rect" || key == "components" || key == "keep";
+    if (!mnfKey) picturesStale_ = true;
 }
 
 void SpectralDemo::openCube(const std::string& path) {
