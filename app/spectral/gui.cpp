@@ -176,7 +176,10 @@ void SpectralDemo::imagesWindow() {
     ImGui::EndGroup();
     ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
-    ImGui::Text("denoised, k = %d", shown_.k);
+    if (shown_.m > 0)
+        ImGui::Text("denoised, k = %d", shown_.k);
+    else
+        ImGui::TextUnformatted("denoised: no MNF yet");
     if (runError_.empty())
         ImGui::Image((ImTextureID)(intptr_t)denoised_->texture(), size);
     else
@@ -313,7 +316,10 @@ void SpectralDemo::spectrumPanel() {
                 cursorPixel_ ? "" : " (the centre: hover the image)");
     ImGui::TextColored(ImColor(kOriginal), "original");
     ImGui::SameLine();
-    ImGui::TextColored(ImColor(kDenoised), "denoised, k = %d", shown_.k);
+    if (shown_.m > 0)
+        ImGui::TextColored(ImColor(kDenoised), "denoised, k = %d", shown_.k);
+    else
+        ImGui::TextColored(ImColor(kDenoised), "denoised: no MNF yet");
     const ImVec2 size(ImGui::GetContentRegionAvail().x, 120);
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("spectrum plot", size);
