@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/error.hpp"
+
 namespace clviz {
 
 namespace {
@@ -44,6 +46,13 @@ void fitControlsToCube(SpectralControls& c, const EnviHeader& meta, const CubeSh
                       nearestBand(meta.wavelength, 460, B / 3)};
     }
     c.band = clampBandOf(c.band, shape);
+}
+
+void checkFitsTexture(const CubeShape& shape, const std::string& label, int maxTextureSize) {
+    if (shape.samples > maxTextureSize || shape.lines > maxTextureSize)
+        throw Error("cannot show '" + label + "': " + std::to_string(shape.samples) + " x " +
+                    std::to_string(shape.lines) + " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
+                    std::to_string(maxTextureSize) + ")");
 }
 
 }  // namespace clviz

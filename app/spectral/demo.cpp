@@ -108,10 +108,7 @@ void SpectralDemo::loadFile(const std::string& path) {
 }
 
 void SpectralDemo::checkTextureSize(const CubeShape& shape, const std::string& label) const {
-    if (shape.samples > glMaxTextureSize_ || shape.lines > glMaxTextureSize_)
-        throw Error("cannot show '" + label + "': " + std::to_string(shape.samples) + " x " +
-                    std::to_string(shape.lines) + " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
-                    std::to_string(glMaxTextureSize_) + ")");
+    checkFitsTexture(shape, label, glMaxTextureSize_);
 }
 
 void SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string& label) {

@@ -54,11 +54,7 @@ void SpectralDemo::startCubeJob(JobKind kind, const std::string& label,
                 kSteps);
             made->scene = source();
             const CubeShape shape = made->scene.cube.shape;
-            if (!starting && (shape.samples > maxTexture || shape.lines > maxTexture))
-                throw Error("cannot show '" + label + "': " + std::to_string(shape.samples) +
-                            " x " + std::to_string(shape.lines) +
-                            " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
-                            std::to_string(maxTexture) + ")");
+            if (!starting) checkFitsTexture(shape, label, maxTexture);
             progress.report(what + "uploading the cube", 2, kSteps);
             made->mnf = std::make_unique<SpectralMnf>(*cc);
             if (starting) made->picture = std::make_unique<SpectralPicture>(*cc);
