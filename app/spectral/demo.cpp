@@ -10,6 +10,7 @@
 #include <memory>
 #include <utility>
 
+#include "app/spectral/cube_controls.hpp"
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
@@ -29,46 +30,6 @@ void copyToField(std::array<char, 512>& field, const std::string& text) {
     const std::size_t n = std::min(text.size(), field.size() - 1);
     std::memcpy(field.data(), text.data(), n);
     field[n] = '\0';
-}
-
-// The band whose wavelength is nearest `nm`, or `fallback` without wavelengths.
-int nearestBand(const std::vector<double>& wavelength, double nm, int fallback) {
-    if (wavelength.empty()) return fallback;
-    int best = 0;
-    for (int b = 1; b < int(wavelength.size()); ++b)
-        if (std::abs(wavelength[b] - nm) < std::abs(wavelength[best] - nm)) best = b;
-    return best;
-}
-
-int clampBandOf(int b, const CubeShape& shape) {
-    return std::clamp(b, 0, std::max(0, shape.bands - 1));
-}
-
-int componentsOf(const SpectralControls& c, const CubeShape& shape) {
-    return std::clamp(c.components, 1, std::max(1, shape.bands));
-}
-
-int keepOf(const SpectralControls& c, const CubeShape& shape) {
-    return std::clamp(c.keep, 0, shape.bands);
-}
-
-// Rows the denoised picture needs: the band shown, or the three of the RGB view.
-std::vector<int> shownBandsOf(const SpectralControls& c, const CubeShape& shape) {
-    if (c.view == SpectralViewMode::Band) return {clampBandOf(c.band, shape)};
-    return {clampBandOf(c.rgbBands[0], shape), clampBandOf(c.rgbBands[1], shape),
-            clampBandOf(c.rgbBands[2], shape)};
-}
-
-// Natural colour where the wavelengths allow (red 640 nm, green 550 nm, blue 460 nm), and the
-// band shown within the cube.
-void fitControlsToCube(SpectralControls& c, const EnviHeader& meta, const CubeShape& shape) {
-    const int B = shape.bands;
-    if (c.rgbBands[0] < 0 || c.rgbBands[0] >= B || c.rgbBands[1] >= B || c.rgbBands[2] >= B) {
-        c.rgbBands = {nearestBand(meta.wavelength, 640, B * 2 / 3),
-                      nearestBand(meta.wavelength, 550, B / 2),
-                      nearestBand(meta.wavelength, 460, B / 3)};
-    }
-    c.band = clampBandOf(c.band, shape);
 }
 
 // The lab's start-up cube: a generated scene of Indian Pines' size.
@@ -124,74 +85,7 @@ void SpectralDemo::init(const AppServices& app) {
 // picture of each kind. The frame that sees the job done takes the device objects and the cube.
 void SpectralDemo::startOffFrame() {
     pendingDefault_ = false;
-    struct Made {
-        std::unique_ptr<SpectralMnf> mnf;
-        std::unique_ptr<SpectralPicture> picture;
-        EnviCube scene;
-        std::string uploadError;  // the cube could not go to the device
-        bool computed = false;    // the first MNF ran (else compute() runs it and reports)
-    };
-    auto made = std::make_shared<Made>();
-    ComputeContext* cc = cc_;
-    SpectralControls controls = controls_;  // a setting waits for the job: these stay
-    job_.start(
-        true, "Starting the spectral lab",
-        [made, cc, controls](JobProgress& progress) mutable {
-            const std::string what = "Starting the spectral lab: ";
-            constexpr int kSteps = 6;
-            progress.report(what + "generating the 145 x 145 x 200 scene", 1, kSteps);
-            made->scene = generatedScene();
-            const CubeShape shape = made->scene.cube.shape;
-            progress.report(what + "uploading the cube", 2, kSteps);
-            made->mnf = std::make_unique<SpectralMnf>(*cc);
-            made->picture = std::make_unique<SpectralPicture>(*cc);
-            try {
-                made->mnf->upload(made->scene.cube);
-            } catch (const Error& e) {
-                made->uploadError = e.what();
-                return;
-            }
-            fitControlsToCube(controls, made->scene.header, shape);
-            const int m = componentsOf(controls, shape), k = keepOf(controls, shape);
-            try {
-                progress.report(what + "building kernels and computing the MNF statistics", 3,
-                                kSteps);
-                made->mnf->run(controls.noise, controls.noiseRect, std::max(m, k));
-                progress.report(what + "computing the MNF components", 4, kSteps);
-                made->mnf->transform(m);
-                progress.report(what + "denoising", 5, kSteps);
-                made->mnf->denoise(k, shownBandsOf(controls, shape));
-                made->computed = true;
-            } catch (const Error&) {
-                return;  // compute() on the frame runs it again and reports why
-            }
-            progress.report(what + "building kernels: spectral_rgba", 6, kSteps);
-            const int P = int(shape.pixels());
-            const cl::Buffer scratch = clBoundary("cannot allocate the picture buffer", [&] {
-                return cl::Buffer(cc->context(), CL_MEM_READ_WRITE, std::size_t(P) * 4);
-            });
-            const std::array<ChannelStretch, 3> grey{
-                ChannelStretch{0, 0, 1}, ChannelStretch{0, 0, 1}, ChannelStretch{0, 0, 1}};
-            made->picture
-                ->enqueue(made->mnf->cubeBuffer(), made->mnf->exactIntegerPath(), P, grey, scratch,
-                          made->mnf->bandPitch())
-                .milliseconds();
-            made->picture->enqueue(made->mnf->denoised(), false, P, grey, scratch).milliseconds();
-        },
-        [this, made] {
-            mnf_ = std::move(made->mnf);
-            picture_ = std::move(made->picture);
-            if (!made->uploadError.empty()) {
-                app_.error(std::string("cannot use '") + kGeneratedLabel +
-                           "': " + made->uploadError);
-                return;
-            }
-            adoptCube(std::move(made->scene.cube), std::move(made->scene.header), kGeneratedLabel);
-            if (!made->computed) return;
-            statsStale_ = transformStale_ = denoiseStale_ = false;
-            const MnfStatisticsResult& r = mnf_->result();
-            denoiseMatrix_ = denoiseMatrix(r.basis, r.noiseCov, keepK());
-        });
+    startCubeJob(JobKind::Start, kGeneratedLabel, [] { return generatedScene(); });
 }
 
 void SpectralDemo::shutdown() {
@@ -214,10 +108,7 @@ void SpectralDemo::loadFile(const std::string& path) {
 }
 
 void SpectralDemo::checkTextureSize(const CubeShape& shape, const std::string& label) const {
-    if (shape.samples > glMaxTextureSize_ || shape.lines > glMaxTextureSize_)
-        throw Error("cannot show '" + label + "': " + std::to_string(shape.samples) + " x " +
-                    std::to_string(shape.lines) + " pixels is larger than GL_MAX_TEXTURE_SIZE (" +
-                    std::to_string(glMaxTextureSize_) + ")");
+    checkFitsTexture(shape, label, glMaxTextureSize_);
 }
 
 void SpectralDemo::useCube(Cube cube, EnviHeader meta, const std::string& label) {
@@ -263,6 +154,7 @@ void SpectralDemo::adoptCube(Cube cube, EnviHeader meta, const std::string& labe
     }
     fitControlsToCube(controls_, meta_, cube_.shape);
     cursorPixel_.reset();
+    shown_ = Shown{};
     statsStale_ = transformStale_ = denoiseStale_ = picturesStale_ = true;
     runError_.clear();
 }
@@ -302,34 +194,15 @@ std::string SpectralDemo::bandLabel(int band) const {
 }
 
 bool SpectralDemo::compute() {
-    if (cube_.shape.values() == 0) return false;
-    if (!runError_.empty() && !statsStale_) return false;  // failed: wait for a change
+    if (!needsCompute()) return cube_.shape.values() > 0 && runError_.empty();
+    const Steps steps = takeStaleSteps();
     try {
-        if (statsStale_) {
-            mnf_->run(controls_.noise, controls_.noiseRect, std::max(componentsM(), keepK()));
-            statsStale_ = false;
-            transformStale_ = denoiseStale_ = picturesStale_ = true;
-            runError_.clear();
-        }
-        if (transformStale_) {
-            mnf_->transform(componentsM());
-            transformStale_ = false;
-            picturesStale_ = true;
-        }
-        if (denoiseStale_) {
-            mnf_->denoise(keepK(), shownBands());
-            const MnfStatisticsResult& r = mnf_->result();
-            denoiseMatrix_ = denoiseMatrix(r.basis, r.noiseCov, keepK());
-            denoiseStale_ = false;
-            picturesStale_ = true;
-        }
+        runSteps(*mnf_, steps, nullptr);
     } catch (const Error& e) {
-        if (runError_ != e.what()) app_.error(std::string("spectral lab: ") + e.what());
-        runError_ = e.what();
-        statsStale_ = transformStale_ = denoiseStale_ = false;
-        picturesStale_ = true;  // the left image still shows the bands
+        stepsFailed(e.what());
         return false;
     }
+    adoptSteps(steps);
     return true;
 }
 
@@ -341,15 +214,16 @@ void SpectralDemo::renderPictures() {
         return ChannelStretch{row, float(bandMean_[b] - 2.5 * bandSd_[b]),
                               float(bandMean_[b] + 2.5 * bandSd_[b])};
     };
-    const bool haveResult = runError_.empty() && !statsStale_;
+    // What mnf_ holds (shown_), not the controls: a recompute for newer ones may wait.
+    const bool haveResult = runError_.empty() && shown_.m > 0 && !shown_.bands.empty();
     std::array<ChannelStretch, 3> left;
     const cl::Buffer* leftSrc = &mnf_->cubeBuffer();
     std::size_t leftPitch = mnf_->bandPitch();
     bool leftU8 = mnf_->exactIntegerPath();
     if (controls_.view == SpectralViewMode::MnfRgb && haveResult) {
-        const MnfBasis& basis = mnf_->result().basis;
+        const MnfBasis& basis = shown_.result.basis;
         for (int c = 0; c < 3; ++c) {
-            const int comp = std::clamp(controls_.mnfRgb[c], 0, componentsM() - 1);
+            const int comp = std::clamp(controls_.mnfRgb[c], 0, shown_.m - 1);
             const float sd = float(std::sqrt(std::max(basis.eigenvalues[comp], 0.0)));
             left[c] = {comp, -2.5f * sd, 2.5f * sd};
         }
@@ -370,8 +244,8 @@ void SpectralDemo::renderPictures() {
         const TextureTransferTiming t = original_->copyFrom(rgba_);
         transferMs_ = t.deviceMs + t.hostMs;
         if (haveResult) {
-            // The denoised rows are shownBands() in order, stretched as the originals.
-            const std::vector<int> rows = shownBands();
+            // The denoised rows are shown_.bands in order, stretched as the originals.
+            const std::vector<int>& rows = shown_.bands;
             std::array<ChannelStretch, 3> right;
             for (int c = 0; c < 3; ++c) {
                 const int r = rows.size() == 1 ? 0 : c;
@@ -390,8 +264,22 @@ void SpectralDemo::renderPictures() {
 }
 
 void SpectralDemo::step(const FrameInfo&) {
-    if (!job_.finish(false)) return;  // the lab waits for its start; the frame goes on
+    // While a job runs the frame shows what it showed; the job's own queue work is not waited on.
+    if (!job_.finish(false)) return;
     if (pendingDefault_) loadDefault();
+    if (appWorksOffFrame(app_)) {
+        if (!pendingCube_.empty()) {
+            const std::string path = std::exchange(pendingCube_, std::string());
+            app_.attempt([&] { openCube(path); });
+            if (job_.running()) return;
+        }
+        // The pictures show the result the frame has (shown_) while the next one is computed,
+        // unless the bands shown changed: then they wait for it (no picture of one band beside
+        // the denoised picture of another). Without a result yet only the original is drawn.
+        if (!needsCompute() || shown_.m == 0 || shown_.bands == shownBands()) renderPictures();
+        if (needsCompute()) startRecompute();
+        return;
+    }
     compute();
     renderPictures();
 }
@@ -436,25 +324,48 @@ void SpectralDemo::save(const std::string& path) {
 
 // --- commands -----------------------------------------------------------------------------------
 
+// A recompute or a load that runs goes on: a change marks what it makes stale, and the next
+// frame after the job starts the steps again with the newest settings.
 void SpectralDemo::set(const std::string& key, const std::string& value) {
-    job_.finish(true);  // a setting applies to the lab the start leads to
-    if (key == "cube") {
-        loadFile(value);
-        app_.notice("loaded " + value);
-        return;
+    if (key == "cube") return openCube(value);
+    // A setting applies to the lab the start leads to.
+    if (job_.running() && jobKind_ == JobKind::Start) job_.finish(true);
+    if (key == "save") {
+        job_.finish(true);  // saves what the settings give, computed here
+        return save(value);
     }
-    if (key == "save") return save(value);
     const SpectralControls before = controls_;
     applySpectralSetting(controls_, key, value);
     if (controls_.noise != before.noise || !(controls_.noiseRect == before.noiseRect))
         statsStale_ = true;
     if (controls_.components != before.components) transformStale_ = true;
-    denoiseStale_ = picturesStale_ = true;
+    denoiseStale_ = true;
+    // The MNF's settings redraw the pictures once their steps are done (adoptSteps), not before.
+    const bool mnfKey =
+        key == "noise" || key == "noise-rect" || key == "components" || key == "keep";
+    if (!mnfKey) picturesStale_ = true;
+}
+
+void SpectralDemo::openCube(const std::string& path) {
+    // During the start (--cube FILE) the start is waited for and the file read here, so that a
+    // bad file ends the run with its reason as it does headless.
+    const bool starting = job_.running() && jobKind_ == JobKind::Start;
+    if (starting) job_.finish(true);
+    if (starting || !appWorksOffFrame(app_) || cube_.shape.values() == 0) {
+        loadFile(path);
+        app_.notice("loaded " + path);
+        return;
+    }
+    if (path.empty()) throw Error("no file name given");
+    if (job_.running()) {
+        pendingCube_ = path;
+        return;
+    }
+    startLoad(path);
 }
 
 void SpectralDemo::onDrop(const std::string& path) {
-    job_.finish(true);
-    if (app_.attempt([&] { loadFile(path); })) app_.notice("loaded " + path);
+    app_.attempt([&] { openCube(path); });
 }
 
 void SpectralDemo::kernelsReloaded() {

@@ -5,8 +5,11 @@
 // components (GL textures through the interop path), the eigenvalue plot, the spectrum under the
 // cursor before and after denoising, and each step's time. The noise estimate, m, k and the
 // rectangle the noise comes from (Shift+drag on the left image) change live; only the steps that
-// depend on a change run again.
+// depend on a change run again. With the app's leave to work off the frame (app.off-frame) those
+// steps, and a new cube's load and first MNF, run as the lab's background job (work.cpp) while the
+// frames keep showing the previous result.
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,7 +22,9 @@
 #include "compute/core/cl.hpp"
 #include "compute/interop/interop_path.hpp"
 #include "compute/spectral/cube.hpp"
+#include "compute/spectral/io/envi_file.hpp"
 #include "compute/spectral/io/envi_header.hpp"
+#include "compute/spectral/mnf.hpp"
 
 namespace clviz {
 
@@ -56,15 +61,54 @@ class SpectralDemo final : public Demo {
     // Off the frame (AppServices::workOffFrame), init starts the lab as a job: the generated
     // cube, the kernel builds and the first MNF, while frames show this line ("Starting the
     // spectral lab: computing the MNF statistics (3 of 6)"); "" once it is done or without one.
+    // Later a change of the noise estimate, rectangle, m, k or the bands shown runs its steps as
+    // a job ("Recomputing the MNF: ... (k of n)"), and so does a new cube ("Loading ...").
     std::string progressLine() const { return job_.progressLine(); }
+    // The settings the shown result was computed with (what the pictures and plots show while a
+    // recompute runs); m is 0 before the first result.
+    struct Shown {
+        MnfStatisticsResult result;
+        MnfTimings timings;
+        NoiseEstimate noise = NoiseEstimate::Diff;
+        CubeRect noiseRect;
+        int m = 0, k = 0;
+        std::vector<int> bands;  // rows of the denoised buffer
+    };
+    const Shown& shown() const { return shown_; }
 
   private:
     // Each throws clviz::Error, leaving the cube in use, when it cannot.
     void loadFile(const std::string& path);
     void useCube(Cube cube, EnviHeader meta, const std::string& label);
     void loadDefault();
-    // Off the frame: loadDefault() and the first compute() as a job (app/spectral/demo.cpp).
+    // Off the frame (work.cpp): loadDefault() and the first compute() as a job; a file's load
+    // and first MNF the same way; the steps a change made stale (compute() runs them inside the
+    // frame without the app's leave).
     void startOffFrame();
+    // A cube asked for (--set cube, Open, a drop): inside the call without the app's leave or
+    // during the start, else a job (after the one that runs: the latest asked for wins).
+    void openCube(const std::string& path);
+    void startLoad(const std::string& path);
+    enum class JobKind { Start, Load, Recompute };
+    // The start's and a file's job: `source` makes the cube on the worker.
+    void startCubeJob(JobKind kind, const std::string& label, std::function<EnviCube()> source);
+
+    // The steps a change made stale and the settings they run with, taken when they start.
+    struct Steps {
+        bool stats = false, transform = false, denoise = false;
+        NoiseEstimate noise = NoiseEstimate::Diff;
+        CubeRect noiseRect;
+        int vectors = 0, m = 0, k = 0;
+        std::vector<int> bands;
+    };
+    // Runs `steps` on `mnf` (any thread, reporting to `progress` when given); throws clviz::Error.
+    static void runSteps(SpectralMnf& mnf, const Steps& steps, JobProgress* progress);
+    bool needsCompute() const;
+    Steps takeStaleSteps();  // and clears the flags: a change while they run sets them again
+    void startRecompute();
+    // On the frame's thread once `steps` ran on mnf_: shown_ and the denoise matrix.
+    void adoptSteps(const Steps& steps);
+    void stepsFailed(const std::string& why);
     // useCube() after the cube was uploaded to mnf_: textures, stretch, controls, stale steps.
     void adoptCube(Cube cube, EnviHeader meta, const std::string& label);
     void checkTextureSize(const CubeShape& shape, const std::string& label) const;
@@ -106,6 +150,7 @@ class SpectralDemo final : public Demo {
     SpectralControls controls_;
     bool statsStale_ = true, transformStale_ = true, denoiseStale_ = true, picturesStale_ = true;
     std::string runError_;
+    Shown shown_;
     std::vector<double> denoiseMatrix_;  // D_k for the spectrum plot (host)
     double pictureMs_ = 0, transferMs_ = 0;
 
@@ -119,7 +164,9 @@ class SpectralDemo final : public Demo {
         bool lab = true, images = true, eigen = true, spectrum = true, timings = true;
     } panels_;
     PanelStacks stacks_;
-    DemoJob job_;  // last: destroyed (cancelled, joined) before what its work uses
+    JobKind jobKind_ = JobKind::Start;
+    std::string pendingCube_;  // asked for while a job ran: loaded after it (the latest wins)
+    DemoJob job_;              // last: destroyed (cancelled, joined) before what its work uses
 };
 
 }  // namespace clviz

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "app/gui/layout.hpp"
 #include "app/spectral/demo.hpp"
 #include "compute/interop/texture_share.hpp"
 #include "compute/spectral/mnf.hpp"
@@ -56,8 +57,7 @@ void SpectralDemo::labPanel() {
     ImGui::InputText("##cube", loadField_.data(), loadField_.size());
     ImGui::SameLine();
     if (ImGui::Button("Open")) {
-        if (app_.attempt([&] { loadFile(loadField_.data()); }))
-            app_.notice(std::string("loaded ") + loadField_.data());
+        app_.attempt([&] { openCube(loadField_.data()); });
     }
     ImGui::InputText("##save", saveField_.data(), saveField_.size());
     ImGui::SameLine();
@@ -128,10 +128,14 @@ void SpectralDemo::labPanel() {
         if (ImGui::SmallButton("whole cube")) apply("noise-rect", "all");
     }
     ImGui::TextDisabled("Shift+drag on the left image: noise rectangle");
-    if (!runError_.empty())
+    if (job_.running()) {  // a recompute or a load: the panels show the previous result
+        ImGui::TextColored(ImVec4(1, 0.85f, 0.3f, 1), "%s", progressLine().c_str());
+        noteGuiItem("##spectral-job/text");
+    } else if (!runError_.empty()) {
         ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", runError_.c_str());
-    else if (mnf_ && mnf_->result().basis.bands > 0)
-        ImGui::Text("%d components with SNR > 10", componentsWithSnr(mnf_->result().basis, 10));
+    } else if (shown_.result.basis.bands > 0) {
+        ImGui::Text("%d components with SNR > 10", componentsWithSnr(shown_.result.basis, 10));
+    }
     ImGui::End();
 }
 
@@ -172,7 +176,10 @@ void SpectralDemo::imagesWindow() {
     ImGui::EndGroup();
     ImGui::SameLine(0, gap);
     ImGui::BeginGroup();
-    ImGui::Text("denoised, k = %d", keepK());
+    if (shown_.m > 0)
+        ImGui::Text("denoised, k = %d", shown_.k);
+    else
+        ImGui::TextUnformatted("denoised: no MNF yet");
     if (runError_.empty())
         ImGui::Image((ImTextureID)(intptr_t)denoised_->texture(), size);
     else
@@ -228,13 +235,13 @@ void SpectralDemo::eigenvaluePanel() {
         ImGui::End();
         return;
     }
-    const bool have = mnf_ && runError_.empty() && mnf_->result().basis.bands > 0;
+    const bool have = runError_.empty() && shown_.result.basis.bands > 0;
     if (!have) {
         ImGui::TextUnformatted("no MNF yet");
         ImGui::End();
         return;
     }
-    const std::vector<double>& ev = mnf_->result().basis.eigenvalues;
+    const std::vector<double>& ev = shown_.result.basis.eigenvalues;
     const int n = int(ev.size()), m = componentsM();
     ImGui::TextWrapped("lambda = 1 + SNR (log scale); red: noise floor 1; green: the cut at m = %d",
                        m);
@@ -294,10 +301,10 @@ void SpectralDemo::spectrumPanel() {
     std::vector<double> orig(B), den;
     for (int b = 0; b < B; ++b)
         orig[b] = cube_.at(px[1], px[0], b);
-    const bool haveDenoised = runError_.empty() && int(denoiseMatrix_.size()) == B * B && mnf_ &&
-                              int(mnf_->result().mean.size()) == B;
+    const bool haveDenoised = runError_.empty() && int(denoiseMatrix_.size()) == B * B &&
+                              int(shown_.result.mean.size()) == B;
     if (haveDenoised) {
-        const std::vector<double>& mu = mnf_->result().mean;
+        const std::vector<double>& mu = shown_.result.mean;
         den.assign(mu.begin(), mu.end());
         for (int j = 0; j < B; ++j) {
             const double c = orig[j] - mu[j];
@@ -309,7 +316,10 @@ void SpectralDemo::spectrumPanel() {
                 cursorPixel_ ? "" : " (the centre: hover the image)");
     ImGui::TextColored(ImColor(kOriginal), "original");
     ImGui::SameLine();
-    ImGui::TextColored(ImColor(kDenoised), "denoised, k = %d", keepK());
+    if (shown_.m > 0)
+        ImGui::TextColored(ImColor(kDenoised), "denoised, k = %d", shown_.k);
+    else
+        ImGui::TextColored(ImColor(kDenoised), "denoised: no MNF yet");
     const ImVec2 size(ImGui::GetContentRegionAvail().x, 120);
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("spectrum plot", size);
@@ -353,7 +363,7 @@ void SpectralDemo::timingsPanel() {
         ImGui::End();
         return;
     }
-    const MnfTimings& t = mnf_->timings();
+    const MnfTimings& t = shown_.timings;
     const struct {
         const char* name;
         double ms;
@@ -380,7 +390,9 @@ void SpectralDemo::timingsPanel() {
 
 void SpectralDemo::gui(const FrameInfo& frame) {
     demoMenu();
-    if (job_.running()) {  // the panels read the cube and the MNF, which the start is making
+    // The panels read the cube and the MNF, which the start is making. A recompute or a load
+    // leaves the shown ones alone: the panels stay, with its progress line in the lab panel.
+    if (job_.running() && jobKind_ == JobKind::Start) {
         drawJobProgress(frame, "##spectral-progress", progressLine(),
                         "the lab comes up when this is done; a first build takes longest");
         return;

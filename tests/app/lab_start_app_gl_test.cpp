@@ -1,5 +1,5 @@
 // End to end under Xvfb: the real viewer (runApp, as `clviz` runs it) on the labs whose start runs
-// off the frame for long enough to be seen (issue 27).
+// off the frame for long enough to be seen (issue 27), and the spectral lab's recompute (issue 30).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -44,6 +44,35 @@ TEST_P(LabStartApp, FramesGoOnDuringTheStartAndTheEndCancelsIt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Labs, LabStartApp, ::testing::Values("linalg", "spectral"));
+
+// Issue 30: after the start, a new noise estimate (frame 1: the setting waits for the start)
+// recomputes the spectral lab's MNF as its job while frames go on: frame 3's layout shows the
+// job's line in the lab panel. The run's end at frame 5 cancels it, and the app exits with 0.
+TEST(SpectralRecomputeApp, FramesGoOnDuringARecomputeAndTheEndCancelsIt) {
+    const fs::path layout = fs::temp_directory_path() /
+                            ("clviz-spectral-recompute-" + std::to_string(::getpid()) + ".txt");
+    fs::remove(layout);
+    const int status =
+        runApp({"--demo", "spectral", "--width", "1280", "--height", "720", "--vsync", "off",
+                "--frames", "5", "--set", "app.off-frame=on", "--set-at", "1:noise=median3",
+                "--set-at", "3:app.layout=" + layout.string()});
+    ASSERT_EQ(status, 0);
+    std::ifstream in(layout);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("##spectral-job/text"), std::string::npos)
+        << "no recompute line at frame 3:\n"
+        << text;
+    fs::remove(layout);
+}
+
+// --cube FILE is read while the lab's start is waited for, off the frame too: a file that cannot be
+// read ends the run with its reason and exit status 2, as it does headless.
+TEST(SpectralRecomputeApp, ABadCubeAtTheStartEndsTheRun) {
+    const int status = runApp({"--demo", "spectral", "--width", "320", "--height", "240", "--vsync",
+                               "off", "--frames", "3", "--set", "app.off-frame=on", "--cube",
+                               "/nonexistent/clviz-missing.hdr"});
+    EXPECT_EQ(status, 2);
+}
 
 }  // namespace
 }  // namespace clviz
