@@ -31,6 +31,7 @@
 #include "common/mma_fragment.clh"   // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_U8_M16N8K32
+#include "common/gram_block_pairs.clh"  // TILES, gramBlockPartner, STORE_GRAM_TILES
 
 #ifdef ADD_IN_PLACE
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -39,7 +40,6 @@
 #define KS 64                          // samples per stage
 #define ROWS (NB * 32)                 // rows held (bands rounded up to whole blocks)
 #define NT (NB * 32)                   // work-items: one warp per row block
-#define TILES (NB / 2 + 1)             // blocks per warp (for an even NB, half the warps have one less)
 #ifndef SPLIT
 #define SPLIT 1
 #endif
@@ -48,15 +48,6 @@
 #define TILES_MAY_BE_ABSENT (NB % 2 == 0 || SPLIT > 1)
 #define STAGE_UINT4 (ROWS * KS / 16)   // one stage: ROWS rows of four uint4
 
-#if STAGES == 2
-#define WAIT_FOR_OLDEST_STAGE() CP_ASYNC_WAIT(0)
-#elif STAGES == 3
-#define WAIT_FOR_OLDEST_STAGE() CP_ASYNC_WAIT(1)
-#elif STAGES == 4
-#define WAIT_FOR_OLDEST_STAGE() CP_ASYNC_WAIT(2)
-#else
-#error STAGES must be 2, 3 or 4
-#endif
 
 // The stage of samples [s, s + KS) of the chunk ending at s1: work-item tid copies column chunk
 // tid % 4 of rows tid / 4 + 8 NB q; rows past `bands` and samples past s1 are zero-filled.
@@ -95,9 +86,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     int partner[TPS];  // the column block of each of this group's tiles of the warp (-1: none)
 #pragma unroll
     for (int d = 0; d < TPS; ++d) {
-        const int e = firstTile + d;  // the tile among the warp's TILES
-        partner[d] =
-            e >= TILES || (NB % 2 == 0 && e == NB / 2 && w >= NB / 2) ? -1 : (w + e) % NB;
+        partner[d] = gramBlockPartner(w, firstTile + d);  // firstTile + d: among the warp's TILES
     }
 
     uint acc[TPS][2][4][4];
@@ -234,23 +223,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     __global uint* out = partial + (size_t)chunk * bands * bands;
     __global uint* outSums = partialSums + (size_t)chunk * bands;
 #endif
-#pragma unroll
-    for (int d = 0; d < TPS; ++d) {
-        if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
-        const bool transposed = partner[d] < w;  // the upper block is (partner, w)
-#pragma unroll
-        for (int a = 0; a < 2; ++a)
-#pragma unroll
-            for (int b = 0; b < 4; ++b)
-#pragma unroll
-                for (int q = 0; q < 4; ++q) {
-                    const int i = mmaAccRow(w * 32 + a * 16, g, q);
-                    const int j = mmaAccCol(partner[d] * 32 + b * 8, t, q);
-                    if (i < bands && j < bands)
-                        STORE(out + (transposed ? (size_t)j * bands + i : (size_t)i * bands + j),
-                              acc[d][a][b][q]);
-                }
-    }
+    STORE_GRAM_TILES(STORE, out, acc, partner, TPS, w, g, t, bands)
     if (t == 0 && rowSums)  // ones[a][0] (row g) and ones[a][2] (row g + 8): every column holds the sum
 #pragma unroll
         for (int a = 0; a < 2; ++a)

@@ -20,21 +20,14 @@
 #include "common/mma_fragment.clh"   // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16_bytes, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_U8_M16N8K32
+#include "common/gram_block_pairs.clh"  // TILES, gramBlockPartner, STORE_GRAM_TILES
 
 #define KS 32                       // samples per stage
 #define ROWS (NB * 32)              // rows held of X and of Y (bands rounded up to whole blocks)
 #define NT (NB * 32)                // work-items: one warp per row block
-#define TILES (NB / 2 + 1)          // blocks per warp (for an even NB, half the warps have one less)
 #define TILES_MAY_BE_ABSENT (NB % 2 == 0)
 #define STAGE_UINT4 (4 * ROWS)      // X's rows (2 uint4 each), then Y's
 
-#if STAGES == 2
-#define WAIT_FOR_OLDEST_STAGE() CP_ASYNC_WAIT(0)
-#elif STAGES == 3
-#define WAIT_FOR_OLDEST_STAGE() CP_ASYNC_WAIT(1)
-#else
-#error STAGES must be 2 or 3
-#endif
 
 // Samples [s, s + KS) of X's and Y's rows into a stage: copy c = tid + q NT, q < 2 for X, else Y,
 // its row c / 2 and half c % 2; rows past `bands` and samples past s1 are zero-filled.
@@ -69,7 +62,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void noise_diff_cross(
     int partner[TILES];
 #pragma unroll
     for (int d = 0; d < TILES; ++d)
-        partner[d] = (NB % 2 == 0 && d == NB / 2 && w >= NB / 2) ? -1 : (w + d) % NB;
+        partner[d] = gramBlockPartner(w, d);
 
     uint acc[TILES][2][4][4];
     uint sumX[2][4], sumY[2][4];  // row sums of X and Y (columns all alike)
@@ -190,23 +183,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void noise_diff_cross(
     CP_ASYNC_WAIT(0);
 
     __global uint* out = partial + (size_t)chunk * bands * bands;
-#pragma unroll
-    for (int d = 0; d < TILES; ++d) {
-        if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
-        const bool transposed = partner[d] < w;  // the upper block is (partner, w)
-#pragma unroll
-        for (int a = 0; a < 2; ++a)
-#pragma unroll
-            for (int b = 0; b < 4; ++b)
-#pragma unroll
-                for (int q = 0; q < 4; ++q) {
-                    const int i = mmaAccRow(w * 32 + a * 16, g, q);
-                    const int j = mmaAccCol(partner[d] * 32 + b * 8, t, q);
-                    if (i < bands && j < bands)
-                        out[transposed ? (size_t)j * bands + i : (size_t)i * bands + j] =
-                            acc[d][a][b][q];
-                }
-    }
+    STORE_GRAM_TILES(GRAM_STORE, out, acc, partner, TILES, w, g, t, bands)
     if (t == 0)  // [a][0] (row g) and [a][2] (row g + 8): every column holds the sum
 #pragma unroll
         for (int a = 0; a < 2; ++a)
