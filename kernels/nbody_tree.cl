@@ -226,6 +226,36 @@ static inline uint digitStart(const uint4 all, const uint d) {
     return words + (((w * 0x01010101u) >> b) & 255u) - ((w >> b) & 255u);
 }
 
+// Where this work-item's key goes among the chunk's valid keys sorted stably by the 4-bit `nib`:
+// a work-group scan of one-hot digit counters (16 fields of 8 bits in a uint4) ranks the key among
+// the chunk's keys with the same digit. radix_scatter runs it once a chunk, radix_scatter8 twice.
+// Every work-item of the group calls it (it holds barriers); afterwards scan[SORT_WG - 1] holds
+// the chunk's packed counts until the caller's next barrier.
+static inline uint nibbleSlot(const uint nib, const bool valid, __local uint4* scan, const int lid) {
+    const uint one = valid ? 1u << (8 * (nib & 3)) : 0u;
+    uint4 mine = (uint4)(0);
+    if ((nib >> 2) == 0) mine.s0 = one;
+    else if ((nib >> 2) == 1) mine.s1 = one;
+    else if ((nib >> 2) == 2) mine.s2 = one;
+    else mine.s3 = one;
+    barrier(CLK_LOCAL_MEM_FENCE);  // scan[] and the caller's chunk buffers free
+    scan[lid] = mine;
+    for (int d = 1; d < SORT_WG; d <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint4 add = lid >= d ? scan[lid - d] : (uint4)(0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        scan[lid] += add;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const uint4 all = scan[SORT_WG - 1];
+    const uint4 before = scan[lid] - mine;
+    const uint word = (nib >> 2) == 0 ? before.s0
+                    : (nib >> 2) == 1 ? before.s1
+                    : (nib >> 2) == 2 ? before.s2
+                                      : before.s3;
+    return digitStart(all, nib) + ((word >> (8 * (nib & 3))) & 255u);
+}
+
 // Moves each key to its slot. The tile is walked in chunks of SORT_WG keys in order; inside a
 // chunk a work-group scan of one-hot digit counters (16 fields of 8 bits in a uint4) ranks each key
 // among the chunk's keys with the same digit, which keeps the sort stable. The chunk is then
@@ -254,31 +284,10 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
             nextKey = keysIn[i + SORT_WG];
             nextVal = valsIn[i + SORT_WG];
         }
-        const uint digit = (uint)(key >> shift) & 15u;
-        const uint one = valid ? 1u << (8 * (digit & 3)) : 0u;
-        uint4 mine = (uint4)(0);
-        if ((digit >> 2) == 0) mine.s0 = one;
-        else if ((digit >> 2) == 1) mine.s1 = one;
-        else if ((digit >> 2) == 2) mine.s2 = one;
-        else mine.s3 = one;
-        barrier(CLK_LOCAL_MEM_FENCE);  // base[] updated, scan[] and byDigit*[] free
-        scan[lid] = mine;
-        for (int d = 1; d < SORT_WG; d <<= 1) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const uint4 add = lid >= d ? scan[lid - d] : (uint4)(0);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            scan[lid] += add;
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
+        // Its first barrier also waits for base[]'s update and frees byDigit*[].
+        const uint at = nibbleSlot((uint)(key >> shift) & 15u, valid, scan, lid);
         const uint4 all = scan[SORT_WG - 1];
-        const uint4 before = scan[lid] - mine;
-        const uint word = (digit >> 2) == 0 ? before.s0
-                        : (digit >> 2) == 1 ? before.s1
-                        : (digit >> 2) == 2 ? before.s2
-                                            : before.s3;
-        const uint rank = (word >> (8 * (digit & 3))) & 255u;
         if (valid) {
-            const uint at = digitStart(all, digit) + rank;
             byDigitKey[at] = key;
             byDigitVal[at] = val;
         }
@@ -360,34 +369,6 @@ __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan_di
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) counts[256 * tiles + digit] = carry;
-}
-
-// Where this work-item's key goes among the chunk's valid keys sorted stably by the 4-bit `nib`:
-// the scan of one-hot counters of radix_scatter, as a function so that radix_scatter8 runs it
-// twice. Every work-item of the group calls it (it holds barriers).
-static inline uint nibbleSlot(const uint nib, const bool valid, __local uint4* scan, const int lid) {
-    const uint one = valid ? 1u << (8 * (nib & 3)) : 0u;
-    uint4 mine = (uint4)(0);
-    if ((nib >> 2) == 0) mine.s0 = one;
-    else if ((nib >> 2) == 1) mine.s1 = one;
-    else if ((nib >> 2) == 2) mine.s2 = one;
-    else mine.s3 = one;
-    barrier(CLK_LOCAL_MEM_FENCE);  // scan[] and the caller's chunk buffers free
-    scan[lid] = mine;
-    for (int d = 1; d < SORT_WG; d <<= 1) {
-        barrier(CLK_LOCAL_MEM_FENCE);
-        const uint4 add = lid >= d ? scan[lid - d] : (uint4)(0);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        scan[lid] += add;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const uint4 all = scan[SORT_WG - 1];
-    const uint4 before = scan[lid] - mine;
-    const uint word = (nib >> 2) == 0 ? before.s0
-                    : (nib >> 2) == 1 ? before.s1
-                    : (nib >> 2) == 2 ? before.s2
-                                      : before.s3;
-    return digitStart(all, nib) + ((word >> (8 * (nib & 3))) & 255u);
 }
 
 // radix_scatter with 8-bit digits. Each chunk is sorted by its digit in local memory with two
