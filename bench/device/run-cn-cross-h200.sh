@@ -9,9 +9,7 @@ set -u
 C=${C:-.carry-cn-cross}
 R=${OUT:-/tmp/cn-cross-out}
 mkdir -p "$R" /tmp/bench-libs
-tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
-export LD_LIBRARY_PATH=/tmp/bench-libs
-command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+source "$(dirname "$0")/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
 { date -u; cat "$C/commit.txt" 2>/dev/null
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
   lscpu | grep -E "^CPU\(s\)|Model name|MHz"; uptime; } >"$R/card.txt" 2>&1

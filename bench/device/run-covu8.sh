@@ -14,13 +14,9 @@ R=/tmp/covu8
 rm -rf "$R" /tmp/xdg-*  # a machine kept warm from an earlier call still holds its files
 mkdir -p "$R" /tmp/bench-libs
 trap 'tar czf "${OUT:-/tmp}/covu8.tgz" -C "$R" .' EXIT
-tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
-export LD_LIBRARY_PATH=/tmp/bench-libs
+source "$(dirname "$0")/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
 DEV=${DEV:-gpu}
-if command -v nvidia-smi >/dev/null; then
-    echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-    { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv; } | tee "$R/card.txt"
-fi
+command -v nvidia-smi >/dev/null && print_card "$R/card.txt"
 for step in "$@"; do
 case $step in
 tests)

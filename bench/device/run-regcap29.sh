@@ -15,9 +15,7 @@ C=$(cd "$C" && pwd)
 R=/tmp/regcap29
 LIMIT_S=${LIMIT_S:-45}
 mkdir -p "$R" /tmp/bench-libs /tmp/xdg/clviz/clblast
-tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
-export LD_LIBRARY_PATH=/tmp/bench-libs
-command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+source "$(dirname "$0")/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv; } \
     >"$R/card.txt" 2>&1
 cat "$R/card.txt"

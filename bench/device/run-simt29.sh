@@ -14,9 +14,7 @@ R=/tmp/simt29
 LIMIT_S=${LIMIT_S:-150}
 mkdir -p "$R" /tmp/bench-libs /tmp/xdg-new /tmp/xdg-old
 trap 'kill $CLOCKS 2>/dev/null' EXIT
-tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
-export LD_LIBRARY_PATH=/tmp/bench-libs
-command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+source "$(dirname "$0")/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
 { date -u; nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,memory.total --format=csv; } | tee "$R/card.txt"
 # The SM clock and power through the whole call (is a GEMM row clocked below the FMA probe?).
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -lms 200 >"$R/clocks.csv" 2>&1 &

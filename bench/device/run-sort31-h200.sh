@@ -15,10 +15,8 @@ R=/tmp/sort31
 rm -rf "$R"
 mkdir -p "$R" /tmp/bench-libs
 trap 'tar czf "${OUT:-/tmp}/sort31.tgz" -C "$R" .' EXIT
-tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
-export LD_LIBRARY_PATH=/tmp/bench-libs
-command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv; } | tee "$R/card.txt"
+source "$(dirname "$0")/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
+print_card "$R/card.txt"
 PROBE_SIZES=${PROBE_SIZES:-1048576 16777216}
 PROBE_CONFIGS=${PROBE_CONFIGS:-128:1:4:512:0.5:2048:4 128:1:4:512:0.5:2048:8}
 AB_SIZES=${AB_SIZES:-1m,16m}

@@ -15,10 +15,8 @@ R=/tmp/tc29
 rm -rf "$R" /tmp/xdg-*  # a machine kept warm from an earlier call still holds its files
 mkdir -p "$R" /tmp/bench-libs
 trap 'tar czf "${OUT:-/tmp}/tc29.tgz" -C "$R" .' EXIT
-tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
-export LD_LIBRARY_PATH=/tmp/bench-libs
-command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv; } | tee "$R/card.txt"
+source "$(dirname "$0")/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
+print_card "$R/card.txt"
 VARIANTS=${VARIANTS:-gemm-tf32,cov-tensor}
 SIZES=${SIZES:-4096,8192}
 for step in "$@"; do

@@ -14,11 +14,9 @@ C=${C:-.carry-tree-31}
 R=/tmp/tree31
 mkdir -p "$R" /tmp/bench-libs /tmp/xdg
 trap 'tar czf "${OUT:-/tmp}/tree31.tgz" -C "$R" .' EXIT
-tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
-export LD_LIBRARY_PATH=/tmp/bench-libs
+source "$(dirname "$0")/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
 export XDG_CACHE_HOME=/tmp/xdg  # program binaries (NVIDIA: PTX) for the SASS counts
-command -v nvidia-smi >/dev/null && echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
-{ date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv; } | tee "$R/card.txt"
+print_card "$R/card.txt"
 PROBE_SIZES=${PROBE_SIZES:-1048576 16777216}
 TREE_CONFIGS=${TREE_CONFIGS:-128:1:8:1024:0.5 128:2:8:1024:0.5 256:2:8:1024:0.5 256:2:8:512:0.5}
 THETAS=${THETAS:-0.5}
