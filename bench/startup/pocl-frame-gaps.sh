@@ -10,9 +10,7 @@
 clviz=$(realpath "${CLVIZ:-build/clviz}")
 at=${AT:-600}
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -shared -fPIC -O2 -o "$work/swap_gaps.so" "$here/swap_gaps.c" -ldl || exit 1
+source "$here/swap-gaps-env.sh"  # $work, $work/swap_gaps.so, machine_state
 run() { # label seconds settings...
     local label=$1 seconds=$2
     shift 2

@@ -8,12 +8,8 @@
 clviz=$(realpath "${CLVIZ:-build/clviz}")
 seconds=${SECONDS_PER_RUN:-15}
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -shared -fPIC -O2 -o "$work/swap_gaps.so" "$here/swap_gaps.c" -ldl || exit 1
-date -u
-nproc
-uptime
+source "$here/swap-gaps-env.sh"  # $work, $work/swap_gaps.so, machine_state
+machine_state
 demos=("$@")
 [ ${#demos[@]} -eq 0 ] && demos=(spectral linalg image)
 for demo in "${demos[@]}"; do

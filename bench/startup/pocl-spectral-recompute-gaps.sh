@@ -12,12 +12,8 @@ clviz=$(realpath "${CLVIZ:-build/clviz}")
 seconds=${SECONDS_PER_RUN:-20}
 frame=${FRAME:-3000}
 here=$(cd "$(dirname "$0")" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -shared -fPIC -O2 -o "$work/swap_gaps.so" "$here/swap_gaps.c" -ldl || exit 1
-date -u
-nproc
-uptime
+source "$here/swap-gaps-env.sh"  # $work, $work/swap_gaps.so, machine_state
+machine_state
 mkdir -p "$work/cache/pocl"
 run() {  # binary, mode, noise: one line of swap_gaps output
     XDG_CACHE_HOME=$work/cache POCL_CACHE_DIR=$work/cache/pocl LD_PRELOAD=$work/swap_gaps.so \
