@@ -278,19 +278,19 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
         gramKernel = kernels_.get("covariance.cl", "cov_gram_u8_mma", options, &ptx_);
         global = cl::NDRange(pairCount * 128, p.chunks);
         local = cl::NDRange(128, 1);
+        setGramArgs(gramKernel, bands, pitch, samples, p, x, job.noMu, job.pairs, job.partial,
+                    job.partialSums);
     } else {
         gramKernel = kernels_.get("covariance.cl", "cov_gram_tiled",
                                   " -DU8 -DTILE=" + std::to_string(kTile));
         global = cl::NDRange(pairCount * 16, std::size_t(p.chunks) * 16);
         local = cl::NDRange(16, 16);
-    }
-    if (stagedStages < 2 || variant != CovarianceVariant::Tensor)
         setGramArgs(gramKernel, bands, pitch, samples, p, x, job.noMu, job.pairs, job.partial,
                     job.partialSums);
-    if (addInPlace)
-        q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &job.last);
-    else
-        q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr, &job.first);
+    }
+    // Added in place, the kernel is the product's last command (the fills were its first).
+    q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr,
+                           addInPlace ? &job.last : &job.first);
 }
 
 GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms) {
