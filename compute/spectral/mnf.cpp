@@ -33,26 +33,6 @@ std::string inType(bool u8) {
 
 }  // namespace
 
-std::vector<double> noiseFromStackedGram(const GramU8& g, int bands, std::int64_t n) {
-    // Rows i < B are Xa, rows B + i are Xb. With N = Xa - Xb:
-    //   sum N_i N_j = Gaa_ij - Gab_ij - Gba_ij + Gbb_ij,   sum N_i = sa_i - sb_i,
-    //   cov_ij = (n sum N_i N_j - sum N_i sum N_j) / (n (n - 1)).
-    // Each Gram entry is at most 65025 n < 2^47 for n <= 2^31, so their sum fits 64 bits; n times
-    // it and the product of two sums (each below 255 n) need up to 2^78: 128-bit integers.
-    const std::size_t B = std::size_t(bands), W = 2 * B;
-    std::vector<double> cov(B * B);
-    const double denom = double(n) * double(n - 1);
-    for (std::size_t i = 0; i < B; ++i)
-        for (std::size_t j = i; j < B; ++j) {
-            const std::int64_t gnn = g.gram[i * W + j] - g.gram[i * W + B + j] -
-                                     g.gram[(B + i) * W + j] + g.gram[(B + i) * W + B + j];
-            const std::int64_t si = g.sums[i] - g.sums[B + i], sj = g.sums[j] - g.sums[B + j];
-            const __int128 num = __int128(n) * gnn - __int128(si) * sj;
-            cov[i * B + j] = cov[j * B + i] = double(num) / denom;
-        }
-    return cov;
-}
-
 SpectralMnf::SpectralMnf(ComputeContext& cc)
     : cc_(cc), covariance_(std::make_unique<Covariance>(cc)), noiseDiff_(cc), reduce_(cc) {}
 

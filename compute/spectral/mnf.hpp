@@ -36,11 +36,6 @@ namespace clviz {
 
 class ComputeContext;
 
-// C_N of noise=diff (before the 1/2) from the integer Gram matrix of the stacked windows
-// [Xa; Xb] (2 bands rows): exact integer numerator, one rounding. The host reference of the tests
-// (run() folds the same sums on the device: noise_diff_gram.hpp).
-std::vector<double> noiseFromStackedGram(const GramU8& gram, int bands, std::int64_t n);
-
 // Milliseconds per step: device time from profiling events, except eigen (host wall time).
 struct MnfTimings {
     double filterMs = 0, noiseCovMs = 0, dataCovMs = 0, eigenMs = 0, transformMs = 0;
