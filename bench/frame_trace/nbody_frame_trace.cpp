@@ -20,6 +20,7 @@
 #include <numeric>
 #include <string>
 
+#include "common/elapsed.hpp"
 #include "common/error.hpp"
 #include "common/frame_trace.hpp"
 #include "compute/core/compute_context.hpp"
@@ -38,10 +39,6 @@ constexpr double kSliceShare = 0.25;
 constexpr double kFirstSliceBudgetMs = 2.0;
 constexpr double kAccuracyEverySeconds = 3;
 constexpr std::size_t kMeanFrames = 60;  // the rolling mean the slice budget is taken from
-
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 int usage() {
     std::fprintf(stderr,

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "common/elapsed.hpp"
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/device_select.hpp"
@@ -20,14 +21,6 @@
 
 using namespace clviz;
 using Clock = std::chrono::steady_clock;
-
-namespace {
-
-double msSince(Clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     const auto start = Clock::now();

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/elapsed.hpp"
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
@@ -13,10 +14,6 @@ namespace clviz {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 }  // namespace
 

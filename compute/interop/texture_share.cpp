@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "common/elapsed.hpp"
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
@@ -18,10 +19,6 @@ namespace clviz {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 void drainGlErrors() {
     for (int guard = 0; guard < 32 && glGetError() != GL_NO_ERROR; ++guard) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <chrono>
 
+#include "common/elapsed.hpp"
 #include "common/error.hpp"
 #include "common/parse.hpp"
 #include "compute/core/compute_context.hpp"
@@ -22,10 +23,6 @@ constexpr std::size_t kProjectGroup = 256;
 constexpr std::size_t kProjectPixels = 4;
 // Bytes the cube buffer has past its last band (see upload()).
 constexpr std::size_t kCubeSlack = 32;
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 std::string inType(bool u8) {
     return u8 ? "-DIN_T=uchar -DIN_T4=uchar4" : "-DIN_T=float -DIN_T4=float4";

@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "common/elapsed.hpp"
 #include "common/error.hpp"
 
 // OpenBLAS's thread control (libopenblas, which clviz_spectral_data links; declared here rather
@@ -84,10 +85,6 @@ MnfBasis solveAll(const std::vector<double>& noiseCov, const std::vector<double>
         copySigned(a.data() + src * B, B, basis.transform.data() + j * B);
     }
     return basis;
-}
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // The helper threads the eigenvectors are split over: one per five wanted vectors (fewer is not

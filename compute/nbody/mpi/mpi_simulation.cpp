@@ -7,6 +7,7 @@
 #include <functional>
 #include <iterator>
 
+#include "common/elapsed.hpp"
 #include "common/error.hpp"
 #include "common/parallel_copy.hpp"
 #include "compute/core/cl_boundary.hpp"
@@ -17,12 +18,6 @@
 #include "compute/nbody/multi/shared_forces.hpp"
 
 namespace clviz {
-
-namespace {
-double msSince(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-}  // namespace
 
 const char* mpiExchangeName(MpiExchange e) {
     switch (e) {

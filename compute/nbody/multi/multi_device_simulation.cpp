@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 
+#include "common/elapsed.hpp"
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
@@ -53,12 +54,6 @@ struct NbodyMultiDevice::Staging {
     }
     char* half(int parity) { return host + (parity ? halfBytes : 0); }
 };
-
-namespace {
-double msSince(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-}  // namespace
 
 NbodyMultiDevice::NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
                                    NbodyEnvironment env)
