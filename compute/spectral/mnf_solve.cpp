@@ -95,14 +95,28 @@ int vectorThreads(int vectors) {
     return std::clamp(vectors / 5, 1, std::max(1, std::min(4, cores - 1)));
 }
 
-// The wanted eigenvectors of group [first, first + count) of the ascending wanted eigenvalues
-// `w`, into columns of `z` (B x count, column-major): inverse iteration on the tridiagonal form
-// (d, e), then back through the Householder reflections (a, tau: dormtr) and U (dtrtrs).
-// Returns 0, or the LAPACK routine that failed and its info.
+// No routine where a step succeeded; else the LAPACK routine that failed and its info.
 struct GroupFailure {
     const char* routine = nullptr;
     lapack_int info = 0;
 };
+
+// The tridiagonal problem's eigenvectors z (B x count) back to the MNF basis: through the
+// Householder reflections (dormtr), then U (dtrtrs: T = U^-1 Z).
+GroupFailure backTransform(int bands, int count, const std::vector<double>& a,
+                           const std::vector<double>& tau, const std::vector<double>& u,
+                           double* z) {
+    lapack_int info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, count, a.data(), bands,
+                                     tau.data(), z, bands);
+    if (info != 0) return {"dormtr", info};
+    info = LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', bands, count, u.data(), bands, z, bands);
+    if (info != 0) return {"dtrtrs", info};
+    return {};
+}
+
+// The wanted eigenvectors of group [first, first + count) of the ascending wanted eigenvalues
+// `w`, into columns of `z` (B x count, column-major): inverse iteration on the tridiagonal form
+// (d, e), then backTransform.
 GroupFailure solveGroup(int bands, const std::vector<double>& d, const std::vector<double>& e,
                         const double* w, int count, const std::vector<double>& a,
                         const std::vector<double>& tau, const std::vector<double>& u, double* z) {
@@ -116,12 +130,7 @@ GroupFailure solveGroup(int bands, const std::vector<double>& d, const std::vect
         LAPACKE_dstein_work(LAPACK_COL_MAJOR, bands, d.data(), e.data(), count, w, iblock.data(),
                             isplit.data(), z, bands, work.data(), iwork.data(), ifail.data());
     if (info != 0) return {"dstein", info};
-    info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, count, a.data(), bands,
-                          tau.data(), z, bands);
-    if (info != 0) return {"dormtr", info};
-    info = LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', bands, count, u.data(), bands, z, bands);
-    if (info != 0) return {"dtrtrs", info};
-    return {};
+    return backTransform(bands, count, a, tau, u, z);
 }
 
 // Cosine above which two eigenvectors from different MRRR calls count as not orthogonal (each
@@ -210,15 +219,7 @@ MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<dou
         // turns for their BLAS work, a small share of theirs (dstemr, the most, runs at once).
         static std::mutex blasTurn;
         const std::lock_guard turn(blasTurn);
-        info = LAPACKE_dormtr(LAPACK_COL_MAJOR, 'L', 'U', 'N', bands, count, a.data(), bands,
-                              tau.data(), zg, bands);
-        if (info != 0) {
-            failures[g] = {"dormtr", info};
-            return;
-        }
-        info = LAPACKE_dtrtrs(LAPACK_COL_MAJOR, 'U', 'N', 'N', bands, count, u.data(), bands, zg,
-                              bands);
-        if (info != 0) failures[g] = {"dtrtrs", info};
+        failures[g] = backTransform(bands, count, a, tau, u, zg);
     };
     std::vector<std::thread> helpers;
     struct Release {
