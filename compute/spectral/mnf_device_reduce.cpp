@@ -44,9 +44,15 @@ void MnfDeviceReduce::reduce(const std::vector<double>& u, std::vector<double>& 
         w_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bytes);
         capacity_ = count;
     }
-    // Non-blocking writes: the blocking read at the end keeps `u` and `a` alive until they ran.
-    q.enqueueWriteBuffer(u_, CL_FALSE, 0, bytes, u.data());
-    q.enqueueWriteBuffer(x_, CL_FALSE, 0, bytes, a.data());
+    // Through pinned memory: pageable transfers pass through the driver's own staging copy.
+    if (staging_.bytes() < 2 * bytes) staging_ = PinnedHostBuffer(cc_.context(), q, 2 * bytes);
+    double* stagedU = static_cast<double*>(staging_.data());
+    double* stagedA = stagedU + count;
+    std::copy(u.begin(), u.end(), stagedU);
+    std::copy(a.begin(), a.end(), stagedA);
+    // Non-blocking writes: the blocking read at the end comes after them in the queue.
+    q.enqueueWriteBuffer(u_, CL_FALSE, 0, bytes, stagedU);
+    q.enqueueWriteBuffer(x_, CL_FALSE, 0, bytes, stagedA);
     cl::Kernel k = cc_.programs().kernel("spectral_mnf_reduce.cl", "mnf_forward_solve", "");
     const std::size_t group = groupFor(cc_);
     const cl::NDRange global(n * group), local(group);
@@ -59,7 +65,8 @@ void MnfDeviceReduce::reduce(const std::vector<double>& u, std::vector<double>& 
     setArgs(k, u_, w_, x_, cl_int(bands), cl_int(bands), cl_int(1));
     k.setArg(6, cl::Local(n * sizeof(double)));
     q.enqueueNDRangeKernel(k, cl::NullRange, global, local, nullptr, &last);
-    q.enqueueReadBuffer(x_, CL_TRUE, 0, bytes, a.data());
+    q.enqueueReadBuffer(x_, CL_TRUE, 0, bytes, stagedA);
+    std::copy(stagedA, stagedA + count, a.begin());
     deviceMs_ = spanMilliseconds(first, last);
 }
 

@@ -5,6 +5,7 @@
 // replaces LAPACK's dsygst, whose time on a slow host was most of the eigen step's BLAS-3 work;
 // the host keeps the Cholesky factorisation and the tridiagonal solve.
 #include "compute/core/cl.hpp"
+#include "compute/core/pinned_host_buffer.hpp"
 
 #include <vector>
 
@@ -29,6 +30,7 @@ class MnfDeviceReduce {
   private:
     ComputeContext& cc_;
     cl::Buffer u_, x_, w_;
+    PinnedHostBuffer staging_;  // U, then C_D in and C_adj out
     std::size_t capacity_ = 0;  // doubles per buffer
     double deviceMs_ = 0;
 };
