@@ -50,9 +50,10 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
                  int repeats, const std::string& route, BenchReport& report) {
     std::vector<double> filter, cn, cd, eigen, transform, device, whole, wall;
     // The host's parts (wall time): covariances read and centred, then the eigen step's parts.
-    std::vector<double> covWall, potrf, reduce, reduceDevice, tridiagonal, values, vectors, means,
-        transformWall, queue, noiseReady, noiseCombine, dataReady, dataCentre;
+    std::vector<double> covWall, potrf, reduce, reduceDevice, tridiagonal, values, vectors, groups,
+        backTransform, means, transformWall, queue, noiseReady, noiseCombine, dataReady, dataCentre;
     int threads = 0;
+    bool inverse = false;
     for (int r = 0; r < warmup + repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         mnf.run(est, {}, kComponents);
@@ -82,9 +83,12 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
         tridiagonal.push_back(t.eigen.tridiagonalMs);
         values.push_back(t.eigen.valuesMs);
         vectors.push_back(t.eigen.vectorsMs);
+        groups.push_back(t.eigen.groupsMs);
+        backTransform.push_back(t.eigen.backTransformMs);
         means.push_back(t.meansUploadMs);
         transformWall.push_back(t.transformWallMs);
         threads = t.eigen.threads;
+        inverse = t.eigen.inverseIteration;
     }
     const std::string config = std::string("noise=") + noiseEstimateName(est) +
                                " m=" + std::to_string(kComponents) + " u8" + route;
@@ -143,10 +147,17 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
                            reduceDevice));
     report.add(makeRow("  eigen dsytrd", config, shape, tridiagonal));
     report.add(makeRow("  eigen values", config + " (all eigenvalues)", shape, values));
-    report.add(
-        makeRow("  eigen vectors",
-                config + " (dstein, dormtr, dtrtrs on " + std::to_string(threads) + " threads)",
-                shape, vectors));
+    report.add(makeRow("  eigen vectors",
+                       config + (inverse ? " (dstein after dsterf, dormtr, dtrtrs)"
+                                         : " (dstemr in " + std::to_string(threads) +
+                                               " groups beside dsterf, then dormtr, dtrtrs)"),
+                       shape, vectors));
+    if (!inverse) {
+        report.add(
+            makeRow("   MRRR groups", config + " (until the last group ended)", shape, groups));
+        report.add(makeRow("   back-transform", config + " (dormtr, dtrtrs: all columns)", shape,
+                           backTransform));
+    }
     report.add(makeRow("  means upload", config + " (host wall)", shape, means));
     BenchRow rt = makeRow("8 transform", config, shape, transform);
     rt.metrics = {{"GFLOP/s", 2.0 * kComponents * B * n / (rt.medianMs * 1e6)}};
@@ -217,14 +228,19 @@ void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchRepor
             mnf.setValueRoute(MnfValueRoute::Dqds);
             runMnfRoute(mnf, est, shape, warmup, repeats, " (all eigenvalues by dqds)", report);
             mnf.setValueRoute(MnfValueRoute::Sterf);
-            // The eigenvector groups on 1 and 2 helper threads instead of the default (4 for m =
-            // 20).
-            for (int threads : {1, 2}) {
+            // The eigenvectors by MRRR groups on helper threads beside dsterf instead of inverse
+            // iteration after it: as many groups as mnf_solve.cpp picks (4 for m = 20), then 2.
+            mnf.setVectorRoute(MnfVectorRoute::Mrrr);
+            for (int threads : {0, 2}) {
                 mnf.setVectorThreads(threads);
-                runMnfRoute(mnf, est, shape, warmup, repeats,
-                            " (eigenvectors on " + std::to_string(threads) + " threads)", report);
+                runMnfRoute(
+                    mnf, est, shape, warmup, repeats,
+                    std::string(" (eigenvectors by MRRR groups") +
+                        (threads > 0 ? " on " + std::to_string(threads) + " threads)" : ")"),
+                    report);
             }
             mnf.setVectorThreads(0);
+            mnf.setVectorRoute(MnfVectorRoute::InverseIteration);
         }
     }
     progressDone();

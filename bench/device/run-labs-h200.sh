@@ -5,7 +5,8 @@
 # Usage: C=.carry-final bench/device/run-labs-h200.sh STEP...
 #   ab      N-body and image rows, the old build and this one interleaved (two rounds each)
 #   linalg  --suite gemm --tune and --suite reduce
-#   mnf     --suite mnf (the three issue sizes), then clviz-mnf-eigen-probe if $C has it
+#   mnf     with old/clviz-bench: old and new in turn at 614x1087x224, two rounds; then --suite mnf
+#           (the three issue sizes), then clviz-mnf-eigen-probe if $C has it
 #   tests   every GPU-capable test binary found in $C (ctest names with dots as underscores)
 # Everything lands in $OUT/labs.tgz, rewritten after each step; each step's table is printed as it
 # finishes. Order the steps by importance: a call cut off keeps only the finished ones.
@@ -46,6 +47,18 @@ linalg)
     echo "reduce rc=$?"; cat "$R/reduce.txt"
     ;;
 mnf)
+    # With an old build carried: both in turn on the issue's largest cube first, two rounds.
+    if [ -x "$C/old/clviz-bench" ]; then
+        for round in 1 2; do
+            for which in old new; do
+                bin=$C/clviz-bench; [ $which = old ] && bin=$C/old/clviz-bench
+                timeout 120 "$bin" --suite mnf "${gpu[@]}" --sizes 614x1087x224 --warmup 3 \
+                    --repeats 30 >"$R/mnf-$which-$round.txt" 2>&1
+                echo "mnf $which round $round rc=$?"
+                grep -E "eigen|whole|device steps|host: 1,2,4" "$R/mnf-$which-$round.txt" | head -24
+            done
+        done
+    fi
     timeout 300 "$C/clviz-bench" --suite mnf "${gpu[@]}" --json "$R/mnf.json" --csv "$R/mnf.csv" \
         >"$R/mnf.txt" 2>"$R/mnf.err"
     echo "mnf rc=$?"; cat "$R/mnf.txt"

@@ -214,6 +214,7 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     options.noiseFactor = partial ? &factor : nullptr;
     options.valueRoute = valueRoute_;
     options.vectorThreads = vectorThreads_;
+    options.vectorRoute = vectorRoute_;
     const bool reduceOnDevice = bool(options.reduce);
     result_.basis =
         solveMnf(noise.covariance, data.covariance, B, vectors, options, &timings_.eigen);

@@ -106,6 +106,8 @@ class SpectralMnf {
     bool crossNoiseUsed() const { return crossUsed_; }
     // Helper threads for the eigenvectors (0: mnf_solve.cpp's choice).
     void setVectorThreads(int threads) { vectorThreads_ = threads; }
+    // The eigenvectors by inverse iteration after dsterf (the default) or MRRR groups beside it.
+    void setVectorRoute(MnfVectorRoute route) { vectorRoute_ = route; }
     bool deviceReduceUsed(int bands);
     // The cube on the device: band b's values from element b * bandPitch().
     const cl::Buffer& cubeBuffer() const { return cube_; }
@@ -133,6 +135,7 @@ class SpectralMnf {
     bool useCross_ = true, crossUsed_ = false;
     MnfValueRoute valueRoute_ = MnfValueRoute::Sterf;
     int vectorThreads_ = 0;
+    MnfVectorRoute vectorRoute_ = MnfVectorRoute::InverseIteration;
     MnfDeviceReduce reduce_;
 };
 

@@ -3,6 +3,7 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -153,15 +154,15 @@ double crossGroupCosine(const std::vector<double>& z, std::size_t B,
 }
 
 // Every eigenvalue but only the first `vectors` eigenvectors: C_N = U^T U (dpotrf), the standard
-// problem U^-T C_D U^-1 (dsygst or the caller's reduction), its tridiagonal form (dsytrd), then at
-// once every eigenvalue (dsterf, this thread) and the top `vectors` eigenvectors in groups on
-// helper threads (started before dsytrd, so their start-up is hidden): each group's by MRRR
-// (dstemr over its index range), back through the Householder reflections (dormtr) and U
-// (dtrtrs: T = U^-1 Z). Where the groups' eigenvectors are not orthogonal to one another (a
-// cluster of close eigenvalues split between two groups), or on request, the eigenvectors come
-// instead from inverse iteration (dstein) with dsterf's eigenvalues, in one call that
-// reorthogonalises every cluster. What dsygvd spends on the other B - vectors eigenvectors is
-// saved.
+// problem U^-T C_D U^-1 (dsygst or the caller's reduction), its tridiagonal form (dsytrd), every
+// eigenvalue (dsterf), then the top `vectors` eigenvectors by inverse iteration (dstein, one call
+// that reorthogonalises every cluster) with dsterf's eigenvalues, back through the Householder
+// reflections (dormtr) and U (dtrtrs: T = U^-1 Z). On request they come instead from MRRR in
+// groups on helper threads beside dsterf (started before dsytrd, so their start-up is hidden; each
+// group's by dstemr over its index range, the group that finishes last takes them all back),
+// with inverse iteration where the groups' eigenvectors are not orthogonal to one another (a
+// cluster of close eigenvalues split between two groups). What dsygvd spends on the other
+// B - vectors eigenvectors is saved.
 MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<double>& dataCov,
                       int bands, int vectors, const MnfSolveOptions& options, MnfSolveTimings& t) {
     const std::size_t B = std::size_t(bands), V = std::size_t(vectors);
@@ -192,58 +193,73 @@ MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<dou
     for (int g = 0; g <= groups; ++g)
         first.push_back(int(std::int64_t(vectors) * g / std::max(groups, 1)));
     std::vector<double> d(B), e(std::max<std::size_t>(B, 1)), tau(std::max<std::size_t>(B, 1));
-    std::vector<double> z(B * V), raw(B * V);  // raw: the tridiagonal problem's eigenvectors
+    std::vector<double> z(B * V);
     std::vector<GroupFailure> failures(std::size_t(groups), GroupFailure{});
+    GroupFailure backFailure;
+    // The helpers wait until `phase` says run (after dsytrd) or leave (the solve failed first).
+    enum Phase : int { kWait, kRun, kLeave };
+    int phase = kWait;
     std::mutex mutex;
-    std::condition_variable ready;
-    bool go = false, reduced = false;
+    std::condition_variable changed;
+    // The group that finishes last takes every wanted column back through the reflections and U
+    // in one dormtr + dtrtrs (as cheap for 20 columns as for 5 here), while dsterf still runs on
+    // this thread; the groups' MRRR calls run at once. Only that one thread calls into BLAS:
+    // Debian 12's OpenBLAS (0.3.21) gave wrong columns now and then when two threads ran dormtr /
+    // dtrtrs at once (9 test runs of 150, here and on the GPU host).
+    std::atomic<int> finished{0};
+    std::chrono::steady_clock::time_point released;  // set before the helpers are let go
+    bool transformed = false;
     auto runGroup = [&](int g) {
         const int count = first[g + 1] - first[g];
-        if (count == 0) return;
-        std::vector<double> dd = d, ee = e, w(B);
-        std::vector<lapack_int> support(2 * std::size_t(count));
-        lapack_int found = 0;
-        lapack_logical tryRac = 1;
-        double* zg = z.data() + std::size_t(first[g]) * B;
-        const lapack_int il = bands - vectors + 1 + first[g], iu = bands - vectors + first[g + 1];
-        lapack_int info =
-            LAPACKE_dstemr(LAPACK_COL_MAJOR, 'V', 'I', bands, dd.data(), ee.data(), 0, 0, il, iu,
-                           &found, w.data(), zg, bands, count, support.data(), &tryRac);
-        if (info != 0 || found != count) {
-            failures[g] = {"dstemr", info != 0 ? info : -1000 - found};
-            return;
+        if (count > 0) {
+            std::vector<double> dd = d, ee = e, w(B);
+            std::vector<lapack_int> support(2 * std::size_t(count));
+            lapack_int found = 0;
+            lapack_logical tryRac = 1;
+            double* zg = z.data() + std::size_t(first[g]) * B;
+            const lapack_int il = bands - vectors + 1 + first[g],
+                             iu = bands - vectors + first[g + 1];
+            const lapack_int info =
+                LAPACKE_dstemr(LAPACK_COL_MAJOR, 'V', 'I', bands, dd.data(), ee.data(), 0, 0, il,
+                               iu, &found, w.data(), zg, bands, count, support.data(), &tryRac);
+            if (info != 0 || found != count)
+                failures[g] = {"dstemr", info != 0 ? info : -1000 - found};
         }
-        std::copy(zg, zg + std::size_t(count) * B, raw.data() + std::size_t(first[g]) * B);
-        // Debian 12's OpenBLAS (0.3.21) gave wrong columns now and then when two threads ran
-        // dormtr / dtrtrs at once (9 test runs of 150 here, and on the GPU host): the groups take
-        // turns for their BLAS work, a small share of theirs (dstemr, the most, runs at once).
-        static std::mutex blasTurn;
-        const std::lock_guard turn(blasTurn);
-        failures[g] = backTransform(bands, count, a, tau, u, zg);
+        if (finished.fetch_add(1, std::memory_order_acq_rel) + 1 != groups) return;
+        const auto tb = std::chrono::steady_clock::now();
+        t.groupsMs = std::chrono::duration<double, std::milli>(tb - released).count();
+        for (const GroupFailure& f : failures)
+            if (f.routine) return;  // this thread's caller falls back to inverse iteration
+        if (groups > 1 && crossGroupCosine(z, B, first) > kCrossGroupCosine) return;
+        backFailure = backTransform(bands, vectors, a, tau, u, z.data());
+        transformed = !backFailure.routine;
+        t.backTransformMs = msSince(tb);
     };
     std::vector<std::thread> helpers;
-    struct Release {
+    struct Release {  // lets the helpers go (to leave, unless they run) and joins them
         std::mutex& m;
         std::condition_variable& cv;
-        bool& go;
+        int& phase;
         std::vector<std::thread>& helpers;
         ~Release() {
             {
                 std::lock_guard lock(m);
-                go = true;
+                if (phase == kWait) phase = kLeave;
             }
             cv.notify_all();
             for (std::thread& h : helpers)
                 h.join();
         }
-    } release{mutex, ready, go, helpers};
+    } release{mutex, changed, phase, helpers};
     for (int g = 0; g < groups; ++g)
         helpers.emplace_back([&, g] {  // OpenBLAS's thread count is global: solveMnf set it
+            int now;
             {
                 std::unique_lock lock(mutex);
-                ready.wait(lock, [&] { return go; });
+                changed.wait(lock, [&] { return phase != kWait; });
+                now = phase;
             }
-            if (reduced) runGroup(g);
+            if (now == kRun) runGroup(g);
         });
 
     t0 = std::chrono::steady_clock::now();
@@ -251,12 +267,12 @@ MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<dou
                           tau.data());
     if (info != 0) lapackFailed("dsytrd", info);
     t.tridiagonalMs = msSince(t0);
-    t0 = std::chrono::steady_clock::now();
+    t0 = released = std::chrono::steady_clock::now();
     {
         std::lock_guard lock(mutex);
-        go = reduced = true;
+        phase = kRun;
     }
-    ready.notify_all();
+    changed.notify_all();
     std::vector<double> all = d, off = e;
     if (options.valueRoute == MnfValueRoute::Dqds) {
         std::vector<double> values(B), unused(1);
@@ -275,12 +291,10 @@ MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<dou
     for (std::thread& h : helpers)
         h.join();
     helpers.clear();
-    bool ok = mrrr;
-    for (const GroupFailure& f : failures)
-        ok = ok && !f.routine;
-    if (ok && groups > 1) ok = crossGroupCosine(raw, B, first) <= kCrossGroupCosine;
+    // Helpers joined: `transformed` and `backFailure` are theirs no more.
+    if (backFailure.routine) lapackFailed(backFailure.routine, backFailure.info);
     t.threads = groups;
-    if (!ok) {  // inverse iteration on this thread, every wanted vector in one call
+    if (!transformed) {  // asked for, or the groups failed or are not orthogonal to one another
         const GroupFailure f =
             solveGroup(bands, d, e, all.data() + (B - V), vectors, a, tau, u, z.data());
         if (f.routine) lapackFailed(f.routine, f.info);

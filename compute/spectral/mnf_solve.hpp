@@ -4,12 +4,13 @@
 // through its steps with only the wanted eigenvectors back-transformed (every eigenvalue either
 // way: the lab plots them). On that route the reduction C_adj = U^-T C_D U^-1 (C_N = U^T U) can be
 // handed to the caller (SpectralMnf does it on the device in FP64), every eigenvalue comes from
-// dsterf while helper threads find the wanted eigenvectors in groups and take them through the
-// back-transformations. Problems of fewer than 512 bands run on one OpenBLAS thread per thread. It
-// returns T with T^T C_N T = I, the same T as P V of the paper (P = U D^-1/2 from C_N = U D U^T, V
-// from P^T C_D P) up to the sign of each column, and the eigenvalues lambda = 1 + SNR of each
-// component. Conventions: eigenvalues descending; each column of T has its largest-magnitude entry
-// positive (the first such entry on a tie), so results from different solvers can be compared.
+// dsterf, then the wanted eigenvectors by inverse iteration (or MRRR groups on helper threads
+// beside dsterf) and the back-transformations. Problems of fewer than 512 bands run on one OpenBLAS
+// thread per thread. It returns T with T^T C_N T = I, the same T as P V of the paper (P = U D^-1/2
+// from C_N = U D U^T, V from P^T C_D P) up to the sign of each column, and the eigenvalues lambda =
+// 1 + SNR of each component. Conventions: eigenvalues descending; each column of T has its
+// largest-magnitude entry positive (the first such entry on a tie), so results from different
+// solvers can be compared.
 #include <functional>
 #include <vector>
 
@@ -32,10 +33,12 @@ struct MnfBasis {
 using MnfReduce =
     std::function<void(const std::vector<double>& u, std::vector<double>& a, int bands)>;
 
-// How the partial route finds the wanted eigenvectors of the tridiagonal problem: MRRR (dstemr) in
-// groups on helper threads beside dsterf, falling back to inverse iteration where the groups'
-// vectors are not orthogonal; or inverse iteration (dstein) after dsterf, in one call.
-enum class MnfVectorRoute { Mrrr, InverseIteration };
+// How the partial route finds the wanted eigenvectors of the tridiagonal problem: inverse iteration
+// (dstein) after dsterf, in one call on the calling thread (the default: on the GPU host, threads'
+// wake-ups and MRRR's own cost there made the groups slower; docs/spectral.md); or MRRR (dstemr)
+// in groups on helper threads beside dsterf, falling back to inverse iteration where the groups'
+// vectors are not orthogonal.
+enum class MnfVectorRoute { InverseIteration, Mrrr };
 
 // How the partial route finds every eigenvalue of the tridiagonal problem: Pal-Walker-Kahan QR
 // (dsterf) or dqds (dstemr without vectors).
@@ -45,7 +48,7 @@ struct MnfSolveOptions {
     MnfReduce reduce;  // step 5 instead of dsygst (SpectralMnf: on the device)
     // noiseCholesky(noiseCov), computed before (SpectralMnf: while the device computes C_D).
     const std::vector<double>* noiseFactor = nullptr;
-    MnfVectorRoute vectorRoute = MnfVectorRoute::Mrrr;
+    MnfVectorRoute vectorRoute = MnfVectorRoute::InverseIteration;
     int vectorThreads = 0;  // MRRR groups (helper threads); 0: one per five vectors, at most 4
     MnfValueRoute valueRoute = MnfValueRoute::Sterf;
 };
@@ -57,7 +60,11 @@ struct MnfSolveTimings {
     double tridiagonalMs = 0;  // dsytrd
     double valuesMs = 0;       // dsterf: every eigenvalue (the eigenvector groups run beside it)
     double vectorsMs = 0;      // from dsytrd's end until every wanted eigenvector is back in T
-    int threads = 0;           // the threads the eigenvectors were split over
+    // Of vectorsMs on the MRRR route: until the last group's dstemr ended (its thread's wake-up
+    // included), and the one back-transformation after it.
+    double groupsMs = 0;
+    double backTransformMs = 0;
+    int threads = 0;                // the threads the eigenvectors were split over
     bool inverseIteration = false;  // dstein found them (asked for, or the MRRR groups' fallback)
 };
 
