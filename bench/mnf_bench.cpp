@@ -50,8 +50,9 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
                  int repeats, const std::string& route, BenchReport& report) {
     std::vector<double> filter, cn, cd, eigen, transform, device, whole, wall;
     // The host's parts (wall time): covariances read and centred, then the eigen step's parts.
-    std::vector<double> covWall, potrf, reduce, reduceDevice, tridiagonal, values, vectors, groups,
-        backTransform, means, transformWall, queue, noiseReady, noiseCombine, dataReady, dataCentre;
+    std::vector<double> covWall, potrf, reduce, reduceDevice, tridiagonal, values, valuesDevice,
+        vectors, groups, backTransform, means, transformWall, queue, noiseReady, noiseCombine,
+        dataReady, dataCentre;
     int threads = 0;
     bool inverse = false;
     for (int r = 0; r < warmup + repeats; ++r) {
@@ -82,6 +83,7 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
         reduceDevice.push_back(t.reduceDeviceMs);
         tridiagonal.push_back(t.eigen.tridiagonalMs);
         values.push_back(t.eigen.valuesMs);
+        valuesDevice.push_back(t.valuesDeviceMs);
         vectors.push_back(t.eigen.vectorsMs);
         groups.push_back(t.eigen.groupsMs);
         backTransform.push_back(t.eigen.backTransformMs);
@@ -146,7 +148,14 @@ void runMnfRoute(SpectralMnf& mnf, NoiseEstimate est, const CubeShape& shape, in
         report.add(makeRow("  C_adj device", config + " (the two kernels, device time)", shape,
                            reduceDevice));
     report.add(makeRow("  eigen dsytrd", config, shape, tridiagonal));
-    report.add(makeRow("  eigen values", config + " (all eigenvalues)", shape, values));
+    const bool valuesOnDevice = mnf.timings().valuesDeviceMs > 0;
+    report.add(makeRow("  eigen values",
+                       config + (valuesOnDevice ? " (all eigenvalues: device FP64, round trip)"
+                                                : " (all eigenvalues: host)"),
+                       shape, values));
+    if (valuesOnDevice)
+        report.add(makeRow("  values device", config + " (the bisection kernel, device time)",
+                           shape, valuesDevice));
     report.add(makeRow("  eigen vectors",
                        config + (inverse ? " (dstein after dsterf, dormtr, dtrtrs)"
                                          : " (dstemr in " + std::to_string(threads) +
@@ -225,9 +234,16 @@ void runMnfBenchmark(ComputeContext& cc, const BenchOptions& options, BenchRepor
                             report);
                 mnf.setDeviceReduce(true);
             }
+            // Every eigenvalue on the host instead of the device: dsterf, then dqds.
+            if (mnf.deviceValuesUsed(shape.bands)) {
+                mnf.setValuesOn(MnfValuesOn::Host);
+                runMnfRoute(mnf, est, shape, warmup, repeats, " (all eigenvalues by dsterf)",
+                            report);
+            }
             mnf.setValueRoute(MnfValueRoute::Dqds);
             runMnfRoute(mnf, est, shape, warmup, repeats, " (all eigenvalues by dqds)", report);
             mnf.setValueRoute(MnfValueRoute::Sterf);
+            mnf.setValuesOn(MnfValuesOn::Auto);
             // The eigenvectors by MRRR groups on helper threads beside dsterf instead of inverse
             // iteration after it: as many groups as mnf_solve.cpp picks (4 for m = 20), then 2.
             mnf.setVectorRoute(MnfVectorRoute::Mrrr);

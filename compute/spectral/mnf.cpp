@@ -31,10 +31,20 @@ std::string inType(bool u8) {
 }  // namespace
 
 SpectralMnf::SpectralMnf(ComputeContext& cc)
-    : cc_(cc), covariance_(std::make_unique<Covariance>(cc)), noiseDiff_(cc), reduce_(cc) {}
+    : cc_(cc),
+      covariance_(std::make_unique<Covariance>(cc)),
+      noiseDiff_(cc),
+      reduce_(cc),
+      bisection_(cc) {}
 
 bool SpectralMnf::deviceReduceUsed(int bands) {
     return deviceReduce_ && MnfDeviceReduce::supported(cc_, bands);
+}
+
+bool SpectralMnf::deviceValuesUsed(int bands) {
+    const bool wanted = valuesOn_ == MnfValuesOn::Device ||
+                        (valuesOn_ == MnfValuesOn::Auto && cc_.info().kind == DeviceKind::Gpu);
+    return wanted && TridiagonalBisection::supported(cc_, bands);
 }
 
 MnfReduce SpectralMnf::reducer() {
@@ -215,12 +225,19 @@ const MnfStatisticsResult& SpectralMnf::run(NoiseEstimate estimate, const CubeRe
     options.valueRoute = valueRoute_;
     options.vectorThreads = vectorThreads_;
     options.vectorRoute = vectorRoute_;
+    const bool valuesOnDevice = deviceValuesUsed(B);
+    if (valuesOnDevice)
+        options.tridiagonalValues = [this](const std::vector<double>& d,
+                                           const std::vector<double>& e) {
+            return bisection_.eigenvalues(d, e);
+        };
     const bool reduceOnDevice = bool(options.reduce);
     result_.basis =
         solveMnf(noise.covariance, data.covariance, B, vectors, options, &timings_.eigen);
     timings_.eigen.factorMs = partial ? factorMs : 0.0;
     timings_.eigenMs = msSince(te) + factorMs;
     timings_.reduceDeviceMs = reduceOnDevice && partial ? reduce_.deviceMs() : 0.0;
+    timings_.valuesDeviceMs = valuesOnDevice && partial ? bisection_.deviceMs() : 0.0;
     result_.estimate = estimate;
     result_.noiseRect = rect;
     result_.mean = data.mean;

@@ -31,6 +31,7 @@
 #include "compute/spectral/mnf_solve.hpp"
 #include "compute/spectral/noise_diff_gram.hpp"
 #include "compute/spectral/noise_estimate.hpp"
+#include "compute/spectral/tridiagonal_bisection.hpp"
 
 namespace clviz {
 
@@ -53,6 +54,7 @@ struct MnfTimings {
     double queueMs = 0, noiseReadyMs = 0, noiseCombineMs = 0, dataReadyMs = 0, dataCentreMs = 0;
     MnfSolveTimings eigen;
     double reduceDeviceMs = 0;   // the device's share of eigen.reduceMs (0 on the host route)
+    double valuesDeviceMs = 0;   // the device's share of eigen.valuesMs (0 on the host routes)
     double transformWallMs = 0;  // transform(): weights built and uploaded, until its kernels end
 };
 
@@ -63,6 +65,8 @@ struct MnfStatisticsResult {
     std::vector<double> mean, noiseCov, dataCov;  // row-major bands x bands covariances
     MnfBasis basis;
 };
+
+enum class MnfValuesOn { Auto, Device, Host };
 
 class SpectralMnf {
   public:
@@ -98,6 +102,11 @@ class SpectralMnf {
     const MnfTimings& timings() const { return timings_; }
     // Step 5 on the device in FP64 where it can (the default), or LAPACK's dsygst on the host.
     void setDeviceReduce(bool on) { deviceReduce_ = on; }
+    // Where every eigenvalue of step 6 is found: Auto (the default) on GPUs, by bisection in FP64,
+    // and on the host elsewhere (a CPU device's OpenCL is far slower at it than LAPACK there); or
+    // as told, the device only where it can (cl_khr_fp64). On the host, by the value route below.
+    void setValuesOn(MnfValuesOn where) { valuesOn_ = where; }
+    bool deviceValuesUsed(int bands);
     // Every eigenvalue by dsterf (the default) or dqds (mnf_solve.hpp).
     void setValueRoute(MnfValueRoute route) { valueRoute_ = route; }
     // noise=diff on u8 over the whole cube by the cross product (the default, where the device
@@ -132,11 +141,13 @@ class SpectralMnf {
     MnfStatisticsResult result_;
     MnfTimings timings_;
     bool deviceReduce_ = true;
+    MnfValuesOn valuesOn_ = MnfValuesOn::Auto;
     bool useCross_ = true, crossUsed_ = false;
     MnfValueRoute valueRoute_ = MnfValueRoute::Sterf;
     int vectorThreads_ = 0;
     MnfVectorRoute vectorRoute_ = MnfVectorRoute::InverseIteration;
     MnfDeviceReduce reduce_;
+    TridiagonalBisection bisection_;
 };
 
 }  // namespace clviz

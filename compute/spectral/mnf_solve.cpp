@@ -274,7 +274,10 @@ MnfBasis solvePartial(const std::vector<double>& noiseCov, const std::vector<dou
     }
     changed.notify_all();
     std::vector<double> all = d, off = e;
-    if (options.valueRoute == MnfValueRoute::Dqds) {
+    if (options.tridiagonalValues) {
+        all = options.tridiagonalValues(d, e);
+        if (all.size() != B) throw Error("MNF: the tridiagonal eigenvalues came back incomplete");
+    } else if (options.valueRoute == MnfValueRoute::Dqds) {
         std::vector<double> values(B), unused(1);
         std::vector<lapack_int> support(2 * B);
         lapack_int found = 0;

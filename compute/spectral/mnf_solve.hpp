@@ -44,8 +44,15 @@ enum class MnfVectorRoute { InverseIteration, Mrrr };
 // (dsterf) or dqds (dstemr without vectors).
 enum class MnfValueRoute { Sterf, Dqds };
 
+// Every eigenvalue of the tridiagonal form (diagonal d: bands values, off-diagonal e: bands - 1),
+// ascending.
+using MnfTridiagonalValues =
+    std::function<std::vector<double>(const std::vector<double>& d, const std::vector<double>& e)>;
+
 struct MnfSolveOptions {
     MnfReduce reduce;  // step 5 instead of dsygst (SpectralMnf: on the device)
+    // Every eigenvalue instead of valueRoute's dsterf or dqds (SpectralMnf: on the device).
+    MnfTridiagonalValues tridiagonalValues;
     // noiseCholesky(noiseCov), computed before (SpectralMnf: while the device computes C_D).
     const std::vector<double>* noiseFactor = nullptr;
     MnfVectorRoute vectorRoute = MnfVectorRoute::InverseIteration;
@@ -58,8 +65,8 @@ struct MnfSolveTimings {
     double factorMs = 0;       // dpotrf of C_N (0 when given the factor)
     double reduceMs = 0;       // C_adj (dsygst, or the caller's reduction)
     double tridiagonalMs = 0;  // dsytrd
-    double valuesMs = 0;       // dsterf: every eigenvalue (the eigenvector groups run beside it)
-    double vectorsMs = 0;      // from dsytrd's end until every wanted eigenvector is back in T
+    double valuesMs = 0;  // every eigenvalue: dsterf, dqds or the caller's (MRRR groups run beside)
+    double vectorsMs = 0;  // from dsytrd's end until every wanted eigenvector is back in T
     // Of vectorsMs on the MRRR route: until the last group's dstemr ended (its thread's wake-up
     // included), and the one back-transformation after it.
     double groupsMs = 0;

@@ -352,9 +352,10 @@ TEST(MnfDeviceReduce, MatchesLapackDsygst) {
     EXPECT_THROW(reduce.reduce(u, a, 2), Error);  // not 2 x 2
 }
 
-TEST(SpectralMnf, DeviceReductionMatchesTheHostRoute) {
+TEST(SpectralMnf, DeviceReductionAndValuesMatchTheHostRoute) {
     // The partial route (the bench's and the viewer's: m eigenvectors) with step 5 on the device
-    // and with dsygst: every eigenvalue, the m columns, T^T C_N T = I; 1, 2, 13 and 37 bands.
+    // and with dsygst, then with step 6's eigenvalues on the device (bisection) instead of dsterf:
+    // every eigenvalue, the m columns, T^T C_N T = I; 1, 2, 13 and 37 bands.
     for (const CubeShape shape :
          {CubeShape{9, 8, 1}, CubeShape{17, 11, 2}, CubeShape{23, 19, 13}, CubeShape{31, 29, 37}}) {
         SCOPED_TRACE(describeShape(shape));
@@ -363,34 +364,45 @@ TEST(SpectralMnf, DeviceReductionMatchesTheHostRoute) {
         SpectralMnf mnf(context());
         mnf.upload(cube);
         mnf.setDeviceReduce(false);
+        mnf.setValuesOn(MnfValuesOn::Host);
         const MnfStatisticsResult host = mnf.run(NoiseEstimate::Diff, {}, m);
         EXPECT_EQ(mnf.timings().reduceDeviceMs, 0.0);
+        EXPECT_EQ(mnf.timings().valuesDeviceMs, 0.0);
+        auto expectSameAsHost = [&](const MnfStatisticsResult& dev) {
+            ASSERT_EQ(dev.basis.vectors, host.basis.vectors);
+            for (int j = 0; j < B; ++j)
+                EXPECT_NEAR(dev.basis.eigenvalues[j], host.basis.eigenvalues[j],
+                            1e-10 * host.basis.eigenvalues[0])
+                    << j;
+            for (int j = 0; j < dev.basis.vectors; ++j) {
+                double norm = 0;
+                for (int b = 0; b < B; ++b)
+                    norm = std::max(norm, std::abs(host.basis.at(b, j)));
+                for (int b = 0; b < B; ++b)
+                    EXPECT_NEAR(dev.basis.at(b, j), host.basis.at(b, j), 1e-8 * norm)
+                        << b << " " << j;
+            }
+            for (int i = 0; i < dev.basis.vectors; ++i)
+                for (int j = 0; j < dev.basis.vectors; ++j) {
+                    double n = 0;
+                    for (int a = 0; a < B; ++a)
+                        for (int b = 0; b < B; ++b)
+                            n += dev.basis.at(a, i) * dev.noiseCov[std::size_t(a) * B + b] *
+                                 dev.basis.at(b, j);
+                    EXPECT_NEAR(n, i == j ? 1.0 : 0.0, 1e-9) << i << " " << j;
+                }
+        };
         mnf.setDeviceReduce(true);
-        const bool onDevice = mnf.deviceReduceUsed(B);
-        const MnfStatisticsResult& dev = mnf.run(NoiseEstimate::Diff, {}, m);
-        if (onDevice && m < B) {  // one band: every eigenvector, dsygvd's route
+        const bool reduceOnDevice = mnf.deviceReduceUsed(B);
+        expectSameAsHost(mnf.run(NoiseEstimate::Diff, {}, m));
+        if (reduceOnDevice && m < B) {  // one band: every eigenvector, dsygvd's route
             EXPECT_GT(mnf.timings().reduceDeviceMs, 0.0);
         }
-        ASSERT_EQ(dev.basis.vectors, host.basis.vectors);
-        for (int j = 0; j < B; ++j)
-            EXPECT_NEAR(dev.basis.eigenvalues[j], host.basis.eigenvalues[j],
-                        1e-10 * host.basis.eigenvalues[0])
-                << j;
-        for (int j = 0; j < dev.basis.vectors; ++j) {
-            double norm = 0;
-            for (int b = 0; b < B; ++b)
-                norm = std::max(norm, std::abs(host.basis.at(b, j)));
-            for (int b = 0; b < B; ++b)
-                EXPECT_NEAR(dev.basis.at(b, j), host.basis.at(b, j), 1e-8 * norm) << b << " " << j;
+        mnf.setValuesOn(MnfValuesOn::Device);
+        const bool valuesOnDevice = mnf.deviceValuesUsed(B);
+        expectSameAsHost(mnf.run(NoiseEstimate::Diff, {}, m));
+        if (valuesOnDevice && m < B) {
+            EXPECT_GT(mnf.timings().valuesDeviceMs, 0.0);
         }
-        for (int i = 0; i < dev.basis.vectors; ++i)
-            for (int j = 0; j < dev.basis.vectors; ++j) {
-                double n = 0;
-                for (int a = 0; a < B; ++a)
-                    for (int b = 0; b < B; ++b)
-                        n += dev.basis.at(a, i) * dev.noiseCov[std::size_t(a) * B + b] *
-                             dev.basis.at(b, j);
-                EXPECT_NEAR(n, i == j ? 1.0 : 0.0, 1e-9) << i << " " << j;
-            }
     }
 }
