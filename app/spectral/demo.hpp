@@ -9,6 +9,7 @@
 // steps, and a new cube's load and first MNF, run as the lab's background job (work.cpp) while the
 // frames keep showing the previous result.
 #include <array>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -75,6 +76,14 @@ class SpectralDemo final : public Demo {
         std::vector<int> bands;  // rows of the denoised buffer
     };
     const Shown& shown() const { return shown_; }
+    // Each change of the noise estimate or rectangle whose result was shown: from the change to
+    // the frame that took the result (a later change before that counts from the first), and
+    // that result's MNF (run() wall + the transform's device time), ms. Printed at shutdown.
+    struct ChangeShown {
+        double afterChangeMs = 0;
+        double mnfMs = 0;
+    };
+    const std::vector<ChangeShown>& changesShown() const { return changesShown_; }
 
   private:
     // Each throws clviz::Error, leaving the cube in use, when it cannot.
@@ -151,6 +160,8 @@ class SpectralDemo final : public Demo {
     bool statsStale_ = true, transformStale_ = true, denoiseStale_ = true, picturesStale_ = true;
     std::string runError_;
     Shown shown_;
+    std::optional<std::chrono::steady_clock::time_point> statsChangedAt_;  // not yet shown
+    std::vector<ChangeShown> changesShown_;
     std::vector<double> denoiseMatrix_;  // D_k for the spectrum plot (host)
     double pictureMs_ = 0, transferMs_ = 0;
 

@@ -191,6 +191,15 @@ void SpectralDemo::adoptSteps(const Steps& s) {
     shown_.result = r;
     shown_.timings = mnf_->timings();
     picturesStale_ = true;
+    // A change is shown once the result of its settings (or a later change's) is.
+    if (s.stats && statsChangedAt_ && shown_.noise == controls_.noise &&
+        shown_.noiseRect == controls_.noiseRect) {
+        const double ms = std::chrono::duration<double, std::milli>(
+                              std::chrono::steady_clock::now() - *statsChangedAt_)
+                              .count();
+        changesShown_.push_back({ms, shown_.timings.wallMs + shown_.timings.transformMs});
+        statsChangedAt_.reset();
+    }
 }
 
 void SpectralDemo::stepsFailed(const std::string& why) {

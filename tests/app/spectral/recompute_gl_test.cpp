@@ -151,6 +151,10 @@ TEST_F(SpectralRecomputeTest, FramesGoOnWhileARecomputeRunsAndShowThePreviousRes
         EXPECT_EQ(noiseSeen_[i], NoiseEstimate::Diff) << "frame " << i << " during the job";
     EXPECT_EQ(demo_->shown().noise, NoiseEstimate::Median3);
     EXPECT_NE(demo_->shown().result.basis.eigenvalues, before);
+    // The change was shown once, after at least its own MNF's time.
+    ASSERT_EQ(demo_->changesShown().size(), 1u);
+    EXPECT_GT(demo_->changesShown()[0].mnfMs, 0.0);
+    EXPECT_GE(demo_->changesShown()[0].afterChangeMs, demo_->changesShown()[0].mnfMs);
     EXPECT_TRUE(demo_->runError().empty()) << demo_->runError();
     EXPECT_TRUE(errors_.empty()) << errors_.front();
 }
@@ -205,6 +209,8 @@ TEST_F(SpectralRecomputeTest, ChangesDuringAJobEndWithTheLatestSettingsAndNoQueu
     for (NoiseEstimate n : noiseSeen_)
         if (distinct.empty() || distinct.back() != n) distinct.push_back(n);
     EXPECT_LE(distinct.size(), 3u) << "more jobs ran than the latest settings need";
+    // One change shown, counted from the first: the first job's result had stale settings.
+    EXPECT_EQ(demo_->changesShown().size(), 1u);
     EXPECT_TRUE(errors_.empty()) << errors_.front();
 
     // The same settings inside the frame give the same components.
