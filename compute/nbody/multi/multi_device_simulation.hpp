@@ -14,7 +14,8 @@
 // through the host (N x 16 bytes from each device per step), within float rounding of one device
 // (docs/scaling.md has the bound). Tree: each body's acceleration comes from one device, so each
 // device sends only its domain's slice of the sorted accelerations (16 bytes a body of it) and
-// receives the others'; the forces of one device exactly. Then the owners kick their slices.
+// receives the others'; the forces of one device exactly, the domain walked in pieces whose slices
+// travel while the next piece is walked (setTreeWalkPieces). Then the owners kick their slices.
 #include <cstddef>
 #include <memory>
 #include <vector>
