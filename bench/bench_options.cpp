@@ -11,6 +11,7 @@
 #include "common/quoted_path.hpp"
 #include "compute/linalg/gemm.hpp"
 #include "compute/nbody/body.hpp"
+#include "compute/nbody/multi/multi_device_simulation.hpp"
 
 namespace clviz::bench {
 
@@ -152,6 +153,15 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
          "N-body split over several devices (all, gpu, cpu, 0,1 or P.D,P.D as --list-devices "
          "numbers them), timed against the set's first device alone",
          device, [&o](const std::string& v) { o.devices = v; }},
+        {"--tree-walk-pieces", Takes::Value, "K",
+         "with --devices: walk each device's tree domain in K pieces, each passed on to the other "
+         "devices while the next is walked (1: the whole domain, then the exchange) [" +
+             std::to_string(NbodyMultiDevice::kDefaultWalkPieces) + "]",
+         device,
+         [&o](const std::string& v) {
+             o.treeWalkPieces = static_cast<int>(
+                 parseCount("--tree-walk-pieces", v, 1, NbodyMultiDevice::kMostWalkPieces));
+         }},
         {"--mpi", Takes::Nothing, "",
          "under mpirun: each rank drives one device (local rank -> device), the N-body system "
          "split over the ranks",

@@ -30,6 +30,10 @@ struct BenchOptions {
     // --devices: N-body over this device set (chooseDevices syntax) against its first device
     // alone; empty: the usual one-device suites.
     std::string devices;
+    // --tree-walk-pieces: with --devices, the tree's domains are walked in this many pieces per
+    // device, each piece's accelerations passed on while the next is walked (1: none; 0: the
+    // class's default, NbodyMultiDevice::kDefaultWalkPieces).
+    int treeWalkPieces = 0;
     // --mpi: every rank of an mpirun job drives one device (by local rank) and shares the
     // N-body system; rank 0 prints. --mpi-timeout: seconds any collective may take.
     bool mpi = false;

@@ -45,6 +45,7 @@ struct SplitCase {
 std::unique_ptr<NbodyMultiDevice> makeSim(const SplitCase& c,
                                           const std::vector<ComputeContext*>& devices) {
     auto sim = std::make_unique<NbodyMultiDevice>(devices);
+    if (c.o.treeWalkPieces > 0) sim->setTreeWalkPieces(c.o.treeWalkPieces);
     sim->setParams(c.params);
     sim->setKernelConfig(c.config);
     sim->load(c.bodies);

@@ -681,13 +681,15 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 // shareBegin .. shareEnd - 1 of the Morton order and writes the domain's accelerations, zeros for
 // the other bodies (0 .. n: all). A group across a domain boundary is walked by both devices, each
 // keeping its own bodies, so a device's nonzero results are exactly its domain's sorted slice.
+// writeOthers 0 (a domain walked piece by piece while the pieces already walked, and the other
+// devices' slices, are copied in and out) writes the range's bodies and their groups' stats only.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     __global const float4* restrict sorted, const int n, __global const int2* restrict children,
     __global const int2* restrict ranges, __global const float4* restrict nodeCom,
     __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
-    const int shareBegin, const int shareEnd) {
+    const int shareBegin, const int shareEnd, const int writeOthers) {
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
     __local float4 cellCom[CELLS], cellQa[CELLS];
@@ -728,7 +730,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
     }
     if (range.y < shareBegin || range.x >= shareEnd ||
         shareBegin >= shareEnd) {  // other devices' domains: they add a
-        for (int b = 0; b < BPI; ++b)  // here, this device 0 (uniform branch)
+        if (!writeOthers) continue;  // here, this device 0 (uniform branch)
+        for (int b = 0; b < BPI; ++b)
             if (valid[b] && part == 0) sortedAcc[body[b]] = (float4)(0);
         if (lid == 0) stats[g] = (int2)(0, 0);
         continue;
@@ -860,7 +863,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
 #endif
     for (int b = 0; b < BPI; ++b) {
         const bool mine = body[b] >= shareBegin && body[b] < shareEnd;
-        if (valid[b] && part == 0)
+        if (valid[b] && part == 0 && (mine || writeOthers))
             sortedAcc[body[b]] =
                 mine ? (float4)(ax[b], ay[b], az[b], withoutSelf(phi[b], p[b], eps2)) : (float4)(0);
     }
@@ -879,11 +882,12 @@ __kernel void walk_body(
     __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
-    const int shareBegin, const int shareEnd) {
+    const int shareBegin, const int shareEnd, const int writeOthers) {
     const int i = get_global_id(0);
     if (i >= n) return;
     if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats
-    if (i < shareBegin || i >= shareEnd) {  // another device's domain
+    if (i < shareBegin || i >= shareEnd) {  // another device's domain (or piece)
+        if (!writeOthers) return;
         sortedAcc[i] = (float4)(0);
         stats[i] = (int2)(0, 0);
         return;

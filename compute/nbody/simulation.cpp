@@ -293,7 +293,10 @@ void NbodySimulation::computeSharedForces() {
         if (config_.variant == NbodyVariant::Tree) {
             TreeForce& t = tree();
             t.setTheta(params_.theta);
-            t.computeShareSorted(f32_.pos, n_, params_.softening, ownedBegin_, ownedCount_);
+            if (walkInPieces())
+                t.buildShareSorted(f32_.pos, n_, params_.softening);
+            else
+                t.computeShareSorted(f32_.pos, n_, params_.softening, ownedBegin_, ownedCount_);
             for (const auto& e : t.lastEvents())
                 lastEvents_.push_back(e);
         } else {
@@ -309,6 +312,21 @@ void NbodySimulation::computeSharedForces() {
 
 const cl::Buffer& NbodySimulation::sharedForceSlices() {
     return tree().sortedAccelerations();
+}
+
+cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count) {
+    return clBoundary("N-body shared tree walk failed", [&] {
+        if (!walkInPieces()) throw Error("the tree's domain is walked whole on this device");
+        if (begin < ownedBegin_ || begin + count > ownedBegin_ + ownedCount_)
+            throw Error("tree walk piece " + std::to_string(begin) + " + " + std::to_string(count) +
+                        " is outside this device's domain");
+        TreeForce& t = tree();
+        const std::size_t before = t.lastEvents().size();
+        cl::Event e = t.walkSortedPiece(begin, count);
+        for (std::size_t i = before; i < t.lastEvents().size(); ++i)
+            lastEvents_.push_back(t.lastEvents()[i]);
+        return e;
+    });
 }
 
 void NbodySimulation::finishSharedForces() {

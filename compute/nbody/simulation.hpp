@@ -148,6 +148,14 @@ class NbodySimulation : public NbodySystem {
     // order before the kick. workingAccelerations() is not written until then.
     bool sharedForcesAreSlices() const { return config_.variant == NbodyVariant::Tree; }
     const cl::Buffer& sharedForceSlices();
+    // The tree's slice in pieces (NbodyMultiDevice, so that the slices travel while the domain is
+    // walked): with walkInPieces on, computeSharedForces() builds the tree but walks nothing, and
+    // the caller walks its domain with walkSharedPiece() (sorted positions within ownedBegin() ..
+    // + ownedCount(); the pieces must tile it) before the slices are exchanged. Each piece writes
+    // only its own bodies of sharedForceSlices(). Returns the piece's walk event.
+    void setWalkInPieces(bool on) { walkInPieces_ = on; }
+    bool walkInPieces() const { return walkInPieces_ && sharedForcesAreSlices(); }
+    cl::Event walkSharedPiece(std::size_t begin, std::size_t count);
     // The buffers the kernels work on (the double state in fp64 mode), and the bytes one body
     // takes in them.
     const cl::Buffer& workingPositions() { return state().pos; }
@@ -296,6 +304,7 @@ class NbodySimulation : public NbodySystem {
                            double kick);
     void allocate(std::size_t n, bool floatState, bool doubleState);
     void computeForces(bool kick, float kickFactor);
+    bool walkInPieces_ = false;  // setWalkInPieces
     float pendingKick_ = 0;  // the closing half-kick complete() left until the shares are summed
     void runUpdate(cl::Kernel& k, const char* name, std::initializer_list<double> reals);
     void ensureAccelerationsCurrent();

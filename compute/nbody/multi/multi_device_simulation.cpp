@@ -65,6 +65,7 @@ NbodyMultiDevice::NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
         const DeviceInfo& info = cc->info();
         weights_.push_back(std::max(1.0, double(info.computeUnits) * std::max(1u, info.clockMHz)));
     }
+    setTreeWalkPieces(walkPieces_);
     transferEvents_.resize(sims_.size());
     waitMs_.assign(sims_.size(), 0.0);
     hostSumMs_.assign(sims_.size(), 0.0);
@@ -261,10 +262,20 @@ void NbodyMultiDevice::sumForceParts() {
     });
 }
 
+void NbodyMultiDevice::setTreeWalkPieces(int pieces) {
+    if (pieces < 1 || pieces > kMostWalkPieces)
+        throw Error("the tree's walk pieces per device must be 1 .. " +
+                    std::to_string(kMostWalkPieces) + ", got " + std::to_string(pieces));
+    walkPieces_ = pieces;
+    for (auto& sim : sims_)  // between steps: no built tree waits for its walk
+        sim->setWalkInPieces(pieces > 1 && sims_.size() > 1);
+}
+
 // The tree: each device's domain, its slice of the sorted accelerations (slice x 16 bytes), out
 // to one host area at its place; then every device gets the other domains' slices (the rest of
 // the N x 16 bytes), returns them to the body order and kicks its bodies. Nothing is added, so
-// the accelerations are one device's walk exactly.
+// the accelerations are one device's walk exactly. Walked in pieces, each piece's slice travels
+// while the next piece is walked, so only the last piece's copies wait for the walk.
 void NbodyMultiDevice::exchangeForceSlices() {
     return clBoundary("the exchange of the N-body tree accelerations between devices failed", [&] {
         constexpr std::size_t kBytes = sizeof(cl_float4);
@@ -278,7 +289,14 @@ void NbodyMultiDevice::exchangeForceSlices() {
         std::vector<const cl::Buffer*> buffers;
         for (auto& sim : sims_)
             buffers.push_back(&sim->sharedForceSlices());
-        addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
+        if (sims_[0]->walkInPieces())
+            addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_,
+                                  static_cast<std::size_t>(walkPieces_),
+                                  [&](std::size_t d, std::size_t begin, std::size_t count) {
+                                      return sims_[d]->walkSharedPiece(begin, count);
+                                  }));
+        else
+            addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
         for (std::size_t d = 0; d < p; ++d) {
             sims_[d]->finishSharedForces();
             contexts_[d]->queue().flush();

@@ -14,7 +14,8 @@
 // through the host (N x 16 bytes from each device per step), within float rounding of one device
 // (docs/scaling.md has the bound). Tree: each body's acceleration comes from one device, so each
 // device sends only its domain's slice of the sorted accelerations (16 bytes a body of it) and
-// receives the others'; the forces of one device exactly. Then the owners kick their slices.
+// receives the others'; the forces of one device exactly, the domain walked in pieces whose slices
+// travel while the next piece is walked (setTreeWalkPieces). Then the owners kick their slices.
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -79,6 +80,14 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     // Per-device compute, exchange, wait and share of the last step() call; waits for it.
     NbodyMultiTimings lastTimings() override;
 
+    // The tree's domains are walked in this many pieces per device, each piece's accelerations
+    // passed on while the next is walked (1: the whole domain, then the exchange). Throws
+    // clviz::Error outside 1 .. kMostWalkPieces.
+    static constexpr int kDefaultWalkPieces = 4;
+    static constexpr int kMostWalkPieces = 64;
+    void setTreeWalkPieces(int pieces);
+    int treeWalkPieces() const { return walkPieces_; }
+
     std::size_t deviceCount() const override { return sims_.size(); }
     // Device i's simulation, for per-device queries (kernel config, notes). Its positions() hold
     // every body's current position after step() (the viewer draws device 0's).
@@ -119,6 +128,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     std::vector<BodySlice> slices_;
     bool autoBalance_ = true;
     int rebalances_ = 0;
+    int walkPieces_ = kDefaultWalkPieces;
 
     // Per device over the last step() call: exchange transfers and host-observed waits.
     std::vector<std::vector<cl::Event>> transferEvents_;

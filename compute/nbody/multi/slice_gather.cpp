@@ -10,8 +10,10 @@ namespace clviz {
 
 SliceGather::SliceGather(const std::vector<ComputeContext*>& devices, std::size_t chunkBytes)
     : devices_(devices), chunkBytes_(std::max<std::size_t>(1, chunkBytes)) {
-    for (ComputeContext* cc : devices_)
+    for (ComputeContext* cc : devices_) {
         transfer_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
+        out_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
+    }
 }
 
 void SliceGather::finish() {
@@ -20,25 +22,58 @@ void SliceGather::finish() {
     pending_.clear();
 }
 
+std::vector<std::vector<cl::Event>> SliceGather::markReady() {
+    std::vector<std::vector<cl::Event>> ready(devices_.size(), std::vector<cl::Event>(1));
+    for (std::size_t d = 0; d < devices_.size(); ++d)
+        devices_[d]->queue().enqueueMarkerWithWaitList(nullptr, &ready[d][0]);
+    return ready;
+}
+
+std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffers,
+                                     const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
+                                     char* host, std::vector<std::vector<cl::Event>>& events,
+                                     std::size_t pieces, const Producer& produce) {
+    const std::size_t p = devices_.size();
+    finish();  // the host area is free again
+    const std::vector<std::vector<cl::Event>> ready = markReady();
+
+    // Each piece produced on the device's own queue, then read out in chunks on its out queue
+    // (in order there) once the piece's last command is done.
+    std::vector<std::vector<Chunk>> chunks(p);
+    const std::size_t chunkBodies = std::max<std::size_t>(1, chunkBytes_ / bytesPerBody);
+    pieces = std::max<std::size_t>(1, pieces);
+    for (std::size_t d = 0; d < p; ++d) {
+        const BodySlice& sl = slices[d];
+        for (std::size_t k = 0; k < pieces; ++k) {
+            const std::size_t b = sl.begin + sl.count * k / pieces;
+            const std::size_t e = sl.begin + sl.count * (k + 1) / pieces;
+            if (b == e) continue;
+            const std::vector<cl::Event> written{produce(d, b, e - b)};
+            devices_[d]->queue().flush();  // the device starts on the piece now
+            for (std::size_t c = b; c < e; c += chunkBodies) {
+                Chunk ch{c * bytesPerBody, std::min(chunkBodies, e - c) * bytesPerBody, {}};
+                out_[d].enqueueReadBuffer(*buffers[d], CL_FALSE, ch.from, ch.bytes, host + ch.from,
+                                          &written, &ch.read);
+                events[d].push_back(ch.read);
+                chunks[d].push_back(ch);
+            }
+            out_[d].flush();
+        }
+    }
+    return forward(buffers, chunks, host, ready, events);
+}
+
 std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffers,
                                      const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                                      char* host, std::vector<std::vector<cl::Event>>& events) {
-    using namespace std::chrono;
-    const auto start = steady_clock::now();
     const std::size_t p = devices_.size();
     finish();  // the host area is free again
 
     // What each device did before this call (kernels that read or write its buffer) comes before
     // the copies into it on its transfer queue.
-    std::vector<std::vector<cl::Event>> ready(p, std::vector<cl::Event>(1));
-    for (std::size_t d = 0; d < p; ++d)
-        devices_[d]->queue().enqueueMarkerWithWaitList(nullptr, &ready[d][0]);
+    const std::vector<std::vector<cl::Event>> ready = markReady();
 
     // Each slice out in chunks, in order on its device's own queue.
-    struct Chunk {
-        std::size_t from, bytes;
-        cl::Event read;
-    };
     std::vector<std::vector<Chunk>> chunks(p);
     const std::size_t chunkBodies = std::max<std::size_t>(1, chunkBytes_ / bytesPerBody);
     for (std::size_t d = 0; d < p; ++d) {
@@ -52,7 +87,16 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
         }
         devices_[d]->queue().flush();  // the reads must start while the host polls
     }
+    return forward(buffers, chunks, host, ready, events);
+}
 
+std::vector<double> SliceGather::forward(const std::vector<const cl::Buffer*>& buffers,
+                                         std::vector<std::vector<Chunk>>& chunks, char* host,
+                                         const std::vector<std::vector<cl::Event>>& ready,
+                                         std::vector<std::vector<cl::Event>>& events) {
+    using namespace std::chrono;
+    const auto start = steady_clock::now();
+    const std::size_t p = devices_.size();
     // Each chunk on to the other devices as soon as it is on the host (chunks of one device
     // finish in order: its queue is in order).
     std::vector<double> doneMs(p, 0.0);

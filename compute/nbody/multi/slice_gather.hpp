@@ -5,6 +5,7 @@
 // it (the transfer queues) run at the same time instead of one after the other. Device contexts
 // differ, so no event can join them: the host polls the chunks and passes them on.
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "compute/core/cl.hpp"
@@ -38,10 +39,38 @@ class SliceGather {
                             const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                             char* host, std::vector<std::vector<cl::Event>>& events);
 
+    // run() for slices that are still being computed: each device's slice is cut into `pieces`
+    // (as even as whole bodies allow), produce(d, begin, count) enqueues on device d's own queue
+    // the commands that write bodies begin .. begin + count - 1 of buffers[d] (and nothing else of
+    // it) and returns the event of the last; each piece goes out on a third queue per device as
+    // soon as that event completes, while the device computes the next piece and the other
+    // devices' chunks come in. The incoming copies wait only for what device d's queue held
+    // before this call. Returns as run() does.
+    using Producer =
+        std::function<cl::Event(std::size_t device, std::size_t begin, std::size_t count)>;
+    std::vector<double> run(const std::vector<const cl::Buffer*>& buffers,
+                            const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
+                            char* host, std::vector<std::vector<cl::Event>>& events,
+                            std::size_t pieces, const Producer& produce);
+
   private:
+    struct Chunk {
+        std::size_t from, bytes;
+        cl::Event read;
+    };
+    // Marks what each device's queue holds now: the incoming copies come after it.
+    std::vector<std::vector<cl::Event>> markReady();
+    // Passes every chunk on as it reaches the host, then orders each device's queue after its
+    // incoming copies; returns when each device's last chunk reached the host.
+    std::vector<double> forward(const std::vector<const cl::Buffer*>& buffers,
+                                std::vector<std::vector<Chunk>>& chunks, char* host,
+                                const std::vector<std::vector<cl::Event>>& ready,
+                                std::vector<std::vector<cl::Event>>& events);
+
     std::vector<ComputeContext*> devices_;
     std::size_t chunkBytes_;
     std::vector<cl::CommandQueue> transfer_;
+    std::vector<cl::CommandQueue> out_;  // the produced pieces' copies to the host
     // The last call's incoming copies: waited for before the next call writes the host area.
     std::vector<cl::Event> pending_;
 };

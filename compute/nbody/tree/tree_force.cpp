@@ -278,6 +278,55 @@ void TreeForce::computeShareSorted(const cl::Buffer& pos, std::size_t n, float s
     enqueue(pos, n, softening, sortedAcc_, nullptr, 0, begin, begin + count, false);
 }
 
+void TreeForce::buildShareSorted(const cl::Buffer& pos, std::size_t n, float softening) {
+    enqueue(pos, n, softening, sortedAcc_, nullptr, 0, 0, n, false, false);
+    pieceSoftening_ = softening;
+    // A piece's walk writes the stats of its own groups only: the rest must not keep an older
+    // pass's figures (lastWalkStats).
+    clBoundary("Barnes-Hut tree: clearing the walk statistics failed", [&] {
+        cl::Event e;
+        cc_.queue().enqueueFillBuffer(walkStats_, cl_int(0), 0, n * 8, nullptr, &e);
+        events_.emplace_back("tree-walk", e);
+    });
+}
+
+cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
+    if (!lastN_) throw Error("tree: no tree built to walk");
+    if (begin > lastN_ || count > lastN_ - begin)
+        throw Error("tree: piece " + std::to_string(begin) + " + " + std::to_string(count) +
+                    " is not within " + std::to_string(lastN_) + " bodies");
+    return clBoundary("Barnes-Hut tree: walking a piece of the domain failed", [&] {
+        // Every piece's walk takes the groups from the start: the counter of the next group back
+        // to 0 (the keys kernel zeroes it for a whole pass).
+        cl::Event e;
+        cc_.queue().enqueueFillBuffer(counters_, cl_int(0), 2 * sizeof(cl_int), sizeof(cl_int),
+                                      nullptr, &e);
+        events_.emplace_back("tree-walk", e);
+        return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false);
+    });
+}
+
+cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
+                                 std::size_t shareEnd, bool writeOthers) {
+    // Group walk: persistent work-groups that take walk groups from a counter, enough to fill the
+    // device. Body walk: one work-item per body.
+    const std::size_t maxGroups = n;  // a walk group holds at least one body
+    const std::size_t resident =
+        static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
+    const std::size_t launch = std::min(maxGroups, resident);
+    cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
+    setArgs(walk, sorted_, static_cast<int>(n), children_, ranges_, nodeCom_, nodeQa_, nodeQb_,
+            crit_, softening * softening, groups_, sortedAcc_, counters_, walkStats_,
+            static_cast<int>(shareBegin), static_cast<int>(shareEnd), writeOthers ? 1 : 0);
+    const std::size_t local = bodyWalk_ ? kElementWg : static_cast<std::size_t>(wg_);
+    const std::size_t global = bodyWalk_ ? roundUp(n, kElementWg) : launch * local;
+    cl::Event e;
+    cc_.queue().enqueueNDRangeKernel(walk, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
+                                     nullptr, &e);
+    events_.emplace_back("tree-walk", e);
+    return e;
+}
+
 cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
@@ -293,7 +342,7 @@ cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
 
 void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                         const cl::Buffer& acc, const cl::Buffer* vel, float kick,
-                        std::size_t shareBegin, std::size_t shareEnd, bool scatter) {
+                        std::size_t shareBegin, std::size_t shareEnd, bool scatter, bool walk) {
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
     clBoundary(
@@ -340,22 +389,9 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                 setArgs(k_->groups, children_, ranges_, ni, groups_, counters_);
                 run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
             }
-            // Group walk: persistent work-groups that take walk groups from a counter, enough to
-            // fill the device. Body walk: one work-item per body.
-            const std::size_t maxGroups = n;  // a walk group holds at least one body
-            const std::size_t resident =
-                static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
-            const std::size_t launch = std::min(maxGroups, resident);
-            cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
-            setArgs(walk, sorted_, ni, children_, ranges_, nodeCom_, nodeQa_, nodeQb_, crit_,
-                    softening * softening, groups_, sortedAcc_, counters_, walkStats_,
-                    static_cast<int>(shareBegin), static_cast<int>(shareEnd));
-            if (bodyWalk_)
-                run(walk, n, kElementWg, "tree-walk");
-            else
-                run(walk, launch * wg_, static_cast<std::size_t>(wg_), "tree-walk");
-
             lastN_ = n;
+            if (!walk) return;
+            enqueueWalk(n, softening, shareBegin, shareEnd, true);
             if (!scatter) return;
             setArgs(k_->scatterAcc, sortedAcc_, index, ni, acc, vel ? *vel : acc,
                     vel ? kick : 0.0f);
@@ -389,6 +425,7 @@ TreeWalkStats TreeForce::lastWalkStats() {
     int counters[3] = {0, 0, 0};
     cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof counters, counters);
     const std::size_t groups = static_cast<std::size_t>(counters[1]);
+    if (!groups) return w;  // a domain walked in pieces, none of them here (the body walk counts)
     std::vector<int> stats(2 * groups), ranges(2 * groups);
     cc_.queue().enqueueReadBuffer(walkStats_, CL_TRUE, 0, stats.size() * 4, stats.data());
     if (!bodyWalk_)

@@ -122,6 +122,14 @@ class TreeForce {
     void computeShareSorted(const cl::Buffer& pos, std::size_t n, float softening,
                             std::size_t begin, std::size_t count);
     const cl::Buffer& sortedAccelerations() const { return sortedAcc_; }
+    // computeShareSorted() in pieces, so that a piece's accelerations can travel while the next is
+    // walked: buildShareSorted() enqueues everything but the walk; then walkSortedPiece() walks
+    // the bodies begin .. begin + count - 1 of the Morton order (every walk group that holds one
+    // of them, keeping those bodies alone) and writes nothing else of sortedAccelerations(), so
+    // copies into and out of its other bodies may run meanwhile. Pieces that tile a domain give
+    // computeShareSorted()'s slice exactly. Returns the walk's event. Enqueued only.
+    void buildShareSorted(const cl::Buffer& pos, std::size_t n, float softening);
+    cl::Event walkSortedPiece(std::size_t begin, std::size_t count);
     // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
     cl::Event scatterSorted(const cl::Buffer& acc);
 
@@ -169,7 +177,9 @@ class TreeForce {
     void enqueueSort(std::size_t n);
     void enqueue(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
                  const cl::Buffer* vel, float kick, std::size_t shareBegin, std::size_t shareEnd,
-                 bool scatter = true);
+                 bool scatter = true, bool walk = true);
+    cl::Event enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
+                          std::size_t shareEnd, bool writeOthers);
 
     ComputeContext& cc_;
     TreeForceOptions options_;
@@ -180,6 +190,7 @@ class TreeForce {
     float lastSoftening_ = -1;
     bool lastSelfGuard_ = false;
     std::size_t lastN_ = 0;
+    float pieceSoftening_ = 0;  // buildShareSorted()'s, for the pieces' walks
 
     struct Kernels;
     std::unique_ptr<Kernels> k_;

@@ -205,6 +205,7 @@ struct SharedCase {
     NbodyIntegrator integrator;
     std::vector<double> weights;            // empty: automatic balancing
     std::vector<double> laterWeights = {};  // re-sliced to these after 3 steps
+    int walkPieces = 0;                     // the tree's walk pieces per device (0: default)
 };
 
 void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const SharedCase& c) {
@@ -213,6 +214,7 @@ void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Sha
     const auto bodies = scene(c.n);
     NbodySimulation one(a);
     NbodyMultiDevice two({&a, &b});
+    if (c.walkPieces) two.setTreeWalkPieces(c.walkPieces);
     NbodyKernelConfig config;
     config.variant = c.variant;
     if (c.variant == NbodyVariant::Pairs) config.workGroupSize = 16, config.bodiesPerItem = 2;
@@ -254,6 +256,25 @@ TEST_F(MultiDevice, TreeOnTwoDevicesGivesTheOneDeviceStateExactly) {
         a(), b(), {211, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {0, 1}, {3, 1}});
     expectSharedSameAsOneDevice(a(), b(),
                                 {211, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {1, 0}});
+}
+
+// The tree's domains walked whole before the exchange (1 piece) and in pieces passed on while the
+// next is walked (more pieces than bodies too): the one-device state exactly, step after step.
+TEST_F(MultiDevice, TreeWalkedInPiecesGivesTheOneDeviceStateExactly) {
+    for (int pieces : {1, 2, 7})
+        for (std::size_t n : {1u, 3u, 257u}) {
+            SCOPED_TRACE(std::to_string(pieces) + " walk pieces");
+            expectSharedSameAsOneDevice(
+                a(), b(), {n, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {}, {}, pieces});
+        }
+    expectSharedSameAsOneDevice(
+        a(), b(), {211, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {0, 1}, {3, 1}, 5});
+    expectSharedSameAsOneDevice(a(), b(),
+                                {301, NbodyVariant::Tree, NbodyIntegrator::Taylor, {1, 3}, {}, 3});
+    NbodyMultiDevice two({&a(), &b()});
+    EXPECT_THROW(two.setTreeWalkPieces(0), Error);
+    EXPECT_THROW(two.setTreeWalkPieces(NbodyMultiDevice::kMostWalkPieces + 1), Error);
+    EXPECT_EQ(two.treeWalkPieces(), NbodyMultiDevice::kDefaultWalkPieces);
 }
 
 TEST_F(MultiDevice, PairsOnTwoDevicesStaysWithinRoundingOfOneDevice) {

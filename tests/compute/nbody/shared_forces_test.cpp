@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/multi/shared_forces.hpp"
@@ -235,6 +236,66 @@ TEST_F(SharedForces, TreeSplitDomainSlicesPutTogetherGiveTheSameForces) {
                     cc.queue().enqueueReadBuffer(acc, CL_TRUE, 0, n * 16, out.data());
                     EXPECT_EQ(out, whole) << "device " << d;
                 }
+            }
+        }
+}
+
+// A domain walked in pieces (NbodyMultiDevice passes each piece on while the next is walked): a
+// piece writes its own sorted bodies and nothing else, not even zeros (the other bodies' slots
+// may be receiving copies meanwhile), and the pieces put together are the domain walked whole,
+// bit for bit, with empty and one-body pieces among them.
+TEST_F(SharedForces, TreeDomainWalkedInPiecesWritesEachPieceAloneAndMatchesTheWholeWalk) {
+    const float sentinel = -12345.0f;
+    for (TreeWalk walk : {TreeWalk::Body, TreeWalk::Group})
+        for (std::size_t n : {1u, 2u, 3u, 61u, 257u, 1031u}) {
+            const auto pos = positionsOf(n, 5);
+            const float softening = 0.01f;
+            ComputeContext& cc = *devices().a;
+            cl::Buffer p(cc.context(), CL_MEM_READ_WRITE, n * 16);
+            cc.queue().enqueueWriteBuffer(p, CL_TRUE, 0, n * 16, pos.data());
+            auto read = [&](const TreeForce& t) {
+                std::vector<float> out(4 * n);
+                cc.queue().enqueueReadBuffer(t.sortedAccelerations(), CL_TRUE, 0, n * 16,
+                                             out.data());
+                return out;
+            };
+            for (const auto& w : kWeights) {
+                const BodySlice domain = planSlices(n, w)[1];
+                SCOPED_TRACE("N = " + std::to_string(n) + ", " +
+                             (walk == TreeWalk::Body ? "body" : "group") + " walk, domain " +
+                             std::to_string(domain.begin) + " + " + std::to_string(domain.count));
+                TreeForce whole(cc, TreeForceOptions{walk});
+                whole.computeShareSorted(p, n, softening, domain.begin, domain.count);
+                const std::vector<float> want = read(whole);
+
+                TreeForce pieces(cc, TreeForceOptions{walk});
+                pieces.buildShareSorted(p, n, softening);
+                cc.queue().enqueueFillBuffer(pieces.sortedAccelerations(), sentinel, 0, n * 16);
+                // Pieces: the first body alone, an empty one, the first half of the rest, the rest.
+                const std::size_t one = std::min<std::size_t>(1, domain.count);
+                const std::size_t half = (domain.count - one) / 2;
+                const std::vector<std::pair<std::size_t, std::size_t>> cuts = {
+                    {domain.begin, one},
+                    {domain.begin + one, 0},
+                    {domain.begin + one, half},
+                    {domain.begin + one + half, domain.count - one - half}};
+                for (std::size_t k = 0; k < cuts.size(); ++k) {
+                    pieces.walkSortedPiece(cuts[k].first, cuts[k].second);
+                    const std::vector<float> got = read(pieces);
+                    const std::size_t walkedEnd = cuts[k].first + cuts[k].second;
+                    for (std::size_t i = 0; i < n; ++i)
+                        for (int c = 0; c < 4; ++c) {
+                            const bool walked = i >= domain.begin && i < walkedEnd;
+                            if (walked)
+                                ASSERT_EQ(got[4 * i + c], want[4 * i + c])
+                                    << "sorted body " << i << " after piece " << k;
+                            else
+                                ASSERT_EQ(got[4 * i + c], sentinel)
+                                    << "piece " << k << " wrote sorted body " << i
+                                    << " outside the pieces walked so far";
+                        }
+                }
+                EXPECT_THROW(pieces.walkSortedPiece(n, 1), Error);
             }
         }
 }

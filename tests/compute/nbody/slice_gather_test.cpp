@@ -77,5 +77,67 @@ TEST_F(SliceGatherTest, EmptySlicesOnEitherSide) {
     expectEveryDeviceHoldsEverySlice(a(), b(), 1, {{0, 1}, {1, 0}}, 16);
 }
 
+// Slices still being computed: each device's producer writes its pieces on its own queue (here,
+// copies of the round's values), and every piece reaches the other device; the pieces tile each
+// slice, in order, empty slices included.
+void expectProducedPiecesReachEveryDevice(ComputeContext& a, ComputeContext& b, std::size_t n,
+                                          std::vector<BodySlice> slices, std::size_t pieces,
+                                          std::size_t chunkBytes) {
+    SCOPED_TRACE("n = " + std::to_string(n) + ", " + std::to_string(pieces) + " pieces, chunk " +
+                 std::to_string(chunkBytes) + " bytes, first slice " +
+                 std::to_string(slices[0].count));
+    constexpr std::size_t kBytes = 16;
+    const std::size_t floats = 4 * n;
+    std::vector<ComputeContext*> devices{&a, &b};
+    SliceGather gather(devices, chunkBytes);
+    std::vector<cl::Buffer> buffers;
+    for (ComputeContext* cc : devices)
+        buffers.emplace_back(cc->context(), CL_MEM_READ_WRITE,
+                             std::max<std::size_t>(1, n) * kBytes);
+    std::vector<char> host(std::max<std::size_t>(1, n) * kBytes);
+    for (int round = 0; round < 2; ++round) {
+        std::vector<float> want(floats);
+        for (std::size_t i = 0; i < floats; ++i)
+            want[i] = float(round * 1000003 + static_cast<long>(i));
+        const std::vector<float> poison(floats, -1.0f);
+        for (std::size_t d = 0; d < 2; ++d)
+            if (n)
+                devices[d]->queue().enqueueWriteBuffer(buffers[d], CL_TRUE, 0, n * kBytes,
+                                                       poison.data());
+        std::vector<std::size_t> nextBody{slices[0].begin, slices[1].begin};
+        auto produce = [&](std::size_t d, std::size_t begin, std::size_t count) {
+            EXPECT_EQ(begin, nextBody[d]) << "device " << d << ": pieces out of order";
+            EXPECT_GT(count, 0u);
+            nextBody[d] = begin + count;
+            cl::Event written;
+            devices[d]->queue().enqueueWriteBuffer(buffers[d], CL_FALSE, begin * kBytes,
+                                                   count * kBytes, want.data() + 4 * begin, nullptr,
+                                                   &written);
+            return written;
+        };
+        std::vector<const cl::Buffer*> pointers{&buffers[0], &buffers[1]};
+        std::vector<std::vector<cl::Event>> events(2);
+        gather.run(pointers, slices, kBytes, host.data(), events, pieces, produce);
+        for (std::size_t d = 0; d < 2; ++d) {
+            EXPECT_EQ(nextBody[d], slices[d].end()) << "device " << d << ": slice not tiled";
+            std::vector<float> got(floats);
+            if (n)
+                devices[d]->queue().enqueueReadBuffer(buffers[d], CL_TRUE, 0, n * kBytes,
+                                                      got.data());
+            EXPECT_TRUE(std::memcmp(got.data(), want.data(), floats * sizeof(float)) == 0)
+                << "device " << d << ", round " << round;
+        }
+    }
+}
+
+TEST_F(SliceGatherTest, ProducedPiecesReachEveryDevice) {
+    for (std::size_t pieces : {1u, 3u, 7u})
+        for (std::size_t chunk : {16u, 112u, 1u << 20})
+            expectProducedPiecesReachEveryDevice(a(), b(), 1031, {{0, 400}, {400, 631}}, pieces,
+                                                 chunk);
+    expectProducedPiecesReachEveryDevice(a(), b(), 257, {{0, 0}, {0, 257}}, 4, 112);
+    expectProducedPiecesReachEveryDevice(a(), b(), 3, {{0, 1}, {1, 2}}, 5, 16);
+}
+
 }  // namespace
 }  // namespace clviz
