@@ -3,6 +3,7 @@
 // after call through the same host area.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -22,44 +23,68 @@ class SliceGatherTest : public ::testing::Test {
     ComputeContext& b() { return *test::twoDevices().b; }
 };
 
+constexpr std::size_t kBytes = 16;  // one float4 a body
+
+// Two devices' buffers of n bodies, the gather between them and its host area; each round's
+// pattern and the check that a device's buffer holds all of it.
+struct GatherRig {
+    GatherRig(ComputeContext& a, ComputeContext& b, std::size_t n, std::size_t chunkBytes)
+        : n(n),
+          devices{&a, &b},
+          gather(devices, chunkBytes),
+          host(std::max<std::size_t>(1, n) * kBytes) {
+        for (ComputeContext* cc : devices)
+            buffers.emplace_back(cc->context(), CL_MEM_READ_WRITE,
+                                 std::max<std::size_t>(1, n) * kBytes);
+    }
+    std::vector<float> pattern(int round) const {
+        std::vector<float> values(4 * n);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = float(round * 1000003 + static_cast<long>(i));
+        return values;
+    }
+    void write(std::size_t d, const std::vector<float>& values) {
+        if (n)
+            devices[d]->queue().enqueueWriteBuffer(buffers[d], CL_TRUE, 0, n * kBytes,
+                                                   values.data());
+    }
+    void expectHolds(std::size_t d, const std::vector<float>& want, int round) {
+        std::vector<float> got(4 * n);
+        if (n)
+            devices[d]->queue().enqueueReadBuffer(buffers[d], CL_TRUE, 0, n * kBytes, got.data());
+        EXPECT_TRUE(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0)
+            << "device " << d << ", round " << round;
+    }
+    std::vector<const cl::Buffer*> pointers() const { return {&buffers[0], &buffers[1]}; }
+
+    std::size_t n;
+    std::vector<ComputeContext*> devices;
+    SliceGather gather;
+    std::vector<cl::Buffer> buffers;
+    std::vector<char> host;
+};
+
 // Device d's buffer starts with its own slice filled with round-specific values and the rest
 // poisoned; afterwards both must hold the whole pattern.
 void expectEveryDeviceHoldsEverySlice(ComputeContext& a, ComputeContext& b, std::size_t n,
                                       std::vector<BodySlice> slices, std::size_t chunkBytes) {
     SCOPED_TRACE("n = " + std::to_string(n) + ", chunk " + std::to_string(chunkBytes) +
                  " bytes, first slice " + std::to_string(slices[0].count));
-    constexpr std::size_t kBytes = 16;  // one float4 a body
-    const std::size_t floats = 4 * n;
-    std::vector<ComputeContext*> devices{&a, &b};
-    SliceGather gather(devices, chunkBytes);
-    std::vector<cl::Buffer> buffers;
-    for (ComputeContext* cc : devices)
-        buffers.emplace_back(cc->context(), CL_MEM_READ_WRITE,
-                             std::max<std::size_t>(1, n) * kBytes);
-    std::vector<char> host(std::max<std::size_t>(1, n) * kBytes);
+    GatherRig rig(a, b, n, chunkBytes);
     for (int round = 0; round < 3; ++round) {
-        std::vector<float> want(floats);
-        for (std::size_t i = 0; i < floats; ++i)
-            want[i] = float(round * 1000003 + static_cast<long>(i));
+        const std::vector<float> want = rig.pattern(round);
         for (std::size_t d = 0; d < 2; ++d) {
-            std::vector<float> start(floats, -1.0f);
+            std::vector<float> start(4 * n, -1.0f);
             std::copy(want.begin() + 4 * slices[d].begin, want.begin() + 4 * slices[d].end(),
                       start.begin() + 4 * slices[d].begin);
-            if (n)
-                devices[d]->queue().enqueueWriteBuffer(buffers[d], CL_TRUE, 0, n * kBytes,
-                                                       start.data());
+            rig.write(d, start);
         }
-        std::vector<const cl::Buffer*> pointers{&buffers[0], &buffers[1]};
         std::vector<std::vector<cl::Event>> events(2);
-        const std::vector<double> done = gather.run(pointers, slices, kBytes, host.data(), events);
+        const std::vector<double> done =
+            rig.gather.run(rig.pointers(), slices, kBytes, rig.host.data(), events);
         ASSERT_EQ(done.size(), 2u);
         for (std::size_t d = 0; d < 2; ++d) {
-            std::vector<float> got(floats);
-            if (n)
-                devices[d]->queue().enqueueReadBuffer(buffers[d], CL_TRUE, 0, n * kBytes,
-                                                      got.data());
-            EXPECT_TRUE(std::memcmp(got.data(), want.data(), floats * sizeof(float)) == 0)
-                << "device " << d << ", round " << round;
+            rig.expectHolds(d, want, round);
             EXPECT_GE(done[d], 0);
         }
     }
@@ -86,46 +111,27 @@ void expectProducedPiecesReachEveryDevice(ComputeContext& a, ComputeContext& b, 
     SCOPED_TRACE("n = " + std::to_string(n) + ", " + std::to_string(pieces) + " pieces, chunk " +
                  std::to_string(chunkBytes) + " bytes, first slice " +
                  std::to_string(slices[0].count));
-    constexpr std::size_t kBytes = 16;
-    const std::size_t floats = 4 * n;
-    std::vector<ComputeContext*> devices{&a, &b};
-    SliceGather gather(devices, chunkBytes);
-    std::vector<cl::Buffer> buffers;
-    for (ComputeContext* cc : devices)
-        buffers.emplace_back(cc->context(), CL_MEM_READ_WRITE,
-                             std::max<std::size_t>(1, n) * kBytes);
-    std::vector<char> host(std::max<std::size_t>(1, n) * kBytes);
+    GatherRig rig(a, b, n, chunkBytes);
     for (int round = 0; round < 2; ++round) {
-        std::vector<float> want(floats);
-        for (std::size_t i = 0; i < floats; ++i)
-            want[i] = float(round * 1000003 + static_cast<long>(i));
-        const std::vector<float> poison(floats, -1.0f);
+        const std::vector<float> want = rig.pattern(round);
         for (std::size_t d = 0; d < 2; ++d)
-            if (n)
-                devices[d]->queue().enqueueWriteBuffer(buffers[d], CL_TRUE, 0, n * kBytes,
-                                                       poison.data());
+            rig.write(d, std::vector<float>(4 * n, -1.0f));
         std::vector<std::size_t> nextBody{slices[0].begin, slices[1].begin};
         auto produce = [&](std::size_t d, std::size_t begin, std::size_t count) {
             EXPECT_EQ(begin, nextBody[d]) << "device " << d << ": pieces out of order";
             EXPECT_GT(count, 0u);
             nextBody[d] = begin + count;
             cl::Event written;
-            devices[d]->queue().enqueueWriteBuffer(buffers[d], CL_FALSE, begin * kBytes,
-                                                   count * kBytes, want.data() + 4 * begin, nullptr,
-                                                   &written);
+            rig.devices[d]->queue().enqueueWriteBuffer(rig.buffers[d], CL_FALSE, begin * kBytes,
+                                                       count * kBytes, want.data() + 4 * begin,
+                                                       nullptr, &written);
             return written;
         };
-        std::vector<const cl::Buffer*> pointers{&buffers[0], &buffers[1]};
         std::vector<std::vector<cl::Event>> events(2);
-        gather.run(pointers, slices, kBytes, host.data(), events, pieces, produce);
+        rig.gather.run(rig.pointers(), slices, kBytes, rig.host.data(), events, pieces, produce);
         for (std::size_t d = 0; d < 2; ++d) {
             EXPECT_EQ(nextBody[d], slices[d].end()) << "device " << d << ": slice not tiled";
-            std::vector<float> got(floats);
-            if (n)
-                devices[d]->queue().enqueueReadBuffer(buffers[d], CL_TRUE, 0, n * kBytes,
-                                                      got.data());
-            EXPECT_TRUE(std::memcmp(got.data(), want.data(), floats * sizeof(float)) == 0)
-                << "device " << d << ", round " << round;
+            rig.expectHolds(d, want, round);
         }
     }
 }
