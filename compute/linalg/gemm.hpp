@@ -75,7 +75,8 @@ bool takesNvidiaCompilerOptions(const DeviceInfo& device);
 // gemm-tf32 runs kernels/gemm_tf32_staged.cl (cp.async stages, 2 to 4 as local memory allows)
 // where the stored rows of A and B are whole 16-byte chunks, gemm.cl's gemm_tf32 elsewhere.
 bool tf32UsesStagedKernel(const GemmShape& shape);
-// Local memory of one stage (a tile of A and of B, padded rows) of the staged kernel.
+// Local memory of one stage (a tile of A and of B, packed swizzled rows) of the staged kernel;
+// the same for every transpose.
 std::size_t tf32StageBytes(const GemmShape& shape, const GemmTuning& tuning);
 
 class Gemm {
@@ -93,8 +94,8 @@ class Gemm {
     bool usesInlinePtx(GemmVariant variant) const;
     std::string ptxNote() const;
 
-    // Stages the staged TF32 kernel runs `shape` with (as many as local memory holds, at most 4;
-    // below 2 enqueue refuses), 0 where gemm.cl's gemm_tf32 runs it.
+    // Stages the staged TF32 kernel runs `shape` with (as many as min(local memory, 48 KiB) holds,
+    // at most 4; below 2 enqueue refuses), 0 where gemm.cl's gemm_tf32 runs it.
     int tf32Stages(const GemmShape& shape, const GemmTuning& tuning = {}) const;
 
     // The tuning enqueue() uses once `tuning`'s zeros are filled with defaults.
