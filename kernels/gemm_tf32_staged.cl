@@ -146,6 +146,75 @@ inline uint tf32Bits(float x) {
 #endif
 }
 
+#ifdef NV_INLINE_PTX
+// The lane's fragment offsets within a stage (set up once per work-item, see the kernel).
+#ifndef TRANS_A
+#define A_OFFSETS (BK / 8)  // ldmatrix row of each k-step
+#else
+#define A_OFFSETS (2 * MT)  // element (m = wm + 8 i + g, k = t), i < 2 MT
+#endif
+#if defined(B_LDMATRIX)
+#define B_OFFSETS (BK / 8)  // ldmatrix row of each k-step
+#elif defined(TRANS_B)
+#define B_OFFSETS (BK / 4)  // element (n = wn + g, k = 4 j + t)
+#else
+#define B_OFFSETS NTL  // element (k = t, n = wn + 8 b + g)
+#endif
+
+// The warp's fragments of k-step kk of a stage (`as` its A tile, B after it), rounded to TF32.
+inline void loadFragments(uint af[MT][4], uint bf[NTL][2], __local const float* as, int kk,
+                          const int* aOff, const int* bOff) {
+    __local const float* bs = as + A_FLOATS;
+#pragma unroll
+    for (int a = 0; a < MT; ++a) {
+#ifndef TRANS_A
+        LDMATRIX_X4(af[a][0], af[a][1], af[a][2], af[a][3], as + aOff[kk / 8] + a * 16 * BK);
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+            af[a][q] = tf32Bits(as_float(af[a][q]));
+#else
+        af[a][0] = tf32Bits(as[aOff[2 * a] + kk * BM]);
+        af[a][1] = tf32Bits(as[aOff[2 * a + 1] + kk * BM]);
+        af[a][2] = tf32Bits(as[aOff[2 * a] + (kk + 4) * BM]);
+        af[a][3] = tf32Bits(as[aOff[2 * a + 1] + (kk + 4) * BM]);
+#endif
+    }
+#ifdef B_LDMATRIX
+#pragma unroll
+    for (int b = 0; b < NTL; b += 2) {
+        LDMATRIX_X4(bf[b][0], bf[b][1], bf[b + 1][0], bf[b + 1][1], bs + bOff[kk / 8] + b * 8 * BK);
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+            bf[b][q] = tf32Bits(as_float(bf[b][q]));
+            bf[b + 1][q] = tf32Bits(as_float(bf[b + 1][q]));
+        }
+    }
+#elif defined(TRANS_B)
+#pragma unroll
+    for (int b = 0; b < NTL; ++b) {
+        bf[b][0] = tf32Bits(bs[bOff[kk / 4] + b * 8 * BK]);
+        bf[b][1] = tf32Bits(bs[bOff[kk / 4 + 1] + b * 8 * BK]);
+    }
+#else
+#pragma unroll
+    for (int b = 0; b < NTL; ++b) {
+        bf[b][0] = tf32Bits(bs[bOff[b] + kk * BN]);
+        bf[b][1] = tf32Bits(bs[bOff[b] + (kk + 4) * BN]);
+    }
+#endif
+}
+
+// acc += the k-step's MMAs of the warp tile.
+inline void multiply(float acc[MT][NTL][4], uint af[MT][4], uint bf[NTL][2]) {
+#pragma unroll
+    for (int a = 0; a < MT; ++a)
+#pragma unroll
+        for (int b = 0; b < NTL; ++b)
+            MMA_TF32_M16N8K8(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3], af[a][0],
+                             af[a][1], af[a][2], af[a][3], bf[b][0], bf[b][1]);
+}
+#endif
+
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_staged(
     int M, int N, int K, float alpha, __global const float* A, __global const float* B, float beta,
     __global float* C) {
@@ -180,35 +249,29 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
     // The lane's fragment offsets within a stage. The swizzle XOR depends on a row only modulo 8
     // (rows walked by g) or 4 (rows walked by t), and fragment rows step by multiples of those, so
     // every read in the loop is one of these offsets plus a constant (an immediate offset).
+    int aOff[A_OFFSETS], bOff[B_OFFSETS];
 #ifndef TRANS_A
     // ldmatrix rows for an A fragment: lanes 0-7 rows 0-7 (k 0-3), 8-15 rows 8-15 (k 0-3), 16-23
     // rows 0-7 (k 4-7), 24-31 rows 8-15 (k 4-7): registers a0..a3 in the MMA's order.
-    int aOff[BK / 8];
 #pragma unroll
     for (int s = 0; s < BK / 8; ++s)
         aOff[s] = SWZ_CHUNK(wm + (lane & 15), 2 * s + (lane >> 4), BK, 0);
 #else
-    int aOff[MT][2];  // element (m = wm + 16 a + 8 h + g, k = t)
 #pragma unroll
-    for (int a = 0; a < MT; ++a)
-#pragma unroll
-        for (int h = 0; h < 2; ++h)
-            aOff[a][h] = SWZ_EL(t, wm + 16 * a + 8 * h + g, BM, 1);
+    for (int i = 0; i < 2 * MT; ++i)
+        aOff[i] = SWZ_EL(t, wm + 8 * i + g, BM, 1);
 #endif
 #ifdef B_LDMATRIX
     // ldmatrix rows for the B fragments of n-tiles b and b + 1: lanes 0-7 rows n 0-7 (k 0-3),
-    // 8-15 n 0-7 (k 4-7), 16-23 n 8-15 (k 0-3), 24-31 n 8-15 (k 4-7): b0, b1 of tile b, then of b + 1.
-    int bOff[BK / 8];
+    // 8-15 n 0-7 (k 4-7), 16-23 n 8-15 (k 0-3), 24-31 n 8-15 (k 4-7): b0, b1 of tile b, then b + 1.
 #pragma unroll
     for (int s = 0; s < BK / 8; ++s)
         bOff[s] = SWZ_CHUNK(wn + (lane & 7) + ((lane >> 4) << 3), 2 * s + ((lane >> 3) & 1), BK, 0);
 #elif defined(TRANS_B)
-    int bOff[BK / 4];  // element (n = wn + g, k = 4 j + t)
 #pragma unroll
     for (int j = 0; j < BK / 4; ++j)
         bOff[j] = SWZ_EL(wn + g, 4 * j + t, BK, 0);
 #else
-    int bOff[NTL];  // element (k = t, n = wn + 8 b + g)
 #pragma unroll
     for (int b = 0; b < NTL; ++b)
         bOff[b] = SWZ_EL(t, wn + 8 * b + g, BN, 1);
@@ -233,50 +296,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
         for (int kk = 0; kk < BK; kk += 8) {
 #ifdef NV_INLINE_PTX
             uint af[MT][4], bf[NTL][2];
-#pragma unroll
-            for (int a = 0; a < MT; ++a) {
-#ifndef TRANS_A
-                LDMATRIX_X4(af[a][0], af[a][1], af[a][2], af[a][3], as + aOff[kk / 8] + a * 16 * BK);
-#pragma unroll
-                for (int q = 0; q < 4; ++q)
-                    af[a][q] = tf32Bits(as_float(af[a][q]));
-#else
-                af[a][0] = tf32Bits(as[aOff[a][0] + kk * BM]);
-                af[a][1] = tf32Bits(as[aOff[a][1] + kk * BM]);
-                af[a][2] = tf32Bits(as[aOff[a][0] + (kk + 4) * BM]);
-                af[a][3] = tf32Bits(as[aOff[a][1] + (kk + 4) * BM]);
-#endif
-            }
-#ifdef B_LDMATRIX
-#pragma unroll
-            for (int b = 0; b < NTL; b += 2) {
-                LDMATRIX_X4(bf[b][0], bf[b][1], bf[b + 1][0], bf[b + 1][1],
-                            bs + bOff[kk / 8] + b * 8 * BK);
-#pragma unroll
-                for (int q = 0; q < 2; ++q) {
-                    bf[b][q] = tf32Bits(as_float(bf[b][q]));
-                    bf[b + 1][q] = tf32Bits(as_float(bf[b + 1][q]));
-                }
-            }
-#elif defined(TRANS_B)
-#pragma unroll
-            for (int b = 0; b < NTL; ++b) {
-                bf[b][0] = tf32Bits(bs[bOff[kk / 4] + b * 8 * BK]);
-                bf[b][1] = tf32Bits(bs[bOff[kk / 4 + 1] + b * 8 * BK]);
-            }
-#else
-#pragma unroll
-            for (int b = 0; b < NTL; ++b) {
-                bf[b][0] = tf32Bits(bs[bOff[b] + kk * BN]);
-                bf[b][1] = tf32Bits(bs[bOff[b] + (kk + 4) * BN]);
-            }
-#endif
-#pragma unroll
-            for (int a = 0; a < MT; ++a)
-#pragma unroll
-                for (int b = 0; b < NTL; ++b)
-                    MMA_TF32_M16N8K8(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3],
-                                     af[a][0], af[a][1], af[a][2], af[a][3], bf[b][0], bf[b][1]);
+            loadFragments(af, bf, as, kk, aOff, bOff);
+            multiply(acc, af, bf);
 #else
             // The lane's four accumulators: rows g and g + 8, columns 2t and 2t + 1.
             for (int a = 0; a < MT; ++a)

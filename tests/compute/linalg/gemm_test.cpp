@@ -149,6 +149,32 @@ TEST(Gemm, StagedTf32MatchesOnAwkwardShapes) {
     }
 }
 
+// Tilings that the packed (XOR-swizzled, unpadded) stages opened, each with its stage count on a
+// 48 KiB budget: 256 x 128 x 16 (eight warps, 2 stages), 128 x 128 x 16 (3), 32-deep k-tiles (2),
+// and rows that are no power of two chunks (BK = 24, BN = 48: the swizzle's narrower groups) with
+// an odd number of n-tiles per warp; at M = 1, M >> N, K not a multiple of BK, each transpose.
+TEST(Gemm, StagedTf32PackedTilingsMatch) {
+    const Case shapes[] = {
+        {1, 4, 4, false, false},   {263, 12, 36, false, false}, {37, 44, 52, false, true},
+        {28, 32, 60, true, false}, {36, 132, 100, true, true},  {131, 260, 68, false, false},
+    };
+    const int configs[][6] = {{256, 128, 16, 64, 64, 2},
+                              {128, 128, 16, 64, 64, 3},
+                              {128, 64, 32, 64, 32, 2},
+                              {96, 48, 24, 32, 24, 3}};
+    for (const auto& cfg : configs) {
+        GemmTuning t;
+        t.blockM = cfg[0], t.blockN = cfg[1], t.blockK = cfg[2], t.warpM = cfg[3], t.warpN = cfg[4];
+        SCOPED_TRACE(t.key());
+        for (const Case& c : shapes) {
+            ASSERT_TRUE(tf32UsesStagedKernel({c.m, c.n, c.k, c.ta, c.tb}));
+            EXPECT_EQ(Gemm(context()).tf32Stages({c.m, c.n, c.k, c.ta, c.tb}, t), cfg[5]);
+            check(GemmVariant::TensorTf32, c, 1.0f, 0.0f, t);
+        }
+        check(GemmVariant::TensorTf32, {cfg[0], cfg[1], 3 * cfg[2], false, true}, -0.5f, 2.0f, t);
+    }
+}
+
 // Whole tiles (FULL_TILES: no edge checks, paired stores of C) for every transpose, several K
 // tiles so the stages wrap around, and beta.
 TEST(Gemm, StagedTf32WholeTilesMatch) {
