@@ -134,72 +134,97 @@ inline void stageTile(__local float* smem, int st, __global const float* A,
     cp_async_commit();
 }
 
-// The TF32 operand of x, rounded to nearest (ties away, as cvt.rna): half a TF32 unit added to the
-// magnitude bits; the tensor cores ignore the 13 bits below a TF32 mantissa, so the sum needs no
-// mask (CUTLASS's round_half_ulp_truncate). One integer add where cvt.rna costs a compare and a
-// predicated add; only an infinite input differs (it turns into a NaN, as inf * 0 would anyway).
-inline uint tf32Bits(float x) {
 #ifdef NV_INLINE_PTX
-    return as_uint(x) + 0x1000u;
-#else
-    return as_uint(x);
-#endif
-}
-
-#ifdef NV_INLINE_PTX
-// The lane's fragment offsets within a stage (set up once per work-item, see the kernel).
+// The lane's fragment addresses within stage 0 (set up once per work-item, see the kernel), as
+// 32-bit shared-window addresses: every read is one of them plus the stage's offset plus a
+// constant. Where a warp's rows walked by t (A stored K x M, B stored K x N) span whole groups of
+// 8 chunks, the XOR repeats every 4 fragment tiles (32 floats on), so 4 addresses serve them all.
 #ifndef TRANS_A
 #define A_OFFSETS (BK / 8)  // ldmatrix row of each k-step
+#elif WM % 32 == 0 && BM % 32 == 0
+#define A_PERIOD 4  // element (m = wm + 8 i + g, k = t) for i < 4; i + 4 p is 32 p floats on
+#define A_OFFSETS 4
 #else
-#define A_OFFSETS (2 * MT)  // element (m = wm + 8 i + g, k = t), i < 2 MT
+#define A_PERIOD (2 * MT)  // element (m = wm + 8 i + g, k = t), i < 2 MT
+#define A_OFFSETS (2 * MT)
 #endif
 #if defined(B_LDMATRIX)
 #define B_OFFSETS (BK / 8)  // ldmatrix row of each k-step
 #elif defined(TRANS_B)
 #define B_OFFSETS (BK / 4)  // element (n = wn + g, k = 4 j + t)
+#elif WN % 32 == 0 && BN % 32 == 0
+#define B_PERIOD 4  // element (k = t, n = wn + 8 b + g) for b < 4; b + 4 p is 32 p floats on
+#define B_OFFSETS 4
 #else
-#define B_OFFSETS NTL  // element (k = t, n = wn + 8 b + g)
+#define B_PERIOD NTL
+#define B_OFFSETS NTL
 #endif
 
-// The warp's fragments of k-step kk of a stage (`as` its A tile, B after it), rounded to TF32.
-inline void loadFragments(uint af[MT][4], uint bf[NTL][2], __local const float* as, int kk,
-                          const int* aOff, const int* bOff) {
-    __local const float* bs = as + A_FLOATS;
+// Rounds a float's bits to the TF32 operand, to nearest (ties away, as cvt.rna): half a TF32 unit
+// added to the magnitude bits; the tensor cores ignore the 13 bits below a TF32 mantissa, so the
+// sum needs no mask (CUTLASS's round_half_ulp_truncate). One integer add where cvt.rna costs a
+// compare and a predicated add; only an infinite input differs (it turns into a NaN, as inf * 0
+// would anyway).
+#define TF32_HALF_UNIT 0x1000u
+
+// x in a register the compiler must keep: left to itself, NVIDIA's compiler recomputes the
+// swizzled offsets (shifts, an XOR, 64-bit adds) before every load of the loop.
+inline uint pinned(uint x) {
+    uint r;
+    asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(x));
+    return r;
+}
+// The 32-bit word at a shared-window address, rounded to TF32.
+inline uint ldsTf32(uint addr) {
+    uint r;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(r) : "r"(addr));
+    return r + TF32_HALF_UNIT;
+}
+
+// The warp's fragments of k-step kk of the stage `stage` bytes on, rounded to TF32.
+inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, const uint* aAddr,
+                          const uint* bAddr) {
 #pragma unroll
     for (int a = 0; a < MT; ++a) {
 #ifndef TRANS_A
-        LDMATRIX_X4(af[a][0], af[a][1], af[a][2], af[a][3], as + aOff[kk / 8] + a * 16 * BK);
+        LDMATRIX_X4_AT(af[a][0], af[a][1], af[a][2], af[a][3],
+                       aAddr[kk / 8] + stage + a * 16 * BK * 4);
 #pragma unroll
         for (int q = 0; q < 4; ++q)
-            af[a][q] = tf32Bits(as_float(af[a][q]));
+            af[a][q] += TF32_HALF_UNIT;
 #else
-        af[a][0] = tf32Bits(as[aOff[2 * a] + kk * BM]);
-        af[a][1] = tf32Bits(as[aOff[2 * a + 1] + kk * BM]);
-        af[a][2] = tf32Bits(as[aOff[2 * a] + (kk + 4) * BM]);
-        af[a][3] = tf32Bits(as[aOff[2 * a + 1] + (kk + 4) * BM]);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int i = 2 * a + h;
+            const uint at = aAddr[i % A_PERIOD] + stage + (i / A_PERIOD) * 32 * 4;
+            af[a][h] = ldsTf32(at + kk * BM * 4);
+            af[a][h + 2] = ldsTf32(at + (kk + 4) * BM * 4);
+        }
 #endif
     }
 #ifdef B_LDMATRIX
 #pragma unroll
     for (int b = 0; b < NTL; b += 2) {
-        LDMATRIX_X4(bf[b][0], bf[b][1], bf[b + 1][0], bf[b + 1][1], bs + bOff[kk / 8] + b * 8 * BK);
+        LDMATRIX_X4_AT(bf[b][0], bf[b][1], bf[b + 1][0], bf[b + 1][1],
+                       bAddr[kk / 8] + stage + b * 8 * BK * 4);
 #pragma unroll
         for (int q = 0; q < 2; ++q) {
-            bf[b][q] = tf32Bits(as_float(bf[b][q]));
-            bf[b + 1][q] = tf32Bits(as_float(bf[b + 1][q]));
+            bf[b][q] += TF32_HALF_UNIT;
+            bf[b + 1][q] += TF32_HALF_UNIT;
         }
     }
 #elif defined(TRANS_B)
 #pragma unroll
     for (int b = 0; b < NTL; ++b) {
-        bf[b][0] = tf32Bits(bs[bOff[kk / 4] + b * 8 * BK]);
-        bf[b][1] = tf32Bits(bs[bOff[kk / 4 + 1] + b * 8 * BK]);
+        bf[b][0] = ldsTf32(bAddr[kk / 4] + stage + b * 8 * BK * 4);
+        bf[b][1] = ldsTf32(bAddr[kk / 4 + 1] + stage + b * 8 * BK * 4);
     }
 #else
 #pragma unroll
     for (int b = 0; b < NTL; ++b) {
-        bf[b][0] = tf32Bits(bs[bOff[b] + kk * BN]);
-        bf[b][1] = tf32Bits(bs[bOff[b] + (kk + 4) * BN]);
+        const uint at = bAddr[b % B_PERIOD] + stage + (b / B_PERIOD) * 32 * 4;
+        bf[b][0] = ldsTf32(at + kk * BN * 4);
+        bf[b][1] = ldsTf32(at + (kk + 4) * BN * 4);
     }
 #endif
 }
@@ -246,35 +271,38 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
             cp_async_commit();
     }
 #ifdef NV_INLINE_PTX
-    // The lane's fragment offsets within a stage. The swizzle XOR depends on a row only modulo 8
+    // The lane's fragment addresses in stage 0. The swizzle XOR depends on a row only modulo 8
     // (rows walked by g) or 4 (rows walked by t), and fragment rows step by multiples of those, so
-    // every read in the loop is one of these offsets plus a constant (an immediate offset).
-    int aOff[A_OFFSETS], bOff[B_OFFSETS];
+    // every read in the loop is one of these plus constants (immediate offsets).
+    const uint smemAt = (uint)(size_t)smem;
+    uint aAddr[A_OFFSETS], bAddr[B_OFFSETS];
 #ifndef TRANS_A
     // ldmatrix rows for an A fragment: lanes 0-7 rows 0-7 (k 0-3), 8-15 rows 8-15 (k 0-3), 16-23
     // rows 0-7 (k 4-7), 24-31 rows 8-15 (k 4-7): registers a0..a3 in the MMA's order.
 #pragma unroll
     for (int s = 0; s < BK / 8; ++s)
-        aOff[s] = SWZ_CHUNK(wm + (lane & 15), 2 * s + (lane >> 4), BK, 0);
+        aAddr[s] = pinned(smemAt + 4 * SWZ_CHUNK(wm + (lane & 15), 2 * s + (lane >> 4), BK, 0));
 #else
 #pragma unroll
-    for (int i = 0; i < 2 * MT; ++i)
-        aOff[i] = SWZ_EL(t, wm + 8 * i + g, BM, 1);
+    for (int i = 0; i < A_OFFSETS; ++i)
+        aAddr[i] = pinned(smemAt + 4 * SWZ_EL(t, wm + 8 * i + g, BM, 1));
 #endif
+    const uint bAt = smemAt + 4 * A_FLOATS;
 #ifdef B_LDMATRIX
     // ldmatrix rows for the B fragments of n-tiles b and b + 1: lanes 0-7 rows n 0-7 (k 0-3),
     // 8-15 n 0-7 (k 4-7), 16-23 n 8-15 (k 0-3), 24-31 n 8-15 (k 4-7): b0, b1 of tile b, then b + 1.
 #pragma unroll
     for (int s = 0; s < BK / 8; ++s)
-        bOff[s] = SWZ_CHUNK(wn + (lane & 7) + ((lane >> 4) << 3), 2 * s + ((lane >> 3) & 1), BK, 0);
+        bAddr[s] = pinned(bAt + 4 * SWZ_CHUNK(wn + (lane & 7) + ((lane >> 4) << 3),
+                                              2 * s + ((lane >> 3) & 1), BK, 0));
 #elif defined(TRANS_B)
 #pragma unroll
     for (int j = 0; j < BK / 4; ++j)
-        bOff[j] = SWZ_EL(wn + g, 4 * j + t, BK, 0);
+        bAddr[j] = pinned(bAt + 4 * SWZ_EL(wn + g, 4 * j + t, BK, 0));
 #else
 #pragma unroll
-    for (int b = 0; b < NTL; ++b)
-        bOff[b] = SWZ_EL(t, wn + 8 * b + g, BN, 1);
+    for (int b = 0; b < B_OFFSETS; ++b)
+        bAddr[b] = pinned(bAt + 4 * SWZ_EL(t, wn + 8 * b + g, BN, 1));
 #endif
 #endif
     int readStage = 0, writeStage = STAGES - 1;  // stage indices, advanced without a modulo
@@ -296,7 +324,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
         for (int kk = 0; kk < BK; kk += 8) {
 #ifdef NV_INLINE_PTX
             uint af[MT][4], bf[NTL][2];
-            loadFragments(af, bf, as, kk, aOff, bOff);
+            loadFragments(af, bf, (uint)(as - smem) * 4, kk, aAddr, bAddr);
             multiply(acc, af, bf);
 #else
             // The lane's four accumulators: rows g and g + 8, columns 2t and 2t + 1.

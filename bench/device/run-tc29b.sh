@@ -6,7 +6,7 @@
 # Usage: C=.carry-tc-29b [KV="pf"] bench/device/run-tc29b.sh STEP...
 #   tests  the GEMM test binary's TF32 tests (PTX paths on); the staged ones with each kernels-NAME
 #   ab     gemm-tf32 at $SIZES: old, new (default row and every $TUNINGS row), new with each
-#          kernels-NAME; in turn, $ROUNDS times
+#          kernels-NAME (in the first $KV_ROUNDS rounds only); in turn, $ROUNDS times
 #   sass   ptxas + cuobjdump of the staged programs the new runs built; counts in the k-tile loop
 # Everything lands in $OUT/tc29b.tgz, rewritten after each step.
 set -uo pipefail
@@ -22,14 +22,14 @@ ROUNDS=${ROUNDS:-2}
 KV=${KV:-}
 DEV=${DEV:-gpu}
 # One --gemm-tuning row each (new binaries only; main's takes no tensor-core keys).
-TUNINGS=${TUNINGS:-"BM=256 BN=128 BK=16 WM=64 WN=64;BM=128 BN=256 BK=16 WM=64 WN=64;BM=128 BN=64 BK=32 WM=64 WN=32;BM=128 BN=128 BK=16 WM=64 WN=32"}
+TUNINGS=${TUNINGS:-"BM=256 BN=128 BK=16 WM=64 WN=64;BM=128 BN=256 BK=16 WM=64 WN=64;BM=128 BN=128 BK=16 WM=64 WN=32;BM=128 BN=128 BK=8 WM=64 WN=64"}
 targs=()
 IFS=';' read -ra tl <<<"$TUNINGS"
 for t in "${tl[@]}"; do targs+=(--gemm-tuning "$t"); done
 for step in "$@"; do
 case $step in
 tests)
-    for which in new $KV; do
+    for which in new ${TEST_KV-$KV}; do
         kdir=""; [ $which != new ] && kdir=$C/kernels-$which
         filter='*Tf32*:*tf32*:*Smaller*:*WholeTiles*'; [ $which != new ] && filter='*Staged*'
         CLVIZ_KERNEL_DIR=$kdir CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-90} "$C/compute_linalg_gemm_test" \
@@ -42,7 +42,8 @@ ab)
     nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -lms 500 >"$R/clocks.csv" 2>&1 &
     smi=$!
     for round in $(seq 1 $ROUNDS); do
-        for which in old new $KV; do
+        kv=$KV; [ $round -gt ${KV_ROUNDS:-$ROUNDS} ] && kv=
+        for which in old new $kv; do
             bin=$C/clviz-bench; extra=("${targs[@]}")
             [ $which = old ] && bin=$C/old/clviz-bench && extra=()
             kdir=""; [ $which != old ] && [ $which != new ] && kdir=$C/kernels-$which
@@ -72,7 +73,7 @@ sass)
     PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
     CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
     mkdir -p "$R/sass"
-    python3 - "$R/sass" /tmp/xdg-new/clviz/programs $(for k in $KV; do echo /tmp/xdg-$k/clviz/programs; done) <<'PY'
+    python3 - "$R/sass" /tmp/xdg-new/clviz/programs $(for k in ${SASS_KV-$KV}; do echo /tmp/xdg-$k/clviz/programs; done) <<'PY'
 import sys, pathlib
 out = pathlib.Path(sys.argv[1])
 for d in sys.argv[2:]:
