@@ -148,8 +148,9 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
             }
             break;
         case GemmVariant::TensorTf32:
-            // Staged kernel: stages = 48 KiB / one stage's packed tiles (3 at 128 x 128 x 16, 4 at
-            // BK 8, 2 at 256 x 128 x 16 and at 32-deep 128 x 64).
+            // Staged kernel: stages = 48 KiB / one stage's tiles (2 at 128 x 128 x 16, 4 at BK 8;
+            // packed rows where two padded stages do not fit: 2 at 256 x 128 x 16 and at 32-deep
+            // 128 x 64).
             add(128, 128, 16, 64, 64), add(128, 128, 8, 64, 64), add(128, 128, 16, 64, 32),
                 add(128, 128, 8, 64, 32), add(128, 256, 8, 64, 64), add(256, 128, 8, 64, 64),
                 add(64, 128, 16, 32, 64), add(128, 64, 16, 64, 32);

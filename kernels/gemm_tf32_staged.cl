@@ -7,8 +7,8 @@
 // chunks with cp.async (no register round trip, no store instructions), STAGES tiles in flight:
 // while the warps multiply tile t, tiles t+1 ... t+STAGES-1 are on their way. cp.async's source
 // size zero-fills the chunks past an edge; FULL_TILES (BM, BN, BK divide M, N, K) drops those
-// checks. Rows are packed, their chunks XOR-swizzled (below) so that the copies and the fragment
-// reads spread over the 32 banks; k-contiguous operands (A stored M x K, B stored N x K) are read
+// checks. Rows are padded, or packed with their chunks XOR-swizzled (below), so that the copies
+// and the fragment reads spread over the 32 banks; k-contiguous operands (A stored M x K, B stored N x K) are read
 // by ldmatrix.x4, the others by 32-bit loads; each fragment is rounded to TF32 (to nearest, ties
 // away) on the way into the MMA.
 // Without NV_INLINE_PTX the same stages are filled by plain copies and each lane's fragment is
@@ -35,26 +35,37 @@
 #define MT (WM / 16)  // MMA tiles per warp along m
 #define NTL (WN / 8)  // along n
 
-// Local tiles without padding: a tile of `cols` floats a row keeps its rows packed, and each row's
-// 16-byte chunks are permuted by an XOR with a function of the row, so that the 16-byte cp.async
-// writes and the fragment reads of a warp both spread over the 32 banks (8 groups of 4 banks, one
-// chunk each). Padding did the same at the cost of 6-25% more bytes, which kept 128 x 128 x 16
-// to two stages and 256 x 128 x 16 out of 48 KiB. Two read patterns (lane = 4 g + t):
+// Two layouts of the local tiles, both spreading the 16-byte cp.async writes and the fragment
+// reads of a warp over the 32 banks (8 groups of 4 banks, one chunk each). Two read patterns
+// (lane = 4 g + t):
 // - rows walked by g (A stored M x K, B stored N x K; the ldmatrix forms): 8 consecutive rows read
-//   the same logical chunk, so the XOR must send those 8 rows to 8 chunk groups (SWZ_R);
+//   the same logical chunk, so those 8 rows must land on 8 chunk groups;
 // - rows walked by t (A stored K x M, B stored K x N): 4 consecutive rows each read two
-//   neighbouring chunks (j, j + 1, j even), so the 4 rows' pairs must land on 4 group pairs
-//   (SWZ_K, an even XOR where a row spans 8 groups).
-// CPR: chunks a row; G: chunks permuted within aligned groups of G (a power of two dividing CPR,
-// at most 8, so the XOR stays inside the row); RPL: rows per 128-byte line of banks. Shapes that
-// are not powers of two keep a correct (if less conflict-free) layout.
+//   neighbouring chunks (j, j + 1, j even), so the 4 rows' pairs must land on 4 group pairs.
+// Padded (the default): rows of 4 mod 8 floats (first pattern) or 8 mod 16 (second) do it.
+// PACKED (where two padded stages pass 48 KiB: 256 x 128 x 16, 32-deep k-tiles): rows keep their
+// length and each row's chunks are permuted by an XOR with a function of the row (SWZ_R for the
+// first pattern, SWZ_K, an even XOR where a row spans 8 groups, for the second). CPR: chunks a
+// row; G: chunks permuted within aligned groups of G (a power of two dividing CPR, at most 8, so
+// the XOR stays inside the row); RPL: rows per 128-byte line of banks. Shapes that are not powers
+// of two keep a correct (if less conflict-free) layout.
+#ifdef PACKED
 #define SWZ_G(cpr) ((cpr) % 8 == 0 ? 8 : (cpr) % 4 == 0 ? 4 : (cpr) % 2 == 0 ? 2 : 1)
 #define SWZ_RPL(cpr) ((cpr) < 8 && 8 % (cpr) == 0 ? 8 / (cpr) : 1)
 #define SWZ_R(r, cpr) (((r) / SWZ_RPL(cpr)) & (SWZ_G(cpr) - 1))
 #define SWZ_K(r, cpr) (((((r) & 3) * 2) / SWZ_RPL(cpr)) & (SWZ_G(cpr) - 1))
+#define ROW_STRIDE(cols, kRows) (cols)
+#else
+#define SWZ_R(r, cpr) 0
+#define SWZ_K(r, cpr) 0
+#define PAD4(x) ((x) % 8 == 0 ? (x) + 4 : (x))
+#define PAD8(x) ((x) % 16 == 0 ? (x) + 8 : (x))
+#define ROW_STRIDE(cols, kRows) ((kRows) ? PAD8(cols) : PAD4(cols))
+#endif
 // Offset of logical chunk q of row r in a tile of `cols` floats a row; `kRows`: rows walk k.
-#define SWZ_CHUNK(r, q, cols, kRows) \
-    ((r) * (cols) + (((q) ^ ((kRows) ? SWZ_K(r, (cols) / 4) : SWZ_R(r, (cols) / 4))) << 2))
+#define SWZ_CHUNK(r, q, cols, kRows)    \
+    ((r) * ROW_STRIDE(cols, kRows) + \
+     (((q) ^ ((kRows) ? SWZ_K(r, (cols) / 4) : SWZ_R(r, (cols) / 4))) << 2))
 #define SWZ_EL(r, c, cols, kRows) (SWZ_CHUNK(r, (c) >> 2, cols, kRows) + ((c) & 3))
 
 #ifdef TRANS_A  // stored K x M: the tile is BK rows of BM
@@ -79,8 +90,10 @@
 #define B_KROWS 1
 #define B_EL(k, n) SWZ_EL(k, n, BN, 1)
 #endif
-#define A_FLOATS (A_ROWS * A_COLS)
-#define B_FLOATS (B_ROWS * B_COLS)
+#define SA ROW_STRIDE(A_COLS, A_KROWS)  // floats from one stored row to the next
+#define SB ROW_STRIDE(B_COLS, B_KROWS)
+#define A_FLOATS (A_ROWS * SA)
+#define B_FLOATS (B_ROWS * SB)
 #define STAGE_FLOATS (A_FLOATS + B_FLOATS)
 #define A_CHUNKS (A_ROWS * A_COLS / 4)
 #define B_CHUNKS (B_ROWS * B_COLS / 4)
@@ -188,7 +201,7 @@ inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, c
     for (int a = 0; a < MT; ++a) {
 #ifndef TRANS_A
         LDMATRIX_X4_AT(af[a][0], af[a][1], af[a][2], af[a][3],
-                       aAddr[kk / 8] + stage + a * 16 * BK * 4);
+                       aAddr[kk / 8] + stage + a * 16 * SA * 4);
 #pragma unroll
         for (int q = 0; q < 4; ++q)
             af[a][q] += TF32_HALF_UNIT;
@@ -197,8 +210,8 @@ inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, c
         for (int h = 0; h < 2; ++h) {
             const int i = 2 * a + h;
             const uint at = aAddr[i % A_PERIOD] + stage + (i / A_PERIOD) * 32 * 4;
-            af[a][h] = ldsTf32(at + kk * BM * 4);
-            af[a][h + 2] = ldsTf32(at + (kk + 4) * BM * 4);
+            af[a][h] = ldsTf32(at + kk * SA * 4);
+            af[a][h + 2] = ldsTf32(at + (kk + 4) * SA * 4);
         }
 #endif
     }
@@ -206,7 +219,7 @@ inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, c
 #pragma unroll
     for (int b = 0; b < NTL; b += 2) {
         LDMATRIX_X4_AT(bf[b][0], bf[b][1], bf[b + 1][0], bf[b + 1][1],
-                       bAddr[kk / 8] + stage + b * 8 * BK * 4);
+                       bAddr[kk / 8] + stage + b * 8 * SB * 4);
 #pragma unroll
         for (int q = 0; q < 2; ++q) {
             bf[b][q] += TF32_HALF_UNIT;
@@ -216,15 +229,15 @@ inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, c
 #elif defined(TRANS_B)
 #pragma unroll
     for (int b = 0; b < NTL; ++b) {
-        bf[b][0] = ldsTf32(bAddr[kk / 4] + stage + b * 8 * BK * 4);
-        bf[b][1] = ldsTf32(bAddr[kk / 4 + 1] + stage + b * 8 * BK * 4);
+        bf[b][0] = ldsTf32(bAddr[kk / 4] + stage + b * 8 * SB * 4);
+        bf[b][1] = ldsTf32(bAddr[kk / 4 + 1] + stage + b * 8 * SB * 4);
     }
 #else
 #pragma unroll
     for (int b = 0; b < NTL; ++b) {
         const uint at = bAddr[b % B_PERIOD] + stage + (b / B_PERIOD) * 32 * 4;
-        bf[b][0] = ldsTf32(at + kk * BN * 4);
-        bf[b][1] = ldsTf32(at + (kk + 4) * BN * 4);
+        bf[b][0] = ldsTf32(at + kk * SB * 4);
+        bf[b][1] = ldsTf32(at + (kk + 4) * SB * 4);
     }
 #endif
 }
