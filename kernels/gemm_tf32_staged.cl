@@ -8,16 +8,16 @@
 // while the warps multiply tile t, tiles t+1 ... t+STAGES-1 are on their way. cp.async's source
 // size zero-fills the chunks past an edge; FULL_TILES (BM, BN, BK divide M, N, K) drops those
 // checks. Rows are padded, or packed with their chunks XOR-swizzled (below), so that the copies
-// and the fragment reads spread over the 32 banks; k-contiguous operands (A stored M x K, B stored N x K) are read
-// by ldmatrix.x4, the others by 32-bit loads; each fragment is rounded to TF32 (to nearest, ties
-// away) on the way into the MMA.
+// and the fragment reads spread over the 32 banks; k-contiguous operands (A stored M x K, B stored
+// N x K) are read by ldmatrix.x4, the others by 32-bit loads; each fragment is rounded to TF32 (to
+// nearest, ties away) on the way into the MMA.
 // Without NV_INLINE_PTX the same stages are filled by plain copies and each lane's fragment is
 // computed with FP32 FMAs (the portable twin: same tiles, same lanes, same addressing).
 
 #include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_TF32_M16N8K8
-#include "common/nv_ldmatrix.clh"   // LDMATRIX_X4
+#include "common/nv_ldmatrix.clh"   // LDMATRIX_X4_AT
 
 // "All but the newest STAGES - 2 commit groups have landed" (wait_group takes a literal).
 #if STAGES == 2
@@ -63,8 +63,8 @@
 #define ROW_STRIDE(cols, kRows) ((kRows) ? PAD8(cols) : PAD4(cols))
 #endif
 // Offset of logical chunk q of row r in a tile of `cols` floats a row; `kRows`: rows walk k.
-#define SWZ_CHUNK(r, q, cols, kRows)    \
-    ((r) * ROW_STRIDE(cols, kRows) + \
+#define SWZ_CHUNK(r, q, cols, kRows) \
+    ((r) * ROW_STRIDE(cols, kRows) +  \
      (((q) ^ ((kRows) ? SWZ_K(r, (cols) / 4) : SWZ_R(r, (cols) / 4))) << 2))
 #define SWZ_EL(r, c, cols, kRows) (SWZ_CHUNK(r, (c) >> 2, cols, kRows) + ((c) & 3))
 
@@ -103,7 +103,7 @@
 #endif
 
 // Chunk c of a stored tile (rows x cols floats, cols/4 chunks a row) at (row0, col0) of a matrix
-// with `rowLimit` rows of `ld` floats (ld a multiple of 4), into its swizzled place in `dst`.
+// with `rowLimit` rows of `ld` floats (ld a multiple of 4), into its place in `dst`.
 // Past the last row or column the chunk is zero-filled (and reads nothing past the matrix).
 inline void stageChunk(__local float* dst, __global const float* src, int ld, int rowLimit,
                        int row0, int col0, int cols, int kRows, int c) {
