@@ -123,7 +123,8 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
          run, [&o](const std::string& v) { o.clblastTuning = v; }},
         {"--gemm-tuning", Takes::Value, "KEY",
          "gemm: also a row of gemm-regblock and gemm-double-buffer at this tuning, e.g. \"BM=128 "
-         "BN=64 BK=16 TM=8 TN=8 REGCAP=128\" (REGCAP: NVIDIA only); repeatable",
+         "BN=64 BK=16 TM=8 TN=8 REGCAP=128\" (REGCAP: NVIDIA only), or of gemm-tf32 where the "
+         "key names WM or WN (\"BM=256 BN=128 BK=16 WM=64 WN=64\"); repeatable",
          run,
          [&o](const std::string& v) {
              try {

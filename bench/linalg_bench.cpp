@@ -148,10 +148,16 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
             }
             break;
         case GemmVariant::TensorTf32:
-            // Staged kernel: stages = 48 KiB / one stage's tiles (2 at 128 x 128 x 16, 4 at BK 8).
+            // Staged kernel: stages = 48 KiB / one stage's tiles (2 at 128 x 128 x 16, 4 at BK 8;
+            // packed rows where two padded stages do not fit: 2 at 256 x 128 x 16 and at 32-deep
+            // 128 x 64).
             add(128, 128, 16, 64, 64), add(128, 128, 8, 64, 64), add(128, 128, 16, 64, 32),
                 add(128, 128, 8, 64, 32), add(128, 256, 8, 64, 64), add(256, 128, 8, 64, 64),
                 add(64, 128, 16, 32, 64), add(128, 64, 16, 64, 32);
+            // Eight 64 x 64 warps on 256 x 128 (a quarter less L2 traffic per flop than
+            // 128 x 128), and 32-deep k-tiles (half the barriers).
+            add(256, 128, 16, 64, 64), add(128, 256, 16, 64, 64), add(128, 64, 32, 64, 32),
+                add(64, 128, 32, 32, 64), add(128, 64, 32, 64, 64);
             break;
         case GemmVariant::Naive:
             break;
@@ -490,10 +496,15 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                     runGemmRow(cc, o, report, op, tuned, wrong);
                 }
             }
-            if (v == GemmVariant::RegisterBlocked || v == GemmVariant::DoubleBuffered) {
-                for (const std::string& key : o.gemmTunings) {
+            // A key naming WM or WN is a tensor-core tiling, any other a register-blocked one.
+            for (const std::string& key : o.gemmTunings) {
+                const GemmTuning parsed = parseGemmTuning(key);
+                const bool warpTiles = parsed.warpM || parsed.warpN;
+                if (warpTiles
+                        ? v == GemmVariant::TensorTf32
+                        : v == GemmVariant::RegisterBlocked || v == GemmVariant::DoubleBuffered) {
                     GemmJob given = job;
-                    const GemmTuning t = gemm.resolved(v, parseGemmTuning(key));
+                    const GemmTuning t = gemm.resolved(v, parsed);
                     given.config = t.key() + " (--gemm-tuning)";
                     given.run = [&, v, t] {
                         return eventMilliseconds(

@@ -7,15 +7,17 @@
 // chunks with cp.async (no register round trip, no store instructions), STAGES tiles in flight:
 // while the warps multiply tile t, tiles t+1 ... t+STAGES-1 are on their way. cp.async's source
 // size zero-fills the chunks past an edge; FULL_TILES (BM, BN, BK divide M, N, K) drops those
-// checks. Fragments are read with 32-bit local loads whose row strides put the 32 lanes of a warp
-// on 32 banks, and rounded to TF32 (to nearest, ties away) on the way into the MMA.
+// checks. Rows are padded, or packed with their chunks XOR-swizzled (below), so that the copies
+// and the fragment reads spread over the 32 banks; k-contiguous operands (A stored M x K, B stored
+// N x K) are read by ldmatrix.x4, the others by 32-bit loads; each fragment is rounded to TF32 (to
+// nearest, ties away) on the way into the MMA.
 // Without NV_INLINE_PTX the same stages are filled by plain copies and each lane's fragment is
 // computed with FP32 FMAs (the portable twin: same tiles, same lanes, same addressing).
 
 #include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_TF32_M16N8K8
-#include "common/nv_ldmatrix.clh"   // LDMATRIX_X4
+#include "common/nv_ldmatrix.clh"   // LDMATRIX_X4_AT
 
 // "All but the newest STAGES - 2 commit groups have landed" (wait_group takes a literal).
 #if STAGES == 2
@@ -33,53 +35,86 @@
 #define MT (WM / 16)  // MMA tiles per warp along m
 #define NTL (WN / 8)  // along n
 
-// Row strides (floats) of the stored tiles. A fragment read of a warp touches (row g, column t)
-// for g < 8, t < 4: when g walks rows, a stride of 4 mod 8 puts them on 32 banks (PAD4); when t
-// walks rows, a stride of 8 mod 16 (PAD8). Both keep rows 16-byte aligned for cp.async.
+// Two layouts of the local tiles, both spreading the 16-byte cp.async writes and the fragment
+// reads of a warp over the 32 banks (8 groups of 4 banks, one chunk each). Two read patterns
+// (lane = 4 g + t):
+// - rows walked by g (A stored M x K, B stored N x K; the ldmatrix forms): 8 consecutive rows read
+//   the same logical chunk, so those 8 rows must land on 8 chunk groups;
+// - rows walked by t (A stored K x M, B stored K x N): 4 consecutive rows each read two
+//   neighbouring chunks (j, j + 1, j even), so the 4 rows' pairs must land on 4 group pairs.
+// Padded (the default): rows of 4 mod 8 floats (first pattern) or 8 mod 16 (second) do it.
+// PACKED (where two padded stages pass 48 KiB: 256 x 128 x 16, 32-deep k-tiles): rows keep their
+// length and each row's chunks are permuted by an XOR with a function of the row (SWZ_R for the
+// first pattern, SWZ_K, an even XOR where a row spans 8 groups, for the second). CPR: chunks a
+// row; G: chunks permuted within aligned groups of G (a power of two dividing CPR, at most 8, so
+// the XOR stays inside the row); RPL: rows per 128-byte line of banks. Shapes that are not powers
+// of two keep a correct (if less conflict-free) layout.
+#ifdef PACKED
+#define SWZ_G(cpr) ((cpr) % 8 == 0 ? 8 : (cpr) % 4 == 0 ? 4 : (cpr) % 2 == 0 ? 2 : 1)
+#define SWZ_RPL(cpr) ((cpr) < 8 && 8 % (cpr) == 0 ? 8 / (cpr) : 1)
+#define SWZ_R(r, cpr) (((r) / SWZ_RPL(cpr)) & (SWZ_G(cpr) - 1))
+#define SWZ_K(r, cpr) (((((r) & 3) * 2) / SWZ_RPL(cpr)) & (SWZ_G(cpr) - 1))
+#define ROW_STRIDE(cols, kRows) (cols)
+#else
+#define SWZ_R(r, cpr) 0
+#define SWZ_K(r, cpr) 0
 #define PAD4(x) ((x) % 8 == 0 ? (x) + 4 : (x))
 #define PAD8(x) ((x) % 16 == 0 ? (x) + 8 : (x))
+#define ROW_STRIDE(cols, kRows) ((kRows) ? PAD8(cols) : PAD4(cols))
+#endif
+// Offset of logical chunk q of row r in a tile of `cols` floats a row; `kRows`: rows walk k.
+#define SWZ_CHUNK(r, q, cols, kRows) \
+    ((r) * ROW_STRIDE(cols, kRows) +  \
+     (((q) ^ ((kRows) ? SWZ_K(r, (cols) / 4) : SWZ_R(r, (cols) / 4))) << 2))
+#define SWZ_EL(r, c, cols, kRows) (SWZ_CHUNK(r, (c) >> 2, cols, kRows) + ((c) & 3))
 
 #ifdef TRANS_A  // stored K x M: the tile is BK rows of BM
 #define A_ROWS BK
 #define A_COLS BM
-#define SA PAD8(BM)
-#define A_EL(m, k) ((k) * SA + (m))
+#define A_KROWS 1
+#define A_EL(m, k) SWZ_EL(k, m, BM, 1)
 #else  // stored M x K: BM rows of BK
 #define A_ROWS BM
 #define A_COLS BK
-#define SA PAD4(BK)
-#define A_EL(m, k) ((m) * SA + (k))
+#define A_KROWS 0
+#define A_EL(m, k) SWZ_EL(m, k, BK, 0)
 #endif
 #ifdef TRANS_B  // stored N x K: BN rows of BK
 #define B_ROWS BN
 #define B_COLS BK
-#define SB PAD4(BK)
-#define B_EL(k, n) ((n) * SB + (k))
+#define B_KROWS 0
+#define B_EL(k, n) SWZ_EL(n, k, BK, 0)
 #else  // stored K x N: BK rows of BN
 #define B_ROWS BK
 #define B_COLS BN
-#define SB PAD8(BN)
-#define B_EL(k, n) ((k) * SB + (n))
+#define B_KROWS 1
+#define B_EL(k, n) SWZ_EL(k, n, BN, 1)
 #endif
+#define SA ROW_STRIDE(A_COLS, A_KROWS)  // floats from one stored row to the next
+#define SB ROW_STRIDE(B_COLS, B_KROWS)
 #define A_FLOATS (A_ROWS * SA)
 #define B_FLOATS (B_ROWS * SB)
 #define STAGE_FLOATS (A_FLOATS + B_FLOATS)
 #define A_CHUNKS (A_ROWS * A_COLS / 4)
 #define B_CHUNKS (B_ROWS * B_COLS / 4)
+// B fragments by ldmatrix where B is stored k-contiguous (N x K) and the warp's n-tiles pair up.
+#if defined(NV_INLINE_PTX) && defined(TRANS_B) && NTL % 2 == 0
+#define B_LDMATRIX
+#endif
 
 // Chunk c of a stored tile (rows x cols floats, cols/4 chunks a row) at (row0, col0) of a matrix
-// with `rowLimit` rows of `ld` floats (ld a multiple of 4), into local memory of row stride `s`.
+// with `rowLimit` rows of `ld` floats (ld a multiple of 4), into its place in `dst`.
 // Past the last row or column the chunk is zero-filled (and reads nothing past the matrix).
-inline void stageChunk(__local float* dst, int s, __global const float* src, int ld, int rowLimit,
-                       int row0, int col0, int cols, int c) {
-    const int r = c / (cols / 4), q = (c % (cols / 4)) * 4;
-    __local float* d = dst + r * s + q;
+inline void stageChunk(__local float* dst, __global const float* src, int ld, int rowLimit,
+                       int row0, int col0, int cols, int kRows, int c) {
+    const int r = c / (cols / 4), q = c % (cols / 4);
+    __local float* d = dst + SWZ_CHUNK(r, q, cols, kRows);
 #ifdef FULL_TILES
-    cp_async16(d, src + (size_t)(row0 + r) * ld + col0 + q, 16);
+    cp_async16(d, src + (size_t)(row0 + r) * ld + col0 + q * 4, 16);
 #else
     // ld is a multiple of 4, so a chunk is wholly inside the row or wholly past its end.
-    const bool inside = row0 + r < rowLimit && col0 + q < ld;
-    cp_async16(d, inside ? src + (size_t)(row0 + r) * ld + col0 + q : src, inside ? 16 : 0);
+    const bool inside = row0 + r < rowLimit && col0 + q * 4 < ld;
+    cp_async16(d, inside ? src + (size_t)(row0 + r) * ld + col0 + q * 4 : src, inside ? 16 : 0);
 #endif
 }
 
@@ -94,9 +129,9 @@ inline void stageTile(__local float* smem, int st, __global const float* A,
         const int c = tid + s * NT;
         if (A_CHUNKS % NT == 0 || c < A_CHUNKS)
 #ifdef TRANS_A
-            stageChunk(as, SA, A, M, K, k0, i0, A_COLS, c);
+            stageChunk(as, A, M, K, k0, i0, A_COLS, A_KROWS, c);
 #else
-            stageChunk(as, SA, A, K, M, i0, k0, A_COLS, c);
+            stageChunk(as, A, K, M, i0, k0, A_COLS, A_KROWS, c);
 #endif
     }
 #pragma unroll
@@ -104,25 +139,119 @@ inline void stageTile(__local float* smem, int st, __global const float* A,
         const int c = tid + s * NT;
         if (B_CHUNKS % NT == 0 || c < B_CHUNKS)
 #ifdef TRANS_B
-            stageChunk(bs, SB, B, K, N, j0, k0, B_COLS, c);
+            stageChunk(bs, B, K, N, j0, k0, B_COLS, B_KROWS, c);
 #else
-            stageChunk(bs, SB, B, N, K, k0, j0, B_COLS, c);
+            stageChunk(bs, B, N, K, k0, j0, B_COLS, B_KROWS, c);
 #endif
     }
     cp_async_commit();
 }
 
-// The TF32 operand of x, rounded to nearest (ties away, as cvt.rna): half a TF32 unit added to the
-// magnitude bits; the tensor cores ignore the 13 bits below a TF32 mantissa, so the sum needs no
-// mask (CUTLASS's round_half_ulp_truncate). One integer add where cvt.rna costs a compare and a
-// predicated add; only an infinite input differs (it turns into a NaN, as inf * 0 would anyway).
-inline uint tf32Bits(float x) {
 #ifdef NV_INLINE_PTX
-    return as_uint(x) + 0x1000u;
+// The lane's fragment addresses within stage 0 (set up once per work-item, see the kernel), as
+// 32-bit shared-window addresses: every read is one of them plus the stage's offset plus a
+// constant. Where a warp's rows walked by t (A stored K x M, B stored K x N) span whole groups of
+// 8 chunks, the XOR repeats every 4 fragment tiles (32 floats on), so 4 addresses serve them all.
+#ifndef TRANS_A
+#define A_OFFSETS (BK / 8)  // ldmatrix row of each k-step
+#elif WM % 32 == 0 && BM % 32 == 0
+#define A_PERIOD 4  // element (m = wm + 8 i + g, k = t) for i < 4; i + 4 p is 32 p floats on
+#define A_OFFSETS 4
 #else
-    return as_uint(x);
+#define A_PERIOD (2 * MT)  // element (m = wm + 8 i + g, k = t), i < 2 MT
+#define A_OFFSETS (2 * MT)
+#endif
+#if defined(B_LDMATRIX)
+#define B_OFFSETS (BK / 8)  // ldmatrix row of each k-step
+#elif defined(TRANS_B)
+#define B_OFFSETS (BK / 4)  // element (n = wn + g, k = 4 j + t)
+#elif WN % 32 == 0 && BN % 32 == 0
+#define B_PERIOD 4  // element (k = t, n = wn + 8 b + g) for b < 4; b + 4 p is 32 p floats on
+#define B_OFFSETS 4
+#else
+#define B_PERIOD NTL
+#define B_OFFSETS NTL
+#endif
+
+// Rounds a float's bits to the TF32 operand, to nearest (ties away, as cvt.rna): half a TF32 unit
+// added to the magnitude bits; the tensor cores ignore the 13 bits below a TF32 mantissa, so the
+// sum needs no mask (CUTLASS's round_half_ulp_truncate). One integer add where cvt.rna costs a
+// compare and a predicated add; only an infinite input differs (it turns into a NaN, as inf * 0
+// would anyway).
+#define TF32_HALF_UNIT 0x1000u
+
+// x in a register the compiler must keep: left to itself, NVIDIA's compiler recomputes the
+// swizzled offsets (shifts, an XOR, 64-bit adds) before every load of the loop.
+inline uint pinned(uint x) {
+    uint r;
+    asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(x));
+    return r;
+}
+// The 32-bit word at a shared-window address, rounded to TF32.
+inline uint ldsTf32(uint addr) {
+    uint r;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(r) : "r"(addr));
+    return r + TF32_HALF_UNIT;
+}
+
+// The warp's fragments of k-step kk of the stage `stage` bytes on, rounded to TF32.
+inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, const uint* aAddr,
+                          const uint* bAddr) {
+#pragma unroll
+    for (int a = 0; a < MT; ++a) {
+#ifndef TRANS_A
+        LDMATRIX_X4_AT(af[a][0], af[a][1], af[a][2], af[a][3],
+                       aAddr[kk / 8] + stage + a * 16 * SA * 4);
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+            af[a][q] += TF32_HALF_UNIT;
+#else
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int i = 2 * a + h;
+            const uint at = aAddr[i % A_PERIOD] + stage + (i / A_PERIOD) * 32 * 4;
+            af[a][h] = ldsTf32(at + kk * SA * 4);
+            af[a][h + 2] = ldsTf32(at + (kk + 4) * SA * 4);
+        }
+#endif
+    }
+#ifdef B_LDMATRIX
+#pragma unroll
+    for (int b = 0; b < NTL; b += 2) {
+        LDMATRIX_X4_AT(bf[b][0], bf[b][1], bf[b + 1][0], bf[b + 1][1],
+                       bAddr[kk / 8] + stage + b * 8 * SB * 4);
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+            bf[b][q] += TF32_HALF_UNIT;
+            bf[b + 1][q] += TF32_HALF_UNIT;
+        }
+    }
+#elif defined(TRANS_B)
+#pragma unroll
+    for (int b = 0; b < NTL; ++b) {
+        bf[b][0] = ldsTf32(bAddr[kk / 4] + stage + b * 8 * SB * 4);
+        bf[b][1] = ldsTf32(bAddr[kk / 4 + 1] + stage + b * 8 * SB * 4);
+    }
+#else
+#pragma unroll
+    for (int b = 0; b < NTL; ++b) {
+        const uint at = bAddr[b % B_PERIOD] + stage + (b / B_PERIOD) * 32 * 4;
+        bf[b][0] = ldsTf32(at + kk * SB * 4);
+        bf[b][1] = ldsTf32(at + (kk + 4) * SB * 4);
+    }
 #endif
 }
+
+// acc += the k-step's MMAs of the warp tile.
+inline void multiply(float acc[MT][NTL][4], uint af[MT][4], uint bf[NTL][2]) {
+#pragma unroll
+    for (int a = 0; a < MT; ++a)
+#pragma unroll
+        for (int b = 0; b < NTL; ++b)
+            MMA_TF32_M16N8K8(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3], af[a][0],
+                             af[a][1], af[a][2], af[a][3], bf[b][0], bf[b][1]);
+}
+#endif
 
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_staged(
     int M, int N, int K, float alpha, __global const float* A, __global const float* B, float beta,
@@ -154,13 +283,40 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
         else
             cp_async_commit();
     }
-    // The lane's first fragment element in a stage; every other one is a constant away (A_EL and
-    // B_EL are linear), so the fragment loads take immediate offsets from one address each.
-    const int aLane = A_EL(wm + g, t), bLane = A_FLOATS + B_EL(t, wn + g);
-#if defined(NV_INLINE_PTX) && !defined(TRANS_A)
+#ifdef NV_INLINE_PTX
+    // The lane's fragment addresses in stage 0. The swizzle XOR depends on a row only modulo 8
+    // (rows walked by g) or 4 (rows walked by t), and fragment rows step by multiples of those, so
+    // every read in the loop is one of these plus constants (immediate offsets).
+    const uint smemAt = (uint)(size_t)smem;
+    uint aAddr[A_OFFSETS], bAddr[B_OFFSETS];
+#ifndef TRANS_A
     // ldmatrix rows for an A fragment: lanes 0-7 rows 0-7 (k 0-3), 8-15 rows 8-15 (k 0-3), 16-23
     // rows 0-7 (k 4-7), 24-31 rows 8-15 (k 4-7): registers a0..a3 in the MMA's order.
-    const int aRowLane = A_EL(wm + (lane & 15), (lane >> 4) * 4);
+#pragma unroll
+    for (int s = 0; s < BK / 8; ++s)
+        aAddr[s] = pinned(smemAt + 4 * SWZ_CHUNK(wm + (lane & 15), 2 * s + (lane >> 4), BK, 0));
+#else
+#pragma unroll
+    for (int i = 0; i < A_OFFSETS; ++i)
+        aAddr[i] = pinned(smemAt + 4 * SWZ_EL(t, wm + 8 * i + g, BM, 1));
+#endif
+    const uint bAt = smemAt + 4 * A_FLOATS;
+#ifdef B_LDMATRIX
+    // ldmatrix rows for the B fragments of n-tiles b and b + 1: lanes 0-7 rows n 0-7 (k 0-3),
+    // 8-15 n 0-7 (k 4-7), 16-23 n 8-15 (k 0-3), 24-31 n 8-15 (k 4-7): b0, b1 of tile b, then b + 1.
+#pragma unroll
+    for (int s = 0; s < BK / 8; ++s)
+        bAddr[s] = pinned(bAt + 4 * SWZ_CHUNK(wn + (lane & 7) + ((lane >> 4) << 3),
+                                              2 * s + ((lane >> 3) & 1), BK, 0));
+#elif defined(TRANS_B)
+#pragma unroll
+    for (int j = 0; j < BK / 4; ++j)
+        bAddr[j] = pinned(bAt + 4 * SWZ_EL(wn + g, 4 * j + t, BK, 0));
+#else
+#pragma unroll
+    for (int b = 0; b < B_OFFSETS; ++b)
+        bAddr[b] = pinned(bAt + 4 * SWZ_EL(t, wn + 8 * b + g, BN, 1));
+#endif
 #endif
     int readStage = 0, writeStage = STAGES - 1;  // stage indices, advanced without a modulo
     for (int tile = 0; tile < tiles; ++tile) {
@@ -174,43 +330,17 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
             cp_async_commit();
         writeStage = writeStage == STAGES - 1 ? 0 : writeStage + 1;
 
-        __local const float* as = smem + readStage * STAGE_FLOATS + aLane;
-        __local const float* bs = smem + readStage * STAGE_FLOATS + bLane;
+        __local const float* as = smem + readStage * STAGE_FLOATS;
+        __local const float* bs = as + A_FLOATS;
         readStage = readStage == STAGES - 1 ? 0 : readStage + 1;
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 8) {
 #ifdef NV_INLINE_PTX
             uint af[MT][4], bf[NTL][2];
-#pragma unroll
-            for (int a = 0; a < MT; ++a) {
-#ifndef TRANS_A
-                LDMATRIX_X4(af[a][0], af[a][1], af[a][2], af[a][3],
-                            as - aLane + aRowLane + A_EL(a * 16, kk));
-#pragma unroll
-                for (int q = 0; q < 4; ++q)
-                    af[a][q] = tf32Bits(as_float(af[a][q]));
-#else
-                af[a][0] = tf32Bits(as[A_EL(a * 16, kk)]);
-                af[a][1] = tf32Bits(as[A_EL(a * 16 + 8, kk)]);
-                af[a][2] = tf32Bits(as[A_EL(a * 16, kk + 4)]);
-                af[a][3] = tf32Bits(as[A_EL(a * 16 + 8, kk + 4)]);
-#endif
-            }
-#pragma unroll
-            for (int b = 0; b < NTL; ++b) {
-                bf[b][0] = tf32Bits(bs[B_EL(kk, b * 8)]);
-                bf[b][1] = tf32Bits(bs[B_EL(kk + 4, b * 8)]);
-            }
-#pragma unroll
-            for (int a = 0; a < MT; ++a)
-#pragma unroll
-                for (int b = 0; b < NTL; ++b)
-                    MMA_TF32_M16N8K8(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3],
-                                     af[a][0], af[a][1], af[a][2], af[a][3], bf[b][0], bf[b][1]);
+            loadFragments(af, bf, (uint)(as - smem) * 4, kk, aAddr, bAddr);
+            multiply(acc, af, bf);
 #else
             // The lane's four accumulators: rows g and g + 8, columns 2t and 2t + 1.
-            __local const float* as0 = as - aLane;
-            __local const float* bs0 = bs - bLane + A_FLOATS;
             for (int a = 0; a < MT; ++a)
                 for (int b = 0; b < NTL; ++b)
                     for (int q = 0; q < 4; ++q) {
@@ -218,7 +348,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
                         const int c = mmaAccCol(wn + b * 8, t, q);
                         float s = acc[a][b][q];
                         for (int e = 0; e < 8; ++e)
-                            s = fma(as0[A_EL(r, kk + e)], bs0[B_EL(kk + e, c)], s);
+                            s = fma(as[A_EL(r, kk + e)], bs[B_EL(kk + e, c)], s);
                         acc[a][b][q] = s;
                     }
 #endif

@@ -43,7 +43,8 @@ int ceilDiv(int n, int m) {
     return (n + m - 1) / m;
 }
 
-// Row strides of the staged kernel's local tiles (kernels/gemm_tf32_staged.cl, PAD4 / PAD8).
+// Row strides of the staged kernel's padded local tiles (kernels/gemm_tf32_staged.cl, PAD4 /
+// PAD8).
 int padTo4Mod8(int x) {
     return x % 8 == 0 ? x + 4 : x;
 }
@@ -57,12 +58,17 @@ bool tf32UsesStagedKernel(const GemmShape& s) {
     return (s.transA ? s.m : s.k) % 4 == 0 && (s.transB ? s.k : s.n) % 4 == 0;
 }
 
-std::size_t tf32StageBytes(const GemmShape& s, const GemmTuning& t) {
+std::size_t tf32StageBytes(const GemmShape& s, const GemmTuning& t, bool packed) {
+    if (packed) return (std::size_t(t.blockM) + t.blockN) * t.blockK * sizeof(float);
     const std::size_t a = s.transA ? std::size_t(t.blockK) * padTo8Mod16(t.blockM)
                                    : std::size_t(t.blockM) * padTo4Mod8(t.blockK);
     const std::size_t b = s.transB ? std::size_t(t.blockN) * padTo4Mod8(t.blockK)
                                    : std::size_t(t.blockK) * padTo8Mod16(t.blockN);
     return (a + b) * sizeof(float);
+}
+
+bool tf32PacksRows(const GemmShape& s, const GemmTuning& t, std::size_t localBytes) {
+    return 2 * tf32StageBytes(s, t, false) > std::min<std::size_t>(localBytes, kTf32LocalBytes);
 }
 
 const LinalgVariantInfo& gemmVariantInfo(GemmVariant variant) {
@@ -150,8 +156,13 @@ std::string Gemm::ptxNote() const {
 
 int Gemm::tf32Stages(const GemmShape& shape, const GemmTuning& tuning) const {
     if (!tf32UsesStagedKernel(shape)) return 0;
-    const std::size_t bytes = tf32StageBytes(shape, resolved(GemmVariant::TensorTf32, tuning));
-    return int(std::min<std::size_t>(4, cc_.info().localMemBytes / bytes));
+    const GemmTuning t = resolved(GemmVariant::TensorTf32, tuning);
+    const std::size_t bytes =
+        tf32StageBytes(shape, t, tf32PacksRows(shape, t, cc_.info().localMemBytes));
+    // At most 48 KiB (NVIDIA's OpenCL grants a work-group no more) on every device, so that the
+    // CPU tests run the stage counts and layouts the GPU runs.
+    const std::size_t local = std::min<std::size_t>(cc_.info().localMemBytes, kTf32LocalBytes);
+    return int(std::min<std::size_t>(4, local / bytes));
 }
 
 GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
@@ -284,11 +295,14 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
             options += d("WM", wm) + d("WN", wn);
             if (tf32UsesStagedKernel(s)) {
                 const int stages = tf32Stages(s, t);
+                const bool packed = tf32PacksRows(s, t, dev.localMemBytes);
                 if (stages < 2)
-                    refuse("two stages of " + formatBytes(tf32StageBytes(s, t)) +
-                           " need more local memory than the device's " +
-                           formatBytes(dev.localMemBytes));
+                    refuse("two stages of " + formatBytes(tf32StageBytes(s, t, true)) +
+                           " need more local memory than the " +
+                           formatBytes(std::min<std::size_t>(dev.localMemBytes, kTf32LocalBytes)) +
+                           " a work-group is given");
                 options += d("STAGES", stages);
+                if (packed) options += " -DPACKED";
                 if (s.m % t.blockM == 0 && s.n % t.blockN == 0 && s.k % t.blockK == 0)
                     options += " -DFULL_TILES";
                 kernel = kernels_.get("gemm_tf32_staged.cl", "gemm_tf32_staged", options, &ptx_);

@@ -75,8 +75,14 @@ bool takesNvidiaCompilerOptions(const DeviceInfo& device);
 // gemm-tf32 runs kernels/gemm_tf32_staged.cl (cp.async stages, 2 to 4 as local memory allows)
 // where the stored rows of A and B are whole 16-byte chunks, gemm.cl's gemm_tf32 elsewhere.
 bool tf32UsesStagedKernel(const GemmShape& shape);
-// Local memory of one stage (a tile of A and of B, padded rows) of the staged kernel.
-std::size_t tf32StageBytes(const GemmShape& shape, const GemmTuning& tuning);
+// The most local memory the staged kernel's stages take on any device (NVIDIA's OpenCL grants a
+// work-group no more).
+constexpr std::size_t kTf32LocalBytes = 48 * 1024;
+// Local memory of one stage of the staged kernel (a tile of A and of B): padded rows, or packed
+// rows with XOR-swizzled chunks (the same for every transpose).
+std::size_t tf32StageBytes(const GemmShape& shape, const GemmTuning& tuning, bool packed);
+// Whether the staged kernel packs its rows: where two padded stages pass min(local, 48 KiB).
+bool tf32PacksRows(const GemmShape& shape, const GemmTuning& tuning, std::size_t localBytes);
 
 class Gemm {
   public:
@@ -93,8 +99,8 @@ class Gemm {
     bool usesInlinePtx(GemmVariant variant) const;
     std::string ptxNote() const;
 
-    // Stages the staged TF32 kernel runs `shape` with (as many as local memory holds, at most 4;
-    // below 2 enqueue refuses), 0 where gemm.cl's gemm_tf32 runs it.
+    // Stages the staged TF32 kernel runs `shape` with (as many as min(local memory, 48 KiB) holds,
+    // at most 4; below 2 enqueue refuses), 0 where gemm.cl's gemm_tf32 runs it.
     int tf32Stages(const GemmShape& shape, const GemmTuning& tuning = {}) const;
 
     // The tuning enqueue() uses once `tuning`'s zeros are filled with defaults.

@@ -149,6 +149,34 @@ TEST(Gemm, StagedTf32MatchesOnAwkwardShapes) {
     }
 }
 
+// Tilings whose two padded stages pass 48 KiB, so the kernel packs its rows (XOR-swizzled chunks,
+// -DPACKED): 256 x 128 x 16 and 128 x 256 x 16 (eight warps), 32-deep k-tiles, and rows that are
+// no power of two chunks (BK = 24, BN = 96: the swizzle's narrower groups) with an odd number of
+// n-tiles per warp; at M = 1, M >> N, K not a multiple of BK, each transpose.
+TEST(Gemm, StagedTf32PackedTilingsMatch) {
+    const Case shapes[] = {
+        {1, 4, 4, false, false},   {263, 12, 36, false, false}, {37, 44, 52, false, true},
+        {28, 32, 60, true, false}, {36, 132, 100, true, true},  {131, 260, 68, false, false},
+    };
+    const int configs[][6] = {{256, 128, 16, 64, 64, 2},
+                              {128, 256, 16, 64, 64, 2},
+                              {128, 64, 32, 64, 32, 2},
+                              {160, 96, 24, 32, 24, 2}};
+    const std::size_t local = context().info().localMemBytes;
+    for (const auto& cfg : configs) {
+        GemmTuning t;
+        t.blockM = cfg[0], t.blockN = cfg[1], t.blockK = cfg[2], t.warpM = cfg[3], t.warpN = cfg[4];
+        SCOPED_TRACE(t.key());
+        for (const Case& c : shapes) {
+            ASSERT_TRUE(tf32UsesStagedKernel({c.m, c.n, c.k, c.ta, c.tb}));
+            EXPECT_TRUE(tf32PacksRows({c.m, c.n, c.k, c.ta, c.tb}, t, local));
+            EXPECT_EQ(Gemm(context()).tf32Stages({c.m, c.n, c.k, c.ta, c.tb}, t), cfg[5]);
+            check(GemmVariant::TensorTf32, c, 1.0f, 0.0f, t);
+        }
+        check(GemmVariant::TensorTf32, {cfg[0], cfg[1], 3 * cfg[2], false, true}, -0.5f, 2.0f, t);
+    }
+}
+
 // Whole tiles (FULL_TILES: no edge checks, paired stores of C) for every transpose, several K
 // tiles so the stages wrap around, and beta.
 TEST(Gemm, StagedTf32WholeTilesMatch) {
@@ -169,14 +197,23 @@ TEST(Gemm, Tf32PicksItsKernelByRowAlignment) {
     EXPECT_FALSE(tf32UsesStagedKernel({5, 8, 12, true, false}));  // A^T's rows: M
     Gemm gemm(context());
     EXPECT_EQ(gemm.tf32Stages({5, 8, 13}), 0);
-    // 128 x 128 x 16 A + B tiles with padded rows: 128 x 20 + 16 x 136 floats.
+    // 128 x 128 x 16 A + B tiles with padded rows: 128 x 20 + 16 x 136 floats; two of them fit
+    // 48 KiB (the most any device is given, so the CPU runs the GPU's layouts and stage counts).
+    const std::size_t local = context().info().localMemBytes;
     GemmTuning t;
     t.blockM = 128, t.blockN = 128, t.blockK = 16, t.warpM = 64, t.warpN = 64;
-    EXPECT_EQ(tf32StageBytes({128, 128, 128}, t), (128u * 20 + 16 * 136) * 4);
-    EXPECT_EQ(tf32StageBytes({128, 128, 128, true, true}, t), (16u * 136 + 128 * 20) * 4);
-    const int expected = int(std::min<std::uint64_t>(
-        4, context().info().localMemBytes / tf32StageBytes({128, 128, 128}, t)));
-    EXPECT_EQ(gemm.tf32Stages({128, 128, 128}, t), expected);
+    EXPECT_EQ(tf32StageBytes({128, 128, 128}, t, false), (128u * 20 + 16 * 136) * 4);
+    EXPECT_EQ(tf32StageBytes({128, 128, 128, true, true}, t, false), (16u * 136 + 128 * 20) * 4);
+    EXPECT_EQ(tf32StageBytes({128, 128, 128, true, true}, t, true), (128u * 16 + 16 * 128) * 4);
+    EXPECT_FALSE(tf32PacksRows({128, 128, 128}, t, local));
+    EXPECT_EQ(gemm.tf32Stages({128, 128, 128}, t), 2);
+    // 256 x 128 x 16: two padded stages would take 58,368 bytes, two packed ones 49,152.
+    t.blockM = 256;
+    EXPECT_TRUE(tf32PacksRows({256, 128, 128}, t, local));
+    EXPECT_EQ(gemm.tf32Stages({256, 128, 128}, t), 2);
+    EXPECT_TRUE(tf32PacksRows({256, 128, 128}, t, 96 * 1024)) << "the 48 KiB cap holds anywhere";
+    t.blockM = 128;  // a device with 32 KiB: two padded 128 x 128 x 16 stages no longer fit
+    EXPECT_TRUE(tf32PacksRows({128, 128, 128}, t, 32 * 1024));
 }
 
 // NVIDIA's compiler must take the staged kernel's PTX (cp.async, mma.sync): a refusal would
