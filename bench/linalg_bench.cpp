@@ -147,6 +147,15 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
                 }
             }
             break;
+        case GemmVariant::Pipelined:
+            // 0: two groups' worth of registers on NVIDIA (128 for 256 work-items, 255 for 128);
+            // 255: uncapped. 16-deep tiles and 16 x 8 per work-item need more than 128.
+            add(128, 128, 8, 8, 8), add(128, 128, 16, 8, 8), add(128, 64, 8, 8, 8),
+                add(128, 64, 16, 8, 8), add(64, 128, 8, 8, 8), add(128, 128, 8, 16, 8),
+                add(128, 128, 16, 16, 8);
+            add(128, 128, 8, 8, 8), out.back().registerCap = 255;
+            add(128, 128, 16, 8, 8), out.back().registerCap = 255;
+            break;
         case GemmVariant::TensorTf32:
             // Staged kernel: stages = 48 KiB / one stage's tiles (2 at 128 x 128 x 16, 4 at BK 8).
             add(128, 128, 16, 64, 64), add(128, 128, 8, 64, 64), add(128, 128, 16, 64, 32),
@@ -490,7 +499,8 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                     runGemmRow(cc, o, report, op, tuned, wrong);
                 }
             }
-            if (v == GemmVariant::RegisterBlocked || v == GemmVariant::DoubleBuffered) {
+            if (v == GemmVariant::RegisterBlocked || v == GemmVariant::DoubleBuffered ||
+                v == GemmVariant::Pipelined) {
                 for (const std::string& key : o.gemmTunings) {
                     GemmJob given = job;
                     const GemmTuning t = gemm.resolved(v, parseGemmTuning(key));
