@@ -490,7 +490,8 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                 if (const auto best = tune(gemm, v, op, o, cc.info())) {
                     GemmJob tuned = job;
                     const GemmTuning t = *best;
-                    tuned.config = t.key() + " (tuned: best of " +
+                    // Resolved: the register cap a variant adds by default shows in the row.
+                    tuned.config = gemm.resolved(v, t).key() + " (tuned: best of " +
                                    std::to_string(candidatesFor(v, o, cc.info()).size()) + ")";
                     tuned.run = [&, v, t] {
                         return eventMilliseconds(

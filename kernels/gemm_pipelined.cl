@@ -9,8 +9,11 @@
 //    apart (columns alike), so the float4 reads above stay consecutive across the warp;
 //  - the next k-tile loaded from global memory into registers while this one is multiplied, stored
 //    into the other of two local buffers, one barrier per k-tile;
-//  - the fragments (TM values of A, TN of B for one k) double-buffered in registers: the reads for
-//    k + 1 are issued before the FMAs of k, and the last k's reads come from the next tile.
+//  - registers capped on NVIDIA so that two groups share an SM (the host's default), and the FMAs
+//    of one k ordered column by column (each b reused across the column) in a serpentine.
+// Fragments double-buffered in registers by hand (the reads for k + 1 issued before the FMAs of k)
+// were slower on the H100 (docs/linalg.md, sgemm-29): ptxas already hoists the reads of the
+// unrolled k loop, and the extra 16 live registers under the cap cost it its freedom.
 // The host sets FULL_TILES when BM, BN, BK divide M, N, K (no edge checks, every load one float4),
 // VEC_A / VEC_B / VEC_C where the stored rows are multiples of 4 floats, TRANS_A / TRANS_B.
 // beta == 0 never reads C.
@@ -156,57 +159,41 @@ __kernel void gemm_pipelined(int M, int N, int K, float alpha, __global const fl
     _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
         if (B_GROUPS % NT == 0 || tid + s * NT < B_GROUPS) pipeStoreB(Bs[buf], rb[s], tid + s * NT); \
     }
-// The fragments of k-row kk of local buffer `buf` into slot `f`.
-#define PIPE_FRAGMENTS(f, buf, kk) \
-    { \
-    _Pragma("unroll") for (int m4 = 0; m4 < TM / 4; ++m4) \
-        fa[f][m4] = vload4(0, &As[buf][(kk) * LDA + m4 * 4 * TY + ty * 4]); \
-    _Pragma("unroll") for (int n4 = 0; n4 < TN / 4; ++n4) \
-        fb[f][n4] = vload4(0, &Bs[buf][(kk) * LDB + n4 * 4 * TX + tx * 4]); \
-    }
-
-    float4 fa[2][TM / 4], fb[2][TN / 4];
     PIPE_FETCH(0)
     PIPE_STAGE(0)
     barrier(CLK_LOCAL_MEM_FENCE);
-    PIPE_FRAGMENTS(0, 0, 0)
-
     for (int t = 0; t < tiles; ++t) {
         const int buf = t & 1;
         const bool more = t + 1 < tiles;
-        if (more) PIPE_FETCH((t + 1) * BK)
+        if (more) PIPE_FETCH((t + 1) * BK)  // in flight during this tile's products
 #pragma unroll
         for (int kk = 0; kk < BK; ++kk) {
-            const int f = kk & 1;
-            if (kk + 1 < BK) {
-                PIPE_FRAGMENTS(f ^ 1, buf, kk + 1)
-            } else if (more) {
-                // Everyone finished reading the other buffer before the last barrier, so it takes
-                // the next tile now; this barrier then publishes it.
-                PIPE_STAGE(buf ^ 1)
-                barrier(CLK_LOCAL_MEM_FENCE);
-                PIPE_FRAGMENTS(f ^ 1, buf ^ 1, 0)
-            }
             float a[TM], b[TN];
 #pragma unroll
             for (int m4 = 0; m4 < TM / 4; ++m4) {
-                a[m4 * 4 + 0] = fa[f][m4].x, a[m4 * 4 + 1] = fa[f][m4].y;
-                a[m4 * 4 + 2] = fa[f][m4].z, a[m4 * 4 + 3] = fa[f][m4].w;
+                const float4 v = vload4(0, &As[buf][kk * LDA + m4 * 4 * TY + ty * 4]);
+                a[m4 * 4 + 0] = v.x, a[m4 * 4 + 1] = v.y, a[m4 * 4 + 2] = v.z, a[m4 * 4 + 3] = v.w;
             }
 #pragma unroll
             for (int n4 = 0; n4 < TN / 4; ++n4) {
-                b[n4 * 4 + 0] = fb[f][n4].x, b[n4 * 4 + 1] = fb[f][n4].y;
-                b[n4 * 4 + 2] = fb[f][n4].z, b[n4 * 4 + 3] = fb[f][n4].w;
+                const float4 v = vload4(0, &Bs[buf][kk * LDB + n4 * 4 * TX + tx * 4]);
+                b[n4 * 4 + 0] = v.x, b[n4 * 4 + 1] = v.y, b[n4 * 4 + 2] = v.z, b[n4 * 4 + 3] = v.w;
             }
-            // Serpentine order: each row starts with the b its predecessor ended with (operand
-            // reuse cache), as in gemm_regblock.
+            // Column by column, odd columns running m backwards: each column starts with the a
+            // its predecessor ended with, and b stays in the FMA's operand reuse cache.
 #pragma unroll
-            for (int m = 0; m < TM; ++m)
+            for (int n = 0; n < TN; ++n)
 #pragma unroll
-                for (int n = 0; n < TN; ++n) {
-                    const int nn = (m & 1) ? TN - 1 - n : n;
-                    acc[m][nn] = fma(a[m], b[nn], acc[m][nn]);
+                for (int m = 0; m < TM; ++m) {
+                    const int mm = (n & 1) ? TM - 1 - m : m;
+                    acc[mm][n] = fma(a[mm], b[n], acc[mm][n]);
                 }
+        }
+        // Everyone finished reading the other buffer before the last barrier, so it takes the
+        // next tile now; the barrier then publishes it.
+        if (more) {
+            PIPE_STAGE(buf ^ 1)
+            barrier(CLK_LOCAL_MEM_FENCE);
         }
     }
 

@@ -31,8 +31,8 @@ constexpr LinalgVariantInfo kVariants[kGemmVariantCount] = {
      "gemm.cl:gemm_regblock", "-DDOUBLE_BUFFER -DBM -DBN -DBK -DTM -DTN", "BM BN BK TM TN", false},
     {"gemm-pipelined", "Pipelined 128 x 128 register blocks",
      "256 work-items of 8 x 8 per 128 x 128 block, each warp a 4 x 8 patch (conflict-free "
-     "float4 reads), next tile prefetched, fragments double-buffered in registers, one barrier "
-     "per tile.",
+     "float4 reads), next tile prefetched into registers, two local buffers, one barrier per "
+     "tile, two groups per SM on NVIDIA.",
      "gemm_pipelined.cl:gemm_pipelined", "-DBM -DBN -DBK -DTM -DTN -DVEC_A -DVEC_B -DVEC_C",
      "BM BN BK TM TN", false},
     {"gemm-tf32", "Tensor cores, TF32 (mma.sync)",

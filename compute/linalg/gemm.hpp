@@ -20,7 +20,7 @@ enum class GemmVariant {
     LocalTile,        // the course's TS x TS local-memory tiles, one element per work-item
     RegisterBlocked,  // BM x BN tiles, each work-item a TM x TN block in registers, vector loads
     DoubleBuffered,   // RegisterBlocked, next tile fetched while this one is used (2 local buffers)
-    Pipelined,        // 128 x 128 blocks of 256 work-items, fragments double-buffered in registers
+    Pipelined,        // 128 x 128 blocks of 256 work-items, prefetched, two groups per SM
     TensorTf32,       // mma.sync m16n8k8 TF32 with FP32 accumulate (portable FP32 twin elsewhere)
 };
 constexpr int kGemmVariantCount = 6;
