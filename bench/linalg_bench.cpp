@@ -147,6 +147,17 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
                 }
             }
             break;
+        case GemmVariant::Pipelined:
+            // 0: two groups' worth of registers on NVIDIA (128 for 256 work-items, 255 for 128);
+            // 255: uncapped. 16-deep tiles and 16 x 8 per work-item need more than 128. The
+            // 8-deep 8 x 8 ones first: --quick builds only four, and PoCL's builds grow with the
+            // unrolled FMAs.
+            add(128, 128, 8, 8, 8), add(128, 64, 8, 8, 8), add(64, 128, 8, 8, 8),
+                add(128, 128, 16, 8, 8), add(128, 64, 16, 8, 8), add(128, 128, 8, 16, 8),
+                add(128, 128, 16, 16, 8);
+            add(128, 128, 8, 8, 8), out.back().registerCap = 255;
+            add(128, 128, 16, 8, 8), out.back().registerCap = 255;
+            break;
         case GemmVariant::TensorTf32:
             // Staged kernel: stages = 48 KiB / one stage's tiles (2 at 128 x 128 x 16, 4 at BK 8;
             // packed rows where two padded stages do not fit: 2 at 256 x 128 x 16 and at 32-deep
@@ -487,7 +498,8 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                 if (const auto best = tune(gemm, v, op, o, cc.info())) {
                     GemmJob tuned = job;
                     const GemmTuning t = *best;
-                    tuned.config = t.key() + " (tuned: best of " +
+                    // Resolved: the register cap a variant adds by default shows in the row.
+                    tuned.config = gemm.resolved(v, t).key() + " (tuned: best of " +
                                    std::to_string(candidatesFor(v, o, cc.info()).size()) + ")";
                     tuned.run = [&, v, t] {
                         return eventMilliseconds(
@@ -502,7 +514,8 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                 const bool warpTiles = parsed.warpM || parsed.warpN;
                 if (warpTiles
                         ? v == GemmVariant::TensorTf32
-                        : v == GemmVariant::RegisterBlocked || v == GemmVariant::DoubleBuffered) {
+                        : v == GemmVariant::RegisterBlocked || v == GemmVariant::DoubleBuffered ||
+                              v == GemmVariant::Pipelined) {
                     GemmJob given = job;
                     const GemmTuning t = gemm.resolved(v, parsed);
                     given.config = t.key() + " (--gemm-tuning)";

@@ -3,11 +3,18 @@
 branch, the instructions from its target to it, and how many are MUFU.RSQ, LDS and FP32
 (FFMA/FMUL/FADD). Instructions per list entry = instructions / entries per trip (a trip of the
 body loop handles as many entries as it has MUFU.RSQ; so does the cell loop).
-Usage: sass_loops.py FILE.sass..."""
+With --op OPCODE (e.g. --op FFMA, a GEMM's k-tile loop): the loops holding that opcode instead,
+with their FFMA, LDS (LDS.128), STS, LDG and BAR counts.
+Usage: sass_loops.py [--op OPCODE] FILE.sass..."""
 import re
 import sys
 
-for path in sys.argv[1:]:
+args = sys.argv[1:]
+op = None
+if args[:1] == ["--op"]:
+    op, args = args[1], args[2:]
+
+for path in args:
     ins = []
     for line in open(path):
         m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
@@ -20,6 +27,17 @@ for path in sys.argv[1:]:
         if not m or int(m.group(1), 16) > a or int(m.group(1), 16) not in at:
             continue
         body = [t for _, t in ins[at[int(m.group(1), 16)]:i + 1]]
+        if op:
+            n = sum(re.search(r"\b" + re.escape(op) + r"\b", t) is not None for t in body)
+            if not n:
+                continue
+            lds, lds128, sts, ldg, bar = (
+                sum(re.search(pat, t) is not None for t in body)
+                for pat in (r"\bLDS", r"\bLDS\.128", r"\bSTS", r"\bLDG", r"\bBAR"))
+            print(f"  loop {int(m.group(1), 16):#06x}..{a:#06x}: {len(body)} instructions, {n} {op} "
+                  f"({100 * n / len(body):.0f}%), {lds} LDS ({lds128} LDS.128), {sts} STS, "
+                  f"{ldg} LDG, {bar} BAR")
+            continue
         rsq = sum("MUFU.RSQ" in t for t in body)
         if not rsq:
             continue

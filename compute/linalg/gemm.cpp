@@ -29,6 +29,12 @@ constexpr LinalgVariantInfo kVariants[kGemmVariantCount] = {
      "Register blocks with two local buffers: the next tile's global loads overlap this tile's "
      "products, one barrier per tile.",
      "gemm.cl:gemm_regblock", "-DDOUBLE_BUFFER -DBM -DBN -DBK -DTM -DTN", "BM BN BK TM TN", false},
+    {"gemm-pipelined", "Pipelined 128 x 128 register blocks",
+     "256 work-items of 8 x 8 per 128 x 128 block, each warp a 4 x 8 patch (conflict-free "
+     "float4 reads), next tile prefetched into registers, two local buffers, one barrier per "
+     "tile, two groups per SM on NVIDIA.",
+     "gemm_pipelined.cl:gemm_pipelined", "-DBM -DBN -DBK -DTM -DTN -DVEC_A -DVEC_B -DVEC_C",
+     "BM BN BK TM TN", false},
     {"gemm-tf32", "Tensor cores, TF32 (mma.sync)",
      "Warps issue mma.sync m16n8k8 TF32 with FP32 accumulate on double-buffered local tiles; "
      "elsewhere the same tiles run as FP32 FMAs.",
@@ -185,6 +191,18 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
             def(r.blockM, 128), def(r.blockN, 64), def(r.blockK, 16);
             def(r.threadM, 8), def(r.threadN, 8);
             break;
+        case GemmVariant::Pipelined:
+            r.tile = 0, r.warpM = 0, r.warpN = 0;
+            def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 8);
+            def(r.threadM, 8), def(r.threadN, 8);
+            // Two work-groups per SM (64 K registers) where NVIDIA's compiler takes a cap: ptxas
+            // alone picks a few more than 128 for 256 work-items, which leaves one group per SM.
+            if (r.registerCap == 0 && takesNvidiaCompilerOptions(cc_.info()) && r.threadM > 0 &&
+                r.threadN > 0) {
+                const int items = (r.blockM / r.threadM) * (r.blockN / r.threadN);
+                if (items > 0) r.registerCap = std::min(255, 65536 / (2 * items) / 8 * 8);
+            }
+            break;
         case GemmVariant::TensorTf32:
             r.tile = 0, r.threadM = 0, r.threadN = 0, r.registerCap = 0;
             // 64 x 64 warp tiles: the tuned pick at 4096^2 and 8192^2 on the H100 (docs/linalg.md).
@@ -282,6 +300,37 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
             kernel = kernels_.get("gemm.cl", "gemm_regblock", options);
             local = cl::NDRange(tx, ty);
             global = cl::NDRange(ceilDiv(s.n, t.blockN) * tx, ceilDiv(s.m, t.blockM) * ty);
+            break;
+        }
+        case GemmVariant::Pipelined: {
+            if (t.threadM % 4 || t.threadN % 4 || t.blockM % t.threadM || t.blockN % t.threadN)
+                refuse("TM and TN must be multiples of 4 that divide BM and BN");
+            const int tx = t.blockN / t.threadN, ty = t.blockM / t.threadM;
+            // Each warp is a 4 x 8 patch of work-items (kernels/gemm_pipelined.cl).
+            if (tx % 8 || ty % 4)
+                refuse(
+                    "BN / TN must be a multiple of 8 and BM / TM a multiple of 4 (warps of 4 x 8 "
+                    "work-items)");
+            blockedChecks(tx * ty);
+            const std::size_t localBytes =
+                2 * std::size_t(t.blockK) * (t.blockM + t.blockN + 8) * sizeof(float);
+            if (localBytes > dev.localMemBytes)
+                refuse("needs " + formatBytes(localBytes) + " of local memory, the device has " +
+                       formatBytes(dev.localMemBytes));
+            options += d("TM", t.threadM) + d("TN", t.threadN);
+            if (s.m % t.blockM == 0 && s.n % t.blockN == 0 && s.k % t.blockK == 0)
+                options += " -DFULL_TILES";
+            try {
+                // The kernel has no required work-group size, so ptxas honours the cap; the
+                // option's -DREGISTER_CAP is unused there.
+                options += registerCapOption(takesNvidiaCompilerOptions(dev), t.registerCap);
+            } catch (const Error& e) {
+                throw Error(std::string(info.id) + ": " + e.what());
+            }
+            kernel = kernels_.get("gemm_pipelined.cl", "gemm_pipelined", options);
+            local = cl::NDRange(tx * ty, 1);
+            global =
+                cl::NDRange(std::size_t(ceilDiv(s.n, t.blockN)) * tx * ty, ceilDiv(s.m, t.blockM));
             break;
         }
         case GemmVariant::TensorTf32: {

@@ -20,9 +20,10 @@ enum class GemmVariant {
     LocalTile,        // the course's TS x TS local-memory tiles, one element per work-item
     RegisterBlocked,  // BM x BN tiles, each work-item a TM x TN block in registers, vector loads
     DoubleBuffered,   // RegisterBlocked, next tile fetched while this one is used (2 local buffers)
+    Pipelined,        // 128 x 128 blocks of 256 work-items, prefetched, two groups per SM
     TensorTf32,       // mma.sync m16n8k8 TF32 with FP32 accumulate (portable FP32 twin elsewhere)
 };
-constexpr int kGemmVariantCount = 5;
+constexpr int kGemmVariantCount = 6;
 
 const LinalgVariantInfo& gemmVariantInfo(GemmVariant variant);
 // "gemm-naive" etc.; throws clviz::Error for an unknown id.
@@ -45,15 +46,17 @@ struct GemmShape {
 // matter; impossible combinations are refused with a clviz::Error naming the rule.
 struct GemmTuning {
     int tile = 0;     // LocalTile: TS (work-group TS x TS)
-    int blockM = 0;   // RegisterBlocked / DoubleBuffered / TensorTf32: BM
+    int blockM = 0;   // RegisterBlocked / DoubleBuffered / Pipelined / TensorTf32: BM
     int blockN = 0;   // BN
     int blockK = 0;   // BK
-    int threadM = 0;  // RegisterBlocked / DoubleBuffered: TM rows per work-item
+    int threadM = 0;  // RegisterBlocked / DoubleBuffered / Pipelined: TM rows per work-item
     int threadN = 0;  // TN columns per work-item
     int warpM = 0;    // TensorTf32: WM rows per warp (a multiple of 16)
     int warpN = 0;    // WN columns per warp (a multiple of 8)
-    // RegisterBlocked / DoubleBuffered on NVIDIA only: -cl-nv-maxrregcount=REGCAP (0: the
-    // compiler's choice). Fewer registers per work-item, more work-groups per SM, maybe spills.
+    // RegisterBlocked / DoubleBuffered / Pipelined on NVIDIA only: -cl-nv-maxrregcount=REGCAP
+    // (0: the compiler's choice; Pipelined's default is two work-groups' worth of an SM's 64 K
+    // registers, 128 for 256 work-items). Fewer registers per work-item, more work-groups per SM,
+    // maybe spills.
     int registerCap = 0;
     // "BM=128 BN=128 BK=16 TM=8 TN=8" (plus " REGCAP=128" where capped), for bench rows.
     std::string key() const;

@@ -153,10 +153,13 @@ TEST_F(LinalgStartTest, TheStartRunsOffTheFrameWithItsProgress) {
     EXPECT_EQ(demo.ceilings().bandwidthGBs, 0) << "init measured the ceilings inside the frame";
     EXPECT_EQ(demo.lab(), nullptr);
     int shown = 0;
-    bool counted = false;  // "Starting the linear-algebra lab: ... (k of 8)"
+    // "Starting the linear-algebra lab: ... (k of N)": the ceilings, two kernel builds and the
+    // first launch of each GEMM variant.
+    const std::string ofSteps = " of " + std::to_string(3 + kGemmVariantCount) + ")";
+    bool counted = false;
     long long index = 0;
     for (; index < 100000 && !demo.progressLine().empty(); ++index) {
-        counted = counted || demo.progressLine().find(" of 8)") != std::string::npos;
+        counted = counted || demo.progressLine().find(ofSteps) != std::string::npos;
         if (guiFrame(index).find("##linalg-progress/text") != std::string::npos) ++shown;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));  // a frame's worth
     }

@@ -1,0 +1,230 @@
+// Pipelined FP32 SIMT GEMM, C = alpha * op(A) * op(B) + beta * C, row-major, packed, any M, N, K
+// (compute/linalg/gemm.hpp, variant gemm-pipelined). gemm.cl's gemm_regblock with -DDOUBLE_BUFFER
+// is the readable form of the same idea; this one adds what a large square product needs:
+//  - a BM x BN block per 1-D work-group of (BM/TM) * (BN/TN) work-items (default 128 x 128, 256
+//    work-items of 8 x 8), each warp a 4 x 8 patch of work-items, so a warp's float4 reads of a
+//    k-row of local memory touch 4 (A) and 8 (B) consecutive float4s: one wavefront each, no bank
+//    conflicts;
+//  - strided work-item-to-element mapping: a work-item's TM rows are TM/4 runs of 4 spaced 4 * TY
+//    apart (columns alike), so the float4 reads above stay consecutive across the warp;
+//  - the next k-tile loaded from global memory into registers while this one is multiplied, stored
+//    into the other of two local buffers, one barrier per k-tile;
+//  - the fragments (TM values of A, TN of B for one k) double-buffered in registers: the reads for
+//    k + 1 are issued before the FMAs of k, and the last k's reads come from the next tile.
+// The host sets FULL_TILES when BM, BN, BK divide M, N, K (no edge checks, every load one float4),
+// VEC_A / VEC_B / VEC_C where the stored rows are multiples of 4 floats, TRANS_A / TRANS_B.
+// beta == 0 never reads C.
+
+#define NT ((BM / TM) * (BN / TN))  // work-items per group
+#define TX (BN / TN)                // work-items along n
+#define TY (BM / TM)                // work-items along m
+#define LDA (BM + 4)  // local row strides: rows stay 16-byte aligned, and the scalar stores of a
+#define LDB (BN + 4)  // transposed operand (4 k-rows 4 * LDA apart) fall in other banks
+#define A_GROUPS (BM * BK / 4)  // float4 groups of one tile
+#define B_GROUPS (BK * BN / 4)
+#define A_PER_ITEM ((A_GROUPS + NT - 1) / NT)
+#define B_PER_ITEM ((B_GROUPS + NT - 1) / NT)
+
+// Four floats of a stored row from column c, zeros past `limit`; one 16-byte load when `vec` says
+// the row is a multiple of 4 floats (so c, a multiple of 4, is aligned).
+inline float4 pipeLoad4(__global const float* row, int c, int limit, int vec) {
+    if (vec && c + 3 < limit) return *(__global const float4*)(row + c);
+    float4 v;
+    v.x = c < limit ? row[c] : 0.0f;
+    v.y = c + 1 < limit ? row[c + 1] : 0.0f;
+    v.z = c + 2 < limit ? row[c + 2] : 0.0f;
+    v.w = c + 3 < limit ? row[c + 3] : 0.0f;
+    return v;
+}
+
+#ifdef VEC_A
+#define PIPE_VA 1
+#else
+#define PIPE_VA 0
+#endif
+#ifdef VEC_B
+#define PIPE_VB 1
+#else
+#define PIPE_VB 0
+#endif
+
+// Group g of op(A)'s BM x BK tile at (i0, k0): four floats along the stored matrix's rows.
+inline float4 pipeLoadA(__global const float* A, int M, int K, int i0, int k0, int g) {
+#ifdef TRANS_A  // stored K x M: groups run along m
+    const int c = g / (BM / 4), r = (g % (BM / 4)) * 4;
+#ifdef FULL_TILES
+    return *(__global const float4*)(A + (size_t)(k0 + c) * M + i0 + r);
+#else
+    if (k0 + c >= K) return (float4)(0.0f);
+    return pipeLoad4(A + (size_t)(k0 + c) * M, i0 + r, M, PIPE_VA);
+#endif
+#else  // stored M x K: groups run along k
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+#ifdef FULL_TILES
+    return *(__global const float4*)(A + (size_t)(i0 + r) * K + k0 + c);
+#else
+    if (i0 + r >= M) return (float4)(0.0f);
+    return pipeLoad4(A + (size_t)(i0 + r) * K, k0 + c, K, PIPE_VA);
+#endif
+#endif
+}
+
+// Group g of op(B)'s BK x BN tile at (k0, j0).
+inline float4 pipeLoadB(__global const float* B, int N, int K, int k0, int j0, int g) {
+#ifdef TRANS_B  // stored N x K: groups run along k
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+#ifdef FULL_TILES
+    return *(__global const float4*)(B + (size_t)(j0 + r) * K + k0 + c);
+#else
+    if (j0 + r >= N) return (float4)(0.0f);
+    return pipeLoad4(B + (size_t)(j0 + r) * K, k0 + c, K, PIPE_VB);
+#endif
+#else  // stored K x N: groups run along n
+    const int c = g / (BN / 4), r = (g % (BN / 4)) * 4;
+#ifdef FULL_TILES
+    return *(__global const float4*)(B + (size_t)(k0 + c) * N + j0 + r);
+#else
+    if (k0 + c >= K) return (float4)(0.0f);
+    return pipeLoad4(B + (size_t)(k0 + c) * N, j0 + r, N, PIPE_VB);
+#endif
+#endif
+}
+
+// Local tiles are k-major, As[k][m] and Bs[k][n]: an operand stored along k is transposed on the
+// way in (four scalar stores), one stored along m or n goes in as one float4.
+inline void pipeStoreA(__local float* As, float4 v, int g) {
+#ifdef TRANS_A
+    const int c = g / (BM / 4), r = (g % (BM / 4)) * 4;
+    vstore4(v, 0, As + c * LDA + r);
+#else
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+    As[(c + 0) * LDA + r] = v.x;
+    As[(c + 1) * LDA + r] = v.y;
+    As[(c + 2) * LDA + r] = v.z;
+    As[(c + 3) * LDA + r] = v.w;
+#endif
+}
+
+inline void pipeStoreB(__local float* Bs, float4 v, int g) {
+#ifdef TRANS_B
+    const int r = g / (BK / 4), c = (g % (BK / 4)) * 4;
+    Bs[(c + 0) * LDB + r] = v.x;
+    Bs[(c + 1) * LDB + r] = v.y;
+    Bs[(c + 2) * LDB + r] = v.z;
+    Bs[(c + 3) * LDB + r] = v.w;
+#else
+    const int c = g / (BN / 4), r = (g % (BN / 4)) * 4;
+    vstore4(v, 0, Bs + c * LDB + r);
+#endif
+}
+
+// No required work-group size: under one (PTX .reqntid) ptxas ignores -cl-nv-maxrregcount, and the
+// host caps registers on NVIDIA so that two 256-item groups share an SM.
+__kernel void gemm_pipelined(int M, int N, int K, float alpha, __global const float* A,
+                             __global const float* B, float beta, __global float* C) {
+    __local float As[2][BK * LDA];
+    __local float Bs[2][BK * LDB];
+    const int tid = get_local_id(0);
+    // Warp w covers work-items tx in [8 (w % (TX/8)), +8), ty in [4 (w / (TX/8)), +4).
+    const int lane = tid & 31, warp = tid >> 5;
+    const int tx = (warp % (TX / 8)) * 8 + (lane & 7);
+    const int ty = (warp / (TX / 8)) * 4 + (lane >> 3);
+    const int i0 = get_group_id(1) * BM, j0 = get_group_id(0) * BN;
+    const int tiles = (K + BK - 1) / BK;
+
+    float acc[TM][TN];
+#pragma unroll
+    for (int m = 0; m < TM; ++m)
+#pragma unroll
+        for (int n = 0; n < TN; ++n)
+            acc[m][n] = 0.0f;
+
+    float4 ra[A_PER_ITEM], rb[B_PER_ITEM];  // the next tile, on its way from global memory
+#define PIPE_FETCH(k0) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
+        if (A_GROUPS % NT == 0 || tid + s * NT < A_GROUPS) \
+            ra[s] = pipeLoadA(A, M, K, i0, (k0), tid + s * NT); \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (B_GROUPS % NT == 0 || tid + s * NT < B_GROUPS) \
+            rb[s] = pipeLoadB(B, N, K, (k0), j0, tid + s * NT); \
+    }
+#define PIPE_STAGE(buf) \
+    { \
+    _Pragma("unroll") for (int s = 0; s < A_PER_ITEM; ++s) \
+        if (A_GROUPS % NT == 0 || tid + s * NT < A_GROUPS) pipeStoreA(As[buf], ra[s], tid + s * NT); \
+    _Pragma("unroll") for (int s = 0; s < B_PER_ITEM; ++s) \
+        if (B_GROUPS % NT == 0 || tid + s * NT < B_GROUPS) pipeStoreB(Bs[buf], rb[s], tid + s * NT); \
+    }
+// The fragments of k-row kk of local buffer `buf` into slot `f`.
+#define PIPE_FRAGMENTS(f, buf, kk) \
+    { \
+    _Pragma("unroll") for (int m4 = 0; m4 < TM / 4; ++m4) \
+        fa[f][m4] = vload4(0, &As[buf][(kk) * LDA + m4 * 4 * TY + ty * 4]); \
+    _Pragma("unroll") for (int n4 = 0; n4 < TN / 4; ++n4) \
+        fb[f][n4] = vload4(0, &Bs[buf][(kk) * LDB + n4 * 4 * TX + tx * 4]); \
+    }
+
+    float4 fa[1][TM / 4], fb[1][TN / 4];
+    PIPE_FETCH(0)
+    PIPE_STAGE(0)
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = 0; t < tiles; ++t) {
+        const int buf = t & 1;
+        const bool more = t + 1 < tiles;
+        if (more) PIPE_FETCH((t + 1) * BK)
+#pragma unroll
+        for (int kk = 0; kk < BK; ++kk) {
+            const int f = 0;
+            PIPE_FRAGMENTS(0, buf, kk)
+            float a[TM], b[TN];
+#pragma unroll
+            for (int m4 = 0; m4 < TM / 4; ++m4) {
+                a[m4 * 4 + 0] = fa[f][m4].x, a[m4 * 4 + 1] = fa[f][m4].y;
+                a[m4 * 4 + 2] = fa[f][m4].z, a[m4 * 4 + 3] = fa[f][m4].w;
+            }
+#pragma unroll
+            for (int n4 = 0; n4 < TN / 4; ++n4) {
+                b[n4 * 4 + 0] = fb[f][n4].x, b[n4 * 4 + 1] = fb[f][n4].y;
+                b[n4 * 4 + 2] = fb[f][n4].z, b[n4 * 4 + 3] = fb[f][n4].w;
+            }
+#pragma unroll
+            for (int n = 0; n < TN; ++n)
+#pragma unroll
+                for (int m = 0; m < TM; ++m) {
+                    const int mm = (n & 1) ? TM - 1 - m : m;
+                    acc[mm][n] = fma(a[mm], b[n], acc[mm][n]);
+                }
+        }
+        if (more) {
+            PIPE_STAGE(buf ^ 1)
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+
+#pragma unroll
+    for (int m = 0; m < TM; ++m) {
+        const int i = i0 + (m / 4) * 4 * TY + ty * 4 + (m % 4);
+        if (i >= M) continue;
+#pragma unroll
+        for (int n4 = 0; n4 < TN / 4; ++n4) {
+            const int j = j0 + n4 * 4 * TX + tx * 4;
+            __global float* c = C + (size_t)i * N + j;
+            float4 v = (float4)(acc[m][n4 * 4], acc[m][n4 * 4 + 1], acc[m][n4 * 4 + 2],
+                                acc[m][n4 * 4 + 3]) *
+                       alpha;
+#ifdef VEC_C
+            if (j + 3 < N) {
+                if (beta != 0.0f) v += beta * vload4(0, c);
+                vstore4(v, 0, c);
+                continue;
+            }
+#endif
+            // The last columns one by one (no private array: it would live in local memory).
+            if (j < N) c[0] = beta == 0.0f ? v.x : fma(beta, c[0], v.x);
+            if (j + 1 < N) c[1] = beta == 0.0f ? v.y : fma(beta, c[1], v.y);
+            if (j + 2 < N) c[2] = beta == 0.0f ? v.z : fma(beta, c[2], v.z);
+            if (j + 3 < N) c[3] = beta == 0.0f ? v.w : fma(beta, c[3], v.w);
+        }
+    }
+}
