@@ -30,6 +30,9 @@ constexpr std::size_t kSortTilesMost = 512;
 // Most keys the sort sorts with 8-bit digits when TreeForceOptions::sortDigitBits is 0 (issue 31
 // round 4: 8-bit digits were faster at 1M keys and slower at 16M on the H100).
 constexpr std::size_t kWideSortMostKeys = std::size_t(1) << 20;
+// Keys per work-item of radix_scatter_chunks when TreeForceOptions::sortKeysPerItem is 0 (chunks
+// of 2,048 keys).
+constexpr int kDefaultSortKeysPerItem = 16;
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -73,6 +76,10 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     if (options_.sortDigitBits != 0 && options_.sortDigitBits != 4 && options_.sortDigitBits != 8)
         throw Error("tree sort digit bits must be 4 or 8 (0: by device and size), got " +
                     std::to_string(options_.sortDigitBits));
+    if (options_.sortKeysPerItem < 0 || options_.sortKeysPerItem > 32)
+        throw Error("tree sort keys per work-item must be 1 .. 32 (0: the default), got " +
+                    std::to_string(options_.sortKeysPerItem));
+    sortKpi_ = options_.sortKeysPerItem ? options_.sortKeysPerItem : kDefaultSortKeysPerItem;
     bpi_ = options_.bodiesPerItem;
     int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
@@ -182,14 +189,16 @@ void TreeForce::refreshKernels() {
         " -DCELLS=" + std::to_string(list_ / 2) + " -DLEAF=" + std::to_string(leaf_) +
         // The launches' fixed sizes: the kernels compile them in.
         " -DSORT_WG=" + std::to_string(kSortWg) + " -DSCAN_WG=" + std::to_string(kScanWg) +
-        " -DREDUCE_WG=" + std::to_string(kReduceWg) + " -DKEY_BITS=" + std::to_string(kTreeKeyBits);
+        " -DREDUCE_WG=" + std::to_string(kReduceWg) +
+        " -DKEY_BITS=" + std::to_string(kTreeKeyBits) + " -DSORT_KPI=" + std::to_string(sortKpi_);
     Kernels k;
     k.boundsPartial = programs.kernel(kFile, "bounds_partial", base);
     k.boundsFinal = programs.kernel(kFile, "bounds_final", base);
     k.keys = programs.kernel(kFile, "morton_keys", base);
-    k.count = programs.kernel(kFile, "radix_count", base);
+    k.count = programs.kernel(kFile, sortKpi_ > 1 ? "radix_count_packed" : "radix_count", base);
     k.scan = programs.kernel(kFile, "radix_scan", base);
-    k.scatter = programs.kernel(kFile, "radix_scatter", base);
+    k.scatter =
+        programs.kernel(kFile, sortKpi_ > 1 ? "radix_scatter_chunks" : "radix_scatter", base);
     k.count8 = programs.kernel(kFile, "radix_count8", base);
     k.scanDigits = programs.kernel(kFile, "radix_scan_digits", base);
     k.scatter8 = programs.kernel(kFile, "radix_scatter8", base);

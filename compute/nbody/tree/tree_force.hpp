@@ -83,6 +83,12 @@ struct TreeForceOptions {
     // scattered writes made the sort of 16M keys slower; docs/benchmarks.md, issue 31 round 4)
     // and on CPU devices (their work-group barriers are loops).
     int sortDigitBits = 0;
+    // Keys each work-item of the 4-bit scatter ranks per chunk: 1 keeps radix_scatter (chunks of
+    // 128 keys ranked by one work-group scan each), 2 .. 32 radix_scatter_chunks (chunks of 128
+    // times this many keys, ranked in registers and placed by one scan of per-work-item digit
+    // counts, so far fewer barriers per key and longer runs per digit to write); the same stable
+    // order either way. 0: kDefaultSortKeysPerItem in tree_force.cpp.
+    int sortKeysPerItem = 0;
 };
 
 class TreeForce {
@@ -173,7 +179,7 @@ class TreeForce {
 
     ComputeContext& cc_;
     TreeForceOptions options_;
-    int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024;
+    int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024, sortKpi_ = 1;
     bool bodyWalk_ = false;
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
