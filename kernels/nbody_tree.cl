@@ -2,7 +2,7 @@
 //   box      bounds_partial, bounds_final   bounding cube of the finite positions
 //   keys     morton_keys                    63-bit Morton key (21 bits per axis) and body index
 //   sort     radix_count, radix_scan, radix_scatter   stable LSD radix sort, 4 bits per pass
-//            (radix_count_packed, radix_scatter_chunks: the same over chunks of many keys;
+//            (radix_scatter_chunks: the same over chunks of many keys;
 //            radix_count8, radix_scan_digits, radix_scatter8: 8 bits per pass)
 //   build    gather_sorted, build_radix_tree          Karras 2012 binary radix tree
 //   moments  moments                        mass, centre of mass, quadrupole, bounds, opening radius
@@ -326,50 +326,6 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
 static inline uint packedField(const uint4 c, const uint d) {
     const uint w = (d >> 2) == 0 ? c.s0 : (d >> 2) == 1 ? c.s1 : (d >> 2) == 2 ? c.s2 : c.s3;
     return (w >> (8 * (d & 3))) & 255u;
-}
-
-// radix_count for radix_scatter_chunks: each work-item counts its keys in 16 packed 8-bit counters
-// in registers (no local atomic per key), widened every 255 keys; the work-group then sums the
-// 16 x SORT_WG counts (as radix_scatter_chunks lays them out).
-__kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count_packed(
-    __global const ulong* restrict keys, const int n, const int shift, const int tileKeys,
-    __global uint* restrict counts, const int tiles) {
-    __local uint hist[HIST_SLOT(16 * SORT_WG)];  // [digit][work-item]
-    __local uint part[SORT_WG];
-    const int lid = get_local_id(0), tile = get_group_id(0);
-    const int start = tile * tileKeys, end = min(start + tileKeys, n);
-    uint total[16];
-    for (int d = 0; d < 16; ++d)
-        total[d] = 0;
-    for (int b = start + lid; b < end; b += 255 * SORT_WG) {
-        uint4 c = (uint4)(0);
-        const int stop = min(end, b + 255 * SORT_WG);
-#pragma unroll 8
-        for (int i = b; i < stop; i += SORT_WG) {
-            const uint d = (uint)(keys[i] >> shift) & 15u;
-            const uint one = 1u << (8 * (d & 3));
-            c += (uint4)((d >> 2) == 0 ? one : 0u, (d >> 2) == 1 ? one : 0u,
-                         (d >> 2) == 2 ? one : 0u, (d >> 2) == 3 ? one : 0u);
-        }
-        for (int d = 0; d < 16; ++d)
-            total[d] += packedField(c, (uint)d);
-    }
-    for (int d = 0; d < 16; ++d)
-        hist[HIST_SLOT(d * SORT_WG + lid)] = total[d];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // Work-item lid sums one digit's counts of 16 work-items, then 16 work-items the digits.
-    uint s = 0;
-    for (int j = 0; j < 16; ++j)
-        s += hist[HIST_SLOT(lid * 16 + j)];
-    part[lid] = s;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < 16) {
-        const int per = SORT_WG / 16;  // partial sums per digit
-        uint sum = 0;
-        for (int k = 0; k < per; ++k)
-            sum += part[lid * per + k];
-        counts[lid * tiles + tile] = sum;
-    }
 }
 
 // radix_scatter over chunks of SORT_WG * SORT_KPI keys (TreeForceOptions::sortKeysPerItem > 1).

@@ -195,7 +195,7 @@ void TreeForce::refreshKernels() {
     k.boundsPartial = programs.kernel(kFile, "bounds_partial", base);
     k.boundsFinal = programs.kernel(kFile, "bounds_final", base);
     k.keys = programs.kernel(kFile, "morton_keys", base);
-    k.count = programs.kernel(kFile, sortKpi_ > 1 ? "radix_count_packed" : "radix_count", base);
+    k.count = programs.kernel(kFile, "radix_count", base);
     k.scan = programs.kernel(kFile, "radix_scan", base);
     k.scatter =
         programs.kernel(kFile, sortKpi_ > 1 ? "radix_scatter_chunks" : "radix_scatter", base);
