@@ -153,11 +153,14 @@ __kernel void morton_keys(__global const float4* restrict pos, const int n,
 // counter; summed at the end.
 #define COUNT_LANES 32
 #define COUNT_HISTS ((SORT_WG + COUNT_LANES - 1) / COUNT_LANES)
+// Also zeroes clear[0 .. clearWords) (the counts radix_scatter_chunks adds the next pass's into).
 __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
     __global const ulong* restrict keys, const int n, const int shift, const int tileKeys,
-    __global uint* restrict counts, const int tiles) {
+    __global uint* restrict counts, const int tiles, __global uint* restrict clear,
+    const int clearWords) {
     __local uint hist[16 * COUNT_HISTS];
     const int lid = get_local_id(0), tile = get_group_id(0);
+    for (int e = tile * SORT_WG + lid; e < clearWords; e += tiles * SORT_WG) clear[e] = 0;
     for (int h = lid; h < 16 * COUNT_HISTS; h += SORT_WG) hist[h] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     __local uint* mine = hist + 16 * (lid / COUNT_LANES);
@@ -338,15 +341,19 @@ static inline uint packedField(const uint4 c, const uint d) {
 __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter_chunks(
     __global const ulong* restrict keysIn, __global const uint* restrict valsIn,
     __global ulong* restrict keysOut, __global uint* restrict valsOut, const int n,
-    const int shift, const int tileKeys, __global const uint* restrict offsets, const int tiles) {
+    const int shift, const int tileKeys, __global const uint* restrict offsets, const int tiles,
+    __global uint* restrict nextCounts, const int nextShift) {
     __local uint base[16];        // next output slot of each digit for this tile
     __local uint chunkStart[17];  // where each digit's keys start in the sorted chunk; [16]: keys
+    __local uint firstTile[16];   // the output tile of each digit's first slot in this chunk
+    __local uint nextHist[16 * 2 * 16];  // [digit][first tile or the one after][next pass's digit]
     __local uint hist[HIST_SLOT(16 * SORT_WG)];  // [digit][work-item]: counts, then their scan
     __local uint sums[SORT_WG];
     __local ulong chunkKey[KEY_SLOT(CHUNK_KEYS)];
     __local uint chunkVal[VAL_SLOT(CHUNK_KEYS)];
     const int lid = get_local_id(0), tile = get_group_id(0);
     if (lid < 16) base[lid] = offsets[lid * tiles + tile];
+    for (int e = lid; e < 16 * 2 * 16; e += SORT_WG) nextHist[e] = 0;
     const int start = tile * tileKeys, end = min(start + tileKeys, n);
     // The next chunk, loaded (coalesced) while this one is sorted.
     ulong nextKey[SORT_KPI];
@@ -401,6 +408,7 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
         uint run = sums[lid] - s;
         if ((lid * 16) % SORT_WG == 0) chunkStart[lid * 16 / SORT_WG] = run;
         if (lid == 0) chunkStart[16] = (uint)m;
+        if (lid < 16) firstTile[lid] = base[lid] / (uint)tileKeys;
         for (int j = 0; j < 16; ++j) {
             const uint v = hist[HIST_SLOT(lid * 16 + j)];
             hist[HIST_SLOT(lid * 16 + j)] = run;
@@ -426,9 +434,24 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
                 const uint dst = base[d] + (uint)j - chunkStart[d];
                 keysOut[dst] = k;
                 valsOut[dst] = chunkVal[VAL_SLOT(j)];
+                if (nextShift >= 0) {  // the next pass's count of the output tile
+                    const uint d2 = (uint)(k >> nextShift) & 15u;
+                    const uint t = dst / (uint)tileKeys;
+                    const uint slot = t - firstTile[d];  // a run longer than a tile: elsewhere
+                    if (slot < 2u) atomic_inc(&nextHist[(d * 2 + slot) * 16 + d2]);
+                    else atomic_inc(&nextCounts[d2 * tiles + t]);
+                }
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);  // every base[] and chunkStart[] read; chunk* free
+        if (nextShift >= 0)
+            for (int e = lid; e < 16 * 2 * 16; e += SORT_WG) {
+                const uint v = nextHist[e];
+                if (v) {
+                    atomic_add(&nextCounts[(e & 15) * tiles + firstTile[e >> 5] + ((e >> 4) & 1)], v);
+                    nextHist[e] = 0;
+                }
+            }
         if (lid < 16) base[lid] += chunkStart[lid + 1] - chunkStart[lid];
     }
 }

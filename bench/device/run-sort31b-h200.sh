@@ -6,10 +6,10 @@
 # before main's ef3c43d: radix_scatter's own ranking instead of nibbleSlot).
 # Usage: C=.carry-sort-31b bench/device/run-sort31b-h200.sh
 #   Two rounds, each: tree-phases at $PROBE_SIZES for $PROBE_CONFIGS (embedded kernels; the last
-#   field is the 4-bit scatter's keys per work-item: 1 is main's radix_scatter), tree-phases for
-#   each "dir=config,config" of $KERNEL_VARIANTS with CLVIZ_KERNEL_DIR=$C/dir, then clviz-bench
-#   --variants tree at $AB_SIZES for the baseline and this build. Round 2 only while the call has
-#   run less than $ROUND2_BEFORE_S s.
+#   two fields: the 4-bit scatter's keys per work-item, 1 for main's radix_scatter, and whether
+#   it counts the next pass), tree-phases for each "dir=config,config" of $KERNEL_VARIANTS with
+#   CLVIZ_KERNEL_DIR=$C/dir, then clviz-bench --variants tree at $AB_SIZES for the baseline and
+#   this build. Round 2 only while the call has run less than $ROUND2_BEFORE_S s.
 # Everything lands in $OUT/sort31b.tgz.
 set -uo pipefail
 C=${C:-.carry-sort-31b}
@@ -20,8 +20,8 @@ trap 'tar czf "${OUT:-/tmp}/sort31b.tgz" -C "$R" .' EXIT
 source "$(dirname "$0")/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
 print_card "$R/card.txt"
 PROBE_SIZES=${PROBE_SIZES:-1048576 16777216}
-PROBE_CONFIGS=${PROBE_CONFIGS:-128:1:4:512:0.5:2048:4:1 128:1:4:512:0.5:2048:4:16 128:1:4:512:0.5:2048:4:12 128:1:4:512:0.5:2048:4:24 128:1:4:512:0.5:2048:8:16}
-KERNEL_VARIANTS=${KERNEL_VARIANTS:-premerge-kernels=128:1:4:512:0.5:2048:4:1 count8-kernels=128:1:4:512:0.5:2048:4:1,128:1:4:512:0.5:2048:4:16}
+PROBE_CONFIGS=${PROBE_CONFIGS:-128:1:4:512:0.5:2048:4:1:0 128:1:4:512:0.5:2048:4:16:1 128:1:4:512:0.5:2048:4:16:0 128:1:4:512:0.5:2048:4:12:1 128:1:4:512:0.5:2048:4:24:1 128:1:4:512:0.5:2048:8:16:1}
+KERNEL_VARIANTS=${KERNEL_VARIANTS:-premerge-kernels=128:1:4:512:0.5:2048:4:1:0 count8-kernels=128:1:4:512:0.5:2048:4:1:0,128:1:4:512:0.5:2048:4:16:0}
 AB_SIZES=${AB_SIZES:-1m,16m}
 ROUND2_BEFORE_S=${ROUND2_BEFORE_S:-120}
 PHASES_TIMEOUT=${PHASES_TIMEOUT:-90}

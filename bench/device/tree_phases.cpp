@@ -9,10 +9,11 @@
 //     build/compute/nbody/libclviz_nbody.a build/compute/core/libclviz_compute_core.a \
 //     build/common/libclviz_common.a -lOpenCL -pthread \
 //     -o tree-phases
-// Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys[:sortDigitBits[:sortKeysPerItem]]]
-// ..." tree-phases N... (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags
-// the lines.) Each line also says whether the sorted order is the first config's at that N (the
-// sort's result on the device itself, not only on PoCL's tests).
+// Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys[:sortDigitBits[:sortKeysPerItem
+// [:sortCountInScatter]]]] ..." tree-phases N... (CLVIZ_KERNEL_DIR=dir times another copy of
+// kernels/; TREE_LABEL=name tags the lines.) Each line also says whether the sorted order is the
+// first config's at that N and gives its hash (FNV-1a of the sorted indices, to compare runs of
+// other kernel copies): the sort's result on the device itself, not only on PoCL's tests.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -57,14 +58,15 @@ int main(int argc, char** argv) {
         int tileKeys = TreeForceOptions{}.sortTileKeys;  // 0: tiles that fill the device
         int digitBits = TreeForceOptions{}.sortDigitBits;
         int keysPerItem = TreeForceOptions{}.sortKeysPerItem;
+        int countInScatter = TreeForceOptions{}.sortCountInScatter;
     };
     std::vector<Config> configs;
     std::istringstream in(std::getenv("TREE_CONFIGS") ? std::getenv("TREE_CONFIGS")
                                                       : "128:1:8:1024:0.5");
     for (std::string c; in >> c;) {
         Config k;
-        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d", &k.group, &k.bpi, &k.leaf, &k.list,
-                    &k.theta, &k.tileKeys, &k.digitBits, &k.keysPerItem);
+        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d", &k.group, &k.bpi, &k.leaf, &k.list,
+                    &k.theta, &k.tileKeys, &k.digitBits, &k.keysPerItem, &k.countInScatter);
         configs.push_back(k);
     }
     for (int a = 1; a < argc; ++a) {
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
             o.sortTileKeys = cfg.tileKeys;
             o.sortDigitBits = cfg.digitBits;
             o.sortKeysPerItem = cfg.keysPerItem;
+            o.sortCountInScatter = cfg.countInScatter != 0;
             try {
                 TreeForce tree(*cc, o);
                 tree.setTheta(cfg.theta);
@@ -113,12 +116,16 @@ int main(int argc, char** argv) {
                 const std::vector<unsigned> order = tree.readTree().sortedIndex;
                 if (firstOrder.empty()) firstOrder = order;
                 const char* same = order == firstOrder ? "same" : "DIFFERENT";
+                unsigned long long hash = 1469598103934665603ULL;
+                for (unsigned v : order)
+                    hash = (hash ^ v) * 1099511628211ULL;
                 const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 256);
                 std::printf(
                     "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d digitbits=%d "
-                    "keysperitem=%d order %s total %.3f ms |",
+                    "keysperitem=%d countinscatter=%d order %s %016llx total %.3f ms |",
                     label.c_str(), n, tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
-                    cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, same, median(total));
+                    cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, cfg.countInScatter, same, hash,
+                    median(total));
                 for (const auto& [k, v] : ms)
                     std::printf(" %s %.3f", k.c_str(), median(v));
                 const double walkMs = median(ms["walk.walk"]);

@@ -89,6 +89,10 @@ struct TreeForceOptions {
     // counts, so far fewer barriers per key and longer runs per digit to write); the same stable
     // order either way. 0: kDefaultSortKeysPerItem in tree_force.cpp.
     int sortKeysPerItem = 0;
+    // radix_scatter_chunks (sortKeysPerItem > 1) counts the next pass's digits per output tile as
+    // it writes each key (local counters per digit run, added to the tile counts once a chunk),
+    // so that only the first of the 16 passes launches radix_count. Same counts, same order.
+    bool sortCountInScatter = true;
 };
 
 class TreeForce {
@@ -194,6 +198,7 @@ class TreeForce {
 
     // Work buffers, grown to capacity_ bodies.
     cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;
+    cl::Buffer countsNext_;  // the next pass's tile counts while radix_scatter_chunks counts them
     cl::Buffer children_, ranges_, nodeParent_, leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_,
         walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sampleOut_;
     // The accuracy sample's results in pinned memory (ALLOC_HOST_PTR, mapped once), the read in

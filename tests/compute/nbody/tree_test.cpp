@@ -356,21 +356,25 @@ TEST(NbodyTree, RadixSortIsAStableSortForEveryDigitWidth) {
 }
 
 // The 4-bit scatter with every chunk shape (TreeForceOptions::sortKeysPerItem: 1 is radix_scatter,
-// more radix_scatter_chunks with chunks of 128 times that many keys, odd ones included) against
-// std::stable_sort: N = 1, 2, primes, 2^k + 1 and one chunk's length and its neighbours, tiles
-// shorter and longer than a chunk, on the same kinds of keys as above.
+// more radix_scatter_chunks with chunks of 128 times that many keys, odd ones included), with the
+// next pass's counts from the scatter and from radix_count, against std::stable_sort: N = 1, 2,
+// primes, 2^k + 1 and one chunk's length and its neighbours, tiles shorter than a chunk (a digit's
+// run then spans several tiles) and longer, on the same kinds of keys as above.
 TEST(NbodyTree, RadixSortChunksOfManyKeysAreStable) {
     std::vector<std::unique_ptr<TreeForce>> sorts;
     std::vector<std::string> names;
-    for (int kpi : {1, 2, 5, 16, 32})
+    for (const auto& [kpi, fused] :
+         {std::pair{1, true}, {2, true}, {5, true}, {16, true}, {16, false}, {32, true}})
         for (int tileKeys : {1000, 1 << 30}) {
             TreeForceOptions o;
             o.walk = TreeWalk::Group;
             o.sortDigitBits = 4;
             o.sortKeysPerItem = kpi;
+            o.sortCountInScatter = fused;
             o.sortTileKeys = tileKeys;
             sorts.push_back(std::make_unique<TreeForce>(context(), o));
-            names.push_back(std::to_string(kpi) + " keys per work-item, tile floor " +
+            names.push_back(std::to_string(kpi) + " keys per work-item, counts from the " +
+                            (fused ? "scatter" : "count kernel") + ", tile floor " +
                             std::to_string(tileKeys));
         }
     std::mt19937_64 rng(311);
