@@ -2,7 +2,8 @@
 //   box      bounds_partial, bounds_final   bounding cube of the finite positions
 //   keys     morton_keys                    63-bit Morton key (21 bits per axis) and body index
 //   sort     radix_count, radix_scan, radix_scatter   stable LSD radix sort, 4 bits per pass
-//            (radix_count8, radix_scan_digits, radix_scatter8: 8 bits per pass)
+//            (radix_scatter_chunks: the same over chunks of many keys;
+//            radix_count8, radix_scan_digits, radix_scatter8: 8 bits per pass)
 //   build    gather_sorted, build_radix_tree          Karras 2012 binary radix tree
 //   moments  moments                        mass, centre of mass, quadrupole, bounds, opening radius
 //   walk     find_groups, walk, scatter_accelerations   group walk with shared interaction lists
@@ -13,7 +14,7 @@
 // 2: a walk group holds up to GROUP = WG * BPI bodies), -DSTACK=n, -DLIST=n,
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
-// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below).
+// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks).
 //
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
@@ -152,11 +153,14 @@ __kernel void morton_keys(__global const float4* restrict pos, const int n,
 // counter; summed at the end.
 #define COUNT_LANES 32
 #define COUNT_HISTS ((SORT_WG + COUNT_LANES - 1) / COUNT_LANES)
+// Also zeroes clear[0 .. clearWords) (the counts radix_scatter_chunks adds the next pass's into).
 __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
     __global const ulong* restrict keys, const int n, const int shift, const int tileKeys,
-    __global uint* restrict counts, const int tiles) {
+    __global uint* restrict counts, const int tiles, __global uint* restrict clear,
+    const int clearWords) {
     __local uint hist[16 * COUNT_HISTS];
     const int lid = get_local_id(0), tile = get_group_id(0);
+    for (int e = tile * SORT_WG + lid; e < clearWords; e += tiles * SORT_WG) clear[e] = 0;
     for (int h = lid; h < 16 * COUNT_HISTS; h += SORT_WG) hist[h] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
     __local uint* mine = hist + 16 * (lid / COUNT_LANES);
@@ -306,6 +310,155 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
         }
     }
 }
+
+// ---- sort, 4 bits per pass over chunks of many keys (TreeForceOptions::sortKeysPerItem > 1) ---
+#ifndef SORT_KPI
+#define SORT_KPI 16
+#endif
+#if SORT_KPI < 1 || SORT_KPI > 255 || SORT_WG % 16 != 0
+#error "radix_scatter_chunks: SORT_KPI in 1 .. 255 (8-bit counters), SORT_WG a multiple of 16"
+#endif
+#define CHUNK_KEYS (SORT_WG * SORT_KPI)
+// Local slots, padded so that both a work-item's run of consecutive keys (stride SORT_KPI across
+// the warp) and a warp's consecutive keys fall in distinct banks (8-byte keys: one pad per 16).
+#define KEY_SLOT(i) ((i) + ((i) >> 4))
+#define VAL_SLOT(i) ((i) + ((i) >> 5))
+#define HIST_SLOT(i) ((i) + ((i) >> 4))
+
+// Field d (8 bits) of 16 packed counters.
+static inline uint packedField(const uint4 c, const uint d) {
+    const uint w = (d >> 2) == 0 ? c.s0 : (d >> 2) == 1 ? c.s1 : (d >> 2) == 2 ? c.s2 : c.s3;
+    return (w >> (8 * (d & 3))) & 255u;
+}
+
+// radix_scatter over chunks of SORT_WG * SORT_KPI keys (TreeForceOptions::sortKeysPerItem > 1).
+// radix_scatter's work-group scan costs about twenty barriers per 128 keys; here each work-item
+// ranks SORT_KPI consecutive keys of the chunk among its own keys in registers, and one scan of the
+// 16 x SORT_WG per-work-item digit counts (digit-major, so the scan's order is digit, then
+// work-item, then the key's place: stable) places every key of the chunk, with as many barriers
+// per chunk. The chunk, sorted by digit in local memory, then leaves as one run per digit (128
+// keys per digit on average with 2,048-key chunks), whose writes fill whole memory sectors.
+__kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter_chunks(
+    __global const ulong* restrict keysIn, __global const uint* restrict valsIn,
+    __global ulong* restrict keysOut, __global uint* restrict valsOut, const int n,
+    const int shift, const int tileKeys, __global const uint* restrict offsets, const int tiles,
+    __global uint* restrict nextCounts, const int nextShift) {
+    __local uint base[16];        // next output slot of each digit for this tile
+    __local uint chunkStart[17];  // where each digit's keys start in the sorted chunk; [16]: keys
+    __local uint firstTile[16];   // the output tile of each digit's first slot in this chunk
+    __local uint nextHist[16 * 2 * 16];  // [digit][first tile or the one after][next pass's digit]
+    __local uint hist[HIST_SLOT(16 * SORT_WG)];  // [digit][work-item]: counts, then their scan
+    __local uint sums[SORT_WG];
+    __local ulong chunkKey[KEY_SLOT(CHUNK_KEYS)];
+    __local uint chunkVal[VAL_SLOT(CHUNK_KEYS)];
+    const int lid = get_local_id(0), tile = get_group_id(0);
+    if (lid < 16) base[lid] = offsets[lid * tiles + tile];
+    for (int e = lid; e < 16 * 2 * 16; e += SORT_WG) nextHist[e] = 0;
+    const int start = tile * tileKeys, end = min(start + tileKeys, n);
+    // The next chunk, loaded (coalesced) while this one is sorted.
+    ulong nextKey[SORT_KPI];
+    uint nextVal[SORT_KPI];
+    for (int q = 0; q < SORT_KPI; ++q) {
+        const int i = start + q * SORT_WG + lid;
+        nextKey[q] = i < end ? keysIn[i] : 0;
+        nextVal[q] = i < end ? valsIn[i] : 0;
+    }
+    for (int c = start; c < end; c += CHUNK_KEYS) {
+        const int m = min(CHUNK_KEYS, end - c);  // keys in this chunk
+        for (int q = 0; q < SORT_KPI; ++q) {
+            const int i = q * SORT_WG + lid;
+            chunkKey[KEY_SLOT(i)] = nextKey[q];
+            chunkVal[VAL_SLOT(i)] = nextVal[q];
+            if (c + CHUNK_KEYS + i < end) {
+                nextKey[q] = keysIn[c + CHUNK_KEYS + i];
+                nextVal[q] = valsIn[c + CHUNK_KEYS + i];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // This work-item's keys lid * SORT_KPI .. + SORT_KPI - 1, each ranked among the earlier
+        // ones of the same digit (16 counters of 8 bits).
+        ulong key[SORT_KPI];
+        uint val[SORT_KPI], rank[SORT_KPI];
+        uint4 counts = (uint4)(0);
+        for (int k = 0; k < SORT_KPI; ++k) {
+            const int i = lid * SORT_KPI + k;
+            key[k] = chunkKey[KEY_SLOT(i)];
+            val[k] = chunkVal[VAL_SLOT(i)];
+            const uint d = (uint)(key[k] >> shift) & 15u;
+            rank[k] = packedField(counts, d);
+            const uint one = i < m ? 1u << (8 * (d & 3)) : 0u;
+            counts += (uint4)((d >> 2) == 0 ? one : 0u, (d >> 2) == 1 ? one : 0u,
+                              (d >> 2) == 2 ? one : 0u, (d >> 2) == 3 ? one : 0u);
+        }
+        for (int d = 0; d < 16; ++d)
+            hist[HIST_SLOT(d * SORT_WG + lid)] = packedField(counts, (uint)d);
+        barrier(CLK_LOCAL_MEM_FENCE);  // also: every key of the chunk read into registers
+        // Exclusive scan of hist in digit-major order: work-item lid scans entries lid * 16 ..
+        // lid * 16 + 15 (one digit's counts of 16 work-items), then the 16-entry sums.
+        uint s = 0;
+        for (int j = 0; j < 16; ++j)
+            s += hist[HIST_SLOT(lid * 16 + j)];
+        sums[lid] = s;
+        for (int d = 1; d < SORT_WG; d <<= 1) {
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint add = lid >= d ? sums[lid - d] : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            sums[lid] += add;
+        }
+        uint run = sums[lid] - s;
+        if ((lid * 16) % SORT_WG == 0) chunkStart[lid * 16 / SORT_WG] = run;
+        if (lid == 0) chunkStart[16] = (uint)m;
+        if (lid < 16) firstTile[lid] = base[lid] / (uint)tileKeys;
+        for (int j = 0; j < 16; ++j) {
+            const uint v = hist[HIST_SLOT(lid * 16 + j)];
+            hist[HIST_SLOT(lid * 16 + j)] = run;
+            run += v;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // Every key to its place in the chunk sorted by digit.
+        for (int k = 0; k < SORT_KPI; ++k) {
+            if (lid * SORT_KPI + k < m) {
+                const uint d = (uint)(key[k] >> shift) & 15u;
+                const uint at = hist[HIST_SLOT(d * SORT_WG + lid)] + rank[k];
+                chunkKey[KEY_SLOT(at)] = key[k];
+                chunkVal[VAL_SLOT(at)] = val[k];
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        // Out in runs: neighbouring work-items write neighbouring slots of one digit's run.
+        for (int q = 0; q < SORT_KPI; ++q) {
+            const int j = q * SORT_WG + lid;
+            if (j < m) {
+                const ulong k = chunkKey[KEY_SLOT(j)];
+                const uint d = (uint)(k >> shift) & 15u;
+                const uint dst = base[d] + (uint)j - chunkStart[d];
+                keysOut[dst] = k;
+                valsOut[dst] = chunkVal[VAL_SLOT(j)];
+                if (nextShift >= 0) {  // the next pass's count of the output tile
+                    const uint d2 = (uint)(k >> nextShift) & 15u;
+                    const uint t = dst / (uint)tileKeys;
+                    const uint slot = t - firstTile[d];  // a run longer than a tile: elsewhere
+                    if (slot < 2u) atomic_inc(&nextHist[(d * 2 + slot) * 16 + d2]);
+                    else atomic_inc(&nextCounts[d2 * tiles + t]);
+                }
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);  // every base[] and chunkStart[] read; chunk* free
+        if (nextShift >= 0)
+            for (int e = lid; e < 16 * 2 * 16; e += SORT_WG) {
+                const uint v = nextHist[e];
+                if (v) {
+                    atomic_add(&nextCounts[(e & 15) * tiles + firstTile[e >> 5] + ((e >> 4) & 1)], v);
+                    nextHist[e] = 0;
+                }
+            }
+        if (lid < 16) base[lid] += chunkStart[lid + 1] - chunkStart[lid];
+    }
+}
+#undef KEY_SLOT
+#undef VAL_SLOT
+#undef HIST_SLOT
+#undef CHUNK_KEYS
 
 // ---- sort, 8 bits per pass (TreeForceOptions::sortDigitBits = 8) -----------------------------
 // Half the passes of the 4-bit sort over the same 63-bit keys. counts[digit * tiles + tile] as

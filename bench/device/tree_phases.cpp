@@ -9,8 +9,11 @@
 //     build/compute/nbody/libclviz_nbody.a build/compute/core/libclviz_compute_core.a \
 //     build/common/libclviz_common.a -lOpenCL -pthread \
 //     -o tree-phases
-// Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys[:sortDigitBits]] ..." tree-phases
-// N... (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags the lines.)
+// Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys[:sortDigitBits[:sortKeysPerItem
+// [:sortCountInScatter]]]] ..." tree-phases N... (CLVIZ_KERNEL_DIR=dir times another copy of
+// kernels/; TREE_LABEL=name tags the lines.) Each line also says whether the sorted order is the
+// first config's at that N and gives its hash (FNV-1a of the sorted indices, to compare runs of
+// other kernel copies): the sort's result on the device itself, not only on PoCL's tests.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -54,14 +57,16 @@ int main(int argc, char** argv) {
         float theta = 0.5f;
         int tileKeys = TreeForceOptions{}.sortTileKeys;  // 0: tiles that fill the device
         int digitBits = TreeForceOptions{}.sortDigitBits;
+        int keysPerItem = TreeForceOptions{}.sortKeysPerItem;
+        int countInScatter = TreeForceOptions{}.sortCountInScatter;
     };
     std::vector<Config> configs;
     std::istringstream in(std::getenv("TREE_CONFIGS") ? std::getenv("TREE_CONFIGS")
                                                       : "128:1:8:1024:0.5");
     for (std::string c; in >> c;) {
         Config k;
-        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d", &k.group, &k.bpi, &k.leaf, &k.list, &k.theta,
-                    &k.tileKeys, &k.digitBits);
+        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d", &k.group, &k.bpi, &k.leaf, &k.list,
+                    &k.theta, &k.tileKeys, &k.digitBits, &k.keysPerItem, &k.countInScatter);
         configs.push_back(k);
     }
     for (int a = 1; a < argc; ++a) {
@@ -74,6 +79,7 @@ int main(int argc, char** argv) {
         cl::Buffer posBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
         cl::Buffer accBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
         cc->queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+        std::vector<unsigned> firstOrder;  // the first config's sorted order at this N
         for (const Config& cfg : configs) {
             TreeForceOptions o;
             o.walk = TreeWalk::Group;
@@ -83,6 +89,8 @@ int main(int argc, char** argv) {
             o.listSize = cfg.list;
             o.sortTileKeys = cfg.tileKeys;
             o.sortDigitBits = cfg.digitBits;
+            o.sortKeysPerItem = cfg.keysPerItem;
+            o.sortCountInScatter = cfg.countInScatter != 0;
             try {
                 TreeForce tree(*cc, o);
                 tree.setTheta(cfg.theta);
@@ -105,12 +113,19 @@ int main(int argc, char** argv) {
                     total.push_back(all);
                 }
                 const TreeWalkStats ws = tree.lastWalkStats();
+                const std::vector<unsigned> order = tree.readTree().sortedIndex;
+                if (firstOrder.empty()) firstOrder = order;
+                const char* same = order == firstOrder ? "same" : "DIFFERENT";
+                unsigned long long hash = 1469598103934665603ULL;
+                for (unsigned v : order)
+                    hash = (hash ^ v) * 1099511628211ULL;
                 const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 256);
                 std::printf(
                     "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d digitbits=%d "
-                    "total %.3f ms |",
+                    "keysperitem=%d countinscatter=%d order %s %016llx total %.3f ms |",
                     label.c_str(), n, tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
-                    cfg.tileKeys, cfg.digitBits, median(total));
+                    cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, cfg.countInScatter, same, hash,
+                    median(total));
                 for (const auto& [k, v] : ms)
                     std::printf(" %s %.3f", k.c_str(), median(v));
                 const double walkMs = median(ms["walk.walk"]);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <string>
 
 #include "common/error.hpp"
@@ -30,6 +31,9 @@ constexpr std::size_t kSortTilesMost = 512;
 // Most keys the sort sorts with 8-bit digits when TreeForceOptions::sortDigitBits is 0 (issue 31
 // round 4: 8-bit digits were faster at 1M keys and slower at 16M on the H100).
 constexpr std::size_t kWideSortMostKeys = std::size_t(1) << 20;
+// Keys per work-item of radix_scatter_chunks when TreeForceOptions::sortKeysPerItem is 0 (chunks
+// of 2,048 keys).
+constexpr int kDefaultSortKeysPerItem = 16;
 constexpr int kMaxSamples = 4096;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -73,6 +77,10 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     if (options_.sortDigitBits != 0 && options_.sortDigitBits != 4 && options_.sortDigitBits != 8)
         throw Error("tree sort digit bits must be 4 or 8 (0: by device and size), got " +
                     std::to_string(options_.sortDigitBits));
+    if (options_.sortKeysPerItem < 0 || options_.sortKeysPerItem > 32)
+        throw Error("tree sort keys per work-item must be 1 .. 32 (0: the default), got " +
+                    std::to_string(options_.sortKeysPerItem));
+    sortKpi_ = options_.sortKeysPerItem ? options_.sortKeysPerItem : kDefaultSortKeysPerItem;
     bpi_ = options_.bodiesPerItem;
     int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
@@ -132,6 +140,7 @@ void TreeForce::reserve(std::size_t n) {
             index_[b] = make(cap * 4);
         }
         counts_ = make((256 * kMaxSortTiles + 256) * 4);  // 8-bit digits: and their totals
+        countsNext_ = make(16 * kMaxSortTiles * 4);
         sorted_ = make(cap * 16);
         sortedAcc_ = make(cap * 16);
         children_ = make(cap * 8);
@@ -166,9 +175,9 @@ void TreeForce::reserve(std::size_t n) {
 }
 
 void TreeForce::releaseBuffers() {
-    partials_ = box_ = counts_ = sorted_ = sortedAcc_ = children_ = ranges_ = nodeParent_ =
-        leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ = nodeLo_ =
-            nodeHi_ = crit_ = counters_ = sampleOut_ = cl::Buffer();
+    partials_ = box_ = counts_ = countsNext_ = sorted_ = sortedAcc_ = children_ = ranges_ =
+        nodeParent_ = leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ =
+            nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ = cl::Buffer();
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
 }
@@ -182,14 +191,16 @@ void TreeForce::refreshKernels() {
         " -DCELLS=" + std::to_string(list_ / 2) + " -DLEAF=" + std::to_string(leaf_) +
         // The launches' fixed sizes: the kernels compile them in.
         " -DSORT_WG=" + std::to_string(kSortWg) + " -DSCAN_WG=" + std::to_string(kScanWg) +
-        " -DREDUCE_WG=" + std::to_string(kReduceWg) + " -DKEY_BITS=" + std::to_string(kTreeKeyBits);
+        " -DREDUCE_WG=" + std::to_string(kReduceWg) +
+        " -DKEY_BITS=" + std::to_string(kTreeKeyBits) + " -DSORT_KPI=" + std::to_string(sortKpi_);
     Kernels k;
     k.boundsPartial = programs.kernel(kFile, "bounds_partial", base);
     k.boundsFinal = programs.kernel(kFile, "bounds_final", base);
     k.keys = programs.kernel(kFile, "morton_keys", base);
     k.count = programs.kernel(kFile, "radix_count", base);
     k.scan = programs.kernel(kFile, "radix_scan", base);
-    k.scatter = programs.kernel(kFile, "radix_scatter", base);
+    k.scatter =
+        programs.kernel(kFile, sortKpi_ > 1 ? "radix_scatter_chunks" : "radix_scatter", base);
     k.count8 = programs.kernel(kFile, "radix_count8", base);
     k.scanDigits = programs.kernel(kFile, "radix_scan_digits", base);
     k.scatter8 = programs.kernel(kFile, "radix_scatter8", base);
@@ -227,29 +238,49 @@ void TreeForce::enqueueSort(std::size_t n) {
                           : cc_.info().kind != DeviceKind::Cpu && n <= kWideSortMostKeys ? 8
                                                                                          : 4;
     const bool wide = digitBits == 8;
+    const bool chunks = !wide && sortKpi_ > 1;
+    // radix_scatter_chunks counts the next pass's digits as it writes (into the other counts
+    // buffer, zeroed before), so only the first pass launches a count.
+    const bool fused = chunks && options_.sortCountInScatter;
     cl::Kernel& count = wide ? k_->count8 : k_->count;
     cl::Kernel& scatter = wide ? k_->scatter8 : k_->scatter;
+    cl::Buffer* counts = &counts_;    // this pass's counts, scanned into its offsets
+    cl::Buffer* next = &countsNext_;  // the next pass's, when fused
     // As many passes as the key has bits (3 * kTreeKeyBits = 63: 16 of 4 bits or 8 of 8).
     const int keyBits = 3 * kTreeKeyBits;
     int in = 0;
     for (int shift = 0; shift < keyBits; shift += digitBits, in ^= 1) {
         cl::Event e1, e2, e3;
-        setArgs(count, keys_[in], ni, shift, tileKeys, counts_, tiles);
-        q.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(tiles * kSortWg),
-                               cl::NDRange(kSortWg), nullptr, &e1);
+        if (wide) {
+            setArgs(count, keys_[in], ni, shift, tileKeys, *counts, tiles);
+        } else if (!fused || shift == 0) {
+            setArgs(count, keys_[in], ni, shift, tileKeys, *counts, tiles, *next,
+                    fused ? 16 * tiles : 0);
+        }
+        if (!fused || shift == 0)
+            q.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(tiles * kSortWg),
+                                   cl::NDRange(kSortWg), nullptr, &e1);
+        else  // the counts are in; the next pass's buffer starts from zero
+            q.enqueueFillBuffer(*next, 0u, 0, 16 * tiles * 4, nullptr, &e1);
         if (wide) {  // one work-group per digit
-            setArgs(k_->scanDigits, counts_, tiles);
+            setArgs(k_->scanDigits, *counts, tiles);
             q.enqueueNDRangeKernel(k_->scanDigits, cl::NullRange, cl::NDRange(256 * kScanWg),
                                    cl::NDRange(kScanWg), nullptr, &e2);
         } else {
-            setArgs(k_->scan, counts_, 16 * tiles);
+            setArgs(k_->scan, *counts, 16 * tiles);
             q.enqueueNDRangeKernel(k_->scan, cl::NullRange, cl::NDRange(kScanWg),
                                    cl::NDRange(kScanWg), nullptr, &e2);
         }
-        setArgs(scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift, tileKeys,
-                counts_, tiles);
+        if (chunks)
+            setArgs(scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift,
+                    tileKeys, *counts, tiles, *next,
+                    fused && shift + digitBits < keyBits ? shift + digitBits : -1);
+        else
+            setArgs(scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift,
+                    tileKeys, *counts, tiles);
         q.enqueueNDRangeKernel(scatter, cl::NullRange, cl::NDRange(tiles * kSortWg),
                                cl::NDRange(kSortWg), nullptr, &e3);
+        if (fused) std::swap(counts, next);
         events_.emplace_back("tree-sort", e1);
         events_.emplace_back("tree-sort", e2);
         events_.emplace_back("tree-sort", e3);

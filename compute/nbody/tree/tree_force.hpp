@@ -83,6 +83,16 @@ struct TreeForceOptions {
     // scattered writes made the sort of 16M keys slower; docs/benchmarks.md, issue 31 round 4)
     // and on CPU devices (their work-group barriers are loops).
     int sortDigitBits = 0;
+    // Keys each work-item of the 4-bit scatter ranks per chunk: 1 keeps radix_scatter (chunks of
+    // 128 keys ranked by one work-group scan each), 2 .. 32 radix_scatter_chunks (chunks of 128
+    // times this many keys, ranked in registers and placed by one scan of per-work-item digit
+    // counts, so far fewer barriers per key and longer runs per digit to write); the same stable
+    // order either way. 0: kDefaultSortKeysPerItem in tree_force.cpp.
+    int sortKeysPerItem = 0;
+    // radix_scatter_chunks (sortKeysPerItem > 1) counts the next pass's digits per output tile as
+    // it writes each key (local counters per digit run, added to the tile counts once a chunk),
+    // so that only the first of the 16 passes launches radix_count. Same counts, same order.
+    bool sortCountInScatter = true;
 };
 
 class TreeForce {
@@ -183,7 +193,7 @@ class TreeForce {
 
     ComputeContext& cc_;
     TreeForceOptions options_;
-    int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024;
+    int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024, sortKpi_ = 1;
     bool bodyWalk_ = false;
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
@@ -199,6 +209,7 @@ class TreeForce {
 
     // Work buffers, grown to capacity_ bodies.
     cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;
+    cl::Buffer countsNext_;  // the next pass's tile counts while radix_scatter_chunks counts them
     cl::Buffer children_, ranges_, nodeParent_, leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_,
         walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sampleOut_;
     // The accuracy sample's results in pinned memory (ALLOC_HOST_PTR, mapped once), the read in

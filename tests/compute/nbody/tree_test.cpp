@@ -355,6 +355,56 @@ TEST(NbodyTree, RadixSortIsAStableSortForEveryDigitWidth) {
     EXPECT_THROW(TreeForce(context(), bad), Error);
 }
 
+// The 4-bit scatter with every chunk shape (TreeForceOptions::sortKeysPerItem: 1 is radix_scatter,
+// more radix_scatter_chunks with chunks of 128 times that many keys, odd ones included), with the
+// next pass's counts from the scatter and from radix_count, against std::stable_sort: N = 1, 2,
+// primes, 2^k + 1 and one chunk's length and its neighbours, tiles shorter than a chunk (a digit's
+// run then spans several tiles) and longer, on the same kinds of keys as above.
+TEST(NbodyTree, RadixSortChunksOfManyKeysAreStable) {
+    std::vector<std::unique_ptr<TreeForce>> sorts;
+    std::vector<std::string> names;
+    for (const auto& [kpi, fused] :
+         {std::pair{1, true}, {2, true}, {5, true}, {16, true}, {16, false}, {32, true}})
+        for (int tileKeys : {1000, 1 << 30}) {
+            TreeForceOptions o;
+            o.walk = TreeWalk::Group;
+            o.sortDigitBits = 4;
+            o.sortKeysPerItem = kpi;
+            o.sortCountInScatter = fused;
+            o.sortTileKeys = tileKeys;
+            sorts.push_back(std::make_unique<TreeForce>(context(), o));
+            names.push_back(std::to_string(kpi) + " keys per work-item, counts from the " +
+                            (fused ? "scatter" : "count kernel") + ", tile floor " +
+                            std::to_string(tileKeys));
+        }
+    std::mt19937_64 rng(311);
+    for (std::size_t n : {1, 2, 3, 641, 2047, 2048, 2049, 4097, 8191, 20011}) {
+        for (const char* kind : {"63-bit", "few values", "all equal", "one digit apart"}) {
+            std::vector<unsigned long long> keys(n);
+            for (auto& k : keys) {
+                const unsigned long long r = rng() >> 1;
+                k = kind[0] == '6'   ? r
+                    : kind[0] == 'f' ? (r % 7) << 33 | (r % 3) << 60
+                    : kind[0] == 'a' ? 0x2aaaaaaaaaaaaaaaULL
+                                     : (r & 0x70) << 56;  // only the top digit varies
+            }
+            std::vector<unsigned> want(n);
+            for (std::size_t i = 0; i < n; ++i)
+                want[i] = static_cast<unsigned>(i);
+            std::stable_sort(want.begin(), want.end(),
+                             [&](unsigned a, unsigned b) { return keys[a] < keys[b]; });
+            for (std::size_t s = 0; s < sorts.size(); ++s)
+                ASSERT_EQ(sorts[s]->sortKeys(keys), want)
+                    << "n = " << n << ", " << kind << " keys, " << names[s];
+        }
+    }
+    for (int bad : {-1, 33}) {
+        TreeForceOptions o;
+        o.sortKeysPerItem = bad;
+        EXPECT_THROW(TreeForce(context(), o), Error) << bad;
+    }
+}
+
 // The tree over 8-bit and 4-bit digit sorts: the same sorted order and the same accelerations.
 TEST(NbodyTree, DigitWidthsBuildTheSameTree) {
     TreeForceOptions o;
