@@ -407,7 +407,17 @@ void NbodyDemo::runSteps(int steps) {
 // where the bridge orders GL and CL on the GPU (exported semaphores), this frame's steps are
 // enqueued only now, behind a GPU-side wait for everything GL drew and presented; the next
 // frame draws their result behind a GPU-side wait for the copy. No CPU wait on either side.
+// take-turns-at=drawn enqueues them before the swap instead, behind the frame's drawing and GUI
+// but not the window system's copy of the frame, so the kernels can run while that copy does.
+void NbodyDemo::beforePresent(const FrameInfo& /*frame*/) {
+    if (turnAtDrawn_) runDeferredSteps();
+}
+
 void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
+    runDeferredSteps();  // what beforePresent() left
+}
+
+void NbodyDemo::runDeferredSteps() {
     if (deferredSteps_ == 0 || !sim_ || job_.running()) return;
     if (stepsInFlight_) collectStepTimings();
     try {

@@ -96,6 +96,8 @@ std::string ParticleSplat::prepare(int viewportWidth, int viewportHeight) {
     blurredFbo_.reset();
     occupied_.reset();
     occupiedFbo_.reset();
+    fine_.reset();
+    fineFbo_.reset();
     GLint maxSize = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxSize);
     layout_ = splatAtlasLayout(viewportWidth, viewportHeight, maxSize);
@@ -119,11 +121,14 @@ std::string ParticleSplat::prepare(int viewportWidth, int viewportHeight) {
         glClear(GL_COLOR_BUFFER_BIT);  // the gutters, which the blur never writes
         occupied_ = makeAtlasTexture(occupiedWidth(), occupiedHeight(), GL_R8);
         occupiedFbo_ = makeAtlasFramebuffer(occupied_);
+        fine_ = makeAtlasTexture(fineWidth(), fineHeight(), GL_R8);
+        fineFbo_ = makeAtlasFramebuffer(fine_);
     } catch (const Error& e) {
         glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
         splats_.reset();
         blurred_.reset();
         occupied_.reset();
+        fine_.reset();
         layout_ = {};
         return e.what();
     }
@@ -148,6 +153,15 @@ int ParticleSplat::occupiedHeight() const {
     return rows * (cellsY() + 2);
 }
 
+int ParticleSplat::fineWidth() const {
+    return layout_.columns * cellsX() * kFine;
+}
+
+int ParticleSplat::fineHeight() const {
+    const int rows = (splat::kClasses + layout_.columns - 1) / layout_.columns;
+    return rows * cellsY() * kFine;
+}
+
 void ParticleSplat::beginSplats() {
     glBindFramebuffer(GL_FRAMEBUFFER, splatsFbo_.id());
     glViewport(0, 0, layout_.width, layout_.height);
@@ -170,11 +184,17 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], Dra
     glBindVertexArray(vao_.id());
     glActiveTexture(GL_TEXTURE0);
 
-    // Pass 2: the occupancy map from the splats, one texel per cell (zero in its border).
+    // Pass 3: the fine map from the splats, one texel per block; pass 2: the occupancy map from
+    // it, one texel per cell (zero in its border).
     glDisable(GL_BLEND);
+    glBindFramebuffer(GL_FRAMEBUFFER, fineFbo_.id());
+    glViewport(0, 0, fineWidth(), fineHeight());
+    glBindTexture(GL_TEXTURE_2D, splats_.id());
+    glUniform1i(uPass_, 3);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindFramebuffer(GL_FRAMEBUFFER, occupiedFbo_.id());
     glViewport(0, 0, occupiedWidth(), occupiedHeight());
-    glBindTexture(GL_TEXTURE_2D, splats_.id());
+    glBindTexture(GL_TEXTURE_2D, fine_.id());
     glUniform1i(uPass_, 2);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     profile.mark("occupancy");
