@@ -8,12 +8,15 @@
 #   RUN: "LABEL NAME FRAMES [VAR=VALUE...] [CLVIZ ARGS...]"  (NAME: a build in bin.tar.xz)
 #        or "nomesa NAME"
 # Results: $OUT/viewer-runs.tgz (LABEL.txt, LABEL-frames.csv, LABEL.png, card.txt, xvfb.txt,
-# stats.txt, nomesa.txt).
+# stats.txt, nomesa.txt). RUN_TIMEOUT (seconds a run, default 240) and KEEP_PNG pass through.
 set -uo pipefail
 export C=${C:-.carry-viewer-31}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p /tmp/vbin /tmp/viewer-runs
 tar xJf "$C/bin.tar.xz" -C /tmp/vbin
+# A carry with the reference BLAS in place of OpenBLAS (pack-viewer-carry.sh BLAS=reference): clviz
+# asks OpenBLAS for its core at start unless OPENBLAS_CORETYPE is set; the viewer calls no BLAS.
+[ -f "$C/blas-reference" ] && export OPENBLAS_CORETYPE=Haswell
 scene=(--set preset=collision --set n=1048576 --set variant=tree --width 1280 --height 720)
 for run in "$@"; do
     read -r -a words <<<"$run"
@@ -44,6 +47,9 @@ for run in "$@"; do
     env "${envs[@]}" bash "$here/run-viewer-trace.sh" "$label" "/tmp/vbin/$name/clviz" \
         --frames "$frames" "${scene[@]}" "${rest[@]}"
     grep -E "draw profile|frame trace:" "/tmp/viewer-runs/$label.txt"
+    # Screenshots of the runs named in KEEP_PNG only (a regular expression; default: all): the
+    # device tool returns at most 16 MiB a file.
+    [[ $label =~ ${KEEP_PNG:-.} ]] || rm -f "/tmp/viewer-runs/$label.png"
 done
 (cd /tmp/viewer-runs && python3 "$here/frame_trace_stats.py" *-frames.csv) | tee /tmp/viewer-runs/stats.txt
 tar czf "${OUT:-/tmp}/viewer-runs.tgz" -C /tmp/viewer-runs .
