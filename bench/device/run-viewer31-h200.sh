@@ -12,6 +12,10 @@
 set -uo pipefail
 export C=${C:-.carry-viewer-31}
 here=$(cd "$(dirname "$0")" && pwd)
+# A machine kept warm between calls keeps the files of earlier commands, not their processes: an
+# X socket left there would make run-viewer-trace.sh skip its set-up.
+pgrep -x Xvfb >/dev/null || rm -f /tmp/.X11-unix/X7 /tmp/.X11-unix/X8 /tmp/.X7-lock /tmp/.X8-lock
+rm -rf /tmp/viewer-runs /tmp/viewer-env.sh /tmp/vbin /tmp/bench-libs
 mkdir -p /tmp/vbin /tmp/viewer-runs
 tar xJf "$C/bin.tar.xz" -C /tmp/vbin
 # A carry with the reference BLAS in place of OpenBLAS (pack-viewer-carry.sh BLAS=reference): clviz
