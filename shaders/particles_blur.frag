@@ -4,7 +4,8 @@
 // weights (atlas to atlas, one tile a draw); pass 1 blurs along y and sums the tiles into the
 // screen, so each body ends up spread as its sprite would be. Weights are per offset 0..4,
 // mirrored. Only cells near splats are drawn (particles_blur.vert), after pass 2 has marked the
-// cells that hold any: one texel of the occupancy map per cell of each tile. Pass 3 before it
+// cells that hold any: one texel of the occupancy map per cell of each tile; pass 4 writes zero
+// into the same cells of the splats' atlas once pass 0 has read them. Pass 3 before pass 2
 // marks the blocks of u_cell / kFine pixels that hold any (the fine map, laid out as the
 // atlas's tiles without gutters), so each texel of either pass reads a few texels: one pass of a
 // cell's every pixel leaves too few texels, each reading hundreds, to keep the GPU busy.
@@ -32,6 +33,10 @@ ivec2 tileCorner(int k) {
 }
 
 void main() {
+    if (u_pass == 4) {  // the splats' cells back to zero for the next frame
+        o_colour = vec4(0.0);
+        return;
+    }
     ivec2 pixel = ivec2(gl_FragCoord.xy);
     vec3 sum = vec3(0.0);
     ivec2 cells = (u_tileSize + u_cell - 1) / u_cell;

@@ -240,7 +240,7 @@ class NbodyDemo final : public Demo {
     bool stepTimingsFresh_ = false;  // lastStep_ was read and not yet sampled
     int deferredSteps_ = 0;          // steps for frameEnd() (drawsInTurn())
     bool takeTurns_ = true;          // the take-turns setting
-    bool turnAtDrawn_ = false;       // take-turns-at=drawn: steps before the swap, not after
+    bool turnAtDrawn_ = true;        // take-turns-at=drawn: steps before the swap, not after
     int stepsInFlightCount_ = 0;
     bool needsPublish_ = true;  // state changed without a step (load, path switch, colour)
 

@@ -218,9 +218,9 @@ const Table& NbodyDemo::settings() {
           "memory with semaphores); off lets them overlap, and the GPU time-slices"},
          [](NbodyDemo& d, Value v) { d.takeTurns_ = settingOnOff("take-turns", v); }},
         {{"take-turns-at", "present|drawn",
-          "Where take-turns enqueues the next steps: after the swap (present), or once the frame "
-          "and GUI are drawn (drawn), so the kernels run while the window system copies the "
-          "frame"},
+          "Where take-turns enqueues the next steps: once the frame and GUI are drawn (drawn), so "
+          "the kernels run while the window system copies the frame, or after the swap "
+          "(present)"},
          [](NbodyDemo& d, Value v) {
              d.turnAtDrawn_ = settingChoice("take-turns-at", v, {"present", "drawn"}) == 1;
          }},

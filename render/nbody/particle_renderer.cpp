@@ -122,7 +122,7 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
                     float(l.columns));
         glUniform2f(uAtlasSize_, float(l.width), float(l.height));
         splat_->beginSplats();
-        profile_.mark("atlas clear");
+        profile_.mark("atlas bind");  // no clear: ParticleSplat zeroes what it used
         drawPoints(source.count, 2);
         profile_.mark("splats");
         splat_->finish(target, viewport, profile_);

@@ -116,8 +116,9 @@ std::string ParticleSplat::prepare(int viewportWidth, int viewportHeight) {
         splats_ = makeAtlasTexture(layout_.width, layout_.height);
         blurred_ = makeAtlasTexture(layout_.width, layout_.height);
         splatsFbo_ = makeAtlasFramebuffer(splats_);
-        blurredFbo_ = makeAtlasFramebuffer(blurred_);
         glClearColor(0, 0, 0, 0);
+        glClear(GL_COLOR_BUFFER_BIT);  // once: then each frame zeroes the cells it used
+        blurredFbo_ = makeAtlasFramebuffer(blurred_);
         glClear(GL_COLOR_BUFFER_BIT);  // the gutters, which the blur never writes
         occupied_ = makeAtlasTexture(occupiedWidth(), occupiedHeight(), GL_R8);
         occupiedFbo_ = makeAtlasFramebuffer(occupied_);
@@ -163,10 +164,10 @@ int ParticleSplat::fineHeight() const {
 }
 
 void ParticleSplat::beginSplats() {
+    // No clear: the atlas is zero (prepare() clears it, and finish() zeroes the cells it used),
+    // which costs a fraction of clearing all of it every frame (docs/benchmarks.md, issue 31).
     glBindFramebuffer(GL_FRAMEBUFFER, splatsFbo_.id());
     glViewport(0, 0, layout_.width, layout_.height);
-    glClearColor(0, 0, 0, 0);
-    glClear(GL_COLOR_BUFFER_BIT);
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendEquation(GL_FUNC_ADD);
@@ -218,6 +219,19 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], Dra
     }
 
     profile.mark("blur x");
+    // Pass 4: the cells pass 0 read (every cell holding a splat, and its neighbours) back to zero
+    // in the splats' atlas, for the next frame's splats.
+    glBindFramebuffer(GL_FRAMEBUFFER, splatsFbo_.id());
+    glBindTexture(GL_TEXTURE_2D, 0);  // the atlas it writes is not read meanwhile
+    glUniform1i(uPass_, 4);
+    for (int k = 0; k < splat::kClasses; ++k) {
+        const int x = (k % layout_.columns) * (layout_.tileWidth + 2 * layout_.gutter);
+        const int y = (k / layout_.columns) * (layout_.tileHeight + 2 * layout_.gutter);
+        glViewport(x + layout_.gutter, y + layout_.gutter, layout_.tileWidth, layout_.tileHeight);
+        glUniform1i(uClass_, k);
+        glDrawArrays(GL_TRIANGLES, 0, quads);
+    }
+    profile.mark("splats zeroed");
     // Pass 1: along y, every tile summed, added to the target.
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(targetFramebuffer));
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);

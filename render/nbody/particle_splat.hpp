@@ -48,10 +48,12 @@ class ParticleSplat {
     int occupiedHeight() const;
     int fineWidth() const;  // the fine map: tiles of (cells * kFine)^2 texels, no border
     int fineHeight() const;
-    // Binds the atlas, clears it and sets its viewport and additive blending: draw the splats.
+    // Binds the atlas (zero: see finish()) and sets its viewport and additive blending: draw the
+    // splats.
     void beginSplats();
-    // Marks the occupied cells, blurs the tiles and adds their sum into `targetFramebuffer` at
-    // `viewport` (x, y, w, h); leaves that framebuffer bound with that viewport and blending off.
+    // Marks the occupied cells, blurs the tiles, zeroes the splats' cells again and adds the
+    // tiles' sum into `targetFramebuffer` at `viewport` (x, y, w, h); leaves that framebuffer
+    // bound with that viewport and blending off.
     void finish(GLint targetFramebuffer, const GLint viewport[4], DrawProfile& profile);
 
   private:

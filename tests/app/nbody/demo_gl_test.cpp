@@ -194,7 +194,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"diagnostics-panel", "on"},
         {"latency", "1"},
         {"take-turns", "off"},
-        {"take-turns-at", "drawn"},
+        {"take-turns-at", "present"},
         {"record", "off"},
         {"save", snap.string()},
         {"load", snap.string()},
@@ -375,8 +375,8 @@ TEST_F(NbodyDemoTest, TakeTurnsOnlyWhereThePathOrdersOnTheGpu) {
     runFrame(3);
     EXPECT_NEAR(savedTime(), before + 3 * 0.005, 1e-6);
     EXPECT_GT(litShare(), 0.0);
-    // Enqueued before the swap instead of after it: the same steps, each exactly once.
-    ASSERT_NO_THROW(demo_->set("take-turns-at", "drawn"));
+    // Enqueued after the swap instead of before it: the same steps, each exactly once.
+    ASSERT_NO_THROW(demo_->set("take-turns-at", "present"));
     EXPECT_EQ(demo_->takesTurns(), semaphores);
     ASSERT_NO_THROW(demo_->set("step", "2"));
     runFrame(4);

@@ -172,6 +172,15 @@ TEST_F(ParticleSplatGl, SparseBodiesKeepTheirLight) {
     }
 }
 
+// The atlas is cleared once, then each frame zeroes the cells it used: the same bodies drawn
+// again give the same image, bit for bit, after a frame of other bodies in other places.
+TEST_F(ParticleSplatGl, EachFrameStartsFromAZeroAtlas) {
+    const std::vector<float> first = bodies(3001, 0.5f, 13), other = bodies(2003, 0.9f, 17);
+    const std::vector<float> once = draw(first, ParticleDraw::Splat, 0.02f);
+    draw(other, ParticleDraw::Splat, 0.006f);
+    EXPECT_EQ(draw(first, ParticleDraw::Splat, 0.02f), once);
+}
+
 TEST_F(ParticleSplatGl, WideBodiesStaySprites) {
     // Every body wider than the largest class: the splat mode draws exactly the sprites.
     const std::vector<float> xyzw = bodies(101, 0.5f, 11);
