@@ -37,6 +37,11 @@ void main() {
         o_colour = vec4(0.0);
         return;
     }
+    if (u_pass == 5) {  // one fragment, kept when a body too wide to splat marked the corner
+        if (texelFetch(u_source, ivec2(0), 0).a == 0.0) discard;
+        o_colour = vec4(0.0);
+        return;
+    }
     ivec2 pixel = ivec2(gl_FragCoord.xy);
     vec3 sum = vec3(0.0);
     ivec2 cells = (u_tileSize + u_cell - 1) / u_cell;

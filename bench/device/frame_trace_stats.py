@@ -2,16 +2,17 @@
 """Figures of clviz --frame-trace CSVs (frame,ms): median, p99, max, mean, frames per second and
 the frames longer than twice the median (issue 31's "no frame longer than twice the median"),
 over the frames after the first (it builds kernels; clviz's own summary skips it too).
-Usage: frame_trace_stats.py FILE.csv...   (one line per file)"""
+--drop-last leaves out the last frame too: a run with --screenshot writes the PNG inside it.
+Usage: frame_trace_stats.py [--drop-last] FILE.csv...   (one line per file)"""
 import csv
 import statistics
 import sys
 
 
-def figures(path, skip=1):
+def figures(path, skip=1, drop_last=False):
     with open(path, newline="") as f:
         ms = [float(row["ms"]) for row in csv.DictReader(f)]
-    ms = ms[skip:]
+    ms = ms[skip:-1] if drop_last else ms[skip:]
     if not ms:
         return f"{path}: no frames after the first {skip}"
     ordered = sorted(ms)
@@ -28,7 +29,10 @@ def figures(path, skip=1):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    drop_last = "--drop-last" in args
+    paths = [a for a in args if a != "--drop-last"]
+    if not paths:
         sys.exit(__doc__)
-    for p in sys.argv[1:]:
-        print(figures(p))
+    for p in paths:
+        print(figures(p, drop_last=drop_last))

@@ -55,5 +55,7 @@ for run in "$@"; do
     # device tool returns at most 16 MiB a file.
     [[ $label =~ ${KEEP_PNG:-.} ]] || rm -f "/tmp/viewer-runs/$label.png"
 done
-(cd /tmp/viewer-runs && python3 "$here/frame_trace_stats.py" *-frames.csv) | tee /tmp/viewer-runs/stats.txt
+# Every run writes a screenshot in its last frame: left out of the figures.
+(cd /tmp/viewer-runs && python3 "$here/frame_trace_stats.py" --drop-last *-frames.csv) |
+    tee /tmp/viewer-runs/stats.txt
 tar czf "${OUT:-/tmp}/viewer-runs.tgz" -C /tmp/viewer-runs .

@@ -63,7 +63,8 @@ SplatAtlasLayout splatAtlasLayout(int viewportWidth, int viewportHeight, int max
 
 ParticleSplat::ParticleSplat()
     : program_(buildGlProgram("particles_blur.vert", "particles_blur.frag")),
-      vao_(makeGlVertexArray()) {
+      vao_(makeGlVertexArray()),
+      wideQuery_(makeGlQuery()) {
     uSource_ = uniformLocation(program_, "u_source");
     uPass_ = uniformLocation(program_, "u_pass");
     uWeights_ = uniformLocation(program_, "u_weights");
@@ -174,6 +175,14 @@ void ParticleSplat::beginSplats() {
     glBlendFunc(GL_ONE, GL_ONE);
 }
 
+void ParticleSplat::beginWideBodies() {
+    glBeginConditionalRender(wideQuery_.id(), GL_QUERY_WAIT);
+}
+
+void ParticleSplat::endWideBodies() {
+    glEndConditionalRender();
+}
+
 void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], DrawProfile& profile) {
     glUseProgram(program_.id());
     glUniform2i(uTileStride_, layout_.tileWidth + 2 * layout_.gutter,
@@ -231,6 +240,22 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], Dra
         glUniform1i(uClass_, k);
         glDrawArrays(GL_TRIANGLES, 0, quads);
     }
+    // Pass 5: whether a body too wide to splat marked the atlas's corner texel: one fragment,
+    // kept only then, counted by the query endWideBodies()'s pass is conditional on. It draws
+    // into the occupancy map's corner, a border texel that stays zero. Then the corner is zeroed.
+    glBindFramebuffer(GL_FRAMEBUFFER, occupiedFbo_.id());
+    glViewport(0, 0, 1, 1);
+    glBindTexture(GL_TEXTURE_2D, splats_.id());
+    glUniform1i(uPass_, 5);
+    glBeginQuery(GL_ANY_SAMPLES_PASSED, wideQuery_.id());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glEndQuery(GL_ANY_SAMPLES_PASSED);
+    glBindFramebuffer(GL_FRAMEBUFFER, splatsFbo_.id());
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, 1, 1);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
     profile.mark("splats zeroed");
     // Pass 1: along y, every tile summed, added to the target.
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(targetFramebuffer));

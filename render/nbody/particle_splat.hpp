@@ -55,12 +55,17 @@ class ParticleSplat {
     // tiles' sum into `targetFramebuffer` at `viewport` (x, y, w, h); leaves that framebuffer
     // bound with that viewport and blending off.
     void finish(GLint targetFramebuffer, const GLint viewport[4], DrawProfile& profile);
+    // Around the pass that draws the bodies too wide to splat as sprites: it runs only when the
+    // splats found any (decided on the GPU by an occlusion query; the CPU never waits for it).
+    void beginWideBodies();
+    void endWideBodies();
 
   private:
     GlProgram program_;
     GlVertexArray vao_;
     GlTexture splats_, blurred_, occupied_, fine_;
     GlFramebuffer splatsFbo_, blurredFbo_, occupiedFbo_, fineFbo_;
+    GlQuery wideQuery_;  // any body too wide to splat, this frame
     SplatAtlasLayout layout_;
     GLint uSource_, uPass_, uWeights_, uTaps_, uTileStride_, uGutter_, uColumns_, uTileSize_,
         uOrigin_, uClass_;
