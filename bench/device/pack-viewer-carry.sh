@@ -8,7 +8,9 @@
 #                     and NVIDIA's libGLX needs that extension to make a context on any X server.
 #                     Left out: the other DRI drivers, Mesa's own GLX/EGL vendor libraries, GBM
 #                     and Wayland (only those two use them), libxml2 (start-x.sh uses the host's),
-#                     xkbprint and its Athena libraries.
+#                     xkbprint and its Athena libraries, GLES and libOpenGL (GLFW makes GLX
+#                     contexts), libunwind's ptrace and core-dump parts, X locales but C and
+#                     en_US.UTF-8.
 #   gl/extra.tar.xz   the base libraries Xvfb and Mesa need, less those every Ubuntu 24.04 host
 #                     has (systemd, gcrypt, zstd, pcre2, lzma, selinux, ...: start-x.sh would
 #                     drop them there anyway).
@@ -55,7 +57,11 @@ lib=$work/xroot/usr/lib/x86_64-linux-gnu
 find "$lib/dri" -mindepth 1 ! -name swrast_dri.so -delete
 rm -f "$lib"/libGLX_mesa.* "$lib"/libEGL_mesa.* "$lib"/libgbm.* "$lib"/libwayland-* \
     "$lib"/libxml2.* "$lib"/libXaw* "$lib"/libXmu* "$lib"/libXpm.* "$lib"/libXt.* \
+    "$lib"/libGLESv2.* "$lib"/libOpenGL.* "$lib"/libunwind-ptrace.* "$lib"/libunwind-coredump.* \
     "$work/xroot/usr/bin/xkbprint"
+# X locales: C and en_US.UTF-8 (the viewer sets no other).
+find "$work/xroot/usr/share/X11/locale" -mindepth 1 -maxdepth 1 -type d ! -name C ! -name en_US.UTF-8 \
+    -exec rm -rf {} +
 rm -rf "$work/xroot/usr/share/glvnd/egl_vendor.d" "$work/xroot/usr/lib/x86_64-linux-gnu/gbm"
 # The three largest files each in an archive of its own: xz packs them 3 MB (8%) smaller than
 # one archive of the whole tree (34.8 against 37.9 MB, 2026-11-26). start-x.sh unpacks every
@@ -73,7 +79,7 @@ fi
 if ! fresh "$dest/gl/extra.tar.xz" "$gl/extra.tar.xz"; then
 tar xJf "$gl/extra.tar.xz" -C "$work/extra"
 for l in libgcrypt libsystemd libzstd libpcre2-8 liblzma libselinux libgpg-error liblz4 libaudit \
-    libz.so libbz2 libcap libpsx libdrop_ambient libuuid libbrotlienc; do
+    libz.so libbz2 libcap libpsx libdrop_ambient libuuid libbrotlienc libexpatw libtic; do
     rm -f "$work/extra"/{usr/,}lib/x86_64-linux-gnu/"$l"*
 done
 rm -rf "$work/extra/usr/share"
