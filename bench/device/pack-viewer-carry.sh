@@ -63,9 +63,9 @@ rm -f "$lib"/libGLX_mesa.* "$lib"/libEGL_mesa.* "$lib"/libgbm.* "$lib"/libwaylan
 find "$work/xroot/usr/share/X11/locale" -mindepth 1 -maxdepth 1 -type d ! -name C ! -name en_US.UTF-8 \
     -exec rm -rf {} +
 rm -rf "$work/xroot/usr/share/glvnd/egl_vendor.d" "$work/xroot/usr/lib/x86_64-linux-gnu/gbm"
-# The three largest files each in an archive of its own: xz packs them 3 MB (8%) smaller than
-# one archive of the whole tree (34.8 against 37.9 MB, 2026-11-26). start-x.sh unpacks every
-# gl/xroot*.tar.xz.
+# The three largest files each in an archive of its own (together the same size as one archive,
+# 38.0 MB, 2026-11-26), so each one's share of the carry shows: libLLVM-15 21.7 MB, swrast 6.8,
+# libz3 6.3, the rest 3.1. start-x.sh unpacks every gl/xroot*.tar.xz.
 for big in libLLVM-15.so.1 libz3.so.4 dri/swrast_dri.so; do
     part=$work/xroot-$(basename "${big%%.so*}")
     mkdir -p "$part/usr/lib/x86_64-linux-gnu/dri"
