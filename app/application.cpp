@@ -441,6 +441,7 @@ bool Application::frame(long long index) {
     drawScene(info);
     renderGui();
     writeScreenshots(info.framebufferWidth, info.framebufferHeight, last);
+    guarded("step", [&] { demo_->beforePresent(info); });
     if (present_)
         glfwSwapBuffers(window_.handle());
     else

@@ -105,6 +105,10 @@ class Demo {
     virtual void draw(const FrameInfo& frame) = 0;
     // Releases CL and GL resources; the GL context is still current.
     virtual void shutdown() = 0;
+    // After the frame and the GUI were drawn, before the swap: work ordered after this frame's
+    // GL work that may run while the window system copies the frame (the N-body demo's next
+    // steps with take-turns-at=drawn).
+    virtual void beforePresent(const FrameInfo& /*frame*/) {}
     // After the frame was drawn and presented: work that must come after this frame's GL work
     // (the N-body demo's next steps, when GL and CL take turns on the GPU).
     virtual void frameEnd(const FrameInfo& /*frame*/) {}

@@ -69,6 +69,16 @@ vec4 splatPosition(vec4 clip, float pixels, out float lightScale) {
     return vec4(at / u_atlasSize * 2.0 - 1.0, 0.0, 1.0);
 }
 
+// A body too wide to splat adds to the atlas's corner texel (a gutter texel no blur reads) when
+// its sprite can reach the view, so that pass 1 runs only when some body needs it
+// (ParticleSplat's wide-body query).
+vec4 wideFlagPosition(vec4 clip, float pixels) {
+    vec2 reach = 1.0 + pixels / u_atlasTile.xy;  // the sprite's radius, in NDC
+    if (clip.w <= 0.0 || any(greaterThan(abs(clip.xy / clip.w), reach)))
+        return vec4(2.0, 2.0, 2.0, 1.0);
+    return vec4(vec2(0.5) / u_atlasSize * 2.0 - 1.0, 0.0, 1.0);
+}
+
 void main() {
     vec4 eye = u_view * vec4(a_position.xyz, 1.0);
     gl_Position = u_projection * eye;
@@ -85,7 +95,7 @@ void main() {
             gl_Position = splatPosition(gl_Position, pixels, lightScale);
             coverage *= lightScale;
         } else {
-            gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+            gl_Position = wideFlagPosition(gl_Position, pixels);
         }
         gl_PointSize = 1.0;
     }

@@ -4,9 +4,14 @@
 // weights (atlas to atlas, one tile a draw); pass 1 blurs along y and sums the tiles into the
 // screen, so each body ends up spread as its sprite would be. Weights are per offset 0..4,
 // mirrored. Only cells near splats are drawn (particles_blur.vert), after pass 2 has marked the
-// cells that hold any: one texel of the occupancy map per cell of each tile.
+// cells that hold any: one texel of the occupancy map per cell of each tile; pass 4 writes zero
+// into the same cells of the splats' atlas once pass 0 has read them. Pass 3 before pass 2
+// marks the blocks of u_cell / kFine pixels that hold any (the fine map, laid out as the
+// atlas's tiles without gutters), so each texel of either pass reads a few texels: one pass of a
+// cell's every pixel leaves too few texels, each reading hundreds, to keep the GPU busy.
 const int kClasses = 7;
 const int kTaps = 5;
+const int kFine = 4;  // fine-map blocks per cell, each way
 
 uniform sampler2D u_source;
 uniform int u_pass;
@@ -28,20 +33,44 @@ ivec2 tileCorner(int k) {
 }
 
 void main() {
+    if (u_pass == 4) {  // the splats' cells back to zero for the next frame
+        o_colour = vec4(0.0);
+        return;
+    }
+    if (u_pass == 5) {  // one fragment, kept when a body too wide to splat marked the corner
+        if (texelFetch(u_source, ivec2(0), 0).a == 0.0) discard;
+        o_colour = vec4(0.0);
+        return;
+    }
     ivec2 pixel = ivec2(gl_FragCoord.xy);
     vec3 sum = vec3(0.0);
+    ivec2 cells = (u_tileSize + u_cell - 1) / u_cell;
+    if (u_pass == 3) {
+        // The fine map from the atlas: which tile and block this texel stands for.
+        int block = u_cell / kFine;
+        ivec2 tile = pixel / (cells * kFine), at = pixel - tile * (cells * kFine);
+        int k = tile.y * u_columns + tile.x;
+        float any = 0.0;
+        if (k < kClasses) {
+            ivec2 from = tileCorner(k) + at * block;
+            ivec2 to = min(from + block, tileCorner(k) + u_tileSize);
+            for (int y = from.y; y < to.y; ++y)
+                for (int x = from.x; x < to.x; ++x)
+                    any += dot(texelFetch(u_source, ivec2(x, y), 0).rgb, vec3(1.0));
+        }
+        o_colour = vec4(any > 0.0 ? 1.0 : 0.0);
+        return;
+    }
     if (u_pass == 2) {
         // Which tile and cell this texel stands for; the border and the spare tiles stay 0.
-        ivec2 cells = (u_tileSize + u_cell - 1) / u_cell;
         ivec2 tile = pixel / (cells + 2), cell = pixel - tile * (cells + 2) - 1;
         int k = tile.y * u_columns + tile.x;
         float any = 0.0;
         if (k < kClasses && all(greaterThanEqual(cell, ivec2(0))) && all(lessThan(cell, cells))) {
-            ivec2 from = tileCorner(k) + cell * u_cell;
-            ivec2 to = min(from + u_cell, tileCorner(k) + u_tileSize);
-            for (int y = from.y; y < to.y && any == 0.0; ++y)
-                for (int x = from.x; x < to.x; ++x)
-                    any += dot(texelFetch(u_source, ivec2(x, y), 0).rgb, vec3(1.0));
+            ivec2 from = tile * (cells * kFine) + cell * kFine;  // its blocks in the fine map
+            for (int y = 0; y < kFine; ++y)
+                for (int x = 0; x < kFine; ++x)
+                    any += texelFetch(u_source, from + ivec2(x, y), 0).r;
         }
         o_colour = vec4(any > 0.0 ? 1.0 : 0.0);
         return;

@@ -7,7 +7,9 @@
 const int kClasses = 7;
 
 uniform sampler2D u_occupied;
-uniform int u_pass;       // 0: the tile of u_class, 1: every class into the screen, 2: the map
+uniform int u_pass;       // 0: the tile of u_class, 1: every class into the screen, 2: the map,
+                          // 3: the fine map, 4: the tile of u_class, zeroed, 5: the wide-body
+                          // probe (one texel)
 uniform int u_class;
 uniform int u_cell;
 uniform int u_columns;
@@ -26,7 +28,7 @@ bool occupied(int k, ivec2 cell) {
 }
 
 void main() {
-    if (u_pass == 2) {  // one triangle over the viewport
+    if (u_pass == 2 || u_pass == 3 || u_pass == 5) {  // one triangle over the viewport
         vec2 corner = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));
         gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
         v_classes = 0;
@@ -38,7 +40,7 @@ void main() {
     int index = gl_VertexID / 6;
     ivec2 cell = ivec2(index % cells.x, index / cells.x);
     v_classes = 0;
-    if (u_pass == 0) {
+    if (u_pass == 0 || u_pass == 4) {
         if (occupied(u_class, cell)) v_classes = 1 << u_class;
     } else {
         for (int k = 0; k < kClasses; ++k)

@@ -407,7 +407,18 @@ void NbodyDemo::runSteps(int steps) {
 // where the bridge orders GL and CL on the GPU (exported semaphores), this frame's steps are
 // enqueued only now, behind a GPU-side wait for everything GL drew and presented; the next
 // frame draws their result behind a GPU-side wait for the copy. No CPU wait on either side.
+// take-turns-at=drawn (the default) enqueues them before the swap, behind the frame's drawing and
+// GUI but not the window system's copy of the frame, so the kernels run while that copy does
+// (about 2.5 ms a frame under Xvfb: docs/benchmarks.md, issue 31); present, after the swap.
+void NbodyDemo::beforePresent(const FrameInfo& /*frame*/) {
+    if (turnAtDrawn_) runDeferredSteps();
+}
+
 void NbodyDemo::frameEnd(const FrameInfo& /*frame*/) {
+    runDeferredSteps();  // what beforePresent() left
+}
+
+void NbodyDemo::runDeferredSteps() {
     if (deferredSteps_ == 0 || !sim_ || job_.running()) return;
     if (stepsInFlight_) collectStepTimings();
     try {

@@ -45,6 +45,7 @@ class NbodyDemo final : public Demo {
     void init(const AppServices& app) override;
     void step(const FrameInfo& frame) override;
     void draw(const FrameInfo& frame) override;
+    void beforePresent(const FrameInfo& frame) override;
     void frameEnd(const FrameInfo& frame) override;
     void gui(const FrameInfo& frame) override;
     void shutdown() override;
@@ -159,6 +160,7 @@ class NbodyDemo final : public Demo {
     // Whether GL and CL take turns on the GPU: the bridges order them there, one device.
     bool drawsInTurn() const;
     void collectStepTimings();
+    void runDeferredSteps();  // the steps step() left for after the drawing, behind a GPU wait
     bool wantVelocities() const { return style_.colour == ParticleColour::Speed; }
 
     // --- panels (app/nbody_*_panel.cpp) ---
@@ -238,6 +240,7 @@ class NbodyDemo final : public Demo {
     bool stepTimingsFresh_ = false;  // lastStep_ was read and not yet sampled
     int deferredSteps_ = 0;          // steps for frameEnd() (drawsInTurn())
     bool takeTurns_ = true;          // the take-turns setting
+    bool turnAtDrawn_ = true;        // take-turns-at=drawn: steps before the swap, not after
     int stepsInFlightCount_ = 0;
     bool needsPublish_ = true;  // state changed without a step (load, path switch, colour)
 

@@ -217,6 +217,13 @@ const Table& NbodyDemo::settings() {
           "GL and CL take turns on the GPU where the interop path orders them there (external "
           "memory with semaphores); off lets them overlap, and the GPU time-slices"},
          [](NbodyDemo& d, Value v) { d.takeTurns_ = settingOnOff("take-turns", v); }},
+        {{"take-turns-at", "present|drawn",
+          "Where take-turns enqueues the next steps: once the frame and GUI are drawn (drawn), so "
+          "the kernels run while the window system copies the frame, or after the swap "
+          "(present)"},
+         [](NbodyDemo& d, Value v) {
+             d.turnAtDrawn_ = settingChoice("take-turns-at", v, {"present", "drawn"}) == 1;
+         }},
         {{"record", "DIR|off",
           "Writes every frame as a numbered PNG into DIR, numbered on from the highest frame "
           "already there (never overwrites)"},

@@ -7,7 +7,9 @@
 start_x() {
     local gl=${GL_DIR:-.gl}
     x=/opt/x
-    mkdir -p $x /opt/x2 && tar xJf "$gl/xroot.tar.xz" -C $x && tar xJf "$gl/extra.tar.xz" -C /opt/x2
+    mkdir -p $x /opt/x2 && tar xJf "$gl/extra.tar.xz" -C /opt/x2
+    # xroot.tar.xz, and the parts pack-viewer-carry.sh packs apart (xroot-libLLVM-15.tar.xz, ...).
+    for a in "$gl"/xroot*.tar.xz; do tar xJf "$a" -C $x; done
     # Base libraries (freetype, png, ...) only where the host lacks that soname.
     for f in /opt/x2/usr/lib/x86_64-linux-gnu/*.so.* /opt/x2/lib/x86_64-linux-gnu/*.so.*; do
         ldconfig -p | grep -q "^\s*$(basename "$f") " && rm -f "$f"

@@ -122,7 +122,7 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
                     float(l.columns));
         glUniform2f(uAtlasSize_, float(l.width), float(l.height));
         splat_->beginSplats();
-        profile_.mark("atlas clear");
+        profile_.mark("atlas bind");  // no clear: ParticleSplat zeroes what it used
         drawPoints(source.count, 2);
         profile_.mark("splats");
         splat_->finish(target, viewport, profile_);
@@ -130,8 +130,10 @@ void ParticleRenderer::draw(const ParticleSource& source, const OrbitCamera& cam
         glBindVertexArray(vao_.id());
     }
     lastDraw_ = splat ? ParticleDraw::Splat : ParticleDraw::Sprites;
-    // The bodies too wide to splat (close to the camera), or all of them.
+    // The bodies too wide to splat (close to the camera), only when there are any, or all of them.
+    if (splat) splat_->beginWideBodies();
     drawPoints(source.count, splat ? 1 : 0);
+    if (splat) splat_->endWideBodies();
     profile_.mark(splat ? "wide sprites" : "sprites");
     profile_.end();
     glBindVertexArray(0);

@@ -63,7 +63,8 @@ SplatAtlasLayout splatAtlasLayout(int viewportWidth, int viewportHeight, int max
 
 ParticleSplat::ParticleSplat()
     : program_(buildGlProgram("particles_blur.vert", "particles_blur.frag")),
-      vao_(makeGlVertexArray()) {
+      vao_(makeGlVertexArray()),
+      wideQuery_(makeGlQuery()) {
     uSource_ = uniformLocation(program_, "u_source");
     uPass_ = uniformLocation(program_, "u_pass");
     uWeights_ = uniformLocation(program_, "u_weights");
@@ -96,6 +97,8 @@ std::string ParticleSplat::prepare(int viewportWidth, int viewportHeight) {
     blurredFbo_.reset();
     occupied_.reset();
     occupiedFbo_.reset();
+    fine_.reset();
+    fineFbo_.reset();
     GLint maxSize = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &maxSize);
     layout_ = splatAtlasLayout(viewportWidth, viewportHeight, maxSize);
@@ -114,16 +117,20 @@ std::string ParticleSplat::prepare(int viewportWidth, int viewportHeight) {
         splats_ = makeAtlasTexture(layout_.width, layout_.height);
         blurred_ = makeAtlasTexture(layout_.width, layout_.height);
         splatsFbo_ = makeAtlasFramebuffer(splats_);
-        blurredFbo_ = makeAtlasFramebuffer(blurred_);
         glClearColor(0, 0, 0, 0);
+        glClear(GL_COLOR_BUFFER_BIT);  // once: then each frame zeroes the cells it used
+        blurredFbo_ = makeAtlasFramebuffer(blurred_);
         glClear(GL_COLOR_BUFFER_BIT);  // the gutters, which the blur never writes
         occupied_ = makeAtlasTexture(occupiedWidth(), occupiedHeight(), GL_R8);
         occupiedFbo_ = makeAtlasFramebuffer(occupied_);
+        fine_ = makeAtlasTexture(fineWidth(), fineHeight(), GL_R8);
+        fineFbo_ = makeAtlasFramebuffer(fine_);
     } catch (const Error& e) {
         glBindFramebuffer(GL_FRAMEBUFFER, GLuint(previous));
         splats_.reset();
         blurred_.reset();
         occupied_.reset();
+        fine_.reset();
         layout_ = {};
         return e.what();
     }
@@ -148,15 +155,32 @@ int ParticleSplat::occupiedHeight() const {
     return rows * (cellsY() + 2);
 }
 
+int ParticleSplat::fineWidth() const {
+    return layout_.columns * cellsX() * kFine;
+}
+
+int ParticleSplat::fineHeight() const {
+    const int rows = (splat::kClasses + layout_.columns - 1) / layout_.columns;
+    return rows * cellsY() * kFine;
+}
+
 void ParticleSplat::beginSplats() {
+    // No clear: the atlas is zero (prepare() clears it, and finish() zeroes the cells it used),
+    // which costs a fraction of clearing all of it every frame (docs/benchmarks.md, issue 31).
     glBindFramebuffer(GL_FRAMEBUFFER, splatsFbo_.id());
     glViewport(0, 0, layout_.width, layout_.height);
-    glClearColor(0, 0, 0, 0);
-    glClear(GL_COLOR_BUFFER_BIT);
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendEquation(GL_FUNC_ADD);
     glBlendFunc(GL_ONE, GL_ONE);
+}
+
+void ParticleSplat::beginWideBodies() {
+    glBeginConditionalRender(wideQuery_.id(), GL_QUERY_WAIT);
+}
+
+void ParticleSplat::endWideBodies() {
+    glEndConditionalRender();
 }
 
 void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], DrawProfile& profile) {
@@ -170,11 +194,17 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], Dra
     glBindVertexArray(vao_.id());
     glActiveTexture(GL_TEXTURE0);
 
-    // Pass 2: the occupancy map from the splats, one texel per cell (zero in its border).
+    // Pass 3: the fine map from the splats, one texel per block; pass 2: the occupancy map from
+    // it, one texel per cell (zero in its border).
     glDisable(GL_BLEND);
+    glBindFramebuffer(GL_FRAMEBUFFER, fineFbo_.id());
+    glViewport(0, 0, fineWidth(), fineHeight());
+    glBindTexture(GL_TEXTURE_2D, splats_.id());
+    glUniform1i(uPass_, 3);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
     glBindFramebuffer(GL_FRAMEBUFFER, occupiedFbo_.id());
     glViewport(0, 0, occupiedWidth(), occupiedHeight());
-    glBindTexture(GL_TEXTURE_2D, splats_.id());
+    glBindTexture(GL_TEXTURE_2D, fine_.id());
     glUniform1i(uPass_, 2);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     profile.mark("occupancy");
@@ -198,6 +228,35 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], Dra
     }
 
     profile.mark("blur x");
+    // Pass 4: the cells pass 0 read (every cell holding a splat, and its neighbours) back to zero
+    // in the splats' atlas, for the next frame's splats.
+    glBindFramebuffer(GL_FRAMEBUFFER, splatsFbo_.id());
+    glBindTexture(GL_TEXTURE_2D, 0);  // the atlas it writes is not read meanwhile
+    glUniform1i(uPass_, 4);
+    for (int k = 0; k < splat::kClasses; ++k) {
+        const int x = (k % layout_.columns) * (layout_.tileWidth + 2 * layout_.gutter);
+        const int y = (k / layout_.columns) * (layout_.tileHeight + 2 * layout_.gutter);
+        glViewport(x + layout_.gutter, y + layout_.gutter, layout_.tileWidth, layout_.tileHeight);
+        glUniform1i(uClass_, k);
+        glDrawArrays(GL_TRIANGLES, 0, quads);
+    }
+    // Pass 5: whether a body too wide to splat marked the atlas's corner texel: one fragment,
+    // kept only then, counted by the query endWideBodies()'s pass is conditional on. It draws
+    // into the occupancy map's corner, a border texel that stays zero. Then the corner is zeroed.
+    glBindFramebuffer(GL_FRAMEBUFFER, occupiedFbo_.id());
+    glViewport(0, 0, 1, 1);
+    glBindTexture(GL_TEXTURE_2D, splats_.id());
+    glUniform1i(uPass_, 5);
+    glBeginQuery(GL_ANY_SAMPLES_PASSED, wideQuery_.id());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glEndQuery(GL_ANY_SAMPLES_PASSED);
+    glBindFramebuffer(GL_FRAMEBUFFER, splatsFbo_.id());
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, 0, 1, 1);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    profile.mark("splats zeroed");
     // Pass 1: along y, every tile summed, added to the target.
     glBindFramebuffer(GL_FRAMEBUFFER, GLuint(targetFramebuffer));
     glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);

@@ -339,12 +339,14 @@ probe_settings)
         --set-at 4:app.minimized=on --set-at 6:app.minimized=off \
         --set-at 2:notify=hello-from-probe --screenshot shot.png --save saved.txt
     in_order "^probe init gl=[34]\.[0-9]+ device=." "^probe set color=1,0,0" \
-        "^probe step 0 1280x720 dt_ok=1" "^probe draw 0" "^probe step 1 " \
+        "^probe step 0 1280x720 dt_ok=1" "^probe draw 0" "^probe before-present 0" \
+        "^probe frame-end 0" "^probe step 1 " \
         "^probe set notify=hello" "^probe step 2 " "^probe set color=0,0,1" "^probe step 3 " \
         "^probe step 4 0x0 dt_ok=1" "^probe step 5 0x0" "^probe step 6 1280x720" \
         "^probe draw 6" "^probe step 7 " "^probe draw 7" "^probe set save=saved.txt" \
         "^probe shutdown"
     ! grep -Eq "^probe draw [45]$" trace.txt || fail "drew while minimized"
+    ! grep -Eq "^probe (before-present|frame-end) [45]$" trace.txt || fail "presented while minimized"
     ! grep -q "draw-at-0x0" trace.txt || fail "draw saw a 0x0 framebuffer"
     [ "$(grep -c '^probe step' trace.txt)" -eq 8 ] || fail "not exactly 8 steps"
     grep -q "probe saved" saved.txt || fail "--save did not reach the demo"

@@ -1,6 +1,7 @@
 // clviz-probe: the real app (runApp) with extra demos that trace what the main loop does to them,
 // for the end-to-end tests of the Demo flow: --set before the first frame, --set-at before a
-// given frame, minimized frames, demo switches, failures, --save after the last frame.
+// given frame, minimized frames, demo switches, failures, --save after the last frame, the hooks
+// around the swap (before-present, frame-end).
 // Each call appends one line to the file named by $CLVIZ_PROBE_TRACE.
 #include <glad/gl.h>
 #include <imgui.h>
@@ -53,6 +54,12 @@ class ProbeDemo : public Demo {
         glClearColor(color_[0], color_[1], color_[2], 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         trace(name_ + " draw " + std::to_string(f.index));
+    }
+    void beforePresent(const FrameInfo& f) override {
+        trace(name_ + " before-present " + std::to_string(f.index));
+    }
+    void frameEnd(const FrameInfo& f) override {
+        trace(name_ + " frame-end " + std::to_string(f.index));
     }
     void gui(const FrameInfo&) override {
         ImGui::Begin("Probe");

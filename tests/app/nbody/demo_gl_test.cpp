@@ -68,7 +68,8 @@ class NbodyDemoTest : public test::GlComputeSuite<320, 240> {
         glClearColor(0, 0, 0, 1);
         glClear(GL_COLOR_BUFFER_BIT);
         demo_->draw(f);
-        demo_->frameEnd(f);  // as the app does after presenting
+        demo_->beforePresent(f);  // as the app does before the swap
+        demo_->frameEnd(f);       // and after it
     }
     double savedTime() {
         const fs::path p = fs::temp_directory_path() / "clviz-nbody-demo-test.clviz";
@@ -193,6 +194,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"diagnostics-panel", "on"},
         {"latency", "1"},
         {"take-turns", "off"},
+        {"take-turns-at", "present"},
         {"record", "off"},
         {"save", snap.string()},
         {"load", snap.string()},
@@ -373,6 +375,16 @@ TEST_F(NbodyDemoTest, TakeTurnsOnlyWhereThePathOrdersOnTheGpu) {
     runFrame(3);
     EXPECT_NEAR(savedTime(), before + 3 * 0.005, 1e-6);
     EXPECT_GT(litShare(), 0.0);
+    // Enqueued after the swap instead of before it: the same steps, each exactly once.
+    ASSERT_NO_THROW(demo_->set("take-turns-at", "present"));
+    EXPECT_EQ(demo_->takesTurns(), semaphores);
+    ASSERT_NO_THROW(demo_->set("step", "2"));
+    runFrame(4);
+    EXPECT_NEAR(savedTime(), before + 5 * 0.005, 1e-6);
+    EXPECT_GT(litShare(), 0.0);
+    const std::string why = errorOf([&] { demo_->set("take-turns-at", "later"); });
+    EXPECT_NE(why.find("take-turns-at"), std::string::npos) << why;
+    EXPECT_NE(why.find("drawn"), std::string::npos) << why;
 }
 
 TEST_F(NbodyDemoTest, EveryColourModeDrawsAndThePanelsRun) {

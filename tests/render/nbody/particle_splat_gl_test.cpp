@@ -153,6 +153,34 @@ TEST_F(ParticleSplatGl, SameLightInTheSamePlacesAsSprites) {
     }
 }
 
+// A few bodies over mostly empty space: the occupancy maps (a fine map of blocks, then the cells)
+// must keep every body's cell, wherever in its cell and block the body falls, or its light is
+// lost. Two seeds and sizes, so bodies land at many offsets within the blocks. Sprites of a few
+// pixels: below one pixel, 53 sprites' light depends on where each falls within its pixel.
+TEST_F(ParticleSplatGl, SparseBodiesKeepTheirLight) {
+    for (const auto& [seed, size] : {std::pair{3u, 0.013f}, std::pair{5u, 0.03f}}) {
+        const std::vector<float> xyzw = bodies(53, 0.9f, seed);
+        const std::vector<float> sprites = draw(xyzw, ParticleDraw::Sprites, size);
+        const std::vector<float> splat = draw(xyzw, ParticleDraw::Splat, size);
+        ASSERT_GT(total(sprites, 0), 0.0);
+        EXPECT_NEAR(total(splat, 0) / total(sprites, 0), 1.0, 0.05) << "seed " << seed;
+        const std::vector<double> a = blocks(sprites), b = blocks(splat);
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (a[i] > 0.25 * total(sprites, 0) / 53) {  // a quarter of a body's light or more
+                EXPECT_GT(b[i], 0.5 * a[i]) << "seed " << seed << " block " << i;
+            }
+    }
+}
+
+// The atlas is cleared once, then each frame zeroes the cells it used: the same bodies drawn
+// again give the same image, bit for bit, after a frame of other bodies in other places.
+TEST_F(ParticleSplatGl, EachFrameStartsFromAZeroAtlas) {
+    const std::vector<float> first = bodies(3001, 0.5f, 13), other = bodies(2003, 0.9f, 17);
+    const std::vector<float> once = draw(first, ParticleDraw::Splat, 0.02f);
+    draw(other, ParticleDraw::Splat, 0.006f);
+    EXPECT_EQ(draw(first, ParticleDraw::Splat, 0.02f), once);
+}
+
 TEST_F(ParticleSplatGl, WideBodiesStaySprites) {
     // Every body wider than the largest class: the splat mode draws exactly the sprites.
     const std::vector<float> xyzw = bodies(101, 0.5f, 11);
