@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The lead's one call for issues 31 and 30 on the lent GPU, from the viewer's carry $C
+# (pack-viewer-carry.sh with main= and new= builds, plus lead-bin.tar.xz: new/ and old/
+# clviz-bench and new/clviz-make-cube):
+#   1. the viewer at 1M bodies (tree, collision, 1280x720, GUI on, diagnostics every 30 frames),
+#      1,002 frames, main then new (run-viewer31-h200.sh: traces, stats, screenshots);
+#   2. clviz-bench's tree rows at 1M and 16M for theta 0.5, 0.55 and 0.6, old then new;
+#   3. the spectral lab on a generated 614 x 1087 x 224 u8 cube, off the frame as in the viewer,
+#      the noise estimate changed three times: its change-to-shown line and frame trace.
+# Results in $OUT/viewer-runs.tgz (step 1 and 3) and $OUT/lead.tgz (step 2 and the cube's log).
+set -uo pipefail
+export C=${C:-.carry-viewer-31}
+here=$(cd "$(dirname "$0")" && pwd)
+R=/tmp/lead; rm -rf "$R"; mkdir -p "$R" /tmp/lb
+trap 'tar czf "${OUT:-/tmp}/lead.tgz" -C "$R" .' EXIT
+tar xJf "$C/lead-bin.tar.xz" -C /tmp/lb
+bash "$here/run-viewer31-h200.sh" "main-d30 main 1002 --set diagnostics=30" \
+    "new-d30 new 1002 --set diagnostics=30"
+source /tmp/viewer-env.sh
+export OPENBLAS_CORETYPE=Haswell  # the carry's BLAS is the reference one (blas-reference)
+for which in old new; do
+    timeout 200 /tmp/lb/$which/clviz-bench --suite nbody --device-type gpu --no-cpu-baseline \
+        --variants tree --sizes 1m,16m --theta 0.5,0.55,0.6 --warmup 2 --repeats 7 \
+        --csv "$R/tree-$which.csv" >"$R/tree-$which.txt" 2>&1
+    echo "tree bench $which rc=$?"; grep -E "^tree " "$R/tree-$which.txt"
+done
+/tmp/lb/new/clviz-make-cube /tmp/aviris.hdr --size 614x1087x224 >"$R/make-cube.txt" 2>&1
+echo "make-cube rc=$?"
+RUN_TIMEOUT=200 bash "$here/run-viewer-trace.sh" spectral-new /tmp/vbin/new/clviz --demo spectral \
+    --cube /tmp/aviris.hdr --width 1280 --height 720 --frames 450 --set app.off-frame=on \
+    --set-at 150:noise=mean3 --set-at 250:noise=median3 --set-at 350:noise=diff
+grep -E "^spectral:|frame trace:" /tmp/viewer-runs/spectral-new.txt
+(cd /tmp/viewer-runs && python3 "$here/frame_trace_stats.py" --drop-last spectral-new-frames.csv) |
+    tee /tmp/viewer-runs/spectral-stats.txt
+tar czf "${OUT:-/tmp}/viewer-runs.tgz" -C /tmp/viewer-runs .
