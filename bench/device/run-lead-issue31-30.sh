@@ -12,6 +12,9 @@
 set -uo pipefail
 export C=${C:-.carry-viewer-31}
 here=$(cd "$(dirname "$0")" && pwd)
+# A warm machine keeps earlier commands' files, not their processes: start clean.
+pgrep -x Xvfb >/dev/null ||
+    rm -rf /tmp/viewer-env.sh /tmp/bench-libs /tmp/vbin /tmp/viewer-runs /tmp/.X11-unix/X7 /tmp/.X7-lock
 R=/tmp/lead; rm -rf "$R"; mkdir -p "$R" /tmp/lb
 trap 'tar czf "${OUT:-/tmp}/lead.tgz" -C "$R" .' EXIT
 tar xJf "$C/lead-bin.tar.xz" -C /tmp/lb
@@ -40,7 +43,6 @@ done
 echo "make-cube rc=$?"
 # run-viewer-trace.sh starts X on its first use (a warm machine's is reused); the spectral
 # lab's MNF needs the carry's OpenBLAS (clviz links it).
-pgrep -x Xvfb >/dev/null || rm -f /tmp/.X11-unix/X7 /tmp/.X7-lock
 mkdir -p /tmp/vbin && tar xJf "$C/bin.tar.xz" -C /tmp/vbin
 RUN_TIMEOUT=200 bash "$here/run-viewer-trace.sh" spectral-new /tmp/vbin/new/clviz --demo spectral \
     --cube /tmp/aviris.hdr --width 1280 --height 720 --frames 450 --set app.off-frame=on \
