@@ -6,7 +6,8 @@
 #      1,002 frames, main then new (run-viewer31-h200.sh: traces, stats, screenshots);
 #   2. clviz-bench's tree rows at 1M and 16M for theta 0.5, 0.55 and 0.6, old then new;
 #   3. the spectral lab on a generated 614 x 1087 x 224 u8 cube, off the frame as in the viewer,
-#      the noise estimate changed three times: its change-to-shown line and frame trace.
+#      the noise estimate changed six times, 200 frames apart (the first mean3 and median3 build
+#      their kernels; the next three find them built): its change-to-shown line and frame trace.
 # Results in $OUT/viewer-runs.tgz (step 1 and 3) and $OUT/lead.tgz (step 2 and the cube's log).
 # Usage: C=... bash $C/run-lead-issue31-30.sh [viewer] [tree] [spectral]   (default: all three)
 set -uo pipefail
@@ -45,8 +46,9 @@ echo "make-cube rc=$?"
 # lab's MNF needs the carry's OpenBLAS (clviz links it).
 mkdir -p /tmp/vbin && tar xJf "$C/bin.tar.xz" -C /tmp/vbin
 RUN_TIMEOUT=200 bash "$here/run-viewer-trace.sh" spectral-new /tmp/vbin/new/clviz --demo spectral \
-    --cube /tmp/aviris.hdr --width 1280 --height 720 --frames 450 --set app.off-frame=on \
-    --set-at 150:noise=mean3 --set-at 250:noise=median3 --set-at 350:noise=diff
+    --cube /tmp/aviris.hdr --width 1280 --height 720 --frames 1300 --set app.off-frame=on \
+    --set-at 150:noise=mean3 --set-at 350:noise=median3 --set-at 550:noise=diff \
+    --set-at 750:noise=mean3 --set-at 950:noise=median3 --set-at 1150:noise=diff
 grep -E "^spectral:|frame trace:" /tmp/viewer-runs/spectral-new.txt
 (cd /tmp/viewer-runs && python3 "$here/frame_trace_stats.py" --drop-last spectral-new-frames.csv) |
     tee /tmp/viewer-runs/spectral-stats.txt
