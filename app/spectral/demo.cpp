@@ -97,10 +97,11 @@ void SpectralDemo::shutdown() {
             after.push_back(c.afterChangeMs);
             mnf.push_back(c.mnfMs);
         }
-        std::string each;  // every change's, in order: the first ones may build kernels
+        // Every change's, in order, as shown-after / its MNF: the first ones may build kernels.
+        std::string each;
         for (std::size_t i = 0; i < after.size(); ++i) {
-            char v[32];
-            std::snprintf(v, sizeof v, "%s%.1f", i ? ", " : "", after[i]);
+            char v[48];
+            std::snprintf(v, sizeof v, "%s%.1f/%.1f", i ? ", " : "", after[i], mnf[i]);
             each += v;
         }
         std::printf(
