@@ -186,7 +186,7 @@ void SpectralDemo::adoptSteps(const Steps& s) {
     if (s.denoise) {
         shown_.k = s.k;
         shown_.bands = s.bands;
-        denoiseMatrix_ = denoiseMatrix(r.basis, r.noiseCov, s.k);
+        denoiseMatrix_ = mnf_->denoiseMatrix();  // the job's, for s.k
     }
     shown_.result = r;
     shown_.timings = mnf_->timings();

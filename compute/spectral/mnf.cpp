@@ -314,7 +314,8 @@ void SpectralMnf::denoise(int k, const std::vector<int>& bands) {
         if (b < 0 || b >= B)
             throw Error("MNF: denoise of band " + std::to_string(b) + " of " + std::to_string(B));
     ensureVectors(std::clamp(k, 0, B));
-    const std::vector<double> d = denoiseMatrix(result_.basis, result_.noiseCov, k);
+    denoiseMatrix_ = clviz::denoiseMatrix(result_.basis, result_.noiseCov, k);
+    const std::vector<double>& d = denoiseMatrix_;
     std::vector<float> w(rows.size() * std::size_t(B));  // the rows of D_k (d is column-major)
     std::vector<float> offset;
     for (std::size_t r = 0; r < rows.size(); ++r) {

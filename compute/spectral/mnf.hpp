@@ -97,6 +97,8 @@ class SpectralMnf {
     // listed bands (rows of denoised() in that order: what a viewer shows).
     void denoise(int k, const std::vector<int>& bands = {});
     const cl::Buffer& denoised() const { return denoised_; }
+    // The last denoise()'s D_k (bands x bands, column-major; mnf_solve.hpp's denoiseMatrix).
+    const std::vector<double>& denoiseMatrix() const { return denoiseMatrix_; }
     std::vector<float> readDenoised();
 
     const MnfTimings& timings() const { return timings_; }
@@ -138,6 +140,7 @@ class SpectralMnf {
     GramU8Job dataGram_;
     int componentsRows_ = 0;
     int denoisedRows_ = 0;
+    std::vector<double> denoiseMatrix_;
     MnfStatisticsResult result_;
     MnfTimings timings_;
     bool deviceReduce_ = true;
