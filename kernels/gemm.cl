@@ -6,6 +6,7 @@
 
 #include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: tf32_round, MMA_TF32_M16N8K8
 #include "common/mma_fragment.clh"  // mmaAccRow, mmaAccCol
+#include "common/gemm_store.clh"     // gemmStore4: C written four columns at a time
 
 #ifdef TRANS_A
 #define A_AT(i, k) A[(size_t)(k) * M + (i)]
@@ -282,19 +283,10 @@ __kernel REGBLOCK_GROUP_SIZE void gemm_regblock(
         for (int n4 = 0; n4 < TN / 4; ++n4) {
             const int j = j0 + n4 * 4 * TX + tx * 4;
             __global float* c = C + (size_t)i * N + j;
-            float4 v = (float4)(acc[m][n4 * 4], acc[m][n4 * 4 + 1], acc[m][n4 * 4 + 2],
-                                acc[m][n4 * 4 + 3]) *
-                       alpha;
-#ifdef VEC_C
-            if (j + 3 < N) {
-                if (beta != 0.0f) v += beta * vload4(0, c);
-                vstore4(v, 0, c);
-                continue;
-            }
-#endif
-            const float e[4] = {v.x, v.y, v.z, v.w};
-            for (int q = 0; q < 4 && j + q < N; ++q)
-                c[q] = beta == 0.0f ? e[q] : fma(beta, c[q], e[q]);
+            const float4 v = (float4)(acc[m][n4 * 4], acc[m][n4 * 4 + 1], acc[m][n4 * 4 + 2],
+                                      acc[m][n4 * 4 + 3]) *
+                             alpha;
+            gemmStore4(c, j, N, v, beta);
         }
     }
 }

@@ -18,6 +18,8 @@
 // VEC_A / VEC_B / VEC_C where the stored rows are multiples of 4 floats, TRANS_A / TRANS_B.
 // beta == 0 never reads C.
 
+#include "common/gemm_store.clh"  // gemmStore4: C written four columns at a time
+
 #define NT ((BM / TM) * (BN / TN))  // work-items per group
 #define TX (BN / TN)                // work-items along n
 #define TY (BM / TM)                // work-items along m
@@ -205,21 +207,10 @@ __kernel void gemm_pipelined(int M, int N, int K, float alpha, __global const fl
         for (int n4 = 0; n4 < TN / 4; ++n4) {
             const int j = j0 + n4 * 4 * TX + tx * 4;
             __global float* c = C + (size_t)i * N + j;
-            float4 v = (float4)(acc[m][n4 * 4], acc[m][n4 * 4 + 1], acc[m][n4 * 4 + 2],
-                                acc[m][n4 * 4 + 3]) *
-                       alpha;
-#ifdef VEC_C
-            if (j + 3 < N) {
-                if (beta != 0.0f) v += beta * vload4(0, c);
-                vstore4(v, 0, c);
-                continue;
-            }
-#endif
-            // The last columns one by one (no private array: it would live in local memory).
-            if (j < N) c[0] = beta == 0.0f ? v.x : fma(beta, c[0], v.x);
-            if (j + 1 < N) c[1] = beta == 0.0f ? v.y : fma(beta, c[1], v.y);
-            if (j + 2 < N) c[2] = beta == 0.0f ? v.z : fma(beta, c[2], v.z);
-            if (j + 3 < N) c[3] = beta == 0.0f ? v.w : fma(beta, c[3], v.w);
+            const float4 v = (float4)(acc[m][n4 * 4], acc[m][n4 * 4 + 1], acc[m][n4 * 4 + 2],
+                                      acc[m][n4 * 4 + 3]) *
+                             alpha;
+            gemmStore4(c, j, N, v, beta);
         }
     }
 }
