@@ -175,12 +175,25 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
     }
 }
 
+// sums[lid] becomes sums[0] + ... + sums[lid] over a work-group's first n work-items (Hillis-Steele
+// in local memory; every work-item of the group calls it). The caller waits at a barrier before
+// reading another work-item's sum.
+inline void scanInclusive(__local uint* sums, int lid, int n) {
+    for (int d = 1; d < n; d <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint add = lid >= d ? sums[lid - d] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sums[lid] += add;
+    }
+}
+
 // Exclusive scan of `total` counts in place, by one work-group, in blocks of SCAN_WG * SCAN_RUN
 // counts: each work-item sums a run of SCAN_RUN consecutive counts (neighbours read neighbouring
 // words, so the loads coalesce), the run sums are scanned in local memory, then each run is
 // rewritten from the block's carry. The next block's counts are loaded before this block is
 // scanned, so the memory latency overlaps the scan.
 #define SCAN_RUN 8
+
 __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan(
     __global uint* restrict counts, const int total) {
     __local uint sums[SCAN_WG];
@@ -200,12 +213,7 @@ __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan(
             next[k] = ahead < total ? counts[ahead] : 0;
         }
         sums[lid] = s;
-        for (int d = 1; d < SCAN_WG; d <<= 1) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const uint add = lid >= d ? sums[lid - d] : 0;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            sums[lid] += add;
-        }
+        scanInclusive(sums, lid, SCAN_WG);
         barrier(CLK_LOCAL_MEM_FENCE);
         uint run = carry + sums[lid] - s;  // exclusive prefix of this run
         for (int k = 0; k < SCAN_RUN; ++k) {
@@ -399,12 +407,7 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
         for (int j = 0; j < 16; ++j)
             s += hist[HIST_SLOT(lid * 16 + j)];
         sums[lid] = s;
-        for (int d = 1; d < SORT_WG; d <<= 1) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const uint add = lid >= d ? sums[lid - d] : 0;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            sums[lid] += add;
-        }
+        scanInclusive(sums, lid, SORT_WG);
         uint run = sums[lid] - s;
         if ((lid * 16) % SORT_WG == 0) chunkStart[lid * 16 / SORT_WG] = run;
         if (lid == 0) chunkStart[16] = (uint)m;
@@ -506,12 +509,7 @@ __kernel __attribute__((reqd_work_group_size(SCAN_WG, 1, 1))) void radix_scan_di
             s += v[k];
         }
         sums[lid] = s;
-        for (int d = 1; d < SCAN_WG; d <<= 1) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const uint add = lid >= d ? sums[lid - d] : 0;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            sums[lid] += add;
-        }
+        scanInclusive(sums, lid, SCAN_WG);
         barrier(CLK_LOCAL_MEM_FENCE);
         uint run = carry + sums[lid] - s;
         for (int k = 0; k < SCAN_RUN; ++k) {
@@ -549,12 +547,7 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
             s += t[k];
         }
         sums[lid] = s;
-        for (int d = 1; d < SORT_WG; d <<= 1) {
-            barrier(CLK_LOCAL_MEM_FENCE);
-            const uint add = lid >= d ? sums[lid - d] : 0;
-            barrier(CLK_LOCAL_MEM_FENCE);
-            sums[lid] += add;
-        }
+        scanInclusive(sums, lid, SORT_WG);
         uint run = sums[lid] - s;
         for (int k = 0; k < PER; ++k) {
             const int d = lid * PER + k;
