@@ -250,6 +250,17 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
         options +=
             d("BM", t.blockM) + d("BN", t.blockN) + d("BK", t.blockK) + d("WG_SIZE", threads);
     };
+    // Local memory the kernel's tiles take: refused above what the device has.
+    auto fitsLocal = [&](std::size_t localBytes) {
+        if (localBytes > dev.localMemBytes)
+            refuse("needs " + formatBytes(localBytes) + " of local memory, the device has " +
+                   formatBytes(dev.localMemBytes));
+    };
+    // Whole tiles everywhere (the rows are then multiples of 4 too): no edge checks.
+    auto fullTiles = [&] {
+        if (s.m % t.blockM == 0 && s.n % t.blockN == 0 && s.k % t.blockK == 0)
+            options += " -DFULL_TILES";
+    };
     cl::Kernel kernel;  // a handle on the cached kernel
     switch (variant) {
         case GemmVariant::Naive:
@@ -283,13 +294,9 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                 2 * bufferBytes > std::min<std::size_t>(dev.localMemBytes, 48 * 1024);
             const int buffers = variant == GemmVariant::DoubleBuffered && !oneLocal ? 2 : 1;
             const std::size_t localBytes = buffers * bufferBytes;
-            if (localBytes > dev.localMemBytes)
-                refuse("needs " + formatBytes(localBytes) + " of local memory, the device has " +
-                       formatBytes(dev.localMemBytes));
+            fitsLocal(localBytes);
             options += d("TM", t.threadM) + d("TN", t.threadN);
-            // Whole tiles everywhere (the rows are then multiples of 4 too): no edge checks.
-            if (s.m % t.blockM == 0 && s.n % t.blockN == 0 && s.k % t.blockK == 0)
-                options += " -DFULL_TILES";
+            fullTiles();
             if (variant == GemmVariant::DoubleBuffered) options += " -DDOUBLE_BUFFER";
             if (oneLocal) options += " -DONE_LOCAL";
             try {
@@ -314,12 +321,9 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
             blockedChecks(tx * ty);
             const std::size_t localBytes =
                 2 * std::size_t(t.blockK) * (t.blockM + t.blockN + 8) * sizeof(float);
-            if (localBytes > dev.localMemBytes)
-                refuse("needs " + formatBytes(localBytes) + " of local memory, the device has " +
-                       formatBytes(dev.localMemBytes));
+            fitsLocal(localBytes);
             options += d("TM", t.threadM) + d("TN", t.threadN);
-            if (s.m % t.blockM == 0 && s.n % t.blockN == 0 && s.k % t.blockK == 0)
-                options += " -DFULL_TILES";
+            fullTiles();
             try {
                 // The kernel has no required work-group size, so ptxas honours the cap; the
                 // option's -DREGISTER_CAP is unused there.
@@ -352,17 +356,14 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                            " a work-group is given");
                 options += d("STAGES", stages);
                 if (packed) options += " -DPACKED";
-                if (s.m % t.blockM == 0 && s.n % t.blockN == 0 && s.k % t.blockK == 0)
-                    options += " -DFULL_TILES";
+                fullTiles();
                 kernel = kernels_.get("gemm_tf32_staged.cl", "gemm_tf32_staged", options, &ptx_);
             } else {
                 const std::size_t localBytes = 2 *
                                                (std::size_t(t.blockM) * (t.blockK + 4) +
                                                 std::size_t(t.blockK) * (t.blockN + 8)) *
                                                sizeof(float);
-                if (localBytes > dev.localMemBytes)
-                    refuse("needs " + formatBytes(localBytes) +
-                           " of local memory, the device has " + formatBytes(dev.localMemBytes));
+                fitsLocal(localBytes);
                 kernel = kernels_.get("gemm.cl", "gemm_tf32", options, &ptx_);
             }
             global =

@@ -191,6 +191,18 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], Dra
     glUniform1i(uColumns_, layout_.columns);
     glUniform2i(uTileSize_, layout_.tileWidth, layout_.tileHeight);
     const GLsizei quads = 6 * cellsX() * cellsY();
+    // One draw per class over its tile's interior in the atlas (the class as a uniform, so a
+    // pass's taps are the same for the whole draw).
+    auto drawEachClassTile = [&] {
+        for (int k = 0; k < splat::kClasses; ++k) {
+            const int x = (k % layout_.columns) * (layout_.tileWidth + 2 * layout_.gutter);
+            const int y = (k / layout_.columns) * (layout_.tileHeight + 2 * layout_.gutter);
+            glViewport(x + layout_.gutter, y + layout_.gutter, layout_.tileWidth,
+                       layout_.tileHeight);
+            glUniform1i(uClass_, k);
+            glDrawArrays(GL_TRIANGLES, 0, quads);
+        }
+    };
     glBindVertexArray(vao_.id());
     glActiveTexture(GL_TEXTURE0);
 
@@ -219,13 +231,7 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], Dra
     glBindFramebuffer(GL_FRAMEBUFFER, blurredFbo_.id());
     glBindTexture(GL_TEXTURE_2D, splats_.id());
     glUniform1i(uPass_, 0);
-    for (int k = 0; k < splat::kClasses; ++k) {
-        const int x = (k % layout_.columns) * (layout_.tileWidth + 2 * layout_.gutter);
-        const int y = (k / layout_.columns) * (layout_.tileHeight + 2 * layout_.gutter);
-        glViewport(x + layout_.gutter, y + layout_.gutter, layout_.tileWidth, layout_.tileHeight);
-        glUniform1i(uClass_, k);
-        glDrawArrays(GL_TRIANGLES, 0, quads);
-    }
+    drawEachClassTile();
 
     profile.mark("blur x");
     // Pass 4: the cells pass 0 read (every cell holding a splat, and its neighbours) back to zero
@@ -233,13 +239,7 @@ void ParticleSplat::finish(GLint targetFramebuffer, const GLint viewport[4], Dra
     glBindFramebuffer(GL_FRAMEBUFFER, splatsFbo_.id());
     glBindTexture(GL_TEXTURE_2D, 0);  // the atlas it writes is not read meanwhile
     glUniform1i(uPass_, 4);
-    for (int k = 0; k < splat::kClasses; ++k) {
-        const int x = (k % layout_.columns) * (layout_.tileWidth + 2 * layout_.gutter);
-        const int y = (k / layout_.columns) * (layout_.tileHeight + 2 * layout_.gutter);
-        glViewport(x + layout_.gutter, y + layout_.gutter, layout_.tileWidth, layout_.tileHeight);
-        glUniform1i(uClass_, k);
-        glDrawArrays(GL_TRIANGLES, 0, quads);
-    }
+    drawEachClassTile();
     // Pass 5: whether a body too wide to splat marked the atlas's corner texel: one fragment,
     // kept only then, counted by the query endWideBodies()'s pass is conditional on. It draws
     // into the occupancy map's corner, a border texel that stays zero. Then the corner is zeroed.
