@@ -409,7 +409,7 @@ void NbodyDemo::runSteps(int steps) {
 // frame draws their result behind a GPU-side wait for the copy. No CPU wait on either side.
 // take-turns-at=drawn (the default) enqueues them before the swap, behind the frame's drawing and
 // GUI but not the window system's copy of the frame, so the kernels run while that copy does
-// (about 2.5 ms a frame under Xvfb: docs/benchmarks.md, issue 31); present, after the swap.
+// (docs/benchmarks.md, issue 31's viewer); present, after the swap.
 void NbodyDemo::beforePresent(const FrameInfo& /*frame*/) {
     if (turnAtDrawn_) runDeferredSteps();
 }
