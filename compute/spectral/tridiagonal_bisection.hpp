@@ -1,8 +1,8 @@
 #pragma once
 // Every eigenvalue of a symmetric tridiagonal matrix on the device in FP64, by multisection on
 // Sturm counts (kernels/spectral_tridiagonal_bisect.cl): the MNF eigen step's eigenvalues after the
-// host's dsytrd. The host's dsterf is a sequential QR sweep (about a millisecond at 224 bands on
-// the GPU host, docs/spectral.md); here each eigenvalue is a work-group of its own, all at once.
+// host's dsytrd. The host's dsterf is a sequential QR sweep (its time on the GPU host:
+// docs/spectral.md); here each eigenvalue is a work-group of its own, all at once.
 // Each eigenvalue to a few units in the last place of the largest in magnitude (as dsterf's).
 #include <vector>
 
