@@ -16,3 +16,10 @@ print_card() {
     { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv; } |
         tee "$1"
 }
+
+# The host's CUDA ptxas and cuobjdump (PATH, else /usr/local/cuda*/bin) as PTXAS and CUOBJDUMP,
+# empty where missing; cached_ptx.py (beside this file) writes the PTX they take.
+cuda_tools() {
+    PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
+    CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+}

@@ -43,20 +43,10 @@ PY
     done
     ;;
 regs)
-    PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
+    cuda_tools
     [ -n "$PTXAS" ] || { echo "no ptxas"; continue; }
     mkdir -p "$R/ptx"
-    python3 - "$R/ptx" /tmp/xdg-new/clviz/programs <<'PY'
-import sys, pathlib
-out = pathlib.Path(sys.argv[1])
-for f in sorted(pathlib.Path(sys.argv[2]).glob("*.clbin")):
-    b = f.read_bytes()
-    at = b.find(b"//\n// Generated")
-    if at < 0: at = b.find(b".version")
-    if at < 0 or b"cov_gram_u8_staged" not in b[at:]: continue
-    (out / f"{f.stem}.ptx").write_bytes(b[at:].rstrip(b"\0"))
-    (out / f"{f.stem}.key").write_text(b[12:at].split(b"\0")[0].decode("latin1", "replace"))
-PY
+    python3 "$(dirname "$0")/cached_ptx.py" "$R/ptx" /tmp/xdg-new/clviz/programs --text-any=cov_gram_u8_staged
     for p in "$R"/ptx/*.ptx; do
         [ -f "$p" ] || continue
         "$PTXAS" -arch=sm_90 -v "$p" -o /dev/null >"${p%.ptx}.ptxas.txt" 2>&1

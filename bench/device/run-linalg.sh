@@ -93,19 +93,7 @@ fi
 PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
 CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
 mkdir -p $R/sass
-python3 - "$R/sass" /tmp/xdg/clviz/programs <<'PY'
-import sys, pathlib
-out, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-for i, f in enumerate(sorted(src.glob("*.clbin"))):
-    b = f.read_bytes()
-    at = b.find(b"//\n// Generated")
-    if at < 0: at = b.find(b".version")
-    if at < 0: continue
-    key = b[12:at].split(b"\0")[0].decode("latin1", "replace")
-    stem = f.stem
-    (out / f"{stem}.ptx").write_bytes(b[at:].rstrip(b"\0"))
-    (out / f"{stem}.key").write_text(key)
-PY
+python3 "$(dirname "$0")/cached_ptx.py" "$R/sass" /tmp/xdg/clviz/programs
 SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
 for p in $R/sass/*.ptx; do
     s=${p%.ptx}

@@ -47,22 +47,10 @@ bench after "$C/clviz-bench" /tmp/xdg --variants ${FIXED_VARIANTS:-gemm-double-b
     --gemm-tuning "BM=128 BN=128 BK=32 TM=8 TN=8 REGCAP=128"
 # 2. ptxas -v of this build's double-buffered 128-row programs: registers and spill bytes per cap
 # (the cache holds PTX; its key names the options). The PTX comes back too, for ptxas here.
-PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
+cuda_tools
 if [ -n "$PTXAS" ]; then
     mkdir -p "$R/ptxas"
-    python3 - "$R/ptxas" /tmp/xdg/clviz/programs <<'PY'
-import sys, pathlib
-out, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-for f in sorted(src.glob("*.clbin")):
-    b = f.read_bytes()
-    at = b.find(b"//\n// Generated")
-    if at < 0: at = b.find(b".version")
-    if at < 0: continue
-    key = b[12:at].split(b"\0")[0].decode("latin1", "replace")
-    if "-DDOUBLE_BUFFER" not in key or "-DBM=128" not in key: continue
-    (out / f"{f.stem}.ptx").write_bytes(b[at:].rstrip(b"\0"))
-    (out / f"{f.stem}.key").write_text(key)
-PY
+    python3 "$(dirname "$0")/cached_ptx.py" "$R/ptxas" /tmp/xdg/clviz/programs --key-all=-DDOUBLE_BUFFER --key-all=-DBM=128
     for p in "$R/ptxas"/*.ptx; do
         [ -e "$p" ] || continue
         s=${p%.ptx}

@@ -55,21 +55,13 @@ if [ -n "${KV:-}" ]; then
             --variants ${KV_VARIANTS:-gemm-double-buffer,gemm-pipelined,clblast} --sizes "${KV_SIZES:-4096,8192}" \
             ${KV_TUNING:+--gemm-tuning "$KV_TUNING"}
     done
-    PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
-    CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+    cuda_tools
     for v in $KV; do
-        mkdir -p "$R/sass-$v"
-        for f in /tmp/xdg-$v/clviz/programs/gemm_pipelined-*.clbin; do
-            [ -e "$f" ] || continue
-            s="$R/sass-$v/$(basename "${f%.clbin}")"
-            python3 - "$f" "$s" <<'PY'
-import sys, pathlib
-b = pathlib.Path(sys.argv[1]).read_bytes()
-at = b.find(b"//\n// Generated")
-if at < 0: at = b.find(b".version")
-pathlib.Path(sys.argv[2] + ".key").write_text(b[12:at].split(b"\0")[0].decode("latin1", "replace"))
-pathlib.Path(sys.argv[2] + ".ptx").write_bytes(b[at:].rstrip(b"\0"))
-PY
+        python3 "$(dirname "$0")/cached_ptx.py" "$R/sass-$v" /tmp/xdg-$v/clviz/programs \
+            --glob 'gemm_pipelined-*.clbin'
+        for p in "$R/sass-$v"/*.ptx; do
+            [ -e "$p" ] || continue
+            s=${p%.ptx}
             cap=$(grep -o 'maxrregcount=[0-9]*' "$s.key" | cut -d= -f2)
             "$PTXAS" -arch=sm_90 -v ${cap:+-maxrregcount $cap} "$s.ptx" -o "$s.cubin" >"$s.ptxas.txt" 2>&1 &&
                 "$CUOBJDUMP" -sass "$s.cubin" >"$s.sass" 2>/dev/null
@@ -99,22 +91,9 @@ for t in gemm_pipelined gemm; do
 done
 # 4. SASS of this build's FP32 GEMM programs: the cached binaries are PTX; ptxas assembles them
 # (with the program's register cap), cuobjdump lists them, sass_loops.py counts the k-tile loop.
-PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
-CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+cuda_tools
 mkdir -p "$R/sass"
-python3 - "$R/sass" /tmp/xdg-new/clviz/programs <<'PY'
-import sys, pathlib
-out, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-for f in sorted(src.glob("gemm*.clbin")):
-    b = f.read_bytes()
-    at = b.find(b"//\n// Generated")
-    if at < 0: at = b.find(b".version")
-    if at < 0: continue
-    key = b[12:at].split(b"\0")[0].decode("latin1", "replace")
-    if "-DTM=" not in key or "-DFULL_TILES" not in key: continue
-    (out / f"{f.stem}.ptx").write_bytes(b[at:].rstrip(b"\0"))
-    (out / f"{f.stem}.key").write_text(key)
-PY
+python3 "$(dirname "$0")/cached_ptx.py" "$R/sass" /tmp/xdg-new/clviz/programs --glob 'gemm*.clbin' --key-all=-DTM= --key-all=-DFULL_TILES
 for p in "$R"/sass/*.ptx; do
     [ -e "$p" ] || continue
     [ "$SECONDS" -lt "$((LIMIT_S + 20))" ] || { rm -f "$p"; continue; }

@@ -80,24 +80,10 @@ if { [ -s "$R/clblast_xgemm_2_32.json" ] || [ -n "${DEVICE_ARGS:-}" ]; } && left
 fi
 # 4. SASS of both builds' GEMM and covariance programs: the cached binaries are PTX; ptxas
 # assembles them. Counts per program, and the FFMAs whose register reads collide in a bank.
-PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
-CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+cuda_tools
 for build in new old; do
     mkdir -p "$R/sass-$build"
-    python3 - "$R/sass-$build" "/tmp/xdg-$build/clviz/programs" <<'PY'
-import sys, pathlib
-out, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-for f in sorted(src.glob("*.clbin")):
-    b = f.read_bytes()
-    at = b.find(b"//\n// Generated")
-    if at < 0: at = b.find(b".version")
-    if at < 0: continue
-    key = b[12:at].split(b"\0")[0].decode("latin1", "replace")
-    if "-DTM=" not in key and "GRAM_F32" not in key and "-DTILE=" not in key:
-        continue
-    (out / f"{f.stem}.ptx").write_bytes(b[at:].rstrip(b"\0"))
-    (out / f"{f.stem}.key").write_text(key)
-PY
+    python3 "$(dirname "$0")/cached_ptx.py" "$R/sass-$build" "/tmp/xdg-$build/clviz/programs" --key-any=-DTM= --key-any=GRAM_F32 --key-any=-DTILE=
     for p in "$R/sass-$build"/*.ptx; do
         [ -e "$p" ] || continue
         [ "$SECONDS" -lt "${SASS_LIMIT_S:-$((LIMIT_S + 30))}" ] || { rm -f "$p"; continue; }

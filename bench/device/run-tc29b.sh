@@ -70,24 +70,9 @@ PY
     kill $smi
     ;;
 sass)
-    PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
-    CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+    cuda_tools
     mkdir -p "$R/sass"
-    python3 - "$R/sass" /tmp/xdg-new/clviz/programs $(for k in ${SASS_KV-$KV}; do echo /tmp/xdg-$k/clviz/programs; done) <<'PY'
-import sys, pathlib
-out = pathlib.Path(sys.argv[1])
-for d in sys.argv[2:]:
-    tag = pathlib.Path(d).parts[2].replace("xdg-", "")
-    for f in sorted(pathlib.Path(d).glob("*.clbin")):
-        b = f.read_bytes()
-        at = b.find(b"//\n// Generated")
-        if at < 0: at = b.find(b".version")
-        if at < 0: continue
-        text = b[at:].rstrip(b"\0")
-        if b"gemm_tf32_staged" not in text: continue
-        (out / f"{tag}-{f.stem}.ptx").write_bytes(text)
-        (out / f"{tag}-{f.stem}.key").write_text(b[12:at].split(b"\0")[0].decode("latin1", "replace"))
-PY
+    python3 "$(dirname "$0")/cached_ptx.py" "$R/sass" /tmp/xdg-new/clviz/programs $(for k in ${SASS_KV-$KV}; do echo /tmp/xdg-$k/clviz/programs; done) --tag --text-any=gemm_tf32_staged
     SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
     for p in "$R"/sass/*.ptx; do
         [ -f "$p" ] || continue

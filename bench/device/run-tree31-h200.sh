@@ -28,21 +28,10 @@ case $step in
 probe)
     TREE_CONFIGS="$TREE_CONFIGS" timeout 300 "$C/tree-phases" $PROBE_SIZES 2>&1 | grep -v '^$' | tee "$R/phases.txt"
     # The cached program binaries are PTX; ptxas assembles them for this GPU.
-    PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
-    CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+    cuda_tools
     echo "ptxas: ${PTXAS:-none} cuobjdump: ${CUOBJDUMP:-none}" | tee "$R/sass-tools.txt"
     mkdir -p "$R/sass"
-    python3 - "$R/sass" /tmp/xdg/clviz/programs <<'PY'
-import sys, pathlib
-out, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-for f in sorted(src.glob("*.clbin")):
-    b = f.read_bytes()
-    at = b.find(b"//\n// Generated")
-    if at < 0: at = b.find(b".version")
-    if at < 0 or b.find(b".entry walk(", at) < 0: continue  # the group walk's programs only
-    (out / f"{f.stem}.ptx").write_bytes(b[at:].rstrip(b"\0"))
-    (out / f"{f.stem}.key").write_text(b[12:at].split(b"\0")[0].decode("latin1", "replace"))
-PY
+    python3 "$(dirname "$0")/cached_ptx.py" "$R/sass" /tmp/xdg/clviz/programs --text-any='.entry walk('
     SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
     for p in "$R"/sass/*.ptx; do
         [ -e "$p" ] || continue

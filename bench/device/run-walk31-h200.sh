@@ -27,25 +27,14 @@ THETAS=${THETAS:-0.5,0.55}
 OLD_THETAS=${OLD_THETAS:-0.5}
 ROUNDS=${ROUNDS:-1}
 AB_SIZES=${AB_SIZES:-1m,4m,16m}
-PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
-CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
+cuda_tools
 SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
 
 # The group walk's programs in cache $1 as PTX, then SASS, into $R/sass/$2/.
 sass() {
     local out="$R/sass/$2"
     mkdir -p "$out"
-    python3 - "$out" "$1/clviz/programs" <<'PY'
-import sys, pathlib
-out, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-for f in sorted(src.glob("*.clbin")):
-    b = f.read_bytes()
-    at = b.find(b"//\n// Generated")
-    if at < 0: at = b.find(b".version")
-    if at < 0 or b.find(b".entry walk(", at) < 0: continue  # the group walk's programs only
-    (out / f"{f.stem}.ptx").write_bytes(b[at:].rstrip(b"\0"))
-    (out / f"{f.stem}.key").write_text(b[12:at].split(b"\0")[0].decode("latin1", "replace"))
-PY
+    python3 "$(dirname "$0")/cached_ptx.py" "$out" "$1/clviz/programs" --text-any='.entry walk('
     for p in "$out"/*.ptx; do
         [ -e "$p" ] && [ -n "$PTXAS" ] && [ -n "$CUOBJDUMP" ] || continue
         local s=${p%.ptx}
