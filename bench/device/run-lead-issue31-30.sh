@@ -9,7 +9,8 @@
 #      the noise estimate changed six times, 200 frames apart (the first mean3 and median3 build
 #      their kernels; the next three find them built): its change-to-shown line and frame trace.
 # Results in $OUT/viewer-runs.tgz (step 1 and 3) and $OUT/lead.tgz (step 2 and the cube's log).
-# Usage: C=... bash $C/run-lead-issue31-30.sh [viewer] [tree] [spectral]   (default: all three)
+# Usage, from the checkout's root there: C=... bash $C/run-lead-issue31-30.sh [viewer] [tree]
+#        [spectral]   (default: all three)
 set -uo pipefail
 export C=${C:-.carry-viewer-31}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,9 +28,7 @@ fi
 if [ -f /tmp/viewer-env.sh ]; then
     source /tmp/viewer-env.sh
 else  # no viewer step: the carried libraries and NVIDIA's ICD for clviz-bench
-    mkdir -p /tmp/bench-libs && tar xJf "$C/bench-libs.tar.xz" -C /tmp/bench-libs
-    export LD_LIBRARY_PATH=/tmp/bench-libs
-    echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
+    source bench/device/gpu-env.sh "$C"  # the checkout's: this script is run from $C
 fi
 # The carry's BLAS may be the reference one (blas-reference): then clviz must not ask OpenBLAS.
 [ -f "$C/blas-reference" ] && export OPENBLAS_CORETYPE=Haswell
