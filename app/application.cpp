@@ -368,8 +368,11 @@ int Application::run() {
     if (const int status = start(); status != 0) return status;
     for (long long index = 0;; ++index) {
         const double begin = glfwGetTime();
+        phases_.start(begin);
         const bool more = frame(index);
-        frameTrace_.add(1e3 * (glfwGetTime() - begin));
+        const double end = glfwGetTime();
+        phases_.mark(FramePhase::FrameEnd, end);
+        frameTrace_.add(1e3 * (end - begin), phases_.milliseconds());
         if (!more) break;
     }
     return finish();
@@ -430,22 +433,29 @@ bool Application::frame(long long index) {
     if (!takeInput(index)) return false;
     const bool last = isLastFrame(index);
     const FrameInfo info = frameInfo(index);
+    phases_.mark(FramePhase::Input, glfwGetTime());
     if (info.framebufferWidth <= 0) {
         // A minimized window keeps simulating but draws nothing.
         guarded("step", [&] { demo_->step(info); });
+        phases_.mark(FramePhase::Step, glfwGetTime());
         skipMinimized(last);
         return !last;
     }
     buildGui(info);
+    phases_.mark(FramePhase::Gui, glfwGetTime());
     guarded("step", [&] { demo_->step(info); });
+    phases_.mark(FramePhase::Step, glfwGetTime());
     drawScene(info);
     renderGui();
     writeScreenshots(info.framebufferWidth, info.framebufferHeight, last);
+    phases_.mark(FramePhase::Draw, glfwGetTime());
     guarded("step", [&] { demo_->beforePresent(info); });
+    phases_.mark(FramePhase::BeforePresent, glfwGetTime());
     if (present_)
         glfwSwapBuffers(window_.handle());
     else
         glFlush();  // app.present=off: drawn, never shown (no swap, no window-system copy)
+    phases_.mark(FramePhase::Present, glfwGetTime());
     guarded("step", [&] { demo_->frameEnd(info); });
     actOnGuiRequests();
     return !last;

@@ -145,7 +145,8 @@ class Application : private AppControls {
     std::optional<std::pair<std::string, std::string>> pendingFileSetting_;  // (key, path)
 
     FrameStats stats_;
-    FrameTrace frameTrace_;  // every frame's wall time, for --frame-trace
+    FrameTrace frameTrace_;   // every frame's wall time, for --frame-trace
+    FramePhaseClock phases_;  // this frame's parts, for the trace
     Notices notices_;
     DevicePanel devicePanel_;
     PanelStacks appStacks_;  // places Kernels, OpenCL devices and Keys like the demos' panels

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -99,8 +100,21 @@ TEST(NbodyApp, FrameTraceWritesEveryFrame) {
     while (std::getline(in, line))
         lines.push_back(line);
     ASSERT_EQ(lines.size(), 6u) << "a header and one line per frame";
-    EXPECT_EQ(lines[0], "frame,ms");
+    EXPECT_EQ(lines[0].rfind("frame,ms,input_ms,", 0), 0u) << lines[0];
     EXPECT_EQ(lines[5].rfind("4,", 0), 0u) << lines[5];
+    // The parts of each frame add up to its wall time (all but the clock reads between them).
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        std::stringstream fields(lines[i]);
+        std::string field;
+        std::vector<double> v;
+        while (std::getline(fields, field, ','))
+            v.push_back(std::stod(field));
+        ASSERT_EQ(v.size(), 9u) << lines[i];
+        double parts = 0;
+        for (std::size_t p = 2; p < v.size(); ++p)
+            parts += v[p];
+        EXPECT_NEAR(parts, v[1], 0.01 + 1e-3 * v[1]) << lines[i];
+    }
     EXPECT_NE(runApp({"--frames", "1", "--frame-trace", "/proc/clviz-no-such-dir/t.csv"}), 0);
 }
 
