@@ -163,6 +163,19 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
              o.treeWalkPieces = static_cast<int>(
                  parseCount("--tree-walk-pieces", v, 1, NbodyMultiDevice::kMostWalkPieces));
          }},
+        {"--tree-integrate", Takes::Value, "MODE",
+         "with --devices: who kicks and drifts the split tree's bodies: owners (each device its "
+         "slice, then the positions all-gathered), replicated (every device every body, no "
+         "position exchange; identical devices only) or auto (replicated where the devices are "
+         "identical) [auto]",
+         device,
+         [&o](const std::string& v) {
+             try {
+                 o.treeIntegration = parseTreeIntegration(v);
+             } catch (const Error& e) {
+                 throw UsageError(std::string("--tree-integrate: ") + e.what());
+             }
+         }},
         {"--mpi", Takes::Nothing, "",
          "under mpirun: each rank drives one device (local rank -> device), the N-body system "
          "split over the ranks",
