@@ -47,6 +47,7 @@ std::unique_ptr<NbodyMultiDevice> makeSim(const SplitCase& c,
     auto sim = std::make_unique<NbodyMultiDevice>(devices);
     if (c.o.treeWalkPieces > 0) sim->setTreeWalkPieces(c.o.treeWalkPieces);
     sim->setTreeIntegration(c.o.treeIntegration);
+    sim->setTreeWalkHalving(c.o.treeWalkHalving);
     sim->setParams(c.params);
     sim->setKernelConfig(c.config);
     sim->load(c.bodies);

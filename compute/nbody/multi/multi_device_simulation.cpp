@@ -298,11 +298,13 @@ void NbodyMultiDevice::exchangeForceSlices() {
         for (auto& sim : sims_)
             buffers.push_back(&sim->sharedForceSlices());
         if (sims_[0]->walkInPieces())
-            addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_,
-                                  static_cast<std::size_t>(walkPieces_),
-                                  [&](std::size_t d, std::size_t begin, std::size_t count) {
-                                      return sims_[d]->walkSharedPiece(begin, count);
-                                  }));
+            addWaits(gather().run(
+                buffers, slices_, kBytes, accStaging_->host, transferEvents_,
+                static_cast<std::size_t>(walkPieces_),
+                [&](std::size_t d, std::size_t begin, std::size_t count) {
+                    return sims_[d]->walkSharedPiece(begin, count);
+                },
+                walkHalving_));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
         for (std::size_t d = 0; d < p; ++d) {

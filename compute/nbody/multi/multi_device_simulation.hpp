@@ -90,6 +90,10 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     static constexpr int kMostWalkPieces = 64;
     void setTreeWalkPieces(int pieces);
     int treeWalkPieces() const { return walkPieces_; }
+    // The pieces even (default) or halving (cutIntoPieces): a smaller last piece, whose copies
+    // the walk cannot hide.
+    void setTreeWalkHalving(bool on) { walkHalving_ = on; }
+    bool treeWalkHalving() const { return walkHalving_; }
 
     // Who integrates the split tree (tree_integration.hpp); default auto: replicated where the
     // devices are identical. Replicated throws clviz::Error when they are not (the reason in the
@@ -146,6 +150,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     bool autoBalance_ = true;
     int rebalances_ = 0;
     int walkPieces_ = kDefaultWalkPieces;
+    bool walkHalving_ = false;
     NbodyTreeIntegration integrationMode_ = NbodyTreeIntegration::Auto;
     NbodyTreeIntegrationChoice integration_;  // what the last step() call ran
     bool statesAlike_ = true;  // every device holds the whole state (after load, replicated steps)

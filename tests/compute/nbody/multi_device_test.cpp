@@ -208,6 +208,7 @@ struct SharedCase {
     std::vector<double> laterWeights = {};  // re-sliced to these after 3 steps
     int walkPieces = 0;                     // the tree's walk pieces per device (0: default)
     NbodyTreeIntegration integration = NbodyTreeIntegration::Auto;  // the tree's integration
+    bool halving = false;  // the walk pieces halve (cutIntoPieces)
 };
 
 void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const SharedCase& c) {
@@ -218,6 +219,7 @@ void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Sha
     NbodyMultiDevice two({&a, &b});
     if (c.walkPieces) two.setTreeWalkPieces(c.walkPieces);
     two.setTreeIntegration(c.integration);
+    two.setTreeWalkHalving(c.halving);
     NbodyKernelConfig config;
     config.variant = c.variant;
     if (c.variant == NbodyVariant::Pairs) config.workGroupSize = 16, config.bodiesPerItem = 2;
@@ -310,6 +312,16 @@ TEST_F(MultiDevice, TreeReplicatedIntegrationGivesTheOneDeviceStateOnEveryDevice
             {211, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {1, 0}, {1, 4}, 2, mode});
         expectSharedSameAsOneDevice(
             a(), b(), {301, NbodyVariant::Tree, NbodyIntegrator::Taylor, {1, 3}, {2, 1}, 5, mode});
+        for (int pieces : {2, 4, 9})  // halving pieces: 9 of 105 bodies leaves some empty
+            expectSharedSameAsOneDevice(a(), b(),
+                                        {211,
+                                         NbodyVariant::Tree,
+                                         NbodyIntegrator::Leapfrog,
+                                         {1, 1},
+                                         {1, 3},
+                                         pieces,
+                                         mode,
+                                         true});
     }
 }
 
