@@ -168,7 +168,8 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
          "(a smaller last piece, whose copies the walk cannot hide), instead of even pieces",
          device, [&o](const std::string&) { o.treeWalkHalving = true; }},
         {"--tree-integrate", Takes::Value, "MODE",
-         "with --devices: who kicks and drifts the split tree's bodies: owners (each device its "
+         "with --devices or --mpi: who kicks and drifts the split tree's bodies: owners (each "
+         "device its "
          "slice, then the positions all-gathered), replicated (every device every body, no "
          "position exchange; identical devices only) or auto (replicated where the devices are "
          "identical) [auto]",

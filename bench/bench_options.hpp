@@ -36,7 +36,7 @@ struct BenchOptions {
     // class's default, NbodyMultiDevice::kDefaultWalkPieces).
     int treeWalkPieces = 0;
     bool treeWalkHalving = false;  // --tree-walk-halving: the pieces halve (cutIntoPieces)
-    // --tree-integrate: with --devices, who kicks and drifts the split tree's bodies
+    // --tree-integrate: with --devices or --mpi, who kicks and drifts the split tree's bodies
     // (compute/nbody/multi/tree_integration.hpp); auto: every device where they are identical.
     NbodyTreeIntegration treeIntegration = NbodyTreeIntegration::Auto;
     // --mpi: every rank of an mpirun job drives one device (by local rank) and shares the

@@ -95,7 +95,7 @@ const Table& NbodyDemo::settings() {
           "Split tree (devices): who kicks and drifts the bodies. owners: each device its slice, "
           "then the positions are exchanged; replicated: every device every body, no position "
           "exchange (identical devices only); auto: replicated where the devices are identical. "
-          "MPI ranks always use owners"},
+          "MPI ranks always use auto"},
          [](NbodyDemo& d, Value v) {
              const NbodyTreeIntegration mode = parseTreeIntegration(v);
              d.system_->setTreeIntegration(mode);  // refuses replicated on mixed devices

@@ -59,9 +59,9 @@ class NbodySystem {
     virtual void setPrecision(NbodyPrecision p) = 0;
     virtual void setKernelConfig(const NbodyKernelConfig& c) = 0;
     virtual const NbodyKernelConfig& kernelConfig() const = 0;  // as requested
-    // Who integrates the split tree (tree_integration.hpp): the devices of one process choose;
-    // one device moves every body anyway and MPI ranks always integrate their own slices, so
-    // they accept any mode and keep doing that.
+    // Who integrates the split tree (tree_integration.hpp): the devices of one process and the
+    // ranks of an MPI run choose; one device moves every body anyway, and the MPI leader (the
+    // viewer under --mpi) does not pass it on (its ranks keep auto), so they accept any mode.
     virtual void setTreeIntegration(NbodyTreeIntegration /*mode*/) {}
     void setVariant(NbodyVariant v) {
         NbodyKernelConfig c = kernelConfig();
