@@ -548,6 +548,7 @@ void NbodyMpiSimulation::shareOwnersVelocities() {
         mpi_.allgatherv(vel.data(), counts(), displacements(), bodyType_,
                         "velocity exchange after re-slicing");
         q.enqueueWriteBuffer(local_.workingVelocities(), CL_TRUE, 0, vel.size(), vel.data());
+        local_.endSteps();  // fp64: the float copy (readBodies, the viewer) follows
         statesAlike_ = true;
     });
 }

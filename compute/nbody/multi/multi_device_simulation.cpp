@@ -338,9 +338,11 @@ void NbodyMultiDevice::shareOwnersVelocities() {
                 contexts_[d]->queue().enqueueReadBuffer(
                     sims_[d]->workingVelocities(), CL_TRUE, slices_[d].begin * bytes,
                     slices_[d].count * bytes, vel.data() + slices_[d].begin * bytes);
-        for (std::size_t d = 0; d < sims_.size(); ++d)
+        for (std::size_t d = 0; d < sims_.size(); ++d) {
             contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingVelocities(), CL_TRUE, 0,
                                                      vel.size(), vel.data());
+            sims_[d]->endSteps();  // fp64: the float copies (readBodies, the viewer) follow
+        }
         statesAlike_ = true;
     });
 }
