@@ -111,7 +111,7 @@ void NbodyDemo::shutdown() {
     if (sim_ && timings_.totals().frames > 0) {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
         if (lastSplit_ && !lastSplit_->integration.empty())
-            std::printf("split: integration %s\n", lastSplit_->integration.c_str());
+            std::printf("tree integration: %s\n", lastSplit_->integration.c_str());
         if (lastSplit_)
             for (const NbodyDeviceTimings& d : lastSplit_->devices)
                 std::printf(
