@@ -163,6 +163,24 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
              o.treeWalkPieces = static_cast<int>(
                  parseCount("--tree-walk-pieces", v, 1, NbodyMultiDevice::kMostWalkPieces));
          }},
+        {"--tree-walk-halving", Takes::Nothing, "",
+         "with --devices: each walk piece half of what is left of the domain, the last two equal "
+         "(a smaller last piece, whose copies the walk cannot hide), instead of even pieces",
+         device, [&o](const std::string&) { o.treeWalkHalving = true; }},
+        {"--tree-integrate", Takes::Value, "MODE",
+         "with --devices or --mpi: who kicks and drifts the split tree's bodies: owners (each "
+         "device its "
+         "slice, then the positions all-gathered), replicated (every device every body, no "
+         "position exchange; identical devices only) or auto (replicated where the devices are "
+         "identical) [auto]",
+         device,
+         [&o](const std::string& v) {
+             try {
+                 o.treeIntegration = parseTreeIntegration(v);
+             } catch (const Error& e) {
+                 throw UsageError(std::string("--tree-integrate: ") + e.what());
+             }
+         }},
         {"--mpi", Takes::Nothing, "",
          "under mpirun: each rank drives one device (local rank -> device), the N-body system "
          "split over the ranks",

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "compute/core/device_select.hpp"
+#include "compute/nbody/multi/tree_integration.hpp"
 #include "compute/spectral/cube.hpp"
 
 namespace clviz::bench {
@@ -34,6 +35,10 @@ struct BenchOptions {
     // device, each piece's accelerations passed on while the next is walked (1: none; 0: the
     // class's default, NbodyMultiDevice::kDefaultWalkPieces).
     int treeWalkPieces = 0;
+    bool treeWalkHalving = false;  // --tree-walk-halving: the pieces halve (cutIntoPieces)
+    // --tree-integrate: with --devices or --mpi, who kicks and drifts the split tree's bodies
+    // (compute/nbody/multi/tree_integration.hpp); auto: every device where they are identical.
+    NbodyTreeIntegration treeIntegration = NbodyTreeIntegration::Auto;
     // --mpi: every rank of an mpirun job drives one device (by local rank) and shares the
     // N-body system; rank 0 prints. --mpi-timeout: seconds any collective may take.
     bool mpi = false;

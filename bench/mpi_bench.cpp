@@ -76,6 +76,7 @@ void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& para
     const long long n = static_cast<long long>(bodies.size());
     NbodyMpiSimulation sim(r.cc, r.session, r.mpi);
     sim.setExchange(parseMpiExchange(r.o.mpiExchange));
+    sim.setTreeIntegration(r.o.treeIntegration);
     sim.setParams(params);
     sim.setKernelConfig(config);
     sim.load(bodies);
@@ -102,6 +103,8 @@ void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& para
                "; exchange: " + mpiExchangeName(sim.exchange()) + ", poll " +
                std::to_string(r.pollMicroseconds) + " us; " + std::to_string(t.rebalances) +
                " rebalances; slices " + describeSlices(sim.slices());
+    if (!sim.treeIntegrationChoice().why.empty())
+        row.note += "; integration " + sim.treeIntegrationChoice().why;
     r.report.add(row);
     addPerDeviceRows(r.report, row, t, "rank");
 }

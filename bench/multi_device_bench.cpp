@@ -46,6 +46,8 @@ std::unique_ptr<NbodyMultiDevice> makeSim(const SplitCase& c,
                                           const std::vector<ComputeContext*>& devices) {
     auto sim = std::make_unique<NbodyMultiDevice>(devices);
     if (c.o.treeWalkPieces > 0) sim->setTreeWalkPieces(c.o.treeWalkPieces);
+    sim->setTreeIntegration(c.o.treeIntegration);
+    sim->setTreeWalkHalving(c.o.treeWalkHalving);
     sim->setParams(c.params);
     sim->setKernelConfig(c.config);
     sim->load(c.bodies);
@@ -94,6 +96,18 @@ void addSplitRows(const SplitCase& c) {
     std::snprintf(note, sizeof note, "%d rebalances; slices %s", tp.rebalances,
                   describeSlices(all->slices()).c_str());
     split.note = "check: " + agreement.verdict.text + "; " + note;
+    // Who moved the bodies; replicated: every device's state after the timed steps, bit for bit
+    // (a difference is WRONG: the devices would build different trees).
+    if (const NbodyTreeIntegrationChoice how = all->treeIntegrationChoice();
+        p > 1 && c.config.variant == NbodyVariant::Tree) {
+        split.note += "; integration " + how.why;
+        if (how.replicated) {
+            const std::size_t differ = all->bodiesDifferingBetweenDevices();
+            split.note += differ ? "; states: WRONG (" + std::to_string(differ) +
+                                       " bodies differ between devices)"
+                                 : "; states: identical on " + std::to_string(p) + " devices";
+        }
+    }
     c.report.add(split);
 
     addPerDeviceRows(c.report, split, tp, "device");

@@ -110,6 +110,8 @@ void NbodyDemo::shutdown() {
     job_.cancel();  // cancels a build or tune and waits for the step it is in
     if (sim_ && timings_.totals().frames > 0) {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
+        if (lastSplit_ && !lastSplit_->integration.empty())
+            std::printf("tree integration: %s\n", lastSplit_->integration.c_str());
         if (lastSplit_)
             for (const NbodyDeviceTimings& d : lastSplit_->devices)
                 std::printf(
@@ -178,6 +180,12 @@ void NbodyDemo::setDevices(const std::string& spec) {
     }
     system_->setPrecision(precision);
     system_->setIntegrator(integrator);
+    try {
+        system_->setTreeIntegration(treeIntegration_);
+    } catch (const Error& e) {  // replicated on a new set that is mixed: auto falls back there
+        treeIntegration_ = NbodyTreeIntegration::Auto;
+        if (why.empty()) why = e.what();
+    }
     system_->setKernelConfig(config);
     system_->setParams(params);
     loadBodies(bodies, radius);

@@ -91,6 +91,16 @@ const Table& NbodyDemo::settings() {
           "Splits the bodies over SET (--devices syntax; the OpenCL panel's choice): the system "
           "restarts, the bodies, view and other settings kept"},
          [](NbodyDemo& d, Value v) { d.setDevices(v); }},
+        {{"tree-integrate", treeIntegrationChoiceText(),
+          "Split tree (devices): who kicks and drifts the bodies. owners: each device its slice, "
+          "then the positions are exchanged; replicated: every device every body, no position "
+          "exchange (identical devices only); auto: replicated where the devices are identical. "
+          "MPI ranks always use auto"},
+         [](NbodyDemo& d, Value v) {
+             const NbodyTreeIntegration mode = parseTreeIntegration(v);
+             d.system_->setTreeIntegration(mode);  // refuses replicated on mixed devices
+             d.treeIntegration_ = mode;
+         }},
         {{"interop", "auto|gl-sharing|host-copy|external-memory",
           "How positions reach OpenGL; a path that is unavailable falls back to host copy"},
          [](NbodyDemo& d, Value v) { d.setInterop(v); }},

@@ -44,6 +44,7 @@ void NbodyDemo::splitTimingsTable(const NbodyMultiTimings& t) {
                                 : "share: the device's share of the block meetings; the parts "
                                   "of the accelerations are summed every step (in exchange and "
                                   "wait)");
+        if (!t.integration.empty()) ImGui::TextDisabled("integration %s", t.integration.c_str());
         ImGui::PopTextWrapPos();
     }
     // Stretched to the window: long device names are clipped (the full name is the tooltip)

@@ -333,9 +333,9 @@ void NbodySimulation::finishSharedForces() {
     return clBoundary("N-body half-kick after the shared force pass failed", [&] {
         if (n_ && sharedForcesAreSlices())
             lastEvents_.emplace_back("tree-scatter", tree().scatterSorted(f32_.acc));
-        if (pendingKick_ != 0 && ownedCount_) {
+        if (pendingKick_ != 0 && movedCount()) {
             PairForce& f = pairs();
-            f.kick(f32_.acc, f32_.vel, ownedBegin_, ownedCount_, pendingKick_);
+            f.kick(f32_.acc, f32_.vel, movedBegin(), movedCount(), pendingKick_);
             lastEvents_.push_back(f.lastEvents().back());
         }
         pendingKick_ = 0;
@@ -430,18 +430,20 @@ void NbodySimulation::beginSteps(int count) {
 }
 
 // The per-body update kernels (pos, vel, acc, end, then real scalars from argument 4) over the
-// owned bodies: a global offset of ownedBegin_, and `end` bounds the last work-group.
+// moved bodies (the owned ones, or all: setMovesEveryBody): a global offset of their first, and
+// `end` bounds the last work-group.
 void NbodySimulation::runUpdate(cl::Kernel& k, const char* name,
                                 std::initializer_list<double> reals) {
-    if (ownedCount_ == 0) return;
+    const std::size_t begin = movedBegin(), count = movedCount();
+    if (count == 0) return;
     const StateBuffers& s = state();
-    setArgs(k, s.pos, s.vel, s.acc, static_cast<int>(ownedBegin_ + ownedCount_));
+    setArgs(k, s.pos, s.vel, s.acc, static_cast<int>(begin + count));
     cl_uint index = 4;
     for (double v : reals)
         setRealArg(k, index++, v, precision_);
     cl::Event ev;
-    cc_.queue().enqueueNDRangeKernel(k, cl::NDRange(ownedBegin_),
-                                     cl::NDRange(roundUp(ownedCount_, kElementwiseWg)),
+    cc_.queue().enqueueNDRangeKernel(k, cl::NDRange(begin),
+                                     cl::NDRange(roundUp(count, kElementwiseWg)),
                                      cl::NDRange(kElementwiseWg), nullptr, &ev);
     lastEvents_.emplace_back(name, ev);
 }
@@ -547,6 +549,7 @@ void NbodySimulation::load(const std::vector<Body>& bodies) {
     }
     ownedBegin_ = 0;
     ownedCount_ = n_;
+    movesEveryBody_ = false;
     kernels_->current = nullptr;  // small-n's split and the tuned config depend on N
     uploadState(bodies);
     time_ = 0;

@@ -116,6 +116,12 @@ class NbodySimulation : public NbodySystem {
     void setOwnedRange(std::size_t begin, std::size_t count);  // throws if past bodyCount()
     std::size_t ownedBegin() const { return ownedBegin_; }
     std::size_t ownedCount() const { return ownedCount_; }
+    // The tree's replicated integration (NbodyMultiDevice, identical devices): the owned range
+    // still sets the force share and the diagnostic sums, but advance() and the closing half-kick
+    // move every body, so every device keeps the whole state and no position is exchanged. The
+    // caller must give every device the same state first. load() turns it off.
+    void setMovesEveryBody(bool on) { movesEveryBody_ = on; }
+    bool movesEveryBody() const { return movesEveryBody_; }
     // One step in two halves, with the position exchange in between:
     //   beginSteps(k); k times { advance(); exchange positions; complete(); } endSteps();
     // advance(): leapfrog kick + drift (Taylor: the whole update) of the owned bodies.
@@ -339,6 +345,9 @@ class NbodySimulation : public NbodySystem {
     bool accCurrent_ = false;      // acc holds a(x) for the current x and softening
     NbodyEnergyReference energyReference_;
     std::size_t ownedBegin_ = 0, ownedCount_ = 0;  // the bodies this simulation moves
+    bool movesEveryBody_ = false;                  // setMovesEveryBody
+    std::size_t movedBegin() const { return movesEveryBody_ ? 0 : ownedBegin_; }
+    std::size_t movedCount() const { return movesEveryBody_ ? n_ : ownedCount_; }
 
     std::vector<std::pair<std::string, cl::Event>> lastEvents_;
     int lastSteps_ = 0;

@@ -13,6 +13,7 @@
 #include "compute/nbody/diagnostics.hpp"
 #include "compute/nbody/multi/device_timings.hpp"
 #include "compute/nbody/multi/slice_plan.hpp"
+#include "compute/nbody/multi/tree_integration.hpp"
 #include "compute/nbody/variants.hpp"
 
 namespace clviz {
@@ -58,6 +59,10 @@ class NbodySystem {
     virtual void setPrecision(NbodyPrecision p) = 0;
     virtual void setKernelConfig(const NbodyKernelConfig& c) = 0;
     virtual const NbodyKernelConfig& kernelConfig() const = 0;  // as requested
+    // Who integrates the split tree (tree_integration.hpp): the devices of one process and the
+    // ranks of an MPI run choose; one device moves every body anyway, and the MPI leader (the
+    // viewer under --mpi) does not pass it on (its ranks keep auto), so they accept any mode.
+    virtual void setTreeIntegration(NbodyTreeIntegration /*mode*/) {}
     void setVariant(NbodyVariant v) {
         NbodyKernelConfig c = kernelConfig();
         c.variant = v;

@@ -124,6 +124,9 @@ devices_split)
     expect 0 "also split onto OpenCL device 0.1" "$CLVIZ" --devices all --n 512 --frames 10 \
         --set-at 2:variant=tree --layout layout.txt
     [ "$(grep -c '^split: ' out.txt)" -eq 2 ] || fail "tree: not two split lines"
+    # Two identical PoCL devices: each moves every body (the choice in the exit log).
+    grep -q '^tree integration: replicated: 2 identical devices' out.txt ||
+        fail "tree: the integration was not replicated on two identical devices"
     # The table's note on the summed parts wraps inside the panel.
     awk -F'\t' '$2 + $4 > 1280 || $3 + $5 > 720 {print "outside: " $0; bad = 1} END {exit bad}' \
         layout.txt || fail "tree: a panel lies outside the window"

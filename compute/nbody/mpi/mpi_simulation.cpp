@@ -126,6 +126,8 @@ void NbodyMpiSimulation::load(const std::vector<Body>& bodiesOnRank0) {
     slices_ = planSlices(n_, std::vector<double>(static_cast<std::size_t>(session_.size()), 1.0));
     const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
     local_.setOwnedRange(mine.begin, mine.count);
+    statesAlike_ = true;  // every rank got every body
+    integration_ = {};
 }
 
 void NbodyMpiSimulation::setKernelConfig(const NbodyKernelConfig& c) {
@@ -288,6 +290,12 @@ void NbodyMpiSimulation::ensureStaging() {
 void NbodyMpiSimulation::step(int count) {
     if (!n_ || count <= 0) return;
     if (autoBalance_ && lastSteps_ > 0) rebalanceIfWorthIt();
+    integration_ = decideIntegration();
+    if (integration_.replicated && !statesAlike_) {
+        shareOwnersVelocities();  // the others' velocities were stale under the owners
+        local_.invalidateAccelerations();
+    }
+    local_.setMovesEveryBody(integration_.replicated);
     ensureStaging();
     local_.beginSteps(count);
     transfers_.clear();
@@ -300,7 +308,9 @@ void NbodyMpiSimulation::step(int count) {
     for (int s = 0; s < count; ++s) {
         if (shared) ensureSummedForces();
         local_.advance();
-        if (session_.size() > 1) windowed() ? exchangePositionsInWindow() : exchangePositions();
+        // Replicated: every rank drifted every body the same way, nothing to send.
+        if (session_.size() > 1 && !integration_.replicated)
+            windowed() ? exchangePositionsInWindow() : exchangePositions();
         local_.complete();
         // Leapfrog's force pass ran in complete() (decided alike on every rank: a rank that owns
         // every body computed it whole, and its sum with the others' zeros is unchanged).
@@ -309,6 +319,7 @@ void NbodyMpiSimulation::step(int count) {
         ++steps_;
     }
     local_.endSteps();
+    statesAlike_ = integration_.replicated || session_.size() == 1;
     cc_.queue().finish();
     wallMs_ = msSince(start);
     lastSteps_ = count;
@@ -511,9 +522,20 @@ void NbodyMpiSimulation::rebalanceIfWorthIt() {
     }
 }
 
-// New owners need the velocities of the bodies they take over: every rank all-gathers them and
-// recomputes the accelerations of its new slice in its next step.
+// New owners need the velocities of the bodies they take over: every rank all-gathers them
+// (unless every rank holds every velocity: after load or replicated steps; statesAlike_ is the
+// same on every rank) and recomputes the accelerations of its new slice in its next step.
 void NbodyMpiSimulation::applySlices(const std::vector<BodySlice>& slices) {
+    if (!statesAlike_) shareOwnersVelocities();
+    slices_ = slices;
+    const BodySlice& next = slices_[static_cast<std::size_t>(session_.rank())];
+    local_.setOwnedRange(next.begin, next.count);
+    local_.invalidateAccelerations();  // on every rank: the split forces need them all
+}
+
+// Each owner's velocities to every rank. Between steps every rank holds every position, so
+// afterwards every rank holds the whole state.
+void NbodyMpiSimulation::shareOwnersVelocities() {
     return clBoundary("cannot move the N-body velocities between ranks", [&] {
         ensureStaging();
         const std::size_t bytes = local_.workingBodyBytes();
@@ -526,11 +548,41 @@ void NbodyMpiSimulation::applySlices(const std::vector<BodySlice>& slices) {
         mpi_.allgatherv(vel.data(), counts(), displacements(), bodyType_,
                         "velocity exchange after re-slicing");
         q.enqueueWriteBuffer(local_.workingVelocities(), CL_TRUE, 0, vel.size(), vel.data());
-        slices_ = slices;
-        const BodySlice& next = slices_[static_cast<std::size_t>(session_.rank())];
-        local_.setOwnedRange(next.begin, next.count);
-        local_.invalidateAccelerations();  // on every rank: the split forces need them all
+        local_.endSteps();  // fp64: the float copy (readBodies, the viewer) follows
+        statesAlike_ = true;
     });
+}
+
+// Every rank's device identity, all-gathered as hashes of its fields (the same choice on every
+// rank: the same inputs to the same pure function).
+NbodyTreeIntegrationChoice NbodyMpiSimulation::decideIntegration() {
+    if (session_.size() < 2 || !sharedForces() || !local_.sharedForcesAreSlices()) return {};
+    if (integrationMode_ == NbodyTreeIntegration::Owners) return {false, "owners (asked)"};
+    const NbodyDeviceIdentity id = deviceIdentity(cc_);
+    const std::string* fields[] = {&id.name, &id.vendor, &id.version, &id.driverVersion,
+                                   &id.programs};
+    constexpr int kFields = static_cast<int>(std::size(fields));
+    unsigned long long mine[kFields];
+    for (int f = 0; f < kFields; ++f)
+        mine[f] = std::hash<std::string>{}(*fields[f]);
+    std::vector<unsigned long long> all(static_cast<std::size_t>(session_.size()) * kFields);
+    mpi_.allgather(mine, all.data(), kFields, MPI_UNSIGNED_LONG_LONG,
+                   "exchange of the device identities before step " + std::to_string(steps_ + 1));
+    std::vector<NbodyDeviceIdentity> ids(static_cast<std::size_t>(session_.size()));
+    for (std::size_t r = 0; r < ids.size(); ++r) {
+        std::string* out[] = {&ids[r].name, &ids[r].vendor, &ids[r].version, &ids[r].driverVersion,
+                              &ids[r].programs};
+        for (int f = 0; f < kFields; ++f)
+            *out[f] = std::to_string(all[r * kFields + static_cast<std::size_t>(f)]);
+    }
+    NbodyTreeIntegrationChoice c = chooseTreeIntegration(integrationMode_, ids, true);
+    if (c.replicated)
+        c.why = "replicated: " + std::to_string(session_.size()) +
+                " ranks with identical devices (name, vendor, driver, programs) each move every "
+                "body";
+    else
+        c.why += " (hashes of each rank's field)";
+    return c;
 }
 
 std::vector<Body> NbodyMpiSimulation::readBodies() {
@@ -587,6 +639,7 @@ NbodyMultiTimings NbodyMpiSimulation::lastTimings() {
     t.steps = lastSteps_;
     t.bodies = static_cast<long long>(n_);
     t.rebalances = rebalances_;
+    t.integration = integration_.why;
     const std::size_t ranks = static_cast<std::size_t>(session_.size());
     // Per rank: wall ms, compute ms, transfer ms, all-gather ms (all per step), then its name.
     // Then the kernel phases (tree build, tree walk, force, integrate; 0 where none ran).

@@ -91,6 +91,14 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     void setExchange(MpiExchange e);
     // What the slices travel through now (Auto resolved).
     MpiExchange exchange() const;
+    // Who integrates the split tree (tree_integration.hpp), the same value on every rank. The
+    // ranks all-gather their devices' identities at every step() call and replicate only where
+    // all are identical (replicated on ranks that differ falls back to the owners, the reason in
+    // lastTimings().integration): the all-gather of the tree's slices already brings every
+    // acceleration to every rank, so the position exchange then leaves the step.
+    void setTreeIntegration(NbodyTreeIntegration mode) override { integrationMode_ = mode; }
+    // The choice the last step() call ran with.
+    const NbodyTreeIntegrationChoice& treeIntegrationChoice() const { return integration_; }
 
     const std::vector<BodySlice>& slices() const override { return slices_; }
     NbodySimulation& local() { return local_; }
@@ -119,6 +127,8 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     void exchangeForceSlicesInWindow();
     void timedCopy(void* dst, const void* src, std::size_t bytes);  // parallelCopy, timed
     void applySlices(const std::vector<BodySlice>& slices);
+    NbodyTreeIntegrationChoice decideIntegration();  // collective
+    void shareOwnersVelocities();                    // collective
     void rebalanceIfWorthIt();
     std::vector<int> counts() const;
     std::vector<int> displacements() const;
@@ -135,6 +145,9 @@ class NbodyMpiSimulation : public NbodySlicedSystem {
     SliceBalancer balancer_;
     bool autoBalance_ = true;
     int rebalances_ = 0;
+    NbodyTreeIntegration integrationMode_ = NbodyTreeIntegration::Auto;
+    NbodyTreeIntegrationChoice integration_;  // what the last step() call ran
+    bool statesAlike_ = true;  // every rank holds the whole state (after load, replicated steps)
 
     // Pinned host memory for every body's working position, and the MPI type of one body in it.
     cl::Buffer staging_;

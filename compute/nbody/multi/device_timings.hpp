@@ -32,7 +32,8 @@ struct NbodyMultiTimings {
     int steps = 0;      // steps of the last step() call
     double stepMs = 0;  // wall-clock time per step of that call
     long long bodies = 0;
-    int rebalances = 0;  // times the slices were re-sized since load()
+    int rebalances = 0;       // times the slices were re-sized since load()
+    std::string integration;  // the split tree: who moved the bodies and why ("" elsewhere)
     std::vector<NbodyDeviceTimings> devices;
     double interactionsPerSecond() const;  // N^2 / stepMs
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <functional>
 
 #include "common/elapsed.hpp"
@@ -103,6 +104,8 @@ void NbodyMultiDevice::load(const std::vector<Body>& bodies) {
     slices_ = planSlices(n_, weights_);
     for (std::size_t d = 0; d < sims_.size(); ++d)
         sims_[d]->setOwnedRange(slices_[d].begin, slices_[d].count);
+    statesAlike_ = true;  // every device got every body
+    integration_ = {};
 }
 
 void NbodyMultiDevice::step(int count) {
@@ -116,6 +119,8 @@ void NbodyMultiDevice::step(int count) {
             ++rebalances_;
         }
     }
+    integration_ = decideIntegration();
+    setIntegrationForSteps(integration_.replicated);
     for (std::size_t d = 0; d < sims_.size(); ++d) {
         sims_[d]->beginSteps(count);
         transferEvents_[d].clear();
@@ -142,7 +147,9 @@ void NbodyMultiDevice::step(int count) {
         if (shared) ensureSummedForces();
         for (auto& sim : sims_)
             sim->advance();
-        if (sims_.size() > 1) exchangePositions(static_cast<int>(steps_ & 1));
+        // Replicated: every device drifted every body the same way, nothing to send.
+        if (sims_.size() > 1 && !integration_.replicated)
+            exchangePositions(static_cast<int>(steps_ & 1));
         for (auto& sim : sims_)
             sim->complete();
         // Leapfrog's force pass ran in complete(); a device that owns every body computed it
@@ -153,6 +160,7 @@ void NbodyMultiDevice::step(int count) {
     }
     for (auto& sim : sims_)
         sim->endSteps();
+    statesAlike_ = integration_.replicated || sims_.size() == 1;  // owners: others' v are stale
     lastSteps_ = count;
     // The wall time ends when the last device finishes; waiting here keeps it honest for the
     // benchmark, and the viewer waited at every exchange anyway.
@@ -290,11 +298,13 @@ void NbodyMultiDevice::exchangeForceSlices() {
         for (auto& sim : sims_)
             buffers.push_back(&sim->sharedForceSlices());
         if (sims_[0]->walkInPieces())
-            addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_,
-                                  static_cast<std::size_t>(walkPieces_),
-                                  [&](std::size_t d, std::size_t begin, std::size_t count) {
-                                      return sims_[d]->walkSharedPiece(begin, count);
-                                  }));
+            addWaits(gather().run(
+                buffers, slices_, kBytes, accStaging_->host, transferEvents_,
+                static_cast<std::size_t>(walkPieces_),
+                [&](std::size_t d, std::size_t begin, std::size_t count) {
+                    return sims_[d]->walkSharedPiece(begin, count);
+                },
+                walkHalving_));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
         for (std::size_t d = 0; d < p; ++d) {
@@ -304,10 +314,22 @@ void NbodyMultiDevice::exchangeForceSlices() {
     });
 }
 
-// New owners need the velocities of the bodies they take over; every device already has every
-// position, and each recomputes the accelerations of its new slice at its next step (split pairs
-// and tree: every device, since every device adds to every body).
+// New owners need the velocities of the bodies they take over (unless every device already
+// holds every body's: after load or replicated steps); every device already has every position,
+// and each recomputes the accelerations of its new slice at its next step (split pairs and tree:
+// every device, since every device adds to every body).
 void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) {
+    if (!statesAlike_) shareOwnersVelocities();
+    for (std::size_t d = 0; d < sims_.size(); ++d) {
+        sims_[d]->setOwnedRange(slices[d].begin, slices[d].count);
+        sims_[d]->invalidateAccelerations();
+    }
+    slices_ = slices;
+}
+
+// Each owner's velocities to every device. Between steps every device holds every position, so
+// afterwards every device holds the whole state.
+void NbodyMultiDevice::shareOwnersVelocities() {
     return clBoundary("cannot move the N-body velocities between devices", [&] {
         const std::size_t bytes = sims_[0]->workingBodyBytes();
         std::vector<char> vel(n_ * bytes);
@@ -319,11 +341,63 @@ void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) {
         for (std::size_t d = 0; d < sims_.size(); ++d) {
             contexts_[d]->queue().enqueueWriteBuffer(sims_[d]->workingVelocities(), CL_TRUE, 0,
                                                      vel.size(), vel.data());
-            sims_[d]->setOwnedRange(slices[d].begin, slices[d].count);
-            sims_[d]->invalidateAccelerations();
+            sims_[d]->endSteps();  // fp64: the float copies (readBodies, the viewer) follow
         }
-        slices_ = slices;
+        statesAlike_ = true;
     });
+}
+
+NbodyTreeIntegrationChoice NbodyMultiDevice::decideIntegration() {
+    std::vector<NbodyDeviceIdentity> ids;
+    if (sims_.size() > 1)
+        for (ComputeContext* cc : contexts_)
+            ids.push_back(deviceIdentity(*cc));
+    return chooseTreeIntegration(integrationMode_, ids,
+                                 sharedForces() && sims_[0]->sharedForcesAreSlices());
+}
+
+// Replicated steps need every device to start from the whole state: after owners' steps the
+// others' velocities are stale, and the accelerations may be a part (another variant ran), so
+// the velocities travel once and the next step starts with a fresh force pass.
+void NbodyMultiDevice::setIntegrationForSteps(bool replicated) {
+    if (replicated && !statesAlike_ && n_) {
+        shareOwnersVelocities();
+        for (auto& sim : sims_)
+            sim->invalidateAccelerations();
+    }
+    for (auto& sim : sims_)
+        sim->setMovesEveryBody(replicated);
+}
+
+void NbodyMultiDevice::setTreeIntegration(NbodyTreeIntegration mode) {
+    if (mode == NbodyTreeIntegration::Replicated && sims_.size() > 1) {
+        std::vector<NbodyDeviceIdentity> ids;
+        for (ComputeContext* cc : contexts_)
+            ids.push_back(deviceIdentity(*cc));
+        const NbodyTreeIntegrationChoice c = chooseTreeIntegration(mode, ids, true);
+        if (!c.replicated)
+            throw Error(
+                "the tree's replicated integration needs identical devices, and these "
+                "are not (" +
+                c.why + "): use auto or owners");
+    }
+    integrationMode_ = mode;
+}
+
+NbodyTreeIntegrationChoice NbodyMultiDevice::treeIntegrationChoice() {
+    return lastSteps_ ? integration_ : decideIntegration();
+}
+
+std::size_t NbodyMultiDevice::bodiesDifferingBetweenDevices() {
+    if (sims_.size() < 2 || !n_) return 0;
+    const std::vector<Body> first = sims_[0]->readBodies();
+    std::vector<char> differs(n_, 0);
+    for (std::size_t d = 1; d < sims_.size(); ++d) {
+        const std::vector<Body> other = sims_[d]->readBodies();
+        for (std::size_t i = 0; i < n_; ++i)
+            if (std::memcmp(&first[i], &other[i], sizeof(Body)) != 0) differs[i] = 1;
+    }
+    return static_cast<std::size_t>(std::count(differs.begin(), differs.end(), 1));
 }
 
 void NbodyMultiDevice::setWeights(const std::vector<double>& weights) {
@@ -355,6 +429,7 @@ std::vector<T> NbodyMultiDevice::fromOwners(std::vector<T> (NbodySimulation::*re
 }
 
 std::vector<Body> NbodyMultiDevice::readBodies() {
+    if (statesAlike_ && n_) return sims_[0]->readBodies();  // every device holds every body
     return fromOwners(&NbodySimulation::readBodies);
 }
 
@@ -404,6 +479,8 @@ NbodyMultiTimings NbodyMultiDevice::lastTimings() {
     t.steps = lastSteps_;
     t.bodies = static_cast<long long>(n_);
     t.rebalances = rebalances_;
+    if (sims_.size() > 1 && sharedForces() && sims_[0]->sharedForcesAreSlices())
+        t.integration = integration_.why;
     if (!lastSteps_) return t;
     t.stepMs = lastWallMs_ / lastSteps_;
     for (std::size_t d = 0; d < sims_.size(); ++d) {

@@ -15,13 +15,16 @@
 // (docs/scaling.md has the bound). Tree: each body's acceleration comes from one device, so each
 // device sends only its domain's slice of the sorted accelerations (16 bytes a body of it) and
 // receives the others'; the forces of one device exactly, the domain walked in pieces whose slices
-// travel while the next piece is walked (setTreeWalkPieces). Then the owners kick their slices.
+// travel while the next piece is walked (setTreeWalkPieces). Then the owners kick their slices,
+// or, on identical devices, every device kicks and drifts every body and no position travels
+// (setTreeIntegration, tree_integration.hpp).
 #include <cstddef>
 #include <memory>
 #include <vector>
 
 #include "compute/nbody/multi/device_timings.hpp"
 #include "compute/nbody/multi/slice_plan.hpp"
+#include "compute/nbody/multi/tree_integration.hpp"
 #include "compute/nbody/simulation.hpp"
 #include "compute/nbody/system.hpp"
 
@@ -87,6 +90,21 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     static constexpr int kMostWalkPieces = 64;
     void setTreeWalkPieces(int pieces);
     int treeWalkPieces() const { return walkPieces_; }
+    // The pieces even (default) or halving (cutIntoPieces): a smaller last piece, whose copies
+    // the walk cannot hide.
+    void setTreeWalkHalving(bool on) { walkHalving_ = on; }
+    bool treeWalkHalving() const { return walkHalving_; }
+
+    // Who integrates the split tree (tree_integration.hpp); default auto: replicated where the
+    // devices are identical. Replicated throws clviz::Error when they are not (the reason in the
+    // message); a later difference (a kernel reloaded on one device) falls back to the owners.
+    void setTreeIntegration(NbodyTreeIntegration mode) override;
+    NbodyTreeIntegration treeIntegration() const { return integrationMode_; }
+    // The choice the last step() call ran with (before any step: what it would be now).
+    NbodyTreeIntegrationChoice treeIntegrationChoice();
+    // Bodies whose position or velocity differs in any bit between device 0 and another device
+    // (blocking; reads every device's whole state). 0 while the integration is replicated.
+    std::size_t bodiesDifferingBetweenDevices();
 
     std::size_t deviceCount() const override { return sims_.size(); }
     // Device i's simulation, for per-device queries (kernel config, notes). Its positions() hold
@@ -101,6 +119,9 @@ class NbodyMultiDevice : public NbodySlicedSystem {
   private:
     struct Staging;
     void applySlices(const std::vector<BodySlice>& slices);
+    NbodyTreeIntegrationChoice decideIntegration();
+    void setIntegrationForSteps(bool replicated);
+    void shareOwnersVelocities();  // every device gets each owner's velocities
     template <class T>
     std::vector<T> fromOwners(std::vector<T> (NbodySimulation::*read)());
     void exchangePositions(int parity);
@@ -129,6 +150,10 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     bool autoBalance_ = true;
     int rebalances_ = 0;
     int walkPieces_ = kDefaultWalkPieces;
+    bool walkHalving_ = false;
+    NbodyTreeIntegration integrationMode_ = NbodyTreeIntegration::Auto;
+    NbodyTreeIntegrationChoice integration_;  // what the last step() call ran
+    bool statesAlike_ = true;  // every device holds the whole state (after load, replicated steps)
 
     // Per device over the last step() call: exchange transfers and host-observed waits.
     std::vector<std::vector<cl::Event>> transferEvents_;

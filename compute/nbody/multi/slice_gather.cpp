@@ -32,7 +32,7 @@ std::vector<std::vector<cl::Event>> SliceGather::markReady() {
 std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffers,
                                      const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                                      char* host, std::vector<std::vector<cl::Event>>& events,
-                                     std::size_t pieces, const Producer& produce) {
+                                     std::size_t pieces, const Producer& produce, bool halving) {
     const std::size_t p = devices_.size();
     finish();  // the host area is free again
     const std::vector<std::vector<cl::Event>> ready = markReady();
@@ -41,13 +41,9 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
     // (in order there) once the piece's last command is done.
     std::vector<std::vector<Chunk>> chunks(p);
     const std::size_t chunkBodies = std::max<std::size_t>(1, chunkBytes_ / bytesPerBody);
-    pieces = std::max<std::size_t>(1, pieces);
     for (std::size_t d = 0; d < p; ++d) {
-        const BodySlice& sl = slices[d];
-        for (std::size_t k = 0; k < pieces; ++k) {
-            const std::size_t b = sl.begin + sl.count * k / pieces;
-            const std::size_t e = sl.begin + sl.count * (k + 1) / pieces;
-            if (b == e) continue;
+        for (const BodySlice& piece : cutIntoPieces(slices[d], pieces, halving)) {
+            const std::size_t b = piece.begin, e = piece.end();
             const std::vector<cl::Event> written{produce(d, b, e - b)};
             devices_[d]->queue().flush();  // the device starts on the piece now
             for (std::size_t c = b; c < e; c += chunkBodies) {

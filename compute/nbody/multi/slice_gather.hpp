@@ -40,7 +40,7 @@ class SliceGather {
                             char* host, std::vector<std::vector<cl::Event>>& events);
 
     // run() for slices that are still being computed: each device's slice is cut into `pieces`
-    // (as even as whole bodies allow), produce(d, begin, count) enqueues on device d's own queue
+    // (cutIntoPieces: even, or halving), produce(d, begin, count) enqueues on device d's own queue
     // the commands that write bodies begin .. begin + count - 1 of buffers[d] (and nothing else of
     // it) and returns the event of the last; each piece goes out on a third queue per device as
     // soon as that event completes, while the device computes the next piece and the other
@@ -51,7 +51,7 @@ class SliceGather {
     std::vector<double> run(const std::vector<const cl::Buffer*>& buffers,
                             const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                             char* host, std::vector<std::vector<cl::Event>>& events,
-                            std::size_t pieces, const Producer& produce);
+                            std::size_t pieces, const Producer& produce, bool halving = false);
 
   private:
     struct Chunk {

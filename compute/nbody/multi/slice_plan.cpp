@@ -143,4 +143,19 @@ std::string describeSlices(const std::vector<BodySlice>& slices) {
     return out;
 }
 
+std::vector<BodySlice> cutIntoPieces(const BodySlice& slice, std::size_t pieces, bool halving) {
+    pieces = std::max<std::size_t>(1, pieces);
+    std::vector<BodySlice> out;
+    std::size_t at = slice.begin;
+    for (std::size_t k = 0; k < pieces; ++k) {
+        const std::size_t left = slice.end() - at;
+        const std::size_t count = k + 1 == pieces ? left
+                                  : halving       ? left / 2
+                                            : slice.begin + slice.count * (k + 1) / pieces - at;
+        if (count) out.push_back({at, count});
+        at += count;
+    }
+    return out;
+}
+
 }  // namespace clviz

@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/program_cache.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/multi/multi_device_simulation.hpp"
 #include "compute/nbody/reference.hpp"
@@ -117,6 +118,9 @@ TEST_F(MultiDevice, DoublePrecisionSplitsToo) {
     one.step(4);
     two.step(4);
     EXPECT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), 1e-6);
+    // Re-sliced with no step since: the state read back is still the whole, current one.
+    two.setWeights({1, 2});
+    EXPECT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), 1e-6);
 }
 
 TEST_F(MultiDevice, TimingsNameEveryDeviceAndItsShare) {
@@ -206,6 +210,8 @@ struct SharedCase {
     std::vector<double> weights;            // empty: automatic balancing
     std::vector<double> laterWeights = {};  // re-sliced to these after 3 steps
     int walkPieces = 0;                     // the tree's walk pieces per device (0: default)
+    NbodyTreeIntegration integration = NbodyTreeIntegration::Auto;  // the tree's integration
+    bool halving = false;  // the walk pieces halve (cutIntoPieces)
 };
 
 void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const SharedCase& c) {
@@ -215,6 +221,8 @@ void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Sha
     NbodySimulation one(a);
     NbodyMultiDevice two({&a, &b});
     if (c.walkPieces) two.setTreeWalkPieces(c.walkPieces);
+    two.setTreeIntegration(c.integration);
+    two.setTreeWalkHalving(c.halving);
     NbodyKernelConfig config;
     config.variant = c.variant;
     if (c.variant == NbodyVariant::Pairs) config.workGroupSize = 16, config.bodiesPerItem = 2;
@@ -240,9 +248,19 @@ void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Sha
         two.step(1);
         const double rel = worstSplitDifference(two.readBodies(), one.readBodies());
         ASSERT_LE(rel, tolerance) << "step " << s << ", slices " << describeSlices(two.slices());
+        if (c.integration == NbodyTreeIntegration::Replicated) {
+            // Every device moved every body: each holds the whole state, bit for bit.
+            ASSERT_TRUE(two.treeIntegrationChoice().replicated) << two.treeIntegrationChoice().why;
+            ASSERT_EQ(two.bodiesDifferingBetweenDevices(), 0u) << "step " << s;
+            ASSERT_EQ(worstSplitDifference(two.device(1).readBodies(), one.readBodies()), 0)
+                << "device 1's own state, step " << s;
+        }
     }
     const NbodyDiagnostics d1 = one.diagnostics(), d2 = two.diagnostics();
     EXPECT_NEAR(d2.kinetic, d1.kinetic, 1e-4 * std::abs(d1.kinetic) + 1e-12);
+    if (c.variant == NbodyVariant::Tree) {  // the same state: the owned sums add up the same
+        EXPECT_NEAR(d2.potential, d1.potential, 1e-5 * std::abs(d1.potential) + 1e-12);
+    }
     EXPECT_EQ(two.stepsTaken(), 6);
 }
 
@@ -275,6 +293,123 @@ TEST_F(MultiDevice, TreeWalkedInPiecesGivesTheOneDeviceStateExactly) {
     EXPECT_THROW(two.setTreeWalkPieces(0), Error);
     EXPECT_THROW(two.setTreeWalkPieces(NbodyMultiDevice::kMostWalkPieces + 1), Error);
     EXPECT_EQ(two.treeWalkPieces(), NbodyMultiDevice::kDefaultWalkPieces);
+}
+
+// The tree's replicated integration (every device kicks and drifts every body, no position
+// exchange): the one-device state exactly and the same state on both devices, step after step,
+// through uneven, empty and changing slices, both integrators and several walk pieces; the
+// owners' integration (the fallback) on the same cases.
+TEST_F(MultiDevice, TreeReplicatedIntegrationGivesTheOneDeviceStateOnEveryDevice) {
+    for (NbodyTreeIntegration mode :
+         {NbodyTreeIntegration::Replicated, NbodyTreeIntegration::Owners}) {
+        SCOPED_TRACE(treeIntegrationName(mode));
+        for (std::size_t n : {1u, 2u, 61u, 257u})
+            expectSharedSameAsOneDevice(
+                a(), b(), {n, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {}, {}, 0, mode});
+        for (int pieces : {1, 3})
+            expectSharedSameAsOneDevice(
+                a(), b(),
+                {211, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {0, 1}, {3, 1}, pieces, mode});
+        expectSharedSameAsOneDevice(
+            a(), b(),
+            {211, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {1, 0}, {1, 4}, 2, mode});
+        expectSharedSameAsOneDevice(
+            a(), b(), {301, NbodyVariant::Tree, NbodyIntegrator::Taylor, {1, 3}, {2, 1}, 5, mode});
+        for (int pieces : {2, 4, 9})  // halving pieces: 9 of 105 bodies leaves some empty
+            expectSharedSameAsOneDevice(a(), b(),
+                                        {211,
+                                         NbodyVariant::Tree,
+                                         NbodyIntegrator::Leapfrog,
+                                         {1, 1},
+                                         {1, 3},
+                                         pieces,
+                                         mode,
+                                         true});
+    }
+}
+
+// Switching between the integrations mid-run (owners leave the others' velocities stale, which
+// the switch to replicated must repair) and from another variant to the tree: still one device's
+// state exactly.
+TEST_F(MultiDevice, TreeIntegrationSwitchesMidRunKeepTheOneDeviceState) {
+    const auto bodies = scene(193);
+    NbodySimulation one(a());
+    NbodyMultiDevice two({&a(), &b()});
+    two.setWeights({1, 2});
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    one.setKernelConfig(c);
+    two.setKernelConfig(c);
+    one.load(bodies);
+    two.load(bodies);
+    for (NbodyTreeIntegration mode :
+         {NbodyTreeIntegration::Owners, NbodyTreeIntegration::Replicated,
+          NbodyTreeIntegration::Owners, NbodyTreeIntegration::Auto}) {
+        SCOPED_TRACE(treeIntegrationName(mode));
+        two.setTreeIntegration(mode);
+        one.step(2);
+        two.step(2);
+        ASSERT_EQ(worstSplitDifference(two.readBodies(), one.readBodies()), 0);
+        EXPECT_EQ(two.treeIntegrationChoice().replicated, mode != NbodyTreeIntegration::Owners)
+            << two.treeIntegrationChoice().why;
+        if (mode == NbodyTreeIntegration::Owners) {  // the others' velocities are stale
+            EXPECT_GT(two.bodiesDifferingBetweenDevices(), 0u);
+        } else {
+            EXPECT_EQ(two.bodiesDifferingBetweenDevices(), 0u);
+        }
+    }
+    // Another variant (owners only), then the tree again, replicated.
+    NbodySimulation oneB(a());
+    NbodyMultiDevice twoB({&a(), &b()});
+    twoB.setWeights({2, 1});
+    oneB.load(bodies);
+    twoB.load(bodies);
+    for (NbodyVariant v : {NbodyVariant::Tiled, NbodyVariant::Tree}) {
+        c.variant = v;
+        oneB.setKernelConfig(c);
+        twoB.setKernelConfig(c);
+        oneB.step(2);
+        twoB.step(2);
+        ASSERT_LE(worstSplitDifference(twoB.readBodies(), oneB.readBodies()), 1e-5)
+            << variantName(v);
+        EXPECT_EQ(twoB.treeIntegrationChoice().replicated, v == NbodyVariant::Tree);
+    }
+    EXPECT_EQ(twoB.bodiesDifferingBetweenDevices(), 0u);
+}
+
+// Devices whose integration programs differ (one built the update with other options, as a kernel
+// reloaded on one device would): auto falls back to the owners and stays one device's state;
+// replicated is refused with the reason.
+TEST_F(MultiDevice, TreeIntegrationFallsBackToOwnersWhenTheDevicesDiffer) {
+    test::TwoDevices mixed;  // fresh contexts: the shared ones keep their programs
+    ASSERT_TRUE(mixed.b);
+    mixed.b->programs().get("nbody_integrate.cl", "-DCLVIZ_TEST_OTHER_BUILD=1");
+    const auto bodies = scene(157);
+    NbodySimulation one(a());
+    NbodyMultiDevice two({mixed.a.get(), mixed.b.get()});
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    one.setKernelConfig(c);
+    two.setKernelConfig(c);
+    one.load(bodies);
+    two.load(bodies);
+    two.setWeights({1, 1});
+    try {
+        two.setTreeIntegration(NbodyTreeIntegration::Replicated);
+        FAIL() << "replicated accepted on devices that differ";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("integration programs"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(two.treeIntegration(), NbodyTreeIntegration::Auto);
+    for (int s = 0; s < 3; ++s) {
+        one.step(1);
+        two.step(1);
+        ASSERT_EQ(worstSplitDifference(two.readBodies(), one.readBodies()), 0) << "step " << s;
+    }
+    EXPECT_FALSE(two.treeIntegrationChoice().replicated);
+    EXPECT_NE(two.lastTimings().integration.find("owners: device 1 differs"), std::string::npos)
+        << two.lastTimings().integration;
 }
 
 TEST_F(MultiDevice, PairsOnTwoDevicesStaysWithinRoundingOfOneDevice) {

@@ -114,6 +114,36 @@ TEST(SliceBalancer, WaitsForEnoughTimeToMeasure) {
     EXPECT_TRUE(moved);
 }
 
+// Walk pieces tile the slice in order, empty ones left out; even pieces differ by at most one
+// body, halving pieces are half of what is left with the last two equal.
+TEST(SlicePlan, CutsASliceIntoPiecesThatTileIt) {
+    for (bool halving : {false, true})
+        for (std::size_t count : {0u, 1u, 2u, 7u, 1000u, 4194304u})
+            for (std::size_t pieces : {0u, 1u, 3u, 4u, 9u}) {
+                const BodySlice slice{123, count};
+                const auto cut = cutIntoPieces(slice, pieces, halving);
+                std::size_t at = slice.begin;
+                for (const BodySlice& p : cut) {
+                    EXPECT_EQ(p.begin, at);
+                    EXPECT_GT(p.count, 0u);
+                    at = p.end();
+                }
+                EXPECT_EQ(at, slice.end()) << count << " in " << pieces;
+                EXPECT_LE(cut.size(), std::max<std::size_t>(1, pieces));
+                if (count >= 1000 && pieces) EXPECT_EQ(cut.size(), pieces);
+            }
+    auto counts = [](const std::vector<BodySlice>& cut) {
+        std::vector<std::size_t> out;
+        for (const BodySlice& p : cut)
+            out.push_back(p.count);
+        return out;
+    };
+    EXPECT_EQ(counts(cutIntoPieces({0, 4194304}, 4, true)),
+              (std::vector<std::size_t>{2097152, 1048576, 524288, 524288}));
+    EXPECT_EQ(counts(cutIntoPieces({5, 10}, 3, false)), (std::vector<std::size_t>{3, 3, 4}));
+    EXPECT_EQ(counts(cutIntoPieces({5, 10}, 3, true)), (std::vector<std::size_t>{5, 2, 3}));
+}
+
 TEST(SlicePlan, DescribesTheSlices) {
     EXPECT_EQ(describeSlices({{0, 3}, {3, 1}}), "0: 0 + 3 (75.0%), 1: 3 + 1 (25.0%)");
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -32,15 +33,36 @@ ComputeContext& context() {
 struct Case {
     Case(std::size_t n, NbodyVariant v = NbodyVariant::Tiled,
          NbodyIntegrator i = NbodyIntegrator::Leapfrog, NbodyPrecision p = NbodyPrecision::Float,
-         std::vector<double> w = {}, MpiExchange e = MpiExchange::Auto)
-        : n(n), variant(v), integrator(i), precision(p), weights(std::move(w)), exchange(e) {}
+         std::vector<double> w = {}, MpiExchange e = MpiExchange::Auto,
+         NbodyTreeIntegration t = NbodyTreeIntegration::Auto)
+        : n(n),
+          variant(v),
+          integrator(i),
+          precision(p),
+          weights(std::move(w)),
+          exchange(e),
+          integration(t) {}
     std::size_t n;
     NbodyVariant variant;
     NbodyIntegrator integrator;
     NbodyPrecision precision;
-    std::vector<double> weights;  // empty: equal slices, automatic balancing
-    MpiExchange exchange;         // Auto: the window here (every rank on this host)
+    std::vector<double> weights;       // empty: equal slices, automatic balancing
+    MpiExchange exchange;              // Auto: the window here (every rank on this host)
+    NbodyTreeIntegration integration;  // the split tree's (Auto: replicated, identical ranks)
 };
+
+// Whether every rank's own state (positions and velocities of every body) has the same bits as
+// rank 0's; collective.
+bool everyRankHoldsTheSameState(NbodySimulation& local) {
+    const std::vector<Body> mine = local.readBodies();
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a of the bytes
+    const auto* bytes = reinterpret_cast<const unsigned char*>(mine.data());
+    for (std::size_t i = 0; i < mine.size() * sizeof(Body); ++i)
+        h = (h ^ bytes[i]) * 1099511628211ull;
+    std::vector<std::uint64_t> all(static_cast<std::size_t>(session->size()));
+    MPI_Allgather(&h, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, session->comm());
+    return std::all_of(all.begin(), all.end(), [&](std::uint64_t x) { return x == all[0]; });
+}
 
 // The case's weights for this run's ranks (CTest runs this test with 1, 2 and 3 ranks): repeated
 // over the ranks ({1, 5} on 3 ranks: {1, 5, 1}); one rank takes everything.
@@ -56,12 +78,14 @@ std::vector<double> weightsForEveryRank(const std::vector<double>& w) {
 // Steps the split and (on rank 0) one device side by side; compares after every step.
 void expectSameAsOneDevice(const Case& c, int steps = 5) {
     SCOPED_TRACE("N = " + std::to_string(c.n) + ", " + variantName(c.variant) + ", exchange " +
-                 mpiExchangeName(c.exchange));
+                 mpiExchangeName(c.exchange) + ", tree integration " +
+                 treeIntegrationName(c.integration));
     const bool lead = session->rank() == 0;
     const auto bodies = makePreset(NbodyPreset::Plummer, c.n, 3);
     DeadlineCollectives mpi(*session, 60);
     NbodyMpiSimulation split(context(), *session, mpi);
     split.setExchange(c.exchange);
+    split.setTreeIntegration(c.integration);
     std::unique_ptr<NbodySimulation> one;
     if (lead) one = std::make_unique<NbodySimulation>(context());
     NbodyKernelConfig config;
@@ -96,6 +120,16 @@ void expectSameAsOneDevice(const Case& c, int steps = 5) {
     }
     for (int s = 0; s < steps; ++s) {
         split.step(1);
+        if (c.variant == NbodyVariant::Tree && session->size() > 1) {
+            // Replicated: no position exchange, and every rank holds the whole state itself.
+            const bool replicated = c.integration != NbodyTreeIntegration::Owners;
+            EXPECT_EQ(split.treeIntegrationChoice().replicated, replicated)
+                << split.treeIntegrationChoice().why;
+            const bool same = everyRankHoldsTheSameState(split.local());
+            if (replicated) {
+                EXPECT_TRUE(same) << "step " << s << ": the ranks' states differ";
+            }
+        }
         const auto gathered = split.readBodies();
         if (!lead) continue;
         one->step(1);
@@ -201,6 +235,23 @@ TEST(MpiSplit, TreeAndPairsThroughTheCollectives) {
         expectSameAsOneDevice({211, v, I::Leapfrog, F, {1, 5}, C});
         expectSameAsOneDevice({211, v, I::Leapfrog, F, {0, 1}, C});
     }
+}
+
+// The tree's replicated integration (every rank moves every body, no position exchange) and the
+// owners' (the fallback), through both exchanges: the one-device state exactly, and with
+// replicated integration the same state on every rank, step after step; uneven, empty and
+// re-sliced shares, both integrators.
+TEST(MpiSplit, TreeReplicatedIntegrationOnEveryRank) {
+    using I = NbodyIntegrator;
+    constexpr NbodyPrecision F = NbodyPrecision::Float;
+    constexpr NbodyVariant T = NbodyVariant::Tree;
+    for (NbodyTreeIntegration t : {NbodyTreeIntegration::Replicated, NbodyTreeIntegration::Owners})
+        for (MpiExchange e : {MpiExchange::HostWindow, MpiExchange::Collectives}) {
+            expectSameAsOneDevice({257, T, I::Leapfrog, F, {}, e, t});
+            expectSameAsOneDevice({211, T, I::Leapfrog, F, {1, 5}, e, t});
+            expectSameAsOneDevice({211, T, I::Leapfrog, F, {0, 1}, e, t});
+            expectSameAsOneDevice({301, T, I::Taylor, F, {2, 1}, e, t});
+        }
 }
 
 // Every rank of this test runs on this host: auto takes the window, and asking for it works.
