@@ -195,6 +195,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"latency", "1"},
         {"take-turns", "off"},
         {"take-turns-at", "present"},
+        {"tree-integrate", "owners"},
         {"record", "off"},
         {"save", snap.string()},
         {"load", snap.string()},

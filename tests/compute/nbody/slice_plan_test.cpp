@@ -130,7 +130,9 @@ TEST(SlicePlan, CutsASliceIntoPiecesThatTileIt) {
                 }
                 EXPECT_EQ(at, slice.end()) << count << " in " << pieces;
                 EXPECT_LE(cut.size(), std::max<std::size_t>(1, pieces));
-                if (count >= 1000 && pieces) EXPECT_EQ(cut.size(), pieces);
+                if (count >= 1000 && pieces) {
+                    EXPECT_EQ(cut.size(), pieces);
+                }
             }
     auto counts = [](const std::vector<BodySlice>& cut) {
         std::vector<std::size_t> out;
