@@ -310,6 +310,8 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             row.metrics = {{"Gop/s", ops / (row.medianMs * 1e6)}};
             appendNote(row.note,
                        "ops = B(B+1)S; device time of every pass incl. adding the chunks");
+            if (type == SampleType::U8)
+                appendNote(row.note, "Gram kernel alone " + fmt("%.4f", last.firstPassMs) + " ms");
             double worst = 0;
             bool exact = true;
             for (std::size_t e = 0; e < entries.size(); ++e) {
@@ -341,25 +343,28 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     if (wanted(o, "cov-tensor") && o.tune && cov.u8StagedStages(bands, pitch) >= 2) {
         // The staged kernel's options, one row each (the first row ran the defaults).
         const StagedU8Options defaults = cov.stagedU8Options();
+        // Earlier rounds' options (split groups, more chunks, dp4a row sums, adding in place) all
+        // lost (docs/linalg.md); these are the stage depth, the order of the stages over the
+        // work-groups and the L2 prefetch (prefetching rows last: its PTX is sm_90's).
         struct Candidate {
-            int split, perUnit;
-            bool dp4a, inPlace;
+            int stageSamples, interleave, prefetchTurns;
         };
-        const Candidate candidates[] = {
-            {1, 1, false, false}, {1, 1, false, true}, {1, 1, true, false}, {1, 1, true, true},
-            {2, 1, false, false}, {2, 1, false, true}, {2, 1, true, true},  {1, 2, true, true},
-            {2, 2, true, true},   {4, 1, true, true}};
+        const Candidate candidates[] = {{64, 0, 0}, {64, 1, 0}, {64, 2, 0}, {64, 4, 0},
+                                        {32, 0, 0}, {32, 2, 0}, {32, 4, 0}, {64, 0, 2},
+                                        {64, 0, 4}, {64, 2, 4}, {64, 2, 8}, {32, 4, 4}};
         for (const Candidate& c : candidates) {
-            StagedU8Options s;
-            s.split = c.split, s.chunksPerUnit = c.perUnit, s.rowSumsByDp4a = c.dp4a;
-            s.addInPlace = c.inPlace;
+            StagedU8Options s = defaults;
+            s.stageSamples = c.stageSamples, s.interleave = c.interleave;
+            s.prefetchTurns = c.prefetchTurns;
             cov.setStagedU8Options(s);
             covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
-                   ", staged split " + std::to_string(c.split) + ", " + std::to_string(c.perUnit) +
-                       " chunk(s)/CU" + (c.dp4a ? ", row sums dp4a" : ", row sums mma") +
-                       (cov.stagedU8AddsInPlace() ? ", added in place (atom u64)"
-                        : c.inPlace               ? ", in place n/a: second pass"
-                                                  : ", second pass"));
+                   ", staged " + std::to_string(cov.u8StagedStages(bands, pitch)) + " x " +
+                       std::to_string(c.stageSamples) + " samples" +
+                       (c.interleave ? ", interleaved in turns of " + std::to_string(c.interleave)
+                                     : ", contiguous chunks") +
+                       (c.prefetchTurns
+                            ? ", L2 prefetch " + std::to_string(c.prefetchTurns) + " turns ahead"
+                            : ""));
         }
         cov.setStagedU8Options(defaults);
     }

@@ -20,6 +20,13 @@
 // partner comes before w is the transpose of an upper block and is stored transposed. The row
 // sums come from one more MMA per 16 rows against a B of ones.
 //
+// KS (64 or 32) is the samples per stage: 32-sample stages are half the bytes, so 48 KiB holds six
+// of them (five in flight instead of two of 64). INTERLEAVE=n deals the stages out to the
+// work-groups in turns of n (group c takes stages c n ... c n + n - 1, then G n further on): at any
+// moment the groups read neighbouring stretches of each row instead of G places a chunk apart.
+// PREFETCH=D asks L2 to fetch each row's stretch D turns ahead (one cp.async.bulk.prefetch.L2 per
+// row and turn, sm_90), so more bytes are on their way than the local stages hold.
+//
 // Fragments (PTX ISA, mma.m16n8k32 u8): a lane (g, t) holds k bytes 4t..4t+3 and 16+4t..19+4t of
 // rows g and g + 8 (A) and of column g (B). Both operands are rows of X and a dot product does
 // not care about the order of its terms, so a lane loads the 16 samples 16t..16t+15 of its row as
@@ -37,7 +44,10 @@
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #endif
 
-#define KS 64                          // samples per stage
+#ifndef KS
+#define KS 64                          // samples per stage: 64 or 32
+#endif
+#define CPR (KS / 16)                  // 16-byte chunks per row and stage
 #define ROWS (NB * 32)                 // rows held (bands rounded up to whole blocks)
 #define NT (NB * 32)                   // work-items: one warp per row block
 #ifndef SPLIT
@@ -46,24 +56,75 @@
 #define TPS ((TILES + SPLIT - 1) / SPLIT)  // tiles per warp in each of the SPLIT work-groups
 // Only an even NB or a split leaves tiles absent (else the checks fold away: no branch).
 #define TILES_MAY_BE_ABSENT (NB % 2 == 0 || SPLIT > 1)
-#define STAGE_UINT4 (ROWS * KS / 16)   // one stage: ROWS rows of four uint4
+#define STAGE_UINT4 (ROWS * CPR)       // one stage: ROWS rows of CPR uint4
+#ifndef INTERLEAVE
+#define INTERLEAVE 0                   // 0: each group one contiguous chunk of samples
+#endif
+#define TURN (INTERLEAVE > 0 ? INTERLEAVE : 4)  // stages per turn (the prefetch's unit)
 
 
 // The stage of samples [s, s + KS) of the chunk ending at s1: work-item tid copies column chunk
-// tid % 4 of rows tid / 4 + 8 NB q; rows past `bands` and samples past s1 are zero-filled.
+// tid % CPR of rows tid / CPR + (NT / CPR) q; rows past `bands` and samples past s1 are zero-filled.
 inline void stageSamples(__local uint4* stage, __global const uchar* X, int bands, int pitch,
                          long s, long s1, int tid) {
-    const int col = (tid & 3) * 16;
+    const int col = (tid % CPR) * 16;
     const long left = s1 - (s + col);
     const int bytes = left >= 16 ? 16 : left > 0 ? (int)left : 0;
 #pragma unroll
-    for (int q = 0; q < ROWS * 4 / NT; ++q) {
-        const int row = (tid >> 2) + q * (NT / 4);
+    for (int q = 0; q < ROWS * CPR / NT; ++q) {
+        const int row = tid / CPR + q * (NT / CPR);
         const bool inside = row < bands && bytes > 0;
         __global const uchar* src = X + (size_t)row * pitch + s + col;
-        cp_async16_bytes(stage + row * 4 + (tid & 3), inside ? src : X, inside ? bytes : 0);
+        cp_async16_bytes(stage + row * CPR + tid % CPR, inside ? src : X, inside ? bytes : 0);
     }
     cp_async_commit();
+}
+
+// The first sample of the group's stage j: its chunk's, or with INTERLEAVE its turn's among the
+// `groups` work-groups (group c's turn u covers stages (u groups + c) INTERLEAVE onwards).
+inline long stageStart(int j, long s0, int c, int groups) {
+#if INTERLEAVE > 0
+    return ((long)(j / INTERLEAVE) * groups + c) * (INTERLEAVE * KS) + (long)(j % INTERLEAVE) * KS;
+#else
+    return s0 + (long)j * KS;
+#endif
+}
+
+// The stages group c of `groups` multiplies (INTERLEAVE: whole turns, then what is left of the last).
+inline int groupStages(long samples, long s0, long s1, int c, int groups) {
+#if INTERLEAVE > 0
+    const long total = (samples + KS - 1) / KS;
+    const long round = (long)groups * INTERLEAVE;
+    const long rest = total % round - (long)c * INTERLEAVE;
+    return (int)(total / round * INTERLEAVE + (rest < 0 ? 0 : rest > INTERLEAVE ? INTERLEAVE : rest));
+#else
+    return (int)((s1 - s0 + KS - 1) / KS);
+#endif
+}
+
+// PREFETCH: row `row`'s stretch of turn u into L2 (16-byte multiples inside the row's pitch).
+inline void prefetchTurn(__global const uchar* X, int bands, int pitch, long samples, long s0,
+                         long s1, int c, int groups, int u, int row) {
+#if defined(NV_INLINE_PTX) && defined(PREFETCH)
+    const long s = stageStart(u * TURN, s0, c, groups);
+    const long end = min(INTERLEAVE > 0 ? samples : s1, s + TURN * KS);
+    if (row >= bands || s >= end) return;
+    const uint bytes = (uint)((end - s + 15) & ~15L);
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(
+                     (ulong)(X + (size_t)row * pitch + s)),
+                 "r"(bytes)
+                 : "memory");
+#endif
+}
+
+// Lane t's samples of `row` in a stage: 16 bytes at 16t (KS = 64: two MMAs' worth), or 8 at 8t
+// (KS = 32: one MMA's, in .x and .y). A quarter-warp's reads cover whole rows: no bank conflicts.
+inline uint4 fragment(__local const uint4* stage, int row, int t) {
+#if KS == 64
+    return stage[row * 4 + t];
+#else
+    return (uint4)(((__local const uint2*)stage)[row * 4 + t], (uint2)(0));
+#endif
 }
 
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged(
@@ -79,9 +140,10 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     const int chunk = get_group_id(1);
     const int firstTile = (int)get_group_id(0) * TPS;
     const bool rowSums = get_group_id(0) == 0;
-    const long s0 = (long)chunk * chunkLen;
-    const long s1 = min(samples, s0 + chunkLen);
-    const int stages = (int)((s1 - s0 + KS - 1) / KS);
+    const int groups = get_num_groups(1);
+    const long s0 = INTERLEAVE > 0 ? 0 : (long)chunk * chunkLen;
+    const long s1 = INTERLEAVE > 0 ? samples : min(samples, s0 + chunkLen);
+    const int stages = groupStages(samples, s0, s1, chunk, groups);
 
     int partner[TPS];  // the column block of each of this group's tiles of the warp (-1: none)
 #pragma unroll
@@ -109,10 +171,15 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #pragma unroll
     for (int st = 0; st < STAGES - 1; ++st) {
         if (st < stages)
-            stageSamples(smem + st * STAGE_UINT4, X, bands, pitch, s0 + (long)st * KS, s1, tid);
+            stageSamples(smem + st * STAGE_UINT4, X, bands, pitch, stageStart(st, s0, chunk, groups),
+                         s1, tid);
         else
             cp_async_commit();
     }
+#ifdef PREFETCH
+    for (int u = 1; u <= PREFETCH; ++u)  // the turns ahead of the first (its stages are on their way)
+        prefetchTurn(X, bands, pitch, samples, s0, s1, chunk, groups, u, tid);
+#endif
     // The lane's rows in a stage: A rows w*32 + a*16 + g (+8), B rows partner*32 + b*8 + g; its
     // 16-byte column t.
     const int aRow = w * 32 + g;
@@ -122,10 +189,15 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
         barrier(CLK_LOCAL_MEM_FENCE);  // the stage refilled next was read by every warp last round
         const int next = k + STAGES - 1;
         if (next < stages)
-            stageSamples(smem + writeStage * STAGE_UINT4, X, bands, pitch, s0 + (long)next * KS,
-                         s1, tid);
+            stageSamples(smem + writeStage * STAGE_UINT4, X, bands, pitch,
+                         stageStart(next, s0, chunk, groups), s1, tid);
         else
             cp_async_commit();
+#ifdef PREFETCH
+        if (k % TURN == 0)
+            prefetchTurn(X, bands, pitch, samples, s0, s1, chunk, groups, k / TURN + PREFETCH + 1,
+                         tid);
+#endif
         writeStage = writeStage == STAGES - 1 ? 0 : writeStage + 1;
         __local const uint4* stage = smem + readStage * STAGE_UINT4;
         readStage = readStage == STAGES - 1 ? 0 : readStage + 1;
@@ -134,8 +206,8 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
         uint4 av[2][2];
 #pragma unroll
         for (int a = 0; a < 2; ++a) {
-            av[a][0] = stage[(aRow + a * 16) * 4 + t];
-            av[a][1] = stage[(aRow + a * 16 + 8) * 4 + t];
+            av[a][0] = fragment(stage, aRow + a * 16, t);
+            av[a][1] = fragment(stage, aRow + a * 16 + 8, t);
         }
         const uint one = 0x01010101u;
 #ifdef ROWSUM_DP4A
@@ -153,8 +225,10 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
             if (SPLIT > 1 && !rowSums) break;
             MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].x,
                             av[a][1].x, av[a][0].y, av[a][1].y, one, one);
+#if KS == 64
             MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].z,
                             av[a][1].z, av[a][0].w, av[a][1].w, one, one);
+#endif
         }
 #endif
 #pragma unroll
@@ -163,7 +237,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
             uint4 bv[4];
 #pragma unroll
             for (int b = 0; b < 4; ++b)
-                bv[b] = stage[(partner[d] * 32 + b * 8 + g) * 4 + t];
+                bv[b] = fragment(stage, partner[d] * 32 + b * 8 + g, t);
 #pragma unroll
             for (int a = 0; a < 2; ++a)
 #pragma unroll
@@ -171,9 +245,11 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                     MMA_U8_M16N8K32(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2],
                                     acc[d][a][b][3], av[a][0].x, av[a][1].x, av[a][0].y,
                                     av[a][1].y, bv[b].x, bv[b].y);
+#if KS == 64
                     MMA_U8_M16N8K32(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2],
                                     acc[d][a][b][3], av[a][0].z, av[a][1].z, av[a][0].w,
                                     av[a][1].w, bv[b].z, bv[b].w);
+#endif
                 }
         }
 #else

@@ -85,9 +85,12 @@ int Covariance::defaultChunks(SampleType type, int bands, std::int64_t samples) 
 
 int Covariance::u8StagedStages(int bands, std::int64_t pitch) const {
     if (bands > kMaxStagedU8Bands || pitch % 16 != 0) return 0;
-    // One stage: every block's 32 rows of 64 samples (kernels/cov_gram_u8_staged.cl).
-    const std::uint64_t stageBytes = std::uint64_t((bands + 31) / 32) * 32 * 64;
-    return static_cast<int>(std::min<std::uint64_t>(3, cc_.info().localMemBytes / stageBytes));
+    // One stage: every block's 32 rows of KS samples (kernels/cov_gram_u8_staged.cl); as many
+    // stages as three of 64 samples would be.
+    const int ks = staged_.stageSamples;
+    const std::uint64_t stageBytes = std::uint64_t((bands + 31) / 32) * 32 * ks;
+    return static_cast<int>(
+        std::min<std::uint64_t>(3 * 64 / ks, cc_.info().localMemBytes / stageBytes));
 }
 
 int Covariance::stagedU8Chunks(std::int64_t samples) const {
@@ -105,7 +108,25 @@ void Covariance::setStagedU8Options(const StagedU8Options& options) {
         throw Error("covariance: staged u8 options need split 1..4 and 1..8 chunks per unit (got " +
                     std::to_string(options.split) + ", " + std::to_string(options.chunksPerUnit) +
                     ")");
+    if ((options.stageSamples != 64 && options.stageSamples != 32) || options.interleave < 0 ||
+        options.interleave > 4 || options.prefetchTurns < 0 || options.prefetchTurns > 16)
+        throw Error(
+            "covariance: staged u8 options need 64 or 32 samples per stage, interleave "
+            "0..4 and 0..16 prefetch turns (got " +
+            std::to_string(options.stageSamples) + ", " + std::to_string(options.interleave) +
+            ", " + std::to_string(options.prefetchTurns) + ")");
+
     staged_ = options;
+}
+
+int Covariance::interleavedGroups(int groups, std::int64_t samples) const {
+    // Group c's stages are whole turns of `interleave` stages G turns apart: at most
+    // ceil(stages / (G n)) turns each, which must stay within the exact limit.
+    const std::int64_t ks = staged_.stageSamples, n = staged_.interleave;
+    const std::int64_t turns = ((samples + ks - 1) / ks + n - 1) / n;
+    const std::int64_t turnsPerGroup = kMaxU8ChunkSamples / (ks * n);
+    return static_cast<int>(
+        std::max<std::int64_t>(groups, (turns + turnsPerGroup - 1) / turnsPerGroup));
 }
 
 bool Covariance::stagedU8AddsInPlace() const {
@@ -166,10 +187,11 @@ void enqueueReducePartials(cl::CommandQueue& q, cl::Kernel& reduce, int bands, c
 }  // namespace
 
 GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
-                          std::int64_t samples, int chunks, double* ms, std::int64_t pitch) {
+                          std::int64_t samples, int chunks, double* ms, std::int64_t pitch,
+                          double* kernelMs) {
     GramU8Job job;
     enqueueGramU8(variant, x, bands, samples, job, chunks, pitch);
-    return finishGramU8(job, ms);
+    return finishGramU8(job, ms, kernelMs);
 }
 
 void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
@@ -217,7 +239,10 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
         chunks = variant == CovarianceVariant::Tensor && u8StagedStages(bands, pitch) >= 2
                      ? stagedU8Chunks(samples)
                      : defaultChunks(SampleType::U8, bands, samples);
-    const Plan p = plan(chunks, samples, true);
+    const int stagedStages = u8StagedStages(bands, pitch);
+    const bool staged = variant == CovarianceVariant::Tensor && stagedStages >= 2;
+    Plan p = plan(chunks, samples, true);
+    if (staged && staged_.interleave > 0) p.chunks = interleavedGroups(chunks, samples);
     checkPartialsFit(cc_.info(), p.chunks, bands);
     const cl::Context& ctx = cc_.context();
     cl::CommandQueue& q = cc_.queue();
@@ -249,8 +274,7 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
 
     cl::Kernel gramKernel;
     cl::NDRange global, local;
-    const int stagedStages = u8StagedStages(bands, pitch);
-    if (variant == CovarianceVariant::Tensor && stagedStages >= 2) {
+    if (staged) {
         const int blocks = (bands + 31) / 32;
         const int split = std::min(staged_.split, blocks / 2 + 1);  // at most a tile per group
         std::string options = " -DNB=" + std::to_string(blocks) +
@@ -258,6 +282,11 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
                               " -DSPLIT=" + std::to_string(split);
         if (addInPlace) options += " -DADD_IN_PLACE";
         if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
+        if (staged_.stageSamples != 64) options += " -DKS=" + std::to_string(staged_.stageSamples);
+        if (staged_.interleave > 0)
+            options += " -DINTERLEAVE=" + std::to_string(staged_.interleave);
+        if (staged_.prefetchTurns > 0)
+            options += " -DPREFETCH=" + std::to_string(staged_.prefetchTurns);
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
         if (addInPlace) {
             // The chunks add into zeroed sums; the fill is part of the product's device time.
@@ -291,12 +320,14 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     // Added in place, the kernel is the product's last command (the fills were its first).
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr,
                            addInPlace ? &job.last : &job.first);
+    job.gramKernel = addInPlace ? job.last : job.first;
 }
 
-GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms) {
+GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms, double* kernelMs) {
     if (!job.read()) throw Error("covariance: finishGramU8 without enqueueGramU8");
     job.read.wait();  // the queue is in order: the Gram matrix's read is done too
     if (ms) *ms = spanMilliseconds(job.first, job.last);
+    if (kernelMs) *kernelMs = eventMilliseconds(job.gramKernel);
     const int bands = job.bands;
     const std::size_t entries = std::size_t(bands) * bands;
     const auto* host = static_cast<const cl_ulong*>(job.readBack.data());
@@ -320,10 +351,11 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     if (samples < 2) throw Error("covariance: need at least 2 samples");
     CovarianceResult out;
     if (type == SampleType::U8) {
-        double ms = 0;
-        const GramU8 g = gramU8(variant, x, bands, samples, chunks, &ms, pitch);
+        double ms = 0, kernelMs = 0;
+        const GramU8 g = gramU8(variant, x, bands, samples, chunks, &ms, pitch, &kernelMs);
         centreU8(g, bands, samples, out);
         out.ms = ms;
+        out.firstPassMs = kernelMs;
         out.tensorPath = variant == CovarianceVariant::Tensor && ptx_.active();
         return out;
     }

@@ -36,6 +36,7 @@ struct CovarianceResult {
     std::vector<double> mean;        // bands
     std::vector<double> covariance;  // bands x bands, symmetric, row-major
     double ms = 0;                   // device time of the kernels (all passes)
+    double firstPassMs = 0;          // u8: the Gram kernel's own device time (chunks not added)
     bool tensorPath = false;         // the inline-PTX mma path ran
 };
 
@@ -57,6 +58,7 @@ struct GramU8Job {
     std::size_t partialBytes = 0;
     cl::Buffer pairs, partial, partialSums, gram, sums, noMu;
     cl::Event first, last, read;
+    cl::Event gramKernel;  // the Gram kernel's own event (first, or last where added in place)
     PinnedHostBuffer readBack;
 };
 
@@ -73,6 +75,11 @@ struct StagedU8Options {
     bool rowSumsByDp4a = false;  // NVIDIA: row sums by dp4a instead of MMAs against ones
     bool addInPlace = false;     // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
                                  // second pass); ignored where the device lacks them
+    int stageSamples = 64;       // samples per local stage: 64 (3 stages) or 32 (6 stages)
+    int interleave = 0;          // 0: a chunk per work-group; 1-4: stages dealt to the work-groups
+                                 // in turns of this many (neighbouring groups read neighbours)
+    int prefetchTurns = 0;       // NVIDIA: rows fetched into L2 this many turns ahead (0-16; a
+                                 // turn: `interleave` stages, or 4 for contiguous chunks)
 };
 
 class Covariance {
@@ -87,9 +94,11 @@ class Covariance {
                              int bands, std::int64_t samples, int chunks = 0,
                              std::int64_t pitch = 0);
 
-    // The u8 sums alone (compute() centres them with centreU8()); `ms`: device time.
+    // The u8 sums alone (compute() centres them with centreU8()); `ms`: device time, `kernelMs`:
+    // the Gram kernel's alone.
     GramU8 gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands, std::int64_t samples,
-                  int chunks = 0, double* ms = nullptr, std::int64_t pitch = 0);
+                  int chunks = 0, double* ms = nullptr, std::int64_t pitch = 0,
+                  double* kernelMs = nullptr);
 
     // gramU8() in two halves, so that several products are queued before the host waits for any:
     // enqueueGramU8 queues the kernels and a non-blocking read of the sums into `job` (whose
@@ -97,7 +106,8 @@ class Covariance {
     void enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
                        std::int64_t samples, GramU8Job& job, int chunks = 0,
                        std::int64_t pitch = 0);
-    static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr);
+    // `kernelMs`: the Gram kernel's own device time (without adding the chunks).
+    static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr, double* kernelMs = nullptr);
 
     // The first half of enqueueGramU8 alone: the per-chunk partial products (job.partial, u32,
     // job.chunks x bands x bands, the upper triangle i <= j written; job.partialSums, chunks x
@@ -111,9 +121,10 @@ class Covariance {
 
     bool tensorActive() const { return ptx_.active(); }
 
-    // Local stages cov-tensor's all-bands u8 kernel runs with for this shape (at most 3), or 0
-    // where it does not run (too many bands, rows not 16-byte aligned, or below 2 stages of local
-    // memory); then its u8 chunks, by default: one per compute unit, exact, one stage at least.
+    // Local stages cov-tensor's all-bands u8 kernel runs with for this shape (at most 3 of 64
+    // samples, 6 of 32), or 0 where it does not run (too many bands, rows not 16-byte aligned, or
+    // below 2 stages of local memory); then its u8 chunks (work-groups), by default: one per
+    // compute unit, exact, one stage at least.
     int u8StagedStages(int bands, std::int64_t pitch) const;
     int stagedU8Chunks(std::int64_t samples) const;
 
@@ -129,6 +140,8 @@ class Covariance {
     KernelSet kernels_;
     StagedU8Options staged_;
 
+    // The work-groups of the interleaved staged kernel: at least `groups`, enough for exact sums.
+    int interleavedGroups(int groups, std::int64_t samples) const;
     // enqueueGramU8Partials; `withSums`: also job.gram/sums and their read-back memory (made
     // before the kernel); `addInPlace`: the staged kernel adds into those instead of partials.
     void enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,
