@@ -343,28 +343,25 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     if (wanted(o, "cov-tensor") && o.tune && cov.u8StagedStages(bands, pitch) >= 2) {
         // The staged kernel's options, one row each (the first row ran the defaults).
         const StagedU8Options defaults = cov.stagedU8Options();
-        // Earlier rounds' options (split groups, more chunks, dp4a row sums, adding in place) all
-        // lost (docs/linalg.md); these are the stage depth, the order of the stages over the
-        // work-groups and the L2 prefetch (prefetching rows last: its PTX is sm_90's).
+        // Earlier rounds' options (split groups, more chunks, dp4a row sums, adding in place,
+        // 32-sample stages, interleaved stages, L2 prefetch) all lost (docs/linalg.md); these are
+        // the fragment loads and the second pass's work-items per entry.
         struct Candidate {
-            int stageSamples, interleave, prefetchTurns;
+            bool ldmatrix;
+            int reduceSlices;
+            bool dp4a;
         };
-        const Candidate candidates[] = {{64, 0, 0}, {64, 1, 0}, {64, 2, 0}, {64, 4, 0},
-                                        {32, 0, 0}, {32, 2, 0}, {32, 4, 0}, {64, 0, 2},
-                                        {64, 0, 4}, {64, 2, 4}, {64, 2, 8}, {32, 4, 4}};
+        const Candidate candidates[] = {{false, 1, false}, {true, 1, false}, {false, 4, false},
+                                        {true, 2, false},  {true, 4, false}, {true, 8, false},
+                                        {true, 4, true}};
         for (const Candidate& c : candidates) {
             StagedU8Options s = defaults;
-            s.stageSamples = c.stageSamples, s.interleave = c.interleave;
-            s.prefetchTurns = c.prefetchTurns;
+            s.ldmatrix = c.ldmatrix, s.reduceSlices = c.reduceSlices, s.rowSumsByDp4a = c.dp4a;
             cov.setStagedU8Options(s);
             covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
-                   ", staged " + std::to_string(cov.u8StagedStages(bands, pitch)) + " x " +
-                       std::to_string(c.stageSamples) + " samples" +
-                       (c.interleave ? ", interleaved in turns of " + std::to_string(c.interleave)
-                                     : ", contiguous chunks") +
-                       (c.prefetchTurns
-                            ? ", L2 prefetch " + std::to_string(c.prefetchTurns) + " turns ahead"
-                            : ""));
+                   std::string(", staged") + (c.ldmatrix ? ", ldmatrix" : ", 16-byte loads") +
+                       (c.dp4a ? ", row sums dp4a" : "") + ", second pass " +
+                       std::to_string(c.reduceSlices) + " item(s)/entry");
         }
         cov.setStagedU8Options(defaults);
     }

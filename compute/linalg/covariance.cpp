@@ -85,12 +85,9 @@ int Covariance::defaultChunks(SampleType type, int bands, std::int64_t samples) 
 
 int Covariance::u8StagedStages(int bands, std::int64_t pitch) const {
     if (bands > kMaxStagedU8Bands || pitch % 16 != 0) return 0;
-    // One stage: every block's 32 rows of KS samples (kernels/cov_gram_u8_staged.cl); as many
-    // stages as three of 64 samples would be.
-    const int ks = staged_.stageSamples;
-    const std::uint64_t stageBytes = std::uint64_t((bands + 31) / 32) * 32 * ks;
-    return static_cast<int>(
-        std::min<std::uint64_t>(3 * 64 / ks, cc_.info().localMemBytes / stageBytes));
+    // One stage: every block's 32 rows of 64 samples (kernels/cov_gram_u8_staged.cl).
+    const std::uint64_t stageBytes = std::uint64_t((bands + 31) / 32) * 32 * 64;
+    return static_cast<int>(std::min<std::uint64_t>(3, cc_.info().localMemBytes / stageBytes));
 }
 
 int Covariance::stagedU8Chunks(std::int64_t samples) const {
@@ -108,25 +105,11 @@ void Covariance::setStagedU8Options(const StagedU8Options& options) {
         throw Error("covariance: staged u8 options need split 1..4 and 1..8 chunks per unit (got " +
                     std::to_string(options.split) + ", " + std::to_string(options.chunksPerUnit) +
                     ")");
-    if ((options.stageSamples != 64 && options.stageSamples != 32) || options.interleave < 0 ||
-        options.interleave > 4 || options.prefetchTurns < 0 || options.prefetchTurns > 16)
-        throw Error(
-            "covariance: staged u8 options need 64 or 32 samples per stage, interleave "
-            "0..4 and 0..16 prefetch turns (got " +
-            std::to_string(options.stageSamples) + ", " + std::to_string(options.interleave) +
-            ", " + std::to_string(options.prefetchTurns) + ")");
-
+    const int slices = options.reduceSlices;
+    if (slices != 1 && slices != 2 && slices != 4 && slices != 8)
+        throw Error("covariance: the second pass takes 1, 2, 4 or 8 work-items per entry (got " +
+                    std::to_string(slices) + ")");
     staged_ = options;
-}
-
-int Covariance::interleavedGroups(int groups, std::int64_t samples) const {
-    // Group c's stages are whole turns of `interleave` stages G turns apart: at most
-    // ceil(stages / (G n)) turns each, which must stay within the exact limit.
-    const std::int64_t ks = staged_.stageSamples, n = staged_.interleave;
-    const std::int64_t turns = ((samples + ks - 1) / ks + n - 1) / n;
-    const std::int64_t turnsPerGroup = kMaxU8ChunkSamples / (ks * n);
-    return static_cast<int>(
-        std::max<std::int64_t>(groups, (turns + turnsPerGroup - 1) / turnsPerGroup));
 }
 
 bool Covariance::stagedU8AddsInPlace() const {
@@ -174,14 +157,17 @@ void setGramArgs(cl::Kernel& k, int bands, std::int64_t pitch, std::int64_t samp
 }
 
 // cov_reduce_partials: adds the chunks' partial products into gram and their row sums into sums,
-// one work-item per entry.
+// `slices` work-items per entry (the kernel built with -DSLICES=slices).
 void enqueueReducePartials(cl::CommandQueue& q, cl::Kernel& reduce, int bands, const Plan& p,
                            const cl::Buffer& partial, const cl::Buffer& partialSums,
-                           const cl::Buffer& gram, const cl::Buffer& sums, cl::Event* done) {
+                           const cl::Buffer& gram, const cl::Buffer& sums, cl::Event* done,
+                           int slices = 1) {
     setArgs(reduce, cl_int(bands), cl_int(p.chunks), partial, partialSums, gram, sums);
-    const std::size_t items = (std::size_t(bands) * bands + bands + 255) / 256 * 256;
-    q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
-                           done);
+    const std::size_t perGroup = 256 / slices;
+    const std::size_t items =
+        (std::size_t(bands) * bands + bands + perGroup - 1) / perGroup * perGroup;
+    q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(items, slices),
+                           cl::NDRange(perGroup, slices), nullptr, done);
 }
 
 }  // namespace
@@ -202,14 +188,16 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
                          stagedU8AddsInPlace();
     // Everything the host makes (buffers, pinned memory, the reduce program) before the first
     // kernel: work between the two kernels would count in their event span.
-    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
+    const int slices = staged_.reduceSlices;
+    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials",
+                                      " -DU8 -DSLICES=" + std::to_string(slices));
     enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, true, inPlace);
     cl::CommandQueue& q = cc_.queue();
     const std::size_t entries = std::size_t(bands) * bands;
     if (!inPlace) {
         const Plan p{job.chunks, 0};
         enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
-                              &job.last);
+                              &job.last, slices);
     }
     auto* host = static_cast<cl_ulong*>(job.readBack.data());
     q.enqueueReadBuffer(job.gram, CL_FALSE, 0, entries * sizeof(cl_ulong), host);
@@ -235,14 +223,11 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     if (x.getInfo<CL_MEM_SIZE>() < std::size_t(bands) * std::size_t(pitch))
         throw Error("covariance: the buffer is smaller than " + std::to_string(bands) + " x " +
                     std::to_string(pitch) + " bytes");
-    if (chunks <= 0)
-        chunks = variant == CovarianceVariant::Tensor && u8StagedStages(bands, pitch) >= 2
-                     ? stagedU8Chunks(samples)
-                     : defaultChunks(SampleType::U8, bands, samples);
     const int stagedStages = u8StagedStages(bands, pitch);
     const bool staged = variant == CovarianceVariant::Tensor && stagedStages >= 2;
-    Plan p = plan(chunks, samples, true);
-    if (staged && staged_.interleave > 0) p.chunks = interleavedGroups(chunks, samples);
+    if (chunks <= 0)
+        chunks = staged ? stagedU8Chunks(samples) : defaultChunks(SampleType::U8, bands, samples);
+    const Plan p = plan(chunks, samples, true);
     checkPartialsFit(cc_.info(), p.chunks, bands);
     const cl::Context& ctx = cc_.context();
     cl::CommandQueue& q = cc_.queue();
@@ -282,11 +267,7 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
                               " -DSPLIT=" + std::to_string(split);
         if (addInPlace) options += " -DADD_IN_PLACE";
         if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
-        if (staged_.stageSamples != 64) options += " -DKS=" + std::to_string(staged_.stageSamples);
-        if (staged_.interleave > 0)
-            options += " -DINTERLEAVE=" + std::to_string(staged_.interleave);
-        if (staged_.prefetchTurns > 0)
-            options += " -DPREFETCH=" + std::to_string(staged_.prefetchTurns);
+        if (staged_.ldmatrix) options += " -DLDMATRIX";
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
         if (addInPlace) {
             // The chunks add into zeroed sums; the fill is part of the product's device time.

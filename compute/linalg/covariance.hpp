@@ -68,18 +68,17 @@ constexpr std::int64_t kMaxU8ChunkSamples = 33025;
 // up to this many bands, where rows are 16-byte aligned; beyond, it runs 64 x 64 tile pairs.
 constexpr int kMaxStagedU8Bands = 224;
 
-// Build options and chunking of cov-tensor's all-bands u8 kernel (kernels/cov_gram_u8_staged.cl).
+// Build options and chunking of cov-tensor's all-bands u8 kernel (kernels/cov_gram_u8_staged.cl),
+// and the u8 second pass.
 struct StagedU8Options {
     int split = 1;               // 1-4 work-groups per chunk, each with a share of the tiles
     int chunksPerUnit = 1;       // 1-8 default chunks per compute unit
     bool rowSumsByDp4a = false;  // NVIDIA: row sums by dp4a instead of MMAs against ones
     bool addInPlace = false;     // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
                                  // second pass); ignored where the device lacks them
-    int stageSamples = 64;       // samples per local stage: 64 (3 stages) or 32 (6 stages)
-    int interleave = 0;          // 0: a chunk per work-group; 1-4: stages dealt to the work-groups
-                                 // in turns of this many (neighbouring groups read neighbours)
-    int prefetchTurns = 0;       // NVIDIA: rows fetched into L2 this many turns ahead (0-16; a
-                                 // turn: `interleave` stages, or 4 for contiguous chunks)
+    bool ldmatrix = true;        // NVIDIA: fragments by ldmatrix from XOR-swizzled stages
+    int reduceSlices = 4;        // 1, 2, 4 or 8 work-items per entry in the second pass (every
+                                 // u8 variant's)
 };
 
 class Covariance {
@@ -121,10 +120,9 @@ class Covariance {
 
     bool tensorActive() const { return ptx_.active(); }
 
-    // Local stages cov-tensor's all-bands u8 kernel runs with for this shape (at most 3 of 64
-    // samples, 6 of 32), or 0 where it does not run (too many bands, rows not 16-byte aligned, or
-    // below 2 stages of local memory); then its u8 chunks (work-groups), by default: one per
-    // compute unit, exact, one stage at least.
+    // Local stages cov-tensor's all-bands u8 kernel runs with for this shape (at most 3), or 0
+    // where it does not run (too many bands, rows not 16-byte aligned, or below 2 stages of local
+    // memory); then its u8 chunks, by default: one per compute unit, exact, one stage at least.
     int u8StagedStages(int bands, std::int64_t pitch) const;
     int stagedU8Chunks(std::int64_t samples) const;
 
@@ -140,8 +138,6 @@ class Covariance {
     KernelSet kernels_;
     StagedU8Options staged_;
 
-    // The work-groups of the interleaved staged kernel: at least `groups`, enough for exact sums.
-    int interleavedGroups(int groups, std::int64_t samples) const;
     // enqueueGramU8Partials; `withSums`: also job.gram/sums and their read-back memory (made
     // before the kernel); `addInPlace`: the staged kernel adds into those instead of partials.
     void enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,

@@ -206,13 +206,15 @@ void expectStagedU8ExactAtTheOverflowLimit(const StagedU8Options& options) {
 }
 
 // The staged kernel's options (StagedU8Options): split work-groups per chunk, more chunks per
-// compute unit, chunks added in place by 64-bit atomics, 32-sample stages (six), stages dealt to
-// the work-groups in turns, the L2 prefetch.
-// (dp4a row sums and the prefetch: NVIDIA's path; elsewhere the portable twin runs them alike.)
+// compute unit, chunks added in place by 64-bit atomics, swizzled stages read by ldmatrix, the
+// second pass with several work-items per entry.
+// (dp4a row sums and ldmatrix: NVIDIA's path; elsewhere the portable twin runs them alike, from
+// the same swizzled stages.)
 struct StagedCase {
     int split, chunksPerUnit;
     bool addInPlace, rowSumsByDp4a;
-    int stageSamples = 64, interleave = 0, prefetchTurns = 0;
+    bool ldmatrix = true;
+    int reduceSlices = 4;
 };
 const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {2, 1, false, false},
@@ -221,13 +223,12 @@ const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {2, 2, true, true},
                                    {3, 1, true, false},
                                    {1, 1, false, true},
-                                   {1, 1, false, false, 32},
-                                   {1, 1, false, false, 64, 1},
-                                   {1, 1, false, false, 64, 2, 4},
-                                   {1, 1, false, false, 32, 4},
-                                   {2, 1, true, false, 32, 2},
-                                   {1, 1, false, true, 32, 3, 2},
-                                   {1, 1, false, false, 64, 0, 3}};
+                                   {1, 1, false, false, false, 1},
+                                   {1, 1, false, false, true, 1},
+                                   {1, 1, false, false, false, 8},
+                                   {2, 1, false, false, false, 2},
+                                   {1, 1, false, true, false, 4},
+                                   {3, 2, true, false, false, 4}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -235,8 +236,7 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         StagedU8Options o;
         o.split = GetParam().split, o.chunksPerUnit = GetParam().chunksPerUnit;
         o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
-        o.stageSamples = GetParam().stageSamples, o.interleave = GetParam().interleave;
-        o.prefetchTurns = GetParam().prefetchTurns;
+        o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
         return o;
     }
 };
@@ -246,9 +246,11 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
 TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
     // The defaults on every shape, the other options on some.
     const StagedCase& c = GetParam();
+    const StagedU8Options d;
     expectStagedU8ExactOnAwkwardShapes(
-        options(), c.split > 1 || c.chunksPerUnit > 1 || c.addInPlace || c.rowSumsByDp4a ||
-                       c.stageSamples != 64 || c.interleave > 0 || c.prefetchTurns > 0);
+        options(), c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
+                       c.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
+                       c.reduceSlices != d.reduceSlices);
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -260,14 +262,9 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                              return "Split" + std::to_string(info.param.split) + "PerUnit" +
                                     std::to_string(info.param.chunksPerUnit) +
                                     (info.param.addInPlace ? "InPlace" : "TwoPasses") +
-                                    (info.param.rowSumsByDp4a ? "Dp4a" : "") + "Stage" +
-                                    std::to_string(info.param.stageSamples) +
-                                    (info.param.interleave
-                                         ? "Turns" + std::to_string(info.param.interleave)
-                                         : "") +
-                                    (info.param.prefetchTurns
-                                         ? "Prefetch" + std::to_string(info.param.prefetchTurns)
-                                         : "");
+                                    (info.param.rowSumsByDp4a ? "Dp4a" : "") +
+                                    (info.param.ldmatrix ? "" : "RowLoads") + "Slices" +
+                                    std::to_string(info.param.reduceSlices);
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
@@ -279,11 +276,9 @@ TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
     bad.split = 1, bad.chunksPerUnit = 9;
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
-    bad.chunksPerUnit = 1, bad.stageSamples = 48;  // not a whole number of k = 32 MMAs
+    bad.chunksPerUnit = 1, bad.reduceSlices = 3;  // 256 work-items: a power of two
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
-    bad.stageSamples = 64, bad.interleave = 5;
-    EXPECT_THROW(cov.setStagedU8Options(bad), Error);
-    bad.interleave = 0, bad.prefetchTurns = 17;
+    bad.reduceSlices = 16;
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
     StagedU8Options inPlace;
     inPlace.addInPlace = true, inPlace.chunksPerUnit = 2;
@@ -305,9 +300,4 @@ TEST(Covariance, StagedU8RunsWhereItsRowsFitAndFillsTheDevice) {
     EXPECT_EQ(cov.stagedU8Chunks(100), 2);  // at least one 64-sample stage per chunk
     EXPECT_EQ(cov.stagedU8Chunks(10 * kMaxU8ChunkSamples),
               std::max(10, static_cast<int>(context().info().computeUnits)));
-    StagedU8Options shallow;
-    shallow.stageSamples = 32;  // six stages in the 48 KiB three of 64 take
-    cov.setStagedU8Options(shallow);
-    EXPECT_EQ(cov.u8StagedStages(224, 667424),
-              std::min<int>(6, context().info().localMemBytes / (224 * 32)));
 }
