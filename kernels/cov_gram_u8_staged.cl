@@ -36,10 +36,6 @@
 // k 0-15 and 16-31 of column g). A row's four 16-byte chunks are stored in the slots
 // c ^ ((row / 2) % 4), so the eight rows of a matrix fall in 32 different banks. The diagonal
 // tile's B fragments are the warp's A fragments (SPLIT 1): one ldmatrix in five saved.
-//
-// LEAN_COPIES: a stage wholly inside the chunk (all but a chunk's last) is copied without the
-// per-copy clamping (addresses from one pointer per work-item); the rows past `bands` are zeroed
-// once in every stage and never copied.
 
 #include "common/mma_fragment.clh"   // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
@@ -86,17 +82,6 @@ inline void stageSamples(__local uint4* stage, __global const uchar* X, int band
     cp_async_commit();
 }
 
-// A stage wholly inside the chunk: `from` is the work-item's chunk of row firstRow at the stage's
-// first sample; rows firstRow + q NT / 4 are rowStep bytes apart and NT uint4 apart in the stage
-// (the same slot: rows NT / 4 apart have the same (row / 2) % 4).
-inline void stageWholeSamples(__local uint4* to, __global const uchar* from, size_t rowStep,
-                              int firstRow, int bands) {
-#pragma unroll
-    for (int q = 0; q < ROWS * 4 / NT; ++q)
-        if (firstRow + q * (NT / 4) < bands) cp_async16_bytes(to + q * NT, from + q * rowStep, 16);
-    cp_async_commit();
-}
-
 __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged(
     int bands, int pitch, long samples, int chunkLen, __global const uchar* X,
 #ifdef ADD_IN_PLACE
@@ -137,31 +122,12 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
         for (int q = 0; q < 4; ++q)
             ones[a][q] = 0;
 
-#ifdef LEAN_COPIES
-    const int copyRow = tid >> 2;
-    __global const uchar* copyFrom = X + (size_t)copyRow * pitch + (tid & 3) * 16;
-    const size_t rowStep = (size_t)(NT / 4) * pitch;
-    const int copyTo = copyRow * 4 + CHUNK_SLOT(copyRow, tid & 3);
-#pragma unroll
-    for (int st = 0; st < STAGES; ++st)
-#pragma unroll
-        for (int q = 0; q < ROWS * 4 / NT; ++q)
-            if (copyRow + q * (NT / 4) >= bands) smem[st * STAGE_UINT4 + copyTo + q * NT] = 0;
-#define STAGE_SAMPLES(stage, s)                                                                 \
-    if ((s) + KS <= s1)                                                                         \
-        stageWholeSamples((stage) + copyTo, copyFrom + (s), rowStep, copyRow, bands);           \
-    else                                                                                        \
-        stageSamples(stage, X, bands, pitch, s, s1, tid)
-#else
-#define STAGE_SAMPLES(stage, s) stageSamples(stage, X, bands, pitch, s, s1, tid)
-#endif
 #pragma unroll
     for (int st = 0; st < STAGES - 1; ++st) {
-        if (st < stages) {
-            STAGE_SAMPLES(smem + st * STAGE_UINT4, s0 + (long)st * KS);
-        } else {
+        if (st < stages)
+            stageSamples(smem + st * STAGE_UINT4, X, bands, pitch, s0 + (long)st * KS, s1, tid);
+        else
             cp_async_commit();
-        }
     }
     // The lane's rows in a stage: A rows w*32 + a*16 + g (+8), B rows partner*32 + b*8 + g; its
     // 16-byte column t.
@@ -183,11 +149,11 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
         WAIT_FOR_OLDEST_STAGE();
         barrier(CLK_LOCAL_MEM_FENCE);  // the stage refilled next was read by every warp last round
         const int next = k + STAGES - 1;
-        if (next < stages) {
-            STAGE_SAMPLES(smem + writeStage * STAGE_UINT4, s0 + (long)next * KS);
-        } else {
+        if (next < stages)
+            stageSamples(smem + writeStage * STAGE_UINT4, X, bands, pitch, s0 + (long)next * KS,
+                         s1, tid);
+        else
             cp_async_commit();
-        }
         writeStage = writeStage == STAGES - 1 ? 0 : writeStage + 1;
         __local const uint4* stage = smem + readStage * STAGE_UINT4;
         readStage = readStage == STAGES - 1 ? 0 : readStage + 1;

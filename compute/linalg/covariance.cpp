@@ -268,7 +268,6 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
         if (addInPlace) options += " -DADD_IN_PLACE";
         if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
         if (staged_.ldmatrix) options += " -DLDMATRIX";
-        if (staged_.leanCopies) options += " -DLEAN_COPIES";
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
         if (addInPlace) {
             // The chunks add into zeroed sums; the fill is part of the product's device time.

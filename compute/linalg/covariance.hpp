@@ -77,7 +77,6 @@ struct StagedU8Options {
     bool addInPlace = false;     // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
                                  // second pass); ignored where the device lacks them
     bool ldmatrix = true;        // NVIDIA: fragments by ldmatrix from XOR-swizzled stages
-    bool leanCopies = true;      // whole stages copied without per-copy clamping
     int reduceSlices = 4;        // 1, 2, 4 or 8 work-items per entry in the second pass (every
                                  // u8 variant's)
 };

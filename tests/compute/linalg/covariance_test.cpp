@@ -207,7 +207,7 @@ void expectStagedU8ExactAtTheOverflowLimit(const StagedU8Options& options) {
 
 // The staged kernel's options (StagedU8Options): split work-groups per chunk, more chunks per
 // compute unit, chunks added in place by 64-bit atomics, swizzled stages read by ldmatrix, the
-// second pass with several work-items per entry, whole stages copied without clamping.
+// second pass with several work-items per entry.
 // (dp4a row sums and ldmatrix: NVIDIA's path; elsewhere the portable twin runs them alike, from
 // the same swizzled stages.)
 struct StagedCase {
@@ -215,7 +215,6 @@ struct StagedCase {
     bool addInPlace, rowSumsByDp4a;
     bool ldmatrix = true;
     int reduceSlices = 4;
-    bool leanCopies = true;
 };
 const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {2, 1, false, false},
@@ -229,9 +228,7 @@ const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {1, 1, false, false, false, 8},
                                    {2, 1, false, false, false, 2},
                                    {1, 1, false, true, false, 4},
-                                   {3, 2, true, false, false, 4},
-                                   {1, 1, false, false, true, 4, false},
-                                   {2, 1, true, true, false, 1, false}};
+                                   {3, 2, true, false, false, 4}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -240,7 +237,6 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         o.split = GetParam().split, o.chunksPerUnit = GetParam().chunksPerUnit;
         o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
         o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
-        o.leanCopies = GetParam().leanCopies;
         return o;
     }
 };
@@ -254,7 +250,7 @@ TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
     expectStagedU8ExactOnAwkwardShapes(
         options(), c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
                        c.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
-                       c.reduceSlices != d.reduceSlices || c.leanCopies != d.leanCopies);
+                       c.reduceSlices != d.reduceSlices);
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -268,8 +264,7 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                                     (info.param.addInPlace ? "InPlace" : "TwoPasses") +
                                     (info.param.rowSumsByDp4a ? "Dp4a" : "") +
                                     (info.param.ldmatrix ? "" : "RowLoads") + "Slices" +
-                                    std::to_string(info.param.reduceSlices) +
-                                    (info.param.leanCopies ? "" : "ClampedCopies");
+                                    std::to_string(info.param.reduceSlices);
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
