@@ -30,7 +30,7 @@
 //
 // LDMATRIX: the fragments by ldmatrix.x4 instead. The m16n8k32 A fragment is four registers that
 // mix rows g and g + 8, so two 16-byte row reads become one fragment only through register moves
-// (148 IMAD.MOV per stage and warp in the SASS of the form above); ldmatrix delivers each lane
+// (130 IMAD.MOV per stage and warp in the SASS of the form above); ldmatrix delivers each lane
 // word t of row g of four 8 x 16-byte matrices straight into the four registers, in the PTX
 // ISA's own fragment order (a0: rows 0-7 of k 0-15, a1: rows 8-15, a2 and a3: k 16-31; b0, b1:
 // k 0-15 and 16-31 of column g). A row's four 16-byte chunks are stored in the slots
