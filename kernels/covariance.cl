@@ -420,7 +420,8 @@ __kernel __attribute__((reqd_work_group_size(256 / SLICES, SLICES, 1))) void cov
     if (id < entries) {
         const int i = id / bands, j = id % bands;
         store = i <= j;  // the host mirrors the lower triangle
-        if (store) v = sumChunks(partial + (size_t)slice * entries + id, entries * SLICES, mine);
+        if (store)
+            v = sumChunks(partial + (size_t)slice * entries + id, (size_t)entries * SLICES, mine);
     } else if (id < entries + bands) {
         const int b = id - entries;
         store = true;
