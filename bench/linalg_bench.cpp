@@ -310,6 +310,8 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             row.metrics = {{"Gop/s", ops / (row.medianMs * 1e6)}};
             appendNote(row.note,
                        "ops = B(B+1)S; device time of every pass incl. adding the chunks");
+            if (type == SampleType::U8)
+                appendNote(row.note, "Gram kernel alone " + fmt("%.4f", last.firstPassMs) + " ms");
             double worst = 0;
             bool exact = true;
             for (std::size_t e = 0; e < entries.size(); ++e) {
@@ -341,25 +343,26 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
     if (wanted(o, "cov-tensor") && o.tune && cov.u8StagedStages(bands, pitch) >= 2) {
         // The staged kernel's options, one row each (the first row ran the defaults).
         const StagedU8Options defaults = cov.stagedU8Options();
+        // Earlier rounds' options (split groups, more chunks, adding in place, 32-sample stages,
+        // interleaved stages, L2 prefetch, unclamped whole-stage copies) all lost or tied
+        // (docs/linalg.md); these are the fragment loads, the second pass's work-items per entry
+        // and the row sums.
         struct Candidate {
-            int split, perUnit;
-            bool dp4a, inPlace;
+            bool ldmatrix;
+            int reduceSlices;
+            bool dp4a;
         };
-        const Candidate candidates[] = {
-            {1, 1, false, false}, {1, 1, false, true}, {1, 1, true, false}, {1, 1, true, true},
-            {2, 1, false, false}, {2, 1, false, true}, {2, 1, true, true},  {1, 2, true, true},
-            {2, 2, true, true},   {4, 1, true, true}};
+        const Candidate candidates[] = {{false, 1, false}, {false, 4, false}, {true, 1, false},
+                                        {true, 2, false},  {true, 4, false},  {true, 8, false},
+                                        {true, 4, true}};
         for (const Candidate& c : candidates) {
-            StagedU8Options s;
-            s.split = c.split, s.chunksPerUnit = c.perUnit, s.rowSumsByDp4a = c.dp4a;
-            s.addInPlace = c.inPlace;
+            StagedU8Options s = defaults;
+            s.ldmatrix = c.ldmatrix, s.reduceSlices = c.reduceSlices, s.rowSumsByDp4a = c.dp4a;
             cov.setStagedU8Options(s);
             covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
-                   ", staged split " + std::to_string(c.split) + ", " + std::to_string(c.perUnit) +
-                       " chunk(s)/CU" + (c.dp4a ? ", row sums dp4a" : ", row sums mma") +
-                       (cov.stagedU8AddsInPlace() ? ", added in place (atom u64)"
-                        : c.inPlace               ? ", in place n/a: second pass"
-                                                  : ", second pass"));
+                   std::string(", staged") + (c.ldmatrix ? ", ldmatrix" : ", 16-byte loads") +
+                       (c.dp4a ? ", row sums dp4a" : "") + ", second pass " +
+                       std::to_string(c.reduceSlices) + " item(s)/entry");
         }
         cov.setStagedU8Options(defaults);
     }

@@ -27,10 +27,20 @@
 // cov_gram_u8_mma does). A quarter-warp's 16-byte reads cover two whole 64-byte rows: no bank
 // conflicts without padding. Without NV_INLINE_PTX each lane computes the same accumulators with
 // integer multiply-adds over the same stages (the portable twin).
+//
+// LDMATRIX: the fragments by ldmatrix.x4 instead. The m16n8k32 A fragment is four registers that
+// mix rows g and g + 8, so two 16-byte row reads become one fragment only through register moves
+// (130 IMAD.MOV per stage and warp in the SASS of the form above); ldmatrix delivers each lane
+// word t of row g of four 8 x 16-byte matrices straight into the four registers, in the PTX
+// ISA's own fragment order (a0: rows 0-7 of k 0-15, a1: rows 8-15, a2 and a3: k 16-31; b0, b1:
+// k 0-15 and 16-31 of column g). A row's four 16-byte chunks are stored in the slots
+// c ^ ((row / 2) % 4), so the eight rows of a matrix fall in 32 different banks. The diagonal
+// tile's B fragments are the warp's A fragments (SPLIT 1): one ldmatrix in five saved.
 
 #include "common/mma_fragment.clh"   // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_U8_M16N8K32
+#include "common/nv_ldmatrix.clh"    // LDMATRIX_X4_AT
 #include "common/gram_block_pairs.clh"  // TILES, gramBlockPartner, STORE_GRAM_TILES
 
 #ifdef ADD_IN_PLACE
@@ -47,6 +57,11 @@
 // Only an even NB or a split leaves tiles absent (else the checks fold away: no branch).
 #define TILES_MAY_BE_ABSENT (NB % 2 == 0 || SPLIT > 1)
 #define STAGE_UINT4 (ROWS * KS / 16)   // one stage: ROWS rows of four uint4
+#ifdef LDMATRIX
+#define CHUNK_SLOT(row, c) ((c) ^ (((row) >> 1) & 3))  // 16-byte chunk c of `row` in a stage
+#else
+#define CHUNK_SLOT(row, c) (c)
+#endif
 
 
 // The stage of samples [s, s + KS) of the chunk ending at s1: work-item tid copies column chunk
@@ -61,7 +76,8 @@ inline void stageSamples(__local uint4* stage, __global const uchar* X, int band
         const int row = (tid >> 2) + q * (NT / 4);
         const bool inside = row < bands && bytes > 0;
         __global const uchar* src = X + (size_t)row * pitch + s + col;
-        cp_async16_bytes(stage + row * 4 + (tid & 3), inside ? src : X, inside ? bytes : 0);
+        cp_async16_bytes(stage + row * 4 + CHUNK_SLOT(row, tid & 3), inside ? src : X,
+                         inside ? bytes : 0);
     }
     cp_async_commit();
 }
@@ -116,6 +132,18 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     // The lane's rows in a stage: A rows w*32 + a*16 + g (+8), B rows partner*32 + b*8 + g; its
     // 16-byte column t.
     const int aRow = w * 32 + g;
+#if defined(NV_INLINE_PTX) && defined(LDMATRIX)
+    // ldmatrix rows: lane l gives row l % 8 of matrix l / 8. A (a, h): matrices (rows +0, chunk
+    // 2h), (rows +8, 2h), (+0, 2h + 1), (+8, 2h + 1); B (b): chunks 0-3 of rows b*8 ... b*8 + 7.
+    // A block's rows start at multiples of 8, so the slot depends on the lane alone.
+    const int lm = lane >> 3, lr = lane & 7;
+    const uint smemAt = (uint)(size_t)smem;
+    uint aAt[2];
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+        aAt[h] = ((w * 32 + (lm & 1) * 8 + lr) * 4 + CHUNK_SLOT(lr, 2 * h + (lm >> 1))) * 16;
+    const uint bLane = (lr * 4 + CHUNK_SLOT(lr, lm)) * 16;
+#endif
     int readStage = 0, writeStage = STAGES - 1;
     for (int k = 0; k < stages; ++k) {
         WAIT_FOR_OLDEST_STAGE();
@@ -130,7 +158,62 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
         __local const uint4* stage = smem + readStage * STAGE_UINT4;
         readStage = readStage == STAGES - 1 ? 0 : readStage + 1;
 
-#ifdef NV_INLINE_PTX
+#if defined(NV_INLINE_PTX) && defined(LDMATRIX)
+        const uint at = smemAt + (uint)(stage - smem) * 16;
+        uint af[2][2][4];  // [a][h]: the A fragment of rows w*32 + a*16, k 32h ... 32h + 31
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+                LDMATRIX_X4_AT(af[a][h][0], af[a][h][1], af[a][h][2], af[a][h][3],
+                               at + aAt[h] + a * 16 * 64);
+        const uint one = 0x01010101u;
+#ifdef ROWSUM_DP4A
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                ones[a][0] = byteSum4(af[a][h][0], byteSum4(af[a][h][2], ones[a][0]));
+                ones[a][2] = byteSum4(af[a][h][1], byteSum4(af[a][h][3], ones[a][2]));
+            }
+#else
+#pragma unroll
+        for (int a = 0; a < 2; ++a) {
+            if (SPLIT > 1 && !rowSums) break;
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+                MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], af[a][h][0],
+                                af[a][h][1], af[a][h][2], af[a][h][3], one, one);
+        }
+#endif
+#pragma unroll
+        for (int d = 0; d < TPS; ++d) {
+            if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
+            uint bf[4][4];  // [b][chunk]: column block partner*32 + b*8
+            if (SPLIT == 1 && d == 0) {
+                // partner w: block b's rows are A's (a, s) = (b / 2, b % 2), matrix s + 2 (chunk % 2)
+#pragma unroll
+                for (int b = 0; b < 4; ++b)
+#pragma unroll
+                    for (int c = 0; c < 4; ++c)
+                        bf[b][c] = af[b >> 1][c >> 1][(b & 1) + 2 * (c & 1)];
+            } else {
+#pragma unroll
+                for (int b = 0; b < 4; ++b)
+                    LDMATRIX_X4_AT(bf[b][0], bf[b][1], bf[b][2], bf[b][3],
+                                   at + (uint)partner[d] * 32 * 64 + b * 8 * 64 + bLane);
+            }
+#pragma unroll
+            for (int a = 0; a < 2; ++a)
+#pragma unroll
+                for (int b = 0; b < 4; ++b)
+#pragma unroll
+                    for (int h = 0; h < 2; ++h)
+                        MMA_U8_M16N8K32(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2],
+                                        acc[d][a][b][3], af[a][h][0], af[a][h][1], af[a][h][2],
+                                        af[a][h][3], bf[b][2 * h], bf[b][2 * h + 1]);
+        }
+#elif defined(NV_INLINE_PTX)
         uint4 av[2][2];
 #pragma unroll
         for (int a = 0; a < 2; ++a) {
@@ -179,12 +262,13 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #else
         // Lane (g, t) owns rows g and g + 8, columns 2t and 2t + 1 of each 16 x 8 tile.
         __local const uchar* bytes = (__local const uchar*)stage;
+#define BYTE_AT(r, e) bytes[(r) * KS + CHUNK_SLOT(r, (e) >> 4) * 16 + ((e) & 15)]
         for (int a = 0; a < 2 && rowSums; ++a)
             for (int q = 0; q < 4; ++q) {
                 const int r = mmaAccRow(w * 32 + a * 16, g, q);
                 uint sum = ones[a][q];
                 for (int e = 0; e < KS; ++e)
-                    sum += bytes[r * KS + e];
+                    sum += BYTE_AT(r, e);
                 ones[a][q] = sum;
             }
         for (int d = 0; d < TPS; ++d) {
@@ -196,7 +280,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                         const int c = mmaAccCol(partner[d] * 32 + b * 8, t, q);
                         uint sum = acc[d][a][b][q];
                         for (int e = 0; e < KS; ++e)
-                            sum += (uint)bytes[r * KS + e] * (uint)bytes[c * KS + e];
+                            sum += (uint)BYTE_AT(r, e) * (uint)BYTE_AT(c, e);
                         acc[d][a][b][q] = sum;
                     }
         }
@@ -204,7 +288,8 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     }
     CP_ASYNC_WAIT(0);  // only empty groups can be left; none may outlive the work-group
 #if defined(NV_INLINE_PTX) && defined(ROWSUM_DP4A)
-    // Each lane summed its 16-byte column of rows g and g + 8: add the row's four lanes.
+    // Each lane summed its 16 bytes (LDMATRIX: word t of each chunk) of rows g and g + 8: add the
+    // row's four lanes.
 #pragma unroll
     for (int a = 0; a < 2; ++a)
 #pragma unroll

@@ -391,7 +391,7 @@ typedef float total_t;
 
 // Eight independent loads per round: a work-item has ~100 chunks to add, and one load in flight
 // at a time would leave this pass waiting on memory latency.
-inline total_t sumChunks(__global const acc_t* p, int stride, int chunks) {
+inline total_t sumChunks(__global const acc_t* p, size_t stride, int chunks) {
     total_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     int c = 0;
     for (; c + 8 <= chunks; c += 8)
@@ -403,19 +403,43 @@ inline total_t sumChunks(__global const acc_t* p, int stride, int chunks) {
     return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
 }
 
-__kernel void cov_reduce_partials(int bands, int chunks, __global const acc_t* partial,
-                                  __global const acc_t* partialSums, __global total_t* gram,
-                                  __global total_t* sums) {
-    const int id = get_global_id(0);
+// SLICES work-items per entry (a group of 256 / SLICES entries x SLICES): slice y adds chunks y,
+// y + SLICES, ..., so more loads are in flight than one work-item per entry keeps; slice 0 adds
+// the slices' sums in slice order.
+#ifndef SLICES
+#define SLICES 1
+#endif
+__kernel __attribute__((reqd_work_group_size(256 / SLICES, SLICES, 1))) void cov_reduce_partials(
+    int bands, int chunks, __global const acc_t* partial, __global const acc_t* partialSums,
+    __global total_t* gram, __global total_t* sums) {
+    const int id = get_global_id(0), slice = get_local_id(1);
     const int entries = bands * bands;
+    const int mine = (chunks - slice + SLICES - 1) / SLICES;  // chunks slice, slice + SLICES, ...
+    total_t v = 0;
+    bool store = false;
     if (id < entries) {
         const int i = id / bands, j = id % bands;
-        if (i > j) return;  // the host mirrors the lower triangle
-        gram[id] = sumChunks(partial + id, entries, chunks);
+        store = i <= j;  // the host mirrors the lower triangle
+        if (store)
+            v = sumChunks(partial + (size_t)slice * entries + id, (size_t)entries * SLICES, mine);
     } else if (id < entries + bands) {
         const int b = id - entries;
-        sums[b] = sumChunks(partialSums + b, bands, chunks);
+        store = true;
+        v = sumChunks(partialSums + (size_t)slice * bands + b, bands * SLICES, mine);
     }
+#if SLICES > 1
+    __local total_t part[SLICES][256 / SLICES];
+    part[slice][get_local_id(0)] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (slice != 0) return;
+    for (int y = 1; y < SLICES; ++y)
+        v += part[y][get_local_id(0)];
+#endif
+    if (!store) return;
+    if (id < entries)
+        gram[id] = v;
+    else
+        sums[id - entries] = v;
 }
 
 // ---- float means: one work-group per (chunk, band) sums its stretch of the row -------------------

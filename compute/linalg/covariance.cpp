@@ -105,6 +105,10 @@ void Covariance::setStagedU8Options(const StagedU8Options& options) {
         throw Error("covariance: staged u8 options need split 1..4 and 1..8 chunks per unit (got " +
                     std::to_string(options.split) + ", " + std::to_string(options.chunksPerUnit) +
                     ")");
+    const int slices = options.reduceSlices;
+    if (slices != 1 && slices != 2 && slices != 4 && slices != 8)
+        throw Error("covariance: the second pass takes 1, 2, 4 or 8 work-items per entry (got " +
+                    std::to_string(slices) + ")");
     staged_ = options;
 }
 
@@ -153,23 +157,27 @@ void setGramArgs(cl::Kernel& k, int bands, std::int64_t pitch, std::int64_t samp
 }
 
 // cov_reduce_partials: adds the chunks' partial products into gram and their row sums into sums,
-// one work-item per entry.
+// `slices` work-items per entry (the kernel built with -DSLICES=slices).
 void enqueueReducePartials(cl::CommandQueue& q, cl::Kernel& reduce, int bands, const Plan& p,
                            const cl::Buffer& partial, const cl::Buffer& partialSums,
-                           const cl::Buffer& gram, const cl::Buffer& sums, cl::Event* done) {
+                           const cl::Buffer& gram, const cl::Buffer& sums, cl::Event* done,
+                           int slices = 1) {
     setArgs(reduce, cl_int(bands), cl_int(p.chunks), partial, partialSums, gram, sums);
-    const std::size_t items = (std::size_t(bands) * bands + bands + 255) / 256 * 256;
-    q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(items), cl::NDRange(256), nullptr,
-                           done);
+    const std::size_t perGroup = 256 / slices;
+    const std::size_t items =
+        (std::size_t(bands) * bands + bands + perGroup - 1) / perGroup * perGroup;
+    q.enqueueNDRangeKernel(reduce, cl::NullRange, cl::NDRange(items, slices),
+                           cl::NDRange(perGroup, slices), nullptr, done);
 }
 
 }  // namespace
 
 GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
-                          std::int64_t samples, int chunks, double* ms, std::int64_t pitch) {
+                          std::int64_t samples, int chunks, double* ms, std::int64_t pitch,
+                          double* kernelMs) {
     GramU8Job job;
     enqueueGramU8(variant, x, bands, samples, job, chunks, pitch);
-    return finishGramU8(job, ms);
+    return finishGramU8(job, ms, kernelMs);
 }
 
 void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
@@ -180,14 +188,16 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
                          stagedU8AddsInPlace();
     // Everything the host makes (buffers, pinned memory, the reduce program) before the first
     // kernel: work between the two kernels would count in their event span.
-    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials", " -DU8");
+    const int slices = staged_.reduceSlices;
+    cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials",
+                                      " -DU8 -DSLICES=" + std::to_string(slices));
     enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, true, inPlace);
     cl::CommandQueue& q = cc_.queue();
     const std::size_t entries = std::size_t(bands) * bands;
     if (!inPlace) {
         const Plan p{job.chunks, 0};
         enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
-                              &job.last);
+                              &job.last, slices);
     }
     auto* host = static_cast<cl_ulong*>(job.readBack.data());
     q.enqueueReadBuffer(job.gram, CL_FALSE, 0, entries * sizeof(cl_ulong), host);
@@ -213,10 +223,10 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     if (x.getInfo<CL_MEM_SIZE>() < std::size_t(bands) * std::size_t(pitch))
         throw Error("covariance: the buffer is smaller than " + std::to_string(bands) + " x " +
                     std::to_string(pitch) + " bytes");
+    const int stagedStages = u8StagedStages(bands, pitch);
+    const bool staged = variant == CovarianceVariant::Tensor && stagedStages >= 2;
     if (chunks <= 0)
-        chunks = variant == CovarianceVariant::Tensor && u8StagedStages(bands, pitch) >= 2
-                     ? stagedU8Chunks(samples)
-                     : defaultChunks(SampleType::U8, bands, samples);
+        chunks = staged ? stagedU8Chunks(samples) : defaultChunks(SampleType::U8, bands, samples);
     const Plan p = plan(chunks, samples, true);
     checkPartialsFit(cc_.info(), p.chunks, bands);
     const cl::Context& ctx = cc_.context();
@@ -249,8 +259,7 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
 
     cl::Kernel gramKernel;
     cl::NDRange global, local;
-    const int stagedStages = u8StagedStages(bands, pitch);
-    if (variant == CovarianceVariant::Tensor && stagedStages >= 2) {
+    if (staged) {
         const int blocks = (bands + 31) / 32;
         const int split = std::min(staged_.split, blocks / 2 + 1);  // at most a tile per group
         std::string options = " -DNB=" + std::to_string(blocks) +
@@ -258,6 +267,7 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
                               " -DSPLIT=" + std::to_string(split);
         if (addInPlace) options += " -DADD_IN_PLACE";
         if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
+        if (staged_.ldmatrix) options += " -DLDMATRIX";
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
         if (addInPlace) {
             // The chunks add into zeroed sums; the fill is part of the product's device time.
@@ -291,12 +301,14 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     // Added in place, the kernel is the product's last command (the fills were its first).
     q.enqueueNDRangeKernel(gramKernel, cl::NullRange, global, local, nullptr,
                            addInPlace ? &job.last : &job.first);
+    job.gramKernel = addInPlace ? job.last : job.first;
 }
 
-GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms) {
+GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms, double* kernelMs) {
     if (!job.read()) throw Error("covariance: finishGramU8 without enqueueGramU8");
     job.read.wait();  // the queue is in order: the Gram matrix's read is done too
     if (ms) *ms = spanMilliseconds(job.first, job.last);
+    if (kernelMs) *kernelMs = eventMilliseconds(job.gramKernel);
     const int bands = job.bands;
     const std::size_t entries = std::size_t(bands) * bands;
     const auto* host = static_cast<const cl_ulong*>(job.readBack.data());
@@ -320,10 +332,11 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     if (samples < 2) throw Error("covariance: need at least 2 samples");
     CovarianceResult out;
     if (type == SampleType::U8) {
-        double ms = 0;
-        const GramU8 g = gramU8(variant, x, bands, samples, chunks, &ms, pitch);
+        double ms = 0, kernelMs = 0;
+        const GramU8 g = gramU8(variant, x, bands, samples, chunks, &ms, pitch, &kernelMs);
         centreU8(g, bands, samples, out);
         out.ms = ms;
+        out.firstPassMs = kernelMs;
         out.tensorPath = variant == CovarianceVariant::Tensor && ptx_.active();
         return out;
     }

@@ -36,6 +36,7 @@ struct CovarianceResult {
     std::vector<double> mean;        // bands
     std::vector<double> covariance;  // bands x bands, symmetric, row-major
     double ms = 0;                   // device time of the kernels (all passes)
+    double firstPassMs = 0;          // u8: the Gram kernel's own device time (chunks not added)
     bool tensorPath = false;         // the inline-PTX mma path ran
 };
 
@@ -57,6 +58,7 @@ struct GramU8Job {
     std::size_t partialBytes = 0;
     cl::Buffer pairs, partial, partialSums, gram, sums, noMu;
     cl::Event first, last, read;
+    cl::Event gramKernel;  // the Gram kernel's own event (first, or last where added in place)
     PinnedHostBuffer readBack;
 };
 
@@ -66,13 +68,17 @@ constexpr std::int64_t kMaxU8ChunkSamples = 33025;
 // up to this many bands, where rows are 16-byte aligned; beyond, it runs 64 x 64 tile pairs.
 constexpr int kMaxStagedU8Bands = 224;
 
-// Build options and chunking of cov-tensor's all-bands u8 kernel (kernels/cov_gram_u8_staged.cl).
+// Build options and chunking of cov-tensor's all-bands u8 kernel (kernels/cov_gram_u8_staged.cl),
+// and the u8 second pass.
 struct StagedU8Options {
     int split = 1;               // 1-4 work-groups per chunk, each with a share of the tiles
     int chunksPerUnit = 1;       // 1-8 default chunks per compute unit
     bool rowSumsByDp4a = false;  // NVIDIA: row sums by dp4a instead of MMAs against ones
     bool addInPlace = false;     // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
                                  // second pass); ignored where the device lacks them
+    bool ldmatrix = true;        // NVIDIA: fragments by ldmatrix from XOR-swizzled stages
+    int reduceSlices = 4;        // 1, 2, 4 or 8 work-items per entry in the second pass (every
+                                 // u8 variant's)
 };
 
 class Covariance {
@@ -87,9 +93,11 @@ class Covariance {
                              int bands, std::int64_t samples, int chunks = 0,
                              std::int64_t pitch = 0);
 
-    // The u8 sums alone (compute() centres them with centreU8()); `ms`: device time.
+    // The u8 sums alone (compute() centres them with centreU8()); `ms`: device time, `kernelMs`:
+    // the Gram kernel's alone.
     GramU8 gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands, std::int64_t samples,
-                  int chunks = 0, double* ms = nullptr, std::int64_t pitch = 0);
+                  int chunks = 0, double* ms = nullptr, std::int64_t pitch = 0,
+                  double* kernelMs = nullptr);
 
     // gramU8() in two halves, so that several products are queued before the host waits for any:
     // enqueueGramU8 queues the kernels and a non-blocking read of the sums into `job` (whose
@@ -97,7 +105,8 @@ class Covariance {
     void enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
                        std::int64_t samples, GramU8Job& job, int chunks = 0,
                        std::int64_t pitch = 0);
-    static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr);
+    // `kernelMs`: the Gram kernel's own device time (without adding the chunks).
+    static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr, double* kernelMs = nullptr);
 
     // The first half of enqueueGramU8 alone: the per-chunk partial products (job.partial, u32,
     // job.chunks x bands x bands, the upper triangle i <= j written; job.partialSums, chunks x

@@ -206,15 +206,29 @@ void expectStagedU8ExactAtTheOverflowLimit(const StagedU8Options& options) {
 }
 
 // The staged kernel's options (StagedU8Options): split work-groups per chunk, more chunks per
-// compute unit, chunks added in place by 64-bit atomics.
-// (dp4a row sums: NVIDIA's path; elsewhere the portable twin runs them alike.)
+// compute unit, chunks added in place by 64-bit atomics, swizzled stages read by ldmatrix, the
+// second pass with several work-items per entry.
+// (dp4a row sums and ldmatrix: NVIDIA's path; elsewhere the portable twin runs them alike, from
+// the same swizzled stages.)
 struct StagedCase {
     int split, chunksPerUnit;
     bool addInPlace, rowSumsByDp4a;
+    bool ldmatrix = true;
+    int reduceSlices = 4;
 };
-const StagedCase kStagedCases[] = {{1, 1, false, false}, {2, 1, false, false}, {4, 2, false, true},
-                                   {1, 1, true, false},  {2, 2, true, true},   {3, 1, true, false},
-                                   {1, 1, false, true}};
+const StagedCase kStagedCases[] = {{1, 1, false, false},
+                                   {2, 1, false, false},
+                                   {4, 2, false, true},
+                                   {1, 1, true, false},
+                                   {2, 2, true, true},
+                                   {3, 1, true, false},
+                                   {1, 1, false, true},
+                                   {1, 1, false, false, false, 1},
+                                   {1, 1, false, false, true, 1},
+                                   {1, 1, false, false, false, 8},
+                                   {2, 1, false, false, false, 2},
+                                   {1, 1, false, true, false, 4},
+                                   {3, 2, true, false, false, 4}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -222,6 +236,7 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         StagedU8Options o;
         o.split = GetParam().split, o.chunksPerUnit = GetParam().chunksPerUnit;
         o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
+        o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
         return o;
     }
 };
@@ -231,8 +246,11 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
 TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
     // The defaults on every shape, the other options on some.
     const StagedCase& c = GetParam();
+    const StagedU8Options d;
     expectStagedU8ExactOnAwkwardShapes(
-        options(), c.split > 1 || c.chunksPerUnit > 1 || c.addInPlace || c.rowSumsByDp4a);
+        options(), c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
+                       c.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
+                       c.reduceSlices != d.reduceSlices);
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -244,7 +262,9 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                              return "Split" + std::to_string(info.param.split) + "PerUnit" +
                                     std::to_string(info.param.chunksPerUnit) +
                                     (info.param.addInPlace ? "InPlace" : "TwoPasses") +
-                                    (info.param.rowSumsByDp4a ? "Dp4a" : "");
+                                    (info.param.rowSumsByDp4a ? "Dp4a" : "") +
+                                    (info.param.ldmatrix ? "" : "RowLoads") + "Slices" +
+                                    std::to_string(info.param.reduceSlices);
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
@@ -255,6 +275,10 @@ TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
     bad.split = 5;
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
     bad.split = 1, bad.chunksPerUnit = 9;
+    EXPECT_THROW(cov.setStagedU8Options(bad), Error);
+    bad.chunksPerUnit = 1, bad.reduceSlices = 3;  // 256 work-items: a power of two
+    EXPECT_THROW(cov.setStagedU8Options(bad), Error);
+    bad.reduceSlices = 16;
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
     StagedU8Options inPlace;
     inPlace.addInPlace = true, inPlace.chunksPerUnit = 2;
