@@ -20,7 +20,8 @@
 // Options (tuning keys): ASYNC_STAGES=S (2..4) fills S local buffers by cp.async straight from
 // global memory instead of the register prefetch (no staging registers, S - 1 tiles in flight;
 // a plain copy without NV_INLINE_PTX); GROUP_BAND=G walks the work-groups down bands of G block
-// rows, so the groups resident at one time share their rows of A and columns of B in L2.
+// rows, column by column, so that consecutive groups share B's tiles rather than A's (why that
+// order is so much faster on the H100 is an open question: docs/linalg.md, sgemm-29c).
 
 #include "common/gemm_store.clh"     // gemmStore4: C written four columns at a time
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async4, cp_async_commit, CP_ASYNC_WAIT

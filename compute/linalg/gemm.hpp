@@ -59,8 +59,7 @@ struct GemmTuning {
     // maybe spills.
     int registerCap = 0;
     // Pipelined: work-groups walked down bands of GB block rows, column by column, instead of
-    // row by row (1: the launch order; default 8). The groups in flight then share tiles of
-    // A and B in the caches.
+    // row by row (1: the launch order; default 8), so that consecutive groups share B's tiles.
     int groupBand = 0;
     // Pipelined: ST local buffers (2..4) filled by asynchronous copies (PTX cp.async where the
     // compiler takes inline PTX, plain copies elsewhere) instead of the register prefetch into
