@@ -157,6 +157,11 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
                 add(128, 128, 16, 16, 8);
             add(128, 128, 8, 8, 8), out.back().registerCap = 255;
             add(128, 128, 16, 8, 8), out.back().registerCap = 255;
+            // The launch order (GB=1) and wider bands; cp.async stages (ST) at 128 x 256 with
+            // 16 x 8 per work-item, where they beat the register prefetch (sgemm-29c).
+            add(128, 128, 8, 8, 8), out.back().groupBand = 1;
+            add(128, 128, 8, 8, 8), out.back().groupBand = 16;
+            add(128, 256, 8, 16, 8), out.back().registerCap = 255, out.back().asyncStages = 3;
             break;
         case GemmVariant::TensorTf32:
             // Staged kernel: stages = 48 KiB / one stage's tiles (2 at 128 x 128 x 16, 4 at BK 8;

@@ -31,10 +31,12 @@ constexpr LinalgVariantInfo kVariants[kGemmVariantCount] = {
      "gemm.cl:gemm_regblock", "-DDOUBLE_BUFFER -DBM -DBN -DBK -DTM -DTN", "BM BN BK TM TN", false},
     {"gemm-pipelined", "Pipelined 128 x 128 register blocks",
      "256 work-items of 8 x 8 per 128 x 128 block, each warp a 4 x 8 patch (conflict-free "
-     "float4 reads), next tile prefetched into registers, two local buffers, one barrier per "
-     "tile, two groups per SM on NVIDIA.",
-     "gemm_pipelined.cl:gemm_pipelined", "-DBM -DBN -DBK -DTM -DTN -DVEC_A -DVEC_B -DVEC_C",
-     "BM BN BK TM TN", false},
+     "float4 reads), next tile prefetched into registers (or cp.async stages), two local "
+     "buffers, one barrier per tile, two groups per SM on NVIDIA, groups walked in bands of 8 "
+     "block rows.",
+     "gemm_pipelined.cl:gemm_pipelined",
+     "-DBM -DBN -DBK -DTM -DTN -DVEC_A -DVEC_B -DVEC_C -DGROUP_BAND -DASYNC_STAGES",
+     "BM BN BK TM TN GB ST", false},
     {"gemm-tf32", "Tensor cores, TF32 (mma.sync)",
      "Warps issue mma.sync m16n8k8 TF32 with FP32 accumulate on double-buffered local tiles; "
      "elsewhere the same tiles run as FP32 FMAs.",
@@ -97,18 +99,25 @@ std::string GemmTuning::key() const {
         if (v) s += std::string(s.empty() ? "" : " ") + n + "=" + std::to_string(v);
     };
     add("BM", blockM), add("BN", blockN), add("BK", blockK), add("TM", threadM), add("TN", threadN);
-    add("WM", warpM), add("WN", warpN), add("REGCAP", registerCap);
+    add("WM", warpM), add("WN", warpN), add("REGCAP", registerCap), add("GB", groupBand);
+    add("ST", asyncStages);
     return s;
 }
 
 GemmTuning parseGemmTuning(const std::string& key) {
     GemmTuning t;
     const std::pair<const char*, int GemmTuning::*> fields[] = {
-        {"TS", &GemmTuning::tile},           {"BM", &GemmTuning::blockM},
-        {"BN", &GemmTuning::blockN},         {"BK", &GemmTuning::blockK},
-        {"TM", &GemmTuning::threadM},        {"TN", &GemmTuning::threadN},
-        {"WM", &GemmTuning::warpM},          {"WN", &GemmTuning::warpN},
-        {"REGCAP", &GemmTuning::registerCap}};
+        {"TS", &GemmTuning::tile},
+        {"BM", &GemmTuning::blockM},
+        {"BN", &GemmTuning::blockN},
+        {"BK", &GemmTuning::blockK},
+        {"TM", &GemmTuning::threadM},
+        {"TN", &GemmTuning::threadN},
+        {"WM", &GemmTuning::warpM},
+        {"WN", &GemmTuning::warpN},
+        {"REGCAP", &GemmTuning::registerCap},
+        {"GB", &GemmTuning::groupBand},
+        {"ST", &GemmTuning::asyncStages}};
     std::istringstream words(key);
     std::string word;
     while (words >> word) {
@@ -127,7 +136,7 @@ GemmTuning parseGemmTuning(const std::string& key) {
         if (field == std::end(fields) || used == 0 || used != value.size() || v <= 0)
             throw Error(
                 "GEMM tuning '" + key + "': '" + word +
-                "' is not NAME=N with N > 0 and NAME one of TS BM BN BK TM TN WM WN REGCAP");
+                "' is not NAME=N with N > 0 and NAME one of TS BM BN BK TM TN WM WN REGCAP GB ST");
         t.*(field->second) = v;
     }
     return t;
@@ -186,7 +195,7 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
             break;
         case GemmVariant::RegisterBlocked:
         case GemmVariant::DoubleBuffered:
-            r.tile = 0, r.warpM = 0, r.warpN = 0;
+            r.tile = 0, r.warpM = 0, r.warpN = 0, r.groupBand = 0, r.asyncStages = 0;
             // 128 x 64: the tuned rows' pick at 4096^2 and 8192^2 on the H200 (docs/linalg.md).
             def(r.blockM, 128), def(r.blockN, 64), def(r.blockK, 16);
             def(r.threadM, 8), def(r.threadN, 8);
@@ -195,6 +204,9 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
             r.tile = 0, r.warpM = 0, r.warpN = 0;
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 8);
             def(r.threadM, 8), def(r.threadN, 8);
+            // Bands of 8 block rows: far faster than the launch order on the H100
+            // (docs/linalg.md, sgemm-29c).
+            def(r.groupBand, 8);
             // Two work-groups per SM (64 K registers) where NVIDIA's compiler takes a cap: ptxas
             // alone picks a few more than 128 for 256 work-items, which leaves one group per SM.
             if (r.registerCap == 0 && takesNvidiaCompilerOptions(cc_.info()) && r.threadM > 0 &&
@@ -204,7 +216,8 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
             }
             break;
         case GemmVariant::TensorTf32:
-            r.tile = 0, r.threadM = 0, r.threadN = 0, r.registerCap = 0;
+            r.tile = 0, r.threadM = 0, r.threadN = 0, r.registerCap = 0, r.groupBand = 0;
+            r.asyncStages = 0;
             // 64 x 64 warp tiles: the tuned pick at 4096^2 and 8192^2 on the H100 (docs/linalg.md).
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 16);
             def(r.warpM, 64), def(r.warpN, 64);
@@ -319,10 +332,15 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                     "BN / TN must be a multiple of 8 and BM / TM a multiple of 4 (warps of 4 x 8 "
                     "work-items)");
             blockedChecks(tx * ty);
+            if (t.asyncStages != 0 && (t.asyncStages < 2 || t.asyncStages > 4))
+                refuse("ST (asynchronous stages) must be 2, 3 or 4");
+            const int buffers = t.asyncStages ? t.asyncStages : 2;
             const std::size_t localBytes =
-                2 * std::size_t(t.blockK) * (t.blockM + t.blockN + 8) * sizeof(float);
+                buffers * std::size_t(t.blockK) * (t.blockM + t.blockN + 8) * sizeof(float);
             fitsLocal(localBytes);
             options += d("TM", t.threadM) + d("TN", t.threadN);
+            if (t.groupBand > 1) options += d("GROUP_BAND", t.groupBand);
+            if (t.asyncStages) options += d("ASYNC_STAGES", t.asyncStages);
             fullTiles();
             try {
                 // The kernel has no required work-group size, so ptxas honours the cap; the
@@ -331,7 +349,9 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
             } catch (const Error& e) {
                 throw Error(std::string(info.id) + ": " + e.what());
             }
-            kernel = kernels_.get("gemm_pipelined.cl", "gemm_pipelined", options);
+            // The asynchronous stages are cp.async where inline PTX builds.
+            kernel = kernels_.get("gemm_pipelined.cl", "gemm_pipelined", options,
+                                  t.asyncStages ? &ptx_ : nullptr);
             local = cl::NDRange(tx * ty, 1);
             global =
                 cl::NDRange(std::size_t(ceilDiv(s.n, t.blockN)) * tx * ty, ceilDiv(s.m, t.blockM));

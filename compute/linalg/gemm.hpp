@@ -58,7 +58,15 @@ struct GemmTuning {
     // registers, 128 for 256 work-items). Fewer registers per work-item, more work-groups per SM,
     // maybe spills.
     int registerCap = 0;
-    // "BM=128 BN=128 BK=16 TM=8 TN=8" (plus " REGCAP=128" where capped), for bench rows.
+    // Pipelined: work-groups walked down bands of GB block rows, column by column, instead of
+    // row by row (1: the launch order; default 8), so that consecutive groups share B's tiles.
+    int groupBand = 0;
+    // Pipelined: ST local buffers (2..4) filled by asynchronous copies (PTX cp.async where the
+    // compiler takes inline PTX, plain copies elsewhere) instead of the register prefetch into
+    // two buffers (0, the default).
+    int asyncStages = 0;
+    // "BM=128 BN=128 BK=16 TM=8 TN=8" (plus " REGCAP=128" where capped, GB and ST where set), for
+    // bench rows.
     std::string key() const;
 };
 

@@ -95,6 +95,40 @@ INSTANTIATE_TEST_SUITE_P(Pipelined, PipelinedTilings,
                                     std::to_string(t.threadM) + "x" + std::to_string(t.threadN);
                          });
 
+// Work-groups walked down bands of GB block rows: whole bands, a last band of fewer rows, a band
+// taller than the grid, one block column and several (the default, 8, runs in every other test).
+TEST(GemmPipelined, BandedGroupOrderCoversEveryBlock) {
+    GemmTuning t = tiling(32, 64, 4, 8, 4);  // blocks of 32 rows, 64 columns
+    for (int band : {1, 2, 3, 16}) {
+        t.groupBand = band;
+        expectProduct({290, 131, 13}, 1.0f, 0.0f, t);  // 10 block rows: 3 + 3 + 3 + 1 at GB=3
+        expectProduct({257, 3, 19}, 1.0f, 0.0f, t);    // M >> N: one block column
+        expectProduct({96, 192, 8, true, true}, -0.5f, 2.0f, t);  // whole tiles
+    }
+}
+
+// Asynchronous stages (plain copies on PoCL, cp.async where inline PTX builds): every stage count
+// on awkward shapes and every transpose, and whole tiles over more k-tiles than stages, so the
+// buffers wrap around.
+TEST(GemmPipelined, AsyncStagesMatch) {
+    GemmTuning t = tiling(32, 64, 4, 8, 4);
+    for (int stages : {2, 3, 4}) {
+        t.asyncStages = stages;
+        const GemmShape shapes[] = {{1, 1, 1},
+                                    {131, 137, 97},  // primes, K % BK != 0
+                                    {257, 3, 19},    // M >> N
+                                    {53, 71, 23, true, false},
+                                    {45, 29, 83, false, true},
+                                    {30, 31, 9, true, true}};
+        for (const GemmShape& s : shapes)
+            expectProduct(s, 1.0f, 0.0f, t);
+        for (bool ta : {false, true})
+            for (bool tb : {false, true})
+                expectProduct({64, 128, 7 * t.blockK, ta, tb}, 1.0f, 0.0f, t);
+        expectProduct({32, 64, 5 * t.blockK}, -0.5f, 2.0f, t);
+    }
+}
+
 TEST(GemmPipelined, RefusesTilingsItsWarpLayoutCannotTake) {
     Gemm gemm(context());
     cl::Buffer m = upload(std::vector<float>(64 * 64));
@@ -109,6 +143,29 @@ TEST(GemmPipelined, RefusesTilingsItsWarpLayoutCannotTake) {
     EXPECT_THROW(gemm.enqueue(GemmVariant::Pipelined, s, 1, m, m, 0, m,
                               tiling(128, 128, (deep + 3) / 4 * 4, 8, 8)),
                  Error);
+    // Asynchronous stages: 2 to 4, each a local buffer.
+    for (int stages : {1, 5}) {
+        GemmTuning t = tiling(32, 64, 4, 8, 4);
+        t.asyncStages = stages;
+        EXPECT_THROW(gemm.enqueue(GemmVariant::Pipelined, s, 1, m, m, 0, m, t), Error) << t.key();
+    }
+    const int deepForFour =
+        int(context().info().localMemBytes / (4 * (128 + 128 + 8) * sizeof(float))) + 4;
+    GemmTuning fourDeep = tiling(128, 128, (deepForFour + 3) / 4 * 4, 8, 8);
+    fourDeep.asyncStages = 4;
+    EXPECT_THROW(gemm.enqueue(GemmVariant::Pipelined, s, 1, m, m, 0, m, fourDeep), Error);
+}
+
+TEST(GemmPipelined, TuningKeysNameBandsAndStages) {
+    Gemm gemm(context());
+    EXPECT_EQ(gemm.resolved(GemmVariant::Pipelined, {}).groupBand, 8);
+    const GemmTuning t = parseGemmTuning("BM=128 BN=256 BK=8 TM=16 TN=8 GB=4 ST=3");
+    EXPECT_EQ(t.groupBand, 4);
+    EXPECT_EQ(t.asyncStages, 3);
+    EXPECT_EQ(parseGemmTuning(t.key()).key(), t.key());
+    // The other register-blocked variants have neither.
+    EXPECT_EQ(gemm.resolved(GemmVariant::DoubleBuffered, t).groupBand, 0);
+    EXPECT_EQ(gemm.resolved(GemmVariant::DoubleBuffered, t).asyncStages, 0);
 }
 
 TEST(GemmPipelined, CapsRegistersForTwoGroupsOnlyWhereNvidiasCompilerTakesIt) {
