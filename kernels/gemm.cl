@@ -191,8 +191,11 @@ inline void storeTileB(__local float* Bs, float4 v, int g) {
 __kernel REGBLOCK_GROUP_SIZE void gemm_regblock(
     int M, int N, int K, float alpha, __global const float* A, __global const float* B, float beta,
     __global float* C) {
-    __local float As[BUFFERS][BK * (BM + PAD)];
-    __local float Bs[BUFFERS][BK * (BN + PAD)];
+    // 16-byte aligned: NVIDIA's compiler emits the float4 reads of a 4-byte aligned array as four
+    // scalar loads, which ptxas fuses but with operand registers that conflict in the FMAs' register
+    // banks (docs/linalg.md, "The local tiles' alignment").
+    __local float As[BUFFERS][BK * (BM + PAD)] __attribute__((aligned(16)));
+    __local float Bs[BUFFERS][BK * (BN + PAD)] __attribute__((aligned(16)));
     const int tx = get_local_id(0), ty = get_local_id(1);
     const int tid = ty * TX + tx;
     const int i0 = get_group_id(1) * BM, j0 = get_group_id(0) * BN;
@@ -346,8 +349,8 @@ inline void storeTf32B(__local float* Bs, float4 v, int g) {
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32(
     int M, int N, int K, float alpha, __global const float* A, __global const float* B, float beta,
     __global float* C) {
-    __local float As[2][BM * AST];
-    __local float Bs[2][BK * BST];
+    __local float As[2][BM * AST] __attribute__((aligned(16)));  // float4 stores: see gemm_regblock
+    __local float Bs[2][BK * BST] __attribute__((aligned(16)));
     const int tid = get_local_id(0);
     const int lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, t = lane & 3;  // groupID, threadID_in_group

@@ -20,8 +20,7 @@
 // Options (tuning keys): ASYNC_STAGES=S (2..4) fills S local buffers by cp.async straight from
 // global memory instead of the register prefetch (no staging registers, S - 1 tiles in flight;
 // a plain copy without NV_INLINE_PTX); GROUP_BAND=G walks the work-groups down bands of G block
-// rows, column by column, so that consecutive groups share B's tiles rather than A's (why that
-// order is so much faster on the H100 is an open question: docs/linalg.md, sgemm-29c).
+// rows, column by column, so that consecutive groups share B's tiles rather than A's.
 
 #include "common/gemm_store.clh"     // gemmStore4: C written four columns at a time
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async4, cp_async_commit, CP_ASYNC_WAIT
@@ -206,6 +205,8 @@ __kernel void gemm_pipelined(int M, int N, int K, float alpha, __global const fl
 #else
 #define PIPE_BUFFERS 2
 #endif
+    // 16-byte aligned, as in gemm.cl's gemm_regblock (why: docs/linalg.md, "The local tiles'
+    // alignment").
     __local float As[PIPE_BUFFERS][BK * LDA] __attribute__((aligned(16)));
     __local float Bs[PIPE_BUFFERS][BK * LDB] __attribute__((aligned(16)));
     const int tid = get_local_id(0);

@@ -204,8 +204,7 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
             r.tile = 0, r.warpM = 0, r.warpN = 0;
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 8);
             def(r.threadM, 8), def(r.threadN, 8);
-            // Bands of 8 block rows: far faster than the launch order on the H100
-            // (docs/linalg.md, sgemm-29c).
+            // Bands of 8 block rows: a little ahead of the launch order on the H100 (docs/linalg.md).
             def(r.groupBand, 8);
             // Two work-groups per SM (64 K registers) where NVIDIA's compiler takes a cap: ptxas
             // alone picks a few more than 128 for 256 work-items, which leaves one group per SM.
