@@ -14,7 +14,8 @@
 // 2: a walk group holds up to GROUP = WG * BPI bodies), -DSTACK=n, -DLIST=n,
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
-// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks).
+// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks),
+// -DGROUP_RUNS (walk groups of GROUP consecutive bodies instead of subtrees, see find_groups).
 //
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
@@ -653,10 +654,20 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
 // work-item per internal node: a node of more than GROUP bodies emits each child that has at most
 // GROUP.
 // counters[1] counts the groups; groups[g] = (first, last) sorted body.
+// -DGROUP_RUNS instead: runs of GROUP consecutive sorted bodies (the last one shorter), so that
+// every lane of a walk work-group holds a body but in the last group; a run's box is its own
+// bodies' bounds (as Bonsai groups), which may straddle a jump of the curve. Launched with at
+// least n - 1 work-items and n >= 1, so enough for the ceil(n / GROUP) runs.
 __kernel void find_groups(__global const int2* restrict children,
                           __global const int2* restrict ranges, const int n,
                           __global int2* restrict groups, __global int* restrict counters) {
     const int i = get_global_id(0);
+#ifdef GROUP_RUNS
+    const int runs = (n + GROUP - 1) / GROUP;
+    if (i == 0) counters[1] = runs;
+    if (i < runs) groups[i] = (int2)(i * GROUP, min(n, (i + 1) * GROUP) - 1);
+    return;
+#endif
     if (n == 1 && i == 0) groups[atomic_inc(&counters[1])] = (int2)(0, 0);
     if (i >= n - 1) return;
     const int2 r = ranges[i];
@@ -749,12 +760,13 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // ---- walk --------------------------------------------------------------------------------------
 
 // A cell: softened point mass plus quadrupole (d = com - p, r^2 = |d|^2 + eps^2):
-// a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with u = d / r (|u| <= 1) and
-// w = (u^T Q u) / r^2 as (M + 5/2 w) u / r^2 - Q u / r^4, so that no power of 1/r beyond the 4th is
-// formed (r^-7 overflows float for r ~ 1e-6). Its potential, -M / r - (d^T Q d) / (2 r^5), is
-// -(M + w / 2) / r, added to phi (the energy diagnostics' potential). Written around M + k w so
-// that the radial factor and the potential share w: three FP32 instructions fewer per cell than
-// the expanded form (SASS counts in docs/benchmarks.md, issue 31 round 3).
+// a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with e = d / r^3 and
+// w = (d^T Q e) / r = (d^T Q d) / r^4 as (M + 5/2 w) e - (Q e) / r^2, so that no power of 1/r
+// beyond the 4th is formed (r^-7 overflows float for r ~ 1e-6). Its potential,
+// -M / r - (d^T Q d) / (2 r^5), is -(M + w / 2) / r, added to phi (the energy diagnostics'
+// potential). Written around M + k w so that the radial factor and the potential share w, and
+// around e rather than the unit vector d / r so that the radial factor needs no 1 / r^2: 34 FP32
+// instructions (SASS counts in docs/benchmarks.md, issue 31 rounds 3 and 6).
 #define INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi)                              \
     do {                                                                          \
         const float dx = (c).x - (p).x;                                           \
@@ -762,16 +774,16 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         const float dz = (c).z - (p).z;                                           \
         const float r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));             \
         const float inv = RSQRT(r2);                                              \
-        const float ux = dx * inv, uy = dy * inv, uz = dz * inv;                  \
-        const float inv2 = inv * inv, inv4 = inv2 * inv2;                         \
-        const float qx = mad((qa).x, ux, mad((qa).w, uy, (qb).x * uz));           \
-        const float qy = mad((qa).w, ux, mad((qa).y, uy, (qb).y * uz));           \
-        const float qz = mad((qb).x, ux, mad((qb).y, uy, (qa).z * uz));           \
-        const float w = mad(ux, qx, mad(uy, qy, uz * qz)) * inv2;                 \
-        const float radial = mad(2.5f, w, (c).w) * inv2;                          \
-        ax = mad(radial, ux, mad(-qx, inv4, ax));                                 \
-        ay = mad(radial, uy, mad(-qy, inv4, ay));                                 \
-        az = mad(radial, uz, mad(-qz, inv4, az));                                 \
+        const float inv2 = inv * inv, inv3 = inv2 * inv;                          \
+        const float ex = dx * inv3, ey = dy * inv3, ez = dz * inv3;               \
+        const float qx = mad((qa).x, ex, mad((qa).w, ey, (qb).x * ez));           \
+        const float qy = mad((qa).w, ex, mad((qa).y, ey, (qb).y * ez));           \
+        const float qz = mad((qb).x, ex, mad((qb).y, ey, (qa).z * ez));           \
+        const float w = mad(dx, qx, mad(dy, qy, dz * qz)) * inv;                  \
+        const float radial = mad(2.5f, w, (c).w);                                 \
+        ax = mad(radial, ex, mad(-qx, inv2, ax));                                 \
+        ay = mad(radial, ey, mad(-qy, inv2, ay));                                 \
+        az = mad(radial, ez, mad(-qz, inv2, az));                                 \
         phi = mad(-inv, mad(0.5f, w, (c).w), phi);                                \
     } while (0)
 
