@@ -841,7 +841,15 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 // keeping its own bodies, so a device's nonzero results are exactly its domain's sorted slice.
 // writeOthers 0 (a domain walked piece by piece while the pieces already walked, and the other
 // devices' slices, are copied in and out) writes the range's bodies and their groups' stats only.
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
+// ptxas ignores a register cap (-cl-nv-maxrregcount, TreeForceOptions::walkRegisterCap) on a
+// kernel with a required work-group size (PTX .reqntid binds like CUDA's launch bounds): a capped
+// build goes without it.
+#ifdef WALK_REGISTER_CAP
+#define WALK_GROUP_SIZE
+#else
+#define WALK_GROUP_SIZE __attribute__((reqd_work_group_size(WG, 1, 1)))
+#endif
+__kernel WALK_GROUP_SIZE void walk(
     __global const float4* restrict sorted, const int n, __global const int2* restrict children,
     __global const int2* restrict ranges, __global const float4* restrict nodeCom,
     __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,

@@ -13,7 +13,7 @@
 set -uo pipefail
 C=${C:-.carry-walk-31c}
 R=/tmp/walk31c
-rm -rf "$R" /tmp/xdg-*  # a warm machine keeps /tmp: start each call clean
+[ -n "${KEEP:-}" ] || rm -rf "$R" /tmp/xdg-*  # a warm machine keeps /tmp: start each call clean (KEEP=1: add to it)
 mkdir -p "$R" /tmp/bench-libs
 trap 'tar czf "${OUT:-/tmp}/walk31c.tgz" -C "$R" .' EXIT
 source "$(dirname "$0")/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
