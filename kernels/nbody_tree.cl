@@ -14,8 +14,7 @@
 // 2: a walk group holds up to GROUP = WG * BPI bodies), -DSTACK=n, -DLIST=n,
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
-// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks),
-// -DGROUP_RUNS (walk groups of GROUP consecutive bodies instead of subtrees, see find_groups).
+// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks).
 //
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
@@ -654,20 +653,10 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
 // work-item per internal node: a node of more than GROUP bodies emits each child that has at most
 // GROUP.
 // counters[1] counts the groups; groups[g] = (first, last) sorted body.
-// -DGROUP_RUNS instead: runs of GROUP consecutive sorted bodies (the last one shorter), so that
-// every lane of a walk work-group holds a body but in the last group; a run's box is its own
-// bodies' bounds (as Bonsai groups), which may straddle a jump of the curve. Launched with at
-// least n - 1 work-items and n >= 1, so enough for the ceil(n / GROUP) runs.
 __kernel void find_groups(__global const int2* restrict children,
                           __global const int2* restrict ranges, const int n,
                           __global int2* restrict groups, __global int* restrict counters) {
     const int i = get_global_id(0);
-#ifdef GROUP_RUNS
-    const int runs = (n + GROUP - 1) / GROUP;
-    if (i == 0) counters[1] = runs;
-    if (i < runs) groups[i] = (int2)(i * GROUP, min(n, (i + 1) * GROUP) - 1);
-    return;
-#endif
     if (n == 1 && i == 0) groups[atomic_inc(&counters[1])] = (int2)(0, 0);
     if (i >= n - 1) return;
     const int2 r = ranges[i];
@@ -766,7 +755,8 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // -M / r - (d^T Q d) / (2 r^5), is -(M + w / 2) / r, added to phi (the energy diagnostics'
 // potential). Written around M + k w so that the radial factor and the potential share w, and
 // around e rather than the unit vector d / r so that the radial factor needs no 1 / r^2: 34 FP32
-// instructions (SASS counts in docs/benchmarks.md, issue 31 rounds 3 and 6).
+// instructions, one fewer than around d / r (SASS counts in docs/benchmarks.md, issue 31 rounds 3
+// and 6).
 #define INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi)                              \
     do {                                                                          \
         const float dx = (c).x - (p).x;                                           \

@@ -10,7 +10,7 @@
 //     build/common/libclviz_common.a -lOpenCL -pthread \
 //     -o tree-phases
 // Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys[:sortDigitBits[:sortKeysPerItem
-// [:sortCountInScatter[:groupRuns[:walkRegisterCap[:stackSize]]]]]]] ..." tree-phases N...
+// [:sortCountInScatter[:walkRegisterCap[:stackSize]]]]]] ..." tree-phases N...
 // (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags the lines.) Each line
 // also says whether the sorted order is the first config's at that N and gives its hash (FNV-1a of
 // the sorted indices, to compare runs of other kernel copies): the sort's result on the device
@@ -60,17 +60,16 @@ int main(int argc, char** argv) {
         int digitBits = TreeForceOptions{}.sortDigitBits;
         int keysPerItem = TreeForceOptions{}.sortKeysPerItem;
         int countInScatter = TreeForceOptions{}.sortCountInScatter;
-        int groupRuns = TreeForceOptions{}.groupRuns;
-        int registerCap = 0, stack = TreeForceOptions{}.stackSize;
+        int registerCap = TreeForceOptions{}.walkRegisterCap, stack = TreeForceOptions{}.stackSize;
     };
     std::vector<Config> configs;
     std::istringstream in(std::getenv("TREE_CONFIGS") ? std::getenv("TREE_CONFIGS")
                                                       : "128:1:8:1024:0.5");
     for (std::string c; in >> c;) {
         Config k;
-        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d:%d:%d:%d", &k.group, &k.bpi, &k.leaf,
+        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d:%d:%d", &k.group, &k.bpi, &k.leaf,
                     &k.list, &k.theta, &k.tileKeys, &k.digitBits, &k.keysPerItem, &k.countInScatter,
-                    &k.groupRuns, &k.registerCap, &k.stack);
+                    &k.registerCap, &k.stack);
         configs.push_back(k);
     }
     for (int a = 1; a < argc; ++a) {
@@ -95,7 +94,6 @@ int main(int argc, char** argv) {
             o.sortDigitBits = cfg.digitBits;
             o.sortKeysPerItem = cfg.keysPerItem;
             o.sortCountInScatter = cfg.countInScatter != 0;
-            o.groupRuns = cfg.groupRuns != 0;
             o.walkRegisterCap = cfg.registerCap;
             o.stackSize = cfg.stack;
             try {
@@ -129,10 +127,10 @@ int main(int argc, char** argv) {
                 const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 4096);
                 std::printf(
                     "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d digitbits=%d "
-                    "keysperitem=%d countinscatter=%d runs=%d regcap=%d stack=%d order %s %016llx "
+                    "keysperitem=%d countinscatter=%d regcap=%d stack=%d order %s %016llx "
                     "total %.3f ms |",
                     label.c_str(), n, tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
-                    cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, cfg.countInScatter, cfg.groupRuns,
+                    cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, cfg.countInScatter,
                     cfg.registerCap, cfg.stack, same, hash, median(total));
                 for (const auto& [k, v] : ms)
                     std::printf(" %s %.3f", k.c_str(), median(v));

@@ -240,11 +240,6 @@ std::vector<std::array<double, 3>> referenceTreeForces(
     const int groupSize = std::max(1, options.groupSize);
     std::vector<std::array<int, 2>> groups;
     std::vector<int> stack{t.children.empty() ? ~0 : 0};
-    if (options.groupRuns) {  // or runs of groupSize consecutive bodies
-        stack.clear();
-        for (std::size_t first = 0; first < n; first += groupSize)
-            groups.push_back({int(first), int(std::min(n, first + groupSize)) - 1});
-    }
     while (!stack.empty()) {
         const int node = stack.back();
         stack.pop_back();

@@ -2,7 +2,7 @@
 // The double-precision CPU Barnes-Hut tree: the same algorithm and opening rule as the device
 // tree (kernels/nbody_tree.cl): Morton keys over the bounding cube, Karras radix tree over the
 // sorted keys with the index as tie-break, monopole and quadrupole moments, and walks by groups
-// (the largest subtrees of at most groupSize bodies, or runs of groupSize) accepting a cell when l
+// (the largest subtrees of at most groupSize bodies) accepting a cell when l
 // / theta + delta < distance from its centre of mass to the group's bounding box. Used by the tests
 // and, multi-threaded, as the CPU baseline's tree row.
 #include <array>
@@ -27,10 +27,9 @@ struct ReferenceTree {
 
 struct ReferenceTreeOptions {
     double theta = 0.5;
-    int groupSize = 128;     // most bodies per walk group, as TreeForceOptions
-    bool groupRuns = false;  // groups of groupSize consecutive sorted bodies, as TreeForceOptions
-    int leafSize = 4;        // as TreeForceOptions
-    unsigned threads = 1;    // walk threads (0 = hardware concurrency)
+    int groupSize = 128;   // most bodies per walk group, as TreeForceOptions
+    int leafSize = 4;      // as TreeForceOptions
+    unsigned threads = 1;  // walk threads (0 = hardware concurrency)
 };
 
 // Builds the tree over `pos` (xyz, mass) and returns accelerations (xyz) in the input order.

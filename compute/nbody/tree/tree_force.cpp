@@ -204,8 +204,7 @@ void TreeForce::refreshKernels() {
         // The launches' fixed sizes: the kernels compile them in.
         " -DSORT_WG=" + std::to_string(kSortWg) + " -DSCAN_WG=" + std::to_string(kScanWg) +
         " -DREDUCE_WG=" + std::to_string(kReduceWg) +
-        " -DKEY_BITS=" + std::to_string(kTreeKeyBits) + " -DSORT_KPI=" + std::to_string(sortKpi_) +
-        (options_.groupRuns && !bodyWalk_ ? " -DGROUP_RUNS" : "");
+        " -DKEY_BITS=" + std::to_string(kTreeKeyBits) + " -DSORT_KPI=" + std::to_string(sortKpi_);
     Kernels k;
     k.boundsPartial = programs.kernel(kFile, "bounds_partial", base);
     k.boundsFinal = programs.kernel(kFile, "bounds_final", base);

@@ -45,7 +45,7 @@ struct TreeAccuracy {
 // What the last walk did (for the benchmark): list entries summed per body (bodies and cells), walk
 // iterations per group, groups that fell back to the direct sum.
 struct TreeWalkStats {
-    int groups = 0;  // walk groups (subtrees of at most groupSize bodies, or runs of groupSize)
+    int groups = 0;  // walk groups (subtrees of at most groupSize bodies)
     double interactionsPerBody = 0;
     double iterationsPerGroup = 0;
     int fallbacks = 0;
@@ -93,12 +93,6 @@ struct TreeForceOptions {
     // it writes each key (local counters per digit run, added to the tile counts once a chunk),
     // so that only the first of the 16 passes launches radix_count. Same counts, same order.
     bool sortCountInScatter = true;
-    // Walk groups: false, the largest subtrees of at most groupSize bodies (compact, but they
-    // average about two thirds of groupSize, so the last warps of a work-group run part empty);
-    // true, runs of groupSize consecutive bodies in Morton order (every lane busy but in the last
-    // run; a run's box is its own bodies' bounds, larger where the run straddles a jump of the
-    // curve, so the lists may grow).
-    bool groupRuns = false;
     // Most registers per work-item of the group walk (NVIDIA's -cl-nv-maxrregcount, 16 .. 255;
     // the walk then goes without its required work-group size, under which ptxas ignores the
     // cap), so that more work-groups share a multiprocessor. 0: the compiler's choice. -1: 48

@@ -289,57 +289,6 @@ TEST(NbodyTree, GroupShapesAndTwoBodiesPerWorkItemMatchTheReference) {
     EXPECT_THROW(TreeForce(context(), bad), Error);
 }
 
-// Walk groups as runs of consecutive sorted bodies (TreeForceOptions::groupRuns): the direct sum
-// at theta = 0 for N = 1, primes and N that are not a multiple of the run (the last run is short,
-// and for N <= 16 past a multiple its warp splits); ceil(N / run) groups; at theta = 0.5 the CPU
-// reference tree with the same runs, whose lists are the same (a walk with the subtree groups
-// differs from it by the tree's own error, about 1e-4).
-TEST(NbodyTree, GroupRunsMatchTheReference) {
-    struct Shape {
-        int group, bodiesPerItem;
-    };
-    for (Shape s : {Shape{128, 1}, Shape{64, 2}}) {
-        TreeForceOptions o;
-        o.walk = TreeWalk::Group;
-        o.groupSize = s.group;
-        o.bodiesPerItem = s.bodiesPerItem;
-        o.groupRuns = true;
-        TreeForce t(context(), o);
-        const std::string shape = "runs of " + std::to_string(s.group) + ", " +
-                                  std::to_string(s.bodiesPerItem) + " per item";
-        auto run = [&](const std::vector<Body>& bodies, float theta) {
-            t.setTheta(theta);
-            const std::vector<Float4> acc = treeForces(t, bodies, 0.05f);
-            EXPECT_EQ(t.lastFallbacks(), 0);
-            const int runs = int((bodies.size() + s.group - 1) / s.group);
-            EXPECT_EQ(t.lastWalkStats().groups, runs) << "n = " << bodies.size() << ", " << shape;
-            return acc;
-        };
-        for (std::size_t n : {1, 2, 31, 131, 139, 1009}) {
-            const auto bodies = makePreset(NbodyPreset::Plummer, n, 4);
-            const auto ref = referenceForces(positions(bodies), 0.05);
-            const std::vector<Float4> acc = run(bodies, 0.0f);
-            EXPECT_LE(worstTermError(flattened(acc), ref), 1e-5) << "n = " << n << ", " << shape;
-            const std::vector<double> phi = referencePotentials(positions(bodies), 0.05);
-            for (std::size_t i = 0; i < n; ++i)  // the float sum's scale: |phi| + the self term
-                ASSERT_LE(std::fabs(acc[i].w - phi[i]),
-                          1e-5 * (std::fabs(phi[i]) + bodies[i].pos.w / 0.05))
-                    << "potential of body " << i << ", n = " << n << ", " << shape;
-        }
-        const auto bodies = makePreset(NbodyPreset::Plummer, 6007, 6);
-        ReferenceTreeOptions ro;
-        ro.groupSize = s.group;
-        ro.groupRuns = true;
-        const std::vector<std::array<double, 3>> refTree =
-            referenceTreeForces(positions(bodies), 0.05, ro);
-        const ErrorStats e = relativeErrors(flattened(run(bodies, 0.5f)), refTree);
-        EXPECT_LE(e.median, 1e-5) << shape;
-        EXPECT_LE(e.p99, 1e-4) << shape;
-        std::printf("%s: against the reference tree median %.2e p99 %.2e\n", shape.c_str(),
-                    e.median, e.p99);
-    }
-}
-
 // A register cap on the walk (TreeForceOptions::walkRegisterCap) is NVIDIA's compiler option:
 // where the device takes it, the capped walk (built without its required work-group size) is
 // still the direct sum at theta = 0; elsewhere, and outside 16 .. 255, the tree refuses it (and
