@@ -2,9 +2,9 @@
 // The double-precision CPU Barnes-Hut tree: the same algorithm and opening rule as the device
 // tree (kernels/nbody_tree.cl): Morton keys over the bounding cube, Karras radix tree over the
 // sorted keys with the index as tie-break, monopole and quadrupole moments, and walks by groups
-// (the largest subtrees of at most groupSize bodies) accepting a cell when l
-// / theta + delta < distance from its centre of mass to the group's bounding box. Used by the tests
-// and, multi-threaded, as the CPU baseline's tree row.
+// (the largest subtrees of at most groupSize bodies) accepting a cell when l / theta + delta <
+// distance from its centre of mass to the group's bounding box. Used by the tests and,
+// multi-threaded, as the CPU baseline's tree row.
 #include <array>
 #include <cstddef>
 #include <vector>
