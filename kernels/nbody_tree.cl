@@ -749,12 +749,14 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
 // ---- walk --------------------------------------------------------------------------------------
 
 // A cell: softened point mass plus quadrupole (d = com - p, r^2 = |d|^2 + eps^2):
-// a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with u = d / r (|u| <= 1) and
-// w = (u^T Q u) / r^2 as (M + 5/2 w) u / r^2 - Q u / r^4, so that no power of 1/r beyond the 4th is
-// formed (r^-7 overflows float for r ~ 1e-6). Its potential, -M / r - (d^T Q d) / (2 r^5), is
-// -(M + w / 2) / r, added to phi (the energy diagnostics' potential). Written around M + k w so
-// that the radial factor and the potential share w: three FP32 instructions fewer per cell than
-// the expanded form (SASS counts in docs/benchmarks.md, issue 31 round 3).
+// a = M d / r^3 - Q d / r^5 + 5/2 (d^T Q d) d / r^7, computed with e = d / r^3 and
+// w = (d^T Q e) / r = (d^T Q d) / r^4 as (M + 5/2 w) e - (Q e) / r^2, so that no power of 1/r
+// beyond the 4th is formed (r^-7 overflows float for r ~ 1e-6). Its potential,
+// -M / r - (d^T Q d) / (2 r^5), is -(M + w / 2) / r, added to phi (the energy diagnostics'
+// potential). Written around M + k w so that the radial factor and the potential share w, and
+// around e rather than the unit vector d / r so that the radial factor needs no 1 / r^2: 34 FP32
+// instructions, one fewer than around d / r (SASS counts in docs/benchmarks.md, issue 31 rounds 3
+// and 6).
 #define INTERACT_CELL(p, c, qa, qb, ax, ay, az, phi)                              \
     do {                                                                          \
         const float dx = (c).x - (p).x;                                           \
@@ -762,16 +764,16 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         const float dz = (c).z - (p).z;                                           \
         const float r2 = mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2)));             \
         const float inv = RSQRT(r2);                                              \
-        const float ux = dx * inv, uy = dy * inv, uz = dz * inv;                  \
-        const float inv2 = inv * inv, inv4 = inv2 * inv2;                         \
-        const float qx = mad((qa).x, ux, mad((qa).w, uy, (qb).x * uz));           \
-        const float qy = mad((qa).w, ux, mad((qa).y, uy, (qb).y * uz));           \
-        const float qz = mad((qb).x, ux, mad((qb).y, uy, (qa).z * uz));           \
-        const float w = mad(ux, qx, mad(uy, qy, uz * qz)) * inv2;                 \
-        const float radial = mad(2.5f, w, (c).w) * inv2;                          \
-        ax = mad(radial, ux, mad(-qx, inv4, ax));                                 \
-        ay = mad(radial, uy, mad(-qy, inv4, ay));                                 \
-        az = mad(radial, uz, mad(-qz, inv4, az));                                 \
+        const float inv2 = inv * inv, inv3 = inv2 * inv;                          \
+        const float ex = dx * inv3, ey = dy * inv3, ez = dz * inv3;               \
+        const float qx = mad((qa).x, ex, mad((qa).w, ey, (qb).x * ez));           \
+        const float qy = mad((qa).w, ex, mad((qa).y, ey, (qb).y * ez));           \
+        const float qz = mad((qb).x, ex, mad((qb).y, ey, (qa).z * ez));           \
+        const float w = mad(dx, qx, mad(dy, qy, dz * qz)) * inv;                  \
+        const float radial = mad(2.5f, w, (c).w);                                 \
+        ax = mad(radial, ex, mad(-qx, inv2, ax));                                 \
+        ay = mad(radial, ey, mad(-qy, inv2, ay));                                 \
+        az = mad(radial, ez, mad(-qz, inv2, az));                                 \
         phi = mad(-inv, mad(0.5f, w, (c).w), phi);                                \
     } while (0)
 
@@ -829,7 +831,15 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 // keeping its own bodies, so a device's nonzero results are exactly its domain's sorted slice.
 // writeOthers 0 (a domain walked piece by piece while the pieces already walked, and the other
 // devices' slices, are copied in and out) writes the range's bodies and their groups' stats only.
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void walk(
+// ptxas ignores a register cap (-cl-nv-maxrregcount, TreeForceOptions::walkRegisterCap) on a
+// kernel with a required work-group size (PTX .reqntid binds like CUDA's launch bounds): a capped
+// build goes without it.
+#ifdef WALK_REGISTER_CAP
+#define WALK_GROUP_SIZE
+#else
+#define WALK_GROUP_SIZE __attribute__((reqd_work_group_size(WG, 1, 1)))
+#endif
+__kernel WALK_GROUP_SIZE void walk(
     __global const float4* restrict sorted, const int n, __global const int2* restrict children,
     __global const int2* restrict ranges, __global const float4* restrict nodeCom,
     __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,

@@ -93,6 +93,13 @@ struct TreeForceOptions {
     // it writes each key (local counters per digit run, added to the tile counts once a chunk),
     // so that only the first of the 16 passes launches radix_count. Same counts, same order.
     bool sortCountInScatter = true;
+    // Most registers per work-item of the group walk (NVIDIA's -cl-nv-maxrregcount, 16 .. 255;
+    // the walk then goes without its required work-group size, under which ptxas ignores the
+    // cap), so that more work-groups share a multiprocessor. 0: the compiler's choice. -1: 48
+    // where the compiler takes NVIDIA's options (9 rather than 8 walk work-groups of 128 per
+    // H100 multiprocessor; docs/benchmarks.md, issue 31 round 6), else the compiler's choice.
+    // Other devices' compilers take no such option: a cap there throws.
+    int walkRegisterCap = -1;
 };
 
 class TreeForce {

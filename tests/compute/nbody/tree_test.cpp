@@ -289,6 +289,32 @@ TEST(NbodyTree, GroupShapesAndTwoBodiesPerWorkItemMatchTheReference) {
     EXPECT_THROW(TreeForce(context(), bad), Error);
 }
 
+// A register cap on the walk (TreeForceOptions::walkRegisterCap) is NVIDIA's compiler option:
+// where the device takes it, the capped walk (built without its required work-group size) is
+// still the direct sum at theta = 0; elsewhere, and outside 16 .. 255, the tree refuses it (and
+// its default, -1, asks for none there).
+TEST(NbodyTree, WalkRegisterCapIsTheSameWalkOrRefused) {
+    TreeForceOptions o;
+    o.walk = TreeWalk::Group;
+    o.walkRegisterCap = 300;
+    EXPECT_THROW(TreeForce(context(), o), Error);
+    o.walkRegisterCap = 48;
+    if (!context().info().hasExtension("cl_nv_compiler_options")) {
+        EXPECT_THROW(TreeForce(context(), o), Error);
+        o.walkRegisterCap = -1;  // the default: no cap where the compiler takes none
+        EXPECT_NO_THROW(TreeForce(context(), o));
+        return;
+    }
+    TreeForce t(context(), o);
+    t.setTheta(0.0f);
+    for (std::size_t n : {1, 131, 1009}) {
+        const auto bodies = makePreset(NbodyPreset::Plummer, n, 4);
+        const auto ref = referenceForces(positions(bodies), 0.05);
+        EXPECT_LE(worstTermError(flattened(treeForces(t, bodies, 0.05f)), ref), 1e-5)
+            << "n = " << n;
+    }
+}
+
 // Sort tiles of any length (TreeForceOptions::sortTileKeys) sort the same: the same sorted order,
 // so the same tree and the same accelerations as tiles that fill the device, at N below, at and
 // far above one tile. Bit for bit on PoCL; within float rounding wherever the moments' or the
