@@ -92,6 +92,23 @@ std::optional<RooflinePlacement> placeOnRoofline(const RooflinePoint& p, double 
     return out;
 }
 
+std::string shareOfBound(const RooflinePoint& run, const RooflineCeilings& c,
+                         const std::string& defaultCeiling) {
+    const std::string& name = run.ceiling.empty() ? defaultCeiling : run.ceiling;
+    char text[64];
+    if (const std::optional<double> ceiling = c.ceiling(name)) {
+        if (auto place = placeOnRoofline(run, c.bandwidthGBs, *ceiling)) {
+            const std::string label =
+                place->bound == RooflineBound::Memory ? "mem" : name.substr(0, name.find(' '));
+            std::snprintf(text, sizeof text, "%.0f%% %s", place->fraction * 100, label.c_str());
+            return text;
+        }
+    }
+    if (!hasBandwidth(run) || !positive(c.bandwidthGBs)) return "";
+    std::snprintf(text, sizeof text, "%.0f%% mem", gigabytesPerSecond(run) / c.bandwidthGBs * 100);
+    return text;
+}
+
 double LogAxis::fraction(double v) const {
     if (!(v > 0) || !(lo > 0) || !(hi > lo)) return 0.0;
     const double f = (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo));

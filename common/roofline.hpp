@@ -21,6 +21,9 @@ struct RooflinePoint {
     double bytes = 0;
     double seconds = 0;
     std::string note;  // how flops and bytes were counted ("20 flops per interaction")
+    // The compute ceiling that bounds the run ("TF32 mma.sync" for tensor-core runs); empty: the
+    // chart's FP32 one. A tensor run measured against the FP32 ceiling would read as over 100%.
+    std::string ceiling{};
 };
 
 double gflopsPerSecond(const RooflinePoint& p);     // 0 when seconds or flops are not > 0
@@ -67,6 +70,13 @@ struct RooflinePlacement {
 // nullopt when the run is not placeable or the ceilings are not positive.
 std::optional<RooflinePlacement> placeOnRoofline(const RooflinePoint& p, double bandwidthGBs,
                                                  double ceilingGflops);
+
+// The share of its bound a run reached, as the roofline's table shows it: "87% FP32", "40% TF32",
+// "84% mem" (the compute ceiling's first word names it); the run's own ceiling
+// (RooflinePoint::ceiling), else `defaultCeiling`. A run bounded by a ceiling that was not
+// measured gets only its memory share where it has a bandwidth; empty when nothing applies.
+std::string shareOfBound(const RooflinePoint& run, const RooflineCeilings& c,
+                         const std::string& defaultCeiling);
 
 // A logarithmic axis from lo to hi (both > 0, lo < hi), whole decades, mapping values to [0, 1].
 struct LogAxis {

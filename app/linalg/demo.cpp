@@ -15,6 +15,7 @@
 #include "compute/core/kernel_run_log.hpp"
 #include "compute/interop/external_memory.hpp"
 #include "compute/matrix_view/matrix_image.hpp"
+#include "compute/roofline/ceiling_probes.hpp"  // kTf32CeilingName
 
 namespace clviz {
 
@@ -325,7 +326,10 @@ std::vector<RooflineMark> LinalgDemo::rooflineMarks() const {
     std::vector<RooflineMark> marks;
     for (const auto& [v, run] : byVariant_) {
         RooflineMark m{"GEMM", run.point(), GemmVariant(v) == controls_.variant};
-        if (run.tensorPath) m.run.name += " (mma.sync)";
+        if (run.tensorPath) {
+            m.run.name += " (mma.sync)";
+            m.run.ceiling = kTf32CeilingName;
+        }
         marks.push_back(std::move(m));
     }
     // The largest reduction measured: the one nearest the bandwidth it can reach.

@@ -95,8 +95,8 @@ void drawRooflinePanel(bool* open, const DeviceCeilings& ceilings,
         ImGui::PopStyleColor();
     }
 
-    // The legend: where each point stands against the FP32 bound at its intensity.
-    const double fp32 = c.ceiling(kFp32CeilingName).value_or(peak);
+    // The legend: where each point stands against its bound at its intensity (tensor-core runs
+    // against the tensor ceiling, the rest against FP32's).
     if (ImGui::BeginTable(
             "##points", 5,
             ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY,
@@ -129,13 +129,11 @@ void drawRooflinePanel(bool* open, const DeviceCeilings& ceilings,
             ImGui::TableNextColumn();
             ImGui::Text("%.4g", gigabytesPerSecond(m.run));
             ImGui::TableNextColumn();
-            if (auto place = placeOnRoofline(m.run, bw, fp32))
-                ImGui::Text("%.0f%% %s", place->fraction * 100,
-                            place->bound == RooflineBound::Memory ? "mem" : "FP32");
-            else if (hasBandwidth(m.run) && bw > 0)
-                ImGui::Text("%.0f%% mem", gigabytesPerSecond(m.run) / bw * 100);
-            else
+            const std::string share = shareOfBound(m.run, c, kFp32CeilingName);
+            if (share.empty())
                 ImGui::TextDisabled("-");
+            else
+                ImGui::TextUnformatted(share.c_str());
         }
         ImGui::EndTable();
     }

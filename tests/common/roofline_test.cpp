@@ -83,6 +83,30 @@ TEST(Roofline, CeilingsPeakAndLookup) {
     EXPECT_FALSE(c.ceiling("FP64"));
 }
 
+TEST(Roofline, ShareOfBoundUsesEachRunsOwnCeiling) {
+    // The H100's figures from the lab's table: a TF32 run at 128 TFLOP/s is 40% of its tensor
+    // ceiling, not 224% of FP32's; an FP32 run at 50 TFLOP/s 87% of FP32's.
+    RooflineCeilings c;
+    c.bandwidthGBs = 2930;
+    c.compute = {{"FP32 FMA", 57200}, {"TF32 mma.sync", 318000}};
+    const double flops = 2.0 * 4096.0 * 4096.0 * 4096.0, bytes = 3.0 * 4096 * 4096 * 4;
+    RooflinePoint fp32{"gemm-pipelined", flops, bytes, flops / 49.76e12, ""};
+    RooflinePoint tf32{"gemm-tf32 (mma.sync)", flops, bytes, flops / 128.2e12, "", "TF32 mma.sync"};
+    EXPECT_EQ(shareOfBound(fp32, c, "FP32 FMA"), "87% FP32");
+    EXPECT_EQ(shareOfBound(tf32, c, "FP32 FMA"), "40% TF32");
+    // A memory-bound run (no flops: a reduction) gets its share of the bandwidth.
+    RooflinePoint reduce{"reduce-tree", 0, 256.0 * 1024 * 1024, 256.0 * 1024 * 1024 / 2445e9, ""};
+    EXPECT_EQ(shareOfBound(reduce, c, "FP32 FMA"), "83% mem");
+    // Low intensity with flops: memory-bound on the chart too.
+    RooflinePoint stream{"axpy", 1e9, 12e9, 12e9 / 2000e9, ""};
+    EXPECT_EQ(shareOfBound(stream, c, "FP32 FMA"), "68% mem");
+    // Its own ceiling unmeasured (no tensor cores): no compute share, never FP32's in its place.
+    c.compute = {{"FP32 FMA", 57200}};
+    EXPECT_EQ(shareOfBound(tf32, c, "FP32 FMA"), "6% mem");
+    c.bandwidthGBs = 0;
+    EXPECT_EQ(shareOfBound(tf32, c, "FP32 FMA"), "");
+}
+
 TEST(Roofline, LogAxisCoversWholeDecades) {
     LogAxis a = logAxisCovering({0.3, 42.0, 0.0, -5.0});
     EXPECT_DOUBLE_EQ(a.lo, 0.1);
