@@ -39,10 +39,18 @@ constexpr int kMaxSamples = 4096;
 // round 6: 48 against the compiler's 60 took 3% off the walk of 16M bodies on the H100).
 constexpr int kWalkRegisterCap = 48;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
+// TreeForceOptions::thetaFar when it is -1 (docs/benchmarks.md, issue 31 round 7).
+#ifndef CLVIZ_TREE_THETA_FAR
+#define CLVIZ_TREE_THETA_FAR 0.0f
+#endif
+constexpr float kDefaultThetaFar = CLVIZ_TREE_THETA_FAR;
+constexpr int kFarCoeffs = 20;  // the far field's expansion coefficients (FAR_COEFFS)
 
 // Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
-std::size_t walkLocalBytes(int stack, int list) {
-    return static_cast<std::size_t>(stack) * 4 + list * 16 + (list / 2) * 40 + 12;
+// With the far field, also each work-item's share of the expansion coefficients.
+std::size_t walkLocalBytes(int stack, int list, int farWg = 0) {
+    return static_cast<std::size_t>(stack) * 4 + list * 16 + (list / 2) * 40 + 12 +
+           (farWg ? static_cast<std::size_t>(farWg) * kFarCoeffs * 4 + 4 : 0);
 }
 
 }  // namespace
@@ -92,24 +100,31 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
             "tree walk register cap must be 16 .. 255 on a device whose compiler takes "
             "NVIDIA's options (cl_nv_compiler_options), got " +
             std::to_string(options_.walkRegisterCap) + " on " + info.name);
+    if (options_.thetaFar == -1) options_.thetaFar = kDefaultThetaFar;
+    if (!(options_.thetaFar >= 0 && options_.thetaFar < 1))
+        throw Error("tree far-field angle must be in [0, 1) (0: off), got " +
+                    std::to_string(options_.thetaFar));
     sortKpi_ = options_.sortKeysPerItem ? options_.sortKeysPerItem : kDefaultSortKeysPerItem;
     bpi_ = options_.bodiesPerItem;
     int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
         wg /= 2;
+    bodyWalk_ = options_.walk == TreeWalk::Body ||
+                (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
+    far_ = options_.thetaFar > 0 && !bodyWalk_;
+    const int farWg = far_ ? wg : 0;
     list_ = std::max(options_.listSize, 2 * wg);  // also holds a leaf (at most 16 bodies)
     stack_ = std::max(options_.stackSize, wg + 256);
-    while (walkLocalBytes(stack_, list_) > info.localMemBytes && list_ > 2 * wg)
+    while (walkLocalBytes(stack_, list_, farWg) > info.localMemBytes && list_ > 2 * wg)
         list_ /= 2;
-    if (walkLocalBytes(stack_, list_) > info.localMemBytes || info.maxWorkGroupSize < kScanWg)
+    if (walkLocalBytes(stack_, list_, farWg) > info.localMemBytes ||
+        info.maxWorkGroupSize < kScanWg)
         throw Error("the Barnes-Hut tree needs " +
-                    std::to_string(walkLocalBytes(stack_, list_) / 1024) +
+                    std::to_string(walkLocalBytes(stack_, list_, farWg) / 1024) +
                     " KiB of local memory and work-groups of 256; " + info.name + " has " +
                     std::to_string(info.localMemBytes / 1024) + " KiB and " +
                     std::to_string(info.maxWorkGroupSize));
     wg_ = wg;
-    bodyWalk_ = options_.walk == TreeWalk::Body ||
-                (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
     leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
 }
 
@@ -228,7 +243,8 @@ void TreeForce::refreshKernels() {
     const std::string walkOptions = base + (options_.walkRegisterCap && !bodyWalk_
                                                 ? " -DWALK_REGISTER_CAP -cl-nv-maxrregcount=" +
                                                       std::to_string(options_.walkRegisterCap)
-                                                : std::string());
+                                                : std::string()) +
+                                   (far_ ? " -DFAR_FIELD" : "");
     k.walk[0] = ptx_->kernel(kFile, walk, walkOptions);
     k.walk[1] = ptx_->kernel(kFile, walk, walkOptions + " -DSELF_GUARD");
     k.generation = programs.generation();
@@ -364,7 +380,8 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
     cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
     setArgs(walk, sorted_, static_cast<int>(n), children_, ranges_, nodeCom_, nodeQa_, nodeQb_,
             crit_, softening * softening, groups_, sortedAcc_, counters_, walkStats_,
-            static_cast<int>(shareBegin), static_cast<int>(shareEnd), writeOthers ? 1 : 0);
+            static_cast<int>(shareBegin), static_cast<int>(shareEnd), writeOthers ? 1 : 0, nodeLo_,
+            far_ ? options_.thetaFar : 0.0f);
     const std::size_t local = bodyWalk_ ? kElementWg : static_cast<std::size_t>(wg_);
     const std::size_t global = bodyWalk_ ? roundUp(n, kElementWg) : launch * local;
     cl::Event e;
