@@ -820,7 +820,8 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 // with G_ij = d a_i / dx_j and T_ijk = d^2 a_i / dx_j dx_k, so the truncation error goes as
 // ((r_g + r_c) / R)^3. The coefficients, FAR_COEFFS floats per lane in local memory:
 // [0] phi0, [1..3] a0, [4..9] G xx yy zz xy xz yz, [10..19] T xxx yyy zzz xxy xxz xyy yyz xzz yzz
-// xyz. The monopole's terms are the derivatives of the softened potential -M / s, s^2 = |d|^2 +
+// xyz. A lane adds each far cell it pops to its own share at once (no list entry, no room taken
+// from the near cells' list); the shares are summed once per group. The monopole's terms are the derivatives of the softened potential -M / s, s^2 = |d|^2 +
 // eps^2, exactly (the same forms as unsoftened with s for r; G then has trace -3 M eps^2 / s^5, so
 // all six components are kept). The quadrupole adds to phi0, a0 and G, written with s for r as
 // the near cell term is (its softening is exact only to O(eps^2 / R^2); far cells have R >> eps in
@@ -829,8 +830,9 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 // beyond M / s^4 is formed: no 1 / s^7 or 1 / s^9 to overflow at small scales. A cell of zero mass
 // adds zeros.
 #define FAR_COEFFS 20
-static inline void farAccumulate(float* f, const float4 xg, const float4 c, const float4 qa,
+static inline void farAccumulate(__local float* f, const float4 xg, const float4 c, const float4 qa,
                                  const float2 qb, const float eps2) {
+#define FA(k) f[(k) * WG]
     const float dx = xg.x - c.x, dy = xg.y - c.y, dz = xg.z - c.z;  // d = x - c
     const float inv = rsqrt(mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2))));
     const float inv2 = inv * inv;
@@ -838,29 +840,29 @@ static inline void farAccumulate(float* f, const float4 xg, const float4 c, cons
     const float m1 = c.w * inv, m2 = m1 * inv, m3 = m2 * inv, m4 = m3 * inv;
     // Monopole: phi = -M / s, a = -M u / s^2, G = M (3 u u - I) / s^3,
     // T = M (3 (I u + u I + ...) - 15 u u u) / s^4.
-    f[0] -= m1;
-    f[1] -= m2 * ux;
-    f[2] -= m2 * uy;
-    f[3] -= m2 * uz;
+    FA(0) -= m1;
+    FA(1) -= m2 * ux;
+    FA(2) -= m2 * uy;
+    FA(3) -= m2 * uz;
     const float g3 = 3 * m3;
-    f[4] += mad(g3 * ux, ux, -m3);
-    f[5] += mad(g3 * uy, uy, -m3);
-    f[6] += mad(g3 * uz, uz, -m3);
-    f[7] += g3 * ux * uy;
-    f[8] += g3 * ux * uz;
-    f[9] += g3 * uy * uz;
+    FA(4) += mad(g3 * ux, ux, -m3);
+    FA(5) += mad(g3 * uy, uy, -m3);
+    FA(6) += mad(g3 * uz, uz, -m3);
+    FA(7) += g3 * ux * uy;
+    FA(8) += g3 * ux * uz;
+    FA(9) += g3 * uy * uz;
     const float t3 = 3 * m4, t15 = 15 * m4;
     const float xx = ux * ux, yy = uy * uy, zz = uz * uz;
-    f[10] += ux * mad(-t15, xx, 3 * t3);  // xxx
-    f[11] += uy * mad(-t15, yy, 3 * t3);  // yyy
-    f[12] += uz * mad(-t15, zz, 3 * t3);  // zzz
-    f[13] += uy * mad(-t15, xx, t3);      // xxy
-    f[14] += uz * mad(-t15, xx, t3);      // xxz
-    f[15] += ux * mad(-t15, yy, t3);      // xyy
-    f[16] += uz * mad(-t15, yy, t3);      // yyz
-    f[17] += ux * mad(-t15, zz, t3);      // xzz
-    f[18] += uy * mad(-t15, zz, t3);      // yzz
-    f[19] -= t15 * ux * uy * uz;          // xyz
+    FA(10) += ux * mad(-t15, xx, 3 * t3);  // xxx
+    FA(11) += uy * mad(-t15, yy, 3 * t3);  // yyy
+    FA(12) += uz * mad(-t15, zz, 3 * t3);  // zzz
+    FA(13) += uy * mad(-t15, xx, t3);      // xxy
+    FA(14) += uz * mad(-t15, xx, t3);      // xxz
+    FA(15) += ux * mad(-t15, yy, t3);      // xyy
+    FA(16) += uz * mad(-t15, yy, t3);      // yyz
+    FA(17) += ux * mad(-t15, zz, t3);      // xzz
+    FA(18) += uy * mad(-t15, zz, t3);      // yzz
+    FA(19) -= t15 * ux * uy * uz;          // xyz
     // Quadrupole, with S = Q / s^2 and w = u.S u: phi = -w / (2 s), a = (S u - 5/2 w u) / s^2,
     // G = (S - 5 (S u u^T + u (S u)^T) - 5/2 w I + 35/2 w u u^T) / s^3.
     const float sxx = qa.x * inv2, syy = qa.y * inv2, szz = qa.z * inv2, sxy = qa.w * inv2,
@@ -869,17 +871,18 @@ static inline void farAccumulate(float* f, const float4 xg, const float4 c, cons
     const float sy = mad(sxy, ux, mad(syy, uy, syz * uz));
     const float sz = mad(sxz, ux, mad(syz, uy, szz * uz));
     const float w = mad(ux, sx, mad(uy, sy, uz * sz));
-    f[0] -= 0.5f * w * inv;
-    f[1] += mad(-2.5f * w, ux, sx) * inv2;
-    f[2] += mad(-2.5f * w, uy, sy) * inv2;
-    f[3] += mad(-2.5f * w, uz, sz) * inv2;
+    FA(0) -= 0.5f * w * inv;
+    FA(1) += mad(-2.5f * w, ux, sx) * inv2;
+    FA(2) += mad(-2.5f * w, uy, sy) * inv2;
+    FA(3) += mad(-2.5f * w, uz, sz) * inv2;
     const float i3 = inv2 * inv, w35 = 17.5f * w;
-    f[4] += i3 * (sxx - 10 * sx * ux - 2.5f * w + w35 * xx);
-    f[5] += i3 * (syy - 10 * sy * uy - 2.5f * w + w35 * yy);
-    f[6] += i3 * (szz - 10 * sz * uz - 2.5f * w + w35 * zz);
-    f[7] += i3 * (sxy - 5 * (sx * uy + sy * ux) + w35 * ux * uy);
-    f[8] += i3 * (sxz - 5 * (sx * uz + sz * ux) + w35 * ux * uz);
-    f[9] += i3 * (syz - 5 * (sy * uz + sz * uy) + w35 * uy * uz);
+    FA(4) += i3 * (sxx - 10 * sx * ux - 2.5f * w + w35 * xx);
+    FA(5) += i3 * (syy - 10 * sy * uy - 2.5f * w + w35 * yy);
+    FA(6) += i3 * (szz - 10 * sz * uz - 2.5f * w + w35 * zz);
+    FA(7) += i3 * (sxy - 5 * (sx * uy + sy * ux) + w35 * ux * uy);
+    FA(8) += i3 * (sxz - 5 * (sx * uz + sz * ux) + w35 * ux * uz);
+    FA(9) += i3 * (syz - 5 * (sy * uz + sz * uy) + w35 * uy * uz);
+#undef FA
 }
 
 // The expansion's acceleration and potential at offset y from the group's centre.
@@ -950,10 +953,8 @@ __kernel WALK_GROUP_SIZE void walk(
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
 #ifdef FAR_FIELD
-    // Far cells fill cellCom/cellQa/cellQb from the top (farSize of them), near ones from the
-    // bottom; farAcc[k * WG + lid] is lane lid's share of expansion coefficient k.
+    // farAcc[k * WG + lid]: lane lid's share of expansion coefficient k.
     __local float farAcc[FAR_COEFFS * WG];
-    __local int farSize;
     const float thetaFar2 = thetaFar * thetaFar;
 #endif
     __local float4 cellCom[CELLS], cellQa[CELLS];
@@ -1026,7 +1027,6 @@ __kernel WALK_GROUP_SIZE void walk(
     const float rg = sqrt(mad(he.x, he.x, mad(he.y, he.y, he.z * he.z)));
     for (int k = 0; k < FAR_COEFFS; ++k)
         farAcc[k * WG + lid] = 0;
-    if (lid == 0) farSize = 0;
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);  // list[] is the list from here on
     if (lid == 0) {
@@ -1041,17 +1041,12 @@ __kernel WALK_GROUP_SIZE void walk(
     for (long iter = 0; iter < maxIterations; ++iter) {
         barrier(CLK_LOCAL_MEM_FENCE);
         const int sz = stackSize, lc = listSize, cc = cellSize;
-#ifdef FAR_FIELD
-        const int fc = farSize;
-#else
-        const int fc = 0;
-#endif
-        if (sz == 0 && lc == 0 && cc == 0 && fc == 0) {
+        if (sz == 0 && lc == 0 && cc == 0) {
             overflow = false;
             break;
         }
         ++iterations;
-        const int room = min((LIST - lc) / LEAF, CELLS - cc - fc);  // pops the lists can absorb
+        const int room = min((LIST - lc) / LEAF, CELLS - cc);  // pops the lists can absorb
         if (sz == 0 || room == 0) {
             // Work-items without a body skip the sums: whole warps past the group's last body
             // then issue nothing (a group holds fewer bodies than work-items, often).
@@ -1067,27 +1062,8 @@ __kernel WALK_GROUP_SIZE void walk(
                     SUM_LISTS(1, part, parts);
             }
             summed += lc + cc;
-#ifdef FAR_FIELD
-            // Every lane, with a body or not, takes every WG-th far cell into its coefficients.
-            if (lid < fc) {
-                float f[FAR_COEFFS];
-                for (int k = 0; k < FAR_COEFFS; ++k)
-                    f[k] = farAcc[k * WG + lid];
-                for (int k = lid; k < fc; k += WG) {
-                    const int at = CELLS - 1 - k;
-                    farAccumulate(f, xg, cellCom[at], cellQa[at], cellQb[at], eps2);
-                }
-                for (int k = 0; k < FAR_COEFFS; ++k)
-                    farAcc[k * WG + lid] = f[k];
-            }
-#endif
             barrier(CLK_LOCAL_MEM_FENCE);
-            if (lid == 0) {
-                listSize = cellSize = 0;
-#ifdef FAR_FIELD
-                farSize = 0;
-#endif
-            }
+            if (lid == 0) listSize = cellSize = 0;
             continue;
         }
         const int take = min(room, sz <= STACK - WG - 128 ? min(WG, sz) : (sz < STACK - 1 ? 1 : 0));
@@ -1110,14 +1086,16 @@ __kernel WALK_GROUP_SIZE void walk(
                     const float rc = ((__global const float*)nodeLo)[4 * node + 3];
                     const float fx = c.x - xg.x, fy = c.y - xg.y, fz = c.z - xg.z;
                     const float reach = rg + rc;
-                    const bool isFar = reach * reach < thetaFar2 * mad(fx, fx, mad(fy, fy, fz * fz));
-                    const int at = isFar ? CELLS - 1 - atomic_inc(&farSize) : atomic_inc(&cellSize);
-#else
-                    const int at = atomic_inc(&cellSize);
+                    if (reach * reach < thetaFar2 * mad(fx, fx, mad(fy, fy, fz * fz))) {
+                        farAccumulate(farAcc + lid, xg, c, nodeQa[node], nodeQb[node], eps2);
+                    } else
 #endif
-                    cellCom[at] = c;
-                    cellQa[at] = nodeQa[node];
-                    cellQb[at] = nodeQb[node];
+                    {
+                        const int at = atomic_inc(&cellSize);
+                        cellCom[at] = c;
+                        cellQa[at] = nodeQa[node];
+                        cellQb[at] = nodeQb[node];
+                    }
                 } else {
                     const int2 nr = ranges[node];
                     const int count = nr.y - nr.x + 1;
