@@ -14,7 +14,8 @@
 // 2: a walk group holds up to GROUP = WG * BPI bodies), -DSTACK=n, -DLIST=n,
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
-// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks).
+// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks),
+// -DFAR_FIELD (the group walk sums far cells once per group as an expansion; see walk).
 //
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
@@ -679,8 +680,9 @@ __kernel void find_groups(__global const int2* restrict children,
 // counter, so the other child's writes are seen. Each climb is at most n - 1 steps.
 // nodeCom = (centre of mass, mass); nodeQa/nodeQb = traceless quadrupole about the centre of mass,
 // sum m (3 y y^T - |y|^2 I), as (xx, yy, zz, xy) and (xz, yz); nodeLo/nodeHi = bounds of
-// the bodies (nodeLo.w: the distance from the centre of mass to the bounds' farthest corner); crit = opening radius l / theta + |com - centre of the bounds| (l: longest side),
-// INFINITY when theta == 0.
+// the bodies (nodeLo.w: the distance from the centre of mass to the bounds' farthest corner);
+// crit = opening radius l / theta + |com - centre of the bounds| (l: longest side), INFINITY when
+// theta == 0.
 __kernel void moments(__global const float4* restrict sorted, const int n,
                       __global const int2* restrict children, __global const int* restrict nodeParent,
                       __global const int* restrict leafParent, __global int* visits,
@@ -813,15 +815,15 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 #ifdef FAR_FIELD
 // Far field (TreeForceOptions::thetaFar): a cell whose distance R from the walk group's centre x_g
 // satisfies (r_g + r_c) < thetaFar R (r_g: the group's radius about x_g, r_c: the cell's extent)
-// is not summed by every lane for its body. The group's lanes share such cells and accumulate the
-// field's Taylor expansion about x_g; each lane then evaluates it at y = x - x_g:
+// is not summed by every work-item for its body. The work-item that pops it adds the cell's field's
+// Taylor expansion about x_g to its own share of the coefficients at once (no list entry, no room
+// taken from the near lists); the shares are summed once per group and each body evaluates
 //   a(x)   = a0 + G y + T(y, y) / 2
-//   phi(x) = phi0 - a0.y - y.G y / 2 - y.T(y, y) / 6
+//   phi(x) = phi0 - a0.y - y.G y / 2 - y.T(y, y) / 6,   y = x - x_g,
 // with G_ij = d a_i / dx_j and T_ijk = d^2 a_i / dx_j dx_k, so the truncation error goes as
-// ((r_g + r_c) / R)^3. The coefficients, FAR_COEFFS floats per lane in local memory:
+// ((r_g + r_c) / R)^3. The coefficients, FAR_COEFFS floats per work-item in local memory:
 // [0] phi0, [1..3] a0, [4..9] G xx yy zz xy xz yz, [10..19] T xxx yyy zzz xxy xxz xyy yyz xzz yzz
-// xyz. A lane adds each far cell it pops to its own share at once (no list entry, no room taken
-// from the near cells' list); the shares are summed once per group. The monopole's terms are the derivatives of the softened potential -M / s, s^2 = |d|^2 +
+// xyz. The monopole's terms are the derivatives of the softened potential -M / s, s^2 = |d|^2 +
 // eps^2, exactly (the same forms as unsoftened with s for r; G then has trace -3 M eps^2 / s^5, so
 // all six components are kept). The quadrupole adds to phi0, a0 and G, written with s for r as
 // the near cell term is (its softening is exact only to O(eps^2 / R^2); far cells have R >> eps in

@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
                 const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 4096);
                 std::printf(
                     "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d digitbits=%d "
-                    "keysperitem=%d countinscatter=%d regcap=%d stack=%d thetafar=%.2f order %s %016llx "
+                    "keysperitem=%d countinscatter=%d regcap=%d stack=%d thetafar=%.2f order %s "
+                    "%016llx "
                     "total %.3f ms |",
                     label.c_str(), n, tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
                     cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, cfg.countInScatter,

@@ -238,11 +238,12 @@ void TreeForce::refreshKernels() {
     const char* walk = bodyWalk_ ? "walk_body" : "walk";
     // The walks' rsqrt: NVIDIA's flush-to-zero form where the compiler takes inline PTX
     // (common/gravity.clh), as the all-pairs kernels use.
-    const std::string walkOptions = base + (options_.walkRegisterCap && !bodyWalk_
-                                                ? " -DWALK_REGISTER_CAP -cl-nv-maxrregcount=" +
+    const std::string walkOptions =
+        base +
+        (options_.walkRegisterCap && !bodyWalk_ ? " -DWALK_REGISTER_CAP -cl-nv-maxrregcount=" +
                                                       std::to_string(options_.walkRegisterCap)
                                                 : std::string()) +
-                                   (far_ ? " -DFAR_FIELD" : "");
+        (far_ ? " -DFAR_FIELD" : "");
     k.walk[0] = ptx_->kernel(kFile, walk, walkOptions);
     k.walk[1] = ptx_->kernel(kFile, walk, walkOptions + " -DSELF_GUARD");
     k.generation = programs.generation();

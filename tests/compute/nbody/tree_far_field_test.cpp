@@ -95,7 +95,8 @@ Errors errors(const std::vector<Float4>& got, const std::vector<Body>& bodies, f
     std::sort(e.begin(), e.end());
     std::sort(ep.begin(), ep.end());
     Errors r;
-    if (!e.empty()) r.median = e[e.size() / 2], r.p99 = e[std::min(e.size() - 1, e.size() * 99 / 100)];
+    if (!e.empty())
+        r.median = e[e.size() / 2], r.p99 = e[std::min(e.size() - 1, e.size() * 99 / 100)];
     if (!ep.empty()) r.phiMedian = ep[ep.size() / 2];
     r.energy = sumRef != 0 ? std::fabs(sum - sumRef) / std::fabs(sumRef) : std::fabs(sum);
     return r;
