@@ -106,7 +106,7 @@ struct TreeForceOptions {
     // their field's Taylor expansion about the group's centre (acceleration, its gradient and the
     // next order; the potential one order up), which each body then evaluates at its offset.
     // In [0, 1); 0: off (the walk as without it, bit for bit). -1: kDefaultThetaFar in
-    // tree_force.cpp (0.6, measured on an H100: docs/benchmarks.md, issue 31 round 7). The body
+    // tree_force.cpp (0.4, measured on an H100: docs/benchmarks.md, issue 31 round 7). The body
     // walk (CPU devices) ignores it.
     float thetaFar = -1;
 };
