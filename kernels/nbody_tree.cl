@@ -14,7 +14,8 @@
 // 2: a walk group holds up to GROUP = WG * BPI bodies), -DSTACK=n, -DLIST=n,
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
-// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks).
+// -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks),
+// -DFAR_FIELD (the group walk sums far cells once per group as an expansion; see walk).
 //
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
@@ -679,8 +680,9 @@ __kernel void find_groups(__global const int2* restrict children,
 // counter, so the other child's writes are seen. Each climb is at most n - 1 steps.
 // nodeCom = (centre of mass, mass); nodeQa/nodeQb = traceless quadrupole about the centre of mass,
 // sum m (3 y y^T - |y|^2 I), as (xx, yy, zz, xy) and (xz, yz); nodeLo/nodeHi = bounds of
-// the bodies; crit = opening radius l / theta + |com - centre of the bounds| (l: longest side),
-// INFINITY when theta == 0.
+// the bodies (nodeLo.w: the distance from the centre of mass to the bounds' farthest corner);
+// crit = opening radius l / theta + |com - centre of the bounds| (l: longest side), INFINITY when
+// theta == 0.
 __kernel void moments(__global const float4* restrict sorted, const int n,
                       __global const int2* restrict children, __global const int* restrict nodeParent,
                       __global const int* restrict leafParent, __global int* visits,
@@ -714,7 +716,8 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
                 hi[k] = nodeHi[child];
             }
         }
-        const float4 mn = fmin(lo[0], lo[1]), mx = fmax(hi[0], hi[1]);
+        float4 mn = fmin(lo[0], lo[1]);
+        const float4 mx = fmax(hi[0], hi[1]);
         const float m = c[0].w + c[1].w;
         const float4 centre = 0.5f * (mn + mx);
         // A step from one child towards the other, not (m0 c0 + m1 c1) / m: coincident children
@@ -739,6 +742,11 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         nodeCom[node] = com;
         nodeQa[node] = qa2;
         nodeQb[node] = qb2;
+        // The cell's extent about its centre of mass (the farthest corner of its bounds), in the
+        // free w of its lower corner: the far-field rule of the group walk (FAR_FIELD) reads it.
+        const float cx = fmax(com.x - mn.x, mx.x - com.x), cy = fmax(com.y - mn.y, mx.y - com.y),
+                    cz = fmax(com.z - mn.z, mx.z - com.z);
+        mn.w = sqrt(cx * cx + cy * cy + cz * cz);
         nodeLo[node] = mn;
         nodeHi[node] = mx;
         crit[node] = theta > 0 ? side / theta + offset : INFINITY;
@@ -804,6 +812,103 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
     return mad(p.w, softenedInv(0.0f, 0.0f, 0.0f, eps2), phi);
 }
 
+#ifdef FAR_FIELD
+// Far field (TreeForceOptions::thetaFar): a cell whose distance R from the walk group's centre x_g
+// satisfies (r_g + r_c) < thetaFar R (r_g: the group's radius about x_g, r_c: the cell's extent)
+// is not summed by every work-item for its body. The work-item that pops it adds the cell's field's
+// Taylor expansion about x_g to its own share of the coefficients at once (no list entry, no room
+// taken from the near lists); the shares are summed once per group and each body evaluates
+//   a(x)   = a0 + G y + T(y, y) / 2
+//   phi(x) = phi0 - a0.y - y.G y / 2 - y.T(y, y) / 6,   y = x - x_g,
+// with G_ij = d a_i / dx_j and T_ijk = d^2 a_i / dx_j dx_k, so the truncation error goes as
+// ((r_g + r_c) / R)^3. The coefficients, FAR_COEFFS floats per work-item in local memory:
+// [0] phi0, [1..3] a0, [4..9] G xx yy zz xy xz yz, [10..19] T xxx yyy zzz xxy xxz xyy yyz xzz yzz
+// xyz. The monopole's terms are the derivatives of the softened potential -M / s, s^2 = |d|^2 +
+// eps^2, exactly (the same forms as unsoftened with s for r; G then has trace -3 M eps^2 / s^5, so
+// all six components are kept). The quadrupole adds to phi0, a0 and G, written with s for r as
+// the near cell term is (its softening is exact only to O(eps^2 / R^2); far cells have R >> eps in
+// any sane system, and their quadrupole is (r_c / R)^2 of their monopole). Every term is formed
+// from u = d / s (|u| <= 1) and Q / s^2 (~ M r_c^2 / s^2) times at most 1 / s^4, so nothing
+// beyond M / s^4 is formed: no 1 / s^7 or 1 / s^9 to overflow at small scales. A cell of zero mass
+// adds zeros.
+#define FAR_COEFFS 20
+static inline void farAccumulate(__local float* f, const float4 xg, const float4 c, const float4 qa,
+                                 const float2 qb, const float eps2) {
+#define FA(k) f[(k) * WG]
+    const float dx = xg.x - c.x, dy = xg.y - c.y, dz = xg.z - c.z;  // d = x - c
+    const float inv = rsqrt(mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2))));
+    const float inv2 = inv * inv;
+    const float ux = dx * inv, uy = dy * inv, uz = dz * inv;
+    const float m1 = c.w * inv, m2 = m1 * inv, m3 = m2 * inv, m4 = m3 * inv;
+    // Monopole: phi = -M / s, a = -M u / s^2, G = M (3 u u - I) / s^3,
+    // T = M (3 (I u + u I + ...) - 15 u u u) / s^4.
+    FA(0) -= m1;
+    FA(1) -= m2 * ux;
+    FA(2) -= m2 * uy;
+    FA(3) -= m2 * uz;
+    const float g3 = 3 * m3;
+    FA(4) += mad(g3 * ux, ux, -m3);
+    FA(5) += mad(g3 * uy, uy, -m3);
+    FA(6) += mad(g3 * uz, uz, -m3);
+    FA(7) += g3 * ux * uy;
+    FA(8) += g3 * ux * uz;
+    FA(9) += g3 * uy * uz;
+    const float t3 = 3 * m4, t15 = 15 * m4;
+    const float xx = ux * ux, yy = uy * uy, zz = uz * uz;
+    FA(10) += ux * mad(-t15, xx, 3 * t3);  // xxx
+    FA(11) += uy * mad(-t15, yy, 3 * t3);  // yyy
+    FA(12) += uz * mad(-t15, zz, 3 * t3);  // zzz
+    FA(13) += uy * mad(-t15, xx, t3);      // xxy
+    FA(14) += uz * mad(-t15, xx, t3);      // xxz
+    FA(15) += ux * mad(-t15, yy, t3);      // xyy
+    FA(16) += uz * mad(-t15, yy, t3);      // yyz
+    FA(17) += ux * mad(-t15, zz, t3);      // xzz
+    FA(18) += uy * mad(-t15, zz, t3);      // yzz
+    FA(19) -= t15 * ux * uy * uz;          // xyz
+    // Quadrupole, with S = Q / s^2 and w = u.S u: phi = -w / (2 s), a = (S u - 5/2 w u) / s^2,
+    // G = (S - 5 (S u u^T + u (S u)^T) - 5/2 w I + 35/2 w u u^T) / s^3.
+    const float sxx = qa.x * inv2, syy = qa.y * inv2, szz = qa.z * inv2, sxy = qa.w * inv2,
+                sxz = qb.x * inv2, syz = qb.y * inv2;
+    const float sx = mad(sxx, ux, mad(sxy, uy, sxz * uz));
+    const float sy = mad(sxy, ux, mad(syy, uy, syz * uz));
+    const float sz = mad(sxz, ux, mad(syz, uy, szz * uz));
+    const float w = mad(ux, sx, mad(uy, sy, uz * sz));
+    FA(0) -= 0.5f * w * inv;
+    FA(1) += mad(-2.5f * w, ux, sx) * inv2;
+    FA(2) += mad(-2.5f * w, uy, sy) * inv2;
+    FA(3) += mad(-2.5f * w, uz, sz) * inv2;
+    const float i3 = inv2 * inv, w35 = 17.5f * w;
+    FA(4) += i3 * (sxx - 10 * sx * ux - 2.5f * w + w35 * xx);
+    FA(5) += i3 * (syy - 10 * sy * uy - 2.5f * w + w35 * yy);
+    FA(6) += i3 * (szz - 10 * sz * uz - 2.5f * w + w35 * zz);
+    FA(7) += i3 * (sxy - 5 * (sx * uy + sy * ux) + w35 * ux * uy);
+    FA(8) += i3 * (sxz - 5 * (sx * uz + sz * ux) + w35 * ux * uz);
+    FA(9) += i3 * (syz - 5 * (sy * uz + sz * uy) + w35 * uy * uz);
+#undef FA
+}
+
+// The expansion's acceleration and potential at offset y from the group's centre.
+static inline float4 farEvaluate(__local const float* f, const int stride, const float yx,
+                                 const float yy, const float yz) {
+#define F(k) f[(k) * stride]
+    const float gx = mad(F(4), yx, mad(F(7), yy, F(8) * yz));
+    const float gy = mad(F(7), yx, mad(F(5), yy, F(9) * yz));
+    const float gz = mad(F(8), yx, mad(F(9), yy, F(6) * yz));
+    const float xx = yx * yx, yy2 = yy * yy, zz = yz * yz;
+    const float xy = 2 * yx * yy, xz = 2 * yx * yz, yz2 = 2 * yy * yz;
+    const float tx = F(10) * xx + F(15) * yy2 + F(17) * zz + F(13) * xy + F(14) * xz + F(19) * yz2;
+    const float ty = F(13) * xx + F(11) * yy2 + F(18) * zz + F(15) * xy + F(19) * xz + F(16) * yz2;
+    const float tz = F(14) * xx + F(16) * yy2 + F(12) * zz + F(19) * xy + F(17) * xz + F(18) * yz2;
+    const float ax = F(1) + gx + 0.5f * tx, ay = F(2) + gy + 0.5f * ty, az = F(3) + gz + 0.5f * tz;
+    // phi0 - y.(a0 + G y / 2 + T(y, y) / 6)
+    const float px = F(1) + 0.5f * gx + tx / 6, py = F(2) + 0.5f * gy + ty / 6,
+                pz = F(3) + 0.5f * gz + tz / 6;
+    const float phi = F(0) - mad(yx, px, mad(yy, py, yz * pz));
+#undef F
+    return (float4)(ax, ay, az, phi);
+}
+#endif
+
 // Lanes of a warp on NVIDIA: the unit of the tail split in walk (any width is correct).
 #define SPLIT_WARP 32
 
@@ -845,9 +950,15 @@ __kernel WALK_GROUP_SIZE void walk(
     __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
-    const int shareBegin, const int shareEnd, const int writeOthers) {
+    const int shareBegin, const int shareEnd, const int writeOthers,
+    __global const float4* restrict nodeLo, const float thetaFar) {
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
+#ifdef FAR_FIELD
+    // farAcc[k * WG + lid]: lane lid's share of expansion coefficient k.
+    __local float farAcc[FAR_COEFFS * WG];
+    const float thetaFar2 = thetaFar * thetaFar;
+#endif
     __local float4 cellCom[CELLS], cellQa[CELLS];
     __local float2 cellQb[CELLS];
     __local int stackSize, listSize, cellSize, group;
@@ -913,6 +1024,12 @@ __kernel WALK_GROUP_SIZE void walk(
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     const float4 gLo = lo[0], gHi = hi[0];
+#ifdef FAR_FIELD
+    const float4 xg = 0.5f * (gLo + gHi), he = 0.5f * (gHi - gLo);
+    const float rg = sqrt(mad(he.x, he.x, mad(he.y, he.y, he.z * he.z)));
+    for (int k = 0; k < FAR_COEFFS; ++k)
+        farAcc[k * WG + lid] = 0;
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);  // list[] is the list from here on
     if (lid == 0) {
         stack[0] = n > 1 ? 0 : ~0;
@@ -967,10 +1084,20 @@ __kernel WALK_GROUP_SIZE void walk(
                 const float dy = fmax(fmax(gLo.y - c.y, c.y - gHi.y), 0.0f);
                 const float dz = fmax(fmax(gLo.z - c.z, c.z - gHi.z), 0.0f);
                 if (dx * dx + dy * dy + dz * dz > r * r) {
-                    const int at = atomic_inc(&cellSize);
-                    cellCom[at] = c;
-                    cellQa[at] = nodeQa[node];
-                    cellQb[at] = nodeQb[node];
+#ifdef FAR_FIELD
+                    const float rc = ((__global const float*)nodeLo)[4 * node + 3];
+                    const float fx = c.x - xg.x, fy = c.y - xg.y, fz = c.z - xg.z;
+                    const float reach = rg + rc;
+                    if (reach * reach < thetaFar2 * mad(fx, fx, mad(fy, fy, fz * fz))) {
+                        farAccumulate(farAcc + lid, xg, c, nodeQa[node], nodeQb[node], eps2);
+                    } else
+#endif
+                    {
+                        const int at = atomic_inc(&cellSize);
+                        cellCom[at] = c;
+                        cellQa[at] = nodeQa[node];
+                        cellQb[at] = nodeQb[node];
+                    }
                 } else {
                     const int2 nr = ranges[node];
                     const int count = nr.y - nr.x + 1;
@@ -1017,6 +1144,34 @@ __kernel WALK_GROUP_SIZE void walk(
         }
     }
 #endif
+#ifdef FAR_FIELD
+    // The lanes' coefficients summed (4 partial sums per coefficient, then those), then every
+    // body evaluates the expansion. Barriers outside `if (!overflow)` (uniform anyway), as above.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = lid; t < 4 * FAR_COEFFS; t += WG) {
+        __local float* row = farAcc + (t / 4) * WG + (t % 4) * (WG / 4);
+        float sum = 0;
+        for (int j = 0; j < WG / 4; ++j)
+            sum += row[j];
+        row[0] = sum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < FAR_COEFFS) {
+        __local float* row = farAcc + lid * WG;
+        row[0] = (row[0] + row[WG / 4]) + (row[WG / 2] + row[3 * WG / 4]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!overflow) {
+        for (int b = 0; b < BPI; ++b) {
+            if (!valid[b] || part != 0) continue;
+            const float4 e = farEvaluate(farAcc, WG, p[b].x - xg.x, p[b].y - xg.y, p[b].z - xg.z);
+            ax[b] += e.x;
+            ay[b] += e.y;
+            az[b] += e.z;
+            phi[b] += e.w;
+        }
+    }
+#endif
     for (int b = 0; b < BPI; ++b) {
         const bool mine = body[b] >= shareBegin && body[b] < shareEnd;
         if (valid[b] && part == 0 && (mine || writeOthers))
@@ -1038,7 +1193,8 @@ __kernel void walk_body(
     __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
-    const int shareBegin, const int shareEnd, const int writeOthers) {
+    const int shareBegin, const int shareEnd, const int writeOthers,
+    __global const float4* restrict nodeLo, const float thetaFar) {
     const int i = get_global_id(0);
     if (i >= n) return;
     if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats

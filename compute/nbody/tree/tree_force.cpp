@@ -39,10 +39,17 @@ constexpr int kMaxSamples = 4096;
 // round 6: 48 against the compiler's 60 took 3% off the walk of 16M bodies on the H100).
 constexpr int kWalkRegisterCap = 48;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
+// TreeForceOptions::thetaFar when it is -1 (issue 31 round 7, H100: 0.6 took the kernels of 16M
+// Plummer bodies at theta 0.55 from 86 to 57 ms within the median error line, but put the colliding
+// galaxies over it; 0.4 keeps every preset measured within it).
+constexpr float kDefaultThetaFar = 0.4f;
+constexpr int kFarCoeffs = 20;  // the far field's expansion coefficients (FAR_COEFFS)
 
 // Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
-std::size_t walkLocalBytes(int stack, int list) {
-    return static_cast<std::size_t>(stack) * 4 + list * 16 + (list / 2) * 40 + 12;
+// With the far field, also each work-item's share of the expansion coefficients.
+std::size_t walkLocalBytes(int stack, int list, int farWg = 0) {
+    return static_cast<std::size_t>(stack) * 4 + list * 16 + (list / 2) * 40 + 12 +
+           (farWg ? static_cast<std::size_t>(farWg) * kFarCoeffs * 4 + 4 : 0);
 }
 
 }  // namespace
@@ -92,24 +99,31 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
             "tree walk register cap must be 16 .. 255 on a device whose compiler takes "
             "NVIDIA's options (cl_nv_compiler_options), got " +
             std::to_string(options_.walkRegisterCap) + " on " + info.name);
+    if (options_.thetaFar == -1) options_.thetaFar = kDefaultThetaFar;
+    if (!(options_.thetaFar >= 0 && options_.thetaFar < 1))
+        throw Error("tree far-field angle must be in [0, 1) (0: off), got " +
+                    std::to_string(options_.thetaFar));
     sortKpi_ = options_.sortKeysPerItem ? options_.sortKeysPerItem : kDefaultSortKeysPerItem;
     bpi_ = options_.bodiesPerItem;
     int wg = bodies / bpi_;
     while (wg > 32 && static_cast<std::size_t>(wg) > info.maxWorkGroupSize)
         wg /= 2;
+    bodyWalk_ = options_.walk == TreeWalk::Body ||
+                (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
+    far_ = options_.thetaFar > 0 && !bodyWalk_;
+    const int farWg = far_ ? wg : 0;
     list_ = std::max(options_.listSize, 2 * wg);  // also holds a leaf (at most 16 bodies)
     stack_ = std::max(options_.stackSize, wg + 256);
-    while (walkLocalBytes(stack_, list_) > info.localMemBytes && list_ > 2 * wg)
+    while (walkLocalBytes(stack_, list_, farWg) > info.localMemBytes && list_ > 2 * wg)
         list_ /= 2;
-    if (walkLocalBytes(stack_, list_) > info.localMemBytes || info.maxWorkGroupSize < kScanWg)
+    if (walkLocalBytes(stack_, list_, farWg) > info.localMemBytes ||
+        info.maxWorkGroupSize < kScanWg)
         throw Error("the Barnes-Hut tree needs " +
-                    std::to_string(walkLocalBytes(stack_, list_) / 1024) +
+                    std::to_string(walkLocalBytes(stack_, list_, farWg) / 1024) +
                     " KiB of local memory and work-groups of 256; " + info.name + " has " +
                     std::to_string(info.localMemBytes / 1024) + " KiB and " +
                     std::to_string(info.maxWorkGroupSize));
     wg_ = wg;
-    bodyWalk_ = options_.walk == TreeWalk::Body ||
-                (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
     leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
 }
 
@@ -225,10 +239,12 @@ void TreeForce::refreshKernels() {
     const char* walk = bodyWalk_ ? "walk_body" : "walk";
     // The walks' rsqrt: NVIDIA's flush-to-zero form where the compiler takes inline PTX
     // (common/gravity.clh), as the all-pairs kernels use.
-    const std::string walkOptions = base + (options_.walkRegisterCap && !bodyWalk_
-                                                ? " -DWALK_REGISTER_CAP -cl-nv-maxrregcount=" +
+    const std::string walkOptions =
+        base +
+        (options_.walkRegisterCap && !bodyWalk_ ? " -DWALK_REGISTER_CAP -cl-nv-maxrregcount=" +
                                                       std::to_string(options_.walkRegisterCap)
-                                                : std::string());
+                                                : std::string()) +
+        (far_ ? " -DFAR_FIELD" : "");
     k.walk[0] = ptx_->kernel(kFile, walk, walkOptions);
     k.walk[1] = ptx_->kernel(kFile, walk, walkOptions + " -DSELF_GUARD");
     k.generation = programs.generation();
@@ -364,7 +380,8 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
     cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
     setArgs(walk, sorted_, static_cast<int>(n), children_, ranges_, nodeCom_, nodeQa_, nodeQb_,
             crit_, softening * softening, groups_, sortedAcc_, counters_, walkStats_,
-            static_cast<int>(shareBegin), static_cast<int>(shareEnd), writeOthers ? 1 : 0);
+            static_cast<int>(shareBegin), static_cast<int>(shareEnd), writeOthers ? 1 : 0, nodeLo_,
+            far_ ? options_.thetaFar : 0.0f);
     const std::size_t local = bodyWalk_ ? kElementWg : static_cast<std::size_t>(wg_);
     const std::size_t global = bodyWalk_ ? roundUp(n, kElementWg) : launch * local;
     cl::Event e;

@@ -100,6 +100,15 @@ struct TreeForceOptions {
     // H100 multiprocessor; docs/benchmarks.md, issue 31 round 6), else the compiler's choice.
     // Other devices' compilers take no such option: a cap there throws.
     int walkRegisterCap = -1;
+    // Far field of the group walk: an accepted cell whose distance R from the walk group's centre
+    // satisfies (r_g + r_c) / R < thetaFar (r_g: the group's radius, r_c: the cell's extent about
+    // its centre of mass) is not summed per body; the group's work-items share such cells and sum
+    // their field's Taylor expansion about the group's centre (acceleration, its gradient and the
+    // next order; the potential one order up), which each body then evaluates at its offset.
+    // In [0, 1); 0: off (the walk as without it, bit for bit). -1: kDefaultThetaFar in
+    // tree_force.cpp (0.4, measured on an H100: docs/benchmarks.md, issue 31 round 7). The body
+    // walk (CPU devices) ignores it.
+    float thetaFar = -1;
 };
 
 class TreeForce {
@@ -185,6 +194,7 @@ class TreeForce {
 
     int groupSize() const { return bodyWalk_ ? 1 : wg_ * bpi_; }  // bodies sharing one walk
     bool bodyWalk() const { return bodyWalk_; }
+    float thetaFar() const { return far_ ? options_.thetaFar : 0.0f; }  // 0: no far field
     std::size_t bytesPerBody() const;  // device memory the tree needs per body (for messages)
 
   private:
@@ -202,6 +212,7 @@ class TreeForce {
     TreeForceOptions options_;
     int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024, sortKpi_ = 1;
     bool bodyWalk_ = false;
+    bool far_ = false;  // the group walk's far field (options_.thetaFar > 0)
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
     float lastSoftening_ = -1;
