@@ -35,13 +35,13 @@ constexpr std::size_t kWideSortMostKeys = std::size_t(1) << 20;
 // of 2,048 keys).
 constexpr int kDefaultSortKeysPerItem = 16;
 constexpr int kMaxSamples = 4096;
-// The group walk's register cap when TreeForceOptions::walkRegisterCap is -1 on NVIDIA (issue 31
-// round 6: 48 against the compiler's 60 took 3% off the walk of 16M bodies on the H100).
+// The group walk's register cap when TreeForceOptions::walkRegisterCap is -1 on NVIDIA: below the
+// compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
 constexpr int kWalkRegisterCap = 48;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
-// TreeForceOptions::thetaFar when it is -1 (issue 31 round 7, H100: 0.6 took the kernels of 16M
-// Plummer bodies at theta 0.55 from 86 to 57 ms within the median error line, but put the colliding
-// galaxies over it; 0.4 keeps every preset measured within it).
+// TreeForceOptions::thetaFar when it is -1: wider angles are faster and within the error line on
+// the Plummer sphere, but put the colliding galaxies over it; 0.4 keeps every preset measured
+// within it (docs/benchmarks.md, issue 31 round 7).
 constexpr float kDefaultThetaFar = 0.4f;
 constexpr int kFarCoeffs = 20;  // the far field's expansion coefficients (FAR_COEFFS)
 
