@@ -23,3 +23,23 @@ cuda_tools() {
     PTXAS=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
     CUOBJDUMP=$(command -v cuobjdump || ls /usr/local/cuda*/bin/cuobjdump 2>/dev/null | head -1)
 }
+
+# SASS of clviz's cached programs (XDG cache folder $1) whose PTX holds the text $3, assembled for
+# the card's SM into $2: NAME.sass (cuobjdump -sass, only the function $4 where given) and
+# NAME.ptxas.txt per program, the PTX dropped. Calls cuda_tools; without ptxas or cuobjdump the
+# PTX stays (NAME.ptx).
+cached_sass() {
+    local xdg=$1 out=$2 text=$3 fun=${4:-} sm p s
+    cuda_tools
+    sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
+    mkdir -p "$out"
+    python3 "$(dirname "${BASH_SOURCE[0]}")/cached_ptx.py" "$out" "$xdg/clviz/programs" \
+        --text-any="$text"
+    for p in "$out"/*.ptx; do
+        [ -e "$p" ] && [ -n "$PTXAS" ] && [ -n "$CUOBJDUMP" ] || continue
+        s=${p%.ptx}
+        "$PTXAS" -arch=sm_${sm:-90} -v "$p" -o "$s.cubin" >"$s.ptxas.txt" 2>&1 &&
+            "$CUOBJDUMP" -sass ${fun:+-fun "$fun"} "$s.cubin" >"$s.sass" 2>/dev/null
+        rm -f "$s.cubin" "$p"
+    done
+}

@@ -26,21 +26,9 @@ ROUNDS=${ROUNDS:-1}
 AB_SIZES=${AB_SIZES:-1m,16m}
 BINS=${BINS:-old new}
 cuda_tools
-SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
 
 # The group walk's programs in cache $1 as PTX, then SASS, into $R/sass/$2/.
-sass() {
-    local out="$R/sass/$2"
-    mkdir -p "$out"
-    python3 "$(dirname "$0")/cached_ptx.py" "$out" "$1/clviz/programs" --text-any='.entry walk('
-    for p in "$out"/*.ptx; do
-        [ -e "$p" ] && [ -n "$PTXAS" ] && [ -n "$CUOBJDUMP" ] || continue
-        local s=${p%.ptx}
-        "$PTXAS" -arch=sm_${SM:-90} -v "$p" -o "$s.cubin" >"$s.ptxas.txt" 2>&1 &&
-            "$CUOBJDUMP" -sass -fun walk "$s.cubin" >"$s.sass" 2>/dev/null
-        rm -f "$s.cubin" "$p"
-    done
-}
+sass() { cached_sass "$1" "$R/sass/$2" '.entry walk(' walk; }
 
 for step in "$@"; do
 case $step in
