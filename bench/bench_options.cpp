@@ -12,6 +12,7 @@
 #include "compute/linalg/gemm.hpp"
 #include "compute/nbody/body.hpp"
 #include "compute/nbody/multi/multi_device_simulation.hpp"
+#include "compute/nbody/param_ranges.hpp"
 
 namespace clviz::bench {
 
@@ -98,6 +99,15 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
                                       ")");
                  o.thetas.push_back(*t);
              }
+         }},
+        {"--theta-far", Takes::Value, "t",
+         "far-field angle of the tree variant, 0 (off) to 0.95 [0.4]", run,
+         [&o](const std::string& v) {
+             const auto t = parseNumber(v);
+             if (!t || !kThetaFarRange.contains(*t))
+                 throw UsageError("--theta-far takes a number in [0, 0.95] (got " + quotedPath(v) +
+                                  ")");
+             o.thetaFar = *t;
          }},
         {"--warmup", Takes::Value, "N", "untimed runs before timing [3]", run,
          [&o](const std::string& v) {

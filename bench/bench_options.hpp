@@ -1,5 +1,6 @@
 #pragma once
 // Options shared by every benchmark suite (parsed by bench/main.cpp or `clviz --benchmark`).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct BenchOptions {
     std::vector<CubeShape> mnfShapes;   // mnf suite: --sizes WxHxB,...; empty: its defaults
     std::vector<int> workGroups;        // empty: the suite's defaults
     std::vector<double> thetas;         // tree variant's opening angles; empty: 0.5
+    std::optional<double> thetaFar;     // tree variant's far-field angle (0: off); empty: default
     int warmup = 3;
     int repeats = 15;
     bool quick = false;  // small sizes, few repeats: a smoke test

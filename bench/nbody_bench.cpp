@@ -130,6 +130,7 @@ BenchRow baselineRow(const std::vector<Body>& bodies, float softening, bool quic
 BenchRow treeRow(NbodySimulation& sim, const BenchOptions& o, float theta, long long n) {
     NbodyParams p = sim.params();
     p.theta = theta;
+    if (o.thetaFar) p.thetaFar = static_cast<float>(*o.thetaFar);
     sim.setParams(p);
     NbodyKernelConfig c;
     c.variant = NbodyVariant::Tree;
@@ -137,10 +138,11 @@ BenchRow treeRow(NbodySimulation& sim, const BenchOptions& o, float theta, long 
     const Timed t = timeSteps(sim, o);
     char config[64];
     const int group = sim.effectiveKernelConfig().workGroupSize;  // 1: the per-body walk (CPUs)
-    if (group == 1)
+    if (group == 1)                                               // the body walk has no far field
         std::snprintf(config, sizeof config, "theta=%.2g body walk", theta);
     else
-        std::snprintf(config, sizeof config, "theta=%.2g groups<=%d", theta, group);
+        std::snprintf(config, sizeof config, "theta=%.2g far=%.2g groups<=%d", theta,
+                      sim.params().thetaFar, group);
     BenchRow row = makeRow("tree", config, n, t);
     for (const auto& [name, ms] : t.kernels) {
         const std::string stage = name.rfind("tree-", 0) == 0 ? name.substr(5)

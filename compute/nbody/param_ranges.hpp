@@ -42,6 +42,7 @@ struct NbodyParamRange {
 inline constexpr NbodyParamRange kDtRange{"dt", 0, 10, true};
 inline constexpr NbodyParamRange kSofteningRange{"softening", 0, 100, false};
 inline constexpr NbodyParamRange kThetaRange{"theta", 0, 2, false};
+inline constexpr NbodyParamRange kThetaFarRange{"theta-far", 0, 0.95, false};
 inline constexpr NbodyParamRange kDampingRange{"damping", 0, 1, true};
 
 }  // namespace clviz

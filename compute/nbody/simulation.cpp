@@ -16,6 +16,7 @@
 #include "compute/core/set_args.hpp"
 #include "compute/nbody/autotune_store.hpp"
 #include "compute/nbody/build_options.hpp"
+#include "compute/nbody/param_ranges.hpp"
 #include "compute/nbody/simulation_internals.hpp"
 
 namespace clviz {
@@ -234,6 +235,11 @@ bool NbodySimulation::forceKernelReady() const {
     return kernels_->current != nullptr;
 }
 
+void NbodySimulation::applyTreeParams(TreeForce& t) {
+    t.setTheta(params_.theta);
+    t.setThetaFar(params_.thetaFar);
+}
+
 TreeForce& NbodySimulation::tree() {
     if (!tree_) tree_ = std::make_unique<TreeForce>(cc_);
     return *tree_;
@@ -292,7 +298,7 @@ void NbodySimulation::computeSharedForces() {
         if (!n_) return;
         if (config_.variant == NbodyVariant::Tree) {
             TreeForce& t = tree();
-            t.setTheta(params_.theta);
+            applyTreeParams(t);
             if (walkInPieces())
                 t.buildShareSorted(f32_.pos, n_, params_.softening);
             else
@@ -361,7 +367,7 @@ void NbodySimulation::computeForces(bool kick, float kickFactor) {
     }
     if (config_.variant == NbodyVariant::Tree) {  // float only (setPrecision/setKernelConfig)
         TreeForce& t = tree();
-        t.setTheta(params_.theta);
+        applyTreeParams(t);
         t.compute(f32_.pos, n_, params_.softening, f32_.acc, &f32_.vel, kick ? kickFactor : 0.0f);
         for (const auto& e : t.lastEvents())
             lastEvents_.push_back(e);
@@ -641,7 +647,7 @@ TreeAccuracy NbodySimulation::forceAccuracy(int samples) {
             // This device holds its share's part of the others' accelerations: it measures a whole
             // tree pass of its own instead, which is the split's answer (the same tree and forces).
             cl::Buffer whole(cc_.context(), CL_MEM_READ_WRITE, n_ * sizeof(cl_float4));
-            tree().setTheta(params_.theta);
+            applyTreeParams(tree());
             tree().compute(f32_.pos, n_, params_.softening, whole);
             return tree().accuracy(f32_.pos, n_, params_.softening, whole, samples);
         }
@@ -680,7 +686,10 @@ void NbodySimulation::setParams(const NbodyParams& p) {
         throw Error("damping must be in (0, 1] (got " + std::to_string(p.damping) + ")");
     if (!(p.theta >= 0 && p.theta <= 2))
         throw Error("theta must be in [0, 2] (got " + std::to_string(p.theta) + ")");
-    if (p.theta != params_.theta && config_.variant == NbodyVariant::Tree) accCurrent_ = false;
+    if (const auto why = kThetaFarRange.problem(p.thetaFar)) throw Error(*why);
+    if ((p.theta != params_.theta || p.thetaFar != params_.thetaFar) &&
+        config_.variant == NbodyVariant::Tree)
+        accCurrent_ = false;
     if (p.softening != params_.softening) {
         accCurrent_ = false;          // a(x) depends on it
         energyReference_.reset();     // and so does the potential energy

@@ -110,21 +110,39 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
         wg /= 2;
     bodyWalk_ = options_.walk == TreeWalk::Body ||
                 (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
+    wg_ = wg;
     far_ = options_.thetaFar > 0 && !bodyWalk_;
-    const int farWg = far_ ? wg : 0;
-    list_ = std::max(options_.listSize, 2 * wg);  // also holds a leaf (at most 16 bodies)
     stack_ = std::max(options_.stackSize, wg + 256);
-    while (walkLocalBytes(stack_, list_, farWg) > info.localMemBytes && list_ > 2 * wg)
-        list_ /= 2;
-    if (walkLocalBytes(stack_, list_, farWg) > info.localMemBytes ||
-        info.maxWorkGroupSize < kScanWg)
+    list_ = walkListFor(far_);
+    leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
+}
+
+int TreeForce::walkListFor(bool far) const {
+    const DeviceInfo& info = cc_.info();
+    const int farWg = far ? wg_ : 0;
+    int list = std::max(options_.listSize, 2 * wg_);  // also holds a leaf (at most 16 bodies)
+    while (walkLocalBytes(stack_, list, farWg) > info.localMemBytes && list > 2 * wg_)
+        list /= 2;
+    if (walkLocalBytes(stack_, list, farWg) > info.localMemBytes || info.maxWorkGroupSize < kScanWg)
         throw Error("the Barnes-Hut tree needs " +
-                    std::to_string(walkLocalBytes(stack_, list_, farWg) / 1024) +
+                    std::to_string(walkLocalBytes(stack_, list, farWg) / 1024) +
                     " KiB of local memory and work-groups of 256; " + info.name + " has " +
                     std::to_string(info.localMemBytes / 1024) + " KiB and " +
                     std::to_string(info.maxWorkGroupSize));
-    wg_ = wg;
-    leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
+    return list;
+}
+
+void TreeForce::setThetaFar(float thetaFar) {
+    if (!(thetaFar >= 0 && thetaFar < 1))
+        throw Error("tree far-field angle must be in [0, 1) (0: off), got " +
+                    std::to_string(thetaFar));
+    const bool far = thetaFar > 0 && !bodyWalk_;
+    if (far != far_) {  // the walk's build and its lists change: rebuilt at the next pass
+        list_ = walkListFor(far);
+        far_ = far;
+        k_->generation = -1;
+    }
+    options_.thetaFar = thetaFar;
 }
 
 TreeForce::~TreeForce() {

@@ -123,6 +123,9 @@ class TreeForce {
     // box and delta from its own centre is used whole when l / theta + delta < d. 0 opens every
     // cell (the direct sum). Throws clviz::Error outside [0, 2].
     void setTheta(float theta);
+    // The far field's angle (TreeForceOptions::thetaFar) from the next pass on; switching it on or
+    // off rebuilds the walk. Throws clviz::Error outside [0, 1).
+    void setThetaFar(float thetaFar);
     float theta() const { return theta_; }
 
     // acc[i] = a(pos)[i] for i < n; when vel is given and kick != 0, also vel[i].xyz += acc * kick
@@ -212,7 +215,8 @@ class TreeForce {
     TreeForceOptions options_;
     int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024, sortKpi_ = 1;
     bool bodyWalk_ = false;
-    bool far_ = false;  // the group walk's far field (options_.thetaFar > 0)
+    int walkListFor(bool far) const;  // the lists' length that fits local memory (throws if none)
+    bool far_ = false;                // the group walk's far field (options_.thetaFar > 0)
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
     float lastSoftening_ = -1;

@@ -179,6 +179,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"precision", "float"},
         {"dt", "0.001"},
         {"theta", "0.7"},
+        {"theta-far", "0.3"},
         {"softening", "0.1"},
         {"damping", "0.999"},
         {"steps", "2"},
