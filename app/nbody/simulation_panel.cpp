@@ -116,6 +116,10 @@ void NbodyDemo::kernelSection() {
             if (ImGui::SliderFloat("theta", &theta, 0.0f, 1.2f, "%.2f"))
                 applyFromPanel("theta", std::to_string(theta));
             settingTooltip("theta");
+            float thetaFar = sim_->params().thetaFar;
+            if (ImGui::SliderFloat("theta-far", &thetaFar, 0.0f, 0.95f, "%.2f"))
+                applyFromPanel("theta-far", std::to_string(thetaFar));
+            settingTooltip("theta-far");
         }
         // Exactly the settings this variant's kernel reads (none under auto: the tune picks).
         const NbodyTunables uses = tunablesOf(cfg.variant);
