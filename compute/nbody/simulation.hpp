@@ -48,9 +48,8 @@ struct NbodyParams {
     float softening = 0.05f;  // epsilon; 0 is allowed (a body never pulls on itself)
     float damping = 1.0f;     // velocities are multiplied by this once per step; 1 = none
     float theta = 0.5f;       // tree variant: opening angle in [0, 2]; 0 = the exact direct sum
-    // Tree variant: far-field angle (TreeForceOptions::thetaFar) in [0, 0.95]; 0 = off. 0.4 keeps
-    // every preset measured within the force-error line (docs/benchmarks.md, issue 31 round 7).
-    float thetaFar = 0.4f;
+    // Tree variant: far-field angle (TreeForceOptions::thetaFar) in [0, 0.95]; 0 = off.
+    float thetaFar = kTreeDefaultThetaFar;
 };
 
 // Device time of the kernels enqueued by the last step() call, from CL profiling events.

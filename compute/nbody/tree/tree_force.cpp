@@ -39,11 +39,7 @@ constexpr int kMaxSamples = 4096;
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
 constexpr int kWalkRegisterCap = 48;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
-// TreeForceOptions::thetaFar when it is -1: wider angles are faster and within the error line on
-// the Plummer sphere, but put the colliding galaxies over it; 0.4 keeps every preset measured
-// within it (docs/benchmarks.md, issue 31 round 7).
-constexpr float kDefaultThetaFar = 0.4f;
-constexpr int kFarCoeffs = 20;  // the far field's expansion coefficients (FAR_COEFFS)
+constexpr int kFarCoeffs = 20;        // the far field's expansion coefficients (FAR_COEFFS)
 
 // Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
 // With the far field, also each work-item's share of the expansion coefficients.
@@ -99,7 +95,7 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
             "tree walk register cap must be 16 .. 255 on a device whose compiler takes "
             "NVIDIA's options (cl_nv_compiler_options), got " +
             std::to_string(options_.walkRegisterCap) + " on " + info.name);
-    if (options_.thetaFar == -1) options_.thetaFar = kDefaultThetaFar;
+    if (options_.thetaFar == -1) options_.thetaFar = kTreeDefaultThetaFar;
     if (!(options_.thetaFar >= 0 && options_.thetaFar < 1))
         throw Error("tree far-field angle must be in [0, 1) (0: off), got " +
                     std::to_string(options_.thetaFar));

@@ -56,6 +56,11 @@ struct TreeWalkStats {
 // Body on CPU devices, Group elsewhere.
 enum class TreeWalk { Auto, Group, Body };
 
+// The far field's default angle (TreeForceOptions::thetaFar, NbodyParams::thetaFar): wider angles
+// are faster and within the error line on the Plummer sphere, but put the colliding galaxies over
+// it; 0.4 keeps every preset measured within it (docs/benchmarks.md, issue 31 round 7).
+inline constexpr float kTreeDefaultThetaFar = 0.4f;
+
 struct TreeForceOptions {
     TreeWalk walk = TreeWalk::Auto;
     // Defaults measured best on an H100 (docs/benchmarks.md, "issue 31: the tree's walk and sort").
@@ -105,8 +110,7 @@ struct TreeForceOptions {
     // its centre of mass) is not summed per body; the group's work-items share such cells and sum
     // their field's Taylor expansion about the group's centre (acceleration, its gradient and the
     // next order; the potential one order up), which each body then evaluates at its offset.
-    // In [0, 1); 0: off (the walk as without it, bit for bit). -1: kDefaultThetaFar in
-    // tree_force.cpp (0.4, measured on an H100: docs/benchmarks.md, issue 31 round 7). The body
+    // In [0, 1); 0: off (the walk as without it, bit for bit). -1: kTreeDefaultThetaFar. The body
     // walk (CPU devices) ignores it.
     float thetaFar = -1;
 };
