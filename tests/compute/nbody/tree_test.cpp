@@ -349,6 +349,16 @@ TEST(NbodyTree, LongerSortTilesSortTheSame) {
     EXPECT_THROW(TreeForce(context(), o), Error);
 }
 
+// The indices of `keys` in stable sorted order: what TreeForce::sortKeys must return.
+std::vector<unsigned> stableOrder(const std::vector<unsigned long long>& keys) {
+    std::vector<unsigned> order(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        order[i] = static_cast<unsigned>(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](unsigned a, unsigned b) { return keys[a] < keys[b]; });
+    return order;
+}
+
 // The radix sort alone (TreeForce::sortKeys) against std::stable_sort by key, for both digit
 // widths and for tiles from one per 1,000 keys to one for all: at N = 1, 2, primes and 2^k + 1, on
 // keys over all 63 bits, on keys with few distinct values (the order of equal keys is the input
@@ -374,11 +384,7 @@ TEST(NbodyTree, RadixSortIsAStableSortForEveryDigitWidth) {
                     : kind[0] == 'a' ? 0x5555555555555555ULL >> 1
                                      : (r & 0xf0) << 52;  // only the top digit varies
             }
-            std::vector<unsigned> want(n);
-            for (std::size_t i = 0; i < n; ++i)
-                want[i] = static_cast<unsigned>(i);
-            std::stable_sort(want.begin(), want.end(),
-                             [&](unsigned a, unsigned b) { return keys[a] < keys[b]; });
+            const std::vector<unsigned> want = stableOrder(keys);
             for (std::size_t s = 0; s < sorts.size(); ++s)
                 ASSERT_EQ(sorts[s]->sortKeys(keys), want)
                     << "n = " << n << ", " << kind << " keys, digit bits "
@@ -426,11 +432,7 @@ TEST(NbodyTree, RadixSortChunksOfManyKeysAreStable) {
                     : kind[0] == 'a' ? 0x2aaaaaaaaaaaaaaaULL
                                      : (r & 0x70) << 56;  // only the top digit varies
             }
-            std::vector<unsigned> want(n);
-            for (std::size_t i = 0; i < n; ++i)
-                want[i] = static_cast<unsigned>(i);
-            std::stable_sort(want.begin(), want.end(),
-                             [&](unsigned a, unsigned b) { return keys[a] < keys[b]; });
+            const std::vector<unsigned> want = stableOrder(keys);
             for (std::size_t s = 0; s < sorts.size(); ++s)
                 ASSERT_EQ(sorts[s]->sortKeys(keys), want)
                     << "n = " << n << ", " << kind << " keys, " << names[s];
