@@ -179,8 +179,8 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
          device, [&o](const std::string&) { o.treeWalkHalving = true; }},
         {"--tree-integrate", Takes::Value, "MODE",
          "with --devices or --mpi: who kicks and drifts the split tree's bodies: owners (each "
-         "device its "
-         "slice, then the positions all-gathered), replicated (every device every body, no "
+         "device its slice, then the positions all-gathered), replicated (every device every body, "
+         "no "
          "position exchange; identical devices only) or auto (replicated where the devices are "
          "identical) [auto]",
          device,
