@@ -268,6 +268,9 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
         if (addInPlace) options += " -DADD_IN_PLACE";
         if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
         if (staged_.ldmatrix) options += " -DLDMATRIX";
+        // The one block count with a triangle design (the header ignores it elsewhere; passed
+        // only here so that other shapes keep one build).
+        if (staged_.triangles && split == 1 && blocks == 7) options += " -DGRAM_TRIANGLES";
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
         if (addInPlace) {
             // The chunks add into zeroed sums; the fill is part of the product's device time.

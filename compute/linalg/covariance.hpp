@@ -77,6 +77,9 @@ struct StagedU8Options {
     bool addInPlace = false;     // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
                                  // second pass); ignored where the device lacks them
     bool ldmatrix = true;        // NVIDIA: fragments by ldmatrix from XOR-swizzled stages
+    bool triangles = true;       // 193-224 bands (7 row blocks), split 1: each warp's 4 tiles
+                                 // from 3 blocks (the Fano plane's lines) instead of 4
+                                 // (kernels/common/gram_block_pairs.clh); elsewhere no effect
     int reduceSlices = 4;        // 1, 2, 4 or 8 work-items per entry in the second pass (every
                                  // u8 variant's)
 };
