@@ -5,7 +5,11 @@
 // filled with cp.async 16-byte copies; it writes the chunk's partial Gram matrix (u32, exact:
 // chunks <= 33,025 samples) and row sums, which covariance.cl's cov_reduce_partials adds; or,
 // with ADD_IN_PLACE, adds them with 64-bit atomics straight into the ulong Gram matrix and sums
-// (zeroed by the host), so no second pass reads the partials back.
+// (zeroed by the host), so no second pass reads the partials back. With FRAGMENT_STORES (SPLIT 1)
+// a chunk's partial is written in the accumulators' own order, each lane's four accumulators of a
+// 16 x 8 tile as one 16-byte store (a warp: 512 contiguous bytes), and cov_reduce_fragments (at
+// the end of this file, built with the same schedule) adds the chunks and puts each entry in its
+// place in the Gram matrix: no scattered 4-byte stores at the end of the Gram kernel.
 //
 // SPLIT work-groups share a chunk (group x index h): each stages every row but multiplies only
 // its share of the warp's tiles (h * TPS ... h * TPS + TPS - 1), so each holds fewer accumulators
@@ -16,9 +20,9 @@
 // The Gram matrix is cut into NB x NB blocks of 32 x 32, of which the NB (NB + 1) / 2 with
 // I <= J are needed; which warp multiplies which is common/gram_block_pairs.clh's schedule: the
 // distance schedule (warp w: row block w by blocks w ... w + NB / 2), or with GRAM_TRIANGLES and
-// NB = 7 (193-224 bands) the Fano triangles (warp w: blocks w, w + 1, w + 3, tiles (w, w),
-// (w, w + 1), (w, w + 3), (w + 1, w + 3)). Each block a warp uses (a slot) is read from the stage
-// once, whether its tiles take it as rows (A), as columns (B) or both. A tile below the diagonal
+// NB = 7 (193-224 bands) the Fano triangles (warp w: blocks w, w + 1, w + 3, rows by columns
+// (w, w), (w + 1, w), (w, w + 3), (w + 1, w + 3)). Each block a warp uses (a slot) is read from
+// the stage once, whether its tiles take it as rows (A), as columns (B) or both. A tile below the diagonal
 // is the transpose of an upper block and is stored transposed. The row sums come from one more
 // MMA per 16 rows of block w against a B of ones.
 //
@@ -62,16 +66,24 @@
 #if GRAM_FANO && SPLIT > 1
 #error the triangle schedule runs whole (SPLIT 1): the host passes GRAM_TRIANGLES only then
 #endif
+#if defined(FRAGMENT_STORES) && (SPLIT > 1 || defined(ADD_IN_PLACE))
+#error fragment-order partials are a whole work-group's (SPLIT 1), added by a second pass
+#endif
+// A chunk's partial in fragment order: warp w's tile d, 16 x 8 sub-tile (a, b), lane, its four
+// accumulators: uint4 ((w * TILES + d) * 8 + a * 4 + b) * 32 + lane.
+#define FRAGMENT_UINT4 (NB * TILES * 8 * 32)
 // A work-group's tile d: its row slot, and the slot of its column block among the group's
 // COL_SLOTS (SPLIT 1: the warp's slots; split: one per tile, the row slot 0 being block w).
 #if SPLIT == 1
 #define COL_SLOTS SLOTS
 #define TILE_ROW_SLOT(d) GRAM_TILE_ROW_SLOT(d)
 #define TILE_COL_SLOT(d) GRAM_TILE_COL_SLOT(d)
+#define SLOT_IS_COLUMN(c) GRAM_SLOT_IS_COLUMN(c)
 #else
 #define COL_SLOTS TPS
 #define TILE_ROW_SLOT(d) 0
 #define TILE_COL_SLOT(d) (d)
+#define SLOT_IS_COLUMN(c) 1
 #endif
 // Only an even NB or a split leaves tiles absent (else the checks fold away: no branch).
 #define TILES_MAY_BE_ABSENT (NB % 2 == 0 || SPLIT > 1)
@@ -219,10 +231,10 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
         }
 #endif
         // Column slot by column slot, 8 columns at a time: the B fragment of columns b*8 ... b*8 + 7
-        // (64 k) serves every tile of that slot (the triangles' last two share block w + 3).
+        // (64 k) serves every tile of that slot (the triangles' tiles two by two).
 #pragma unroll
         for (int c = 0; c < COL_SLOTS; ++c) {
-            if (TILES_MAY_BE_ABSENT && colSlotBlk[c] < 0) continue;
+            if (!SLOT_IS_COLUMN(c) || (TILES_MAY_BE_ABSENT && colSlotBlk[c] < 0)) continue;
 #pragma unroll
             for (int b = 0; b < 4; ++b) {
                 uint bf[4];  // k chunks 0-3 (16 bytes each) of the 8 columns
@@ -344,14 +356,31 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 
 #ifdef ADD_IN_PLACE
 #define STORE(p, v) atom_add((volatile __global ulong*)(p), (ulong)(v))
-    __global ulong* out = gram;
     __global ulong* outSums = sums;
 #else
 #define STORE(p, v) (*(p) = (v))
-    __global uint* out = partial + (size_t)chunk * bands * bands;
     __global uint* outSums = partialSums + (size_t)chunk * bands;
 #endif
+#ifdef FRAGMENT_STORES
+    __global uint4* frag = (__global uint4*)partial + (size_t)chunk * FRAGMENT_UINT4;
+#pragma unroll
+    for (int d = 0; d < TILES; ++d) {
+        if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int b = 0; b < 4; ++b)
+                frag[((w * TILES + d) * 8 + a * 4 + b) * 32 + lane] =
+                    (uint4)(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2], acc[d][a][b][3]);
+    }
+#else
+#ifdef ADD_IN_PLACE
+    __global ulong* out = gram;
+#else
+    __global uint* out = partial + (size_t)chunk * bands * bands;
+#endif
     STORE_GRAM_TILES(STORE, out, acc, rowBlk, partner, TPS, g, t, bands)
+#endif
     if (t == 0 && rowSums)  // ones[a][0] (row g) and ones[a][2] (row g + 8): every column holds the sum
 #pragma unroll
         for (int a = 0; a < 2; ++a)
@@ -361,3 +390,56 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                 if (i < bands) STORE(outSums + i, ones[a][2 * h]);
             }
 }
+
+#ifdef FRAGMENT_STORES
+// The second pass of FRAGMENT_STORES: work-item e of the first NB * TILES * 256 adds uint4 e of
+// every chunk's partial (SLICES work-items per uint4, as covariance.cl's cov_reduce_partials:
+// slice y adds chunks y, y + SLICES, ...; reads of whole 16-byte fragments, 4 KB per group and
+// chunk contiguous) and writes its four entries where they belong: gram[i * bands + j] for i <= j
+// (the host mirrors the rest; a diagonal tile's entries below the diagonal are dropped, a tile
+// below the diagonal is the transpose of its upper block). The next `bands` work-items add the
+// row sums.
+#ifndef SLICES
+#define SLICES 1
+#endif
+__kernel __attribute__((reqd_work_group_size(256 / SLICES, SLICES, 1))) void cov_reduce_fragments(
+    int bands, int chunks, __global const uint4* partial, __global const uint* partialSums,
+    __global ulong* gram, __global ulong* sums) {
+    const int id = get_global_id(0), slice = get_local_id(1);
+    ulong4 v = 0;
+    if (id < FRAGMENT_UINT4) {
+        for (int c = slice; c < chunks; c += SLICES)
+            v += convert_ulong4(partial[(size_t)c * FRAGMENT_UINT4 + id]);
+    } else if (id < FRAGMENT_UINT4 + bands) {
+        for (int c = slice; c < chunks; c += SLICES)
+            v.x += partialSums[(size_t)c * bands + id - FRAGMENT_UINT4];
+    }
+#if SLICES > 1
+    __local ulong4 part[SLICES][256 / SLICES];
+    part[slice][get_local_id(0)] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (slice != 0) return;
+    for (int y = 1; y < SLICES; ++y)
+        v += part[y][get_local_id(0)];
+#endif
+    if (id >= FRAGMENT_UINT4) {
+        if (id < FRAGMENT_UINT4 + bands) sums[id - FRAGMENT_UINT4] = v.x;
+        return;
+    }
+    const int lane = id & 31, ab = (id >> 5) & 7, wd = id >> 8;
+    const int w = wd / TILES, d = wd - w * TILES;
+    const int rowBlk = gramTileRowBlock(w, d), colBlk = gramTileColBlock(w, d);
+    if (colBlk < 0) return;  // a tile the warp lacks (even NB)
+    const int g = lane >> 2, t = lane & 3, a = ab >> 2, b = ab & 3;
+    const ulong vq[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        int i = mmaAccRow(rowBlk * 32 + a * 16, g, q), j = mmaAccCol(colBlk * 32 + b * 8, t, q);
+        if (colBlk < rowBlk) {  // the transpose of the upper block (colBlk, rowBlk)
+            const int k = i;
+            i = j, j = k;
+        }
+        if (i <= j && j < bands) gram[(size_t)i * bands + j] = vq[q];
+    }
+}
+#endif

@@ -80,6 +80,9 @@ struct StagedU8Options {
     bool triangles = true;       // 193-224 bands (7 row blocks), split 1: each warp's 4 tiles
                                  // from 3 blocks (the Fano plane's lines) instead of 4
                                  // (kernels/common/gram_block_pairs.clh); elsewhere no effect
+    bool fragmentStores = true;  // split 1, two passes: each chunk's partial written in the
+                                 // accumulators' order (16-byte stores), placed by the second
+                                 // pass (cov_reduce_fragments)
     int reduceSlices = 4;        // 1, 2, 4 or 8 work-items per entry in the second pass (every
                                  // u8 variant's)
 };
@@ -142,10 +145,12 @@ class Covariance {
     StagedU8Options staged_;
 
     // enqueueGramU8Partials; `withSums`: also job.gram/sums and their read-back memory (made
-    // before the kernel); `addInPlace`: the staged kernel adds into those instead of partials.
+    // before the kernel); `addInPlace`: the staged kernel adds into those instead of partials;
+    // `fragmentReduce` (given: the caller adds the partials; the staged kernel may then write them
+    // in fragment order): set to the second pass those partials need, else left empty.
     void enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,
                              std::int64_t samples, GramU8Job& job, int chunks, std::int64_t pitch,
-                             bool withSums, bool addInPlace);
+                             bool withSums, bool addInPlace, cl::Kernel* fragmentReduce = nullptr);
 };
 
 // CPU references in double (f32) / exact 64-bit integers (u8), for tests and the bench.

@@ -212,7 +212,8 @@ void expectStagedU8ExactAtTheOverflowLimit(const StagedU8Options& options) {
 
 // The staged kernel's options (StagedU8Options): split work-groups per chunk, more chunks per
 // compute unit, chunks added in place by 64-bit atomics, swizzled stages read by ldmatrix, the
-// second pass with several work-items per entry.
+// second pass with several work-items per entry, the warps' schedule for 7 row blocks (Fano
+// triangles or distances), the partials in fragment or matrix order.
 // (dp4a row sums and ldmatrix: NVIDIA's path; elsewhere the portable twin runs them alike, from
 // the same swizzled stages.)
 struct StagedCase {
@@ -221,6 +222,7 @@ struct StagedCase {
     bool ldmatrix = true;
     int reduceSlices = 4;
     bool triangles = true;  // the 7-block shapes: the Fano schedule, else the distance schedule
+    bool fragmentStores = true;  // split 1, two passes: partials in fragment order
 };
 const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {2, 1, false, false},
@@ -237,7 +239,9 @@ const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {3, 2, true, false, false, 4},
                                    {1, 1, false, false, true, 4, false},
                                    {1, 1, false, false, false, 4, false},
-                                   {1, 1, true, true, true, 4, false}};
+                                   {1, 1, true, true, true, 4, false},
+                                   {1, 1, false, false, true, 4, true, false},
+                                   {1, 1, false, false, true, 1, false, false}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -246,7 +250,7 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         o.split = GetParam().split, o.chunksPerUnit = GetParam().chunksPerUnit;
         o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
         o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
-        o.triangles = GetParam().triangles;
+        o.triangles = GetParam().triangles, o.fragmentStores = GetParam().fragmentStores;
         return o;
     }
 };
@@ -260,7 +264,8 @@ TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
     expectStagedU8ExactOnAwkwardShapes(
         options(), c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
                        c.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
-                       c.reduceSlices != d.reduceSlices || c.triangles != d.triangles);
+                       c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
+                       c.fragmentStores != d.fragmentStores);
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -275,7 +280,8 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                                     (info.param.rowSumsByDp4a ? "Dp4a" : "") +
                                     (info.param.ldmatrix ? "" : "RowLoads") + "Slices" +
                                     std::to_string(info.param.reduceSlices) +
-                                    (info.param.triangles ? "" : "Distances");
+                                    (info.param.triangles ? "" : "Distances") +
+                                    (info.param.fragmentStores ? "" : "MatrixStores");
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
