@@ -73,7 +73,8 @@ constexpr int kMaxStagedU8Bands = 224;
 struct StagedU8Options {
     int split = 1;               // 1-4 work-groups per chunk, each with a share of the tiles
     int chunksPerUnit = 1;       // 1-8 default chunks per compute unit
-    bool rowSumsByDp4a = false;  // NVIDIA: row sums by dp4a instead of MMAs against ones
+    bool rowSumsByDp4a = true;   // NVIDIA: row sums by dp4a instead of MMAs against ones (with
+                                 // triangles and fragment-order partials the faster, cov-u8-29d)
     bool addInPlace = false;     // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
                                  // second pass); ignored where the device lacks them
     bool ldmatrix = true;        // NVIDIA: fragments by ldmatrix from XOR-swizzled stages

@@ -263,7 +263,7 @@ TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
     const StagedU8Options d;
     expectStagedU8ExactOnAwkwardShapes(
         options(), c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
-                       c.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
+                       c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
                        c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
                        c.fragmentStores != d.fragmentStores);
 }
