@@ -22,9 +22,9 @@
 // distance schedule (warp w: row block w by blocks w ... w + NB / 2), or with GRAM_TRIANGLES and
 // NB = 7 (193-224 bands) the Fano triangles (warp w: blocks w, w + 1, w + 3, rows by columns
 // (w, w), (w + 1, w), (w, w + 3), (w + 1, w + 3)). Each block a warp uses (a slot) is read from
-// the stage once, whether its tiles take it as rows (A), as columns (B) or both. A tile below the diagonal
-// is the transpose of an upper block and is stored transposed. The row sums come from one more
-// MMA per 16 rows of block w against a B of ones.
+// the stage once, whether its tiles take it as rows (A), as columns (B) or both. A tile below the
+// diagonal is the transpose of an upper block and is stored transposed. The row sums of block w
+// come from one more MMA per 16 rows against a B of ones (or from dp4a: ROWSUM_DP4A).
 //
 // Fragments (PTX ISA, mma.m16n8k32 u8): a lane (g, t) holds k bytes 4t..4t+3 and 16+4t..19+4t of
 // rows g and g + 8 (A) and of column g (B). Both operands are rows of X and a dot product does
@@ -230,8 +230,8 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                                 af[0][a][h][1], af[0][a][h][2], af[0][a][h][3], one, one);
         }
 #endif
-        // Column slot by column slot, 8 columns at a time: the B fragment of columns b*8 ... b*8 + 7
-        // (64 k) serves every tile of that slot (the triangles' tiles two by two).
+        // Column slot by column slot, 8 columns at a time: the B fragment of columns
+        // b*8 ... b*8 + 7 (64 k) serves every tile of that slot (the triangles' tiles two by two).
 #pragma unroll
         for (int c = 0; c < COL_SLOTS; ++c) {
             if (!SLOT_IS_COLUMN(c) || (TILES_MAY_BE_ABSENT && colSlotBlk[c] < 0)) continue;
@@ -258,7 +258,8 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                                             acc[d][a][b][3], af[TILE_ROW_SLOT(d)][a][h][0],
                                             af[TILE_ROW_SLOT(d)][a][h][1],
                                             af[TILE_ROW_SLOT(d)][a][h][2],
-                                            af[TILE_ROW_SLOT(d)][a][h][3], bf[2 * h], bf[2 * h + 1]);
+                                            af[TILE_ROW_SLOT(d)][a][h][3], bf[2 * h],
+                                            bf[2 * h + 1]);
                 }
             }
         }
