@@ -350,22 +350,30 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
         const StagedU8Options defaults = cov.stagedU8Options();
         // Earlier rounds' options (split groups, more chunks, adding in place, 32-sample stages,
         // interleaved stages, L2 prefetch, unclamped whole-stage copies) all lost or tied
-        // (docs/linalg.md); these are the fragment loads, the second pass's work-items per entry
-        // and the row sums.
+        // (docs/linalg.md); these are the warps' schedule (7 row blocks: Fano triangles or
+        // distances), the partials' order, the fragment loads, the second pass's work-items per
+        // entry and the row sums.
         struct Candidate {
+            bool triangles;
+            bool fragmentStores;
             bool ldmatrix;
             int reduceSlices;
             bool dp4a;
         };
-        const Candidate candidates[] = {{false, 1, false}, {false, 4, false}, {true, 1, false},
-                                        {true, 2, false},  {true, 4, false},  {true, 8, false},
-                                        {true, 4, true}};
+        const Candidate candidates[] = {
+            {false, false, true, 4, false}, {true, false, true, 4, false},
+            {false, true, true, 4, false},  {true, true, false, 4, false},
+            {true, true, true, 4, false},   {true, true, true, 2, false},
+            {true, true, true, 8, false},   {true, true, true, 4, true}};
         for (const Candidate& c : candidates) {
             StagedU8Options s = defaults;
+            s.triangles = c.triangles, s.fragmentStores = c.fragmentStores;
             s.ldmatrix = c.ldmatrix, s.reduceSlices = c.reduceSlices, s.rowSumsByDp4a = c.dp4a;
             cov.setStagedU8Options(s);
             covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
-                   std::string(", staged") + (c.ldmatrix ? ", ldmatrix" : ", 16-byte loads") +
+                   std::string(", staged") + (c.triangles ? ", triangles" : ", distances") +
+                       (c.fragmentStores ? ", fragment-order partials" : ", matrix partials") +
+                       (c.ldmatrix ? ", ldmatrix" : ", 16-byte loads") +
                        (c.dp4a ? ", row sums dp4a" : "") + ", second pass " +
                        std::to_string(c.reduceSlices) + " item(s)/entry");
         }

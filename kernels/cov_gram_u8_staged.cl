@@ -5,7 +5,11 @@
 // filled with cp.async 16-byte copies; it writes the chunk's partial Gram matrix (u32, exact:
 // chunks <= 33,025 samples) and row sums, which covariance.cl's cov_reduce_partials adds; or,
 // with ADD_IN_PLACE, adds them with 64-bit atomics straight into the ulong Gram matrix and sums
-// (zeroed by the host), so no second pass reads the partials back.
+// (zeroed by the host), so no second pass reads the partials back. With FRAGMENT_STORES (SPLIT 1)
+// a chunk's partial is written in the accumulators' own order, each lane's four accumulators of a
+// 16 x 8 tile as one 16-byte store (a warp: 512 contiguous bytes), and cov_reduce_fragments (at
+// the end of this file, built with the same schedule) adds the chunks and puts each entry in its
+// place in the Gram matrix: no scattered 4-byte stores at the end of the Gram kernel.
 //
 // SPLIT work-groups share a chunk (group x index h): each stages every row but multiplies only
 // its share of the warp's tiles (h * TPS ... h * TPS + TPS - 1), so each holds fewer accumulators
@@ -14,11 +18,13 @@
 // of the MMAs against ones, leaving the tensor pipe to the Gram tiles.
 //
 // The Gram matrix is cut into NB x NB blocks of 32 x 32, of which the NB (NB + 1) / 2 with
-// I <= J are needed. Warp w multiplies row block w by blocks w, w + 1, ..., w + NB / 2 (mod NB):
-// every unordered pair of blocks once (for even NB the pair at distance NB / 2 only from the lower
-// warp), and block w's fragments are loaded once per stage for all of its tiles. A tile whose
-// partner comes before w is the transpose of an upper block and is stored transposed. The row
-// sums come from one more MMA per 16 rows against a B of ones.
+// I <= J are needed; which warp multiplies which is common/gram_block_pairs.clh's schedule: the
+// distance schedule (warp w: row block w by blocks w ... w + NB / 2), or with GRAM_TRIANGLES and
+// NB = 7 (193-224 bands) the Fano triangles (warp w: blocks w, w + 1, w + 3, rows by columns
+// (w, w), (w + 1, w), (w, w + 3), (w + 1, w + 3)). Each block a warp uses (a slot) is read from
+// the stage once, whether its tiles take it as rows (A), as columns (B) or both. A tile below the
+// diagonal is the transpose of an upper block and is stored transposed. The row sums of block w
+// come from one more MMA per 16 rows against a B of ones (or from dp4a: ROWSUM_DP4A).
 //
 // Fragments (PTX ISA, mma.m16n8k32 u8): a lane (g, t) holds k bytes 4t..4t+3 and 16+4t..19+4t of
 // rows g and g + 8 (A) and of column g (B). Both operands are rows of X and a dot product does
@@ -34,14 +40,17 @@
 // word t of row g of four 8 x 16-byte matrices straight into the four registers, in the PTX
 // ISA's own fragment order (a0: rows 0-7 of k 0-15, a1: rows 8-15, a2 and a3: k 16-31; b0, b1:
 // k 0-15 and 16-31 of column g). A row's four 16-byte chunks are stored in the slots
-// c ^ ((row / 2) % 4), so the eight rows of a matrix fall in 32 different banks. The diagonal
-// tile's B fragments are the warp's A fragments (SPLIT 1): one ldmatrix in five saved.
+// c ^ ((row / 2) % 4), so the eight rows of a matrix fall in 32 different banks. A block's A
+// fragments (four ldmatrix.x4 of 16 rows x 32 k) are the same 32 x 64 bytes as its B fragments
+// (four of 8 rows x 64 k) in other registers, so a block read as rows serves as columns too
+// (SPLIT 1): the distance schedule reads NB / 2 + 1 blocks per warp and stage (16 ldmatrix.x4 for
+// NB = 7), the triangles 3 (12).
 
 #include "common/mma_fragment.clh"   // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_U8_M16N8K32
 #include "common/nv_ldmatrix.clh"    // LDMATRIX_X4_AT
-#include "common/gram_block_pairs.clh"  // TILES, gramBlockPartner, STORE_GRAM_TILES
+#include "common/gram_block_pairs.clh"  // TILES, SLOTS, gramSlotBlock, STORE_GRAM_TILES
 
 #ifdef ADD_IN_PLACE
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -54,6 +63,28 @@
 #define SPLIT 1
 #endif
 #define TPS ((TILES + SPLIT - 1) / SPLIT)  // tiles per warp in each of the SPLIT work-groups
+#if GRAM_FANO && SPLIT > 1
+#error the triangle schedule runs whole (SPLIT 1): the host passes GRAM_TRIANGLES only then
+#endif
+#if defined(FRAGMENT_STORES) && (SPLIT > 1 || defined(ADD_IN_PLACE))
+#error fragment-order partials are a whole work-group's (SPLIT 1), added by a second pass
+#endif
+// A chunk's partial in fragment order: warp w's tile d, 16 x 8 sub-tile (a, b), lane, its four
+// accumulators: uint4 ((w * TILES + d) * 8 + a * 4 + b) * 32 + lane.
+#define FRAGMENT_UINT4 (NB * TILES * 8 * 32)
+// A work-group's tile d: its row slot, and the slot of its column block among the group's
+// COL_SLOTS (SPLIT 1: the warp's slots; split: one per tile, the row slot 0 being block w).
+#if SPLIT == 1
+#define COL_SLOTS SLOTS
+#define TILE_ROW_SLOT(d) GRAM_TILE_ROW_SLOT(d)
+#define TILE_COL_SLOT(d) GRAM_TILE_COL_SLOT(d)
+#define SLOT_IS_COLUMN(c) GRAM_SLOT_IS_COLUMN(c)
+#else
+#define COL_SLOTS TPS
+#define TILE_ROW_SLOT(d) 0
+#define TILE_COL_SLOT(d) (d)
+#define SLOT_IS_COLUMN(c) 1
+#endif
 // Only an even NB or a split leaves tiles absent (else the checks fold away: no branch).
 #define TILES_MAY_BE_ABSENT (NB % 2 == 0 || SPLIT > 1)
 #define STAGE_UINT4 (ROWS * KS / 16)   // one stage: ROWS rows of four uint4
@@ -99,11 +130,17 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     const long s1 = min(samples, s0 + chunkLen);
     const int stages = (int)((s1 - s0 + KS - 1) / KS);
 
-    int partner[TPS];  // the column block of each of this group's tiles of the warp (-1: none)
+    // The row and column blocks of this group's tiles (firstTile + d among the warp's TILES;
+    // column -1: none), and the block of each column slot.
+    int rowBlk[TPS], partner[TPS], colSlotBlk[COL_SLOTS];
 #pragma unroll
     for (int d = 0; d < TPS; ++d) {
-        partner[d] = gramBlockPartner(w, firstTile + d);  // firstTile + d: among the warp's TILES
+        rowBlk[d] = gramTileRowBlock(w, firstTile + d);
+        partner[d] = gramTileColBlock(w, firstTile + d);
     }
+#pragma unroll
+    for (int c = 0; c < COL_SLOTS; ++c)
+        colSlotBlk[c] = SPLIT == 1 ? gramSlotBlock(w, c) : partner[c];
 
     uint acc[TPS][2][4][4];
     uint ones[2][4];  // row sums (columns all alike)
@@ -129,20 +166,24 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
         else
             cp_async_commit();
     }
-    // The lane's rows in a stage: A rows w*32 + a*16 + g (+8), B rows partner*32 + b*8 + g; its
-    // 16-byte column t.
-    const int aRow = w * 32 + g;
 #if defined(NV_INLINE_PTX) && defined(LDMATRIX)
     // ldmatrix rows: lane l gives row l % 8 of matrix l / 8. A (a, h): matrices (rows +0, chunk
     // 2h), (rows +8, 2h), (+0, 2h + 1), (+8, 2h + 1); B (b): chunks 0-3 of rows b*8 ... b*8 + 7.
     // A block's rows start at multiples of 8, so the slot depends on the lane alone.
     const int lm = lane >> 3, lr = lane & 7;
     const uint smemAt = (uint)(size_t)smem;
-    uint aAt[2];
+    uint aLane[2];  // the lane's row address in a block, A fragments of k 32h ... 32h + 31
 #pragma unroll
     for (int h = 0; h < 2; ++h)
-        aAt[h] = ((w * 32 + (lm & 1) * 8 + lr) * 4 + CHUNK_SLOT(lr, 2 * h + (lm >> 1))) * 16;
+        aLane[h] = (((lm & 1) * 8 + lr) * 4 + CHUNK_SLOT(lr, 2 * h + (lm >> 1))) * 16;
     const uint bLane = (lr * 4 + CHUNK_SLOT(lr, lm)) * 16;
+    uint rowAt[ROW_SLOTS], colAt[COL_SLOTS];  // the slots' blocks in a stage, bytes
+#pragma unroll
+    for (int r = 0; r < ROW_SLOTS; ++r)
+        rowAt[r] = (uint)gramSlotBlock(w, r) * 32 * 64;
+#pragma unroll
+    for (int c = 0; c < COL_SLOTS; ++c)
+        colAt[c] = (uint)max(colSlotBlk[c], 0) * 32 * 64;
 #endif
     int readStage = 0, writeStage = STAGES - 1;
     for (int k = 0; k < stages; ++k) {
@@ -160,21 +201,24 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 
 #if defined(NV_INLINE_PTX) && defined(LDMATRIX)
         const uint at = smemAt + (uint)(stage - smem) * 16;
-        uint af[2][2][4];  // [a][h]: the A fragment of rows w*32 + a*16, k 32h ... 32h + 31
+        // [r][a][h]: the A fragment of row slot r's rows a*16 ... a*16 + 15, k 32h ... 32h + 31
+        uint af[ROW_SLOTS][2][2][4];
 #pragma unroll
-        for (int a = 0; a < 2; ++a)
+        for (int r = 0; r < ROW_SLOTS; ++r)
 #pragma unroll
-            for (int h = 0; h < 2; ++h)
-                LDMATRIX_X4_AT(af[a][h][0], af[a][h][1], af[a][h][2], af[a][h][3],
-                               at + aAt[h] + a * 16 * 64);
+            for (int a = 0; a < 2; ++a)
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+                    LDMATRIX_X4_AT(af[r][a][h][0], af[r][a][h][1], af[r][a][h][2], af[r][a][h][3],
+                                   at + rowAt[r] + aLane[h] + a * 16 * 64);
         const uint one = 0x01010101u;
 #ifdef ROWSUM_DP4A
 #pragma unroll
         for (int a = 0; a < 2; ++a)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                ones[a][0] = byteSum4(af[a][h][0], byteSum4(af[a][h][2], ones[a][0]));
-                ones[a][2] = byteSum4(af[a][h][1], byteSum4(af[a][h][3], ones[a][2]));
+                ones[a][0] = byteSum4(af[0][a][h][0], byteSum4(af[0][a][h][2], ones[a][0]));
+                ones[a][2] = byteSum4(af[0][a][h][1], byteSum4(af[0][a][h][3], ones[a][2]));
             }
 #else
 #pragma unroll
@@ -182,51 +226,62 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
             if (SPLIT > 1 && !rowSums) break;
 #pragma unroll
             for (int h = 0; h < 2; ++h)
-                MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], af[a][h][0],
-                                af[a][h][1], af[a][h][2], af[a][h][3], one, one);
+                MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], af[0][a][h][0],
+                                af[0][a][h][1], af[0][a][h][2], af[0][a][h][3], one, one);
         }
 #endif
+        // Column slot by column slot, 8 columns at a time: the B fragment of columns
+        // b*8 ... b*8 + 7 (64 k) serves every tile of that slot (the triangles' tiles two by two).
 #pragma unroll
-        for (int d = 0; d < TPS; ++d) {
-            if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
-            uint bf[4][4];  // [b][chunk]: column block partner*32 + b*8
-            if (SPLIT == 1 && d == 0) {
-                // partner w: block b's rows are A's (a, s) = (b / 2, b % 2), matrix s + 2 (chunk % 2)
+        for (int c = 0; c < COL_SLOTS; ++c) {
+            if (!SLOT_IS_COLUMN(c) || (TILES_MAY_BE_ABSENT && colSlotBlk[c] < 0)) continue;
 #pragma unroll
-                for (int b = 0; b < 4; ++b)
+            for (int b = 0; b < 4; ++b) {
+                uint bf[4];  // k chunks 0-3 (16 bytes each) of the 8 columns
+                if (SPLIT == 1 && c < ROW_SLOTS) {
+                    // A row slot's registers: columns b*8.. are rows of its A (a, s) = (b / 2,
+                    // b % 2), matrix s + 2 (chunk % 2) of the chunk's k half
 #pragma unroll
-                    for (int c = 0; c < 4; ++c)
-                        bf[b][c] = af[b >> 1][c >> 1][(b & 1) + 2 * (c & 1)];
-            } else {
+                    for (int k = 0; k < 4; ++k)
+                        bf[k] = af[c][b >> 1][k >> 1][(b & 1) + 2 * (k & 1)];
+                } else {
+                    LDMATRIX_X4_AT(bf[0], bf[1], bf[2], bf[3], at + colAt[c] + b * 8 * 64 + bLane);
+                }
 #pragma unroll
-                for (int b = 0; b < 4; ++b)
-                    LDMATRIX_X4_AT(bf[b][0], bf[b][1], bf[b][2], bf[b][3],
-                                   at + (uint)partner[d] * 32 * 64 + b * 8 * 64 + bLane);
+                for (int d = 0; d < TPS; ++d) {
+                    if (TILE_COL_SLOT(d) != c) continue;  // folds: both sides are constants
+#pragma unroll
+                    for (int a = 0; a < 2; ++a)
+#pragma unroll
+                        for (int h = 0; h < 2; ++h)
+                            MMA_U8_M16N8K32(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2],
+                                            acc[d][a][b][3], af[TILE_ROW_SLOT(d)][a][h][0],
+                                            af[TILE_ROW_SLOT(d)][a][h][1],
+                                            af[TILE_ROW_SLOT(d)][a][h][2],
+                                            af[TILE_ROW_SLOT(d)][a][h][3], bf[2 * h],
+                                            bf[2 * h + 1]);
+                }
             }
-#pragma unroll
-            for (int a = 0; a < 2; ++a)
-#pragma unroll
-                for (int b = 0; b < 4; ++b)
-#pragma unroll
-                    for (int h = 0; h < 2; ++h)
-                        MMA_U8_M16N8K32(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2],
-                                        acc[d][a][b][3], af[a][h][0], af[a][h][1], af[a][h][2],
-                                        af[a][h][3], bf[b][2 * h], bf[b][2 * h + 1]);
         }
 #elif defined(NV_INLINE_PTX)
-        uint4 av[2][2];
+        // [r][a][h]: the lane's 16-byte column t of rows g (+8 h) of row slot r's 16-row half a
+        // (B rows: partner*32 + b*8 + g)
+        uint4 avs[ROW_SLOTS][2][2];
 #pragma unroll
-        for (int a = 0; a < 2; ++a) {
-            av[a][0] = stage[(aRow + a * 16) * 4 + t];
-            av[a][1] = stage[(aRow + a * 16 + 8) * 4 + t];
-        }
+        for (int r = 0; r < ROW_SLOTS; ++r)
+#pragma unroll
+            for (int a = 0; a < 2; ++a) {
+                const int row = gramSlotBlock(w, r) * 32 + a * 16 + g;
+                avs[r][a][0] = stage[row * 4 + t];
+                avs[r][a][1] = stage[(row + 8) * 4 + t];
+            }
         const uint one = 0x01010101u;
 #ifdef ROWSUM_DP4A
 #pragma unroll
         for (int a = 0; a < 2; ++a)
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const uint4 v = av[a][h];
+                const uint4 v = avs[0][a][h];  // block w's rows
                 ones[a][2 * h] =
                     byteSum4(v.x, byteSum4(v.y, byteSum4(v.z, byteSum4(v.w, ones[a][2 * h]))));
             }
@@ -234,10 +289,10 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #pragma unroll
         for (int a = 0; a < 2; ++a) {
             if (SPLIT > 1 && !rowSums) break;
-            MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].x,
-                            av[a][1].x, av[a][0].y, av[a][1].y, one, one);
-            MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], av[a][0].z,
-                            av[a][1].z, av[a][0].w, av[a][1].w, one, one);
+            MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], avs[0][a][0].x,
+                            avs[0][a][1].x, avs[0][a][0].y, avs[0][a][1].y, one, one);
+            MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], avs[0][a][0].z,
+                            avs[0][a][1].z, avs[0][a][0].w, avs[0][a][1].w, one, one);
         }
 #endif
 #pragma unroll
@@ -247,16 +302,17 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #pragma unroll
             for (int b = 0; b < 4; ++b)
                 bv[b] = stage[(partner[d] * 32 + b * 8 + g) * 4 + t];
+            const int r = TILE_ROW_SLOT(d);
 #pragma unroll
             for (int a = 0; a < 2; ++a)
 #pragma unroll
                 for (int b = 0; b < 4; ++b) {
                     MMA_U8_M16N8K32(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2],
-                                    acc[d][a][b][3], av[a][0].x, av[a][1].x, av[a][0].y,
-                                    av[a][1].y, bv[b].x, bv[b].y);
+                                    acc[d][a][b][3], avs[r][a][0].x, avs[r][a][1].x,
+                                    avs[r][a][0].y, avs[r][a][1].y, bv[b].x, bv[b].y);
                     MMA_U8_M16N8K32(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2],
-                                    acc[d][a][b][3], av[a][0].z, av[a][1].z, av[a][0].w,
-                                    av[a][1].w, bv[b].z, bv[b].w);
+                                    acc[d][a][b][3], avs[r][a][0].z, avs[r][a][1].z,
+                                    avs[r][a][0].w, avs[r][a][1].w, bv[b].z, bv[b].w);
                 }
         }
 #else
@@ -276,7 +332,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
             for (int a = 0; a < 2; ++a)
                 for (int b = 0; b < 4; ++b)
                     for (int q = 0; q < 4; ++q) {
-                        const int r = mmaAccRow(w * 32 + a * 16, g, q);
+                        const int r = mmaAccRow(rowBlk[d] * 32 + a * 16, g, q);
                         const int c = mmaAccCol(partner[d] * 32 + b * 8, t, q);
                         uint sum = acc[d][a][b][q];
                         for (int e = 0; e < KS; ++e)
@@ -301,14 +357,31 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 
 #ifdef ADD_IN_PLACE
 #define STORE(p, v) atom_add((volatile __global ulong*)(p), (ulong)(v))
-    __global ulong* out = gram;
     __global ulong* outSums = sums;
 #else
 #define STORE(p, v) (*(p) = (v))
-    __global uint* out = partial + (size_t)chunk * bands * bands;
     __global uint* outSums = partialSums + (size_t)chunk * bands;
 #endif
-    STORE_GRAM_TILES(STORE, out, acc, partner, TPS, w, g, t, bands)
+#ifdef FRAGMENT_STORES
+    __global uint4* frag = (__global uint4*)partial + (size_t)chunk * FRAGMENT_UINT4;
+#pragma unroll
+    for (int d = 0; d < TILES; ++d) {
+        if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
+#pragma unroll
+        for (int a = 0; a < 2; ++a)
+#pragma unroll
+            for (int b = 0; b < 4; ++b)
+                frag[((w * TILES + d) * 8 + a * 4 + b) * 32 + lane] =
+                    (uint4)(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2], acc[d][a][b][3]);
+    }
+#else
+#ifdef ADD_IN_PLACE
+    __global ulong* out = gram;
+#else
+    __global uint* out = partial + (size_t)chunk * bands * bands;
+#endif
+    STORE_GRAM_TILES(STORE, out, acc, rowBlk, partner, TPS, g, t, bands)
+#endif
     if (t == 0 && rowSums)  // ones[a][0] (row g) and ones[a][2] (row g + 8): every column holds the sum
 #pragma unroll
         for (int a = 0; a < 2; ++a)
@@ -318,3 +391,56 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                 if (i < bands) STORE(outSums + i, ones[a][2 * h]);
             }
 }
+
+#ifdef FRAGMENT_STORES
+// The second pass of FRAGMENT_STORES: work-item e of the first NB * TILES * 256 adds uint4 e of
+// every chunk's partial (SLICES work-items per uint4, as covariance.cl's cov_reduce_partials:
+// slice y adds chunks y, y + SLICES, ...; reads of whole 16-byte fragments, 4 KB per group and
+// chunk contiguous) and writes its four entries where they belong: gram[i * bands + j] for i <= j
+// (the host mirrors the rest; a diagonal tile's entries below the diagonal are dropped, a tile
+// below the diagonal is the transpose of its upper block). The next `bands` work-items add the
+// row sums.
+#ifndef SLICES
+#define SLICES 1
+#endif
+__kernel __attribute__((reqd_work_group_size(256 / SLICES, SLICES, 1))) void cov_reduce_fragments(
+    int bands, int chunks, __global const uint4* partial, __global const uint* partialSums,
+    __global ulong* gram, __global ulong* sums) {
+    const int id = get_global_id(0), slice = get_local_id(1);
+    ulong4 v = 0;
+    if (id < FRAGMENT_UINT4) {
+        for (int c = slice; c < chunks; c += SLICES)
+            v += convert_ulong4(partial[(size_t)c * FRAGMENT_UINT4 + id]);
+    } else if (id < FRAGMENT_UINT4 + bands) {
+        for (int c = slice; c < chunks; c += SLICES)
+            v.x += partialSums[(size_t)c * bands + id - FRAGMENT_UINT4];
+    }
+#if SLICES > 1
+    __local ulong4 part[SLICES][256 / SLICES];
+    part[slice][get_local_id(0)] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (slice != 0) return;
+    for (int y = 1; y < SLICES; ++y)
+        v += part[y][get_local_id(0)];
+#endif
+    if (id >= FRAGMENT_UINT4) {
+        if (id < FRAGMENT_UINT4 + bands) sums[id - FRAGMENT_UINT4] = v.x;
+        return;
+    }
+    const int lane = id & 31, ab = (id >> 5) & 7, wd = id >> 8;
+    const int w = wd / TILES, d = wd - w * TILES;
+    const int rowBlk = gramTileRowBlock(w, d), colBlk = gramTileColBlock(w, d);
+    if (colBlk < 0) return;  // a tile the warp lacks (even NB)
+    const int g = lane >> 2, t = lane & 3, a = ab >> 2, b = ab & 3;
+    const ulong vq[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        int i = mmaAccRow(rowBlk * 32 + a * 16, g, q), j = mmaAccCol(colBlk * 32 + b * 8, t, q);
+        if (colBlk < rowBlk) {  // the transpose of the upper block (colBlk, rowBlk)
+            const int k = i;
+            i = j, j = k;
+        }
+        if (i <= j && j < bands) gram[(size_t)i * bands + j] = vq[q];
+    }
+}
+#endif

@@ -20,7 +20,10 @@
 #include "common/mma_fragment.clh"   // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16_bytes, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_U8_M16N8K32
-#include "common/gram_block_pairs.clh"  // TILES, gramBlockPartner, STORE_GRAM_TILES
+#include "common/gram_block_pairs.clh"  // TILES, gramTileColBlock, STORE_GRAM_TILES
+#if GRAM_FANO
+#error noise_diff_cross reads every tile's rows from block w: the distance schedule only
+#endif
 
 #define KS 32                       // samples per stage
 #define ROWS (NB * 32)              // rows held of X and of Y (bands rounded up to whole blocks)
@@ -59,10 +62,12 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void noise_diff_cross(
     const long s1 = min(samples, s0 + chunkLen);
     const int stages = (int)((s1 - s0 + KS - 1) / KS);
 
-    int partner[TILES];
+    int rowBlk[TILES], partner[TILES];  // row block w; column block (-1: none)
 #pragma unroll
-    for (int d = 0; d < TILES; ++d)
-        partner[d] = gramBlockPartner(w, d);
+    for (int d = 0; d < TILES; ++d) {
+        rowBlk[d] = w;
+        partner[d] = gramTileColBlock(w, d);
+    }
 
     uint acc[TILES][2][4][4];
     uint sumX[2][4], sumY[2][4];  // row sums of X and Y (columns all alike)
@@ -183,7 +188,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void noise_diff_cross(
     CP_ASYNC_WAIT(0);
 
     __global uint* out = partial + (size_t)chunk * bands * bands;
-    STORE_GRAM_TILES(GRAM_STORE, out, acc, partner, TILES, w, g, t, bands)
+    STORE_GRAM_TILES(GRAM_STORE, out, acc, rowBlk, partner, TILES, g, t, bands)
     if (t == 0)  // [a][0] (row g) and [a][2] (row g + 8): every column holds the sum
 #pragma unroll
         for (int a = 0; a < 2; ++a)

@@ -191,10 +191,23 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
     const int slices = staged_.reduceSlices;
     cl::Kernel& reduce = kernels_.get("covariance.cl", "cov_reduce_partials",
                                       " -DU8 -DSLICES=" + std::to_string(slices));
-    enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, true, inPlace);
+    cl::Kernel fragmentReduce;
+    enqueueGramU8Kernel(variant, x, bands, samples, job, chunks, pitch, true, inPlace,
+                        &fragmentReduce);
     cl::CommandQueue& q = cc_.queue();
     const std::size_t entries = std::size_t(bands) * bands;
-    if (!inPlace) {
+    if (fragmentReduce()) {
+        // One work-item per 16-byte fragment of a chunk's partial, then one per row sum.
+        const int blocks = (bands + 31) / 32;
+        const std::size_t perGroup = 256 / slices;
+        const std::size_t fragments = std::size_t(blocks) * (blocks / 2 + 1) * 256;
+        setArgs(fragmentReduce, cl_int(bands), cl_int(job.chunks), job.partial, job.partialSums,
+                job.gram, job.sums);
+        q.enqueueNDRangeKernel(
+            fragmentReduce, cl::NullRange,
+            cl::NDRange((fragments + bands + perGroup - 1) / perGroup * perGroup, slices),
+            cl::NDRange(perGroup, slices), nullptr, &job.last);
+    } else if (!inPlace) {
         const Plan p{job.chunks, 0};
         enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
                               &job.last, slices);
@@ -213,7 +226,8 @@ void Covariance::enqueueGramU8Partials(CovarianceVariant variant, const cl::Buff
 
 void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,
                                      std::int64_t samples, GramU8Job& job, int chunks,
-                                     std::int64_t pitch, bool withSums, bool addInPlace) {
+                                     std::int64_t pitch, bool withSums, bool addInPlace,
+                                     cl::Kernel* fragmentReduce) {
     if (pitch == 0) pitch = samples;
     if (bands < 1 || bands > 32767 || samples < 1 || samples > std::int64_t(1) << 31)
         throw Error("covariance: need 1..32767 bands and 1..2^31 samples (got " +
@@ -232,7 +246,14 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     const cl::Context& ctx = cc_.context();
     cl::CommandQueue& q = cc_.queue();
     const std::size_t entries = std::size_t(bands) * bands;
-    const std::size_t partialBytes = std::size_t(p.chunks) * entries * sizeof(cl_uint);
+    const int blocks = (bands + 31) / 32;
+    const int split = std::min(staged_.split, blocks / 2 + 1);  // at most a tile per group
+    // Fragment order: every tile of every warp, 32 x 32 entries (rows past `bands` included).
+    const bool fragments =
+        staged && fragmentReduce && !addInPlace && split == 1 && staged_.fragmentStores;
+    const std::size_t chunkEntries =
+        fragments ? std::max(entries, std::size_t(blocks) * (blocks / 2 + 1) * 1024) : entries;
+    const std::size_t partialBytes = std::size_t(p.chunks) * chunkEntries * sizeof(cl_uint);
     if (job.read()) job.read.wait();  // an unfinished job's read still writes into its vectors
     if (job.bands != bands) {
         const std::vector<cl_uint> pairs = tilePairs(bands);
@@ -260,15 +281,22 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     cl::Kernel gramKernel;
     cl::NDRange global, local;
     if (staged) {
-        const int blocks = (bands + 31) / 32;
-        const int split = std::min(staged_.split, blocks / 2 + 1);  // at most a tile per group
         std::string options = " -DNB=" + std::to_string(blocks) +
                               " -DSTAGES=" + std::to_string(stagedStages) +
                               " -DSPLIT=" + std::to_string(split);
         if (addInPlace) options += " -DADD_IN_PLACE";
         if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
         if (staged_.ldmatrix) options += " -DLDMATRIX";
+        // The one block count with a triangle design (the header ignores it elsewhere; passed
+        // only here so that other shapes keep one build).
+        if (staged_.triangles && split == 1 && blocks == 7) options += " -DGRAM_TRIANGLES";
+        if (fragments)
+            options += " -DFRAGMENT_STORES -DSLICES=" + std::to_string(staged_.reduceSlices);
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
+        // The second pass from the same program, so with the same schedule.
+        if (fragments)
+            *fragmentReduce =
+                kernels_.get("cov_gram_u8_staged.cl", "cov_reduce_fragments", options, &ptx_);
         if (addInPlace) {
             // The chunks add into zeroed sums; the fill is part of the product's device time.
             q.enqueueFillBuffer(job.gram, cl_ulong(0), 0, entries * sizeof(cl_ulong), nullptr,

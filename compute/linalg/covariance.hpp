@@ -73,10 +73,17 @@ constexpr int kMaxStagedU8Bands = 224;
 struct StagedU8Options {
     int split = 1;               // 1-4 work-groups per chunk, each with a share of the tiles
     int chunksPerUnit = 1;       // 1-8 default chunks per compute unit
-    bool rowSumsByDp4a = false;  // NVIDIA: row sums by dp4a instead of MMAs against ones
+    bool rowSumsByDp4a = true;   // NVIDIA: row sums by dp4a instead of MMAs against ones (with
+                                 // triangles and fragment-order partials the faster, cov-u8-29d)
     bool addInPlace = false;     // 64-bit atomics add the chunks (cl_khr_int64_base_atomics; no
                                  // second pass); ignored where the device lacks them
     bool ldmatrix = true;        // NVIDIA: fragments by ldmatrix from XOR-swizzled stages
+    bool triangles = true;       // 193-224 bands (7 row blocks), split 1: each warp's 4 tiles
+                                 // from 3 blocks (the Fano plane's lines) instead of 4
+                                 // (kernels/common/gram_block_pairs.clh); elsewhere no effect
+    bool fragmentStores = true;  // split 1, two passes: each chunk's partial written in the
+                                 // accumulators' order (16-byte stores), placed by the second
+                                 // pass (cov_reduce_fragments)
     int reduceSlices = 4;        // 1, 2, 4 or 8 work-items per entry in the second pass (every
                                  // u8 variant's)
 };
@@ -139,10 +146,12 @@ class Covariance {
     StagedU8Options staged_;
 
     // enqueueGramU8Partials; `withSums`: also job.gram/sums and their read-back memory (made
-    // before the kernel); `addInPlace`: the staged kernel adds into those instead of partials.
+    // before the kernel); `addInPlace`: the staged kernel adds into those instead of partials;
+    // `fragmentReduce` (given: the caller adds the partials; the staged kernel may then write them
+    // in fragment order): set to the second pass those partials need, else left empty.
     void enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,
                              std::int64_t samples, GramU8Job& job, int chunks, std::int64_t pitch,
-                             bool withSums, bool addInPlace);
+                             bool withSums, bool addInPlace, cl::Kernel* fragmentReduce = nullptr);
 };
 
 // CPU references in double (f32) / exact 64-bit integers (u8), for tests and the bench.

@@ -157,20 +157,25 @@ TEST(Covariance, ChunksKeepEveryComputeUnitBusyAndStayExact) {
 // or of 16, and the row padding filled with bytes that must not be counted.
 namespace {
 
-// `someShapes`: 1 band, a partial block, an even and an odd block count (each shape is a build).
+// `someShapes`: 1 band, a partial block, an even and an odd block count, 7 blocks (the triangle
+// schedule's) full and partial (each shape is a build).
 void expectStagedU8ExactOnAwkwardShapes(const StagedU8Options& options, bool someShapes) {
     struct Case {
         int bands;
         std::int64_t samples, pitch;
         int chunks;
     };
-    const Case cases[] = {{1, 2, 16, 0},       {3, 389, 400, 2},  {31, 1000, 1008, 3},
-                          {32, 4099, 4112, 0}, {33, 130, 144, 1}, {67, 257, 272, 2},
-                          {129, 700, 704, 3},  {200, 64, 64, 1},  {224, 1601, 1616, 4}};
+    // 193-224 bands are 7 row blocks: 193 (one row in the last block), 211 and 223 (primes),
+    // 200, 224 (whole blocks).
+    const Case cases[] = {{1, 2, 16, 0},       {3, 389, 400, 2},   {31, 1000, 1008, 3},
+                          {32, 4099, 4112, 0}, {33, 130, 144, 1},  {67, 257, 272, 2},
+                          {129, 700, 704, 3},  {193, 131, 144, 2}, {200, 64, 64, 1},
+                          {211, 333, 336, 3},  {223, 1, 16, 1},    {224, 1601, 1616, 4}};
     Covariance cov(context());
     cov.setStagedU8Options(options);
     for (const Case& c : cases) {
-        if (someShapes && c.bands != 1 && c.bands != 33 && c.bands != 67 && c.bands != 224)
+        if (someShapes && c.bands != 1 && c.bands != 33 && c.bands != 67 && c.bands != 211 &&
+            c.bands != 224)
             continue;
         ASSERT_GE(cov.u8StagedStages(c.bands, c.pitch), 2) << c.bands << " bands";
         const auto padded = randomBytes(std::size_t(c.bands) * c.pitch, c.bands * 7 + c.samples);
@@ -207,7 +212,8 @@ void expectStagedU8ExactAtTheOverflowLimit(const StagedU8Options& options) {
 
 // The staged kernel's options (StagedU8Options): split work-groups per chunk, more chunks per
 // compute unit, chunks added in place by 64-bit atomics, swizzled stages read by ldmatrix, the
-// second pass with several work-items per entry.
+// second pass with several work-items per entry, the warps' schedule for 7 row blocks (Fano
+// triangles or distances), the partials in fragment or matrix order.
 // (dp4a row sums and ldmatrix: NVIDIA's path; elsewhere the portable twin runs them alike, from
 // the same swizzled stages.)
 struct StagedCase {
@@ -215,6 +221,8 @@ struct StagedCase {
     bool addInPlace, rowSumsByDp4a;
     bool ldmatrix = true;
     int reduceSlices = 4;
+    bool triangles = true;  // the 7-block shapes: the Fano schedule, else the distance schedule
+    bool fragmentStores = true;  // split 1, two passes: partials in fragment order
 };
 const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {2, 1, false, false},
@@ -228,7 +236,12 @@ const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {1, 1, false, false, false, 8},
                                    {2, 1, false, false, false, 2},
                                    {1, 1, false, true, false, 4},
-                                   {3, 2, true, false, false, 4}};
+                                   {3, 2, true, false, false, 4},
+                                   {1, 1, false, false, true, 4, false},
+                                   {1, 1, false, false, false, 4, false},
+                                   {1, 1, true, true, true, 4, false},
+                                   {1, 1, false, false, true, 4, true, false},
+                                   {1, 1, false, false, true, 1, false, false}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -237,6 +250,7 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         o.split = GetParam().split, o.chunksPerUnit = GetParam().chunksPerUnit;
         o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
         o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
+        o.triangles = GetParam().triangles, o.fragmentStores = GetParam().fragmentStores;
         return o;
     }
 };
@@ -249,8 +263,9 @@ TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
     const StagedU8Options d;
     expectStagedU8ExactOnAwkwardShapes(
         options(), c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
-                       c.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
-                       c.reduceSlices != d.reduceSlices);
+                       c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
+                       c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
+                       c.fragmentStores != d.fragmentStores);
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -264,7 +279,9 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                                     (info.param.addInPlace ? "InPlace" : "TwoPasses") +
                                     (info.param.rowSumsByDp4a ? "Dp4a" : "") +
                                     (info.param.ldmatrix ? "" : "RowLoads") + "Slices" +
-                                    std::to_string(info.param.reduceSlices);
+                                    std::to_string(info.param.reduceSlices) +
+                                    (info.param.triangles ? "" : "Distances") +
+                                    (info.param.fragmentStores ? "" : "MatrixStores");
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
