@@ -6,8 +6,8 @@
 // ragged tiles zero-padded. A stage is then two contiguous blocks: one work-item hands them to
 // the copy engine (cp.async.bulk), their bytes complete the stage's transaction barrier, and the
 // warps wait on that barrier's phase. The work-group barrier at the top of each k-tile says that
-// every warp is done with the stage refilled next (EMPTY_BARRIERS: one arrival per warp on a
-// second barrier per stage instead, which only the issuing work-item waits on). No edge checks
+// every warp is done with the stage refilled next (a second barrier per stage with one arrival
+// per warp, waited on by the issuing work-item, timed slower: docs/linalg.md). No edge checks
 // but C's: the padding zeros add nothing. Fragments by ldmatrix.x4 for A and B alike, rounded to
 // TF32 (to nearest, ties away) on the way into mma.sync m16n8k8.
 // Without NV_INLINE_PTX the work-group copies the packed tiles with plain loads and each lane's
@@ -102,9 +102,6 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_bul
     // 128-byte aligned: the copy engine needs 16, and whole lines keep the swizzle's bank groups.
     __local float smem[STAGES * STAGE_FLOATS] __attribute__((aligned(128)));
     __local ulong full[STAGES];  // a stage's tiles have landed (one phase per fill)
-#if defined(NV_INLINE_PTX) && defined(EMPTY_BARRIERS)
-    __local ulong empty[STAGES];  // every warp is done with a stage (one phase per use)
-#endif
     const int tid = get_local_id(0);
     const int lane = tid & 31, warp = tid >> 5;
     const int g = lane >> 2, t = lane & 3;  // groupID, threadID_in_group
@@ -128,9 +125,6 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_bul
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) {
             mbarrierInit(full + s, 1);  // the issuing work-item's arrival, plus the bytes
-#ifdef EMPTY_BARRIERS
-            mbarrierInit(empty + s, NT / 32);
-#endif
         }
         mbarrierInitFence();
     }
@@ -158,25 +152,13 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_bul
 #endif
     int readStage = 0, writeStage = STAGES - 1;  // stage indices, advanced without a modulo
     uint readParity = 0;                         // of the phase the read stage's fill completes
-#if defined(NV_INLINE_PTX) && defined(EMPTY_BARRIERS)
-    uint writeParity = 1;  // of the phase that frees the write stage (its first fill waits none)
-#endif
     for (int tile = 0; tile < tiles; ++tile) {
         const int next = tile + STAGES - 1;
-#if defined(NV_INLINE_PTX) && defined(EMPTY_BARRIERS)
-        if (tid == 0 && next < tiles) {
-            if (next >= STAGES) mbarrierWait(empty + writeStage, writeParity);
-            fillStage(smem, full, writeStage, aTiles + (size_t)next * A_FLOATS,
-                      bTiles + (size_t)next * B_FLOATS, tid);
-        }
-        if (writeStage == STAGES - 1) writeParity ^= 1;
-#else
         // Every warp is done with the stage refilled here (read last round).
         barrier(CLK_LOCAL_MEM_FENCE);
         if (next < tiles)
             fillStage(smem, full, writeStage, aTiles + (size_t)next * A_FLOATS,
                       bTiles + (size_t)next * B_FLOATS, tid);
-#endif
         writeStage = writeStage == STAGES - 1 ? 0 : writeStage + 1;
 #ifdef NV_INLINE_PTX
         mbarrierWait(full + readStage, readParity);
@@ -205,11 +187,6 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_bul
                     }
 #endif
         }
-#if defined(NV_INLINE_PTX) && defined(EMPTY_BARRIERS)
-        // The warp's reads of this stage are done (ldmatrix is warp-wide; the sync orders lanes).
-        asm volatile("bar.warp.sync -1;" ::: "memory");
-        if (lane == 0) mbarrierArrive(empty + readStage);
-#endif
         if (readStage == STAGES - 1) readParity ^= 1;
         readStage = readStage == STAGES - 1 ? 0 : readStage + 1;
     }

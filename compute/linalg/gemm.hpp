@@ -65,8 +65,12 @@ struct GemmTuning {
     // compiler takes inline PTX, plain copies elsewhere) instead of the register prefetch into
     // two buffers (0, the default).
     int asyncStages = 0;
-    // "BM=128 BN=128 BK=16 TM=8 TN=8" (plus " REGCAP=128" where capped, GB and ST where set), for
-    // bench rows.
+    // TensorTf32: BULK=1 packs A and B into contiguous tiles first (kernels/gemm_tf32_pack.cl)
+    // and fills the stages by Hopper's bulk copies (kernels/gemm_tf32_bulk.cl; plain copies of
+    // the packed tiles without inline PTX). The row's time counts the packing.
+    int bulkCopies = 0;
+    // "BM=128 BN=128 BK=16 TM=8 TN=8" (plus " REGCAP=128" where capped, GB, ST, BULK where set),
+    // for bench rows.
     std::string key() const;
 };
 
@@ -95,6 +99,9 @@ std::size_t tf32StageBytes(const GemmShape& shape, const GemmTuning& tuning, boo
 // Whether the staged kernel packs its rows: where two padded stages pass min(local, 48 KiB).
 bool tf32PacksRows(const GemmShape& shape, const GemmTuning& tuning, std::size_t localBytes);
 
+// Local memory of one stage of the bulk-copy kernel (a packed tile of A and of B).
+std::size_t tf32BulkStageBytes(const GemmTuning& tuning);
+
 class Gemm {
   public:
     explicit Gemm(ComputeContext& cc);
@@ -114,6 +121,17 @@ class Gemm {
     // at most 4; below 2 enqueue refuses), 0 where gemm.cl's gemm_tf32 runs it.
     int tf32Stages(const GemmShape& shape, const GemmTuning& tuning = {}) const;
 
+    // Stages of the bulk-copy kernel (BULK=1): as many as min(local memory, 48 KiB) holds beside
+    // their barriers, at most 4; below 2 enqueue refuses.
+    int tf32BulkStages(const GemmTuning& tuning) const;
+
+    // The first command the last enqueue() issued: the packing of A under BULK=1, else the
+    // returned kernel's event. spanMilliseconds(firstEvent(), returned) is the product's time.
+    const cl::Event& firstEvent() const { return first_; }
+    // BULK=1's packed op(A) and op(B)^T of the last product (Tf32PackedLayout), for tests.
+    const cl::Buffer& tf32PackedA() const { return packedA_; }
+    const cl::Buffer& tf32PackedB() const { return packedB_; }
+
     // The tuning enqueue() uses once `tuning`'s zeros are filled with defaults.
     GemmTuning resolved(GemmVariant variant, const GemmTuning& tuning) const;
 
@@ -121,6 +139,8 @@ class Gemm {
     ComputeContext& cc_;
     InlinePtxBuilds ptx_;
     KernelSet kernels_;
+    cl::Buffer packedA_, packedB_;  // BULK=1's packed operands, grown as needed
+    cl::Event first_;
 };
 
 }  // namespace clviz
