@@ -5,11 +5,12 @@
 # and as the steps need: clviz-bench and compute_linalg_gemm_test (this build), kernels-NAME/ for
 # each name in KV (bulk-timing-kernels.sh: timing-only folders run by main's binary).
 # Usage: C=.carry-tf32-bulk-29 [KV="bulk bnomma"] bench/device/run-tf32-bulk-29.sh STEP...
-#   timing  gemm-tf32 at $SIZES by main's binary: its own kernels, then each kernels-NAME through
+#   timing  gemm-tf32 at $SIZES by main's binary: its own kernels (unless SKIP_OLD=1), then each kernels-NAME through
 #           CLVIZ_KERNEL_DIR, with every $TUNINGS row; in turn, $ROUNDS times
 #   ab      gemm-tf32 at $SIZES: old (default), new (default and every $NEW_TUNINGS row); in turn,
 #           $ROUNDS times
-#   tests   the GEMM test binary (PTX paths on): the TF32 tests
+#   tests   the GEMM test binary (PTX paths on): the TF32 tests ($TEST_FILTER)
+#   faults  the bulk tests with each kernels-NAME of $FAULTS (planted faults: each must fail)
 #   sass    ptxas + cuobjdump of the gemm_tf32 programs the runs built; counts in the k-tile loop
 # Everything lands in $OUT/tf32bulk.tgz, rewritten after each step.
 set -uo pipefail
@@ -63,7 +64,7 @@ timing|ab)
     for round in $(seq 1 $ROUNDS); do
         if [ $step = timing ]; then
             eval "ta=($(targs "$TUNINGS"))"
-            bench old$round "$C/old/clviz-bench" "" "${ta[@]}"
+            [ -n "${SKIP_OLD:-}" ] || bench old$round "$C/old/clviz-bench" "" "${ta[@]}"
             for kv in $KV; do bench $kv$round "$C/old/clviz-bench" "$C/kernels-$kv" "${ta[@]}"; done
         else
             bench old$round "$C/old/clviz-bench" ""
@@ -78,6 +79,13 @@ tests)
         --gtest_filter="${TEST_FILTER:-*Tf32*:*tf32*:*Bulk*:*Pack*:*WholeTiles*}" >"$R/test_gemm.txt" 2>&1
     echo "tests: rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/test_gemm.txt" | tr '\n' ' ')"
     grep -E '^\[  FAILED|Failure' "$R/test_gemm.txt" | head -8
+    ;;
+faults)
+    for f in ${FAULTS:-}; do
+        CLVIZ_KERNEL_DIR=$C/kernels-$f CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} "$C/compute_linalg_gemm_test" \
+            --gtest_filter='*Bulk*' >"$R/fault_$f.txt" 2>&1
+        echo "fault $f: rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/fault_$f.txt" | tr '\n' ' ')"
+    done
     ;;
 sass)
     for x in /tmp/xdg-*; do cached_sass "$x" "$R/sass/$(basename "$x")" gemm_tf32; done
