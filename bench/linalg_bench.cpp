@@ -504,7 +504,7 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
             GemmJob job;
             job.variant = info.id;
             job.tolerance = tol;
-            const GemmTuning def = gemm.resolved(v, {});
+            const GemmTuning def = gemm.resolvedFor(v, {}, s);
             job.config = def.key().empty() ? "default" : def.key() + " (default)";
             if (info.needsInlinePtx) job.note = gemm.ptxNote();
             if (ptx) {

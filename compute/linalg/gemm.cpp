@@ -243,6 +243,18 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
     return r;
 }
 
+GemmTuning Gemm::resolvedFor(GemmVariant variant, const GemmTuning& t, const GemmShape& s) const {
+    const bool tilesNamed = t.blockM || t.blockN || t.blockK || t.warpM || t.warpN;
+    if (variant == GemmVariant::TensorTf32 && !tilesNamed && !t.bulkCopies &&
+        std::min({s.m, s.n, s.k}) >= kTf32BulkMinSize) {
+        GemmTuning bulk = t;
+        bulk.blockM = 128, bulk.blockN = 128, bulk.blockK = 8, bulk.warpM = 64, bulk.warpN = 64;
+        bulk.bulkCopies = 1;
+        return resolved(variant, bulk);
+    }
+    return resolved(variant, t);
+}
+
 cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, const cl::Buffer& a,
                         const cl::Buffer& b, float beta, const cl::Buffer& c,
                         const GemmTuning& tuning) {
@@ -258,7 +270,7 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
     need(a, double(s.m) * s.k, "A"), need(b, double(s.k) * s.n, "B"),
         need(c, double(s.m) * s.n, "C");
 
-    const GemmTuning t = resolved(variant, tuning);
+    const GemmTuning t = resolvedFor(variant, tuning, s);
     std::string options;
     if (s.transA) options += " -DTRANS_A";
     if (s.transB) options += " -DTRANS_B";

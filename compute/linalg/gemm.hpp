@@ -99,6 +99,12 @@ std::size_t tf32StageBytes(const GemmShape& shape, const GemmTuning& tuning, boo
 // Whether the staged kernel packs its rows: where two padded stages pass min(local, 48 KiB).
 bool tf32PacksRows(const GemmShape& shape, const GemmTuning& tuning, std::size_t localBytes);
 
+// gemm-tf32 with no tile named takes the bulk-copy path (BM=128 BN=128 BK=8 WM=64 WN=64 BULK=1)
+// where M, N and K are all at least this: measured faster than the staged kernel there (4096^3
+// and 8192^3, H100, docs/linalg.md). Smaller products keep the staged kernel: the bulk path was
+// not timed there, and its packing (O(n^2) against the product's O(n^3)) weighs more.
+constexpr int kTf32BulkMinSize = 4096;
+
 // Local memory of one stage of the bulk-copy kernel (a packed tile of A and of B).
 std::size_t tf32BulkStageBytes(const GemmTuning& tuning);
 
@@ -134,6 +140,10 @@ class Gemm {
 
     // The tuning enqueue() uses once `tuning`'s zeros are filled with defaults.
     GemmTuning resolved(GemmVariant variant, const GemmTuning& tuning) const;
+    // The same for `shape`, what enqueue() runs: gemm-tf32's default tiling is the bulk path's at
+    // and above kTf32BulkMinSize.
+    GemmTuning resolvedFor(GemmVariant variant, const GemmTuning& tuning,
+                           const GemmShape& shape) const;
 
   private:
     ComputeContext& cc_;

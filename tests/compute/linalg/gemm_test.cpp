@@ -451,3 +451,23 @@ TEST(Gemm, Tf32BulkBuildsWithInlinePtxWhereOffered) {
     gemm.enqueue(GemmVariant::TensorTf32, {128, 128, 64}, 1.0f, a, b, 0.0f, c, t);
     EXPECT_TRUE(gemm.usesInlinePtx(GemmVariant::TensorTf32)) << gemm.ptxNote();
 }
+
+// gemm-tf32's default is the bulk path's tiling where M, N and K are all at least 4096 (measured
+// faster there), the staged kernel's below and wherever a tuning names tiles.
+TEST(Gemm, Tf32DefaultTakesTheBulkPathOnLargeProducts) {
+    Gemm gemm(context());
+    const GemmShape large{kTf32BulkMinSize, kTf32BulkMinSize, kTf32BulkMinSize};
+    EXPECT_EQ(gemm.resolvedFor(GemmVariant::TensorTf32, {}, large).key(),
+              "BM=128 BN=128 BK=8 WM=64 WN=64 BULK=1");
+    for (const GemmShape& s :
+         {GemmShape{kTf32BulkMinSize - 1, 8192, 8192}, GemmShape{8192, kTf32BulkMinSize - 1, 8192},
+          GemmShape{8192, 8192, kTf32BulkMinSize - 1}, GemmShape{512, 512, 512}})
+        EXPECT_EQ(gemm.resolvedFor(GemmVariant::TensorTf32, {}, s).key(),
+                  gemm.resolved(GemmVariant::TensorTf32, {}).key());
+    EXPECT_EQ(gemm.resolved(GemmVariant::TensorTf32, {}).bulkCopies, 0);
+    GemmTuning named;
+    named.blockK = 16;
+    EXPECT_EQ(gemm.resolvedFor(GemmVariant::TensorTf32, named, large).bulkCopies, 0);
+    EXPECT_EQ(gemm.resolvedFor(GemmVariant::Pipelined, {}, large).key(),
+              gemm.resolved(GemmVariant::Pipelined, {}).key());
+}
