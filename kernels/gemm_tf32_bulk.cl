@@ -11,7 +11,8 @@
 // but C's: the padding zeros add nothing. Fragments by ldmatrix.x4 for A and B alike, rounded to
 // TF32 (to nearest, ties away) on the way into mma.sync m16n8k8.
 // Without NV_INLINE_PTX the work-group copies the packed tiles with plain loads and each lane's
-// accumulators are computed with FP32 FMAs (the portable twin: same tiles, same layout, same lanes).
+// accumulators are computed with FP32 FMAs (the portable twin: same tiles, same layout, same
+// lanes).
 
 #include "common/mma_fragment.clh"     // mmaAccRow, mmaAccCol
 #include "common/nv_bulk_copy.clh"     // mbarrier*, bulkCopyToLocal

@@ -4,9 +4,9 @@
 // as it is (common/tf32_packed_tile.clh). Past the operand's edge the tile is zeros, so the main
 // kernel needs no edge checks along k, m or n.
 // One work-item per tile row (BK floats): K_CONTIGUOUS (the operand stored ROWS x DEPTH) reads
-// BK consecutive floats (16-byte loads where whole); otherwise (stored DEPTH x ROWS) neighbouring work-items read
-// neighbouring rows, so each of the BK reads is coalesced across a warp. The writes of a warp are
-// 32 consecutive rows of a tile: one contiguous run.
+// BK consecutive floats (16-byte loads where whole); otherwise (stored DEPTH x ROWS) neighbouring
+// work-items read neighbouring rows, so each of the BK reads is coalesced across a warp. The
+// writes of a warp are 32 consecutive rows of a tile: one contiguous run.
 
 #include "common/tf32_packed_tile.clh"  // PACKED_CHUNK
 

@@ -5,8 +5,8 @@
 # and as the steps need: clviz-bench and compute_linalg_gemm_test (this build), kernels-NAME/ for
 # each name in KV (bulk-timing-kernels.sh: timing-only folders run by main's binary).
 # Usage: C=.carry-tf32-bulk-29 [KV="bulk bnomma"] bench/device/run-tf32-bulk-29.sh STEP...
-#   timing  gemm-tf32 at $SIZES by main's binary: its own kernels (unless SKIP_OLD=1), then each kernels-NAME through
-#           CLVIZ_KERNEL_DIR, with every $TUNINGS row; in turn, $ROUNDS times
+#   timing  gemm-tf32 at $SIZES by main's binary: its own kernels (unless SKIP_OLD=1), then each
+#           kernels-NAME through CLVIZ_KERNEL_DIR, with every $TUNINGS row; in turn, $ROUNDS times
 #   ab      gemm-tf32 at $SIZES: old (default), new (default and every $NEW_TUNINGS row); in turn,
 #           $ROUNDS times
 #   tests   the GEMM test binary (PTX paths on): the TF32 tests ($TEST_FILTER)
