@@ -189,7 +189,7 @@ int Gemm::tf32Stages(const GemmShape& shape, const GemmTuning& tuning) const {
 
 int Gemm::tf32BulkStages(const GemmTuning& tuning) const {
     const GemmTuning t = resolved(GemmVariant::TensorTf32, tuning);
-    // Each stage also takes its 8-byte barrier (16 with the empty barriers); 128 bytes spare.
+    // Each stage also takes its 8-byte barrier (16 bytes counted, and 128 kept spare).
     const std::size_t local =
         std::min<std::size_t>(cc_.info().localMemBytes, kTf32LocalBytes) - 128;
     return int(std::min<std::size_t>(4, local / (tf32BulkStageBytes(t) + 16)));
