@@ -134,7 +134,8 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
         {"--gemm-tuning", Takes::Value, "KEY",
          "gemm: also a row of gemm-regblock and gemm-double-buffer at this tuning, e.g. \"BM=128 "
          "BN=64 BK=16 TM=8 TN=8 REGCAP=128\" (REGCAP: NVIDIA only), or of gemm-tf32 where the "
-         "key names WM or WN (\"BM=256 BN=128 BK=16 WM=64 WN=64\"); repeatable",
+         "key names WM or WN (\"BM=256 BN=128 BK=16 WM=64 WN=64\"; BULK=1: packed operands, "
+         "bulk-copied stages, the packing counted in the row's time); repeatable",
          run,
          [&o](const std::string& v) {
              try {

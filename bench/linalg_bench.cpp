@@ -4,6 +4,7 @@
 // read-bandwidth probe timed in the same run. Every row is checked against a CPU reference in
 // double (sampled entries for large products) and marked "checked", or WRONG.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +28,12 @@
 namespace clviz::bench {
 
 namespace {
+
+// A product's device time: from the first command enqueue() issued (the packing, where gemm-tf32
+// packs its operands) to the end of its kernel.
+double gemmMilliseconds(const Gemm& gemm, const cl::Event& done) {
+    return spanMilliseconds(gemm.firstEvent(), done);
+}
 
 constexpr double kRowBudgetMs = 1500;  // timed device time per row, at most (roughly)
 constexpr int kSampledEntries = 512;   // entries of C checked in double per product
@@ -174,6 +181,11 @@ std::vector<GemmTuning> tuningCandidates(GemmVariant v) {
             // 128 x 128), and 32-deep k-tiles (half the barriers).
             add(256, 128, 16, 64, 64), add(128, 256, 16, 64, 64), add(128, 64, 32, 64, 32),
                 add(64, 128, 32, 32, 64), add(128, 64, 32, 64, 64);
+            // Packed operands and bulk-copied stages (BULK=1): 2 stages at 128 x 128 x 16, 4 at 8.
+            for (const auto& [bm, bn, bk] : {std::array{128, 128, 16}, std::array{128, 128, 8}}) {
+                add(bm, bn, bk, 64, 64);
+                out.back().bulkCopies = 1;
+            }
             break;
         case GemmVariant::Naive:
             break;
@@ -238,7 +250,9 @@ std::optional<GemmTuning> tune(Gemm& gemm, GemmVariant v, Operands& op, const Be
             BenchOptions few = o;
             few.warmup = 1, few.repeats = 3;
             const auto ms = timeRuns(
-                [&] { return eventMilliseconds(gemm.enqueue(v, s, 1, op.da, op.db, 0, op.dc, t)); },
+                [&] {
+                    return gemmMilliseconds(gemm, gemm.enqueue(v, s, 1, op.da, op.db, 0, op.dc, t));
+                },
                 few, 3);
             const double m = median(ms);
             if (!best || m < bestMs) best = t, bestMs = m;
@@ -498,7 +512,7 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
             GemmJob job;
             job.variant = info.id;
             job.tolerance = tol;
-            const GemmTuning def = gemm.resolved(v, {});
+            const GemmTuning def = gemm.resolvedFor(v, {}, s);
             job.config = def.key().empty() ? "default" : def.key() + " (default)";
             if (info.needsInlinePtx) job.note = gemm.ptxNote();
             if (ptx) {
@@ -507,7 +521,7 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                 job.ceilingGflops = ceilings.fp32Gflops, job.ceilingName = "FMA probe";
             }
             job.run = [&, v] {
-                return eventMilliseconds(gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc));
+                return gemmMilliseconds(gemm, gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc));
             };
             runGemmRow(cc, o, report, op, job, wrong);
             if (o.tune && (n >= 512 || o.quick) && !candidatesFor(v, o, cc.info()).empty()) {
@@ -518,8 +532,8 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                     tuned.config = gemm.resolved(v, t).key() + " (tuned: best of " +
                                    std::to_string(candidatesFor(v, o, cc.info()).size()) + ")";
                     tuned.run = [&, v, t] {
-                        return eventMilliseconds(
-                            gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));
+                        return gemmMilliseconds(
+                            gemm, gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));
                     };
                     runGemmRow(cc, o, report, op, tuned, wrong);
                 }
@@ -536,8 +550,8 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                     const GemmTuning t = gemm.resolved(v, parsed);
                     given.config = t.key() + " (--gemm-tuning)";
                     given.run = [&, v, t] {
-                        return eventMilliseconds(
-                            gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));
+                        return gemmMilliseconds(
+                            gemm, gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));
                     };
                     runGemmRow(cc, o, report, op, given, wrong);
                 }

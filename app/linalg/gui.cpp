@@ -81,7 +81,8 @@ void LinalgDemo::gemmPanel() {
     const std::string tunables = current.tunables;
     if (!tunables.empty() && ImGui::TreeNodeEx("Tile parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
         const GemmTuning resolved =
-            gemm_ ? gemm_->gemm().resolved(controls_.variant, controls_.tuning) : GemmTuning{};
+            gemm_ ? gemm_->gemm().resolvedFor(controls_.variant, controls_.tuning, s)
+                  : GemmTuning{};
         ImGui::TextDisabled("in use: %s", resolved.key().c_str());
         struct Field {
             const char* define;

@@ -9,6 +9,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/core/set_args.hpp"
+#include "compute/linalg/gemm_tf32_bulk_layout.hpp"
 
 namespace clviz {
 
@@ -75,6 +76,10 @@ std::size_t tf32StageBytes(const GemmShape& s, const GemmTuning& t, bool packed)
     return (a + b) * sizeof(float);
 }
 
+std::size_t tf32BulkStageBytes(const GemmTuning& t) {
+    return (std::size_t(t.blockM) + t.blockN) * t.blockK * sizeof(float);
+}
+
 bool tf32PacksRows(const GemmShape& s, const GemmTuning& t, std::size_t localBytes) {
     return 2 * tf32StageBytes(s, t, false) > std::min<std::size_t>(localBytes, kTf32LocalBytes);
 }
@@ -100,7 +105,7 @@ std::string GemmTuning::key() const {
     };
     add("BM", blockM), add("BN", blockN), add("BK", blockK), add("TM", threadM), add("TN", threadN);
     add("WM", warpM), add("WN", warpN), add("REGCAP", registerCap), add("GB", groupBand);
-    add("ST", asyncStages);
+    add("ST", asyncStages), add("BULK", bulkCopies);
     return s;
 }
 
@@ -117,7 +122,8 @@ GemmTuning parseGemmTuning(const std::string& key) {
         {"WN", &GemmTuning::warpN},
         {"REGCAP", &GemmTuning::registerCap},
         {"GB", &GemmTuning::groupBand},
-        {"ST", &GemmTuning::asyncStages}};
+        {"ST", &GemmTuning::asyncStages},
+        {"BULK", &GemmTuning::bulkCopies}};
     std::istringstream words(key);
     std::string word;
     while (words >> word) {
@@ -136,7 +142,8 @@ GemmTuning parseGemmTuning(const std::string& key) {
         if (field == std::end(fields) || used == 0 || used != value.size() || v <= 0)
             throw Error(
                 "GEMM tuning '" + key + "': '" + word +
-                "' is not NAME=N with N > 0 and NAME one of TS BM BN BK TM TN WM WN REGCAP GB ST");
+                "' is not NAME=N with N > 0 and NAME one of TS BM BN BK TM TN WM WN REGCAP GB ST "
+                "BULK");
         t.*(field->second) = v;
     }
     return t;
@@ -180,6 +187,14 @@ int Gemm::tf32Stages(const GemmShape& shape, const GemmTuning& tuning) const {
     return int(std::min<std::size_t>(4, local / bytes));
 }
 
+int Gemm::tf32BulkStages(const GemmTuning& tuning) const {
+    const GemmTuning t = resolved(GemmVariant::TensorTf32, tuning);
+    // Each stage also takes its 8-byte barrier (16 bytes counted, and 128 kept spare).
+    const std::size_t local =
+        std::min<std::size_t>(cc_.info().localMemBytes, kTf32LocalBytes) - 128;
+    return int(std::min<std::size_t>(4, local / (tf32BulkStageBytes(t) + 16)));
+}
+
 GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
     GemmTuning r = t;
     auto def = [](int& v, int d) {
@@ -196,15 +211,17 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
         case GemmVariant::RegisterBlocked:
         case GemmVariant::DoubleBuffered:
             r.tile = 0, r.warpM = 0, r.warpN = 0, r.groupBand = 0, r.asyncStages = 0;
+            r.bulkCopies = 0;
             // 128 x 64: the tuned rows' pick at 4096^2 and 8192^2 on the H200 (docs/linalg.md).
             def(r.blockM, 128), def(r.blockN, 64), def(r.blockK, 16);
             def(r.threadM, 8), def(r.threadN, 8);
             break;
         case GemmVariant::Pipelined:
-            r.tile = 0, r.warpM = 0, r.warpN = 0;
+            r.tile = 0, r.warpM = 0, r.warpN = 0, r.bulkCopies = 0;
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 8);
             def(r.threadM, 8), def(r.threadN, 8);
-            // Bands of 8 block rows: a little ahead of the launch order on the H100 (docs/linalg.md).
+            // Bands of 8 block rows: a little ahead of the launch order on the H100
+            // (docs/linalg.md).
             def(r.groupBand, 8);
             // Two work-groups per SM (64 K registers) where NVIDIA's compiler takes a cap: ptxas
             // alone picks a few more than 128 for 256 work-items, which leaves one group per SM.
@@ -217,12 +234,25 @@ GemmTuning Gemm::resolved(GemmVariant variant, const GemmTuning& t) const {
         case GemmVariant::TensorTf32:
             r.tile = 0, r.threadM = 0, r.threadN = 0, r.registerCap = 0, r.groupBand = 0;
             r.asyncStages = 0;
+            r.bulkCopies = r.bulkCopies ? 1 : 0;
             // 64 x 64 warp tiles: the tuned pick at 4096^2 and 8192^2 on the H100 (docs/linalg.md).
             def(r.blockM, 128), def(r.blockN, 128), def(r.blockK, 16);
             def(r.warpM, 64), def(r.warpN, 64);
             break;
     }
     return r;
+}
+
+GemmTuning Gemm::resolvedFor(GemmVariant variant, const GemmTuning& t, const GemmShape& s) const {
+    const bool tilesNamed = t.blockM || t.blockN || t.blockK || t.warpM || t.warpN;
+    if (variant == GemmVariant::TensorTf32 && !tilesNamed && !t.bulkCopies &&
+        std::min({s.m, s.n, s.k}) >= kTf32BulkMinSize) {
+        GemmTuning bulk = t;
+        bulk.blockM = 128, bulk.blockN = 128, bulk.blockK = 8, bulk.warpM = 64, bulk.warpN = 64;
+        bulk.bulkCopies = 1;
+        return resolved(variant, bulk);
+    }
+    return resolved(variant, t);
 }
 
 cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, const cl::Buffer& a,
@@ -240,7 +270,7 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
     need(a, double(s.m) * s.k, "A"), need(b, double(s.k) * s.n, "B"),
         need(c, double(s.m) * s.n, "C");
 
-    const GemmTuning t = resolved(variant, tuning);
+    const GemmTuning t = resolvedFor(variant, tuning, s);
     std::string options;
     if (s.transA) options += " -DTRANS_A";
     if (s.transB) options += " -DTRANS_B";
@@ -365,6 +395,50 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
             const int threads = 32 * (t.blockM / wm) * (t.blockN / wn);
             blockedChecks(threads);
             options += d("WM", wm) + d("WN", wn);
+            if (t.bulkCopies) {
+                const int stages = tf32BulkStages(t);
+                // B's fragments come two n-tiles per ldmatrix.
+                if (wn % 16) refuse("BULK=1 needs WN to be a multiple of 16");
+                if (stages < 2)
+                    refuse("two stages of " + formatBytes(tf32BulkStageBytes(t)) +
+                           " need more local memory than the " +
+                           formatBytes(std::min<std::size_t>(dev.localMemBytes, kTf32LocalBytes)) +
+                           " a work-group is given");
+                const Tf32PackedLayout la{s.m, s.k, t.blockM, t.blockK};
+                const Tf32PackedLayout lb{s.n, s.k, t.blockN, t.blockK};
+                auto grown = [&](cl::Buffer& buf, std::size_t floats) {
+                    if (!buf() || buf.getInfo<CL_MEM_SIZE>() < floats * sizeof(float))
+                        buf = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, floats * sizeof(float));
+                };
+                grown(packedA_, la.floats()), grown(packedB_, lb.floats());
+                // op(A) is k-contiguous where A is stored M x K; op(B)^T where B is stored N x K.
+                auto pack = [&](const Tf32PackedLayout& l, bool kContiguous, const cl::Buffer& src,
+                                const cl::Buffer& dst, cl::Event* event) {
+                    const std::string o = d("TILE_ROWS", l.tileRows) + d("BK", l.bk) +
+                                          (kContiguous ? " -DK_CONTIGUOUS" : "");
+                    cl::Kernel k = kernels_.get("gemm_tf32_pack.cl", "gemm_tf32_pack", o);
+                    setArgs(k, l.rows, l.depth, l.kTiles(), src, dst);
+                    const std::size_t items =
+                        std::size_t(l.blocks()) * l.kTiles() * std::size_t(l.tileRows);
+                    cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
+                                                     cl::NDRange((items + 127) / 128 * 128),
+                                                     cl::NDRange(128), nullptr, event);
+                };
+                pack(la, !s.transA, a, packedA_, &first_);
+                pack(lb, s.transB, b, packedB_, nullptr);
+                options += d("STAGES", stages);
+                // C's edges are the only ones left (the packed tiles are zero-padded).
+                if (s.m % t.blockM == 0 && s.n % t.blockN == 0) options += " -DFULL_TILES";
+                kernel = kernels_.get("gemm_tf32_bulk.cl", "gemm_tf32_bulk", options, &ptx_);
+                global = cl::NDRange(std::size_t(ceilDiv(s.n, t.blockN)) * threads,
+                                     ceilDiv(s.m, t.blockM));
+                local = cl::NDRange(threads, 1);
+                setArgs(kernel, s.m, s.n, s.k, alpha, packedA_, packedB_, beta, c);
+                cl::Event event;
+                cc_.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr,
+                                                 &event);
+                return event;
+            }
             if (tf32UsesStagedKernel(s)) {
                 const int stages = tf32Stages(s, t);
                 const bool packed = tf32PacksRows(s, t, dev.localMemBytes);
@@ -394,6 +468,7 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
     setArgs(kernel, s.m, s.n, s.k, alpha, a, b, beta, c);
     cl::Event event;
     cc_.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
+    first_ = event;
     return event;
 }
 

@@ -65,8 +65,12 @@ struct GemmTuning {
     // compiler takes inline PTX, plain copies elsewhere) instead of the register prefetch into
     // two buffers (0, the default).
     int asyncStages = 0;
-    // "BM=128 BN=128 BK=16 TM=8 TN=8" (plus " REGCAP=128" where capped, GB and ST where set), for
-    // bench rows.
+    // TensorTf32: BULK=1 packs A and B into contiguous tiles first (kernels/gemm_tf32_pack.cl)
+    // and fills the stages by Hopper's bulk copies (kernels/gemm_tf32_bulk.cl; plain copies of
+    // the packed tiles without inline PTX). The row's time counts the packing.
+    int bulkCopies = 0;
+    // "BM=128 BN=128 BK=16 TM=8 TN=8" (plus " REGCAP=128" where capped, GB, ST, BULK where set),
+    // for bench rows.
     std::string key() const;
 };
 
@@ -95,6 +99,15 @@ std::size_t tf32StageBytes(const GemmShape& shape, const GemmTuning& tuning, boo
 // Whether the staged kernel packs its rows: where two padded stages pass min(local, 48 KiB).
 bool tf32PacksRows(const GemmShape& shape, const GemmTuning& tuning, std::size_t localBytes);
 
+// gemm-tf32 with no tile named takes the bulk-copy path (BM=128 BN=128 BK=8 WM=64 WN=64 BULK=1)
+// where M, N and K are all at least this: measured faster than the staged kernel there (4096^3
+// and 8192^3, H100, docs/linalg.md). Smaller products keep the staged kernel: the bulk path was
+// not timed there, and its packing (O(n^2) against the product's O(n^3)) weighs more.
+constexpr int kTf32BulkMinSize = 4096;
+
+// Local memory of one stage of the bulk-copy kernel (a packed tile of A and of B).
+std::size_t tf32BulkStageBytes(const GemmTuning& tuning);
+
 class Gemm {
   public:
     explicit Gemm(ComputeContext& cc);
@@ -114,13 +127,30 @@ class Gemm {
     // at most 4; below 2 enqueue refuses), 0 where gemm.cl's gemm_tf32 runs it.
     int tf32Stages(const GemmShape& shape, const GemmTuning& tuning = {}) const;
 
+    // Stages of the bulk-copy kernel (BULK=1): as many as min(local memory, 48 KiB) holds beside
+    // their barriers, at most 4; below 2 enqueue refuses.
+    int tf32BulkStages(const GemmTuning& tuning) const;
+
+    // The first command the last enqueue() issued: the packing of A under BULK=1, else the
+    // returned kernel's event. spanMilliseconds(firstEvent(), returned) is the product's time.
+    const cl::Event& firstEvent() const { return first_; }
+    // BULK=1's packed op(A) and op(B)^T of the last product (Tf32PackedLayout), for tests.
+    const cl::Buffer& tf32PackedA() const { return packedA_; }
+    const cl::Buffer& tf32PackedB() const { return packedB_; }
+
     // The tuning enqueue() uses once `tuning`'s zeros are filled with defaults.
     GemmTuning resolved(GemmVariant variant, const GemmTuning& tuning) const;
+    // The same for `shape`, what enqueue() runs: gemm-tf32's default tiling is the bulk path's at
+    // and above kTf32BulkMinSize.
+    GemmTuning resolvedFor(GemmVariant variant, const GemmTuning& tuning,
+                           const GemmShape& shape) const;
 
   private:
     ComputeContext& cc_;
     InlinePtxBuilds ptx_;
     KernelSet kernels_;
+    cl::Buffer packedA_, packedB_;  // BULK=1's packed operands, grown as needed
+    cl::Event first_;
 };
 
 }  // namespace clviz

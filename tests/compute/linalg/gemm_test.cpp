@@ -3,10 +3,13 @@
 // must refuse. On PoCL the TF32 variant runs its portable FP32 twin (its PTX build is refused).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "common/error.hpp"
 #include "compute/linalg/gemm.hpp"
+#include "compute/linalg/gemm_tf32_bulk_layout.hpp"
 #include "tests/compute/linalg/linalg_test_support.hpp"
 
 using namespace clviz;
@@ -289,4 +292,182 @@ TEST(GemmShape, LeastBytesGiveTheRooflineIntensity) {
     // Rectangular: A is m x k, B k x n, C m x n whatever the transposes.
     EXPECT_DOUBLE_EQ((GemmShape{3, 5, 7, true, true}.leastBytes()), 4.0 * (21 + 35 + 15));
     EXPECT_DOUBLE_EQ((GemmShape{0, 0, 0}.leastBytes()), 0.0);
+}
+
+namespace {
+
+GemmTuning bulkTiling(int bm, int bn, int bk, int wm, int wn) {
+    GemmTuning t;
+    t.blockM = bm, t.blockN = bn, t.blockK = bk, t.warpM = wm, t.warpN = wn, t.bulkCopies = 1;
+    return t;
+}
+
+// Every element of the packed buffer against Tf32PackedLayout (the host's statement of the
+// layout): the operand's element where one maps there, zero in the padding.
+void expectPacked(const cl::Buffer& packed, const Tf32PackedLayout& l,
+                  const std::function<float(int row, int k)>& element, const char* what) {
+    const auto got = download<float>(packed, l.floats());
+    std::vector<float> want(l.floats(), 0.0f);
+    for (int r = 0; r < l.rows; ++r)
+        for (int k = 0; k < l.depth; ++k)
+            want[l.offset(r, k)] = element(r, k);
+    int bad = 0;
+    for (std::size_t e = 0; e < want.size(); ++e)
+        if (got[e] != want[e] && bad++ < 5)
+            ADD_FAILURE() << what << " " << l.rows << " x " << l.depth << " in " << l.tileRows
+                          << " x " << l.bk << " tiles: packed[" << e << "] = " << got[e]
+                          << ", want " << want[e];
+    EXPECT_EQ(bad, 0) << what;
+}
+
+}  // namespace
+
+// The packing kernel of the bulk-copy path (kernels/gemm_tf32_pack.cl) writes op(A) and op(B)^T
+// in the stated tile layout: swizzled chunks, k-tiles of a block in order, ragged tiles padded
+// with zeros; each transpose, K not a multiple of BK, a single partial tile, rows of 2, 4 and 8
+// chunks (the swizzle's three group sizes).
+TEST(Gemm, Tf32BulkPackingWritesTheStatedLayout) {
+    const Case shapes[] = {{1, 1, 1, false, false},
+                           {37, 20, 45, false, false},
+                           {67, 33, 19, true, false},
+                           {20, 131, 40, false, true},
+                           {45, 29, 83, true, true}};
+    for (const GemmTuning& t : {bulkTiling(32, 32, 8, 16, 16), bulkTiling(64, 32, 16, 32, 16),
+                                bulkTiling(32, 64, 32, 16, 32)}) {
+        SCOPED_TRACE(t.key());
+        for (const Case& cs : shapes) {
+            const GemmShape s{cs.m, cs.n, cs.k, cs.ta, cs.tb};
+            const auto a = randomFloats(std::size_t(s.m) * s.k, 21 + s.m);
+            const auto b = randomFloats(std::size_t(s.k) * s.n, 22 + s.n);
+            cl::Buffer da = upload(a), db = upload(b),
+                       dc = upload(std::vector<float>(std::size_t(s.m) * s.n));
+            Gemm gemm(context());
+            gemm.enqueue(GemmVariant::TensorTf32, s, 1.0f, da, db, 0.0f, dc, t);
+            expectPacked(
+                gemm.tf32PackedA(), {s.m, s.k, t.blockM, t.blockK},
+                [&](int i, int k) {
+                    return s.transA ? a[std::size_t(k) * s.m + i] : a[std::size_t(i) * s.k + k];
+                },
+                "op(A)");
+            expectPacked(
+                gemm.tf32PackedB(), {s.n, s.k, t.blockN, t.blockK},
+                [&](int j, int k) {
+                    return s.transB ? b[std::size_t(j) * s.k + k] : b[std::size_t(k) * s.n + j];
+                },
+                "op(B)^T");
+        }
+    }
+}
+
+// The layout itself: within a tile each row's chunks are a permutation (no two elements share a
+// place), and 8 consecutive rows' chunk 0 (one ldmatrix phase) land on 8 different bank groups.
+TEST(Gemm, Tf32PackedLayoutSpreadsTheFragmentReads) {
+    for (int bk : {8, 16, 32}) {
+        const Tf32PackedLayout l{128, bk, 128, bk};
+        std::vector<int> seen(l.floats(), 0);
+        for (int r = 0; r < 128; ++r)
+            for (int k = 0; k < bk; ++k)
+                ++seen[l.offset(r, k)];
+        EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 128 * bk) << "BK " << bk;
+        for (int r0 = 0; r0 < 128; r0 += 8)
+            for (int q = 0; q < bk / 4; ++q) {
+                std::vector<int> groups;
+                for (int r = r0; r < r0 + 8; ++r)
+                    groups.push_back(int(l.offset(r, 4 * q) / 4 % 8));
+                std::sort(groups.begin(), groups.end());
+                EXPECT_EQ(std::unique(groups.begin(), groups.end()) - groups.begin(), 8)
+                    << "BK " << bk << " rows " << r0 << "+, chunk " << q;
+            }
+    }
+}
+
+// The bulk-copy path (BULK=1: packed operands, stages by cp.async.bulk behind mbarriers on NVIDIA,
+// plain copies of the packed tiles elsewhere) at awkward shapes: 1 x 1 x 1, primes, K not a
+// multiple of BK or of 4, M >> N, every transpose; 2 stages (128 x 128 x 16), 4 (BK 8), 32-deep
+// tiles, and small tiles with many k-tiles so the stages' barriers go through several phases.
+TEST(Gemm, Tf32BulkMatchesOnAwkwardShapes) {
+    const Case shapes[] = {
+        {1, 1, 1, false, false},   {131, 12, 37, false, false},
+        {7, 19, 44, false, false}, {523, 4, 29, false, false},  // M >> N
+        {13, 8, 21, true, false},  {37, 41, 45, false, true},
+        {36, 29, 53, true, true},  {67, 133, 101, false, false},
+    };
+    for (const GemmTuning& t : {bulkTiling(128, 128, 16, 64, 64), bulkTiling(128, 128, 8, 64, 32),
+                                bulkTiling(64, 32, 32, 32, 16), bulkTiling(32, 32, 8, 16, 16)}) {
+        SCOPED_TRACE(t.key());
+        EXPECT_GE(Gemm(context()).tf32BulkStages(t), 2);
+        for (const Case& c : shapes)
+            check(GemmVariant::TensorTf32, c, 1.0f, 0.0f, t);
+        check(GemmVariant::TensorTf32, {45, 28, 13, false, false}, -0.5f, 2.0f, t);
+    }
+    // 4 stages of 32 x 32 x 8 over 50 k-tiles: each stage's barrier completes 12 or 13 phases.
+    check(GemmVariant::TensorTf32, {64, 96, 400, false, false}, 1.0f, 0.0f,
+          bulkTiling(32, 32, 8, 16, 16));
+}
+
+// Whole tiles (FULL_TILES: C's paired stores without checks) for every transpose, and beta.
+TEST(Gemm, Tf32BulkWholeTilesMatch) {
+    const GemmTuning t = bulkTiling(64, 64, 8, 32, 32);
+    for (bool ta : {false, true})
+        for (bool tb : {false, true})
+            check(GemmVariant::TensorTf32, {128, 64, 72, ta, tb}, 1.0f, 0.0f, t);
+    check(GemmVariant::TensorTf32, {64, 128, 40, false, false}, 3.0f, -1.0f, t);
+    check(GemmVariant::TensorTf32, {256, 128, 48, false, false}, 1.0f, 0.5f,
+          bulkTiling(128, 128, 16, 64, 64));
+}
+
+TEST(Gemm, Tf32BulkStagesAndRefusals) {
+    Gemm gemm(context());
+    // 128 x 128 x 16: 16 KiB a stage, 2 in 48 KiB beside the barriers (3 would leave none).
+    EXPECT_EQ(tf32BulkStageBytes(bulkTiling(128, 128, 16, 64, 64)), 16u * 1024);
+    EXPECT_EQ(gemm.tf32BulkStages(bulkTiling(128, 128, 16, 64, 64)), 2);
+    EXPECT_EQ(gemm.tf32BulkStages(bulkTiling(128, 128, 8, 64, 64)), 4);  // at most 4
+    EXPECT_EQ(gemm.tf32BulkStages(bulkTiling(128, 256, 16, 64, 64)), 1);
+    cl::Buffer big = upload(std::vector<float>(64 * 64));
+    auto why = [&](const GemmTuning& t) {
+        try {
+            gemm.enqueue(GemmVariant::TensorTf32, {64, 64, 64}, 1, big, big, 0, big, t);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(why(bulkTiling(128, 256, 16, 64, 64)).find("two stages"), std::string::npos);
+    EXPECT_NE(why(bulkTiling(64, 64, 8, 32, 8)).find("WN to be a multiple of 16"),
+              std::string::npos);
+    EXPECT_EQ(parseGemmTuning("BM=64 BULK=1").bulkCopies, 1);
+    EXPECT_EQ(bulkTiling(128, 128, 16, 64, 64).key(), "BM=128 BN=128 BK=16 WM=64 WN=64 BULK=1");
+}
+
+// NVIDIA's compiler must take the bulk kernel's PTX (mbarrier, cp.async.bulk, ldmatrix, mma.sync).
+TEST(Gemm, Tf32BulkBuildsWithInlinePtxWhereOffered) {
+    if (!context().info().hasExtension("cl_nv_compiler_options"))
+        GTEST_SKIP() << "no inline PTX on this device";
+    const GemmTuning t = bulkTiling(128, 128, 16, 64, 64);
+    check(GemmVariant::TensorTf32, {256, 128, 64, false, false}, 1.0f, 0.0f, t);
+    Gemm gemm(context());
+    cl::Buffer a = upload(randomFloats(128 * 64, 5)), b = upload(randomFloats(64 * 128, 6)),
+               c = upload(std::vector<float>(128 * 128));
+    gemm.enqueue(GemmVariant::TensorTf32, {128, 128, 64}, 1.0f, a, b, 0.0f, c, t);
+    EXPECT_TRUE(gemm.usesInlinePtx(GemmVariant::TensorTf32)) << gemm.ptxNote();
+}
+
+// gemm-tf32's default is the bulk path's tiling where M, N and K are all at least 4096 (measured
+// faster there), the staged kernel's below and wherever a tuning names tiles.
+TEST(Gemm, Tf32DefaultTakesTheBulkPathOnLargeProducts) {
+    Gemm gemm(context());
+    const GemmShape large{kTf32BulkMinSize, kTf32BulkMinSize, kTf32BulkMinSize};
+    EXPECT_EQ(gemm.resolvedFor(GemmVariant::TensorTf32, {}, large).key(),
+              "BM=128 BN=128 BK=8 WM=64 WN=64 BULK=1");
+    for (const GemmShape& s :
+         {GemmShape{kTf32BulkMinSize - 1, 8192, 8192}, GemmShape{8192, kTf32BulkMinSize - 1, 8192},
+          GemmShape{8192, 8192, kTf32BulkMinSize - 1}, GemmShape{512, 512, 512}})
+        EXPECT_EQ(gemm.resolvedFor(GemmVariant::TensorTf32, {}, s).key(),
+                  gemm.resolved(GemmVariant::TensorTf32, {}).key());
+    EXPECT_EQ(gemm.resolved(GemmVariant::TensorTf32, {}).bulkCopies, 0);
+    GemmTuning named;
+    named.blockK = 16;
+    EXPECT_EQ(gemm.resolvedFor(GemmVariant::TensorTf32, named, large).bulkCopies, 0);
+    EXPECT_EQ(gemm.resolvedFor(GemmVariant::Pipelined, {}, large).key(),
+              gemm.resolved(GemmVariant::Pipelined, {}).key());
 }
