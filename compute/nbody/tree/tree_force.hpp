@@ -113,6 +113,10 @@ struct TreeForceOptions {
     // In [0, 1); 0: off (the walk as without it, bit for bit). -1: kTreeDefaultThetaFar. The body
     // walk (CPU devices) ignores it.
     float thetaFar = -1;
+    // The far field's expansion: 4 goes to the third derivatives of the acceleration (the
+    // monopole's, and the quadrupole's second), whose truncation goes as thetaFar^4 (15 more
+    // coefficients per work-item in local memory); 3 stops one order lower (thetaFar^3).
+    int farOrder = 4;
 };
 
 class TreeForce {

@@ -247,6 +247,59 @@ TEST(NbodyTreeFarField, OtherGroupShapes) {
     }
 }
 
+// Median and 99th percentile of |a - b| / |b| over the bodies with b != 0.
+std::pair<double, double> departure(const std::vector<Float4>& a, const std::vector<Float4>& b) {
+    std::vector<double> moved;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        const double dx = a[i].x - b[i].x, dy = a[i].y - b[i].y, dz = a[i].z - b[i].z;
+        const double n2 =
+            double(b[i].x) * b[i].x + double(b[i].y) * b[i].y + double(b[i].z) * b[i].z;
+        if (n2 > 0) moved.push_back(std::sqrt((dx * dx + dy * dy + dz * dz) / n2));
+    }
+    std::sort(moved.begin(), moved.end());
+    if (moved.empty()) return {0, 0};
+    return {moved[moved.size() / 2], moved[std::min(moved.size() - 1, moved.size() * 99 / 100)]};
+}
+
+// The fourth order (TreeForceOptions::farOrder 4: the monopole's U and the quadrupole's T) against
+// the third, at a wide angle where the truncation shows: each order's departure from the walk
+// without the far field, whose truncation goes as thetaFar^4 against thetaFar^3. On two clumps
+// 8 apart (the other clump's cells are far and large for their distance) and a Plummer sphere
+// (far cells of every size at the groups' edges), the fourth order's median and 99th percentile
+// must be under half the third's, and under fixed bounds: a term of U or of the quadrupole's T
+// dropped or wrong leaves the fourth order near the third.
+TEST(NbodyTreeFarField, FourthOrderDepartsLessThanTheThird) {
+    const float eps = presetInfo(NbodyPreset::Plummer).softening;
+    struct Case {
+        const char* what;
+        std::vector<Body> bodies;
+        double median, p99;  // bounds on the fourth order's departure
+    };
+    const Case cases[] = {{"two clumps 5003, 8 apart", twoClumps(5003, 8.0), 8e-5, 2e-3},
+                          {"plummer 6007", makePreset(NbodyPreset::Plummer, 6007, 4), 1.2e-4, 3e-3}};
+    for (const Case& c : cases) {
+        std::vector<Float4> got[3];  // thetaFar 0, order 3, order 4
+        for (int order : {0, 3, 4}) {
+            TreeForceOptions o{TreeWalk::Group};
+            o.thetaFar = order ? 0.6f : 0.0f;
+            o.farOrder = order ? order : 4;
+            TreeForce t(context(), o);
+            got[order ? order - 2 : 0] = run(t, c.bodies, eps, 0.5f);
+        }
+        const auto [m3, p3] = departure(got[1], got[0]);
+        const auto [m4, p4] = departure(got[2], got[0]);
+        std::printf("%s: departure order 3 median %.2e p99 %.2e, order 4 median %.2e p99 %.2e\n",
+                    c.what, m3, p3, m4, p4);
+        EXPECT_LT(m4, 0.5 * m3) << c.what;
+        EXPECT_LT(p4, 0.5 * p3) << c.what;
+        EXPECT_LE(m4, c.median) << c.what;
+        EXPECT_LE(p4, c.p99) << c.what;
+        const Errors e = errors(got[2], c.bodies, eps);
+        EXPECT_LE(e.median, 1e-3) << c.what;
+        EXPECT_LE(e.p99, 1e-2) << c.what;
+    }
+}
+
 TEST(NbodyTreeFarField, RefusesAnglesOutsideZeroToOne) {
     for (float bad : {1.0f, 1.5f, -2.0f, NAN}) {
         TreeForceOptions o{TreeWalk::Group};
@@ -254,6 +307,14 @@ TEST(NbodyTreeFarField, RefusesAnglesOutsideZeroToOne) {
         EXPECT_THROW(TreeForce(context(), o), Error) << bad;
         TreeForce t(context(), TreeForceOptions{TreeWalk::Group});
         EXPECT_THROW(t.setThetaFar(bad), Error) << bad;
+    }
+}
+
+TEST(NbodyTreeFarField, RefusesOrdersOtherThanThreeAndFour) {
+    for (int bad : {0, 2, 5, -1}) {
+        TreeForceOptions o{TreeWalk::Group};
+        o.farOrder = bad;
+        EXPECT_THROW(TreeForce(context(), o), Error) << bad;
     }
 }
 
