@@ -1,15 +1,17 @@
 // Probe for issue 31 rounds 7 and 8 (not part of the CMake build): the group walk's force error for
-// several far-field angles (TreeForceOptions::thetaFar) on the colliding galaxies and on a Plummer
-// sphere of N bodies (TreeForce::accuracy: up to 4,096 sampled bodies against the device's direct
-// sum), and the per-body list length, at each opening angle of $FAR_THETAS (default 0.5) and each
-// expansion order of $FAR_ORDERS (TreeForceOptions::farOrder, default 4). tree-phases times the
-// kernels; this checks the presets tree-phases does not build. Build as tree_phases.cpp says,
-// with this file.
-// Usage: [FAR_THETAS="0.5 0.55"] [FAR_ORDERS="3 4"] far-sweep N THETA_FAR...
+// several far-field angles (TreeForceOptions::thetaFar) on the presets of $FAR_PRESETS (default
+// "collision plummer") of N bodies (TreeForce::accuracy: up to 4,096 sampled bodies against the
+// device's direct sum), and the per-body list length, at each opening angle of $FAR_THETAS (default
+// 0.5) and each expansion order of $FAR_ORDERS (TreeForceOptions::farOrder, default 4). tree-phases
+// times the kernels; this checks the presets tree-phases does not build. Build as tree_phases.cpp
+// says, with this file. Usage: [FAR_PRESETS="cube shell plummer disk collision"] [FAR_THETAS="0.5
+// 0.55"]
+//        [FAR_ORDERS="3 4"] far-sweep N THETA_FAR...
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "compute/core/compute_context.hpp"
@@ -36,7 +38,8 @@ int main(int argc, char** argv) {
     const auto thetas = listFromEnv<float>("FAR_THETAS", "0.5");
     const auto orders = listFromEnv<int>("FAR_ORDERS", "4");
     auto cc = ComputeContext::create(DeviceRequest{});
-    for (NbodyPreset preset : {NbodyPreset::CollidingGalaxies, NbodyPreset::Plummer}) {
+    for (const std::string& name : listFromEnv<std::string>("FAR_PRESETS", "collision plummer")) {
+        const NbodyPreset preset = parsePreset(name);
         const std::size_t n = std::atoi(argv[1]);
         const auto bodies = makePreset(preset, n, 1);
         std::vector<Float4> pos;
@@ -60,8 +63,8 @@ int main(int argc, char** argv) {
                     std::printf(
                         "%s n=%zu theta=%.2f order=%d thetaFar=%.2f list %.0f median %.2e "
                         "p99 %.2e\n",
-                        preset == NbodyPreset::Plummer ? "plummer" : "collision", n, theta, order,
-                        o.thetaFar, t.lastWalkStats().interactionsPerBody, acc.median, acc.p99);
+                        name.c_str(), n, theta, order, o.thetaFar,
+                        t.lastWalkStats().interactionsPerBody, acc.median, acc.p99);
                     std::fflush(stdout);
                 }
     }
