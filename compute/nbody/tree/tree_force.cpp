@@ -38,6 +38,10 @@ constexpr int kMaxSamples = 4096;
 // The group walk's register cap when TreeForceOptions::walkRegisterCap is -1 on NVIDIA: below the
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
 constexpr int kWalkRegisterCap = 48;
+// With the far field the walk's local memory already limits a multiprocessor to 5 or 6 work-groups
+// of 128, room for 80 registers each; 48 there only spills the expansion's terms
+// (docs/benchmarks.md, issue 31 round 8).
+constexpr int kFarWalkRegisterCap = 80;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
 // The far field's expansion coefficients per work-item (FAR_COEFFS) for its order (FAR_ORDER).
@@ -91,8 +95,9 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
         throw Error("tree sort keys per work-item must be 1 .. 32 (0: the default), got " +
                     std::to_string(options_.sortKeysPerItem));
     const bool nvidiaOptions = info.hasExtension("cl_nv_compiler_options");
+    autoRegisterCap_ = options_.walkRegisterCap < 0 && nvidiaOptions;
     if (options_.walkRegisterCap < 0)
-        options_.walkRegisterCap = nvidiaOptions ? kWalkRegisterCap : 0;
+        options_.walkRegisterCap = autoRegisterCap_ ? kWalkRegisterCap : 0;
     if (options_.walkRegisterCap != 0 &&
         (options_.walkRegisterCap < 16 || options_.walkRegisterCap > 255 || !nvidiaOptions))
         throw Error(
@@ -262,6 +267,7 @@ void TreeForce::refreshKernels() {
     const char* walk = bodyWalk_ ? "walk_body" : "walk";
     // The walks' rsqrt: NVIDIA's flush-to-zero form where the compiler takes inline PTX
     // (common/gravity.clh), as the all-pairs kernels use.
+    if (autoRegisterCap_) options_.walkRegisterCap = far_ ? kFarWalkRegisterCap : kWalkRegisterCap;
     const std::string walkOptions =
         base +
         (options_.walkRegisterCap && !bodyWalk_ ? " -DWALK_REGISTER_CAP -cl-nv-maxrregcount=" +

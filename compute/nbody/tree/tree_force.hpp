@@ -104,7 +104,8 @@ struct TreeForceOptions {
     // the walk then goes without its required work-group size, under which ptxas ignores the
     // cap), so that more work-groups share a multiprocessor. 0: the compiler's choice. -1: 48
     // where the compiler takes NVIDIA's options (9 rather than 8 walk work-groups of 128 per
-    // H100 multiprocessor; docs/benchmarks.md, issue 31 round 6), else the compiler's choice.
+    // H100 multiprocessor; docs/benchmarks.md, issue 31 round 6), 80 there with the far field
+    // (whose local memory allows 5 or 6 work-groups anyway; round 8), else the compiler's choice.
     // Other devices' compilers take no such option: a cap there throws.
     int walkRegisterCap = -1;
     // Far field of the group walk: an accepted cell whose distance R from the walk group's centre
@@ -227,6 +228,7 @@ class TreeForce {
     bool bodyWalk_ = false;
     int walkListFor(bool far) const;  // the lists' length that fits local memory (throws if none)
     bool far_ = false;                // the group walk's far field (options_.thetaFar > 0)
+    bool autoRegisterCap_ = false;    // walkRegisterCap -1 on NVIDIA: the cap follows far_
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
     float lastSoftening_ = -1;
