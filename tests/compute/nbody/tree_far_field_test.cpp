@@ -275,8 +275,9 @@ TEST(NbodyTreeFarField, FourthOrderDepartsLessThanTheThird) {
         std::vector<Body> bodies;
         double median, p99;  // bounds on the fourth order's departure
     };
-    const Case cases[] = {{"two clumps 5003, 8 apart", twoClumps(5003, 8.0), 8e-5, 2e-3},
-                          {"plummer 6007", makePreset(NbodyPreset::Plummer, 6007, 4), 1.2e-4, 3e-3}};
+    const Case cases[] = {
+        {"two clumps 5003, 8 apart", twoClumps(5003, 8.0), 8e-5, 2e-3},
+        {"plummer 6007", makePreset(NbodyPreset::Plummer, 6007, 4), 1.2e-4, 3e-3}};
     for (const Case& c : cases) {
         std::vector<Float4> got[3];  // thetaFar 0, order 3, order 4
         for (int order : {0, 3, 4}) {
@@ -297,6 +298,26 @@ TEST(NbodyTreeFarField, FourthOrderDepartsLessThanTheThird) {
         const Errors e = errors(got[2], c.bodies, eps);
         EXPECT_LE(e.median, 1e-3) << c.what;
         EXPECT_LE(e.p99, 1e-2) << c.what;
+    }
+}
+
+// Each preset's suggested far-field angle (NbodyPresetInfo::thetaFar, what the preset setting and
+// the bench apply) keeps issue 13's line on that preset at theta 0.5 and 0.55, with the fourth
+// order, against the double direct sum (20,000 bodies, as tree_test's accuracy tests).
+TEST(NbodyTreeFarField, EveryPresetsSuggestedAngleKeepsTheLine) {
+    for (const NbodyPresetInfo& info : allNbodyPresets()) {
+        const auto bodies = makePreset(info.preset, 20000, 1);
+        TreeForceOptions o{TreeWalk::Group};
+        o.thetaFar = info.thetaFar;
+        TreeForce t(context(), o);
+        EXPECT_GT(t.thetaFar(), 0.0f) << info.name;
+        for (float theta : {0.5f, 0.55f}) {
+            const Errors e = errors(run(t, bodies, info.softening, theta), bodies, info.softening);
+            EXPECT_LE(e.median, 1e-3) << info.name << " theta " << theta;
+            EXPECT_LE(e.p99, 1e-2) << info.name << " theta " << theta;
+            std::printf("%s, theta %.2f, theta-far %.2f: median %.2e p99 %.2e\n", info.name, theta,
+                        info.thetaFar, e.median, e.p99);
+        }
     }
 }
 
