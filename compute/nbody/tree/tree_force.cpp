@@ -38,9 +38,9 @@ constexpr int kMaxSamples = 4096;
 // The group walk's register cap when TreeForceOptions::walkRegisterCap is -1 on NVIDIA: below the
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
 constexpr int kWalkRegisterCap = 48;
-// With the far field the walk's local memory already limits a multiprocessor to 5 or 6 work-groups
-// of 128, room for 80 registers each; 48 there only spills the expansion's terms
-// (docs/benchmarks.md, issue 31 round 8).
+// With the far field the walk's local memory already limits a multiprocessor to 6 work-groups of 128
+// (5 with the fourth order), room for 80 registers each; 48 there cost 1.2 ms of the walk at 16M
+// with the third order, 4.4 ms with the fourth (docs/benchmarks.md, issue 31 round 8).
 constexpr int kFarWalkRegisterCap = 80;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 

@@ -58,10 +58,9 @@ enum class TreeWalk { Auto, Group, Body };
 
 // The far field's default angle (TreeForceOptions::thetaFar, NbodyParams::thetaFar): wider angles
 // are faster and within the error line on the Plummer sphere (its preset suggests a wider one,
-// NbodyPresetInfo::thetaFar), but put the colliding galaxies over it; with the fourth order
-// (farOrder 4) 0.5 keeps every preset measured within it with a margin (docs/benchmarks.md,
-// issue 31 round 8; 0.4 with the third order, round 7).
-inline constexpr float kTreeDefaultThetaFar = 0.5f;
+// NbodyPresetInfo::thetaFar), but put the colliding galaxies over it; 0.4 keeps every preset
+// measured within it with a margin (docs/benchmarks.md, issue 31 rounds 7 and 8).
+inline constexpr float kTreeDefaultThetaFar = 0.4f;
 
 struct TreeForceOptions {
     TreeWalk walk = TreeWalk::Auto;
@@ -116,10 +115,12 @@ struct TreeForceOptions {
     // In [0, 1); 0: off (the walk as without it, bit for bit). -1: kTreeDefaultThetaFar. The body
     // walk (CPU devices) ignores it.
     float thetaFar = -1;
-    // The far field's expansion: 4 goes to the third derivatives of the acceleration (the
-    // monopole's, and the quadrupole's second), whose truncation goes as thetaFar^4 (15 more
-    // coefficients per work-item in local memory); 3 stops one order lower (thetaFar^3).
-    int farOrder = 4;
+    // The far field's expansion: 3 goes to the second derivatives of the acceleration (truncation
+    // as thetaFar^3); 4 adds the monopole's third and the quadrupole's second (thetaFar^4; 15 more
+    // coefficients per work-item in local memory), 3 to 5 times closer to the walk without the far
+    // field but slower than 3 at a wider angle of the same accuracy (docs/benchmarks.md, issue 31
+    // round 8), hence not the default.
+    int farOrder = 3;
 };
 
 class TreeForce {
