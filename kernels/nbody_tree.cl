@@ -836,8 +836,8 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 // from u = d / s (|u| <= 1), Q / s^2 (~ M r_c^2 / s^2) and r_g / s (< thetaFar) times at most
 // 1 / s^4, so nothing beyond M / s^4 is formed: no 1 / s^5 or more to overflow at small scales.
 // A cell of zero mass adds zeros.
-#ifndef FAR_ORDER
-#define FAR_ORDER 4
+#ifndef FAR_ORDER  // the host passes it (TreeForceOptions::farOrder)
+#define FAR_ORDER 3
 #endif
 #if FAR_ORDER == 4
 #define FAR_COEFFS 35
