@@ -330,6 +330,7 @@ void runNbodyBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& r
         NbodyParams params;
         params.dt = presetInfo(preset).dt;
         params.softening = softening;
+        params.thetaFar = presetInfo(preset).thetaFar;  // --theta-far overrides it (treeRow)
         sim.setParams(params);
         sim.load(bodies);
         SizeRun run{sim, o, report, n, baselineMs, {}};

@@ -15,7 +15,8 @@
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
 // -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks),
-// -DFAR_FIELD (the group walk sums far cells once per group as an expansion; see walk).
+// -DFAR_FIELD (the group walk sums far cells once per group as an expansion; see walk),
+// -DFAR_ORDER=n (3 or 4: the expansion's last order of the acceleration's derivatives).
 //
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
@@ -818,22 +819,35 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 // is not summed by every work-item for its body. The work-item that pops it adds the cell's field's
 // Taylor expansion about x_g to its own share of the coefficients at once (no list entry, no room
 // taken from the near lists); the shares are summed once per group and each body evaluates
-//   a(x)   = a0 + G y + T(y, y) / 2
-//   phi(x) = phi0 - a0.y - y.G y / 2 - y.T(y, y) / 6,   y = x - x_g,
-// with G_ij = d a_i / dx_j and T_ijk = d^2 a_i / dx_j dx_k, so the truncation error goes as
-// ((r_g + r_c) / R)^3. The coefficients, FAR_COEFFS floats per work-item in local memory:
+//   a(x)   = a0 + G y + T(y, y) / 2 + U(y, y, y) / 6
+//   phi(x) = phi0 - a0.y - y.G y / 2 - y.T(y, y) / 6 - y.U(y, y, y) / 24,   y = x - x_g,
+// with G_ij = d a_i / dx_j, T_ijk = d^2 a_i / dx_j dx_k and U_ijkl = d^3 a_i / dx_j dx_k dx_l
+// (FAR_ORDER 4; FAR_ORDER 3 stops at T), so the truncation error goes as ((r_g + r_c) / R)^4
+// (^3). The coefficients, FAR_COEFFS floats per work-item in local memory:
 // [0] phi0, [1..3] a0, [4..9] G xx yy zz xy xz yz, [10..19] T xxx yyy zzz xxy xxz xyy yyz xzz yzz
-// xyz. The monopole's terms are the derivatives of the softened potential -M / s, s^2 = |d|^2 +
+// xyz, [20..34] U r_g^3: xxxx yyyy zzzz xxxy xxxz xyyy yyyz xzzz yzzz xxyy xxzz yyzz xxyz xyyz
+// xyzz (U kept times r_g^3 and evaluated at y / r_g, so that no M / s^5 is formed).
+// The monopole's terms are the derivatives of the softened potential -M / s, s^2 = |d|^2 +
 // eps^2, exactly (the same forms as unsoftened with s for r; G then has trace -3 M eps^2 / s^5, so
-// all six components are kept). The quadrupole adds to phi0, a0 and G, written with s for r as
-// the near cell term is (its softening is exact only to O(eps^2 / R^2); far cells have R >> eps in
-// any sane system, and their quadrupole is (r_c / R)^2 of their monopole). Every term is formed
-// from u = d / s (|u| <= 1) and Q / s^2 (~ M r_c^2 / s^2) times at most 1 / s^4, so nothing
-// beyond M / s^4 is formed: no 1 / s^7 or 1 / s^9 to overflow at small scales. A cell of zero mass
-// adds zeros.
+// all six components are kept). The quadrupole adds to phi0, a0, G and (FAR_ORDER 4) T, written
+// with s for r as the near cell term is (its softening is exact only to O(eps^2 / R^2); far cells
+// have R >> eps in any sane system, and their quadrupole is (r_c / R)^2 of their monopole): its
+// share of T is of the same order in (r_g + r_c) / R as the monopole's U. Every term is formed
+// from u = d / s (|u| <= 1), Q / s^2 (~ M r_c^2 / s^2) and r_g / s (< thetaFar) times at most
+// 1 / s^4, so nothing beyond M / s^4 is formed: no 1 / s^5 or more to overflow at small scales.
+// A cell of zero mass adds zeros.
+#ifndef FAR_ORDER  // the host passes it (TreeForceOptions::farOrder)
+#define FAR_ORDER 3
+#endif
+#if FAR_ORDER == 4
+#define FAR_COEFFS 35
+#elif FAR_ORDER == 3
 #define FAR_COEFFS 20
-static inline void farAccumulate(__local float* f, const float4 xg, const float4 c, const float4 qa,
-                                 const float2 qb, const float eps2) {
+#else
+#error "FAR_ORDER must be 3 or 4"
+#endif
+static inline void farAccumulate(__local float* f, const float4 xg, const float rg, const float4 c,
+                                 const float4 qa, const float2 qb, const float eps2) {
 #define FA(k) f[(k) * WG]
     const float dx = xg.x - c.x, dy = xg.y - c.y, dz = xg.z - c.z;  // d = x - c
     const float inv = rsqrt(mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2))));
@@ -884,12 +898,64 @@ static inline void farAccumulate(__local float* f, const float4 xg, const float4
     FA(7) += i3 * (sxy - 5 * (sx * uy + sy * ux) + w35 * ux * uy);
     FA(8) += i3 * (sxz - 5 * (sx * uz + sz * ux) + w35 * ux * uz);
     FA(9) += i3 * (syz - 5 * (sy * uz + sz * uy) + w35 * uy * uz);
+#if FAR_ORDER == 4
+    // The quadrupole's T, with Su = S u, over s^4: -5 (S_ij u_k + ...) - 5 (Su_i d_jk + ...)
+    // + 35 (Su_i u_j u_k + ...) + 35/2 w (d_ij u_k + ...) - 315/2 w u_i u_j u_k (sums over the
+    // three distinct index placements); TQ_III: i = j = k, TQ_IIJ: i = j != k.
+    const float i4 = inv2 * inv2;
+#define TQ_III(sii, ui, si, ii) \
+    (ui * mad(w, mad(-157.5f, ii, 52.5f), -15 * sii) + si * mad(105.0f, ii, -15.0f))
+#define TQ_IIJ(sii, sij, ui, uj, si, sj, ii)                                                     \
+    (-5 * (mad(2 * sij, ui, sii * uj) + sj) + 35 * mad(2 * si * ui, uj, sj * ii) +               \
+     w * uj * mad(-157.5f, ii, 17.5f))
+    FA(10) += i4 * TQ_III(sxx, ux, sx, xx);
+    FA(11) += i4 * TQ_III(syy, uy, sy, yy);
+    FA(12) += i4 * TQ_III(szz, uz, sz, zz);
+    FA(13) += i4 * TQ_IIJ(sxx, sxy, ux, uy, sx, sy, xx);  // xxy
+    FA(14) += i4 * TQ_IIJ(sxx, sxz, ux, uz, sx, sz, xx);  // xxz
+    FA(15) += i4 * TQ_IIJ(syy, sxy, uy, ux, sy, sx, yy);  // xyy
+    FA(16) += i4 * TQ_IIJ(syy, syz, uy, uz, sy, sz, yy);  // yyz
+    FA(17) += i4 * TQ_IIJ(szz, sxz, uz, ux, sz, sx, zz);  // xzz
+    FA(18) += i4 * TQ_IIJ(szz, syz, uz, uy, sz, sy, zz);  // yzz
+    FA(19) += i4 * (35 * (sx * uy * uz + sy * ux * uz + sz * ux * uy) -
+                    5 * (sxy * uz + sxz * uy + syz * ux) - 157.5f * w * ux * uy * uz);  // xyz
+#undef TQ_III
+#undef TQ_IIJ
+    // The monopole's U times r_g^3: M r_g^3 / s^5 (105 u_i u_j u_k u_l - 15 (d_ij u_k u_l + 5
+    // more) + 3 (d_ij d_kl + 2 more)), as M / s^2 (r_g / s)^3.
+    const float k = rg * inv, u3 = m2 * (k * k * k);
+#define U_IIII(ii) (u3 * mad(ii, mad(105.0f, ii, -90.0f), 9.0f))
+#define U_IIIJ(ui, uj, ii) (u3 * ui * uj * mad(105.0f, ii, -45.0f))
+#define U_IIJJ(ii, jj) (u3 * mad(105.0f * ii, jj, mad(-15.0f, ii + jj, 3.0f)))
+#define U_IIJK(uj, uk, ii) (u3 * uj * uk * mad(105.0f, ii, -15.0f))
+    FA(20) += U_IIII(xx);
+    FA(21) += U_IIII(yy);
+    FA(22) += U_IIII(zz);
+    FA(23) += U_IIIJ(ux, uy, xx);  // xxxy
+    FA(24) += U_IIIJ(ux, uz, xx);  // xxxz
+    FA(25) += U_IIIJ(uy, ux, yy);  // xyyy
+    FA(26) += U_IIIJ(uy, uz, yy);  // yyyz
+    FA(27) += U_IIIJ(uz, ux, zz);  // xzzz
+    FA(28) += U_IIIJ(uz, uy, zz);  // yzzz
+    FA(29) += U_IIJJ(xx, yy);
+    FA(30) += U_IIJJ(xx, zz);
+    FA(31) += U_IIJJ(yy, zz);
+    FA(32) += U_IIJK(uy, uz, xx);  // xxyz
+    FA(33) += U_IIJK(ux, uz, yy);  // xyyz
+    FA(34) += U_IIJK(ux, uy, zz);  // xyzz
+#undef U_IIII
+#undef U_IIIJ
+#undef U_IIJJ
+#undef U_IIJK
+#endif
 #undef FA
 }
 
-// The expansion's acceleration and potential at offset y from the group's centre.
+// The expansion's acceleration and potential at offset y from the group's centre (invRg: 1 / r_g,
+// 0 for a group of one point, whose U is 0).
 static inline float4 farEvaluate(__local const float* f, const int stride, const float yx,
-                                 const float yy, const float yz) {
+                                 const float yy, const float yz, const float rg,
+                                 const float invRg) {
 #define F(k) f[(k) * stride]
     const float gx = mad(F(4), yx, mad(F(7), yy, F(8) * yz));
     const float gy = mad(F(7), yx, mad(F(5), yy, F(9) * yz));
@@ -899,11 +965,32 @@ static inline float4 farEvaluate(__local const float* f, const int stride, const
     const float tx = F(10) * xx + F(15) * yy2 + F(17) * zz + F(13) * xy + F(14) * xz + F(19) * yz2;
     const float ty = F(13) * xx + F(11) * yy2 + F(18) * zz + F(15) * xy + F(19) * xz + F(16) * yz2;
     const float tz = F(14) * xx + F(16) * yy2 + F(12) * zz + F(19) * xy + F(17) * xz + F(18) * yz2;
-    const float ax = F(1) + gx + 0.5f * tx, ay = F(2) + gy + 0.5f * ty, az = F(3) + gz + 0.5f * tz;
+    float ax = F(1) + gx + 0.5f * tx, ay = F(2) + gy + 0.5f * ty, az = F(3) + gz + 0.5f * tz;
     // phi0 - y.(a0 + G y / 2 + T(y, y) / 6)
     const float px = F(1) + 0.5f * gx + tx / 6, py = F(2) + 0.5f * gy + ty / 6,
                 pz = F(3) + 0.5f * gz + tz / 6;
-    const float phi = F(0) - mad(yx, px, mad(yy, py, yz * pz));
+    float phi = F(0) - mad(yx, px, mad(yy, py, yz * pz));
+#if FAR_ORDER == 4
+    // v = (r_g^3 U)(e, e, e) at e = y / r_g (|e| <= 1): a += v / 6, phi -= r_g e.v / 24.
+    const float ex = yx * invRg, ey = yy * invRg, ez = yz * invRg;
+    const float exx = ex * ex, eyy = ey * ey, ezz = ez * ez;
+    const float vx =
+        ex * (F(20) * exx + 3 * (F(23) * ex * ey + F(24) * ex * ez + F(29) * eyy + F(30) * ezz +
+                                 2 * F(32) * ey * ez)) +
+        F(25) * ey * eyy + F(27) * ez * ezz + 3 * (F(33) * eyy * ez + F(34) * ey * ezz);
+    const float vy =
+        ey * (F(21) * eyy + 3 * (F(25) * ey * ex + F(26) * ey * ez + F(29) * exx + F(31) * ezz +
+                                 2 * F(33) * ex * ez)) +
+        F(23) * ex * exx + F(28) * ez * ezz + 3 * (F(32) * exx * ez + F(34) * ex * ezz);
+    const float vz =
+        ez * (F(22) * ezz + 3 * (F(27) * ez * ex + F(28) * ez * ey + F(30) * exx + F(31) * eyy +
+                                 2 * F(34) * ex * ey)) +
+        F(24) * ex * exx + F(26) * ey * eyy + 3 * (F(32) * exx * ey + F(33) * ex * eyy);
+    ax += vx / 6;
+    ay += vy / 6;
+    az += vz / 6;
+    phi -= rg * mad(ex, vx, mad(ey, vy, ez * vz)) / 24;
+#endif
 #undef F
     return (float4)(ax, ay, az, phi);
 }
@@ -1027,6 +1114,8 @@ __kernel WALK_GROUP_SIZE void walk(
 #ifdef FAR_FIELD
     const float4 xg = 0.5f * (gLo + gHi), he = 0.5f * (gHi - gLo);
     const float rg = sqrt(mad(he.x, he.x, mad(he.y, he.y, he.z * he.z)));
+    // 1 / r_g for the fourth order's y / r_g; 0 below any sane group's radius (U ~ r_g^3 is 0 there).
+    const float invRg = rg >= 1e-30f ? 1 / rg : 0.0f;
     for (int k = 0; k < FAR_COEFFS; ++k)
         farAcc[k * WG + lid] = 0;
 #endif
@@ -1089,7 +1178,7 @@ __kernel WALK_GROUP_SIZE void walk(
                     const float fx = c.x - xg.x, fy = c.y - xg.y, fz = c.z - xg.z;
                     const float reach = rg + rc;
                     if (reach * reach < thetaFar2 * mad(fx, fx, mad(fy, fy, fz * fz))) {
-                        farAccumulate(farAcc + lid, xg, c, nodeQa[node], nodeQb[node], eps2);
+                        farAccumulate(farAcc + lid, xg, rg, c, nodeQa[node], nodeQb[node], eps2);
                     } else
 #endif
                     {
@@ -1156,15 +1245,15 @@ __kernel WALK_GROUP_SIZE void walk(
         row[0] = sum;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < FAR_COEFFS) {
-        __local float* row = farAcc + lid * WG;
+    for (int t = lid; t < FAR_COEFFS; t += WG) {  // FAR_COEFFS may exceed WG (32)
+        __local float* row = farAcc + t * WG;
         row[0] = (row[0] + row[WG / 4]) + (row[WG / 2] + row[3 * WG / 4]);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!overflow) {
         for (int b = 0; b < BPI; ++b) {
             if (!valid[b] || part != 0) continue;
-            const float4 e = farEvaluate(farAcc, WG, p[b].x - xg.x, p[b].y - xg.y, p[b].z - xg.z);
+            const float4 e = farEvaluate(farAcc, WG, p[b].x - xg.x, p[b].y - xg.y, p[b].z - xg.z, rg, invRg);
             ax[b] += e.x;
             ay[b] += e.y;
             az[b] += e.z;

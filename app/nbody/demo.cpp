@@ -93,7 +93,9 @@ void NbodyDemo::init(const AppServices& app) {
             made->system =
                 makeNbodySystem(*cc_, more, NbodyEnvironment::fromProcessEnvironment(), mpi_);
             made->system->setVariant(NbodyVariant::Auto);  // the fastest here; --set variant=...
-            made->system->setParams({info.dt, info.softening, 1.0f});
+            NbodyParams params{info.dt, info.softening, 1.0f};
+            params.thetaFar = info.thetaFar;
+            made->system->setParams(params);
             made->bodies = makePreset(preset, n, seed);
             made->system->load(made->bodies);
         },

@@ -114,13 +114,15 @@ const Table& NbodyDemo::settings() {
              d.n_ = std::size_t(settingInteger("n", v, 1, (long long)kMaxBodies));
              d.rebuild();
          }},
-        {{"preset", presetNames(), "Initial scene (also sets dt and softening to suit it)"},
+        {{"preset", presetNames(),
+          "Initial scene (also sets dt, softening and theta-far to suit it)"},
          [](NbodyDemo& d, Value v) {
              d.preset_ = parsePreset(v);
              const NbodyPresetInfo& info = presetInfo(d.preset_);
              NbodyParams p = d.sim_->params();
              p.dt = info.dt;
              p.softening = info.softening;
+             p.thetaFar = info.thetaFar;
              d.system_->setParams(p);
              d.rebuild();
          }},

@@ -10,11 +10,11 @@
 //     build/common/libclviz_common.a -lOpenCL -pthread \
 //     -o tree-phases
 // Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys[:sortDigitBits[:sortKeysPerItem
-// [:sortCountInScatter[:walkRegisterCap[:stackSize[:thetaFar]]]]]]] ..." tree-phases N...
-// (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags the lines.) Each line
-// also says whether the sorted order is the first config's at that N and gives its hash (FNV-1a of
-// the sorted indices, to compare runs of other kernel copies): the sort's result on the device
-// itself, not only on PoCL's tests.
+// [:sortCountInScatter[:walkRegisterCap[:stackSize[:thetaFar[:farOrder]]]]]]]] ..." tree-phases
+// N... (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags the lines.) Each
+// line also says whether the sorted order is the first config's at that N and gives its hash
+// (FNV-1a of the sorted indices, to compare runs of other kernel copies): the sort's result on the
+// device itself, not only on PoCL's tests.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -62,15 +62,16 @@ int main(int argc, char** argv) {
         int countInScatter = TreeForceOptions{}.sortCountInScatter;
         int registerCap = TreeForceOptions{}.walkRegisterCap, stack = TreeForceOptions{}.stackSize;
         float thetaFar = TreeForceOptions{}.thetaFar;  // -1: the build's default
+        int farOrder = TreeForceOptions{}.farOrder;
     };
     std::vector<Config> configs;
     std::istringstream in(std::getenv("TREE_CONFIGS") ? std::getenv("TREE_CONFIGS")
                                                       : "128:1:8:1024:0.5");
     for (std::string c; in >> c;) {
         Config k;
-        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d:%d:%d:%f", &k.group, &k.bpi, &k.leaf,
+        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d:%d:%d:%f:%d", &k.group, &k.bpi, &k.leaf,
                     &k.list, &k.theta, &k.tileKeys, &k.digitBits, &k.keysPerItem, &k.countInScatter,
-                    &k.registerCap, &k.stack, &k.thetaFar);
+                    &k.registerCap, &k.stack, &k.thetaFar, &k.farOrder);
         configs.push_back(k);
     }
     for (int a = 1; a < argc; ++a) {
@@ -98,6 +99,7 @@ int main(int argc, char** argv) {
             o.walkRegisterCap = cfg.registerCap;
             o.stackSize = cfg.stack;
             o.thetaFar = cfg.thetaFar;
+            o.farOrder = cfg.farOrder;
             try {
                 TreeForce tree(*cc, o);
                 tree.setTheta(cfg.theta);
@@ -129,12 +131,14 @@ int main(int argc, char** argv) {
                 const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 4096);
                 std::printf(
                     "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d digitbits=%d "
-                    "keysperitem=%d countinscatter=%d regcap=%d stack=%d thetafar=%.2f order %s "
+                    "keysperitem=%d countinscatter=%d regcap=%d stack=%d thetafar=%.2f farorder=%d "
+                    "order %s "
                     "%016llx "
                     "total %.3f ms |",
                     label.c_str(), n, tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
                     cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, cfg.countInScatter,
-                    cfg.registerCap, cfg.stack, tree.thetaFar(), same, hash, median(total));
+                    cfg.registerCap, cfg.stack, tree.thetaFar(), cfg.farOrder, same, hash,
+                    median(total));
                 for (const auto& [k, v] : ms)
                     std::printf(" %s %.3f", k.c_str(), median(v));
                 const double walkMs = median(ms["walk.walk"]);

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/quoted_path.hpp"
+#include "compute/nbody/tree/tree_force.hpp"  // kTreeDefaultThetaFar
 
 namespace clviz {
 
@@ -169,18 +170,26 @@ void tilt(std::vector<Body>& bodies, std::size_t first, std::size_t last, double
 
 }  // namespace
 
+// A smooth sphere keeps the error line with a margin at a wider far-field angle than the default;
+// the colliding galaxies' p99 passes the line above the default (docs/benchmarks.md, issue 31
+// round 8).
+constexpr float kPlummerThetaFar = 0.55f;
+
 const std::vector<NbodyPresetInfo>& allNbodyPresets() {
     static const std::vector<NbodyPresetInfo> presets = {
         {NbodyPreset::UniformCube, "cube", "Uniform random cube of side 2 at rest: cold collapse",
-         0.005f, 0.05f, 2.0f},
+         0.005f, 0.05f, 2.0f, kTreeDefaultThetaFar},
         {NbodyPreset::Shell, "shell", "Thin spherical shell of radius 1.5 at rest: it collapses",
-         0.005f, 0.05f, 2.0f},
+         0.005f, 0.05f, 2.0f, kTreeDefaultThetaFar},
         {NbodyPreset::Plummer, "plummer",
-         "Plummer sphere in virial equilibrium (Henon units): should stay put", 0.01f, 0.05f, 2.5f},
+         "Plummer sphere in virial equilibrium (Henon units): should stay put", 0.01f, 0.05f, 2.5f,
+         kPlummerThetaFar},
         {NbodyPreset::DiskGalaxy, "disk",
-         "Rotating disk galaxy around a central mass (30% of the total)", 0.005f, 0.05f, 4.0f},
+         "Rotating disk galaxy around a central mass (30% of the total)", 0.005f, 0.05f, 4.0f,
+         kTreeDefaultThetaFar},
         {NbodyPreset::CollidingGalaxies, "collision",
-         "Two disk galaxies, one tilted by 60 degrees, on a collision course", 0.005f, 0.05f, 6.0f},
+         "Two disk galaxies, one tilted by 60 degrees, on a collision course", 0.005f, 0.05f, 6.0f,
+         kTreeDefaultThetaFar},
     };
     return presets;
 }

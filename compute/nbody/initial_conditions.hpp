@@ -24,6 +24,9 @@ struct NbodyPresetInfo {
     float dt;                 // suggested time step
     float softening;          // suggested softening length
     float viewRadius;         // radius that frames the initial bodies
+    // Suggested far-field angle of the tree walk (NbodyParams::thetaFar): the widest that keeps
+    // issue 13's error line on this scene with a margin (docs/benchmarks.md, issue 31 round 8).
+    float thetaFar;
 };
 
 const std::vector<NbodyPresetInfo>& allNbodyPresets();

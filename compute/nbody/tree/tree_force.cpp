@@ -38,14 +38,22 @@ constexpr int kMaxSamples = 4096;
 // The group walk's register cap when TreeForceOptions::walkRegisterCap is -1 on NVIDIA: below the
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
 constexpr int kWalkRegisterCap = 48;
+// With the far field the walk's local memory already limits a multiprocessor to 6 work-groups of 128
+// (5 with the fourth order), room for 80 registers each; 48 there cost 1.2 ms of the walk at 16M
+// with the third order, 4.4 ms with the fourth (docs/benchmarks.md, issue 31 round 8).
+constexpr int kFarWalkRegisterCap = 80;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
-constexpr int kFarCoeffs = 20;        // the far field's expansion coefficients (FAR_COEFFS)
+
+// The far field's expansion coefficients per work-item (FAR_COEFFS) for its order (FAR_ORDER).
+int farCoeffs(int order) {
+    return order == 4 ? 35 : 20;
+}
 
 // Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
 // With the far field, also each work-item's share of the expansion coefficients.
-std::size_t walkLocalBytes(int stack, int list, int farWg = 0) {
+std::size_t walkLocalBytes(int stack, int list, int farWg = 0, int farOrder = 4) {
     return static_cast<std::size_t>(stack) * 4 + list * 16 + (list / 2) * 40 + 12 +
-           (farWg ? static_cast<std::size_t>(farWg) * kFarCoeffs * 4 + 4 : 0);
+           (farWg ? static_cast<std::size_t>(farWg) * farCoeffs(farOrder) * 4 + 4 : 0);
 }
 
 }  // namespace
@@ -87,8 +95,9 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
         throw Error("tree sort keys per work-item must be 1 .. 32 (0: the default), got " +
                     std::to_string(options_.sortKeysPerItem));
     const bool nvidiaOptions = info.hasExtension("cl_nv_compiler_options");
+    autoRegisterCap_ = options_.walkRegisterCap < 0 && nvidiaOptions;
     if (options_.walkRegisterCap < 0)
-        options_.walkRegisterCap = nvidiaOptions ? kWalkRegisterCap : 0;
+        options_.walkRegisterCap = autoRegisterCap_ ? kWalkRegisterCap : 0;
     if (options_.walkRegisterCap != 0 &&
         (options_.walkRegisterCap < 16 || options_.walkRegisterCap > 255 || !nvidiaOptions))
         throw Error(
@@ -99,6 +108,9 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     if (!(options_.thetaFar >= 0 && options_.thetaFar < 1))
         throw Error("tree far-field angle must be in [0, 1) (0: off), got " +
                     std::to_string(options_.thetaFar));
+    if (options_.farOrder != 3 && options_.farOrder != 4)
+        throw Error("tree far-field order must be 3 or 4, got " +
+                    std::to_string(options_.farOrder));
     sortKpi_ = options_.sortKeysPerItem ? options_.sortKeysPerItem : kDefaultSortKeysPerItem;
     bpi_ = options_.bodiesPerItem;
     int wg = bodies / bpi_;
@@ -117,11 +129,13 @@ int TreeForce::walkListFor(bool far) const {
     const DeviceInfo& info = cc_.info();
     const int farWg = far ? wg_ : 0;
     int list = std::max(options_.listSize, 2 * wg_);  // also holds a leaf (at most 16 bodies)
-    while (walkLocalBytes(stack_, list, farWg) > info.localMemBytes && list > 2 * wg_)
+    while (walkLocalBytes(stack_, list, farWg, options_.farOrder) > info.localMemBytes &&
+           list > 2 * wg_)
         list /= 2;
-    if (walkLocalBytes(stack_, list, farWg) > info.localMemBytes || info.maxWorkGroupSize < kScanWg)
+    if (walkLocalBytes(stack_, list, farWg, options_.farOrder) > info.localMemBytes ||
+        info.maxWorkGroupSize < kScanWg)
         throw Error("the Barnes-Hut tree needs " +
-                    std::to_string(walkLocalBytes(stack_, list, farWg) / 1024) +
+                    std::to_string(walkLocalBytes(stack_, list, farWg, options_.farOrder) / 1024) +
                     " KiB of local memory and work-groups of 256; " + info.name + " has " +
                     std::to_string(info.localMemBytes / 1024) + " KiB and " +
                     std::to_string(info.maxWorkGroupSize));
@@ -253,12 +267,13 @@ void TreeForce::refreshKernels() {
     const char* walk = bodyWalk_ ? "walk_body" : "walk";
     // The walks' rsqrt: NVIDIA's flush-to-zero form where the compiler takes inline PTX
     // (common/gravity.clh), as the all-pairs kernels use.
+    if (autoRegisterCap_) options_.walkRegisterCap = far_ ? kFarWalkRegisterCap : kWalkRegisterCap;
     const std::string walkOptions =
         base +
         (options_.walkRegisterCap && !bodyWalk_ ? " -DWALK_REGISTER_CAP -cl-nv-maxrregcount=" +
                                                       std::to_string(options_.walkRegisterCap)
                                                 : std::string()) +
-        (far_ ? " -DFAR_FIELD" : "");
+        (far_ ? " -DFAR_FIELD -DFAR_ORDER=" + std::to_string(options_.farOrder) : std::string());
     k.walk[0] = ptx_->kernel(kFile, walk, walkOptions);
     k.walk[1] = ptx_->kernel(kFile, walk, walkOptions + " -DSELF_GUARD");
     k.generation = programs.generation();

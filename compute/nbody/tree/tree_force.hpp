@@ -57,8 +57,9 @@ struct TreeWalkStats {
 enum class TreeWalk { Auto, Group, Body };
 
 // The far field's default angle (TreeForceOptions::thetaFar, NbodyParams::thetaFar): wider angles
-// are faster and within the error line on the Plummer sphere, but put the colliding galaxies over
-// it; 0.4 keeps every preset measured within it (docs/benchmarks.md, issue 31 round 7).
+// are faster and within the error line on the Plummer sphere (its preset suggests a wider one,
+// NbodyPresetInfo::thetaFar), but put the colliding galaxies over it; 0.4 keeps every preset
+// measured within it with a margin (docs/benchmarks.md, issue 31 rounds 7 and 8).
 inline constexpr float kTreeDefaultThetaFar = 0.4f;
 
 struct TreeForceOptions {
@@ -102,7 +103,8 @@ struct TreeForceOptions {
     // the walk then goes without its required work-group size, under which ptxas ignores the
     // cap), so that more work-groups share a multiprocessor. 0: the compiler's choice. -1: 48
     // where the compiler takes NVIDIA's options (9 rather than 8 walk work-groups of 128 per
-    // H100 multiprocessor; docs/benchmarks.md, issue 31 round 6), else the compiler's choice.
+    // H100 multiprocessor; docs/benchmarks.md, issue 31 round 6), 80 there with the far field
+    // (whose local memory allows 5 or 6 work-groups anyway; round 8), else the compiler's choice.
     // Other devices' compilers take no such option: a cap there throws.
     int walkRegisterCap = -1;
     // Far field of the group walk: an accepted cell whose distance R from the walk group's centre
@@ -113,6 +115,12 @@ struct TreeForceOptions {
     // In [0, 1); 0: off (the walk as without it, bit for bit). -1: kTreeDefaultThetaFar. The body
     // walk (CPU devices) ignores it.
     float thetaFar = -1;
+    // The far field's expansion: 3 goes to the second derivatives of the acceleration (truncation
+    // as thetaFar^3); 4 adds the monopole's third and the quadrupole's second (thetaFar^4; 15 more
+    // coefficients per work-item in local memory), 3 to 5 times closer to the walk without the far
+    // field but slower than 3 at a wider angle of the same accuracy (docs/benchmarks.md, issue 31
+    // round 8), hence not the default.
+    int farOrder = 3;
 };
 
 class TreeForce {
@@ -221,6 +229,7 @@ class TreeForce {
     bool bodyWalk_ = false;
     int walkListFor(bool far) const;  // the lists' length that fits local memory (throws if none)
     bool far_ = false;                // the group walk's far field (options_.thetaFar > 0)
+    bool autoRegisterCap_ = false;    // walkRegisterCap -1 on NVIDIA: the cap follows far_
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
     float lastSoftening_ = -1;
