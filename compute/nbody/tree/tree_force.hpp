@@ -113,6 +113,12 @@ struct TreeForceOptions {
     // In [0, 1); 0: off (the walk as without it, bit for bit). -1: kTreeDefaultThetaFar. The body
     // walk (CPU devices) ignores it.
     float thetaFar = -1;
+    // compute() with a velocity buffer and a kick: scatter_accelerations adds the kick to each
+    // velocity as it writes the body's acceleration (true), or a second kernel adds it over the
+    // caller's order afterwards (false). The scatter goes in the tree's order, so its velocity
+    // reads and writes land at random places in the caller's; the second kernel's are in order.
+    // The same velocities, bit for bit, either way.
+    bool kickInScatter = false;
 };
 
 class TreeForce {
