@@ -17,7 +17,8 @@
 // kick's kernel is "kick", or part of walk.scatter with kickInScatter); TREE_PRESTEPS=k first
 // steps the sphere k times with the tree (NbodySimulation, the preset's dt), as the bench's rows
 // after its first have; TREE_ORDER=morton hands the bodies over in the tree's sorted order, as a
-// state kept in Morton order would (gather and scatter then read and write in order). Each line
+// state kept in Morton order would (gather and scatter then read and write in order); TREE_REPS=k
+// times k - 2 passes instead of 5 (above 7, each pass's walk kernel is printed too). Each line
 // also says whether the sorted order is the first config's at that N and gives its hash (FNV-1a of
 // the sorted indices, to compare runs of other kernel copies): the sort's result on the device
 // itself, not only on PoCL's tests.
@@ -87,6 +88,8 @@ int main(int argc, char** argv) {
     };
     const bool kick = env("TREE_KICK") == "1", morton = env("TREE_ORDER") == "morton";
     const int presteps = std::atoi(env("TREE_PRESTEPS").c_str());
+    const int asked = std::atoi(env("TREE_REPS").c_str());
+    const int reps = asked >= 3 ? asked : 7;  // the first 2 untimed
     std::printf("kick %d presteps %d order %s\n", kick, presteps, morton ? "morton" : "preset");
     for (int a = 1; a < argc; ++a) {
         const std::size_t n = std::strtoull(argv[a], nullptr, 10);
@@ -145,7 +148,8 @@ int main(int argc, char** argv) {
                 tree.setTheta(cfg.theta);
                 std::map<std::string, std::vector<double>> ms;
                 std::vector<double> total;
-                for (int rep = 0; rep < 7; ++rep) {
+                std::vector<double> walkPerRep;  // TREE_REPS > 7: each rep's walk kernel
+                for (int rep = 0; rep < reps; ++rep) {
                     // A kick of 1e-30 runs the kick's kernels and leaves the velocities as written.
                     if (kick)
                         tree.compute(posBuf, n, softening, accBuf, &velBuf, 1e-30f);
@@ -163,6 +167,7 @@ int main(int argc, char** argv) {
                     }
                     for (const auto& [k, t] : sum)
                         ms[k].push_back(t);
+                    walkPerRep.push_back(sum["walk.walk"]);
                     total.push_back(all);
                 }
                 const TreeWalkStats ws = tree.lastWalkStats();
@@ -184,6 +189,11 @@ int main(int argc, char** argv) {
                 for (const auto& [k, v] : ms)
                     std::printf(" %s %.3f", k.c_str(), median(v));
                 const double walkMs = median(ms["walk.walk"]);
+                if (reps > 7) {
+                    std::printf(" | walk per rep");
+                    for (double w : walkPerRep)
+                        std::printf(" %.2f", w);
+                }
                 std::printf(
                     " | groups %d (%.1f bodies each) list/body %.0f iter/group %.0f "
                     "fallbacks %d | %.3g list interactions/s in walk | err median %.2e "
