@@ -16,8 +16,7 @@
 // -DCELLS=n (local-memory walk stack, body list and cell list), -DLEAF=n (a cell of at most n bodies that must
 // be opened puts its bodies on the list directly), -DSELF_GUARD (softening is 0: r^2 == 0 adds 0),
 // -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks),
-// -DFAR_FIELD (the group walk sums far cells once per group as an expansion; see walk),
-// -DSORT_BITS=4 or 5 (the digit of radix_count and radix_scatter_chunks; radix_scatter: 4 only).
+// -DFAR_FIELD (the group walk sums far cells once per group as an expansion; see walk).
 //
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
@@ -152,17 +151,6 @@ __kernel void morton_keys(__global const float4* restrict pos, const int n,
 // Tiles of tileKeys consecutive keys; counts[digit * tiles + tile] is laid out so that one
 // exclusive scan of the whole array gives every (digit, tile) its first output slot.
 
-// Digits of radix_count and radix_scatter_chunks: SORT_BITS bits (4: 16 passes over the 63-bit
-// keys; 5: 13 passes, TreeForceOptions::sortDigitBits 5). radix_scatter takes 4 only.
-#ifndef SORT_BITS
-#define SORT_BITS 4
-#endif
-#if SORT_BITS != 4 && SORT_BITS != 5
-#error "SORT_BITS must be 4 or 5"
-#endif
-#define RADIX (1 << SORT_BITS)
-#define DIGIT_MASK ((uint)RADIX - 1u)
-
 // One histogram per 32 work-items (a warp on NVIDIA), so that fewer work-items collide on one local
 // counter; summed at the end.
 #define COUNT_LANES 32
@@ -172,19 +160,19 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_count(
     __global const ulong* restrict keys, const int n, const int shift, const int tileKeys,
     __global uint* restrict counts, const int tiles, __global uint* restrict clear,
     const int clearWords) {
-    __local uint hist[RADIX * COUNT_HISTS];
+    __local uint hist[16 * COUNT_HISTS];
     const int lid = get_local_id(0), tile = get_group_id(0);
     for (int e = tile * SORT_WG + lid; e < clearWords; e += tiles * SORT_WG) clear[e] = 0;
-    for (int h = lid; h < RADIX * COUNT_HISTS; h += SORT_WG) hist[h] = 0;
+    for (int h = lid; h < 16 * COUNT_HISTS; h += SORT_WG) hist[h] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local uint* mine = hist + RADIX * (lid / COUNT_LANES);
+    __local uint* mine = hist + 16 * (lid / COUNT_LANES);
     const int start = tile * tileKeys, end = min(start + tileKeys, n);
     for (int i = start + lid; i < end; i += SORT_WG)
-        atomic_inc(&mine[(uint)(keys[i] >> shift) & DIGIT_MASK]);
+        atomic_inc(&mine[(uint)(keys[i] >> shift) & 15u]);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < RADIX) {
+    if (lid < 16) {
         uint sum = 0;
-        for (int h = 0; h < COUNT_HISTS; ++h) sum += hist[RADIX * h + lid];
+        for (int h = 0; h < COUNT_HISTS; ++h) sum += hist[16 * h + lid];
         counts[lid * tiles + tile] = sum;
     }
 }
@@ -337,8 +325,8 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
 #ifndef SORT_KPI
 #define SORT_KPI 16
 #endif
-#if SORT_KPI < 1 || SORT_KPI > 255 || SORT_WG % RADIX != 0
-#error "radix_scatter_chunks: SORT_KPI in 1 .. 255 (8-bit counters), SORT_WG a multiple of RADIX"
+#if SORT_KPI < 1 || SORT_KPI > 255 || SORT_WG % 16 != 0
+#error "radix_scatter_chunks: SORT_KPI in 1 .. 255 (8-bit counters), SORT_WG a multiple of 16"
 #endif
 #define CHUNK_KEYS (SORT_WG * SORT_KPI)
 // Local slots, padded so that both a work-item's run of consecutive keys (stride SORT_KPI across
@@ -353,35 +341,10 @@ static inline uint packedField(const uint4 c, const uint d) {
     return (w >> (8 * (d & 3))) & 255u;
 }
 
-// RADIX packed 8-bit counters per work-item: one uint4 of 16 for 4-bit digits, two for 5-bit
-// (digits 16 .. 31 in the second).
-#if SORT_BITS == 4
-typedef uint4 digit_counts;
-#define COUNT_FIELD(c, d) packedField((c), (d))
-#else
-typedef uint8 digit_counts;
-#define COUNT_FIELD(c, d) packedField((d) < 16u ? (c).lo : (c).hi, (d) & 15u)
-#endif
-
-// Adds `one` (0 or 1) to counter d.
-static inline digit_counts countDigit(digit_counts c, const uint d, const uint one) {
-    const uint f = one << (8 * (d & 3));
-    const uint q = (d >> 2) & 3u;
-    const uint4 add = (uint4)(q == 0 ? f : 0u, q == 1 ? f : 0u, q == 2 ? f : 0u, q == 3 ? f : 0u);
-#if SORT_BITS == 4
-    return c + add;
-#else
-    if (d < 16u) c.lo += add;
-    else c.hi += add;
-    return c;
-#endif
-}
-
-// radix_scatter over chunks of SORT_WG * SORT_KPI keys (TreeForceOptions::sortKeysPerItem > 1),
-// RADIX digits (SORT_BITS 4 or 5).
+// radix_scatter over chunks of SORT_WG * SORT_KPI keys (TreeForceOptions::sortKeysPerItem > 1).
 // radix_scatter's work-group scan costs about twenty barriers per 128 keys; here each work-item
 // ranks SORT_KPI consecutive keys of the chunk among its own keys in registers, and one scan of the
-// RADIX x SORT_WG per-work-item digit counts (digit-major, so the scan's order is digit, then
+// 16 x SORT_WG per-work-item digit counts (digit-major, so the scan's order is digit, then
 // work-item, then the key's place: stable) places every key of the chunk, with as many barriers
 // per chunk. The chunk, sorted by digit in local memory, then leaves as one run per digit (128
 // keys per digit on average with 2,048-key chunks), whose writes fill whole memory sectors.
@@ -390,18 +353,17 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
     __global ulong* restrict keysOut, __global uint* restrict valsOut, const int n,
     const int shift, const int tileKeys, __global const uint* restrict offsets, const int tiles,
     __global uint* restrict nextCounts, const int nextShift) {
-    __local uint base[RADIX];            // next output slot of each digit for this tile
-    __local uint chunkStart[RADIX + 1];  // where each digit's keys start in the sorted chunk; last:
-                                         // the chunk's keys
-    __local uint firstTile[RADIX];  // the output tile of each digit's first slot in this chunk
-    __local uint nextHist[RADIX * 2 * RADIX];  // [digit][first tile or the one after][next digit]
-    __local uint hist[HIST_SLOT(RADIX * SORT_WG)];  // [digit][work-item]: counts, then their scan
+    __local uint base[16];        // next output slot of each digit for this tile
+    __local uint chunkStart[17];  // where each digit's keys start in the sorted chunk; [16]: keys
+    __local uint firstTile[16];   // the output tile of each digit's first slot in this chunk
+    __local uint nextHist[16 * 2 * 16];  // [digit][first tile or the one after][next pass's digit]
+    __local uint hist[HIST_SLOT(16 * SORT_WG)];  // [digit][work-item]: counts, then their scan
     __local uint sums[SORT_WG];
     __local ulong chunkKey[KEY_SLOT(CHUNK_KEYS)];
     __local uint chunkVal[VAL_SLOT(CHUNK_KEYS)];
     const int lid = get_local_id(0), tile = get_group_id(0);
-    if (lid < RADIX) base[lid] = offsets[lid * tiles + tile];
-    for (int e = lid; e < RADIX * 2 * RADIX; e += SORT_WG) nextHist[e] = 0;
+    if (lid < 16) base[lid] = offsets[lid * tiles + tile];
+    for (int e = lid; e < 16 * 2 * 16; e += SORT_WG) nextHist[e] = 0;
     const int start = tile * tileKeys, end = min(start + tileKeys, n);
     // The next chunk, loaded (coalesced) while this one is sorted.
     ulong nextKey[SORT_KPI];
@@ -424,42 +386,44 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         // This work-item's keys lid * SORT_KPI .. + SORT_KPI - 1, each ranked among the earlier
-        // ones of the same digit (RADIX counters of 8 bits).
+        // ones of the same digit (16 counters of 8 bits).
         ulong key[SORT_KPI];
         uint val[SORT_KPI], rank[SORT_KPI];
-        digit_counts counts = (digit_counts)(0);
+        uint4 counts = (uint4)(0);
         for (int k = 0; k < SORT_KPI; ++k) {
             const int i = lid * SORT_KPI + k;
             key[k] = chunkKey[KEY_SLOT(i)];
             val[k] = chunkVal[VAL_SLOT(i)];
-            const uint d = (uint)(key[k] >> shift) & DIGIT_MASK;
-            rank[k] = COUNT_FIELD(counts, d);
-            counts = countDigit(counts, d, i < m ? 1u : 0u);
+            const uint d = (uint)(key[k] >> shift) & 15u;
+            rank[k] = packedField(counts, d);
+            const uint one = i < m ? 1u << (8 * (d & 3)) : 0u;
+            counts += (uint4)((d >> 2) == 0 ? one : 0u, (d >> 2) == 1 ? one : 0u,
+                              (d >> 2) == 2 ? one : 0u, (d >> 2) == 3 ? one : 0u);
         }
-        for (int d = 0; d < RADIX; ++d)
-            hist[HIST_SLOT(d * SORT_WG + lid)] = COUNT_FIELD(counts, (uint)d);
+        for (int d = 0; d < 16; ++d)
+            hist[HIST_SLOT(d * SORT_WG + lid)] = packedField(counts, (uint)d);
         barrier(CLK_LOCAL_MEM_FENCE);  // also: every key of the chunk read into registers
-        // Exclusive scan of hist in digit-major order: work-item lid scans entries lid * RADIX ..
-        // lid * RADIX + RADIX - 1 (one digit's counts of RADIX work-items), then those sums.
+        // Exclusive scan of hist in digit-major order: work-item lid scans entries lid * 16 ..
+        // lid * 16 + 15 (one digit's counts of 16 work-items), then the 16-entry sums.
         uint s = 0;
-        for (int j = 0; j < RADIX; ++j)
-            s += hist[HIST_SLOT(lid * RADIX + j)];
+        for (int j = 0; j < 16; ++j)
+            s += hist[HIST_SLOT(lid * 16 + j)];
         sums[lid] = s;
         scanInclusive(sums, lid, SORT_WG);
         uint run = sums[lid] - s;
-        if ((lid * RADIX) % SORT_WG == 0) chunkStart[lid * RADIX / SORT_WG] = run;
-        if (lid == 0) chunkStart[RADIX] = (uint)m;
-        if (lid < RADIX) firstTile[lid] = base[lid] / (uint)tileKeys;
-        for (int j = 0; j < RADIX; ++j) {
-            const uint v = hist[HIST_SLOT(lid * RADIX + j)];
-            hist[HIST_SLOT(lid * RADIX + j)] = run;
+        if ((lid * 16) % SORT_WG == 0) chunkStart[lid * 16 / SORT_WG] = run;
+        if (lid == 0) chunkStart[16] = (uint)m;
+        if (lid < 16) firstTile[lid] = base[lid] / (uint)tileKeys;
+        for (int j = 0; j < 16; ++j) {
+            const uint v = hist[HIST_SLOT(lid * 16 + j)];
+            hist[HIST_SLOT(lid * 16 + j)] = run;
             run += v;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         // Every key to its place in the chunk sorted by digit.
         for (int k = 0; k < SORT_KPI; ++k) {
             if (lid * SORT_KPI + k < m) {
-                const uint d = (uint)(key[k] >> shift) & DIGIT_MASK;
+                const uint d = (uint)(key[k] >> shift) & 15u;
                 const uint at = hist[HIST_SLOT(d * SORT_WG + lid)] + rank[k];
                 chunkKey[KEY_SLOT(at)] = key[k];
                 chunkVal[VAL_SLOT(at)] = val[k];
@@ -471,31 +435,29 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
             const int j = q * SORT_WG + lid;
             if (j < m) {
                 const ulong k = chunkKey[KEY_SLOT(j)];
-                const uint d = (uint)(k >> shift) & DIGIT_MASK;
+                const uint d = (uint)(k >> shift) & 15u;
                 const uint dst = base[d] + (uint)j - chunkStart[d];
                 keysOut[dst] = k;
                 valsOut[dst] = chunkVal[VAL_SLOT(j)];
                 if (nextShift >= 0) {  // the next pass's count of the output tile
-                    const uint d2 = (uint)(k >> nextShift) & DIGIT_MASK;
+                    const uint d2 = (uint)(k >> nextShift) & 15u;
                     const uint t = dst / (uint)tileKeys;
                     const uint slot = t - firstTile[d];  // a run longer than a tile: elsewhere
-                    if (slot < 2u) atomic_inc(&nextHist[(d * 2 + slot) * RADIX + d2]);
+                    if (slot < 2u) atomic_inc(&nextHist[(d * 2 + slot) * 16 + d2]);
                     else atomic_inc(&nextCounts[d2 * tiles + t]);
                 }
             }
         }
         barrier(CLK_LOCAL_MEM_FENCE);  // every base[] and chunkStart[] read; chunk* free
         if (nextShift >= 0)
-            for (int e = lid; e < RADIX * 2 * RADIX; e += SORT_WG) {
+            for (int e = lid; e < 16 * 2 * 16; e += SORT_WG) {
                 const uint v = nextHist[e];
                 if (v) {
-                    atomic_add(&nextCounts[(e & (RADIX - 1)) * tiles + firstTile[e / (2 * RADIX)] +
-                                           ((e / RADIX) & 1)],
-                               v);
+                    atomic_add(&nextCounts[(e & 15) * tiles + firstTile[e >> 5] + ((e >> 4) & 1)], v);
                     nextHist[e] = 0;
                 }
             }
-        if (lid < RADIX) base[lid] += chunkStart[lid + 1] - chunkStart[lid];
+        if (lid < 16) base[lid] += chunkStart[lid + 1] - chunkStart[lid];
     }
 }
 #undef KEY_SLOT

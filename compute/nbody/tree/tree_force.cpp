@@ -84,17 +84,12 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
     if (options_.sortTileKeys < 0)
         throw Error("tree sort tile keys must be 0 or more, got " +
                     std::to_string(options_.sortTileKeys));
-    if (options_.sortDigitBits != 0 && options_.sortDigitBits != 4 && options_.sortDigitBits != 5 &&
-        options_.sortDigitBits != 8)
-        throw Error("tree sort digit bits must be 4, 5 or 8 (0: by device and size), got " +
+    if (options_.sortDigitBits != 0 && options_.sortDigitBits != 4 && options_.sortDigitBits != 8)
+        throw Error("tree sort digit bits must be 4 or 8 (0: by device and size), got " +
                     std::to_string(options_.sortDigitBits));
     if (options_.sortKeysPerItem < 0 || options_.sortKeysPerItem > 32)
         throw Error("tree sort keys per work-item must be 1 .. 32 (0: the default), got " +
                     std::to_string(options_.sortKeysPerItem));
-    if (options_.sortDigitBits == 5 && options_.sortKeysPerItem == 1)
-        throw Error(
-            "tree sort: 5-bit digits need chunks of several keys per work-item (sort keys "
-            "per work-item 2 .. 32 or 0)");
     const bool nvidiaOptions = info.hasExtension("cl_nv_compiler_options");
     if (options_.walkRegisterCap < 0)
         options_.walkRegisterCap = nvidiaOptions ? kWalkRegisterCap : 0;
@@ -189,7 +184,7 @@ void TreeForce::reserve(std::size_t n) {
             index_[b] = make(cap * 4);
         }
         counts_ = make((256 * kMaxSortTiles + 256) * 4);  // 8-bit digits: and their totals
-        countsNext_ = make(32 * kMaxSortTiles * 4);       // up to 32 digits (5-bit)
+        countsNext_ = make(16 * kMaxSortTiles * 4);
         sorted_ = make(cap * 16);
         sortedAcc_ = make(cap * 16);
         children_ = make(cap * 8);
@@ -240,8 +235,7 @@ void TreeForce::refreshKernels() {
         // The launches' fixed sizes: the kernels compile them in.
         " -DSORT_WG=" + std::to_string(kSortWg) + " -DSCAN_WG=" + std::to_string(kScanWg) +
         " -DREDUCE_WG=" + std::to_string(kReduceWg) +
-        " -DKEY_BITS=" + std::to_string(kTreeKeyBits) + " -DSORT_KPI=" + std::to_string(sortKpi_) +
-        " -DSORT_BITS=" + (options_.sortDigitBits == 5 ? "5" : "4");
+        " -DKEY_BITS=" + std::to_string(kTreeKeyBits) + " -DSORT_KPI=" + std::to_string(sortKpi_);
     Kernels k;
     k.boundsPartial = programs.kernel(kFile, "bounds_partial", base);
     k.boundsFinal = programs.kernel(kFile, "bounds_final", base);
@@ -294,8 +288,7 @@ void TreeForce::enqueueSort(std::size_t n) {
                           : cc_.info().kind != DeviceKind::Cpu && n <= kWideSortMostKeys ? 8
                                                                                          : 4;
     const bool wide = digitBits == 8;
-    const bool chunks = !wide && sortKpi_ > 1;  // always with 5-bit digits (the constructor)
-    const int radix = wide ? 256 : 1 << digitBits;
+    const bool chunks = !wide && sortKpi_ > 1;
     // radix_scatter_chunks counts the next pass's digits as it writes (into the other counts
     // buffer, zeroed before), so only the first pass launches a count.
     const bool fused = chunks && options_.sortCountInScatter;
@@ -303,7 +296,7 @@ void TreeForce::enqueueSort(std::size_t n) {
     cl::Kernel& scatter = wide ? k_->scatter8 : k_->scatter;
     cl::Buffer* counts = &counts_;    // this pass's counts, scanned into its offsets
     cl::Buffer* next = &countsNext_;  // the next pass's, when fused
-    // As many passes as the key has bits (3 * kTreeKeyBits = 63: 16 of 4 bits, 13 of 5 or 8 of 8).
+    // As many passes as the key has bits (3 * kTreeKeyBits = 63: 16 of 4 bits or 8 of 8).
     const int keyBits = 3 * kTreeKeyBits;
     int in = 0;
     for (int shift = 0; shift < keyBits; shift += digitBits, in ^= 1) {
@@ -312,19 +305,19 @@ void TreeForce::enqueueSort(std::size_t n) {
             setArgs(count, keys_[in], ni, shift, tileKeys, *counts, tiles);
         } else if (!fused || shift == 0) {
             setArgs(count, keys_[in], ni, shift, tileKeys, *counts, tiles, *next,
-                    fused ? radix * tiles : 0);
+                    fused ? 16 * tiles : 0);
         }
         if (!fused || shift == 0)
             q.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(tiles * kSortWg),
                                    cl::NDRange(kSortWg), nullptr, &e1);
         else  // the counts are in; the next pass's buffer starts from zero
-            q.enqueueFillBuffer(*next, 0u, 0, radix * tiles * 4, nullptr, &e1);
+            q.enqueueFillBuffer(*next, 0u, 0, 16 * tiles * 4, nullptr, &e1);
         if (wide) {  // one work-group per digit
             setArgs(k_->scanDigits, *counts, tiles);
             q.enqueueNDRangeKernel(k_->scanDigits, cl::NullRange, cl::NDRange(256 * kScanWg),
                                    cl::NDRange(kScanWg), nullptr, &e2);
         } else {
-            setArgs(k_->scan, *counts, radix * tiles);
+            setArgs(k_->scan, *counts, 16 * tiles);
             q.enqueueNDRangeKernel(k_->scan, cl::NullRange, cl::NDRange(kScanWg),
                                    cl::NDRange(kScanWg), nullptr, &e2);
         }
@@ -342,7 +335,7 @@ void TreeForce::enqueueSort(std::size_t n) {
         events_.emplace_back("tree-sort", e2);
         events_.emplace_back("tree-sort", e3);
     }
-    sortedBuffer_ = in;  // 13 passes of 5 bits end in buffer 1
+    sortedBuffer_ = in;  // an even number of passes: back in buffer 0
 }
 
 void TreeForce::compute(const cl::Buffer& pos, std::size_t n, float softening,

@@ -82,12 +82,11 @@ struct TreeForceOptions {
     // shorten.
     int sortTileKeys = 2048;
     // Bits of the key each radix-sort pass sorts by: 8 (8 passes over the 63-bit keys; each chunk
-    // is grouped by digit in local memory with two 4-bit splits), 5 (13 passes of
-    // radix_scatter_chunks with 32 digits; needs sortKeysPerItem other than 1) or 4 (16 passes,
-    // one split each); the same stable order every way. 0: 8 on GPUs up to 2^20 keys, where fewer
-    // passes shorten the sort, 4 above (8-bit digits split each 128-key chunk over up to 256 runs,
-    // whose scattered writes made the sort of 16M keys slower; docs/benchmarks.md, issue 31 round
-    // 4) and on CPU devices (their work-group barriers are loops).
+    // is grouped by digit in local memory with two 4-bit splits) or 4 (16 passes, one split each);
+    // the same stable order either way. 0: 8 on GPUs up to 2^20 keys, where fewer passes shorten
+    // the sort, 4 above (8-bit digits split each 128-key chunk over up to 256 runs, whose
+    // scattered writes made the sort of 16M keys slower; docs/benchmarks.md, issue 31 round 4)
+    // and on CPU devices (their work-group barriers are loops).
     int sortDigitBits = 0;
     // Keys each work-item of the 4-bit scatter ranks per chunk: 1 keeps radix_scatter (chunks of
     // 128 keys ranked by one work-group scan each), 2 .. 32 radix_scatter_chunks (chunks of 128
