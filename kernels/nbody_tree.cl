@@ -614,11 +614,12 @@ static inline int prefix(__global const ulong* keys, const int n, const int i, c
     return (int)clz(a ^ b);
 }
 
-// One work-item per internal node i (0 .. n-2), Karras 2012, figure 4. Also sets the counters
-// the moments pass climbs with: each node's leaf children count as arrived.
+// One work-item per internal node i (0 .. n-2), Karras 2012, figure 4. Also clears the counters
+// the moments pass climbs with.
 __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
                                __global int2* restrict children, __global int2* restrict ranges,
-                               __global int* restrict nodeParent, __global int* restrict visits) {
+                               __global int* restrict nodeParent, __global int* restrict leafParent,
+                               __global int* restrict visits) {
     const int i = get_global_id(0);
     if (i >= n - 1) return;
     const int d = prefix(keys, n, i, i + 1) - prefix(keys, n, i, i - 1) > 0 ? 1 : -1;
@@ -642,10 +643,10 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
     const int right = last == split + 1 ? ~(split + 1) : split + 1;
     children[i] = (int2)(left, right);
     ranges[i] = (int2)(first, last);
-    if (left >= 0) nodeParent[split] = i;
-    if (right >= 0) nodeParent[split + 1] = i;
+    if (left < 0) leafParent[split] = i; else nodeParent[split] = i;
+    if (right < 0) leafParent[split + 1] = i; else nodeParent[split + 1] = i;
     if (i == 0) nodeParent[0] = -1;
-    visits[i] = (left < 0) + (right < 0);
+    visits[i] = 0;
 }
 
 // Walk groups: the largest subtrees holding at most GROUP bodies. They partition the bodies into
@@ -675,13 +676,9 @@ __kernel void find_groups(__global const int2* restrict children,
 
 // ---- moments -----------------------------------------------------------------------------------
 
-// Bottom-up, Karras style, from the nodes whose children are both leaves: one work-item per internal
-// node, those with an internal child return at once; the others compute their node and climb
-// towards the root, and at each node the last arrival (both children done; a leaf child counts as
-// arrived from the start, build_radix_tree's visits) computes it. One counter increment per
-// internal node but the root, none per leaf. Node data goes through volatile pointers and a
-// global fence before the counter, so the other child's writes are seen. Each climb is at most
-// n - 1 steps.
+// One work-item per leaf climbs towards the root; at each node the second arrival (both children
+// done) computes it. Node data goes through volatile pointers and a global fence before the
+// counter, so the other child's writes are seen. Each climb is at most n - 1 steps.
 // nodeCom = (centre of mass, mass); nodeQa/nodeQb = traceless quadrupole about the centre of mass,
 // sum m (3 y y^T - |y|^2 I), as (xx, yy, zz, xy) and (xz, yz); nodeLo/nodeHi = bounds of
 // the bodies (nodeLo.w: the distance from the centre of mass to the bounds' farthest corner);
@@ -689,15 +686,18 @@ __kernel void find_groups(__global const int2* restrict children,
 // theta == 0.
 __kernel void moments(__global const float4* restrict sorted, const int n,
                       __global const int2* restrict children, __global const int* restrict nodeParent,
-                      __global int* visits, volatile __global float4* nodeCom,
-                      volatile __global float4* nodeQa, volatile __global float2* nodeQb,
-                      volatile __global float4* nodeLo, volatile __global float4* nodeHi,
-                      volatile __global float* crit, const float theta) {
-    int node = get_global_id(0);
-    if (node >= n - 1) return;
-    const int2 own = children[node];
-    if (own.x >= 0 || own.y >= 0) return;  // finished by the climb from its internal child
-    for (int steps = 0; steps < n; ++steps) {
+                      __global const int* restrict leafParent, __global int* visits,
+                      volatile __global float4* nodeCom, volatile __global float4* nodeQa,
+                      volatile __global float2* nodeQb, volatile __global float4* nodeLo,
+                      volatile __global float4* nodeHi, volatile __global float* crit,
+                      const float theta) {
+    const int leaf = get_global_id(0);
+    if (leaf >= n || n < 2) return;
+    int node = leafParent[leaf];
+    for (int steps = 0; node >= 0 && steps < n; ++steps) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        if (atomic_inc(&visits[node]) == 0) return;  // the other child is not done yet
+        mem_fence(CLK_GLOBAL_MEM_FENCE);
         const int2 ch = children[node];
         float4 c[2], qa[2], lo[2], hi[2];
         float2 qb[2];
@@ -752,10 +752,6 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         nodeHi[node] = mx;
         crit[node] = theta > 0 ? side / theta + offset : INFINITY;
         node = nodeParent[node];
-        if (node < 0) return;  // the root is done
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        if (atomic_inc(&visits[node]) == 0) return;  // the other child is not done yet
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
     }
 }
 

@@ -161,9 +161,9 @@ void TreeForce::setTheta(float theta) {
 }
 
 std::size_t TreeForce::bytesPerBody() const {
-    // keys x2, index x2, sorted, sortedAcc, children, ranges, parents, visits, com, quadrupole
+    // keys x2, index x2, sorted, sortedAcc, children, ranges, parents x2, visits, com, quadrupole
     // (16 + 8), lo, hi, crit, walk stats and walk groups (8 + 8: at most one group per body)
-    return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 16 + 24 + 16 + 16 + 4 + 8 + 8;
+    return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 4 + 16 + 24 + 16 + 16 + 4 + 8 + 8;
 }
 
 void TreeForce::reserve(std::size_t n) {
@@ -190,6 +190,7 @@ void TreeForce::reserve(std::size_t n) {
         children_ = make(cap * 8);
         ranges_ = make(cap * 8);
         nodeParent_ = make(cap * 4);
+        leafParent_ = make(cap * 4);
         visits_ = make(cap * 4);
         nodeCom_ = make(cap * 16);
         nodeQa_ = make(cap * 16);
@@ -219,8 +220,8 @@ void TreeForce::reserve(std::size_t n) {
 
 void TreeForce::releaseBuffers() {
     partials_ = box_ = counts_ = countsNext_ = sorted_ = sortedAcc_ = children_ = ranges_ =
-        nodeParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ = nodeLo_ =
-            nodeHi_ = crit_ = counters_ = sampleOut_ = cl::Buffer();
+        nodeParent_ = leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ =
+            nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ = cl::Buffer();
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
 }
@@ -461,12 +462,12 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
             setArgs(k_->gather, pos, index, ni, sorted_);
             run(k_->gather, n, kElementWg, "tree-build");
             if (n > 1) {
-                setArgs(k_->build, keys, ni, children_, ranges_, nodeParent_, visits_);
+                setArgs(k_->build, keys, ni, children_, ranges_, nodeParent_, leafParent_, visits_);
                 run(k_->build, n - 1, kElementWg, "tree-build");
 
-                setArgs(k_->moments, sorted_, ni, children_, nodeParent_, visits_, nodeCom_,
-                        nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
-                run(k_->moments, n - 1, kElementWg, "tree-moments");
+                setArgs(k_->moments, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
+                        nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
+                run(k_->moments, n, kElementWg, "tree-moments");
             }
 
             if (!bodyWalk_) {

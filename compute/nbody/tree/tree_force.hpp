@@ -242,8 +242,8 @@ class TreeForce {
     // Work buffers, grown to capacity_ bodies.
     cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;
     cl::Buffer countsNext_;  // the next pass's tile counts while radix_scatter_chunks counts them
-    cl::Buffer children_, ranges_, nodeParent_, visits_, nodeCom_, nodeQa_, nodeQb_, walkStats_,
-        groups_, nodeLo_, nodeHi_, crit_, counters_, sampleOut_;
+    cl::Buffer children_, ranges_, nodeParent_, leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_,
+        walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sampleOut_;
     // The accuracy sample's results in pinned memory (ALLOC_HOST_PTR, mapped once), the read in
     // flight and how many bodies it holds.
     cl::Buffer sampleStaging_;
