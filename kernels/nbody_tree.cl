@@ -7,6 +7,7 @@
 //   build    gather_sorted, build_radix_tree          Karras 2012 binary radix tree
 //   moments  moments                        mass, centre of mass, quadrupole, bounds, opening radius
 //   walk     find_groups, walk, scatter_accelerations   group walk with shared interaction lists
+//            (kick_velocities: leapfrog's closing half-kick, after the scatter)
 // Same softened force as kernels/nbody_force.cl (common/gravity.clh), so theta -> 0 gives the
 // all-pairs sum.
 //
@@ -1347,6 +1348,17 @@ __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
         const float4 v = vel[b];
         vel[b] = (float4)(mad(a.x, kick, v.x), mad(a.y, kick, v.y), mad(a.z, kick, v.z), v.w);
     }
+}
+
+// The closing half-kick of leapfrog over the caller's order (TreeForceOptions::kickInScatter
+// false): reads and writes each velocity in order, where scatter_accelerations's kick lands at
+// random places. The same mad as there: the same velocities.
+__kernel void kick_velocities(__global const float4* restrict acc, __global float4* restrict vel,
+                              const int n, const float kick) {
+    const int i = get_global_id(0);
+    if (i >= n) return;
+    const float4 a = acc[i], v = vel[i];
+    vel[i] = (float4)(mad(a.x, kick, v.x), mad(a.y, kick, v.y), mad(a.z, kick, v.z), v.w);
 }
 
 // ---- accuracy ----------------------------------------------------------------------------------

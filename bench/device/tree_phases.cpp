@@ -10,11 +10,18 @@
 //     build/common/libclviz_common.a -lOpenCL -pthread \
 //     -o tree-phases
 // Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys[:sortDigitBits[:sortKeysPerItem
-// [:sortCountInScatter[:walkRegisterCap[:stackSize[:thetaFar[:farOrder]]]]]]]] ..." tree-phases
-// N... (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags the lines.) Each
-// line also says whether the sorted order is the first config's at that N and gives its hash
-// (FNV-1a of the sorted indices, to compare runs of other kernel copies): the sort's result on the
-// device itself, not only on PoCL's tests.
+// [:sortCountInScatter[:walkRegisterCap[:stackSize[:thetaFar[:farOrder[:kickInScatter]]]]]]]]]
+// ..." tree-phases N... (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags
+// the lines.) The bench's step, piece by piece (issue 31, "the build and the step beyond the walk"):
+// TREE_KICK=1 passes a velocity buffer and leapfrog's half-kick, as NbodySimulation does (the
+// kick's kernel is "kick", or part of walk.scatter with kickInScatter); TREE_PRESTEPS=k first
+// steps the sphere k times with the tree (NbodySimulation, the preset's dt), as the bench's rows
+// after its first have; TREE_ORDER=morton hands the bodies over in the tree's sorted order, as a
+// state kept in Morton order would (gather and scatter then read and write in order); TREE_REPS=k
+// times k - 2 passes instead of 5 (above 7, each pass's walk kernel is printed too). Each line
+// also says whether the sorted order is the first config's at that N and gives its hash (FNV-1a of
+// the sorted indices, to compare runs of other kernel copies): the sort's result on the device
+// itself, not only on PoCL's tests.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +33,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/simulation.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
 
 using namespace clviz;
@@ -63,27 +71,63 @@ int main(int argc, char** argv) {
         int registerCap = TreeForceOptions{}.walkRegisterCap, stack = TreeForceOptions{}.stackSize;
         float thetaFar = TreeForceOptions{}.thetaFar;  // -1: the build's default
         int farOrder = TreeForceOptions{}.farOrder;
+        int kickInScatter = TreeForceOptions{}.kickInScatter;
     };
     std::vector<Config> configs;
     std::istringstream in(std::getenv("TREE_CONFIGS") ? std::getenv("TREE_CONFIGS")
                                                       : "128:1:8:1024:0.5");
     for (std::string c; in >> c;) {
         Config k;
-        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d:%d:%d:%f:%d", &k.group, &k.bpi, &k.leaf,
+        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d:%d:%d:%f:%d:%d", &k.group, &k.bpi, &k.leaf,
                     &k.list, &k.theta, &k.tileKeys, &k.digitBits, &k.keysPerItem, &k.countInScatter,
-                    &k.registerCap, &k.stack, &k.thetaFar, &k.farOrder);
+                    &k.registerCap, &k.stack, &k.thetaFar, &k.farOrder, &k.kickInScatter);
         configs.push_back(k);
     }
+    auto env = [](const char* name) {
+        const char* v = std::getenv(name);
+        return std::string(v ? v : "");
+    };
+    const bool kick = env("TREE_KICK") == "1", morton = env("TREE_ORDER") == "morton";
+    const int presteps = std::atoi(env("TREE_PRESTEPS").c_str());
+    const int asked = std::atoi(env("TREE_REPS").c_str());
+    const int reps = asked >= 3 ? asked : 7;  // the first 2 untimed
+    std::printf("kick %d presteps %d order %s\n", kick, presteps, morton ? "morton" : "preset");
     for (int a = 1; a < argc; ++a) {
         const std::size_t n = std::strtoull(argv[a], nullptr, 10);
-        const auto bodies = makePreset(NbodyPreset::Plummer, n, 1);
-        std::vector<Float4> pos;
-        for (const auto& b : bodies)
-            pos.push_back(b.pos);
+        auto bodies = makePreset(NbodyPreset::Plummer, n, 1);
         const float softening = presetInfo(NbodyPreset::Plummer).softening;
+        if (presteps > 0) {  // the state the bench's later rows see: moved by tree steps
+            NbodySimulation sim(*cc);
+            NbodyParams p;
+            p.dt = presetInfo(NbodyPreset::Plummer).dt;
+            p.softening = softening;
+            sim.setParams(p);
+            sim.load(bodies);
+            NbodyKernelConfig c;
+            c.variant = NbodyVariant::Tree;
+            sim.setKernelConfig(c);
+            sim.step(presteps);
+            bodies = sim.readBodies();
+        }
+        std::vector<Float4> pos, vel;
+        for (const auto& b : bodies)
+            pos.push_back(b.pos), vel.push_back(b.vel);
         cl::Buffer posBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
         cl::Buffer accBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
+        cl::Buffer velBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
         cc->queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+        if (morton) {  // the bodies in the order a default tree sorts them into
+            TreeForce sorter(*cc);
+            sorter.compute(posBuf, n, softening, accBuf);
+            const std::vector<unsigned> order = sorter.readTree().sortedIndex;
+            std::vector<Float4> p2, v2;
+            for (unsigned i : order)
+                p2.push_back(pos[i]), v2.push_back(vel[i]);
+            pos.swap(p2);
+            vel.swap(v2);
+            cc->queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+        }
+        cc->queue().enqueueWriteBuffer(velBuf, CL_TRUE, 0, n * 16, vel.data());
         std::vector<unsigned> firstOrder;  // the first config's sorted order at this N
         for (const Config& cfg : configs) {
             TreeForceOptions o;
@@ -100,13 +144,19 @@ int main(int argc, char** argv) {
             o.stackSize = cfg.stack;
             o.thetaFar = cfg.thetaFar;
             o.farOrder = cfg.farOrder;
+            o.kickInScatter = cfg.kickInScatter != 0;
             try {
                 TreeForce tree(*cc, o);
                 tree.setTheta(cfg.theta);
                 std::map<std::string, std::vector<double>> ms;
                 std::vector<double> total;
-                for (int rep = 0; rep < 7; ++rep) {
-                    tree.compute(posBuf, n, softening, accBuf);
+                std::vector<double> walkPerRep;  // TREE_REPS > 7: each rep's walk kernel
+                for (int rep = 0; rep < reps; ++rep) {
+                    // A kick of 1e-30 runs the kick's kernels and leaves the velocities as written.
+                    if (kick)
+                        tree.compute(posBuf, n, softening, accBuf, &velBuf, 1e-30f);
+                    else
+                        tree.compute(posBuf, n, softening, accBuf);
                     cc->queue().finish();
                     if (rep < 2) continue;
                     std::map<std::string, double> sum;
@@ -119,6 +169,7 @@ int main(int argc, char** argv) {
                     }
                     for (const auto& [k, t] : sum)
                         ms[k].push_back(t);
+                    walkPerRep.push_back(sum["walk.walk"]);
                     total.push_back(all);
                 }
                 const TreeWalkStats ws = tree.lastWalkStats();
@@ -132,16 +183,20 @@ int main(int argc, char** argv) {
                 std::printf(
                     "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d digitbits=%d "
                     "keysperitem=%d countinscatter=%d regcap=%d stack=%d thetafar=%.2f farorder=%d "
-                    "order %s "
-                    "%016llx "
-                    "total %.3f ms |",
+                    "kickinscatter=%d order %s %016llx total %.3f ms |",
                     label.c_str(), n, tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
                     cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, cfg.countInScatter,
-                    cfg.registerCap, cfg.stack, tree.thetaFar(), cfg.farOrder, same, hash,
+                    cfg.registerCap, cfg.stack, tree.thetaFar(), cfg.farOrder, cfg.kickInScatter,
+                    same, hash,
                     median(total));
                 for (const auto& [k, v] : ms)
                     std::printf(" %s %.3f", k.c_str(), median(v));
                 const double walkMs = median(ms["walk.walk"]);
+                if (reps > 7) {
+                    std::printf(" | walk per rep");
+                    for (double w : walkPerRep)
+                        std::printf(" %.2f", w);
+                }
                 std::printf(
                     " | groups %d (%.1f bodies each) list/body %.0f iter/group %.0f "
                     "fallbacks %d | %.3g list interactions/s in walk | err median %.2e "

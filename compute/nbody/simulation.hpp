@@ -56,7 +56,7 @@ struct NbodyParams {
 struct NbodyKernelTime {
     std::string kernel;  // "force", "kick-drift", "update", "to-float"; the tree variant's stages:
                          // "tree-box", "tree-keys", "tree-sort", "tree-build", "tree-moments",
-                         // "tree-walk"
+                         // "tree-walk", "tree-kick" (leapfrog's closing half-kick)
     double ms = 0;       // summed over the call's steps
     int launches = 0;
 };

@@ -17,6 +17,7 @@ std::vector<std::pair<std::string, double>> kernelPhases(const NbodyStepTimings&
     const double steps = t.steps > 0 ? t.steps : 1;
     for (const NbodyKernelTime& k : t.kernels) {
         const std::string phase = k.kernel == "tree-walk"           ? "tree walk"
+                                  : k.kernel == "tree-kick"         ? "integrate"
                                   : k.kernel.rfind("tree-", 0) == 0 ? "tree build"
                                   : k.kernel.rfind("force", 0) == 0 ? "force"
                                                                     : "integrate";

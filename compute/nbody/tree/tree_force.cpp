@@ -39,8 +39,8 @@ constexpr int kMaxSamples = 4096;
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
 constexpr int kWalkRegisterCap = 48;
 // With the far field the walk's local memory already limits a multiprocessor to 6 work-groups of 128
-// (5 with the fourth order), room for 80 registers each; 48 there cost 1.2 ms of the walk at 16M
-// with the third order, 4.4 ms with the fourth (docs/benchmarks.md, issue 31 round 8).
+// (5 with the fourth order), room for 80 registers each, and a cap of 48 there only slows it
+// (docs/benchmarks.md, issue 31 round 8).
 constexpr int kFarWalkRegisterCap = 80;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
@@ -48,6 +48,11 @@ constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute u
 int farCoeffs(int order) {
     return order == 4 ? 35 : 20;
 }
+
+// bounds_partial's work-groups: enough per compute unit to keep the device's memory busy (a fixed 64
+// left most of it idle at millions of bodies; docs/benchmarks.md, issue 31: the build and the step
+// beyond the walk), at most kBoxGroupsMost (bounds_final reduces their partials alone).
+constexpr std::size_t kBoxGroupsPerUnit = 8, kBoxGroupsMost = 1024;
 
 // Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
 // With the far field, also each work-item's share of the expansion coefficients.
@@ -61,7 +66,7 @@ std::size_t walkLocalBytes(int stack, int list, int farWg = 0, int farOrder = 4)
 struct TreeForce::Kernels {
     long long generation = -1;
     cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
-        scatterAcc, direct, groups;
+        scatterAcc, kick, direct, groups;
     cl::Kernel count8, scanDigits, scatter8;  // the sort with 8-bit digits
     cl::Kernel walk[2];  // [self guard: softening 0]; walk_body when the body walk is used
 };
@@ -187,7 +192,7 @@ void TreeForce::reserve(std::size_t n) {
     auto make = [&](std::size_t bytes) { return cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes); };
     try {
         releaseBuffers();
-        partials_ = make(2 * 64 * 16);  // bounds_partial runs at most 64 groups
+        partials_ = make(2 * kBoxGroupsMost * 16);  // a min and a max corner per group
         box_ = make(2 * 16);
         for (int b = 0; b < 2; ++b) {
             keys_[b] = make(cap * 8);
@@ -262,6 +267,7 @@ void TreeForce::refreshKernels() {
     k.build = programs.kernel(kFile, "build_radix_tree", base);
     k.moments = programs.kernel(kFile, "moments", base);
     k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
+    k.kick = programs.kernel(kFile, "kick_velocities", base);
     k.direct = programs.kernel(kFile, "direct_sample", base);
     k.groups = programs.kernel(kFile, "find_groups", base);
     const char* walk = bodyWalk_ ? "walk_body" : "walk";
@@ -453,8 +459,10 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                 events_.emplace_back(stage, e);
             };
 
-            const std::size_t reduceGroups =
-                std::min<std::size_t>(64, (n + kReduceWg - 1) / kReduceWg);
+            const std::size_t reduceGroups = std::clamp<std::size_t>(
+                std::min(static_cast<std::size_t>(cc_.info().computeUnits) * kBoxGroupsPerUnit,
+                         (n + kReduceWg - 1) / kReduceWg),
+                1, kBoxGroupsMost);
             setArgs(k_->boundsPartial, pos, ni, partials_);
             run(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
             setArgs(k_->boundsFinal, partials_, static_cast<int>(reduceGroups), box_);
@@ -486,9 +494,16 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
             if (!walk) return;
             enqueueWalk(n, softening, shareBegin, shareEnd, true);
             if (!scatter) return;
+            // The kick in the scatter reads and writes each velocity at a random place (the bodies'
+            // order is not the tree's); apart, it reads and writes them in order.
+            const bool kickApart = vel && kick != 0 && !options_.kickInScatter;
             setArgs(k_->scatterAcc, sortedAcc_, index, ni, acc, vel ? *vel : acc,
-                    vel ? kick : 0.0f);
+                    vel && !kickApart ? kick : 0.0f);
             run(k_->scatterAcc, n, kElementWg, "tree-walk");
+            if (kickApart) {
+                setArgs(k_->kick, acc, *vel, ni, kick);
+                run(k_->kick, n, kElementWg, "tree-kick");
+            }
         });
 }
 

@@ -121,6 +121,12 @@ struct TreeForceOptions {
     // field but slower than 3 at a wider angle of the same accuracy (docs/benchmarks.md, issue 31
     // round 8), hence not the default.
     int farOrder = 3;
+    // compute() with a velocity buffer and a kick: scatter_accelerations adds the kick to each
+    // velocity as it writes the body's acceleration (true), or a second kernel adds it over the
+    // caller's order afterwards (false). The scatter goes in the tree's order, so its velocity
+    // reads and writes land at random places in the caller's; the second kernel's are in order.
+    // The same velocities, bit for bit, either way.
+    bool kickInScatter = false;
 };
 
 class TreeForce {
