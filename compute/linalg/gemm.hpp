@@ -137,6 +137,10 @@ class Gemm {
     // BULK=1's packed op(A) and op(B)^T of the last product (Tf32PackedLayout), for tests.
     const cl::Buffer& tf32PackedA() const { return packedA_; }
     const cl::Buffer& tf32PackedB() const { return packedB_; }
+    // BULK=1: the last product's packing (one launch for both operands) and the bytes it read
+    // and wrote; a null event and 0 where the last enqueue() packed nothing.
+    const cl::Event& packEvent() const { return pack_; }
+    double packBytes() const { return packBytes_; }
 
     // The tuning enqueue() uses once `tuning`'s zeros are filled with defaults.
     GemmTuning resolved(GemmVariant variant, const GemmTuning& tuning) const;
@@ -151,6 +155,8 @@ class Gemm {
     KernelSet kernels_;
     cl::Buffer packedA_, packedB_;  // BULK=1's packed operands, grown as needed
     cl::Event first_;
+    cl::Event pack_;
+    double packBytes_ = 0;
 };
 
 }  // namespace clviz
