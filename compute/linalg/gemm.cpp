@@ -248,7 +248,7 @@ GemmTuning Gemm::resolvedFor(GemmVariant variant, const GemmTuning& t, const Gem
     if (variant == GemmVariant::TensorTf32 && !tilesNamed && !t.bulkCopies &&
         std::min({s.m, s.n, s.k}) >= kTf32BulkMinSize) {
         GemmTuning bulk = t;
-        bulk.blockM = 128, bulk.blockN = 128, bulk.blockK = 8, bulk.warpM = 64, bulk.warpN = 64;
+        bulk.blockM = 128, bulk.blockN = 128, bulk.blockK = 16, bulk.warpM = 64, bulk.warpN = 64;
         bulk.bulkCopies = 1;
         return resolved(variant, bulk);
     }

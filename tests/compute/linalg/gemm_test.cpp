@@ -496,7 +496,7 @@ TEST(Gemm, Tf32DefaultTakesTheBulkPathOnLargeProducts) {
     Gemm gemm(context());
     const GemmShape large{kTf32BulkMinSize, kTf32BulkMinSize, kTf32BulkMinSize};
     EXPECT_EQ(gemm.resolvedFor(GemmVariant::TensorTf32, {}, large).key(),
-              "BM=128 BN=128 BK=8 WM=64 WN=64 BULK=1");
+              "BM=128 BN=128 BK=16 WM=64 WN=64 BULK=1");
     for (const GemmShape& s :
          {GemmShape{kTf32BulkMinSize - 1, 8192, 8192}, GemmShape{8192, kTf32BulkMinSize - 1, 8192},
           GemmShape{8192, 8192, kTf32BulkMinSize - 1}, GemmShape{512, 512, 512}})
