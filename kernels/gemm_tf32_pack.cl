@@ -12,13 +12,14 @@
 // writes are coalesced whichever way the operand is stored (the transpose happens in local
 // memory). Groups [0, groupsA) pack op(A), the rest op(B)^T: one launch, one tail.
 // Build options: BK, PANEL_TILES, WG_SIZE, LOCAL_FLOATS, and for X in A, B: X_TILE_ROWS,
-// X_PANEL_ROWS (divides X_TILE_ROWS, a multiple of 4), X_K_CONTIGUOUS (1: stored ROWS x DEPTH).
+// X_PANEL_ROWS (a power of two, at least 4, dividing X_TILE_ROWS), X_K_CONTIGUOUS (1: stored
+// ROWS x DEPTH).
 
 #include "common/tf32_packed_tile.clh"  // PACKED_SWIZZLE
 
-#define CPR (BK / 4)                 // chunks a tile row
-#define PANEL_K (PANEL_TILES * BK)   // floats of k a panel spans
-#define ROW_STRIDE (PANEL_K + 4)     // local row of a k-contiguous panel (padded: fewer conflicts)
+#define CPR (BK / 4)                // chunks a tile row
+#define PANEL_K (PANEL_TILES * BK)  // floats of k a panel spans
+#define ROW_STRIDE (PANEL_K + 4)    // local row of a k-contiguous panel (padded: fewer conflicts)
 
 // The source's 4 floats from (row, k) on along k (kContiguous) or along the rows, zeros outside.
 inline float4 sourceChunk(__global const float* src, int rows, int depth, int row, int k,
@@ -41,9 +42,9 @@ inline float4 sourceChunk(__global const float* src, int rows, int depth, int ro
 }
 
 // A work-group's panel: PANEL_TILES k-tiles from kt0 on, panelRows rows from row0 on.
-#define PANEL_OF(panel, tiles, panelRows, kt0, row0)                           \
-    const int kPanels = (tiles + PANEL_TILES - 1) / PANEL_TILES;               \
-    const int kt0 = ((panel) % kPanels) * PANEL_TILES;                         \
+#define PANEL_OF(panel, tiles, panelRows, kt0, row0)             \
+    const int kPanels = (tiles + PANEL_TILES - 1) / PANEL_TILES; \
+    const int kt0 = ((panel) % kPanels) * PANEL_TILES;           \
     const int row0 = ((panel) / kPanels) * (panelRows)
 
 // Reads the panel in the source's order into local memory: [row][ROW_STRIDE] (k-contiguous) or

@@ -101,8 +101,9 @@ bool tf32PacksRows(const GemmShape& shape, const GemmTuning& tuning, std::size_t
 
 // gemm-tf32 with no tile named takes the bulk-copy path (BM=128 BN=128 BK=16 WM=64 WN=64 BULK=1)
 // where M, N and K are all at least this: measured faster than the staged kernel there, and with
-// the one-launch packing faster than BK=8 (4096^3 and 8192^3, H100, docs/linalg.md). Smaller products keep the staged kernel: the bulk path was
-// not timed there, and its packing (O(n^2) against the product's O(n^3)) weighs more.
+// the one-launch packing faster than BK=8 (4096^3 and 8192^3, H100, docs/linalg.md). Smaller
+// products keep the staged kernel: the bulk path was not timed there, and its packing (O(n^2)
+// against the product's O(n^3)) weighs more.
 constexpr int kTf32BulkMinSize = 4096;
 
 // Local memory of one stage of the bulk-copy kernel (a packed tile of A and of B).
