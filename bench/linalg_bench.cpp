@@ -29,9 +29,19 @@ namespace clviz::bench {
 
 namespace {
 
+// The packing launches of a row's runs (gemm-tf32 with BULK=1): their device times and bytes.
+struct PackLog {
+    std::vector<double> ms;
+    double bytes = 0;  // read + written by one packing
+};
+
 // A product's device time: from the first command enqueue() issued (the packing, where gemm-tf32
-// packs its operands) to the end of its kernel.
-double gemmMilliseconds(const Gemm& gemm, const cl::Event& done) {
+// packs its operands) to the end of its kernel. The packing's own time goes to `log` too.
+double gemmMilliseconds(const Gemm& gemm, const cl::Event& done, PackLog* log = nullptr) {
+    if (log && gemm.packEvent()()) {
+        log->ms.push_back(eventMilliseconds(gemm.packEvent()));
+        log->bytes = gemm.packBytes();
+    }
     return spanMilliseconds(gemm.firstEvent(), done);
 }
 
@@ -211,6 +221,8 @@ struct GemmJob {
     double tolerance = 1e-5;
     double ceilingGflops = 0;  // the same-run probe this row is a share of (0: none)
     const char* ceilingName = "";
+    PackLog* packs = nullptr;  // filled by `run` where the variant packs its operands
+    double copyGBs = 0;        // the same run's copy probe, for the packing's share
 };
 
 void runGemmRow(ComputeContext& cc, const BenchOptions& o, BenchReport& report, Operands& op,
@@ -218,6 +230,7 @@ void runGemmRow(ComputeContext& cc, const BenchOptions& o, BenchReport& report, 
     const int n = op.n;
     const std::string size = std::to_string(n) + "^3";
     BenchRow row;
+    if (job.packs) *job.packs = {};
     try {
         const auto ms = clBoundary("gemm " + job.variant, [&] { return timeRuns(job.run, o); });
         row = timedRow("gemm", job.variant, job.config, size, ms);
@@ -227,6 +240,15 @@ void runGemmRow(ComputeContext& cc, const BenchOptions& o, BenchReport& report, 
         if (job.ceilingGflops > 0)
             appendNote(row.note,
                        fmt("%.0f%% of ", 100 * gflops / job.ceilingGflops) + job.ceilingName);
+        if (job.packs && !job.packs->ms.empty()) {
+            // The packing is inside the row's time; this says how much of it.
+            const double packMs = median(job.packs->ms);
+            const double gbs = job.packs->bytes / (packMs * 1e6);
+            std::string note = "packing (one launch, in the time) " + fmt("%.3f", packMs) +
+                               " ms, " + fmt("%.0f", gbs) + " GB/s read + written";
+            if (job.copyGBs > 0) note += fmt(", %.0f%% of the copy probe", 100 * gbs / job.copyGBs);
+            appendNote(row.note, note);
+        }
         double relErr = 0;
         const std::string check = checkProduct(cc, op, job.tolerance, &relErr);
         row.metrics.push_back({"rel.err", relErr});
@@ -495,6 +517,7 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
         }
         Operands op = makeOperands(cc, n);
         const GemmShape s{n, n, n};
+        PackLog packLog;  // the current row's packings
         for (int vi = 0; vi < kGemmVariantCount; ++vi) {
             const auto v = static_cast<GemmVariant>(vi);
             const LinalgVariantInfo& info = gemmVariantInfo(v);
@@ -520,8 +543,10 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
             } else {
                 job.ceilingGflops = ceilings.fp32Gflops, job.ceilingName = "FMA probe";
             }
+            job.packs = &packLog, job.copyGBs = ceilings.bandwidthGBs;
             job.run = [&, v] {
-                return gemmMilliseconds(gemm, gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc));
+                return gemmMilliseconds(gemm, gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc),
+                                        &packLog);
             };
             runGemmRow(cc, o, report, op, job, wrong);
             if (o.tune && (n >= 512 || o.quick) && !candidatesFor(v, o, cc.info()).empty()) {
@@ -533,7 +558,7 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                                    std::to_string(candidatesFor(v, o, cc.info()).size()) + ")";
                     tuned.run = [&, v, t] {
                         return gemmMilliseconds(
-                            gemm, gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));
+                            gemm, gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t), &packLog);
                     };
                     runGemmRow(cc, o, report, op, tuned, wrong);
                 }
@@ -551,7 +576,7 @@ void runGemmBenchmark(ComputeContext& cc, const BenchOptions& o, BenchReport& re
                     given.config = t.key() + " (--gemm-tuning)";
                     given.run = [&, v, t] {
                         return gemmMilliseconds(
-                            gemm, gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t));
+                            gemm, gemm.enqueue(v, s, 1.0f, op.da, op.db, 0.0f, op.dc, t), &packLog);
                     };
                     runGemmRow(cc, o, report, op, given, wrong);
                 }

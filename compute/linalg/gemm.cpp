@@ -248,7 +248,7 @@ GemmTuning Gemm::resolvedFor(GemmVariant variant, const GemmTuning& t, const Gem
     if (variant == GemmVariant::TensorTf32 && !tilesNamed && !t.bulkCopies &&
         std::min({s.m, s.n, s.k}) >= kTf32BulkMinSize) {
         GemmTuning bulk = t;
-        bulk.blockM = 128, bulk.blockN = 128, bulk.blockK = 8, bulk.warpM = 64, bulk.warpN = 64;
+        bulk.blockM = 128, bulk.blockN = 128, bulk.blockK = 16, bulk.warpM = 64, bulk.warpN = 64;
         bulk.bulkCopies = 1;
         return resolved(variant, bulk);
     }
@@ -411,21 +411,27 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                         buf = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, floats * sizeof(float));
                 };
                 grown(packedA_, la.floats()), grown(packedB_, lb.floats());
-                // op(A) is k-contiguous where A is stored M x K; op(B)^T where B is stored N x K.
-                auto pack = [&](const Tf32PackedLayout& l, bool kContiguous, const cl::Buffer& src,
-                                const cl::Buffer& dst, cl::Event* event) {
-                    const std::string o = d("TILE_ROWS", l.tileRows) + d("BK", l.bk) +
-                                          (kContiguous ? " -DK_CONTIGUOUS" : "");
-                    cl::Kernel k = kernels_.get("gemm_tf32_pack.cl", "gemm_tf32_pack", o);
-                    setArgs(k, l.rows, l.depth, l.kTiles(), src, dst);
-                    const std::size_t items =
-                        std::size_t(l.blocks()) * l.kTiles() * std::size_t(l.tileRows);
-                    cc_.queue().enqueueNDRangeKernel(k, cl::NullRange,
-                                                     cl::NDRange((items + 127) / 128 * 128),
-                                                     cl::NDRange(128), nullptr, event);
-                };
-                pack(la, !s.transA, a, packedA_, &first_);
-                pack(lb, s.transB, b, packedB_, nullptr);
+                // Both operands in one launch (kernels/gemm_tf32_pack.cl): op(A) is k-contiguous
+                // where A is stored M x K, op(B)^T where B is stored N x K.
+                const Tf32PackPanels pa = tf32PackPanels(la, !s.transA);
+                const Tf32PackPanels pb = tf32PackPanels(lb, s.transB);
+                const std::string o =
+                    d("BK", t.blockK) + d("PANEL_TILES", pa.panelTiles) +
+                    d("WG_SIZE", kTf32PackGroupSize) +
+                    d("LOCAL_FLOATS", int(std::max(pa.localFloats(), pb.localFloats()))) +
+                    d("A_TILE_ROWS", la.tileRows) + d("A_PANEL_ROWS", pa.panelRows) +
+                    d("A_K_CONTIGUOUS", !s.transA) + d("B_TILE_ROWS", lb.tileRows) +
+                    d("B_PANEL_ROWS", pb.panelRows) + d("B_K_CONTIGUOUS", s.transB);
+                cl::Kernel pack = kernels_.get("gemm_tf32_pack.cl", "gemm_tf32_pack", o);
+                const std::size_t groupsA = pa.groups(), groupsB = pb.groups();
+                setArgs(pack, s.m, s.n, s.k, la.kTiles(), int(groupsA), a, b, packedA_, packedB_);
+                cc_.queue().enqueueNDRangeKernel(
+                    pack, cl::NullRange, cl::NDRange((groupsA + groupsB) * kTf32PackGroupSize),
+                    cl::NDRange(kTf32PackGroupSize), nullptr, &first_);
+                pack_ = first_;
+                packBytes_ = (double(s.m) * s.k + double(s.k) * s.n + double(la.floats()) +
+                              double(lb.floats())) *
+                             sizeof(float);
                 options += d("STAGES", stages);
                 // C's edges are the only ones left (the packed tiles are zero-padded).
                 if (s.m % t.blockM == 0 && s.n % t.blockN == 0) options += " -DFULL_TILES";
@@ -469,6 +475,7 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
     cl::Event event;
     cc_.queue().enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &event);
     first_ = event;
+    pack_ = cl::Event(), packBytes_ = 0;
     return event;
 }
 

@@ -99,10 +99,11 @@ std::size_t tf32StageBytes(const GemmShape& shape, const GemmTuning& tuning, boo
 // Whether the staged kernel packs its rows: where two padded stages pass min(local, 48 KiB).
 bool tf32PacksRows(const GemmShape& shape, const GemmTuning& tuning, std::size_t localBytes);
 
-// gemm-tf32 with no tile named takes the bulk-copy path (BM=128 BN=128 BK=8 WM=64 WN=64 BULK=1)
-// where M, N and K are all at least this: measured faster than the staged kernel there (4096^3
-// and 8192^3, H100, docs/linalg.md). Smaller products keep the staged kernel: the bulk path was
-// not timed there, and its packing (O(n^2) against the product's O(n^3)) weighs more.
+// gemm-tf32 with no tile named takes the bulk-copy path (BM=128 BN=128 BK=16 WM=64 WN=64 BULK=1)
+// where M, N and K are all at least this: measured faster than the staged kernel there, and with
+// the one-launch packing faster than BK=8 (4096^3 and 8192^3, H100, docs/linalg.md). Smaller
+// products keep the staged kernel: the bulk path was not timed there, and its packing (O(n^2)
+// against the product's O(n^3)) weighs more.
 constexpr int kTf32BulkMinSize = 4096;
 
 // Local memory of one stage of the bulk-copy kernel (a packed tile of A and of B).
@@ -137,6 +138,10 @@ class Gemm {
     // BULK=1's packed op(A) and op(B)^T of the last product (Tf32PackedLayout), for tests.
     const cl::Buffer& tf32PackedA() const { return packedA_; }
     const cl::Buffer& tf32PackedB() const { return packedB_; }
+    // BULK=1: the last product's packing (one launch for both operands) and the bytes it read
+    // and wrote; a null event and 0 where the last enqueue() packed nothing.
+    const cl::Event& packEvent() const { return pack_; }
+    double packBytes() const { return packBytes_; }
 
     // The tuning enqueue() uses once `tuning`'s zeros are filled with defaults.
     GemmTuning resolved(GemmVariant variant, const GemmTuning& tuning) const;
@@ -151,6 +156,8 @@ class Gemm {
     KernelSet kernels_;
     cl::Buffer packedA_, packedB_;  // BULK=1's packed operands, grown as needed
     cl::Event first_;
+    cl::Event pack_;
+    double packBytes_ = 0;
 };
 
 }  // namespace clviz

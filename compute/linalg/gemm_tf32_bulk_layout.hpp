@@ -30,4 +30,37 @@ struct Tf32PackedLayout {
     }
 };
 
+// Work-items of a packing work-group (kernels/gemm_tf32_pack.cl).
+constexpr int kTf32PackGroupSize = 256;
+
+// How the packing kernel cuts an operand into panels, one per work-group: panelRows rows of a
+// tile (a divisor of tileRows) by panelTiles k-tiles, read whole into local memory. A panel spans
+// 32 floats of k where bk divides 32 (128-byte runs of a k-contiguous row), else one k-tile; rows
+// up to 128 (512-byte runs of a row-contiguous source), fewer where the panel would pass 32 KiB.
+struct Tf32PackPanels {
+    Tf32PackedLayout layout;
+    bool kContiguous = true;
+    int panelRows = 0, panelTiles = 0;
+
+    int kPanels() const { return (layout.kTiles() + panelTiles - 1) / panelTiles; }
+    std::size_t groups() const {
+        return std::size_t(layout.blocks()) * (layout.tileRows / panelRows) * kPanels();
+    }
+    // The panel in local memory, rows padded by 4 floats: [row][k] or [k][row].
+    std::size_t localFloats() const {
+        const std::size_t k = std::size_t(panelTiles) * layout.bk;
+        return kContiguous ? panelRows * (k + 4) : k * (panelRows + 4);
+    }
+};
+
+inline Tf32PackPanels tf32PackPanels(const Tf32PackedLayout& l, bool kContiguous) {
+    Tf32PackPanels p{l, kContiguous, 4, 32 % l.bk == 0 ? 32 / l.bk : 1};
+    for (int rows : {128, 64, 32, 16, 8}) {
+        p.panelRows = rows;
+        if (l.tileRows % rows == 0 && p.localFloats() * sizeof(float) <= 32 * 1024) return p;
+    }
+    p.panelRows = 4;  // tileRows is a multiple of 4 (BM, BN: multiples of the warp tile)
+    return p;
+}
+
 }  // namespace clviz

@@ -320,6 +320,32 @@ void expectPacked(const cl::Buffer& packed, const Tf32PackedLayout& l,
     EXPECT_EQ(bad, 0) << what;
 }
 
+// Packs each shape with tiling t and checks both packed operands element by element.
+void expectPackedShapes(const GemmTuning& t, std::initializer_list<Case> shapes) {
+    SCOPED_TRACE(t.key());
+    for (const Case& cs : shapes) {
+        const GemmShape s{cs.m, cs.n, cs.k, cs.ta, cs.tb};
+        const auto a = randomFloats(std::size_t(s.m) * s.k, 21 + s.m);
+        const auto b = randomFloats(std::size_t(s.k) * s.n, 22 + s.n);
+        cl::Buffer da = upload(a), db = upload(b),
+                   dc = upload(std::vector<float>(std::size_t(s.m) * s.n));
+        Gemm gemm(context());
+        gemm.enqueue(GemmVariant::TensorTf32, s, 1.0f, da, db, 0.0f, dc, t);
+        expectPacked(
+            gemm.tf32PackedA(), {s.m, s.k, t.blockM, t.blockK},
+            [&](int i, int k) {
+                return s.transA ? a[std::size_t(k) * s.m + i] : a[std::size_t(i) * s.k + k];
+            },
+            "op(A)");
+        expectPacked(
+            gemm.tf32PackedB(), {s.n, s.k, t.blockN, t.blockK},
+            [&](int j, int k) {
+                return s.transB ? b[std::size_t(j) * s.k + k] : b[std::size_t(k) * s.n + j];
+            },
+            "op(B)^T");
+    }
+}
+
 }  // namespace
 
 // The packing kernel of the bulk-copy path (kernels/gemm_tf32_pack.cl) writes op(A) and op(B)^T
@@ -327,35 +353,47 @@ void expectPacked(const cl::Buffer& packed, const Tf32PackedLayout& l,
 // with zeros; each transpose, K not a multiple of BK, a single partial tile, rows of 2, 4 and 8
 // chunks (the swizzle's three group sizes).
 TEST(Gemm, Tf32BulkPackingWritesTheStatedLayout) {
-    const Case shapes[] = {{1, 1, 1, false, false},
-                           {37, 20, 45, false, false},
-                           {67, 33, 19, true, false},
-                           {20, 131, 40, false, true},
-                           {45, 29, 83, true, true}};
     for (const GemmTuning& t : {bulkTiling(32, 32, 8, 16, 16), bulkTiling(64, 32, 16, 32, 16),
-                                bulkTiling(32, 64, 32, 16, 32)}) {
-        SCOPED_TRACE(t.key());
-        for (const Case& cs : shapes) {
-            const GemmShape s{cs.m, cs.n, cs.k, cs.ta, cs.tb};
-            const auto a = randomFloats(std::size_t(s.m) * s.k, 21 + s.m);
-            const auto b = randomFloats(std::size_t(s.k) * s.n, 22 + s.n);
-            cl::Buffer da = upload(a), db = upload(b),
-                       dc = upload(std::vector<float>(std::size_t(s.m) * s.n));
-            Gemm gemm(context());
-            gemm.enqueue(GemmVariant::TensorTf32, s, 1.0f, da, db, 0.0f, dc, t);
-            expectPacked(
-                gemm.tf32PackedA(), {s.m, s.k, t.blockM, t.blockK},
-                [&](int i, int k) {
-                    return s.transA ? a[std::size_t(k) * s.m + i] : a[std::size_t(i) * s.k + k];
-                },
-                "op(A)");
-            expectPacked(
-                gemm.tf32PackedB(), {s.n, s.k, t.blockN, t.blockK},
-                [&](int j, int k) {
-                    return s.transB ? b[std::size_t(j) * s.k + k] : b[std::size_t(k) * s.n + j];
-                },
-                "op(B)^T");
-        }
+                                bulkTiling(32, 64, 32, 16, 32)})
+        expectPackedShapes(t, {{1, 1, 1, false, false},
+                               {37, 20, 45, false, false},
+                               {67, 33, 19, true, false},
+                               {20, 131, 40, false, true},
+                               {45, 29, 83, true, true}});
+}
+
+// The packing kernel's panels (one per work-group, Tf32PackPanels): 32 floats of k where BK
+// divides 32, up to 128 rows, fewer rows where the panel would pass 32 KiB of local memory; a
+// tile taller than its panel is packed by several groups (256-row tiles, 64-deep ones), and a
+// last k-panel shorter than the others (K = 45 with BK 8: 6 k-tiles, panels of 4), every
+// transpose.
+TEST(Gemm, Tf32PackPanelsCoverTilesInPieces) {
+    auto panels = [](int rows, int depth, int tileRows, int bk, bool kContiguous) {
+        return tf32PackPanels({rows, depth, tileRows, bk}, kContiguous);
+    };
+    EXPECT_EQ(panels(100, 45, 128, 8, true).panelTiles, 4);
+    EXPECT_EQ(panels(100, 45, 128, 8, true).kPanels(), 2);
+    EXPECT_EQ(panels(100, 45, 128, 8, true).groups(), 2u);
+    EXPECT_EQ(panels(300, 45, 256, 8, false).panelRows, 128);
+    EXPECT_EQ(panels(300, 45, 256, 8, false).groups(), 2u * 2 * 2);
+    EXPECT_EQ(panels(100, 45, 128, 16, true).panelTiles, 2);
+    EXPECT_EQ(panels(100, 45, 128, 64, true).panelTiles, 1);
+    EXPECT_EQ(panels(100, 45, 128, 64, true).panelRows, 64);  // 128 x 68 floats: 34 KiB
+    EXPECT_EQ(panels(100, 45, 32, 8, true).panelRows, 32);
+    for (bool kc : {false, true})
+        for (int bk : {8, 16, 32, 64})
+            EXPECT_LE(panels(100, 45, 256, bk, kc).localFloats() * sizeof(float), 32u * 1024);
+
+    const std::initializer_list<Case> shapes = {{300, 45, 45, false, false},
+                                                {131, 29, 45, true, false},
+                                                {257, 67, 70, false, true},
+                                                {129, 130, 131, true, true}};
+    expectPackedShapes(bulkTiling(256, 32, 8, 64, 16), shapes);
+    expectPackedShapes(bulkTiling(32, 32, 64, 16, 16), shapes);
+    // And the products through those packings.
+    for (const Case& c : shapes) {
+        check(GemmVariant::TensorTf32, c, 1.0f, 0.0f, bulkTiling(256, 32, 8, 64, 16));
+        check(GemmVariant::TensorTf32, c, 1.0f, 0.0f, bulkTiling(32, 32, 64, 16, 16));
     }
 }
 
@@ -458,7 +496,7 @@ TEST(Gemm, Tf32DefaultTakesTheBulkPathOnLargeProducts) {
     Gemm gemm(context());
     const GemmShape large{kTf32BulkMinSize, kTf32BulkMinSize, kTf32BulkMinSize};
     EXPECT_EQ(gemm.resolvedFor(GemmVariant::TensorTf32, {}, large).key(),
-              "BM=128 BN=128 BK=8 WM=64 WN=64 BULK=1");
+              "BM=128 BN=128 BK=16 WM=64 WN=64 BULK=1");
     for (const GemmShape& s :
          {GemmShape{kTf32BulkMinSize - 1, 8192, 8192}, GemmShape{8192, kTf32BulkMinSize - 1, 8192},
           GemmShape{8192, 8192, kTf32BulkMinSize - 1}, GemmShape{512, 512, 512}})
