@@ -3,6 +3,7 @@
 // (any count) and writes one partial per work-group; identity values pad the tails.
 // uint sums wrap modulo 2^32, as C's unsigned arithmetic does.
 
+#include "common/device_fence.clh"  // DEVICE_FENCE: the one pass's ticket
 #include "common/nv_inline_ptx.clh"  // NV_INLINE_PTX: shfl_bfly
 
 #ifdef T_UINT
@@ -161,12 +162,12 @@ __kernel void reduce_onepass(__global const T* data, ulong count, __global T* pa
     const T r = localTree(privateFold(data, count), scratch);
     if (get_local_id(0) == 0) {
         partials[get_group_id(0)] = r;
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
+        DEVICE_FENCE();
         last = atomic_inc(ticket) == get_num_groups(0) - 1;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!last) return;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    DEVICE_FENCE();
     T acc = IDENTITY;
     for (size_t i = get_local_id(0); i < get_num_groups(0); i += get_local_size(0))
         acc = OP(acc, ((__global volatile T*)partials)[i]);

@@ -142,7 +142,9 @@ ReduceResult Reduction::reduce(ReduceVariant variant, ReduceOp op, ReduceType ty
             break;
         }
         case ReduceVariant::OnePass: {
-            cl::Kernel& k = kernels_.get("reduce.cl", "reduce_onepass", options);
+            // With NVIDIA's inline PTX: the device-scope fence between a group's partial and its
+            // ticket (kernels/common/device_fence.clh).
+            cl::Kernel& k = kernels_.get("reduce.cl", "reduce_onepass", options, &ptx_);
             k.setArg(4, ticket_);
             k.setArg(5, result_);
             launch(k, data, count, partials_, groups, &first);

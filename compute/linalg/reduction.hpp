@@ -49,7 +49,8 @@ class Reduction {
   private:
     ComputeContext& cc_;
     bool subgroups_;
-    InlinePtxBuilds ptx_;  // the shfl.sync fallback of the sub-group variant
+    InlinePtxBuilds
+        ptx_;  // the sub-group variant's shfl.sync fallback, the one pass's device fence
     KernelSet kernels_;
     cl::Buffer partials_, ticket_, result_;
     std::size_t partialCapacity_ = 0;

@@ -38,8 +38,8 @@ constexpr int kMaxSamples = 4096;
 // The group walk's register cap when TreeForceOptions::walkRegisterCap is -1 on NVIDIA: below the
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
 constexpr int kWalkRegisterCap = 48;
-// With the far field the walk's local memory already limits a multiprocessor to 6 work-groups of 128
-// (5 with the fourth order), room for 80 registers each, and a cap of 48 there only slows it
+// With the far field the walk's local memory already limits a multiprocessor to 6 work-groups of
+// 128 (5 with the fourth order), room for 80 registers each, and a cap of 48 there only slows it
 // (docs/benchmarks.md, issue 31 round 8).
 constexpr int kFarWalkRegisterCap = 80;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
@@ -49,9 +49,9 @@ int farCoeffs(int order) {
     return order == 4 ? 35 : 20;
 }
 
-// bounds_partial's work-groups: enough per compute unit to keep the device's memory busy (a fixed 64
-// left most of it idle at millions of bodies; docs/benchmarks.md, issue 31: the build and the step
-// beyond the walk), at most kBoxGroupsMost (bounds_final reduces their partials alone).
+// bounds_partial's work-groups: enough per compute unit to keep the device's memory busy (a fixed
+// 64 left most of it idle at millions of bodies; docs/benchmarks.md, issue 31: the build and the
+// step beyond the walk), at most kBoxGroupsMost (bounds_final reduces their partials alone).
 constexpr std::size_t kBoxGroupsPerUnit = 8, kBoxGroupsMost = 1024;
 
 // Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
@@ -265,7 +265,8 @@ void TreeForce::refreshKernels() {
     k.scatter8 = programs.kernel(kFile, "radix_scatter8", base);
     k.gather = programs.kernel(kFile, "gather_sorted", base);
     k.build = programs.kernel(kFile, "build_radix_tree", base);
-    k.moments = programs.kernel(kFile, "moments", base);
+    // With NVIDIA's inline PTX: the climb's device-scope fences (kernels/common/device_fence.clh).
+    k.moments = ptx_->kernel(kFile, "moments", base);
     k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
     k.kick = programs.kernel(kFile, "kick_velocities", base);
     k.direct = programs.kernel(kFile, "direct_sample", base);
