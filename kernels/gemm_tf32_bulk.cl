@@ -8,11 +8,11 @@
 // warps wait on that barrier's phase. The work-group barrier at the top of each k-tile says that
 // every warp is done with the stage refilled next (a second barrier per stage with one arrival
 // per warp, waited on by the issuing work-item, timed slower: docs/linalg.md). No edge checks
-// but C's: the padding zeros add nothing. Fragments by ldmatrix.x4 for A and B alike, rounded to
-// TF32 (to nearest, ties away) on the way into mma.sync m16n8k8.
+// but C's: the padding zeros add nothing. Fragments by ldmatrix.x4 for A and B alike, into
+// mma.sync m16n8k8 as they are: the packing kernel stored them rounded to TF32.
 // Without NV_INLINE_PTX the work-group copies the packed tiles with plain loads and each lane's
 // accumulators are computed with FP32 FMAs (the portable twin: same tiles, same layout, same
-// lanes).
+// lanes) on the same TF32-rounded operands.
 
 #include "common/mma_fragment.clh"     // mmaAccRow, mmaAccCol
 #include "common/nv_bulk_copy.clh"     // mbarrier*, bulkCopyToLocal
@@ -52,10 +52,6 @@ inline void fillStage(__local float* smem, __local ulong* full, int st,
 }
 
 #ifdef NV_INLINE_PTX
-// Half a TF32 unit added to the magnitude bits rounds to nearest (ties away) for the tensor
-// cores, which ignore the 13 low bits (as in gemm_tf32_staged.cl).
-#define TF32_HALF_UNIT 0x1000u
-
 // x in a register the compiler must keep (else it recomputes the swizzled offsets every load).
 inline uint pinned(uint x) {
     uint r;
@@ -63,27 +59,18 @@ inline uint pinned(uint x) {
     return r;
 }
 
-// The warp's fragments of k-step kk of the stage `stage` bytes on, rounded to TF32.
+// The warp's fragments of k-step kk of the stage `stage` bytes on (already rounded to TF32 by the
+// packing kernel).
 inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, const uint* aAddr,
                           const uint* bAddr) {
 #pragma unroll
-    for (int a = 0; a < MT; ++a) {
+    for (int a = 0; a < MT; ++a)
         LDMATRIX_X4_AT(af[a][0], af[a][1], af[a][2], af[a][3],
                        aAddr[kk / 8] + stage + a * 16 * BK * 4);
 #pragma unroll
-        for (int q = 0; q < 4; ++q)
-            af[a][q] += TF32_HALF_UNIT;
-    }
-#pragma unroll
-    for (int b = 0; b < NTL; b += 2) {
+    for (int b = 0; b < NTL; b += 2)
         LDMATRIX_X4_AT(bf[b][0], bf[b][1], bf[b + 1][0], bf[b + 1][1],
                        bAddr[kk / 8] + stage + b * 8 * BK * 4);
-#pragma unroll
-        for (int q = 0; q < 2; ++q) {
-            bf[b][q] += TF32_HALF_UNIT;
-            bf[b + 1][q] += TF32_HALF_UNIT;
-        }
-    }
 }
 
 // acc += the k-step's MMAs of the warp tile.

@@ -2,7 +2,9 @@
 // operand seen as ROWS x DEPTH (op(A): M x K; op(B)^T: N x K) is cut into TILE_ROWS x BK tiles,
 // each written contiguous (block b's k-tiles one after the other) in the local layout the main
 // kernel copies as it is (common/tf32_packed_tile.clh). Past the operand's edge the tile is
-// zeros, so the main kernel needs no edge checks along k, m or n.
+// zeros, so the main kernel needs no edge checks along k, m or n. With ROUND_TF32 (where the main
+// kernel multiplies on the tensor cores) every element is stored rounded to TF32 (packedTf32), so
+// its loop has no rounding to do.
 //
 // A work-group moves one panel, PANEL_ROWS rows of a tile by PANEL_TILES k-tiles, through local
 // memory: it reads the panel in the source's order (an operand stored ROWS x DEPTH: runs of
@@ -11,11 +13,11 @@
 // Both sides are whole 16-byte chunks, consecutive work-items on consecutive chunks, so reads and
 // writes are coalesced whichever way the operand is stored (the transpose happens in local
 // memory). Groups [0, groupsA) pack op(A), the rest op(B)^T: one launch, one tail.
-// Build options: BK, PANEL_TILES, WG_SIZE, LOCAL_FLOATS, and for X in A, B: X_TILE_ROWS,
-// X_PANEL_ROWS (a power of two, at least 4, dividing X_TILE_ROWS), X_K_CONTIGUOUS (1: stored
-// ROWS x DEPTH).
+// Build options: BK, PANEL_TILES, WG_SIZE, LOCAL_FLOATS, ROUND_TF32 (0 or 1), and for X in A, B:
+// X_TILE_ROWS, X_PANEL_ROWS (a power of two, at least 4, dividing X_TILE_ROWS), X_K_CONTIGUOUS (1:
+// stored ROWS x DEPTH).
 
-#include "common/tf32_packed_tile.clh"  // PACKED_SWIZZLE
+#include "common/tf32_packed_tile.clh"  // PACKED_SWIZZLE, packedTf32
 
 #define CPR (BK / 4)                // chunks a tile row
 #define PANEL_K (PANEL_TILES * BK)  // floats of k a panel spans
@@ -94,7 +96,7 @@ inline void writePanel(int tiles, int panel, __global float* dst, __local const 
                 v = (float4)(lm[kk * s + r], lm[(kk + 1) * s + r], lm[(kk + 2) * s + r],
                              lm[(kk + 3) * s + r]);
             }
-            vstore4(v, 0, run + 4 * w);
+            vstore4(ROUND_TF32 ? packedTf32(v) : v, 0, run + 4 * w);
         }
     }
 }

@@ -411,8 +411,14 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                         buf = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, floats * sizeof(float));
                 };
                 grown(packedA_, la.floats()), grown(packedB_, lb.floats());
+                options += d("STAGES", stages);
+                // C's edges are the only ones left (the packed tiles are zero-padded).
+                if (s.m % t.blockM == 0 && s.n % t.blockN == 0) options += " -DFULL_TILES";
+                kernel = kernels_.get("gemm_tf32_bulk.cl", "gemm_tf32_bulk", options, &ptx_);
                 // Both operands in one launch (kernels/gemm_tf32_pack.cl): op(A) is k-contiguous
-                // where A is stored M x K, op(B)^T where B is stored N x K.
+                // where A is stored M x K, op(B)^T where B is stored N x K. Rounded to TF32 as
+                // they are packed where the main kernel (built first) feeds the tensor cores; its
+                // portable twin computes in FP32 on the operands as given.
                 const Tf32PackPanels pa = tf32PackPanels(la, !s.transA);
                 const Tf32PackPanels pb = tf32PackPanels(lb, s.transB);
                 const std::string o =
@@ -421,7 +427,8 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                     d("LOCAL_FLOATS", int(std::max(pa.localFloats(), pb.localFloats()))) +
                     d("A_TILE_ROWS", la.tileRows) + d("A_PANEL_ROWS", pa.panelRows) +
                     d("A_K_CONTIGUOUS", !s.transA) + d("B_TILE_ROWS", lb.tileRows) +
-                    d("B_PANEL_ROWS", pb.panelRows) + d("B_K_CONTIGUOUS", s.transB);
+                    d("B_PANEL_ROWS", pb.panelRows) + d("B_K_CONTIGUOUS", s.transB) +
+                    d("ROUND_TF32", ptx_.active());
                 cl::Kernel pack = kernels_.get("gemm_tf32_pack.cl", "gemm_tf32_pack", o);
                 const std::size_t groupsA = pa.groups(), groupsB = pb.groups();
                 setArgs(pack, s.m, s.n, s.k, la.kTiles(), int(groupsA), a, b, packedA_, packedB_);
@@ -432,10 +439,6 @@ cl::Event Gemm::enqueue(GemmVariant variant, const GemmShape& s, float alpha, co
                 packBytes_ = (double(s.m) * s.k + double(s.k) * s.n + double(la.floats()) +
                               double(lb.floats())) *
                              sizeof(float);
-                options += d("STAGES", stages);
-                // C's edges are the only ones left (the packed tiles are zero-padded).
-                if (s.m % t.blockM == 0 && s.n % t.blockN == 0) options += " -DFULL_TILES";
-                kernel = kernels_.get("gemm_tf32_bulk.cl", "gemm_tf32_bulk", options, &ptx_);
                 global = cl::NDRange(std::size_t(ceilDiv(s.n, t.blockN)) * threads,
                                      ceilDiv(s.m, t.blockM));
                 local = cl::NDRange(threads, 1);

@@ -3,6 +3,8 @@
 // element of an operand: the host's statement of kernels/common/tf32_packed_tile.clh, for tests
 // and for sizing the packed buffers.
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace clviz {
 
@@ -29,6 +31,16 @@ struct Tf32PackedLayout {
         return tile * tileRows * bk + std::size_t(r) * bk + swizzled * 4 + k % 4;
     }
 };
+
+// An element as the packing kernel stores it: rounded to TF32, to nearest with ties away from zero
+// (packedTf32 in kernels/common/tf32_packed_tile.clh).
+inline float packedTf32(float x) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    bits = (bits + 0x1000u) & 0xffffe000u;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+}
 
 // Work-items of a packing work-group (kernels/gemm_tf32_pack.cl).
 constexpr int kTf32PackGroupSize = 256;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <functional>
 
@@ -303,14 +304,16 @@ GemmTuning bulkTiling(int bm, int bn, int bk, int wm, int wn) {
 }
 
 // Every element of the packed buffer against Tf32PackedLayout (the host's statement of the
-// layout): the operand's element where one maps there, zero in the padding.
+// layout): the operand's element where one maps there (rounded to TF32 where the product runs on
+// the tensor cores), zero in the padding.
 void expectPacked(const cl::Buffer& packed, const Tf32PackedLayout& l,
-                  const std::function<float(int row, int k)>& element, const char* what) {
+                  const std::function<float(int row, int k)>& element, bool rounded,
+                  const char* what) {
     const auto got = download<float>(packed, l.floats());
     std::vector<float> want(l.floats(), 0.0f);
     for (int r = 0; r < l.rows; ++r)
         for (int k = 0; k < l.depth; ++k)
-            want[l.offset(r, k)] = element(r, k);
+            want[l.offset(r, k)] = rounded ? packedTf32(element(r, k)) : element(r, k);
     int bad = 0;
     for (std::size_t e = 0; e < want.size(); ++e)
         if (got[e] != want[e] && bad++ < 5)
@@ -331,18 +334,19 @@ void expectPackedShapes(const GemmTuning& t, std::initializer_list<Case> shapes)
                    dc = upload(std::vector<float>(std::size_t(s.m) * s.n));
         Gemm gemm(context());
         gemm.enqueue(GemmVariant::TensorTf32, s, 1.0f, da, db, 0.0f, dc, t);
+        const bool rounded = gemm.usesInlinePtx(GemmVariant::TensorTf32);
         expectPacked(
             gemm.tf32PackedA(), {s.m, s.k, t.blockM, t.blockK},
             [&](int i, int k) {
                 return s.transA ? a[std::size_t(k) * s.m + i] : a[std::size_t(i) * s.k + k];
             },
-            "op(A)");
+            rounded, "op(A)");
         expectPacked(
             gemm.tf32PackedB(), {s.n, s.k, t.blockN, t.blockK},
             [&](int j, int k) {
                 return s.transB ? b[std::size_t(j) * s.k + k] : b[std::size_t(k) * s.n + j];
             },
-            "op(B)^T");
+            rounded, "op(B)^T");
     }
 }
 
@@ -399,6 +403,20 @@ TEST(Gemm, Tf32PackPanelsCoverTilesInPieces) {
 
 // The layout itself: within a tile each row's chunks are a permutation (no two elements share a
 // place), and 8 consecutive rows' chunk 0 (one ldmatrix phase) land on 8 different bank groups.
+// The packing kernel's rounding (stated on the host): to nearest TF32 (10 mantissa bits), ties
+// away from zero, the 13 low bits cleared; infinities stay, the largest floats become infinite.
+TEST(Gemm, PackedTf32RoundsToNearestTiesAway) {
+    const float unit = std::ldexp(1.0f, -10);  // a TF32 unit at 1
+    EXPECT_EQ(packedTf32(1.0f + unit * 0.49f), 1.0f);
+    EXPECT_EQ(packedTf32(1.0f + unit * 0.5f), 1.0f + unit);  // a tie goes away from zero
+    EXPECT_EQ(packedTf32(-1.0f - unit * 0.5f), -1.0f - unit);
+    EXPECT_EQ(packedTf32(1.0f + unit * 0.51f), 1.0f + unit);
+    EXPECT_EQ(packedTf32(0.0f), 0.0f);
+    EXPECT_EQ(packedTf32(INFINITY), INFINITY);
+    EXPECT_EQ(packedTf32(-FLT_MAX), -INFINITY);
+    EXPECT_TRUE(std::isnan(packedTf32(NAN)));
+}
+
 TEST(Gemm, Tf32PackedLayoutSpreadsTheFragmentReads) {
     for (int bk : {8, 16, 32}) {
         const Tf32PackedLayout l{128, bk, 128, bk};
