@@ -22,7 +22,7 @@
 // Tree layout: internal nodes 0 .. n-2 (root 0); a child index c < 0 is the leaf holding sorted
 // body ~c. For n == 1 the root is the leaf ~0.
 
-#include "common/device_fence.clh"  // DEVICE_FENCE: the moments climb
+#include "common/device_fence.clh"  // deviceArrive: the moments climb
 #include "common/gravity.clh"  // GRAVITY_PULL, RSQRT
 
 #ifndef WG
@@ -697,9 +697,8 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
     if (leaf >= n || n < 2) return;
     int node = leafParent[leaf];
     for (int steps = 0; node >= 0 && steps < n; ++steps) {
-        DEVICE_FENCE();  // this child's moments (written last round) before the counter
-        if (atomic_inc(&visits[node]) == 0) return;  // the other child is not done yet
-        DEVICE_FENCE();  // the other child's moments read after its counter
+        // This child's moments (written last round) out, the other child's in, device-wide.
+        if (deviceArrive(&visits[node]) == 0) return;  // the other child is not done yet
         const int2 ch = children[node];
         float4 c[2], qa[2], lo[2], hi[2];
         float2 qb[2];
