@@ -34,6 +34,7 @@
 #define STAGE_FLOATS (A_FLOATS + B_FLOATS)
 #define A_EL(m, k) (PACKED_CHUNK(m, (k) >> 2, CPR) + ((k) & 3))
 #define B_EL(k, n) (PACKED_CHUNK(n, (k) >> 2, CPR) + ((k) & 3))
+#include "common/tf32_warp_tile.clh"  // TF32_PORTABLE_KSTEP, TF32_STORE_WARP_TILE
 
 // Packed tiles aTile (A) and bTile (B) into stage `st`.
 inline void fillStage(__local float* smem, __local ulong* full, int st,
@@ -162,41 +163,12 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_bul
             loadFragments(af, bf, (uint)(as - smem) * 4, kk, aAddr, bAddr);
             multiply(acc, af, bf);
 #else
-            // The lane's four accumulators: rows g and g + 8, columns 2t and 2t + 1.
-            for (int a = 0; a < MT; ++a)
-                for (int b = 0; b < NTL; ++b)
-                    for (int q = 0; q < 4; ++q) {
-                        const int r = mmaAccRow(wm + a * 16, g, q);
-                        const int c = mmaAccCol(wn + b * 8, t, q);
-                        float s = acc[a][b][q];
-                        for (int e = 0; e < 8; ++e)
-                            s = fma(as[A_EL(r, kk + e)], bs[B_EL(kk + e, c)], s);
-                        acc[a][b][q] = s;
-                    }
+            TF32_PORTABLE_KSTEP(acc, as, bs, kk, wm, wn, g, t)
 #endif
         }
         if (readStage == STAGES - 1) readParity ^= 1;
         readStage = readStage == STAGES - 1 ? 0 : readStage + 1;
     }
 
-    // c[0], c[1] (and c[2], c[3]) are neighbours in a row: one 8-byte access where it is whole.
-#pragma unroll
-    for (int a = 0; a < MT; ++a)
-#pragma unroll
-        for (int b = 0; b < NTL; ++b)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int i = mmaAccRow(i0 + wm + a * 16, g, 2 * h);
-                const int j = mmaAccCol(j0 + wn + b * 8, t, 0);
-                __global float* c = C + (size_t)i * N + j;
-                float2 v = (float2)(acc[a][b][2 * h], acc[a][b][2 * h + 1]) * alpha;
-#ifdef FULL_TILES  // N is a multiple of BN, so of 8: j is even and the pair is aligned
-                if (beta != 0.0f) v += beta * vload2(0, c);
-                vstore2(v, 0, c);
-#else
-                if (i >= M) continue;
-                if (j < N) c[0] = beta == 0.0f ? v.x : fma(beta, c[0], v.x);
-                if (j + 1 < N) c[1] = beta == 0.0f ? v.y : fma(beta, c[1], v.y);
-#endif
-            }
+    TF32_STORE_WARP_TILE(acc, C, M, N, i0 + wm, j0 + wn, g, t, alpha, beta)
 }

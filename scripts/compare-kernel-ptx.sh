@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the N-body, image, linear-algebra, roofline and spectral kernels of two revisions to PTX with clang's NVPTX back end and
+# Compiles the N-body, image, linear-algebra (the TF32 GEMMs too), roofline and spectral kernels of two revisions to PTX with clang's NVPTX back end and
 # says, for each program and option set, whether the PTX is the same. An offline check that a
 # change to kernel text (moving helpers into kernels/common/*.clh, say) left the code alone; the
 # GPU's own compiler (SASS) is the final word. Needs clang-15 (Debian package clang-15).
@@ -44,6 +44,13 @@ for t in "" "-DTRANS_A -DTRANS_B"; do
     programs+=("gemm.cl|$t" "gemm.cl|$t -DTS=16")
     programs+=("gemm.cl|$t $blocks -DTM=4 -DTN=4 -DVEC_A -DVEC_B -DVEC_C" "gemm.cl|$t $blocks -DTM=4 -DTN=4 -DDOUBLE_BUFFER")
     programs+=("gemm.cl|$t -DBM=64 -DBN=64 -DBK=16 -DWG_SIZE=128 -DWM=32 -DWN=32 $nv" "gemm.cl|$t -DBM=64 -DBN=64 -DBK=16 -DWG_SIZE=128 -DWM=32 -DWN=32")
+done
+tf32="-DBM=128 -DBN=128 -DBK=16 -DWM=64 -DWN=64 -DWG_SIZE=128 -DSTAGES=2"
+for x in "$nv" ""; do
+    for t in "" "-DTRANS_A" "-DTRANS_B" "-DTRANS_A -DTRANS_B -DFULL_TILES" "-DPACKED -DFULL_TILES"; do
+        programs+=("gemm_tf32_staged.cl|$tf32 $t $x")
+    done
+    programs+=("gemm_tf32_bulk.cl|$tf32 $x" "gemm_tf32_bulk.cl|$tf32 -DFULL_TILES $x")
 done
 for x in "$nv" ""; do
     programs+=("covariance.cl|-DU8 -DMMA_U8 -DMT=64 -DVEC_X $x" "covariance.cl|-DU8 -DMMA_U8 -DMT=64 $x")
