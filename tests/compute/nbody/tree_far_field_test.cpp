@@ -261,6 +261,21 @@ std::pair<double, double> departure(const std::vector<Float4>& a, const std::vec
     return {moved[moved.size() / 2], moved[std::min(moved.size() - 1, moved.size() * 99 / 100)]};
 }
 
+// The group walk's forces on `bodies` at theta 0.5: without the far field, then with it at
+// thetaFar 0.6 to the third and to the fourth order.
+std::array<std::vector<Float4>, 3> withoutAndWithTheFarField(const std::vector<Body>& bodies,
+                                                             float eps) {
+    std::array<std::vector<Float4>, 3> got;
+    for (int order : {0, 3, 4}) {
+        TreeForceOptions o{TreeWalk::Group};
+        o.thetaFar = order ? 0.6f : 0.0f;
+        o.farOrder = order ? order : 4;
+        TreeForce t(context(), o);
+        got[order ? order - 2 : 0] = run(t, bodies, eps, 0.5f);
+    }
+    return got;
+}
+
 // The fourth order (TreeForceOptions::farOrder 4: the monopole's U and the quadrupole's T) against
 // the third, at a wide angle where the truncation shows: each order's departure from the walk
 // without the far field, whose truncation goes as thetaFar^4 against thetaFar^3. On two clumps
@@ -279,14 +294,7 @@ TEST(NbodyTreeFarField, FourthOrderDepartsLessThanTheThird) {
         {"two clumps 5003, 8 apart", twoClumps(5003, 8.0), 8e-5, 2e-3},
         {"plummer 6007", makePreset(NbodyPreset::Plummer, 6007, 4), 1.2e-4, 3e-3}};
     for (const Case& c : cases) {
-        std::vector<Float4> got[3];  // thetaFar 0, order 3, order 4
-        for (int order : {0, 3, 4}) {
-            TreeForceOptions o{TreeWalk::Group};
-            o.thetaFar = order ? 0.6f : 0.0f;
-            o.farOrder = order ? order : 4;
-            TreeForce t(context(), o);
-            got[order ? order - 2 : 0] = run(t, c.bodies, eps, 0.5f);
-        }
+        const auto got = withoutAndWithTheFarField(c.bodies, eps);
         const auto [m3, p3] = departure(got[1], got[0]);
         const auto [m4, p4] = departure(got[2], got[0]);
         std::printf("%s: departure order 3 median %.2e p99 %.2e, order 4 median %.2e p99 %.2e\n",
@@ -323,15 +331,9 @@ std::vector<Body> smallGroupBesideAClump(double apart) {
 TEST(NbodyTreeFarField, FourthOrderTruncationOfABoxsPull) {
     const auto bodies = smallGroupBesideAClump(5.0);
     const float eps = 0.05f;
-    std::vector<Float4> got[3];  // thetaFar 0, order 3, order 4
-    for (int order : {0, 3, 4}) {
-        TreeForceOptions o{TreeWalk::Group};
-        o.thetaFar = order ? 0.6f : 0.0f;
-        o.farOrder = order ? order : 4;
-        TreeForce t(context(), o);
-        got[order ? order - 2 : 0] = run(t, bodies, eps, 0.5f);
-        got[order ? order - 2 : 0].resize(100);  // the small group's bodies
-    }
+    auto got = withoutAndWithTheFarField(bodies, eps);
+    for (auto& g : got)
+        g.resize(100);  // the small group's bodies
     const auto [m3, p3] = departure(got[1], got[0]);
     const auto [m4, p4] = departure(got[2], got[0]);
     std::printf(
