@@ -34,7 +34,7 @@
 #define STAGE_FLOATS (A_FLOATS + B_FLOATS)
 #define A_EL(m, k) (PACKED_CHUNK(m, (k) >> 2, CPR) + ((k) & 3))
 #define B_EL(k, n) (PACKED_CHUNK(n, (k) >> 2, CPR) + ((k) & 3))
-#include "common/tf32_warp_tile.clh"  // TF32_PORTABLE_KSTEP, TF32_STORE_WARP_TILE
+#include "common/tf32_warp_tile.clh"  // TF32_PORTABLE_KSTEP, TF32_STORE_WARP_TILE, multiply, pinned
 
 // Packed tiles aTile (A) and bTile (B) into stage `st`.
 inline void fillStage(__local float* smem, __local ulong* full, int st,
@@ -53,13 +53,6 @@ inline void fillStage(__local float* smem, __local ulong* full, int st,
 }
 
 #ifdef NV_INLINE_PTX
-// x in a register the compiler must keep (else it recomputes the swizzled offsets every load).
-inline uint pinned(uint x) {
-    uint r;
-    asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(x));
-    return r;
-}
-
 // The warp's fragments of k-step kk of the stage `stage` bytes on (already rounded to TF32 by the
 // packing kernel).
 inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, const uint* aAddr,
@@ -72,16 +65,6 @@ inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, c
     for (int b = 0; b < NTL; b += 2)
         LDMATRIX_X4_AT(bf[b][0], bf[b][1], bf[b + 1][0], bf[b + 1][1],
                        bAddr[kk / 8] + stage + b * 8 * BK * 4);
-}
-
-// acc += the k-step's MMAs of the warp tile.
-inline void multiply(float acc[MT][NTL][4], uint af[MT][4], uint bf[NTL][2]) {
-#pragma unroll
-    for (int a = 0; a < MT; ++a)
-#pragma unroll
-        for (int b = 0; b < NTL; ++b)
-            MMA_TF32_M16N8K8(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3], af[a][0],
-                             af[a][1], af[a][2], af[a][3], bf[b][0], bf[b][1]);
 }
 #endif
 

@@ -95,7 +95,7 @@
 #define A_FLOATS (A_ROWS * SA)
 #define B_FLOATS (B_ROWS * SB)
 #define STAGE_FLOATS (A_FLOATS + B_FLOATS)
-#include "common/tf32_warp_tile.clh"  // TF32_PORTABLE_KSTEP, TF32_STORE_WARP_TILE
+#include "common/tf32_warp_tile.clh"  // TF32_PORTABLE_KSTEP, TF32_STORE_WARP_TILE, multiply, pinned
 #define A_CHUNKS (A_ROWS * A_COLS / 4)
 #define B_CHUNKS (B_ROWS * B_COLS / 4)
 // B fragments by ldmatrix where B is stored k-contiguous (N x K) and the warp's n-tiles pair up.
@@ -181,13 +181,6 @@ inline void stageTile(__local float* smem, int st, __global const float* A,
 // would anyway).
 #define TF32_HALF_UNIT 0x1000u
 
-// x in a register the compiler must keep: left to itself, NVIDIA's compiler recomputes the
-// swizzled offsets (shifts, an XOR, 64-bit adds) before every load of the loop.
-inline uint pinned(uint x) {
-    uint r;
-    asm volatile("mov.b32 %0, %1;" : "=r"(r) : "r"(x));
-    return r;
-}
 // The 32-bit word at a shared-window address, rounded to TF32.
 inline uint ldsTf32(uint addr) {
     uint r;
@@ -241,16 +234,6 @@ inline void loadFragments(uint af[MT][4], uint bf[NTL][2], uint stage, int kk, c
         bf[b][1] = ldsTf32(at + (kk + 4) * SB * 4);
     }
 #endif
-}
-
-// acc += the k-step's MMAs of the warp tile.
-inline void multiply(float acc[MT][NTL][4], uint af[MT][4], uint bf[NTL][2]) {
-#pragma unroll
-    for (int a = 0; a < MT; ++a)
-#pragma unroll
-        for (int b = 0; b < NTL; ++b)
-            MMA_TF32_M16N8K8(acc[a][b][0], acc[a][b][1], acc[a][b][2], acc[a][b][3], af[a][0],
-                             af[a][1], af[a][2], af[a][3], bf[b][0], bf[b][1]);
 }
 #endif
 
