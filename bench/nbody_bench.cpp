@@ -124,10 +124,11 @@ BenchRow baselineRow(const std::vector<Body>& bodies, float softening, bool quic
 }
 
 // The tree variant at one theta: the step's stages ("tree-*"; integrate = the kick-drift kernel,
-// kick = the tree's closing half-kick), effective interactions/s (N^2 / step time, comparable with
-// the all-pairs rows), and the relative force error against a device direct sum on 4,096 bodies
-// (on 256 the median moved by a third between neighbouring theta rows: docs/benchmarks.md, "theta
-// sweep").
+// kick = the tree's closing half-kick), the interactions its lists held per second of the step
+// (far cells, summed once per walk group, are on no list) beside the labelled all-pairs
+// equivalent (N^2 / step time), and the relative force error against a device direct sum on 4,096
+// bodies (on 256 the median moved by a third between neighbouring theta rows: docs/benchmarks.md,
+// "theta sweep").
 BenchRow treeRow(NbodySimulation& sim, const BenchOptions& o, float theta, long long n) {
     NbodyParams p = sim.params();
     p.theta = theta;
