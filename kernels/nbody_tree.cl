@@ -1334,6 +1334,12 @@ __kernel void walk_body(
     stats[i] = (int2)(summed, iterations);
 }
 
+// v + a * kick (the mass slot kept): the one form of leapfrog's closing half-kick, whether
+// scatter_accelerations adds it or kick_velocities does, so both give the same velocities.
+static inline float4 kicked(const float4 v, const float4 a, const float kick) {
+    return (float4)(mad(a.x, kick, v.x), mad(a.y, kick, v.y), mad(a.z, kick, v.z), v.w);
+}
+
 // Back to the caller's body order; fuses the closing half-kick of leapfrog like nbody_force.cl.
 __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
                                     __global const uint* restrict index, const int n,
@@ -1344,10 +1350,7 @@ __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
     const float4 a = sortedAcc[i];
     const uint b = index[i];
     acc[b] = a;
-    if (kick != 0.0f) {
-        const float4 v = vel[b];
-        vel[b] = (float4)(mad(a.x, kick, v.x), mad(a.y, kick, v.y), mad(a.z, kick, v.z), v.w);
-    }
+    if (kick != 0.0f) vel[b] = kicked(vel[b], a, kick);
 }
 
 // The closing half-kick of leapfrog over the caller's order (TreeForceOptions::kickInScatter
@@ -1357,8 +1360,8 @@ __kernel void kick_velocities(__global const float4* restrict acc, __global floa
                               const int n, const float kick) {
     const int i = get_global_id(0);
     if (i >= n) return;
-    const float4 a = acc[i], v = vel[i];
-    vel[i] = (float4)(mad(a.x, kick, v.x), mad(a.y, kick, v.y), mad(a.z, kick, v.z), v.w);
+    const float4 a = acc[i];
+    vel[i] = kicked(vel[i], a, kick);
 }
 
 // ---- accuracy ----------------------------------------------------------------------------------
