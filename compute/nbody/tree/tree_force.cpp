@@ -49,6 +49,13 @@ int farCoeffs(int order) {
     return order == 4 ? 35 : 20;
 }
 
+// TreeForceOptions::thetaFar's range, for the options and setThetaFar alike.
+void checkThetaFar(float thetaFar) {
+    if (!(thetaFar >= 0 && thetaFar < 1))
+        throw Error("tree far-field angle must be in [0, 1) (0: off), got " +
+                    std::to_string(thetaFar));
+}
+
 // bounds_partial's work-groups: enough per compute unit to keep the device's memory busy (a fixed
 // 64 left most of it idle at millions of bodies; docs/benchmarks.md, issue 31: the build and the
 // step beyond the walk), at most kBoxGroupsMost (bounds_final reduces their partials alone).
@@ -110,9 +117,7 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
             "NVIDIA's options (cl_nv_compiler_options), got " +
             std::to_string(options_.walkRegisterCap) + " on " + info.name);
     if (options_.thetaFar == -1) options_.thetaFar = kTreeDefaultThetaFar;
-    if (!(options_.thetaFar >= 0 && options_.thetaFar < 1))
-        throw Error("tree far-field angle must be in [0, 1) (0: off), got " +
-                    std::to_string(options_.thetaFar));
+    checkThetaFar(options_.thetaFar);
     if (options_.farOrder != 3 && options_.farOrder != 4)
         throw Error("tree far-field order must be 3 or 4, got " +
                     std::to_string(options_.farOrder));
@@ -148,9 +153,7 @@ int TreeForce::walkListFor(bool far) const {
 }
 
 void TreeForce::setThetaFar(float thetaFar) {
-    if (!(thetaFar >= 0 && thetaFar < 1))
-        throw Error("tree far-field angle must be in [0, 1) (0: off), got " +
-                    std::to_string(thetaFar));
+    checkThetaFar(thetaFar);
     const bool far = thetaFar > 0 && !bodyWalk_;
     if (far != far_) {  // the walk's build and its lists change: rebuilt at the next pass
         list_ = walkListFor(far);

@@ -245,8 +245,8 @@ class TreeForce {
 
     struct Kernels;
     std::unique_ptr<Kernels> k_;
-    std::unique_ptr<InlinePtxBuilds>
-        ptx_;  // the walks' and the moments' builds (NV_INLINE_PTX where taken)
+    // The walks' and the moments' builds (NV_INLINE_PTX where taken).
+    std::unique_ptr<InlinePtxBuilds> ptx_;
     std::vector<std::pair<std::string, cl::Event>> events_;
 
     // Work buffers, grown to capacity_ bodies.
