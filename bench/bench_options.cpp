@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -10,6 +9,7 @@
 #include "common/flag_table.hpp"
 #include "common/parse.hpp"
 #include "common/quoted_path.hpp"
+#include "common/text.hpp"
 #include "compute/linalg/gemm.hpp"
 #include "compute/nbody/body.hpp"
 #include "compute/nbody/initial_conditions.hpp"
@@ -20,19 +20,6 @@
 namespace clviz::bench {
 
 namespace {
-
-// "0 <= X <= 0.95": the far-field angle's accepted range, as the settings table states it.
-std::string thetaFarRangeText() {
-    const std::string a = kThetaFarRange.accepted();  // "X (0 <= X <= 0.95)"
-    return a.substr(3, a.size() - 4);
-}
-
-// 0.55 as "0.55" (no trailing zeros).
-std::string shortNumber(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
-}
 
 std::vector<std::string> splitList(const std::string& s) {
     std::vector<std::string> out;
@@ -117,15 +104,15 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
              }
          }},
         {"--theta-far", Takes::Value, "t",
-         "far-field angle of the tree variant, " + thetaFarRangeText() + ", 0: off [" +
+         "far-field angle of the tree variant, " + kThetaFarRange.range() + ", 0: off [" +
              shortNumber(presetInfo(NbodyPreset::Plummer).thetaFar) + ", the Plummer preset's; " +
              shortNumber(kTreeDefaultThetaFar) + " in split rows]",
          run,
          [&o](const std::string& v) {
              const auto t = parseNumber(v);
              if (!t || !kThetaFarRange.contains(*t))
-                 throw UsageError("--theta-far takes a number " + thetaFarRangeText() + " (got " +
-                                  quotedPath(v) + ")");
+                 throw UsageError("--theta-far takes a number " + kThetaFarRange.range() +
+                                  " (got " + quotedPath(v) + ")");
              o.thetaFar = *t;
          }},
         {"--warmup", Takes::Value, "N", "untimed runs before timing [3]", run,

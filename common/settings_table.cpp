@@ -1,23 +1,12 @@
 #include "common/settings_table.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "common/parse.hpp"
 #include "common/quoted_path.hpp"
+#include "common/text.hpp"
 
 namespace clviz {
-
-namespace {
-
-// "0.5" rather than "0.500000": bounds as a person writes them.
-std::string formatBound(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
-}  // namespace
 
 std::string settingKeyList(const std::vector<SettingDoc>& docs, std::string_view prefix) {
     std::string out;
@@ -90,8 +79,8 @@ double settingNumber(const std::string& key, const std::string& text, double lo,
     const auto v = parseNumber(text);
     if (!v) throw Error(key + " expects a number, got " + quotedPath(text));
     if (*v < lo || *v > hi || (openLow && *v == lo))
-        throw Error(key + " must be in " + (openLow ? "(" : "[") + formatBound(lo) + ", " +
-                    formatBound(hi) + "], got " + trim(text));
+        throw Error(key + " must be in " + (openLow ? "(" : "[") + shortNumber(lo) + ", " +
+                    shortNumber(hi) + "], got " + trim(text));
     return *v;
 }
 

@@ -4,9 +4,10 @@
 // cannot bring in a dt or softening the settings would refuse (a dt of 1e30 turned every body
 // NaN; issue 28).
 #include <cmath>
-#include <cstdio>
 #include <optional>
 #include <string>
+
+#include "common/text.hpp"  // shortNumber
 
 namespace clviz {
 
@@ -18,24 +19,17 @@ struct NbodyParamRange {
     bool contains(double v) const {
         return std::isfinite(v) && v >= lo && v <= hi && !(openLow && v == lo);
     }
-    // "X (0 < X <= 10)", the settings' accepted-values column.
-    std::string accepted() const {
-        return "X (" + bound(lo) + (openLow ? " < X <= " : " <= X <= ") + bound(hi) + ")";
+    // "0 < X <= 10": the accepted values.
+    std::string range() const {
+        return shortNumber(lo) + (openLow ? " < X <= " : " <= X <= ") + shortNumber(hi);
     }
+    // "X (0 < X <= 10)", the settings' accepted-values column.
+    std::string accepted() const { return "X (" + range() + ")"; }
     // "dt is 1e+30; dt must be 0 < X <= 10", or nothing when v is accepted.
     std::optional<std::string> problem(double v) const {
         if (contains(v)) return std::nullopt;
-        char text[32];
-        std::snprintf(text, sizeof text, "%g", v);
-        return std::string(key) + " is " + text + "; the " + key + " setting accepts " +
-               accepted().substr(3, accepted().size() - 4);
-    }
-
-  private:
-    static std::string bound(double v) {
-        char text[32];
-        std::snprintf(text, sizeof text, "%g", v);
-        return text;
+        return std::string(key) + " is " + shortNumber(v) + "; the " + key + " setting accepts " +
+               range();
     }
 };
 
