@@ -170,6 +170,14 @@ void enqueueReducePartials(cl::CommandQueue& q, cl::Kernel& reduce, int bands, c
                            cl::NDRange(perGroup, slices), nullptr, done);
 }
 
+// The staged Gram kernel's 32 x 32 tiles for `bands`: its warps' schedule covers NB (NB / 2 + 1)
+// of them (kernels/common/gram_block_pairs.clh), and fragment-order partials hold each in full,
+// 1,024 entries or 256 16-byte fragments.
+std::size_t gramWarpTiles(int bands) {
+    const std::size_t blocks = std::size_t(bands + 31) / 32;
+    return blocks * (blocks / 2 + 1);
+}
+
 }  // namespace
 
 GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
@@ -198,9 +206,8 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
     const std::size_t entries = std::size_t(bands) * bands;
     if (fragmentReduce()) {
         // One work-item per 16-byte fragment of a chunk's partial, then one per row sum.
-        const int blocks = (bands + 31) / 32;
         const std::size_t perGroup = 256 / slices;
-        const std::size_t fragments = std::size_t(blocks) * (blocks / 2 + 1) * 256;
+        const std::size_t fragments = gramWarpTiles(bands) * 256;
         setArgs(fragmentReduce, cl_int(bands), cl_int(job.chunks), job.partial, job.partialSums,
                 job.gram, job.sums);
         q.enqueueNDRangeKernel(
@@ -252,7 +259,7 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     const bool fragments =
         staged && fragmentReduce && !addInPlace && split == 1 && staged_.fragmentStores;
     const std::size_t chunkEntries =
-        fragments ? std::max(entries, std::size_t(blocks) * (blocks / 2 + 1) * 1024) : entries;
+        fragments ? std::max(entries, gramWarpTiles(bands) * 1024) : entries;
     const std::size_t partialBytes = std::size_t(p.chunks) * chunkEntries * sizeof(cl_uint);
     if (job.read()) job.read.wait();  // an unfinished job's read still writes into its vectors
     if (job.bands != bands) {
