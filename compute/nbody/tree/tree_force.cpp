@@ -62,8 +62,8 @@ void checkThetaFar(float thetaFar) {
 constexpr std::size_t kBoxGroupsPerUnit = 8, kBoxGroupsMost = 1024;
 
 // Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
-// With the far field, also each work-item's share of the expansion coefficients.
-std::size_t walkLocalBytes(int stack, int list, int farWg = 0, int farOrder = 4) {
+// With the far field (farWg work-items), also each one's share of the expansion coefficients.
+std::size_t walkLocalBytes(int stack, int list, int farWg, int farOrder) {
     return static_cast<std::size_t>(stack) * 4 + list * 16 + (list / 2) * 40 + 12 +
            (farWg ? static_cast<std::size_t>(farWg) * farCoeffs(farOrder) * 4 + 4 : 0);
 }
@@ -137,15 +137,14 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
 
 int TreeForce::walkListFor(bool far) const {
     const DeviceInfo& info = cc_.info();
-    const int farWg = far ? wg_ : 0;
+    const auto bytes = [&](int list) {
+        return walkLocalBytes(stack_, list, far ? wg_ : 0, options_.farOrder);
+    };
     int list = std::max(options_.listSize, 2 * wg_);  // also holds a leaf (at most 16 bodies)
-    while (walkLocalBytes(stack_, list, farWg, options_.farOrder) > info.localMemBytes &&
-           list > 2 * wg_)
+    while (bytes(list) > info.localMemBytes && list > 2 * wg_)
         list /= 2;
-    if (walkLocalBytes(stack_, list, farWg, options_.farOrder) > info.localMemBytes ||
-        info.maxWorkGroupSize < kScanWg)
-        throw Error("the Barnes-Hut tree needs " +
-                    std::to_string(walkLocalBytes(stack_, list, farWg, options_.farOrder) / 1024) +
+    if (bytes(list) > info.localMemBytes || info.maxWorkGroupSize < kScanWg)
+        throw Error("the Barnes-Hut tree needs " + std::to_string(bytes(list) / 1024) +
                     " KiB of local memory and work-groups of 256; " + info.name + " has " +
                     std::to_string(info.localMemBytes / 1024) + " KiB and " +
                     std::to_string(info.maxWorkGroupSize));
