@@ -199,11 +199,8 @@ void walkGroup(const std::vector<std::array<double, 4>>& sorted, const Reference
 
 }  // namespace
 
-std::vector<std::array<double, 3>> referenceTreeForces(
-    const std::vector<std::array<double, 4>>& pos, double softening,
-    const ReferenceTreeOptions& options, ReferenceTree* out) {
+std::vector<std::uint64_t> referenceMortonKeys(const std::vector<std::array<double, 4>>& pos) {
     const std::size_t n = pos.size();
-    if (!n) return {};
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (const auto& p : pos)
         if (std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]))
@@ -220,6 +217,15 @@ std::vector<std::array<double, 3>> referenceTreeForces(
         keyOf[i] = spread3(quantize(pos[i][0], lo[0], scale)) << 2 |
                    spread3(quantize(pos[i][1], lo[1], scale)) << 1 |
                    spread3(quantize(pos[i][2], lo[2], scale));
+    return keyOf;
+}
+
+std::vector<std::array<double, 3>> referenceTreeForces(
+    const std::vector<std::array<double, 4>>& pos, double softening,
+    const ReferenceTreeOptions& options, ReferenceTree* out) {
+    const std::size_t n = pos.size();
+    if (!n) return {};
+    const std::vector<std::uint64_t> keyOf = referenceMortonKeys(pos);
 
     ReferenceTree local;
     ReferenceTree& t = out ? *out : local;

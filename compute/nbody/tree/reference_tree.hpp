@@ -7,6 +7,7 @@
 // multi-threaded, as the CPU baseline's tree row.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace clviz {
@@ -31,6 +32,10 @@ struct ReferenceTreeOptions {
     int leafSize = 4;      // as TreeForceOptions
     unsigned threads = 1;  // walk threads (0 = hardware concurrency)
 };
+
+// Each body's Morton key over the bounding cube of the finite positions (kTreeKeyBits a side):
+// what the tree sorts by, the index breaking ties.
+std::vector<std::uint64_t> referenceMortonKeys(const std::vector<std::array<double, 4>>& pos);
 
 // Builds the tree over `pos` (xyz, mass) and returns accelerations (xyz) in the input order.
 // `tree`, when given, receives the tree.

@@ -350,7 +350,8 @@ TEST(NbodyTree, LongerSortTilesSortTheSame) {
 }
 
 // The indices of `keys` in stable sorted order: what TreeForce::sortKeys must return.
-std::vector<unsigned> stableOrder(const std::vector<unsigned long long>& keys) {
+template <typename Key>
+std::vector<unsigned> stableOrder(const std::vector<Key>& keys) {
     std::vector<unsigned> order(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i)
         order[i] = static_cast<unsigned>(i);
@@ -772,37 +773,6 @@ TEST(NbodyTree, KickAfterTheScatterIsTheKickInIt) {
     }
 }
 
-// The sorted order the keys over the bounding cube of `bodies` give, keyed as morton_keys does it
-// in float (bodies on a cell edge may land apart: the caller allows a few).
-std::vector<unsigned> hostMortonOrder(const std::vector<Body>& bodies) {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (const auto& b : bodies) {
-        const float p[3] = {b.pos.x, b.pos.y, b.pos.z};
-        for (int a = 0; a < 3; ++a)
-            lo[a] = std::min(lo[a], p[a]), hi[a] = std::max(hi[a], p[a]);
-    }
-    const float extent = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
-    const unsigned top = (1u << kTreeKeyBits) - 1;
-    const float scale = extent > 0 ? float(top) / extent : 0.0f;
-    std::vector<std::pair<unsigned long long, unsigned>> keyed;
-    for (std::size_t i = 0; i < bodies.size(); ++i) {
-        const float p[3] = {bodies[i].pos.x, bodies[i].pos.y, bodies[i].pos.z};
-        unsigned long long key = 0;
-        unsigned q[3];
-        for (int a = 0; a < 3; ++a)
-            q[a] = std::min(top, static_cast<unsigned>(std::max(0.0f, (p[a] - lo[a]) * scale)));
-        for (int bit = kTreeKeyBits - 1; bit >= 0; --bit)
-            for (int a = 0; a < 3; ++a)
-                key = (key << 1) | ((q[a] >> bit) & 1u);
-        keyed.push_back({key, static_cast<unsigned>(i)});
-    }
-    std::sort(keyed.begin(), keyed.end());
-    std::vector<unsigned> order;
-    for (const auto& k : keyed)
-        order.push_back(k.second);
-    return order;
-}
-
 // The bounding box over many work-groups of bounds_partial (their count follows the device's
 // compute units; each reads every so many blocks of 256 bodies): a body far outside the rest, in
 // any block, stretches the cube the keys quantize in, so a partial that bounds_final leaves out
@@ -817,8 +787,10 @@ TEST(NbodyTree, BoxHoldsAnOutlierAtAnyIndex) {
             bodies[i].pos.x = 37.0f;  // the cube's side becomes ~38 instead of ~2
             bodies[i].pos.y = -11.0f;
             runTree(bodies, 0.05f, 2.0f);  // the sort is what counts: the cheapest walk
+            // The reference tree's order, keyed in double over the same cube (bodies on a cell
+            // edge may land apart from the device's float keys: a few are allowed).
             const std::vector<unsigned> got = tree().readTree().sortedIndex,
-                                        want = hostMortonOrder(bodies);
+                                        want = stableOrder(referenceMortonKeys(positions(bodies)));
             ASSERT_EQ(got.size(), n);
             std::size_t moved = 0;
             for (std::size_t k = 0; k < n; ++k)
