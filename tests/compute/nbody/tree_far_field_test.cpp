@@ -8,24 +8,21 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <utility>
 #include <vector>
 
 #include "common/error.hpp"
-#include "compute/core/compute_context.hpp"
 #include "compute/nbody/body.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/reference.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
+#include "tests/compute/nbody/tree_test_support.hpp"
 
 namespace clviz {
 namespace {
 
-ComputeContext& context() {
-    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
-    return *cc;
-}
+using test::context;
+using test::positions;
 
 // The far-field angle the tests run at; the walk's default is measured (docs/benchmarks.md,
 // issue 31 round 7).
@@ -48,26 +45,10 @@ TreeForce& tree(float thetaFar) {
 // Accelerations and potentials (w) of `bodies` from `t` at `theta`.
 std::vector<Float4> run(TreeForce& t, const std::vector<Body>& bodies, float softening,
                         float theta) {
-    auto& cc = context();
-    const std::size_t n = bodies.size();
-    std::vector<Float4> pos(n), acc(n);
-    for (std::size_t i = 0; i < n; ++i)
-        pos[i] = bodies[i].pos;
-    cl::Buffer posBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
-    cl::Buffer accBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
-    cc.queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
     t.setTheta(theta);
-    t.compute(posBuf, n, softening, accBuf);
-    cc.queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
+    std::vector<Float4> acc = test::treeForces(t, bodies, softening);
     EXPECT_EQ(t.lastFallbacks(), 0);
     return acc;
-}
-
-std::vector<Vec4d> positions(const std::vector<Body>& bodies) {
-    std::vector<Vec4d> p;
-    for (const auto& b : bodies)
-        p.push_back({b.pos.x, b.pos.y, b.pos.z, b.pos.w});
-    return p;
 }
 
 struct Errors {

@@ -19,14 +19,14 @@
 #include "compute/nbody/simulation.hpp"
 #include "compute/nbody/tree/reference_tree.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
+#include "tests/compute/nbody/tree_test_support.hpp"
 
 namespace clviz {
 namespace {
 
-ComputeContext& context() {
-    static std::unique_ptr<ComputeContext> cc = ComputeContext::create(DeviceRequest{});
-    return *cc;
-}
+using test::context;
+using test::positions;
+using test::treeForces;
 
 // Both walks run on every device, whatever Auto would pick there: the group walk is the GPUs'.
 constexpr TreeWalk kWalks[] = {TreeWalk::Group, TreeWalk::Body};
@@ -45,22 +45,6 @@ struct DeviceRun {
     std::vector<double> acc;  // 4 per body, as NbodySimulation::readAccelerationsDouble
     int fallbacks = 0;
 };
-
-// `t`'s accelerations and potentials (w) for `bodies`, read back.
-std::vector<Float4> treeForces(TreeForce& t, const std::vector<Body>& bodies, float softening) {
-    auto& cc = context();
-    const std::size_t n = bodies.size();
-    std::vector<Float4> pos(n);
-    for (std::size_t i = 0; i < n; ++i)
-        pos[i] = bodies[i].pos;
-    cl::Buffer posBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
-    cl::Buffer accBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
-    cc.queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
-    t.compute(posBuf, n, softening, accBuf);
-    std::vector<Float4> acc(n);
-    cc.queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
-    return acc;
-}
 
 std::vector<double> flattened(const std::vector<Float4>& acc) {
     std::vector<double> v;
@@ -106,13 +90,6 @@ DeviceRun runTree(const std::vector<Body>& bodies, float softening, float theta,
     r.acc = flattened(treeForces(tree(walk), bodies, softening));
     r.fallbacks = tree(walk).lastFallbacks();
     return r;
-}
-
-std::vector<Vec4d> positions(const std::vector<Body>& bodies) {
-    std::vector<Vec4d> p;
-    for (const auto& b : bodies)
-        p.push_back({b.pos.x, b.pos.y, b.pos.z, b.pos.w});
-    return p;
 }
 
 // Worst |a - a_ref| over the sum of term magnitudes (the float32 summation scale), as the

@@ -1,0 +1,38 @@
+#pragma once
+// Shared by the device tree's tests (tree_test.cpp, tree_far_field_test.cpp): one pass of a
+// TreeForce over a set of bodies, and their positions for the double-precision references.
+#include <vector>
+
+#include "compute/nbody/body.hpp"
+#include "compute/nbody/reference.hpp"
+#include "compute/nbody/tree/tree_force.hpp"
+#include "tests/support/device_context.hpp"
+
+namespace clviz::test {
+
+// `t`'s accelerations and potentials (w) for `bodies` at its current theta, read back.
+inline std::vector<Float4> treeForces(TreeForce& t, const std::vector<Body>& bodies,
+                                      float softening) {
+    auto& cc = context();
+    const std::size_t n = bodies.size();
+    std::vector<Float4> pos(n);
+    for (std::size_t i = 0; i < n; ++i)
+        pos[i] = bodies[i].pos;
+    cl::Buffer posBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
+    cl::Buffer accBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
+    cc.queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+    t.compute(posBuf, n, softening, accBuf);
+    std::vector<Float4> acc(n);
+    cc.queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
+    return acc;
+}
+
+// The bodies' positions and masses in double, for referenceForces and the reference tree.
+inline std::vector<Vec4d> positions(const std::vector<Body>& bodies) {
+    std::vector<Vec4d> p;
+    for (const auto& b : bodies)
+        p.push_back({b.pos.x, b.pos.y, b.pos.z, b.pos.w});
+    return p;
+}
+
+}  // namespace clviz::test
