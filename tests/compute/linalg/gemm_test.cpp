@@ -18,6 +18,14 @@ using namespace clviz::test;
 
 namespace {
 
+// Element (i, k) of op(A) and (k, j) of op(B), whichever way A and B are stored.
+float opA(const GemmShape& s, const std::vector<float>& a, int i, int k) {
+    return s.transA ? a[std::size_t(k) * s.m + i] : a[std::size_t(i) * s.k + k];
+}
+float opB(const GemmShape& s, const std::vector<float>& b, int k, int j) {
+    return s.transB ? b[std::size_t(j) * s.k + k] : b[std::size_t(k) * s.n + j];
+}
+
 // op(A) op(B) in double; returns C = alpha * AB + beta * C0.
 std::vector<double> reference(const GemmShape& s, float alpha, const std::vector<float>& a,
                               const std::vector<float>& b, float beta,
@@ -26,13 +34,8 @@ std::vector<double> reference(const GemmShape& s, float alpha, const std::vector
     for (int i = 0; i < s.m; ++i)
         for (int j = 0; j < s.n; ++j) {
             double acc = 0;
-            for (int k = 0; k < s.k; ++k) {
-                const double av =
-                    s.transA ? a[std::size_t(k) * s.m + i] : a[std::size_t(i) * s.k + k];
-                const double bv =
-                    s.transB ? b[std::size_t(j) * s.k + k] : b[std::size_t(k) * s.n + j];
-                acc += av * bv;
-            }
+            for (int k = 0; k < s.k; ++k)
+                acc += double(opA(s, a, i, k)) * opB(s, b, k, j);
             c[std::size_t(i) * s.n + j] = alpha * acc + beta * double(c0[std::size_t(i) * s.n + j]);
         }
     return c;
@@ -337,16 +340,10 @@ void expectPackedShapes(const GemmTuning& t, std::initializer_list<Case> shapes)
         const bool rounded = gemm.usesInlinePtx(GemmVariant::TensorTf32);
         expectPacked(
             gemm.tf32PackedA(), {s.m, s.k, t.blockM, t.blockK},
-            [&](int i, int k) {
-                return s.transA ? a[std::size_t(k) * s.m + i] : a[std::size_t(i) * s.k + k];
-            },
-            rounded, "op(A)");
+            [&](int i, int k) { return opA(s, a, i, k); }, rounded, "op(A)");
         expectPacked(
             gemm.tf32PackedB(), {s.n, s.k, t.blockN, t.blockK},
-            [&](int j, int k) {
-                return s.transB ? b[std::size_t(j) * s.k + k] : b[std::size_t(k) * s.n + j];
-            },
-            rounded, "op(B)^T");
+            [&](int j, int k) { return opB(s, b, k, j); }, rounded, "op(B)^T");
     }
 }
 
