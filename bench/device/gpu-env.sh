@@ -43,3 +43,29 @@ cached_sass() {
         rm -f "$s.cubin" "$p"
     done
 }
+
+# The results folder of a run-*.sh script: R=/tmp/NAME, emptied (and the XDG caches of earlier
+# runs on a warm machine), packed into $OUT/NAME.tgz when the script exits, and the card printed
+# into it. Usage, after sourcing this file: results_dir NAME
+results_dir() {
+    R=/tmp/$1 RESULTS_NAME=$1
+    rm -rf "$R" /tmp/xdg-*
+    mkdir -p "$R"
+    # shellcheck disable=SC2064  # the archive's name is fixed now
+    trap "tar czf '${OUT:-/tmp}/$1.tgz' -C '$R' ." EXIT
+    print_card "$R/card.txt"
+}
+
+# row NAME COMMAND...: one clviz-bench run (the command gets --json $R/NAME.json) with a cache of
+# its own; its table to $R/NAME.txt and the screen, its progress to NAME-progress.txt, the command
+# to commands.txt, its seconds to times.txt; $R packed after it (a call cut off keeps the rows
+# done). ROW_TIMEOUT seconds at most (default 240). Needs results_dir first.
+row() {
+    local name=$1 t0=$SECONDS
+    shift
+    echo "== $name: $*" | tee -a "$R/commands.txt"
+    XDG_CACHE_HOME=/tmp/xdg-$name timeout "${ROW_TIMEOUT:-240}" "$@" --json "$R/$name.json" \
+        2>"$R/$name-progress.txt" | tee "$R/$name.txt"
+    echo "$name $((SECONDS - t0)) s" >>"$R/times.txt"
+    tar czf "${OUT:-/tmp}/$RESULTS_NAME.tgz" -C "$R" .
+}

@@ -12,12 +12,8 @@
 # Everything lands in $OUT/lead-s6.tgz, rewritten after each step.
 set -uo pipefail
 C=${C:-.carry-lead6}
-R=/tmp/lead-s6
-rm -rf "$R" /tmp/xdg-*
-mkdir -p "$R"
-trap 'tar czf "${OUT:-/tmp}/lead-s6.tgz" -C "$R" .' EXIT
 source "$C/gpu-env.sh" "$C"
-print_card "$R/card.txt"
+results_dir lead-s6
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -lms 500 >"$R/smi.csv" 2>&1 &
 smi=$!
 for step in "$@"; do

@@ -10,12 +10,8 @@
 # Everything lands in $OUT/lead-s6b.tgz, rewritten after each step.
 set -uo pipefail
 C=${C:-.carry-lead6b}
-R=/tmp/lead-s6b
-rm -rf "$R" /tmp/xdg-*
-mkdir -p "$R"
-trap 'tar czf "${OUT:-/tmp}/lead-s6b.tgz" -C "$R" .' EXIT
 source "$C/gpu-env.sh" "$C"
-print_card "$R/card.txt"
+results_dir lead-s6b
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw --format=csv -lms 500 >"$R/smi.csv" 2>&1 &
 smi=$!
 cfg='128:1:4:512:0.55'

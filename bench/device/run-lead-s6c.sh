@@ -8,24 +8,12 @@
 # Everything lands in $OUT/lead-s6c.tgz.
 set -uo pipefail
 C=${C:-.carry-final32}
-R=/tmp/lead-s6c
-rm -rf "$R" /tmp/xdg-*
-mkdir -p "$R"
-trap 'tar czf "${OUT:-/tmp}/lead-s6c.tgz" -C "$R" .' EXIT
 source "$C/gpu-env.sh" "$C"
-print_card "$R/card.txt"
+results_dir lead-s6c
+ROW_TIMEOUT=200
 nvidia-smi topo -m >"$R/topology.txt" 2>&1
 gpus=$(nvidia-smi -L | wc -l)
 nb="$C/new/clviz-bench --suite nbody --device-type gpu --no-cpu-baseline --variants tree"
-row() {  # NAME ARGS...: one run, its table to NAME.txt
-    local name=$1 t0=$SECONDS
-    shift
-    echo "== $name: $*" | tee -a "$R/commands.txt"
-    XDG_CACHE_HOME=/tmp/xdg-$name timeout 200 "$@" --json "$R/$name.json" 2>"$R/$name-progress.txt" |
-        tee "$R/$name.txt"
-    echo "$name $((SECONDS - t0)) s" >>"$R/times.txt"
-    tar czf "${OUT:-/tmp}/lead-s6c.tgz" -C "$R" .
-}
 for step in "$@"; do
     case $step in
     t31) row t31 $nb --sizes 1m,16m --theta 0.5,0.55,0.6 ;;

@@ -12,25 +12,12 @@
 # Everything lands in $OUT/lead-s7a.tgz.
 set -uo pipefail
 C=${C:-.carry-lead7}
-R=/tmp/lead-s7a
-rm -rf "$R" /tmp/xdg-*
-mkdir -p "$R"
-trap 'tar czf "${OUT:-/tmp}/lead-s7a.tgz" -C "$R" .' EXIT
 source "$C/gpu-env.sh" "$C"
-print_card "$R/card.txt"
+results_dir lead-s7a
 nvidia-smi topo -m >"$R/topology.txt" 2>&1
 gpus=$(nvidia-smi -L | wc -l)
 b="$C/new/clviz-bench --suite nbody --device-type gpu --no-cpu-baseline"
 nb="$b --variants tree"
-row() {  # NAME ARGS...: one run, its table to NAME.txt
-    local name=$1 t0=$SECONDS
-    shift
-    echo "== $name: $*" | tee -a "$R/commands.txt"
-    XDG_CACHE_HOME=/tmp/xdg-$name timeout 240 "$@" --json "$R/$name.json" 2>"$R/$name-progress.txt" |
-        tee "$R/$name.txt"
-    echo "$name $((SECONDS - t0)) s" >>"$R/times.txt"
-    tar czf "${OUT:-/tmp}/lead-s7a.tgz" -C "$R" .
-}
 unpack_mpi() {
     for deb in "$C"/mpi/*.deb; do dpkg -x "$deb" /opt/mpiroot; done
     cp -rn /opt/mpiroot/. / && ldconfig
@@ -44,12 +31,12 @@ for step in "$@"; do
     t31) row t31 $nb --sizes 1m,16m --theta 0.5,0.55,0.6 ;;
     tree)
         row tree $nb --devices gpu --sizes 16m $ws
-        [ "$gpus" -gt 2 ] && row tree2 $nb --devices 0,1 --sizes 16m $ws
+        [ "$gpus" -gt 2 ] && row tree2 $nb -p nvidia --devices 0,1 --sizes 16m $ws
         ;;
     pieces8) row pieces8 $nb --devices gpu --sizes 16m --tree-walk-pieces 8 $ws ;;
     pairs)
         row pairs $b --variants pairs --devices gpu --sizes 1m $ws
-        [ "$gpus" -gt 2 ] && row pairs2 $b --variants pairs --devices 0,1 --sizes 1m $ws
+        [ "$gpus" -gt 2 ] && row pairs2 $b -p nvidia --variants pairs --devices 0,1 --sizes 1m $ws
         ;;
     big) row big $nb --devices gpu --sizes 64m $ws ;;
     mpi)
