@@ -8,20 +8,21 @@ std::optional<RooflinePoint> nbodyForceRun(const NbodyStepTimings& timings, Nbod
                                            NbodyPrecision precision) {
     if (variant == NbodyVariant::Tree) return std::nullopt;
     if (timings.steps <= 0 || timings.bodies <= 0 || !(timings.forceMs > 0)) return std::nullopt;
-    const double n = double(timings.bodies);
-    const double steps = double(timings.steps);
     const bool fp64 = precision == NbodyPrecision::Double;
+    NbodyStepTimings work = timings;  // the flops as every other N-body figure counts them
+    countNbodyWork(work, variant, fp64, 0);
+    const double steps = double(timings.steps);
     const double bytesPerBody = fp64 ? 64 : 32;  // a 4-vector in and one out
     RooflinePoint p;
-    const bool eachPairOnce = variant == NbodyVariant::Pairs;
     p.name = std::string("N-body ") + variantName(variant) + (fp64 ? " fp64" : "") +
-             (eachPairOnce ? " (each pair once)" : "");
-    p.flops = 20.0 * (eachPairOnce ? n * (n - 1) / 2 : n * n) * steps;
-    p.bytes = bytesPerBody * n * steps;
+             (work.allPairs ? "" : " (each pair once)");
+    p.flops = work.interactionsPerStep * work.flopsPerInteraction * steps;
+    p.bytes = bytesPerBody * double(timings.bodies) * steps;
     p.seconds = timings.forceMs * 1e-3;
-    p.note = std::string(eachPairOnce ? "flops: 20 per pair force x N(N-1)/2, each computed once "
-                                        "and added to both bodies (those adds not counted)"
-                                      : "flops: 20 per interaction x N^2 (all-pairs count)") +
+    p.note = std::string(work.allPairs
+                             ? "flops: 20 per interaction x N^2 (all-pairs count)"
+                             : "flops: 26 per pair x N(N-1)/2, each pair's force computed once "
+                               "and added to both bodies") +
              "; bytes: positions in + accelerations out, the least a force pass moves";
     return p;
 }
