@@ -84,7 +84,7 @@ BenchRow makeRow(const std::string& variant, const std::string& config, long lon
         countNbodyWork(c, NbodyVariant::Naive, false, 0);
     }
     const double perSecond = c.interactionsPerStep / (row.medianMs * 1e-3);
-    row.metrics = {{"interactions/s", perSecond},
+    row.metrics = {{c.interactionsUnit(), perSecond},
                    {c.fp64 ? "GFLOP/s fp64" : "GFLOP/s", perSecond * c.flopsPerInteraction * 1e-9},
                    {"force ms", median(t.forceMs)}};
     if (!c.allPairs)

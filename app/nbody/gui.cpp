@@ -107,7 +107,8 @@ std::string NbodyDemo::titleStatus() const {
         char flops[48];
         std::snprintf(flops, sizeof flops, ", %.1f GFLOP/s %s", lastStep_.gflops(),
                       lastStep_.fp64 ? "fp64" : "fp32");
-        s += ", " + formatCount(lastStep_.interactionsPerSecond()) + " interactions/s" + flops;
+        s += ", " + formatCount(lastStep_.interactionsPerSecond()) + " " +
+             lastStep_.interactionsUnit() + flops;
     }
     return s + (paused_ ? " (paused)" : "");
 }
@@ -120,8 +121,8 @@ void NbodyDemo::statusLine(const FrameInfo& frame) {
     const std::string variant =
         std::string(variantName(sim_ ? sim_->kernelConfig().variant : NbodyVariant::Tiled)) +
         (sim_ && sim_->precision() == NbodyPrecision::Double ? " fp64" : "");
-    const std::string rate = formatCount(timings_.interactionsPerSecond().last()) +
-                             " interactions/s" + (paused_ ? "  |  PAUSED" : "");
+    const std::string rate = formatCount(timings_.interactionsPerSecond().last()) + " " +
+                             lastStep_.interactionsUnit() + (paused_ ? "  |  PAUSED" : "");
     const std::string render = lastRenderMs_ >= 0 || timings_.renderMs().count()
                                    ? formatMs(timings_.renderMs().last())
                                    : "n/a";

@@ -114,8 +114,9 @@ void NbodyDemo::timingsPanel() {
         ImGui::EndTable();
     }
     if (lastStep_.steps > 0) {
-        ImGui::Text("%d step(s): %s interactions/s, %.1f GFLOP/s (%s)", lastStep_.steps,
-                    formatCount(lastStep_.interactionsPerSecond()).c_str(), lastStep_.gflops(),
+        ImGui::Text("%d step(s): %s %s, %.1f GFLOP/s (%s)", lastStep_.steps,
+                    formatCount(lastStep_.interactionsPerSecond()).c_str(),
+                    lastStep_.interactionsUnit(), lastStep_.gflops(),
                     lastStep_.fp64 ? "fp64" : "fp32");
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("%s, %.0f flops each",
@@ -135,7 +136,7 @@ void NbodyDemo::timingsPanel() {
     plot("kernels", timings_.kernelMs(), "ms");
     plot("hand-over", timings_.copyMs(), "ms");
     plot("draw", timings_.renderMs(), "ms");
-    plot("interactions/s", timings_.interactionsPerSecond(), "");
+    plot(lastStep_.interactionsUnit(), timings_.interactionsPerSecond(), "");
 
     comparePanel();
 

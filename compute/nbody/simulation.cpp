@@ -48,6 +48,7 @@ void countNbodyWork(NbodyStepTimings& t, NbodyVariant variant, bool fp64, double
     const double n = static_cast<double>(t.bodies);
     t.fp64 = fp64;
     t.allPairs = variant != NbodyVariant::Tree && variant != NbodyVariant::Pairs;
+    t.listEntries = variant == NbodyVariant::Tree;
     t.flopsPerInteraction = 20;
     if (variant == NbodyVariant::Tree) {
         t.interactionsPerStep = treeListPerBody * n;

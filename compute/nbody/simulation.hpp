@@ -73,8 +73,13 @@ struct NbodyStepTimings {
     double flopsPerInteraction = 20;  // GPU Gems 3, ch. 31; pairs: 26 per pair, 13 per interaction
     bool fp64 = false;                // the flops are double-precision flops
     bool allPairs = true;             // interactionsPerStep is N^2 (no equivalent rate needed)
+    bool listEntries = false;         // the tree: interactionsPerStep counts list entries
     double interactionsPerSecond() const;  // interactionsPerStep * steps / kernelMs: as computed
-    double gflops() const;                 // interactionsPerSecond * flopsPerInteraction
+    // The rate's unit as shown: "list interactions/s" for the tree, "interactions/s" otherwise.
+    const char* interactionsUnit() const {
+        return listEntries ? "list interactions/s" : "interactions/s";
+    }
+    double gflops() const;  // interactionsPerSecond * flopsPerInteraction
     // N^2 * steps / kernelMs: the all-pairs rate that would take as long. Only ever shown
     // labelled "all-pairs-equivalent", never as FLOP/s.
     double equivalentInteractionsPerSecond() const;

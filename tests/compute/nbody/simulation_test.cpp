@@ -300,6 +300,8 @@ TEST(NbodyRates, TheTreeCountsItsInteractionListsNotNSquared) {
     ASSERT_GT(listPerBody, 0);
     EXPECT_LT(listPerBody, double(n)) << "theta 0.7 opens fewer than N cells per body";
     EXPECT_FALSE(t.allPairs);
+    EXPECT_STREQ(t.interactionsUnit(), "list interactions/s")
+        << "the tree's rate says what it counts";
     EXPECT_DOUBLE_EQ(t.interactionsPerStep, listPerBody * double(n));
     EXPECT_LT(t.interactionsPerSecond(), t.equivalentInteractionsPerSecond());
     EXPECT_NEAR(t.gflops(), t.interactionsPerSecond() * 20e-9, 1e-9 * t.gflops());
@@ -320,6 +322,11 @@ TEST(NbodyRates, PairsCountEachPairOnceAndAllPairsNSquared) {
     EXPECT_DOUBLE_EQ(t.interactionsPerStep, double(n) * double(n));
     EXPECT_TRUE(t.fp64) << "fp64 runs are labelled fp64";
     EXPECT_TRUE(t.allPairs);
+    EXPECT_STREQ(t.interactionsUnit(), "interactions/s");
+    countNbodyWork(t, NbodyVariant::Tree, false, 37);
+    EXPECT_STREQ(t.interactionsUnit(), "list interactions/s");
+    countNbodyWork(t, NbodyVariant::Pairs, false, 0);
+    EXPECT_STREQ(t.interactionsUnit(), "interactions/s") << "reset when the variant changes";
 }
 
 TEST(NbodyRates, EveryVariantStaysBelowTheDevicePeak) {
