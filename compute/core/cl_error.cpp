@@ -163,7 +163,7 @@ const char* clErrorName(int code) {
 }
 
 ClError::ClError(const std::string& what, const std::string& call, int code)
-    : Error(describe(what, call, code)), code_(code), call_(call) {}
+    : Error(describe(what, call, code)), code_(code), call_(call), doing_(what) {}
 
 std::string ClError::describe(const std::string& what, const std::string& call, int code) {
     std::string s = what + ": " + clErrorName(code) + " (" + std::to_string(code) + ")";

@@ -22,6 +22,8 @@ class ClError : public Error {
 
     int code() const { return code_; }
     const std::string& call() const { return call_; }
+    // What clviz was doing, as given (to say the same with more in front: which device).
+    const std::string& doing() const { return doing_; }
 
     // The message every OpenCL failure is shown with, thrown or not:
     // "what: CL_NAME (code) in call" (without " in call" when the call is unknown).
@@ -30,6 +32,7 @@ class ClError : public Error {
   private:
     int code_;
     std::string call_;
+    std::string doing_;
 };
 
 }  // namespace clviz

@@ -70,6 +70,30 @@ NbodyMultiDevice::NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
     transferEvents_.resize(sims_.size());
     waitMs_.assign(sims_.size(), 0.0);
     hostSumMs_.assign(sims_.size(), 0.0);
+    hostEnqueueMs_.assign(sims_.size(), 0.0);
+    team_ = std::make_unique<ThreadTeam>(sims_.size());
+}
+
+void NbodyMultiDevice::namingDevice(std::size_t d, const std::function<void()>& work) {
+    if (sims_.size() == 1) return work();  // one device: nothing to tell apart
+    const auto named = [&](const std::string& what) {
+        return "device " + std::to_string(d) + " (" + contexts_[d]->info().name + "): " + what;
+    };
+    try {
+        work();
+    } catch (const ClError& e) {
+        throw ClError(named(e.doing()), e.call(), e.code());
+    } catch (const Error& e) {
+        throw Error(named(e.what()));
+    }
+}
+
+void NbodyMultiDevice::onEveryDevice(const std::function<void(std::size_t device)>& task) {
+    team_->run([&](std::size_t d) {
+        const auto start = std::chrono::steady_clock::now();
+        namingDevice(d, [&] { task(d); });
+        hostEnqueueMs_[d] += msSince(start);  // each member its own element
+    });
 }
 
 NbodyMultiDevice::~NbodyMultiDevice() {
@@ -126,6 +150,7 @@ void NbodyMultiDevice::step(int count) {
         transferEvents_[d].clear();
         waitMs_[d] = 0;
         hostSumMs_[d] = 0;
+        hostEnqueueMs_[d] = 0;
     }
     const auto start = std::chrono::steady_clock::now();
     const bool shared = sharedForces();
@@ -143,15 +168,26 @@ void NbodyMultiDevice::step(int count) {
                 "device (work-group size x bodies per item), and these devices resolve "
                 "different ones: set nbody.wg and nbody.bpi");
     }
+    // A force kernel not built yet is built now, one device at a time, as the viewer's prepare
+    // job does: auto times its candidates on each device alone.
+    for (std::size_t d = 0; d < sims_.size(); ++d)
+        if (!sims_[d]->forceKernelReady())
+            namingDevice(d, [&] { sims_[d]->effectiveKernelConfig(); });
+    // Replicated (or one device): every device drifted every body the same way, nothing to send
+    // between its advance and its force pass, so one thread per device enqueues both.
+    const bool sendPositions = sims_.size() > 1 && !integration_.replicated;
     for (int s = 0; s < count; ++s) {
         if (shared) ensureSummedForces();
-        for (auto& sim : sims_)
-            sim->advance();
-        // Replicated: every device drifted every body the same way, nothing to send.
-        if (sims_.size() > 1 && !integration_.replicated)
+        if (sendPositions) {
+            onEveryDevice([&](std::size_t d) { sims_[d]->advance(); });
             exchangePositions(static_cast<int>(steps_ & 1));
-        for (auto& sim : sims_)
-            sim->complete();
+            onEveryDevice([&](std::size_t d) { sims_[d]->complete(); });
+        } else {
+            onEveryDevice([&](std::size_t d) {
+                sims_[d]->advance();
+                sims_[d]->complete();
+            });
+        }
         // Leapfrog's force pass ran in complete(); a device that owns every body computed it
         // whole and kicked, and adds its acc to the others' zeros unchanged.
         if (shared && sims_[0]->integrator() == NbodyIntegrator::Leapfrog) sumSharedForces();
@@ -209,8 +245,7 @@ void NbodyMultiDevice::ensureSummedForces() {
     for (auto& sim : sims_)
         current = current && sim->accelerationsCurrent();
     if (current) return;
-    for (auto& sim : sims_)
-        sim->computeSharedForces();
+    onEveryDevice([&](std::size_t d) { sims_[d]->computeSharedForces(); });
     sumSharedForces();
 }
 
@@ -287,7 +322,6 @@ void NbodyMultiDevice::setTreeWalkPieces(int pieces) {
 void NbodyMultiDevice::exchangeForceSlices() {
     return clBoundary("the exchange of the N-body tree accelerations between devices failed", [&] {
         constexpr std::size_t kBytes = sizeof(cl_float4);
-        const std::size_t p = sims_.size();
         if (!accStaging_ || accStaging_->halfBytes != n_ * kBytes) {
             finishTransfers();  // the old area is read until then
             accStaging_.reset();
@@ -307,10 +341,10 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 walkHalving_));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
-        for (std::size_t d = 0; d < p; ++d) {
+        onEveryDevice([&](std::size_t d) {
             sims_[d]->finishSharedForces();
             contexts_[d]->queue().flush();
-        }
+        });
     });
 }
 
@@ -500,6 +534,7 @@ NbodyMultiTimings NbodyMultiDevice::lastTimings() {
         dt.phases = kernelPhases(sims_[d]->lastStepTimings());
         dt.phases.push_back({"transfers", dt.exchangeMs});
         if (hostSumMs_[d] > 0) dt.phases.push_back({"host sum", hostSumMs_[d] / lastSteps_});
+        if (sims_.size() > 1) dt.phases.push_back({"host enqueue", hostEnqueueMs_[d] / lastSteps_});
         t.devices.push_back(dt);
     }
     return t;

@@ -18,10 +18,17 @@
 // travel while the next piece is walked (setTreeWalkPieces). Then the owners kick their slices,
 // or, on identical devices, every device kicks and drifts every body and no position travels
 // (setTreeIntegration, tree_integration.hpp).
+//
+// Each device's commands of a step phase (advance and the force pass, above all the tree's build
+// of ~60 launches) are enqueued by a thread of its own, all at once (ThreadTeam), so that every
+// device starts its work at the same moment instead of one driver call sequence after another;
+// each device's commands keep their order (one thread per phase, phases one after another).
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <vector>
 
+#include "common/thread_team.hpp"
 #include "compute/nbody/multi/device_timings.hpp"
 #include "compute/nbody/multi/slice_plan.hpp"
 #include "compute/nbody/multi/tree_integration.hpp"
@@ -118,6 +125,12 @@ class NbodyMultiDevice : public NbodySlicedSystem {
 
   private:
     struct Staging;
+    // Runs task(d) for every device d at once (device 0 on the calling thread) and returns when
+    // all have returned; a clviz::Error a task throws comes back naming its device (the lowest
+    // device's when several fail). Each device's host time in it adds to hostEnqueueMs_.
+    void onEveryDevice(const std::function<void(std::size_t device)>& task);
+    // Runs work() for device d, naming the device in the clviz::Error it throws.
+    void namingDevice(std::size_t d, const std::function<void()>& work);
     void applySlices(const std::vector<BodySlice>& slices);
     NbodyTreeIntegrationChoice decideIntegration();
     void setIntegrationForSteps(bool replicated);
@@ -136,6 +149,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
 
     std::vector<ComputeContext*> contexts_;
     std::vector<std::unique_ptr<NbodySimulation>> sims_;
+    std::unique_ptr<ThreadTeam> team_;  // one member per device: the per-device enqueues
     std::unique_ptr<Staging> staging_;
     std::unique_ptr<Staging> accStaging_;  // every device's part of the accelerations
     std::unique_ptr<SliceGather> gather_;  // positions and the tree's slices, chunk by chunk
@@ -158,7 +172,8 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     // Per device over the last step() call: exchange transfers and host-observed waits.
     std::vector<std::vector<cl::Event>> transferEvents_;
     std::vector<double> waitMs_;
-    std::vector<double> hostSumMs_;  // adding the parts up on the host (counted as wait)
+    std::vector<double> hostSumMs_;      // adding the parts up on the host (counted as wait)
+    std::vector<double> hostEnqueueMs_;  // host time enqueueing each device's commands at once
     int lastSteps_ = 0;
     double lastWallMs_ = 0;
 };

@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/kernel_source.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/multi/multi_device_simulation.hpp"
 #include "compute/nbody/reference.hpp"
+#include "tests/support/temp_dir.hpp"
 #include "tests/support/two_devices.hpp"
 
 namespace clviz {
@@ -454,6 +457,89 @@ TEST_F(MultiDevice, PairsAndTheTreeStayFloatOnlyWhenSplit) {
         } catch (const Error& e) {
             EXPECT_NE(std::string(e.what()).find("float only"), std::string::npos) << e.what();
         }
+    }
+}
+
+// Three devices (the second context on PoCL's first device is a device of its own to clviz): two
+// threads besides the caller enqueue their devices' steps at once, and every device's commands
+// still run in their order: the one-device state exactly, on every device, step after step.
+TEST_F(MultiDevice, TreeOnThreeDevicesEnqueuedAtOnceGivesTheOneDeviceState) {
+    test::TwoDevices fresh;  // fresh contexts: the same programs built on all three
+    ASSERT_TRUE(fresh.b);
+    const DeviceChoice first = fresh.a->choice();
+    ComputeContext third(queryPlatforms(), DeviceChoice{first.platform, first.device, "test"});
+    const auto bodies = scene(263);
+    NbodySimulation one(a());
+    NbodyMultiDevice three({fresh.a.get(), fresh.b.get(), &third});
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    one.setKernelConfig(c);
+    three.setKernelConfig(c);
+    three.setTreeWalkPieces(3);
+    one.load(bodies);
+    three.load(bodies);
+    three.setWeights({2, 1, 1});
+    for (int s = 0; s < 5; ++s) {
+        if (s == 2) three.setAutoBalance(true);
+        one.step(1);
+        three.step(1);
+        ASSERT_EQ(worstSplitDifference(three.readBodies(), one.readBodies()), 0) << "step " << s;
+        ASSERT_TRUE(three.treeIntegrationChoice().replicated) << three.treeIntegrationChoice().why;
+        ASSERT_EQ(three.bodiesDifferingBetweenDevices(), 0u) << "step " << s;
+    }
+    const NbodyMultiTimings t = three.lastTimings();
+    ASSERT_EQ(t.devices.size(), 3u);
+    for (const NbodyDeviceTimings& d : t.devices) {
+        const auto enqueue = std::find_if(d.phases.begin(), d.phases.end(), [](const auto& phase) {
+            return phase.first == "host enqueue";
+        });
+        ASSERT_NE(enqueue, d.phases.end()) << d.device;
+        EXPECT_GT(enqueue->second, 0) << d.device;
+    }
+}
+
+// A device whose commands fail while the others' threads enqueue theirs: the failure comes back
+// to the caller naming that device, after every device's thread has returned (nothing left
+// running), and the system runs on once the cause is gone. The failure here: device 1 must build
+// the tree's program from a broken kernels/nbody_tree.cl, while device 0 has it built already.
+TEST_F(MultiDevice, AFailureOnOneDeviceComesBackNamingIt) {
+    test::TwoDevices fresh;  // contexts whose program caches only this test fills
+    ASSERT_TRUE(fresh.b);
+    const auto bodies = scene(157);
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    NbodySimulation one(*fresh.a);  // builds the tree's programs on device 0 only
+    one.setKernelConfig(c);
+    one.load(bodies);
+    one.step(1);
+    NbodyMultiDevice two({fresh.a.get(), fresh.b.get()});
+    two.setKernelConfig(c);
+    two.load(bodies);
+
+    test::TempDir dir;
+    std::ofstream(dir.file("nbody_tree.cl")) << "kernel void broken( {\n";
+    struct KernelDir {
+        explicit KernelDir(const std::string& d) { setKernelDirectory(d); }
+        ~KernelDir() { setKernelDirectory(""); }
+    };
+    {
+        KernelDir broken(dir.path().string());
+        try {
+            two.step(1);
+            FAIL() << "device 1's failure was lost";
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            EXPECT_EQ(what.rfind("device 1 (" + fresh.b->info().name + "): ", 0), 0u) << what;
+            EXPECT_NE(what.find("nbody_tree.cl"), std::string::npos) << what;
+            EXPECT_EQ(what.find("device 0"), std::string::npos) << what;
+        }
+    }
+    two.load(bodies);
+    one.load(bodies);
+    for (int s = 0; s < 3; ++s) {
+        one.step(1);
+        two.step(1);
+        ASSERT_EQ(worstSplitDifference(two.readBodies(), one.readBodies()), 0) << "step " << s;
     }
 }
 
