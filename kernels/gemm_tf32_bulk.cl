@@ -34,7 +34,7 @@
 #define STAGE_FLOATS (A_FLOATS + B_FLOATS)
 #define A_EL(m, k) (PACKED_CHUNK(m, (k) >> 2, CPR) + ((k) & 3))
 #define B_EL(k, n) (PACKED_CHUNK(n, (k) >> 2, CPR) + ((k) & 3))
-#include "common/tf32_warp_tile.clh"  // TF32_PORTABLE_KSTEP, TF32_STORE_WARP_TILE, multiply, pinned
+#include "common/tf32_warp_tile.clh"  // TF32_ZERO_ACC, TF32_KSTEP, TF32_STORE_WARP_TILE, pinned
 
 // Packed tiles aTile (A) and bTile (B) into stage `st`.
 inline void fillStage(__local float* smem, __local ulong* full, int st,
@@ -85,13 +85,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_bul
     __global const float* bTiles = Bp + (size_t)get_group_id(0) * tiles * B_FLOATS;
 
     float acc[MT][NTL][4];
-#pragma unroll
-    for (int a = 0; a < MT; ++a)
-#pragma unroll
-        for (int b = 0; b < NTL; ++b)
-#pragma unroll
-            for (int q = 0; q < 4; ++q)
-                acc[a][b][q] = 0.0f;
+    TF32_ZERO_ACC(acc)
 
 #ifdef NV_INLINE_PTX
     if (tid == 0) {
@@ -140,15 +134,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_bul
         __local const float* as = smem + readStage * STAGE_FLOATS;
         __local const float* bs = as + A_FLOATS;
 #pragma unroll
-        for (int kk = 0; kk < BK; kk += 8) {
-#ifdef NV_INLINE_PTX
-            uint af[MT][4], bf[NTL][2];
-            loadFragments(af, bf, (uint)(as - smem) * 4, kk, aAddr, bAddr);
-            multiply(acc, af, bf);
-#else
-            TF32_PORTABLE_KSTEP(acc, as, bs, kk, wm, wn, g, t)
-#endif
-        }
+        for (int kk = 0; kk < BK; kk += 8)
+            TF32_KSTEP(acc, smem, as, bs, kk, aAddr, bAddr, wm, wn, g, t)
         if (readStage == STAGES - 1) readParity ^= 1;
         readStage = readStage == STAGES - 1 ? 0 : readStage + 1;
     }

@@ -95,7 +95,7 @@
 #define A_FLOATS (A_ROWS * SA)
 #define B_FLOATS (B_ROWS * SB)
 #define STAGE_FLOATS (A_FLOATS + B_FLOATS)
-#include "common/tf32_warp_tile.clh"  // TF32_PORTABLE_KSTEP, TF32_STORE_WARP_TILE, multiply, pinned
+#include "common/tf32_warp_tile.clh"  // TF32_ZERO_ACC, TF32_KSTEP, TF32_STORE_WARP_TILE, pinned
 #define A_CHUNKS (A_ROWS * A_COLS / 4)
 #define B_CHUNKS (B_ROWS * B_COLS / 4)
 // B fragments by ldmatrix where B is stored k-contiguous (N x K) and the warp's n-tiles pair up.
@@ -249,13 +249,7 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
     const int tiles = (K + BK - 1) / BK;
 
     float acc[MT][NTL][4];
-#pragma unroll
-    for (int a = 0; a < MT; ++a)
-#pragma unroll
-        for (int b = 0; b < NTL; ++b)
-#pragma unroll
-            for (int q = 0; q < 4; ++q)
-                acc[a][b][q] = 0.0f;
+    TF32_ZERO_ACC(acc)
 
     // STAGES - 1 tiles in flight before the first product; every round then commits one group
     // (empty past the last tile), so "all but the newest STAGES - 2 groups done" always means
@@ -318,15 +312,8 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void gemm_tf32_sta
         __local const float* bs = as + A_FLOATS;
         readStage = readStage == STAGES - 1 ? 0 : readStage + 1;
 #pragma unroll
-        for (int kk = 0; kk < BK; kk += 8) {
-#ifdef NV_INLINE_PTX
-            uint af[MT][4], bf[NTL][2];
-            loadFragments(af, bf, (uint)(as - smem) * 4, kk, aAddr, bAddr);
-            multiply(acc, af, bf);
-#else
-            TF32_PORTABLE_KSTEP(acc, as, bs, kk, wm, wn, g, t)
-#endif
-        }
+        for (int kk = 0; kk < BK; kk += 8)
+            TF32_KSTEP(acc, smem, as, bs, kk, aAddr, bAddr, wm, wn, g, t)
     }
     CP_ASYNC_WAIT(0);  // only empty groups can be left; none may outlive the work-group
 
