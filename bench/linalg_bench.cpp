@@ -388,30 +388,34 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
         // interleaved stages, L2 prefetch, unclamped whole-stage copies) all lost or tied
         // (docs/linalg.md); these are the warps' schedule (7 row blocks: Fano triangles or
         // distances), the partials' order, the fragment loads, the second pass's work-items per
-        // entry and the row sums.
+        // entry, the row sums and two warps per triangle.
         struct Candidate {
             bool triangles;
             bool fragmentStores;
             bool ldmatrix;
             int reduceSlices;
             bool dp4a;
+            bool paired = false;
         };
         const Candidate candidates[] = {
-            {false, false, true, 4, false}, {true, false, true, 4, false},
-            {false, true, true, 4, false},  {true, true, false, 4, false},
-            {true, true, true, 4, false},   {true, true, true, 2, false},
-            {true, true, true, 8, false},   {true, true, true, 4, true}};
+            {false, false, true, 4, false},    {true, false, true, 4, false},
+            {false, true, true, 4, false},     {true, true, false, 4, false},
+            {true, true, true, 4, false},      {true, true, true, 2, false},
+            {true, true, true, 8, false},      {true, true, true, 4, true},
+            {true, true, true, 4, true, true}, {true, true, true, 4, false, true},
+            {true, true, true, 8, true, true}, {true, false, true, 4, true, true}};
         for (const Candidate& c : candidates) {
             StagedU8Options s = defaults;
             s.triangles = c.triangles, s.fragmentStores = c.fragmentStores;
             s.ldmatrix = c.ldmatrix, s.reduceSlices = c.reduceSlices, s.rowSumsByDp4a = c.dp4a;
+            s.pairedWarps = c.paired;
             cov.setStagedU8Options(s);
             covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
                    std::string(", staged") + (c.triangles ? ", triangles" : ", distances") +
                        (c.fragmentStores ? ", fragment-order partials" : ", matrix partials") +
                        (c.ldmatrix ? ", ldmatrix" : ", 16-byte loads") +
-                       (c.dp4a ? ", row sums dp4a" : "") + ", second pass " +
-                       std::to_string(c.reduceSlices) + " item(s)/entry");
+                       (c.dp4a ? ", row sums dp4a" : "") + (c.paired ? ", paired warps (14)" : "") +
+                       ", second pass " + std::to_string(c.reduceSlices) + " item(s)/entry");
         }
         cov.setStagedU8Options(defaults);
     }

@@ -288,15 +288,19 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     cl::Kernel gramKernel;
     cl::NDRange global, local;
     if (staged) {
+        // The one block count with a triangle design (the header ignores it elsewhere; passed
+        // only here so that other shapes keep one build).
+        const bool triangles = staged_.triangles && split == 1 && blocks == 7;
+        // Two warps per triangle split its tiles by row block; on NVIDIA they load by ldmatrix.
+        const bool paired = triangles && staged_.pairedWarps && staged_.ldmatrix;
         std::string options = " -DNB=" + std::to_string(blocks) +
                               " -DSTAGES=" + std::to_string(stagedStages) +
                               " -DSPLIT=" + std::to_string(split);
         if (addInPlace) options += " -DADD_IN_PLACE";
         if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
         if (staged_.ldmatrix) options += " -DLDMATRIX";
-        // The one block count with a triangle design (the header ignores it elsewhere; passed
-        // only here so that other shapes keep one build).
-        if (staged_.triangles && split == 1 && blocks == 7) options += " -DGRAM_TRIANGLES";
+        if (triangles) options += " -DGRAM_TRIANGLES";
+        if (paired) options += " -DPAIRED_WARPS";
         if (fragments)
             options += " -DFRAGMENT_STORES -DSLICES=" + std::to_string(staged_.reduceSlices);
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
@@ -315,8 +319,9 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
             setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen),
                     x, job.partial, job.partialSums);
         }
-        global = cl::NDRange(std::size_t(blocks) * 32 * split, p.chunks);
-        local = cl::NDRange(std::size_t(blocks) * 32, 1);
+        const std::size_t groupItems = std::size_t(blocks) * 32 * (paired ? 2 : 1);
+        global = cl::NDRange(groupItems * split, p.chunks);
+        local = cl::NDRange(groupItems, 1);
     } else if (variant == CovarianceVariant::Tensor) {
         std::string options = " -DU8 -DMMA_U8 -DMT=" + std::to_string(kTile);
         if (pitch % 16 == 0) options += " -DVEC_X";  // 16-byte loads need aligned rows

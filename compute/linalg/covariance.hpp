@@ -86,6 +86,8 @@ struct StagedU8Options {
                                  // pass (cov_reduce_fragments)
     int reduceSlices = 4;        // 1, 2, 4 or 8 work-items per entry in the second pass (every
                                  // u8 variant's)
+    bool pairedWarps = false;    // where the triangles run, with ldmatrix: two warps per
+                                 // triangle, 2 tiles each (14 warps share the stages, not 7)
 };
 
 class Covariance {

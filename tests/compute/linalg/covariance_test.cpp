@@ -223,6 +223,7 @@ struct StagedCase {
     int reduceSlices = 4;
     bool triangles = true;  // the 7-block shapes: the Fano schedule, else the distance schedule
     bool fragmentStores = true;  // split 1, two passes: partials in fragment order
+    bool pairedWarps = false;    // the triangles: two warps per triangle, two tiles each
 };
 const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {2, 1, false, false},
@@ -241,7 +242,13 @@ const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {1, 1, false, false, false, 4, false},
                                    {1, 1, true, true, true, 4, false},
                                    {1, 1, false, false, true, 4, true, false},
-                                   {1, 1, false, false, true, 1, false, false}};
+                                   {1, 1, false, false, true, 1, false, false},
+                                   // paired warps: dp4a or MMA row sums, fragment or matrix
+                                   // partials, added in place
+                                   {1, 1, false, true, true, 4, true, true, true},
+                                   {1, 1, false, false, true, 8, true, true, true},
+                                   {1, 1, false, true, true, 2, true, false, true},
+                                   {1, 1, true, false, true, 4, true, true, true}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -251,6 +258,7 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
         o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
         o.triangles = GetParam().triangles, o.fragmentStores = GetParam().fragmentStores;
+        o.pairedWarps = GetParam().pairedWarps;
         return o;
     }
 };
@@ -258,14 +266,16 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
 }  // namespace
 
 TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
-    // The defaults on every shape, the other options on some.
+    // The defaults and the paired warps (every 7-block shape a triangle build) on every shape, the
+    // other options on some.
     const StagedCase& c = GetParam();
     const StagedU8Options d;
     expectStagedU8ExactOnAwkwardShapes(
-        options(), c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
-                       c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
-                       c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
-                       c.fragmentStores != d.fragmentStores);
+        options(), !c.pairedWarps &&
+                       (c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
+                        c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
+                        c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
+                        c.fragmentStores != d.fragmentStores || c.pairedWarps != d.pairedWarps));
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -281,7 +291,8 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                                     (info.param.ldmatrix ? "" : "RowLoads") + "Slices" +
                                     std::to_string(info.param.reduceSlices) +
                                     (info.param.triangles ? "" : "Distances") +
-                                    (info.param.fragmentStores ? "" : "MatrixStores");
+                                    (info.param.fragmentStores ? "" : "MatrixStores") +
+                                    (info.param.pairedWarps ? "PairedWarps" : "");
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
