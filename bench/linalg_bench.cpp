@@ -352,7 +352,9 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             appendNote(row.note,
                        "ops = B(B+1)S; device time of every pass incl. adding the chunks");
             if (type == SampleType::U8)
-                appendNote(row.note, "Gram kernel alone " + fmt("%.4f", last.firstPassMs) + " ms");
+                appendNote(row.note, "Gram kernel alone " + fmt("%.4f", last.firstPassMs) +
+                                         " ms, second pass alone " +
+                                         fmt("%.4f", last.secondPassMs) + " ms (last run)");
             double worst = 0;
             bool exact = true;
             for (std::size_t e = 0; e < entries.size(); ++e) {

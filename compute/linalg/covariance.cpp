@@ -182,10 +182,10 @@ std::size_t gramWarpTiles(int bands) {
 
 GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
                           std::int64_t samples, int chunks, double* ms, std::int64_t pitch,
-                          double* kernelMs) {
+                          double* kernelMs, double* secondPassMs) {
     GramU8Job job;
     enqueueGramU8(variant, x, bands, samples, job, chunks, pitch);
-    return finishGramU8(job, ms, kernelMs);
+    return finishGramU8(job, ms, kernelMs, secondPassMs);
 }
 
 void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
@@ -344,11 +344,14 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     job.gramKernel = addInPlace ? job.last : job.first;
 }
 
-GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms, double* kernelMs) {
+GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms, double* kernelMs,
+                                double* secondPassMs) {
     if (!job.read()) throw Error("covariance: finishGramU8 without enqueueGramU8");
     job.read.wait();  // the queue is in order: the Gram matrix's read is done too
     if (ms) *ms = spanMilliseconds(job.first, job.last);
     if (kernelMs) *kernelMs = eventMilliseconds(job.gramKernel);
+    if (secondPassMs)
+        *secondPassMs = job.last() == job.gramKernel() ? 0.0 : eventMilliseconds(job.last);
     const int bands = job.bands;
     const std::size_t entries = std::size_t(bands) * bands;
     const auto* host = static_cast<const cl_ulong*>(job.readBack.data());
@@ -372,11 +375,13 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     if (samples < 2) throw Error("covariance: need at least 2 samples");
     CovarianceResult out;
     if (type == SampleType::U8) {
-        double ms = 0, kernelMs = 0;
-        const GramU8 g = gramU8(variant, x, bands, samples, chunks, &ms, pitch, &kernelMs);
+        double ms = 0, kernelMs = 0, secondPassMs = 0;
+        const GramU8 g =
+            gramU8(variant, x, bands, samples, chunks, &ms, pitch, &kernelMs, &secondPassMs);
         centreU8(g, bands, samples, out);
         out.ms = ms;
         out.firstPassMs = kernelMs;
+        out.secondPassMs = secondPassMs;
         out.tensorPath = variant == CovarianceVariant::Tensor && ptx_.active();
         return out;
     }

@@ -37,6 +37,7 @@ struct CovarianceResult {
     std::vector<double> covariance;  // bands x bands, symmetric, row-major
     double ms = 0;                   // device time of the kernels (all passes)
     double firstPassMs = 0;          // u8: the Gram kernel's own device time (chunks not added)
+    double secondPassMs = 0;         // u8: the second pass's own (0: the chunks added in place)
     bool tensorPath = false;         // the inline-PTX mma path ran
 };
 
@@ -103,10 +104,11 @@ class Covariance {
                              std::int64_t pitch = 0);
 
     // The u8 sums alone (compute() centres them with centreU8()); `ms`: device time, `kernelMs`:
-    // the Gram kernel's alone.
+    // the Gram kernel's alone, `secondPassMs` the second pass's alone (the rest of `ms` is the
+    // gap between the two launches).
     GramU8 gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands, std::int64_t samples,
                   int chunks = 0, double* ms = nullptr, std::int64_t pitch = 0,
-                  double* kernelMs = nullptr);
+                  double* kernelMs = nullptr, double* secondPassMs = nullptr);
 
     // gramU8() in two halves, so that several products are queued before the host waits for any:
     // enqueueGramU8 queues the kernels and a non-blocking read of the sums into `job` (whose
@@ -114,8 +116,10 @@ class Covariance {
     void enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
                        std::int64_t samples, GramU8Job& job, int chunks = 0,
                        std::int64_t pitch = 0);
-    // `kernelMs`: the Gram kernel's own device time (without adding the chunks).
-    static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr, double* kernelMs = nullptr);
+    // `kernelMs`: the Gram kernel's own device time (without adding the chunks); `secondPassMs`:
+    // the second pass's (0 where the chunks were added in place).
+    static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr, double* kernelMs = nullptr,
+                               double* secondPassMs = nullptr);
 
     // The first half of enqueueGramU8 alone: the per-chunk partial products (job.partial, u32,
     // job.chunks x bands x bands, the upper triangle i <= j written; job.partialSums, chunks x

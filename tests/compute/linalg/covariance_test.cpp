@@ -329,3 +329,24 @@ TEST(Covariance, StagedU8RunsWhereItsRowsFitAndFillsTheDevice) {
     EXPECT_EQ(cov.stagedU8Chunks(10 * kMaxU8ChunkSamples),
               std::max(10, static_cast<int>(context().info().computeUnits)));
 }
+
+// The u8 product's device time splits into the Gram kernel, the second pass (none where the chunks
+// are added in place) and the gap between them: each pass's own time is reported, inside the span.
+TEST(Covariance, U8ReportsEachPassInsideItsSpan) {
+    const int bands = 211;
+    const std::int64_t samples = 1601, pitch = 1616;
+    cl::Buffer dx = upload(randomBytes(std::size_t(bands) * pitch, 29));
+    Covariance cov(context());
+    double ms = 0, gramMs = 0, secondMs = -1;
+    cov.gramU8(CovarianceVariant::Tensor, dx, bands, samples, 3, &ms, pitch, &gramMs, &secondMs);
+    EXPECT_GT(gramMs, 0.0);
+    EXPECT_GT(secondMs, 0.0);
+    EXPECT_LE(gramMs + secondMs, ms * 1.0001);
+    StagedU8Options inPlace;
+    inPlace.addInPlace = true;
+    cov.setStagedU8Options(inPlace);
+    if (!cov.stagedU8AddsInPlace()) GTEST_SKIP() << "no 64-bit atomics: nothing added in place";
+    cov.gramU8(CovarianceVariant::Tensor, dx, bands, samples, 3, &ms, pitch, &gramMs, &secondMs);
+    EXPECT_EQ(secondMs, 0.0);
+    EXPECT_GT(gramMs, 0.0);
+}
