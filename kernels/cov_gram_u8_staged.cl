@@ -46,6 +46,14 @@
 // (SPLIT 1): the distance schedule reads NB / 2 + 1 blocks per warp and stage (16 ldmatrix.x4 for
 // NB = 7), the triangles 3 (12).
 
+// CP_L2_BYTES (0, 128 or 256): the L2 prefetch size of the stages' cp.async copies (none, the
+// 128-byte line around each 16-byte copy, or 256 bytes: a row's next three 64-byte stages come
+// into L2 with this one, fetched from DRAM before any stage buffer is free to take them).
+#if defined(CP_L2_BYTES) && CP_L2_BYTES == 256
+#define CP_ASYNC_L2_HINT ".L2::256B"
+#elif defined(CP_L2_BYTES) && CP_L2_BYTES == 0
+#define CP_ASYNC_L2_HINT ""
+#endif
 #include "common/mma_fragment.clh"   // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_U8_M16N8K32

@@ -106,9 +106,14 @@ void Covariance::setStagedU8Options(const StagedU8Options& options) {
                     std::to_string(options.split) + ", " + std::to_string(options.chunksPerUnit) +
                     ")");
     const int slices = options.reduceSlices;
-    if (slices != 1 && slices != 2 && slices != 4 && slices != 8)
-        throw Error("covariance: the second pass takes 1, 2, 4 or 8 work-items per entry (got " +
-                    std::to_string(slices) + ")");
+    if (slices < 1 || slices > 32 || (slices & (slices - 1)) != 0)
+        throw Error(
+            "covariance: the second pass takes 1, 2, 4, 8, 16 or 32 work-items per entry (got " +
+            std::to_string(slices) + ")");
+    const int l2 = options.l2PrefetchBytes;
+    if (l2 != 0 && l2 != 128 && l2 != 256)
+        throw Error("covariance: the copies' L2 prefetch is 0, 128 or 256 bytes (got " +
+                    std::to_string(l2) + ")");
     staged_ = options;
 }
 
@@ -301,6 +306,8 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
         if (staged_.ldmatrix) options += " -DLDMATRIX";
         if (triangles) options += " -DGRAM_TRIANGLES";
         if (paired) options += " -DPAIRED_WARPS";
+        if (staged_.l2PrefetchBytes != 128)  // 128: the copies' own default
+            options += " -DCP_L2_BYTES=" + std::to_string(staged_.l2PrefetchBytes);
         if (fragments)
             options += " -DFRAGMENT_STORES -DSLICES=" + std::to_string(staged_.reduceSlices);
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);

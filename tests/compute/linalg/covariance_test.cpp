@@ -224,6 +224,7 @@ struct StagedCase {
     bool triangles = true;  // the 7-block shapes: the Fano schedule, else the distance schedule
     bool fragmentStores = true;  // split 1, two passes: partials in fragment order
     bool pairedWarps = false;    // the triangles: two warps per triangle, two tiles each
+    int l2PrefetchBytes = 128;   // the copies' L2 prefetch (NVIDIA; a build option elsewhere)
 };
 const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {2, 1, false, false},
@@ -248,7 +249,14 @@ const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {1, 1, false, true, true, 4, true, true, true},
                                    {1, 1, false, false, true, 8, true, true, true},
                                    {1, 1, false, true, true, 2, true, false, true},
-                                   {1, 1, true, false, true, 4, true, true, true}};
+                                   {1, 1, true, false, true, 4, true, true, true},
+                                   // 16 and 32 work-items per entry in the second pass (fragment
+                                   // and matrix order), the copies' L2 prefetch
+                                   {1, 1, false, true, true, 16},
+                                   {1, 1, false, true, true, 32},
+                                   {1, 1, false, false, true, 32, true, false},
+                                   {1, 1, false, true, true, 4, true, true, false, 256},
+                                   {1, 1, false, true, true, 32, true, true, false, 0}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -258,7 +266,7 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
         o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
         o.triangles = GetParam().triangles, o.fragmentStores = GetParam().fragmentStores;
-        o.pairedWarps = GetParam().pairedWarps;
+        o.pairedWarps = GetParam().pairedWarps, o.l2PrefetchBytes = GetParam().l2PrefetchBytes;
         return o;
     }
 };
@@ -275,7 +283,8 @@ TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
                        (c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
                         c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
                         c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
-                        c.fragmentStores != d.fragmentStores || c.pairedWarps != d.pairedWarps));
+                        c.fragmentStores != d.fragmentStores || c.pairedWarps != d.pairedWarps ||
+                        c.l2PrefetchBytes != d.l2PrefetchBytes));
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -292,7 +301,10 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                                     std::to_string(info.param.reduceSlices) +
                                     (info.param.triangles ? "" : "Distances") +
                                     (info.param.fragmentStores ? "" : "MatrixStores") +
-                                    (info.param.pairedWarps ? "PairedWarps" : "");
+                                    (info.param.pairedWarps ? "PairedWarps" : "") +
+                                    (info.param.l2PrefetchBytes != 128
+                                         ? "L2x" + std::to_string(info.param.l2PrefetchBytes)
+                                         : "");
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
@@ -306,7 +318,9 @@ TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
     bad.chunksPerUnit = 1, bad.reduceSlices = 3;  // 256 work-items: a power of two
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
-    bad.reduceSlices = 16;
+    bad.reduceSlices = 64;
+    EXPECT_THROW(cov.setStagedU8Options(bad), Error);
+    bad.reduceSlices = 32, bad.l2PrefetchBytes = 64;  // 0, 128 or 256
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
     StagedU8Options inPlace;
     inPlace.addInPlace = true, inPlace.chunksPerUnit = 2;
