@@ -166,11 +166,12 @@ void expectStagedU8ExactOnAwkwardShapes(const StagedU8Options& options, bool som
         int chunks;
     };
     // 193-224 bands are 7 row blocks: 193 (one row in the last block), 211 and 223 (primes),
-    // 200, 224 (whole blocks).
-    const Case cases[] = {{1, 2, 16, 0},       {3, 389, 400, 2},   {31, 1000, 1008, 3},
-                          {32, 4099, 4112, 0}, {33, 130, 144, 1},  {67, 257, 272, 2},
-                          {129, 700, 704, 3},  {193, 131, 144, 2}, {200, 64, 64, 1},
-                          {211, 333, 336, 3},  {223, 1, 16, 1},    {224, 1601, 1616, 4}};
+    // 200, 224 (whole blocks); 40 chunks: more than the second pass's 32 slices.
+    const Case cases[] = {{1, 2, 16, 0},        {3, 389, 400, 2},   {31, 1000, 1008, 3},
+                          {32, 4099, 4112, 0},  {33, 130, 144, 1},  {67, 257, 272, 2},
+                          {129, 700, 704, 3},   {193, 131, 144, 2}, {200, 64, 64, 1},
+                          {211, 333, 336, 3},   {223, 1, 16, 1},    {224, 1601, 1616, 4},
+                          {211, 5003, 5008, 40}};
     Covariance cov(context());
     cov.setStagedU8Options(options);
     for (const Case& c : cases) {
