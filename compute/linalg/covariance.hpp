@@ -85,12 +85,12 @@ struct StagedU8Options {
     bool fragmentStores = true;  // split 1, two passes: each chunk's partial written in the
                                  // accumulators' order (16-byte stores), placed by the second
                                  // pass (cov_reduce_fragments)
-    int reduceSlices = 4;        // 1, 2, 4, 8, 16 or 32 work-items per entry in the second pass
+    int reduceSlices = 16;       // 1, 2, 4, 8, 16 or 32 work-items per entry in the second pass
                                  // (every u8 variant's)
     bool pairedWarps = false;    // where the triangles run, with ldmatrix: two warps per
                                  // triangle, 2 tiles each (14 warps share the stages, not 7;
                                  // 11-13% slower on the H200, cov-u8-29e)
-    int l2PrefetchBytes = 128;   // NVIDIA: 0, 128 or 256, the L2 prefetch size of the cp.async
+    int l2PrefetchBytes = 256;   // NVIDIA: 0, 128 or 256, the L2 prefetch size of the cp.async
                                  // copies of the stages
 };
 

@@ -221,11 +221,11 @@ struct StagedCase {
     int split, chunksPerUnit;
     bool addInPlace, rowSumsByDp4a;
     bool ldmatrix = true;
-    int reduceSlices = 4;
+    int reduceSlices = 16;
     bool triangles = true;  // the 7-block shapes: the Fano schedule, else the distance schedule
     bool fragmentStores = true;  // split 1, two passes: partials in fragment order
     bool pairedWarps = false;    // the triangles: two warps per triangle, two tiles each
-    int l2PrefetchBytes = 128;   // the copies' L2 prefetch (NVIDIA; a build option elsewhere)
+    int l2PrefetchBytes = 256;   // the copies' L2 prefetch (NVIDIA; a build option elsewhere)
 };
 const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {2, 1, false, false},
@@ -251,12 +251,12 @@ const StagedCase kStagedCases[] = {{1, 1, false, false},
                                    {1, 1, false, false, true, 8, true, true, true},
                                    {1, 1, false, true, true, 2, true, false, true},
                                    {1, 1, true, false, true, 4, true, true, true},
-                                   // 16 and 32 work-items per entry in the second pass (fragment
+                                   // 4 and 32 work-items per entry in the second pass (fragment
                                    // and matrix order), the copies' L2 prefetch
-                                   {1, 1, false, true, true, 16},
+                                   {1, 1, false, true, true, 4},
                                    {1, 1, false, true, true, 32},
                                    {1, 1, false, false, true, 32, true, false},
-                                   {1, 1, false, true, true, 4, true, true, false, 256},
+                                   {1, 1, false, true, true, 4, true, true, false, 128},
                                    {1, 1, false, true, true, 32, true, true, false, 0}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
@@ -303,7 +303,7 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                                     (info.param.triangles ? "" : "Distances") +
                                     (info.param.fragmentStores ? "" : "MatrixStores") +
                                     (info.param.pairedWarps ? "PairedWarps" : "") +
-                                    (info.param.l2PrefetchBytes != 128
+                                    (info.param.l2PrefetchBytes != 256
                                          ? "L2x" + std::to_string(info.param.l2PrefetchBytes)
                                          : "");
                          });
