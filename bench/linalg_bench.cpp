@@ -390,27 +390,38 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
         // interleaved stages, L2 prefetch instructions, unclamped whole-stage copies, the distance
         // schedule, matrix-order partials, 16-byte row loads, MMA row sums) all lost or tied
         // (docs/linalg.md); these are the second pass's work-items per entry, the copies' L2
-        // prefetch size and two warps per triangle, on the triangles with fragment-order partials,
-        // ldmatrix and dp4a row sums.
+        // prefetch size, how the B fragments of a block held as rows are formed, and two warps per
+        // triangle, on the triangles with fragment-order partials, ldmatrix and dp4a row sums.
         struct Candidate {
             int reduceSlices;
             int l2PrefetchBytes;
             bool paired = false;
+            bool columnsByLdmatrix = false;
+            bool pinnedPairs = true;
         };
-        const Candidate candidates[] = {{4, 128},  {8, 128},  {16, 128}, {32, 128},      {4, 256},
-                                        {16, 256}, {32, 256}, {16, 0},   {16, 128, true}};
+        const Candidate candidates[] = {{4, 128, false, false, false},
+                                        {4, 128},
+                                        {8, 128},
+                                        {16, 128, false, false, false},
+                                        {16, 256},
+                                        {16, 128, false, true},
+                                        {16, 128, true}};
         for (const Candidate& c : candidates) {
             StagedU8Options s = defaults;
             s.triangles = true, s.fragmentStores = true, s.ldmatrix = true, s.rowSumsByDp4a = true;
             s.reduceSlices = c.reduceSlices, s.l2PrefetchBytes = c.l2PrefetchBytes;
-            s.pairedWarps = c.paired;
+            s.pairedWarps = c.paired, s.columnsByLdmatrix = c.columnsByLdmatrix;
+            s.pinnedPairs = c.pinnedPairs;
             cov.setStagedU8Options(s);
-            covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
-                   std::string(", staged, triangles, fragment-order partials, ldmatrix, row sums "
-                               "dp4a") +
-                       (c.paired ? ", paired warps (14)" : "") + ", copies' L2 prefetch " +
-                       std::to_string(c.l2PrefetchBytes) + " B, second pass " +
-                       std::to_string(c.reduceSlices) + " item(s)/entry");
+            covRow(
+                "cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
+                std::string(", staged, triangles, fragment-order partials, ldmatrix, row sums "
+                            "dp4a") +
+                    (c.paired ? ", paired warps (14)" : "") +
+                    (c.columnsByLdmatrix ? ", every B by ldmatrix" : "") +
+                    (c.pinnedPairs && !c.columnsByLdmatrix ? ", B pairs from A formed once" : "") +
+                    ", copies' L2 prefetch " + std::to_string(c.l2PrefetchBytes) +
+                    " B, second pass " + std::to_string(c.reduceSlices) + " item(s)/entry");
         }
         cov.setStagedU8Options(defaults);
     }

@@ -128,6 +128,14 @@
 #define COLUMN_FROM_ROW_REGISTERS(c) 0
 #define TRIANGLE_TILE(e) (e)
 #endif
+// COLUMNS_BY_LDMATRIX: every column slot's B fragments by ldmatrix, also where a row slot's A
+// registers hold them (4 more ldmatrix.x4 per warp and stage instead of the register moves that
+// form B pairs out of A fragments: an A fragment holds a B pair's registers two apart, and the
+// MMA takes a pair of consecutive registers).
+#ifdef COLUMNS_BY_LDMATRIX
+#undef COLUMN_FROM_ROW_REGISTERS
+#define COLUMN_FROM_ROW_REGISTERS(c) 0
+#endif
 // Only an even NB or a split leaves tiles absent (else the checks fold away: no branch).
 #define TILES_MAY_BE_ABSENT (NB % 2 == 0 || SPLIT > 1)
 #define STAGE_UINT4 (ROWS * KS / 16)   // one stage: ROWS rows of four uint4
@@ -288,9 +296,18 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                 if (COLUMN_FROM_ROW_REGISTERS(c)) {
                     // A row slot's registers: columns b*8.. are rows of its A (a, s) = (b / 2,
                     // b % 2), matrix s + 2 (chunk % 2) of the chunk's k half
+                    // PINNED_PAIRS: each copy an instruction of its own, so that the pair is
+                    // formed once per stage and serves both of the slot's tiles (else the
+                    // compiler folds the copies and forms the pair again at each MMA).
 #pragma unroll
                     for (int k = 0; k < 4; ++k)
+#ifdef PINNED_PAIRS
+                        asm volatile("mov.b32 %0, %1;"
+                                     : "=r"(bf[k])
+                                     : "r"(af[c][b >> 1][k >> 1][(b & 1) + 2 * (k & 1)]));
+#else
                         bf[k] = af[c][b >> 1][k >> 1][(b & 1) + 2 * (k & 1)];
+#endif
                 } else {
                     LDMATRIX_X4_AT(bf[0], bf[1], bf[2], bf[3], at + colAt[c] + b * 8 * 64 + bLane);
                 }

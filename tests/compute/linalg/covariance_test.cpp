@@ -223,41 +223,50 @@ struct StagedCase {
     bool ldmatrix = true;
     int reduceSlices = 16;
     bool triangles = true;  // the 7-block shapes: the Fano schedule, else the distance schedule
-    bool fragmentStores = true;  // split 1, two passes: partials in fragment order
-    bool pairedWarps = false;    // the triangles: two warps per triangle, two tiles each
-    int l2PrefetchBytes = 256;   // the copies' L2 prefetch (NVIDIA; a build option elsewhere)
+    bool fragmentStores = true;      // split 1, two passes: partials in fragment order
+    bool pairedWarps = false;        // the triangles: two warps per triangle, two tiles each
+    int l2PrefetchBytes = 128;       // the copies' L2 prefetch (NVIDIA; a build option elsewhere)
+    bool columnsByLdmatrix = false;  // (NVIDIA) every B fragment by ldmatrix
+    bool pinnedPairs = true;         // (NVIDIA) B pairs from A registers once per stage
 };
-const StagedCase kStagedCases[] = {{1, 1, false, false},
-                                   {2, 1, false, false},
-                                   {4, 2, false, true},
-                                   {1, 1, true, false},
-                                   {2, 2, true, true},
-                                   {3, 1, true, false},
-                                   {1, 1, false, true},
-                                   {1, 1, false, false, false, 1},
-                                   {1, 1, false, false, true, 1},
-                                   {1, 1, false, false, false, 8},
-                                   {2, 1, false, false, false, 2},
-                                   {1, 1, false, true, false, 4},
-                                   {3, 2, true, false, false, 4},
-                                   {1, 1, false, false, true, 4, false},
-                                   {1, 1, false, false, false, 4, false},
-                                   {1, 1, true, true, true, 4, false},
-                                   {1, 1, false, false, true, 4, true, false},
-                                   {1, 1, false, false, true, 1, false, false},
-                                   // paired warps: dp4a or MMA row sums, fragment or matrix
-                                   // partials, added in place
-                                   {1, 1, false, true, true, 4, true, true, true},
-                                   {1, 1, false, false, true, 8, true, true, true},
-                                   {1, 1, false, true, true, 2, true, false, true},
-                                   {1, 1, true, false, true, 4, true, true, true},
-                                   // 4 and 32 work-items per entry in the second pass (fragment
-                                   // and matrix order), the copies' L2 prefetch
-                                   {1, 1, false, true, true, 4},
-                                   {1, 1, false, true, true, 32},
-                                   {1, 1, false, false, true, 32, true, false},
-                                   {1, 1, false, true, true, 4, true, true, false, 128},
-                                   {1, 1, false, true, true, 32, true, true, false, 0}};
+const StagedCase kStagedCases[] = {
+    {1, 1, false, false},
+    {2, 1, false, false},
+    {4, 2, false, true},
+    {1, 1, true, false},
+    {2, 2, true, true},
+    {3, 1, true, false},
+    {1, 1, false, true},
+    {1, 1, false, false, false, 1},
+    {1, 1, false, false, true, 1},
+    {1, 1, false, false, false, 8},
+    {2, 1, false, false, false, 2},
+    {1, 1, false, true, false, 4},
+    {3, 2, true, false, false, 4},
+    {1, 1, false, false, true, 4, false},
+    {1, 1, false, false, false, 4, false},
+    {1, 1, true, true, true, 4, false},
+    {1, 1, false, false, true, 4, true, false},
+    {1, 1, false, false, true, 1, false, false},
+    // paired warps: dp4a or MMA row sums, fragment or matrix
+    // partials, added in place
+    {1, 1, false, true, true, 4, true, true, true},
+    {1, 1, false, false, true, 8, true, true, true},
+    {1, 1, false, true, true, 2, true, false, true},
+    {1, 1, true, false, true, 4, true, true, true},
+    // 4 and 32 work-items per entry in the second pass (fragment
+    // and matrix order), the copies' L2 prefetch
+    {1, 1, false, true, true, 4},
+    {1, 1, false, true, true, 32},
+    {1, 1, false, false, true, 32, true, false},
+    {1, 1, false, true, true, 4, true, true, false, 256},
+    {1, 1, false, true, true, 32, true, true, false, 0},
+    // B fragments: all by ldmatrix, or pairs formed once; on the
+    // triangles and the distances
+    {1, 1, false, true, true, 16, true, true, false, 128, true},
+    {1, 1, false, true, true, 16, false, true, false, 128, true},
+    {1, 1, false, true, true, 16, true, true, false, 128, false, false},
+    {1, 1, false, false, true, 8, false, false, false, 128, false, false}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -268,6 +277,7 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
         o.triangles = GetParam().triangles, o.fragmentStores = GetParam().fragmentStores;
         o.pairedWarps = GetParam().pairedWarps, o.l2PrefetchBytes = GetParam().l2PrefetchBytes;
+        o.columnsByLdmatrix = GetParam().columnsByLdmatrix, o.pinnedPairs = GetParam().pinnedPairs;
         return o;
     }
 };
@@ -280,12 +290,14 @@ TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
     const StagedCase& c = GetParam();
     const StagedU8Options d;
     expectStagedU8ExactOnAwkwardShapes(
-        options(), !c.pairedWarps &&
-                       (c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
-                        c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
-                        c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
-                        c.fragmentStores != d.fragmentStores || c.pairedWarps != d.pairedWarps ||
-                        c.l2PrefetchBytes != d.l2PrefetchBytes));
+        options(),
+        !c.pairedWarps &&
+            (c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
+             c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
+             c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
+             c.fragmentStores != d.fragmentStores || c.pairedWarps != d.pairedWarps ||
+             c.l2PrefetchBytes != d.l2PrefetchBytes || c.columnsByLdmatrix != d.columnsByLdmatrix ||
+             c.pinnedPairs != d.pinnedPairs));
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -303,9 +315,11 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                                     (info.param.triangles ? "" : "Distances") +
                                     (info.param.fragmentStores ? "" : "MatrixStores") +
                                     (info.param.pairedWarps ? "PairedWarps" : "") +
-                                    (info.param.l2PrefetchBytes != 256
+                                    (info.param.l2PrefetchBytes != 128
                                          ? "L2x" + std::to_string(info.param.l2PrefetchBytes)
-                                         : "");
+                                         : "") +
+                                    (info.param.columnsByLdmatrix ? "ColumnsByLdmatrix" : "") +
+                                    (info.param.pinnedPairs ? "" : "UnpinnedPairs");
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
