@@ -397,31 +397,22 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             int l2PrefetchBytes;
             bool paired = false;
             bool columnsByLdmatrix = false;
-            bool pinnedPairs = true;
         };
-        const Candidate candidates[] = {{4, 128, false, false, false},
-                                        {4, 128},
-                                        {8, 128},
-                                        {16, 128, false, false, false},
-                                        {16, 256},
-                                        {16, 128, false, true},
-                                        {16, 128, true}};
+        const Candidate candidates[] = {
+            {4, 128}, {8, 128}, {16, 256}, {16, 128, false, true}, {16, 128, true}};
         for (const Candidate& c : candidates) {
             StagedU8Options s = defaults;
             s.triangles = true, s.fragmentStores = true, s.ldmatrix = true, s.rowSumsByDp4a = true;
             s.reduceSlices = c.reduceSlices, s.l2PrefetchBytes = c.l2PrefetchBytes;
             s.pairedWarps = c.paired, s.columnsByLdmatrix = c.columnsByLdmatrix;
-            s.pinnedPairs = c.pinnedPairs;
             cov.setStagedU8Options(s);
-            covRow(
-                "cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
-                std::string(", staged, triangles, fragment-order partials, ldmatrix, row sums "
-                            "dp4a") +
-                    (c.paired ? ", paired warps (14)" : "") +
-                    (c.columnsByLdmatrix ? ", every B by ldmatrix" : "") +
-                    (c.pinnedPairs && !c.columnsByLdmatrix ? ", B pairs from A formed once" : "") +
-                    ", copies' L2 prefetch " + std::to_string(c.l2PrefetchBytes) +
-                    " B, second pass " + std::to_string(c.reduceSlices) + " item(s)/entry");
+            covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
+                   std::string(", staged, triangles, fragment-order partials, ldmatrix, row sums "
+                               "dp4a") +
+                       (c.paired ? ", paired warps (14)" : "") +
+                       (c.columnsByLdmatrix ? ", every B by ldmatrix" : "") +
+                       ", copies' L2 prefetch " + std::to_string(c.l2PrefetchBytes) +
+                       " B, second pass " + std::to_string(c.reduceSlices) + " item(s)/entry");
         }
         cov.setStagedU8Options(defaults);
     }

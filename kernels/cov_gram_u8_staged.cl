@@ -296,18 +296,9 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                 if (COLUMN_FROM_ROW_REGISTERS(c)) {
                     // A row slot's registers: columns b*8.. are rows of its A (a, s) = (b / 2,
                     // b % 2), matrix s + 2 (chunk % 2) of the chunk's k half
-                    // PINNED_PAIRS: each copy an instruction of its own, so that the pair is
-                    // formed once per stage and serves both of the slot's tiles (else the
-                    // compiler folds the copies and forms the pair again at each MMA).
 #pragma unroll
                     for (int k = 0; k < 4; ++k)
-#ifdef PINNED_PAIRS
-                        asm volatile("mov.b32 %0, %1;"
-                                     : "=r"(bf[k])
-                                     : "r"(af[c][b >> 1][k >> 1][(b & 1) + 2 * (k & 1)]));
-#else
                         bf[k] = af[c][b >> 1][k >> 1][(b & 1) + 2 * (k & 1)];
-#endif
                 } else {
                     LDMATRIX_X4_AT(bf[0], bf[1], bf[2], bf[3], at + colAt[c] + b * 8 * 64 + bLane);
                 }

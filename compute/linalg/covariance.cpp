@@ -307,7 +307,6 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
         if (triangles) options += " -DGRAM_TRIANGLES";
         if (paired) options += " -DPAIRED_WARPS";
         if (staged_.columnsByLdmatrix) options += " -DCOLUMNS_BY_LDMATRIX";
-        if (staged_.pinnedPairs) options += " -DPINNED_PAIRS";
         if (staged_.l2PrefetchBytes != 128)  // 128: the copies' own default
             options += " -DCP_L2_BYTES=" + std::to_string(staged_.l2PrefetchBytes);
         if (fragments)

@@ -89,13 +89,11 @@ struct StagedU8Options {
                                  // (every u8 variant's)
     bool pairedWarps = false;    // where the triangles run, with ldmatrix: two warps per
                                  // triangle, 2 tiles each (14 warps share the stages, not 7;
-                                 // 11-13% slower on the H200, cov-u8-29e)
+                                 // slower: docs/linalg.md, cov-u8-29e)
     int l2PrefetchBytes = 128;   // NVIDIA: 0, 128 or 256, the L2 prefetch size of the cp.async
-                                 // copies of the stages (256: no measurable change, cov-u8-29e)
+                                 // copies of the stages
     bool columnsByLdmatrix = false;  // NVIDIA, ldmatrix: every B fragment by ldmatrix, none formed
                                      // from A fragments by register moves
-    bool pinnedPairs = true;         // NVIDIA, ldmatrix: B pairs out of A fragments formed once per
-                                     // stage (the copies as instructions of their own)
 };
 
 class Covariance {

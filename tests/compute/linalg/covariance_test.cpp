@@ -227,7 +227,6 @@ struct StagedCase {
     bool pairedWarps = false;        // the triangles: two warps per triangle, two tiles each
     int l2PrefetchBytes = 128;       // the copies' L2 prefetch (NVIDIA; a build option elsewhere)
     bool columnsByLdmatrix = false;  // (NVIDIA) every B fragment by ldmatrix
-    bool pinnedPairs = true;         // (NVIDIA) B pairs from A registers once per stage
 };
 const StagedCase kStagedCases[] = {
     {1, 1, false, false},
@@ -248,25 +247,21 @@ const StagedCase kStagedCases[] = {
     {1, 1, true, true, true, 4, false},
     {1, 1, false, false, true, 4, true, false},
     {1, 1, false, false, true, 1, false, false},
-    // paired warps: dp4a or MMA row sums, fragment or matrix
-    // partials, added in place
+    // paired warps: dp4a or MMA row sums, fragment or matrix partials, added in place
     {1, 1, false, true, true, 4, true, true, true},
     {1, 1, false, false, true, 8, true, true, true},
     {1, 1, false, true, true, 2, true, false, true},
     {1, 1, true, false, true, 4, true, true, true},
-    // 4 and 32 work-items per entry in the second pass (fragment
-    // and matrix order), the copies' L2 prefetch
+    // 4 and 32 work-items per entry in the second pass (fragment and matrix order), the copies'
+    // L2 prefetch
     {1, 1, false, true, true, 4},
     {1, 1, false, true, true, 32},
     {1, 1, false, false, true, 32, true, false},
     {1, 1, false, true, true, 4, true, true, false, 256},
     {1, 1, false, true, true, 32, true, true, false, 0},
-    // B fragments: all by ldmatrix, or pairs formed once; on the
-    // triangles and the distances
+    // every B fragment by ldmatrix, on the triangles and the distances
     {1, 1, false, true, true, 16, true, true, false, 128, true},
-    {1, 1, false, true, true, 16, false, true, false, 128, true},
-    {1, 1, false, true, true, 16, true, true, false, 128, false, false},
-    {1, 1, false, false, true, 8, false, false, false, 128, false, false}};
+    {1, 1, false, false, true, 16, false, true, false, 128, true}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -277,7 +272,7 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
         o.triangles = GetParam().triangles, o.fragmentStores = GetParam().fragmentStores;
         o.pairedWarps = GetParam().pairedWarps, o.l2PrefetchBytes = GetParam().l2PrefetchBytes;
-        o.columnsByLdmatrix = GetParam().columnsByLdmatrix, o.pinnedPairs = GetParam().pinnedPairs;
+        o.columnsByLdmatrix = GetParam().columnsByLdmatrix;
         return o;
     }
 };
@@ -296,8 +291,7 @@ TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
              c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
              c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
              c.fragmentStores != d.fragmentStores || c.pairedWarps != d.pairedWarps ||
-             c.l2PrefetchBytes != d.l2PrefetchBytes || c.columnsByLdmatrix != d.columnsByLdmatrix ||
-             c.pinnedPairs != d.pinnedPairs));
+             c.l2PrefetchBytes != d.l2PrefetchBytes || c.columnsByLdmatrix != d.columnsByLdmatrix));
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -318,8 +312,7 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                                     (info.param.l2PrefetchBytes != 128
                                          ? "L2x" + std::to_string(info.param.l2PrefetchBytes)
                                          : "") +
-                                    (info.param.columnsByLdmatrix ? "ColumnsByLdmatrix" : "") +
-                                    (info.param.pinnedPairs ? "" : "UnpinnedPairs");
+                                    (info.param.columnsByLdmatrix ? "ColumnsByLdmatrix" : "");
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
