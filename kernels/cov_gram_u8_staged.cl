@@ -71,10 +71,10 @@
 #endif
 #define TPS ((TILES + SPLIT - 1) / SPLIT)  // tiles per warp in each of the SPLIT work-groups
 // PAIRED_WARPS (the triangles only): two warps per triangle, warp side h taking the tiles whose
-// row block is slot h (tiles h + 2e, e = 0, 1: rows w by columns w and w + 3, rows w + 1 by the same),
-// so 14 warps of 2 tiles share the stages instead of 7 of 4: each holds half the accumulators, and
-// the 4 schedulers of an SM have 3-4 warps each to switch between (MMAs of one beside the
-// fragment loads and copies of another) instead of 1-2.
+// row block is slot h (tiles h + 2e, e = 0, 1: rows w by columns w and w + 3, rows w + 1 by the
+// same), so 14 warps of 2 tiles share the stages instead of 7 of 4: each holds half the
+// accumulators, and the 4 schedulers of an SM have 3-4 warps each to switch between (MMAs of one
+// beside the fragment loads and copies of another) instead of 1-2.
 #ifdef PAIRED_WARPS
 #if !GRAM_FANO
 #error paired warps split the triangles' tiles: the host passes PAIRED_WARPS with them only
