@@ -352,7 +352,9 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             appendNote(row.note,
                        "ops = B(B+1)S; device time of every pass incl. adding the chunks");
             if (type == SampleType::U8)
-                appendNote(row.note, "Gram kernel alone " + fmt("%.4f", last.firstPassMs) + " ms");
+                appendNote(row.note, "Gram kernel alone " + fmt("%.4f", last.firstPassMs) +
+                                         " ms, second pass alone " +
+                                         fmt("%.4f", last.secondPassMs) + " ms (last run)");
             double worst = 0;
             bool exact = true;
             for (std::size_t e = 0; e < entries.size(); ++e) {
@@ -385,33 +387,32 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
         // The staged kernel's options, one row each (the first row ran the defaults).
         const StagedU8Options defaults = cov.stagedU8Options();
         // Earlier rounds' options (split groups, more chunks, adding in place, 32-sample stages,
-        // interleaved stages, L2 prefetch, unclamped whole-stage copies) all lost or tied
-        // (docs/linalg.md); these are the warps' schedule (7 row blocks: Fano triangles or
-        // distances), the partials' order, the fragment loads, the second pass's work-items per
-        // entry and the row sums.
+        // interleaved stages, L2 prefetch instructions, unclamped whole-stage copies, the distance
+        // schedule, matrix-order partials, 16-byte row loads, MMA row sums) all lost or tied
+        // (docs/linalg.md); these are the second pass's work-items per entry, the copies' L2
+        // prefetch size, how the B fragments of a block held as rows are formed, and two warps per
+        // triangle, on the triangles with fragment-order partials, ldmatrix and dp4a row sums.
         struct Candidate {
-            bool triangles;
-            bool fragmentStores;
-            bool ldmatrix;
             int reduceSlices;
-            bool dp4a;
+            int l2PrefetchBytes;
+            bool paired = false;
+            bool columnsByLdmatrix = false;
         };
         const Candidate candidates[] = {
-            {false, false, true, 4, false}, {true, false, true, 4, false},
-            {false, true, true, 4, false},  {true, true, false, 4, false},
-            {true, true, true, 4, false},   {true, true, true, 2, false},
-            {true, true, true, 8, false},   {true, true, true, 4, true}};
+            {4, 128}, {8, 128}, {16, 256}, {16, 128, false, true}, {16, 128, true}};
         for (const Candidate& c : candidates) {
             StagedU8Options s = defaults;
-            s.triangles = c.triangles, s.fragmentStores = c.fragmentStores;
-            s.ldmatrix = c.ldmatrix, s.reduceSlices = c.reduceSlices, s.rowSumsByDp4a = c.dp4a;
+            s.triangles = true, s.fragmentStores = true, s.ldmatrix = true, s.rowSumsByDp4a = true;
+            s.reduceSlices = c.reduceSlices, s.l2PrefetchBytes = c.l2PrefetchBytes;
+            s.pairedWarps = c.paired, s.columnsByLdmatrix = c.columnsByLdmatrix;
             cov.setStagedU8Options(s);
             covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
-                   std::string(", staged") + (c.triangles ? ", triangles" : ", distances") +
-                       (c.fragmentStores ? ", fragment-order partials" : ", matrix partials") +
-                       (c.ldmatrix ? ", ldmatrix" : ", 16-byte loads") +
-                       (c.dp4a ? ", row sums dp4a" : "") + ", second pass " +
-                       std::to_string(c.reduceSlices) + " item(s)/entry");
+                   std::string(", staged, triangles, fragment-order partials, ldmatrix, row sums "
+                               "dp4a") +
+                       (c.paired ? ", paired warps (14)" : "") +
+                       (c.columnsByLdmatrix ? ", every B by ldmatrix" : "") +
+                       ", copies' L2 prefetch " + std::to_string(c.l2PrefetchBytes) +
+                       " B, second pass " + std::to_string(c.reduceSlices) + " item(s)/entry");
         }
         cov.setStagedU8Options(defaults);
     }

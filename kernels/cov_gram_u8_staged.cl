@@ -46,6 +46,14 @@
 // (SPLIT 1): the distance schedule reads NB / 2 + 1 blocks per warp and stage (16 ldmatrix.x4 for
 // NB = 7), the triangles 3 (12).
 
+// CP_L2_BYTES (0, 128 or 256): the L2 prefetch size of the stages' cp.async copies (none, the
+// 128-byte line around each 16-byte copy, or 256 bytes: a row's next three 64-byte stages come
+// into L2 with this one, fetched from DRAM before any stage buffer is free to take them).
+#if defined(CP_L2_BYTES) && CP_L2_BYTES == 256
+#define CP_ASYNC_L2_HINT ".L2::256B"
+#elif defined(CP_L2_BYTES) && CP_L2_BYTES == 0
+#define CP_ASYNC_L2_HINT ""
+#endif
 #include "common/mma_fragment.clh"   // mmaAccRow, mmaAccCol
 #include "common/nv_async_copy.clh"  // cp_async16, cp_async_commit, CP_ASYNC_WAIT
 #include "common/nv_inline_ptx.clh"  // MMA_U8_M16N8K32
@@ -58,11 +66,29 @@
 
 #define KS 64                          // samples per stage
 #define ROWS (NB * 32)                 // rows held (bands rounded up to whole blocks)
-#define NT (NB * 32)                   // work-items: one warp per row block
 #ifndef SPLIT
 #define SPLIT 1
 #endif
 #define TPS ((TILES + SPLIT - 1) / SPLIT)  // tiles per warp in each of the SPLIT work-groups
+// PAIRED_WARPS (the triangles only): two warps per triangle, warp side h taking the tiles whose
+// row block is slot h (tiles h + 2e, e = 0, 1: rows w by columns w and w + 3, rows w + 1 by the
+// same), so 14 warps of 2 tiles share the stages instead of 7 of 4: each holds half the
+// accumulators, and the 4 schedulers of an SM have 3-4 warps each to switch between (MMAs of one
+// beside the fragment loads and copies of another) instead of 1-2.
+#ifdef PAIRED_WARPS
+#if !GRAM_FANO
+#error paired warps split the triangles' tiles: the host passes PAIRED_WARPS with them only
+#endif
+#if defined(NV_INLINE_PTX) && !defined(LDMATRIX)
+#error paired warps load their fragments by ldmatrix
+#endif
+#define HALVES 2
+#define WTILES 2  // tiles per warp
+#else
+#define HALVES 1
+#define WTILES TPS
+#endif
+#define NT (NB * 32 * HALVES)  // work-items: one warp per row block (or two: PAIRED_WARPS)
 #if GRAM_FANO && SPLIT > 1
 #error the triangle schedule runs whole (SPLIT 1): the host passes GRAM_TRIANGLES only then
 #endif
@@ -74,16 +100,41 @@
 #define FRAGMENT_UINT4 (NB * TILES * 8 * 32)
 // A work-group's tile d: its row slot, and the slot of its column block among the group's
 // COL_SLOTS (SPLIT 1: the warp's slots; split: one per tile, the row slot 0 being block w).
-#if SPLIT == 1
-#define COL_SLOTS SLOTS
-#define TILE_ROW_SLOT(d) GRAM_TILE_ROW_SLOT(d)
-#define TILE_COL_SLOT(d) GRAM_TILE_COL_SLOT(d)
-#define SLOT_IS_COLUMN(c) GRAM_SLOT_IS_COLUMN(c)
-#else
-#define COL_SLOTS TPS
+#if defined(PAIRED_WARPS)
+// (paired warps: one row slot, block gramSlotBlock(w, side); column slots blocks w and w + 3)
+#define COL_SLOTS 2
+#define WARP_ROW_SLOTS 1
 #define TILE_ROW_SLOT(d) 0
 #define TILE_COL_SLOT(d) (d)
 #define SLOT_IS_COLUMN(c) 1
+// Column slot c's B fragments are row slot 0's A registers: block w, which side 0 holds as rows.
+#define COLUMN_FROM_ROW_REGISTERS(c) ((c) == 0 && side == 0)
+// Warp side `side`'s tile e is the triangle's tile side + 2 e (the partials' order).
+#define TRIANGLE_TILE(e) (side + 2 * (e))
+#elif SPLIT == 1
+#define COL_SLOTS SLOTS
+#define WARP_ROW_SLOTS ROW_SLOTS
+#define TILE_ROW_SLOT(d) GRAM_TILE_ROW_SLOT(d)
+#define TILE_COL_SLOT(d) GRAM_TILE_COL_SLOT(d)
+#define SLOT_IS_COLUMN(c) GRAM_SLOT_IS_COLUMN(c)
+#define COLUMN_FROM_ROW_REGISTERS(c) ((c) < ROW_SLOTS)
+#define TRIANGLE_TILE(e) (e)
+#else
+#define COL_SLOTS TPS
+#define WARP_ROW_SLOTS ROW_SLOTS
+#define TILE_ROW_SLOT(d) 0
+#define TILE_COL_SLOT(d) (d)
+#define SLOT_IS_COLUMN(c) 1
+#define COLUMN_FROM_ROW_REGISTERS(c) 0
+#define TRIANGLE_TILE(e) (e)
+#endif
+// COLUMNS_BY_LDMATRIX: every column slot's B fragments by ldmatrix, also where a row slot's A
+// registers hold them (4 more ldmatrix.x4 per warp and stage instead of the register moves that
+// form B pairs out of A fragments: an A fragment holds a B pair's registers two apart, and the
+// MMA takes a pair of consecutive registers).
+#ifdef COLUMNS_BY_LDMATRIX
+#undef COLUMN_FROM_ROW_REGISTERS
+#define COLUMN_FROM_ROW_REGISTERS(c) 0
 #endif
 // Only an even NB or a split leaves tiles absent (else the checks fold away: no branch).
 #define TILES_MAY_BE_ABSENT (NB % 2 == 0 || SPLIT > 1)
@@ -121,31 +172,34 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     __global uint* partial, __global uint* partialSums) {
 #endif
     __local uint4 smem[STAGES * STAGE_UINT4];
-    const int tid = get_local_id(0), lane = tid & 31, w = tid >> 5;
+    // Warp w of each side (PAIRED_WARPS: warps w and w + NB, so that an SM's 4 schedulers get
+    // halves of both kinds).
+    const int tid = get_local_id(0), lane = tid & 31, w = (tid >> 5) % NB,
+              side = (tid >> 5) / NB;
     const int g = lane >> 2, t = lane & 3;
     const int chunk = get_group_id(1);
     const int firstTile = (int)get_group_id(0) * TPS;
-    const bool rowSums = get_group_id(0) == 0;
+    const bool rowSums = get_group_id(0) == 0 && side == 0;  // block w's sums: one warp's
     const long s0 = (long)chunk * chunkLen;
     const long s1 = min(samples, s0 + chunkLen);
     const int stages = (int)((s1 - s0 + KS - 1) / KS);
 
     // The row and column blocks of this group's tiles (firstTile + d among the warp's TILES;
     // column -1: none), and the block of each column slot.
-    int rowBlk[TPS], partner[TPS], colSlotBlk[COL_SLOTS];
+    int rowBlk[WTILES], partner[WTILES], colSlotBlk[COL_SLOTS];
 #pragma unroll
-    for (int d = 0; d < TPS; ++d) {
-        rowBlk[d] = gramTileRowBlock(w, firstTile + d);
-        partner[d] = gramTileColBlock(w, firstTile + d);
+    for (int d = 0; d < WTILES; ++d) {
+        rowBlk[d] = gramTileRowBlock(w, firstTile + TRIANGLE_TILE(d));
+        partner[d] = gramTileColBlock(w, firstTile + TRIANGLE_TILE(d));
     }
 #pragma unroll
     for (int c = 0; c < COL_SLOTS; ++c)
-        colSlotBlk[c] = SPLIT == 1 ? gramSlotBlock(w, c) : partner[c];
+        colSlotBlk[c] = SPLIT == 1 && HALVES == 1 ? gramSlotBlock(w, c) : partner[c];
 
-    uint acc[TPS][2][4][4];
+    uint acc[WTILES][2][4][4];
     uint ones[2][4];  // row sums (columns all alike)
 #pragma unroll
-    for (int d = 0; d < TPS; ++d)
+    for (int d = 0; d < WTILES; ++d)
 #pragma unroll
         for (int a = 0; a < 2; ++a)
 #pragma unroll
@@ -177,10 +231,10 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
     for (int h = 0; h < 2; ++h)
         aLane[h] = (((lm & 1) * 8 + lr) * 4 + CHUNK_SLOT(lr, 2 * h + (lm >> 1))) * 16;
     const uint bLane = (lr * 4 + CHUNK_SLOT(lr, lm)) * 16;
-    uint rowAt[ROW_SLOTS], colAt[COL_SLOTS];  // the slots' blocks in a stage, bytes
+    uint rowAt[WARP_ROW_SLOTS], colAt[COL_SLOTS];  // the slots' blocks in a stage, bytes
 #pragma unroll
-    for (int r = 0; r < ROW_SLOTS; ++r)
-        rowAt[r] = (uint)gramSlotBlock(w, r) * 32 * 64;
+    for (int r = 0; r < WARP_ROW_SLOTS; ++r)
+        rowAt[r] = (uint)gramSlotBlock(w, r + side) * 32 * 64;
 #pragma unroll
     for (int c = 0; c < COL_SLOTS; ++c)
         colAt[c] = (uint)max(colSlotBlk[c], 0) * 32 * 64;
@@ -202,9 +256,9 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #if defined(NV_INLINE_PTX) && defined(LDMATRIX)
         const uint at = smemAt + (uint)(stage - smem) * 16;
         // [r][a][h]: the A fragment of row slot r's rows a*16 ... a*16 + 15, k 32h ... 32h + 31
-        uint af[ROW_SLOTS][2][2][4];
+        uint af[WARP_ROW_SLOTS][2][2][4];
 #pragma unroll
-        for (int r = 0; r < ROW_SLOTS; ++r)
+        for (int r = 0; r < WARP_ROW_SLOTS; ++r)
 #pragma unroll
             for (int a = 0; a < 2; ++a)
 #pragma unroll
@@ -213,21 +267,22 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                                    at + rowAt[r] + aLane[h] + a * 16 * 64);
         const uint one = 0x01010101u;
 #ifdef ROWSUM_DP4A
+        if (HALVES == 1 || rowSums)
 #pragma unroll
-        for (int a = 0; a < 2; ++a)
+            for (int a = 0; a < 2; ++a)
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                ones[a][0] = byteSum4(af[0][a][h][0], byteSum4(af[0][a][h][2], ones[a][0]));
-                ones[a][2] = byteSum4(af[0][a][h][1], byteSum4(af[0][a][h][3], ones[a][2]));
-            }
+                for (int k = 0; k < 2; ++k) {
+                    ones[a][0] = byteSum4(af[0][a][k][0], byteSum4(af[0][a][k][2], ones[a][0]));
+                    ones[a][2] = byteSum4(af[0][a][k][1], byteSum4(af[0][a][k][3], ones[a][2]));
+                }
 #else
 #pragma unroll
         for (int a = 0; a < 2; ++a) {
-            if (SPLIT > 1 && !rowSums) break;
+            if ((SPLIT > 1 || HALVES > 1) && !rowSums) break;
 #pragma unroll
-            for (int h = 0; h < 2; ++h)
-                MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], af[0][a][h][0],
-                                af[0][a][h][1], af[0][a][h][2], af[0][a][h][3], one, one);
+            for (int k = 0; k < 2; ++k)
+                MMA_U8_M16N8K32(ones[a][0], ones[a][1], ones[a][2], ones[a][3], af[0][a][k][0],
+                                af[0][a][k][1], af[0][a][k][2], af[0][a][k][3], one, one);
         }
 #endif
         // Column slot by column slot, 8 columns at a time: the B fragment of columns
@@ -238,7 +293,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #pragma unroll
             for (int b = 0; b < 4; ++b) {
                 uint bf[4];  // k chunks 0-3 (16 bytes each) of the 8 columns
-                if (SPLIT == 1 && c < ROW_SLOTS) {
+                if (COLUMN_FROM_ROW_REGISTERS(c)) {
                     // A row slot's registers: columns b*8.. are rows of its A (a, s) = (b / 2,
                     // b % 2), matrix s + 2 (chunk % 2) of the chunk's k half
 #pragma unroll
@@ -248,7 +303,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                     LDMATRIX_X4_AT(bf[0], bf[1], bf[2], bf[3], at + colAt[c] + b * 8 * 64 + bLane);
                 }
 #pragma unroll
-                for (int d = 0; d < TPS; ++d) {
+                for (int d = 0; d < WTILES; ++d) {
                     if (TILE_COL_SLOT(d) != c) continue;  // folds: both sides are constants
 #pragma unroll
                     for (int a = 0; a < 2; ++a)
@@ -327,7 +382,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                     sum += BYTE_AT(r, e);
                 ones[a][q] = sum;
             }
-        for (int d = 0; d < TPS; ++d) {
+        for (int d = 0; d < WTILES; ++d) {
             if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
             for (int a = 0; a < 2; ++a)
                 for (int b = 0; b < 4; ++b)
@@ -365,13 +420,13 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #ifdef FRAGMENT_STORES
     __global uint4* frag = (__global uint4*)partial + (size_t)chunk * FRAGMENT_UINT4;
 #pragma unroll
-    for (int d = 0; d < TILES; ++d) {
+    for (int d = 0; d < WTILES; ++d) {
         if (TILES_MAY_BE_ABSENT && partner[d] < 0) continue;
 #pragma unroll
         for (int a = 0; a < 2; ++a)
 #pragma unroll
             for (int b = 0; b < 4; ++b)
-                frag[((w * TILES + d) * 8 + a * 4 + b) * 32 + lane] =
+                frag[((w * TILES + TRIANGLE_TILE(d)) * 8 + a * 4 + b) * 32 + lane] =
                     (uint4)(acc[d][a][b][0], acc[d][a][b][1], acc[d][a][b][2], acc[d][a][b][3]);
     }
 #else
@@ -380,7 +435,7 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #else
     __global uint* out = partial + (size_t)chunk * bands * bands;
 #endif
-    STORE_GRAM_TILES(STORE, out, acc, rowBlk, partner, TPS, g, t, bands)
+    STORE_GRAM_TILES(STORE, out, acc, rowBlk, partner, WTILES, g, t, bands)
 #endif
     if (t == 0 && rowSums)  // ones[a][0] (row g) and ones[a][2] (row g + 8): every column holds the sum
 #pragma unroll

@@ -106,9 +106,14 @@ void Covariance::setStagedU8Options(const StagedU8Options& options) {
                     std::to_string(options.split) + ", " + std::to_string(options.chunksPerUnit) +
                     ")");
     const int slices = options.reduceSlices;
-    if (slices != 1 && slices != 2 && slices != 4 && slices != 8)
-        throw Error("covariance: the second pass takes 1, 2, 4 or 8 work-items per entry (got " +
-                    std::to_string(slices) + ")");
+    if (slices < 1 || slices > 32 || (slices & (slices - 1)) != 0)
+        throw Error(
+            "covariance: the second pass takes 1, 2, 4, 8, 16 or 32 work-items per entry (got " +
+            std::to_string(slices) + ")");
+    const int l2 = options.l2PrefetchBytes;
+    if (l2 != 0 && l2 != 128 && l2 != 256)
+        throw Error("covariance: the copies' L2 prefetch is 0, 128 or 256 bytes (got " +
+                    std::to_string(l2) + ")");
     staged_ = options;
 }
 
@@ -182,10 +187,10 @@ std::size_t gramWarpTiles(int bands) {
 
 GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
                           std::int64_t samples, int chunks, double* ms, std::int64_t pitch,
-                          double* kernelMs) {
+                          double* kernelMs, double* secondPassMs) {
     GramU8Job job;
     enqueueGramU8(variant, x, bands, samples, job, chunks, pitch);
-    return finishGramU8(job, ms, kernelMs);
+    return finishGramU8(job, ms, kernelMs, secondPassMs);
 }
 
 void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
@@ -288,15 +293,22 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     cl::Kernel gramKernel;
     cl::NDRange global, local;
     if (staged) {
+        // The one block count with a triangle design (the header ignores it elsewhere; passed
+        // only here so that other shapes keep one build).
+        const bool triangles = staged_.triangles && split == 1 && blocks == 7;
+        // Two warps per triangle split its tiles by row block; on NVIDIA they load by ldmatrix.
+        const bool paired = triangles && staged_.pairedWarps && staged_.ldmatrix;
         std::string options = " -DNB=" + std::to_string(blocks) +
                               " -DSTAGES=" + std::to_string(stagedStages) +
                               " -DSPLIT=" + std::to_string(split);
         if (addInPlace) options += " -DADD_IN_PLACE";
         if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
         if (staged_.ldmatrix) options += " -DLDMATRIX";
-        // The one block count with a triangle design (the header ignores it elsewhere; passed
-        // only here so that other shapes keep one build).
-        if (staged_.triangles && split == 1 && blocks == 7) options += " -DGRAM_TRIANGLES";
+        if (triangles) options += " -DGRAM_TRIANGLES";
+        if (paired) options += " -DPAIRED_WARPS";
+        if (staged_.columnsByLdmatrix) options += " -DCOLUMNS_BY_LDMATRIX";
+        if (staged_.l2PrefetchBytes != 128)  // 128: the copies' own default
+            options += " -DCP_L2_BYTES=" + std::to_string(staged_.l2PrefetchBytes);
         if (fragments)
             options += " -DFRAGMENT_STORES -DSLICES=" + std::to_string(staged_.reduceSlices);
         gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
@@ -315,8 +327,9 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
             setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen),
                     x, job.partial, job.partialSums);
         }
-        global = cl::NDRange(std::size_t(blocks) * 32 * split, p.chunks);
-        local = cl::NDRange(std::size_t(blocks) * 32, 1);
+        const std::size_t groupItems = std::size_t(blocks) * 32 * (paired ? 2 : 1);
+        global = cl::NDRange(groupItems * split, p.chunks);
+        local = cl::NDRange(groupItems, 1);
     } else if (variant == CovarianceVariant::Tensor) {
         std::string options = " -DU8 -DMMA_U8 -DMT=" + std::to_string(kTile);
         if (pitch % 16 == 0) options += " -DVEC_X";  // 16-byte loads need aligned rows
@@ -339,11 +352,14 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     job.gramKernel = addInPlace ? job.last : job.first;
 }
 
-GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms, double* kernelMs) {
+GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms, double* kernelMs,
+                                double* secondPassMs) {
     if (!job.read()) throw Error("covariance: finishGramU8 without enqueueGramU8");
     job.read.wait();  // the queue is in order: the Gram matrix's read is done too
     if (ms) *ms = spanMilliseconds(job.first, job.last);
     if (kernelMs) *kernelMs = eventMilliseconds(job.gramKernel);
+    if (secondPassMs)
+        *secondPassMs = job.last() == job.gramKernel() ? 0.0 : eventMilliseconds(job.last);
     const int bands = job.bands;
     const std::size_t entries = std::size_t(bands) * bands;
     const auto* host = static_cast<const cl_ulong*>(job.readBack.data());
@@ -367,11 +383,13 @@ CovarianceResult Covariance::compute(CovarianceVariant variant, SampleType type,
     if (samples < 2) throw Error("covariance: need at least 2 samples");
     CovarianceResult out;
     if (type == SampleType::U8) {
-        double ms = 0, kernelMs = 0;
-        const GramU8 g = gramU8(variant, x, bands, samples, chunks, &ms, pitch, &kernelMs);
+        double ms = 0, kernelMs = 0, secondPassMs = 0;
+        const GramU8 g =
+            gramU8(variant, x, bands, samples, chunks, &ms, pitch, &kernelMs, &secondPassMs);
         centreU8(g, bands, samples, out);
         out.ms = ms;
         out.firstPassMs = kernelMs;
+        out.secondPassMs = secondPassMs;
         out.tensorPath = variant == CovarianceVariant::Tensor && ptx_.active();
         return out;
     }

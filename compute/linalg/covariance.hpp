@@ -37,6 +37,7 @@ struct CovarianceResult {
     std::vector<double> covariance;  // bands x bands, symmetric, row-major
     double ms = 0;                   // device time of the kernels (all passes)
     double firstPassMs = 0;          // u8: the Gram kernel's own device time (chunks not added)
+    double secondPassMs = 0;         // u8: the second pass's own (0: the chunks added in place)
     bool tensorPath = false;         // the inline-PTX mma path ran
 };
 
@@ -84,8 +85,15 @@ struct StagedU8Options {
     bool fragmentStores = true;  // split 1, two passes: each chunk's partial written in the
                                  // accumulators' order (16-byte stores), placed by the second
                                  // pass (cov_reduce_fragments)
-    int reduceSlices = 4;        // 1, 2, 4 or 8 work-items per entry in the second pass (every
-                                 // u8 variant's)
+    int reduceSlices = 16;       // 1, 2, 4, 8, 16 or 32 work-items per entry in the second pass
+                                 // (every u8 variant's)
+    bool pairedWarps = false;    // where the triangles run, with ldmatrix: two warps per
+                                 // triangle, 2 tiles each (14 warps share the stages, not 7;
+                                 // slower: docs/linalg.md, cov-u8-29e)
+    int l2PrefetchBytes = 128;   // NVIDIA: 0, 128 or 256, the L2 prefetch size of the cp.async
+                                 // copies of the stages
+    bool columnsByLdmatrix = false;  // NVIDIA, ldmatrix: every B fragment by ldmatrix, none formed
+                                     // from A fragments by register moves
 };
 
 class Covariance {
@@ -101,10 +109,11 @@ class Covariance {
                              std::int64_t pitch = 0);
 
     // The u8 sums alone (compute() centres them with centreU8()); `ms`: device time, `kernelMs`:
-    // the Gram kernel's alone.
+    // the Gram kernel's alone, `secondPassMs` the second pass's alone (the rest of `ms` is the
+    // gap between the two launches).
     GramU8 gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands, std::int64_t samples,
                   int chunks = 0, double* ms = nullptr, std::int64_t pitch = 0,
-                  double* kernelMs = nullptr);
+                  double* kernelMs = nullptr, double* secondPassMs = nullptr);
 
     // gramU8() in two halves, so that several products are queued before the host waits for any:
     // enqueueGramU8 queues the kernels and a non-blocking read of the sums into `job` (whose
@@ -112,8 +121,10 @@ class Covariance {
     void enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
                        std::int64_t samples, GramU8Job& job, int chunks = 0,
                        std::int64_t pitch = 0);
-    // `kernelMs`: the Gram kernel's own device time (without adding the chunks).
-    static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr, double* kernelMs = nullptr);
+    // `kernelMs`: the Gram kernel's own device time (without adding the chunks); `secondPassMs`:
+    // the second pass's (0 where the chunks were added in place).
+    static GramU8 finishGramU8(GramU8Job& job, double* ms = nullptr, double* kernelMs = nullptr,
+                               double* secondPassMs = nullptr);
 
     // The first half of enqueueGramU8 alone: the per-chunk partial products (job.partial, u32,
     // job.chunks x bands x bands, the upper triangle i <= j written; job.partialSums, chunks x

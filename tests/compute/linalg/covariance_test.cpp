@@ -166,11 +166,12 @@ void expectStagedU8ExactOnAwkwardShapes(const StagedU8Options& options, bool som
         int chunks;
     };
     // 193-224 bands are 7 row blocks: 193 (one row in the last block), 211 and 223 (primes),
-    // 200, 224 (whole blocks).
-    const Case cases[] = {{1, 2, 16, 0},       {3, 389, 400, 2},   {31, 1000, 1008, 3},
-                          {32, 4099, 4112, 0}, {33, 130, 144, 1},  {67, 257, 272, 2},
-                          {129, 700, 704, 3},  {193, 131, 144, 2}, {200, 64, 64, 1},
-                          {211, 333, 336, 3},  {223, 1, 16, 1},    {224, 1601, 1616, 4}};
+    // 200, 224 (whole blocks); 40 chunks: more than the second pass's 32 slices.
+    const Case cases[] = {{1, 2, 16, 0},        {3, 389, 400, 2},   {31, 1000, 1008, 3},
+                          {32, 4099, 4112, 0},  {33, 130, 144, 1},  {67, 257, 272, 2},
+                          {129, 700, 704, 3},   {193, 131, 144, 2}, {200, 64, 64, 1},
+                          {211, 333, 336, 3},   {223, 1, 16, 1},    {224, 1601, 1616, 4},
+                          {211, 5003, 5008, 40}};
     Covariance cov(context());
     cov.setStagedU8Options(options);
     for (const Case& c : cases) {
@@ -220,28 +221,47 @@ struct StagedCase {
     int split, chunksPerUnit;
     bool addInPlace, rowSumsByDp4a;
     bool ldmatrix = true;
-    int reduceSlices = 4;
+    int reduceSlices = 16;
     bool triangles = true;  // the 7-block shapes: the Fano schedule, else the distance schedule
-    bool fragmentStores = true;  // split 1, two passes: partials in fragment order
+    bool fragmentStores = true;      // split 1, two passes: partials in fragment order
+    bool pairedWarps = false;        // the triangles: two warps per triangle, two tiles each
+    int l2PrefetchBytes = 128;       // the copies' L2 prefetch (NVIDIA; a build option elsewhere)
+    bool columnsByLdmatrix = false;  // (NVIDIA) every B fragment by ldmatrix
 };
-const StagedCase kStagedCases[] = {{1, 1, false, false},
-                                   {2, 1, false, false},
-                                   {4, 2, false, true},
-                                   {1, 1, true, false},
-                                   {2, 2, true, true},
-                                   {3, 1, true, false},
-                                   {1, 1, false, true},
-                                   {1, 1, false, false, false, 1},
-                                   {1, 1, false, false, true, 1},
-                                   {1, 1, false, false, false, 8},
-                                   {2, 1, false, false, false, 2},
-                                   {1, 1, false, true, false, 4},
-                                   {3, 2, true, false, false, 4},
-                                   {1, 1, false, false, true, 4, false},
-                                   {1, 1, false, false, false, 4, false},
-                                   {1, 1, true, true, true, 4, false},
-                                   {1, 1, false, false, true, 4, true, false},
-                                   {1, 1, false, false, true, 1, false, false}};
+const StagedCase kStagedCases[] = {
+    {1, 1, false, false},
+    {2, 1, false, false},
+    {4, 2, false, true},
+    {1, 1, true, false},
+    {2, 2, true, true},
+    {3, 1, true, false},
+    {1, 1, false, true},
+    {1, 1, false, false, false, 1},
+    {1, 1, false, false, true, 1},
+    {1, 1, false, false, false, 8},
+    {2, 1, false, false, false, 2},
+    {1, 1, false, true, false, 4},
+    {3, 2, true, false, false, 4},
+    {1, 1, false, false, true, 4, false},
+    {1, 1, false, false, false, 4, false},
+    {1, 1, true, true, true, 4, false},
+    {1, 1, false, false, true, 4, true, false},
+    {1, 1, false, false, true, 1, false, false},
+    // paired warps: dp4a or MMA row sums, fragment or matrix partials, added in place
+    {1, 1, false, true, true, 4, true, true, true},
+    {1, 1, false, false, true, 8, true, true, true},
+    {1, 1, false, true, true, 2, true, false, true},
+    {1, 1, true, false, true, 4, true, true, true},
+    // 4 and 32 work-items per entry in the second pass (fragment and matrix order), the copies'
+    // L2 prefetch
+    {1, 1, false, true, true, 4},
+    {1, 1, false, true, true, 32},
+    {1, 1, false, false, true, 32, true, false},
+    {1, 1, false, true, true, 4, true, true, false, 256},
+    {1, 1, false, true, true, 32, true, true, false, 0},
+    // every B fragment by ldmatrix, on the triangles and the distances
+    {1, 1, false, true, true, 16, true, true, false, 128, true},
+    {1, 1, false, false, true, 16, false, true, false, 128, true}};
 
 class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
   protected:
@@ -251,6 +271,8 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
         o.addInPlace = GetParam().addInPlace, o.rowSumsByDp4a = GetParam().rowSumsByDp4a;
         o.ldmatrix = GetParam().ldmatrix, o.reduceSlices = GetParam().reduceSlices;
         o.triangles = GetParam().triangles, o.fragmentStores = GetParam().fragmentStores;
+        o.pairedWarps = GetParam().pairedWarps, o.l2PrefetchBytes = GetParam().l2PrefetchBytes;
+        o.columnsByLdmatrix = GetParam().columnsByLdmatrix;
         return o;
     }
 };
@@ -258,14 +280,18 @@ class StagedU8OptionCases : public ::testing::TestWithParam<StagedCase> {
 }  // namespace
 
 TEST_P(StagedU8OptionCases, StagedU8IsExactOnAwkwardShapes) {
-    // The defaults on every shape, the other options on some.
+    // The defaults and the paired warps (every 7-block shape a triangle build) on every shape, the
+    // other options on some.
     const StagedCase& c = GetParam();
     const StagedU8Options d;
     expectStagedU8ExactOnAwkwardShapes(
-        options(), c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
-                       c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
-                       c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
-                       c.fragmentStores != d.fragmentStores);
+        options(),
+        !c.pairedWarps &&
+            (c.split != d.split || c.chunksPerUnit != d.chunksPerUnit || c.addInPlace ||
+             c.rowSumsByDp4a != d.rowSumsByDp4a || c.ldmatrix != d.ldmatrix ||
+             c.reduceSlices != d.reduceSlices || c.triangles != d.triangles ||
+             c.fragmentStores != d.fragmentStores || c.pairedWarps != d.pairedWarps ||
+             c.l2PrefetchBytes != d.l2PrefetchBytes || c.columnsByLdmatrix != d.columnsByLdmatrix));
 }
 
 TEST_P(StagedU8OptionCases, StagedU8AtTheOverflowLimitStaysExact) {
@@ -281,7 +307,12 @@ INSTANTIATE_TEST_SUITE_P(Covariance, StagedU8OptionCases, ::testing::ValuesIn(kS
                                     (info.param.ldmatrix ? "" : "RowLoads") + "Slices" +
                                     std::to_string(info.param.reduceSlices) +
                                     (info.param.triangles ? "" : "Distances") +
-                                    (info.param.fragmentStores ? "" : "MatrixStores");
+                                    (info.param.fragmentStores ? "" : "MatrixStores") +
+                                    (info.param.pairedWarps ? "PairedWarps" : "") +
+                                    (info.param.l2PrefetchBytes != 128
+                                         ? "L2x" + std::to_string(info.param.l2PrefetchBytes)
+                                         : "") +
+                                    (info.param.columnsByLdmatrix ? "ColumnsByLdmatrix" : "");
                          });
 
 TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
@@ -295,7 +326,9 @@ TEST(Covariance, StagedU8RefusesBadOptionsAndAddsInPlaceOnlyWithInt64Atomics) {
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
     bad.chunksPerUnit = 1, bad.reduceSlices = 3;  // 256 work-items: a power of two
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
-    bad.reduceSlices = 16;
+    bad.reduceSlices = 64;
+    EXPECT_THROW(cov.setStagedU8Options(bad), Error);
+    bad.reduceSlices = 32, bad.l2PrefetchBytes = 64;  // 0, 128 or 256
     EXPECT_THROW(cov.setStagedU8Options(bad), Error);
     StagedU8Options inPlace;
     inPlace.addInPlace = true, inPlace.chunksPerUnit = 2;
@@ -317,4 +350,25 @@ TEST(Covariance, StagedU8RunsWhereItsRowsFitAndFillsTheDevice) {
     EXPECT_EQ(cov.stagedU8Chunks(100), 2);  // at least one 64-sample stage per chunk
     EXPECT_EQ(cov.stagedU8Chunks(10 * kMaxU8ChunkSamples),
               std::max(10, static_cast<int>(context().info().computeUnits)));
+}
+
+// The u8 product's device time splits into the Gram kernel, the second pass (none where the chunks
+// are added in place) and the gap between them: each pass's own time is reported, inside the span.
+TEST(Covariance, U8ReportsEachPassInsideItsSpan) {
+    const int bands = 211;
+    const std::int64_t samples = 1601, pitch = 1616;
+    cl::Buffer dx = upload(randomBytes(std::size_t(bands) * pitch, 29));
+    Covariance cov(context());
+    double ms = 0, gramMs = 0, secondMs = -1;
+    cov.gramU8(CovarianceVariant::Tensor, dx, bands, samples, 3, &ms, pitch, &gramMs, &secondMs);
+    EXPECT_GT(gramMs, 0.0);
+    EXPECT_GT(secondMs, 0.0);
+    EXPECT_LE(gramMs + secondMs, ms * 1.0001);
+    StagedU8Options inPlace;
+    inPlace.addInPlace = true;
+    cov.setStagedU8Options(inPlace);
+    if (!cov.stagedU8AddsInPlace()) GTEST_SKIP() << "no 64-bit atomics: nothing added in place";
+    cov.gramU8(CovarianceVariant::Tensor, dx, bands, samples, 3, &ms, pitch, &gramMs, &secondMs);
+    EXPECT_EQ(secondMs, 0.0);
+    EXPECT_GT(gramMs, 0.0);
 }

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Issue 29's u8 covariance, round cov-u8-29e (paired warps, the second pass timed), one device call
+# (bench/device/README.md): run from the repository root with a carried folder $C holding
+# clviz-bench (this build), old/clviz-bench (main's), compute_linalg_covariance_test and
+# compute_spectral_noise_diff_gram_test, bench-libs.tar.xz (pack-bench-libs.sh), this script's
+# gpu-env.sh, cached_ptx.py and sass_hmma_loop.py beside it, and for each name in KV a
+# kernels-NAME/ (a kernels/ copy read through CLVIZ_KERNEL_DIR: timing-only builds such as
+# "neither MMAs nor copies", wrong results).
+# Usage: C=.carry-cov-u8-29e [KV="nomma nocopy"] bash $C/run-covu8-29e.sh STEP...
+#   tests  the covariance and noise-diff Gram test binaries (PTX paths on)
+#   ab     cov-tensor 224 x 667,418 u8 with --tune: old, new, then new with each kernels-NAME (first
+#          $KV_ROUNDS rounds only), in turn, $ROUNDS times; the SM clock sampled meanwhile
+#   sass   ptxas -v and cuobjdump of the staged kernels the new runs built; loop counts
+# Everything lands in $OUT/covu8-29e.tgz, rewritten after each step.
+set -uo pipefail
+C=${C:-.carry-cov-u8-29e}
+R=/tmp/covu8-29e
+rm -rf "$R" /tmp/xdg-*  # a machine kept warm from an earlier call still holds its files
+mkdir -p "$R" /tmp/bench-libs
+trap 'tar czf "${OUT:-/tmp}/covu8-29e.tgz" -C "$R" .' EXIT
+here=$(dirname "$0")
+source "$here/gpu-env.sh" "$C"
+DEV=${DEV:-gpu}
+KV=${KV:-}
+command -v nvidia-smi >/dev/null && print_card "$R/card.txt"
+for step in "$@"; do
+case $step in
+tests)
+    for t in compute_linalg_covariance_test compute_spectral_noise_diff_gram_test; do
+        CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} "$C/$t" >"$R/$t.txt" 2>&1
+        echo "$t: rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/$t.txt" | tr '\n' ' ')"
+        grep -E '^\[  FAILED|Failure' "$R/$t.txt" | head -5
+    done
+    ;;
+ab)
+    nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -lms 500 >"$R/clocks.csv" 2>&1 &
+    smi=$!
+    for round in $(seq 1 ${ROUNDS:-2}); do
+        kv=$KV; [ $round -gt ${KV_ROUNDS:-1} ] && kv=
+        for which in old new $kv; do
+            bin=$C/clviz-bench; [ $which = old ] && bin=$C/old/clviz-bench
+            kdir=""; [ $which != old ] && [ $which != new ] && kdir=$C/kernels-$which
+            CLVIZ_KERNEL_DIR=$kdir XDG_CACHE_HOME=/tmp/xdg-$which timeout ${AB_S:-60} "$bin" --suite gemm \
+                --device-type $DEV --variants cov-tensor --sizes 1024 --tune ${QUICK:-} \
+                --json "$R/$which$round.json" >"$R/$which$round.txt" 2>"$R/$which$round.err"
+            echo "$which round $round rc=$?"
+            python3 - "$R/$which$round.json" <<'PY'
+import json, sys
+try:
+    rows = json.load(open(sys.argv[1]))["results"]
+except Exception as e:
+    sys.exit(f"  no JSON: {e}")
+for r in rows:
+    if r["variant"] == "copy-probe":
+        print(f'  copy probe {r.get("metrics", {}).get("GB/s", 0):.0f} GB/s')
+    if r["variant"] == "cov-tensor":
+        notes = r["note"].split("; ")
+        keep = [n for n in notes if "exact" in n or "WRONG" in n or "failed" in n or "alone" in n]
+        print(f'  {r.get("median_ms", 0):.4f} ms (min {r.get("min_ms", 0):.4f}) {r["config"]} | {"; ".join(keep)}')
+PY
+        done
+    done
+    kill $smi
+    ;;
+sass)
+    cuda_tools
+    [ -n "$PTXAS" ] || { echo "no ptxas"; continue; }
+    mkdir -p "$R/sass"
+    python3 "$here/cached_ptx.py" "$R/sass" /tmp/xdg-new/clviz/programs --text-any='.entry cov_gram_u8_staged('
+    SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+    for p in "$R"/sass/*.ptx; do
+        [ -f "$p" ] || continue
+        s=${p%.ptx}
+        "$PTXAS" -arch=sm_${SM:-90} -v "$p" -o "$s.cubin" >"$s.ptxas.txt" 2>&1 && "$CUOBJDUMP" -sass "$s.cubin" >"$s.sass" 2>/dev/null
+        rm -f "$s.cubin"
+        printf '%s | %s | %s | %s\n' "$(basename "$s")" "$(python3 "$here/sass_hmma_loop.py" "$s.sass")" \
+            "$(grep -oE 'Used [0-9]+ registers.*' "$s.ptxas.txt" | head -1)" \
+            "$(grep -oE '\-D[A-Z_0-9]+(=[0-9]+)?' "$s.key" | grep -v NV_INLINE | tr '\n' ' ')"
+    done | tee "$R/sass_counts.txt"
+    xz -3 "$R"/sass/*.ptx "$R"/sass/*.sass 2>/dev/null
+    ;;
+*) echo "unknown step $step" >&2 ;;
+esac
+tar czf "${OUT:-/tmp}/covu8-29e.tgz" -C "$R" .
+done
