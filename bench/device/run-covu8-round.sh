@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Issue 29's u8 covariance, round cov-u8-29c, one device call (bench/device/README.md): run from
-# the repository root with a carried folder $C holding clviz-bench (this build), old/clviz-bench
-# (main's), compute_linalg_covariance_test, bench-libs.tar.xz (pack-bench-libs.sh), this script's
-# gpu-env.sh and cached_ptx.py beside it, and for each name in KV a kernels-NAME/ (a kernels/ copy
-# read through CLVIZ_KERNEL_DIR: the "no MMA" and "no copy" builds, timed only).
-# Usage: C=.carry-cov-u8-29c [KV="nomma nocopy"] bash $C/run-covu8-29c.sh STEP...
-#   tests  the covariance test binary (PTX paths on)
+# Issue 29's u8 covariance, one device call of a round (ROUND: 29c, 29d, 29e, ...; these rounds ran
+# it as run-covu8-ROUND.sh, the same steps under the round's name)
+# (bench/device/README.md): run from the repository root with a carried folder $C holding
+# clviz-bench (this build), old/clviz-bench (main's), compute_linalg_covariance_test and
+# compute_spectral_noise_diff_gram_test, bench-libs.tar.xz (pack-bench-libs.sh), this script's
+# gpu-env.sh, cached_ptx.py and sass_hmma_loop.py beside it, and for each name in KV a
+# kernels-NAME/ (a kernels/ copy read through CLVIZ_KERNEL_DIR: timing-only builds such as
+# "neither MMAs nor copies", wrong results).
+# Usage: ROUND=29e C=.carry-cov-u8-$ROUND [KV="nomma nocopy"] bash $C/run-covu8-round.sh STEP...
+#   tests  the covariance and noise-diff Gram test binaries (PTX paths on)
 #   ab     cov-tensor 224 x 667,418 u8 with --tune: old, new, then new with each kernels-NAME (first
 #          $KV_ROUNDS rounds only), in turn, $ROUNDS times; the SM clock sampled meanwhile
 #   sass   ptxas -v and cuobjdump of the staged kernels the new runs built; loop counts
-# Everything lands in $OUT/covu8-29c.tgz, rewritten after each step.
+# Everything lands in $OUT/covu8-$ROUND.tgz, rewritten after each step.
 set -uo pipefail
-C=${C:-.carry-cov-u8-29c}
-R=/tmp/covu8-29c
+ROUND=${ROUND:-29e}
+C=${C:-.carry-cov-u8-$ROUND}
+R=/tmp/covu8-$ROUND
 rm -rf "$R" /tmp/xdg-*  # a machine kept warm from an earlier call still holds its files
 mkdir -p "$R" /tmp/bench-libs
-trap 'tar czf "${OUT:-/tmp}/covu8-29c.tgz" -C "$R" .' EXIT
+trap 'tar czf "${OUT:-/tmp}/covu8-$ROUND.tgz" -C "$R" .' EXIT
 here=$(dirname "$0")
 source "$here/gpu-env.sh" "$C"
 DEV=${DEV:-gpu}
@@ -24,9 +28,11 @@ command -v nvidia-smi >/dev/null && print_card "$R/card.txt"
 for step in "$@"; do
 case $step in
 tests)
-    CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} "$C/compute_linalg_covariance_test" >"$R/test_covariance.txt" 2>&1
-    echo "test covariance: rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/test_covariance.txt" | tr '\n' ' ')"
-    grep -E '^\[  FAILED|Failure' "$R/test_covariance.txt" | head -5
+    for t in compute_linalg_covariance_test compute_spectral_noise_diff_gram_test; do
+        CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} "$C/$t" >"$R/$t.txt" 2>&1
+        echo "$t: rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/$t.txt" | tr '\n' ' ')"
+        grep -E '^\[  FAILED|Failure' "$R/$t.txt" | head -5
+    done
     ;;
 ab)
     nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv -lms 500 >"$R/clocks.csv" 2>&1 &
@@ -77,5 +83,5 @@ sass)
     ;;
 *) echo "unknown step $step" >&2 ;;
 esac
-tar czf "${OUT:-/tmp}/covu8-29c.tgz" -C "$R" .
+tar czf "${OUT:-/tmp}/covu8-$ROUND.tgz" -C "$R" .
 done
