@@ -6,9 +6,10 @@
 #            collision, 1280x720, GUI on, diagnostics every 30 frames, 1,002 frames; new twice
 #   linalg   the linear-algebra lab's roofline at 4096^3 with every GEMM variant timed, after
 #            an N-body and an image-lab run in the same process (their points on the chart)
+#   cov      the u8 covariance's default row (cov-tensor), three rounds, new build
 #   tree     clviz-bench's tree rows at 1M and 16M for both builds (run-issue31-final.sh tree)
 #   sass     SASS of the new build's walk kernel from the bench's program cache
-# Results: $OUT/viewer-runs.tgz, $OUT/final31.tgz, $OUT/sass31.tgz.
+# Results: $OUT/viewer-runs.tgz, $OUT/final31.tgz, $OUT/sass31.tgz, $OUT/cov31.tgz.
 set -uo pipefail
 export C=${C:-.carry-viewer-s7}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,6 +29,18 @@ for step in "$@"; do
             --set n=65536 --frames 700 --set-at 40:app.demo=image --set-at 80:app.demo=linalg \
             --set-at 82:size=4096 --set-at 82:all-variants=on
         tar czf "${OUT:-/tmp}/viewer-runs.tgz" -C /tmp/viewer-runs .
+        ;;
+    cov)  # the u8 covariance's default row, three rounds (new build)
+        [ -f /tmp/viewer-env.sh ] && source /tmp/viewer-env.sh || source "$here/gpu-env.sh" "$C"
+        [ -f "$C/blas-reference" ] && export OPENBLAS_CORETYPE=Haswell
+        mkdir -p /tmp/bb /tmp/cov31 && tar xJf "$C/bench-bin.tar.xz" -C /tmp/bb
+        for r in 1 2 3; do
+            XDG_CACHE_HOME=/tmp/xdg-cov timeout 60 /tmp/bb/new/clviz-bench --suite gemm \
+                --device-type gpu --variants cov-tensor --sizes 1024 --wide \
+                >"/tmp/cov31/cov-r$r.txt" 2>&1
+            grep -E "^cov-tensor" "/tmp/cov31/cov-r$r.txt" | cut -c1-160
+        done
+        tar czf "${OUT:-/tmp}/cov31.tgz" -C /tmp/cov31 .
         ;;
     tree) VIEWER_BUILDS= BENCH_BUILDS="b56f6169 new" bash "$here/run-issue31-final.sh" tree ;;
     sass)
