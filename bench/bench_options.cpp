@@ -180,9 +180,18 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
              o.treeWalkPieces = static_cast<int>(
                  parseCount("--tree-walk-pieces", v, 1, NbodyMultiDevice::kMostWalkPieces));
          }},
+        {"--tree-walk-split", Takes::Value, "even|halving",
+         "with --devices: the walk pieces even, or each half of what is left of the domain with "
+         "the last two equal (a smaller last piece, whose copies the walk cannot hide) [halving]",
+         device,
+         [&o](const std::string& v) {
+             if (v != "even" && v != "halving")
+                 throw UsageError("--tree-walk-split takes even or halving (got '" + v + "')");
+             o.treeWalkHalving = v == "halving";
+         }},
         {"--tree-walk-halving", Takes::Nothing, "",
-         "with --devices: each walk piece half of what is left of the domain, the last two equal "
-         "(a smaller last piece, whose copies the walk cannot hide), instead of even pieces",
+         "with --devices: the same as --tree-walk-split halving (the default now; kept for "
+         "scripts)",
          device, [&o](const std::string&) { o.treeWalkHalving = true; }},
         {"--tree-integrate", Takes::Value, "MODE",
          "with --devices or --mpi: who kicks and drifts the split tree's bodies: owners (each "

@@ -37,7 +37,7 @@ struct BenchOptions {
     // device, each piece's accelerations passed on while the next is walked (1: none; 0: the
     // class's default, NbodyMultiDevice::kDefaultWalkPieces).
     int treeWalkPieces = 0;
-    bool treeWalkHalving = false;  // --tree-walk-halving: the pieces halve (cutIntoPieces)
+    bool treeWalkHalving = true;  // --tree-walk-split: the pieces halve (cutIntoPieces) or are even
     // --tree-integrate: with --devices or --mpi, who kicks and drifts the split tree's bodies
     // (compute/nbody/multi/tree_integration.hpp); auto: every device where they are identical.
     NbodyTreeIntegration treeIntegration = NbodyTreeIntegration::Auto;

@@ -1,0 +1,40 @@
+// clviz-bench's options for the split tree's walk pieces: halving by default, even on request,
+// the old flag still accepted, and a clear refusal of anything else.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "bench/bench_options.hpp"
+#include "common/error.hpp"
+
+namespace clviz::bench {
+namespace {
+
+BenchOptions parsed(const std::vector<std::string>& args) {
+    BenchOptions o;
+    EXPECT_TRUE(parseBenchOptions(args, o));
+    return o;
+}
+
+TEST(BenchOptions, TreeWalkPiecesHalveByDefaultAndOnRequestEven) {
+    EXPECT_TRUE(parsed({}).treeWalkHalving);
+    EXPECT_FALSE(parsed({"--tree-walk-split", "even"}).treeWalkHalving);
+    EXPECT_TRUE(parsed({"--tree-walk-split", "halving"}).treeWalkHalving);
+    EXPECT_TRUE(parsed({"--tree-walk-split", "even", "--tree-walk-halving"}).treeWalkHalving)
+        << "the old flag still means halving";
+}
+
+TEST(BenchOptions, TreeWalkSplitRefusesOtherValuesNamingTheFlag) {
+    BenchOptions o;
+    try {
+        parseBenchOptions({"--tree-walk-split", "thirds"}, o);
+        FAIL() << "accepted 'thirds'";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--tree-walk-split"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("thirds"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace clviz::bench
