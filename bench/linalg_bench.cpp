@@ -355,6 +355,12 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                 appendNote(row.note, "Gram kernel alone " + fmt("%.4f", last.firstPassMs) +
                                          " ms, second pass alone " +
                                          fmt("%.4f", last.secondPassMs) + " ms (last run)");
+            if (type == SampleType::U8 && v == CovarianceVariant::Tensor) {
+                const std::string why = cov.stagedU8FusedReduceRefusal(bands, samples, pitch);
+                appendNote(row.note, why.empty() ? "fused reduce: the chunks added inside the "
+                                                   "Gram kernel after a device-wide barrier"
+                                                 : "no fused reduce: " + why);
+            }
             double worst = 0;
             bool exact = true;
             for (std::size_t e = 0; e < entries.size(); ++e) {
@@ -397,14 +403,17 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
             int l2PrefetchBytes;
             bool paired = false;
             bool columnsByLdmatrix = false;
+            bool fusedReduce = true;
         };
         const Candidate candidates[] = {
-            {4, 128}, {8, 128}, {16, 256}, {16, 128, false, true}, {16, 128, true}};
+            {16, 128, false, false, false}, {4, 128},       {8, 128}, {16, 256},
+            {16, 128, false, true},         {16, 128, true}};
         for (const Candidate& c : candidates) {
             StagedU8Options s = defaults;
             s.triangles = true, s.fragmentStores = true, s.ldmatrix = true, s.rowSumsByDp4a = true;
             s.reduceSlices = c.reduceSlices, s.l2PrefetchBytes = c.l2PrefetchBytes;
             s.pairedWarps = c.paired, s.columnsByLdmatrix = c.columnsByLdmatrix;
+            s.fusedReduce = c.fusedReduce;
             cov.setStagedU8Options(s);
             covRow("cov-tensor", CovarianceVariant::Tensor, SampleType::U8,
                    std::string(", staged, triangles, fragment-order partials, ldmatrix, row sums "
@@ -412,7 +421,8 @@ void runCovarianceRows(ComputeContext& cc, const BenchOptions& o, BenchReport& r
                        (c.paired ? ", paired warps (14)" : "") +
                        (c.columnsByLdmatrix ? ", every B by ldmatrix" : "") +
                        ", copies' L2 prefetch " + std::to_string(c.l2PrefetchBytes) +
-                       " B, second pass " + std::to_string(c.reduceSlices) + " item(s)/entry");
+                       " B, second pass " + std::to_string(c.reduceSlices) + " item(s)/entry" +
+                       (c.fusedReduce ? " (where not fused)" : ", its own launch (not fused)"));
         }
         cov.setStagedU8Options(defaults);
     }

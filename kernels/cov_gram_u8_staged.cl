@@ -146,6 +146,68 @@
 #endif
 
 
+#ifdef FRAGMENT_STORES
+// Adding the fragment-order partials (the second pass cov_reduce_fragments, or FUSED_REDUCE's
+// share of it inside the Gram kernel; both through these two functions): entry `id` is uint4 id of
+// every chunk's partial (id < FRAGMENT_UINT4) or row sum id - FRAGMENT_UINT4 (below
+// FRAGMENT_ENTRIES); a work-item adds chunks first, first + step, ... (reads of whole 16-byte
+// fragments, consecutive ids contiguous), and the entry's total goes where it belongs:
+// gram[i * bands + j] for i <= j (the host mirrors the rest; a diagonal tile's entries below the
+// diagonal are dropped, a tile below the diagonal is the transpose of its upper block), sums[i].
+#define FRAGMENT_ENTRIES(bands) (FRAGMENT_UINT4 + (bands))
+inline ulong4 addChunkFragments(int id, int bands, int first, int step, int chunks,
+                                __global const uint4* partial, __global const uint* partialSums) {
+    ulong4 v = 0;
+    if (id < FRAGMENT_UINT4) {
+        for (int c = first; c < chunks; c += step)
+            v += convert_ulong4(partial[(size_t)c * FRAGMENT_UINT4 + id]);
+    } else if (id < FRAGMENT_ENTRIES(bands)) {
+        for (int c = first; c < chunks; c += step)
+            v.x += partialSums[(size_t)c * bands + id - FRAGMENT_UINT4];
+    }
+    return v;
+}
+
+inline void placeFragmentEntry(int id, ulong4 v, int bands, __global ulong* gram,
+                               __global ulong* sums) {
+    if (id >= FRAGMENT_UINT4) {
+        if (id < FRAGMENT_ENTRIES(bands)) sums[id - FRAGMENT_UINT4] = v.x;
+        return;
+    }
+    const int lane = id & 31, ab = (id >> 5) & 7, wd = id >> 8;
+    const int w = wd / TILES, d = wd - w * TILES;
+    const int rowBlk = gramTileRowBlock(w, d), colBlk = gramTileColBlock(w, d);
+    if (colBlk < 0) return;  // a tile the warp lacks (even NB)
+    const int g = lane >> 2, t = lane & 3, a = ab >> 2, b = ab & 3;
+    const ulong vq[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        int i = mmaAccRow(rowBlk * 32 + a * 16, g, q), j = mmaAccCol(colBlk * 32 + b * 8, t, q);
+        if (colBlk < rowBlk) {  // the transpose of the upper block (colBlk, rowBlk)
+            const int k = i;
+            i = j, j = k;
+        }
+        if (i <= j && j < bands) gram[(size_t)i * bands + j] = vq[q];
+    }
+}
+#endif
+
+// FUSED_REDUCE (NVIDIA, FRAGMENT_STORES, every work-group resident: the host checks): after
+// storing their partials the work-groups meet at a device-wide barrier (common/grid_barrier.clh)
+// and each adds its share of the entries, FUSED_SLICES work-items per entry (chunk c: entries
+// c * E ... c * E + E - 1 of every round of `chunks` x E, E = NT / FUSED_SLICES), reading the
+// partials back from L2: one launch. A group whose barrier times out sets failed[0] = target and
+// leaves; the host then adds the chunks by the second pass.
+#if defined(FUSED_REDUCE) && !defined(NV_INLINE_PTX)
+#undef FUSED_REDUCE  // the barrier needs PTX: the host sees the portable build and runs two passes
+#endif
+#ifdef FUSED_REDUCE
+#if !defined(FRAGMENT_STORES) || SPLIT > 1
+#error the fused reduce adds fragment-order partials of whole work-groups
+#endif
+#include "common/grid_barrier.clh"
+#endif
+
 // The stage of samples [s, s + KS) of the chunk ending at s1: work-item tid copies column chunk
 // tid % 4 of rows tid / 4 + 8 NB q; rows past `bands` and samples past s1 are zero-filled.
 inline void stageSamples(__local uint4* stage, __global const uchar* X, int bands, int pitch,
@@ -169,7 +231,12 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
 #ifdef ADD_IN_PLACE
     __global ulong* gram, __global ulong* sums) {
 #else
-    __global uint* partial, __global uint* partialSums) {
+    __global uint* partial, __global uint* partialSums
+#ifdef FUSED_REDUCE
+    , __global ulong* gram, __global ulong* sums, __global int* gridSync, uint target,
+    long budgetCycles
+#endif
+    ) {
 #endif
     __local uint4 smem[STAGES * STAGE_UINT4];
     // Warp w of each side (PAIRED_WARPS: warps w and w + NB, so that an SM's 4 schedulers get
@@ -445,16 +512,43 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void cov_gram_u8_staged
                 const int i = w * 32 + a * 16 + g + 8 * h;
                 if (i < bands) STORE(outSums + i, ones[a][2 * h]);
             }
+#ifdef FUSED_REDUCE
+    // gridSync[0]: the barrier's arrivals; gridSync[1]: the target of a launch that timed out.
+    __local int passed;
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);  // the group's stores before the arrive
+    if (tid == 0) {
+        passed = gridArriveAndWait(gridSync, target, budgetCycles);
+        if (!passed) *(volatile __global int*)(gridSync + 1) = (int)target;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (!passed) return;
+    // The stages are free: each slice's sums meet there (ulong4 as two 16-byte halves, the
+    // stages being 16-byte aligned).
+    __local ulong2* part = (__local ulong2*)smem;
+    const int perGroup = NT / FUSED_SLICES, slice = tid / perGroup, e = tid - slice * perGroup;
+    const int chunks = get_num_groups(1), entries = FRAGMENT_ENTRIES(bands);
+    __global const uint4* fragments = (__global const uint4*)partial;
+    for (int base = chunk * perGroup; base < entries; base += chunks * perGroup) {
+        const int id = base + e;
+        ulong4 v = 0;
+        if (slice < FUSED_SLICES)
+            v = addChunkFragments(id, bands, slice, FUSED_SLICES, chunks, fragments, partialSums);
+        part[2 * tid] = v.lo, part[2 * tid + 1] = v.hi;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (slice == 0) {
+            for (int y = 1; y < FUSED_SLICES; ++y)
+                v += (ulong4)(part[2 * (y * perGroup + e)], part[2 * (y * perGroup + e) + 1]);
+            placeFragmentEntry(id, v, bands, gram, sums);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+#endif
 }
 
 #ifdef FRAGMENT_STORES
-// The second pass of FRAGMENT_STORES: work-item e of the first NB * TILES * 256 adds uint4 e of
-// every chunk's partial (SLICES work-items per uint4, as covariance.cl's cov_reduce_partials:
-// slice y adds chunks y, y + SLICES, ...; reads of whole 16-byte fragments, 4 KB per group and
-// chunk contiguous) and writes its four entries where they belong: gram[i * bands + j] for i <= j
-// (the host mirrors the rest; a diagonal tile's entries below the diagonal are dropped, a tile
-// below the diagonal is the transpose of its upper block). The next `bands` work-items add the
-// row sums.
+// The second pass of FRAGMENT_STORES: work-item e of the first FRAGMENT_ENTRIES adds entry e of
+// every chunk (SLICES work-items per entry, as covariance.cl's cov_reduce_partials: slice y adds
+// chunks y, y + SLICES, ...; 4 KB per group and chunk contiguous) and puts it in its place.
 #ifndef SLICES
 #define SLICES 1
 #endif
@@ -462,14 +556,7 @@ __kernel __attribute__((reqd_work_group_size(256 / SLICES, SLICES, 1))) void cov
     int bands, int chunks, __global const uint4* partial, __global const uint* partialSums,
     __global ulong* gram, __global ulong* sums) {
     const int id = get_global_id(0), slice = get_local_id(1);
-    ulong4 v = 0;
-    if (id < FRAGMENT_UINT4) {
-        for (int c = slice; c < chunks; c += SLICES)
-            v += convert_ulong4(partial[(size_t)c * FRAGMENT_UINT4 + id]);
-    } else if (id < FRAGMENT_UINT4 + bands) {
-        for (int c = slice; c < chunks; c += SLICES)
-            v.x += partialSums[(size_t)c * bands + id - FRAGMENT_UINT4];
-    }
+    ulong4 v = addChunkFragments(id, bands, slice, SLICES, chunks, partial, partialSums);
 #if SLICES > 1
     __local ulong4 part[SLICES][256 / SLICES];
     part[slice][get_local_id(0)] = v;
@@ -478,24 +565,6 @@ __kernel __attribute__((reqd_work_group_size(256 / SLICES, SLICES, 1))) void cov
     for (int y = 1; y < SLICES; ++y)
         v += part[y][get_local_id(0)];
 #endif
-    if (id >= FRAGMENT_UINT4) {
-        if (id < FRAGMENT_UINT4 + bands) sums[id - FRAGMENT_UINT4] = v.x;
-        return;
-    }
-    const int lane = id & 31, ab = (id >> 5) & 7, wd = id >> 8;
-    const int w = wd / TILES, d = wd - w * TILES;
-    const int rowBlk = gramTileRowBlock(w, d), colBlk = gramTileColBlock(w, d);
-    if (colBlk < 0) return;  // a tile the warp lacks (even NB)
-    const int g = lane >> 2, t = lane & 3, a = ab >> 2, b = ab & 3;
-    const ulong vq[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-        int i = mmaAccRow(rowBlk * 32 + a * 16, g, q), j = mmaAccCol(colBlk * 32 + b * 8, t, q);
-        if (colBlk < rowBlk) {  // the transpose of the upper block (colBlk, rowBlk)
-            const int k = i;
-            i = j, j = k;
-        }
-        if (i <= j && j < bands) gram[(size_t)i * bands + j] = vq[q];
-    }
+    placeFragmentEntry(id, v, bands, gram, sums);
 }
 #endif

@@ -11,7 +11,10 @@
 #   tests  the covariance and noise-diff Gram test binaries (PTX paths on)
 #   ab     cov-tensor 224 x 667,418 u8 with --tune: old, new, then new with each kernels-NAME (first
 #          $KV_ROUNDS rounds only), in turn, $ROUNDS times; the SM clock sampled meanwhile
-#   sass   ptxas -v and cuobjdump of the staged kernels the new runs built; loop counts
+#   plant  (PLANT="NAME...") the covariance test again with each kernels-NAME/ (a planted fault:
+#          it must fail) through CLVIZ_KERNEL_DIR, on the tests named by PLANT_FILTER
+#   sass   ptxas -v and cuobjdump of the staged kernels the new runs built; loop counts, and
+#          per listing the device-wide barrier's spin loop (clock reads, acquire loads) and spills
 # Everything lands in $OUT/covu8-$ROUND.tgz, rewritten after each step.
 set -uo pipefail
 ROUND=${ROUND:-29e}
@@ -32,6 +35,14 @@ tests)
         CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} "$C/$t" >"$R/$t.txt" 2>&1
         echo "$t: rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/$t.txt" | tr '\n' ' ')"
         grep -E '^\[  FAILED|Failure' "$R/$t.txt" | head -5
+    done
+    ;;
+plant)
+    for name in ${PLANT:-}; do
+        CLVIZ_KERNEL_DIR=$C/kernels-$name CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} \
+            "$C/compute_linalg_covariance_test" --gtest_filter="${PLANT_FILTER:-*}" >"$R/plant-$name.txt" 2>&1
+        echo "plant $name: rc=$? (non-zero expected) $(grep -E '^\[  (PASSED|FAILED) ' "$R/plant-$name.txt" | tr '\n' ' ')"
+        grep -E '^\[  FAILED ' "$R/plant-$name.txt" | head -8
     done
     ;;
 ab)
@@ -57,7 +68,7 @@ for r in rows:
         print(f'  copy probe {r.get("metrics", {}).get("GB/s", 0):.0f} GB/s')
     if r["variant"] == "cov-tensor":
         notes = r["note"].split("; ")
-        keep = [n for n in notes if "exact" in n or "WRONG" in n or "failed" in n or "alone" in n]
+        keep = [n for n in notes if "exact" in n or "WRONG" in n or "failed" in n or "alone" in n or "fused" in n]
         print(f'  {r.get("median_ms", 0):.4f} ms (min {r.get("min_ms", 0):.4f}) {r["config"]} | {"; ".join(keep)}')
 PY
         done
@@ -79,6 +90,12 @@ sass)
             "$(grep -oE 'Used [0-9]+ registers.*' "$s.ptxas.txt" | head -1)" \
             "$(grep -oE '\-D[A-Z_0-9]+(=[0-9]+)?' "$s.key" | grep -v NV_INLINE | tr '\n' ' ')"
     done | tee "$R/sass_counts.txt"
+    for s in "$R"/sass/*.sass; do
+        [ -f "$s" ] || continue
+        printf '%s: CLOCK reads %s, LDG.E.STRONG.GPU %s, ATOM/RED %s, spill stores %s\n' "$(basename "$s")" \
+            "$(grep -c 'SR_CLOCK' "$s")" "$(grep -c 'LDG.E.STRONG.GPU' "$s")" "$(grep -cE 'ATOMG|RED\.' "$s")" \
+            "$(grep -oE '[0-9]+ bytes spill stores' "${s%.sass}.ptxas.txt" | tr '\n' ' ')"
+    done | tee "$R/sass_barrier.txt"
     xz -3 "$R"/sass/*.ptx "$R"/sass/*.sass 2>/dev/null
     ;;
 *) echo "unknown step $step" >&2 ;;

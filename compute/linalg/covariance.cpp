@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
@@ -114,6 +115,9 @@ void Covariance::setStagedU8Options(const StagedU8Options& options) {
     if (l2 != 0 && l2 != 128 && l2 != 256)
         throw Error("covariance: the copies' L2 prefetch is 0, 128 or 256 bytes (got " +
                     std::to_string(l2) + ")");
+    if (options.fusedDeadlineUs < 0 || options.fusedDeadlineUs > 1000000)
+        throw Error("covariance: the fused reduce's barrier deadline is 0..1,000,000 us (got " +
+                    std::to_string(options.fusedDeadlineUs) + ")");
     staged_ = options;
 }
 
@@ -183,6 +187,19 @@ std::size_t gramWarpTiles(int bands) {
     return blocks * (blocks / 2 + 1);
 }
 
+// The fragment-order second pass (cov_reduce_fragments, `slices` work-items per entry).
+void enqueueFragmentReduce(cl::CommandQueue& q, cl::Kernel& reduce, int bands, int chunks,
+                           int slices, const GramU8Job& job, cl::Event* done) {
+    const std::size_t perGroup = 256 / slices;
+    const std::size_t fragments = gramWarpTiles(bands) * 256;
+    setArgs(reduce, cl_int(bands), cl_int(chunks), job.partial, job.partialSums, job.gram,
+            job.sums);
+    q.enqueueNDRangeKernel(
+        reduce, cl::NullRange,
+        cl::NDRange((fragments + bands + perGroup - 1) / perGroup * perGroup, slices),
+        cl::NDRange(perGroup, slices), nullptr, done);
+}
+
 }  // namespace
 
 GramU8 Covariance::gramU8(CovarianceVariant variant, const cl::Buffer& x, int bands,
@@ -209,16 +226,16 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
                         &fragmentReduce);
     cl::CommandQueue& q = cc_.queue();
     const std::size_t entries = std::size_t(bands) * bands;
-    if (fragmentReduce()) {
+    if (job.fused) {
+        // The Gram kernel added the chunks: its event is the product's last; the second pass is
+        // kept for finishGramU8 should the barrier time out.
+        job.last = job.first;
+        job.fallback = fragmentReduce;
+        job.fallbackSlices = slices;
+        job.queue = q;
+    } else if (fragmentReduce()) {
         // One work-item per 16-byte fragment of a chunk's partial, then one per row sum.
-        const std::size_t perGroup = 256 / slices;
-        const std::size_t fragments = gramWarpTiles(bands) * 256;
-        setArgs(fragmentReduce, cl_int(bands), cl_int(job.chunks), job.partial, job.partialSums,
-                job.gram, job.sums);
-        q.enqueueNDRangeKernel(
-            fragmentReduce, cl::NullRange,
-            cl::NDRange((fragments + bands + perGroup - 1) / perGroup * perGroup, slices),
-            cl::NDRange(perGroup, slices), nullptr, &job.last);
+        enqueueFragmentReduce(q, fragmentReduce, bands, job.chunks, slices, job, &job.last);
     } else if (!inPlace) {
         const Plan p{job.chunks, 0};
         enqueueReducePartials(q, reduce, bands, p, job.partial, job.partialSums, job.gram, job.sums,
@@ -226,8 +243,88 @@ void Covariance::enqueueGramU8(CovarianceVariant variant, const cl::Buffer& x, i
     }
     auto* host = static_cast<cl_ulong*>(job.readBack.data());
     q.enqueueReadBuffer(job.gram, CL_FALSE, 0, entries * sizeof(cl_ulong), host);
-    q.enqueueReadBuffer(job.sums, CL_FALSE, 0, bands * sizeof(cl_ulong), host + entries, nullptr,
-                        &job.read);
+    if (job.fused) {
+        q.enqueueReadBuffer(job.sums, CL_FALSE, 0, bands * sizeof(cl_ulong), host + entries);
+        q.enqueueReadBuffer(job.gridSync, CL_FALSE, 0, 2 * sizeof(cl_int), host + entries + bands,
+                            nullptr, &job.read);
+    } else {
+        q.enqueueReadBuffer(job.sums, CL_FALSE, 0, bands * sizeof(cl_ulong), host + entries,
+                            nullptr, &job.read);
+    }
+}
+
+std::string Covariance::stagedBuildOptions(int bands, int stages, int split, bool addInPlace,
+                                           bool fragments) const {
+    const int blocks = (bands + 31) / 32;
+    // The one block count with a triangle design (the header ignores it elsewhere; passed only
+    // here so that other shapes keep one build).
+    const bool triangles = staged_.triangles && split == 1 && blocks == 7;
+    // Two warps per triangle split its tiles by row block; on NVIDIA they load by ldmatrix.
+    const bool paired = triangles && staged_.pairedWarps && staged_.ldmatrix;
+    std::string options = " -DNB=" + std::to_string(blocks) +
+                          " -DSTAGES=" + std::to_string(stages) +
+                          " -DSPLIT=" + std::to_string(split);
+    if (addInPlace) options += " -DADD_IN_PLACE";
+    if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
+    if (staged_.ldmatrix) options += " -DLDMATRIX";
+    if (triangles) options += " -DGRAM_TRIANGLES";
+    if (paired) options += " -DPAIRED_WARPS";
+    if (staged_.columnsByLdmatrix) options += " -DCOLUMNS_BY_LDMATRIX";
+    if (staged_.l2PrefetchBytes != 128)  // 128: the copies' own default
+        options += " -DCP_L2_BYTES=" + std::to_string(staged_.l2PrefetchBytes);
+    if (fragments) options += " -DFRAGMENT_STORES -DSLICES=" + std::to_string(staged_.reduceSlices);
+    return options;
+}
+
+std::string Covariance::fusedReduceBuild(const std::string& options, bool fragments, int bands,
+                                         int groups, cl::Kernel* fused) {
+    if (!staged_.fusedReduce) return "off (StagedU8Options::fusedReduce)";
+    if (!fragments)
+        return "the fused reduce adds fragment-order partials of one work-group per chunk "
+               "(split 1, two passes, not added in place)";
+    const DeviceInfo& info = cc_.info();
+    // The barrier waits for every group: all must be resident at once. One group per compute
+    // unit at most, and one must fit a unit (checked on the build below), leaves none waiting
+    // for another's unit on an otherwise idle device; the deadline covers the rest.
+    if (groups > static_cast<int>(info.computeUnits))
+        return std::to_string(groups) + " work-groups for " + std::to_string(info.computeUnits) +
+               " compute units: not all resident at once";
+    if (!ptx_.active())
+        return "the device-wide barrier needs inline PTX (NVIDIA's acquire loads and clock)";
+    const std::size_t items = options.find("-DPAIRED_WARPS") != std::string::npos
+                                  ? std::size_t((bands + 31) / 32) * 64
+                                  : std::size_t((bands + 31) / 32) * 32;
+    // Work-items per entry: as many as leave one round of entries for the groups.
+    const std::size_t entries = gramWarpTiles(bands) * 256 + bands;
+    int slices = 1;
+    while (slices < 32 && std::size_t(groups) * (items / (slices + 1)) >= entries)
+        ++slices;
+    cl::Kernel& k =
+        kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged",
+                     options + " -DFUSED_REDUCE -DFUSED_SLICES=" + std::to_string(slices), &ptx_);
+    if (!ptx_.active()) return "the compiler refused the inline PTX";
+    const std::size_t maxItems = k.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(cc_.device());
+    const std::uint64_t localBytes = k.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(cc_.device());
+    if (maxItems < items || localBytes > info.localMemBytes)
+        return "a group of " + std::to_string(items) + " work-items (" +
+               std::to_string(localBytes) + " B local) does not fit one compute unit (at most " +
+               std::to_string(maxItems) + " with this kernel's registers)";
+    *fused = k;
+    return "";
+}
+
+std::string Covariance::stagedU8FusedReduceRefusal(int bands, std::int64_t samples,
+                                                   std::int64_t pitch, int chunks) {
+    if (pitch == 0) pitch = samples;
+    const int stages = u8StagedStages(bands, pitch);
+    if (stages < 2 || samples < 1) return "no staged kernel for this shape";
+    if (chunks <= 0) chunks = stagedU8Chunks(samples);
+    const int groups = plan(chunks, samples, true).chunks;
+    const int split = std::min(staged_.split, (bands + 31) / 32 / 2 + 1);
+    const bool fragments = split == 1 && staged_.fragmentStores && !stagedU8AddsInPlace();
+    cl::Kernel fused;
+    return fusedReduceBuild(stagedBuildOptions(bands, stages, split, false, fragments), fragments,
+                            bands, groups, &fused);
 }
 
 void Covariance::enqueueGramU8Partials(CovarianceVariant variant, const cl::Buffer& x, int bands,
@@ -282,41 +379,45 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
         job.partialBytes = partialBytes;
     }
     job.chunks = p.chunks;
+    job.fused = job.fusedTimedOut = false;
     // The sums' buffers here, before the kernel (enqueueGramU8 adds into them).
     if (withSums && (!job.gram() || job.gram.getInfo<CL_MEM_SIZE>() < entries * sizeof(cl_ulong))) {
         job.gram = cl::Buffer(ctx, CL_MEM_READ_WRITE, entries * sizeof(cl_ulong));
         job.sums = cl::Buffer(ctx, CL_MEM_READ_WRITE, bands * sizeof(cl_ulong));
-        job.readBack = PinnedHostBuffer(ctx, q, (entries + bands) * sizeof(cl_ulong));
+        job.readBack = PinnedHostBuffer(ctx, q, (entries + bands + 1) * sizeof(cl_ulong));
     }
     const std::size_t pairCount = tilePairCount(bands);
 
     cl::Kernel gramKernel;
     cl::NDRange global, local;
     if (staged) {
-        // The one block count with a triangle design (the header ignores it elsewhere; passed
-        // only here so that other shapes keep one build).
-        const bool triangles = staged_.triangles && split == 1 && blocks == 7;
-        // Two warps per triangle split its tiles by row block; on NVIDIA they load by ldmatrix.
-        const bool paired = triangles && staged_.pairedWarps && staged_.ldmatrix;
-        std::string options = " -DNB=" + std::to_string(blocks) +
-                              " -DSTAGES=" + std::to_string(stagedStages) +
-                              " -DSPLIT=" + std::to_string(split);
-        if (addInPlace) options += " -DADD_IN_PLACE";
-        if (staged_.rowSumsByDp4a) options += " -DROWSUM_DP4A";
-        if (staged_.ldmatrix) options += " -DLDMATRIX";
-        if (triangles) options += " -DGRAM_TRIANGLES";
-        if (paired) options += " -DPAIRED_WARPS";
-        if (staged_.columnsByLdmatrix) options += " -DCOLUMNS_BY_LDMATRIX";
-        if (staged_.l2PrefetchBytes != 128)  // 128: the copies' own default
-            options += " -DCP_L2_BYTES=" + std::to_string(staged_.l2PrefetchBytes);
-        if (fragments)
-            options += " -DFRAGMENT_STORES -DSLICES=" + std::to_string(staged_.reduceSlices);
-        gramKernel = kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
-        // The second pass from the same program, so with the same schedule.
+        const std::string options =
+            stagedBuildOptions(bands, stagedStages, split, addInPlace, fragments);
+        const bool paired = options.find("-DPAIRED_WARPS") != std::string::npos;
+        cl::Kernel fused;
+        job.fused = fusedReduceBuild(options, fragments, bands, p.chunks, &fused).empty();
+        gramKernel =
+            job.fused ? fused
+                      : kernels_.get("cov_gram_u8_staged.cl", "cov_gram_u8_staged", options, &ptx_);
+        // The second pass from the same program, so with the same schedule (fused: in case the
+        // barrier times out).
         if (fragments)
             *fragmentReduce =
                 kernels_.get("cov_gram_u8_staged.cl", "cov_reduce_fragments", options, &ptx_);
-        if (addInPlace) {
+        if (job.fused) {
+            // The barrier's counter is never reset: this launch brings it `groups` further.
+            if (!job.gridSync()) {
+                const cl_int zeros[2] = {0, 0};
+                job.gridSync = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                          sizeof(zeros), const_cast<cl_int*>(zeros));
+                job.arrivals = 0;
+            }
+            job.arrivals += static_cast<std::uint32_t>(p.chunks);
+            const double mhz = cc_.info().clockMHz > 0 ? cc_.info().clockMHz : 3000.0;
+            setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen),
+                    x, job.partial, job.partialSums, job.gram, job.sums, job.gridSync,
+                    cl_uint(job.arrivals), cl_long(mhz * staged_.fusedDeadlineUs));
+        } else if (addInPlace) {
             // The chunks add into zeroed sums; the fill is part of the product's device time.
             q.enqueueFillBuffer(job.gram, cl_ulong(0), 0, entries * sizeof(cl_ulong), nullptr,
                                 &job.first);
@@ -356,6 +457,27 @@ GramU8 Covariance::finishGramU8(GramU8Job& job, double* ms, double* kernelMs,
                                 double* secondPassMs) {
     if (!job.read()) throw Error("covariance: finishGramU8 without enqueueGramU8");
     job.read.wait();  // the queue is in order: the Gram matrix's read is done too
+    const std::size_t at = std::size_t(job.bands) * job.bands + job.bands;
+    if (job.fused) {
+        // Some group waited past the deadline at the barrier (it wrote this launch's target):
+        // its share was not added. Every partial is stored; the second pass adds them all.
+        const auto* words = reinterpret_cast<const cl_uint*>(
+            static_cast<const cl_ulong*>(job.readBack.data()) + at);
+        if (words[1] == job.arrivals) {
+            std::fprintf(stderr,
+                         "clviz: covariance: the fused reduce's device-wide barrier timed out "
+                         "(work-groups not all resident?); the chunks were added by a second "
+                         "pass instead\n");
+            job.fusedTimedOut = true;
+            auto* host = static_cast<cl_ulong*>(job.readBack.data());
+            enqueueFragmentReduce(job.queue, job.fallback, job.bands, job.chunks,
+                                  job.fallbackSlices, job, &job.last);
+            const std::size_t entries = std::size_t(job.bands) * job.bands;
+            job.queue.enqueueReadBuffer(job.gram, CL_FALSE, 0, entries * sizeof(cl_ulong), host);
+            job.queue.enqueueReadBuffer(job.sums, CL_TRUE, 0, job.bands * sizeof(cl_ulong),
+                                        host + entries);
+        }
+    }
     if (ms) *ms = spanMilliseconds(job.first, job.last);
     if (kernelMs) *kernelMs = eventMilliseconds(job.gramKernel);
     if (secondPassMs)

@@ -59,8 +59,19 @@ struct GramU8Job {
     std::size_t partialBytes = 0;
     cl::Buffer pairs, partial, partialSums, gram, sums, noMu;
     cl::Event first, last, read;
-    cl::Event gramKernel;  // the Gram kernel's own event (first, or last where added in place)
-    PinnedHostBuffer readBack;
+    cl::Event gramKernel;       // the Gram kernel's own event (first, or last where added in place)
+    PinnedHostBuffer readBack;  // gram, sums, then (fused) the barrier's two words
+    // The fused reduce (StagedU8Options::fusedReduce): gridSync holds the barrier's arrivals
+    // (never reset: `arrivals` is what the last launch brings it to) and the target of a launch
+    // whose barrier timed out; then finishGramU8 adds the chunks with `fallback` (the second
+    // pass, `fallbackSlices` work-items per entry) on `queue` and sets fusedTimedOut.
+    bool fused = false;
+    bool fusedTimedOut = false;
+    cl::Buffer gridSync;
+    std::uint32_t arrivals = 0;
+    cl::Kernel fallback;
+    int fallbackSlices = 1;
+    cl::CommandQueue queue;
 };
 
 // Largest chunk whose 32-bit partial Gram sums cannot overflow (255^2 * chunk < 2^31).
@@ -94,6 +105,11 @@ struct StagedU8Options {
                                  // copies of the stages
     bool columnsByLdmatrix = false;  // NVIDIA, ldmatrix: every B fragment by ldmatrix, none formed
                                      // from A fragments by register moves
+    bool fusedReduce = true;         // NVIDIA, fragment-order partials, every group resident: the
+                              // Gram kernel's groups meet at a device-wide barrier and add the
+                              // partials themselves (one launch; stagedU8FusedReduceRefusal)
+    int fusedDeadlineUs = 4000;  // 0-1,000,000: how long a group waits at that barrier before
+                                 // the call falls back to the second pass (never a hang)
 };
 
 class Covariance {
@@ -149,6 +165,12 @@ class Covariance {
     const StagedU8Options& stagedU8Options() const { return staged_; }
     // Whether the chunks of the staged u8 kernel are added in place on this device.
     bool stagedU8AddsInPlace() const;
+    // Why compute()/gramU8() would not add the chunks inside the Gram kernel (the fused reduce)
+    // for this shape, or "" where it would: the option off, no staged kernel or no fragment-order
+    // partials, no inline PTX (the barrier is PTX), more work-groups than compute units, or a
+    // group that cannot fit one compute unit (its registers or local memory).
+    std::string stagedU8FusedReduceRefusal(int bands, std::int64_t samples, std::int64_t pitch = 0,
+                                           int chunks = 0);
 
   private:
     ComputeContext& cc_;
@@ -163,6 +185,14 @@ class Covariance {
     void enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer& x, int bands,
                              std::int64_t samples, GramU8Job& job, int chunks, std::int64_t pitch,
                              bool withSums, bool addInPlace, cl::Kernel* fragmentReduce = nullptr);
+    // The staged kernel's build options for this shape (the second pass's too).
+    std::string stagedBuildOptions(int bands, int stages, int split, bool addInPlace,
+                                   bool fragments) const;
+    // The fused reduce's build of the staged kernel into `fused`, or why not (see
+    // stagedU8FusedReduceRefusal); `fragments`: the two-pass build would write fragment-order
+    // partials, `groups` work-groups.
+    std::string fusedReduceBuild(const std::string& options, bool fragments, int bands, int groups,
+                                 cl::Kernel* fused);
 };
 
 // CPU references in double (f32) / exact 64-bit integers (u8), for tests and the bench.

@@ -359,10 +359,21 @@ TEST(Covariance, U8ReportsEachPassInsideItsSpan) {
     const std::int64_t samples = 1601, pitch = 1616;
     cl::Buffer dx = upload(randomBytes(std::size_t(bands) * pitch, 29));
     Covariance cov(context());
+    StagedU8Options twoLaunches;
+    twoLaunches.fusedReduce = false;
+    cov.setStagedU8Options(twoLaunches);
     double ms = 0, gramMs = 0, secondMs = -1;
     cov.gramU8(CovarianceVariant::Tensor, dx, bands, samples, 3, &ms, pitch, &gramMs, &secondMs);
     EXPECT_GT(gramMs, 0.0);
     EXPECT_GT(secondMs, 0.0);
+    EXPECT_LE(gramMs + secondMs, ms * 1.0001);
+    // The defaults: the chunks added inside the Gram kernel (no second pass) where the fused
+    // reduce runs, else two launches.
+    cov.setStagedU8Options(StagedU8Options{});
+    const bool fused = cov.stagedU8FusedReduceRefusal(bands, samples, pitch, 3).empty();
+    cov.gramU8(CovarianceVariant::Tensor, dx, bands, samples, 3, &ms, pitch, &gramMs, &secondMs);
+    EXPECT_EQ(secondMs == 0.0, fused);
+    EXPECT_GT(gramMs, 0.0);
     EXPECT_LE(gramMs + secondMs, ms * 1.0001);
     StagedU8Options inPlace;
     inPlace.addInPlace = true;
@@ -371,4 +382,110 @@ TEST(Covariance, U8ReportsEachPassInsideItsSpan) {
     cov.gramU8(CovarianceVariant::Tensor, dx, bands, samples, 3, &ms, pitch, &gramMs, &secondMs);
     EXPECT_EQ(secondMs, 0.0);
     EXPECT_GT(gramMs, 0.0);
+}
+
+// The fused reduce (StagedU8Options::fusedReduce): the Gram kernel's groups meet at a device-wide
+// barrier and add the partials themselves. Only where every group is resident at once (no more
+// than the compute units) and the barrier's PTX builds; elsewhere (PoCL: no inline PTX) the two
+// launches run, with the same reduce function.
+TEST(Covariance, FusedReduceRunsOnlyWhereItsGroupsAreAllResident) {
+    Covariance cov(context());
+    const int units = static_cast<int>(context().info().computeUnits);
+    const int bands = 211;
+    const std::int64_t samples = std::int64_t(units + 1) * 128, pitch = samples;
+    const std::string fused = cov.stagedU8FusedReduceRefusal(bands, samples, pitch, units);
+    if (cov.tensorActive())
+        EXPECT_EQ(fused, "") << "inline PTX builds here: the fused reduce should run";
+    else
+        EXPECT_NE(fused.find("inline PTX"), std::string::npos) << fused;
+    // One group more than the compute units: never (the barrier would wait for it).
+    EXPECT_NE(
+        cov.stagedU8FusedReduceRefusal(bands, samples, pitch, units + 1).find("compute units"),
+        std::string::npos);
+    StagedU8Options o;
+    o.fusedReduce = false;
+    cov.setStagedU8Options(o);
+    EXPECT_NE(cov.stagedU8FusedReduceRefusal(bands, samples, pitch, units).find("off"),
+              std::string::npos);
+    o = StagedU8Options{}, o.split = 2;  // groups sharing a chunk: matrix-order partials
+    cov.setStagedU8Options(o);
+    EXPECT_NE(cov.stagedU8FusedReduceRefusal(bands, samples, pitch, units).find("fragment-order"),
+              std::string::npos);
+    o = StagedU8Options{}, o.fragmentStores = false;
+    cov.setStagedU8Options(o);
+    EXPECT_NE(cov.stagedU8FusedReduceRefusal(bands, samples, pitch, units).find("fragment-order"),
+              std::string::npos);
+    EXPECT_NE(cov.stagedU8FusedReduceRefusal(300, samples, 16 * 1024, units), "");  // no staging
+    o = StagedU8Options{}, o.fusedDeadlineUs = -1;
+    EXPECT_THROW(cov.setStagedU8Options(o), Error);
+    o.fusedDeadlineUs = 1000001;
+    EXPECT_THROW(cov.setStagedU8Options(o), Error);
+}
+
+// Whichever path the refusal names runs (fused: no second pass), exact on awkward shapes, with
+// the barrier's counter carried across products of different group counts in one job (it is
+// never reset: each launch's target is the arrivals so far).
+TEST(Covariance, FusedReduceIsExactAndCountsItsBarrierAcrossProducts) {
+    Covariance cov(context());
+    const int units = static_cast<int>(context().info().computeUnits);
+    struct Case {
+        int bands;
+        std::int64_t samples, pitch;
+        int chunks;
+    };
+    const Case cases[] = {{224, 5003, 5008, 3}, {224, 1601, 1616, 40}, {211, 64 * 131, 64 * 131, 0},
+                          {1, 70, 80, 2},       {33, 999, 1008, 1},    {224, 333, 336, units + 1},
+                          {224, 4099, 4112, 7}};
+    GramU8Job job;
+    for (const Case& c : cases) {
+        const auto x = randomBytes(std::size_t(c.bands) * c.pitch, c.bands + c.samples);
+        std::vector<std::uint8_t> packed;
+        for (int b = 0; b < c.bands; ++b)
+            packed.insert(packed.end(), x.begin() + b * c.pitch,
+                          x.begin() + b * c.pitch + c.samples);
+        cl::Buffer dx = upload(x);
+        const bool fused =
+            cov.stagedU8FusedReduceRefusal(c.bands, c.samples, c.pitch, c.chunks).empty();
+        cov.enqueueGramU8(CovarianceVariant::Tensor, dx, c.bands, c.samples, job, c.chunks,
+                          c.pitch);
+        double ms = 0, gramMs = 0, secondMs = -1;
+        const GramU8 got = Covariance::finishGramU8(job, &ms, &gramMs, &secondMs);
+        const GramU8 want = referenceGramU8(packed.data(), c.bands, c.samples);
+        EXPECT_EQ(got.sums, want.sums) << c.bands << " x " << c.samples << "; " << seedNote();
+        EXPECT_EQ(got.gram, want.gram) << c.bands << " x " << c.samples << "; " << seedNote();
+        EXPECT_EQ(job.fused, fused) << c.bands << " x " << c.samples << ", " << c.chunks;
+        EXPECT_FALSE(job.fusedTimedOut) << "the barrier timed out at its 4 ms deadline";
+        EXPECT_EQ(secondMs == 0.0, fused) << c.bands << " x " << c.samples;
+    }
+}
+
+// A barrier that times out (deadline 0: every group but the last to arrive gives up at once)
+// leaves its share unadded: the host says so and adds the chunks by the second pass, exactly.
+TEST(Covariance, FusedReduceFallsBackToTheSecondPassWhenItsBarrierTimesOut) {
+    Covariance cov(context());
+    StagedU8Options o;
+    o.fusedDeadlineUs = 0;
+    cov.setStagedU8Options(o);
+    const int units = static_cast<int>(context().info().computeUnits);
+    const int bands = 224;
+    const std::int64_t samples = std::int64_t(units) * 192 - 5, pitch = std::int64_t(units) * 192;
+    const std::string why = cov.stagedU8FusedReduceRefusal(bands, samples, pitch, units);
+    if (!why.empty()) GTEST_SKIP() << "no fused reduce here: " << why;
+    const auto x = randomBytes(std::size_t(bands) * pitch, 97);
+    std::vector<std::uint8_t> packed;
+    for (int b = 0; b < bands; ++b)
+        packed.insert(packed.end(), x.begin() + b * pitch, x.begin() + b * pitch + samples);
+    cl::Buffer dx = upload(x);
+    GramU8Job job;
+    for (int run = 0; run < 2; ++run) {
+        cov.enqueueGramU8(CovarianceVariant::Tensor, dx, bands, samples, job, units, pitch);
+        double secondMs = -1;
+        const GramU8 got = Covariance::finishGramU8(job, nullptr, nullptr, &secondMs);
+        const GramU8 want = referenceGramU8(packed.data(), bands, samples);
+        EXPECT_TRUE(job.fused);
+        EXPECT_TRUE(job.fusedTimedOut) << "run " << run;
+        EXPECT_GT(secondMs, 0.0);
+        EXPECT_EQ(got.sums, want.sums);
+        EXPECT_EQ(got.gram, want.gram);
+    }
 }
