@@ -76,19 +76,14 @@ PY
     kill $smi
     ;;
 sass)
-    cuda_tools
-    [ -n "$PTXAS" ] || { echo "no ptxas"; continue; }
-    mkdir -p "$R/sass"
-    python3 "$here/cached_ptx.py" "$R/sass" /tmp/xdg-new/clviz/programs --text-any='.entry cov_gram_u8_staged('
-    SM=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
-    for p in "$R"/sass/*.ptx; do
-        [ -f "$p" ] || continue
-        s=${p%.ptx}
-        "$PTXAS" -arch=sm_${SM:-90} -v "$p" -o "$s.cubin" >"$s.ptxas.txt" 2>&1 && "$CUOBJDUMP" -sass "$s.cubin" >"$s.sass" 2>/dev/null
-        rm -f "$s.cubin"
-        printf '%s | %s | %s | %s\n' "$(basename "$s")" "$(python3 "$here/sass_hmma_loop.py" "$s.sass")" \
-            "$(grep -oE 'Used [0-9]+ registers.*' "$s.ptxas.txt" | head -1)" \
-            "$(grep -oE '\-D[A-Z_0-9]+(=[0-9]+)?' "$s.key" | grep -v NV_INLINE | tr '\n' ' ')"
+    # The staged kernels' SASS (gpu-env.sh's cached_sass: ptxas and cuobjdump of the cached PTX).
+    cached_sass /tmp/xdg-new "$R/sass" '.entry cov_gram_u8_staged('
+    for s in "$R"/sass/*.sass; do
+        [ -f "$s" ] || continue
+        b=${s%.sass}
+        printf '%s | %s | %s | %s\n' "$(basename "$b")" "$(python3 "$here/sass_hmma_loop.py" "$s")" \
+            "$(grep -oE 'Used [0-9]+ registers.*' "$b.ptxas.txt" | head -1)" \
+            "$(grep -oE '\-D[A-Z_0-9]+(=[0-9]+)?' "$b.key" | grep -v NV_INLINE | tr '\n' ' ')"
     done | tee "$R/sass_counts.txt"
     for s in "$R"/sass/*.sass; do
         [ -f "$s" ] || continue
@@ -96,7 +91,7 @@ sass)
             "$(grep -c 'SR_CLOCK' "$s")" "$(grep -c 'LDG.E.STRONG.GPU' "$s")" "$(grep -cE 'ATOMG|RED\.' "$s")" \
             "$(grep -oE '[0-9]+ bytes spill stores' "${s%.sass}.ptxas.txt" | tr '\n' ' ')"
     done | tee "$R/sass_barrier.txt"
-    xz -3 "$R"/sass/*.ptx "$R"/sass/*.sass 2>/dev/null
+    xz -3 "$R"/sass/*.sass 2>/dev/null
     ;;
 *) echo "unknown step $step" >&2 ;;
 esac
