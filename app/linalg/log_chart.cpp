@@ -101,6 +101,54 @@ void LogChart::point(double x, double y, ImU32 colour, float radius, bool filled
         dl_->AddCircle(at(x, y), radius, colour, 0, 2.0f);
 }
 
+std::vector<float> spreadLabelRows(const std::vector<LabelBox>& boxes, float top, float bottom) {
+    const std::size_t n = boxes.size();
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return boxes[a].y < boxes[b].y; });
+    const auto shareColumns = [&](std::size_t a, std::size_t b) {
+        return boxes[a].x < boxes[b].x + boxes[b].w && boxes[b].x < boxes[a].x + boxes[a].w;
+    };
+    std::vector<float> y(n);
+    for (std::size_t k = 0; k < n; ++k) {  // down, below every box placed before that it meets
+        const std::size_t i = order[k];
+        y[i] = std::max(boxes[i].y, top);
+        for (bool moved = true; moved;) {
+            moved = false;
+            for (std::size_t j = 0; j < k; ++j) {
+                const std::size_t o = order[j];
+                if (shareColumns(i, o) && y[i] < y[o] + boxes[o].h && y[o] < y[i] + boxes[i].h) {
+                    y[i] = y[o] + boxes[o].h;
+                    moved = true;
+                }
+            }
+        }
+    }
+    for (std::size_t k = n; k-- > 0;) {  // up, above the bottom and the boxes below it
+        const std::size_t i = order[k];
+        float limit = bottom;
+        for (std::size_t j = k + 1; j < n; ++j)
+            if (shareColumns(i, order[j])) limit = std::min(limit, y[order[j]]);
+        y[i] = std::max(top, std::min(y[i], limit - boxes[i].h));
+    }
+    return y;
+}
+
+void LogChart::labels(const std::vector<Label>& all) {
+    std::vector<LabelBox> boxes;
+    for (const Label& l : all) {
+        const ImVec2 size = ImGui::CalcTextSize(l.text.c_str());
+        const ImVec2 p = at(l.x, l.y);
+        boxes.push_back(
+            {std::clamp(p.x + l.dx, p0_.x + 2, p1_.x - size.x - 2), p.y + l.dy, size.x, size.y});
+    }
+    const std::vector<float> y = spreadLabelRows(boxes, p0_.y + 2, p1_.y - 2);
+    for (std::size_t i = 0; i < all.size(); ++i)
+        dl_->AddText(ImVec2(boxes[i].x, y[i]), all[i].colour, all[i].text.c_str());
+}
+
 void LogChart::label(double x, double y, const std::string& text, ImU32 colour, float dx,
                      float dy) {
     const ImVec2 size = ImGui::CalcTextSize(text.c_str());

@@ -27,6 +27,15 @@ class LogChart {
     // Text next to (x, y), kept inside the plot area.
     void label(double x, double y, const std::string& text, ImU32 colour, float dx = 6,
                float dy = -16);
+    // Several labels (each placed as label() would) moved apart where they would overlap, so that
+    // lines ending at the same point stay readable.
+    struct Label {
+        double x, y;
+        std::string text;
+        ImU32 colour;
+        float dx = 6, dy = -16;
+    };
+    void labels(const std::vector<Label>& all);
 
     ImDrawList* drawList() const { return dl_; }
 
@@ -38,5 +47,15 @@ class LogChart {
 
 // "0.01", "1", "100", "10k", "1M": a decade's label.
 std::string decadeLabel(double v);
+
+// A label's box on screen: top-left corner and size, in pixels.
+struct LabelBox {
+    float x, y, w, h;
+};
+// The boxes' new tops: in order of their tops, each box that overlaps one placed before it moves
+// down below it; then, from the bottom up, boxes that ran past `bottom` move up (with those they
+// would overlap), none above `top`. Boxes that do not share columns never move for each other.
+// Where the area is too small for all of them the last ones still overlap.
+std::vector<float> spreadLabelRows(const std::vector<LabelBox>& boxes, float top, float bottom);
 
 }  // namespace clviz

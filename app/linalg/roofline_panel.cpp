@@ -156,11 +156,13 @@ void drawSizePanel(bool* open, const std::map<std::string, std::map<double, doub
     LogChart chart(logAxisCovering(xs, {10, 1000}), logAxisCovering(ys, {1, 1000}),
                    "size: cube root of M*N*K", "GFLOP/s", 160);
     noteGuiItem("GFLOP/s vs size/chart");
+    // The lines' names and the ceiling's, moved apart where several end near each other.
+    std::vector<LogChart::Label> names;
     if (fp32Ceiling > 0) {
         const LogAxis x = logAxisCovering(xs, {10, 1000});
         chart.line(x.lo, fp32Ceiling, x.hi, fp32Ceiling, IM_COL32(240, 80, 80, 255), 1.5f);
-        chart.label(x.hi, fp32Ceiling, "FP32 FMA " + formatFlopRate(fp32Ceiling),
-                    IM_COL32(240, 80, 80, 255), 0, 4);
+        names.push_back({x.hi, fp32Ceiling, "FP32 FMA " + formatFlopRate(fp32Ceiling),
+                         IM_COL32(240, 80, 80, 255), 0, 4});
     }
     // Variants in a fixed palette; the current one brighter and last (on top).
     static const ImU32 palette[] = {IM_COL32(120, 120, 255, 255), IM_COL32(90, 200, 200, 255),
@@ -172,9 +174,10 @@ void drawSizePanel(bool* open, const std::map<std::string, std::map<double, doub
         const ImU32 colour = palette[i++ % 6];
         chart.polyline(line, id == current ? IM_COL32(255, 255, 255, 255) : colour);
         if (!line.empty())
-            chart.label(line.back().first, line.back().second, id,
-                        id == current ? IM_COL32(255, 255, 255, 255) : colour, -60, 4);
+            names.push_back({line.back().first, line.back().second, id,
+                             id == current ? IM_COL32(255, 255, 255, 255) : colour, -60, 4});
     }
+    chart.labels(names);
     ImGui::End();
 }
 
