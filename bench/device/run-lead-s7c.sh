@@ -7,6 +7,7 @@
 #   linalg   the linear-algebra lab's roofline at 4096^3 with every GEMM variant timed, after
 #            an N-body and an image-lab run in the same process (their points on the chart)
 #   cov      the u8 covariance's default row (cov-tensor), three rounds, new build
+#   tests    the GPU runs of the test binaries carried in tests.tar.xz
 #   tree     clviz-bench's tree rows at 1M and 16M for both builds (run-issue31-final.sh tree)
 #   sass     SASS of the new build's walk kernel from the bench's program cache
 # Results: $OUT/viewer-runs.tgz, $OUT/final31.tgz, $OUT/sass31.tgz, $OUT/cov31.tgz.
@@ -41,6 +42,17 @@ for step in "$@"; do
             grep -E "^cov-tensor" "/tmp/cov31/cov-r$r.txt" | cut -c1-160
         done
         tar czf "${OUT:-/tmp}/cov31.tgz" -C /tmp/cov31 .
+        ;;
+    tests)  # the GPU runs of the test binaries in tests.tar.xz (NAME, stripped), if carried
+        [ -f "$C/tests.tar.xz" ] || { echo "no tests.tar.xz"; continue; }
+        [ -f /tmp/viewer-env.sh ] && source /tmp/viewer-env.sh || source "$here/gpu-env.sh" "$C"
+        [ -f "$C/blas-reference" ] && export OPENBLAS_CORETYPE=Haswell
+        mkdir -p /tmp/gt /tmp/gputests && tar xJf "$C/tests.tar.xz" -C /tmp/gt
+        for t in /tmp/gt/*; do
+            XDG_CACHE_HOME=/tmp/xdg-tests timeout "${TEST_S:-240}" "$t" >"/tmp/gputests/$(basename "$t").txt" 2>&1
+            echo "$(basename "$t") rc=$? $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "/tmp/gputests/$(basename "$t").txt" | tr '\n' ' ')"
+        done
+        tar czf "${OUT:-/tmp}/gputests.tgz" -C /tmp/gputests .
         ;;
     tree) VIEWER_BUILDS= BENCH_BUILDS="b56f6169 new" bash "$here/run-issue31-final.sh" tree ;;
     sass)
