@@ -69,3 +69,15 @@ row() {
     echo "$name $((SECONDS - t0)) s" >>"$R/times.txt"
     tar czf "${OUT:-/tmp}/$RESULTS_NAME.tgz" -C "$R" .
 }
+
+# gtest_run LOG LABEL COMMAND...: one run of a carried test binary (COMMAND, e.g. `timeout 120
+# BIN --gtest_filter=...`, with `env VAR=...` in front where it needs settings), its output in LOG
+# and one line on the screen: LABEL, the exit status and gtest's summary lines. Returns the status.
+gtest_run() {
+    local log=$1 label=$2 rc
+    shift 2
+    "$@" >"$log" 2>&1
+    rc=$?
+    echo "$label: rc=$rc $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ')"
+    return $rc
+}

@@ -32,16 +32,15 @@ for step in "$@"; do
 case $step in
 tests)
     for t in compute_linalg_covariance_test compute_spectral_noise_diff_gram_test; do
-        CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} "$C/$t" >"$R/$t.txt" 2>&1
-        echo "$t: rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/$t.txt" | tr '\n' ' ')"
+        gtest_run "$R/$t.txt" "$t" env CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} "$C/$t"
         grep -E '^\[  FAILED|Failure' "$R/$t.txt" | head -5
     done
     ;;
 plant)
     for name in ${PLANT:-}; do
-        CLVIZ_KERNEL_DIR=$C/kernels-$name CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} \
-            "$C/compute_linalg_covariance_test" --gtest_filter="${PLANT_FILTER:-*}" >"$R/plant-$name.txt" 2>&1
-        echo "plant $name: rc=$? (non-zero expected) $(grep -E '^\[  (PASSED|FAILED) ' "$R/plant-$name.txt" | tr '\n' ' ')"
+        gtest_run "$R/plant-$name.txt" "plant $name (non-zero expected)" env \
+            CLVIZ_KERNEL_DIR=$C/kernels-$name CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} \
+            "$C/compute_linalg_covariance_test" --gtest_filter="${PLANT_FILTER:-*}"
         grep -E '^\[  FAILED ' "$R/plant-$name.txt" | head -8
     done
     ;;

@@ -39,9 +39,8 @@ for step in "$@"; do
                 echo "$b $round"; grep -E "gemm-tf32" "$R/gemm-$b-$round.txt"
             done
         done
-        XDG_CACHE_HOME=/tmp/xdg-gt timeout 150 "$C/compute_linalg_gemm_test" \
-            --gtest_filter='*Tf32*:*tf32*:*Bulk*:*Pack*:*WholeTiles*' >"$R/test-gemm.txt" 2>&1
-        echo "gemm tests rc=$? $(grep -E '^\[  (PASSED|FAILED)' "$R/test-gemm.txt" | tr '\n' ' ')"
+        gtest_run "$R/test-gemm.txt" "gemm tests" env XDG_CACHE_HOME=/tmp/xdg-gt timeout 150 \
+            "$C/compute_linalg_gemm_test" --gtest_filter='*Tf32*:*tf32*:*Bulk*:*Pack*:*WholeTiles*'
         ;;
     cov)
         for round in 1 2; do

@@ -75,16 +75,14 @@ timing|ab)
     kill $smi
     ;;
 tests)
-    CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} "$C/compute_linalg_gemm_test" \
-        --gtest_filter="${TEST_FILTER:-*Tf32*:*tf32*:*Bulk*:*Pack*:*WholeTiles*}" >"$R/test_gemm.txt" 2>&1
-    echo "tests: rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/test_gemm.txt" | tr '\n' ' ')"
+    gtest_run "$R/test_gemm.txt" tests env CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} \
+        "$C/compute_linalg_gemm_test" --gtest_filter="${TEST_FILTER:-*Tf32*:*tf32*:*Bulk*:*Pack*:*WholeTiles*}"
     grep -E '^\[  FAILED|Failure' "$R/test_gemm.txt" | head -8
     ;;
 faults)
     for f in ${FAULTS:-}; do
-        CLVIZ_KERNEL_DIR=$C/kernels-$f CLVIZ_PROGRAM_CACHE=off timeout ${TEST_S:-120} "$C/compute_linalg_gemm_test" \
-            --gtest_filter='*Bulk*' >"$R/fault_$f.txt" 2>&1
-        echo "fault $f: rc=$? $(grep -E '^\[  (PASSED|FAILED) ' "$R/fault_$f.txt" | tr '\n' ' ')"
+        gtest_run "$R/fault_$f.txt" "fault $f" env CLVIZ_KERNEL_DIR=$C/kernels-$f CLVIZ_PROGRAM_CACHE=off \
+            timeout ${TEST_S:-120} "$C/compute_linalg_gemm_test" --gtest_filter='*Bulk*'
     done
     ;;
 sass)
