@@ -187,6 +187,13 @@ std::size_t gramWarpTiles(int bands) {
     return blocks * (blocks / 2 + 1);
 }
 
+// Work-items of one staged Gram group built with `options`: a warp per 32-row block, two with
+// PAIRED_WARPS.
+std::size_t stagedGroupItems(int bands, const std::string& options) {
+    const bool paired = options.find("-DPAIRED_WARPS") != std::string::npos;
+    return std::size_t(bands + 31) / 32 * 32 * (paired ? 2 : 1);
+}
+
 // The fragment-order second pass (cov_reduce_fragments, `slices` work-items per entry).
 void enqueueFragmentReduce(cl::CommandQueue& q, cl::Kernel& reduce, int bands, int chunks,
                            int slices, const GramU8Job& job, cl::Event* done) {
@@ -291,9 +298,7 @@ std::string Covariance::fusedReduceBuild(const std::string& options, bool fragme
                " compute units: not all resident at once";
     if (!ptx_.active())
         return "the device-wide barrier needs inline PTX (NVIDIA's acquire loads and clock)";
-    const std::size_t items = options.find("-DPAIRED_WARPS") != std::string::npos
-                                  ? std::size_t((bands + 31) / 32) * 64
-                                  : std::size_t((bands + 31) / 32) * 32;
+    const std::size_t items = stagedGroupItems(bands, options);
     // Work-items per entry: as many as leave one round of entries for the groups.
     const std::size_t entries = gramWarpTiles(bands) * 256 + bands;
     int slices = 1;
@@ -393,7 +398,6 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
     if (staged) {
         const std::string options =
             stagedBuildOptions(bands, stagedStages, split, addInPlace, fragments);
-        const bool paired = options.find("-DPAIRED_WARPS") != std::string::npos;
         cl::Kernel fused;
         job.fused = fusedReduceBuild(options, fragments, bands, p.chunks, &fused).empty();
         gramKernel =
@@ -428,7 +432,7 @@ void Covariance::enqueueGramU8Kernel(CovarianceVariant variant, const cl::Buffer
             setArgs(gramKernel, cl_int(bands), cl_int(pitch), cl_long(samples), cl_int(p.chunkLen),
                     x, job.partial, job.partialSums);
         }
-        const std::size_t groupItems = std::size_t(blocks) * 32 * (paired ? 2 : 1);
+        const std::size_t groupItems = stagedGroupItems(bands, options);
         global = cl::NDRange(groupItems * split, p.chunks);
         local = cl::NDRange(groupItems, 1);
     } else if (variant == CovarianceVariant::Tensor) {
