@@ -12,16 +12,19 @@
 // Usage: TREE_CONFIGS="group:bpi:leaf:list:theta[:sortTileKeys[:sortDigitBits[:sortKeysPerItem
 // [:sortCountInScatter[:walkRegisterCap[:stackSize[:thetaFar[:farOrder[:kickInScatter]]]]]]]]]
 // ..." tree-phases N... (CLVIZ_KERNEL_DIR=dir times another copy of kernels/; TREE_LABEL=name tags
-// the lines.) The bench's step, piece by piece (issue 31, "the build and the step beyond the walk"):
-// TREE_KICK=1 passes a velocity buffer and leapfrog's half-kick, as NbodySimulation does (the
-// kick's kernel is "kick", or part of walk.scatter with kickInScatter); TREE_PRESTEPS=k first
+// the lines.) The bench's step, piece by piece (issue 31, "the build and the step beyond the
+// walk"): TREE_KICK=1 passes a velocity buffer and leapfrog's half-kick, as NbodySimulation does
+// (the kick's kernel is "kick", or part of walk.scatter with kickInScatter); TREE_PRESTEPS=k first
 // steps the sphere k times with the tree (NbodySimulation, the preset's dt), as the bench's rows
 // after its first have; TREE_ORDER=morton hands the bodies over in the tree's sorted order, as a
 // state kept in Morton order would (gather and scatter then read and write in order); TREE_REPS=k
 // times k - 2 passes instead of 5 (above 7, each pass's walk kernel is printed too). Each line
 // also says whether the sorted order is the first config's at that N and gives its hash (FNV-1a of
 // the sorted indices, to compare runs of other kernel copies): the sort's result on the device
-// itself, not only on PoCL's tests.
+// itself, not only on PoCL's tests. TREE_KERNEL_DIRS="label=dir ..." runs every config for each
+// kernel copy in turn (label "embedded" with an empty dir: the build's own), each in a context
+// of its own whose program cache is $TREE_CACHE_ROOT/label when TREE_CACHE_ROOT is set, so that one
+// process (and one Plummer sphere per N) times them all; the label tags the lines.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +34,7 @@
 #include <vector>
 
 #include "compute/core/compute_context.hpp"
+#include "compute/core/kernel_source.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/simulation.hpp"
@@ -57,10 +61,35 @@ std::string kernelName(const std::string& stage, int indexInStage) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    auto cc = ComputeContext::create(DeviceRequest{});
-    std::printf("device: %s\n", cc->info().name.c_str());
-    const std::string label =
-        std::getenv("TREE_LABEL") ? std::string(std::getenv("TREE_LABEL")) + " " : std::string();
+    // (label, kernel directory) pairs; one with the default directory without TREE_KERNEL_DIRS.
+    std::vector<std::pair<std::string, std::string>> kernelDirs;
+    if (const char* dirs = std::getenv("TREE_KERNEL_DIRS")) {
+        std::istringstream in(dirs);
+        for (std::string d; in >> d;) {
+            const auto eq = d.find('=');
+            if (eq == std::string::npos) {
+                std::printf("TREE_KERNEL_DIRS: %s is not label=dir\n", d.c_str());
+                return 2;
+            }
+            kernelDirs.push_back({d.substr(0, eq), d.substr(eq + 1)});
+        }
+    }
+    const bool perDir = !kernelDirs.empty();
+    if (!perDir)
+        kernelDirs.push_back({std::getenv("TREE_LABEL") ? std::getenv("TREE_LABEL") : "", ""});
+    const char* cacheRoot = std::getenv("TREE_CACHE_ROOT");
+    auto contextFor = [&](const std::pair<std::string, std::string>& dir) {
+        if (perDir) {
+            setKernelDirectory(dir.second);
+            if (cacheRoot)
+                setenv("XDG_CACHE_HOME", (std::string(cacheRoot) + "/" + dir.first).c_str(), 1);
+        }
+        return ComputeContext::create(DeviceRequest{});
+    };
+    {
+        auto first = contextFor(kernelDirs.front());
+        std::printf("device: %s\n", first->info().name.c_str());
+    }
     struct Config {
         int group = 128, bpi = 1, leaf = 8, list = 1024;
         float theta = 0.5f;
@@ -78,9 +107,10 @@ int main(int argc, char** argv) {
                                                       : "128:1:8:1024:0.5");
     for (std::string c; in >> c;) {
         Config k;
-        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d:%d:%d:%f:%d:%d", &k.group, &k.bpi, &k.leaf,
-                    &k.list, &k.theta, &k.tileKeys, &k.digitBits, &k.keysPerItem, &k.countInScatter,
-                    &k.registerCap, &k.stack, &k.thetaFar, &k.farOrder, &k.kickInScatter);
+        std::sscanf(c.c_str(), "%d:%d:%d:%d:%f:%d:%d:%d:%d:%d:%d:%f:%d:%d", &k.group, &k.bpi,
+                    &k.leaf, &k.list, &k.theta, &k.tileKeys, &k.digitBits, &k.keysPerItem,
+                    &k.countInScatter, &k.registerCap, &k.stack, &k.thetaFar, &k.farOrder,
+                    &k.kickInScatter);
         configs.push_back(k);
     }
     auto env = [](const char* name) {
@@ -97,7 +127,8 @@ int main(int argc, char** argv) {
         auto bodies = makePreset(NbodyPreset::Plummer, n, 1);
         const float softening = presetInfo(NbodyPreset::Plummer).softening;
         if (presteps > 0) {  // the state the bench's later rows see: moved by tree steps
-            NbodySimulation sim(*cc);
+            auto pc = contextFor(kernelDirs.front());
+            NbodySimulation sim(*pc);
             NbodyParams p;
             p.dt = presetInfo(NbodyPreset::Plummer).dt;
             p.softening = softening;
@@ -109,105 +140,111 @@ int main(int argc, char** argv) {
             sim.step(presteps);
             bodies = sim.readBodies();
         }
-        std::vector<Float4> pos, vel;
-        for (const auto& b : bodies)
-            pos.push_back(b.pos), vel.push_back(b.vel);
-        cl::Buffer posBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
-        cl::Buffer accBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
-        cl::Buffer velBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
-        cc->queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
-        if (morton) {  // the bodies in the order a default tree sorts them into
-            TreeForce sorter(*cc);
-            sorter.compute(posBuf, n, softening, accBuf);
-            const std::vector<unsigned> order = sorter.readTree().sortedIndex;
-            std::vector<Float4> p2, v2;
-            for (unsigned i : order)
-                p2.push_back(pos[i]), v2.push_back(vel[i]);
-            pos.swap(p2);
-            vel.swap(v2);
-            cc->queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
-        }
-        cc->queue().enqueueWriteBuffer(velBuf, CL_TRUE, 0, n * 16, vel.data());
         std::vector<unsigned> firstOrder;  // the first config's sorted order at this N
-        for (const Config& cfg : configs) {
-            TreeForceOptions o;
-            o.walk = TreeWalk::Group;
-            o.groupSize = cfg.group;
-            o.bodiesPerItem = cfg.bpi;
-            o.leafSize = cfg.leaf;
-            o.listSize = cfg.list;
-            o.sortTileKeys = cfg.tileKeys;
-            o.sortDigitBits = cfg.digitBits;
-            o.sortKeysPerItem = cfg.keysPerItem;
-            o.sortCountInScatter = cfg.countInScatter != 0;
-            o.walkRegisterCap = cfg.registerCap;
-            o.stackSize = cfg.stack;
-            o.thetaFar = cfg.thetaFar;
-            o.farOrder = cfg.farOrder;
-            o.kickInScatter = cfg.kickInScatter != 0;
-            try {
-                TreeForce tree(*cc, o);
-                tree.setTheta(cfg.theta);
-                std::map<std::string, std::vector<double>> ms;
-                std::vector<double> total;
-                std::vector<double> walkPerRep;  // TREE_REPS > 7: each rep's walk kernel
-                for (int rep = 0; rep < reps; ++rep) {
-                    // A kick of 1e-30 runs the kick's kernels and leaves the velocities as written.
-                    if (kick)
-                        tree.compute(posBuf, n, softening, accBuf, &velBuf, 1e-30f);
-                    else
-                        tree.compute(posBuf, n, softening, accBuf);
-                    cc->queue().finish();
-                    if (rep < 2) continue;
-                    std::map<std::string, double> sum;
-                    std::map<std::string, int> seen;
-                    double all = 0;
-                    for (const auto& [stage, ev] : tree.lastEvents()) {
-                        const double t = eventMilliseconds(ev);
-                        sum[kernelName(stage, seen[stage]++)] += t;
-                        all += t;
-                    }
-                    for (const auto& [k, t] : sum)
-                        ms[k].push_back(t);
-                    walkPerRep.push_back(sum["walk.walk"]);
-                    total.push_back(all);
-                }
-                const TreeWalkStats ws = tree.lastWalkStats();
-                const std::vector<unsigned> order = tree.readTree().sortedIndex;
-                if (firstOrder.empty()) firstOrder = order;
-                const char* same = order == firstOrder ? "same" : "DIFFERENT";
-                unsigned long long hash = 1469598103934665603ULL;
-                for (unsigned v : order)
-                    hash = (hash ^ v) * 1099511628211ULL;
-                const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 4096);
-                std::printf(
-                    "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d digitbits=%d "
-                    "keysperitem=%d countinscatter=%d regcap=%d stack=%d thetafar=%.2f farorder=%d "
-                    "kickinscatter=%d order %s %016llx total %.3f ms |",
-                    label.c_str(), n, tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
-                    cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, cfg.countInScatter,
-                    cfg.registerCap, cfg.stack, tree.thetaFar(), cfg.farOrder, cfg.kickInScatter,
-                    same, hash,
-                    median(total));
-                for (const auto& [k, v] : ms)
-                    std::printf(" %s %.3f", k.c_str(), median(v));
-                const double walkMs = median(ms["walk.walk"]);
-                if (reps > 7) {
-                    std::printf(" | walk per rep");
-                    for (double w : walkPerRep)
-                        std::printf(" %.2f", w);
-                }
-                std::printf(
-                    " | groups %d (%.1f bodies each) list/body %.0f iter/group %.0f "
-                    "fallbacks %d | %.3g list interactions/s in walk | err median %.2e "
-                    "p99 %.2e\n",
-                    ws.groups, double(n) / std::max(1, ws.groups), ws.interactionsPerBody,
-                    ws.iterationsPerGroup, ws.fallbacks,
-                    ws.interactionsPerBody * double(n) / (walkMs * 1e-3), acc.median, acc.p99);
-            } catch (const std::exception& e) {
-                std::printf("n=%zu group=%d bpi=%d: %s\n", n, cfg.group, cfg.bpi, e.what());
+        for (const auto& dir : kernelDirs) {
+            auto cc = contextFor(dir);
+            const std::string label = dir.first.empty() ? std::string() : dir.first + " ";
+            std::vector<Float4> pos, vel;
+            for (const auto& b : bodies)
+                pos.push_back(b.pos), vel.push_back(b.vel);
+            cl::Buffer posBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
+            cl::Buffer accBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
+            cl::Buffer velBuf(cc->context(), CL_MEM_READ_WRITE, n * 16);
+            cc->queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+            if (morton) {  // the bodies in the order a default tree sorts them into
+                TreeForce sorter(*cc);
+                sorter.compute(posBuf, n, softening, accBuf);
+                const std::vector<unsigned> order = sorter.readTree().sortedIndex;
+                std::vector<Float4> p2, v2;
+                for (unsigned i : order)
+                    p2.push_back(pos[i]), v2.push_back(vel[i]);
+                pos.swap(p2);
+                vel.swap(v2);
+                cc->queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
             }
-            std::fflush(stdout);
+            cc->queue().enqueueWriteBuffer(velBuf, CL_TRUE, 0, n * 16, vel.data());
+            for (const Config& cfg : configs) {
+                TreeForceOptions o;
+                o.walk = TreeWalk::Group;
+                o.groupSize = cfg.group;
+                o.bodiesPerItem = cfg.bpi;
+                o.leafSize = cfg.leaf;
+                o.listSize = cfg.list;
+                o.sortTileKeys = cfg.tileKeys;
+                o.sortDigitBits = cfg.digitBits;
+                o.sortKeysPerItem = cfg.keysPerItem;
+                o.sortCountInScatter = cfg.countInScatter != 0;
+                o.walkRegisterCap = cfg.registerCap;
+                o.stackSize = cfg.stack;
+                o.thetaFar = cfg.thetaFar;
+                o.farOrder = cfg.farOrder;
+                o.kickInScatter = cfg.kickInScatter != 0;
+                try {
+                    TreeForce tree(*cc, o);
+                    tree.setTheta(cfg.theta);
+                    std::map<std::string, std::vector<double>> ms;
+                    std::vector<double> total;
+                    std::vector<double> walkPerRep;  // TREE_REPS > 7: each rep's walk kernel
+                    for (int rep = 0; rep < reps; ++rep) {
+                        // A kick of 1e-30 runs the kick's kernels and leaves the velocities as
+                        // written.
+                        if (kick)
+                            tree.compute(posBuf, n, softening, accBuf, &velBuf, 1e-30f);
+                        else
+                            tree.compute(posBuf, n, softening, accBuf);
+                        cc->queue().finish();
+                        if (rep < 2) continue;
+                        std::map<std::string, double> sum;
+                        std::map<std::string, int> seen;
+                        double all = 0;
+                        for (const auto& [stage, ev] : tree.lastEvents()) {
+                            const double t = eventMilliseconds(ev);
+                            sum[kernelName(stage, seen[stage]++)] += t;
+                            all += t;
+                        }
+                        for (const auto& [k, t] : sum)
+                            ms[k].push_back(t);
+                        walkPerRep.push_back(sum["walk.walk"]);
+                        total.push_back(all);
+                    }
+                    const TreeWalkStats ws = tree.lastWalkStats();
+                    const std::vector<unsigned> order = tree.readTree().sortedIndex;
+                    if (firstOrder.empty()) firstOrder = order;
+                    const char* same = order == firstOrder ? "same" : "DIFFERENT";
+                    unsigned long long hash = 1469598103934665603ULL;
+                    for (unsigned v : order)
+                        hash = (hash ^ v) * 1099511628211ULL;
+                    const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 4096);
+                    std::printf(
+                        "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d "
+                        "digitbits=%d "
+                        "keysperitem=%d countinscatter=%d regcap=%d stack=%d thetafar=%.2f "
+                        "farorder=%d "
+                        "kickinscatter=%d order %s %016llx total %.3f ms |",
+                        label.c_str(), n, tree.groupSize(), cfg.bpi, cfg.leaf, cfg.list, cfg.theta,
+                        cfg.tileKeys, cfg.digitBits, cfg.keysPerItem, cfg.countInScatter,
+                        cfg.registerCap, cfg.stack, tree.thetaFar(), cfg.farOrder,
+                        cfg.kickInScatter, same, hash, median(total));
+                    for (const auto& [k, v] : ms)
+                        std::printf(" %s %.3f", k.c_str(), median(v));
+                    const double walkMs = median(ms["walk.walk"]);
+                    if (reps > 7) {
+                        std::printf(" | walk per rep");
+                        for (double w : walkPerRep)
+                            std::printf(" %.2f", w);
+                    }
+                    std::printf(
+                        " | groups %d (%.1f bodies each) list/body %.0f iter/group %.0f "
+                        "fallbacks %d | %.3g list interactions/s in walk | err median %.2e "
+                        "p99 %.2e\n",
+                        ws.groups, double(n) / std::max(1, ws.groups), ws.interactionsPerBody,
+                        ws.iterationsPerGroup, ws.fallbacks,
+                        ws.interactionsPerBody * double(n) / (walkMs * 1e-3), acc.median, acc.p99);
+                } catch (const std::exception& e) {
+                    std::printf("n=%zu group=%d bpi=%d: %s\n", n, cfg.group, cfg.bpi, e.what());
+                }
+                std::fflush(stdout);
+            }
         }
     }
 }
