@@ -18,8 +18,8 @@
 // -DSORT_WG, -DSCAN_WG, -DREDUCE_WG, -DKEY_BITS (below), -DSORT_KPI (radix_scatter_chunks),
 // -DFAR_FIELD (the group walk sums far cells once per group as an expansion; see walk),
 // -DFAR_ORDER=n (3 or 4: the expansion's last order of the acceleration's derivatives).
-// Probe switches (bench/device/run-walk31s8-h200.sh only, never the product's builds; they time or count
-// parts of the group walk): -DWALK_PROBE_NO_SUMS (no list sums), -DWALK_PROBE_NO_FAR_ACC (far
+// Probe switches (bench/device/run-walk31s8-h200.sh, never the product's builds), which time or
+// count parts of the group walk: -DWALK_PROBE_NO_SUMS (no list sums), -DWALK_PROBE_NO_FAR_ACC (far
 // cells found but not accumulated), -DWALK_PROBE_NO_FAR_EVAL (no coefficient sums or evaluation),
 // -DWALK_PROBE_COUNT (stats[g] = (cell entries summed per body, far cells of the group)).
 //
@@ -57,10 +57,6 @@
 // KEY_BITS: Morton key bits per axis, as the CPU reference tree uses (kTreeKeyBits).
 #if !defined(SORT_WG) || !defined(SCAN_WG) || !defined(REDUCE_WG) || !defined(KEY_BITS)
 #error "the host passes -DSORT_WG, -DSCAN_WG, -DREDUCE_WG and -DKEY_BITS"
-#endif
-
-#if defined(WALK_FAR_DEFER) && !defined(FAR_FIELD)
-#undef WALK_FAR_DEFER  // nothing to defer
 #endif
 
 #if LIST < 2 * WG || LIST < LEAF || STACK < WG + 256
@@ -1055,14 +1051,6 @@ __kernel WALK_GROUP_SIZE void walk(
     __local float farAcc[FAR_COEFFS * WG];
     const float thetaFar2 = thetaFar * thetaFar;
 #endif
-#ifdef WALK_FAR_DEFER
-    // Far cells found by a pop, accumulated by the lanes together at the next flush (or once the
-    // list cannot take another pop's): farAccumulate runs once per far cell and lane, not once per
-    // warp whose lanes found any.
-#define FAR_LIST (2 * WG)
-    __local int farList[FAR_LIST];
-    __local int farSize;
-#endif
     __local float4 cellCom[CELLS], cellQa[CELLS];
     __local float2 cellQb[CELLS];
     __local int stackSize, listSize, cellSize, group;
@@ -1142,9 +1130,6 @@ __kernel WALK_GROUP_SIZE void walk(
         stackSize = 1;
         listSize = 0;
         cellSize = 0;
-#ifdef WALK_FAR_DEFER
-        farSize = 0;
-#endif
     }
     bool overflow = true;  // cleared when the walk ends normally
     int summed = 0, iterations = 0;
@@ -1155,28 +1140,12 @@ __kernel WALK_GROUP_SIZE void walk(
     for (long iter = 0; iter < maxIterations; ++iter) {
         barrier(CLK_LOCAL_MEM_FENCE);
         const int sz = stackSize, lc = listSize, cc = cellSize;
-#ifdef WALK_FAR_DEFER
-        const int fc = farSize;
-        if (sz == 0 && lc == 0 && cc == 0 && fc == 0) {
-#else
         if (sz == 0 && lc == 0 && cc == 0) {
-#endif
             overflow = false;
             break;
         }
         ++iterations;
         const int room = min((LIST - lc) / LEAF, CELLS - cc);  // pops the lists can absorb
-#ifdef WALK_FAR_DEFER
-        if (fc > FAR_LIST - WG && sz != 0 && room != 0) {  // the far list alone is full
-            for (int k = lid; k < fc; k += WG) {
-                const int f = farList[k];
-                farAccumulate(farAcc + lid, xg, rg, nodeCom[f], nodeQa[f], nodeQb[f], eps2);
-            }
-            barrier(CLK_LOCAL_MEM_FENCE);
-            if (lid == 0) farSize = 0;
-            continue;
-        }
-#endif
         if (sz == 0 || room == 0) {
             // Work-items without a body skip the sums: whole warps past the group's last body
             // then issue nothing (a group holds fewer bodies than work-items, often).
@@ -1197,18 +1166,8 @@ __kernel WALK_GROUP_SIZE void walk(
             cellsSummed += cc;
 #endif
             summed += lc + cc;
-#ifdef WALK_FAR_DEFER
-            for (int k = lid; k < fc; k += WG) {
-                const int f = farList[k];
-                farAccumulate(farAcc + lid, xg, rg, nodeCom[f], nodeQa[f], nodeQb[f], eps2);
-            }
-#endif
             barrier(CLK_LOCAL_MEM_FENCE);
-#ifdef WALK_FAR_DEFER
-            if (lid == 0) listSize = cellSize = farSize = 0;
-#else
             if (lid == 0) listSize = cellSize = 0;
-#endif
             continue;
         }
         const int take = min(room, sz <= STACK - WG - 128 ? min(WG, sz) : (sz < STACK - 1 ? 1 : 0));
@@ -1218,48 +1177,22 @@ __kernel WALK_GROUP_SIZE void walk(
         if (lid == 0) stackSize = sz - take;
         barrier(CLK_LOCAL_MEM_FENCE);
         if (lid < take) {
-#ifdef WALK_EAGER_LOADS
-            // Every load the node may need issued at once (one memory latency instead of a chain
-            // of two or three); a leaf's reads node 0's, unused.
-            const int eager = max(node, 0);
-            const float4 c = nodeCom[eager];
-            const float r = crit[eager];
-            const float4 eagerQa = nodeQa[eager];
-            const float2 eagerQb = nodeQb[eager];
-            const int2 eagerRange = ranges[eager];
-#ifdef FAR_FIELD
-            const float eagerRc = ((__global const float*)nodeLo)[4 * eager + 3];
-#endif
-#define NODE_QA eagerQa
-#define NODE_QB eagerQb
-#define NODE_RANGE eagerRange
-#define NODE_RC eagerRc
-#else
-#define NODE_QA nodeQa[node]
-#define NODE_QB nodeQb[node]
-#define NODE_RANGE ranges[node]
-#define NODE_RC ((__global const float*)nodeLo)[4 * node + 3]
-#endif
             if (node < 0) {
                 list[atomic_inc(&listSize)] = sorted[~node];
             } else {
-#ifndef WALK_EAGER_LOADS
                 const float4 c = nodeCom[node];
                 const float r = crit[node];
-#endif
                 const float dx = fmax(fmax(gLo.x - c.x, c.x - gHi.x), 0.0f);
                 const float dy = fmax(fmax(gLo.y - c.y, c.y - gHi.y), 0.0f);
                 const float dz = fmax(fmax(gLo.z - c.z, c.z - gHi.z), 0.0f);
                 if (dx * dx + dy * dy + dz * dz > r * r) {
 #ifdef FAR_FIELD
-                    const float rc = NODE_RC;
+                    const float rc = ((__global const float*)nodeLo)[4 * node + 3];
                     const float fx = c.x - xg.x, fy = c.y - xg.y, fz = c.z - xg.z;
                     const float reach = rg + rc;
                     if (reach * reach < thetaFar2 * mad(fx, fx, mad(fy, fy, fz * fz))) {
-#if defined(WALK_FAR_DEFER)
-                        farList[atomic_inc(&farSize)] = node;
-#elif !defined(WALK_PROBE_NO_FAR_ACC)
-                        farAccumulate(farAcc + lid, xg, rg, c, NODE_QA, NODE_QB, eps2);
+#ifndef WALK_PROBE_NO_FAR_ACC
+                        farAccumulate(farAcc + lid, xg, rg, c, nodeQa[node], nodeQb[node], eps2);
 #endif
 #ifdef WALK_PROBE_COUNT
                         ++farMine;
@@ -1269,11 +1202,11 @@ __kernel WALK_GROUP_SIZE void walk(
                     {
                         const int at = atomic_inc(&cellSize);
                         cellCom[at] = c;
-                        cellQa[at] = NODE_QA;
-                        cellQb[at] = NODE_QB;
+                        cellQa[at] = nodeQa[node];
+                        cellQb[at] = nodeQb[node];
                     }
                 } else {
-                    const int2 nr = NODE_RANGE;
+                    const int2 nr = ranges[node];
                     const int count = nr.y - nr.x + 1;
                     if (count <= LEAF) {
                         const int at = atomic_add(&listSize, count);
@@ -1286,10 +1219,6 @@ __kernel WALK_GROUP_SIZE void walk(
                     }
                 }
             }
-#undef NODE_QA
-#undef NODE_QB
-#undef NODE_RANGE
-#undef NODE_RC
         }
     }
     if (overflow) {  // uniform: every work-item read the same sizes

@@ -32,6 +32,10 @@ for vw in 4 8; do
 done
 programs+=("nbody_pairs.cl|-DWG=64 -DIPI=4 -DJPI=2 $nv" "nbody_pairs.cl|-DWG=64 -DIPI=4 -DJPI=2 -DSELF_GUARD $nv")
 programs+=("nbody_tree.cl|$tree" "nbody_tree.cl|$tree -DSELF_GUARD")
+# The group walk with the far field, as TreeForce builds it on NVIDIA (third and fourth order).
+for o in 3 4; do
+    programs+=("nbody_tree.cl|$tree -DWALK_REGISTER_CAP -DFAR_FIELD -DFAR_ORDER=$o $nv")
+done
 programs+=("nbody_integrate.cl|" "nbody_integrate.cl|-DREAL_DOUBLE")
 programs+=("nbody_diagnostics.cl|-DWG=64" "nbody_diagnostics.cl|-DWG=64 -DREAL_DOUBLE")
 for f in rotate.cl noise_filters.cl; do

@@ -38,10 +38,17 @@ constexpr int kMaxSamples = 4096;
 // The group walk's register cap when TreeForceOptions::walkRegisterCap is -1 on NVIDIA: below the
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
 constexpr int kWalkRegisterCap = 48;
-// With the far field the walk's local memory already limits a multiprocessor to 6 work-groups of
-// 128 (5 with the fourth order), room for 80 registers each, and a cap of 48 there only slows it
-// (docs/benchmarks.md, issue 31 round 8).
-constexpr int kFarWalkRegisterCap = 80;
+// With the far field the walk's local memory limits a multiprocessor to 7 work-groups of 128
+// (kFarWalkStack; 5 with the fourth order): 72 registers each fill the register file at 7, and a
+// cap of 48 there only slows it (docs/benchmarks.md, issue 31 round 8 and session 8).
+constexpr int kFarWalkRegisterCap = 72;
+// The group walk's stack entries when TreeForceOptions::stackSize is 0. With the third-order far
+// field and work-groups of 128, 768: the walk's local memory is then 31,760 bytes, so that an
+// sm_90 multiprocessor (228 KiB of shared memory, 1 KiB of it reserved per work-group) holds 7 of
+// them instead of the 6 that 1,024 entries (32,784 bytes) allow (docs/benchmarks.md, issue 31
+// session 8). A fuller stack pops one node at a time (see walk in kernels/nbody_tree.cl), which a
+// smaller one reaches sooner: elsewhere, where no work-group is gained, 1,024.
+constexpr int kWalkStack = 1024, kFarWalkStack = 768;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
 // The far field's expansion coefficients per work-item (FAR_COEFFS) for its order (FAR_ORDER).
@@ -130,9 +137,16 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
                 (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
     wg_ = wg;
     far_ = options_.thetaFar > 0 && !bodyWalk_;
-    stack_ = std::max(options_.stackSize, wg + 256);
+    stack_ = walkStackFor(far_);
     list_ = walkListFor(far_);
     leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
+}
+
+int TreeForce::walkStackFor(bool far) const {
+    const int wanted = options_.stackSize                            ? options_.stackSize
+                       : far && options_.farOrder == 3 && wg_ == 128 ? kFarWalkStack
+                                                                     : kWalkStack;
+    return std::max(wanted, wg_ + 256);
 }
 
 int TreeForce::walkListFor(bool far) const {
@@ -154,8 +168,15 @@ int TreeForce::walkListFor(bool far) const {
 void TreeForce::setThetaFar(float thetaFar) {
     checkThetaFar(thetaFar);
     const bool far = thetaFar > 0 && !bodyWalk_;
-    if (far != far_) {  // the walk's build and its lists change: rebuilt at the next pass
-        list_ = walkListFor(far);
+    if (far != far_) {  // the walk's build, stack and lists change: rebuilt at the next pass
+        const int stack = stack_;
+        stack_ = walkStackFor(far);
+        try {
+            list_ = walkListFor(far);
+        } catch (...) {
+            stack_ = stack;
+            throw;
+        }
         far_ = far;
         k_->generation = -1;
     }

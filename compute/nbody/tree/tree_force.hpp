@@ -72,9 +72,10 @@ struct TreeForceOptions {
     // on the colliding galaxies passed 1e-3).
     int leafSize = 0;
     // Local memory of the walk: bodies in the shared list (cells: half as many; halved until it
-    // fits the device) and stack entries (at least groupSize + 256).
+    // fits the device) and stack entries (at least groupSize + 256; 0: 768 with the third-order
+    // far field and work-groups of 128, where that fits one more work-group on an H100, else 1024).
     int listSize = 512;
-    int stackSize = 1024;
+    int stackSize = 0;
     int bodiesPerItem = 1;  // bodies each walk work-item sums (1 or 2): 2 reads each list entry
                             // from local memory once for two bodies
     // Fewest keys per radix-sort tile (0: no floor). The sort launches enough tiles to fill the
@@ -103,8 +104,9 @@ struct TreeForceOptions {
     // the walk then goes without its required work-group size, under which ptxas ignores the
     // cap), so that more work-groups share a multiprocessor. 0: the compiler's choice. -1: 48
     // where the compiler takes NVIDIA's options (9 rather than 8 walk work-groups of 128 per
-    // H100 multiprocessor; docs/benchmarks.md, issue 31 round 6), 80 there with the far field
-    // (whose local memory allows 5 or 6 work-groups anyway; round 8), else the compiler's choice.
+    // H100 multiprocessor; docs/benchmarks.md, issue 31 round 6), 72 there with the far field
+    // (whose local memory allows 7 work-groups at most, 5 with the fourth order; round 8 and
+    // session 8), else the compiler's choice.
     // Other devices' compilers take no such option: a cap there throws.
     int walkRegisterCap = -1;
     // Far field of the group walk: an accepted cell whose distance R from the walk group's centre
@@ -233,9 +235,10 @@ class TreeForce {
     TreeForceOptions options_;
     int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024, sortKpi_ = 1;
     bool bodyWalk_ = false;
-    int walkListFor(bool far) const;  // the lists' length that fits local memory (throws if none)
-    bool far_ = false;                // the group walk's far field (options_.thetaFar > 0)
-    bool autoRegisterCap_ = false;    // walkRegisterCap -1 on NVIDIA: the cap follows far_
+    int walkStackFor(bool far) const;  // the walk stack's entries (TreeForceOptions::stackSize)
+    int walkListFor(bool far) const;   // the lists' length that fits local memory (throws if none)
+    bool far_ = false;                 // the group walk's far field (options_.thetaFar > 0)
+    bool autoRegisterCap_ = false;     // walkRegisterCap -1 on NVIDIA: the cap follows far_
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
     float lastSoftening_ = -1;
