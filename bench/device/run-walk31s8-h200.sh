@@ -8,14 +8,16 @@
 #   ceiling  walk-ceiling: the walk's list sums alone, full groups, synthetic lists (the walk's
 #            options; then $CEILING_ALT, other walk options)
 #   probe    tree-phases at $PROBE_SIZES for the build's kernels and each kernel copy (one process,
-#            one Plummer sphere per N; $PROBE_CONFIGS), then $ALT_CONFIGS for the copies main
-#            and defer; the walk's SASS of each copy (sass/NAME/)
+#            one Plummer sphere per N; $PROBE_CONFIGS), then $ALT_CONFIGS for the copy main;
+#            the walk's SASS of each copy (sass/NAME/)
 #   ab       clviz-bench --variants tree at $AB_SIZES and $THETAS: bin/old, then the candidates
 #            (below), interleaved, until $STOP_AFTER seconds
 # Kernel copies: kernels/ with nbody_tree.cl's switches defined at its top (kernels/nbody_tree.cl's
 # header names them): main (none), count (the list's cells, the far cells), nosums, nofaracc, nofareval,
-# traversal (none of the three), and the candidates defer (WALK_FAR_DEFER), eager
-# (WALK_EAGER_LOADS), defereager (both).
+# traversal (none of the three). The first call also timed two candidates whose switches only
+# commit 7b7adac's kernels hold (WALK_FAR_DEFER, WALK_EAGER_LOADS: copies defer, eager,
+# defereager; both slower, docs/benchmarks.md), and bin/c1, this branch's defaults (stack 768,
+# register cap 72) on f83603f.
 # Everything lands in $OUT/walk31s8.tgz, rewritten after each step.
 set -uo pipefail
 C=${C:-.carry-walk-31}
@@ -25,7 +27,8 @@ mkdir -p "$R" /tmp/walk31s8-kv
 trap 'tar czf "${OUT:-/tmp}/walk31s8.tgz" -C "$R" .' EXIT
 source "$C/gpu-env.sh" "$C"  # the carried libraries, NVIDIA's ICD
 print_card "$R/card.txt"
-# Plummer, theta 0.55 and 0.5, the preset's theta_far 0.55, the walk's defaults otherwise
+# Plummer, theta 0.55 and 0.5, the preset's theta_far 0.55, f83603f's walk defaults otherwise (stack
+# 1024; register cap -1 was 80 with the far field there and in the first call's tree-phases)
 # (tree_phases.cpp's fields: group:bpi:leaf:list:theta:tileKeys:digitBits:keysPerItem:
 # countInScatter:regcap:stack:thetaFar:farOrder:kickInScatter).
 base=128:1:4:512:0.55:2048:0:0:1:-1:1024:0.55:3:0
@@ -33,15 +36,15 @@ PROBE_SIZES=${PROBE_SIZES:-16777216}
 ALT_SIZE=${ALT_SIZE:-16777216}  # the size of the alternative configs and of the bench set's choice
 PROBE_CONFIGS=${PROBE_CONFIGS:-$base}
 # The occupancy candidate (a 7th work-group per multiprocessor: stack 768 or 896, register cap 72 or
-# 64; stack 640 with the far list), and theta 0.5, for the build's kernels and the copy "defer".
+# 64; stack 640), and theta 0.5.
 ALT_CONFIGS=${ALT_CONFIGS:-$base 128:1:4:512:0.55:2048:0:0:1:72:768:0.55:3:0 128:1:4:512:0.55:2048:0:0:1:72:896:0.55:3:0 128:1:4:512:0.55:2048:0:0:1:64:768:0.55:3:0 128:1:4:512:0.55:2048:0:0:1:72:640:0.55:3:0 128:1:4:512:0.5:2048:0:0:1:-1:1024:0.55:3:0 128:1:4:512:0.5:2048:0:0:1:72:768:0.55:3:0}
-KV=${KV:-count nosums nofaracc nofareval traversal defer eager defereager}
+KV=${KV:-count nosums nofaracc nofareval traversal}
 CEILING_ALT=${CEILING_ALT:--DSTACK=768 -DFAR_FIELD -DFAR_ORDER=3 -DWALK_REGISTER_CAP -cl-nv-maxrregcount=72 -DNV_INLINE_PTX}
 THETAS=${THETAS:-0.5,0.55}
 AB_SIZES=${AB_SIZES:-1m,16m}
-# bin/old (the baseline) always; then each candidate whose walk beat the build's kernels by 2% in
-# the probe (kernel copies defer, eager, defereager with bin/old; c1: bin/c1, the stack 768 and
-# register cap 72 build), unless AB_SET names them.
+# bin/old (the baseline) always; then bin/c1 if its walk config (stack 768, register cap 72) beat
+# the base config by 2% in the probe, unless AB_SET names the builds (" c1"; a kernel copy's name
+# runs bin/old with that copy).
 AB_SET=${AB_SET:-}
 ROUNDS=${ROUNDS:-1}
 STOP_AFTER=${STOP_AFTER:-200}  # seconds into the script after which no further bench run starts
@@ -59,9 +62,6 @@ variant nosums WALK_PROBE_NO_SUMS
 variant nofaracc WALK_PROBE_NO_FAR_ACC
 variant nofareval WALK_PROBE_NO_FAR_EVAL
 variant traversal WALK_PROBE_NO_SUMS WALK_PROBE_NO_FAR_ACC WALK_PROBE_NO_FAR_EVAL
-variant defer WALK_FAR_DEFER
-variant eager WALK_EAGER_LOADS
-variant defereager WALK_FAR_DEFER WALK_EAGER_LOADS
 
 # The walk's SASS from program cache $1 into $R/sass/$2/, with sass_loops.py's counts.
 sass() {
@@ -84,7 +84,7 @@ for step in "$@"; do
         for v in $KV; do dirs="$dirs $v=/tmp/walk31s8-kv/$v"; done
         TREE_KERNEL_DIRS="$dirs" TREE_CACHE_ROOT=/tmp/xdg-probe TREE_CONFIGS="$PROBE_CONFIGS" \
             timeout 150 "$C/tree-phases" $PROBE_SIZES 2>&1 | grep -v '^$' | tee "$R/phases.txt"
-        TREE_KERNEL_DIRS="main=/tmp/walk31s8-kv/main defer=/tmp/walk31s8-kv/defer" TREE_CACHE_ROOT=/tmp/xdg-alt \
+        TREE_KERNEL_DIRS="main=/tmp/walk31s8-kv/main" TREE_CACHE_ROOT=/tmp/xdg-alt \
             TREE_CONFIGS="$ALT_CONFIGS" timeout 120 "$C/tree-phases" "$ALT_SIZE" 2>&1 |
             grep -v '^$' | tee "$R/phases-alt.txt"
         for v in main $KV; do sass "/tmp/xdg-probe/$v" "$v"; done
@@ -95,12 +95,6 @@ for step in "$@"; do
         if [ -z "$set" ]; then  # the probe's winners (walk ms at 16M, theta 0.55)
             walk() { grep -E "^$1 n=$ALT_SIZE .*theta=0.55 .*regcap=$2 stack=$3 " "$4" |
                 head -1 | grep -oE 'walk.walk [0-9.]+' | cut -d' ' -f2; }
-            ref=$(walk main -1 1024 "$R/phases.txt")
-            for v in defer eager defereager; do
-                t=$(walk $v -1 1024 "$R/phases.txt")
-                [ -n "$ref" ] && [ -n "$t" ] && awk -v t="$t" -v r="$ref" 'BEGIN{exit !(t < 0.98*r)}' &&
-                    set="$set $v"
-            done
             ref2=$(walk main -1 1024 "$R/phases-alt.txt")
             t=$(walk main 72 768 "$R/phases-alt.txt")
             [ -n "$ref2" ] && [ -n "$t" ] && awk -v t="$t" -v r="$ref2" 'BEGIN{exit !(t < 0.98*r)}' &&

@@ -218,6 +218,7 @@ class TreeForce {
     int groupSize() const { return bodyWalk_ ? 1 : wg_ * bpi_; }  // bodies sharing one walk
     bool bodyWalk() const { return bodyWalk_; }
     float thetaFar() const { return far_ ? options_.thetaFar : 0.0f; }  // 0: no far field
+    int walkStackSize() const { return stack_; }  // the group walk's stack entries (-DSTACK)
     std::size_t bytesPerBody() const;  // device memory the tree needs per body (for messages)
 
   private:

@@ -228,6 +228,64 @@ TEST(NbodyTreeFarField, OtherGroupShapes) {
     }
 }
 
+// The walk's stack by default: 768 with the third-order far field and work-groups of 128 (one more
+// work-group per multiprocessor on an H100), 1024 otherwise; an explicit size is kept (at least
+// the work-group + 256), and switching the far field on or off moves the default with it.
+TEST(NbodyTreeFarField, StackFollowsTheFarField) {
+    TreeForceOptions o{TreeWalk::Group};
+    o.thetaFar = kThetaFar;
+    TreeForce far(context(), o);
+    EXPECT_EQ(far.walkStackSize(), 768);
+    far.setThetaFar(0);
+    EXPECT_EQ(far.walkStackSize(), 1024);
+    far.setThetaFar(kThetaFar);
+    EXPECT_EQ(far.walkStackSize(), 768);
+    o.farOrder = 4;
+    EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 1024);
+    o.farOrder = 3;
+    o.groupSize = 256;
+    EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 1024);
+    o.groupSize = 128;
+    o.stackSize = 1024;
+    EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 1024);
+    o.stackSize = 100;
+    EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 128 + 256);
+    o.stackSize = 0;
+    o.thetaFar = 0;
+    EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 1024);
+}
+
+// A small stack makes the walk pop one node at a time whenever it passes STACK - WG - 128 (see walk
+// in kernels/nbody_tree.cl): more iterations, the same cells in another order. The forces with a
+// stack of 512 and with the default agree to float rounding.
+TEST(NbodyTreeFarField, SmallStackSameForces) {
+    const auto bodies = makePreset(NbodyPreset::Plummer, 6007, 8);
+    const float eps = presetInfo(NbodyPreset::Plummer).softening;
+    TreeForce& usual = tree(kThetaFar);  // the default stack
+    ASSERT_EQ(usual.walkStackSize(), 768);
+    TreeForceOptions o{TreeWalk::Group};
+    o.thetaFar = kThetaFar;
+    o.stackSize = 512;  // one node at a time above 256 entries
+    TreeForce small(context(), o);
+    ASSERT_EQ(small.walkStackSize(), 512);
+    const auto a = run(usual, bodies, eps, 0.5f);
+    const TreeWalkStats su = usual.lastWalkStats();
+    const auto b = run(small, bodies, eps, 0.5f);
+    const TreeWalkStats ss = small.lastWalkStats();
+    EXPECT_GT(ss.iterationsPerGroup, su.iterationsPerGroup) << "the small stack never filled";
+    EXPECT_NEAR(ss.interactionsPerBody, su.interactionsPerBody, 1e-9);
+    double worst = 0;
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const double dx = a[i].x - b[i].x, dy = a[i].y - b[i].y, dz = a[i].z - b[i].z;
+        const double n2 =
+            double(a[i].x) * a[i].x + double(a[i].y) * a[i].y + double(a[i].z) * a[i].z;
+        if (n2 > 0) worst = std::max(worst, std::sqrt((dx * dx + dy * dy + dz * dz) / n2));
+    }
+    EXPECT_LE(worst, 1e-4);
+    std::printf("iterations %.1f -> %.1f, largest departure %.2e\n", su.iterationsPerGroup,
+                ss.iterationsPerGroup, worst);
+}
+
 // Median and 99th percentile of |a - b| / |b| over the bodies with b != 0.
 std::pair<double, double> departure(const std::vector<Float4>& a, const std::vector<Float4>& b) {
     std::vector<double> moved;
