@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The lead's one-GPU call of session 8 (carry $C as run-lead-s8a.sh's, plus sass_loops.py and
+# tests.tar.xz holding stripped test binaries), from the repository root:
+#   t31    issue 31's tree rows (1M and 16M, theta 0.5, 0.55, 0.6), base and new, twice in turn
+#   sass   SASS of the new build's walk from the bench's program cache (sass_loops.py counts)
+#   tests  the GPU runs of the carried test binaries
+# Everything lands in $OUT/lead-s8b.tgz.
+set -uo pipefail
+C=${C:-.carry-lead8}
+source "$C/gpu-env.sh" "$C"
+results_dir lead-s8b
+opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree --sizes 1m,16m --theta 0.5,0.55,0.6"
+for step in "$@"; do
+    case $step in
+    t31) for round in 1 2; do for build in base new; do row "t31-$build-r$round" "$C/$build/clviz-bench" $opts; done; done ;;
+    sass)
+        cached_sass /tmp/xdg-t31-new-r2 "$R/sass" '.entry walk(' walk
+        for s in "$R"/sass/*.sass; do
+            [ -e "$s" ] && python3 "$C/sass_loops.py" "$s" | tee "$s.counts.txt" && xz -9 "$s"
+        done
+        ;;
+    tests)
+        mkdir -p /tmp/gt && tar xJf "$C/tests.tar.xz" -C /tmp/gt
+        for t in /tmp/gt/*; do
+            gtest_run "$R/$(basename "$t").txt" "$(basename "$t")" env XDG_CACHE_HOME=/tmp/xdg-tests timeout 240 "$t"
+        done
+        ;;
+    esac
+done
