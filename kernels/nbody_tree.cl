@@ -828,7 +828,8 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 //   phi(x) = phi0 - a0.y - y.G y / 2 - y.T(y, y) / 6 - y.U(y, y, y) / 24,   y = x - x_g,
 // with G_ij = d a_i / dx_j, T_ijk = d^2 a_i / dx_j dx_k and U_ijkl = d^3 a_i / dx_j dx_k dx_l
 // (FAR_ORDER 4; FAR_ORDER 3 stops at T), so the truncation error goes as ((r_g + r_c) / R)^4
-// (^3). The coefficients, FAR_COEFFS floats per work-item in local memory:
+// (^3). The coefficients, FAR_COEFFS floats per work-item in its private memory (registers, or
+// spilled where the register cap says: written only when the work-item pops a far cell):
 // [0] phi0, [1..3] a0, [4..9] G xx yy zz xy xz yz, [10..19] T xxx yyy zzz xxy xxz xyy yyz xzz yzz
 // xyz, [20..34] U r_g^3: xxxx yyyy zzzz xxxy xxxz xyyy yyyz xzzz yzzz xxyy xxzz yyzz xxyz xyyz
 // xyzz (U kept times r_g^3 and evaluated at y / r_g, so that no M / s^5 is formed).
@@ -851,9 +852,12 @@ static inline float withoutSelf(const float phi, const float4 p, const float eps
 #else
 #error "FAR_ORDER must be 3 or 4"
 #endif
-static inline void farAccumulate(__local float* f, const float4 xg, const float rg, const float4 c,
+// The coefficients summed over the work-group per pass through list[] (LIST float4 = 4 LIST floats,
+// WG of them per coefficient).
+#define FAR_CHUNK min(FAR_COEFFS, 4 * LIST / WG)
+static inline void farAccumulate(float* f, const float4 xg, const float rg, const float4 c,
                                  const float4 qa, const float2 qb, const float eps2) {
-#define FA(k) f[(k) * WG]
+#define FA(k) f[k]
     const float dx = xg.x - c.x, dy = xg.y - c.y, dz = xg.z - c.z;  // d = x - c
     const float inv = rsqrt(mad(dx, dx, mad(dy, dy, mad(dz, dz, eps2))));
     const float inv2 = inv * inv;
@@ -1047,8 +1051,9 @@ __kernel WALK_GROUP_SIZE void walk(
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
 #ifdef FAR_FIELD
-    // farAcc[k * WG + lid]: lane lid's share of expansion coefficient k.
-    __local float farAcc[FAR_COEFFS * WG];
+    // farShare[k]: this work-item's share of expansion coefficient k; farSum[k]: the group's.
+    float farShare[FAR_COEFFS];
+    __local float farSum[FAR_COEFFS];
     const float thetaFar2 = thetaFar * thetaFar;
 #endif
     __local float4 cellCom[CELLS], cellQa[CELLS];
@@ -1121,8 +1126,7 @@ __kernel WALK_GROUP_SIZE void walk(
     const float rg = sqrt(mad(he.x, he.x, mad(he.y, he.y, he.z * he.z)));
     // 1 / r_g for the fourth order's y / r_g; 0 below any sane group's radius (U ~ r_g^3 is 0 there).
     const float invRg = rg >= 1e-30f ? 1 / rg : 0.0f;
-    for (int k = 0; k < FAR_COEFFS; ++k)
-        farAcc[k * WG + lid] = 0;
+    _Pragma("unroll") for (int k = 0; k < FAR_COEFFS; ++k) farShare[k] = 0;
 #endif
     barrier(CLK_LOCAL_MEM_FENCE);  // list[] is the list from here on
     if (lid == 0) {
@@ -1192,7 +1196,7 @@ __kernel WALK_GROUP_SIZE void walk(
                     const float reach = rg + rc;
                     if (reach * reach < thetaFar2 * mad(fx, fx, mad(fy, fy, fz * fz))) {
 #ifndef WALK_PROBE_NO_FAR_ACC
-                        farAccumulate(farAcc + lid, xg, rg, c, nodeQa[node], nodeQb[node], eps2);
+                        farAccumulate(farShare, xg, rg, c, nodeQa[node], nodeQb[node], eps2);
 #endif
 #ifdef WALK_PROBE_COUNT
                         ++farMine;
@@ -1252,26 +1256,34 @@ __kernel WALK_GROUP_SIZE void walk(
     }
 #endif
 #if defined(FAR_FIELD) && !defined(WALK_PROBE_NO_FAR_EVAL)
-    // The lanes' coefficients summed (4 partial sums per coefficient, then those), then every
-    // body evaluates the expansion. Barriers outside `if (!overflow)` (uniform anyway), as above.
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = lid; t < 4 * FAR_COEFFS; t += WG) {
-        __local float* row = farAcc + (t / 4) * WG + (t % 4) * (WG / 4);
-        float sum = 0;
-        for (int j = 0; j < WG / 4; ++j)
-            sum += row[j];
-        row[0] = sum;
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = lid; t < FAR_COEFFS; t += WG) {  // FAR_COEFFS may exceed WG (32)
-        __local float* row = farAcc + t * WG;
-        row[0] = (row[0] + row[WG / 4]) + (row[WG / 2] + row[3 * WG / 4]);
+    // The lanes' coefficients summed, FAR_CHUNK coefficients at a time through list[] (free
+    // here; scratch[k * WG + lane] holds lane's share of the chunk's coefficient k): 4 partial
+    // sums per coefficient, then those. Then every body evaluates the expansion. Barriers outside
+    // `if (!overflow)` (uniform anyway), as above.
+    __local float* scratch = (__local float*)list;
+    _Pragma("unroll") for (int k0 = 0; k0 < FAR_COEFFS; k0 += FAR_CHUNK) {
+        const int count = min(FAR_CHUNK, FAR_COEFFS - k0);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        _Pragma("unroll") for (int k = 0; k < count; ++k) scratch[k * WG + lid] = farShare[k0 + k];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int t = lid; t < 4 * count; t += WG) {
+            __local float* row = scratch + (t / 4) * WG + (t % 4) * (WG / 4);
+            float sum = 0;
+            for (int j = 0; j < WG / 4; ++j)
+                sum += row[j];
+            row[0] = sum;
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int t = lid; t < count; t += WG) {  // FAR_COEFFS may exceed WG (32)
+            __local float* row = scratch + t * WG;
+            farSum[k0 + t] = (row[0] + row[WG / 4]) + (row[WG / 2] + row[3 * WG / 4]);
+        }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (!overflow) {
         for (int b = 0; b < BPI; ++b) {
             if (!valid[b] || part != 0) continue;
-            const float4 e = farEvaluate(farAcc, WG, p[b].x - xg.x, p[b].y - xg.y, p[b].z - xg.z, rg, invRg);
+            const float4 e = farEvaluate(farSum, 1, p[b].x - xg.x, p[b].y - xg.y, p[b].z - xg.z, rg, invRg);
             ax[b] += e.x;
             ay[b] += e.y;
             az[b] += e.z;

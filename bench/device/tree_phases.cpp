@@ -214,6 +214,13 @@ int main(int argc, char** argv) {
                     unsigned long long hash = 1469598103934665603ULL;
                     for (unsigned v : order)
                         hash = (hash ^ v) * 1099511628211ULL;
+                    // The last pass's accelerations, bit for bit (FNV-1a of their bytes): kernel
+                    // copies that claim the same forces must print the same.
+                    std::vector<unsigned> accBits(4 * n);
+                    cc->queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, accBits.data());
+                    unsigned long long accHash = 1469598103934665603ULL;
+                    for (unsigned v : accBits)
+                        accHash = (accHash ^ v) * 1099511628211ULL;
                     const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 4096);
                     std::printf(
                         "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d "
@@ -236,10 +243,11 @@ int main(int argc, char** argv) {
                     std::printf(
                         " | groups %d (%.1f bodies each) list/body %.0f iter/group %.0f "
                         "fallbacks %d | %.3g list interactions/s in walk | err median %.2e "
-                        "p99 %.2e\n",
+                        "p99 %.2e | acc %016llx\n",
                         ws.groups, double(n) / std::max(1, ws.groups), ws.interactionsPerBody,
                         ws.iterationsPerGroup, ws.fallbacks,
-                        ws.interactionsPerBody * double(n) / (walkMs * 1e-3), acc.median, acc.p99);
+                        ws.interactionsPerBody * double(n) / (walkMs * 1e-3), acc.median, acc.p99,
+                        accHash);
                 } catch (const std::exception& e) {
                     std::printf("n=%zu group=%d bpi=%d: %s\n", n, cfg.group, cfg.bpi, e.what());
                 }

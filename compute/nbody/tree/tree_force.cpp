@@ -39,16 +39,19 @@ constexpr int kMaxSamples = 4096;
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
 constexpr int kWalkRegisterCap = 48;
 // With the far field the walk's local memory limits a multiprocessor to 7 work-groups of 128
-// (kFarWalkStack; 5 with the fourth order): 72 registers each fill the register file at 7, and a
-// cap of 48 there only slows it (docs/benchmarks.md, issue 31 round 8 and session 8).
+// (kFarWalkStack, kFarWalkList): 72 registers each fill the register file at 7, and a cap of 48
+// there only slows it (docs/benchmarks.md, issue 31 round 8 and session 8).
 constexpr int kFarWalkRegisterCap = 72;
-// The group walk's stack entries when TreeForceOptions::stackSize is 0. With the third-order far
-// field and work-groups of 128, 768: the walk's local memory is then 31,760 bytes, so that an
-// sm_90 multiprocessor (228 KiB of shared memory, 1 KiB of it reserved per work-group) holds 7 of
-// them instead of the 6 that 1,024 entries (32,784 bytes) allow (docs/benchmarks.md, issue 31
-// session 8). A fuller stack pops one node at a time (see walk in kernels/nbody_tree.cl), which a
-// smaller one reaches sooner: elsewhere, where no work-group is gained, 1,024.
+// The group walk's stack entries and list length when TreeForceOptions::stackSize and listSize
+// are 0. With the third-order far field and work-groups of 128, a stack of 768 and lists of 768
+// bodies (and 384 cells): the walk's local memory is then 30,816 bytes, so that an sm_90
+// multiprocessor (228 KiB of shared memory, 1 KiB of it reserved per work-group) holds 7 of them;
+// longer lists are summed less often (fewer walk iterations, each with its barriers), and 1,024
+// stack entries or lists of 1,024 would allow only 6 or 5 (docs/benchmarks.md, issue 31 session
+// 8). A fuller stack pops one node at a time (see walk in kernels/nbody_tree.cl), which a smaller
+// one reaches sooner. Elsewhere, where nothing of this was measured, 1,024 and 512.
 constexpr int kWalkStack = 1024, kFarWalkStack = 768;
+constexpr int kWalkList = 512, kFarWalkList = 768;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
 
 // The far field's expansion coefficients per work-item (FAR_COEFFS) for its order (FAR_ORDER).
@@ -69,10 +72,11 @@ void checkThetaFar(float thetaFar) {
 constexpr std::size_t kBoxGroupsPerUnit = 8, kBoxGroupsMost = 1024;
 
 // Walk lists: `list` bodies (16 bytes each) and list / 2 cells (40 bytes each), and the stack.
-// With the far field (farWg work-items), also each one's share of the expansion coefficients.
-std::size_t walkLocalBytes(int stack, int list, int farWg, int farOrder) {
+// With the far field, also the group's expansion coefficients (the work-items' shares are private
+// and summed through the list).
+std::size_t walkLocalBytes(int stack, int list, bool far, int farOrder) {
     return static_cast<std::size_t>(stack) * 4 + list * 16 + (list / 2) * 40 + 12 +
-           (farWg ? static_cast<std::size_t>(farWg) * farCoeffs(farOrder) * 4 + 4 : 0);
+           (far ? static_cast<std::size_t>(farCoeffs(farOrder)) * 4 + 4 : 0);
 }
 
 }  // namespace
@@ -143,18 +147,25 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
 }
 
 int TreeForce::walkStackFor(bool far) const {
-    const int wanted = options_.stackSize                            ? options_.stackSize
-                       : far && options_.farOrder == 3 && wg_ == 128 ? kFarWalkStack
-                                                                     : kWalkStack;
+    const int wanted = options_.stackSize      ? options_.stackSize
+                       : farShapedForSm90(far) ? kFarWalkStack
+                                               : kWalkStack;
     return std::max(wanted, wg_ + 256);
+}
+
+bool TreeForce::farShapedForSm90(bool far) const {
+    return far && options_.farOrder == 3 && wg_ == 128;
 }
 
 int TreeForce::walkListFor(bool far) const {
     const DeviceInfo& info = cc_.info();
     const auto bytes = [&](int list) {
-        return walkLocalBytes(stack_, list, far ? wg_ : 0, options_.farOrder);
+        return walkLocalBytes(stack_, list, far, options_.farOrder);
     };
-    int list = std::max(options_.listSize, 2 * wg_);  // also holds a leaf (at most 16 bodies)
+    const int wanted = options_.listSize       ? options_.listSize
+                       : farShapedForSm90(far) ? kFarWalkList
+                                               : kWalkList;
+    int list = std::max(wanted, 2 * wg_);  // also holds a leaf (at most 16 bodies)
     while (bytes(list) > info.localMemBytes && list > 2 * wg_)
         list /= 2;
     if (bytes(list) > info.localMemBytes || info.maxWorkGroupSize < kScanWg)

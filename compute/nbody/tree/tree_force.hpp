@@ -72,9 +72,10 @@ struct TreeForceOptions {
     // on the colliding galaxies passed 1e-3).
     int leafSize = 0;
     // Local memory of the walk: bodies in the shared list (cells: half as many; halved until it
-    // fits the device) and stack entries (at least groupSize + 256; 0: 768 with the third-order
-    // far field and work-groups of 128, where that fits one more work-group on an H100, else 1024).
-    int listSize = 512;
+    // fits the device) and stack entries (at least groupSize + 256). 0: with the third-order far
+    // field and work-groups of 128, lists of 768 and a stack of 768, the shape that fits 7
+    // work-groups on an sm_90 multiprocessor; else lists of 512 and a stack of 1024.
+    int listSize = 0;
     int stackSize = 0;
     int bodiesPerItem = 1;  // bodies each walk work-item sums (1 or 2): 2 reads each list entry
                             // from local memory once for two bodies
@@ -219,6 +220,7 @@ class TreeForce {
     bool bodyWalk() const { return bodyWalk_; }
     float thetaFar() const { return far_ ? options_.thetaFar : 0.0f; }  // 0: no far field
     int walkStackSize() const { return stack_; }  // the group walk's stack entries (-DSTACK)
+    int walkListSize() const { return list_; }    // the group walk's list length (-DLIST)
     std::size_t bytesPerBody() const;  // device memory the tree needs per body (for messages)
 
   private:
@@ -238,8 +240,9 @@ class TreeForce {
     bool bodyWalk_ = false;
     int walkStackFor(bool far) const;  // the walk stack's entries (TreeForceOptions::stackSize)
     int walkListFor(bool far) const;   // the lists' length that fits local memory (throws if none)
-    bool far_ = false;                 // the group walk's far field (options_.thetaFar > 0)
-    bool autoRegisterCap_ = false;     // walkRegisterCap -1 on NVIDIA: the cap follows far_
+    bool farShapedForSm90(bool far) const;  // the walk's far-field shape (stack and lists) applies
+    bool far_ = false;                      // the group walk's far field (options_.thetaFar > 0)
+    bool autoRegisterCap_ = false;          // walkRegisterCap -1 on NVIDIA: the cap follows far_
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
     float lastSoftening_ = -1;

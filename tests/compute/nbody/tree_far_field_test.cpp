@@ -169,10 +169,13 @@ TEST(NbodyTreeFarField, NoSofteningAndZeroMasses) {
 
 // The far-field build with an angle no cell meets sums exactly what the build without it sums
 // (its near lists are the same, in the same order, plus an expansion of zeros): the far field
-// leaves the rest of the walk alone. And it is on by default in the group walk.
+// leaves the rest of the walk alone. It gets the other build's list length and stack, so that the
+// lists are summed at the same points. And it is on by default in the group walk.
 TEST(NbodyTreeFarField, NoFarCellIsTheWalkWithoutItBitForBit) {
     TreeForceOptions o{TreeWalk::Group};
     o.thetaFar = 1e-7f;
+    o.listSize = tree(0).walkListSize();
+    o.stackSize = tree(0).walkStackSize();
     TreeForce none(context(), o);
     EXPECT_GT(none.thetaFar(), 0.0f);
     EXPECT_GT(TreeForce(context(), TreeForceOptions{TreeWalk::Group}).thetaFar(), 0.0f);
@@ -253,6 +256,28 @@ TEST(NbodyTreeFarField, StackFollowsTheFarField) {
     o.stackSize = 0;
     o.thetaFar = 0;
     EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 1024);
+}
+
+// The lists follow the same shape: 768 bodies with the third-order far field in work-groups of
+// 128 (the far coefficients' shares are private, which leaves the room), else 512; a length asked
+// for is kept.
+TEST(NbodyTreeFarField, ListFollowsTheFarField) {
+    TreeForceOptions o{TreeWalk::Group};
+    o.thetaFar = kThetaFar;
+    TreeForce far(context(), o);
+    EXPECT_EQ(far.walkListSize(), 768);
+    far.setThetaFar(0);
+    EXPECT_EQ(far.walkListSize(), 512);
+    far.setThetaFar(kThetaFar);
+    EXPECT_EQ(far.walkListSize(), 768);
+    o.farOrder = 4;
+    EXPECT_EQ(TreeForce(context(), o).walkListSize(), 512);
+    o.farOrder = 3;
+    o.groupSize = 256;
+    EXPECT_EQ(TreeForce(context(), o).walkListSize(), 512);
+    o.groupSize = 128;
+    o.listSize = 1024;
+    EXPECT_EQ(TreeForce(context(), o).walkListSize(), 1024);
 }
 
 // A small stack makes the walk pop one node at a time whenever it passes STACK - WG - 128 (see walk
