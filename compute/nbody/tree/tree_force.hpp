@@ -106,8 +106,8 @@ struct TreeForceOptions {
     // cap), so that more work-groups share a multiprocessor. 0: the compiler's choice. -1: 48
     // where the compiler takes NVIDIA's options (9 rather than 8 walk work-groups of 128 per
     // H100 multiprocessor; docs/benchmarks.md, issue 31 round 6), 72 there with the far field
-    // (whose local memory allows 7 work-groups at most, 5 with the fourth order; round 8 and
-    // session 8), else the compiler's choice.
+    // (whose default local memory allows 7 work-groups at most; round 8 and session 8), else the
+    // compiler's choice.
     // Other devices' compilers take no such option: a cap there throws.
     int walkRegisterCap = -1;
     // Far field of the group walk: an accepted cell whose distance R from the walk group's centre
