@@ -19,6 +19,7 @@ nvidia-smi topo -m >"$R/topology.txt" 2>&1
 # may not hold the boost clock that one alone does.
 nvidia-smi --query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
     --format=csv -lms 250 >"$R/clocks.csv" 2>&1 &
+smi=$!
 gpus=$(nvidia-smi -L | wc -l)
 opts="--suite nbody --device-type gpu --no-cpu-baseline"
 ws="--warmup 3 --repeats 5 --wide"
@@ -46,3 +47,4 @@ for step in "$@"; do
         ;;
     esac
 done
+kill "$smi" 2>/dev/null
