@@ -2,7 +2,7 @@
 # The lead's one-GPU call of session 8 (carry $C as run-lead-s8a.sh's, plus sass_loops.py and
 # tests.tar.xz holding stripped test binaries), from the repository root:
 #   t31    issue 31's tree rows (1M and 16M, theta 0.5, 0.55, 0.6), base and new, twice in turn
-#   sass   SASS of the new build's walk from the bench's program cache (sass_loops.py counts)
+#   sass   SASS of the new build's walk from a program cache (SASS_XDG; default the t31 step's)
 #   tests  the GPU runs of the carried test binaries
 # Everything lands in $OUT/lead-s8b.tgz.
 set -uo pipefail
@@ -14,7 +14,7 @@ for step in "$@"; do
     case $step in
     t31) for round in 1 2; do for build in base new; do row "t31-$build-r$round" "$C/$build/clviz-bench" $opts; done; done ;;
     sass)
-        cached_sass /tmp/xdg-t31-new-r2 "$R/sass" '.entry walk(' walk
+        cached_sass "${SASS_XDG:-/tmp/xdg-t31-new-r2}" "$R/sass" '.entry walk(' walk
         for s in "$R"/sass/*.sass; do
             [ -e "$s" ] && python3 "$C/sass_loops.py" "$s" | tee "$s.counts.txt" && xz -9 "$s"
         done
