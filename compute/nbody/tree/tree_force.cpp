@@ -47,8 +47,9 @@ constexpr int kFarWalkRegisterCap = 72;
 // bodies (and 384 cells): the walk's local memory is then 30,816 bytes, so that an sm_90
 // multiprocessor (228 KiB of shared memory, 1 KiB of it reserved per work-group) holds 7 of them;
 // longer lists are summed less often (fewer walk iterations, each with its barriers), and lists of
-// 1,024 would allow only 5 (docs/benchmarks.md, issue 31 session 8). A fuller stack pops one node at a time (see walk in kernels/nbody_tree.cl), which a smaller
-// one reaches sooner. Elsewhere, where nothing of this was measured, 1,024 and 512.
+// 1,024 would allow only 5 (docs/benchmarks.md, issue 31 session 8). A fuller stack pops one node
+// at a time (see walk in kernels/nbody_tree.cl), which a smaller one reaches sooner. Elsewhere,
+// where nothing of this was measured, 1,024 and 512.
 constexpr int kWalkStack = 1024, kFarWalkStack = 768;
 constexpr int kWalkList = 512, kFarWalkList = 768;
 constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
