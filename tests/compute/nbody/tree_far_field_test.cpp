@@ -231,53 +231,42 @@ TEST(NbodyTreeFarField, OtherGroupShapes) {
     }
 }
 
-// The walk's stack by default: 768 with the third-order far field and work-groups of 128 (one more
-// work-group per multiprocessor on an H100), 1024 otherwise; an explicit size is kept (at least
-// the work-group + 256), and switching the far field on or off moves the default with it.
-TEST(NbodyTreeFarField, StackFollowsTheFarField) {
+// The walk's stack and lists by default: a stack of 768 and lists of 768 bodies with the
+// third-order far field and work-groups of 128 (7 work-groups per multiprocessor on an H100; the
+// far coefficients' shares are private, which leaves the lists the room), else 1024 and 512; sizes
+// asked for are kept (the stack at least the work-group + 256), and switching the far field on or
+// off moves the defaults with it.
+TEST(NbodyTreeFarField, WalkShapeFollowsTheFarField) {
+    using Shape = std::pair<int, int>;  // (stack entries, list bodies)
+    const auto shape = [](const TreeForce& t) {
+        return Shape{t.walkStackSize(), t.walkListSize()};
+    };
+    const Shape farShape{768, 768}, plain{1024, 512};
     TreeForceOptions o{TreeWalk::Group};
     o.thetaFar = kThetaFar;
     TreeForce far(context(), o);
-    EXPECT_EQ(far.walkStackSize(), 768);
+    EXPECT_EQ(shape(far), farShape);
     far.setThetaFar(0);
-    EXPECT_EQ(far.walkStackSize(), 1024);
+    EXPECT_EQ(shape(far), plain);
     far.setThetaFar(kThetaFar);
-    EXPECT_EQ(far.walkStackSize(), 768);
+    EXPECT_EQ(shape(far), farShape);
     o.farOrder = 4;
-    EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 1024);
+    EXPECT_EQ(shape(TreeForce(context(), o)), plain);
     o.farOrder = 3;
     o.groupSize = 256;
-    EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 1024);
+    EXPECT_EQ(shape(TreeForce(context(), o)), plain);
     o.groupSize = 128;
     o.stackSize = 1024;
     EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 1024);
+    o.stackSize = 0;
+    o.listSize = 1024;
+    EXPECT_EQ(TreeForce(context(), o).walkListSize(), 1024);
+    o.listSize = 0;
     o.stackSize = 100;
     EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 128 + 256);
     o.stackSize = 0;
     o.thetaFar = 0;
-    EXPECT_EQ(TreeForce(context(), o).walkStackSize(), 1024);
-}
-
-// The lists follow the same shape: 768 bodies with the third-order far field in work-groups of
-// 128 (the far coefficients' shares are private, which leaves the room), else 512; a length asked
-// for is kept.
-TEST(NbodyTreeFarField, ListFollowsTheFarField) {
-    TreeForceOptions o{TreeWalk::Group};
-    o.thetaFar = kThetaFar;
-    TreeForce far(context(), o);
-    EXPECT_EQ(far.walkListSize(), 768);
-    far.setThetaFar(0);
-    EXPECT_EQ(far.walkListSize(), 512);
-    far.setThetaFar(kThetaFar);
-    EXPECT_EQ(far.walkListSize(), 768);
-    o.farOrder = 4;
-    EXPECT_EQ(TreeForce(context(), o).walkListSize(), 512);
-    o.farOrder = 3;
-    o.groupSize = 256;
-    EXPECT_EQ(TreeForce(context(), o).walkListSize(), 512);
-    o.groupSize = 128;
-    o.listSize = 1024;
-    EXPECT_EQ(TreeForce(context(), o).walkListSize(), 1024);
+    EXPECT_EQ(shape(TreeForce(context(), o)), plain);
 }
 
 // A small stack makes the walk pop one node at a time whenever it passes STACK - WG - 128 (see walk
