@@ -58,6 +58,15 @@ std::string kernelName(const std::string& stage, int indexInStage) {
     return stage.substr(5);
 }
 
+// The hash this probe prints for the sorted order and the accelerations: FNV-1a's step over
+// 32-bit words (from this seed), so that the values printed by earlier calls still compare.
+unsigned long long wordHash(const std::vector<unsigned>& words) {
+    unsigned long long hash = 1469598103934665603ULL;
+    for (unsigned v : words)
+        hash = (hash ^ v) * 1099511628211ULL;
+    return hash;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -211,16 +220,12 @@ int main(int argc, char** argv) {
                     const std::vector<unsigned> order = tree.readTree().sortedIndex;
                     if (firstOrder.empty()) firstOrder = order;
                     const char* same = order == firstOrder ? "same" : "DIFFERENT";
-                    unsigned long long hash = 1469598103934665603ULL;
-                    for (unsigned v : order)
-                        hash = (hash ^ v) * 1099511628211ULL;
-                    // The last pass's accelerations, bit for bit (FNV-1a of their bytes): kernel
-                    // copies that claim the same forces must print the same.
+                    const unsigned long long hash = wordHash(order);
+                    // The last pass's accelerations, bit for bit: kernel copies that claim the
+                    // same forces must print the same.
                     std::vector<unsigned> accBits(4 * n);
                     cc->queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, accBits.data());
-                    unsigned long long accHash = 1469598103934665603ULL;
-                    for (unsigned v : accBits)
-                        accHash = (accHash ^ v) * 1099511628211ULL;
+                    const unsigned long long accHash = wordHash(accBits);
                     const TreeAccuracy acc = tree.accuracy(posBuf, n, softening, accBuf, 4096);
                     std::printf(
                         "%sn=%zu group=%d bpi=%d leaf=%d list=%d theta=%.2f tilekeys=%d "
