@@ -660,24 +660,112 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
 // run of GROUP sorted bodies can straddle a jump of the curve and span half the system). One
 // work-item per internal node: a node of more than GROUP bodies emits each child that has at most
 // GROUP.
-// counters[1] counts the groups; groups[g] = (first, last) sorted body.
+// counters[1] counts the groups; groups[g] = (first, last) sorted body, in no particular order.
+// starts[] (one bit a body, cleared before) gets each group's first body marked, for
+// order_groups.
+static inline void emitGroup(__global int2* groups, __global int* counters,
+                             __global uint* starts, const int2 r) {
+    groups[atomic_inc(&counters[1])] = r;
+    atomic_or(&starts[r.x >> 5], 1u << (r.x & 31));
+}
+
 __kernel void find_groups(__global const int2* restrict children,
                           __global const int2* restrict ranges, const int n,
-                          __global int2* restrict groups, __global int* restrict counters) {
+                          __global int2* restrict groups, __global int* restrict counters,
+                          __global uint* restrict starts) {
     const int i = get_global_id(0);
-    if (n == 1 && i == 0) groups[atomic_inc(&counters[1])] = (int2)(0, 0);
+    if (n == 1 && i == 0) emitGroup(groups, counters, starts, (int2)(0, 0));
     if (i >= n - 1) return;
     const int2 r = ranges[i];
     if (r.y - r.x + 1 <= GROUP) {
-        if (i == 0) groups[atomic_inc(&counters[1])] = r;  // the whole tree is one group
+        if (i == 0) emitGroup(groups, counters, starts, r);  // the whole tree is one group
         return;
     }
     const int2 ch = children[i];
     for (int k = 0; k < 2; ++k) {
         const int c = k ? ch.y : ch.x;
         const int2 cr = c < 0 ? (int2)(~c, ~c) : ranges[c];
-        if (cr.y - cr.x + 1 <= GROUP) groups[atomic_inc(&counters[1])] = cr;
+        if (cr.y - cr.x + 1 <= GROUP) emitGroup(groups, counters, starts, cr);
     }
+}
+
+// ---- walk groups in body order (the pieces of a split walk) ------------------------------------
+// The groups tile the sorted bodies, so a group's rank in body order is the number of group starts
+// before its first body: prefix counts of the start bits give it. A piece of the sorted bodies is
+// then one run of ranks, which its walk takes groups from (piece_groups), instead of passing over
+// every group of the tree to find its own.
+// Per word of starts[]: wordBefore[w] = the starts in the words before w of its block of ORDER_WG
+// words; blockCount[b] = the block's starts (made a prefix by group_block_prefix).
+#define ORDER_WG 256
+
+static inline uint scanLocal(__local uint* s, const int lid, const uint mine) {  // inclusive
+    s[lid] = mine;
+    for (int d = 1; d < ORDER_WG; d <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const uint v = lid >= d ? s[lid - d] : 0u;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        s[lid] += v;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return s[lid];
+}
+
+__kernel __attribute__((reqd_work_group_size(ORDER_WG, 1, 1))) void group_start_counts(
+    __global const uint* restrict starts, const int words, __global uint* restrict wordBefore,
+    __global uint* restrict blockCount) {
+    __local uint s[ORDER_WG];
+    const int w = get_global_id(0), lid = get_local_id(0);
+    const uint c = w < words ? popcount(starts[w]) : 0u;
+    const uint upTo = scanLocal(s, lid, c);
+    if (w < words) wordBefore[w] = upTo - c;
+    if (lid == ORDER_WG - 1) blockCount[get_group_id(0)] = upTo;
+}
+
+// One work-group: blockCount[b] becomes the starts in the blocks before b.
+__kernel __attribute__((reqd_work_group_size(ORDER_WG, 1, 1))) void group_block_prefix(
+    __global uint* blockCount, const int blocks) {
+    __local uint s[ORDER_WG];
+    const int lid = get_local_id(0);
+    uint carry = 0;
+    for (int base = 0; base < blocks; base += ORDER_WG) {
+        const int b = base + lid;
+        const uint c = b < blocks ? blockCount[b] : 0u;
+        const uint upTo = scanLocal(s, lid, c);
+        if (b < blocks) blockCount[b] = carry + upTo - c;
+        carry += s[ORDER_WG - 1];
+        barrier(CLK_LOCAL_MEM_FENCE);  // s[] read by all before the next round writes it
+    }
+}
+
+// Group starts at sorted bodies before x (0 <= x <= n).
+static inline int startsBefore(__global const uint* starts, __global const uint* wordBefore,
+                               __global const uint* blockCount, const int x) {
+    const int w = x >> 5;
+    const uint below = starts[w] & ((1u << (x & 31)) - 1u);
+    return (int)(blockCount[w / ORDER_WG] + wordBefore[w] + popcount(below));
+}
+
+__kernel void order_groups(__global const int2* restrict groups, __global const int* restrict counters,
+                           __global const uint* restrict starts,
+                           __global const uint* restrict wordBefore,
+                           __global const uint* restrict blockCount,
+                           __global int2* restrict ordered) {
+    const int g = get_global_id(0);
+    if (g >= counters[1]) return;
+    const int2 r = groups[g];
+    ordered[startsBefore(starts, wordBefore, blockCount, r.x)] = r;
+}
+
+// The ranks [counters[2], counters[3]) of the groups holding a body of [begin, end): from the
+// group of body begin (the last start at or before it) to the last start before end.
+__kernel void piece_groups(__global const uint* restrict starts,
+                           __global const uint* restrict wordBefore,
+                           __global const uint* restrict blockCount, const int begin,
+                           const int end, __global int* counters) {
+    if (get_global_id(0) != 0) return;
+    const int first = begin < end ? startsBefore(starts, wordBefore, blockCount, begin + 1) - 1 : 0;
+    counters[2] = first;
+    counters[3] = begin < end ? startsBefore(starts, wordBefore, blockCount, end) : 0;
 }
 
 // ---- moments -----------------------------------------------------------------------------------
@@ -1032,6 +1120,9 @@ static inline float4 farEvaluate(__local const float* f, const int stride, const
 // keeping its own bodies, so a device's nonzero results are exactly its domain's sorted slice.
 // writeOthers 0 (a domain walked piece by piece while the pieces already walked, and the other
 // devices' slices, are copied in and out) writes the range's bodies and their groups' stats only.
+// inOrder 1 (with writeOthers 0): groups[] is order_groups' list in body order, and the walk takes
+// the ranks piece_groups left in counters[2] (next) .. counters[3] (end) only; stats[g] is then
+// the group of rank g.
 // ptxas ignores a register cap (-cl-nv-maxrregcount, TreeForceOptions::walkRegisterCap) on a
 // kernel with a required work-group size (PTX .reqntid binds like CUDA's launch bounds): a capped
 // build goes without it.
@@ -1047,7 +1138,7 @@ __kernel WALK_GROUP_SIZE void walk(
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
     const int shareBegin, const int shareEnd, const int writeOthers,
-    __global const float4* restrict nodeLo, const float thetaFar) {
+    __global const float4* restrict nodeLo, const float thetaFar, const int inOrder) {
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
 #ifdef FAR_FIELD
@@ -1060,7 +1151,8 @@ __kernel WALK_GROUP_SIZE void walk(
     __local float2 cellQb[CELLS];
     __local int stackSize, listSize, cellSize, group;
     const int lid = get_local_id(0);
-    const int groupCount = counters[1];
+    // A piece walks the groups in body order up to piece_groups' end; the rest every group.
+    const int groupCount = inOrder ? counters[3] : counters[1];
     for (;;) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) group = atomic_inc(&counters[2]);
@@ -1324,7 +1416,8 @@ __kernel void walk_body(
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
     const int shareBegin, const int shareEnd, const int writeOthers,
-    __global const float4* restrict nodeLo, const float thetaFar) {
+    __global const float4* restrict nodeLo, const float thetaFar, const int inOrder) {
+    (void)inOrder;  // every body is its own group here: the share bounds say which to walk
     const int i = get_global_id(0);
     if (i >= n) return;
     if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats

@@ -52,7 +52,13 @@ constexpr int kFarWalkRegisterCap = 72;
 // where nothing of this was measured, 1,024 and 512.
 constexpr int kWalkStack = 1024, kFarWalkStack = 768;
 constexpr int kWalkList = 512, kFarWalkList = 768;
-constexpr int kResidentPerUnit = 32;  // walk work-groups launched per compute unit
+constexpr int kResidentPerUnit = 32;   // walk work-groups launched per compute unit
+constexpr std::size_t kOrderWg = 256;  // ORDER_WG: words of group starts per prefix block
+
+// Words of one bit a body for group starts at n bodies, with one more for the end (n itself).
+std::size_t startWords(std::size_t n) {
+    return n / 32 + 1;
+}
 
 // The far field's expansion coefficients per work-item (FAR_COEFFS) for its order (FAR_ORDER).
 int farCoeffs(int order) {
@@ -85,7 +91,8 @@ struct TreeForce::Kernels {
     long long generation = -1;
     cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
         scatterAcc, kick, direct, groups;
-    cl::Kernel count8, scanDigits, scatter8;  // the sort with 8-bit digits
+    cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups;  // walk groups in body order
+    cl::Kernel count8, scanDigits, scatter8;                        // the sort with 8-bit digits
     cl::Kernel walk[2];  // [self guard: softening 0]; walk_body when the body walk is used
 };
 
@@ -211,8 +218,9 @@ void TreeForce::setTheta(float theta) {
 
 std::size_t TreeForce::bytesPerBody() const {
     // keys x2, index x2, sorted, sortedAcc, children, ranges, parents x2, visits, com, quadrupole
-    // (16 + 8), lo, hi, crit, walk stats and walk groups (8 + 8: at most one group per body)
-    return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 4 + 16 + 24 + 16 + 16 + 4 + 8 + 8;
+    // (16 + 8), lo, hi, crit, walk stats and walk groups (8 + 8: at most one group per body),
+    // the groups in body order (8; their start bits and prefix counts round up to 1 more)
+    return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 4 + 16 + 24 + 16 + 16 + 4 + 8 + 8 + 8 + 1;
 }
 
 void TreeForce::reserve(std::size_t n) {
@@ -249,7 +257,13 @@ void TreeForce::reserve(std::size_t n) {
         nodeLo_ = make(cap * 16);
         nodeHi_ = make(cap * 16);
         crit_ = make(cap * 4);
-        counters_ = make(3 * 4);  // walk fallbacks, walk groups, next group
+        // walk fallbacks, walk groups, next group, a piece's end group (piece_groups)
+        counters_ = make(4 * 4);
+        const std::size_t words = startWords(cap);
+        groupStarts_ = make(words * 4);
+        startsBefore_ = make(words * 4);
+        startsBlocks_ = make((words / kOrderWg + 1) * 4);
+        groupsInOrder_ = make(cap * 8);
         sampleOut_ = make(kMaxSamples * 32);
         // Allocation is lazy on most drivers: touch the largest buffers now so that a device too
         // small fails here, with a message, rather than in the middle of a step.
@@ -270,7 +284,8 @@ void TreeForce::reserve(std::size_t n) {
 void TreeForce::releaseBuffers() {
     partials_ = box_ = counts_ = countsNext_ = sorted_ = sortedAcc_ = children_ = ranges_ =
         nodeParent_ = leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ =
-            nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ = cl::Buffer();
+            nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ = groupStarts_ = startsBefore_ =
+                startsBlocks_ = groupsInOrder_ = cl::Buffer();
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
 }
@@ -305,6 +320,10 @@ void TreeForce::refreshKernels() {
     k.kick = programs.kernel(kFile, "kick_velocities", base);
     k.direct = programs.kernel(kFile, "direct_sample", base);
     k.groups = programs.kernel(kFile, "find_groups", base);
+    k.startCounts = programs.kernel(kFile, "group_start_counts", base);
+    k.blockPrefix = programs.kernel(kFile, "group_block_prefix", base);
+    k.orderGroups = programs.kernel(kFile, "order_groups", base);
+    k.pieceGroups = programs.kernel(kFile, "piece_groups", base);
     const char* walk = bodyWalk_ ? "walk_body" : "walk";
     // The walks' rsqrt: NVIDIA's flush-to-zero form where the compiler takes inline PTX
     // (common/gravity.clh), as the all-pairs kernels use.
@@ -414,6 +433,8 @@ void TreeForce::computeShareSorted(const cl::Buffer& pos, std::size_t n, float s
 void TreeForce::buildShareSorted(const cl::Buffer& pos, std::size_t n, float softening) {
     enqueue(pos, n, softening, sortedAcc_, nullptr, 0, 0, n, false, false);
     pieceSoftening_ = softening;
+    if (!bodyWalk_) enqueueGroupOrder(n);
+    groupsOrdered_ = !bodyWalk_;
     // A piece's walk writes the stats of its own groups only: the rest must not keep an older
     // pass's figures (lastWalkStats).
     clBoundary("Barnes-Hut tree: clearing the walk statistics failed", [&] {
@@ -428,19 +449,42 @@ cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
     if (begin > lastN_ || count > lastN_ - begin)
         throw Error("tree: piece " + std::to_string(begin) + " + " + std::to_string(count) +
                     " is not within " + std::to_string(lastN_) + " bodies");
+    if (!bodyWalk_ && !groupsOrdered_)
+        throw Error("tree: a piece is walked after buildShareSorted(), not after another pass");
     return clBoundary("Barnes-Hut tree: walking a piece of the domain failed", [&] {
-        // Every piece's walk takes the groups from the start: the counter of the next group back
-        // to 0 (the keys kernel zeroes it for a whole pass).
+        if (bodyWalk_)  // one work-item per body: the share bounds alone say which to walk
+            return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false);
+        // The piece's run of groups in body order, into the counters the walk takes them from.
+        setArgs(k_->pieceGroups, groupStarts_, startsBefore_, startsBlocks_,
+                static_cast<int>(begin), static_cast<int>(begin + count), counters_);
         cl::Event e;
-        cc_.queue().enqueueFillBuffer(counters_, cl_int(0), 2 * sizeof(cl_int), sizeof(cl_int),
-                                      nullptr, &e);
+        cc_.queue().enqueueNDRangeKernel(k_->pieceGroups, cl::NullRange, cl::NDRange(1),
+                                         cl::NullRange, nullptr, &e);
         events_.emplace_back("tree-walk", e);
-        return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false);
+        return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, true);
     });
 }
 
+void TreeForce::enqueueGroupOrder(std::size_t n) {
+    auto& q = cc_.queue();
+    const std::size_t words = startWords(n), blocks = (words + kOrderWg - 1) / kOrderWg;
+    auto run = [&](cl::Kernel& k, std::size_t global, std::size_t local) {
+        cl::Event e;
+        q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
+                               cl::NDRange(local), nullptr, &e);
+        events_.emplace_back("tree-walk", e);
+    };
+    setArgs(k_->startCounts, groupStarts_, static_cast<int>(words), startsBefore_, startsBlocks_);
+    run(k_->startCounts, words, kOrderWg);
+    setArgs(k_->blockPrefix, startsBlocks_, static_cast<int>(blocks));
+    run(k_->blockPrefix, kOrderWg, kOrderWg);
+    setArgs(k_->orderGroups, groups_, counters_, groupStarts_, startsBefore_, startsBlocks_,
+            groupsInOrder_);
+    run(k_->orderGroups, n, kElementWg);  // at most one group per body
+}
+
 cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
-                                 std::size_t shareEnd, bool writeOthers) {
+                                 std::size_t shareEnd, bool writeOthers, bool inOrder) {
     // Group walk: persistent work-groups that take walk groups from a counter, enough to fill the
     // device. Body walk: one work-item per body.
     const std::size_t maxGroups = n;  // a walk group holds at least one body
@@ -449,9 +493,10 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
     const std::size_t launch = std::min(maxGroups, resident);
     cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
     setArgs(walk, sorted_, static_cast<int>(n), children_, ranges_, nodeCom_, nodeQa_, nodeQb_,
-            crit_, softening * softening, groups_, sortedAcc_, counters_, walkStats_,
-            static_cast<int>(shareBegin), static_cast<int>(shareEnd), writeOthers ? 1 : 0, nodeLo_,
-            far_ ? options_.thetaFar : 0.0f);
+            crit_, softening * softening, inOrder ? groupsInOrder_ : groups_, sortedAcc_, counters_,
+            walkStats_, static_cast<int>(shareBegin), static_cast<int>(shareEnd),
+            writeOthers ? 1 : 0, nodeLo_, far_ ? options_.thetaFar : 0.0f, inOrder ? 1 : 0);
+    lastWalkInOrder_ = inOrder;
     const std::size_t local = bodyWalk_ ? kElementWg : static_cast<std::size_t>(wg_);
     const std::size_t global = bodyWalk_ ? roundUp(n, kElementWg) : launch * local;
     cl::Event e;
@@ -479,6 +524,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                         std::size_t shareBegin, std::size_t shareEnd, bool scatter, bool walk) {
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
+    groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
     clBoundary(
         [&] { return "Barnes-Hut tree force for " + std::to_string(n) + " bodies failed"; },
         [&] {
@@ -522,7 +568,11 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
             }
 
             if (!bodyWalk_) {
-                setArgs(k_->groups, children_, ranges_, ni, groups_, counters_);
+                cl::Event cleared;
+                q.enqueueFillBuffer(groupStarts_, cl_uint(0), 0, startWords(n) * 4, nullptr,
+                                    &cleared);
+                events_.emplace_back("tree-walk", cleared);
+                setArgs(k_->groups, children_, ranges_, ni, groups_, counters_, groupStarts_);
                 run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
             }
             lastN_ = n;
@@ -572,7 +622,8 @@ TreeWalkStats TreeForce::lastWalkStats() {
     std::vector<int> stats(2 * groups), ranges(2 * groups);
     cc_.queue().enqueueReadBuffer(walkStats_, CL_TRUE, 0, stats.size() * 4, stats.data());
     if (!bodyWalk_)
-        cc_.queue().enqueueReadBuffer(groups_, CL_TRUE, 0, ranges.size() * 4, ranges.data());
+        cc_.queue().enqueueReadBuffer(lastWalkInOrder_ ? groupsInOrder_ : groups_, CL_TRUE, 0,
+                                      ranges.size() * 4, ranges.data());
     double summed = 0, iterations = 0;
     for (std::size_t g = 0; g < groups; ++g) {
         const double bodies = bodyWalk_ ? 1 : ranges[2 * g + 1] - ranges[2 * g] + 1;
@@ -609,6 +660,18 @@ std::vector<unsigned> TreeForce::sortKeys(const std::vector<unsigned long long>&
     q.enqueueReadBuffer(index_[sortedBuffer_], CL_TRUE, 0, n * 4, index.data());
     lastN_ = 0;  // the buffers hold no tree now
     return index;
+}
+
+std::vector<std::pair<int, int>> TreeForce::readGroupsInBodyOrder() {
+    if (!lastN_ || bodyWalk_ || !groupsOrdered_) return {};
+    int groups = 0;
+    cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, sizeof(int), sizeof groups, &groups);
+    std::vector<int> flat(2 * static_cast<std::size_t>(groups));
+    cc_.queue().enqueueReadBuffer(groupsInOrder_, CL_TRUE, 0, flat.size() * 4, flat.data());
+    std::vector<std::pair<int, int>> out(groups);
+    for (int g = 0; g < groups; ++g)
+        out[g] = {flat[2 * g], flat[2 * g + 1]};
+    return out;
 }
 
 TreeSnapshot TreeForce::readTree() {

@@ -198,6 +198,9 @@ class TreeForce {
 
     // Blocking read of the tree the last compute() built.
     TreeSnapshot readTree();
+    // Blocking read of the walk groups (first, last sorted body) in body order, as the pieces'
+    // walks take them, after buildShareSorted() with the group walk (empty otherwise).
+    std::vector<std::pair<int, int>> readGroupsInBodyOrder();
 
     // The tree's radix sort on its own, for tests: sorts `keys` (each below 2^63, as Morton keys
     // are) with the kernels compute() uses and returns sorted position -> index into keys. Stable:
@@ -231,8 +234,11 @@ class TreeForce {
     void enqueue(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
                  const cl::Buffer* vel, float kick, std::size_t shareBegin, std::size_t shareEnd,
                  bool scatter = true, bool walk = true);
+    // inOrder: the groups of counters[2] .. counters[3] in body order (piece_groups), else every
+    // group from the counter at 0.
     cl::Event enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
-                          std::size_t shareEnd, bool writeOthers);
+                          std::size_t shareEnd, bool writeOthers, bool inOrder = false);
+    void enqueueGroupOrder(std::size_t n);  // groupsInOrder_ from the groups find_groups found
 
     ComputeContext& cc_;
     TreeForceOptions options_;
@@ -261,6 +267,12 @@ class TreeForce {
     cl::Buffer countsNext_;  // the next pass's tile counts while radix_scatter_chunks counts them
     cl::Buffer children_, ranges_, nodeParent_, leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_,
         walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sampleOut_;
+    // The walk groups in body order for the pieces' walks (order_groups in kernels/nbody_tree.cl):
+    // one bit a body marking the groups' starts, their prefix counts per word and per block of
+    // words, and the ordered list.
+    cl::Buffer groupStarts_, startsBefore_, startsBlocks_, groupsInOrder_;
+    bool groupsOrdered_ = false;    // groupsInOrder_ holds this pass's groups
+    bool lastWalkInOrder_ = false;  // the last walk took groupsInOrder_ (for lastWalkStats)
     // The accuracy sample's results in pinned memory (ALLOC_HOST_PTR, mapped once), the read in
     // flight and how many bodies it holds.
     cl::Buffer sampleStaging_;

@@ -664,6 +664,65 @@ TEST(NbodyTree, GrowsItsBuffersAndRefusesImpossibleSizes) {
     EXPECT_THROW(tree().setTheta(NAN), Error);
 }
 
+// The pieces of a split walk take the walk groups in body order (order_groups and piece_groups in
+// kernels/nbody_tree.cl): the ordered groups must tile the sorted bodies one after another, also
+// where the prefix counts of their start bits span several blocks (above 8,192 bodies), and a piece
+// anywhere (one body, a run across a group boundary, the last body) must get exactly what the
+// share walk of the same bodies gives them. Awkward N.
+TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
+    auto& cc = context();
+    TreeForceOptions o;
+    o.walk = TreeWalk::Group;
+    TreeForce pieces(cc, o), share(cc, o);
+    const float softening = 0.01f;
+    // 2,100,001: more than 256 blocks of 256 words of start bits (group_block_prefix's rounds).
+    for (std::size_t n : {1, 2, 3, 129, 257, 8209, 70001, 2100001}) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        const auto bodies = makePreset(NbodyPreset::Plummer, n, 5);
+        std::vector<Float4> pos(n);
+        for (std::size_t i = 0; i < n; ++i)
+            pos[i] = bodies[i].pos;
+        cl::Buffer p(cc.context(), CL_MEM_READ_WRITE, n * 16);
+        cc.queue().enqueueWriteBuffer(p, CL_TRUE, 0, n * 16, pos.data());
+        pieces.buildShareSorted(p, n, softening);
+        const auto groups = pieces.readGroupsInBodyOrder();
+        ASSERT_FALSE(groups.empty());
+        EXPECT_EQ(groups.front().first, 0);
+        EXPECT_EQ(groups.back().second, static_cast<int>(n) - 1);
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            ASSERT_LE(groups[g].first, groups[g].second) << "group " << g;
+            ASSERT_LE(groups[g].second - groups[g].first + 1, 128) << "group " << g;
+            if (g) {
+                ASSERT_EQ(groups[g].first, groups[g - 1].second + 1) << "group " << g;
+            }
+        }
+        const auto mid = static_cast<std::size_t>(groups[groups.size() / 2].first);
+        const std::size_t across = mid >= 2 ? mid - 2 : 0;
+        std::vector<std::pair<std::size_t, std::size_t>> cuts = {
+            {across, std::min<std::size_t>(5, n - across)}};
+        if (n < 100000) {  // each cut builds the share's tree again: the cheap sizes only
+            cuts.push_back({n - 1, 1});
+            cuts.push_back({mid, 1});
+            cuts.push_back({0, n});
+        }
+        auto read = [&](TreeForce& t, std::size_t b, std::size_t c) {
+            std::vector<float> out(4 * c);
+            cc.queue().enqueueReadBuffer(t.sortedAccelerations(), CL_TRUE, b * 16, c * 16,
+                                         out.data());
+            return out;
+        };
+        for (const auto& [b, c] : cuts) {
+            pieces.walkSortedPiece(b, c);
+            share.computeShareSorted(p, n, softening, b, c);
+            const std::vector<float> got = read(pieces, b, c), want = read(share, b, c);
+            for (std::size_t f = 0; f < got.size(); ++f)
+                ASSERT_EQ(got[f], want[f])
+                    << "piece " << b << " + " << c << ", sorted body " << b + f / 4;
+        }
+    }
+    EXPECT_THROW(share.walkSortedPiece(0, 1), Error);  // its last pass built no pieces
+}
+
 // A tree built again over moved bodies holds the moments a fresh tree gives them: every node of
 // the second pass is written from this pass's bodies, none left over from the first. Tests on fixed
 // positions cannot see a node the moments pass skips or a child's data read before it was

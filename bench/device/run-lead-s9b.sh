@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The lead's A/B call of session 9 (carry $C: main/ and new/clviz-bench stripped, bench-libs.tar.xz,
+# gpu-env.sh), from the repository root, on every GPU of the machine; clocks sampled as in
+# run-lead-s9a.sh:
+#   ab       the tree at 16M, x1 and xP rows with the default walk pieces: main then new, twice
+#   pieces   the new build with 1, 2 and 8 pieces
+#   big      the new build at 67,108,864 bodies
+# Everything lands in $OUT/lead-s9b.tgz.
+set -uo pipefail
+C=${C:-.carry-lead9}
+source "$C/gpu-env.sh" "$C"
+results_dir lead-s9b
+nvidia-smi --query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv -lms 250 >"$R/clocks.csv" 2>&1 &
+smi=$!
+opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree --devices gpu"
+ws="--warmup 3 --repeats 5 --wide"
+for step in "$@"; do
+    case $step in
+    ab) for round in 1 2; do for b in main new; do row "ab-$b-r$round" "$C/$b/clviz-bench" $opts --sizes 16m $ws; done; done ;;
+    pieces) for k in 1 2 8; do row "pieces$k-new" "$C/new/clviz-bench" $opts --sizes 16m --tree-walk-pieces $k $ws; done ;;
+    big) row big-new "$C/new/clviz-bench" $opts --sizes 64m $ws ;;
+    esac
+    date -u +"%T $step done" >>"$R/times.txt"
+done
+kill "$smi" 2>/dev/null
