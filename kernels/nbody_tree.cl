@@ -756,17 +756,16 @@ __kernel void order_groups(__global const int2* restrict groups, __global const 
     ordered[startsBefore(starts, wordBefore, blockCount, r.x)] = r;
 }
 
-// The ranks [next, end) of the groups holding a body of [begin, end): from the group of body begin
-// (the last start at or before it) to the last start before end, into the counters of the piece
-// slot (two pieces may be walked at once): next = counters[2 + 2 slot], end = counters[3 + 2 slot].
+// The ranks [counters[2], counters[3]) of the groups holding a body of [begin, end): from the
+// group of body begin (the last start at or before it) to the last start before end.
 __kernel void piece_groups(__global const uint* restrict starts,
                            __global const uint* restrict wordBefore,
                            __global const uint* restrict blockCount, const int begin,
-                           const int end, __global int* counters, const int slot) {
+                           const int end, __global int* counters) {
     if (get_global_id(0) != 0) return;
     const int first = begin < end ? startsBefore(starts, wordBefore, blockCount, begin + 1) - 1 : 0;
-    counters[2 + 2 * slot] = first;
-    counters[3 + 2 * slot] = begin < end ? startsBefore(starts, wordBefore, blockCount, end) : 0;
+    counters[2] = first;
+    counters[3] = begin < end ? startsBefore(starts, wordBefore, blockCount, end) : 0;
 }
 
 // ---- moments -----------------------------------------------------------------------------------
@@ -1121,9 +1120,9 @@ static inline float4 farEvaluate(__local const float* f, const int stride, const
 // keeping its own bodies, so a device's nonzero results are exactly its domain's sorted slice.
 // writeOthers 0 (a domain walked piece by piece while the pieces already walked, and the other
 // devices' slices, are copied in and out) writes the range's bodies and their groups' stats only.
-// pieceSlot >= 0 (with writeOthers 0): groups[] is order_groups' list in body order, and the walk
-// takes the ranks piece_groups left in its slot's counters only; stats[g] is then the group of
-// rank g. -1: every group, from counters[2] up to counters[1].
+// inOrder 1 (with writeOthers 0): groups[] is order_groups' list in body order, and the walk takes
+// the ranks piece_groups left in counters[2] (next) .. counters[3] (end) only; stats[g] is then
+// the group of rank g.
 // ptxas ignores a register cap (-cl-nv-maxrregcount, TreeForceOptions::walkRegisterCap) on a
 // kernel with a required work-group size (PTX .reqntid binds like CUDA's launch bounds): a capped
 // build goes without it.
@@ -1139,7 +1138,7 @@ __kernel WALK_GROUP_SIZE void walk(
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
     const int shareBegin, const int shareEnd, const int writeOthers,
-    __global const float4* restrict nodeLo, const float thetaFar, const int pieceSlot) {
+    __global const float4* restrict nodeLo, const float thetaFar, const int inOrder) {
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
 #ifdef FAR_FIELD
@@ -1153,11 +1152,10 @@ __kernel WALK_GROUP_SIZE void walk(
     __local int stackSize, listSize, cellSize, group;
     const int lid = get_local_id(0);
     // A piece walks the groups in body order up to piece_groups' end; the rest every group.
-    __global int* nextGroup = counters + (pieceSlot >= 0 ? 2 + 2 * pieceSlot : 2);
-    const int groupCount = pieceSlot >= 0 ? counters[3 + 2 * pieceSlot] : counters[1];
+    const int groupCount = inOrder ? counters[3] : counters[1];
     for (;;) {
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) group = atomic_inc(nextGroup);
+    if (lid == 0) group = atomic_inc(&counters[2]);
     barrier(CLK_LOCAL_MEM_FENCE);
     const int g = group;
     if (g >= groupCount) break;
@@ -1418,8 +1416,8 @@ __kernel void walk_body(
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
     const int shareBegin, const int shareEnd, const int writeOthers,
-    __global const float4* restrict nodeLo, const float thetaFar, const int pieceSlot) {
-    (void)pieceSlot;  // every body is its own group here: the share bounds say which to walk
+    __global const float4* restrict nodeLo, const float thetaFar, const int inOrder) {
+    (void)inOrder;  // every body is its own group here: the share bounds say which to walk
     const int i = get_global_id(0);
     if (i >= n) return;
     if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats

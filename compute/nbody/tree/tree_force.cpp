@@ -257,9 +257,8 @@ void TreeForce::reserve(std::size_t n) {
         nodeLo_ = make(cap * 16);
         nodeHi_ = make(cap * 16);
         crit_ = make(cap * 4);
-        // walk fallbacks, walk groups, next group; then next and end group of the two piece slots
-        // (piece_groups; slot 0's next is the whole walk's)
-        counters_ = make(6 * 4);
+        // walk fallbacks, walk groups, next group, a piece's end group (piece_groups)
+        counters_ = make(4 * 4);
         const std::size_t words = startWords(cap);
         groupStarts_ = make(words * 4);
         startsBefore_ = make(words * 4);
@@ -436,7 +435,6 @@ void TreeForce::buildShareSorted(const cl::Buffer& pos, std::size_t n, float sof
     pieceSoftening_ = softening;
     if (!bodyWalk_) enqueueGroupOrder(n);
     groupsOrdered_ = !bodyWalk_;
-    nextPieceQueue_ = 0;
     // A piece's walk writes the stats of its own groups only: the rest must not keep an older
     // pass's figures (lastWalkStats).
     clBoundary("Barnes-Hut tree: clearing the walk statistics failed", [&] {
@@ -454,28 +452,16 @@ cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
     if (!bodyWalk_ && !groupsOrdered_)
         throw Error("tree: a piece is walked after buildShareSorted(), not after another pass");
     return clBoundary("Barnes-Hut tree: walking a piece of the domain failed", [&] {
-        const int slot = nextPieceQueue_;
-        nextPieceQueue_ ^= 1;
-        cl::CommandQueue& q = pieceQueues_[slot];
-        if (!q()) q = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-        std::vector<cl::Event> after(1);  // the build, and whatever the caller enqueued since
-        cc_.queue().enqueueMarkerWithWaitList(nullptr, &after[0]);
+        if (bodyWalk_)  // one work-item per body: the share bounds alone say which to walk
+            return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false);
+        // The piece's run of groups in body order, into the counters the walk takes them from.
+        setArgs(k_->pieceGroups, groupStarts_, startsBefore_, startsBlocks_,
+                static_cast<int>(begin), static_cast<int>(begin + count), counters_);
         cl::Event e;
-        if (bodyWalk_) {  // one work-item per body: the share bounds alone say which to walk
-            e = enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, q, &after);
-        } else {
-            // The piece's run of groups in body order, into its slot's counters.
-            setArgs(k_->pieceGroups, groupStarts_, startsBefore_, startsBlocks_,
-                    static_cast<int>(begin), static_cast<int>(begin + count), counters_, slot);
-            cl::Event ranks;
-            q.enqueueNDRangeKernel(k_->pieceGroups, cl::NullRange, cl::NDRange(1), cl::NullRange,
-                                   &after, &ranks);
-            events_.emplace_back("tree-walk", ranks);
-            e = enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, q, nullptr, slot);
-        }
-        q.flush();  // the device starts on the piece now
-        unjoinedPieces_[slot] = e;
-        return e;
+        cc_.queue().enqueueNDRangeKernel(k_->pieceGroups, cl::NullRange, cl::NDRange(1),
+                                         cl::NullRange, nullptr, &e);
+        events_.emplace_back("tree-walk", e);
+        return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, true);
     });
 }
 
@@ -497,16 +483,8 @@ void TreeForce::enqueueGroupOrder(std::size_t n) {
     run(k_->orderGroups, n, kElementWg);  // at most one group per body
 }
 
-void TreeForce::joinPieces() {
-    std::vector<cl::Event> walks;
-    for (cl::Event& e : unjoinedPieces_)
-        if (e()) walks.push_back(std::exchange(e, cl::Event()));
-    if (!walks.empty()) cc_.queue().enqueueBarrierWithWaitList(&walks);
-}
-
 cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
-                                 std::size_t shareEnd, bool writeOthers, cl::CommandQueue& q,
-                                 const std::vector<cl::Event>* after, int pieceSlot) {
+                                 std::size_t shareEnd, bool writeOthers, bool inOrder) {
     // Group walk: persistent work-groups that take walk groups from a counter, enough to fill the
     // device. Body walk: one work-item per body.
     const std::size_t maxGroups = n;  // a walk group holds at least one body
@@ -515,14 +493,15 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
     const std::size_t launch = std::min(maxGroups, resident);
     cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
     setArgs(walk, sorted_, static_cast<int>(n), children_, ranges_, nodeCom_, nodeQa_, nodeQb_,
-            crit_, softening * softening, pieceSlot >= 0 ? groupsInOrder_ : groups_, sortedAcc_,
-            counters_, walkStats_, static_cast<int>(shareBegin), static_cast<int>(shareEnd),
-            writeOthers ? 1 : 0, nodeLo_, far_ ? options_.thetaFar : 0.0f, pieceSlot);
-    lastWalkInOrder_ = pieceSlot >= 0;
+            crit_, softening * softening, inOrder ? groupsInOrder_ : groups_, sortedAcc_, counters_,
+            walkStats_, static_cast<int>(shareBegin), static_cast<int>(shareEnd),
+            writeOthers ? 1 : 0, nodeLo_, far_ ? options_.thetaFar : 0.0f, inOrder ? 1 : 0);
+    lastWalkInOrder_ = inOrder;
     const std::size_t local = bodyWalk_ ? kElementWg : static_cast<std::size_t>(wg_);
     const std::size_t global = bodyWalk_ ? roundUp(n, kElementWg) : launch * local;
     cl::Event e;
-    q.enqueueNDRangeKernel(walk, cl::NullRange, cl::NDRange(global), cl::NDRange(local), after, &e);
+    cc_.queue().enqueueNDRangeKernel(walk, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
+                                     nullptr, &e);
     events_.emplace_back("tree-walk", e);
     return e;
 }
@@ -530,7 +509,6 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
 cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
-        joinPieces();
         setArgs(k_->scatterAcc, sortedAcc_, index_[sortedBuffer_], static_cast<int>(lastN_), acc,
                 acc, 0.0f);
         cl::Event e;
@@ -547,7 +525,6 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
     groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
-    clBoundary("Barnes-Hut tree: waiting for the last pass's pieces failed", [&] { joinPieces(); });
     clBoundary(
         [&] { return "Barnes-Hut tree force for " + std::to_string(n) + " bodies failed"; },
         [&] {
@@ -600,7 +577,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
             }
             lastN_ = n;
             if (!walk) return;
-            enqueueWalk(n, softening, shareBegin, shareEnd, true, q);
+            enqueueWalk(n, softening, shareBegin, shareEnd, true);
             if (!scatter) return;
             // The kick in the scatter reads and writes each velocity at a random place (the bodies'
             // order is not the tree's); apart, it reads and writes them in order.
@@ -638,7 +615,6 @@ TreeStageTimes TreeForce::lastTimes() {
 TreeWalkStats TreeForce::lastWalkStats() {
     TreeWalkStats w;
     if (!lastN_) return w;
-    joinPieces();
     int counters[3] = {0, 0, 0};
     cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof counters, counters);
     const std::size_t groups = static_cast<std::size_t>(counters[1]);
@@ -663,7 +639,6 @@ TreeWalkStats TreeForce::lastWalkStats() {
 
 int TreeForce::lastFallbacks() {
     if (!lastN_) return 0;
-    joinPieces();
     int v = 0;
     cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof v, &v);
     return v;

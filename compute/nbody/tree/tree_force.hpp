@@ -177,15 +177,9 @@ class TreeForce {
     // the bodies begin .. begin + count - 1 of the Morton order (every walk group that holds one
     // of them, keeping those bodies alone) and writes nothing else of sortedAccelerations(), so
     // copies into and out of its other bodies may run meanwhile. Pieces that tile a domain give
-    // computeShareSorted()'s slice exactly. Enqueued only, after everything on the context's
-    // queue so far, but on one of two queues of the tree's own, taken in turn, so that a piece's
-    // last work-groups and the next piece's first share the device: read its results after the
-    // returned event (the walk's), or after joinPieces().
+    // computeShareSorted()'s slice exactly. Returns the walk's event. Enqueued only.
     void buildShareSorted(const cl::Buffer& pos, std::size_t n, float softening);
     cl::Event walkSortedPiece(std::size_t begin, std::size_t count);
-    // The context's queue waits for every piece walked so far (scatterSorted() and the next pass
-    // do this themselves).
-    void joinPieces();
     // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
     cl::Event scatterSorted(const cl::Buffer& acc);
 
@@ -240,11 +234,10 @@ class TreeForce {
     void enqueue(const cl::Buffer& pos, std::size_t n, float softening, const cl::Buffer& acc,
                  const cl::Buffer* vel, float kick, std::size_t shareBegin, std::size_t shareEnd,
                  bool scatter = true, bool walk = true);
-    // On queue q after `after`. pieceSlot >= 0: the groups of that slot's counters in body order
-    // (piece_groups), else every group from the counter at 0.
+    // inOrder: the groups of counters[2] .. counters[3] in body order (piece_groups), else every
+    // group from the counter at 0.
     cl::Event enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
-                          std::size_t shareEnd, bool writeOthers, cl::CommandQueue& q,
-                          const std::vector<cl::Event>* after = nullptr, int pieceSlot = -1);
+                          std::size_t shareEnd, bool writeOthers, bool inOrder = false);
     void enqueueGroupOrder(std::size_t n);  // groupsInOrder_ from the groups find_groups found
 
     ComputeContext& cc_;
@@ -280,11 +273,6 @@ class TreeForce {
     cl::Buffer groupStarts_, startsBefore_, startsBlocks_, groupsInOrder_;
     bool groupsOrdered_ = false;    // groupsInOrder_ holds this pass's groups
     bool lastWalkInOrder_ = false;  // the last walk took groupsInOrder_ (for lastWalkStats)
-    // The pieces' two queues (made at the first piece), the last walk on each that the context's
-    // queue has not waited for yet, and the queue of the next piece.
-    cl::CommandQueue pieceQueues_[2];
-    cl::Event unjoinedPieces_[2];
-    int nextPieceQueue_ = 0;
     // The accuracy sample's results in pinned memory (ALLOC_HOST_PTR, mapped once), the read in
     // flight and how many bodies it holds.
     cl::Buffer sampleStaging_;

@@ -280,7 +280,7 @@ TEST_F(SharedForces, TreeDomainWalkedInPiecesWritesEachPieceAloneAndMatchesTheWh
                     {domain.begin + one, half},
                     {domain.begin + one + half, domain.count - one - half}};
                 for (std::size_t k = 0; k < cuts.size(); ++k) {
-                    pieces.walkSortedPiece(cuts[k].first, cuts[k].second).wait();
+                    pieces.walkSortedPiece(cuts[k].first, cuts[k].second);
                     const std::vector<float> got = read(pieces);
                     const std::size_t walkedEnd = cuts[k].first + cuts[k].second;
                     for (std::size_t i = 0; i < n; ++i)

@@ -712,7 +712,7 @@ TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
             return out;
         };
         for (const auto& [b, c] : cuts) {
-            pieces.walkSortedPiece(b, c).wait();
+            pieces.walkSortedPiece(b, c);
             share.computeShareSorted(p, n, softening, b, c);
             const std::vector<float> got = read(pieces, b, c), want = read(share, b, c);
             for (std::size_t f = 0; f < got.size(); ++f)
