@@ -667,8 +667,9 @@ TEST(NbodyTree, GrowsItsBuffersAndRefusesImpossibleSizes) {
 // The pieces of a split walk take the walk groups in body order (order_groups and piece_groups in
 // kernels/nbody_tree.cl): the ordered groups must tile the sorted bodies one after another, also
 // where the prefix counts of their start bits span several blocks (above 8,192 bodies), and a piece
-// anywhere (one body, a run across a group boundary, the last body) must get exactly what the
-// share walk of the same bodies gives them. Awkward N.
+// anywhere (one body, a run across a group boundary, the last body) must get what the share walk
+// of the same bodies gives them (bit for bit on PoCL, within the GPU's summation order elsewhere).
+// Awkward N.
 TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
     auto& cc = context();
     TreeForceOptions o;
@@ -706,18 +707,18 @@ TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
             cuts.push_back({0, n});
         }
         auto read = [&](TreeForce& t, std::size_t b, std::size_t c) {
-            std::vector<float> out(4 * c);
+            std::vector<Float4> out(c);
             cc.queue().enqueueReadBuffer(t.sortedAccelerations(), CL_TRUE, b * 16, c * 16,
                                          out.data());
             return out;
         };
         for (const auto& [b, c] : cuts) {
+            // A body the piece leaves out keeps NaN and fails below.
+            cc.queue().enqueueFillBuffer(pieces.sortedAccelerations(), cl_float(NAN), 0, n * 16);
             pieces.walkSortedPiece(b, c);
             share.computeShareSorted(p, n, softening, b, c);
-            const std::vector<float> got = read(pieces, b, c), want = read(share, b, c);
-            for (std::size_t f = 0; f < got.size(); ++f)
-                ASSERT_EQ(got[f], want[f])
-                    << "piece " << b << " + " << c << ", sorted body " << b + f / 4;
+            ASSERT_TRUE(sameWithinRounding(read(pieces, b, c), read(share, b, c), true))
+                << "piece " << b << " + " << c;
         }
     }
     EXPECT_THROW(share.walkSortedPiece(0, 1), Error);  // its last pass built no pieces
