@@ -1120,9 +1120,9 @@ static inline float4 farEvaluate(__local const float* f, const int stride, const
 // keeping its own bodies, so a device's nonzero results are exactly its domain's sorted slice.
 // writeOthers 0 (a domain walked piece by piece while the pieces already walked, and the other
 // devices' slices, are copied in and out) writes the range's bodies and their groups' stats only.
-// inOrder 1 (with writeOthers 0): groups[] is order_groups' list in body order, and the walk takes
-// the ranks piece_groups left in counters[2] (next) .. counters[3] (end) only; stats[g] is then
-// the group of rank g.
+// Built with WALK_IN_BODY_ORDER (the pieces' walk, writeOthers 0): groups[] is order_groups' list
+// in body order, and the walk takes the ranks piece_groups left in counters[2] (next) ..
+// counters[3] (end) only; stats[g] is then the group of rank g.
 // ptxas ignores a register cap (-cl-nv-maxrregcount, TreeForceOptions::walkRegisterCap) on a
 // kernel with a required work-group size (PTX .reqntid binds like CUDA's launch bounds): a capped
 // build goes without it.
@@ -1138,7 +1138,7 @@ __kernel WALK_GROUP_SIZE void walk(
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
     const int shareBegin, const int shareEnd, const int writeOthers,
-    __global const float4* restrict nodeLo, const float thetaFar, const int inOrder) {
+    __global const float4* restrict nodeLo, const float thetaFar) {
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
 #ifdef FAR_FIELD
@@ -1151,8 +1151,11 @@ __kernel WALK_GROUP_SIZE void walk(
     __local float2 cellQb[CELLS];
     __local int stackSize, listSize, cellSize, group;
     const int lid = get_local_id(0);
-    // A piece walks the groups in body order up to piece_groups' end; the rest every group.
-    const int groupCount = inOrder ? counters[3] : counters[1];
+#ifdef WALK_IN_BODY_ORDER
+    const int groupCount = counters[3];  // piece_groups' end: a piece's run of groups only
+#else
+    const int groupCount = counters[1];
+#endif
     for (;;) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) group = atomic_inc(&counters[2]);
@@ -1416,8 +1419,7 @@ __kernel void walk_body(
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
     const int shareBegin, const int shareEnd, const int writeOthers,
-    __global const float4* restrict nodeLo, const float thetaFar, const int inOrder) {
-    (void)inOrder;  // every body is its own group here: the share bounds say which to walk
+    __global const float4* restrict nodeLo, const float thetaFar) {
     const int i = get_global_id(0);
     if (i >= n) return;
     if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats

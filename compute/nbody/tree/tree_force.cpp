@@ -93,7 +93,8 @@ struct TreeForce::Kernels {
         scatterAcc, kick, direct, groups;
     cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups;  // walk groups in body order
     cl::Kernel count8, scanDigits, scatter8;                        // the sort with 8-bit digits
-    cl::Kernel walk[2];  // [self guard: softening 0]; walk_body when the body walk is used
+    cl::Kernel walk[2];       // [self guard: softening 0]; walk_body when the body walk is used
+    cl::Kernel pieceWalk[2];  // the group walk of a piece's groups in body order (the same [])
 };
 
 TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
@@ -336,6 +337,11 @@ void TreeForce::refreshKernels() {
         (far_ ? " -DFAR_FIELD -DFAR_ORDER=" + std::to_string(options_.farOrder) : std::string());
     k.walk[0] = ptx_->kernel(kFile, walk, walkOptions);
     k.walk[1] = ptx_->kernel(kFile, walk, walkOptions + " -DSELF_GUARD");
+    if (!bodyWalk_) {  // built apart, so that the whole walk's code stays as it was
+        k.pieceWalk[0] = ptx_->kernel(kFile, walk, walkOptions + " -DWALK_IN_BODY_ORDER");
+        k.pieceWalk[1] =
+            ptx_->kernel(kFile, walk, walkOptions + " -DWALK_IN_BODY_ORDER -DSELF_GUARD");
+    }
     k.generation = programs.generation();
     *k_ = std::move(k);
 }
@@ -491,11 +497,11 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
     const std::size_t resident =
         static_cast<std::size_t>(std::max(1u, cc_.info().computeUnits)) * kResidentPerUnit;
     const std::size_t launch = std::min(maxGroups, resident);
-    cl::Kernel& walk = k_->walk[softening == 0 ? 1 : 0];
+    cl::Kernel& walk = (inOrder ? k_->pieceWalk : k_->walk)[softening == 0 ? 1 : 0];
     setArgs(walk, sorted_, static_cast<int>(n), children_, ranges_, nodeCom_, nodeQa_, nodeQb_,
             crit_, softening * softening, inOrder ? groupsInOrder_ : groups_, sortedAcc_, counters_,
             walkStats_, static_cast<int>(shareBegin), static_cast<int>(shareEnd),
-            writeOthers ? 1 : 0, nodeLo_, far_ ? options_.thetaFar : 0.0f, inOrder ? 1 : 0);
+            writeOthers ? 1 : 0, nodeLo_, far_ ? options_.thetaFar : 0.0f);
     lastWalkInOrder_ = inOrder;
     const std::size_t local = bodyWalk_ ? kElementWg : static_cast<std::size_t>(wg_);
     const std::size_t global = bodyWalk_ ? roundUp(n, kElementWg) : launch * local;
