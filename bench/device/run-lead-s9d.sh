@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The lead's last call of session 9 (carry $C as run-lead-s9c.sh's), from the repository root, on
+# every GPU of the machine; clocks sampled as in run-lead-s9a.sh:
+#   ab       16M on every GPU, main then new, then 3 walk pieces (new), twice
+#   t31      issue 31's rows on the first GPU: main then new
+#   big      67,108,864 bodies on every GPU, new, twice
+#   tests    the carried test binaries on the first GPU
+# Everything lands in $OUT/lead-s9d.tgz.
+set -uo pipefail
+C=${C:-.carry-lead9}
+source "$C/gpu-env.sh" "$C"
+results_dir lead-s9d
+nvidia-smi --query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv -lms 250 >"$R/clocks.csv" 2>&1 &
+smi=$!
+opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree"
+ws="--warmup 3 --repeats 5 --wide"
+for step in "$@"; do
+    case $step in
+    ab)
+        for round in 1 2; do
+            for b in main new; do row "ab-$b-r$round" "$C/$b/clviz-bench" $opts --devices gpu --sizes 16m $ws; done
+            row "pieces3-new-r$round" "$C/new/clviz-bench" $opts --devices gpu --sizes 16m --tree-walk-pieces 3 $ws
+        done
+        ;;
+    t31) for b in main new; do row "t31-$b" "$C/$b/clviz-bench" $opts --sizes 1m,16m --theta 0.5,0.55; done ;;
+    big) for round in 1 2; do row "big-new-r$round" "$C/new/clviz-bench" $opts --devices gpu --sizes 64m $ws; done ;;
+    tests)
+        mkdir -p /tmp/gt && tar xJf "$C/tests.tar.xz" -C /tmp/gt
+        for t in /tmp/gt/*; do
+            gtest_run "$R/$(basename "$t").txt" "$(basename "$t")" env XDG_CACHE_HOME=/tmp/xdg-tests timeout 240 "$t"
+        done
+        ;;
+    esac
+    date -u +"%T $step done" >>"$R/times.txt"
+done
+kill "$smi" 2>/dev/null
