@@ -661,31 +661,31 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
 // work-item per internal node: a node of more than GROUP bodies emits each child that has at most
 // GROUP.
 // counters[1] counts the groups; groups[g] = (first, last) sorted body, in no particular order.
-// starts[] (one bit a body, cleared before) gets each group's first body marked, for
-// order_groups.
+// With markStarts, starts[] (one bit a body, cleared before) gets each group's first body marked,
+// for order_groups.
 static inline void emitGroup(__global int2* groups, __global int* counters,
-                             __global uint* starts, const int2 r) {
+                             __global uint* starts, const int markStarts, const int2 r) {
     groups[atomic_inc(&counters[1])] = r;
-    atomic_or(&starts[r.x >> 5], 1u << (r.x & 31));
+    if (markStarts) atomic_or(&starts[r.x >> 5], 1u << (r.x & 31));
 }
 
 __kernel void find_groups(__global const int2* restrict children,
                           __global const int2* restrict ranges, const int n,
                           __global int2* restrict groups, __global int* restrict counters,
-                          __global uint* restrict starts) {
+                          __global uint* restrict starts, const int markStarts) {
     const int i = get_global_id(0);
-    if (n == 1 && i == 0) emitGroup(groups, counters, starts, (int2)(0, 0));
+    if (n == 1 && i == 0) emitGroup(groups, counters, starts, markStarts, (int2)(0, 0));
     if (i >= n - 1) return;
     const int2 r = ranges[i];
     if (r.y - r.x + 1 <= GROUP) {
-        if (i == 0) emitGroup(groups, counters, starts, r);  // the whole tree is one group
+        if (i == 0) emitGroup(groups, counters, starts, markStarts, r);  // one group: the tree
         return;
     }
     const int2 ch = children[i];
     for (int k = 0; k < 2; ++k) {
         const int c = k ? ch.y : ch.x;
         const int2 cr = c < 0 ? (int2)(~c, ~c) : ranges[c];
-        if (cr.y - cr.x + 1 <= GROUP) emitGroup(groups, counters, starts, cr);
+        if (cr.y - cr.x + 1 <= GROUP) emitGroup(groups, counters, starts, markStarts, cr);
     }
 }
 

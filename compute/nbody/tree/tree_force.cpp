@@ -260,11 +260,6 @@ void TreeForce::reserve(std::size_t n) {
         crit_ = make(cap * 4);
         // walk fallbacks, walk groups, next group, a piece's end group (piece_groups)
         counters_ = make(4 * 4);
-        const std::size_t words = startWords(cap);
-        groupStarts_ = make(words * 4);
-        startsBefore_ = make(words * 4);
-        startsBlocks_ = make((words / kOrderWg + 1) * 4);
-        groupsInOrder_ = make(cap * 8);
         sampleOut_ = make(kMaxSamples * 32);
         // Allocation is lazy on most drivers: touch the largest buffers now so that a device too
         // small fails here, with a message, rather than in the middle of a step.
@@ -282,11 +277,24 @@ void TreeForce::reserve(std::size_t n) {
     capacity_ = cap;
 }
 
+void TreeForce::reserveGroupOrder() {
+    if (groupOrderCapacity_ >= capacity_) return;
+    const auto& ctx = cc_.context();
+    auto make = [&](std::size_t bytes) { return cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes); };
+    const std::size_t words = startWords(capacity_);
+    groupStarts_ = make(words * 4);
+    startsBefore_ = make(words * 4);
+    startsBlocks_ = make((words / kOrderWg + 1) * 4);
+    groupsInOrder_ = make(capacity_ * 8);
+    groupOrderCapacity_ = capacity_;
+}
+
 void TreeForce::releaseBuffers() {
     partials_ = box_ = counts_ = countsNext_ = sorted_ = sortedAcc_ = children_ = ranges_ =
         nodeParent_ = leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ =
             nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ = groupStarts_ = startsBefore_ =
                 startsBlocks_ = groupsInOrder_ = cl::Buffer();
+    groupOrderCapacity_ = 0;
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
 }
@@ -574,11 +582,18 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
             }
 
             if (!bodyWalk_) {
-                cl::Event cleared;
-                q.enqueueFillBuffer(groupStarts_, cl_uint(0), 0, startWords(n) * 4, nullptr,
-                                    &cleared);
-                events_.emplace_back("tree-walk", cleared);
-                setArgs(k_->groups, children_, ranges_, ni, groups_, counters_, groupStarts_);
+                // Only a pass walked in pieces (buildShareSorted) marks the groups' starts for
+                // their order: a whole walk runs as before, without those buffers.
+                const bool order = !walk;
+                if (order) {
+                    reserveGroupOrder();
+                    cl::Event cleared;
+                    q.enqueueFillBuffer(groupStarts_, cl_uint(0), 0, startWords(n) * 4, nullptr,
+                                        &cleared);
+                    events_.emplace_back("tree-walk", cleared);
+                }
+                setArgs(k_->groups, children_, ranges_, ni, groups_, counters_,
+                        order ? groupStarts_ : counters_, order ? 1 : 0);
                 run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
             }
             lastN_ = n;

@@ -239,6 +239,7 @@ class TreeForce {
     cl::Event enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
                           std::size_t shareEnd, bool writeOthers, bool inOrder = false);
     void enqueueGroupOrder(std::size_t n);  // groupsInOrder_ from the groups find_groups found
+    void reserveGroupOrder();               // the buffers of the group order, for capacity_
 
     ComputeContext& cc_;
     TreeForceOptions options_;
@@ -271,8 +272,9 @@ class TreeForce {
     // one bit a body marking the groups' starts, their prefix counts per word and per block of
     // words, and the ordered list.
     cl::Buffer groupStarts_, startsBefore_, startsBlocks_, groupsInOrder_;
-    bool groupsOrdered_ = false;    // groupsInOrder_ holds this pass's groups
-    bool lastWalkInOrder_ = false;  // the last walk took groupsInOrder_ (for lastWalkStats)
+    std::size_t groupOrderCapacity_ = 0;  // bodies they hold (made at the first pass in pieces)
+    bool groupsOrdered_ = false;          // groupsInOrder_ holds this pass's groups
+    bool lastWalkInOrder_ = false;        // the last walk took groupsInOrder_ (for lastWalkStats)
     // The accuracy sample's results in pinned memory (ALLOC_HOST_PTR, mapped once), the read in
     // flight and how many bodies it holds.
     cl::Buffer sampleStaging_;

@@ -676,6 +676,11 @@ TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
     o.walk = TreeWalk::Group;
     TreeForce pieces(cc, o), share(cc, o);
     const float softening = 0.01f;
+    // Two walks of the same groups: bit for bit on PoCL. On NVIDIA's GPU each list's order, and
+    // so its sum's last bits, changes between runs: a body whose pulls nearly cancel moved by
+    // 1.0e-4 of its acceleration at 70,001 bodies (H100, 2026-11-27), more than roundingBound()'s
+    // 5e-5; 1e-3 there still fails a body the piece leaves out (NaN below).
+    const double piecesBound = roundingBound() == 0 ? 0.0 : 1e-3;
     // 2,100,001: more than 256 blocks of 256 words of start bits (group_block_prefix's rounds).
     for (std::size_t n : {1, 2, 3, 129, 257, 8209, 70001, 2100001}) {
         SCOPED_TRACE("n = " + std::to_string(n));
@@ -717,7 +722,8 @@ TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
             cc.queue().enqueueFillBuffer(pieces.sortedAccelerations(), cl_float(NAN), 0, n * 16);
             pieces.walkSortedPiece(b, c);
             share.computeShareSorted(p, n, softening, b, c);
-            ASSERT_TRUE(sameWithinRounding(read(pieces, b, c), read(share, b, c), true))
+            ASSERT_TRUE(
+                sameWithinRounding(read(pieces, b, c), read(share, b, c), true, piecesBound))
                 << "piece " << b << " + " << c;
         }
     }
