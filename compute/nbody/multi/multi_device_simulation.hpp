@@ -92,8 +92,9 @@ class NbodyMultiDevice : public NbodySlicedSystem {
 
     // The tree's domains are walked in this many pieces per device, each piece's accelerations
     // passed on while the next is walked (1: the whole domain, then the exchange). Throws
-    // clviz::Error outside 1 .. kMostWalkPieces.
-    static constexpr int kDefaultWalkPieces = 4;
+    // clviz::Error outside 1 .. kMostWalkPieces. Three (halving: 1/2, 1/4, 1/4 of the domain)
+    // were faster than 2 or 4 on four GPUs at 16M bodies (docs/scaling.md, session 9).
+    static constexpr int kDefaultWalkPieces = 3;
     static constexpr int kMostWalkPieces = 64;
     void setTreeWalkPieces(int pieces);
     int treeWalkPieces() const { return walkPieces_; }
