@@ -81,3 +81,34 @@ gtest_run() {
     echo "$label: rc=$rc $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$log" | tr '\n' ' ')"
     return $rc
 }
+
+# Every card's SM clock, power, temperature and throttle reasons every 250 ms into $R/clocks.csv
+# until stop_clocks (four busy cards may not hold the boost clock one alone does). Needs
+# results_dir first.
+sample_clocks() {
+    nvidia-smi --query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+        --format=csv -lms 250 >"$R/clocks.csv" 2>&1 &
+    CLOCKS_PID=$!
+}
+stop_clocks() {
+    [ -n "${CLOCKS_PID:-}" ] && kill "$CLOCKS_PID" 2>/dev/null
+    CLOCKS_PID=
+}
+
+# carried_tests ARCHIVE: every test binary in ARCHIVE (tests.tar.xz of stripped binaries) run on
+# the machine's default device, a log each in $R and one line each on the screen (gtest_run).
+carried_tests() {
+    mkdir -p /tmp/gt && tar xJf "$1" -C /tmp/gt
+    for t in /tmp/gt/*; do
+        gtest_run "$R/$(basename "$t").txt" "$(basename "$t")" env XDG_CACHE_HOME=/tmp/xdg-tests timeout 240 "$t"
+    done
+}
+
+# walk_sass XDG: SASS of the tree walk from the program cache under XDG (cached_sass) into
+# $R/sass, with each file's unrolled loops counted by sass_loops.py (beside this file).
+walk_sass() {
+    cached_sass "$1" "$R/sass" '.entry walk(' walk
+    for s in "$R"/sass/*.sass; do
+        [ -e "$s" ] && python3 "$(dirname "${BASH_SOURCE[0]}")/sass_loops.py" "$s" | tee "$s.counts.txt" && xz -9 "$s"
+    done
+}

@@ -15,11 +15,7 @@ C=${C:-.carry-lead8}
 source "$C/gpu-env.sh" "$C"
 results_dir lead-s8a
 nvidia-smi topo -m >"$R/topology.txt" 2>&1
-# Every card's SM clock, power and temperature every 250 ms while the rows run: four busy cards
-# may not hold the boost clock that one alone does.
-nvidia-smi --query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
-    --format=csv -lms 250 >"$R/clocks.csv" 2>&1 &
-smi=$!
+sample_clocks  # four busy cards may not hold the boost clock one alone does
 gpus=$(nvidia-smi -L | wc -l)
 opts="--suite nbody --device-type gpu --no-cpu-baseline"
 ws="--warmup 3 --repeats 5 --wide"
@@ -47,4 +43,4 @@ for step in "$@"; do
         ;;
     esac
 done
-kill "$smi" 2>/dev/null
+stop_clocks

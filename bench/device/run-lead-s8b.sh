@@ -13,17 +13,7 @@ opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree --sizes 
 for step in "$@"; do
     case $step in
     t31) for round in 1 2; do for build in base new; do row "t31-$build-r$round" "$C/$build/clviz-bench" $opts; done; done ;;
-    sass)
-        cached_sass "${SASS_XDG:-/tmp/xdg-t31-new-r2}" "$R/sass" '.entry walk(' walk
-        for s in "$R"/sass/*.sass; do
-            [ -e "$s" ] && python3 "$C/sass_loops.py" "$s" | tee "$s.counts.txt" && xz -9 "$s"
-        done
-        ;;
-    tests)
-        mkdir -p /tmp/gt && tar xJf "$C/tests.tar.xz" -C /tmp/gt
-        for t in /tmp/gt/*; do
-            gtest_run "$R/$(basename "$t").txt" "$(basename "$t")" env XDG_CACHE_HOME=/tmp/xdg-tests timeout 240 "$t"
-        done
-        ;;
+    sass) walk_sass "${SASS_XDG:-/tmp/xdg-t31-new-r2}" ;;
+    tests) carried_tests "$C/tests.tar.xz" ;;
     esac
 done

@@ -4,16 +4,15 @@
 #   overlap  queue-overlap on the first GPU: do two in-order queues run kernels at once?
 #   tree     the tree at 16M, x1 and xP rows, the default walk pieces (4, halving), twice
 #   pieces   the same with 1, 2 and 8 pieces: what a piece's launch costs a device's walk
-# Every card's SM clock, power, temperature and throttle reasons are sampled every 250 ms.
+# Every card's SM clock, power, temperature and throttle reasons are sampled every 250 ms
+# (sample_clocks in gpu-env.sh).
 # Everything lands in $OUT/lead-s9a.tgz.
 set -uo pipefail
 C=${C:-.carry-lead9}
 source "$C/gpu-env.sh" "$C"
 results_dir lead-s9a
 nvidia-smi topo -m >"$R/topology.txt" 2>&1
-nvidia-smi --query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
-    --format=csv -lms 250 >"$R/clocks.csv" 2>&1 &
-smi=$!
+sample_clocks
 opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree --devices gpu --sizes 16m"
 ws="--warmup 3 --repeats 5 --wide"
 for step in "$@"; do
@@ -24,4 +23,4 @@ for step in "$@"; do
     esac
     date -u +"%T $step done" >>"$R/times.txt"
 done
-kill "$smi" 2>/dev/null
+stop_clocks

@@ -10,9 +10,7 @@ set -uo pipefail
 C=${C:-.carry-lead9}
 source "$C/gpu-env.sh" "$C"
 results_dir lead-s9b
-nvidia-smi --query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
-    --format=csv -lms 250 >"$R/clocks.csv" 2>&1 &
-smi=$!
+sample_clocks
 opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree --devices gpu"
 ws="--warmup 3 --repeats 5 --wide"
 for step in "$@"; do
@@ -23,4 +21,4 @@ for step in "$@"; do
     esac
     date -u +"%T $step done" >>"$R/times.txt"
 done
-kill "$smi" 2>/dev/null
+stop_clocks

@@ -14,9 +14,7 @@ set -uo pipefail
 C=${C:-.carry-lead9}
 source "$C/gpu-env.sh" "$C"
 results_dir lead-s9c
-nvidia-smi --query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
-    --format=csv -lms 250 >"$R/clocks.csv" 2>&1 &
-smi=$!
+sample_clocks
 opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree"
 ws="--warmup 3 --repeats 5 --wide"
 for step in "$@"; do
@@ -26,19 +24,9 @@ for step in "$@"; do
     big) row big-new "$C/new/clviz-bench" $opts --devices gpu --sizes 64m $ws ;;
     two) row two-new "$C/new/clviz-bench" $opts --devices 1.0,1.1 --sizes 16m $ws ;;
     t31) for b in main new; do row "t31-$b" "$C/$b/clviz-bench" $opts --sizes 1m,16m --theta 0.5,0.55; done ;;
-    sass)
-        cached_sass /tmp/xdg-t31-new "$R/sass" '.entry walk(' walk
-        for s in "$R"/sass/*.sass; do
-            [ -e "$s" ] && python3 "$C/sass_loops.py" "$s" | tee "$s.counts.txt" && xz -9 "$s"
-        done
-        ;;
-    tests)
-        mkdir -p /tmp/gt && tar xJf "$C/tests.tar.xz" -C /tmp/gt
-        for t in /tmp/gt/*; do
-            gtest_run "$R/$(basename "$t").txt" "$(basename "$t")" env XDG_CACHE_HOME=/tmp/xdg-tests timeout 240 "$t"
-        done
-        ;;
+    sass) walk_sass /tmp/xdg-t31-new ;;
+    tests) carried_tests "$C/tests.tar.xz" ;;
     esac
     date -u +"%T $step done" >>"$R/times.txt"
 done
-kill "$smi" 2>/dev/null
+stop_clocks
