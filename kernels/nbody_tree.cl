@@ -745,7 +745,8 @@ static inline int startsBefore(__global const uint* starts, __global const uint*
     return (int)(blockCount[w / ORDER_WG] + wordBefore[w] + popcount(below));
 }
 
-__kernel void order_groups(__global const int2* restrict groups, __global const int* restrict counters,
+__kernel void order_groups(__global const int2* restrict groups,
+                           __global const int* restrict counters,
                            __global const uint* restrict starts,
                            __global const uint* restrict wordBefore,
                            __global const uint* restrict blockCount,

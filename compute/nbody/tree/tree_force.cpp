@@ -220,7 +220,8 @@ void TreeForce::setTheta(float theta) {
 std::size_t TreeForce::bytesPerBody() const {
     // keys x2, index x2, sorted, sortedAcc, children, ranges, parents x2, visits, com, quadrupole
     // (16 + 8), lo, hi, crit, walk stats and walk groups (8 + 8: at most one group per body),
-    // the groups in body order (8; their start bits and prefix counts round up to 1 more)
+    // the groups in body order where a domain is walked in pieces (8; their start bits and
+    // prefix counts round up to 1 more)
     return 2 * 8 + 2 * 4 + 16 + 16 + 8 + 8 + 4 + 4 + 4 + 16 + 24 + 16 + 16 + 4 + 8 + 8 + 8 + 1;
 }
 
@@ -593,7 +594,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                     events_.emplace_back("tree-walk", cleared);
                 }
                 setArgs(k_->groups, children_, ranges_, ni, groups_, counters_,
-                        order ? groupStarts_ : counters_, order ? 1 : 0);
+                        order ? groupStarts_ : walkStats_, order ? 1 : 0);  // unread without marks
                 run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
             }
             lastN_ = n;
