@@ -54,9 +54,9 @@ void runCase(const char* name, cl::Context& ctx, cl::Device& dev, cl::Kernel& k,
         const Span sa = span(a), sb = span(b);
         const cl_ulong t0 = std::min(sa.start, sb.start);
         const bool overlap = sa.start < sb.end && sb.start < sa.end;
-        std::printf("%-34s A %8.1f-%8.1f us  B %8.1f-%8.1f us  %s\n", name,
-                    (sa.start - t0) / 1e3, (sa.end - t0) / 1e3, (sb.start - t0) / 1e3,
-                    (sb.end - t0) / 1e3, overlap ? "OVERLAP" : "serial");
+        std::printf("%-34s A %8.1f-%8.1f us  B %8.1f-%8.1f us  %s\n", name, (sa.start - t0) / 1e3,
+                    (sa.end - t0) / 1e3, (sb.start - t0) / 1e3, (sb.end - t0) / 1e3,
+                    overlap ? "OVERLAP" : "serial");
     }
 }
 
