@@ -472,30 +472,28 @@ cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
         // The piece's run of groups in body order, into the counters the walk takes them from.
         setArgs(k_->pieceGroups, groupStarts_, startsBefore_, startsBlocks_,
                 static_cast<int>(begin), static_cast<int>(begin + count), counters_);
-        cl::Event e;
-        cc_.queue().enqueueNDRangeKernel(k_->pieceGroups, cl::NullRange, cl::NDRange(1),
-                                         cl::NullRange, nullptr, &e);
-        events_.emplace_back("tree-walk", e);
+        enqueueStage(k_->pieceGroups, 1, 1, "tree-walk");
         return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, true);
     });
 }
 
+void TreeForce::enqueueStage(cl::Kernel& k, std::size_t global, std::size_t local,
+                             const char* stage) {
+    cl::Event e;
+    cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
+                                     cl::NDRange(local), nullptr, &e);
+    events_.emplace_back(stage, e);
+}
+
 void TreeForce::enqueueGroupOrder(std::size_t n) {
-    auto& q = cc_.queue();
     const std::size_t words = startWords(n), blocks = (words + kOrderWg - 1) / kOrderWg;
-    auto run = [&](cl::Kernel& k, std::size_t global, std::size_t local) {
-        cl::Event e;
-        q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
-                               cl::NDRange(local), nullptr, &e);
-        events_.emplace_back("tree-walk", e);
-    };
     setArgs(k_->startCounts, groupStarts_, static_cast<int>(words), startsBefore_, startsBlocks_);
-    run(k_->startCounts, words, kOrderWg);
+    enqueueStage(k_->startCounts, words, kOrderWg, "tree-walk");
     setArgs(k_->blockPrefix, startsBlocks_, static_cast<int>(blocks));
-    run(k_->blockPrefix, kOrderWg, kOrderWg);
+    enqueueStage(k_->blockPrefix, kOrderWg, kOrderWg, "tree-walk");
     setArgs(k_->orderGroups, groups_, counters_, groupStarts_, startsBefore_, startsBlocks_,
             groupsInOrder_);
-    run(k_->orderGroups, n, kElementWg);  // at most one group per body
+    enqueueStage(k_->orderGroups, n, kElementWg, "tree-walk");  // at most one group per body
 }
 
 cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
@@ -547,39 +545,32 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
             reserve(n);
             auto& q = cc_.queue();
             const int ni = static_cast<int>(n);
-            auto run = [&](cl::Kernel& k, std::size_t global, std::size_t local,
-                           const char* stage) {
-                cl::Event e;
-                q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
-                                       cl::NDRange(local), nullptr, &e);
-                events_.emplace_back(stage, e);
-            };
 
             const std::size_t reduceGroups = std::clamp<std::size_t>(
                 std::min(static_cast<std::size_t>(cc_.info().computeUnits) * kBoxGroupsPerUnit,
                          (n + kReduceWg - 1) / kReduceWg),
                 1, kBoxGroupsMost);
             setArgs(k_->boundsPartial, pos, ni, partials_);
-            run(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
+            enqueueStage(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
             setArgs(k_->boundsFinal, partials_, static_cast<int>(reduceGroups), box_);
-            run(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
+            enqueueStage(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
 
             setArgs(k_->keys, pos, ni, box_, keys_[0], index_[0], counters_);
-            run(k_->keys, n, kElementWg, "tree-keys");
+            enqueueStage(k_->keys, n, kElementWg, "tree-keys");
 
             enqueueSort(n);
             const cl::Buffer& keys = keys_[sortedBuffer_];
             const cl::Buffer& index = index_[sortedBuffer_];
 
             setArgs(k_->gather, pos, index, ni, sorted_);
-            run(k_->gather, n, kElementWg, "tree-build");
+            enqueueStage(k_->gather, n, kElementWg, "tree-build");
             if (n > 1) {
                 setArgs(k_->build, keys, ni, children_, ranges_, nodeParent_, leafParent_, visits_);
-                run(k_->build, n - 1, kElementWg, "tree-build");
+                enqueueStage(k_->build, n - 1, kElementWg, "tree-build");
 
                 setArgs(k_->moments, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
                         nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
-                run(k_->moments, n, kElementWg, "tree-moments");
+                enqueueStage(k_->moments, n, kElementWg, "tree-moments");
             }
 
             if (!bodyWalk_) {
@@ -595,7 +586,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                 }
                 setArgs(k_->groups, children_, ranges_, ni, groups_, counters_,
                         order ? groupStarts_ : walkStats_, order ? 1 : 0);  // unread without marks
-                run(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
+                enqueueStage(k_->groups, std::max<std::size_t>(n - 1, 1), kElementWg, "tree-walk");
             }
             lastN_ = n;
             if (!walk) return;
@@ -606,10 +597,10 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
             const bool kickApart = vel && kick != 0 && !options_.kickInScatter;
             setArgs(k_->scatterAcc, sortedAcc_, index, ni, acc, vel ? *vel : acc,
                     vel && !kickApart ? kick : 0.0f);
-            run(k_->scatterAcc, n, kElementWg, "tree-walk");
+            enqueueStage(k_->scatterAcc, n, kElementWg, "tree-walk");
             if (kickApart) {
                 setArgs(k_->kick, acc, *vel, ni, kick);
-                run(k_->kick, n, kElementWg, "tree-kick");
+                enqueueStage(k_->kick, n, kElementWg, "tree-kick");
             }
         });
 }

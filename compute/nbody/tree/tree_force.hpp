@@ -238,6 +238,9 @@ class TreeForce {
     // group from the counter at 0.
     cl::Event enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
                           std::size_t shareEnd, bool writeOthers, bool inOrder = false);
+    // One kernel on the context's queue over `global` work-items (rounded up to `local`), its
+    // event kept under `stage` ("tree-box", ...) for lastTimes().
+    void enqueueStage(cl::Kernel& k, std::size_t global, std::size_t local, const char* stage);
     void enqueueGroupOrder(std::size_t n);  // groupsInOrder_ from the groups find_groups found
     void reserveGroupOrder();               // the buffers of the group order, for capacity_
 
