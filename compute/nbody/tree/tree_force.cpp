@@ -509,7 +509,6 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
             crit_, softening * softening, inOrder ? groupsInOrder_ : groups_, sortedAcc_, counters_,
             walkStats_, static_cast<int>(shareBegin), static_cast<int>(shareEnd),
             writeOthers ? 1 : 0, nodeLo_, far_ ? options_.thetaFar : 0.0f);
-    lastWalkInOrder_ = inOrder;
     const std::size_t local = bodyWalk_ ? kElementWg : static_cast<std::size_t>(wg_);
     const std::size_t global = bodyWalk_ ? roundUp(n, kElementWg) : launch * local;
     cl::Event e;
@@ -635,7 +634,7 @@ TreeWalkStats TreeForce::lastWalkStats() {
     std::vector<int> stats(2 * groups), ranges(2 * groups);
     cc_.queue().enqueueReadBuffer(walkStats_, CL_TRUE, 0, stats.size() * 4, stats.data());
     if (!bodyWalk_)
-        cc_.queue().enqueueReadBuffer(lastWalkInOrder_ ? groupsInOrder_ : groups_, CL_TRUE, 0,
+        cc_.queue().enqueueReadBuffer(groupsOrdered_ ? groupsInOrder_ : groups_, CL_TRUE, 0,
                                       ranges.size() * 4, ranges.data());
     double summed = 0, iterations = 0;
     for (std::size_t g = 0; g < groups; ++g) {

@@ -276,8 +276,9 @@ class TreeForce {
     // words, and the ordered list.
     cl::Buffer groupStarts_, startsBefore_, startsBlocks_, groupsInOrder_;
     std::size_t groupOrderCapacity_ = 0;  // bodies they hold (made at the first pass in pieces)
-    bool groupsOrdered_ = false;          // groupsInOrder_ holds this pass's groups
-    bool lastWalkInOrder_ = false;        // the last walk took groupsInOrder_ (for lastWalkStats)
+    // groupsInOrder_ holds this pass's groups (buildShareSorted), which its pieces' walks took
+    // and their stats follow; any other pass walks groups_.
+    bool groupsOrdered_ = false;
     // The accuracy sample's results in pinned memory (ALLOC_HOST_PTR, mapped once), the read in
     // flight and how many bodies it holds.
     cl::Buffer sampleStaging_;
