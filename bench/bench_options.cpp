@@ -105,8 +105,7 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
          }},
         {"--theta-far", Takes::Value, "t",
          "far-field angle of the tree variant, " + kThetaFarRange.range() + ", 0: off [" +
-             shortNumber(presetInfo(NbodyPreset::Plummer).thetaFar) + ", the Plummer preset's; " +
-             shortNumber(kTreeDefaultThetaFar) + " in split rows]",
+             shortNumber(presetInfo(NbodyPreset::Plummer).thetaFar) + ", the Plummer preset's]",
          run,
          [&o](const std::string& v) {
              const auto t = parseNumber(v);

@@ -91,8 +91,9 @@ void addRows(MpiRun& r, const std::vector<Body>& bodies, const NbodyParams& para
         r.o);
     const std::string label = std::string(variantName(config.variant)) + " x" +
                               std::to_string(r.session.size()) + " ranks";
-    BenchRow row = timedRow("nbody-mpi", label, describe(sim.local().effectiveKernelConfig()),
-                            "N=" + std::to_string(n), t.stepMs);
+    BenchRow row =
+        timedRow("nbody-mpi", label, splitConfigLabel(sim.local().effectiveKernelConfig(), params),
+                 "N=" + std::to_string(n), t.stepMs);
     // The tree does far fewer: its N^2 / step is the direct sum it replaces, labelled as such.
     row.metrics = {
         {config.variant == NbodyVariant::Tree ? "N^2-equivalent interactions/s" : "interactions/s",
@@ -133,14 +134,15 @@ void runRanks(const MpiSession& session, const BenchOptions& o) {
                                 ? makePreset(plan.preset, static_cast<std::size_t>(n), 1)
                                 : std::vector<Body>{};
         for (NbodyVariant v : plan.variants)
-            for (int wg : plan.workGroups) {
-                NbodyKernelConfig config;
-                config.variant = v;
-                config.workGroupSize = wg;
-                if (session.rank() == 0)
-                    std::fprintf(stderr, "nbody mpi %s N=%lld\n", variantName(v), n);
-                addRows(run, bodies, plan.params, config);
-            }
+            for (int wg : plan.workGroups)
+                for (const NbodyParams& params : rowParams(plan, v)) {
+                    NbodyKernelConfig config;
+                    config.variant = v;
+                    config.workGroupSize = wg;
+                    if (session.rank() == 0)
+                        std::fprintf(stderr, "nbody mpi %s N=%lld\n", variantName(v), n);
+                    addRows(run, bodies, params, config);
+                }
     }
     if (session.rank() != 0) return;
     std::cout << report.table() << std::flush;

@@ -14,6 +14,7 @@
 #include "bench/split_plan.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/multi/multi_device_simulation.hpp"
@@ -68,7 +69,7 @@ void addSplitRows(const SplitCase& c) {
             one->load(c.bodies);  // the same pass again: the device's own run-to-run spread
             return one->readAccelerations();
         });
-    const std::string config = describe(one->device(0).effectiveKernelConfig());
+    const std::string config = splitConfigLabel(one->device(0).effectiveKernelConfig(), c.params);
 
     const SplitTimed t1 = timeSplitSteps(
         [&] {
@@ -118,28 +119,32 @@ void addSplitRows(const SplitCase& c) {
 void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices, const BenchOptions& o,
                              BenchReport& report) {
     const SplitBenchPlan plan = planSplitBenchmark(o, "--devices");
-    const int rows = int(plan.sizes.size() * plan.variants.size() * plan.workGroups.size());
+    int rows = 0;
+    for (NbodyVariant v : plan.variants)
+        rows += int(plan.sizes.size() * plan.workGroups.size() * rowParams(plan, v).size());
     int index = 0;
     for (long long n : plan.sizes) {
         const auto bodies = makePreset(plan.preset, static_cast<std::size_t>(n), 1);
         for (NbodyVariant v : plan.variants)
-            for (int wg : plan.workGroups) {
-                NbodyKernelConfig config;
-                config.variant = v;
-                config.workGroupSize = wg;
-                progress(++index, rows,
-                         std::string("nbody split ") + variantName(v) + " N=" + std::to_string(n));
-                try {
-                    addSplitRows({devices, o, report, bodies, plan.params, config});
-                } catch (const Error& e) {
-                    BenchRow row;
-                    row.suite = "nbody-multi";
-                    row.variant = variantName(v);
-                    row.size = "N=" + std::to_string(n);
-                    row.note = std::string("failed: ") + e.what();
-                    report.add(row);
+            for (int wg : plan.workGroups)
+                for (const NbodyParams& params : rowParams(plan, v)) {
+                    NbodyKernelConfig config;
+                    config.variant = v;
+                    config.workGroupSize = wg;
+                    progress(++index, rows,
+                             std::string("nbody split ") + variantName(v) + anglesLabel(v, params) +
+                                 " N=" + std::to_string(n));
+                    try {
+                        addSplitRows({devices, o, report, bodies, params, config});
+                    } catch (const Error& e) {
+                        BenchRow row;
+                        row.suite = "nbody-multi";
+                        row.variant = variantName(v);
+                        row.size = "N=" + std::to_string(n);
+                        row.note = std::string("failed: ") + e.what();
+                        report.add(row);
+                    }
                 }
-            }
     }
     progressDone();
 }

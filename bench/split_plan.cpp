@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "compute/core/profiling.hpp"
 
 namespace clviz::bench {
@@ -20,7 +21,29 @@ SplitBenchPlan planSplitBenchmark(const BenchOptions& o, const char* /*flag*/) {
     plan.workGroups = o.workGroups.empty() ? std::vector<int>{0} : o.workGroups;
     plan.params.dt = presetInfo(plan.preset).dt;
     plan.params.softening = presetInfo(plan.preset).softening;
+    plan.params.thetaFar =
+        static_cast<float>(o.thetaFar.value_or(presetInfo(plan.preset).thetaFar));
+    plan.thetas = o.thetas.empty() ? std::vector<double>{plan.params.theta} : o.thetas;
     return plan;
+}
+
+std::vector<NbodyParams> rowParams(const SplitBenchPlan& plan, NbodyVariant variant) {
+    if (variant != NbodyVariant::Tree) return {plan.params};
+    std::vector<NbodyParams> rows;
+    for (double theta : plan.thetas) {
+        rows.push_back(plan.params);
+        rows.back().theta = static_cast<float>(theta);
+    }
+    return rows;
+}
+
+std::string anglesLabel(NbodyVariant variant, const NbodyParams& params) {
+    if (variant != NbodyVariant::Tree) return "";
+    return " theta=" + shortNumber(params.theta) + " far=" + shortNumber(params.thetaFar);
+}
+
+std::string splitConfigLabel(const NbodyKernelConfig& effective, const NbodyParams& params) {
+    return describe(effective) + anglesLabel(effective.variant, params);
 }
 
 SplitTimed timeSplitSteps(const std::function<NbodyMultiTimings()>& step, const BenchOptions& o) {

@@ -1,7 +1,7 @@
 #pragma once
-// What the split benchmarks (--devices, --mpi) time: all-pairs variants (vectorized unless
-// --variants says otherwise; the tree is refused), sizes, work-group sizes, and the scene; and
-// how both time a split and report its devices.
+// What the split benchmarks (--devices, --mpi) time: the variants (vectorized unless --variants
+// says otherwise), sizes, work-group sizes, the tree's angles and the scene; and how both time a
+// split and report its devices.
 #include <functional>
 #include <string>
 #include <vector>
@@ -19,8 +19,21 @@ struct SplitBenchPlan {
     std::vector<long long> sizes;
     std::vector<int> workGroups;  // 0: the device default
     NbodyPreset preset = NbodyPreset::Plummer;
-    NbodyParams params;  // the preset's dt and softening
+    // The preset's dt, softening and far-field angle (--theta-far overrides it), as in the
+    // one-device rows, so that a split row's one-device step is the single-card step.
+    NbodyParams params;
+    std::vector<double> thetas;  // the tree's opening angles (--theta; 0.5): one row each
 };
+
+// The parameters of each row of `variant`: one per opening angle for the tree, one otherwise.
+std::vector<NbodyParams> rowParams(const SplitBenchPlan& plan, NbodyVariant variant);
+
+// The tree's angles (" theta=0.5 far=0.55"); empty for the other variants.
+std::string anglesLabel(NbodyVariant variant, const NbodyParams& params);
+
+// A split row's config: the effective kernel config and the angles ("tree wg=128 theta=0.5
+// far=0.55").
+std::string splitConfigLabel(const NbodyKernelConfig& effective, const NbodyParams& params);
 
 // Every variant splits (pairs and the tree sum their devices' parts); `flag` ("--devices",
 // "--mpi") is kept for messages.
