@@ -1105,11 +1105,14 @@ static inline float4 farEvaluate(__local const float* f, const int stride, const
 // the lists have room for whatever each turns out to be (a cell, or up to LEAF bodies); accepted
 // cells and bodies go to shared lists, which all work-items sum when one cannot take another pop.
 // Bounded: the stack cannot overflow. A radix-tree path is at most 97 nodes long (each level adds
-// at least one bit to a common prefix of 64 key + 32 index bits), so while the stack is at most
-// STACK - WG - 128 full up to WG cells are popped (it grows by at most WG), and above that one
-// cell at a time, depth first, which adds at most one entry per level. (The direct-sum fallback
-// below, counted in counters[0], is a safety net only.) Every node is popped at most once per
-// group, so a walk ends after at most 4n + 4 iterations whatever the positions hold (NaN too).
+// at least one bit to a common prefix of 64 key + 32 index bits). Popping k cells grows the stack
+// by at most k (each pushes two children at most), so up to STACK - 128 - size cells are popped
+// (at most WG), which keeps it at most STACK - 128 full; beyond that one cell at a time, depth
+// first, which adds at most one entry per level. A group whose walk opens a wide front of cells
+// (in a dense core) thus still pops many at a time near the top, not one by one, which had made
+// it the launch's straggler (docs/benchmarks.md, session 10). (The direct-sum fallback below,
+// counted in counters[0], is a safety net only.) Every node is popped at most once per group, so
+// a walk ends after at most 4n + 4 iterations whatever the positions hold (NaN too).
 // A group's last warp often holds few bodies (groups average 88 of 128): with BPI 1 and at most 16
 // bodies there, its lanes split into `parts` slices of SPLIT_WARP / parts lanes, each summing
 // every parts-th list entry for the same bodies, added up at the end, so the warp sums for half
@@ -1270,7 +1273,7 @@ __kernel WALK_GROUP_SIZE void walk(
             if (lid == 0) listSize = cellSize = 0;
             continue;
         }
-        const int take = min(room, sz <= STACK - WG - 128 ? min(WG, sz) : (sz < STACK - 1 ? 1 : 0));
+        const int take = min(room, sz < STACK - 1 ? min(sz, clamp(STACK - 128 - sz, 1, WG)) : 0);
         if (take == 0) break;  // unreachable (see above); the fallback keeps the result exact
         const int node = lid < take ? stack[sz - 1 - lid] : 0;
         barrier(CLK_LOCAL_MEM_FENCE);

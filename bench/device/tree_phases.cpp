@@ -127,26 +127,50 @@ int main(int argc, char** argv) {
         return std::string(v ? v : "");
     };
     const bool kick = env("TREE_KICK") == "1", morton = env("TREE_ORDER") == "morton";
+    // TREE_PRESET=name: another preset's bodies, dt, softening and far-field angle (the
+    // Plummer sphere's by default); TREE_STEP_TRACE=1 prints every prestep's kernels.
+    const NbodyPreset preset =
+        env("TREE_PRESET").empty() ? NbodyPreset::Plummer : parsePreset(env("TREE_PRESET"));
+    const bool stepTrace = env("TREE_STEP_TRACE") == "1";
+    const std::string label0 =
+        kernelDirs.front().first.empty() ? std::string() : kernelDirs.front().first + " ";
     const int presteps = std::atoi(env("TREE_PRESTEPS").c_str());
     const int asked = std::atoi(env("TREE_REPS").c_str());
     const int reps = asked >= 3 ? asked : 7;  // the first 2 untimed
     std::printf("kick %d presteps %d order %s\n", kick, presteps, morton ? "morton" : "preset");
     for (int a = 1; a < argc; ++a) {
         const std::size_t n = std::strtoull(argv[a], nullptr, 10);
-        auto bodies = makePreset(NbodyPreset::Plummer, n, 1);
-        const float softening = presetInfo(NbodyPreset::Plummer).softening;
+        auto bodies = makePreset(preset, n, 1);
+        const float softening = presetInfo(preset).softening;
         if (presteps > 0) {  // the state the bench's later rows see: moved by tree steps
             auto pc = contextFor(kernelDirs.front());
             NbodySimulation sim(*pc);
             NbodyParams p;
-            p.dt = presetInfo(NbodyPreset::Plummer).dt;
+            p.dt = presetInfo(preset).dt;
             p.softening = softening;
+            p.thetaFar = presetInfo(preset).thetaFar;
             sim.setParams(p);
             sim.load(bodies);
             NbodyKernelConfig c;
             c.variant = NbodyVariant::Tree;
             sim.setKernelConfig(c);
-            sim.step(presteps);
+            if (!stepTrace) sim.step(presteps);
+            for (int s = 0; stepTrace && s < presteps; ++s) {
+                sim.step(1);
+                const NbodyStepTimings t = sim.lastStepTimings();
+                std::map<std::string, double> stage;
+                for (const auto& k : t.kernels)
+                    stage[k.kernel] += k.ms;
+                const TreeWalkStats w = sim.treeWalkStats();
+                std::printf("%sstep %d kernels %.3f ms |", label0.c_str(), s + 1, t.kernelMs);
+                for (const auto& [k, ms] : stage)
+                    std::printf(" %s %.3f", k.c_str(), ms);
+                std::printf(
+                    " | list/body %.0f iter/group %.0f groups %d fallbacks %d | longest group: "
+                    "%d iterations, %d entries a body\n",
+                    w.interactionsPerBody, w.iterationsPerGroup, w.groups, w.fallbacks,
+                    w.maxIterations, w.maxEntriesPerBody);
+            }
             bodies = sim.readBodies();
         }
         std::vector<unsigned> firstOrder;  // the first config's sorted order at this N
@@ -217,6 +241,18 @@ int main(int argc, char** argv) {
                         total.push_back(all);
                     }
                     const TreeWalkStats ws = tree.lastWalkStats();
+                    if (env("TREE_TOP_GROUPS") == "1") {  // the stragglers: most iterations
+                        std::vector<TreeGroupWalk> g = tree.lastGroupWalks();
+                        std::sort(g.begin(), g.end(), [](const auto& a, const auto& b) {
+                            return a.iterations > b.iterations;
+                        });
+                        std::printf("%stop groups (bodies, entries a body, iterations):",
+                                    label.c_str());
+                        for (std::size_t k = 0; k < std::min<std::size_t>(8, g.size()); ++k)
+                            std::printf(" (%d, %d, %d)", g[k].bodies, g[k].entriesPerBody,
+                                        g[k].iterations);
+                        std::printf("\n");
+                    }
                     const std::vector<unsigned> order = tree.readTree().sortedIndex;
                     if (firstOrder.empty()) firstOrder = order;
                     const char* same = order == firstOrder ? "same" : "DIFFERENT";

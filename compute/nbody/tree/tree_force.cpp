@@ -43,14 +43,15 @@ constexpr int kWalkRegisterCap = 48;
 // there only slows it (docs/benchmarks.md, issue 31 round 8 and session 8).
 constexpr int kFarWalkRegisterCap = 72;
 // The group walk's stack entries and list length when TreeForceOptions::stackSize and listSize
-// are 0. With the third-order far field and work-groups of 128, a stack of 768 and lists of 768
-// bodies (and 384 cells): the walk's local memory is then 30,816 bytes, so that an sm_90
+// are 0: a stack of 1,024, and with the third-order far field and work-groups of 128 lists of 768
+// bodies (and 384 cells): the walk's local memory is then 31,840 bytes, so that an sm_90
 // multiprocessor (228 KiB of shared memory, 1 KiB of it reserved per work-group) holds 7 of them;
 // longer lists are summed less often (fewer walk iterations, each with its barriers), and lists of
-// 1,024 would allow only 5 (docs/benchmarks.md, issue 31 session 8). A fuller stack pops one node
-// at a time (see walk in kernels/nbody_tree.cl), which a smaller one reaches sooner. Elsewhere,
-// where nothing of this was measured, 1,024 and 512.
-constexpr int kWalkStack = 1024, kFarWalkStack = 768;
+// 1,024 would allow only 5 (docs/benchmarks.md, issue 31 session 8). A stack near full pops fewer
+// nodes at a time (see walk in kernels/nbody_tree.cl), and a stack of 768 made one group of the
+// colliding galaxies' dense core the launch's straggler (session 10). Elsewhere, where nothing of
+// this was measured, lists of 512.
+constexpr int kWalkStack = 1024;
 constexpr int kWalkList = 512, kFarWalkList = 768;
 constexpr int kResidentPerUnit = 32;   // walk work-groups launched per compute unit
 constexpr std::size_t kOrderWg = 256;  // ORDER_WG: words of group starts per prefix block
@@ -149,16 +150,9 @@ TreeForce::TreeForce(ComputeContext& cc, TreeForceOptions options)
                 (options_.walk == TreeWalk::Auto && info.kind == DeviceKind::Cpu);
     wg_ = wg;
     far_ = options_.thetaFar > 0 && !bodyWalk_;
-    stack_ = walkStackFor(far_);
+    stack_ = std::max(options_.stackSize ? options_.stackSize : kWalkStack, wg_ + 256);
     list_ = walkListFor(far_);
     leaf_ = options_.leafSize ? options_.leafSize : bodyWalk_ ? 8 : 4;
-}
-
-int TreeForce::walkStackFor(bool far) const {
-    const int wanted = options_.stackSize      ? options_.stackSize
-                       : farShapedForSm90(far) ? kFarWalkStack
-                                               : kWalkStack;
-    return std::max(wanted, wg_ + 256);
 }
 
 bool TreeForce::farShapedForSm90(bool far) const {
@@ -187,15 +181,8 @@ int TreeForce::walkListFor(bool far) const {
 void TreeForce::setThetaFar(float thetaFar) {
     checkThetaFar(thetaFar);
     const bool far = thetaFar > 0 && !bodyWalk_;
-    if (far != far_) {  // the walk's build, stack and lists change: rebuilt at the next pass
-        const int stack = stack_;
-        stack_ = walkStackFor(far);
-        try {
-            list_ = walkListFor(far);
-        } catch (...) {
-            stack_ = stack;
-            throw;
-        }
+    if (far != far_) {  // the walk's build and lists change: rebuilt at the next pass
+        list_ = walkListFor(far);
         far_ = far;
         k_->generation = -1;
     }
@@ -624,28 +611,44 @@ TreeStageTimes TreeForce::lastTimes() {
     return t;
 }
 
-TreeWalkStats TreeForce::lastWalkStats() {
-    TreeWalkStats w;
-    if (!lastN_) return w;
-    int counters[3] = {0, 0, 0};
+std::vector<TreeGroupWalk> TreeForce::lastGroupWalks() {
+    int fallbacks = 0;
+    return readGroupWalks(fallbacks);
+}
+
+std::vector<TreeGroupWalk> TreeForce::readGroupWalks(int& fallbacks) {
+    if (!lastN_) return {};
+    int counters[2] = {0, 0};
     cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof counters, counters);
+    fallbacks = counters[0];
     const std::size_t groups = static_cast<std::size_t>(counters[1]);
-    if (!groups) return w;  // a domain walked in pieces, none of them here (the body walk counts)
+    if (!groups) return {};  // a domain walked in pieces, none of them here (the body walk counts)
     std::vector<int> stats(2 * groups), ranges(2 * groups);
     cc_.queue().enqueueReadBuffer(walkStats_, CL_TRUE, 0, stats.size() * 4, stats.data());
     if (!bodyWalk_)
         cc_.queue().enqueueReadBuffer(groupsOrdered_ ? groupsInOrder_ : groups_, CL_TRUE, 0,
                                       ranges.size() * 4, ranges.data());
+    std::vector<TreeGroupWalk> walks(groups);
+    for (std::size_t g = 0; g < groups; ++g)
+        walks[g] = {bodyWalk_ ? 1 : ranges[2 * g + 1] - ranges[2 * g] + 1, stats[2 * g],
+                    stats[2 * g + 1]};
+    return walks;
+}
+
+TreeWalkStats TreeForce::lastWalkStats() {
+    TreeWalkStats w;
+    const std::vector<TreeGroupWalk> walks = readGroupWalks(w.fallbacks);
+    if (walks.empty()) return w;
     double summed = 0, iterations = 0;
-    for (std::size_t g = 0; g < groups; ++g) {
-        const double bodies = bodyWalk_ ? 1 : ranges[2 * g + 1] - ranges[2 * g] + 1;
-        summed += double(stats[2 * g]) * bodies;
-        iterations += stats[2 * g + 1];
+    for (const TreeGroupWalk& g : walks) {
+        summed += double(g.entriesPerBody) * g.bodies;
+        iterations += g.iterations;
+        w.maxIterations = std::max(w.maxIterations, g.iterations);
+        w.maxEntriesPerBody = std::max(w.maxEntriesPerBody, g.entriesPerBody);
     }
-    w.groups = static_cast<int>(groups);
+    w.groups = static_cast<int>(walks.size());
     w.interactionsPerBody = summed / double(lastN_);
-    w.iterationsPerGroup = groups ? iterations / double(groups) : 0;
-    w.fallbacks = counters[0];
+    w.iterationsPerGroup = iterations / double(walks.size());
     return w;
 }
 

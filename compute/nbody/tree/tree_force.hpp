@@ -49,6 +49,18 @@ struct TreeWalkStats {
     double interactionsPerBody = 0;
     double iterationsPerGroup = 0;
     int fallbacks = 0;
+    // The longest group walk: one straggler ends the launch after every other group, whatever the
+    // means say.
+    int maxIterations = 0;
+    int maxEntriesPerBody = 0;
+};
+
+// One walk group of the last pass (a body, for the body walk): its bodies, the list entries each
+// of them summed and the walk's iterations.
+struct TreeGroupWalk {
+    int bodies = 0;
+    int entriesPerBody = 0;
+    int iterations = 0;
 };
 
 // Group: work-groups of nearby bodies share one walk and its lists (GPUs). Body: one body per
@@ -72,9 +84,9 @@ struct TreeForceOptions {
     // on the colliding galaxies passed 1e-3).
     int leafSize = 0;
     // Local memory of the walk: bodies in the shared list (cells: half as many; halved until it
-    // fits the device) and stack entries (at least groupSize + 256). 0: with the third-order far
-    // field and work-groups of 128, lists of 768 and a stack of 768, the shape that fits 7
-    // work-groups on an sm_90 multiprocessor; else lists of 512 and a stack of 1024.
+    // fits the device) and stack entries (at least groupSize + 256). 0: a stack of 1024, and with
+    // the third-order far field and work-groups of 128 lists of 768, the shape that fits 7
+    // work-groups on an sm_90 multiprocessor; else lists of 512.
     int listSize = 0;
     int stackSize = 0;
     int bodiesPerItem = 1;  // bodies each walk work-item sums (1 or 2): 2 reads each list entry
@@ -195,6 +207,7 @@ class TreeForce {
 
     // Blocking; reads one int2 per group.
     TreeWalkStats lastWalkStats();
+    std::vector<TreeGroupWalk> lastGroupWalks();
 
     // Blocking read of the tree the last compute() built.
     TreeSnapshot readTree();
@@ -248,11 +261,12 @@ class TreeForce {
     TreeForceOptions options_;
     int wg_ = 128, bpi_ = 1, leaf_ = 4, list_ = 1024, stack_ = 1024, sortKpi_ = 1;
     bool bodyWalk_ = false;
-    int walkStackFor(bool far) const;  // the walk stack's entries (TreeForceOptions::stackSize)
-    int walkListFor(bool far) const;   // the lists' length that fits local memory (throws if none)
-    bool farShapedForSm90(bool far) const;  // the walk's far-field shape (stack and lists) applies
-    bool far_ = false;                      // the group walk's far field (options_.thetaFar > 0)
-    bool autoRegisterCap_ = false;          // walkRegisterCap -1 on NVIDIA: the cap follows far_
+    int walkListFor(bool far) const;  // the lists' length that fits local memory (throws if none)
+    bool farShapedForSm90(bool far) const;  // the walk's far-field lists apply
+    // The last pass's groups and, in `fallbacks`, its direct-sum fallbacks (one counters read).
+    std::vector<TreeGroupWalk> readGroupWalks(int& fallbacks);
+    bool far_ = false;              // the group walk's far field (options_.thetaFar > 0)
+    bool autoRegisterCap_ = false;  // walkRegisterCap -1 on NVIDIA: the cap follows far_
     float theta_ = 0.5f;
     std::size_t capacity_ = 0;
     float lastSoftening_ = -1;
