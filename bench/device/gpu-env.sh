@@ -11,6 +11,11 @@ if command -v nvidia-smi >/dev/null; then
     echo libnvidia-opencl.so.1 >/etc/OpenCL/vendors/nvidia.icd
 fi
 
+# The tree rows' clviz-bench options (GPUs, no CPU baseline) and the split rows' timing, for the
+# run-lead-*.sh scripts.
+TREE_OPTS="--suite nbody --device-type gpu --no-cpu-baseline --variants tree"
+SPLIT_TIMING="--warmup 3 --repeats 5 --wide"
+
 # The date and the card (name, driver, clocks, memory) into FILE and on standard output.
 print_card() {
     { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv; } |

@@ -16,20 +16,18 @@ C=${C:-.carry-lead10}
 source "$C/gpu-env.sh" "$C"
 results_dir lead-s10a
 sample_clocks
-opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree"
-ws="--warmup 3 --repeats 5 --wide"
 for step in "$@"; do
     case $step in
     ab)
         for round in 1 2; do
-            row "ab-new-r$round" "$C/new/clviz-bench" $opts --devices gpu --sizes 16m $ws
-            row "far04-main-r$round" "$C/main/clviz-bench" $opts --devices gpu --sizes 16m $ws
-            row "far04-new-r$round" "$C/new/clviz-bench" $opts --devices gpu --sizes 16m --theta-far 0.4 $ws
+            row "ab-new-r$round" "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m $SPLIT_TIMING
+            row "far04-main-r$round" "$C/main/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m $SPLIT_TIMING
+            row "far04-new-r$round" "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m --theta-far 0.4 $SPLIT_TIMING
         done
         ;;
-    t31) for b in main new; do row "t31-$b" "$C/$b/clviz-bench" $opts --sizes 1m,16m --theta 0.5,0.55; done ;;
-    two) row two-new "$C/new/clviz-bench" $opts --devices 1.0,1.1 --sizes 16m $ws ;;
-    big) row big-new "$C/new/clviz-bench" $opts --devices gpu --sizes 64m $ws ;;
+    t31) for b in main new; do row "t31-$b" "$C/$b/clviz-bench" $TREE_OPTS --sizes 1m,16m --theta 0.5,0.55; done ;;
+    two) row two-new "$C/new/clviz-bench" $TREE_OPTS --devices 1.0,1.1 --sizes 16m $SPLIT_TIMING ;;
+    big) row big-new "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 64m $SPLIT_TIMING ;;
     mpi)
         mkdir -p /opt/mpiroot
         for deb in "$C"/.carry-mpi/*.deb; do dpkg -x "$deb" /opt/mpiroot; done
@@ -37,10 +35,10 @@ for step in "$@"; do
         gpus=$(nvidia-smi -L | wc -l)
         mpirun="mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none --mca plm isolated --mca btl self,vader"
         for ranks in "$gpus" 2; do
-            row "mpi$ranks-new" $mpirun -np "$ranks" "$C/new/clviz-bench" $opts --mpi --mpi-timeout 120 --sizes 16m $ws
+            row "mpi$ranks-new" $mpirun -np "$ranks" "$C/new/clviz-bench" $TREE_OPTS --mpi --mpi-timeout 120 --sizes 16m $SPLIT_TIMING
         done
         ;;
-    pieces) for k in 2 4; do row "pieces$k-new" "$C/new/clviz-bench" $opts --devices gpu --sizes 16m --tree-walk-pieces $k $ws; done ;;
+    pieces) for k in 2 4; do row "pieces$k-new" "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m --tree-walk-pieces $k $SPLIT_TIMING; done ;;
     tests) carried_tests "$C/tests.tar.xz" ;;
     esac
     date -u +"%T $step done" >>"$R/times.txt"

@@ -11,13 +11,12 @@ C=${C:-.carry-lead9}
 source "$C/gpu-env.sh" "$C"
 results_dir lead-s9b
 sample_clocks
-opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree --devices gpu"
-ws="--warmup 3 --repeats 5 --wide"
+opts="$TREE_OPTS --devices gpu"
 for step in "$@"; do
     case $step in
-    ab) for round in 1 2; do for b in main new; do row "ab-$b-r$round" "$C/$b/clviz-bench" $opts --sizes 16m $ws; done; done ;;
-    pieces) for k in 1 2 8; do row "pieces$k-new" "$C/new/clviz-bench" $opts --sizes 16m --tree-walk-pieces $k $ws; done ;;
-    big) row big-new "$C/new/clviz-bench" $opts --sizes 64m $ws ;;
+    ab) for round in 1 2; do for b in main new; do row "ab-$b-r$round" "$C/$b/clviz-bench" $opts --sizes 16m $SPLIT_TIMING; done; done ;;
+    pieces) for k in 1 2 8; do row "pieces$k-new" "$C/new/clviz-bench" $opts --sizes 16m --tree-walk-pieces $k $SPLIT_TIMING; done ;;
+    big) row big-new "$C/new/clviz-bench" $opts --sizes 64m $SPLIT_TIMING ;;
     esac
     date -u +"%T $step done" >>"$R/times.txt"
 done

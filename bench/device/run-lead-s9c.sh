@@ -15,15 +15,13 @@ C=${C:-.carry-lead9}
 source "$C/gpu-env.sh" "$C"
 results_dir lead-s9c
 sample_clocks
-opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree"
-ws="--warmup 3 --repeats 5 --wide"
 for step in "$@"; do
     case $step in
-    ab) for round in 1 2; do for b in main new; do row "ab-$b-r$round" "$C/$b/clviz-bench" $opts --devices gpu --sizes 16m $ws; done; done ;;
-    pieces) for k in 2 3; do row "pieces$k-new" "$C/new/clviz-bench" $opts --devices gpu --sizes 16m --tree-walk-pieces $k $ws; done ;;
-    big) row big-new "$C/new/clviz-bench" $opts --devices gpu --sizes 64m $ws ;;
-    two) row two-new "$C/new/clviz-bench" $opts --devices 1.0,1.1 --sizes 16m $ws ;;
-    t31) for b in main new; do row "t31-$b" "$C/$b/clviz-bench" $opts --sizes 1m,16m --theta 0.5,0.55; done ;;
+    ab) for round in 1 2; do for b in main new; do row "ab-$b-r$round" "$C/$b/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m $SPLIT_TIMING; done; done ;;
+    pieces) for k in 2 3; do row "pieces$k-new" "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m --tree-walk-pieces $k $SPLIT_TIMING; done ;;
+    big) row big-new "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 64m $SPLIT_TIMING ;;
+    two) row two-new "$C/new/clviz-bench" $TREE_OPTS --devices 1.0,1.1 --sizes 16m $SPLIT_TIMING ;;
+    t31) for b in main new; do row "t31-$b" "$C/$b/clviz-bench" $TREE_OPTS --sizes 1m,16m --theta 0.5,0.55; done ;;
     sass) walk_sass /tmp/xdg-t31-new ;;
     tests) carried_tests "$C/tests.tar.xz" ;;
     esac

@@ -11,18 +11,16 @@ C=${C:-.carry-lead9}
 source "$C/gpu-env.sh" "$C"
 results_dir lead-s9d
 sample_clocks
-opts="--suite nbody --device-type gpu --no-cpu-baseline --variants tree"
-ws="--warmup 3 --repeats 5 --wide"
 for step in "$@"; do
     case $step in
     ab)
         for round in 1 2; do
-            for b in main new; do row "ab-$b-r$round" "$C/$b/clviz-bench" $opts --devices gpu --sizes 16m $ws; done
-            row "pieces3-new-r$round" "$C/new/clviz-bench" $opts --devices gpu --sizes 16m --tree-walk-pieces 3 $ws
+            for b in main new; do row "ab-$b-r$round" "$C/$b/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m $SPLIT_TIMING; done
+            row "pieces3-new-r$round" "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m --tree-walk-pieces 3 $SPLIT_TIMING
         done
         ;;
-    t31) for b in main new; do row "t31-$b" "$C/$b/clviz-bench" $opts --sizes 1m,16m --theta 0.5,0.55; done ;;
-    big) for round in 1 2; do row "big-new-r$round" "$C/new/clviz-bench" $opts --devices gpu --sizes 64m $ws; done ;;
+    t31) for b in main new; do row "t31-$b" "$C/$b/clviz-bench" $TREE_OPTS --sizes 1m,16m --theta 0.5,0.55; done ;;
+    big) for round in 1 2; do row "big-new-r$round" "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 64m $SPLIT_TIMING; done ;;
     tests) carried_tests "$C/tests.tar.xz" ;;
     esac
     date -u +"%T $step done" >>"$R/times.txt"
