@@ -205,7 +205,8 @@ class TreeForce {
     // (exact but slow; 0 in any sane tree). Blocking read.
     int lastFallbacks();
 
-    // Blocking; reads one int2 per group.
+    // Blocking; reads one int2 per group. lastGroupWalks: every group of the last pass, in the
+    // order the walk took them (tools looking for stragglers).
     TreeWalkStats lastWalkStats();
     std::vector<TreeGroupWalk> lastGroupWalks();
 
