@@ -206,7 +206,7 @@ class TreeForce {
     int lastFallbacks();
 
     // Blocking; reads one int2 per group. lastGroupWalks: every group of the last pass, in the
-    // order the walk took them (tools looking for stragglers).
+    // groups' order (find_groups', or body order for a piece), for tools looking for stragglers.
     TreeWalkStats lastWalkStats();
     std::vector<TreeGroupWalk> lastGroupWalks();
 
