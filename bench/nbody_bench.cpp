@@ -155,6 +155,10 @@ BenchRow treeRow(NbodySimulation& sim, const BenchOptions& o, float theta, long 
     const TreeWalkStats w = sim.treeWalkStats();
     const TreeAccuracy a = sim.forceAccuracy(4096);
     row.metrics.push_back({"list/body", w.interactionsPerBody});
+    // The mean and the longest group's walk iterations: one group far above the others ends the
+    // walk's launch alone (the colliding galaxies' straggler, docs/benchmarks.md, session 10).
+    row.metrics.push_back({"iterations/group", w.iterationsPerGroup});
+    row.metrics.push_back({"longest group iterations", double(w.maxIterations)});
     row.metrics.push_back({"err median", a.median});
     row.metrics.push_back({"err p99", a.p99});
     if (w.fallbacks) row.note = std::to_string(w.fallbacks) + " walk groups fell back to direct";
