@@ -623,16 +623,25 @@ std::vector<TreeGroupWalk> TreeForce::readGroupWalks(int& fallbacks) {
     fallbacks = counters[0];
     const std::size_t groups = static_cast<std::size_t>(counters[1]);
     if (!groups) return {};  // a domain walked in pieces, none of them here (the body walk counts)
-    std::vector<int> stats(2 * groups), ranges(2 * groups);
+    std::vector<int> stats(2 * groups);
     cc_.queue().enqueueReadBuffer(walkStats_, CL_TRUE, 0, stats.size() * 4, stats.data());
-    if (!bodyWalk_)
-        cc_.queue().enqueueReadBuffer(groupsOrdered_ ? groupsInOrder_ : groups_, CL_TRUE, 0,
-                                      ranges.size() * 4, ranges.data());
+    const std::vector<std::pair<int, int>> ranges =
+        bodyWalk_ ? std::vector<std::pair<int, int>>{} : readGroupRanges(groups);
     std::vector<TreeGroupWalk> walks(groups);
     for (std::size_t g = 0; g < groups; ++g)
-        walks[g] = {bodyWalk_ ? 1 : ranges[2 * g + 1] - ranges[2 * g] + 1, stats[2 * g],
+        walks[g] = {bodyWalk_ ? 1 : ranges[g].second - ranges[g].first + 1, stats[2 * g],
                     stats[2 * g + 1]};
     return walks;
+}
+
+std::vector<std::pair<int, int>> TreeForce::readGroupRanges(std::size_t groups) {
+    std::vector<int> flat(2 * groups);
+    cc_.queue().enqueueReadBuffer(groupsOrdered_ ? groupsInOrder_ : groups_, CL_TRUE, 0,
+                                  flat.size() * 4, flat.data());
+    std::vector<std::pair<int, int>> out(groups);
+    for (std::size_t g = 0; g < groups; ++g)
+        out[g] = {flat[2 * g], flat[2 * g + 1]};
+    return out;
 }
 
 TreeWalkStats TreeForce::lastWalkStats() {
@@ -681,12 +690,7 @@ std::vector<std::pair<int, int>> TreeForce::readGroupsInBodyOrder() {
     if (!lastN_ || bodyWalk_ || !groupsOrdered_) return {};
     int groups = 0;
     cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, sizeof(int), sizeof groups, &groups);
-    std::vector<int> flat(2 * static_cast<std::size_t>(groups));
-    cc_.queue().enqueueReadBuffer(groupsInOrder_, CL_TRUE, 0, flat.size() * 4, flat.data());
-    std::vector<std::pair<int, int>> out(groups);
-    for (int g = 0; g < groups; ++g)
-        out[g] = {flat[2 * g], flat[2 * g + 1]};
-    return out;
+    return readGroupRanges(static_cast<std::size_t>(groups));
 }
 
 TreeSnapshot TreeForce::readTree() {

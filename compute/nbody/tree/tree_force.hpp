@@ -266,6 +266,9 @@ class TreeForce {
     bool farShapedForSm90(bool far) const;  // the walk's far-field lists apply
     // The last pass's groups and, in `fallbacks`, its direct-sum fallbacks (one counters read).
     std::vector<TreeGroupWalk> readGroupWalks(int& fallbacks);
+    // The first `groups` walk groups (first, last sorted body) of the last pass, from the list its
+    // walk took them from (in body order after buildShareSorted). Blocking.
+    std::vector<std::pair<int, int>> readGroupRanges(std::size_t groups);
     bool far_ = false;              // the group walk's far field (options_.thetaFar > 0)
     bool autoRegisterCap_ = false;  // walkRegisterCap -1 on NVIDIA: the cap follows far_
     float theta_ = 0.5f;
