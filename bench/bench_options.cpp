@@ -179,6 +179,16 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
              o.treeWalkPieces = static_cast<int>(
                  parseCount("--tree-walk-pieces", v, 1, NbodyMultiDevice::kMostWalkPieces));
          }},
+        {"--tree-build", Takes::Value, "whole|split",
+         "with --devices: every device builds the whole tree, or each computes its own domain's "
+         "cells and the devices exchange the cells each other's walk opens (the same forces) "
+         "[whole]",
+         device,
+         [&o](const std::string& v) {
+             if (v != "whole" && v != "split")
+                 throw UsageError("--tree-build takes whole or split (got '" + v + "')");
+             o.treeSplitBuild = v == "split";
+         }},
         {"--tree-walk-split", Takes::Value, "even|halving",
          "with --devices: the walk pieces even, or each half of what is left of the domain with "
          "the last two equal (a smaller last piece, whose copies the walk cannot hide) [halving]",

@@ -38,6 +38,7 @@ struct BenchOptions {
     // class's default, NbodyMultiDevice::kDefaultWalkPieces).
     int treeWalkPieces = 0;
     bool treeWalkHalving = true;  // --tree-walk-split: the pieces halve (cutIntoPieces) or are even
+    bool treeSplitBuild = false;  // --tree-build split: NbodyMultiDevice::setTreeSplitBuild
     // --tree-integrate: with --devices or --mpi, who kicks and drifts the split tree's bodies
     // (compute/nbody/multi/tree_integration.hpp); auto: every device where they are identical.
     NbodyTreeIntegration treeIntegration = NbodyTreeIntegration::Auto;

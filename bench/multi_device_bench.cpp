@@ -49,6 +49,7 @@ std::unique_ptr<NbodyMultiDevice> makeSim(const SplitCase& c,
     if (c.o.treeWalkPieces > 0) sim->setTreeWalkPieces(c.o.treeWalkPieces);
     sim->setTreeIntegration(c.o.treeIntegration);
     sim->setTreeWalkHalving(c.o.treeWalkHalving);
+    sim->setTreeSplitBuild(c.o.treeSplitBuild);
     sim->setParams(c.params);
     sim->setKernelConfig(c.config);
     sim->load(c.bodies);
@@ -69,7 +70,9 @@ void addSplitRows(const SplitCase& c) {
             one->load(c.bodies);  // the same pass again: the device's own run-to-run spread
             return one->readAccelerations();
         });
-    const std::string config = splitConfigLabel(one->device(0).effectiveKernelConfig(), c.params);
+    const std::string config =
+        splitConfigLabel(one->device(0).effectiveKernelConfig(), c.params) +
+        (c.o.treeSplitBuild && c.config.variant == NbodyVariant::Tree ? " build=split" : "");
 
     const SplitTimed t1 = timeSplitSteps(
         [&] {

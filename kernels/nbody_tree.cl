@@ -779,17 +779,22 @@ __kernel void piece_groups(__global const uint* restrict starts,
 // the bodies (nodeLo.w: the distance from the centre of mass to the bounds' farthest corner);
 // crit = opening radius l / theta + |com - centre of the bounds| (l: longest side), INFINITY when
 // theta == 0.
-__kernel void moments(__global const float4* restrict sorted, const int n,
-                      __global const int2* restrict children, __global const int* restrict nodeParent,
-                      __global const int* restrict leafParent, __global int* visits,
-                      volatile __global float4* nodeCom, volatile __global float4* nodeQa,
-                      volatile __global float2* nodeQb, volatile __global float4* nodeLo,
-                      volatile __global float4* nodeHi, volatile __global float* crit,
-                      const float theta) {
-    const int leaf = get_global_id(0);
-    if (leaf >= n || n < 2) return;
-    int node = leafParent[leaf];
+// The climb from `node` (a parent of the work-item's start) towards the root, shared by the
+// kernels below so that every node's figures come from the same code wherever it is computed. With
+// `ranges` (split build), the climb stops at the first node not within the sorted bodies
+// [lo, hi): a node across domains (computed by moments_across once every domain's are in).
+static inline void climbMoments(
+    int node, __global const float4* restrict sorted, const int n,
+    __global const int2* restrict children, __global const int* restrict nodeParent,
+    __global int* visits, volatile __global float4* nodeCom, volatile __global float4* nodeQa,
+    volatile __global float2* nodeQb, volatile __global float4* nodeLo,
+    volatile __global float4* nodeHi, volatile __global float* crit, const float theta,
+    __global const int2* restrict ranges, const int lo, const int hi) {
     for (int steps = 0; node >= 0 && steps < n; ++steps) {
+        if (ranges) {
+            const int2 r = ranges[node];
+            if (r.x < lo || r.y >= hi) return;
+        }
         // This child's moments (written last round) out, the other child's in, device-wide.
         if (deviceArrive(&visits[node]) == 0) return;  // the other child is not done yet
         const int2 ch = children[node];
@@ -847,6 +852,263 @@ __kernel void moments(__global const float4* restrict sorted, const int n,
         crit[node] = theta > 0 ? side / theta + offset : INFINITY;
         node = nodeParent[node];
     }
+}
+
+#define MOMENTS_PARAMS                                                                          \
+    __global const float4 *restrict sorted, const int n, __global const int2 *restrict children, \
+        __global const int *restrict nodeParent, __global const int *restrict leafParent,        \
+        __global int *visits, volatile __global float4 *nodeCom,                                 \
+        volatile __global float4 *nodeQa, volatile __global float2 *nodeQb,                      \
+        volatile __global float4 *nodeLo, volatile __global float4 *nodeHi,                      \
+        volatile __global float *crit, const float theta
+#define MOMENTS_ARGS                                                                            \
+    sorted, n, children, nodeParent, visits, nodeCom, nodeQa, nodeQb, nodeLo, nodeHi, crit, theta
+
+// Every node, from every leaf.
+__kernel void moments(MOMENTS_PARAMS) {
+    const int leaf = get_global_id(0);
+    if (leaf >= n || n < 2) return;
+    climbMoments(leafParent[leaf], MOMENTS_ARGS, 0, 0, 0);
+}
+
+// Split build: the nodes within the domain [lo, hi) of the sorted bodies, from its leaves.
+__kernel void moments_domain(MOMENTS_PARAMS, __global const int2* restrict ranges, const int lo,
+                             const int hi) {
+    const int leaf = lo + get_global_id(0);
+    if (leaf >= hi || n < 2) return;
+    climbMoments(leafParent[leaf], MOMENTS_ARGS, ranges, lo, hi);
+}
+
+// Split build: the nodes across domains, from the roots of the domains' subtrees below them
+// (roots[0 .. *count), a leaf as ~body), whose figures are in by then.
+__kernel void moments_across(MOMENTS_PARAMS, __global const int* restrict roots,
+                             __global const int* restrict count) {
+    const int k = get_global_id(0);
+    if (k >= count[0] || n < 2) return;
+    const int r = roots[k];
+    climbMoments(r < 0 ? leafParent[~r] : nodeParent[r], MOMENTS_ARGS, 0, 0, 0);
+}
+
+// ---- split build: local essential trees (NbodyMultiDevice, TreeForce::buildDomainSorted) ------
+// Every device sorts the same bodies into the same tree, but computes the moments only of the
+// nodes within its own domain of the sorted bodies. The nodes across domains (the top of the tree)
+// are then computed on every device from the roots of the domains' subtrees below them, which
+// every device sends every other; and each device sends each other the nodes of its domain that
+// the other's walk may read (the local essential tree, judged against the box of the bodies that
+// device walks), grafted at the same indices. The walk then reads the same figures as one
+// device's walk would. A node record is 6 float4: com, qa, (qb, crit, index), lo, hi, (children,
+// range).
+#define RECORD 6
+
+// Which domain holds sorted body x: bounds[0 .. domains] = 0 .. n, domain d = [bounds[d],
+// bounds[d + 1]) (empty ones allowed).
+static inline int domainOf(__global const int* bounds, const int domains, const int x) {
+    int d = 0;
+    while (d + 1 < domains && x >= bounds[d + 1]) ++d;
+    return d;
+}
+
+static inline bool acrossDomains(__global const int* bounds, const int domains, const int2 r) {
+    return domainOf(bounds, domains, r.x) != domainOf(bounds, domains, r.y);
+}
+
+// The roots of the domains' subtrees: every child (node or leaf ~body) of a node across domains
+// that lies within one, into roots[atomic_inc(count)] (count zeroed before). The same list on
+// every device, in no particular order.
+__kernel void domain_roots(__global const int2* restrict children,
+                           __global const int2* restrict ranges, const int n,
+                           __global const int* restrict bounds, const int domains,
+                           __global int* restrict roots, __global int* count) {
+    const int i = get_global_id(0);
+    if (i >= n - 1 || !acrossDomains(bounds, domains, ranges[i])) return;
+    const int2 ch = children[i];
+    for (int k = 0; k < 2; ++k) {
+        const int c = k ? ch.y : ch.x;
+        if (c < 0 || !acrossDomains(bounds, domains, ranges[c])) roots[atomic_inc(count)] = c;
+    }
+}
+
+static inline void writeRecord(__global float4* restrict out, const int node,
+                               __global const int2* restrict children,
+                               __global const int2* restrict ranges,
+                               __global const float4* restrict nodeCom,
+                               __global const float4* restrict nodeQa,
+                               __global const float2* restrict nodeQb,
+                               __global const float4* restrict nodeLo,
+                               __global const float4* restrict nodeHi,
+                               __global const float* restrict crit) {
+    const float2 qb = nodeQb[node];
+    const int2 ch = children[node], r = ranges[node];
+    out[0] = nodeCom[node];
+    out[1] = nodeQa[node];
+    out[2] = (float4)(qb.x, qb.y, crit[node], as_float(node));
+    out[3] = nodeLo[node];
+    out[4] = nodeHi[node];
+    out[5] = (float4)(as_float(ch.x), as_float(ch.y), as_float(r.x), as_float(r.y));
+}
+
+#define NODE_ARRAYS children, ranges, nodeCom, nodeQa, nodeQb, nodeLo, nodeHi, crit
+
+// The records of the roots in list[0 .. counters[0]) that lie within [lo, hi) (this device's
+// domain), appended to out at atomic_inc(&counters[1]).
+__kernel void pack_roots(__global const int* restrict list, __global int* counters,
+                         const int lo, const int hi, __global const int2* restrict children,
+                         __global const int2* restrict ranges,
+                         __global const float4* restrict nodeCom,
+                         __global const float4* restrict nodeQa,
+                         __global const float2* restrict nodeQb,
+                         __global const float4* restrict nodeLo,
+                         __global const float4* restrict nodeHi,
+                         __global const float* restrict crit, __global float4* restrict out) {
+    const int k = get_global_id(0);
+    if (k >= counters[0]) return;
+    const int c = list[k];
+    if (c < 0) return;  // a body: every device has every sorted body
+    const int2 r = ranges[c];
+    if (r.x < lo || r.y >= hi) return;
+    writeRecord(out + RECORD * atomic_inc(&counters[1]), c, NODE_ARRAYS);
+}
+
+// Records (from other devices) into the node arrays at their indices.
+__kernel void graft_nodes(__global const float4* restrict records, const int count,
+                          __global int2* restrict children, __global int2* restrict ranges,
+                          __global float4* restrict nodeCom, __global float4* restrict nodeQa,
+                          __global float2* restrict nodeQb, __global float4* restrict nodeLo,
+                          __global float4* restrict nodeHi, __global float* restrict crit) {
+    const int k = get_global_id(0);
+    if (k >= count) return;
+    __global const float4* in = records + RECORD * k;
+    const float4 c2 = in[2], c5 = in[5];
+    const int node = as_int(c2.w);
+    nodeCom[node] = in[0];
+    nodeQa[node] = in[1];
+    nodeQb[node] = (float2)(c2.x, c2.y);
+    crit[node] = c2.z;
+    nodeLo[node] = in[3];
+    nodeHi[node] = in[4];
+    children[node] = (int2)(as_int(c5.x), as_int(c5.y));
+    ranges[node] = (int2)(as_int(c5.z), as_int(c5.w));
+}
+
+// The bodies another device walks, as boxes for the essential nodes' test: the domain's cells,
+// the largest subtrees within it of at most fineMax bodies (a node, or a body whose parent holds
+// more or lies across domains). Every walk group within the domain is one of those subtrees or
+// lies within one. Each cell goes to cells[atomic_inc(&counters[3])] (room for `room`; the count
+// goes on past it) as (lo, hi) with the index of its super cell (its largest ancestor within the
+// domain of at most superMax bodies, or itself) in lo.w; the host groups them by super cell.
+static inline bool within(const int2 r, const int lo, const int hi) {
+    return r.x >= lo && r.y < hi;
+}
+
+static inline void emitCell(__global float4* cells, __global int* counters, const int room,
+                            float4 lo, const float4 hi, const int super) {
+    const int at = atomic_inc(&counters[3]);
+    if (at >= room) return;
+    lo.w = as_float(super);
+    cells[2 * at] = lo;
+    cells[2 * at + 1] = hi;
+}
+
+// The super cell of node (or ~body) c, whose parent is p.
+static inline int superCell(int c, int p, __global const int* nodeParent,
+                            __global const int2* ranges, const int lo, const int hi,
+                            const int superMax, const int n) {
+    for (int steps = 0; p >= 0 && steps < n; ++steps) {
+        const int2 pr = ranges[p];
+        if (!within(pr, lo, hi) || pr.y - pr.x + 1 > superMax) break;
+        c = p;
+        p = nodeParent[p];
+    }
+    return c;
+}
+
+__kernel void domain_cells(const int lo, const int hi, const int fineMax, const int superMax,
+                           __global const float4* restrict sorted,
+                           __global const int* restrict nodeParent,
+                           __global const int* restrict leafParent,
+                           __global const int2* restrict ranges,
+                           __global const float4* restrict nodeLo,
+                           __global const float4* restrict nodeHi, const int n,
+                           __global float4* restrict cells, const int room,
+                           __global int* counters) {
+    const int i = lo + get_global_id(0);
+    if (i >= hi) return;
+    // The body i as a cell of its own.
+    const int lp = n > 1 ? leafParent[i] : -1;
+    const int2 lpr = lp >= 0 ? ranges[lp] : (int2)(0, n);
+    if (lp < 0 || !within(lpr, lo, hi) || lpr.y - lpr.x + 1 > fineMax) {
+        const float4 b = sorted[i];
+        emitCell(cells, counters, room, b, b,
+                 superCell(~i, lp, nodeParent, ranges, lo, hi, superMax, n));
+    }
+    // The node i.
+    if (i >= n - 1) return;
+    const int2 r = ranges[i];
+    if (!within(r, lo, hi) || r.y - r.x + 1 > fineMax) return;
+    const int p = nodeParent[i];
+    if (p >= 0) {
+        const int2 pr = ranges[p];
+        if (within(pr, lo, hi) && pr.y - pr.x + 1 <= fineMax) return;  // inside its parent's
+    }
+    emitCell(cells, counters, room, nodeLo[i], nodeHi[i],
+             superCell(i, p, nodeParent, ranges, lo, hi, superMax, n));
+}
+
+// Whether a walk group within the box [bLo, bHi] may open a cell: the walk opens it unless the
+// distance from its group's box (within this one) to the centre of mass exceeds crit, and the
+// distance from a larger box is never larger (the same float operations, each monotone). A
+// margin keeps it so whatever contraction the compiler chose for either.
+static inline bool mayOpen(const float4 c, const float r, const float4 bLo, const float4 bHi) {
+    const float dx = fmax(fmax(bLo.x - c.x, c.x - bHi.x), 0.0f);
+    const float dy = fmax(fmax(bLo.y - c.y, c.y - bHi.y), 0.0f);
+    const float dz = fmax(fmax(bLo.z - c.z, c.z - bHi.z), 0.0f);
+    const float rr = 1.001f * r;
+    return !(dx * dx + dy * dy + dz * dz > rr * rr);
+}
+
+// boxes: boxes[0].x = the super cells' count S as an int; then S times (lo, hi, (first, count)
+// of its cells as ints); then the cells (lo, hi), a super cell's consecutive.
+static inline bool mayOpenAny(const float4 c, const float r, __global const float4* boxes) {
+    const int supers = as_int(boxes[0].x);
+    for (int s = 0; s < supers; ++s) {
+        __global const float4* sup = boxes + 1 + 3 * s;
+        if (!mayOpen(c, r, sup[0], sup[1])) continue;
+        const int first = as_int(sup[2].x), count = as_int(sup[2].y);
+        __global const float4* cell = boxes + 1 + 3 * supers + 2 * first;
+        for (int k = 0; k < count; ++k)
+            if (mayOpen(c, r, cell[2 * k], cell[2 * k + 1])) return true;
+    }
+    return false;
+}
+
+// The nodes of this device's domain [lo, hi) that another device's walk may read (its bodies in
+// `boxes`, mayOpenAny): those whose every ancestor within the domain is opened there and holds
+// more than LEAF bodies (an opened cell of at most LEAF lists its bodies; a node across domains
+// counts as opened). Appended to out (room for `room` records) at atomic_inc(&counters[2]) as
+// records; the count goes on past the room, for the caller to grow it and ask again.
+__kernel void essential_nodes(const int lo, const int hi, __global const float4* restrict boxes,
+                              __global const int* restrict nodeParent,
+                              __global const int2* restrict children,
+                              __global const int2* restrict ranges,
+                              __global const float4* restrict nodeCom,
+                              __global const float4* restrict nodeQa,
+                              __global const float2* restrict nodeQb,
+                              __global const float4* restrict nodeLo,
+                              __global const float4* restrict nodeHi,
+                              __global const float* restrict crit, const int n,
+                              __global float4* restrict out, const int room,
+                              __global int* counters) {
+    const int i = lo + get_global_id(0);
+    if (i >= hi || i >= n - 1) return;
+    const int2 r = ranges[i];
+    if (r.x < lo || r.y >= hi) return;  // across domains: every device has it
+    for (int p = nodeParent[i], steps = 0; p >= 0 && steps < n; p = nodeParent[p], ++steps) {
+        const int2 pr = ranges[p];
+        if (pr.x < lo || pr.y >= hi) break;  // across domains: counts as opened
+        if (pr.y - pr.x + 1 <= LEAF || !mayOpenAny(nodeCom[p], crit[p], boxes)) return;
+    }
+    const int at = atomic_inc(&counters[2]);
+    if (at < room) writeRecord(out + RECORD * at, i, NODE_ARRAYS);
 }
 
 // ---- walk --------------------------------------------------------------------------------------

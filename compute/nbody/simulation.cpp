@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 #include <initializer_list>
+#include <utility>
 
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
@@ -300,7 +301,9 @@ void NbodySimulation::computeSharedForces() {
         if (config_.variant == NbodyVariant::Tree) {
             TreeForce& t = tree();
             applyTreeParams(t);
-            if (walkInPieces())
+            if (treeDomainsSet())
+                t.buildDomainSorted(f32_.pos, n_, params_.softening, treeDomains_, treeDomain_);
+            else if (walkInPieces())
                 t.buildShareSorted(f32_.pos, n_, params_.softening);
             else
                 t.computeShareSorted(f32_.pos, n_, params_.softening, ownedBegin_, ownedCount_);
@@ -315,6 +318,11 @@ void NbodySimulation::computeSharedForces() {
         }
         accCurrent_ = false;  // a part of the sum until finishSharedForces()
     });
+}
+
+void NbodySimulation::setTreeDomains(std::vector<std::size_t> bounds, std::size_t domain) {
+    treeDomains_ = std::move(bounds);
+    treeDomain_ = domain;
 }
 
 const cl::Buffer& NbodySimulation::sharedForceSlices() {

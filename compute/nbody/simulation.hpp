@@ -169,6 +169,13 @@ class NbodySimulation : public NbodySystem {
     void setWalkInPieces(bool on) { walkInPieces_ = on; }
     bool walkInPieces() const { return walkInPieces_ && sharedForcesAreSlices(); }
     cl::Event walkSharedPiece(std::size_t begin, std::size_t count);
+    // The split build (compute/nbody/tree/split_build.hpp), with walkInPieces: the domains of
+    // every device (sorted bodies bounds[d] .. bounds[d + 1] - 1) and this one's; the caller runs
+    // exchangeEssentialTrees over every device's splitTree() between computeSharedForces() and
+    // the walks. Empty bounds: every device builds the whole tree.
+    void setTreeDomains(std::vector<std::size_t> bounds, std::size_t domain);
+    bool treeDomainsSet() const { return !treeDomains_.empty() && walkInPieces(); }
+    TreeForce& splitTree() { return tree(); }
     // The buffers the kernels work on (the double state in fp64 mode), and the bytes one body
     // takes in them.
     const cl::Buffer& workingPositions() { return state().pos; }
@@ -317,7 +324,9 @@ class NbodySimulation : public NbodySystem {
                            double kick);
     void allocate(std::size_t n, bool floatState, bool doubleState);
     void computeForces(bool kick, float kickFactor);
-    bool walkInPieces_ = false;  // setWalkInPieces
+    bool walkInPieces_ = false;             // setWalkInPieces
+    std::vector<std::size_t> treeDomains_;  // setTreeDomains
+    std::size_t treeDomain_ = 0;
     float pendingKick_ = 0;  // the closing half-kick complete() left until the shares are summed
     void runUpdate(cl::Kernel& k, const char* name, std::initializer_list<double> reals);
     void ensureAccelerationsCurrent();

@@ -13,6 +13,8 @@
 #include "compute/nbody/multi/completion_clock.hpp"
 #include "compute/nbody/multi/shared_forces.hpp"
 #include "compute/nbody/multi/slice_gather.hpp"
+#include "compute/nbody/tree/split_build.hpp"
+#include "compute/nbody/tree/tree_force.hpp"
 
 namespace clviz {
 
@@ -310,8 +312,42 @@ void NbodyMultiDevice::setTreeWalkPieces(int pieces) {
         throw Error("the tree's walk pieces per device must be 1 .. " +
                     std::to_string(kMostWalkPieces) + ", got " + std::to_string(pieces));
     walkPieces_ = pieces;
-    for (auto& sim : sims_)  // between steps: no built tree waits for its walk
-        sim->setWalkInPieces(pieces > 1 && sims_.size() > 1);
+    applyTreeDomains();
+}
+
+void NbodyMultiDevice::setTreeSplitBuild(bool on) {
+    splitBuild_ = on;
+    applyTreeDomains();
+}
+
+// Between steps: no built tree waits for its walk. The split build walks in pieces (its exchange
+// comes between the build and the walk), one piece or more.
+void NbodyMultiDevice::applyTreeDomains() {
+    const bool split = splitBuild_ && sims_.size() > 1 && slices_.size() == sims_.size();
+    std::vector<std::size_t> bounds;
+    if (split) {
+        bounds.push_back(0);
+        for (const BodySlice& s : slices_)
+            bounds.push_back(s.begin + s.count);
+    }
+    for (std::size_t d = 0; d < sims_.size(); ++d) {
+        sims_[d]->setWalkInPieces(split || (walkPieces_ > 1 && sims_.size() > 1));
+        sims_[d]->setTreeDomains(bounds, d);
+    }
+}
+
+void NbodyMultiDevice::exchangeEssentialTrees() {
+    return clBoundary("the exchange of the N-body tree's essential nodes between devices failed",
+                      [&] {
+                          std::vector<TreeForce*> trees;
+                          for (auto& sim : sims_)
+                              trees.push_back(&sim->splitTree());
+                          // A device that owns every body built and walked the whole tree; the
+                          // others own none and walk nothing.
+                          for (TreeForce* t : trees)
+                              if (!t->domainBuilt()) return;
+                          clviz::exchangeEssentialTrees(trees);
+                      });
 }
 
 // The tree: each device's domain, its slice of the sorted accelerations (slice x 16 bytes), out
@@ -328,6 +364,7 @@ void NbodyMultiDevice::exchangeForceSlices() {
             accStaging_ = std::make_unique<Staging>(*contexts_[0], n_ * kBytes, 1,
                                                     "the exchange of the accelerations");
         }
+        if (sims_[0]->treeDomainsSet()) exchangeEssentialTrees();
         std::vector<const cl::Buffer*> buffers;
         for (auto& sim : sims_)
             buffers.push_back(&sim->sharedForceSlices());
@@ -359,6 +396,7 @@ void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) {
         sims_[d]->invalidateAccelerations();
     }
     slices_ = slices;
+    applyTreeDomains();
 }
 
 // Each owner's velocities to every device. Between steps every device holds every position, so

@@ -102,6 +102,12 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     // whose copies the walk cannot hide (docs/scaling.md: 0.5-0.6 ms a step at 16M on 4 GPUs).
     void setTreeWalkHalving(bool on) { walkHalving_ = on; }
     bool treeWalkHalving() const { return walkHalving_; }
+    // The tree's split build (compute/nbody/tree/split_build.hpp): each device computes the
+    // moments of its own domain's nodes only, and the devices exchange the roots of their
+    // subtrees and each other's local essential trees through the host before the walks.
+    // The same forces as every device building the whole tree (the default, off).
+    void setTreeSplitBuild(bool on);
+    bool treeSplitBuild() const { return splitBuild_; }
 
     // Who integrates the split tree (tree_integration.hpp); default auto: replicated where the
     // devices are identical. Replicated throws clviz::Error when they are not (the reason in the
@@ -147,6 +153,8 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     void sumSharedForces();      // pairs: sumForceParts; the tree: exchangeForceSlices
     void sumForceParts();        // every device's part of every body, added on the host
     void exchangeForceSlices();  // each device's Morton domain of the sorted accelerations
+    void applyTreeDomains();     // the slices as the split build's domains, or none
+    void exchangeEssentialTrees();
 
     std::vector<ComputeContext*> contexts_;
     std::vector<std::unique_ptr<NbodySimulation>> sims_;
@@ -166,6 +174,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     int rebalances_ = 0;
     int walkPieces_ = kDefaultWalkPieces;
     bool walkHalving_ = true;
+    bool splitBuild_ = false;
     NbodyTreeIntegration integrationMode_ = NbodyTreeIntegration::Auto;
     NbodyTreeIntegrationChoice integration_;  // what the last step() call ran
     bool statesAlike_ = true;  // every device holds the whole state (after load, replicated steps)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <map>
 #include <string>
 #include <utility>
 
@@ -55,6 +57,9 @@ constexpr int kWalkStack = 1024;
 constexpr int kWalkList = 512, kFarWalkList = 768;
 constexpr int kResidentPerUnit = 32;   // walk work-groups launched per compute unit
 constexpr std::size_t kOrderWg = 256;  // ORDER_WG: words of group starts per prefix block
+// The split build's cells (domain_cells in kernels/nbody_tree.cl): about this many of a domain's
+// bodies' boxes, in about kSuperCells groups, and room for this many.
+constexpr std::size_t kFineCells = 256, kSuperCells = 16, kCellRoom = 8192;
 
 // Words of one bit a body for group starts at n bodies, with one more for the end (n itself).
 std::size_t startWords(std::size_t n) {
@@ -94,6 +99,8 @@ struct TreeForce::Kernels {
         scatterAcc, kick, direct, groups;
     cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups;  // walk groups in body order
     cl::Kernel count8, scanDigits, scatter8;                        // the sort with 8-bit digits
+    cl::Kernel momentsDomain, momentsAcross, domainCells, domainRoots, packRoots, graftNodes,
+        essential;            // the split build
     cl::Kernel walk[2];       // [self guard: softening 0]; walk_body when the body walk is used
     cl::Kernel pieceWalk[2];  // the group walk of a piece's groups in body order (the same [])
 };
@@ -313,6 +320,13 @@ void TreeForce::refreshKernels() {
     k.build = programs.kernel(kFile, "build_radix_tree", base);
     // With NVIDIA's inline PTX: the climb's device-scope fences (kernels/common/device_fence.clh).
     k.moments = ptx_->kernel(kFile, "moments", base);
+    k.momentsDomain = ptx_->kernel(kFile, "moments_domain", base);
+    k.momentsAcross = ptx_->kernel(kFile, "moments_across", base);
+    k.domainCells = programs.kernel(kFile, "domain_cells", base);
+    k.domainRoots = programs.kernel(kFile, "domain_roots", base);
+    k.packRoots = programs.kernel(kFile, "pack_roots", base);
+    k.graftNodes = programs.kernel(kFile, "graft_nodes", base);
+    k.essential = programs.kernel(kFile, "essential_nodes", base);
     k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
     k.kick = programs.kernel(kFile, "kick_velocities", base);
     k.direct = programs.kernel(kFile, "direct_sample", base);
@@ -524,6 +538,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
     groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
+    domainBuilt_ = buildingDomain_;
     clBoundary(
         [&] { return "Barnes-Hut tree force for " + std::to_string(n) + " bodies failed"; },
         [&] {
@@ -554,9 +569,19 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                 setArgs(k_->build, keys, ni, children_, ranges_, nodeParent_, leafParent_, visits_);
                 enqueueStage(k_->build, n - 1, kElementWg, "tree-build");
 
-                setArgs(k_->moments, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
-                        nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
-                enqueueStage(k_->moments, n, kElementWg, "tree-moments");
+                if (buildingDomain_) {  // the domain's leaves and the nodes above them within it
+                    const int lo = static_cast<int>(bounds_[domain_]);
+                    const int hi = static_cast<int>(bounds_[domain_ + 1]);
+                    setArgs(k_->momentsDomain, sorted_, ni, children_, nodeParent_, leafParent_,
+                            visits_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_,
+                            ranges_, lo, hi);
+                    enqueueStage(k_->momentsDomain, std::max(hi - lo, 1), kElementWg,
+                                 "tree-moments");
+                } else {
+                    setArgs(k_->moments, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
+                            nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
+                    enqueueStage(k_->moments, n, kElementWg, "tree-moments");
+                }
             }
 
             if (!bodyWalk_) {
@@ -782,6 +807,249 @@ std::optional<TreeAccuracy> TreeForce::pollAccuracy() {
     r.p99 = errors[std::min(errors.size() - 1, errors.size() * 99 / 100)];
     r.worst = errors.back();
     return r;
+}
+
+// ---- the split build ---------------------------------------------------------------------------
+
+void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
+                                  const std::vector<std::size_t>& bounds, std::size_t domain) {
+    if (bounds.size() < 2 || domain + 1 >= bounds.size() || bounds.front() != 0 ||
+        bounds.back() != n || !std::is_sorted(bounds.begin(), bounds.end()))
+        throw Error("tree: the split build's domains must tile the " + std::to_string(n) +
+                    " sorted bodies in order, and domain " + std::to_string(domain) +
+                    " must be one of them");
+    bounds_ = bounds;
+    domain_ = domain;
+    buildingDomain_ = true;
+    try {
+        buildShareSorted(pos, n, softening);
+    } catch (...) {
+        buildingDomain_ = false;
+        throw;
+    }
+    buildingDomain_ = false;
+    clBoundary("Barnes-Hut tree: the split build's roots and box failed", [&] {
+        auto& q = cc_.queue();
+        const auto& ctx = cc_.context();
+        const std::size_t domains = bounds.size() - 1;
+        // The nodes across domains are the ancestors of the domains' boundaries: at most one a
+        // level (63 key bits and 32 index bits) for each of the domains - 1 boundaries, with two
+        // children each.
+        const std::size_t rootsWanted = 2 * 96 * domains + 64;
+        if (rootsCapacity_ < rootsWanted) {
+            roots_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, rootsWanted * 4);
+            rootRecords_ =
+                cl::Buffer(ctx, CL_MEM_READ_WRITE, rootsWanted * kTreeRecordFloat4s * 16);
+            domainBounds_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, (domains + 1) * 4);
+            rootsCapacity_ = rootsWanted;
+        }
+        if (!splitCounters_()) {
+            splitCounters_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, 8 * 4);
+            domainBoxes_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, 2 * kCellRoom * 16);
+        }
+        std::vector<cl_int> b(bounds.begin(), bounds.end());
+        if (domainBounds_.getInfo<CL_MEM_SIZE>() < b.size() * 4)
+            domainBounds_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, b.size() * 4);
+        q.enqueueWriteBuffer(domainBounds_, CL_TRUE, 0, b.size() * 4, b.data());
+        q.enqueueFillBuffer(splitCounters_, cl_int(0), 0, 8 * 4);
+        const int ni = static_cast<int>(n);
+        const int lo = b[domain], hi = b[domain + 1];
+        if (n > 1) {
+            setArgs(k_->domainRoots, children_, ranges_, ni, domainBounds_,
+                    static_cast<int>(domains), roots_, splitCounters_);
+            enqueueStage(k_->domainRoots, n - 1, kElementWg, "tree-build");
+            setArgs(k_->packRoots, roots_, splitCounters_, lo, hi, children_, ranges_, nodeCom_,
+                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, rootRecords_);
+            enqueueStage(k_->packRoots, rootsCapacity_, kElementWg, "tree-build");
+        }
+        if (lo < hi) {  // the domain's cells, for the others' tests of what its walk reads
+            const std::size_t count = static_cast<std::size_t>(hi - lo);
+            const int fineMax = static_cast<int>(
+                std::max<std::size_t>(static_cast<std::size_t>(groupSize()), count / kFineCells));
+            const int superMax = std::max(fineMax, static_cast<int>(count / kSuperCells));
+            setArgs(k_->domainCells, lo, hi, fineMax, superMax, sorted_, nodeParent_, leafParent_,
+                    ranges_, nodeLo_, nodeHi_, ni, domainBoxes_, static_cast<int>(kCellRoom),
+                    splitCounters_);
+            enqueueStage(k_->domainCells, count, kElementWg, "tree-build");
+        }
+    });
+}
+
+std::vector<cl_float4> TreeForce::domainRoots() {
+    if (!domainBuilt_) throw Error("tree: no split build to take the roots of");
+    return clBoundary("Barnes-Hut tree: reading the domain's roots failed", [&] {
+        cl_int counts[2] = {0, 0};
+        cc_.queue().enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
+        if (static_cast<std::size_t>(counts[0]) > rootsCapacity_)
+            throw Error("tree: " + std::to_string(counts[0]) +
+                        " roots of the domains' subtrees, more than a tree of 95-bit keys has");
+        std::vector<cl_float4> records(static_cast<std::size_t>(counts[1]) * kTreeRecordFloat4s);
+        if (!records.empty())
+            cc_.queue().enqueueReadBuffer(rootRecords_, CL_TRUE, 0, records.size() * 16,
+                                          records.data());
+        return records;
+    });
+}
+
+namespace {
+
+cl_float4 float4Of(float x, float y, float z, float w) {
+    cl_float4 v;
+    v.s[0] = x, v.s[1] = y, v.s[2] = z, v.s[3] = w;
+    return v;
+}
+
+void widen(cl_float4& lo, cl_float4& hi, const cl_float4& l, const cl_float4& h) {
+    for (int c = 0; c < 3; ++c) {
+        lo.s[c] = std::fmin(lo.s[c], l.s[c]);
+        hi.s[c] = std::fmax(hi.s[c], h.s[c]);
+    }
+}
+
+// mayOpenAny's layout (kernels/nbody_tree.cl): the super cells' count, each super cell's box and
+// its cells' run, then the cells.
+std::vector<cl_float4> cellLayout(
+    const std::vector<std::vector<std::pair<cl_float4, cl_float4>>>& supers) {
+    std::vector<cl_float4> out(1 + 3 * supers.size());
+    int s = 0, first = 0;
+    out[0] = float4Of(0, 0, 0, 0);
+    cl_int count = static_cast<cl_int>(supers.size());
+    std::memcpy(&out[0].s[0], &count, 4);
+    for (const auto& cells : supers) {
+        cl_float4 lo = float4Of(INFINITY, INFINITY, INFINITY, 0);
+        cl_float4 hi = float4Of(-INFINITY, -INFINITY, -INFINITY, 0);
+        for (const auto& [l, h] : cells) {
+            widen(lo, hi, l, h);
+            out.push_back(l);
+            out.push_back(h);
+        }
+        cl_float4 run = float4Of(0, 0, 0, 0);
+        const cl_int k = static_cast<cl_int>(cells.size());
+        std::memcpy(&run.s[0], &first, 4);
+        std::memcpy(&run.s[1], &k, 4);
+        out[1 + 3 * s] = lo;
+        out[2 + 3 * s] = hi;
+        out[3 + 3 * s] = run;
+        first += k;
+        ++s;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<cl_float4> TreeForce::domainBoxes() {
+    if (!domainBuilt_) throw Error("tree: no split build to take the boxes of");
+    return clBoundary("Barnes-Hut tree: reading the domain's boxes failed", [&] {
+        auto& q = cc_.queue();
+        const int lo = static_cast<int>(bounds_[domain_]),
+                  hi = static_cast<int>(bounds_[domain_ + 1]);
+        const int n = static_cast<int>(lastN_);
+        std::vector<std::vector<std::pair<cl_float4, cl_float4>>> supers;
+        if (lo >= hi) return cellLayout(supers);  // it walks nothing
+        cl_int counts[4] = {0, 0, 0, 0};
+        q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
+        const std::size_t cells = static_cast<std::size_t>(counts[3]);
+        if (cells > kCellRoom) {  // a tree too deep for the room: every node may be read
+            supers.push_back({{float4Of(-INFINITY, -INFINITY, -INFINITY, 0),
+                               float4Of(INFINITY, INFINITY, INFINITY, 0)}});
+            return cellLayout(supers);
+        }
+        std::vector<cl_float4> raw(2 * cells);
+        if (cells) q.enqueueReadBuffer(domainBoxes_, CL_TRUE, 0, raw.size() * 16, raw.data());
+        std::map<cl_int, std::size_t> superOf;
+        for (std::size_t k = 0; k < cells; ++k) {
+            cl_int id;
+            std::memcpy(&id, &raw[2 * k].s[3], 4);
+            auto [it, added] = superOf.emplace(id, supers.size());
+            if (added) supers.emplace_back();
+            supers[it->second].emplace_back(raw[2 * k], raw[2 * k + 1]);
+        }
+        // A walk group across the domain's ends holds bodies within a group of them.
+        const int group = groupSize();
+        for (int end : {lo, hi}) {
+            const int b = std::max(end - group, 0), e = std::min(end + group, n);
+            if (b >= e) continue;
+            std::vector<cl_float4> bodies(static_cast<std::size_t>(e - b));
+            q.enqueueReadBuffer(sorted_, CL_TRUE, static_cast<std::size_t>(b) * 16,
+                                bodies.size() * 16, bodies.data());
+            cl_float4 l = float4Of(INFINITY, INFINITY, INFINITY, 0);
+            cl_float4 h = float4Of(-INFINITY, -INFINITY, -INFINITY, 0);
+            for (const cl_float4& p : bodies)
+                if (std::isfinite(p.s[0]) && std::isfinite(p.s[1]) && std::isfinite(p.s[2]))
+                    widen(l, h, p, p);
+            supers.push_back({{l, h}});
+        }
+        return cellLayout(supers);
+    });
+}
+
+void TreeForce::reserveRecords(std::size_t records) {
+    if (records <= recordsCapacity_) return;
+    const std::size_t cap = std::max<std::size_t>(records + records / 4, 1024);
+    records_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, cap * kTreeRecordFloat4s * 16);
+    recordsCapacity_ = cap;
+}
+
+void TreeForce::enqueueGraft(const std::vector<cl_float4>& records) {
+    const std::size_t count = records.size() / kTreeRecordFloat4s;
+    if (!count) return;
+    reserveRecords(count);
+    cc_.queue().enqueueWriteBuffer(records_, CL_TRUE, 0, records.size() * 16, records.data());
+    setArgs(k_->graftNodes, records_, static_cast<int>(count), children_, ranges_, nodeCom_,
+            nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
+    enqueueStage(k_->graftNodes, count, kElementWg, "tree-build");
+}
+
+void TreeForce::graftRoots(const std::vector<cl_float4>& records) {
+    if (!domainBuilt_) throw Error("tree: no split build to graft roots into");
+    clBoundary("Barnes-Hut tree: grafting the other domains' roots failed", [&] {
+        enqueueGraft(records);
+        if (lastN_ < 2) return;
+        setArgs(k_->momentsAcross, sorted_, static_cast<int>(lastN_), children_, nodeParent_,
+                leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_,
+                roots_, splitCounters_);
+        enqueueStage(k_->momentsAcross, rootsCapacity_, kElementWg, "tree-moments");
+    });
+}
+
+std::vector<cl_float4> TreeForce::essentialNodesFor(const std::vector<cl_float4>& boxes) {
+    if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
+    return clBoundary("Barnes-Hut tree: finding the nodes another domain's walk reads failed", [&] {
+        auto& q = cc_.queue();
+        const int lo = static_cast<int>(bounds_[domain_]),
+                  hi = static_cast<int>(bounds_[domain_ + 1]);
+        if (lo >= hi || lastN_ < 2) return std::vector<cl_float4>();
+        if (boxes.empty()) throw Error("tree: another domain's boxes are not domainBoxes()'");
+        if (!targetBoxes_() || targetBoxes_.getInfo<CL_MEM_SIZE>() < boxes.size() * 16)
+            targetBoxes_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, boxes.size() * 16);
+        q.enqueueWriteBuffer(targetBoxes_, CL_TRUE, 0, boxes.size() * 16, boxes.data());
+        reserveRecords(std::max<std::size_t>(static_cast<std::size_t>(hi - lo) / 8, 1024));
+        for (;;) {
+            q.enqueueFillBuffer(splitCounters_, cl_int(0), 8, 4);
+            setArgs(k_->essential, lo, hi, targetBoxes_, nodeParent_, children_, ranges_, nodeCom_,
+                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, static_cast<int>(lastN_), records_,
+                    static_cast<int>(recordsCapacity_), splitCounters_);
+            enqueueStage(k_->essential, static_cast<std::size_t>(hi - lo), kElementWg,
+                         "tree-build");
+            cl_int count = 0;
+            q.enqueueReadBuffer(splitCounters_, CL_TRUE, 8, 4, &count);
+            if (static_cast<std::size_t>(count) > recordsCapacity_) {
+                reserveRecords(static_cast<std::size_t>(count));
+                continue;
+            }
+            std::vector<cl_float4> records(static_cast<std::size_t>(count) * kTreeRecordFloat4s);
+            if (count)
+                q.enqueueReadBuffer(records_, CL_TRUE, 0, records.size() * 16, records.data());
+            return records;
+        }
+    });
+}
+
+void TreeForce::graftEssential(const std::vector<cl_float4>& records) {
+    if (!domainBuilt_) throw Error("tree: no split build to graft nodes into");
+    clBoundary("Barnes-Hut tree: grafting another domain's nodes failed",
+               [&] { enqueueGraft(records); });
 }
 
 }  // namespace clviz

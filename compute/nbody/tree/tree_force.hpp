@@ -195,6 +195,28 @@ class TreeForce {
     // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
     cl::Event scatterSorted(const cl::Buffer& acc);
 
+    // The split build (compute/nbody/tree/split_build.hpp runs it over several devices):
+    // buildShareSorted() for the device that walks the domain bounds[domain] .. bounds[domain + 1]
+    // - 1 of the sorted bodies (bounds[0] = 0 <= ... <= bounds.back() = n, the same list on every
+    // device). The whole tree's shape, but the moments of the nodes within its domain only. Then,
+    // in this order: domainRoots() and domainBox() go to every other device; graftRoots() takes
+    // every other device's roots and computes the nodes across domains; essentialNodesFor() each
+    // other device's box gives what that device's walk may read of this domain, which it grafts
+    // with graftEssential(). After that walkSortedPiece() reads what one device's walk would.
+    // A record is kTreeRecordFloat4s float4 (a node's figures, shape and index).
+    static constexpr std::size_t kTreeRecordFloat4s = 6;
+    bool domainBuilt() const { return domainBuilt_; }  // the last pass was buildDomainSorted()
+    void buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
+                           const std::vector<std::size_t>& bounds, std::size_t domain);
+    std::vector<cl_float4> domainRoots();  // this domain's records; blocking
+    // Boxes around the bodies this domain's walk groups hold, for essentialNodesFor(): its cells
+    // (the largest subtrees within it of at most 1/256 of its bodies, in groups under the largest
+    // of at most 1/16) and the bodies within a group of its ends; blocking.
+    std::vector<cl_float4> domainBoxes();
+    void graftRoots(const std::vector<cl_float4>& records);  // others' roots; enqueued
+    std::vector<cl_float4> essentialNodesFor(const std::vector<cl_float4>& boxes);
+    void graftEssential(const std::vector<cl_float4>& records);  // enqueued
+
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
     // Events of the last compute(), named by stage ("tree-box", "tree-keys", ...), for callers
@@ -294,6 +316,18 @@ class TreeForce {
     // words, and the ordered list.
     cl::Buffer groupStarts_, startsBefore_, startsBlocks_, groupsInOrder_;
     std::size_t groupOrderCapacity_ = 0;  // bodies they hold (made at the first pass in pieces)
+    // The split build: the domains' bounds, the roots' list and records, the domain's box, its
+    // counters (roots, root records, essential records) and the records' staging on the device.
+    cl::Buffer domainBounds_, roots_, rootRecords_, domainBoxes_, targetBoxes_, splitCounters_,
+        records_;
+    std::size_t rootsCapacity_ = 0, recordsCapacity_ = 0;
+    std::vector<std::size_t> bounds_;  // of the last buildDomainSorted()
+    std::size_t domain_ = 0;
+    bool domainBuilt_ = false;     // the last pass was buildDomainSorted()
+    bool buildingDomain_ = false;  // within buildDomainSorted(): enqueue() builds the domain's
+    // Grows records_ to hold `records` records (keeping nothing).
+    void reserveRecords(std::size_t records);
+    void enqueueGraft(const std::vector<cl_float4>& records);
     // groupsInOrder_ holds this pass's groups (buildShareSorted), which its pieces' walks took
     // and their stats follow; any other pass walks groups_.
     bool groupsOrdered_ = false;

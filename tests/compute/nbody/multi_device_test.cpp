@@ -214,7 +214,8 @@ struct SharedCase {
     std::vector<double> laterWeights = {};  // re-sliced to these after 3 steps
     int walkPieces = 0;                     // the tree's walk pieces per device (0: default)
     NbodyTreeIntegration integration = NbodyTreeIntegration::Auto;  // the tree's integration
-    bool halving = false;  // the walk pieces halve (cutIntoPieces)
+    bool halving = false;     // the walk pieces halve (cutIntoPieces)
+    bool splitBuild = false;  // the tree's split build (local essential trees)
 };
 
 void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const SharedCase& c) {
@@ -226,6 +227,7 @@ void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Sha
     if (c.walkPieces) two.setTreeWalkPieces(c.walkPieces);
     two.setTreeIntegration(c.integration);
     two.setTreeWalkHalving(c.halving);
+    two.setTreeSplitBuild(c.splitBuild);
     NbodyKernelConfig config;
     config.variant = c.variant;
     if (c.variant == NbodyVariant::Pairs) config.workGroupSize = 16, config.bodiesPerItem = 2;
@@ -296,6 +298,32 @@ TEST_F(MultiDevice, TreeWalkedInPiecesGivesTheOneDeviceStateExactly) {
     EXPECT_THROW(two.setTreeWalkPieces(0), Error);
     EXPECT_THROW(two.setTreeWalkPieces(NbodyMultiDevice::kMostWalkPieces + 1), Error);
     EXPECT_EQ(two.treeWalkPieces(), NbodyMultiDevice::kDefaultWalkPieces);
+}
+
+// The split build (each device computes its own domain's cells, the devices exchange the roots
+// and local essential trees): the one-device state exactly, through uneven, empty and changing
+// slices, one piece or several, both integrations and integrators.
+TEST_F(MultiDevice, TreeSplitBuildGivesTheOneDeviceStateExactly) {
+    for (int pieces : {1, 3})
+        for (std::size_t n : {1u, 2u, 3u, 257u, 1001u}) {
+            SCOPED_TRACE(std::to_string(pieces) + " walk pieces, split build");
+            SharedCase c{n, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {}, {}, pieces};
+            c.splitBuild = true;
+            expectSharedSameAsOneDevice(a(), b(), c);
+        }
+    for (NbodyTreeIntegration mode :
+         {NbodyTreeIntegration::Replicated, NbodyTreeIntegration::Owners}) {
+        SharedCase c{211, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {0, 1}, {3, 1}, 2, mode};
+        c.splitBuild = true;
+        expectSharedSameAsOneDevice(a(), b(), c);
+        SharedCase t{301, NbodyVariant::Tree, NbodyIntegrator::Taylor, {1, 3}, {2, 1}, 1, mode};
+        t.splitBuild = true;
+        expectSharedSameAsOneDevice(a(), b(), t);
+    }
+    NbodyMultiDevice two({&a(), &b()});
+    EXPECT_FALSE(two.treeSplitBuild());
+    two.setTreeSplitBuild(true);
+    EXPECT_TRUE(two.treeSplitBuild());
 }
 
 // The tree's replicated integration (every device kicks and drifts every body, no position

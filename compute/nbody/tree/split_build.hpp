@@ -1,0 +1,17 @@
+#pragma once
+// The split build over several devices (issue 32): each device's TreeForce computes the moments of
+// its own domain's nodes only (TreeForce::buildDomainSorted), and these exchanges give every
+// device what one device's walk would read: the roots of every domain's subtrees (from which each
+// computes the nodes across domains) and, from every other device, the nodes of that device's
+// domain that its walk may open (its local essential tree). Through the host, blocking.
+#include <vector>
+
+namespace clviz {
+
+class TreeForce;
+
+// trees[d] has run buildDomainSorted(..., bounds, d) with the same bounds and bodies. Afterwards
+// each may walk its domain (walkSortedPiece).
+void exchangeEssentialTrees(const std::vector<TreeForce*>& trees);
+
+}  // namespace clviz
