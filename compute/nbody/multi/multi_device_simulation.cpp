@@ -130,6 +130,7 @@ void NbodyMultiDevice::load(const std::vector<Body>& bodies) {
     slices_ = planSlices(n_, weights_);
     for (std::size_t d = 0; d < sims_.size(); ++d)
         sims_[d]->setOwnedRange(slices_[d].begin, slices_[d].count);
+    applyTreeDomains();
     statesAlike_ = true;  // every device got every body
     integration_ = {};
 }

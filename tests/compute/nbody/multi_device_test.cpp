@@ -261,6 +261,16 @@ void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Sha
                 << "device 1's own state, step " << s;
         }
     }
+    if (c.splitBuild && c.variant == NbodyVariant::Tree && two.slices()[0].count &&
+        two.slices()[1].count) {  // the last pass built the domains apart
+        EXPECT_TRUE(two.device(0).splitTree().domainBuilt());
+        EXPECT_TRUE(two.device(1).splitTree().domainBuilt());
+    }
+    if (c.splitBuild && c.variant == NbodyVariant::Tree && two.slices()[0].count &&
+        two.slices()[1].count) {  // the last pass built the domains apart
+        EXPECT_TRUE(two.device(0).splitTree().domainBuilt());
+        EXPECT_TRUE(two.device(1).splitTree().domainBuilt());
+    }
     const NbodyDiagnostics d1 = one.diagnostics(), d2 = two.diagnostics();
     EXPECT_NEAR(d2.kinetic, d1.kinetic, 1e-4 * std::abs(d1.kinetic) + 1e-12);
     if (c.variant == NbodyVariant::Tree) {  // the same state: the owned sums add up the same
