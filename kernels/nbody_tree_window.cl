@@ -44,7 +44,7 @@ typedef struct {
     uint below[2];     // keys below key[t]'s bucket (after the last pass: below key[t])
     uint rank[2];      // target's rank among the keys of its bucket (at the end: among equal keys)
     uint active[2];    // rank < n (a target of rank n is past every key: none to select)
-    uint mode;         // 0: passes read every key; 1: the next pass also lists; 2: passes read the list
+    uint mode;         // 0: passes read every key; 1: the next pass also lists; 2: they read it
     uint listCount;    // keys in the list
     uint splitIndex[2];  // the splitters' body indices (index[] of the pair), NONE if none
 } WindowState;
@@ -121,41 +121,54 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_pass(
     for (int b = lid; b < 2 * bins; b += WG)
         h[b] = 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local uint* h1 = shared ? h : h + bins;  // target 1's histogram
-
+    // Work-item j of a tile (or of a chunk of the list) takes KPT consecutive keys and adds runs of
+    // keys that fall in the same bin with one atomic: neighbouring bodies often share their digits
+    // (a dense core; all keys equal would otherwise put every key on one local counter).
+    const uint off1 = shared ? 0 : (uint)bins;  // target 1's histogram in h
     if (mode == 2) {
         const uint count = st->listCount;
-        for (uint i = get_global_id(0); i < count; i += get_global_size(0)) {
-            const ulong x = listKeys[i];
-            const ulong xf = x & fixed;
-            const uint d = (uint)(x >> shift) & digitMask;
-            if (a0 && xf == f0)
-                atomic_inc(&h[d]);
-            else if (a1 && xf == f1)
-                atomic_inc(&h1[d]);
+        for (uint first = get_global_id(0) * KPT; first < count;
+             first += get_global_size(0) * KPT) {
+            uint runBin = NONE, run = 0;
+            for (int k = 0; k < KPT && first + k < count; ++k) {
+                const ulong x = listKeys[first + k];
+                const ulong xf = x & fixed;
+                const uint d = (uint)(x >> shift) & digitMask;
+                const uint bin = a0 && xf == f0 ? d : a1 && xf == f1 ? off1 + d : NONE;
+                if (bin != runBin) {
+                    if (run) atomic_add(&h[runBin], run);
+                    runBin = bin;
+                    run = 0;
+                }
+                run += bin != NONE;
+            }
+            if (run) atomic_add(&h[runBin], run);
         }
     } else {
         const uint tiles = (n + TILE - 1) / TILE;
         for (uint tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
-            const uint start = tile * TILE;
+            const uint start = tile * TILE + lid * KPT;
             ulong x[KPT];
             uint candidates = 0, between = 0;  // this work-item's
-            for (int k = 0; k < KPT; ++k) {
-                const uint i = start + k * WG + lid;
-                x[k] = i < n ? keys[i] : 0;
+            uint runBin = NONE, run = 0;
+            for (int k = 0; k < KPT && start + k < n; ++k) {
+                x[k] = keys[start + k];
                 const ulong xf = x[k] & fixed;
                 const uint d = (uint)(x[k] >> shift) & digitMask;
-                if (i >= n) continue;
-                if (a0 && xf == f0) {
-                    atomic_inc(&h[d]);
-                    candidates |= 1u << k;
-                } else if (a1 && xf == f1) {
-                    atomic_inc(&h1[d]);
+                const uint bin = a0 && xf == f0 ? d : a1 && xf == f1 ? off1 + d : NONE;
+                if (bin != runBin) {
+                    if (run) atomic_add(&h[runBin], run);
+                    runBin = bin;
+                    run = 0;
+                }
+                if (bin != NONE) {
+                    ++run;
                     candidates |= 1u << k;
                 } else if (a0 && xf > f0 && (!a1 || xf < f1)) {
                     ++between;
                 }
             }
+            if (run) atomic_add(&h[runBin], run);
             if (mode != 1) continue;  // uniform
             // The tile's candidates to the list (one global reservation per tile; the list's order
             // does not matter) and its count of keys known to be in the window.
@@ -171,7 +184,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_pass(
                 if (candidates >> k & 1u) {
                     if (at < listCap) {  // the select made room for every candidate
                         listKeys[at] = x[k];
-                        listPos[at] = start + k * WG + lid;
+                        listPos[at] = start + k;
                     }
                     ++at;
                 }

@@ -47,8 +47,7 @@ struct TreeWindowSelect::Kernels {
     cl::Kernel pass, select, tileCounts, scan, scatter;
 };
 
-TreeWindowSelect::TreeWindowSelect(ComputeContext& cc)
-    : cc_(cc), k_(std::make_unique<Kernels>()) {
+TreeWindowSelect::TreeWindowSelect(ComputeContext& cc) : cc_(cc), k_(std::make_unique<Kernels>()) {
     const DeviceInfo& info = cc_.info();
     const std::size_t local = 2 * kBins * 4 + 64;  // window_pass's histograms
     if (info.maxWorkGroupSize < kWg || info.localMemBytes < local)
@@ -152,9 +151,8 @@ void TreeWindowSelect::enqueue(const cl::Buffer& keys, const cl::Buffer& index, 
 std::pair<WindowSplitter, WindowSplitter> TreeWindowSelect::readSplitters() {
     WindowState s{};
     if (state_())
-        clBoundary("tree window select: reading its splitters failed", [&] {
-            cc_.queue().enqueueReadBuffer(state_, CL_TRUE, 0, sizeof s, &s);
-        });
+        clBoundary("tree window select: reading its splitters failed",
+                   [&] { cc_.queue().enqueueReadBuffer(state_, CL_TRUE, 0, sizeof s, &s); });
     WindowSplitter out[2];
     for (int t = 0; t < 2; ++t) {
         out[t].exists = s.active[t] != 0;
@@ -169,9 +167,8 @@ std::pair<WindowSplitter, WindowSplitter> TreeWindowSelect::readSplitters() {
 bool TreeWindowSelect::lastUsedList() {
     WindowState s{};
     if (!state_()) return false;
-    clBoundary("tree window select: reading its state failed", [&] {
-        cc_.queue().enqueueReadBuffer(state_, CL_TRUE, 0, sizeof s, &s);
-    });
+    clBoundary("tree window select: reading its state failed",
+               [&] { cc_.queue().enqueueReadBuffer(state_, CL_TRUE, 0, sizeof s, &s); });
     return s.mode == 2;
 }
 

@@ -22,10 +22,10 @@ class ComputeContext;
 
 // A splitter as the last enqueue() found it: the pair of rank lo or hi in the global order.
 struct WindowSplitter {
-    bool exists = false;       // false for rank n (past the last pair)
+    bool exists = false;  // false for rank n (past the last pair)
     unsigned long long key = 0;
-    unsigned index = 0;        // index[] of the pair (its body)
-    unsigned below = 0;        // pairs with a smaller key
+    unsigned index = 0;  // index[] of the pair (its body)
+    unsigned below = 0;  // pairs with a smaller key
 };
 
 class TreeWindowSelect {

@@ -79,7 +79,8 @@ void checkWindow(DeviceKeys& dev, const Keys& keys, const std::vector<unsigned>&
                               test::seedNote();
     const auto [outKeys, outIndex] = dev.window(lo, hi);
     ASSERT_EQ(outKeys.size(), hi - lo) << where;
-    // Positions of the window's pairs, in body order: the output must be these pairs, in this order.
+    // Positions of the window's pairs, in body order: the output must be these pairs, in this
+    // order.
     std::vector<unsigned> positions(order.begin() + lo, order.begin() + hi);
     std::sort(positions.begin(), positions.end());
     // The multiset: the output's pairs sorted by (key, index) against the window's.
@@ -103,12 +104,10 @@ void checkWindow(DeviceKeys& dev, const Keys& keys, const std::vector<unsigned>&
         const unsigned p = order[rank];
         EXPECT_EQ(s.key, keys[p]) << "splitter " << t << ": " << where;
         EXPECT_EQ(s.index, index[p]) << "splitter " << t << ": " << where;
-        EXPECT_EQ(s.below, static_cast<unsigned>(std::lower_bound(order.begin(), order.end(),
-                                                                  keys[p],
-                                                                  [&](unsigned a, auto k) {
-                                                                      return keys[a] < k;
-                                                                  }) -
-                                                 order.begin()))
+        EXPECT_EQ(s.below, static_cast<unsigned>(
+                               std::lower_bound(order.begin(), order.end(), keys[p],
+                                                [&](unsigned a, auto k) { return keys[a] < k; }) -
+                               order.begin()))
             << "splitter " << t << ": " << where;
     }
 }
@@ -116,8 +115,8 @@ void checkWindow(DeviceKeys& dev, const Keys& keys, const std::vector<unsigned>&
 // Keys of one kind: 63-bit random, few distinct values (long runs of ties), all equal, a dense
 // core (most keys share their top 30 bits, as a Plummer sphere's do), keys differing only in their
 // low 8 bits, and full 64-bit keys (the select takes any).
-const char* const kKinds[] = {"63-bit", "few values", "all equal", "dense core", "low bits",
-                              "64-bit"};
+const char* const kKinds[] = {"63-bit",     "few values", "all equal",
+                              "dense core", "low bits",   "64-bit"};
 
 Keys makeKeys(const std::string& kind, std::size_t n, std::mt19937_64& rng) {
     Keys keys(n);
@@ -146,8 +145,8 @@ std::vector<std::pair<std::size_t, std::size_t>> windowsOf(const Keys& keys,
                                                            const std::vector<unsigned>& order,
                                                            std::mt19937_64& rng) {
     const std::size_t n = keys.size();
-    std::vector<std::pair<std::size_t, std::size_t>> w = {{0, n}, {0, 0}, {n, n}, {0, 1 % (n + 1)},
-                                                          {n - 1, n}};
+    std::vector<std::pair<std::size_t, std::size_t>> w = {
+        {0, n}, {0, 0}, {n, n}, {0, 1 % (n + 1)}, {n - 1, n}};
     for (int i = 0; i < 3; ++i) {
         std::size_t a = rng() % (n + 1), b = rng() % (n + 1);
         if (a > b) std::swap(a, b);
@@ -211,8 +210,8 @@ TEST(TreeWindowSelect, EqualWindowsTileTheFullSort) {
                                      [&](unsigned a, unsigned b) { return keys[a] < keys[b]; });
                     all.insert(all.end(), i.begin(), i.end());
                 }
-                ASSERT_EQ(all, order) << kind << ", n = " << n << ", " << parts << " windows, "
-                                      << test::seedNote();
+                ASSERT_EQ(all, order)
+                    << kind << ", n = " << n << ", " << parts << " windows, " << test::seedNote();
             }
 }
 
