@@ -1,0 +1,404 @@
+// A window of the tree's global sorted order without sorting all of it (see
+// compute/nbody/tree/window_select.hpp): given n (key, index) pairs in body order, as morton_keys
+// writes them, copy out the pairs whose rank in the stable order by key (ties in body order) lies
+// in [lo, hi), in body order.
+//   select   window_pass, window_select   MSD radix select of the two splitter keys, the keys of
+//            rank lo and rank hi, over 12-bit digits of the 64-bit key (52, 40, 28, 16, 4, then 4
+//            bits at 0); the two targets share the passes. Once the keys still in question are
+//            few (the select kernel decides), one full pass copies them (key, body position) into
+//            a list and counts, per tile, the keys already known to lie between the splitters;
+//            later passes read only that list.
+//   counts   window_tile_counts   per tile: keys strictly between the splitters, keys equal to the
+//            lo splitter's, keys equal to the hi splitter's (from the list when it was made, else
+//            from every key)
+//   scan     window_scan          exclusive scan of the three tile counts (one work-group)
+//   scatter  window_scatter       each tile's pairs in the window, in body order, to the output
+// The select fixes the splitter KEYS and how many keys lie below each (WindowState::below); ties
+// with a splitter key are decided by their rank among the equal keys in body order (the stable
+// sort's), which the scan of the tile counts gives every key: of the keys equal to the lo splitter
+// those from rank (lo - below[0]) on are in, of those equal to the hi splitter those before rank
+// (hi - below[1]).
+//
+// Every key is read by the first pass, by the pass that makes the list and by the scatter (three
+// full reads) when the keys near the splitters are few; keys that share long prefixes (a dense
+// core, all keys equal) take one full pass per digit until they spread, and a full count.
+//
+// Build options: -DWG (work-group of every kernel, 256), -DKPT (keys per work-item per tile:
+// a tile is WG * KPT consecutive keys), -DBINS (histogram bins per target: 1 << 12).
+
+#ifndef WG
+#define WG 256
+#endif
+#ifndef KPT
+#define KPT 16
+#endif
+#ifndef BINS
+#define BINS 4096
+#endif
+#define TILE (WG * KPT)
+#define NONE 0xffffffffu
+
+// Mirrored by compute/nbody/tree/window_select.cpp (WindowState): keep the two in step.
+typedef struct {
+    ulong key[2];      // targets lo, hi: the key bits fixed so far; after the last pass the key
+    uint below[2];     // keys below key[t]'s bucket (after the last pass: below key[t])
+    uint rank[2];      // target's rank among the keys of its bucket (at the end: among equal keys)
+    uint active[2];    // rank < n (a target of rank n is past every key: none to select)
+    uint mode;         // 0: passes read every key; 1: the next pass also lists; 2: they read it
+    uint listCount;    // keys in the list
+    uint splitIndex[2];  // the splitters' body indices (index[] of the pair), NONE if none
+} WindowState;
+
+// The key bits above the digit at `shift` of `width` bits: those the targets' prefixes fix.
+inline ulong fixedMask(int shift, int width) {
+    return shift + width >= 64 ? 0UL : ~0UL << (shift + width);
+}
+
+// Exclusive scan of v over the work-group (every work-item calls it); returns the total in *total.
+inline ulong scanExclusive(__local ulong* sums, ulong v, ulong* total) {
+    const int lid = get_local_id(0);
+    sums[lid] = v;
+    for (int d = 1; d < WG; d <<= 1) {
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const ulong add = lid >= d ? sums[lid - d] : 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        sums[lid] += add;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    *total = sums[WG - 1];
+    const ulong before = sums[lid] - v;
+    barrier(CLK_LOCAL_MEM_FENCE);  // sums may be reused at once
+    return before;
+}
+
+// One digit of the select: histograms, per target, of the digit at `shift` of the keys whose fixed
+// bits match the target's (one histogram when both targets match the same keys), summed into
+// hist[t * BINS + digit]. Mode 0 reads every key, mode 1 also appends the matching keys and their
+// body positions to the list and writes each tile's count of keys between the targets' prefixes
+// (tileB; tileL, tileH zeroed), mode 2 reads the list. first: the state comes from lo and hi (the
+// first pass writes it) rather than from `st`.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_pass(
+    __global const ulong* restrict keys, const uint n, __global ulong* restrict listKeys,
+    __global uint* restrict listPos, const uint listCap, __global WindowState* restrict st,
+    __global uint* restrict hist, __global uint* restrict tileB, __global uint* restrict tileL,
+    __global uint* restrict tileH, const int shift, const int width, const int first, const uint lo,
+    const uint hi) {
+    __local uint h[2 * BINS];
+    __local uint tileCount, listBase;
+    const int lid = get_local_id(0);
+    ulong p0, p1;
+    bool a0, a1;
+    uint mode;
+    if (first) {
+        p0 = p1 = 0;
+        a0 = lo < n;
+        a1 = hi < n;
+        mode = 0;
+        if (get_global_id(0) == 0) {
+            st->key[0] = st->key[1] = 0;
+            st->below[0] = st->below[1] = 0;
+            st->rank[0] = lo;
+            st->rank[1] = hi;
+            st->active[0] = a0;
+            st->active[1] = a1;
+            st->mode = 0;
+            st->listCount = 0;
+            st->splitIndex[0] = st->splitIndex[1] = NONE;
+        }
+    } else {
+        p0 = st->key[0];
+        p1 = st->key[1];
+        a0 = st->active[0] != 0;
+        a1 = st->active[1] != 0;
+        mode = st->mode;
+    }
+    if (!a0 && !a1) return;  // the same in every work-item
+    const ulong fixed = fixedMask(shift, width);
+    const uint digitMask = (1u << width) - 1;
+    const bool shared = a0 && a1 && p0 == p1;
+    const ulong f0 = p0 & fixed, f1 = p1 & fixed;
+    const int bins = 1 << width;
+    for (int b = lid; b < 2 * bins; b += WG)
+        h[b] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Work-item j of a tile (or of a chunk of the list) takes KPT consecutive keys and adds runs of
+    // keys that fall in the same bin with one atomic: neighbouring bodies often share their digits
+    // (a dense core; all keys equal would otherwise put every key on one local counter).
+    const uint off1 = shared ? 0 : (uint)bins;  // target 1's histogram in h
+    if (mode == 2) {
+        const uint count = st->listCount;
+        for (uint first = get_global_id(0) * KPT; first < count;
+             first += get_global_size(0) * KPT) {
+            uint runBin = NONE, run = 0;
+            for (int k = 0; k < KPT && first + k < count; ++k) {
+                const ulong x = listKeys[first + k];
+                const ulong xf = x & fixed;
+                const uint d = (uint)(x >> shift) & digitMask;
+                const uint bin = a0 && xf == f0 ? d : a1 && xf == f1 ? off1 + d : NONE;
+                if (bin != runBin) {
+                    if (run) atomic_add(&h[runBin], run);
+                    runBin = bin;
+                    run = 0;
+                }
+                run += bin != NONE;
+            }
+            if (run) atomic_add(&h[runBin], run);
+        }
+    } else {
+        const uint tiles = (n + TILE - 1) / TILE;
+        for (uint tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
+            const uint start = tile * TILE + lid * KPT;
+            ulong x[KPT];
+            uint candidates = 0, between = 0;  // this work-item's
+            uint runBin = NONE, run = 0;
+            for (int k = 0; k < KPT && start + k < n; ++k) {
+                x[k] = keys[start + k];
+                const ulong xf = x[k] & fixed;
+                const uint d = (uint)(x[k] >> shift) & digitMask;
+                const uint bin = a0 && xf == f0 ? d : a1 && xf == f1 ? off1 + d : NONE;
+                if (bin != runBin) {
+                    if (run) atomic_add(&h[runBin], run);
+                    runBin = bin;
+                    run = 0;
+                }
+                if (bin != NONE) {
+                    ++run;
+                    candidates |= 1u << k;
+                } else if (a0 && xf > f0 && (!a1 || xf < f1)) {
+                    ++between;
+                }
+            }
+            if (run) atomic_add(&h[runBin], run);
+            if (mode != 1) continue;  // uniform
+            // The tile's candidates to the list (one global reservation per tile; the list's order
+            // does not matter) and its count of keys known to be in the window.
+            if (lid == 0) tileCount = 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const uint mine = popcount(candidates);
+            const uint slot = mine ? atomic_add(&tileCount, mine) : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid == 0) listBase = tileCount ? atomic_add(&st->listCount, tileCount) : 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            uint at = listBase + slot;
+            for (int k = 0; k < KPT; ++k)
+                if (candidates >> k & 1u) {
+                    if (at < listCap) {  // the select made room for every candidate
+                        listKeys[at] = x[k];
+                        listPos[at] = start + k;
+                    }
+                    ++at;
+                }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid == 0) tileCount = 0;
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (between) atomic_add(&tileCount, between);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lid == 0) {
+                tileB[tile] = tileCount;
+                tileL[tile] = tileH[tile] = 0;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int b = lid; b < 2 * bins; b += WG)
+        if (h[b]) atomic_add(&hist[(b < bins ? 0 : BINS - bins) + b], h[b]);
+}
+
+// After window_pass: each active target's bucket (the digit whose keys hold its rank), by one
+// work-group; the histograms are zeroed for the next pass. Decides whether the next pass makes
+// the list: when the keys left in question fit it, and `last` is 0 (a pass follows).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_select(
+    __global WindowState* restrict st, __global uint* restrict hist, const int shift,
+    const int width, const int last, const uint listCap) {
+    __local ulong sums[WG];
+    __local uint found[2], foundBelow[2], foundCount[2];
+    const int lid = get_local_id(0);
+    const bool a0 = st->active[0] != 0, a1 = st->active[1] != 0;
+    if (!a0 && !a1) return;
+    const ulong p0 = st->key[0], p1 = st->key[1];
+    const bool shared = a0 && a1 && p0 == p1;
+    const int bins = 1 << width;
+    const int per = (bins + WG - 1) / WG;  // consecutive bins per work-item
+    for (int t = 0; t < 2; ++t) {
+        if (!(t ? a1 : a0)) continue;  // uniform
+        __global const uint* hg = hist + (t && !shared ? BINS : 0);
+        const uint rank = st->rank[t];
+        const int first = lid * per;
+        uint mine = 0;
+        for (int b = first; b < min(first + per, bins); ++b)
+            mine += hg[b];
+        ulong total;
+        uint before = (uint)scanExclusive(sums, mine, &total);
+        if (rank >= before && rank < before + mine) {  // exactly one work-item
+            for (int b = first; b < min(first + per, bins); ++b) {
+                const uint c = hg[b];
+                if (rank < before + c) {
+                    found[t] = (uint)b;
+                    foundBelow[t] = before;
+                    foundCount[t] = c;
+                    break;
+                }
+                before += c;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int b = lid; b < bins; b += WG)
+        hist[b] = hist[BINS + b] = 0;
+    if (lid != 0) return;
+    uint count[2] = {0, 0};
+    ulong key[2] = {p0, p1};
+    for (int t = 0; t < 2; ++t) {
+        if (!(t ? a1 : a0)) continue;
+        key[t] |= (ulong)found[t] << shift;
+        st->key[t] = key[t];
+        st->below[t] += foundBelow[t];
+        st->rank[t] -= foundBelow[t];
+        count[t] = foundCount[t];
+    }
+    // Keys still in question: those of the targets' buckets (one bucket when they coincide).
+    const uint left = a0 && a1 && key[0] == key[1] ? count[0] : count[0] + count[1];
+    if (st->mode == 1) {
+        st->mode = 2;
+    } else if (st->mode == 0 && !last && left <= listCap) {
+        st->mode = 1;
+        st->listCount = 0;
+    }
+}
+
+// Where a key stands against the splitters: 0 out, 1 strictly between, 2 equal to lo's (and to
+// hi's when they are equal), 3 equal to hi's (apart from lo's).
+inline int classOf(ulong x, ulong klo, ulong khi, bool hiActive) {
+    if (x == klo) return 2;
+    if (hiActive && x == khi) return 3;
+    return x > klo && (!hiActive || x < khi) ? 1 : 0;
+}
+
+// Per tile: keys strictly between the splitters (tileB), equal to lo's (tileL), equal to hi's apart
+// from lo's (tileH). From the list when a pass made it (window_pass, mode 1, wrote the tiles' keys
+// between the prefixes into tileB): its keys are added with atomics; else from every key, one
+// work-group per tile.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_tile_counts(
+    __global const ulong* restrict keys, const uint n, __global const ulong* restrict listKeys,
+    __global const uint* restrict listPos, __global const WindowState* restrict st,
+    __global uint* restrict tileB, __global uint* restrict tileL, __global uint* restrict tileH) {
+    __local uint counts[4];
+    if (!st->active[0]) return;  // lo == n: the window is empty
+    const ulong klo = st->key[0], khi = st->key[1];
+    const bool hiActive = st->active[1] != 0;
+    const int lid = get_local_id(0);
+    if (st->mode == 2) {
+        const uint count = st->listCount;
+        for (uint i = get_global_id(0); i < count; i += get_global_size(0)) {
+            const int c = classOf(listKeys[i], klo, khi, hiActive);
+            const uint tile = listPos[i] / TILE;
+            if (c == 1) atomic_inc(&tileB[tile]);
+            if (c == 2) atomic_inc(&tileL[tile]);
+            if (c == 3) atomic_inc(&tileH[tile]);
+        }
+        return;
+    }
+    const uint tile = get_group_id(0), start = tile * TILE;
+    if (lid < 4) counts[lid] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint b = 0, l = 0, hh = 0;
+    for (int k = 0; k < KPT; ++k) {
+        const uint i = start + k * WG + lid;
+        if (i >= n) break;
+        const int c = classOf(keys[i], klo, khi, hiActive);
+        b += c == 1;
+        l += c == 2;
+        hh += c == 3;
+    }
+    if (b) atomic_add(&counts[1], b);
+    if (l) atomic_add(&counts[2], l);
+    if (hh) atomic_add(&counts[3], hh);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid == 0) {
+        tileB[tile] = counts[1];
+        tileL[tile] = counts[2];
+        tileH[tile] = counts[3];
+    }
+}
+
+// Exclusive scan, in place, of tileB, tileL and tileH (tiles entries each), by one work-group.
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_scan(
+    __global const WindowState* restrict st, __global uint* restrict tileB,
+    __global uint* restrict tileL, __global uint* restrict tileH, const uint tiles) {
+    __local ulong sums[WG];
+    if (!st->active[0]) return;
+    const int lid = get_local_id(0);
+    for (int a = 0; a < 3; ++a) {
+        __global uint* c = a == 0 ? tileB : a == 1 ? tileL : tileH;
+        uint carry = 0;
+        for (uint base = 0; base < tiles; base += WG) {
+            const uint i = base + lid;
+            const uint v = i < tiles ? c[i] : 0;
+            ulong total;
+            const uint before = (uint)scanExclusive(sums, v, &total);
+            if (i < tiles) c[i] = carry + before;
+            carry += (uint)total;
+        }
+    }
+}
+
+// Each tile's pairs in the window to out (positions from the scanned tile counts), in body order:
+// work-item j of a tile takes its keys j * KPT .. j * KPT + KPT - 1. The keys' three counts are
+// packed in 21-bit fields (at most TILE = 4096 per tile) for one scan. Also records the splitters'
+// body indices (WindowState::splitIndex).
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_scatter(
+    __global const ulong* restrict keys, __global const uint* restrict index, const uint n,
+    __global WindowState* restrict st, __global const uint* restrict tileB,
+    __global const uint* restrict tileL, __global const uint* restrict tileH,
+    __global ulong* restrict outKeys, __global uint* restrict outIndex) {
+    __local ulong sums[WG];
+    if (!st->active[0]) return;
+    const ulong klo = st->key[0], khi = st->key[1];
+    const bool hiActive = st->active[1] != 0;
+    const bool same = hiActive && klo == khi;
+    const uint tlo = st->rank[0], thi = hiActive ? st->rank[1] : 0;
+    const uint limL = same ? thi : NONE;  // lo's equal keys in: ranks tlo .. limL - 1
+    const int lid = get_local_id(0);
+    const uint tile = get_group_id(0), first = tile * TILE + lid * KPT;
+    ulong x[KPT];
+    ulong packed = 0;
+    for (int k = 0; k < KPT; ++k) {
+        const uint i = first + k;
+        x[k] = i < n ? keys[i] : 0;
+        if (i >= n) continue;
+        const int c = classOf(x[k], klo, khi, hiActive);
+        if (c) packed += 1UL << (21 * (c - 1));
+    }
+    ulong total;
+    const ulong before = scanExclusive(sums, packed, &total);
+    uint b = tileB[tile] + (uint)(before & 0x1fffff);
+    uint l = tileL[tile] + (uint)(before >> 21 & 0x1fffff);
+    uint hh = tileH[tile] + (uint)(before >> 42 & 0x1fffff);
+    for (int k = 0; k < KPT; ++k) {
+        const uint i = first + k;
+        if (i >= n) break;
+        const int c = classOf(x[k], klo, khi, hiActive);
+        if (!c) continue;
+        bool in;
+        if (c == 1)
+            in = true;
+        else if (c == 2)
+            in = l >= tlo && l < limL;
+        else
+            in = hh < thi;
+        if (c == 2 && l == tlo) st->splitIndex[0] = index[i];
+        if (same && c == 2 && l == thi) st->splitIndex[1] = index[i];
+        if (c == 3 && hh == thi) st->splitIndex[1] = index[i];
+        if (in) {
+            // Pairs in the window before this one: every key between, lo's equal keys of ranks
+            // tlo .. limL - 1 and hi's of ranks below thi, counted up to here.
+            const uint at = b + (clamp(l, tlo, limL) - tlo) + min(hh, thi);
+            outKeys[at] = x[k];
+            outIndex[at] = index[i];
+        }
+        b += c == 1;
+        l += c == 2;
+        hh += c == 3;
+    }
+}
