@@ -620,31 +620,36 @@ static inline int prefix(__global const ulong* keys, const int n, const int i, c
     return (int)clz(a ^ b);
 }
 
-// One work-item per internal node i (0 .. n-2), Karras 2012, figure 4. Also clears the counters
-// the moments pass climbs with.
-__kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
-                               __global int2* restrict children, __global int2* restrict ranges,
-                               __global int* restrict nodeParent, __global int* restrict leafParent,
-                               __global int* restrict visits) {
-    const int i = get_global_id(0);
-    if (i >= n - 1) return;
-    const int d = prefix(keys, n, i, i + 1) - prefix(keys, n, i, i - 1) > 0 ? 1 : -1;
-    const int minPrefix = prefix(keys, n, i, i - d);
-    int lmax = 2;
-    while (prefix(keys, n, i, i + lmax * d) > minPrefix) lmax <<= 1;  // ends: past n it is -1
-    int l = 0;
-    for (int t = lmax >> 1; t >= 1; t >>= 1)
-        if (prefix(keys, n, i, i + (l + t) * d) > minPrefix) l += t;
-    const int j = i + l * d;
-    const int nodePrefix = prefix(keys, n, i, j);
-    int s = 0;
-    for (int div = 2, t = l;; div <<= 1) {
-        t = (l + div - 1) / div;
-        if (prefix(keys, n, i, i + (s + t) * d) > nodePrefix) s += t;
-        if (t <= 1) break;
-    }
-    const int split = i + s * d + min(d, 0);
-    const int first = min(i, j), last = max(i, j);
+// Node i's range [first, last] and split (Karras 2012, figure 4), P(j) the common prefix of the
+// keys i and j (-1 outside the bodies).
+#define KARRAS_NODE(i, P, first, last, split)                                                 \
+    do {                                                                                       \
+        const int d_ = P((i) + 1) - P((i)-1) > 0 ? 1 : -1;                                     \
+        const int minPrefix_ = P((i)-d_);                                                      \
+        int lmax_ = 2;                                                                         \
+        while (P((i) + lmax_ * d_) > minPrefix_) lmax_ <<= 1; /* past n it is -1 */            \
+        int l_ = 0;                                                                            \
+        for (int t_ = lmax_ >> 1; t_ >= 1; t_ >>= 1)                                           \
+            if (P((i) + (l_ + t_) * d_) > minPrefix_) l_ += t_;                                \
+        const int j_ = (i) + l_ * d_;                                                          \
+        const int nodePrefix_ = P(j_);                                                         \
+        int s_ = 0;                                                                            \
+        for (int div_ = 2, t_ = l_;; div_ <<= 1) {                                             \
+            t_ = (l_ + div_ - 1) / div_;                                                       \
+            if (P((i) + (s_ + t_) * d_) > nodePrefix_) s_ += t_;                               \
+            if (t_ <= 1) break;                                                                \
+        }                                                                                      \
+        split = (i) + s_ * d_ + min(d_, 0);                                                    \
+        first = min((i), j_);                                                                  \
+        last = max((i), j_);                                                                   \
+    } while (0)
+
+// Node i's children from its range and split (a leaf as ~body), with the children's parents;
+// clears the counter the moments climb with.
+static inline void writeNode(const int i, const int first, const int last, const int split,
+                             __global int2* restrict children, __global int2* restrict ranges,
+                             __global int* restrict nodeParent, __global int* restrict leafParent,
+                             __global int* restrict visits) {
     const int left = first == split ? ~split : split;
     const int right = last == split + 1 ? ~(split + 1) : split + 1;
     children[i] = (int2)(left, right);
@@ -653,6 +658,21 @@ __kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
     if (right < 0) leafParent[split + 1] = i; else nodeParent[split + 1] = i;
     if (i == 0) nodeParent[0] = -1;
     visits[i] = 0;
+}
+
+// One work-item per internal node i (0 .. n-2), Karras 2012, figure 4. Also clears the counters
+// the moments pass climbs with.
+__kernel void build_radix_tree(__global const ulong* restrict keys, const int n,
+                               __global int2* restrict children, __global int2* restrict ranges,
+                               __global int* restrict nodeParent, __global int* restrict leafParent,
+                               __global int* restrict visits) {
+    const int i = get_global_id(0);
+    if (i >= n - 1) return;
+    int first, last, split;
+#define P(j) prefix(keys, n, i, (j))
+    KARRAS_NODE(i, P, first, last, split);
+#undef P
+    writeNode(i, first, last, split, children, ranges, nodeParent, leafParent, visits);
 }
 
 // Walk groups: the largest subtrees holding at most GROUP bodies. They partition the bodies into
@@ -669,14 +689,12 @@ static inline void emitGroup(__global int2* groups, __global int* counters,
     if (markStarts) atomic_or(&starts[r.x >> 5], 1u << (r.x & 31));
 }
 
-__kernel void find_groups(__global const int2* restrict children,
-                          __global const int2* restrict ranges, const int n,
-                          __global int2* restrict groups, __global int* restrict counters,
-                          __global uint* restrict starts, const int markStarts) {
-    const int i = get_global_id(0);
-    if (n == 1 && i == 0) emitGroup(groups, counters, starts, markStarts, (int2)(0, 0));
-    if (i >= n - 1) return;
-    const int2 r = ranges[i];
+// Node i (range r) emits each child of at most GROUP bodies when it holds more; the root of at most
+// GROUP is the one group.
+static inline void emitNodeGroups(const int i, const int2 r, __global const int2* restrict children,
+                                  __global const int2* restrict ranges, __global int2* groups,
+                                  __global int* counters, __global uint* starts,
+                                  const int markStarts) {
     if (r.y - r.x + 1 <= GROUP) {
         if (i == 0) emitGroup(groups, counters, starts, markStarts, r);  // one group: the tree
         return;
@@ -687,6 +705,16 @@ __kernel void find_groups(__global const int2* restrict children,
         const int2 cr = c < 0 ? (int2)(~c, ~c) : ranges[c];
         if (cr.y - cr.x + 1 <= GROUP) emitGroup(groups, counters, starts, markStarts, cr);
     }
+}
+
+__kernel void find_groups(__global const int2* restrict children,
+                          __global const int2* restrict ranges, const int n,
+                          __global int2* restrict groups, __global int* restrict counters,
+                          __global uint* restrict starts, const int markStarts) {
+    const int i = get_global_id(0);
+    if (n == 1 && i == 0) emitGroup(groups, counters, starts, markStarts, (int2)(0, 0));
+    if (i >= n - 1) return;
+    emitNodeGroups(i, ranges[i], children, ranges, groups, counters, starts, markStarts);
 }
 
 // ---- walk groups in body order (the pieces of a split walk) ------------------------------------
@@ -890,42 +918,142 @@ __kernel void moments_across(MOMENTS_PARAMS, __global const int* restrict roots,
 }
 
 // ---- split build: local essential trees (NbodyMultiDevice, TreeForce::buildDomainSorted) ------
-// Every device sorts the same bodies into the same tree, but computes the moments only of the
-// nodes within its own domain of the sorted bodies. The nodes across domains (the top of the tree)
-// are then computed on every device from the roots of the domains' subtrees below them, which
-// every device sends every other; and each device sends each other the nodes of its domain that
-// the other's walk may read (the local essential tree, judged against the box of the bodies that
-// device walks), grafted at the same indices. The walk then reads the same figures as one
-// device's walk would. A node record is 6 float4: com, qa, (qb, crit, index), lo, hi, (children,
-// range).
+// Each device sorts only a window of the global sorted order (its domain [lo, hi) and a group's
+// bodies either side; TreeWindowSelect picks them), builds the nodes within its domain and
+// computes their moments. The nodes across domains (the top of the tree) it builds with its
+// neighbours' prefix tables (the common prefixes at their ends), and every device gets them, with
+// the roots of every domain's subtrees below them, from which it computes their moments; each
+// device sends each other the nodes and bodies of its domain that the other's walk may read (the
+// local essential tree, judged against that domain's cells), grafted at the same indices. Every
+// figure comes from the same code on the same inputs, so each walk reads what one device's would.
+// A node record is 6 float4: com, qa, (qb, crit, index), lo, hi, (children, range); a body
+// record an int2 (sorted position, body index): the receiver has every body's position.
 #define RECORD 6
+// Node parents a domain's own build does not know (its root's parent lies across domains).
+#define PARENT_ELSEWHERE (-2)
 
-// Which domain holds sorted body x: bounds[0 .. domains] = 0 .. n, domain d = [bounds[d],
-// bounds[d + 1]) (empty ones allowed).
-static inline int domainOf(__global const int* bounds, const int domains, const int x) {
-    int d = 0;
-    while (d + 1 < domains && x >= bounds[d + 1]) ++d;
-    return d;
+static inline bool within(const int2 r, const int lo, const int hi) {
+    return r.x >= lo && r.y < hi;
 }
 
-static inline bool acrossDomains(__global const int* bounds, const int domains, const int2 r) {
-    return domainOf(bounds, domains, r.x) != domainOf(bounds, domains, r.y);
+// The common prefix of keys i and j (global sorted positions) from the window's keys (key of
+// position x at keys[x - w0]), with the position as tie-break.
+static inline int windowPrefix(__global const ulong* keys, const int w0, const int i, const int j) {
+    const ulong a = keys[i - w0], b = keys[j - w0];
+    if (a == b) return 64 + (int)clz((uint)i ^ (uint)j);
+    return (int)clz(a ^ b);
 }
 
-// The roots of the domains' subtrees: every child (node or leaf ~body) of a node across domains
-// that lies within one, into roots[atomic_inc(count)] (count zeroed before). The same list on
-// every device, in no particular order.
-__kernel void domain_roots(__global const int2* restrict children,
-                           __global const int2* restrict ranges, const int n,
-                           __global const int* restrict bounds, const int domains,
-                           __global int* restrict roots, __global int* count) {
-    const int i = get_global_id(0);
-    if (i >= n - 1 || !acrossDomains(bounds, domains, ranges[i])) return;
-    const int2 ch = children[i];
-    for (int k = 0; k < 2; ++k) {
-        const int c = k ? ch.y : ch.x;
-        if (c < 0 || !acrossDomains(bounds, domains, ranges[c])) roots[atomic_inc(count)] = c;
+// A node's common prefix with body j clamped into the window [w0, w0 + m): never less than the
+// true one (keys are sorted), so a node the clamp lets reach the window's end lies across domains.
+static inline int clampedPrefix(__global const ulong* keys, const int w0, const int m, const int n,
+                                const int i, const int j) {
+    if (j < 0 || j >= n) return -1;
+    return windowPrefix(keys, w0, i, clamp(j, w0, w0 + m - 1));
+}
+
+// The nodes with index in [lo, hi) (< n - 1): within the domain, written whole; across domains,
+// listed in across[atomic_inc(&counters[4])] with the range (-1, -1) for now (build_across). The
+// parents of the domain's bodies and nodes were set to PARENT_ELSEWHERE before.
+__kernel void build_domain_tree(__global const ulong* restrict keys, const int w0, const int m,
+                                const int lo, const int hi, const int n,
+                                __global int2* restrict children, __global int2* restrict ranges,
+                                __global int* restrict nodeParent,
+                                __global int* restrict leafParent, __global int* restrict visits,
+                                __global int* restrict across, __global int* counters) {
+    const int i = lo + get_global_id(0);
+    if (i >= hi || i >= n - 1) return;
+    int first, last, split;
+#define P(j) clampedPrefix(keys, w0, m, n, i, (j))
+    KARRAS_NODE(i, P, first, last, split);
+#undef P
+    if (first < lo || last >= hi) {
+        ranges[i] = (int2)(-1, -1);
+        across[atomic_inc(&counters[4])] = i;
+        return;
     }
+    writeNode(i, first, last, split, children, ranges, nodeParent, leafParent, visits);
+}
+
+// Prefix tables (one per domain, TABLE ints): [0] lo, [1] hi, [2] the common prefix of its last
+// key and the next domain's first (-1: none), [3] the least prefix of two neighbours within it,
+// [4 + L] the first position k with prefix(k, k + 1) <= L (INT_MAX: none), [4 + PREFIXES + L]
+// the last (-1: none). Prefixes are 0 .. 95 (63 key bits, then 32 of the position).
+#define PREFIXES 96
+#define TABLE (4 + 2 * PREFIXES)
+#define PREFIX_NONE 1000
+
+__kernel void domain_drops(__global const ulong* restrict keys, const int w0, const int lo,
+                           const int hi, __global int* table) {
+    const int k = lo + get_global_id(0);
+    if (k >= hi - 1) return;
+    const int p = windowPrefix(keys, w0, k, k + 1);
+    atomic_min(&table[4 + p], k);
+    atomic_max(&table[4 + PREFIXES + p], k);
+}
+
+// One work-item: the table's prefix runs and ends (table[4 ..] filled with INT_MAX and -1 before).
+__kernel void domain_drops_finish(__global const ulong* restrict keys, const int w0, const int lo,
+                                  const int hi, const int n, __global int* table) {
+    if (get_global_id(0) != 0) return;
+    table[0] = lo;
+    table[1] = hi;
+    table[2] = lo < hi && hi < n ? windowPrefix(keys, w0, hi - 1, hi) : -1;
+    for (int p = 1; p < PREFIXES; ++p) {
+        table[4 + p] = min(table[4 + p], table[4 + p - 1]);
+        table[4 + PREFIXES + p] = max(table[4 + PREFIXES + p], table[4 + PREFIXES + p - 1]);
+    }
+    table[3] = PREFIX_NONE;
+    for (int p = 0; p < PREFIXES; ++p)
+        if (table[4 + p] != INT_MAX) {
+            table[3] = p;
+            break;
+        }
+}
+
+// The least prefix of neighbours in [t.lo, j) and in [j, t.hi) of one domain's table t.
+static inline int prefixFromStart(__global const int* t, const int j) {
+    for (int p = 0; p < PREFIXES; ++p)
+        if (t[4 + p] < j) return p;
+    return PREFIX_NONE;
+}
+
+static inline int prefixToEnd(__global const int* t, const int j) {
+    for (int p = 0; p < PREFIXES; ++p)
+        if (t[4 + PREFIXES + p] >= j) return p;
+    return PREFIX_NONE;
+}
+
+// The common prefix of keys i (in this domain [lo, hi)) and j (anywhere): that of sorted keys is
+// the least of their neighbours' between them, so beyond the domain it comes from the tables.
+static inline int tablePrefix(__global const ulong* keys, const int w0, const int lo, const int hi,
+                              const int n, __global const int* tables, const int domains,
+                              const int self, const int i, const int j) {
+    if (j < 0 || j >= n) return -1;
+    if (j >= lo && j < hi) return windowPrefix(keys, w0, i, j);
+    int m;
+    if (j > i) {
+        m = i < hi - 1 ? windowPrefix(keys, w0, i, hi - 1) : PREFIX_NONE;
+        for (int e = self; e + 1 < domains;) {
+            m = min(m, tables[e * TABLE + 2]);
+            do ++e;
+            while (e + 1 < domains && tables[e * TABLE] == tables[e * TABLE + 1]);
+            __global const int* t = tables + e * TABLE;
+            if (j < t[1]) return min(m, prefixFromStart(t, j));
+            m = min(m, t[3]);
+        }
+    } else {
+        m = i > lo ? windowPrefix(keys, w0, lo, i) : PREFIX_NONE;
+        for (int e = self; e > 0;) {
+            do --e;
+            while (e > 0 && tables[e * TABLE] == tables[e * TABLE + 1]);
+            __global const int* t = tables + e * TABLE;
+            m = min(m, t[2]);
+            if (j >= t[0]) return min(m, prefixToEnd(t, j));
+            m = min(m, t[3]);
+        }
+    }
+    return -1;  // tables that do not tile the bodies
 }
 
 static inline void writeRecord(__global float4* restrict out, const int node,
@@ -949,24 +1077,109 @@ static inline void writeRecord(__global float4* restrict out, const int node,
 
 #define NODE_ARRAYS children, ranges, nodeCom, nodeQa, nodeQb, nodeLo, nodeHi, crit
 
-// The records of the roots in list[0 .. counters[0]) that lie within [lo, hi) (this device's
-// domain), appended to out at atomic_inc(&counters[1]).
-__kernel void pack_roots(__global const int* restrict list, __global int* counters,
-                         const int lo, const int hi, __global const int2* restrict children,
-                         __global const int2* restrict ranges,
-                         __global const float4* restrict nodeCom,
-                         __global const float4* restrict nodeQa,
-                         __global const float2* restrict nodeQb,
-                         __global const float4* restrict nodeLo,
-                         __global const float4* restrict nodeHi,
-                         __global const float* restrict crit, __global float4* restrict out) {
+// The nodes across domains listed by build_domain_tree (counters[4] of them), built with the
+// tables of every domain; their records (shape only: moments_across computes their figures on
+// every device) appended to out at atomic_inc(&counters[5]).
+__kernel void build_across(__global const ulong* restrict keys, const int w0, const int lo,
+                           const int hi, const int n, __global const int* restrict tables,
+                           const int domains, const int self, __global const int* restrict across,
+                           __global int* counters, __global int2* restrict children,
+                           __global int2* restrict ranges, __global const float4* restrict nodeCom,
+                           __global const float4* restrict nodeQa,
+                           __global const float2* restrict nodeQb,
+                           __global const float4* restrict nodeLo,
+                           __global const float4* restrict nodeHi,
+                           __global const float* restrict crit, __global float4* restrict out) {
     const int k = get_global_id(0);
-    if (k >= counters[0]) return;
-    const int c = list[k];
-    if (c < 0) return;  // a body: every device has every sorted body
-    const int2 r = ranges[c];
-    if (r.x < lo || r.y >= hi) return;
-    writeRecord(out + RECORD * atomic_inc(&counters[1]), c, NODE_ARRAYS);
+    if (k >= counters[4]) return;
+    const int i = across[k];
+    int first, last, split;
+#define P(j) tablePrefix(keys, w0, lo, hi, n, tables, domains, self, i, (j))
+    KARRAS_NODE(i, P, first, last, split);
+#undef P
+    children[i] =
+        (int2)(first == split ? ~split : split, last == split + 1 ? ~(split + 1) : split + 1);
+    ranges[i] = (int2)(first, last);
+    writeRecord(out + RECORD * atomic_inc(&counters[5]), i, NODE_ARRAYS);
+}
+
+// Every domain's nodes across domains (records) as the parents of their children, with their
+// moments' counters cleared.
+__kernel void link_across(__global const float4* restrict records, const int count,
+                          __global int* restrict nodeParent, __global int* restrict leafParent,
+                          __global int* restrict visits) {
+    const int k = get_global_id(0);
+    if (k >= count) return;
+    __global const float4* in = records + RECORD * k;
+    const int node = as_int(in[2].w);
+    const int2 ch = (int2)(as_int(in[5].x), as_int(in[5].y));
+    for (int c = 0; c < 2; ++c) {
+        const int child = c ? ch.y : ch.x;
+        if (child < 0)
+            leafParent[~child] = node;
+        else
+            nodeParent[child] = node;
+    }
+    visits[node] = 0;
+    if (node == 0) nodeParent[0] = -1;
+}
+
+static inline void emitBody(__global int2* bodies, __global int* counter, const int room,
+                            const int j, __global const uint* windowIndex, const int w0) {
+    const int at = atomic_inc(counter);
+    if (at < room) bodies[at] = (int2)(j, (int)windowIndex[j - w0]);
+}
+
+// The roots of this domain's subtrees (a node or body whose parent lies across domains): node
+// records at atomic_inc(&counters[1]), body records at atomic_inc(&counters[6]) (room for
+// bodyRoom; the count goes on past it), with the bodies of a root of at most LEAF (an opened cell
+// of at most LEAF lists its bodies).
+__kernel void pack_domain_roots(const int lo, const int hi, const int n,
+                                __global const int* restrict nodeParent,
+                                __global const int* restrict leafParent,
+                                __global const uint* restrict windowIndex, const int w0,
+                                __global const int2* restrict children,
+                                __global const int2* restrict ranges,
+                                __global const float4* restrict nodeCom,
+                                __global const float4* restrict nodeQa,
+                                __global const float2* restrict nodeQb,
+                                __global const float4* restrict nodeLo,
+                                __global const float4* restrict nodeHi,
+                                __global const float* restrict crit, __global float4* restrict out,
+                                __global int2* restrict bodies, const int bodyRoom,
+                                __global int* counters) {
+    const int j = lo + get_global_id(0);
+    if (j >= hi || n < 2) return;
+    if (leafParent[j] == PARENT_ELSEWHERE)
+        emitBody(bodies, &counters[6], bodyRoom, j, windowIndex, w0);
+    if (j >= n - 1 || nodeParent[j] != PARENT_ELSEWHERE) return;
+    const int2 r = ranges[j];
+    if (!within(r, lo, hi)) return;  // across domains
+    writeRecord(out + RECORD * atomic_inc(&counters[1]), j, NODE_ARRAYS);
+    if (r.y - r.x + 1 <= LEAF)
+        for (int b = r.x; b <= r.y; ++b)
+            emitBody(bodies, &counters[6], bodyRoom, b, windowIndex, w0);
+}
+
+// Body records (from other devices) into the sorted positions, from every body's position.
+__kernel void graft_bodies(__global const int2* restrict records, const int count,
+                           __global const float4* restrict pos, __global float4* restrict sorted) {
+    const int k = get_global_id(0);
+    if (k >= count) return;
+    const int2 r = records[k];
+    sorted[r.x] = pos[r.y];
+}
+
+// The window's bodies into their sorted positions, and their indices into the global index
+// (whose other domains' slices come from the other devices).
+__kernel void gather_window(__global const float4* restrict pos,
+                            __global const uint* restrict windowIndex, const int w0, const int m,
+                            __global float4* restrict sorted, __global uint* restrict index) {
+    const int k = get_global_id(0);
+    if (k >= m) return;
+    const uint b = windowIndex[k];
+    sorted[w0 + k] = pos[b];
+    index[w0 + k] = b;
 }
 
 // Records (from other devices) into the node arrays at their indices.
@@ -996,10 +1209,6 @@ __kernel void graft_nodes(__global const float4* restrict records, const int cou
 // lies within one. Each cell goes to cells[atomic_inc(&counters[3])] (room for `room`; the count
 // goes on past it) as (lo, hi) with the index of its super cell (its largest ancestor within the
 // domain of at most superMax bodies, or itself) in lo.w; the host groups them by super cell.
-static inline bool within(const int2 r, const int lo, const int hi) {
-    return r.x >= lo && r.y < hi;
-}
-
 static inline void emitCell(__global float4* cells, __global int* counters, const int room,
                             float4 lo, const float4 hi, const int super) {
     const int at = atomic_inc(&counters[3]);
@@ -1081,11 +1290,25 @@ static inline bool mayOpenAny(const float4 c, const float r, __global const floa
     return false;
 }
 
-// The nodes of this device's domain [lo, hi) that another device's walk may read (its bodies in
-// `boxes`, mayOpenAny): those whose every ancestor within the domain is opened there and holds
-// more than LEAF bodies (an opened cell of at most LEAF lists its bodies; a node across domains
-// counts as opened). Appended to out (room for `room` records) at atomic_inc(&counters[2]) as
-// records; the count goes on past the room, for the caller to grow it and ask again.
+// Whether another device's walk (its bodies in `boxes`) may push node i of this domain [lo, hi):
+// every ancestor within the domain is opened there (mayOpenAny) and holds more than LEAF bodies
+// (an opened cell of at most LEAF lists its bodies); a parent across domains counts as opened.
+static inline bool mayPush(const int i, const int lo, const int hi, const int n,
+                           __global const int* restrict nodeParent,
+                           __global const int2* restrict ranges,
+                           __global const float4* restrict nodeCom,
+                           __global const float* restrict crit, __global const float4* boxes) {
+    for (int p = nodeParent[i], steps = 0; p >= 0 && steps < n; p = nodeParent[p], ++steps) {
+        const int2 pr = ranges[p];
+        if (!within(pr, lo, hi)) break;
+        if (pr.y - pr.x + 1 <= LEAF || !mayOpenAny(nodeCom[p], crit[p], boxes)) return false;
+    }
+    return true;
+}
+
+// The nodes of this domain another device's walk may read (mayPush), appended to out (room for
+// `room` records) at atomic_inc(&counters[2]); the count goes on past the room, for the caller to
+// grow it and ask again.
 __kernel void essential_nodes(const int lo, const int hi, __global const float4* restrict boxes,
                               __global const int* restrict nodeParent,
                               __global const int2* restrict children,
@@ -1100,15 +1323,66 @@ __kernel void essential_nodes(const int lo, const int hi, __global const float4*
                               __global int* counters) {
     const int i = lo + get_global_id(0);
     if (i >= hi || i >= n - 1) return;
-    const int2 r = ranges[i];
-    if (r.x < lo || r.y >= hi) return;  // across domains: every device has it
-    for (int p = nodeParent[i], steps = 0; p >= 0 && steps < n; p = nodeParent[p], ++steps) {
-        const int2 pr = ranges[p];
-        if (pr.x < lo || pr.y >= hi) break;  // across domains: counts as opened
-        if (pr.y - pr.x + 1 <= LEAF || !mayOpenAny(nodeCom[p], crit[p], boxes)) return;
-    }
+    if (!within(ranges[i], lo, hi)) return;  // across domains: every device has it
+    if (!mayPush(i, lo, hi, n, nodeParent, ranges, nodeCom, crit, boxes)) return;
     const int at = atomic_inc(&counters[2]);
     if (at < room) writeRecord(out + RECORD * at, i, NODE_ARRAYS);
+}
+
+// The bodies of this domain another device's walk may read: the bodies of the highest ancestor
+// within the domain of at most LEAF (or of the leaf's parent when it holds more) when that node
+// may be pushed and opened. Roots' bodies travel with the roots (pack_domain_roots). Appended
+// to out (room for `room`) at atomic_inc(&counters[7]).
+__kernel void essential_bodies(const int lo, const int hi, __global const float4* restrict boxes,
+                               __global const int* restrict nodeParent,
+                               __global const int* restrict leafParent,
+                               __global const int2* restrict ranges,
+                               __global const float4* restrict nodeCom,
+                               __global const float* restrict crit, const int n,
+                               __global const uint* restrict windowIndex, const int w0,
+                               __global int2* restrict out, const int room,
+                               __global int* counters) {
+    const int j = lo + get_global_id(0);
+    if (j >= hi || n < 2) return;
+    int a = leafParent[j];
+    if (a < 0) return;  // a root
+    for (int steps = 0; steps < n; ++steps) {
+        const int q = nodeParent[a];
+        if (q < 0) break;
+        const int2 qr = ranges[q];
+        if (!within(qr, lo, hi) || qr.y - qr.x + 1 > LEAF) break;
+        a = q;
+    }
+    if (!mayOpenAny(nodeCom[a], crit[a], boxes) ||
+        !mayPush(a, lo, hi, n, nodeParent, ranges, nodeCom, crit, boxes))
+        return;
+    emitBody(out, &counters[7], room, j, windowIndex, w0);
+}
+
+// Walk groups of the nodes in list[0 .. count) (the nodes across domains), as find_groups does.
+__kernel void find_groups_listed(__global const int* restrict list, const int count,
+                                 __global const int2* restrict children,
+                                 __global const int2* restrict ranges,
+                                 __global int2* restrict groups, __global int* restrict counters,
+                                 __global uint* restrict starts, const int markStarts) {
+    const int k = get_global_id(0);
+    if (k >= count) return;
+    const int i = list[k];
+    emitNodeGroups(i, ranges[i], children, ranges, groups, counters, starts, markStarts);
+}
+
+// Walk groups of this domain's own nodes [lo, hi) (those across domains are listed).
+__kernel void find_groups_domain(const int lo, const int hi, const int n,
+                                 __global const int2* restrict children,
+                                 __global const int2* restrict ranges,
+                                 __global int2* restrict groups, __global int* restrict counters,
+                                 __global uint* restrict starts, const int markStarts) {
+    const int i = lo + get_global_id(0);
+    if (n == 1 && i == 0) emitGroup(groups, counters, starts, markStarts, (int2)(0, 0));
+    if (i >= hi || i >= n - 1) return;
+    const int2 r = ranges[i];
+    if (within(r, lo, hi))
+        emitNodeGroups(i, r, children, ranges, groups, counters, starts, markStarts);
 }
 
 // ---- walk --------------------------------------------------------------------------------------

@@ -324,7 +324,11 @@ void NbodyMultiDevice::setTreeSplitBuild(bool on) {
 // Between steps: no built tree waits for its walk. The split build walks in pieces (its exchange
 // comes between the build and the walk), one piece or more.
 void NbodyMultiDevice::applyTreeDomains() {
-    const bool split = splitBuild_ && sims_.size() > 1 && slices_.size() == sims_.size();
+    // A device that owns every body computes the whole tree (no shared pass), so the others must
+    // too: their scatter needs the whole sorted order.
+    bool split = splitBuild_ && sims_.size() > 1 && slices_.size() == sims_.size();
+    for (const BodySlice& s : slices_)
+        split = split && s.count < n_;
     std::vector<std::size_t> bounds;
     if (split) {
         bounds.push_back(0);

@@ -1,9 +1,11 @@
 #include "compute/nbody/tree/tree_force.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -17,6 +19,7 @@
 #include "compute/core/set_args.hpp"
 #include "compute/nbody/body.hpp"
 #include "compute/nbody/tree/reference_tree.hpp"
+#include "compute/nbody/tree/window_select.hpp"
 
 namespace clviz {
 
@@ -60,6 +63,7 @@ constexpr std::size_t kOrderWg = 256;  // ORDER_WG: words of group starts per pr
 // The split build's cells (domain_cells in kernels/nbody_tree.cl): about this many of a domain's
 // bodies' boxes, in about kSuperCells groups, and room for this many.
 constexpr std::size_t kFineCells = 256, kSuperCells = 16, kCellRoom = 8192;
+constexpr cl_int kParentElsewhere = -2;  // PARENT_ELSEWHERE
 
 // Words of one bit a body for group starts at n bodies, with one more for the end (n itself).
 std::size_t startWords(std::size_t n) {
@@ -99,8 +103,10 @@ struct TreeForce::Kernels {
         scatterAcc, kick, direct, groups;
     cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups;  // walk groups in body order
     cl::Kernel count8, scanDigits, scatter8;                        // the sort with 8-bit digits
-    cl::Kernel momentsDomain, momentsAcross, domainCells, domainRoots, packRoots, graftNodes,
-        essential;            // the split build
+    // The split build.
+    cl::Kernel momentsDomain, momentsAcross, domainCells, packRoots, graftNodes, essential,
+        buildDomain, drops, dropsFinish, gatherWindow, buildAcross, linkAcross, graftBodies,
+        essentialBodies, groupsDomain, groupsListed;
     cl::Kernel walk[2];       // [self guard: softening 0]; walk_body when the body walk is used
     cl::Kernel pieceWalk[2];  // the group walk of a piece's groups in body order (the same [])
 };
@@ -323,8 +329,17 @@ void TreeForce::refreshKernels() {
     k.momentsDomain = ptx_->kernel(kFile, "moments_domain", base);
     k.momentsAcross = ptx_->kernel(kFile, "moments_across", base);
     k.domainCells = programs.kernel(kFile, "domain_cells", base);
-    k.domainRoots = programs.kernel(kFile, "domain_roots", base);
-    k.packRoots = programs.kernel(kFile, "pack_roots", base);
+    k.packRoots = programs.kernel(kFile, "pack_domain_roots", base);
+    k.buildDomain = programs.kernel(kFile, "build_domain_tree", base);
+    k.drops = programs.kernel(kFile, "domain_drops", base);
+    k.dropsFinish = programs.kernel(kFile, "domain_drops_finish", base);
+    k.gatherWindow = programs.kernel(kFile, "gather_window", base);
+    k.buildAcross = programs.kernel(kFile, "build_across", base);
+    k.linkAcross = programs.kernel(kFile, "link_across", base);
+    k.graftBodies = programs.kernel(kFile, "graft_bodies", base);
+    k.essentialBodies = programs.kernel(kFile, "essential_bodies", base);
+    k.groupsDomain = programs.kernel(kFile, "find_groups_domain", base);
+    k.groupsListed = programs.kernel(kFile, "find_groups_listed", base);
     k.graftNodes = programs.kernel(kFile, "graft_nodes", base);
     k.essential = programs.kernel(kFile, "essential_nodes", base);
     k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
@@ -522,8 +537,8 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
 cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
-        setArgs(k_->scatterAcc, sortedAcc_, index_[sortedBuffer_], static_cast<int>(lastN_), acc,
-                acc, 0.0f);
+        setArgs(k_->scatterAcc, sortedAcc_, domainBuilt_ ? globalIndex_ : index_[sortedBuffer_],
+                static_cast<int>(lastN_), acc, acc, 0.0f);
         cl::Event e;
         cc_.queue().enqueueNDRangeKernel(k_->scatterAcc, cl::NullRange,
                                          cl::NDRange(roundUp(lastN_, kElementWg)),
@@ -538,7 +553,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
     groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
-    domainBuilt_ = buildingDomain_;
+    domainBuilt_ = false;
     clBoundary(
         [&] { return "Barnes-Hut tree force for " + std::to_string(n) + " bodies failed"; },
         [&] {
@@ -569,19 +584,9 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                 setArgs(k_->build, keys, ni, children_, ranges_, nodeParent_, leafParent_, visits_);
                 enqueueStage(k_->build, n - 1, kElementWg, "tree-build");
 
-                if (buildingDomain_) {  // the domain's leaves and the nodes above them within it
-                    const int lo = static_cast<int>(bounds_[domain_]);
-                    const int hi = static_cast<int>(bounds_[domain_ + 1]);
-                    setArgs(k_->momentsDomain, sorted_, ni, children_, nodeParent_, leafParent_,
-                            visits_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_,
-                            ranges_, lo, hi);
-                    enqueueStage(k_->momentsDomain, std::max(hi - lo, 1), kElementWg,
-                                 "tree-moments");
-                } else {
-                    setArgs(k_->moments, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
-                            nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
-                    enqueueStage(k_->moments, n, kElementWg, "tree-moments");
-                }
+                setArgs(k_->moments, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
+                        nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_);
+                enqueueStage(k_->moments, n, kElementWg, "tree-moments");
             }
 
             if (!bodyWalk_) {
@@ -811,87 +816,16 @@ std::optional<TreeAccuracy> TreeForce::pollAccuracy() {
 
 // ---- the split build ---------------------------------------------------------------------------
 
-void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
-                                  const std::vector<std::size_t>& bounds, std::size_t domain) {
-    if (bounds.size() < 2 || domain + 1 >= bounds.size() || bounds.front() != 0 ||
-        bounds.back() != n || !std::is_sorted(bounds.begin(), bounds.end()))
-        throw Error("tree: the split build's domains must tile the " + std::to_string(n) +
-                    " sorted bodies in order, and domain " + std::to_string(domain) +
-                    " must be one of them");
-    bounds_ = bounds;
-    domain_ = domain;
-    buildingDomain_ = true;
-    try {
-        buildShareSorted(pos, n, softening);
-    } catch (...) {
-        buildingDomain_ = false;
-        throw;
-    }
-    buildingDomain_ = false;
-    clBoundary("Barnes-Hut tree: the split build's roots and box failed", [&] {
-        auto& q = cc_.queue();
-        const auto& ctx = cc_.context();
-        const std::size_t domains = bounds.size() - 1;
-        // The nodes across domains are the ancestors of the domains' boundaries: at most one a
-        // level (63 key bits and 32 index bits) for each of the domains - 1 boundaries, with two
-        // children each.
-        const std::size_t rootsWanted = 2 * 96 * domains + 64;
-        if (rootsCapacity_ < rootsWanted) {
-            roots_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, rootsWanted * 4);
-            rootRecords_ =
-                cl::Buffer(ctx, CL_MEM_READ_WRITE, rootsWanted * kTreeRecordFloat4s * 16);
-            domainBounds_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, (domains + 1) * 4);
-            rootsCapacity_ = rootsWanted;
-        }
-        if (!splitCounters_()) {
-            splitCounters_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, 8 * 4);
-            domainBoxes_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, 2 * kCellRoom * 16);
-        }
-        std::vector<cl_int> b(bounds.begin(), bounds.end());
-        if (domainBounds_.getInfo<CL_MEM_SIZE>() < b.size() * 4)
-            domainBounds_ = cl::Buffer(ctx, CL_MEM_READ_WRITE, b.size() * 4);
-        q.enqueueWriteBuffer(domainBounds_, CL_TRUE, 0, b.size() * 4, b.data());
-        q.enqueueFillBuffer(splitCounters_, cl_int(0), 0, 8 * 4);
-        const int ni = static_cast<int>(n);
-        const int lo = b[domain], hi = b[domain + 1];
-        if (n > 1) {
-            setArgs(k_->domainRoots, children_, ranges_, ni, domainBounds_,
-                    static_cast<int>(domains), roots_, splitCounters_);
-            enqueueStage(k_->domainRoots, n - 1, kElementWg, "tree-build");
-            setArgs(k_->packRoots, roots_, splitCounters_, lo, hi, children_, ranges_, nodeCom_,
-                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, rootRecords_);
-            enqueueStage(k_->packRoots, rootsCapacity_, kElementWg, "tree-build");
-        }
-        if (lo < hi) {  // the domain's cells, for the others' tests of what its walk reads
-            const std::size_t count = static_cast<std::size_t>(hi - lo);
-            const int fineMax = static_cast<int>(
-                std::max<std::size_t>(static_cast<std::size_t>(groupSize()), count / kFineCells));
-            const int superMax = std::max(fineMax, static_cast<int>(count / kSuperCells));
-            setArgs(k_->domainCells, lo, hi, fineMax, superMax, sorted_, nodeParent_, leafParent_,
-                    ranges_, nodeLo_, nodeHi_, ni, domainBoxes_, static_cast<int>(kCellRoom),
-                    splitCounters_);
-            enqueueStage(k_->domainCells, count, kElementWg, "tree-build");
-        }
-    });
-}
-
-std::vector<cl_float4> TreeForce::domainRoots() {
-    if (!domainBuilt_) throw Error("tree: no split build to take the roots of");
-    return clBoundary("Barnes-Hut tree: reading the domain's roots failed", [&] {
-        cl_int counts[2] = {0, 0};
-        cc_.queue().enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
-        if (static_cast<std::size_t>(counts[0]) > rootsCapacity_)
-            throw Error("tree: " + std::to_string(counts[0]) +
-                        " roots of the domains' subtrees, more than a tree of 95-bit keys has");
-        std::vector<cl_float4> records(static_cast<std::size_t>(counts[1]) * kTreeRecordFloat4s);
-        if (!records.empty())
-            cc_.queue().enqueueReadBuffer(rootRecords_, CL_TRUE, 0, records.size() * 16,
-                                          records.data());
-        return records;
-    });
-}
-
 namespace {
+
+// The split build's kernels' counters (kernels/nbody_tree.cl): [1] root records, [2] essential
+// nodes, [3] cells, [4] nodes across domains listed, [5] their records, [6] root bodies, [7]
+// essential bodies.
+constexpr std::size_t kSplitCounters = 8;
+// Room for the nodes across domains, the roots and their bodies: at most one node across domains
+// a level (63 key bits, 32 of the position) for each domain's ends.
+constexpr std::size_t kAcrossPerDomain = 2 * 96 * 2;
+constexpr int kTableInts = 4 + 2 * 96;  // TABLE
 
 cl_float4 float4Of(float x, float y, float z, float w) {
     cl_float4 v;
@@ -906,62 +840,218 @@ void widen(cl_float4& lo, cl_float4& hi, const cl_float4& l, const cl_float4& h)
     }
 }
 
+int intIn(const cl_float4& v, int c) {
+    int x;
+    std::memcpy(&x, &v.s[c], 4);
+    return x;
+}
+
 // mayOpenAny's layout (kernels/nbody_tree.cl): the super cells' count, each super cell's box and
 // its cells' run, then the cells.
 std::vector<cl_float4> cellLayout(
     const std::vector<std::vector<std::pair<cl_float4, cl_float4>>>& supers) {
     std::vector<cl_float4> out(1 + 3 * supers.size());
-    int s = 0, first = 0;
     out[0] = float4Of(0, 0, 0, 0);
-    cl_int count = static_cast<cl_int>(supers.size());
+    const cl_int count = static_cast<cl_int>(supers.size());
     std::memcpy(&out[0].s[0], &count, 4);
-    for (const auto& cells : supers) {
+    cl_int first = 0;
+    for (std::size_t s = 0; s < supers.size(); ++s) {
         cl_float4 lo = float4Of(INFINITY, INFINITY, INFINITY, 0);
         cl_float4 hi = float4Of(-INFINITY, -INFINITY, -INFINITY, 0);
-        for (const auto& [l, h] : cells) {
+        for (const auto& [l, h] : supers[s]) {
             widen(lo, hi, l, h);
             out.push_back(l);
             out.push_back(h);
         }
         cl_float4 run = float4Of(0, 0, 0, 0);
-        const cl_int k = static_cast<cl_int>(cells.size());
+        const cl_int k = static_cast<cl_int>(supers[s].size());
         std::memcpy(&run.s[0], &first, 4);
         std::memcpy(&run.s[1], &k, 4);
         out[1 + 3 * s] = lo;
         out[2 + 3 * s] = hi;
         out[3 + 3 * s] = run;
         first += k;
-        ++s;
     }
     return out;
 }
 
 }  // namespace
 
-std::vector<cl_float4> TreeForce::domainBoxes() {
-    if (!domainBuilt_) throw Error("tree: no split build to take the boxes of");
-    return clBoundary("Barnes-Hut tree: reading the domain's boxes failed", [&] {
+void TreeForce::reserveSplit(std::size_t n, std::size_t domains) {
+    const auto& ctx = cc_.context();
+    auto make = [&](std::size_t bytes) { return cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes); };
+    if (!window_) window_ = std::make_unique<TreeWindowSelect>(cc_);
+    if (!globalIndex_() || globalIndex_.getInfo<CL_MEM_SIZE>() < capacity_ * 4)
+        globalIndex_ = make(capacity_ * 4);
+    const std::size_t room = kAcrossPerDomain * domains + 64;
+    if (splitCapacity_ < room) {
+        across_ = make(room * 4);
+        acrossRecords_ = make(room * kTreeRecordFloat4s * 16);
+        rootRecords_ = make(room * kTreeRecordFloat4s * 16);
+        rootBodies_ = make(room * 16 * 8);  // leaf roots and the bodies of roots of <= 16
+        splitCapacity_ = room;
+    }
+    if (!splitCounters_()) {
+        splitCounters_ = make(kSplitCounters * 4);
+        table_ = make(kTableInts * 4);
+        cells_ = make(2 * kCellRoom * 16);
+    }
+    (void)n;
+}
+
+void TreeForce::upload(cl::Buffer& buffer, const void* data, std::size_t count, std::size_t bytes) {
+    if (!count) return;
+    if (!buffer() || buffer.getInfo<CL_MEM_SIZE>() < count * bytes)
+        buffer = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, (count + count / 4 + 16) * bytes);
+    cc_.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, count * bytes, data);
+}
+
+void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
+                                  const std::vector<std::size_t>& bounds, std::size_t domain) {
+    if (bounds.size() < 2 || domain + 1 >= bounds.size() || bounds.front() != 0 ||
+        bounds.back() != n || !std::is_sorted(bounds.begin(), bounds.end()))
+        throw Error("tree: the split build's domains must tile the " + std::to_string(n) +
+                    " sorted bodies in order, and domain " + std::to_string(domain) +
+                    " must be one of them");
+    if (n == 0) throw Error("tree: no bodies");
+    bounds_ = bounds;
+    domain_ = domain;
+    pieceSoftening_ = softening;
+    events_.clear();
+    groupsOrdered_ = false;
+    domainBuilt_ = true;
+    clBoundary(
+        [&] {
+            return "Barnes-Hut tree: the split build of " + std::to_string(n) + " bodies failed";
+        },
+        [&] { enqueueDomainBuild(pos, n); });
+}
+
+void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
+    refreshKernels();
+    reserve(n);
+    reserveSplit(n, bounds_.size() - 1);
+    reserveGroupOrder();
+    auto& q = cc_.queue();
+    const int ni = static_cast<int>(n);
+    const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
+    const int group = groupSize();
+    const int w0 = std::max(lo - group, 0), w1 = std::min(hi + group, ni);
+    w0_ = static_cast<std::size_t>(w0);
+    m_ = lo < hi ? static_cast<std::size_t>(w1 - w0) : 0;
+    pos_ = pos;
+    lastN_ = n;
+    auto fill = [&](cl::Buffer& b, cl_int value, std::size_t offset, std::size_t count) {
+        if (!count) return;
+        cl::Event e;
+        q.enqueueFillBuffer(b, value, offset * 4, count * 4, nullptr, &e);
+        events_.emplace_back("tree-build", e);
+    };
+    fill(splitCounters_, 0, 0, kSplitCounters);
+    fill(groupStarts_, 0, 0, startWords(n));
+    fill(walkStats_, 0, 0, 2 * n);  // a piece's walk writes its own groups' stats only
+    // The prefix table: firsts INT_MAX, lasts -1, for domain_drops' atomics.
+    fill(table_, INT_MAX, 4, 96);
+    fill(table_, -1, 4 + 96, 96);
+    if (lo >= hi) {  // an empty domain: its table says so, and it walks nothing
+        setArgs(k_->dropsFinish, keys_[0], w0, lo, hi, ni, table_);
+        enqueueStage(k_->dropsFinish, 1, 1, "tree-build");
+        return;
+    }
+    const std::size_t reduceGroups = std::clamp<std::size_t>(
+        std::min(static_cast<std::size_t>(cc_.info().computeUnits) * kBoxGroupsPerUnit,
+                 (n + kReduceWg - 1) / kReduceWg),
+        1, kBoxGroupsMost);
+    setArgs(k_->boundsPartial, pos, ni, partials_);
+    enqueueStage(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
+    setArgs(k_->boundsFinal, partials_, static_cast<int>(reduceGroups), box_);
+    enqueueStage(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
+    setArgs(k_->keys, pos, ni, box_, keys_[1], index_[1], counters_);
+    enqueueStage(k_->keys, n, kElementWg, "tree-keys");
+    // The window of the sorted order into keys_[0], then sorted.
+    window_->enqueue(keys_[1], index_[1], n, w0_, static_cast<std::size_t>(w1), keys_[0],
+                     index_[0]);
+    for (const auto& [name, e] : window_->events())
+        events_.emplace_back("tree-sort", e);
+    enqueueSort(m_);
+    const cl::Buffer& keys = keys_[sortedBuffer_];
+    const cl::Buffer& index = index_[sortedBuffer_];
+    setArgs(k_->gatherWindow, pos, index, w0, static_cast<int>(m_), sorted_, globalIndex_);
+    enqueueStage(k_->gatherWindow, m_, kElementWg, "tree-build");
+    const std::size_t count = static_cast<std::size_t>(hi - lo);
+    if (n > 1) {
+        fill(nodeParent_, kParentElsewhere, static_cast<std::size_t>(lo), count);
+        fill(leafParent_, kParentElsewhere, static_cast<std::size_t>(lo), count);
+        setArgs(k_->buildDomain, keys, w0, static_cast<int>(m_), lo, hi, ni, children_, ranges_,
+                nodeParent_, leafParent_, visits_, across_, splitCounters_);
+        enqueueStage(k_->buildDomain, count, kElementWg, "tree-build");
+        setArgs(k_->momentsDomain, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
+                nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, ranges_, lo, hi);
+        enqueueStage(k_->momentsDomain, count, kElementWg, "tree-moments");
+        setArgs(k_->drops, keys, w0, lo, hi, table_);
+        enqueueStage(k_->drops, count, kElementWg, "tree-build");
+        setArgs(k_->packRoots, lo, hi, ni, nodeParent_, leafParent_, index, w0, children_, ranges_,
+                nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, rootRecords_, rootBodies_,
+                static_cast<int>(splitCapacity_ * 16), splitCounters_);
+        enqueueStage(k_->packRoots, count, kElementWg, "tree-build");
+    }
+    setArgs(k_->dropsFinish, keys, w0, lo, hi, ni, table_);
+    enqueueStage(k_->dropsFinish, 1, 1, "tree-build");
+    // The domain's cells, for the others' tests of what its walk reads.
+    const int fineMax = static_cast<int>(
+        std::max<std::size_t>(static_cast<std::size_t>(group), count / kFineCells));
+    const int superMax = std::max(fineMax, static_cast<int>(count / kSuperCells));
+    setArgs(k_->domainCells, lo, hi, fineMax, superMax, sorted_, nodeParent_, leafParent_, ranges_,
+            nodeLo_, nodeHi_, ni, cells_, static_cast<int>(kCellRoom), splitCounters_);
+    enqueueStage(k_->domainCells, count, kElementWg, "tree-build");
+    if (!bodyWalk_) {
+        setArgs(k_->groupsDomain, lo, hi, ni, children_, ranges_, groups_, counters_, groupStarts_,
+                1);
+        enqueueStage(k_->groupsDomain, count, kElementWg, "tree-walk");
+    }
+}
+
+TreeForce::DomainShare TreeForce::domainShare() {
+    if (!domainBuilt_) throw Error("tree: no split build to share");
+    return clBoundary("Barnes-Hut tree: reading the split build's domain failed", [&] {
         auto& q = cc_.queue();
+        DomainShare share;
+        share.table.resize(kTableInts);
+        q.enqueueReadBuffer(table_, CL_TRUE, 0, kTableInts * 4, share.table.data());
+        cl_int counts[kSplitCounters];
+        q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
+        if (static_cast<std::size_t>(counts[1]) > splitCapacity_ ||
+            static_cast<std::size_t>(counts[4]) > splitCapacity_ ||
+            static_cast<std::size_t>(counts[6]) > splitCapacity_ * 16)
+            throw Error("tree: the nodes across domains are more than a tree of 95-bit keys has");
+        share.roots.resize(static_cast<std::size_t>(counts[1]) * kTreeRecordFloat4s);
+        if (!share.roots.empty())
+            q.enqueueReadBuffer(rootRecords_, CL_TRUE, 0, share.roots.size() * 16,
+                                share.roots.data());
+        share.rootBodies.resize(static_cast<std::size_t>(counts[6]));
+        if (!share.rootBodies.empty())
+            q.enqueueReadBuffer(rootBodies_, CL_TRUE, 0, share.rootBodies.size() * 8,
+                                share.rootBodies.data());
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
         const int n = static_cast<int>(lastN_);
         std::vector<std::vector<std::pair<cl_float4, cl_float4>>> supers;
-        if (lo >= hi) return cellLayout(supers);  // it walks nothing
-        cl_int counts[4] = {0, 0, 0, 0};
-        q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
+        if (lo >= hi) {  // it walks nothing
+            share.cells = cellLayout(supers);
+            return share;
+        }
         const std::size_t cells = static_cast<std::size_t>(counts[3]);
         if (cells > kCellRoom) {  // a tree too deep for the room: every node may be read
             supers.push_back({{float4Of(-INFINITY, -INFINITY, -INFINITY, 0),
                                float4Of(INFINITY, INFINITY, INFINITY, 0)}});
-            return cellLayout(supers);
+            share.cells = cellLayout(supers);
+            return share;
         }
         std::vector<cl_float4> raw(2 * cells);
-        if (cells) q.enqueueReadBuffer(domainBoxes_, CL_TRUE, 0, raw.size() * 16, raw.data());
+        if (cells) q.enqueueReadBuffer(cells_, CL_TRUE, 0, raw.size() * 16, raw.data());
         std::map<cl_int, std::size_t> superOf;
         for (std::size_t k = 0; k < cells; ++k) {
-            cl_int id;
-            std::memcpy(&id, &raw[2 * k].s[3], 4);
-            auto [it, added] = superOf.emplace(id, supers.size());
+            auto [it, added] = superOf.emplace(intIn(raw[2 * k], 3), supers.size());
             if (added) supers.emplace_back();
             supers[it->second].emplace_back(raw[2 * k], raw[2 * k + 1]);
         }
@@ -980,76 +1070,189 @@ std::vector<cl_float4> TreeForce::domainBoxes() {
                     widen(l, h, p, p);
             supers.push_back({{l, h}});
         }
-        return cellLayout(supers);
+        share.cells = cellLayout(supers);
+        return share;
     });
 }
 
-void TreeForce::reserveRecords(std::size_t records) {
-    if (records <= recordsCapacity_) return;
-    const std::size_t cap = std::max<std::size_t>(records + records / 4, 1024);
-    records_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, cap * kTreeRecordFloat4s * 16);
-    recordsCapacity_ = cap;
-}
-
-void TreeForce::enqueueGraft(const std::vector<cl_float4>& records) {
-    const std::size_t count = records.size() / kTreeRecordFloat4s;
-    if (!count) return;
-    reserveRecords(count);
-    cc_.queue().enqueueWriteBuffer(records_, CL_TRUE, 0, records.size() * 16, records.data());
-    setArgs(k_->graftNodes, records_, static_cast<int>(count), children_, ranges_, nodeCom_,
-            nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
-    enqueueStage(k_->graftNodes, count, kElementWg, "tree-build");
-}
-
-void TreeForce::graftRoots(const std::vector<cl_float4>& records) {
-    if (!domainBuilt_) throw Error("tree: no split build to graft roots into");
-    clBoundary("Barnes-Hut tree: grafting the other domains' roots failed", [&] {
-        enqueueGraft(records);
-        if (lastN_ < 2) return;
-        setArgs(k_->momentsAcross, sorted_, static_cast<int>(lastN_), children_, nodeParent_,
-                leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_,
-                roots_, splitCounters_);
-        enqueueStage(k_->momentsAcross, rootsCapacity_, kElementWg, "tree-moments");
-    });
-}
-
-std::vector<cl_float4> TreeForce::essentialNodesFor(const std::vector<cl_float4>& boxes) {
-    if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
-    return clBoundary("Barnes-Hut tree: finding the nodes another domain's walk reads failed", [&] {
+std::vector<cl_float4> TreeForce::buildAcross(const std::vector<std::vector<cl_int>>& tables) {
+    if (!domainBuilt_) throw Error("tree: no split build to build across");
+    if (tables.size() + 1 != bounds_.size())
+        throw Error("tree: one prefix table per domain is needed");
+    return clBoundary("Barnes-Hut tree: building the nodes across domains failed", [&] {
         auto& q = cc_.queue();
+        std::vector<cl_int> all;
+        for (const auto& t : tables)
+            all.insert(all.end(), t.begin(), t.end());
+        upload(tables_, all.data(), all.size(), 4);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
         if (lo >= hi || lastN_ < 2) return std::vector<cl_float4>();
-        if (boxes.empty()) throw Error("tree: another domain's boxes are not domainBoxes()'");
-        if (!targetBoxes_() || targetBoxes_.getInfo<CL_MEM_SIZE>() < boxes.size() * 16)
-            targetBoxes_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, boxes.size() * 16);
-        q.enqueueWriteBuffer(targetBoxes_, CL_TRUE, 0, boxes.size() * 16, boxes.data());
-        reserveRecords(std::max<std::size_t>(static_cast<std::size_t>(hi - lo) / 8, 1024));
+        setArgs(k_->buildAcross, keys_[sortedBuffer_], static_cast<int>(w0_), lo, hi,
+                static_cast<int>(lastN_), tables_, static_cast<int>(tables.size()),
+                static_cast<int>(domain_), across_, splitCounters_, children_, ranges_, nodeCom_,
+                nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, acrossRecords_);
+        enqueueStage(k_->buildAcross, splitCapacity_, kElementWg, "tree-build");
+        cl_int counts[kSplitCounters];
+        q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
+        std::vector<cl_float4> records(static_cast<std::size_t>(counts[5]) * kTreeRecordFloat4s);
+        if (!records.empty())
+            q.enqueueReadBuffer(acrossRecords_, CL_TRUE, 0, records.size() * 16, records.data());
+        return records;
+    });
+}
+
+TreeForce::Essential TreeForce::essentialFor(const std::vector<cl_float4>& cells) {
+    if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
+    return clBoundary("Barnes-Hut tree: finding what another domain's walk reads failed", [&] {
+        auto& q = cc_.queue();
+        Essential out;
+        const int lo = static_cast<int>(bounds_[domain_]),
+                  hi = static_cast<int>(bounds_[domain_ + 1]);
+        if (lo >= hi || lastN_ < 2 || cells.empty()) return out;
+        upload(cellBoxes_, cells.data(), cells.size(), 16);
+        const std::size_t count = static_cast<std::size_t>(hi - lo);
         for (;;) {
-            q.enqueueFillBuffer(splitCounters_, cl_int(0), 8, 4);
-            setArgs(k_->essential, lo, hi, targetBoxes_, nodeParent_, children_, ranges_, nodeCom_,
-                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, static_cast<int>(lastN_), records_,
+            if (recordsCapacity_ < std::max<std::size_t>(count / 8, 1024)) {
+                recordsCapacity_ = std::max<std::size_t>(count / 8, 1024);
+                records_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
+                                      recordsCapacity_ * kTreeRecordFloat4s * 16);
+            }
+            if (bodyRecordsCapacity_ < std::max<std::size_t>(count / 8, 1024)) {
+                bodyRecordsCapacity_ = std::max<std::size_t>(count / 8, 1024);
+                bodyRecords_ =
+                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_ * 8);
+            }
+            q.enqueueFillBuffer(splitCounters_, cl_int(0), 2 * 4, 4);
+            q.enqueueFillBuffer(splitCounters_, cl_int(0), 7 * 4, 4);
+            const int ni = static_cast<int>(lastN_);
+            setArgs(k_->essential, lo, hi, cellBoxes_, nodeParent_, children_, ranges_, nodeCom_,
+                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, ni, records_,
                     static_cast<int>(recordsCapacity_), splitCounters_);
-            enqueueStage(k_->essential, static_cast<std::size_t>(hi - lo), kElementWg,
-                         "tree-build");
-            cl_int count = 0;
-            q.enqueueReadBuffer(splitCounters_, CL_TRUE, 8, 4, &count);
-            if (static_cast<std::size_t>(count) > recordsCapacity_) {
-                reserveRecords(static_cast<std::size_t>(count));
+            enqueueStage(k_->essential, count, kElementWg, "tree-build");
+            setArgs(k_->essentialBodies, lo, hi, cellBoxes_, nodeParent_, leafParent_, ranges_,
+                    nodeCom_, crit_, ni, index_[sortedBuffer_], static_cast<int>(w0_), bodyRecords_,
+                    static_cast<int>(bodyRecordsCapacity_), splitCounters_);
+            enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
+            cl_int counts[kSplitCounters];
+            q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
+            const auto nodes = static_cast<std::size_t>(counts[2]);
+            const auto bodies = static_cast<std::size_t>(counts[7]);
+            if (nodes > recordsCapacity_ || bodies > bodyRecordsCapacity_) {
+                if (nodes > recordsCapacity_) {
+                    recordsCapacity_ = nodes + nodes / 4;
+                    records_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
+                                          recordsCapacity_ * kTreeRecordFloat4s * 16);
+                }
+                if (bodies > bodyRecordsCapacity_) {
+                    bodyRecordsCapacity_ = bodies + bodies / 4;
+                    bodyRecords_ =
+                        cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_ * 8);
+                }
                 continue;
             }
-            std::vector<cl_float4> records(static_cast<std::size_t>(count) * kTreeRecordFloat4s);
-            if (count)
-                q.enqueueReadBuffer(records_, CL_TRUE, 0, records.size() * 16, records.data());
-            return records;
+            out.nodes.resize(nodes * kTreeRecordFloat4s);
+            out.bodies.resize(bodies);
+            if (nodes)
+                q.enqueueReadBuffer(records_, CL_TRUE, 0, out.nodes.size() * 16, out.nodes.data());
+            if (bodies)
+                q.enqueueReadBuffer(bodyRecords_, CL_TRUE, 0, bodies * 8, out.bodies.data());
+            return out;
         }
     });
 }
 
-void TreeForce::graftEssential(const std::vector<cl_float4>& records) {
-    if (!domainBuilt_) throw Error("tree: no split build to graft nodes into");
-    clBoundary("Barnes-Hut tree: grafting another domain's nodes failed",
-               [&] { enqueueGraft(records); });
+void TreeForce::graftDomains(const std::vector<cl_float4>& across,
+                             const std::vector<cl_float4>& roots,
+                             const std::vector<cl_int2>& rootBodies, const Essential& received,
+                             const std::vector<const std::vector<cl_uint>*>& indexSlices) {
+    if (!domainBuilt_) throw Error("tree: no split build to graft into");
+    clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
+        auto& q = cc_.queue();
+        const int ni = static_cast<int>(lastN_);
+        const int lo = static_cast<int>(bounds_[domain_]),
+                  hi = static_cast<int>(bounds_[domain_ + 1]);
+        for (std::size_t d = 0; d < indexSlices.size(); ++d)
+            if (indexSlices[d] && !indexSlices[d]->empty())
+                q.enqueueWriteBuffer(globalIndex_, CL_TRUE, bounds_[d] * 4,
+                                     indexSlices[d]->size() * 4, indexSlices[d]->data());
+        if (lo >= hi) {  // it walks nothing
+            groupsOrdered_ = !bodyWalk_;
+            if (!bodyWalk_) enqueueGroupOrder(lastN_);
+            return;
+        }
+        auto graftNodes = [&](const std::vector<cl_float4>& records) {
+            const std::size_t count = records.size() / kTreeRecordFloat4s;
+            if (!count) return;
+            upload(graftIn_, records.data(), records.size(), 16);
+            setArgs(k_->graftNodes, graftIn_, static_cast<int>(count), children_, ranges_, nodeCom_,
+                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
+            enqueueStage(k_->graftNodes, count, kElementWg, "tree-build");
+        };
+        auto graftBodies = [&](const std::vector<cl_int2>& bodies) {
+            if (bodies.empty()) return;
+            upload(graftBodiesIn_, bodies.data(), bodies.size(), 8);
+            setArgs(k_->graftBodies, graftBodiesIn_, static_cast<int>(bodies.size()), pos_,
+                    sorted_);
+            enqueueStage(k_->graftBodies, bodies.size(), kElementWg, "tree-build");
+        };
+        // The nodes across domains, and the roots below them from which they are computed.
+        const std::size_t acrossCount = across.size() / kTreeRecordFloat4s;
+        std::vector<cl_int> acrossList, rootList;
+        std::set<cl_int> acrossSet;
+        for (std::size_t k = 0; k < acrossCount; ++k)
+            acrossSet.insert(intIn(across[k * kTreeRecordFloat4s + 2], 3));
+        for (std::size_t k = 0; k < acrossCount; ++k) {
+            const cl_float4& shape = across[k * kTreeRecordFloat4s + 5];
+            acrossList.push_back(intIn(across[k * kTreeRecordFloat4s + 2], 3));
+            for (int c = 0; c < 2; ++c) {
+                const cl_int child = intIn(shape, c);
+                if (child < 0 || !acrossSet.count(child)) rootList.push_back(child);
+            }
+        }
+        graftNodes(across);
+        if (acrossCount) {
+            upload(graftIn_, across.data(), across.size(), 16);
+            setArgs(k_->linkAcross, graftIn_, static_cast<int>(acrossCount), nodeParent_,
+                    leafParent_, visits_);
+            enqueueStage(k_->linkAcross, acrossCount, kElementWg, "tree-build");
+        }
+        graftNodes(roots);
+        graftBodies(rootBodies);
+        if (!rootList.empty() && lastN_ > 1) {
+            upload(rootList_, rootList.data(), rootList.size(), 4);
+            const cl_int count = static_cast<cl_int>(rootList.size());
+            q.enqueueWriteBuffer(splitCounters_, CL_TRUE, 0, 4, &count);
+            setArgs(k_->momentsAcross, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
+                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, rootList_,
+                    splitCounters_);
+            enqueueStage(k_->momentsAcross, rootList.size(), kElementWg, "tree-moments");
+        }
+        graftNodes(received.nodes);
+        graftBodies(received.bodies);
+        if (!bodyWalk_) {
+            if (!acrossList.empty()) {
+                upload(acrossList_, acrossList.data(), acrossList.size(), 4);
+                setArgs(k_->groupsListed, acrossList_, static_cast<int>(acrossList.size()),
+                        children_, ranges_, groups_, counters_, groupStarts_, 1);
+                enqueueStage(k_->groupsListed, acrossList.size(), kElementWg, "tree-walk");
+            }
+            enqueueGroupOrder(lastN_);
+        }
+        groupsOrdered_ = !bodyWalk_;
+    });
+}
+
+std::vector<cl_uint> TreeForce::domainIndex() {
+    if (!domainBuilt_) throw Error("tree: no split build to read the order of");
+    return clBoundary("Barnes-Hut tree: reading the domain's sorted order failed", [&] {
+        const std::size_t lo = bounds_[domain_], hi = bounds_[domain_ + 1];
+        std::vector<cl_uint> index(hi - lo);
+        if (!index.empty())
+            cc_.queue().enqueueReadBuffer(globalIndex_, CL_TRUE, lo * 4, index.size() * 4,
+                                          index.data());
+        return index;
+    });
 }
 
 }  // namespace clviz

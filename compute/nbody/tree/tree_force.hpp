@@ -20,6 +20,7 @@ namespace clviz {
 
 class ComputeContext;
 class InlinePtxBuilds;
+class TreeWindowSelect;
 
 // Device time of each stage of the last compute() (milliseconds; from profiling events).
 struct TreeStageTimes {
@@ -195,27 +196,45 @@ class TreeForce {
     // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
     cl::Event scatterSorted(const cl::Buffer& acc);
 
-    // The split build (compute/nbody/tree/split_build.hpp runs it over several devices):
-    // buildShareSorted() for the device that walks the domain bounds[domain] .. bounds[domain + 1]
-    // - 1 of the sorted bodies (bounds[0] = 0 <= ... <= bounds.back() = n, the same list on every
-    // device). The whole tree's shape, but the moments of the nodes within its domain only. Then,
-    // in this order: domainRoots() and domainBox() go to every other device; graftRoots() takes
-    // every other device's roots and computes the nodes across domains; essentialNodesFor() each
-    // other device's box gives what that device's walk may read of this domain, which it grafts
-    // with graftEssential(). After that walkSortedPiece() reads what one device's walk would.
-    // A record is kTreeRecordFloat4s float4 (a node's figures, shape and index).
+    // The split build (compute/nbody/tree/split_build.hpp runs it over several devices): the
+    // device walks the domain bounds[domain] .. bounds[domain + 1] - 1 of the sorted bodies
+    // (bounds[0] = 0 <= ... <= bounds.back() = n, the same list on every device).
+    // buildDomainSorted() sorts only its domain and a walk group's bodies either side
+    // (TreeWindowSelect), builds the nodes within the domain and their moments; then, in this
+    // order: domainShare() of every device goes to every other; buildAcross() with every
+    // domain's prefix table builds the nodes across domains whose index lies in this one;
+    // essentialFor() each other device's cells gives what that device's walk may read here;
+    // graftDomains() takes every domain's nodes across domains, roots and what the others sent.
+    // After that walkSortedPiece() reads what one device's walk would, and scatterSorted() waits
+    // for the other domains' slices of the sorted order.
+    // A node record is kTreeRecordFloat4s float4 (a node's figures, shape and index); a body
+    // record (sorted position, body index).
     static constexpr std::size_t kTreeRecordFloat4s = 6;
+    struct DomainShare {
+        std::vector<cl_int> table;        // the common prefixes at the domain's ends
+        std::vector<cl_float4> roots;     // records of the roots of its subtrees
+        std::vector<cl_int2> rootBodies;  // bodies of those roots the walks may list
+        std::vector<cl_float4> cells;     // boxes around the bodies its walk groups hold
+    };
+    struct Essential {
+        std::vector<cl_float4> nodes;
+        std::vector<cl_int2> bodies;
+    };
     bool domainBuilt() const { return domainBuilt_; }  // the last pass was buildDomainSorted()
     void buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
                            const std::vector<std::size_t>& bounds, std::size_t domain);
-    std::vector<cl_float4> domainRoots();  // this domain's records; blocking
-    // Boxes around the bodies this domain's walk groups hold, for essentialNodesFor(): its cells
-    // (the largest subtrees within it of at most 1/256 of its bodies, in groups under the largest
-    // of at most 1/16) and the bodies within a group of its ends; blocking.
-    std::vector<cl_float4> domainBoxes();
-    void graftRoots(const std::vector<cl_float4>& records);  // others' roots; enqueued
-    std::vector<cl_float4> essentialNodesFor(const std::vector<cl_float4>& boxes);
-    void graftEssential(const std::vector<cl_float4>& records);  // enqueued
+    DomainShare domainShare();  // blocking
+    // Blocking: the records of the nodes across domains whose index lies in this domain.
+    std::vector<cl_float4> buildAcross(const std::vector<std::vector<cl_int>>& tables);
+    Essential essentialFor(const std::vector<cl_float4>& cells);  // blocking
+    // Enqueued (the copies blocking): across and roots of every domain (this one's too), what
+    // every other domain sent this one, and every other domain's slice of the sorted order
+    // (indexSlices[d]: domain d's bodies' indices, empty for this one).
+    void graftDomains(const std::vector<cl_float4>& across, const std::vector<cl_float4>& roots,
+                      const std::vector<cl_int2>& rootBodies, const Essential& received,
+                      const std::vector<const std::vector<cl_uint>*>& indexSlices);
+    // This domain's slice of the sorted order (sorted position bounds[domain] on); blocking.
+    std::vector<cl_uint> domainIndex();
 
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
@@ -316,18 +335,24 @@ class TreeForce {
     // words, and the ordered list.
     cl::Buffer groupStarts_, startsBefore_, startsBlocks_, groupsInOrder_;
     std::size_t groupOrderCapacity_ = 0;  // bodies they hold (made at the first pass in pieces)
-    // The split build: the domains' bounds, the roots' list and records, the domain's box, its
-    // counters (roots, root records, essential records) and the records' staging on the device.
-    cl::Buffer domainBounds_, roots_, rootRecords_, domainBoxes_, targetBoxes_, splitCounters_,
-        records_;
-    std::size_t rootsCapacity_ = 0, recordsCapacity_ = 0;
+    // The split build: its window select, the window [w0, w0 + m) of the sorted order it sorted,
+    // the global index (its window's, then every domain's), its prefix table, the nodes across
+    // domains listed, the roots' and cells' records, the essential nodes' and bodies' records,
+    // the records grafted, every domain's tables, lists of nodes across domains and of roots,
+    // its counters (kernels/nbody_tree.cl: the split build) and the positions it built from.
+    std::unique_ptr<TreeWindowSelect> window_;
+    std::size_t w0_ = 0, m_ = 0;
+    cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
+        cellBoxes_, records_, bodyRecords_, graftIn_, graftBodiesIn_, tables_, acrossList_,
+        rootList_, splitCounters_, pos_;
+    std::size_t splitCapacity_ = 0, recordsCapacity_ = 0, bodyRecordsCapacity_ = 0;
     std::vector<std::size_t> bounds_;  // of the last buildDomainSorted()
     std::size_t domain_ = 0;
-    bool domainBuilt_ = false;     // the last pass was buildDomainSorted()
-    bool buildingDomain_ = false;  // within buildDomainSorted(): enqueue() builds the domain's
-    // Grows records_ to hold `records` records (keeping nothing).
-    void reserveRecords(std::size_t records);
-    void enqueueGraft(const std::vector<cl_float4>& records);
+    bool domainBuilt_ = false;  // the last pass was buildDomainSorted()
+    void enqueueDomainBuild(const cl::Buffer& pos, std::size_t n);
+    void reserveSplit(std::size_t n, std::size_t domains);
+    // Copies `count` items of `bytes` each into `buffer` (grown to hold them), blocking.
+    void upload(cl::Buffer& buffer, const void* data, std::size_t count, std::size_t bytes);
     // groupsInOrder_ holds this pass's groups (buildShareSorted), which its pieces' walks took
     // and their stats follow; any other pass walks groups_.
     bool groupsOrdered_ = false;

@@ -170,7 +170,7 @@ TEST(NbodyTreeSplitBuildRefuses, BoundsThatDoNotTileTheBodies) {
     EXPECT_THROW(t.buildDomainSorted(pos, 100, 0.01f, {0}, 0), Error);
     cl::Buffer acc(cc.context(), CL_MEM_READ_WRITE, 100 * 16);
     t.compute(pos, 100, 0.01f, acc);
-    EXPECT_THROW(t.domainRoots(), Error);  // the last pass was no split build
+    EXPECT_THROW(t.domainShare(), Error);  // the last pass was no split build
 }
 
 }  // namespace
