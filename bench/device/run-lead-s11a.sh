@@ -16,7 +16,7 @@ sample_clocks
 for step in "$@"; do
     case $step in
     split)
-        for round in 1 2; do
+        for round in $(seq 1 "${ROUNDS:-2}"); do
             row "whole-new-r$round" "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m $SPLIT_TIMING
             row "split-new-r$round" "$C/new/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m --tree-build split $SPLIT_TIMING
             row "whole-main-r$round" "$C/main/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m $SPLIT_TIMING

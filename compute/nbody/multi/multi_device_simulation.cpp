@@ -351,7 +351,10 @@ void NbodyMultiDevice::exchangeEssentialTrees() {
                           // others own none and walk nothing.
                           for (TreeForce* t : trees)
                               if (!t->domainBuilt()) return;
-                          clviz::exchangeEssentialTrees(trees);
+                          clviz::exchangeEssentialTrees(
+                              trees, [&](const std::function<void(std::size_t)>& task) {
+                                  onEveryDevice(task);
+                              });
                       });
 }
 

@@ -6,43 +6,43 @@
 
 namespace clviz {
 
-void exchangeEssentialTrees(const std::vector<TreeForce*>& trees) {
+void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachDevice& forEach) {
     const std::size_t p = trees.size();
-    // What each domain sends every other: its prefix table, its subtrees' roots, its cells and
-    // its slice of the sorted order.
-    std::vector<TreeForce::DomainShare> shares;
+    const ForEachDevice serial = [p](const std::function<void(std::size_t)>& task) {
+        for (std::size_t d = 0; d < p; ++d)
+            task(d);
+    };
+    const ForEachDevice& each = forEach ? forEach : serial;
+    // What each domain sends every other: its prefix table, its subtrees' roots and its cells.
+    std::vector<TreeForce::DomainShare> shares(p);
+    each([&](std::size_t d) { shares[d] = trees[d]->domainShare(); });
     std::vector<std::vector<cl_int>> tables;
-    std::vector<std::vector<cl_uint>> index(p);
-    for (std::size_t d = 0; d < p; ++d) {
-        shares.push_back(trees[d]->domainShare());
-        tables.push_back(shares.back().table);
-        index[d] = trees[d]->domainIndex();
-    }
-    std::vector<cl_float4> across, roots;
-    std::vector<cl_int2> rootBodies;
-    for (std::size_t d = 0; d < p; ++d) {
-        const auto mine = trees[d]->buildAcross(tables);
-        across.insert(across.end(), mine.begin(), mine.end());
-        roots.insert(roots.end(), shares[d].roots.begin(), shares[d].roots.end());
-        rootBodies.insert(rootBodies.end(), shares[d].rootBodies.begin(),
-                          shares[d].rootBodies.end());
-    }
-    // received[e]: what every other domain's walk-side test sent domain e.
-    std::vector<TreeForce::Essential> received(p);
-    for (std::size_t d = 0; d < p; ++d)
-        for (std::size_t e = 0; e < p; ++e) {
-            if (e == d) continue;
-            const TreeForce::Essential sent = trees[d]->essentialFor(shares[e].cells);
-            received[e].nodes.insert(received[e].nodes.end(), sent.nodes.begin(), sent.nodes.end());
-            received[e].bodies.insert(received[e].bodies.end(), sent.bodies.begin(),
-                                      sent.bodies.end());
-        }
-    for (std::size_t d = 0; d < p; ++d) {
-        std::vector<const std::vector<cl_uint>*> slices(p, nullptr);
+    for (const auto& s : shares)
+        tables.push_back(s.table);
+    // Each domain's nodes across domains, and what it has for every other domain's walk
+    // (sent[d][e]: from d to e).
+    std::vector<std::vector<cl_float4>> across(p);
+    std::vector<std::vector<TreeForce::Essential>> sent(p, std::vector<TreeForce::Essential>(p));
+    each([&](std::size_t d) {
+        across[d] = trees[d]->buildAcross(tables);
         for (std::size_t e = 0; e < p; ++e)
-            if (e != d) slices[e] = &index[e];
-        trees[d]->graftDomains(across, roots, rootBodies, received[d], slices);
+            if (e != d) sent[d][e] = trees[d]->essentialFor(shares[e].cells, e);
+    });
+    std::vector<const std::vector<cl_float4>*> acrossAll, rootsAll;
+    std::vector<const std::vector<cl_int2>*> rootBodiesAll;
+    for (std::size_t d = 0; d < p; ++d) {
+        acrossAll.push_back(&across[d]);
+        rootsAll.push_back(&shares[d].roots);
+        rootBodiesAll.push_back(&shares[d].rootBodies);
     }
+    std::vector<const cl_uint*> index(p);
+    each([&](std::size_t d) { index[d] = trees[d]->domainIndex(); });
+    each([&](std::size_t d) {
+        std::vector<TreeForce::Essential> received;
+        for (std::size_t e = 0; e < p; ++e)
+            if (e != d) received.push_back(sent[e][d]);
+        trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, received, index);
+    });
 }
 
 }  // namespace clviz

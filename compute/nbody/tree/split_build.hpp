@@ -4,14 +4,21 @@
 // device what one device's walk would read: the roots of every domain's subtrees (from which each
 // computes the nodes across domains) and, from every other device, the nodes of that device's
 // domain that its walk may open (its local essential tree). Through the host, blocking.
+#include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace clviz {
 
 class TreeForce;
 
+// Runs task(d) for every device d and returns when all have (at once, on a caller's threads).
+using ForEachDevice = std::function<void(const std::function<void(std::size_t)>& task)>;
+
 // trees[d] has run buildDomainSorted(..., bounds, d) with the same bounds and bodies. Afterwards
-// each may walk its domain (walkSortedPiece).
-void exchangeEssentialTrees(const std::vector<TreeForce*>& trees);
+// each may walk its domain (walkSortedPiece). Each phase runs over the devices with forEach (one
+// after the other without it).
+void exchangeEssentialTrees(const std::vector<TreeForce*>& trees,
+                            const ForEachDevice& forEach = {});
 
 }  // namespace clviz

@@ -202,7 +202,47 @@ void TreeForce::setThetaFar(float thetaFar) {
     options_.thetaFar = thetaFar;
 }
 
+// Pinned host areas, grown as needed (mapped once; unmapped when replaced or released).
+struct PinnedArea {
+    cl::Buffer buffer;
+    void* host = nullptr;
+    std::size_t bytes = 0;
+    void reserve(ComputeContext& cc, std::size_t want) {
+        if (want <= bytes) return;
+        release(cc);
+        want += want / 4;
+        buffer = cl::Buffer(cc.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, want);
+        host = cc.queue().enqueueMapBuffer(buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, want);
+        bytes = want;
+    }
+    void release(ComputeContext& cc) {
+        if (host) {
+            cc.queue().enqueueUnmapMemObject(buffer, host);
+            cc.queue().finish();
+        }
+        host = nullptr;
+        bytes = 0;
+        buffer = cl::Buffer();
+    }
+};
+
+struct TreeForce::SplitHost {
+    PinnedArea index[2];  // by pass parity
+    std::vector<PinnedArea> nodes, bodies;  // by slot
+};
+
 TreeForce::~TreeForce() {
+    if (splitHost_) {
+        try {
+            for (PinnedArea& a : splitHost_->index)
+                a.release(cc_);
+            for (PinnedArea& a : splitHost_->nodes)
+                a.release(cc_);
+            for (PinnedArea& a : splitHost_->bodies)
+                a.release(cc_);
+        } catch (const cl::Error&) {
+        }
+    }
     if (sampleHost_ == nullptr) return;
     try {  // enqueued behind a read still in flight; never waits
         cc_.queue().enqueueUnmapMemObject(sampleStaging_, sampleHost_);
@@ -540,9 +580,11 @@ cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
         setArgs(k_->scatterAcc, sortedAcc_, domainBuilt_ ? globalIndex_ : index_[sortedBuffer_],
                 static_cast<int>(lastN_), acc, acc, 0.0f);
         cl::Event e;
+        const bool wait = domainBuilt_ && !indexWrites_.empty();  // the others' sorted order
         cc_.queue().enqueueNDRangeKernel(k_->scatterAcc, cl::NullRange,
                                          cl::NDRange(roundUp(lastN_, kElementWg)),
-                                         cl::NDRange(kElementWg), nullptr, &e);
+                                         cl::NDRange(kElementWg), wait ? &indexWrites_ : nullptr,
+                                         &e);
         return e;
     });
 }
@@ -881,6 +923,13 @@ void TreeForce::reserveSplit(std::size_t n, std::size_t domains) {
     const auto& ctx = cc_.context();
     auto make = [&](std::size_t bytes) { return cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes); };
     if (!window_) window_ = std::make_unique<TreeWindowSelect>(cc_);
+    if (!splitHost_) splitHost_ = std::make_unique<SplitHost>();
+    if (!side_()) side_ = cl::CommandQueue(cc_.context(), cc_.device());
+    splitHost_->index[parity_].reserve(cc_, capacity_ * 4);
+    if (splitHost_->nodes.size() < domains) {
+        splitHost_->nodes.resize(domains);
+        splitHost_->bodies.resize(domains);
+    }
     if (!globalIndex_() || globalIndex_.getInfo<CL_MEM_SIZE>() < capacity_ * 4)
         globalIndex_ = make(capacity_ * 4);
     const std::size_t room = kAcrossPerDomain * domains + 64;
@@ -917,6 +966,7 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     bounds_ = bounds;
     domain_ = domain;
     pieceSoftening_ = softening;
+    parity_ ^= 1;
     events_.clear();
     groupsOrdered_ = false;
     domainBuilt_ = true;
@@ -941,6 +991,7 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     m_ = lo < hi ? static_cast<std::size_t>(w1 - w0) : 0;
     pos_ = pos;
     lastN_ = n;
+    indexRead_ = cl::Event();
     auto fill = [&](cl::Buffer& b, cl_int value, std::size_t offset, std::size_t count) {
         if (!count) return;
         cl::Event e;
@@ -979,6 +1030,15 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     setArgs(k_->gatherWindow, pos, index, w0, static_cast<int>(m_), sorted_, globalIndex_);
     enqueueStage(k_->gatherWindow, m_, kElementWg, "tree-build");
     const std::size_t count = static_cast<std::size_t>(hi - lo);
+    {  // the domain's slice of the sorted order to pinned memory, beside the build
+        const std::vector<cl::Event> after = {events_.back().second};
+        q.flush();
+        side_.enqueueReadBuffer(globalIndex_, CL_FALSE, static_cast<std::size_t>(lo) * 4,
+                                count * 4,
+                                static_cast<cl_uint*>(splitHost_->index[parity_].host) + lo,
+                                &after, &indexRead_);
+        side_.flush();
+    }
     if (n > 1) {
         fill(nodeParent_, kParentElsewhere, static_cast<std::size_t>(lo), count);
         fill(leafParent_, kParentElsewhere, static_cast<std::size_t>(lo), count);
@@ -1102,13 +1162,14 @@ std::vector<cl_float4> TreeForce::buildAcross(const std::vector<std::vector<cl_i
     });
 }
 
-TreeForce::Essential TreeForce::essentialFor(const std::vector<cl_float4>& cells) {
+TreeForce::Essential TreeForce::essentialFor(const std::vector<cl_float4>& cells,
+                                             std::size_t slot) {
     if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
+    if (slot + 1 >= bounds_.size()) throw Error("tree: no such slot for another domain");
     return clBoundary("Barnes-Hut tree: finding what another domain's walk reads failed", [&] {
         auto& q = cc_.queue();
         Essential out;
-        const int lo = static_cast<int>(bounds_[domain_]),
-                  hi = static_cast<int>(bounds_[domain_ + 1]);
+        const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
         if (lo >= hi || lastN_ < 2 || cells.empty()) return out;
         upload(cellBoxes_, cells.data(), cells.size(), 16);
         const std::size_t count = static_cast<std::size_t>(hi - lo);
@@ -1131,8 +1192,8 @@ TreeForce::Essential TreeForce::essentialFor(const std::vector<cl_float4>& cells
                     static_cast<int>(recordsCapacity_), splitCounters_);
             enqueueStage(k_->essential, count, kElementWg, "tree-build");
             setArgs(k_->essentialBodies, lo, hi, cellBoxes_, nodeParent_, leafParent_, ranges_,
-                    nodeCom_, crit_, ni, index_[sortedBuffer_], static_cast<int>(w0_), bodyRecords_,
-                    static_cast<int>(bodyRecordsCapacity_), splitCounters_);
+                    nodeCom_, crit_, ni, index_[sortedBuffer_], static_cast<int>(w0_),
+                    bodyRecords_, static_cast<int>(bodyRecordsCapacity_), splitCounters_);
             enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
             cl_int counts[kSplitCounters];
             q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
@@ -1151,74 +1212,125 @@ TreeForce::Essential TreeForce::essentialFor(const std::vector<cl_float4>& cells
                 }
                 continue;
             }
-            out.nodes.resize(nodes * kTreeRecordFloat4s);
-            out.bodies.resize(bodies);
+            PinnedArea& pn = splitHost_->nodes[slot];
+            PinnedArea& pb = splitHost_->bodies[slot];
+            pn.reserve(cc_, std::max<std::size_t>(nodes * kTreeRecordFloat4s * 16, 16));
+            pb.reserve(cc_, std::max<std::size_t>(bodies * 8, 8));
             if (nodes)
-                q.enqueueReadBuffer(records_, CL_TRUE, 0, out.nodes.size() * 16, out.nodes.data());
-            if (bodies)
-                q.enqueueReadBuffer(bodyRecords_, CL_TRUE, 0, bodies * 8, out.bodies.data());
+                q.enqueueReadBuffer(records_, CL_FALSE, 0, nodes * kTreeRecordFloat4s * 16,
+                                    pn.host);
+            if (bodies) q.enqueueReadBuffer(bodyRecords_, CL_FALSE, 0, bodies * 8, pb.host);
+            q.finish();
+            out.nodes = static_cast<const cl_float4*>(pn.host);
+            out.nodeCount = nodes;
+            out.bodies = static_cast<const cl_int2*>(pb.host);
+            out.bodyCount = bodies;
             return out;
         }
     });
 }
 
-void TreeForce::graftDomains(const std::vector<cl_float4>& across,
-                             const std::vector<cl_float4>& roots,
-                             const std::vector<cl_int2>& rootBodies, const Essential& received,
-                             const std::vector<const std::vector<cl_uint>*>& indexSlices) {
+const cl_uint* TreeForce::domainIndex() {
+    if (!domainBuilt_) throw Error("tree: no split build to read the order of");
+    return clBoundary("Barnes-Hut tree: reading the domain's sorted order failed", [&] {
+        if (indexRead_()) indexRead_.wait();
+        return static_cast<const cl_uint*>(splitHost_->index[parity_].host);
+    });
+}
+
+void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
+                             const std::vector<const std::vector<cl_float4>*>& roots,
+                             const std::vector<const std::vector<cl_int2>*>& rootBodies,
+                             const std::vector<Essential>& received,
+                             const std::vector<const cl_uint*>& indexFrom) {
     if (!domainBuilt_) throw Error("tree: no split build to graft into");
     clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
         auto& q = cc_.queue();
         const int ni = static_cast<int>(lastN_);
-        const int lo = static_cast<int>(bounds_[domain_]),
-                  hi = static_cast<int>(bounds_[domain_ + 1]);
-        for (std::size_t d = 0; d < indexSlices.size(); ++d)
-            if (indexSlices[d] && !indexSlices[d]->empty())
-                q.enqueueWriteBuffer(globalIndex_, CL_TRUE, bounds_[d] * 4,
-                                     indexSlices[d]->size() * 4, indexSlices[d]->data());
+        const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
+        // The other domains' slices of the sorted order, beside the walk.
+        indexWrites_.clear();
+        for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
+            const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
+            if (d == domain_ || !indexFrom[d] || !c) continue;
+            cl::Event e;
+            side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
+                                     nullptr, &e);
+            indexWrites_.push_back(e);
+        }
+        side_.flush();
         if (lo >= hi) {  // it walks nothing
             groupsOrdered_ = !bodyWalk_;
             if (!bodyWalk_) enqueueGroupOrder(lastN_);
             return;
         }
-        auto graftNodes = [&](const std::vector<cl_float4>& records) {
-            const std::size_t count = records.size() / kTreeRecordFloat4s;
+        // Records from several places into one device buffer, then one kernel over them; the
+        // caller's vectors are copied before this returns, the other devices' pinned records
+        // (which stay until every device grafted them) on the queue.
+        bool blocking = true;
+        auto gather = [&](cl::Buffer& into,
+                          const std::vector<std::pair<const void*, std::size_t>>& parts,
+                          std::size_t bytes) {
+            std::size_t total = 0;
+            for (const auto& [data, count] : parts)
+                total += count;
+            if (!total) return total;
+            if (!into() || into.getInfo<CL_MEM_SIZE>() < total * bytes)
+                into = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, (total + total / 4 + 16) * bytes);
+            std::size_t at = 0;
+            for (const auto& [data, count] : parts) {
+                if (count)
+                    q.enqueueWriteBuffer(into, blocking ? CL_TRUE : CL_FALSE, at * bytes,
+                                         count * bytes, data);
+                at += count;
+            }
+            return total;
+        };
+        auto graftNodes = [&](const std::vector<std::pair<const void*, std::size_t>>& parts) {
+            const std::size_t count = gather(graftIn_, parts, kTreeRecordFloat4s * 16);
             if (!count) return;
-            upload(graftIn_, records.data(), records.size(), 16);
-            setArgs(k_->graftNodes, graftIn_, static_cast<int>(count), children_, ranges_, nodeCom_,
-                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
+            setArgs(k_->graftNodes, graftIn_, static_cast<int>(count), children_, ranges_,
+                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
             enqueueStage(k_->graftNodes, count, kElementWg, "tree-build");
         };
-        auto graftBodies = [&](const std::vector<cl_int2>& bodies) {
-            if (bodies.empty()) return;
-            upload(graftBodiesIn_, bodies.data(), bodies.size(), 8);
-            setArgs(k_->graftBodies, graftBodiesIn_, static_cast<int>(bodies.size()), pos_,
-                    sorted_);
-            enqueueStage(k_->graftBodies, bodies.size(), kElementWg, "tree-build");
+        auto graftBodies = [&](const std::vector<std::pair<const void*, std::size_t>>& parts) {
+            const std::size_t count = gather(graftBodiesIn_, parts, 8);
+            if (!count) return;
+            setArgs(k_->graftBodies, graftBodiesIn_, static_cast<int>(count), pos_, sorted_);
+            enqueueStage(k_->graftBodies, count, kElementWg, "tree-build");
+        };
+        auto records = [](const std::vector<const std::vector<cl_float4>*>& lists) {
+            std::vector<std::pair<const void*, std::size_t>> parts;
+            for (const auto* l : lists)
+                parts.emplace_back(l->data(), l->size() / kTreeRecordFloat4s);
+            return parts;
         };
         // The nodes across domains, and the roots below them from which they are computed.
-        const std::size_t acrossCount = across.size() / kTreeRecordFloat4s;
         std::vector<cl_int> acrossList, rootList;
         std::set<cl_int> acrossSet;
-        for (std::size_t k = 0; k < acrossCount; ++k)
-            acrossSet.insert(intIn(across[k * kTreeRecordFloat4s + 2], 3));
-        for (std::size_t k = 0; k < acrossCount; ++k) {
-            const cl_float4& shape = across[k * kTreeRecordFloat4s + 5];
-            acrossList.push_back(intIn(across[k * kTreeRecordFloat4s + 2], 3));
-            for (int c = 0; c < 2; ++c) {
-                const cl_int child = intIn(shape, c);
-                if (child < 0 || !acrossSet.count(child)) rootList.push_back(child);
+        for (const auto* l : across)
+            for (std::size_t k = 0; k < l->size() / kTreeRecordFloat4s; ++k)
+                acrossSet.insert(intIn((*l)[k * kTreeRecordFloat4s + 2], 3));
+        for (const auto* l : across)
+            for (std::size_t k = 0; k < l->size() / kTreeRecordFloat4s; ++k) {
+                const cl_float4& shape = (*l)[k * kTreeRecordFloat4s + 5];
+                acrossList.push_back(intIn((*l)[k * kTreeRecordFloat4s + 2], 3));
+                for (int c = 0; c < 2; ++c) {
+                    const cl_int child = intIn(shape, c);
+                    if (child < 0 || !acrossSet.count(child)) rootList.push_back(child);
+                }
             }
-        }
-        graftNodes(across);
-        if (acrossCount) {
-            upload(graftIn_, across.data(), across.size(), 16);
-            setArgs(k_->linkAcross, graftIn_, static_cast<int>(acrossCount), nodeParent_,
+        graftNodes(records(across));
+        if (!acrossList.empty()) {  // graftIn_ holds the nodes across domains still
+            setArgs(k_->linkAcross, graftIn_, static_cast<int>(acrossList.size()), nodeParent_,
                     leafParent_, visits_);
-            enqueueStage(k_->linkAcross, acrossCount, kElementWg, "tree-build");
+            enqueueStage(k_->linkAcross, acrossList.size(), kElementWg, "tree-build");
         }
-        graftNodes(roots);
-        graftBodies(rootBodies);
+        graftNodes(records(roots));
+        std::vector<std::pair<const void*, std::size_t>> bodyParts;
+        for (const auto* l : rootBodies)
+            bodyParts.emplace_back(l->data(), l->size());
+        graftBodies(bodyParts);
         if (!rootList.empty() && lastN_ > 1) {
             upload(rootList_, rootList.data(), rootList.size(), 4);
             const cl_int count = static_cast<cl_int>(rootList.size());
@@ -1228,8 +1340,14 @@ void TreeForce::graftDomains(const std::vector<cl_float4>& across,
                     splitCounters_);
             enqueueStage(k_->momentsAcross, rootList.size(), kElementWg, "tree-moments");
         }
-        graftNodes(received.nodes);
-        graftBodies(received.bodies);
+        std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
+        for (const Essential& e : received) {
+            nodeParts.emplace_back(e.nodes, e.nodeCount);
+            essentialBodies.emplace_back(e.bodies, e.bodyCount);
+        }
+        blocking = false;
+        graftNodes(nodeParts);
+        graftBodies(essentialBodies);
         if (!bodyWalk_) {
             if (!acrossList.empty()) {
                 upload(acrossList_, acrossList.data(), acrossList.size(), 4);
@@ -1240,18 +1358,7 @@ void TreeForce::graftDomains(const std::vector<cl_float4>& across,
             enqueueGroupOrder(lastN_);
         }
         groupsOrdered_ = !bodyWalk_;
-    });
-}
-
-std::vector<cl_uint> TreeForce::domainIndex() {
-    if (!domainBuilt_) throw Error("tree: no split build to read the order of");
-    return clBoundary("Barnes-Hut tree: reading the domain's sorted order failed", [&] {
-        const std::size_t lo = bounds_[domain_], hi = bounds_[domain_ + 1];
-        std::vector<cl_uint> index(hi - lo);
-        if (!index.empty())
-            cc_.queue().enqueueReadBuffer(globalIndex_, CL_TRUE, lo * 4, index.size() * 4,
-                                          index.data());
-        return index;
+        q.flush();
     });
 }
 

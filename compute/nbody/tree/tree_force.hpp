@@ -216,9 +216,14 @@ class TreeForce {
         std::vector<cl_int2> rootBodies;  // bodies of those roots the walks may list
         std::vector<cl_float4> cells;     // boxes around the bodies its walk groups hold
     };
+    // What essentialFor() found for one other domain, in this device's pinned memory (valid
+    // until this device's next essentialFor() for the same slot, which comes after every
+    // device's graftDomains() of this pass has run on its queue).
     struct Essential {
-        std::vector<cl_float4> nodes;
-        std::vector<cl_int2> bodies;
+        const cl_float4* nodes = nullptr;
+        std::size_t nodeCount = 0;  // records
+        const cl_int2* bodies = nullptr;
+        std::size_t bodyCount = 0;
     };
     bool domainBuilt() const { return domainBuilt_; }  // the last pass was buildDomainSorted()
     void buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
@@ -226,15 +231,20 @@ class TreeForce {
     DomainShare domainShare();  // blocking
     // Blocking: the records of the nodes across domains whose index lies in this domain.
     std::vector<cl_float4> buildAcross(const std::vector<std::vector<cl_int>>& tables);
-    Essential essentialFor(const std::vector<cl_float4>& cells);  // blocking
-    // Enqueued (the copies blocking): across and roots of every domain (this one's too), what
-    // every other domain sent this one, and every other domain's slice of the sorted order
-    // (indexSlices[d]: domain d's bodies' indices, empty for this one).
-    void graftDomains(const std::vector<cl_float4>& across, const std::vector<cl_float4>& roots,
-                      const std::vector<cl_int2>& rootBodies, const Essential& received,
-                      const std::vector<const std::vector<cl_uint>*>& indexSlices);
-    // This domain's slice of the sorted order (sorted position bounds[domain] on); blocking.
-    std::vector<cl_uint> domainIndex();
+    // Blocking; `slot` (one per other domain, 0 .. domains - 1) keeps each result apart.
+    Essential essentialFor(const std::vector<cl_float4>& cells, std::size_t slot);
+    // This domain's slice of the sorted order: every body's index at its sorted position, in
+    // pinned memory (read there while the build went on); waits for that read.
+    const cl_uint* domainIndex();
+    // Enqueued: the nodes across domains and the roots of every domain (this one's too), what
+    // every other domain sent this one, and the other domains' slices of the sorted order
+    // (indexFrom[d]: domain d's domainIndex(); its own is skipped), copied on a queue of their
+    // own while the walk runs (scatterSorted() waits for them).
+    void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
+                      const std::vector<const std::vector<cl_float4>*>& roots,
+                      const std::vector<const std::vector<cl_int2>*>& rootBodies,
+                      const std::vector<Essential>& received,
+                      const std::vector<const cl_uint*>& indexFrom);
 
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
@@ -349,6 +359,15 @@ class TreeForce {
     std::vector<std::size_t> bounds_;  // of the last buildDomainSorted()
     std::size_t domain_ = 0;
     bool domainBuilt_ = false;  // the last pass was buildDomainSorted()
+    // Pinned host memory of the split build: the sorted order's slices (two, by pass parity: the
+    // others may still read the last pass's while this one's is written) and each slot's
+    // essential records.
+    struct SplitHost;
+    std::unique_ptr<SplitHost> splitHost_;
+    cl::CommandQueue side_;             // the sorted order's copies, beside the walk
+    cl::Event indexRead_;               // this pass's slice into pinned memory
+    std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
+    int parity_ = 0;
     void enqueueDomainBuild(const cl::Buffer& pos, std::size_t n);
     void reserveSplit(std::size_t n, std::size_t domains);
     // Copies `count` items of `bytes` each into `buffer` (grown to hold them), blocking.
