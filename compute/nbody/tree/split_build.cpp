@@ -22,11 +22,13 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
     // Each domain's nodes across domains, and what it has for every other domain's walk
     // (sent[d][e]: from d to e).
     std::vector<std::vector<cl_float4>> across(p);
-    std::vector<std::vector<TreeForce::Essential>> sent(p, std::vector<TreeForce::Essential>(p));
+    std::vector<std::vector<TreeForce::Essential>> sent(p);
+    std::vector<const std::vector<cl_float4>*> cells;
+    for (const auto& s : shares)
+        cells.push_back(&s.cells);
     each([&](std::size_t d) {
         across[d] = trees[d]->buildAcross(tables);
-        for (std::size_t e = 0; e < p; ++e)
-            if (e != d) sent[d][e] = trees[d]->essentialFor(shares[e].cells, e);
+        sent[d] = trees[d]->essentialFor(cells);
     });
     std::vector<const std::vector<cl_float4>*> acrossAll, rootsAll;
     std::vector<const std::vector<cl_int2>*> rootBodiesAll;

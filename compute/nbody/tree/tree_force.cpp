@@ -1,6 +1,7 @@
 #include "compute/nbody/tree/tree_force.hpp"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -227,7 +228,7 @@ struct PinnedArea {
 };
 
 struct TreeForce::SplitHost {
-    PinnedArea index[2];  // by pass parity
+    PinnedArea index[2];                    // by pass parity
     std::vector<PinnedArea> nodes, bodies;  // by slot
 };
 
@@ -581,10 +582,9 @@ cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
                 static_cast<int>(lastN_), acc, acc, 0.0f);
         cl::Event e;
         const bool wait = domainBuilt_ && !indexWrites_.empty();  // the others' sorted order
-        cc_.queue().enqueueNDRangeKernel(k_->scatterAcc, cl::NullRange,
-                                         cl::NDRange(roundUp(lastN_, kElementWg)),
-                                         cl::NDRange(kElementWg), wait ? &indexWrites_ : nullptr,
-                                         &e);
+        cc_.queue().enqueueNDRangeKernel(
+            k_->scatterAcc, cl::NullRange, cl::NDRange(roundUp(lastN_, kElementWg)),
+            cl::NDRange(kElementWg), wait ? &indexWrites_ : nullptr, &e);
         return e;
     });
 }
@@ -1033,10 +1033,9 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     {  // the domain's slice of the sorted order to pinned memory, beside the build
         const std::vector<cl::Event> after = {events_.back().second};
         q.flush();
-        side_.enqueueReadBuffer(globalIndex_, CL_FALSE, static_cast<std::size_t>(lo) * 4,
-                                count * 4,
-                                static_cast<cl_uint*>(splitHost_->index[parity_].host) + lo,
-                                &after, &indexRead_);
+        side_.enqueueReadBuffer(globalIndex_, CL_FALSE, static_cast<std::size_t>(lo) * 4, count * 4,
+                                static_cast<cl_uint*>(splitHost_->index[parity_].host) + lo, &after,
+                                &indexRead_);
         side_.flush();
     }
     if (n > 1) {
@@ -1077,7 +1076,7 @@ TreeForce::DomainShare TreeForce::domainShare() {
         auto& q = cc_.queue();
         DomainShare share;
         share.table.resize(kTableInts);
-        q.enqueueReadBuffer(table_, CL_TRUE, 0, kTableInts * 4, share.table.data());
+        q.enqueueReadBuffer(table_, CL_FALSE, 0, kTableInts * 4, share.table.data());
         cl_int counts[kSplitCounters];
         q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
         if (static_cast<std::size_t>(counts[1]) > splitCapacity_ ||
@@ -1086,43 +1085,50 @@ TreeForce::DomainShare TreeForce::domainShare() {
             throw Error("tree: the nodes across domains are more than a tree of 95-bit keys has");
         share.roots.resize(static_cast<std::size_t>(counts[1]) * kTreeRecordFloat4s);
         if (!share.roots.empty())
-            q.enqueueReadBuffer(rootRecords_, CL_TRUE, 0, share.roots.size() * 16,
+            q.enqueueReadBuffer(rootRecords_, CL_FALSE, 0, share.roots.size() * 16,
                                 share.roots.data());
         share.rootBodies.resize(static_cast<std::size_t>(counts[6]));
         if (!share.rootBodies.empty())
-            q.enqueueReadBuffer(rootBodies_, CL_TRUE, 0, share.rootBodies.size() * 8,
+            q.enqueueReadBuffer(rootBodies_, CL_FALSE, 0, share.rootBodies.size() * 8,
                                 share.rootBodies.data());
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
         const int n = static_cast<int>(lastN_);
         std::vector<std::vector<std::pair<cl_float4, cl_float4>>> supers;
         if (lo >= hi) {  // it walks nothing
+            q.finish();
             share.cells = cellLayout(supers);
             return share;
         }
         const std::size_t cells = static_cast<std::size_t>(counts[3]);
         if (cells > kCellRoom) {  // a tree too deep for the room: every node may be read
+            q.finish();
             supers.push_back({{float4Of(-INFINITY, -INFINITY, -INFINITY, 0),
                                float4Of(INFINITY, INFINITY, INFINITY, 0)}});
             share.cells = cellLayout(supers);
             return share;
         }
         std::vector<cl_float4> raw(2 * cells);
-        if (cells) q.enqueueReadBuffer(cells_, CL_TRUE, 0, raw.size() * 16, raw.data());
+        if (cells) q.enqueueReadBuffer(cells_, CL_FALSE, 0, raw.size() * 16, raw.data());
+        // A walk group across the domain's ends holds bodies within a group of them.
+        const int group = groupSize();
+        std::vector<std::vector<cl_float4>> ends;
+        for (int end : {lo, hi}) {
+            const int b = std::max(end - group, 0), e = std::min(end + group, n);
+            ends.emplace_back(static_cast<std::size_t>(std::max(e - b, 0)));
+            if (b < e)
+                q.enqueueReadBuffer(sorted_, CL_FALSE, static_cast<std::size_t>(b) * 16,
+                                    ends.back().size() * 16, ends.back().data());
+        }
+        q.finish();
         std::map<cl_int, std::size_t> superOf;
         for (std::size_t k = 0; k < cells; ++k) {
             auto [it, added] = superOf.emplace(intIn(raw[2 * k], 3), supers.size());
             if (added) supers.emplace_back();
             supers[it->second].emplace_back(raw[2 * k], raw[2 * k + 1]);
         }
-        // A walk group across the domain's ends holds bodies within a group of them.
-        const int group = groupSize();
-        for (int end : {lo, hi}) {
-            const int b = std::max(end - group, 0), e = std::min(end + group, n);
-            if (b >= e) continue;
-            std::vector<cl_float4> bodies(static_cast<std::size_t>(e - b));
-            q.enqueueReadBuffer(sorted_, CL_TRUE, static_cast<std::size_t>(b) * 16,
-                                bodies.size() * 16, bodies.data());
+        for (const auto& bodies : ends) {
+            if (bodies.empty()) continue;
             cl_float4 l = float4Of(INFINITY, INFINITY, INFINITY, 0);
             cl_float4 h = float4Of(-INFINITY, -INFINITY, -INFINITY, 0);
             for (const cl_float4& p : bodies)
@@ -1162,71 +1168,96 @@ std::vector<cl_float4> TreeForce::buildAcross(const std::vector<std::vector<cl_i
     });
 }
 
-TreeForce::Essential TreeForce::essentialFor(const std::vector<cl_float4>& cells,
-                                             std::size_t slot) {
+std::vector<TreeForce::Essential> TreeForce::essentialFor(
+    const std::vector<const std::vector<cl_float4>*>& cellsOf) {
     if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
-    if (slot + 1 >= bounds_.size()) throw Error("tree: no such slot for another domain");
-    return clBoundary("Barnes-Hut tree: finding what another domain's walk reads failed", [&] {
+    if (cellsOf.size() + 1 != bounds_.size())
+        throw Error("tree: one cell list per domain is needed");
+    return clBoundary("Barnes-Hut tree: finding what the other domains' walks read failed", [&] {
         auto& q = cc_.queue();
-        Essential out;
-        const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
-        if (lo >= hi || lastN_ < 2 || cells.empty()) return out;
-        upload(cellBoxes_, cells.data(), cells.size(), 16);
+        const std::size_t p = cellsOf.size();
+        std::vector<Essential> out(p);
+        const int lo = static_cast<int>(bounds_[domain_]),
+                  hi = static_cast<int>(bounds_[domain_ + 1]);
+        if (lo >= hi || lastN_ < 2) return out;
         const std::size_t count = static_cast<std::size_t>(hi - lo);
-        for (;;) {
-            if (recordsCapacity_ < std::max<std::size_t>(count / 8, 1024)) {
-                recordsCapacity_ = std::max<std::size_t>(count / 8, 1024);
-                records_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
-                                      recordsCapacity_ * kTreeRecordFloat4s * 16);
+        const int ni = static_cast<int>(lastN_);
+        if (cellBoxes_.size() < p) {
+            cellBoxes_.resize(p);
+            targetCounters_.resize(p);
+            records_.resize(p);
+            bodyRecords_.resize(p);
+            recordsCapacity_.resize(p, 0);
+            bodyRecordsCapacity_.resize(p, 0);
+        }
+        auto wanted = [&](std::size_t e) {
+            return e != domain_ && cellsOf[e] && !cellsOf[e]->empty();
+        };
+        auto grow = [&](std::size_t e, std::size_t nodes, std::size_t bodies) {
+            if (recordsCapacity_[e] < nodes) {
+                recordsCapacity_[e] = nodes + nodes / 4;
+                records_[e] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
+                                         recordsCapacity_[e] * kTreeRecordFloat4s * 16);
             }
-            if (bodyRecordsCapacity_ < std::max<std::size_t>(count / 8, 1024)) {
-                bodyRecordsCapacity_ = std::max<std::size_t>(count / 8, 1024);
-                bodyRecords_ =
-                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_ * 8);
+            if (bodyRecordsCapacity_[e] < bodies) {
+                bodyRecordsCapacity_[e] = bodies + bodies / 4;
+                bodyRecords_[e] =
+                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_[e] * 8);
             }
-            q.enqueueFillBuffer(splitCounters_, cl_int(0), 2 * 4, 4);
-            q.enqueueFillBuffer(splitCounters_, cl_int(0), 7 * 4, 4);
-            const int ni = static_cast<int>(lastN_);
-            setArgs(k_->essential, lo, hi, cellBoxes_, nodeParent_, children_, ranges_, nodeCom_,
-                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, ni, records_,
-                    static_cast<int>(recordsCapacity_), splitCounters_);
+        };
+        auto enqueueFor = [&](std::size_t e) {
+            q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
+            setArgs(k_->essential, lo, hi, cellBoxes_[e], nodeParent_, children_, ranges_, nodeCom_,
+                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, ni, records_[e],
+                    static_cast<int>(recordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essential, count, kElementWg, "tree-build");
-            setArgs(k_->essentialBodies, lo, hi, cellBoxes_, nodeParent_, leafParent_, ranges_,
+            setArgs(k_->essentialBodies, lo, hi, cellBoxes_[e], nodeParent_, leafParent_, ranges_,
                     nodeCom_, crit_, ni, index_[sortedBuffer_], static_cast<int>(w0_),
-                    bodyRecords_, static_cast<int>(bodyRecordsCapacity_), splitCounters_);
+                    bodyRecords_[e], static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
-            cl_int counts[kSplitCounters];
-            q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
-            const auto nodes = static_cast<std::size_t>(counts[2]);
-            const auto bodies = static_cast<std::size_t>(counts[7]);
-            if (nodes > recordsCapacity_ || bodies > bodyRecordsCapacity_) {
-                if (nodes > recordsCapacity_) {
-                    recordsCapacity_ = nodes + nodes / 4;
-                    records_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
-                                          recordsCapacity_ * kTreeRecordFloat4s * 16);
-                }
-                if (bodies > bodyRecordsCapacity_) {
-                    bodyRecordsCapacity_ = bodies + bodies / 4;
-                    bodyRecords_ =
-                        cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_ * 8);
-                }
-                continue;
-            }
-            PinnedArea& pn = splitHost_->nodes[slot];
-            PinnedArea& pb = splitHost_->bodies[slot];
+        };
+        for (std::size_t e = 0; e < p; ++e) {
+            if (!wanted(e)) continue;
+            if (!targetCounters_[e]())
+                targetCounters_[e] =
+                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, kSplitCounters * 4);
+            upload(cellBoxes_[e], cellsOf[e]->data(), cellsOf[e]->size(), 16);
+            grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
+            enqueueFor(e);
+        }
+        std::vector<std::array<cl_int, kSplitCounters>> counts(p);
+        for (std::size_t e = 0; e < p; ++e)
+            if (wanted(e))
+                q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4,
+                                    counts[e].data());
+        q.finish();
+        for (std::size_t e = 0; e < p; ++e) {  // a room too small: again, with room
+            if (!wanted(e)) continue;
+            const auto nodes = static_cast<std::size_t>(counts[e][2]);
+            const auto bodies = static_cast<std::size_t>(counts[e][7]);
+            if (nodes <= recordsCapacity_[e] && bodies <= bodyRecordsCapacity_[e]) continue;
+            grow(e, nodes, bodies);
+            enqueueFor(e);
+            q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4,
+                                counts[e].data());
+        }
+        for (std::size_t e = 0; e < p; ++e) {
+            if (!wanted(e)) continue;
+            const auto nodes = static_cast<std::size_t>(counts[e][2]);
+            const auto bodies = static_cast<std::size_t>(counts[e][7]);
+            PinnedArea& pn = splitHost_->nodes[e];
+            PinnedArea& pb = splitHost_->bodies[e];
             pn.reserve(cc_, std::max<std::size_t>(nodes * kTreeRecordFloat4s * 16, 16));
             pb.reserve(cc_, std::max<std::size_t>(bodies * 8, 8));
             if (nodes)
-                q.enqueueReadBuffer(records_, CL_FALSE, 0, nodes * kTreeRecordFloat4s * 16,
+                q.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeRecordFloat4s * 16,
                                     pn.host);
-            if (bodies) q.enqueueReadBuffer(bodyRecords_, CL_FALSE, 0, bodies * 8, pb.host);
-            q.finish();
-            out.nodes = static_cast<const cl_float4*>(pn.host);
-            out.nodeCount = nodes;
-            out.bodies = static_cast<const cl_int2*>(pb.host);
-            out.bodyCount = bodies;
-            return out;
+            if (bodies) q.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host);
+            out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
+                      static_cast<const cl_int2*>(pb.host), bodies};
         }
+        q.finish();
+        return out;
     });
 }
 
@@ -1247,7 +1278,8 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
     clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
         auto& q = cc_.queue();
         const int ni = static_cast<int>(lastN_);
-        const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
+        const int lo = static_cast<int>(bounds_[domain_]),
+                  hi = static_cast<int>(bounds_[domain_ + 1]);
         // The other domains' slices of the sorted order, beside the walk.
         indexWrites_.clear();
         for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
@@ -1276,7 +1308,8 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                 total += count;
             if (!total) return total;
             if (!into() || into.getInfo<CL_MEM_SIZE>() < total * bytes)
-                into = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, (total + total / 4 + 16) * bytes);
+                into =
+                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, (total + total / 4 + 16) * bytes);
             std::size_t at = 0;
             for (const auto& [data, count] : parts) {
                 if (count)
@@ -1289,8 +1322,8 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
         auto graftNodes = [&](const std::vector<std::pair<const void*, std::size_t>>& parts) {
             const std::size_t count = gather(graftIn_, parts, kTreeRecordFloat4s * 16);
             if (!count) return;
-            setArgs(k_->graftNodes, graftIn_, static_cast<int>(count), children_, ranges_,
-                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
+            setArgs(k_->graftNodes, graftIn_, static_cast<int>(count), children_, ranges_, nodeCom_,
+                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
             enqueueStage(k_->graftNodes, count, kElementWg, "tree-build");
         };
         auto graftBodies = [&](const std::vector<std::pair<const void*, std::size_t>>& parts) {

@@ -231,8 +231,9 @@ class TreeForce {
     DomainShare domainShare();  // blocking
     // Blocking: the records of the nodes across domains whose index lies in this domain.
     std::vector<cl_float4> buildAcross(const std::vector<std::vector<cl_int>>& tables);
-    // Blocking; `slot` (one per other domain, 0 .. domains - 1) keeps each result apart.
-    Essential essentialFor(const std::vector<cl_float4>& cells, std::size_t slot);
+    // Blocking: for every other domain e (cellsOf[e]: its DomainShare::cells; this domain's
+    // entry is skipped), what its walk may read here (result [e]).
+    std::vector<Essential> essentialFor(const std::vector<const std::vector<cl_float4>*>& cellsOf);
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
@@ -353,9 +354,12 @@ class TreeForce {
     std::unique_ptr<TreeWindowSelect> window_;
     std::size_t w0_ = 0, m_ = 0;
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
-        cellBoxes_, records_, bodyRecords_, graftIn_, graftBodiesIn_, tables_, acrossList_,
-        rootList_, splitCounters_, pos_;
-    std::size_t splitCapacity_ = 0, recordsCapacity_ = 0, bodyRecordsCapacity_ = 0;
+        graftIn_, graftBodiesIn_, tables_, acrossList_, rootList_, splitCounters_, pos_;
+    std::size_t splitCapacity_ = 0;
+    // Per other domain: its cells, the counters, the essential nodes' and bodies' records and
+    // their rooms.
+    std::vector<cl::Buffer> cellBoxes_, targetCounters_, records_, bodyRecords_;
+    std::vector<std::size_t> recordsCapacity_, bodyRecordsCapacity_;
     std::vector<std::size_t> bounds_;  // of the last buildDomainSorted()
     std::size_t domain_ = 0;
     bool domainBuilt_ = false;  // the last pass was buildDomainSorted()
@@ -364,8 +368,8 @@ class TreeForce {
     // essential records.
     struct SplitHost;
     std::unique_ptr<SplitHost> splitHost_;
-    cl::CommandQueue side_;             // the sorted order's copies, beside the walk
-    cl::Event indexRead_;               // this pass's slice into pinned memory
+    cl::CommandQueue side_;               // the sorted order's copies, beside the walk
+    cl::Event indexRead_;                 // this pass's slice into pinned memory
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
     int parity_ = 0;
     void enqueueDomainBuild(const cl::Buffer& pos, std::size_t n);
