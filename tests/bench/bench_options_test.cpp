@@ -1,5 +1,6 @@
-// clviz-bench's options for the split tree's walk pieces: halving by default, even on request,
-// the old flag still accepted, and a clear refusal of anything else.
+// clviz-bench's options for the split tree: the walk pieces halving by default, even on request,
+// the old flag still accepted; the whole tree built on every device by default, split on request;
+// and a clear refusal of anything else.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,6 +34,20 @@ TEST(BenchOptions, TreeWalkSplitRefusesOtherValuesNamingTheFlag) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("--tree-walk-split"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("thirds"), std::string::npos) << e.what();
+    }
+}
+
+TEST(BenchOptions, TreeBuildWholeByDefaultSplitOnRequestAndNothingElse) {
+    EXPECT_FALSE(parsed({}).treeSplitBuild);
+    EXPECT_FALSE(parsed({"--tree-build", "whole"}).treeSplitBuild);
+    EXPECT_TRUE(parsed({"--tree-build", "split"}).treeSplitBuild);
+    BenchOptions o;
+    try {
+        parseBenchOptions({"--tree-build", "halves"}, o);
+        FAIL() << "accepted 'halves'";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--tree-build"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("halves"), std::string::npos) << e.what();
     }
 }
 
