@@ -542,6 +542,20 @@ void TreeForce::enqueueStage(cl::Kernel& k, std::size_t global, std::size_t loca
     events_.emplace_back(stage, e);
 }
 
+void TreeForce::enqueueBoxAndKeys(const cl::Buffer& pos, std::size_t n, int into) {
+    const int ni = static_cast<int>(n);
+    const std::size_t reduceGroups = std::clamp<std::size_t>(
+        std::min(static_cast<std::size_t>(cc_.info().computeUnits) * kBoxGroupsPerUnit,
+                 (n + kReduceWg - 1) / kReduceWg),
+        1, kBoxGroupsMost);
+    setArgs(k_->boundsPartial, pos, ni, partials_);
+    enqueueStage(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
+    setArgs(k_->boundsFinal, partials_, static_cast<int>(reduceGroups), box_);
+    enqueueStage(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
+    setArgs(k_->keys, pos, ni, box_, keys_[into], index_[into], counters_);
+    enqueueStage(k_->keys, n, kElementWg, "tree-keys");
+}
+
 void TreeForce::enqueueGroupOrder(std::size_t n) {
     const std::size_t words = startWords(n), blocks = (words + kOrderWg - 1) / kOrderWg;
     setArgs(k_->startCounts, groupStarts_, static_cast<int>(words), startsBefore_, startsBlocks_);
@@ -604,17 +618,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
             auto& q = cc_.queue();
             const int ni = static_cast<int>(n);
 
-            const std::size_t reduceGroups = std::clamp<std::size_t>(
-                std::min(static_cast<std::size_t>(cc_.info().computeUnits) * kBoxGroupsPerUnit,
-                         (n + kReduceWg - 1) / kReduceWg),
-                1, kBoxGroupsMost);
-            setArgs(k_->boundsPartial, pos, ni, partials_);
-            enqueueStage(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
-            setArgs(k_->boundsFinal, partials_, static_cast<int>(reduceGroups), box_);
-            enqueueStage(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
-
-            setArgs(k_->keys, pos, ni, box_, keys_[0], index_[0], counters_);
-            enqueueStage(k_->keys, n, kElementWg, "tree-keys");
+            enqueueBoxAndKeys(pos, n, 0);
 
             enqueueSort(n);
             const cl::Buffer& keys = keys_[sortedBuffer_];
@@ -919,7 +923,7 @@ std::vector<cl_float4> cellLayout(
 
 }  // namespace
 
-void TreeForce::reserveSplit(std::size_t n, std::size_t domains) {
+void TreeForce::reserveSplit(std::size_t domains) {
     const auto& ctx = cc_.context();
     auto make = [&](std::size_t bytes) { return cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes); };
     if (!window_) window_ = std::make_unique<TreeWindowSelect>(cc_);
@@ -945,7 +949,6 @@ void TreeForce::reserveSplit(std::size_t n, std::size_t domains) {
         table_ = make(kTableInts * 4);
         cells_ = make(2 * kCellRoom * 16);
     }
-    (void)n;
 }
 
 void TreeForce::upload(cl::Buffer& buffer, const void* data, std::size_t count, std::size_t bytes) {
@@ -980,7 +983,7 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
 void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     refreshKernels();
     reserve(n);
-    reserveSplit(n, bounds_.size() - 1);
+    reserveSplit(bounds_.size() - 1);
     reserveGroupOrder();
     auto& q = cc_.queue();
     const int ni = static_cast<int>(n);
@@ -1009,16 +1012,7 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
         enqueueStage(k_->dropsFinish, 1, 1, "tree-build");
         return;
     }
-    const std::size_t reduceGroups = std::clamp<std::size_t>(
-        std::min(static_cast<std::size_t>(cc_.info().computeUnits) * kBoxGroupsPerUnit,
-                 (n + kReduceWg - 1) / kReduceWg),
-        1, kBoxGroupsMost);
-    setArgs(k_->boundsPartial, pos, ni, partials_);
-    enqueueStage(k_->boundsPartial, reduceGroups * kReduceWg, kReduceWg, "tree-box");
-    setArgs(k_->boundsFinal, partials_, static_cast<int>(reduceGroups), box_);
-    enqueueStage(k_->boundsFinal, kReduceWg, kReduceWg, "tree-box");
-    setArgs(k_->keys, pos, ni, box_, keys_[1], index_[1], counters_);
-    enqueueStage(k_->keys, n, kElementWg, "tree-keys");
+    enqueueBoxAndKeys(pos, n, 1);
     // The window of the sorted order into keys_[0], then sorted.
     window_->enqueue(keys_[1], index_[1], n, w0_, static_cast<std::size_t>(w1), keys_[0],
                      index_[0]);

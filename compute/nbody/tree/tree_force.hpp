@@ -308,7 +308,9 @@ class TreeForce {
     // event kept under `stage` ("tree-box", ...) for lastTimes().
     void enqueueStage(cl::Kernel& k, std::size_t global, std::size_t local, const char* stage);
     void enqueueGroupOrder(std::size_t n);  // groupsInOrder_ from the groups find_groups found
-    void reserveGroupOrder();               // the buffers of the group order, for capacity_
+    // The bounding box and every body's Morton key and index into keys_[into], index_[into].
+    void enqueueBoxAndKeys(const cl::Buffer& pos, std::size_t n, int into);
+    void reserveGroupOrder();  // the buffers of the group order, for capacity_
 
     ComputeContext& cc_;
     TreeForceOptions options_;
@@ -373,7 +375,7 @@ class TreeForce {
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
     int parity_ = 0;
     void enqueueDomainBuild(const cl::Buffer& pos, std::size_t n);
-    void reserveSplit(std::size_t n, std::size_t domains);
+    void reserveSplit(std::size_t domains);
     // Copies `count` items of `bytes` each into `buffer` (grown to hold them), blocking.
     void upload(cl::Buffer& buffer, const void* data, std::size_t count, std::size_t bytes);
     // groupsInOrder_ holds this pass's groups (buildShareSorted), which its pieces' walks took

@@ -13,6 +13,7 @@
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/tree/split_build.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
+#include "tests/compute/nbody/tree_test_support.hpp"
 #include "tests/support/device_context.hpp"
 
 namespace clviz::test {
@@ -23,24 +24,6 @@ namespace {
 // PiecesTakeTheWalkGroupsInBodyOrder).
 double bound() {
     return context().info().kind == DeviceKind::Cpu ? 0.0 : 1e-3;
-}
-
-::testing::AssertionResult same(const std::vector<Float4>& got, const std::vector<Float4>& want,
-                                std::size_t offset) {
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        const double dx = got[i].x - want[i].x, dy = got[i].y - want[i].y,
-                     dz = got[i].z - want[i].z;
-        const double a = std::sqrt(double(want[i].x) * want[i].x + double(want[i].y) * want[i].y +
-                                   double(want[i].z) * want[i].z);
-        const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
-        const double dw = std::abs(double(got[i].w) - want[i].w);
-        if (!(d <= bound() * a) || !(dw <= bound() * std::abs(want[i].w)))
-            return ::testing::AssertionFailure()
-                   << "sorted body " << offset + i << ": (" << got[i].x << ", " << got[i].y << ", "
-                   << got[i].z << ", " << got[i].w << ") against (" << want[i].x << ", "
-                   << want[i].y << ", " << want[i].z << ", " << want[i].w << ")";
-    }
-    return ::testing::AssertionSuccess();
 }
 
 std::vector<Float4> readSorted(TreeForce& t, std::size_t begin, std::size_t count) {
@@ -96,7 +79,7 @@ void expectSplitIsWhole(const std::vector<Body>& bodies, const std::vector<std::
                      std::to_string(c));
         if (c) trees[d]->walkSortedPiece(b, c);
         const std::vector<Float4> wanted(want.begin() + b, want.begin() + b + c);
-        EXPECT_TRUE(same(readSorted(*trees[d], b, c), wanted, b));
+        EXPECT_TRUE(sameWithinRounding(readSorted(*trees[d], b, c), wanted, true, bound()));
     }
 }
 

@@ -64,23 +64,8 @@ double roundingBound() {
 }
 
 ::testing::AssertionResult sameWithinRounding(const std::vector<Float4>& got,
-                                              const std::vector<Float4>& want, bool potential,
-                                              double relative = roundingBound()) {
-    if (got.size() != want.size()) return ::testing::AssertionFailure() << "sizes differ";
-    for (std::size_t i = 0; i < want.size(); ++i) {
-        const double dx = got[i].x - want[i].x, dy = got[i].y - want[i].y,
-                     dz = got[i].z - want[i].z;
-        const double a = std::sqrt(double(want[i].x) * want[i].x + double(want[i].y) * want[i].y +
-                                   double(want[i].z) * want[i].z);
-        const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
-        if (!(d <= relative * a))
-            return ::testing::AssertionFailure() << "body " << i << ": acceleration differs by "
-                                                 << d << " (" << d / a << " of its " << a << ")";
-        if (potential &&
-            !(std::abs(double(got[i].w) - want[i].w) <= relative * std::abs(want[i].w)))
-            return ::testing::AssertionFailure() << "body " << i << ": potential";
-    }
-    return ::testing::AssertionSuccess();
+                                              const std::vector<Float4>& want, bool potential) {
+    return test::sameWithinRounding(got, want, potential, roundingBound());
 }
 
 DeviceRun runTree(const std::vector<Body>& bodies, float softening, float theta,
@@ -723,7 +708,7 @@ TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
             pieces.walkSortedPiece(b, c);
             share.computeShareSorted(p, n, softening, b, c);
             ASSERT_TRUE(
-                sameWithinRounding(read(pieces, b, c), read(share, b, c), true, piecesBound))
+                test::sameWithinRounding(read(pieces, b, c), read(share, b, c), true, piecesBound))
                 << "piece " << b << " + " << c;
         }
     }

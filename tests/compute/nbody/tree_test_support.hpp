@@ -1,6 +1,9 @@
 #pragma once
 // Shared by the device tree's tests (tree_test.cpp, tree_far_field_test.cpp): one pass of a
 // TreeForce over a set of bodies, and their positions for the double-precision references.
+#include <gtest/gtest.h>
+
+#include <cmath>
 #include <vector>
 
 #include "compute/nbody/body.hpp"
@@ -25,6 +28,29 @@ inline std::vector<Float4> treeForces(TreeForce& t, const std::vector<Body>& bod
     std::vector<Float4> acc(n);
     cc.queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
     return acc;
+}
+
+// Two runs of the same tree whose sums may be added in another order: every body's acceleration
+// within `relative` of its magnitude, and its potential within `relative` of its own, when
+// `potential` is asked for (0: the same bits).
+::testing::AssertionResult sameWithinRounding(const std::vector<Float4>& got,
+                                              const std::vector<Float4>& want, bool potential,
+                                              double relative) {
+    if (got.size() != want.size()) return ::testing::AssertionFailure() << "sizes differ";
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        const double dx = got[i].x - want[i].x, dy = got[i].y - want[i].y,
+                     dz = got[i].z - want[i].z;
+        const double a = std::sqrt(double(want[i].x) * want[i].x + double(want[i].y) * want[i].y +
+                                   double(want[i].z) * want[i].z);
+        const double d = std::sqrt(dx * dx + dy * dy + dz * dz);
+        if (!(d <= relative * a))
+            return ::testing::AssertionFailure() << "body " << i << ": acceleration differs by "
+                                                 << d << " (" << d / a << " of its " << a << ")";
+        if (potential &&
+            !(std::abs(double(got[i].w) - want[i].w) <= relative * std::abs(want[i].w)))
+            return ::testing::AssertionFailure() << "body " << i << ": potential";
+    }
+    return ::testing::AssertionSuccess();
 }
 
 // The bodies' positions and masses in double, for referenceForces and the reference tree.
