@@ -1290,26 +1290,41 @@ static inline bool mayOpenAny(const float4 c, const float r, __global const floa
     return false;
 }
 
-// Whether another device's walk (its bodies in `boxes`) may push node i of this domain [lo, hi):
-// every ancestor within the domain is opened there (mayOpenAny) and holds more than LEAF bodies
-// (an opened cell of at most LEAF lists its bodies); a parent across domains counts as opened.
+// What another device's walk (its bodies in `boxes`) may do with each node of this domain, once
+// per node: opens[i] bit 0, it may open node i (mayOpenAny); bit 1, node i holds more than LEAF
+// bodies (an opened cell of at most LEAF lists its bodies instead of pushing its children).
+#define MAY_OPEN 1
+#define PUSHES 2
+__kernel void essential_flags(const int lo, const int hi, __global const float4* restrict boxes,
+                              __global const int2* restrict ranges,
+                              __global const float4* restrict nodeCom,
+                              __global const float* restrict crit, const int n,
+                              __global uchar* restrict opens) {
+    const int i = lo + get_global_id(0);
+    if (i >= hi || i >= n - 1) return;
+    const int2 r = ranges[i];
+    if (!within(r, lo, hi)) return;  // across domains: never read (mayPush stops there)
+    opens[i] = (mayOpenAny(nodeCom[i], crit[i], boxes) ? MAY_OPEN : 0) |
+               (r.y - r.x + 1 > LEAF ? PUSHES : 0);
+}
+
+// Whether that walk may push node i of this domain [lo, hi): every ancestor within the domain
+// may be opened and pushes its children; a parent across domains counts as one that does.
 static inline bool mayPush(const int i, const int lo, const int hi, const int n,
                            __global const int* restrict nodeParent,
                            __global const int2* restrict ranges,
-                           __global const float4* restrict nodeCom,
-                           __global const float* restrict crit, __global const float4* boxes) {
+                           __global const uchar* restrict opens) {
     for (int p = nodeParent[i], steps = 0; p >= 0 && steps < n; p = nodeParent[p], ++steps) {
-        const int2 pr = ranges[p];
-        if (!within(pr, lo, hi)) break;
-        if (pr.y - pr.x + 1 <= LEAF || !mayOpenAny(nodeCom[p], crit[p], boxes)) return false;
+        if (!within(ranges[p], lo, hi)) break;
+        if (opens[p] != (MAY_OPEN | PUSHES)) return false;
     }
     return true;
 }
 
-// The nodes of this domain another device's walk may read (mayPush), appended to out (room for
-// `room` records) at atomic_inc(&counters[2]); the count goes on past the room, for the caller to
-// grow it and ask again.
-__kernel void essential_nodes(const int lo, const int hi, __global const float4* restrict boxes,
+// The nodes of this domain that walk may read (mayPush), appended to out (room for `room`
+// records) at atomic_inc(&counters[2]); the count goes on past the room, for the caller to grow
+// it and ask again.
+__kernel void essential_nodes(const int lo, const int hi, __global const uchar* restrict opens,
                               __global const int* restrict nodeParent,
                               __global const int2* restrict children,
                               __global const int2* restrict ranges,
@@ -1324,21 +1339,19 @@ __kernel void essential_nodes(const int lo, const int hi, __global const float4*
     const int i = lo + get_global_id(0);
     if (i >= hi || i >= n - 1) return;
     if (!within(ranges[i], lo, hi)) return;  // across domains: every device has it
-    if (!mayPush(i, lo, hi, n, nodeParent, ranges, nodeCom, crit, boxes)) return;
+    if (!mayPush(i, lo, hi, n, nodeParent, ranges, opens)) return;
     const int at = atomic_inc(&counters[2]);
     if (at < room) writeRecord(out + RECORD * at, i, NODE_ARRAYS);
 }
 
-// The bodies of this domain another device's walk may read: the bodies of the highest ancestor
-// within the domain of at most LEAF (or of the leaf's parent when it holds more) when that node
-// may be pushed and opened. Roots' bodies travel with the roots (pack_domain_roots). Appended
-// to out (room for `room`) at atomic_inc(&counters[7]).
-__kernel void essential_bodies(const int lo, const int hi, __global const float4* restrict boxes,
+// The bodies of this domain that walk may read: the bodies of the highest ancestor within the
+// domain of at most LEAF (or of the leaf's parent when it holds more) when that node may be pushed
+// and opened. Roots' bodies travel with the roots (pack_domain_roots). Appended to out (room for
+// `room`) at atomic_inc(&counters[7]).
+__kernel void essential_bodies(const int lo, const int hi, __global const uchar* restrict opens,
                                __global const int* restrict nodeParent,
                                __global const int* restrict leafParent,
-                               __global const int2* restrict ranges,
-                               __global const float4* restrict nodeCom,
-                               __global const float* restrict crit, const int n,
+                               __global const int2* restrict ranges, const int n,
                                __global const uint* restrict windowIndex, const int w0,
                                __global int2* restrict out, const int room,
                                __global int* counters) {
@@ -1353,9 +1366,7 @@ __kernel void essential_bodies(const int lo, const int hi, __global const float4
         if (!within(qr, lo, hi) || qr.y - qr.x + 1 > LEAF) break;
         a = q;
     }
-    if (!mayOpenAny(nodeCom[a], crit[a], boxes) ||
-        !mayPush(a, lo, hi, n, nodeParent, ranges, nodeCom, crit, boxes))
-        return;
+    if (!(opens[a] & MAY_OPEN) || !mayPush(a, lo, hi, n, nodeParent, ranges, opens)) return;
     emitBody(out, &counters[7], room, j, windowIndex, w0);
 }
 

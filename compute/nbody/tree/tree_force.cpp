@@ -107,7 +107,7 @@ struct TreeForce::Kernels {
     // The split build.
     cl::Kernel momentsDomain, momentsAcross, domainCells, packRoots, graftNodes, essential,
         buildDomain, drops, dropsFinish, gatherWindow, buildAcross, linkAcross, graftBodies,
-        essentialBodies, groupsDomain, groupsListed;
+        essentialFlags, essentialBodies, groupsDomain, groupsListed;
     cl::Kernel walk[2];       // [self guard: softening 0]; walk_body when the body walk is used
     cl::Kernel pieceWalk[2];  // the group walk of a piece's groups in body order (the same [])
 };
@@ -378,6 +378,7 @@ void TreeForce::refreshKernels() {
     k.buildAcross = programs.kernel(kFile, "build_across", base);
     k.linkAcross = programs.kernel(kFile, "link_across", base);
     k.graftBodies = programs.kernel(kFile, "graft_bodies", base);
+    k.essentialFlags = programs.kernel(kFile, "essential_flags", base);
     k.essentialBodies = programs.kernel(kFile, "essential_bodies", base);
     k.groupsDomain = programs.kernel(kFile, "find_groups_domain", base);
     k.groupsListed = programs.kernel(kFile, "find_groups_listed", base);
@@ -1199,15 +1200,20 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                     cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_[e] * 8);
             }
         };
-        auto enqueueFor = [&](std::size_t e) {
+        if (!opens_() || opens_.getInfo<CL_MEM_SIZE>() < capacity_)
+            opens_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, capacity_);
+        auto enqueueFor = [&](std::size_t e) {  // one domain after the other: opens_ is shared
             q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
-            setArgs(k_->essential, lo, hi, cellBoxes_[e], nodeParent_, children_, ranges_, nodeCom_,
+            setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni,
+                    opens_);
+            enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
+            setArgs(k_->essential, lo, hi, opens_, nodeParent_, children_, ranges_, nodeCom_,
                     nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, ni, records_[e],
                     static_cast<int>(recordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essential, count, kElementWg, "tree-build");
-            setArgs(k_->essentialBodies, lo, hi, cellBoxes_[e], nodeParent_, leafParent_, ranges_,
-                    nodeCom_, crit_, ni, index_[sortedBuffer_], static_cast<int>(w0_),
-                    bodyRecords_[e], static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
+            setArgs(k_->essentialBodies, lo, hi, opens_, nodeParent_, leafParent_, ranges_, ni,
+                    index_[sortedBuffer_], static_cast<int>(w0_), bodyRecords_[e],
+                    static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
         };
         for (std::size_t e = 0; e < p; ++e) {
