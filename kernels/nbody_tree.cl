@@ -1203,6 +1203,50 @@ __kernel void graft_nodes(__global const float4* restrict records, const int cou
     ranges[node] = (int2)(as_int(c5.z), as_int(c5.w));
 }
 
+// A walk record: what a walk reads of a node, 4 float4: com, qa, (qb, crit, index), (the far
+// field's extent (lo.w), the other end of its range, its split). A node's index is one end of its
+// range, and its children are its split and the next (leaves where they are its ends).
+#define WALK_RECORD 4
+
+static inline void writeWalkRecord(__global float4* restrict out, const int node,
+                                   __global const int2* restrict children,
+                                   __global const int2* restrict ranges,
+                                   __global const float4* restrict nodeCom,
+                                   __global const float4* restrict nodeQa,
+                                   __global const float2* restrict nodeQb,
+                                   __global const float4* restrict nodeLo,
+                                   __global const float* restrict crit) {
+    const float2 qb = nodeQb[node];
+    const int2 r = ranges[node];
+    const int left = children[node].x;
+    out[0] = nodeCom[node];
+    out[1] = nodeQa[node];
+    out[2] = (float4)(qb.x, qb.y, crit[node], as_float(node));
+    out[3] = (float4)(nodeLo[node].w, as_float(r.x == node ? r.y : r.x),
+                      as_float(left < 0 ? ~left : left), 0.0f);
+}
+
+__kernel void graft_walk_nodes(__global const float4* restrict records, const int count,
+                               __global int2* restrict children, __global int2* restrict ranges,
+                               __global float4* restrict nodeCom, __global float4* restrict nodeQa,
+                               __global float2* restrict nodeQb, __global float4* restrict nodeLo,
+                               __global float* restrict crit) {
+    const int k = get_global_id(0);
+    if (k >= count) return;
+    __global const float4* in = records + WALK_RECORD * k;
+    const float4 c2 = in[2], c3 = in[3];
+    const int node = as_int(c2.w), other = as_int(c3.y), split = as_int(c3.z);
+    const int first = min(node, other), last = max(node, other);
+    nodeCom[node] = in[0];
+    nodeQa[node] = in[1];
+    nodeQb[node] = (float2)(c2.x, c2.y);
+    crit[node] = c2.z;
+    nodeLo[node] = (float4)(0.0f, 0.0f, 0.0f, c3.x);
+    children[node] =
+        (int2)(first == split ? ~split : split, last == split + 1 ? ~(split + 1) : split + 1);
+    ranges[node] = (int2)(first, last);
+}
+
 // The bodies another device walks, as boxes for the essential nodes' test: the domain's cells,
 // the largest subtrees within it of at most fineMax bodies (a node, or a body whose parent holds
 // more or lies across domains). Every walk group within the domain is one of those subtrees or
@@ -1321,7 +1365,7 @@ static inline bool mayPush(const int i, const int lo, const int hi, const int n,
     return true;
 }
 
-// The nodes of this domain that walk may read (mayPush), appended to out (room for `room`
+// The nodes of this domain that walk may read (mayPush), appended to out (room for `room` walk
 // records) at atomic_inc(&counters[2]); the count goes on past the room, for the caller to grow
 // it and ask again.
 __kernel void essential_nodes(const int lo, const int hi, __global const uchar* restrict opens,
@@ -1341,7 +1385,9 @@ __kernel void essential_nodes(const int lo, const int hi, __global const uchar* 
     if (!within(ranges[i], lo, hi)) return;  // across domains: every device has it
     if (!mayPush(i, lo, hi, n, nodeParent, ranges, opens)) return;
     const int at = atomic_inc(&counters[2]);
-    if (at < room) writeRecord(out + RECORD * at, i, NODE_ARRAYS);
+    if (at < room)
+        writeWalkRecord(out + WALK_RECORD * at, i, children, ranges, nodeCom, nodeQa, nodeQb,
+                        nodeLo, crit);
 }
 
 // The bodies of this domain that walk may read: the bodies of the highest ancestor within the

@@ -107,7 +107,7 @@ struct TreeForce::Kernels {
     // The split build.
     cl::Kernel momentsDomain, momentsAcross, domainCells, packRoots, graftNodes, essential,
         buildDomain, drops, dropsFinish, gatherWindow, buildAcross, linkAcross, graftBodies,
-        essentialFlags, essentialBodies, groupsDomain, groupsListed;
+        essentialFlags, essentialBodies, groupsDomain, groupsListed, graftWalkNodes;
     cl::Kernel walk[2];       // [self guard: softening 0]; walk_body when the body walk is used
     cl::Kernel pieceWalk[2];  // the group walk of a piece's groups in body order (the same [])
 };
@@ -379,6 +379,7 @@ void TreeForce::refreshKernels() {
     k.linkAcross = programs.kernel(kFile, "link_across", base);
     k.graftBodies = programs.kernel(kFile, "graft_bodies", base);
     k.essentialFlags = programs.kernel(kFile, "essential_flags", base);
+    k.graftWalkNodes = programs.kernel(kFile, "graft_walk_nodes", base);
     k.essentialBodies = programs.kernel(kFile, "essential_bodies", base);
     k.groupsDomain = programs.kernel(kFile, "find_groups_domain", base);
     k.groupsListed = programs.kernel(kFile, "find_groups_listed", base);
@@ -1192,7 +1193,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             if (recordsCapacity_[e] < nodes) {
                 recordsCapacity_[e] = nodes + nodes / 4;
                 records_[e] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
-                                         recordsCapacity_[e] * kTreeRecordFloat4s * 16);
+                                         recordsCapacity_[e] * kTreeWalkRecordFloat4s * 16);
             }
             if (bodyRecordsCapacity_[e] < bodies) {
                 bodyRecordsCapacity_[e] = bodies + bodies / 4;
@@ -1247,10 +1248,10 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             const auto bodies = static_cast<std::size_t>(counts[e][7]);
             PinnedArea& pn = splitHost_->nodes[e];
             PinnedArea& pb = splitHost_->bodies[e];
-            pn.reserve(cc_, std::max<std::size_t>(nodes * kTreeRecordFloat4s * 16, 16));
+            pn.reserve(cc_, std::max<std::size_t>(nodes * kTreeWalkRecordFloat4s * 16, 16));
             pb.reserve(cc_, std::max<std::size_t>(bodies * 8, 8));
             if (nodes)
-                q.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeRecordFloat4s * 16,
+                q.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
                                     pn.host);
             if (bodies) q.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host);
             out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
@@ -1280,20 +1281,28 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
         const int ni = static_cast<int>(lastN_);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        // The other domains' slices of the sorted order, beside the walk.
-        indexWrites_.clear();
-        for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
-            const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
-            if (d == domain_ || !indexFrom[d] || !c) continue;
-            cl::Event e;
-            side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
-                                     nullptr, &e);
-            indexWrites_.push_back(e);
-        }
-        side_.flush();
+        // The other domains' slices of the sorted order, beside the walk, once everything on the
+        // queue before (the essential records' copies) is in.
+        auto sendIndex = [&] {
+            indexWrites_.clear();
+            cl::Event before;
+            q.enqueueMarkerWithWaitList(nullptr, &before);
+            q.flush();
+            const std::vector<cl::Event> after = {before};
+            for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
+                const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
+                if (d == domain_ || !indexFrom[d] || !c) continue;
+                cl::Event e;
+                side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
+                                         &after, &e);
+                indexWrites_.push_back(e);
+            }
+            side_.flush();
+        };
         if (lo >= hi) {  // it walks nothing
             groupsOrdered_ = !bodyWalk_;
             if (!bodyWalk_) enqueueGroupOrder(lastN_);
+            sendIndex();
             return;
         }
         // Records from several places into one device buffer, then one kernel over them; the
@@ -1378,12 +1387,17 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             nodeParts.emplace_back(e.nodes, e.nodeCount);
             essentialBodies.emplace_back(e.bodies, e.bodyCount);
         }
+        if (!acrossList.empty())  // before the essential records, whose copies it would wait for
+            upload(acrossList_, acrossList.data(), acrossList.size(), 4);
         blocking = false;
-        graftNodes(nodeParts);
+        if (const std::size_t count = gather(graftIn_, nodeParts, kTreeWalkRecordFloat4s * 16)) {
+            setArgs(k_->graftWalkNodes, graftIn_, static_cast<int>(count), children_, ranges_,
+                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
+            enqueueStage(k_->graftWalkNodes, count, kElementWg, "tree-build");
+        }
         graftBodies(essentialBodies);
         if (!bodyWalk_) {
             if (!acrossList.empty()) {
-                upload(acrossList_, acrossList.data(), acrossList.size(), 4);
                 setArgs(k_->groupsListed, acrossList_, static_cast<int>(acrossList.size()),
                         children_, ranges_, groups_, counters_, groupStarts_, 1);
                 enqueueStage(k_->groupsListed, acrossList.size(), kElementWg, "tree-walk");
@@ -1391,7 +1405,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             enqueueGroupOrder(lastN_);
         }
         groupsOrdered_ = !bodyWalk_;
-        q.flush();
+        sendIndex();
     });
 }
 

@@ -210,6 +210,7 @@ class TreeForce {
     // A node record is kTreeRecordFloat4s float4 (a node's figures, shape and index); a body
     // record (sorted position, body index).
     static constexpr std::size_t kTreeRecordFloat4s = 6;
+    static constexpr std::size_t kTreeWalkRecordFloat4s = 4;  // what a walk reads of a node
     struct DomainShare {
         std::vector<cl_int> table;        // the common prefixes at the domain's ends
         std::vector<cl_float4> roots;     // records of the roots of its subtrees
@@ -220,8 +221,8 @@ class TreeForce {
     // until this device's next essentialFor() for the same slot, which comes after every
     // device's graftDomains() of this pass has run on its queue).
     struct Essential {
-        const cl_float4* nodes = nullptr;
-        std::size_t nodeCount = 0;  // records
+        const cl_float4* nodes = nullptr;  // walk records (kTreeWalkRecordFloat4s float4 each)
+        std::size_t nodeCount = 0;
         const cl_int2* bodies = nullptr;
         std::size_t bodyCount = 0;
     };
