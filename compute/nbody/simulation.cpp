@@ -336,6 +336,13 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
             throw Error("tree walk piece " + std::to_string(begin) + " + " + std::to_string(count) +
                         " is outside this device's domain");
         TreeForce& t = tree();
+        if (!t.builtForPieces()) {
+            // A device that owns every body computed the whole pass (computeForces), which left
+            // every body's acceleration in the sorted buffer already: nothing to walk again.
+            cl::Event done;
+            cc_.queue().enqueueMarkerWithWaitList(nullptr, &done);
+            return done;
+        }
         const std::size_t before = t.lastEvents().size();
         cl::Event e = t.walkSortedPiece(begin, count);
         for (std::size_t i = before; i < t.lastEvents().size(); ++i)

@@ -509,6 +509,7 @@ void TreeForce::buildShareSorted(const cl::Buffer& pos, std::size_t n, float sof
     pieceSoftening_ = softening;
     if (!bodyWalk_) enqueueGroupOrder(n);
     groupsOrdered_ = !bodyWalk_;
+    builtForPieces_ = true;
     // A piece's walk writes the stats of its own groups only: the rest must not keep an older
     // pass's figures (lastWalkStats).
     clBoundary("Barnes-Hut tree: clearing the walk statistics failed", [&] {
@@ -612,6 +613,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
     events_.clear();
     groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
     domainBuilt_ = false;
+    builtForPieces_ = false;  // buildShareSorted() sets it after this
     clBoundary(
         [&] { return "Barnes-Hut tree force for " + std::to_string(n) + " bodies failed"; },
         [&] {
@@ -975,6 +977,7 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     events_.clear();
     groupsOrdered_ = false;
     domainBuilt_ = true;
+    builtForPieces_ = true;
     clBoundary(
         [&] {
             return "Barnes-Hut tree: the split build of " + std::to_string(n) + " bodies failed";

@@ -193,6 +193,8 @@ class TreeForce {
     // computeShareSorted()'s slice exactly. Returns the walk's event. Enqueued only.
     void buildShareSorted(const cl::Buffer& pos, std::size_t n, float softening);
     cl::Event walkSortedPiece(std::size_t begin, std::size_t count);
+    // The last pass was buildShareSorted() or buildDomainSorted(): its pieces wait to be walked.
+    bool builtForPieces() const { return builtForPieces_; }
     // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
     cl::Event scatterSorted(const cl::Buffer& acc);
 
@@ -366,7 +368,8 @@ class TreeForce {
     std::vector<std::size_t> recordsCapacity_, bodyRecordsCapacity_;
     std::vector<std::size_t> bounds_;  // of the last buildDomainSorted()
     std::size_t domain_ = 0;
-    bool domainBuilt_ = false;  // the last pass was buildDomainSorted()
+    bool domainBuilt_ = false;     // the last pass was buildDomainSorted()
+    bool builtForPieces_ = false;  // builtForPieces()
     // Pinned host memory of the split build: the sorted order's slices (two, by pass parity: the
     // others may still read the last pass's while this one's is written) and each slot's
     // essential records.

@@ -238,14 +238,20 @@ void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Sha
     one.load(bodies);
     two.load(bodies);
     if (!c.weights.empty()) two.setWeights(c.weights);
-    const double tolerance = c.variant == NbodyVariant::Tree ? 0 : 1e-4;
+    // The tree: the same bits where the devices add in a fixed order (PoCL); NVIDIA's walk varies
+    // the order of a list's sums from run to run (tree_test.cpp), by 3.4e-8 of a body's
+    // acceleration at N = 1,001 on two H100s (2026-11-27).
+    const bool fixedOrder = a.info().kind == DeviceKind::Cpu && b.info().kind == DeviceKind::Cpu;
+    const double treeTolerance = fixedOrder ? 0 : 1e-5;
+    const double tolerance = c.variant == NbodyVariant::Tree ? treeTolerance : 1e-4;
     // Before any step: the summed accelerations of the first force pass.
     const auto a1 = one.readAccelerations(), a2 = two.readAccelerations();
     for (std::size_t i = 0; i < c.n; ++i) {
         const double scale = std::abs(a1[i].x) + std::abs(a1[i].y) + std::abs(a1[i].z) + 1e-30;
         const double diff =
             std::abs(a1[i].x - a2[i].x) + std::abs(a1[i].y - a2[i].y) + std::abs(a1[i].z - a2[i].z);
-        ASSERT_LE(diff, (c.variant == NbodyVariant::Tree ? 0 : 1e-5) * scale) << "body " << i;
+        ASSERT_LE(diff, (c.variant == NbodyVariant::Tree ? treeTolerance : 1e-5) * scale)
+            << "body " << i;
     }
     for (int s = 0; s < 6; ++s) {
         if (s == 3 && !c.laterWeights.empty()) two.setWeights(c.laterWeights);
