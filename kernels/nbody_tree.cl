@@ -808,21 +808,16 @@ __kernel void piece_groups(__global const uint* restrict starts,
 // crit = opening radius l / theta + |com - centre of the bounds| (l: longest side), INFINITY when
 // theta == 0.
 // The climb from `node` (a parent of the work-item's start) towards the root, shared by the
-// kernels below so that every node's figures come from the same code wherever it is computed. With
-// `ranges` (split build), the climb stops at the first node not within the sorted bodies
-// [lo, hi): a node across domains (computed by moments_across once every domain's are in).
+// kernels below so that every node's figures come from the same code wherever it is computed. It
+// ends at a parent below 0: the root's, or (split build) PARENT_ELSEWHERE, the parent of a domain's
+// subtree, which lies across domains (computed by moments_across once every domain's are in).
 static inline void climbMoments(
     int node, __global const float4* restrict sorted, const int n,
     __global const int2* restrict children, __global const int* restrict nodeParent,
     __global int* visits, volatile __global float4* nodeCom, volatile __global float4* nodeQa,
     volatile __global float2* nodeQb, volatile __global float4* nodeLo,
-    volatile __global float4* nodeHi, volatile __global float* crit, const float theta,
-    __global const int2* restrict ranges, const int lo, const int hi) {
+    volatile __global float4* nodeHi, volatile __global float* crit, const float theta) {
     for (int steps = 0; node >= 0 && steps < n; ++steps) {
-        if (ranges) {
-            const int2 r = ranges[node];
-            if (r.x < lo || r.y >= hi) return;
-        }
         // This child's moments (written last round) out, the other child's in, device-wide.
         if (deviceArrive(&visits[node]) == 0) return;  // the other child is not done yet
         const int2 ch = children[node];
@@ -896,15 +891,15 @@ static inline void climbMoments(
 __kernel void moments(MOMENTS_PARAMS) {
     const int leaf = get_global_id(0);
     if (leaf >= n || n < 2) return;
-    climbMoments(leafParent[leaf], MOMENTS_ARGS, 0, 0, 0);
+    climbMoments(leafParent[leaf], MOMENTS_ARGS);
 }
 
-// Split build: the nodes within the domain [lo, hi) of the sorted bodies, from its leaves.
-__kernel void moments_domain(MOMENTS_PARAMS, __global const int2* restrict ranges, const int lo,
-                             const int hi) {
+// Split build: the nodes within the domain [lo, hi) of the sorted bodies, from its leaves (the
+// domain's own build links no node to a parent across domains: build_domain_tree).
+__kernel void moments_domain(MOMENTS_PARAMS, const int lo, const int hi) {
     const int leaf = lo + get_global_id(0);
     if (leaf >= hi || n < 2) return;
-    climbMoments(leafParent[leaf], MOMENTS_ARGS, ranges, lo, hi);
+    climbMoments(leafParent[leaf], MOMENTS_ARGS);
 }
 
 // Split build: the nodes across domains, from the roots of the domains' subtrees below them
@@ -914,7 +909,7 @@ __kernel void moments_across(MOMENTS_PARAMS, __global const int* restrict roots,
     const int k = get_global_id(0);
     if (k >= count[0] || n < 2) return;
     const int r = roots[k];
-    climbMoments(r < 0 ? leafParent[~r] : nodeParent[r], MOMENTS_ARGS, 0, 0, 0);
+    climbMoments(r < 0 ? leafParent[~r] : nodeParent[r], MOMENTS_ARGS);
 }
 
 // ---- split build: local essential trees (NbodyMultiDevice, TreeForce::buildDomainSorted) ------
@@ -967,7 +962,7 @@ __kernel void build_domain_tree(__global const ulong* restrict keys, const int w
 #define P(j) clampedPrefix(keys, w0, m, n, i, (j))
     KARRAS_NODE(i, P, first, last, split);
 #undef P
-    if (first < lo || last >= hi) {
+    if (!within((int2)(first, last), lo, hi)) {
         ranges[i] = (int2)(-1, -1);
         across[atomic_inc(&counters[4])] = i;
         return;
@@ -1376,7 +1371,6 @@ __kernel void essential_nodes(const int lo, const int hi, __global const uchar* 
                               __global const float4* restrict nodeQa,
                               __global const float2* restrict nodeQb,
                               __global const float4* restrict nodeLo,
-                              __global const float4* restrict nodeHi,
                               __global const float* restrict crit, const int n,
                               __global float4* restrict out, const int room,
                               __global int* counters) {

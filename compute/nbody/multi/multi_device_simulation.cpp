@@ -342,20 +342,14 @@ void NbodyMultiDevice::applyTreeDomains() {
 }
 
 void NbodyMultiDevice::exchangeEssentialTrees() {
-    return clBoundary("the exchange of the N-body tree's essential nodes between devices failed",
-                      [&] {
-                          std::vector<TreeForce*> trees;
-                          for (auto& sim : sims_)
-                              trees.push_back(&sim->splitTree());
-                          // A device that owns every body built and walked the whole tree; the
-                          // others own none and walk nothing.
-                          for (TreeForce* t : trees)
-                              if (!t->domainBuilt()) return;
-                          clviz::exchangeEssentialTrees(
-                              trees, [&](const std::function<void(std::size_t)>& task) {
-                                  onEveryDevice(task);
-                              });
-                      });
+    return clBoundary(
+        "the exchange of the N-body tree's essential nodes between devices failed", [&] {
+            std::vector<TreeForce*> trees;
+            for (auto& sim : sims_)
+                trees.push_back(&sim->splitTree());
+            clviz::exchangeEssentialTrees(
+                trees, [&](const std::function<void(std::size_t)>& task) { onEveryDevice(task); });
+        });
 }
 
 // The tree: each device's domain, its slice of the sorted accelerations (slice x 16 bytes), out

@@ -1044,7 +1044,7 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
                 nodeParent_, leafParent_, visits_, across_, splitCounters_);
         enqueueStage(k_->buildDomain, count, kElementWg, "tree-build");
         setArgs(k_->momentsDomain, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
-                nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, ranges_, lo, hi);
+                nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, lo, hi);
         enqueueStage(k_->momentsDomain, count, kElementWg, "tree-moments");
         setArgs(k_->drops, keys, w0, lo, hi, table_);
         enqueueStage(k_->drops, count, kElementWg, "tree-build");
@@ -1212,7 +1212,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                     opens_);
             enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
             setArgs(k_->essential, lo, hi, opens_, nodeParent_, children_, ranges_, nodeCom_,
-                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, ni, records_[e],
+                    nodeQa_, nodeQb_, nodeLo_, crit_, ni, records_[e],
                     static_cast<int>(recordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essential, count, kElementWg, "tree-build");
             setArgs(k_->essentialBodies, lo, hi, opens_, nodeParent_, leafParent_, ranges_, ni,
