@@ -39,6 +39,9 @@ struct BenchOptions {
     int treeWalkPieces = 0;
     bool treeWalkHalving = true;  // --tree-walk-split: the pieces halve (cutIntoPieces) or are even
     bool treeSplitBuild = false;  // --tree-build split: NbodyMultiDevice::setTreeSplitBuild
+    // --timeline: with --devices, each split row's last timed step as a trace
+    // (bench/step_trace.hpp)
+    std::string timelinePath;
     // --tree-integrate: with --devices or --mpi, who kicks and drifts the split tree's bodies
     // (compute/nbody/multi/tree_integration.hpp); auto: every device where they are identical.
     NbodyTreeIntegration treeIntegration = NbodyTreeIntegration::Auto;

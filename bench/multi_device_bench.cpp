@@ -12,6 +12,7 @@
 #include "bench/row_timing.hpp"
 #include "bench/split_check.hpp"
 #include "bench/split_plan.hpp"
+#include "bench/step_trace.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
 #include "common/text.hpp"
@@ -38,6 +39,7 @@ struct SplitCase {
     const std::vector<ComputeContext*>& devices;
     const BenchOptions& o;
     BenchReport& report;
+    std::vector<std::pair<std::string, NbodyStepTimeline>>& timelines;  // with --timeline
     std::vector<Body> bodies;
     NbodyParams params;
     NbodyKernelConfig config;
@@ -80,6 +82,9 @@ void addSplitRows(const SplitCase& c) {
             return one->lastTimings();
         },
         c.o);
+    const bool timeline = !c.o.timelinePath.empty();
+    const std::string label = config + " N=" + std::to_string(n);
+    if (timeline) c.timelines.emplace_back(variant + " x1 " + label, one->lastTimeline());
     BenchRow base = splitRow(variant + " x1", config, n, t1.stepMs);
     base.note = "alone: " + c.devices[0]->info().name;
     c.report.add(base);
@@ -90,6 +95,9 @@ void addSplitRows(const SplitCase& c) {
             return all->lastTimings();
         },
         c.o);
+    if (timeline)
+        c.timelines.emplace_back(variant + " x" + std::to_string(p) + " " + label,
+                                 all->lastTimeline());
     BenchRow split = splitRow(variant + " x" + std::to_string(p), config, n, tp.stepMs);
     const double speedup = base.medianMs / split.medianMs;
     split.metrics.push_back({"speed-up", speedup});
@@ -126,6 +134,7 @@ void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices, const 
     for (NbodyVariant v : plan.variants)
         rows += int(plan.sizes.size() * plan.workGroups.size() * rowParams(plan, v).size());
     int index = 0;
+    std::vector<std::pair<std::string, NbodyStepTimeline>> timelines;
     for (long long n : plan.sizes) {
         const auto bodies = makePreset(plan.preset, static_cast<std::size_t>(n), 1);
         for (NbodyVariant v : plan.variants)
@@ -138,7 +147,7 @@ void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices, const 
                              std::string("nbody split ") + variantName(v) + anglesLabel(v, params) +
                                  " N=" + std::to_string(n));
                     try {
-                        addSplitRows({devices, o, report, bodies, params, config});
+                        addSplitRows({devices, o, report, timelines, bodies, params, config});
                     } catch (const Error& e) {
                         BenchRow row;
                         row.suite = "nbody-multi";
@@ -150,6 +159,11 @@ void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices, const 
                 }
     }
     progressDone();
+    if (!o.timelinePath.empty()) {
+        writeStepTraces(o.timelinePath, timelines);
+        std::fprintf(stderr, "clviz-bench: the last timed step of %zu rows in %s\n",
+                     timelines.size(), o.timelinePath.c_str());
+    }
 }
 
 }  // namespace clviz::bench

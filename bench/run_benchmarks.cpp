@@ -5,6 +5,8 @@
 #include "bench/suites.hpp"
 #include "common/error.hpp"
 #include "common/flag_table.hpp"
+#include "common/output_target.hpp"
+#include "common/quoted_path.hpp"
 
 namespace clviz::bench {
 
@@ -75,6 +77,12 @@ int runDeviceSet(const BenchOptions& options) {
 }  // namespace
 
 int runBenchmarks(const BenchOptions& options) {
+    if (!options.timelinePath.empty()) {
+        if (options.devices.empty() || options.mpi)
+            throw UsageError("--timeline records the split over --devices (not --mpi)");
+        if (const auto why = unwritableFileReason(options.timelinePath))
+            throw UsageError("--timeline " + quotedPath(options.timelinePath) + ": " + *why);
+    }
     if (options.mpi) return runMpiBenchmark(options);
     if (!options.devices.empty()) return runDeviceSet(options);
     auto cc = ComputeContext::create(options.device);

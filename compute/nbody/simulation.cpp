@@ -533,6 +533,10 @@ NbodyStepTimings NbodySimulation::lastStepTimings() {
     });
 }
 
+std::vector<std::pair<std::string, cl::Event>> NbodySimulation::lastTreeCopies() const {
+    return tree_ ? tree_->lastCopies() : std::vector<std::pair<std::string, cl::Event>>();
+}
+
 // ---- state ------------------------------------------------------------------------------------
 
 void NbodySimulation::allocate(std::size_t n, bool floatState, bool doubleState) {

@@ -249,6 +249,12 @@ class NbodySimulation : public NbodySystem {
 
     // Device time per kernel for the last step() call; waits for those kernels to finish.
     NbodyStepTimings lastStepTimings();
+    // The kernels of the last step() call, named as in lastStepTimings(), and the tree's split
+    // build copies of its last build (TreeForce::lastCopies), for a step's timeline.
+    const std::vector<std::pair<std::string, cl::Event>>& lastStepEvents() const {
+        return lastEvents_;
+    }
+    std::vector<std::pair<std::string, cl::Event>> lastTreeCopies() const;
 
     // Energy, momentum and NaN/Inf check on the device (O(N^2) like one force pass: call it every
     // k frames for large N). Blocks until done. The first call after load() sets the reference

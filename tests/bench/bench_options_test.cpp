@@ -1,13 +1,16 @@
 // clviz-bench's options for the split tree: the walk pieces halving by default, even on request,
 // the old flag still accepted; the whole tree built on every device by default, split on request;
-// and a clear refusal of anything else.
+// a clear refusal of anything else; and --timeline only with --devices, to a file that can be
+// written, refused before any device is opened.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "bench/bench_options.hpp"
+#include "bench/suites.hpp"
 #include "common/error.hpp"
+#include "common/flag_table.hpp"
 
 namespace clviz::bench {
 namespace {
@@ -49,6 +52,24 @@ TEST(BenchOptions, TreeBuildWholeByDefaultSplitOnRequestAndNothingElse) {
         EXPECT_NE(std::string(e.what()).find("--tree-build"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("halves"), std::string::npos) << e.what();
     }
+}
+
+TEST(BenchOptions, TimelineNeedsTheDeviceSplitAndAWritableFile) {
+    EXPECT_EQ(parsed({"--timeline", "steps.json"}).timelinePath, "steps.json");
+    auto refusal = [](const std::vector<std::string>& args) {
+        try {
+            runBenchmarks(parsed(args));
+        } catch (const UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(refusal({"--timeline", "steps.json"}).find("--devices"), std::string::npos);
+    EXPECT_NE(refusal({"--timeline", "steps.json", "--devices", "all", "--mpi"}).find("--mpi"),
+              std::string::npos);
+    const std::string why =
+        refusal({"--timeline", "/no/such/folder/steps.json", "--devices", "all"});
+    EXPECT_NE(why.find("/no/such/folder/steps.json"), std::string::npos) << why;
 }
 
 }  // namespace

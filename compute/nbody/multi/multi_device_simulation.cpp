@@ -580,4 +580,21 @@ NbodyMultiTimings NbodyMultiDevice::lastTimings() {
     return t;
 }
 
+NbodyStepTimeline NbodyMultiDevice::lastTimeline() {
+    return clBoundary("cannot read the step's timeline", [&] {
+        std::vector<NbodyDeviceEvents> devices;
+        for (std::size_t d = 0; d < sims_.size(); ++d) {
+            std::vector<std::pair<std::string, cl::Event>> copies;
+            for (const cl::Event& ev : transferEvents_[d])
+                copies.emplace_back("slice copy", ev);
+            devices.push_back({contexts_[d]->info().name,
+                               contexts_[d]->queue(),
+                               {{"kernels", sims_[d]->lastStepEvents()},
+                                {"slice copies", std::move(copies)},
+                                {"split build copies", sims_[d]->lastTreeCopies()}}});
+        }
+        return stepTimeline(devices);
+    });
+}
+
 }  // namespace clviz

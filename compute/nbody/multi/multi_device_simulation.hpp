@@ -31,6 +31,7 @@
 #include "common/thread_team.hpp"
 #include "compute/nbody/multi/device_timings.hpp"
 #include "compute/nbody/multi/slice_plan.hpp"
+#include "compute/nbody/multi/step_timeline.hpp"
 #include "compute/nbody/multi/tree_integration.hpp"
 #include "compute/nbody/simulation.hpp"
 #include "compute/nbody/system.hpp"
@@ -89,6 +90,9 @@ class NbodyMultiDevice : public NbodySlicedSystem {
 
     // Per-device compute, exchange, wait and share of the last step() call; waits for it.
     NbodyMultiTimings lastTimings() override;
+    // The last step() call's kernels and copies on every device, on the host's clock (its last
+    // step's where it ran several: the tree's split build copies are kept for one build only).
+    NbodyStepTimeline lastTimeline();
 
     // The tree's domains are walked in this many pieces per device, each piece's accelerations
     // passed on while the next is walked (1: the whole domain, then the exchange). Throws

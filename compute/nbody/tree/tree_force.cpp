@@ -611,6 +611,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                         std::size_t shareBegin, std::size_t shareEnd, bool scatter, bool walk) {
     if (n == 0) throw Error("tree: no bodies");
     events_.clear();
+    copies_.clear();
     groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
     domainBuilt_ = false;
     builtForPieces_ = false;  // buildShareSorted() sets it after this
@@ -760,6 +761,7 @@ std::vector<unsigned> TreeForce::sortKeys(const std::vector<unsigned long long>&
     q.enqueueWriteBuffer(keys_[0], CL_FALSE, 0, n * 8, keys.data());
     q.enqueueWriteBuffer(index_[0], CL_FALSE, 0, n * 4, index.data());
     events_.clear();
+    copies_.clear();
     enqueueSort(n);
     q.enqueueReadBuffer(index_[sortedBuffer_], CL_TRUE, 0, n * 4, index.data());
     lastN_ = 0;  // the buffers hold no tree now
@@ -932,7 +934,7 @@ void TreeForce::reserveSplit(std::size_t domains) {
     auto make = [&](std::size_t bytes) { return cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes); };
     if (!window_) window_ = std::make_unique<TreeWindowSelect>(cc_);
     if (!splitHost_) splitHost_ = std::make_unique<SplitHost>();
-    if (!side_()) side_ = cl::CommandQueue(cc_.context(), cc_.device());
+    if (!side_()) side_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
     splitHost_->index[parity_].reserve(cc_, capacity_ * 4);
     if (splitHost_->nodes.size() < domains) {
         splitHost_->nodes.resize(domains);
@@ -975,6 +977,7 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     pieceSoftening_ = softening;
     parity_ ^= 1;
     events_.clear();
+    copies_.clear();
     groupsOrdered_ = false;
     domainBuilt_ = true;
     builtForPieces_ = true;
@@ -1035,6 +1038,7 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
         side_.enqueueReadBuffer(globalIndex_, CL_FALSE, static_cast<std::size_t>(lo) * 4, count * 4,
                                 static_cast<cl_uint*>(splitHost_->index[parity_].host) + lo, &after,
                                 &indexRead_);
+        copies_.emplace_back("index out", indexRead_);
         side_.flush();
     }
     if (n > 1) {
@@ -1253,10 +1257,17 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             PinnedArea& pb = splitHost_->bodies[e];
             pn.reserve(cc_, std::max<std::size_t>(nodes * kTreeWalkRecordFloat4s * 16, 16));
             pb.reserve(cc_, std::max<std::size_t>(bodies * 8, 8));
-            if (nodes)
+            cl::Event read;
+            if (nodes) {
                 q.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
-                                    pn.host);
-            if (bodies) q.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host);
+                                    pn.host, nullptr, &read);
+                copies_.emplace_back("essential out", read);
+            }
+            if (bodies) {
+                q.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
+                                    &read);
+                copies_.emplace_back("essential out", read);
+            }
             out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
                       static_cast<const cl_int2*>(pb.host), bodies};
         }
@@ -1299,6 +1310,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                 side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
                                          &after, &e);
                 indexWrites_.push_back(e);
+                copies_.emplace_back("index in", e);
             }
             side_.flush();
         };
@@ -1324,9 +1336,12 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                     cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, (total + total / 4 + 16) * bytes);
             std::size_t at = 0;
             for (const auto& [data, count] : parts) {
-                if (count)
+                if (count) {
+                    cl::Event write;
                     q.enqueueWriteBuffer(into, blocking ? CL_TRUE : CL_FALSE, at * bytes,
-                                         count * bytes, data);
+                                         count * bytes, data, nullptr, &write);
+                    copies_.emplace_back("graft in", write);
+                }
                 at += count;
             }
             return total;

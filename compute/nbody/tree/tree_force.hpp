@@ -255,6 +255,9 @@ class TreeForce {
     // Events of the last compute(), named by stage ("tree-box", "tree-keys", ...), for callers
     // that keep their own per-kernel tables.
     const std::vector<std::pair<std::string, cl::Event>>& lastEvents() const { return events_; }
+    // The split build's copies between device and host of the last build ("essential out",
+    // "graft in", "index out", "index in"; none for a whole build), for a step's timeline.
+    const std::vector<std::pair<std::string, cl::Event>>& lastCopies() const { return copies_; }
 
     // Groups of the last compute() whose walk stack overflowed and which summed directly instead
     // (exact but slow; 0 in any sane tree). Blocking read.
@@ -340,6 +343,7 @@ class TreeForce {
     // The walks' and the moments' builds (NV_INLINE_PTX where taken).
     std::unique_ptr<InlinePtxBuilds> ptx_;
     std::vector<std::pair<std::string, cl::Event>> events_;
+    std::vector<std::pair<std::string, cl::Event>> copies_;  // lastCopies()
 
     // Work buffers, grown to capacity_ bodies.
     cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;

@@ -1,0 +1,38 @@
+#pragma once
+// One step of an N-body system split over devices, as each device ran it: its kernels and its
+// copies on one clock (the host's), to see where a device waited (`clviz-bench --timeline`).
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compute/core/cl.hpp"
+
+namespace clviz {
+
+struct NbodyTimelineSpan {
+    std::size_t device = 0;
+    std::string lane;    // "kernels", "slice copies", "split build copies"
+    std::string name;    // the kernel's stage or the copy's
+    double startUs = 0;  // since the step's first command began, on the host's clock
+    double durationUs = 0;
+};
+
+struct NbodyStepTimeline {
+    std::vector<std::string> devices;  // names, by index
+    std::vector<NbodyTimelineSpan> spans;
+};
+
+// What one device ran, by lane, its events complete.
+struct NbodyDeviceEvents {
+    std::string name;
+    cl::CommandQueue queue;  // profiled; its clock is the events' clock
+    std::vector<std::pair<std::string, std::vector<std::pair<std::string, cl::Event>>>> lanes;
+};
+
+// The devices' events on the host's clock: each device's profiling clock is tied to the host's by
+// a marker, whose queued time is read against the host's clock when it is enqueued (a few
+// microseconds apart on an idle queue). Waits for the events. Throws cl::Error.
+NbodyStepTimeline stepTimeline(const std::vector<NbodyDeviceEvents>& devices);
+
+}  // namespace clviz

@@ -1,0 +1,64 @@
+// The --timeline file: the Trace Event Format that chrome://tracing and Perfetto read, one process
+// per device of a row, one thread per lane, spans in microseconds; an unwritable path is an error.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "bench/step_trace.hpp"
+#include "common/error.hpp"
+#include "tests/support/temp_dir.hpp"
+
+namespace clviz::bench {
+namespace {
+
+NbodyStepTimeline twoDevices() {
+    NbodyStepTimeline t;
+    t.devices = {"gpu A", "gpu B"};
+    t.spans = {{0, "kernels", "tree-walk", 0.0, 120.5},
+               {0, "slice copies", "slice copy", 100.0, 30.0},
+               {1, "kernels", "tree-walk", 5.0, 118.0}};
+    return t;
+}
+
+TEST(StepTrace, WritesEachDeviceOfEachRowAsAProcessAndEachLaneAsAThread) {
+    test::TempDir dir;
+    const std::string path = (dir.path() / "steps.json").string();
+    writeStepTraces(path, {{"tree x2 N=100", twoDevices()}, {"tree x2 N=200", twoDevices()}});
+    std::ifstream in(path);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    EXPECT_EQ(doc["displayTimeUnit"], "ms");
+    std::map<int, std::string> processes;
+    std::map<std::pair<int, int>, std::string> threads;
+    std::vector<nlohmann::json> spans;
+    for (const auto& e : doc["traceEvents"]) {
+        if (e["ph"] == "M" && e["name"] == "process_name")
+            processes[e["pid"]] = e["args"]["name"];
+        else if (e["ph"] == "M" && e["name"] == "thread_name")
+            threads[{e["pid"], e["tid"]}] = e["args"]["name"];
+        else if (e["ph"] == "X")
+            spans.push_back(e);
+    }
+    ASSERT_EQ(processes.size(), 4u);
+    EXPECT_EQ(processes[0], "tree x2 N=100: device 0 (gpu A)");
+    EXPECT_EQ(processes[3], "tree x2 N=200: device 1 (gpu B)");
+    ASSERT_EQ(spans.size(), 6u);
+    EXPECT_EQ(spans[1]["name"], "slice copy");
+    EXPECT_EQ(spans[1]["pid"], 0);
+    EXPECT_EQ((threads[{0, spans[1]["tid"]}]), "slice copies");
+    EXPECT_EQ((threads[{0, spans[0]["tid"]}]), "kernels");
+    EXPECT_DOUBLE_EQ(spans[0]["dur"].get<double>(), 120.5);
+    EXPECT_DOUBLE_EQ(spans[2]["ts"].get<double>(), 5.0);
+    EXPECT_EQ(spans[5]["pid"], 3);
+}
+
+TEST(StepTrace, SaysWhenTheFileCannotBeWritten) {
+    test::TempDir dir;
+    EXPECT_THROW(
+        writeStepTraces((dir.path() / "no/such/folder/steps.json").string(), {{"x", twoDevices()}}),
+        Error);
+}
+
+}  // namespace
+}  // namespace clviz::bench

@@ -1,0 +1,103 @@
+// A step's timeline on two PoCL devices (CTest sets POCL_DEVICES="pthread pthread"): the commands
+// of both devices on the host's clock, in order, with their profiled durations; commands of an
+// unprofiled queue left out; and the split tree's step shows every device's kernels, slices and
+// split build copies.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "compute/core/profiling.hpp"
+#include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/multi/multi_device_simulation.hpp"
+#include "compute/nbody/multi/step_timeline.hpp"
+#include "tests/support/two_devices.hpp"
+
+namespace clviz {
+namespace {
+
+class StepTimeline : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        ASSERT_TRUE(test::twoDevices().a) << "needs a platform with two devices: run under CTest";
+    }
+    ComputeContext& a() { return *test::twoDevices().a; }
+    ComputeContext& b() { return *test::twoDevices().b; }
+};
+
+cl::Event write(cl::CommandQueue& q, cl::Buffer& buffer) {
+    std::vector<float> data(1 << 16, 1.0f);
+    cl::Event e;
+    q.enqueueWriteBuffer(buffer, CL_TRUE, 0, data.size() * 4, data.data(), nullptr, &e);
+    return e;
+}
+
+// Device a's copy, 40 ms of host time, then device b's: b's starts about 40 ms after a's on the
+// one clock, although each device's own clock starts wherever it does.
+TEST_F(StepTimeline, PutsEveryDeviceOnTheHostClock) {
+    cl::Buffer ba(a().context(), CL_MEM_READ_WRITE, 1 << 18);
+    cl::Buffer bb(b().context(), CL_MEM_READ_WRITE, 1 << 18);
+    cl::CommandQueue unprofiled(a().context(), a().device());
+    const cl::Event first = write(a().queue(), ba);
+    const cl::Event hidden = write(unprofiled, ba);
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    const cl::Event second = write(b().queue(), bb);
+    const cl::Event third = write(b().queue(), bb);
+    const NbodyStepTimeline t = stepTimeline(
+        {{"a", a().queue(), {{"copies", {{"first", first}, {"hidden", hidden}}}}},
+         {"b", b().queue(), {{"copies", {{"second", second}}}, {"more", {{"third", third}}}}}});
+    ASSERT_EQ(t.devices, (std::vector<std::string>{"a", "b"}));
+    ASSERT_EQ(t.spans.size(), 3u);  // "hidden" has no profiling: left out
+    EXPECT_EQ(t.spans[0].name, "first");
+    EXPECT_EQ(t.spans[0].device, 0u);
+    EXPECT_DOUBLE_EQ(t.spans[0].startUs, 0.0);
+    EXPECT_EQ(t.spans[1].name, "second");
+    EXPECT_EQ(t.spans[1].device, 1u);
+    EXPECT_EQ(t.spans[2].name, "third");
+    EXPECT_EQ(t.spans[2].lane, "more");
+    EXPECT_GE(t.spans[1].startUs, 30e3);  // the sleep, less the clock tie's slack
+    EXPECT_LT(t.spans[1].startUs, 10e6);
+    EXPECT_GE(t.spans[2].startUs, t.spans[1].startUs + t.spans[1].durationUs);
+    EXPECT_NEAR(t.spans[0].durationUs, eventMilliseconds(first) * 1e3, 1e-3);
+}
+
+// The split tree: each device's kernels (its build and walk), its slices' copies and the local
+// essential trees' copies (out and in), every span within the step.
+TEST_F(StepTimeline, ShowsTheSplitTreesCopiesOnEveryDevice) {
+    NbodyMultiDevice sim({&a(), &b()});
+    NbodyKernelConfig config;
+    config.variant = NbodyVariant::Tree;
+    sim.setKernelConfig(config);
+    sim.setTreeWalkPieces(2);
+    sim.setTreeSplitBuild(true);
+    sim.load(makePreset(NbodyPreset::Plummer, 3001, 5));
+    sim.step(1);
+    const NbodyStepTimeline t = sim.lastTimeline();
+    ASSERT_EQ(t.devices.size(), 2u);
+    for (std::size_t d = 0; d < 2; ++d) {
+        SCOPED_TRACE("device " + std::to_string(d));
+        std::set<std::string> seen;
+        for (const NbodyTimelineSpan& s : t.spans)
+            if (s.device == d) {
+                seen.insert(s.lane + ": " + s.name);
+                EXPECT_GE(s.startUs, 0.0);
+                EXPECT_GE(s.durationUs, 0.0);
+                EXPECT_LT(s.startUs, 60e6);
+            }
+        for (const char* want :
+             {"kernels: tree-walk", "kernels: tree-sort", "split build copies: essential out",
+              "split build copies: graft in", "split build copies: index in",
+              "split build copies: index out", "slice copies: slice copy"})
+            EXPECT_TRUE(seen.count(want)) << want;
+    }
+    // Whole builds: no split build copies.
+    sim.setTreeSplitBuild(false);
+    sim.step(1);
+    for (const NbodyTimelineSpan& s : sim.lastTimeline().spans)
+        EXPECT_NE(s.lane, "split build copies");
+}
+
+}  // namespace
+}  // namespace clviz
