@@ -309,6 +309,7 @@ void NbodySimulation::computeSharedForces() {
                 t.computeShareSorted(f32_.pos, n_, params_.softening, ownedBegin_, ownedCount_);
             for (const auto& e : t.lastEvents())
                 lastEvents_.push_back(e);
+            treeEventsTaken_ = t.lastEvents().size();
         } else {
             PairForce& f = pairs();
             f.computeShare(f32_.pos, n_, params_.softening, f32_.acc, ownedBegin_, ownedCount_,
@@ -343,10 +344,12 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
             cc_.queue().enqueueMarkerWithWaitList(nullptr, &done);
             return done;
         }
-        const std::size_t before = t.lastEvents().size();
+        // The piece's walk, and before the first piece what the split build's exchange added
+        // (the essential records' kernels, the grafts).
         cl::Event e = t.walkSortedPiece(begin, count);
-        for (std::size_t i = before; i < t.lastEvents().size(); ++i)
+        for (std::size_t i = treeEventsTaken_; i < t.lastEvents().size(); ++i)
             lastEvents_.push_back(t.lastEvents()[i]);
+        treeEventsTaken_ = t.lastEvents().size();
         return e;
     });
 }

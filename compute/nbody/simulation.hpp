@@ -333,6 +333,8 @@ class NbodySimulation : public NbodySystem {
     bool walkInPieces_ = false;             // setWalkInPieces
     std::vector<std::size_t> treeDomains_;  // setTreeDomains
     std::size_t treeDomain_ = 0;
+    // The tree's events (TreeForce::lastEvents) of its last build already in lastEvents_.
+    std::size_t treeEventsTaken_ = 0;
     float pendingKick_ = 0;  // the closing half-kick complete() left until the shares are summed
     void runUpdate(cl::Kernel& k, const char* name, std::initializer_list<double> reals);
     void ensureAccelerationsCurrent();

@@ -73,6 +73,7 @@ NbodyMultiDevice::NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
     waitMs_.assign(sims_.size(), 0.0);
     hostSumMs_.assign(sims_.size(), 0.0);
     hostEnqueueMs_.assign(sims_.size(), 0.0);
+    hostSpans_.resize(sims_.size());
     team_ = std::make_unique<ThreadTeam>(sims_.size());
 }
 
@@ -154,6 +155,7 @@ void NbodyMultiDevice::step(int count) {
         waitMs_[d] = 0;
         hostSumMs_[d] = 0;
         hostEnqueueMs_[d] = 0;
+        hostSpans_[d].clear();
     }
     const auto start = std::chrono::steady_clock::now();
     const bool shared = sharedForces();
@@ -348,7 +350,11 @@ void NbodyMultiDevice::exchangeEssentialTrees() {
             for (auto& sim : sims_)
                 trees.push_back(&sim->splitTree());
             clviz::exchangeEssentialTrees(
-                trees, [&](const std::function<void(std::size_t)>& task) { onEveryDevice(task); });
+                trees, [&](const std::function<void(std::size_t)>& task) { onEveryDevice(task); },
+                [&](std::size_t d, const char* phase, std::chrono::steady_clock::time_point start,
+                    std::chrono::steady_clock::time_point end) {
+                    hostSpans_[d].push_back({phase, start, end});  // each thread its own device's
+                });
         });
 }
 
@@ -591,7 +597,8 @@ NbodyStepTimeline NbodyMultiDevice::lastTimeline() {
                                contexts_[d]->queue(),
                                {{"kernels", sims_[d]->lastStepEvents()},
                                 {"slice copies", std::move(copies)},
-                                {"split build copies", sims_[d]->lastTreeCopies()}}});
+                                {"split build copies", sims_[d]->lastTreeCopies()}},
+                               hostSpans_[d]});
         }
         return stepTimeline(devices);
     });

@@ -8,10 +8,13 @@ namespace clviz {
 
 namespace {
 
+double nanoseconds(std::chrono::steady_clock::time_point t) {
+    return static_cast<double>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count());
+}
+
 double hostNanoseconds() {
-    return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
+    return nanoseconds(std::chrono::steady_clock::now());
 }
 
 // Host clock minus this queue's device clock, in ns.
@@ -63,6 +66,16 @@ NbodyStepTimeline stepTimeline(const std::vector<NbodyDeviceEvents>& devices) {
                 first = std::min(first, r.startNs);
                 raw.push_back(std::move(r));
             }
+        for (const NbodyHostSpan& h : dev.host) {
+            Raw r;
+            r.span.device = d;
+            r.span.lane = "host";
+            r.span.name = h.name;
+            r.startNs = nanoseconds(h.start);
+            r.span.durationUs = std::max(0.0, (nanoseconds(h.end) - r.startNs) * 1e-3);
+            first = std::min(first, r.startNs);
+            raw.push_back(std::move(r));
+        }
     }
     std::sort(raw.begin(), raw.end(), [](const Raw& a, const Raw& b) {
         return a.span.device != b.span.device ? a.span.device < b.span.device

@@ -1,6 +1,7 @@
 #pragma once
 // One step of an N-body system split over devices, as each device ran it: its kernels and its
 // copies on one clock (the host's), to see where a device waited (`clviz-bench --timeline`).
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -23,11 +24,18 @@ struct NbodyStepTimeline {
     std::vector<NbodyTimelineSpan> spans;
 };
 
-// What one device ran, by lane, its events complete.
+// Work the host did for one device (the split build's exchange phases), on the host's clock.
+struct NbodyHostSpan {
+    std::string name;
+    std::chrono::steady_clock::time_point start, end;
+};
+
+// What one device ran, by lane, its events complete, and the host's work for it (lane "host").
 struct NbodyDeviceEvents {
     std::string name;
     cl::CommandQueue queue;  // profiled; its clock is the events' clock
     std::vector<std::pair<std::string, std::vector<std::pair<std::string, cl::Event>>>> lanes;
+    std::vector<NbodyHostSpan> host;
 };
 
 // The devices' events on the host's clock: each device's profiling clock is tied to the host's by

@@ -6,15 +6,25 @@
 
 namespace clviz {
 
-void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachDevice& forEach) {
+void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachDevice& forEach,
+                            const ExchangeLap& lap) {
     const std::size_t p = trees.size();
     const ForEachDevice serial = [p](const std::function<void(std::size_t)>& task) {
         for (std::size_t d = 0; d < p; ++d)
             task(d);
     };
-    const ForEachDevice& each = forEach ? forEach : serial;
+    const ForEachDevice& run = forEach ? forEach : serial;
+    const char* phase = "";
+    const auto each = [&](const std::function<void(std::size_t)>& task) {
+        run([&](std::size_t d) {
+            const auto start = std::chrono::steady_clock::now();
+            task(d);
+            if (lap) lap(d, phase, start, std::chrono::steady_clock::now());
+        });
+    };
     // What each domain sends every other: its prefix table, its subtrees' roots and its cells.
     std::vector<TreeForce::DomainShare> shares(p);
+    phase = "share";
     each([&](std::size_t d) { shares[d] = trees[d]->domainShare(); });
     std::vector<std::vector<cl_int>> tables;
     for (const auto& s : shares)
@@ -26,6 +36,7 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
     std::vector<const std::vector<cl_float4>*> cells;
     for (const auto& s : shares)
         cells.push_back(&s.cells);
+    phase = "across and essential";
     each([&](std::size_t d) {
         across[d] = trees[d]->buildAcross(tables);
         sent[d] = trees[d]->essentialFor(cells);
@@ -38,7 +49,9 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         rootBodiesAll.push_back(&shares[d].rootBodies);
     }
     std::vector<const cl_uint*> index(p);
+    phase = "index";
     each([&](std::size_t d) { index[d] = trees[d]->domainIndex(); });
+    phase = "graft";
     each([&](std::size_t d) {
         std::vector<TreeForce::Essential> received;
         for (std::size_t e = 0; e < p; ++e)

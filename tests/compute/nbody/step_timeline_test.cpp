@@ -63,8 +63,9 @@ TEST_F(StepTimeline, PutsEveryDeviceOnTheHostClock) {
     EXPECT_NEAR(t.spans[0].durationUs, eventMilliseconds(first) * 1e3, 1e-3);
 }
 
-// The split tree: each device's kernels (its build and walk), its slices' copies and the local
-// essential trees' copies (out and in), every span within the step.
+// The split tree: each device's kernels (its build and walk), its slices' copies, the local
+// essential trees' copies (out and in) and the host's exchange phases, every span within the step;
+// the exchange's kernels counted in the step's kernels.
 TEST_F(StepTimeline, ShowsTheSplitTreesCopiesOnEveryDevice) {
     NbodyMultiDevice sim({&a(), &b()});
     NbodyKernelConfig config;
@@ -91,6 +92,16 @@ TEST_F(StepTimeline, ShowsTheSplitTreesCopiesOnEveryDevice) {
               "split build copies: graft in", "split build copies: index in",
               "split build copies: index out", "slice copies: slice copy"})
             EXPECT_TRUE(seen.count(want)) << want;
+    }
+    // The grafts' kernels (after the essential records came in) are in the step's kernels.
+    for (std::size_t d = 0; d < 2; ++d) {
+        double graftIn = 1e300, lastBuild = -1;
+        for (const NbodyTimelineSpan& s : t.spans) {
+            if (s.device != d) continue;
+            if (s.name == "graft in") graftIn = std::min(graftIn, s.startUs);
+            if (s.lane == "kernels" && s.name == "tree-build") lastBuild = s.startUs;
+        }
+        EXPECT_GT(lastBuild, graftIn) << "device " << d;
     }
     // Whole builds: no split build copies.
     sim.setTreeSplitBuild(false);
