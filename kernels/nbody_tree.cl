@@ -978,32 +978,84 @@ __kernel void build_domain_tree(__global const ulong* restrict keys, const int w
 #define TABLE (4 + 2 * PREFIXES)
 #define PREFIX_NONE 1000
 
-__kernel void domain_drops(__global const ulong* restrict keys, const int w0, const int lo,
-                           const int hi, __global int* table) {
-    const int k = lo + get_global_id(0);
-    if (k >= hi - 1) return;
-    const int p = windowPrefix(keys, w0, k, k + 1);
-    atomic_min(&table[4 + p], k);
-    atomic_max(&table[4 + PREFIXES + p], k);
+// Each work-group of DROPS_WG work-items takes DROPS_WG * DROPS_PER_ITEM neighbour pairs (k, k + 1)
+// of the domain and writes, for each prefix p, the first and the last k whose pair has prefix
+// exactly p (INT_MAX and -1: none) to partials[2 * PREFIXES * group ..]. A few prefixes take most
+// pairs, so a global atomic per pair queued on a few addresses (issue 32, session 12): each
+// work-item sends a prefix to the group's local table only at its first pair with it (in k
+// order for the firsts, backwards for the lasts), and the group writes its table once.
+#define DROPS_WG 256
+#define DROPS_PER_ITEM 64
+__kernel __attribute__((reqd_work_group_size(DROPS_WG, 1, 1))) void domain_drops(
+    __global const ulong* restrict keys, const int w0, const int lo, const int hi,
+    __global int* restrict partials) {
+    __local int firsts[PREFIXES], lasts[PREFIXES];
+    const int l = get_local_id(0);
+    for (int p = l; p < PREFIXES; p += DROPS_WG) {
+        firsts[p] = INT_MAX;
+        lasts[p] = -1;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int base = lo + (int)get_group_id(0) * DROPS_WG * DROPS_PER_ITEM + l;
+    uint seen[3] = {0, 0, 0};  // PREFIXES bits
+    for (int j = 0; j < DROPS_PER_ITEM; ++j) {
+        const int k = base + j * DROPS_WG;
+        if (k >= hi - 1) break;
+        const int p = windowPrefix(keys, w0, k, k + 1);
+        const uint bit = 1u << (p & 31);
+        if (seen[p >> 5] & bit) continue;
+        seen[p >> 5] |= bit;
+        atomic_min(&firsts[p], k);
+    }
+    seen[0] = seen[1] = seen[2] = 0;
+    for (int j = DROPS_PER_ITEM - 1; j >= 0; --j) {
+        const int k = base + j * DROPS_WG;
+        if (k >= hi - 1) continue;
+        const int p = windowPrefix(keys, w0, k, k + 1);
+        const uint bit = 1u << (p & 31);
+        if (seen[p >> 5] & bit) continue;
+        seen[p >> 5] |= bit;
+        atomic_max(&lasts[p], k);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __global int* out = partials + 2 * PREFIXES * get_group_id(0);
+    for (int p = l; p < PREFIXES; p += DROPS_WG) {
+        out[p] = firsts[p];
+        out[PREFIXES + p] = lasts[p];
+    }
 }
 
-// One work-item: the table's prefix runs and ends (table[4 ..] filled with INT_MAX and -1 before).
-__kernel void domain_drops_finish(__global const ulong* restrict keys, const int w0, const int lo,
-                                  const int hi, const int n, __global int* table) {
-    if (get_global_id(0) != 0) return;
+// One work-group of DROPS_FINISH_WG: the groups' partial tables (domain_drops) into the domain's
+// table, the firsts and lasts at or below each prefix, and its ends.
+#define DROPS_FINISH_WG 128
+__kernel __attribute__((reqd_work_group_size(DROPS_FINISH_WG, 1, 1))) void domain_drops_finish(
+    __global const ulong* restrict keys, const int w0, const int lo, const int hi, const int n,
+    __global const int* restrict partials, const int groups, __global int* table) {
+    __local int firsts[PREFIXES], lasts[PREFIXES];
+    const int l = get_local_id(0);
+    for (int p = l; p < PREFIXES; p += DROPS_FINISH_WG) {
+        int f = INT_MAX, e = -1;
+        for (int g = 0; g < groups; ++g) {
+            f = min(f, partials[2 * PREFIXES * g + p]);
+            e = max(e, partials[2 * PREFIXES * g + PREFIXES + p]);
+        }
+        firsts[p] = f;
+        lasts[p] = e;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (l != 0) return;
     table[0] = lo;
     table[1] = hi;
     table[2] = lo < hi && hi < n ? windowPrefix(keys, w0, hi - 1, hi) : -1;
-    for (int p = 1; p < PREFIXES; ++p) {
-        table[4 + p] = min(table[4 + p], table[4 + p - 1]);
-        table[4 + PREFIXES + p] = max(table[4 + PREFIXES + p], table[4 + PREFIXES + p - 1]);
-    }
+    int f = INT_MAX, e = -1;
     table[3] = PREFIX_NONE;
-    for (int p = 0; p < PREFIXES; ++p)
-        if (table[4 + p] != INT_MAX) {
-            table[3] = p;
-            break;
-        }
+    for (int p = 0; p < PREFIXES; ++p) {
+        f = min(f, firsts[p]);
+        e = max(e, lasts[p]);
+        table[4 + p] = f;
+        table[4 + PREFIXES + p] = e;
+        if (f != INT_MAX && table[3] == PREFIX_NONE) table[3] = p;
+    }
 }
 
 // The least prefix of neighbours in [t.lo, j) and in [j, t.hi) of one domain's table t.

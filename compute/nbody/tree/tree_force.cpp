@@ -64,6 +64,10 @@ constexpr std::size_t kOrderWg = 256;  // ORDER_WG: words of group starts per pr
 // The split build's cells (domain_cells in kernels/nbody_tree.cl): about this many of a domain's
 // bodies' boxes, in about kSuperCells groups, and room for this many.
 constexpr std::size_t kFineCells = 256, kSuperCells = 16, kCellRoom = 8192;
+// domain_drops' work-groups (DROPS_WG and DROPS_PER_ITEM in kernels/nbody_tree.cl), the pairs each
+// takes and the ints of its partial table (2 * PREFIXES); domain_drops_finish's one work-group.
+constexpr std::size_t kDropsWg = 256, kDropsPerGroup = kDropsWg * 64, kDropsPartialInts = 192;
+constexpr std::size_t kDropsFinishWg = 128;
 constexpr cl_int kParentElsewhere = -2;  // PARENT_ELSEWHERE
 
 // Words of one bit a body for group starts at n bodies, with one more for the end (n itself).
@@ -230,6 +234,9 @@ struct PinnedArea {
 struct TreeForce::SplitHost {
     PinnedArea index[2];                    // by pass parity
     std::vector<PinnedArea> nodes, bodies;  // by slot
+    PinnedArea share;                       // domainShare()'s reads
+    PinnedArea graft;                       // graftDomains()'s small writes
+    PinnedArea across;                      // buildAcross()'s tables in, records out
 };
 
 TreeForce::~TreeForce() {
@@ -241,6 +248,9 @@ TreeForce::~TreeForce() {
                 a.release(cc_);
             for (PinnedArea& a : splitHost_->bodies)
                 a.release(cc_);
+            splitHost_->share.release(cc_);
+            splitHost_->graft.release(cc_);
+            splitHost_->across.release(cc_);
         } catch (const cl::Error&) {
         }
     }
@@ -1012,12 +1022,20 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     fill(splitCounters_, 0, 0, kSplitCounters);
     fill(groupStarts_, 0, 0, startWords(n));
     fill(walkStats_, 0, 0, 2 * n);  // a piece's walk writes its own groups' stats only
-    // The prefix table: firsts INT_MAX, lasts -1, for domain_drops' atomics.
-    fill(table_, INT_MAX, 4, 96);
-    fill(table_, -1, 4 + 96, 96);
+    // The prefix table from domain_drops' work-groups' partial tables.
+    const std::size_t pairs = hi - lo > 1 ? static_cast<std::size_t>(hi - lo - 1) : 0;
+    const std::size_t dropGroups = (pairs + kDropsPerGroup - 1) / kDropsPerGroup;
+    if (!dropPartials_() || dropGroups * kDropsPartialInts * 4 > dropPartialsBytes_) {
+        dropPartialsBytes_ = (dropGroups + dropGroups / 4 + 1) * kDropsPartialInts * 4;
+        dropPartials_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, dropPartialsBytes_);
+    }
+    auto enqueueDropsFinish = [&](const cl::Buffer& keys) {
+        setArgs(k_->dropsFinish, keys, w0, lo, hi, ni, dropPartials_, static_cast<int>(dropGroups),
+                table_);
+        enqueueStage(k_->dropsFinish, kDropsFinishWg, kDropsFinishWg, "tree-build");
+    };
     if (lo >= hi) {  // an empty domain: its table says so, and it walks nothing
-        setArgs(k_->dropsFinish, keys_[0], w0, lo, hi, ni, table_);
-        enqueueStage(k_->dropsFinish, 1, 1, "tree-build");
+        enqueueDropsFinish(keys_[0]);
         return;
     }
     enqueueBoxAndKeys(pos, n, 1);
@@ -1050,15 +1068,16 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
         setArgs(k_->momentsDomain, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
                 nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, lo, hi);
         enqueueStage(k_->momentsDomain, count, kElementWg, "tree-moments");
-        setArgs(k_->drops, keys, w0, lo, hi, table_);
-        enqueueStage(k_->drops, count, kElementWg, "tree-build");
+        if (dropGroups) {
+            setArgs(k_->drops, keys, w0, lo, hi, dropPartials_);
+            enqueueStage(k_->drops, dropGroups * kDropsWg, kDropsWg, "tree-build");
+        }
         setArgs(k_->packRoots, lo, hi, ni, nodeParent_, leafParent_, index, w0, children_, ranges_,
                 nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, rootRecords_, rootBodies_,
                 static_cast<int>(splitCapacity_ * 16), splitCounters_);
         enqueueStage(k_->packRoots, count, kElementWg, "tree-build");
     }
-    setArgs(k_->dropsFinish, keys, w0, lo, hi, ni, table_);
-    enqueueStage(k_->dropsFinish, 1, 1, "tree-build");
+    enqueueDropsFinish(keys);
     // The domain's cells, for the others' tests of what its walk reads.
     const int fineMax = static_cast<int>(
         std::max<std::size_t>(static_cast<std::size_t>(group), count / kFineCells));
@@ -1077,53 +1096,74 @@ TreeForce::DomainShare TreeForce::domainShare() {
     if (!domainBuilt_) throw Error("tree: no split build to share");
     return clBoundary("Barnes-Hut tree: reading the split build's domain failed", [&] {
         auto& q = cc_.queue();
+        const int lo = static_cast<int>(bounds_[domain_]),
+                  hi = static_cast<int>(bounds_[domain_ + 1]);
+        const int n = static_cast<int>(lastN_);
+        const int group = groupSize();
+        // Everything at once into pinned memory, at most what each buffer holds, then one wait:
+        // a blocking read each cost tens of microseconds of the exchange (issue 32, session 12).
+        struct Part {
+            const cl::Buffer* from;
+            std::size_t offset, bytes, at = 0;
+        };
+        std::vector<Part> parts = {
+            {&table_, 0, kTableInts * 4},
+            {&splitCounters_, 0, kSplitCounters * 4},
+            {&rootRecords_, 0, splitCapacity_ * kTreeRecordFloat4s * 16},
+            {&rootBodies_, 0, splitCapacity_ * 16 * 8},
+        };
+        if (lo < hi) {
+            parts.push_back({&cells_, 0, 2 * kCellRoom * 16});
+            // A walk group across the domain's ends holds bodies within a group of them.
+            for (int end : {lo, hi}) {
+                const int b = std::max(end - group, 0), e = std::min(end + group, n);
+                parts.push_back({&sorted_, static_cast<std::size_t>(b) * 16,
+                                 static_cast<std::size_t>(std::max(e - b, 0)) * 16});
+            }
+        }
+        std::size_t total = 0;
+        for (Part& part : parts) {
+            part.at = total;
+            total += (part.bytes + 255) / 256 * 256;
+        }
+        PinnedArea& area = splitHost_->share;
+        area.reserve(cc_, total);
+        auto* host = static_cast<char*>(area.host);
+        for (const Part& part : parts)
+            if (part.bytes)
+                q.enqueueReadBuffer(*part.from, CL_FALSE, part.offset, part.bytes, host + part.at);
+        q.finish();
         DomainShare share;
-        share.table.resize(kTableInts);
-        q.enqueueReadBuffer(table_, CL_FALSE, 0, kTableInts * 4, share.table.data());
+        const auto* table = reinterpret_cast<const cl_int*>(host + parts[0].at);
+        share.table.assign(table, table + kTableInts);
         cl_int counts[kSplitCounters];
-        q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
+        std::memcpy(counts, host + parts[1].at, sizeof counts);
         if (static_cast<std::size_t>(counts[1]) > splitCapacity_ ||
             static_cast<std::size_t>(counts[4]) > splitCapacity_ ||
             static_cast<std::size_t>(counts[6]) > splitCapacity_ * 16)
             throw Error("tree: the nodes across domains are more than a tree of 95-bit keys has");
-        share.roots.resize(static_cast<std::size_t>(counts[1]) * kTreeRecordFloat4s);
-        if (!share.roots.empty())
-            q.enqueueReadBuffer(rootRecords_, CL_FALSE, 0, share.roots.size() * 16,
-                                share.roots.data());
-        share.rootBodies.resize(static_cast<std::size_t>(counts[6]));
-        if (!share.rootBodies.empty())
-            q.enqueueReadBuffer(rootBodies_, CL_FALSE, 0, share.rootBodies.size() * 8,
-                                share.rootBodies.data());
-        const int lo = static_cast<int>(bounds_[domain_]),
-                  hi = static_cast<int>(bounds_[domain_ + 1]);
-        const int n = static_cast<int>(lastN_);
+        const auto* roots = reinterpret_cast<const cl_float4*>(host + parts[2].at);
+        share.roots.assign(roots, roots + static_cast<std::size_t>(counts[1]) * kTreeRecordFloat4s);
+        const auto* rootBodies = reinterpret_cast<const cl_int2*>(host + parts[3].at);
+        share.rootBodies.assign(rootBodies, rootBodies + counts[6]);
         std::vector<std::vector<std::pair<cl_float4, cl_float4>>> supers;
         if (lo >= hi) {  // it walks nothing
-            q.finish();
             share.cells = cellLayout(supers);
             return share;
         }
         const std::size_t cells = static_cast<std::size_t>(counts[3]);
         if (cells > kCellRoom) {  // a tree too deep for the room: every node may be read
-            q.finish();
             supers.push_back({{float4Of(-INFINITY, -INFINITY, -INFINITY, 0),
                                float4Of(INFINITY, INFINITY, INFINITY, 0)}});
             share.cells = cellLayout(supers);
             return share;
         }
-        std::vector<cl_float4> raw(2 * cells);
-        if (cells) q.enqueueReadBuffer(cells_, CL_FALSE, 0, raw.size() * 16, raw.data());
-        // A walk group across the domain's ends holds bodies within a group of them.
-        const int group = groupSize();
+        const auto* raw = reinterpret_cast<const cl_float4*>(host + parts[4].at);
         std::vector<std::vector<cl_float4>> ends;
-        for (int end : {lo, hi}) {
-            const int b = std::max(end - group, 0), e = std::min(end + group, n);
-            ends.emplace_back(static_cast<std::size_t>(std::max(e - b, 0)));
-            if (b < e)
-                q.enqueueReadBuffer(sorted_, CL_FALSE, static_cast<std::size_t>(b) * 16,
-                                    ends.back().size() * 16, ends.back().data());
+        for (std::size_t k = 5; k < 7; ++k) {
+            const auto* first = reinterpret_cast<const cl_float4*>(host + parts[k].at);
+            ends.emplace_back(first, first + parts[k].bytes / 16);
         }
-        q.finish();
         std::map<cl_int, std::size_t> superOf;
         for (std::size_t k = 0; k < cells; ++k) {
             auto [it, added] = superOf.emplace(intIn(raw[2 * k], 3), supers.size());
@@ -1153,7 +1193,19 @@ std::vector<cl_float4> TreeForce::buildAcross(const std::vector<std::vector<cl_i
         std::vector<cl_int> all;
         for (const auto& t : tables)
             all.insert(all.end(), t.begin(), t.end());
-        upload(tables_, all.data(), all.size(), 4);
+        // The tables in and the counts and records out through pinned memory, with one wait
+        // (the next build's domainShare() waits for the queue before the area is written again).
+        const std::size_t tableBytes = all.size() * 4, countsAt = (tableBytes + 255) / 256 * 256,
+                          recordsAt = countsAt + 256,
+                          recordsBytes = splitCapacity_ * kTreeRecordFloat4s * 16;
+        PinnedArea& area = splitHost_->across;
+        area.reserve(cc_, recordsAt + recordsBytes);
+        auto* host = static_cast<char*>(area.host);
+        std::memcpy(host, all.data(), tableBytes);
+        if (!tables_() || tables_.getInfo<CL_MEM_SIZE>() < tableBytes)
+            tables_ =
+                cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, tableBytes + tableBytes / 4 + 64);
+        q.enqueueWriteBuffer(tables_, CL_FALSE, 0, tableBytes, host);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
         if (lo >= hi || lastN_ < 2) return std::vector<cl_float4>();
@@ -1162,12 +1214,16 @@ std::vector<cl_float4> TreeForce::buildAcross(const std::vector<std::vector<cl_i
                 static_cast<int>(domain_), across_, splitCounters_, children_, ranges_, nodeCom_,
                 nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, acrossRecords_);
         enqueueStage(k_->buildAcross, splitCapacity_, kElementWg, "tree-build");
+        q.enqueueReadBuffer(splitCounters_, CL_FALSE, 0, kSplitCounters * 4, host + countsAt);
+        q.enqueueReadBuffer(acrossRecords_, CL_FALSE, 0, recordsBytes, host + recordsAt);
+        q.finish();
         cl_int counts[kSplitCounters];
-        q.enqueueReadBuffer(splitCounters_, CL_TRUE, 0, sizeof counts, counts);
-        std::vector<cl_float4> records(static_cast<std::size_t>(counts[5]) * kTreeRecordFloat4s);
-        if (!records.empty())
-            q.enqueueReadBuffer(acrossRecords_, CL_TRUE, 0, records.size() * 16, records.data());
-        return records;
+        std::memcpy(counts, host + countsAt, sizeof counts);
+        if (static_cast<std::size_t>(counts[5]) > splitCapacity_)
+            throw Error("tree: the nodes across domains are more than a tree of 95-bit keys has");
+        const auto* first = reinterpret_cast<const cl_float4*>(host + recordsAt);
+        return std::vector<cl_float4>(
+            first, first + static_cast<std::size_t>(counts[5]) * kTreeRecordFloat4s);
     });
 }
 
@@ -1224,6 +1280,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                     static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
         };
+        // The cells first (blocking writes, which would wait for the kernels before them).
         for (std::size_t e = 0; e < p; ++e) {
             if (!wanted(e)) continue;
             if (!targetCounters_[e]())
@@ -1231,26 +1288,19 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                     cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, kSplitCounters * 4);
             upload(cellBoxes_[e], cellsOf[e]->data(), cellsOf[e]->size(), 16);
             grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
-            enqueueFor(e);
         }
         std::vector<std::array<cl_int, kSplitCounters>> counts(p);
-        for (std::size_t e = 0; e < p; ++e)
-            if (wanted(e))
-                q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4,
-                                    counts[e].data());
-        q.finish();
-        for (std::size_t e = 0; e < p; ++e) {  // a room too small: again, with room
-            if (!wanted(e)) continue;
-            const auto nodes = static_cast<std::size_t>(counts[e][2]);
-            const auto bodies = static_cast<std::size_t>(counts[e][7]);
-            if (nodes <= recordsCapacity_[e] && bodies <= bodyRecordsCapacity_[e]) continue;
-            grow(e, nodes, bodies);
-            enqueueFor(e);
-            q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4,
-                                counts[e].data());
-        }
+        std::vector<cl::Event> counted(p);
         for (std::size_t e = 0; e < p; ++e) {
             if (!wanted(e)) continue;
+            enqueueFor(e);
+            q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4,
+                                counts[e].data(), nullptr, &counted[e]);
+        }
+        q.flush();
+        // Each domain's records out on the side queue as soon as its counts are in, while the
+        // next domain's kernels run.
+        auto sendOut = [&](std::size_t e, cl::CommandQueue& on) {
             const auto nodes = static_cast<std::size_t>(counts[e][2]);
             const auto bodies = static_cast<std::size_t>(counts[e][7]);
             PinnedArea& pn = splitHost_->nodes[e];
@@ -1259,18 +1309,37 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             pb.reserve(cc_, std::max<std::size_t>(bodies * 8, 8));
             cl::Event read;
             if (nodes) {
-                q.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
-                                    pn.host, nullptr, &read);
+                on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
+                                     pn.host, nullptr, &read);
                 copies_.emplace_back("essential out", read);
             }
             if (bodies) {
-                q.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
-                                    &read);
+                on.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
+                                     &read);
                 copies_.emplace_back("essential out", read);
             }
+            on.flush();
             out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
                       static_cast<const cl_int2*>(pb.host), bodies};
+        };
+        std::vector<std::size_t> again;  // a room too small: again, with room
+        for (std::size_t e = 0; e < p; ++e) {
+            if (!wanted(e)) continue;
+            counted[e].wait();
+            if (static_cast<std::size_t>(counts[e][2]) <= recordsCapacity_[e] &&
+                static_cast<std::size_t>(counts[e][7]) <= bodyRecordsCapacity_[e])
+                sendOut(e, side_);
+            else
+                again.push_back(e);
         }
+        for (std::size_t e : again) {
+            grow(e, static_cast<std::size_t>(counts[e][2]), static_cast<std::size_t>(counts[e][7]));
+            enqueueFor(e);
+            q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4,
+                                counts[e].data());
+            sendOut(e, q);
+        }
+        side_.finish();
         q.finish();
         return out;
     });
@@ -1320,10 +1389,38 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             sendIndex();
             return;
         }
-        // Records from several places into one device buffer, then one kernel over them; the
-        // caller's vectors are copied before this returns, the other devices' pinned records
-        // (which stay until every device grafted them) on the queue.
-        bool blocking = true;
+        // The caller's vectors go through pinned memory (copied there now, then written without
+        // waiting: a blocking write each cost tens of microseconds, issue 32, session 12); the
+        // next build's domainShare() waits for the queue before this area is written again. The
+        // other devices' pinned records (which stay until every device grafted them) are written
+        // from where they are.
+        std::size_t stagedBytes = 4 * 256;
+        auto room = [](std::size_t bytes) { return (bytes + 255) / 256 * 256; };
+        for (const auto* l : across)
+            stagedBytes += room(l->size() * 16);
+        for (const auto* l : roots)
+            stagedBytes += room(l->size() * 16);
+        for (const auto* l : rootBodies)
+            stagedBytes += room(l->size() * 8);
+        PinnedArea& staging = splitHost_->graft;
+        staging.reserve(cc_, stagedBytes + 2 * room(splitCapacity_ * 8));  // and the two lists
+        char* free = static_cast<char*>(staging.host);
+        char* const end = free + staging.bytes;
+        auto stage = [&](const void* data, std::size_t bytes) {
+            if (!bytes) return static_cast<const void*>(free);
+            if (room(bytes) > static_cast<std::size_t>(end - free))
+                throw Error("tree: the graft's staging area is too small (a bug)");
+            std::memcpy(free, data, bytes);
+            const void* at = free;
+            free += room(bytes);
+            return at;
+        };
+        auto fit = [&](cl::Buffer& buffer, std::size_t bytes) {
+            if (!buffer() || buffer.getInfo<CL_MEM_SIZE>() < bytes)
+                buffer = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bytes + bytes / 4 + 64);
+        };
+        // Records from several places into one device buffer, then one kernel over them.
+        bool staged = true;
         auto gather = [&](cl::Buffer& into,
                           const std::vector<std::pair<const void*, std::size_t>>& parts,
                           std::size_t bytes) {
@@ -1338,8 +1435,9 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             for (const auto& [data, count] : parts) {
                 if (count) {
                     cl::Event write;
-                    q.enqueueWriteBuffer(into, blocking ? CL_TRUE : CL_FALSE, at * bytes,
-                                         count * bytes, data, nullptr, &write);
+                    q.enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
+                                         staged ? stage(data, count * bytes) : data, nullptr,
+                                         &write);
                     copies_.emplace_back("graft in", write);
                 }
                 at += count;
@@ -1392,9 +1490,11 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             bodyParts.emplace_back(l->data(), l->size());
         graftBodies(bodyParts);
         if (!rootList.empty() && lastN_ > 1) {
-            upload(rootList_, rootList.data(), rootList.size(), 4);
+            fit(rootList_, rootList.size() * 4);
+            q.enqueueWriteBuffer(rootList_, CL_FALSE, 0, rootList.size() * 4,
+                                 stage(rootList.data(), rootList.size() * 4));
             const cl_int count = static_cast<cl_int>(rootList.size());
-            q.enqueueWriteBuffer(splitCounters_, CL_TRUE, 0, 4, &count);
+            q.enqueueWriteBuffer(splitCounters_, CL_FALSE, 0, 4, stage(&count, 4));
             setArgs(k_->momentsAcross, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
                     nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, rootList_,
                     splitCounters_);
@@ -1405,9 +1505,12 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             nodeParts.emplace_back(e.nodes, e.nodeCount);
             essentialBodies.emplace_back(e.bodies, e.bodyCount);
         }
-        if (!acrossList.empty())  // before the essential records, whose copies it would wait for
-            upload(acrossList_, acrossList.data(), acrossList.size(), 4);
-        blocking = false;
+        if (!acrossList.empty()) {
+            fit(acrossList_, acrossList.size() * 4);
+            q.enqueueWriteBuffer(acrossList_, CL_FALSE, 0, acrossList.size() * 4,
+                                 stage(acrossList.data(), acrossList.size() * 4));
+        }
+        staged = false;
         if (const std::size_t count = gather(graftIn_, nodeParts, kTreeWalkRecordFloat4s * 16)) {
             setArgs(k_->graftWalkNodes, graftIn_, static_cast<int>(count), children_, ranges_,
                     nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);

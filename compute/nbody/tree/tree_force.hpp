@@ -344,6 +344,8 @@ class TreeForce {
     std::unique_ptr<InlinePtxBuilds> ptx_;
     std::vector<std::pair<std::string, cl::Event>> events_;
     std::vector<std::pair<std::string, cl::Event>> copies_;  // lastCopies()
+    cl::Buffer dropPartials_;  // domain_drops' work-groups' partial prefix tables
+    std::size_t dropPartialsBytes_ = 0;
 
     // Work buffers, grown to capacity_ bodies.
     cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;

@@ -122,6 +122,13 @@ TEST_P(NbodyTreeSplitBuild, UnevenAndEmptyDomains) {
     }
 }
 
+TEST_P(NbodyTreeSplitBuild, DomainsOfSeveralPrefixTableWorkGroups) {
+    // domain_drops takes 16,384 neighbour pairs a work-group: domain 0's span three (the last
+    // partly), domain 1's one.
+    const std::size_t n = 45007;
+    expectSplitIsWhole(makePreset(NbodyPreset::Plummer, n, 9), {0, 2 * 16384 + 101, n}, GetParam());
+}
+
 TEST_P(NbodyTreeSplitBuild, GalaxiesCoincidentBodiesAndOtherAngles) {
     expectSplitIsWhole(makePreset(NbodyPreset::CollidingGalaxies, 5003, 6), equalDomains(5003, 3),
                        GetParam());
