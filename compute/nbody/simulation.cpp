@@ -318,6 +318,7 @@ void NbodySimulation::computeSharedForces() {
                 lastEvents_.push_back(e);
         }
         accCurrent_ = false;  // a part of the sum until finishSharedForces()
+        bodiesScattered_ = 0;
     });
 }
 
@@ -354,9 +355,24 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
     });
 }
 
+cl::Event NbodySimulation::scatterSharedRange(std::size_t begin, std::size_t count,
+                                              cl::CommandQueue& queue,
+                                              const std::vector<cl::Event>& after) {
+    return clBoundary("N-body: returning a slice of the tree's accelerations failed", [&] {
+        if (!sharedForcesAreSlices()) throw Error("only the tree's accelerations come in slices");
+        cl::Event e = tree().scatterSortedRange(f32_.acc, begin, count, queue, after);
+        lastEvents_.emplace_back("tree-scatter", e);
+        bodiesScattered_ += count;
+        return e;
+    });
+}
+
 void NbodySimulation::finishSharedForces() {
     return clBoundary("N-body half-kick after the shared force pass failed", [&] {
-        if (n_ && sharedForcesAreSlices())
+        // Ranges that tile every body were scattered already (scatterSharedRange).
+        const bool scattered = bodiesScattered_ == n_;
+        bodiesScattered_ = 0;
+        if (n_ && sharedForcesAreSlices() && !scattered)
             lastEvents_.emplace_back("tree-scatter", tree().scatterSorted(f32_.acc));
         if (pendingKick_ != 0 && movedCount()) {
             PairForce& f = pairs();

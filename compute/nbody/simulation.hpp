@@ -169,6 +169,11 @@ class NbodySimulation : public NbodySystem {
     void setWalkInPieces(bool on) { walkInPieces_ = on; }
     bool walkInPieces() const { return walkInPieces_ && sharedForcesAreSlices(); }
     cl::Event walkSharedPiece(std::size_t begin, std::size_t count);
+    // The sorted accelerations begin .. begin + count - 1 back to the body order now, on `queue`
+    // (this device's, after `after`), as their slice comes in or their piece is walked; once
+    // ranges that tile every body were scattered, finishSharedForces() scatters nothing more.
+    cl::Event scatterSharedRange(std::size_t begin, std::size_t count, cl::CommandQueue& queue,
+                                 const std::vector<cl::Event>& after = {});
     // The split build (compute/nbody/tree/split_build.hpp), with walkInPieces: the domains of
     // every device (sorted bodies bounds[d] .. bounds[d + 1] - 1) and this one's; the caller runs
     // exchangeEssentialTrees over every device's splitTree() between computeSharedForces() and
@@ -335,6 +340,7 @@ class NbodySimulation : public NbodySystem {
     std::size_t treeDomain_ = 0;
     // The tree's events (TreeForce::lastEvents) of its last build already in lastEvents_.
     std::size_t treeEventsTaken_ = 0;
+    std::size_t bodiesScattered_ = 0;  // by scatterSharedRange() since the last force pass
     float pendingKick_ = 0;  // the closing half-kick complete() left until the shares are summed
     void runUpdate(cl::Kernel& k, const char* name, std::initializer_list<double> reals);
     void ensureAccelerationsCurrent();

@@ -381,9 +381,16 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 buffers, slices_, kBytes, accStaging_->host, transferEvents_,
                 static_cast<std::size_t>(walkPieces_),
                 [&](std::size_t d, std::size_t begin, std::size_t count) {
-                    return sims_[d]->walkSharedPiece(begin, count);
+                    cl::Event walked = sims_[d]->walkSharedPiece(begin, count);
+                    // Each piece and each slice that comes in back to the body order at once,
+                    // not all of them after the last piece's copies.
+                    sims_[d]->scatterSharedRange(begin, count, contexts_[d]->queue());
+                    return walked;
                 },
-                walkHalving_));
+                walkHalving_,
+                [&](std::size_t d, std::size_t begin, std::size_t count, cl::CommandQueue& queue) {
+                    return sims_[d]->scatterSharedRange(begin, count, queue);
+                }));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
         onEveryDevice([&](std::size_t d) {

@@ -32,7 +32,8 @@ std::vector<std::vector<cl::Event>> SliceGather::markReady() {
 std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffers,
                                      const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                                      char* host, std::vector<std::vector<cl::Event>>& events,
-                                     std::size_t pieces, const Producer& produce, bool halving) {
+                                     std::size_t pieces, const Producer& produce, bool halving,
+                            const Arrival& arrived) {
     const std::size_t p = devices_.size();
     finish();  // the host area is free again
     const std::vector<std::vector<cl::Event>> ready = markReady();
@@ -56,7 +57,7 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
             out_[d].flush();
         }
     }
-    return forward(buffers, chunks, host, ready, events);
+    return forward(buffers, chunks, host, ready, events, bytesPerBody, arrived);
 }
 
 std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffers,
@@ -89,7 +90,8 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
 std::vector<double> SliceGather::forward(const std::vector<const cl::Buffer*>& buffers,
                                          std::vector<std::vector<Chunk>>& chunks, char* host,
                                          const std::vector<std::vector<cl::Event>>& ready,
-                                         std::vector<std::vector<cl::Event>>& events) {
+                                         std::vector<std::vector<cl::Event>>& events,
+                                         std::size_t bytesPerBody, const Arrival& arrived) {
     using namespace std::chrono;
     const auto start = steady_clock::now();
     const std::size_t p = devices_.size();
@@ -115,9 +117,12 @@ std::vector<double> SliceGather::forward(const std::vector<const cl::Buffer*>& b
                 const std::vector<cl::Event>* after = incoming[e].empty() ? &ready[e] : nullptr;
                 transfer_[e].enqueueWriteBuffer(*buffers[e], CL_FALSE, c.from, c.bytes,
                                                 host + c.from, after, &write);
-                transfer_[e].flush();
                 incoming[e].push_back(write);
                 events[e].push_back(write);
+                if (arrived)
+                    incoming[e].push_back(arrived(e, c.from / bytesPerBody,
+                                                  c.bytes / bytesPerBody, transfer_[e]));
+                transfer_[e].flush();
             }
             ++next[d];
             --left;

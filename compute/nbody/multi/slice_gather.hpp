@@ -46,12 +46,18 @@ class SliceGather {
     // soon as that event completes, while the device computes the next piece and the other
     // devices' chunks come in. The incoming copies wait only for what device d's queue held
     // before this call. Returns as run() does.
+    // arrived(d, begin, count, queue), where given, is told of every chunk enqueued into device
+    // d (bodies begin .. begin + count - 1) and may enqueue on `queue` (in order after that copy)
+    // what uses it; d's own queue then waits for what it returns too.
     using Producer =
         std::function<cl::Event(std::size_t device, std::size_t begin, std::size_t count)>;
+    using Arrival = std::function<cl::Event(std::size_t device, std::size_t begin,
+                                            std::size_t count, cl::CommandQueue& queue)>;
     std::vector<double> run(const std::vector<const cl::Buffer*>& buffers,
                             const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                             char* host, std::vector<std::vector<cl::Event>>& events,
-                            std::size_t pieces, const Producer& produce, bool halving = false);
+                            std::size_t pieces, const Producer& produce, bool halving = false,
+                            const Arrival& arrived = {});
 
   private:
     struct Chunk {
@@ -65,7 +71,8 @@ class SliceGather {
     std::vector<double> forward(const std::vector<const cl::Buffer*>& buffers,
                                 std::vector<std::vector<Chunk>>& chunks, char* host,
                                 const std::vector<std::vector<cl::Event>>& ready,
-                                std::vector<std::vector<cl::Event>>& events);
+                                std::vector<std::vector<cl::Event>>& events,
+                                std::size_t bytesPerBody = 1, const Arrival& arrived = {});
 
     std::vector<ComputeContext*> devices_;
     std::size_t chunkBytes_;

@@ -105,7 +105,7 @@ std::size_t walkLocalBytes(int stack, int list, bool far, int farOrder) {
 struct TreeForce::Kernels {
     long long generation = -1;
     cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
-        scatterAcc, kick, direct, groups;
+        scatterAcc, scatterRange, kick, direct, groups;
     cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups;  // walk groups in body order
     cl::Kernel count8, scanDigits, scatter8;                        // the sort with 8-bit digits
     // The split build.
@@ -396,6 +396,7 @@ void TreeForce::refreshKernels() {
     k.graftNodes = programs.kernel(kFile, "graft_nodes", base);
     k.essential = programs.kernel(kFile, "essential_nodes", base);
     k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
+    k.scatterRange = programs.kernel(kFile, "scatter_accelerations", base);  // scatterSortedRange
     k.kick = programs.kernel(kFile, "kick_velocities", base);
     k.direct = programs.kernel(kFile, "direct_sample", base);
     k.groups = programs.kernel(kFile, "find_groups", base);
@@ -612,6 +613,29 @@ cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
         cc_.queue().enqueueNDRangeKernel(
             k_->scatterAcc, cl::NullRange, cl::NDRange(roundUp(lastN_, kElementWg)),
             cl::NDRange(kElementWg), wait ? &indexWrites_ : nullptr, &e);
+        return e;
+    });
+}
+
+cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin,
+                                        std::size_t count, cl::CommandQueue& queue,
+                                        const std::vector<cl::Event>& after) {
+    if (!lastN_) throw Error("tree: no force pass to scatter");
+    if (begin + count > lastN_)
+        throw Error("tree: bodies " + std::to_string(begin) + " + " + std::to_string(count) +
+                    " to scatter, of " + std::to_string(lastN_));
+    return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
+        std::vector<cl::Event> wait = after;
+        if (domainBuilt_) wait.insert(wait.end(), indexWrites_.begin(), indexWrites_.end());
+        cl::Event e;
+        if (!count) {
+            queue.enqueueMarkerWithWaitList(wait.empty() ? nullptr : &wait, &e);
+            return e;
+        }
+        setArgs(k_->scatterRange, sortedAcc_, domainBuilt_ ? globalIndex_ : index_[sortedBuffer_],
+                static_cast<int>(begin + count), acc, acc, 0.0f);
+        queue.enqueueNDRangeKernel(k_->scatterRange, cl::NDRange(begin), cl::NDRange(count),
+                                   cl::NullRange, wait.empty() ? nullptr : &wait, &e);
         return e;
     });
 }

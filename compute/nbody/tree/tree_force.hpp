@@ -197,6 +197,11 @@ class TreeForce {
     bool builtForPieces() const { return builtForPieces_; }
     // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
     cl::Event scatterSorted(const cl::Buffer& acc);
+    // The same for the sorted bodies begin .. begin + count - 1 only, on `queue` (this device's),
+    // after `after` and the other domains' slices of the sorted order: ranges that tile the bodies
+    // give scatterSorted(), each as soon as its accelerations are in.
+    cl::Event scatterSortedRange(const cl::Buffer& acc, std::size_t begin, std::size_t count,
+                                 cl::CommandQueue& queue, const std::vector<cl::Event>& after);
 
     // The split build (compute/nbody/tree/split_build.hpp runs it over several devices): the
     // device walks the domain bounds[domain] .. bounds[domain + 1] - 1 of the sorted bodies

@@ -46,8 +46,8 @@ TEST_F(StepTimeline, PutsEveryDeviceOnTheHostClock) {
     const cl::Event second = write(b().queue(), bb);
     const cl::Event third = write(b().queue(), bb);
     const NbodyStepTimeline t = stepTimeline(
-        {{"a", a().queue(), {{"copies", {{"first", first}, {"hidden", hidden}}}}},
-         {"b", b().queue(), {{"copies", {{"second", second}}}, {"more", {{"third", third}}}}}});
+        {{"a", a().queue(), {{"copies", {{"first", first}, {"hidden", hidden}}}}, {}},
+         {"b", b().queue(), {{"copies", {{"second", second}}}, {"more", {{"third", third}}}}, {}}});
     ASSERT_EQ(t.devices, (std::vector<std::string>{"a", "b"}));
     ASSERT_EQ(t.spans.size(), 3u);  // "hidden" has no profiling: left out
     EXPECT_EQ(t.spans[0].name, "first");
