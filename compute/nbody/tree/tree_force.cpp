@@ -1443,11 +1443,13 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             if (!buffer() || buffer.getInfo<CL_MEM_SIZE>() < bytes)
                 buffer = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bytes + bytes / 4 + 64);
         };
-        // Records from several places into one device buffer, then one kernel over them.
+        // Records from several places into one device buffer (on `on`, the events into `done`),
+        // then one kernel over them.
         bool staged = true;
         auto gather = [&](cl::Buffer& into,
                           const std::vector<std::pair<const void*, std::size_t>>& parts,
-                          std::size_t bytes) {
+                          std::size_t bytes, cl::CommandQueue* on = nullptr,
+                          std::vector<cl::Event>* done = nullptr) {
             std::size_t total = 0;
             for (const auto& [data, count] : parts)
                 total += count;
@@ -1459,10 +1461,12 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             for (const auto& [data, count] : parts) {
                 if (count) {
                     cl::Event write;
-                    q.enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
-                                         staged ? stage(data, count * bytes) : data, nullptr,
-                                         &write);
+                    (on ? *on : q)
+                        .enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
+                                            staged ? stage(data, count * bytes) : data, nullptr,
+                                            &write);
                     copies_.emplace_back("graft in", write);
+                    if (done) done->push_back(write);
                 }
                 at += count;
             }
@@ -1487,6 +1491,21 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                 parts.emplace_back(l->data(), l->size() / kTreeRecordFloat4s);
             return parts;
         };
+        // The other domains' records first, on the side queue: the longest copies of the graft
+        // start at once, beside the small writes and kernels below (graft_walk_nodes waits).
+        std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
+        for (const Essential& e : received) {
+            nodeParts.emplace_back(e.nodes, e.nodeCount);
+            essentialBodies.emplace_back(e.bodies, e.bodyCount);
+        }
+        staged = false;
+        std::vector<cl::Event> recordsIn;
+        const std::size_t essentialNodes =
+            gather(essentialIn_, nodeParts, kTreeWalkRecordFloat4s * 16, &side_, &recordsIn);
+        const std::size_t essentialBodyCount =
+            gather(essentialBodiesIn_, essentialBodies, 8, &side_, &recordsIn);
+        side_.flush();
+        staged = true;
         // The nodes across domains, and the roots below them from which they are computed.
         std::vector<cl_int> acrossList, rootList;
         std::set<cl_int> acrossSet;
@@ -1524,23 +1543,22 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                     splitCounters_);
             enqueueStage(k_->momentsAcross, rootList.size(), kElementWg, "tree-moments");
         }
-        std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
-        for (const Essential& e : received) {
-            nodeParts.emplace_back(e.nodes, e.nodeCount);
-            essentialBodies.emplace_back(e.bodies, e.bodyCount);
-        }
         if (!acrossList.empty()) {
             fit(acrossList_, acrossList.size() * 4);
             q.enqueueWriteBuffer(acrossList_, CL_FALSE, 0, acrossList.size() * 4,
                                  stage(acrossList.data(), acrossList.size() * 4));
         }
-        staged = false;
-        if (const std::size_t count = gather(graftIn_, nodeParts, kTreeWalkRecordFloat4s * 16)) {
-            setArgs(k_->graftWalkNodes, graftIn_, static_cast<int>(count), children_, ranges_,
-                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
-            enqueueStage(k_->graftWalkNodes, count, kElementWg, "tree-build");
+        if (!recordsIn.empty()) q.enqueueBarrierWithWaitList(&recordsIn);
+        if (essentialNodes) {
+            setArgs(k_->graftWalkNodes, essentialIn_, static_cast<int>(essentialNodes), children_,
+                    ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
+            enqueueStage(k_->graftWalkNodes, essentialNodes, kElementWg, "tree-build");
         }
-        graftBodies(essentialBodies);
+        if (essentialBodyCount) {
+            setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(essentialBodyCount),
+                    pos_, sorted_);
+            enqueueStage(k_->graftBodies, essentialBodyCount, kElementWg, "tree-build");
+        }
         if (!bodyWalk_) {
             if (!acrossList.empty()) {
                 setArgs(k_->groupsListed, acrossList_, static_cast<int>(acrossList.size()),

@@ -371,6 +371,7 @@ class TreeForce {
     std::size_t w0_ = 0, m_ = 0;
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
         graftIn_, graftBodiesIn_, tables_, acrossList_, rootList_, splitCounters_, pos_;
+    cl::Buffer essentialIn_, essentialBodiesIn_;  // the other domains' records, for the grafts
     std::size_t splitCapacity_ = 0;
     // Per other domain: its cells, the counters, the essential nodes' and bodies' records and
     // their rooms.
