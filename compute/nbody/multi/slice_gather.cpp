@@ -33,7 +33,7 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
                                      const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                                      char* host, std::vector<std::vector<cl::Event>>& events,
                                      std::size_t pieces, const Producer& produce, bool halving,
-                            const Arrival& arrived) {
+                                     const Arrival& arrived) {
     const std::size_t p = devices_.size();
     finish();  // the host area is free again
     const std::vector<std::vector<cl::Event>> ready = markReady();
@@ -120,8 +120,8 @@ std::vector<double> SliceGather::forward(const std::vector<const cl::Buffer*>& b
                 incoming[e].push_back(write);
                 events[e].push_back(write);
                 if (arrived)
-                    incoming[e].push_back(arrived(e, c.from / bytesPerBody,
-                                                  c.bytes / bytesPerBody, transfer_[e]));
+                    incoming[e].push_back(
+                        arrived(e, c.from / bytesPerBody, c.bytes / bytesPerBody, transfer_[e]));
                 transfer_[e].flush();
             }
             ++next[d];

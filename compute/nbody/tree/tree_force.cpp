@@ -237,6 +237,7 @@ struct TreeForce::SplitHost {
     PinnedArea share;                       // domainShare()'s reads
     PinnedArea graft;                       // graftDomains()'s small writes
     PinnedArea across;                      // buildAcross()'s tables in, records out
+    PinnedArea cells;                       // essentialFor()'s cells in
 };
 
 TreeForce::~TreeForce() {
@@ -251,6 +252,7 @@ TreeForce::~TreeForce() {
             splitHost_->share.release(cc_);
             splitHost_->graft.release(cc_);
             splitHost_->across.release(cc_);
+            splitHost_->cells.release(cc_);
         } catch (const cl::Error&) {
         }
     }
@@ -617,8 +619,8 @@ cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
     });
 }
 
-cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin,
-                                        std::size_t count, cl::CommandQueue& queue,
+cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin, std::size_t count,
+                                        cl::CommandQueue& queue,
                                         const std::vector<cl::Event>& after) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
     if (begin + count > lastN_)
@@ -1304,13 +1306,25 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                     static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
         };
-        // The cells first (blocking writes, which would wait for the kernels before them).
+        // The cells through pinned memory, written before the kernels without waiting (the
+        // next build's domainShare() waits for the queue before the area is written again).
+        std::size_t cellBytes = 0;
+        for (std::size_t e = 0; e < p; ++e)
+            if (wanted(e)) cellBytes += (cellsOf[e]->size() * 16 + 255) / 256 * 256;
+        splitHost_->cells.reserve(cc_, std::max<std::size_t>(cellBytes, 256));
+        char* staged = static_cast<char*>(splitHost_->cells.host);
         for (std::size_t e = 0; e < p; ++e) {
             if (!wanted(e)) continue;
             if (!targetCounters_[e]())
                 targetCounters_[e] =
                     cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, kSplitCounters * 4);
-            upload(cellBoxes_[e], cellsOf[e]->data(), cellsOf[e]->size(), 16);
+            const std::size_t bytes = cellsOf[e]->size() * 16;
+            if (!cellBoxes_[e]() || cellBoxes_[e].getInfo<CL_MEM_SIZE>() < bytes)
+                cellBoxes_[e] =
+                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bytes + bytes / 4 + 64);
+            std::memcpy(staged, cellsOf[e]->data(), bytes);
+            q.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged);
+            staged += (bytes + 255) / 256 * 256;
             grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
         }
         std::vector<std::array<cl_int, kSplitCounters>> counts(p);
@@ -1555,8 +1569,8 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             enqueueStage(k_->graftWalkNodes, essentialNodes, kElementWg, "tree-build");
         }
         if (essentialBodyCount) {
-            setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(essentialBodyCount),
-                    pos_, sorted_);
+            setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(essentialBodyCount), pos_,
+                    sorted_);
             enqueueStage(k_->graftBodies, essentialBodyCount, kElementWg, "tree-build");
         }
         if (!bodyWalk_) {
