@@ -5,7 +5,7 @@
 # base's first build with two knobs for the split build (CLVIZ_SPLIT_CELLS=fine,super: the
 # receiver's cells; CLVIZ_SPLIT_TRACE: each domain's sent records on stderr):
 #   timeline  16M on every GPU, whole and split, each with --timeline (the last step's trace)
-#   ab        16M split, new and base in turn, ROUNDS times (2), with --timeline
+#   ab        16M, new and base in turn, ROUNDS times (2), BUILDS (split) each, with --timeline
 #   tests     the carried test binaries on every GPU
 #   cells     16M split with the probe at cells 256,16 (main's), 1024,32 and 4096,64
 #   big       67,108,864 bodies, whole and split, with --timeline
@@ -26,8 +26,11 @@ for step in "$@"; do
     ab)
         for round in $(seq 1 "${ROUNDS:-2}"); do
             for b in new base; do
-                row "split-$b-r$round" "$C/$b/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m \
-                    --tree-build split --timeline "$R/split-$b-r$round-trace.json" $SPLIT_TIMING
+                for build in ${BUILDS:-split}; do
+                    row "$build-$b-r$round" "$C/$b/clviz-bench" $TREE_OPTS --devices gpu \
+                        --sizes 16m --tree-build $build --timeline "$R/$build-$b-r$round-trace.json" \
+                        $SPLIT_TIMING
+                done
             done
         done
         ;;

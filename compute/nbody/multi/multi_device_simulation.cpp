@@ -390,7 +390,8 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 walkHalving_,
                 [&](std::size_t d, std::size_t begin, std::size_t count, cl::CommandQueue& queue) {
                     return sims_[d]->scatterSharedRange(begin, count, queue);
-                }));
+                },
+                [&](const std::function<void(std::size_t)>& task) { onEveryDevice(task); }));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
         onEveryDevice([&](std::size_t d) {

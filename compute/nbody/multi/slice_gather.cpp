@@ -33,7 +33,7 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
                                      const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                                      char* host, std::vector<std::vector<cl::Event>>& events,
                                      std::size_t pieces, const Producer& produce, bool halving,
-                                     const Arrival& arrived) {
+                                     const Arrival& arrived, const ForEach& forEach) {
     const std::size_t p = devices_.size();
     finish();  // the host area is free again
     const std::vector<std::vector<cl::Event>> ready = markReady();
@@ -42,7 +42,7 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
     // (in order there) once the piece's last command is done.
     std::vector<std::vector<Chunk>> chunks(p);
     const std::size_t chunkBodies = std::max<std::size_t>(1, chunkBytes_ / bytesPerBody);
-    for (std::size_t d = 0; d < p; ++d) {
+    const auto enqueuePieces = [&](std::size_t d) {  // touches device d's things only
         for (const BodySlice& piece : cutIntoPieces(slices[d], pieces, halving)) {
             const std::size_t b = piece.begin, e = piece.end();
             const std::vector<cl::Event> written{produce(d, b, e - b)};
@@ -56,6 +56,12 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
             }
             out_[d].flush();
         }
+    };
+    if (forEach) {
+        forEach(enqueuePieces);
+    } else {
+        for (std::size_t d = 0; d < p; ++d)
+            enqueuePieces(d);
     }
     return forward(buffers, chunks, host, ready, events, bytesPerBody, arrived);
 }

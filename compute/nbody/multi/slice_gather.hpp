@@ -51,13 +51,17 @@ class SliceGather {
     // what uses it; d's own queue then waits for what it returns too.
     using Producer =
         std::function<cl::Event(std::size_t device, std::size_t begin, std::size_t count)>;
+    // forEach, where given, runs task(d) for every device at once and returns when all have: the
+    // pieces are then enqueued on every device at the same time (one after the other, the last
+    // device's first piece waited for the others' enqueueing).
     using Arrival = std::function<cl::Event(std::size_t device, std::size_t begin,
                                             std::size_t count, cl::CommandQueue& queue)>;
+    using ForEach = std::function<void(const std::function<void(std::size_t device)>& task)>;
     std::vector<double> run(const std::vector<const cl::Buffer*>& buffers,
                             const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                             char* host, std::vector<std::vector<cl::Event>>& events,
                             std::size_t pieces, const Producer& produce, bool halving = false,
-                            const Arrival& arrived = {});
+                            const Arrival& arrived = {}, const ForEach& forEach = {});
 
   private:
     struct Chunk {

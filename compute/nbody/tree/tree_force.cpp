@@ -1329,8 +1329,16 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         }
         std::vector<std::array<cl_int, kSplitCounters>> counts(p);
         std::vector<cl::Event> counted(p);
-        for (std::size_t e = 0; e < p; ++e) {
-            if (!wanted(e)) continue;
+        // The domains that took the most records last time first: their copies out then run
+        // beside the kernels for the others, and the last copy, which nothing hides, is short.
+        std::vector<std::size_t> order;
+        for (std::size_t e = 0; e < p; ++e)
+            if (wanted(e)) order.push_back(e);
+        sentBefore_.resize(std::max(sentBefore_.size(), p), 0);
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return sentBefore_[a] > sentBefore_[b];
+        });
+        for (std::size_t e : order) {
             enqueueFor(e);
             q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4,
                                 counts[e].data(), nullptr, &counted[e]);
@@ -1361,9 +1369,9 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                       static_cast<const cl_int2*>(pb.host), bodies};
         };
         std::vector<std::size_t> again;  // a room too small: again, with room
-        for (std::size_t e = 0; e < p; ++e) {
-            if (!wanted(e)) continue;
+        for (std::size_t e : order) {
             counted[e].wait();
+            sentBefore_[e] = static_cast<std::size_t>(counts[e][2]);
             if (static_cast<std::size_t>(counts[e][2]) <= recordsCapacity_[e] &&
                 static_cast<std::size_t>(counts[e][7]) <= bodyRecordsCapacity_[e])
                 sendOut(e, side_);

@@ -372,6 +372,7 @@ class TreeForce {
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
         graftIn_, graftBodiesIn_, tables_, acrossList_, rootList_, splitCounters_, pos_;
     cl::Buffer essentialIn_, essentialBodiesIn_;  // the other domains' records, for the grafts
+    std::vector<std::size_t> sentBefore_;  // essential nodes sent each domain at the last build
     std::size_t splitCapacity_ = 0;
     // Per other domain: its cells, the counters, the essential nodes' and bodies' records and
     // their rooms.

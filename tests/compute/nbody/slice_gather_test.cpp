@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
+#include <functional>
+#include <thread>
 #include <vector>
 
 #include "compute/core/compute_context.hpp"
@@ -143,6 +146,64 @@ TEST_F(SliceGatherTest, ProducedPiecesReachEveryDevice) {
                                                  chunk);
     expectProducedPiecesReachEveryDevice(a(), b(), 257, {{0, 0}, {0, 257}}, 4, 112);
     expectProducedPiecesReachEveryDevice(a(), b(), 3, {{0, 1}, {1, 2}}, 5, 16);
+}
+
+// The pieces enqueued on both devices at once (a thread each), and the arrival hook: told of
+// chunks that tile exactly the other device's slice, its work (here a copy of each chunk into a
+// second buffer) enqueued in order after that chunk's copy and waited for by the device's queue.
+TEST_F(SliceGatherTest, ArrivalsTileTheIncomingSlicesAndTheirWorkIsWaitedFor) {
+    const std::size_t n = 1031;
+    const std::vector<BodySlice> slices = {{0, 400}, {400, 631}};
+    GatherRig rig(a(), b(), n, 112);
+    std::vector<cl::Buffer> seen;
+    for (ComputeContext* cc : rig.devices)
+        seen.emplace_back(cc->context(), CL_MEM_READ_WRITE, n * kBytes);
+    const std::vector<float> want = rig.pattern(3);
+    for (std::size_t d = 0; d < 2; ++d) {
+        rig.write(d, std::vector<float>(4 * n, -1.0f));
+        rig.devices[d]->queue().enqueueWriteBuffer(seen[d], CL_TRUE, 0, n * kBytes,
+                                                   std::vector<float>(4 * n, -2.0f).data());
+    }
+    auto produce = [&](std::size_t d, std::size_t begin, std::size_t count) {
+        cl::Event written;
+        rig.devices[d]->queue().enqueueWriteBuffer(rig.buffers[d], CL_FALSE, begin * kBytes,
+                                                   count * kBytes, want.data() + 4 * begin, nullptr,
+                                                   &written);
+        return written;
+    };
+    std::vector<std::vector<std::pair<std::size_t, std::size_t>>> arrived(2);
+    auto arrival = [&](std::size_t d, std::size_t begin, std::size_t count, cl::CommandQueue& q) {
+        arrived[d].emplace_back(begin, count);
+        cl::Event copied;
+        q.enqueueCopyBuffer(rig.buffers[d], seen[d], begin * kBytes, begin * kBytes, count * kBytes,
+                            nullptr, &copied);
+        return copied;
+    };
+    std::atomic<int> tasks{0};
+    auto together = [&](const std::function<void(std::size_t)>& task) {
+        std::thread other([&] { task(1); });
+        task(0);
+        other.join();
+        tasks += 2;
+    };
+    std::vector<std::vector<cl::Event>> events(2);
+    rig.gather.run(rig.pointers(), slices, kBytes, rig.host.data(), events, 3, produce, true,
+                   arrival, together);
+    EXPECT_EQ(tasks.load(), 2);
+    for (std::size_t d = 0; d < 2; ++d) {
+        rig.expectHolds(d, want, 3);
+        const BodySlice& other = slices[1 - d];
+        std::size_t next = other.begin;
+        for (const auto& [begin, count] : arrived[d]) {
+            EXPECT_EQ(begin, next) << "device " << d;
+            next = begin + count;
+        }
+        EXPECT_EQ(next, other.end()) << "device " << d;
+        std::vector<float> got(4 * n);
+        rig.devices[d]->queue().enqueueReadBuffer(seen[d], CL_TRUE, 0, n * kBytes, got.data());
+        for (std::size_t i = other.begin; i < other.end(); ++i)
+            ASSERT_EQ(got[4 * i], want[4 * i]) << "device " << d << ", body " << i;
+    }
 }
 
 }  // namespace
