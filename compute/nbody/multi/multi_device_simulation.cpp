@@ -380,16 +380,20 @@ void NbodyMultiDevice::exchangeForceSlices() {
             addWaits(gather().run(
                 buffers, slices_, kBytes, accStaging_->host, transferEvents_,
                 static_cast<std::size_t>(walkPieces_),
+                // Each device's slice and each chunk of the others' back to the body order on
+                // its own queue after its walk, while the last piece's copies are in flight, not
+                // all after them (beside the walk they slowed it as much as they saved).
                 [&](std::size_t d, std::size_t begin, std::size_t count) {
                     cl::Event walked = sims_[d]->walkSharedPiece(begin, count);
-                    // Each piece and each slice that comes in back to the body order at once,
-                    // not all of them after the last piece's copies.
-                    sims_[d]->scatterSharedRange(begin, count, contexts_[d]->queue());
+                    if (begin + count == slices_[d].end())
+                        sims_[d]->scatterSharedRange(slices_[d].begin, slices_[d].count,
+                                                     contexts_[d]->queue());
                     return walked;
                 },
                 walkHalving_,
-                [&](std::size_t d, std::size_t begin, std::size_t count, cl::CommandQueue& queue) {
-                    return sims_[d]->scatterSharedRange(begin, count, queue);
+                [&](std::size_t d, std::size_t begin, std::size_t count, const cl::Event& copied) {
+                    return sims_[d]->scatterSharedRange(begin, count, contexts_[d]->queue(),
+                                                        {copied});
                 },
                 [&](const std::function<void(std::size_t)>& task) { onEveryDevice(task); }));
         else

@@ -125,10 +125,10 @@ std::vector<double> SliceGather::forward(const std::vector<const cl::Buffer*>& b
                                                 host + c.from, after, &write);
                 incoming[e].push_back(write);
                 events[e].push_back(write);
+                transfer_[e].flush();
                 if (arrived)
                     incoming[e].push_back(
-                        arrived(e, c.from / bytesPerBody, c.bytes / bytesPerBody, transfer_[e]));
-                transfer_[e].flush();
+                        arrived(e, c.from / bytesPerBody, c.bytes / bytesPerBody, write));
             }
             ++next[d];
             --left;

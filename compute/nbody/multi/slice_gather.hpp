@@ -46,16 +46,16 @@ class SliceGather {
     // soon as that event completes, while the device computes the next piece and the other
     // devices' chunks come in. The incoming copies wait only for what device d's queue held
     // before this call. Returns as run() does.
-    // arrived(d, begin, count, queue), where given, is told of every chunk enqueued into device
-    // d (bodies begin .. begin + count - 1) and may enqueue on `queue` (in order after that copy)
-    // what uses it; d's own queue then waits for what it returns too.
+    // arrived(d, begin, count, copied), where given, is told of every chunk enqueued into device
+    // d (bodies begin .. begin + count - 1, in `copied`) and may enqueue what uses it after that
+    // event; d's own queue then waits for what it returns too.
     using Producer =
         std::function<cl::Event(std::size_t device, std::size_t begin, std::size_t count)>;
     // forEach, where given, runs task(d) for every device at once and returns when all have: the
     // pieces are then enqueued on every device at the same time (one after the other, the last
     // device's first piece waited for the others' enqueueing).
     using Arrival = std::function<cl::Event(std::size_t device, std::size_t begin,
-                                            std::size_t count, cl::CommandQueue& queue)>;
+                                            std::size_t count, const cl::Event& copied)>;
     using ForEach = std::function<void(const std::function<void(std::size_t device)>& task)>;
     std::vector<double> run(const std::vector<const cl::Buffer*>& buffers,
                             const std::vector<BodySlice>& slices, std::size_t bytesPerBody,

@@ -150,7 +150,7 @@ TEST_F(SliceGatherTest, ProducedPiecesReachEveryDevice) {
 
 // The pieces enqueued on both devices at once (a thread each), and the arrival hook: told of
 // chunks that tile exactly the other device's slice, its work (here a copy of each chunk into a
-// second buffer) enqueued in order after that chunk's copy and waited for by the device's queue.
+// second buffer) enqueued after that chunk's copy and waited for by the device's queue.
 TEST_F(SliceGatherTest, ArrivalsTileTheIncomingSlicesAndTheirWorkIsWaitedFor) {
     const std::size_t n = 1031;
     const std::vector<BodySlice> slices = {{0, 400}, {400, 631}};
@@ -172,12 +172,14 @@ TEST_F(SliceGatherTest, ArrivalsTileTheIncomingSlicesAndTheirWorkIsWaitedFor) {
         return written;
     };
     std::vector<std::vector<std::pair<std::size_t, std::size_t>>> arrived(2);
-    auto arrival = [&](std::size_t d, std::size_t begin, std::size_t count, cl::CommandQueue& q) {
+    auto arrival = [&](std::size_t d, std::size_t begin, std::size_t count,
+                       const cl::Event& copied) {
         arrived[d].emplace_back(begin, count);
-        cl::Event copied;
-        q.enqueueCopyBuffer(rig.buffers[d], seen[d], begin * kBytes, begin * kBytes, count * kBytes,
-                            nullptr, &copied);
-        return copied;
+        const std::vector<cl::Event> after{copied};
+        cl::Event used;
+        rig.devices[d]->queue().enqueueCopyBuffer(rig.buffers[d], seen[d], begin * kBytes,
+                                                  begin * kBytes, count * kBytes, &after, &used);
+        return used;
     };
     std::atomic<int> tasks{0};
     auto together = [&](const std::function<void(std::size_t)>& task) {
