@@ -15,6 +15,7 @@
 #include "bench/step_trace.hpp"
 #include "bench/suites.hpp"
 #include "common/error.hpp"
+#include "common/quoted_path.hpp"
 #include "common/text.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/initial_conditions.hpp"
@@ -159,10 +160,18 @@ void runMultiDeviceBenchmark(const std::vector<ComputeContext*>& devices, const 
                 }
     }
     progressDone();
-    if (!o.timelinePath.empty()) {
+    if (o.timelinePath.empty()) return;
+    try {
         writeStepTraces(o.timelinePath, timelines);
         std::fprintf(stderr, "clviz-bench: the last timed step of %zu rows in %s\n",
                      timelines.size(), o.timelinePath.c_str());
+    } catch (const Error& e) {  // a failed row: the table, --json and --csv are still written
+        BenchRow row;
+        row.suite = "nbody-multi";
+        row.variant = "--timeline";
+        row.size = quotedPath(o.timelinePath);
+        row.note = std::string("failed: ") + e.what();
+        report.add(row);
     }
 }
 
