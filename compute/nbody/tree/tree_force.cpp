@@ -70,6 +70,11 @@ constexpr std::size_t kDropsWg = 256, kDropsPerGroup = kDropsWg * 64, kDropsPart
 constexpr std::size_t kDropsFinishWg = 128;
 constexpr cl_int kParentElsewhere = -2;  // PARENT_ELSEWHERE
 
+// Bytes a part takes in a pinned staging area: parts start 256-byte aligned.
+constexpr std::size_t stagingRoom(std::size_t bytes) {
+    return (bytes + 255) / 256 * 256;
+}
+
 // Words of one bit a body for group starts at n bodies, with one more for the end (n itself).
 std::size_t startWords(std::size_t n) {
     return n / 32 + 1;
@@ -995,11 +1000,9 @@ void TreeForce::reserveSplit(std::size_t domains) {
     }
 }
 
-void TreeForce::upload(cl::Buffer& buffer, const void* data, std::size_t count, std::size_t bytes) {
-    if (!count) return;
-    if (!buffer() || buffer.getInfo<CL_MEM_SIZE>() < count * bytes)
-        buffer = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, (count + count / 4 + 16) * bytes);
-    cc_.queue().enqueueWriteBuffer(buffer, CL_TRUE, 0, count * bytes, data);
+void TreeForce::fitBuffer(cl::Buffer& buffer, std::size_t bytes) {
+    if (!buffer() || buffer.getInfo<CL_MEM_SIZE>() < bytes)
+        buffer = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bytes + bytes / 4 + 64);
 }
 
 void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
@@ -1152,7 +1155,7 @@ TreeForce::DomainShare TreeForce::domainShare() {
         std::size_t total = 0;
         for (Part& part : parts) {
             part.at = total;
-            total += (part.bytes + 255) / 256 * 256;
+            total += stagingRoom(part.bytes);
         }
         PinnedArea& area = splitHost_->share;
         area.reserve(cc_, total);
@@ -1223,16 +1226,14 @@ std::vector<cl_float4> TreeForce::buildAcross(const std::vector<std::vector<cl_i
             all.insert(all.end(), t.begin(), t.end());
         // The tables in and the counts and records out through pinned memory, with one wait
         // (the next build's domainShare() waits for the queue before the area is written again).
-        const std::size_t tableBytes = all.size() * 4, countsAt = (tableBytes + 255) / 256 * 256,
+        const std::size_t tableBytes = all.size() * 4, countsAt = stagingRoom(tableBytes),
                           recordsAt = countsAt + 256,
                           recordsBytes = splitCapacity_ * kTreeRecordFloat4s * 16;
         PinnedArea& area = splitHost_->across;
         area.reserve(cc_, recordsAt + recordsBytes);
         auto* host = static_cast<char*>(area.host);
         std::memcpy(host, all.data(), tableBytes);
-        if (!tables_() || tables_.getInfo<CL_MEM_SIZE>() < tableBytes)
-            tables_ =
-                cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, tableBytes + tableBytes / 4 + 64);
+        fitBuffer(tables_, tableBytes);
         q.enqueueWriteBuffer(tables_, CL_FALSE, 0, tableBytes, host);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
@@ -1292,8 +1293,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                     cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_[e] * 8);
             }
         };
-        if (!opens_() || opens_.getInfo<CL_MEM_SIZE>() < capacity_)
-            opens_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, capacity_);
+        fitBuffer(opens_, capacity_);
         auto enqueueFor = [&](std::size_t e) {  // one domain after the other: opens_ is shared
             q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
             setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni,
@@ -1312,7 +1312,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         // next build's domainShare() waits for the queue before the area is written again).
         std::size_t cellBytes = 0;
         for (std::size_t e = 0; e < p; ++e)
-            if (wanted(e)) cellBytes += (cellsOf[e]->size() * 16 + 255) / 256 * 256;
+            if (wanted(e)) cellBytes += stagingRoom(cellsOf[e]->size() * 16);
         splitHost_->cells.reserve(cc_, std::max<std::size_t>(cellBytes, 256));
         char* staged = static_cast<char*>(splitHost_->cells.host);
         for (std::size_t e = 0; e < p; ++e) {
@@ -1321,12 +1321,10 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                 targetCounters_[e] =
                     cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, kSplitCounters * 4);
             const std::size_t bytes = cellsOf[e]->size() * 16;
-            if (!cellBoxes_[e]() || cellBoxes_[e].getInfo<CL_MEM_SIZE>() < bytes)
-                cellBoxes_[e] =
-                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bytes + bytes / 4 + 64);
+            fitBuffer(cellBoxes_[e], bytes);
             std::memcpy(staged, cellsOf[e]->data(), bytes);
             q.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged);
-            staged += (bytes + 255) / 256 * 256;
+            staged += stagingRoom(bytes);
             grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
         }
         // Each domain's counts into pinned memory (a read into pageable memory completed up to
@@ -1446,29 +1444,25 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
         // other devices' pinned records (which stay until every device grafted them) are written
         // from where they are.
         std::size_t stagedBytes = 4 * 256;
-        auto room = [](std::size_t bytes) { return (bytes + 255) / 256 * 256; };
         for (const auto* l : across)
-            stagedBytes += room(l->size() * 16);
+            stagedBytes += stagingRoom(l->size() * 16);
         for (const auto* l : roots)
-            stagedBytes += room(l->size() * 16);
+            stagedBytes += stagingRoom(l->size() * 16);
         for (const auto* l : rootBodies)
-            stagedBytes += room(l->size() * 8);
+            stagedBytes += stagingRoom(l->size() * 8);
         PinnedArea& staging = splitHost_->graft;
-        staging.reserve(cc_, stagedBytes + 2 * room(splitCapacity_ * 8));  // and the two lists
+        staging.reserve(cc_,
+                        stagedBytes + 2 * stagingRoom(splitCapacity_ * 8));  // and the two lists
         char* free = static_cast<char*>(staging.host);
         char* const end = free + staging.bytes;
         auto stage = [&](const void* data, std::size_t bytes) {
             if (!bytes) return static_cast<const void*>(free);
-            if (room(bytes) > static_cast<std::size_t>(end - free))
+            if (stagingRoom(bytes) > static_cast<std::size_t>(end - free))
                 throw Error("tree: the graft's staging area is too small (a bug)");
             std::memcpy(free, data, bytes);
             const void* at = free;
-            free += room(bytes);
+            free += stagingRoom(bytes);
             return at;
-        };
-        auto fit = [&](cl::Buffer& buffer, std::size_t bytes) {
-            if (!buffer() || buffer.getInfo<CL_MEM_SIZE>() < bytes)
-                buffer = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bytes + bytes / 4 + 64);
         };
         // Records from several places into one device buffer (on `on`, the events into `done`),
         // then one kernel over them.
@@ -1481,9 +1475,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             for (const auto& [data, count] : parts)
                 total += count;
             if (!total) return total;
-            if (!into() || into.getInfo<CL_MEM_SIZE>() < total * bytes)
-                into =
-                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, (total + total / 4 + 16) * bytes);
+            fitBuffer(into, total * bytes);
             std::size_t at = 0;
             for (const auto& [data, count] : parts) {
                 if (count) {
@@ -1560,7 +1552,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             bodyParts.emplace_back(l->data(), l->size());
         graftBodies(bodyParts);
         if (!rootList.empty() && lastN_ > 1) {
-            fit(rootList_, rootList.size() * 4);
+            fitBuffer(rootList_, rootList.size() * 4);
             q.enqueueWriteBuffer(rootList_, CL_FALSE, 0, rootList.size() * 4,
                                  stage(rootList.data(), rootList.size() * 4));
             const cl_int count = static_cast<cl_int>(rootList.size());
@@ -1571,7 +1563,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             enqueueStage(k_->momentsAcross, rootList.size(), kElementWg, "tree-moments");
         }
         if (!acrossList.empty()) {
-            fit(acrossList_, acrossList.size() * 4);
+            fitBuffer(acrossList_, acrossList.size() * 4);
             q.enqueueWriteBuffer(acrossList_, CL_FALSE, 0, acrossList.size() * 4,
                                  stage(acrossList.data(), acrossList.size() * 4));
         }

@@ -394,8 +394,8 @@ class TreeForce {
     int parity_ = 0;
     void enqueueDomainBuild(const cl::Buffer& pos, std::size_t n);
     void reserveSplit(std::size_t domains);
-    // Copies `count` items of `bytes` each into `buffer` (grown to hold them), blocking.
-    void upload(cl::Buffer& buffer, const void* data, std::size_t count, std::size_t bytes);
+    // `buffer` grown (a quarter more) where it holds fewer than `bytes`; its contents go then.
+    void fitBuffer(cl::Buffer& buffer, std::size_t bytes);
     // groupsInOrder_ holds this pass's groups (buildShareSorted), which its pieces' walks took
     // and their stats follow; any other pass walks groups_.
     bool groupsOrdered_ = false;
