@@ -34,6 +34,21 @@ __kernel void nbody_taylor(__global real4* restrict pos, __global real4* restric
     vel[i] = v;
 }
 
+// Renumbering (NbodySimulation: the bodies into the tree's Morton order): dst[i] = src[order[i]].
+__kernel void nbody_gather_float4(__global const float4* restrict src,
+                                  __global const uint* restrict order, const int n,
+                                  __global float4* restrict dst) {
+    const int i = get_global_id(0);
+    if (i < n) dst[i] = src[order[i]];
+}
+
+__kernel void nbody_gather_uint(__global const uint* restrict src,
+                                __global const uint* restrict order, const int n,
+                                __global uint* restrict dst) {
+    const int i = get_global_id(0);
+    if (i < n) dst[i] = src[order[i]];
+}
+
 #ifdef REAL_DOUBLE
 // fp64 state -> the float buffers the viewer draws from.
 __kernel void nbody_to_float(__global const double4* restrict src, __global float4* restrict dst,

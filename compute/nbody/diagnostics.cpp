@@ -17,10 +17,10 @@ using namespace nbody_detail;
 
 std::string NbodyDiagnostics::message() const {
     if (nonFiniteBodies == 0) return "";
-    return std::to_string(nonFiniteBodies) +
-           " bodies have NaN or Inf positions or velocities (first: body " +
-           std::to_string(firstNonFinite) +
-           "). The simulation blew up: reduce dt, raise the softening, or reset.";
+    const std::string which =
+        firstNonFinite >= 0 ? " (first: body " + std::to_string(firstNonFinite) + ")" : "";
+    return std::to_string(nonFiniteBodies) + " bodies have NaN or Inf positions or velocities" +
+           which + ". The simulation blew up: reduce dt, raise the softening, or reset.";
 }
 
 void NbodyDiagnosticSums::add(const NbodyDiagnosticSums& o) {
@@ -142,9 +142,17 @@ NbodyDiagnosticSums NbodySimulation::ownedDiagnosticSums() {
         std::vector<cl_int> bad(groups);
         q.enqueueReadBuffer(firstBad, CL_TRUE, 0, groups * sizeof(cl_int), bad.data());
         d = diagnosticSumsFrom(h.data(), dbl, bad.data(), groups, n_);
+        d.firstNonFinite = loadIndexOfSlot(d.firstNonFinite);
         d.ms = eventMilliseconds(ev);
         return d;
     });
+}
+
+long long NbodySimulation::loadIndexOfSlot(long long slot) {
+    if (slot < 0 || !renumbered_) return slot;
+    cl_uint body = 0;
+    cc_.queue().enqueueReadBuffer(ids_, CL_TRUE, static_cast<std::size_t>(slot) * 4, 4, &body);
+    return body;
 }
 
 void NbodySimulation::resetEnergyReference() {

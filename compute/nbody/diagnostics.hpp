@@ -12,7 +12,7 @@ struct NbodyDiagnosticSums {
     double potential = 0;  // half of each body's pairs with all the others
     double momentum[3] = {0, 0, 0};
     long long nonFiniteBodies = 0;  // bodies of the range holding NaN or Inf
-    long long firstNonFinite = -1;  // smallest such index, -1 if none
+    long long firstNonFinite = -1;  // one such body (load order), -1 if none or unknown
     double ms = 0;                  // device time the sums took (the slowest slice when combined)
 
     void add(const NbodyDiagnosticSums& other);
@@ -26,7 +26,7 @@ struct NbodyDiagnostics {
     double initialEnergy = 0;        // total at the reference point (load/reset)
     double relativeEnergyDrift = 0;  // (total - initialEnergy) / |initialEnergy|
     long long nonFiniteBodies = 0;   // bodies whose position or velocity holds NaN or Inf
-    long long firstNonFinite = -1;   // index of the first such body, -1 if none
+    long long firstNonFinite = -1;   // one such body (load order), -1 if none or unknown
     double ms = 0;                   // device time the diagnostics took (all slices)
     // How the potential was summed, for the panel: "from the tree's walk (theta 0.50)", "all
     // pairs", "all pairs in 12 slices".

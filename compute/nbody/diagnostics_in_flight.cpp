@@ -92,6 +92,7 @@ void NbodySimulation::beginDiagnostics(double sliceBudgetMs) {
             q.enqueueCopyBuffer(state().pos, d->pos, 0, 0, bytes);
             q.enqueueCopyBuffer(state().vel, d->vel, 0, 0, bytes);
         }
+        d->renumberings = renumberings_;  // the slots its first bad body is found in
         enqueueDiagnosticsSlice(*d);
         inFlight_ = std::move(d);
     });
@@ -160,6 +161,9 @@ std::optional<NbodyDiagnostics> NbodySimulation::pollDiagnostics() {
         const std::size_t partialBytes = d.groups * kPartials * (d.dbl ? 8 : 4);
         const cl_int* bad = reinterpret_cast<const cl_int*>(d.host + partialBytes);
         NbodyDiagnosticSums s = diagnosticSumsFrom(d.host, d.dbl, bad, d.groups, d.n);
+        // A blown-up state's body by its load index (a 4-byte read, only then); unknown when the
+        // bodies were renumbered since the measurement began.
+        s.firstNonFinite = d.renumberings == renumberings_ ? loadIndexOfSlot(s.firstNonFinite) : -1;
         s.ms = d.ms;
         NbodyDiagnostics result = energyReference_.finish(s);
         result.slices = d.slices;

@@ -16,6 +16,7 @@
 #include "compute/core/program_cache.hpp"
 #include "compute/core/set_args.hpp"
 #include "compute/nbody/autotune_store.hpp"
+#include "compute/nbody/body_slots.hpp"
 #include "compute/nbody/build_options.hpp"
 #include "compute/nbody/param_ranges.hpp"
 #include "compute/nbody/simulation_internals.hpp"
@@ -104,6 +105,8 @@ NbodySimulation::NbodySimulation(ComputeContext& cc, NbodyEnvironment env)
     auto& pc = cc_.programs();
     kernels_->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
     kernels_->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
+    kernels_->gatherFloat4 = pc.kernel("nbody_integrate.cl", "nbody_gather_float4");
+    kernels_->gatherUint = pc.kernel("nbody_integrate.cl", "nbody_gather_uint");
 }
 
 NbodySimulation::~NbodySimulation() = default;
@@ -123,11 +126,14 @@ void NbodySimulation::reloadKernels() {
         auto fresh = std::make_unique<Kernels>();
         fresh->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
         fresh->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
+        fresh->gatherFloat4 = pc.kernel("nbody_integrate.cl", "nbody_gather_float4");
+        fresh->gatherUint = pc.kernel("nbody_integrate.cl", "nbody_gather_uint");
         if (kernels_->toFloat()) fetchDoubleKernels(*fresh);  // fp64 was used
         kernels_ = std::move(fresh);  // force and diagnostics kernels are fetched again on next use
         pairs_.reset();               // so are the pairs and tree kernels (their classes hold them)
         tree_.reset();
-        accCurrent_ = false;  // the next force pass runs the new force kernel
+        renumberDue_ = false;  // the order it was due in went with the tree
+        accCurrent_ = false;   // the next force pass runs the new force kernel
     });
 }
 
@@ -310,6 +316,7 @@ void NbodySimulation::computeSharedForces() {
             for (const auto& e : t.lastEvents())
                 lastEvents_.push_back(e);
             treeEventsTaken_ = t.lastEvents().size();
+            afterTreePass();
         } else {
             PairForce& f = pairs();
             f.computeShare(f32_.pos, n_, params_.softening, f32_.acc, ownedBegin_, ownedCount_,
@@ -407,12 +414,65 @@ void NbodySimulation::computeForces(bool kick, float kickFactor) {
         for (const auto& e : t.lastEvents())
             lastEvents_.push_back(e);
         accCurrent_ = true;
+        afterTreePass();
         return;
     }
     Built& b = built();
     lastEvents_.emplace_back(
         "force", enqueueForce(b, state().acc, ownedBegin_, ownedCount_, kick ? kickFactor : 0.0));
     accCurrent_ = true;
+}
+
+// A tree pass was enqueued: every kTreeRenumberPasses passes (the first right after load()) the
+// bodies move into its Morton order, at the next advance(), once every use of the pass in the
+// old slots is enqueued (a split's exchange and scatter, the closing kick). Only where every
+// body is moved here (velocities of bodies moved elsewhere are stale) and the owner allows it
+// (setRenumbering: the devices of a split renumber at the same passes or not at all).
+void NbodySimulation::afterTreePass() {
+    const bool movesAll = movesEveryBody_ || (ownedBegin_ == 0 && ownedCount_ == n_);
+    if (!mayRenumber_ || !movesAll || n_ < 2 || precision_ != NbodyPrecision::Float) return;
+    if (++passesSinceRenumber_ < kTreeRenumberPasses) return;
+    renumberDue_ = true;
+    passesSinceRenumber_ = 0;
+}
+
+void NbodySimulation::renumberIntoTreeOrder() {
+    clBoundary("N-body: renumbering the bodies into the tree's order failed", [&] {
+        TreeForce& t = tree();
+        const cl::Buffer& order = t.lastOrder();
+        const std::vector<cl::Event> orderIn = t.lastOrderWrites();
+        auto& q = cc_.queue();
+        const int ni = static_cast<int>(n_);
+        const cl::NDRange global(roundUp(n_, kElementwiseWg)), local(kElementwiseWg);
+        if (!renumberScratch_())
+            renumberScratch_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n_ * 16);
+        bool first = true;
+        for (cl::Buffer* b : {&f32_.pos, &f32_.vel, &f32_.acc}) {
+            setArgs(kernels_->gatherFloat4, *b, order, ni, renumberScratch_);
+            cl::Event gathered, copied;
+            q.enqueueNDRangeKernel(kernels_->gatherFloat4, cl::NullRange, global, local,
+                                   first && !orderIn.empty() ? &orderIn : nullptr, &gathered);
+            q.enqueueCopyBuffer(renumberScratch_, *b, 0, 0, n_ * 16, nullptr, &copied);
+            lastEvents_.emplace_back("renumber", gathered);
+            lastEvents_.emplace_back("renumber", copied);
+            first = false;
+        }
+        if (!ids_()) {
+            ids_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n_ * 4);
+            idsSpare_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n_ * 4);
+        }
+        cl::Event e;
+        if (renumbered_) {  // slot s takes the body of the old slot order[s]
+            setArgs(kernels_->gatherUint, ids_, order, ni, idsSpare_);
+            q.enqueueNDRangeKernel(kernels_->gatherUint, cl::NullRange, global, local, nullptr, &e);
+            std::swap(ids_, idsSpare_);
+        } else {  // the slots were the load order: slot s takes body order[s]
+            q.enqueueCopyBuffer(order, ids_, 0, 0, n_ * 4, nullptr, &e);
+        }
+        lastEvents_.emplace_back("renumber", e);
+        renumbered_ = true;
+        ++renumberings_;
+    });
 }
 
 void NbodySimulation::ensureAccelerationsCurrent() {
@@ -497,6 +557,8 @@ void NbodySimulation::advance() {
             const int p = precision_ == NbodyPrecision::Double ? 1 : 0;
             const double dt = params_.dt;
             ensureAccelerationsCurrent();
+            if (renumberDue_ && precision_ == NbodyPrecision::Float) renumberIntoTreeOrder();
+            renumberDue_ = false;
             if (integrator_ == NbodyIntegrator::Leapfrog) {
                 runUpdate(kernels_->kickDrift[p], "kick-drift", {dt / 2, dt, params_.damping});
             } else {
@@ -589,9 +651,12 @@ void NbodySimulation::load(const std::vector<Body>& bodies) {
     inFlight_.reset();  // a measurement of the old bodies
     if (bodies.size() != n_) {
         n_ = ownedBegin_ = ownedCount_ = 0;
+        ids_ = idsSpare_ = renumberScratch_ = cl::Buffer();
         allocate(bodies.size(), true, precision_ == NbodyPrecision::Double);
         n_ = bodies.size();
     }
+    renumbered_ = renumberDue_ = false;              // the slots are load()'s order again
+    passesSinceRenumber_ = kTreeRenumberPasses - 1;  // the first tree pass renumbers
     ownedBegin_ = 0;
     ownedCount_ = n_;
     movesEveryBody_ = false;
@@ -629,7 +694,33 @@ void NbodySimulation::uploadState(const std::vector<Body>& bodies) {
     accCurrent_ = false;
 }
 
+std::vector<std::uint32_t> NbodySimulation::readSlotIds() {
+    return clBoundary("cannot read the bodies' slots back from the device", [&] {
+        std::vector<std::uint32_t> ids;
+        if (!renumbered_ || !n_) return ids;
+        ids.resize(n_);
+        cc_.queue().enqueueReadBuffer(ids_, CL_TRUE, 0, n_ * 4, ids.data());
+        return ids;
+    });
+}
+
+// The slots' ids are read after the values: a force pass the read runs first may renumber.
 std::vector<Body> NbodySimulation::readBodies() {
+    std::vector<Body> bySlot = readSlotBodies();
+    return inLoadOrder(std::move(bySlot), readSlotIds());
+}
+
+std::vector<Float4> NbodySimulation::readAccelerations() {
+    std::vector<Float4> bySlot = readSlotAccelerations();
+    return inLoadOrder(std::move(bySlot), readSlotIds());
+}
+
+std::vector<double> NbodySimulation::readAccelerationsDouble() {
+    std::vector<double> bySlot = readSlotAccelerationsDouble();
+    return inLoadOrder(std::move(bySlot), readSlotIds(), 4);
+}
+
+std::vector<Body> NbodySimulation::readSlotBodies() {
     return clBoundary("cannot read the bodies back from the device", [&] {
         std::vector<Float4> pos(n_), vel(n_);
         if (n_) {
@@ -643,7 +734,7 @@ std::vector<Body> NbodySimulation::readBodies() {
     });
 }
 
-std::vector<Float4> NbodySimulation::readAccelerations() {
+std::vector<Float4> NbodySimulation::readSlotAccelerations() {
     return clBoundary("cannot read the accelerations back from the device", [&] {
         std::vector<Float4> out(n_);
         if (!n_) return out;
@@ -661,7 +752,7 @@ std::vector<Float4> NbodySimulation::readAccelerations() {
     });
 }
 
-std::vector<double> NbodySimulation::readAccelerationsDouble() {
+std::vector<double> NbodySimulation::readSlotAccelerationsDouble() {
     return clBoundary("cannot read the accelerations back from the device", [&] {
         std::vector<double> out(4 * n_);
         if (!n_) return out;
@@ -669,7 +760,7 @@ std::vector<double> NbodySimulation::readAccelerationsDouble() {
             ensureAccelerationsCurrent();
             cc_.queue().enqueueReadBuffer(f64_.acc, CL_TRUE, 0, n_ * 32, out.data());
         } else {
-            const auto f = readAccelerations();
+            const auto f = readSlotAccelerations();
             for (std::size_t i = 0; i < n_; ++i)
                 out[4 * i] = f[i].x, out[4 * i + 1] = f[i].y, out[4 * i + 2] = f[i].z,
                         out[4 * i + 3] = f[i].w;

@@ -196,9 +196,28 @@ class NbodySimulation : public NbodySystem {
     const cl::Buffer& velocities() const { return f32_.vel; }
 
     // Blocking readback of the state (rounded to float in fp64 mode) and of the accelerations the
-    // last force pass computed (xyz; w: the tree's potential at the body, else 0).
+    // last force pass computed (xyz; w: the tree's potential at the body, else 0), in the order
+    // load() was given.
     std::vector<Body> readBodies() override;
     std::vector<Float4> readAccelerations();
+
+    // The bodies' slots. The tree renumbers the bodies into its Morton order after its first force
+    // pass after load() and every kTreeRenumberPasses passes after (at the next advance(), the
+    // start of a step's kernels), so that each pass's gather of
+    // the positions into its order and scatter of the accelerations back read and write nearly in
+    // order: the state buffers (positions(), velocities(), workingPositions(), ...) hold the
+    // bodies by slot, and slot s holds the body readSlotIds()[s] of load()'s order. Only a
+    // simulation that moves every body renumbers: alone, or every device of a replicated split
+    // at the same passes (NbodyMultiDevice and the MPI run say which with setRenumbering), so
+    // that the devices' slots stay alike. Force passes are the same tree either way (the sort is
+    // stable, and the renumbering keeps the tree's order), so the states are too, bit for bit.
+    static constexpr int kTreeRenumberPasses = 16;
+    void setRenumbering(bool allowed) { mayRenumber_ = allowed; }
+    bool renumbered() const { return renumbered_; }
+    std::vector<std::uint32_t> readSlotIds();  // empty: slot s holds body s
+    std::vector<Body> readSlotBodies();
+    std::vector<Float4> readSlotAccelerations();
+    std::vector<double> readSlotAccelerationsDouble();
     // Accelerations at full precision in fp64 mode (4 doubles per body; widened in float mode).
     std::vector<double> readAccelerationsDouble() override;
 
@@ -341,6 +360,17 @@ class NbodySimulation : public NbodySystem {
     // The tree's events (TreeForce::lastEvents) of its last build already in lastEvents_.
     std::size_t treeEventsTaken_ = 0;
     std::size_t bodiesScattered_ = 0;  // by scatterSharedRange() since the last force pass
+    // The bodies' slots (readSlotIds): ids_[s] is slot s's body; idsSpare_ and renumberScratch_
+    // take a renumbering's gathers.
+    bool mayRenumber_ = true;
+    bool renumbered_ = false;
+    bool renumberDue_ = false;  // at the next advance()
+    int passesSinceRenumber_ = 0;
+    std::uint64_t renumberings_ = 0;
+    long long loadIndexOfSlot(long long slot);  // blocking; -1 stays -1
+    cl::Buffer ids_, idsSpare_, renumberScratch_;
+    void afterTreePass();  // counts a tree pass; a renumbering may fall due
+    void renumberIntoTreeOrder();
     float pendingKick_ = 0;  // the closing half-kick complete() left until the shares are summed
     void runUpdate(cl::Kernel& k, const char* name, std::initializer_list<double> reals);
     void ensureAccelerationsCurrent();

@@ -22,7 +22,8 @@ struct NbodySimulation::Kernels {
     Built* current = nullptr;            // for the current config, precision, N and softening
     cl::Kernel kickDrift[2], taylor[2], energy[2], toFloat, toDouble;  // [1]: fp64
     int energyWg[2] = {0, 0};
-    cl::Kernel energyFromPotential;  // the tree's O(N) energy (float)
+    cl::Kernel gatherFloat4, gatherUint;  // renumbering (float state)
+    cl::Kernel energyFromPotential;       // the tree's O(N) energy (float)
     int energyFromPotentialWg = 0;
 };
 
@@ -36,6 +37,7 @@ struct NbodySimulation::DiagnosticsInFlight {
     cl::Kernel kernel;
     std::size_t wg = 0, n = 0, groups = 0;
     std::size_t begin = 0, end = 0;  // i bodies measured (the owned range), in every slice
+    std::uint64_t renumberings = 0;  // NbodySimulation::renumberings_ when it began
     std::size_t next = 0;            // first j body of the next slice
     cl::Buffer pos, vel;             // the all-pairs sum's copy of the state
     cl::Buffer partials, firstBad;   // on the device, one entry per group of the i range

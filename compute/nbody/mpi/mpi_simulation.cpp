@@ -14,6 +14,7 @@
 #include "compute/core/compute_context.hpp"
 #include "compute/core/device_info.hpp"
 #include "compute/core/profiling.hpp"
+#include "compute/nbody/body_slots.hpp"
 #include "compute/nbody/mpi/host_window.hpp"
 #include "compute/nbody/multi/shared_forces.hpp"
 
@@ -69,7 +70,9 @@ HostWindow& NbodyMpiSimulation::ensureWindow(std::unique_ptr<HostWindow>& window
 
 NbodyMpiSimulation::NbodyMpiSimulation(ComputeContext& cc, const MpiSession& session,
                                        DeadlineCollectives& collectives, NbodyEnvironment env)
-    : cc_(cc), session_(session), mpi_(collectives), local_(cc, std::move(env)) {}
+    : cc_(cc), session_(session), mpi_(collectives), local_(cc, std::move(env)) {
+    local_.setRenumbering(session_.size() == 1);  // several ranks: only all together (step)
+}
 
 NbodyMpiSimulation::~NbodyMpiSimulation() {
     positionWindow_.reset();
@@ -296,6 +299,8 @@ void NbodyMpiSimulation::step(int count) {
         local_.invalidateAccelerations();
     }
     local_.setMovesEveryBody(integration_.replicated);
+    // Every rank moves every body and runs the same passes: their slots stay alike.
+    local_.setRenumbering(integration_.replicated || session_.size() == 1);
     ensureStaging();
     local_.beginSteps(count);
     transfers_.clear();
@@ -588,7 +593,7 @@ NbodyTreeIntegrationChoice NbodyMpiSimulation::decideIntegration() {
 std::vector<Body> NbodyMpiSimulation::readBodies() {
     if (!n_) return {};
     const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
-    const std::vector<Body> all = local_.readBodies();
+    const std::vector<Body> all = local_.readSlotBodies();
     std::vector<Body> out(session_.rank() == 0 ? n_ : 0);
     constexpr int kFloats = sizeof(Body) / sizeof(float);
     std::vector<int> c = counts(), d = displacements();
@@ -596,21 +601,22 @@ std::vector<Body> NbodyMpiSimulation::readBodies() {
         c[r] *= kFloats, d[r] *= kFloats;
     mpi_.gatherv(all.data() + mine.begin, static_cast<int>(mine.count) * kFloats, out.data(), c, d,
                  MPI_FLOAT, "gather of the bodies to rank 0");
-    return out;
+    // Every rank's slots hold the same bodies (they renumber together or not at all).
+    return session_.rank() == 0 ? inLoadOrder(std::move(out), local_.readSlotIds()) : out;
 }
 
 std::vector<Float4> NbodyMpiSimulation::gatherAccelerations() {
     if (!n_) return {};
     if (sharedForces()) ensureSummedForces();  // collective: every rank takes the same path
     const BodySlice& mine = slices_[static_cast<std::size_t>(session_.rank())];
-    const std::vector<Float4> all = local_.readAccelerations();
+    const std::vector<Float4> all = local_.readSlotAccelerations();
     std::vector<Float4> out(session_.rank() == 0 ? n_ : 0);
     std::vector<int> c = counts(), d = displacements();
     for (std::size_t r = 0; r < c.size(); ++r)
         c[r] *= 4, d[r] *= 4;
     mpi_.gatherv(all.data() + mine.begin, static_cast<int>(mine.count) * 4, out.data(), c, d,
                  MPI_FLOAT, "gather of the accelerations to rank 0");
-    return out;
+    return session_.rank() == 0 ? inLoadOrder(std::move(out), local_.readSlotIds()) : out;
 }
 
 NbodyDiagnostics NbodyMpiSimulation::diagnostics() {

@@ -10,6 +10,7 @@
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
 #include "compute/core/profiling.hpp"
+#include "compute/nbody/body_slots.hpp"
 #include "compute/nbody/multi/completion_clock.hpp"
 #include "compute/nbody/multi/shared_forces.hpp"
 #include "compute/nbody/multi/slice_gather.hpp"
@@ -64,6 +65,8 @@ NbodyMultiDevice::NbodyMultiDevice(const std::vector<ComputeContext*>& devices,
     if (devices.empty()) throw Error("the multi-device N-body needs at least one device");
     for (ComputeContext* cc : devices) {
         sims_.push_back(std::make_unique<NbodySimulation>(*cc, env));
+        // Several devices renumber their bodies only all together (setIntegrationForSteps).
+        sims_.back()->setRenumbering(devices.size() == 1);
         // First guess of relative speed; the measured force times replace it after a step.
         const DeviceInfo& info = cc->info();
         weights_.push_back(std::max(1.0, double(info.computeUnits) * std::max(1u, info.clockMHz)));
@@ -457,8 +460,11 @@ void NbodyMultiDevice::setIntegrationForSteps(bool replicated) {
         for (auto& sim : sims_)
             sim->invalidateAccelerations();
     }
-    for (auto& sim : sims_)
+    for (auto& sim : sims_) {
         sim->setMovesEveryBody(replicated);
+        // Every device moves every body and runs the same passes: their slots stay alike.
+        sim->setRenumbering(replicated || sims_.size() == 1);
+    }
 }
 
 void NbodyMultiDevice::setTreeIntegration(NbodyTreeIntegration mode) {
@@ -507,7 +513,8 @@ void NbodyMultiDevice::setAutoBalance(bool on) {
     autoBalance_ = on;
 }
 
-// Each slice from the device that owns it (the others hold stale copies).
+// Each slice of the slots from the device that owns it (the others hold stale copies), in the
+// load order (every device's slots hold the same bodies: they renumber together or not at all).
 template <class T>
 std::vector<T> NbodyMultiDevice::fromOwners(std::vector<T> (NbodySimulation::*read)()) {
     std::vector<T> out(n_);
@@ -517,17 +524,17 @@ std::vector<T> NbodyMultiDevice::fromOwners(std::vector<T> (NbodySimulation::*re
         const auto begin = static_cast<std::ptrdiff_t>(slices_[d].begin);
         std::copy_n(all.begin() + begin, slices_[d].count, out.begin() + begin);
     }
-    return out;
+    return inLoadOrder(std::move(out), sims_[0]->readSlotIds());
 }
 
 std::vector<Body> NbodyMultiDevice::readBodies() {
     if (statesAlike_ && n_) return sims_[0]->readBodies();  // every device holds every body
-    return fromOwners(&NbodySimulation::readBodies);
+    return fromOwners(&NbodySimulation::readSlotBodies);
 }
 
 std::vector<Float4> NbodyMultiDevice::readAccelerations() {
     if (n_ && sharedForces()) ensureSummedForces();
-    return fromOwners(&NbodySimulation::readAccelerations);
+    return fromOwners(&NbodySimulation::readSlotAccelerations);
 }
 
 NbodyDiagnostics NbodyMultiDevice::diagnostics() {

@@ -649,6 +649,15 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
     });
 }
 
+const cl::Buffer& TreeForce::lastOrder() const {
+    if (!lastN_) throw Error("tree: no force pass to take the order of");
+    return domainBuilt_ ? globalIndex_ : index_[sortedBuffer_];
+}
+
+std::vector<cl::Event> TreeForce::lastOrderWrites() const {
+    return domainBuilt_ ? indexWrites_ : std::vector<cl::Event>();
+}
+
 void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                         const cl::Buffer& acc, const cl::Buffer* vel, float kick,
                         std::size_t shareBegin, std::size_t shareEnd, bool scatter, bool walk) {

@@ -202,6 +202,11 @@ class TreeForce {
     // give scatterSorted(), each as soon as its accelerations are in.
     cl::Event scatterSortedRange(const cl::Buffer& acc, std::size_t begin, std::size_t count,
                                  cl::CommandQueue& queue, const std::vector<cl::Event>& after);
+    // The sorted order of the last pass (n uints: every sorted position's index into the caller's
+    // bodies), and the copies a command reading all of it on the caller's queue must wait for (the
+    // split build's other domains' slices; none otherwise). Valid until the next pass.
+    const cl::Buffer& lastOrder() const;
+    std::vector<cl::Event> lastOrderWrites() const;
 
     // The split build (compute/nbody/tree/split_build.hpp runs it over several devices): the
     // device walks the domain bounds[domain] .. bounds[domain + 1] - 1 of the sorted bodies

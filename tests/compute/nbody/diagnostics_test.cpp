@@ -178,7 +178,11 @@ TEST(NbodyDiagnosticsInFlight, NonFiniteBodiesAreCountedOnBothPaths) {
         sim.beginDiagnostics(0.01);
         const NbodyDiagnostics d = pollUntilDone(sim);
         EXPECT_EQ(d.nonFiniteBodies, 2) << variantName(variant);
-        EXPECT_EQ(d.firstNonFinite, 411) << variantName(variant);
+        if (sim.renumbered()) {  // the first in the tree's order, by its load index
+            EXPECT_TRUE(d.firstNonFinite == 411 || d.firstNonFinite == 650) << d.firstNonFinite;
+        } else {
+            EXPECT_EQ(d.firstNonFinite, 411) << variantName(variant);
+        }
         EXPECT_FALSE(d.message().empty());
     }
 }
