@@ -387,10 +387,14 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 // its own queue after its walk, while the last piece's copies are in flight, not
                 // all after them (beside the walk they slowed it as much as they saved).
                 [&](std::size_t d, std::size_t begin, std::size_t count) {
+                    const auto start = std::chrono::steady_clock::now();
                     cl::Event walked = sims_[d]->walkSharedPiece(begin, count);
                     if (begin + count == slices_[d].end())
                         sims_[d]->scatterSharedRange(slices_[d].begin, slices_[d].count,
                                                      contexts_[d]->queue());
+                    // When the host enqueued each piece, for the step's timeline.
+                    hostSpans_[d].push_back(
+                        {"walk piece", start, std::chrono::steady_clock::now()});
                     return walked;
                 },
                 walkHalving_,

@@ -82,8 +82,6 @@ class SliceGather {
     std::size_t chunkBytes_;
     std::vector<cl::CommandQueue> transfer_;
     std::vector<cl::CommandQueue> out_;  // the produced pieces' copies to the host
-    // The last call's incoming copies: waited for before the next call writes the host area.
-    std::vector<cl::Event> pending_;
 };
 
 }  // namespace clviz

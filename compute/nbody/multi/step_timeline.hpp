@@ -24,7 +24,8 @@ struct NbodyStepTimeline {
     std::vector<NbodyTimelineSpan> spans;
 };
 
-// Work the host did for one device (the split build's exchange phases), on the host's clock.
+// Work the host did for one device (the split build's exchange phases, each walk piece enqueued),
+// on the host's clock.
 struct NbodyHostSpan {
     std::string name;
     std::chrono::steady_clock::time_point start, end;
