@@ -10,6 +10,7 @@
 #   two       16M on the first two GPUs (--devices 1.0,1.1: NVIDIA is the second platform
 #             there, after PoCL), LAST, BUILDS each
 #   big       67,108,864 bodies, LAST, whole and split, with --timeline
+#   small     1M and 4M bodies, LAST, whole and split
 #   tests     the carried test binaries on every GPU
 # Everything lands in $OUT/lead-s13a.tgz.
 set -uo pipefail
@@ -51,6 +52,12 @@ for step in "$@"; do
         for build in whole split; do
             row "$build-64m" "$C/$last/clviz-bench" $TREE_OPTS --devices gpu --sizes 64m \
                 --tree-build $build --timeline "$R/$build-64m-trace.json" $SPLIT_TIMING
+        done
+        ;;
+    small)
+        for build in whole split; do
+            row "$build-small" "$C/$last/clviz-bench" $TREE_OPTS --devices gpu --sizes 1m,4m \
+                --tree-build $build $SPLIT_TIMING
         done
         ;;
     tests) carried_tests "$C/tests.tar.xz" ;;
