@@ -444,32 +444,42 @@ void NbodySimulation::renumberIntoTreeOrder() {
         auto& q = cc_.queue();
         const int ni = static_cast<int>(n_);
         const cl::NDRange global(roundUp(n_, kElementwiseWg)), local(kElementwiseWg);
+        auto enqueued = [&](cl::Event e) { lastEvents_.emplace_back("renumber", e); };
+        auto gather = [&](const cl::Buffer& from, const std::vector<cl::Event>* after) {
+            setArgs(kernels_->gatherFloat4, from, order, ni, renumberScratch_);
+            cl::Event e;
+            q.enqueueNDRangeKernel(kernels_->gatherFloat4, cl::NullRange, global, local, after, &e);
+            enqueued(e);
+        };
+        auto copyBack = [&](cl::Buffer& into) {
+            cl::Event e;
+            q.enqueueCopyBuffer(renumberScratch_, into, 0, 0, n_ * 16, nullptr, &e);
+            enqueued(e);
+        };
+        // Every buffer it needs is first written before any of the state is: a device that
+        // cannot hold them fails here with the state and the slots as they were.
         if (!renumberScratch_())
             renumberScratch_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n_ * 16);
-        bool first = true;
-        for (cl::Buffer* b : {&f32_.pos, &f32_.vel, &f32_.acc}) {
-            setArgs(kernels_->gatherFloat4, *b, order, ni, renumberScratch_);
-            cl::Event gathered, copied;
-            q.enqueueNDRangeKernel(kernels_->gatherFloat4, cl::NullRange, global, local,
-                                   first && !orderIn.empty() ? &orderIn : nullptr, &gathered);
-            q.enqueueCopyBuffer(renumberScratch_, *b, 0, 0, n_ * 16, nullptr, &copied);
-            lastEvents_.emplace_back("renumber", gathered);
-            lastEvents_.emplace_back("renumber", copied);
-            first = false;
-        }
         if (!ids_()) {
             ids_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n_ * 4);
             idsSpare_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n_ * 4);
         }
-        cl::Event e;
+        gather(f32_.pos, orderIn.empty() ? nullptr : &orderIn);
+        cl::Event idsDone;
         if (renumbered_) {  // slot s takes the body of the old slot order[s]
             setArgs(kernels_->gatherUint, ids_, order, ni, idsSpare_);
-            q.enqueueNDRangeKernel(kernels_->gatherUint, cl::NullRange, global, local, nullptr, &e);
-            std::swap(ids_, idsSpare_);
+            q.enqueueNDRangeKernel(kernels_->gatherUint, cl::NullRange, global, local, nullptr,
+                                   &idsDone);
         } else {  // the slots were the load order: slot s takes body order[s]
-            q.enqueueCopyBuffer(order, ids_, 0, 0, n_ * 4, nullptr, &e);
+            q.enqueueCopyBuffer(order, idsSpare_, 0, 0, n_ * 4, nullptr, &idsDone);
         }
-        lastEvents_.emplace_back("renumber", e);
+        enqueued(idsDone);
+        copyBack(f32_.pos);
+        gather(f32_.vel, nullptr);
+        copyBack(f32_.vel);
+        gather(f32_.acc, nullptr);
+        copyBack(f32_.acc);
+        std::swap(ids_, idsSpare_);
         renumbered_ = true;
         ++renumberings_;
     });
