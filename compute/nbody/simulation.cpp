@@ -355,6 +355,9 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
         // The piece's walk, and before the first piece what the split build's exchange added
         // (the essential records' kernels, the grafts).
         cl::Event e = t.walkSortedPiece(begin, count);
+        // After the domain's last piece, what comes on this device's queue (its slice's scatter,
+        // the kick) waits for the pieces on the tree's second queue too.
+        if (begin + count == ownedBegin_ + ownedCount_) t.joinPieces();
         for (std::size_t i = treeEventsTaken_; i < t.lastEvents().size(); ++i)
             lastEvents_.push_back(t.lastEvents()[i]);
         treeEventsTaken_ = t.lastEvents().size();

@@ -526,6 +526,7 @@ void TreeForce::computeShareSorted(const cl::Buffer& pos, std::size_t n, float s
 
 void TreeForce::buildShareSorted(const cl::Buffer& pos, std::size_t n, float softening) {
     enqueue(pos, n, softening, sortedAcc_, nullptr, 0, 0, n, false, false);
+    clBoundary("Barnes-Hut tree: preparing the walk's pieces failed", [&] { preparePieces(); });
     pieceSoftening_ = softening;
     if (!bodyWalk_) enqueueGroupOrder(n);
     groupsOrdered_ = !bodyWalk_;
@@ -549,11 +550,26 @@ cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
     return clBoundary("Barnes-Hut tree: walking a piece of the domain failed", [&] {
         if (bodyWalk_)  // one work-item per body: the share bounds alone say which to walk
             return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false);
-        // The piece's run of groups in body order, into the counters the walk takes them from.
+        // The piece's run of groups in body order, into the counters its walk takes them from,
+        // on the two queues in turn: the second's pieces wait for what came before the first.
+        auto& q = cc_.queue();
+        if (!piecesFrom_()) q.enqueueMarkerWithWaitList(nullptr, &piecesFrom_);
+        const int slot = piecesWalked_++ % 2;
+        cl::CommandQueue& on = slot ? pieceQueue_ : q;
+        const std::vector<cl::Event> after = {piecesFrom_};
         setArgs(k_->pieceGroups, groupStarts_, startsBefore_, startsBlocks_,
-                static_cast<int>(begin), static_cast<int>(begin + count), counters_);
-        enqueueStage(k_->pieceGroups, 1, 1, "tree-walk");
-        return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, true);
+                static_cast<int>(begin), static_cast<int>(begin + count), pieceCounters_[slot]);
+        cl::Event grouped;
+        on.enqueueNDRangeKernel(k_->pieceGroups, cl::NullRange, cl::NDRange(1), cl::NDRange(1),
+                                slot ? &after : nullptr, &grouped);
+        events_.emplace_back("tree-walk", grouped);
+        cl::Event walked = enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, true,
+                                       &on, &pieceCounters_[slot]);
+        if (slot) {
+            pieceWalks_.push_back(walked);
+            on.flush();
+        }
+        return walked;
     });
 }
 
@@ -591,7 +607,9 @@ void TreeForce::enqueueGroupOrder(std::size_t n) {
 }
 
 cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
-                                 std::size_t shareEnd, bool writeOthers, bool inOrder) {
+                                 std::size_t shareEnd, bool writeOthers, bool inOrder,
+                                 cl::CommandQueue* on, const cl::Buffer* counters,
+                                 const std::vector<cl::Event>* after) {
     // Group walk: persistent work-groups that take walk groups from a counter, enough to fill the
     // device. Body walk: one work-item per body.
     const std::size_t maxGroups = n;  // a walk group holds at least one body
@@ -600,20 +618,44 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
     const std::size_t launch = std::min(maxGroups, resident);
     cl::Kernel& walk = (inOrder ? k_->pieceWalk : k_->walk)[softening == 0 ? 1 : 0];
     setArgs(walk, sorted_, static_cast<int>(n), children_, ranges_, nodeCom_, nodeQa_, nodeQb_,
-            crit_, softening * softening, inOrder ? groupsInOrder_ : groups_, sortedAcc_, counters_,
-            walkStats_, static_cast<int>(shareBegin), static_cast<int>(shareEnd),
-            writeOthers ? 1 : 0, nodeLo_, far_ ? options_.thetaFar : 0.0f);
+            crit_, softening * softening, inOrder ? groupsInOrder_ : groups_, sortedAcc_,
+            counters ? *counters : counters_, walkStats_, static_cast<int>(shareBegin),
+            static_cast<int>(shareEnd), writeOthers ? 1 : 0, nodeLo_,
+            far_ ? options_.thetaFar : 0.0f);
     const std::size_t local = bodyWalk_ ? kElementWg : static_cast<std::size_t>(wg_);
     const std::size_t global = bodyWalk_ ? roundUp(n, kElementWg) : launch * local;
     cl::Event e;
-    cc_.queue().enqueueNDRangeKernel(walk, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
-                                     nullptr, &e);
+    (on ? *on : cc_.queue())
+        .enqueueNDRangeKernel(walk, cl::NullRange, cl::NDRange(global), cl::NDRange(local), after,
+                              &e);
     events_.emplace_back("tree-walk", e);
     return e;
 }
 
+void TreeForce::preparePieces() {
+    piecesWalked_ = 0;
+    piecesFrom_ = cl::Event();
+    if (bodyWalk_) return;  // one work-item a body: the share bounds alone, on one queue
+    if (!pieceQueue_())
+        pieceQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
+    for (cl::Buffer& c : pieceCounters_) {
+        if (!c()) c = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, 4 * 4);
+        cc_.queue().enqueueFillBuffer(c, cl_int(0), 0, 4 * 4);  // the fallbacks count from 0
+    }
+}
+
+void TreeForce::joinPieces() {
+    piecesFrom_ = cl::Event();
+    if (pieceWalks_.empty()) return;
+    clBoundary("Barnes-Hut tree: waiting for the walk's pieces failed", [&] {
+        cc_.queue().enqueueBarrierWithWaitList(&pieceWalks_);
+        pieceWalks_.clear();
+    });
+}
+
 cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
+    joinPieces();  // every piece walked is in
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
         setArgs(k_->scatterAcc, sortedAcc_, domainBuilt_ ? globalIndex_ : index_[sortedBuffer_],
                 static_cast<int>(lastN_), acc, acc, 0.0f);
@@ -662,6 +704,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
                         const cl::Buffer& acc, const cl::Buffer* vel, float kick,
                         std::size_t shareBegin, std::size_t shareEnd, bool scatter, bool walk) {
     if (n == 0) throw Error("tree: no bodies");
+    joinPieces();  // the last pass's pieces read what this pass writes
     events_.clear();
     copies_.clear();
     groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
@@ -751,9 +794,9 @@ std::vector<TreeGroupWalk> TreeForce::lastGroupWalks() {
 
 std::vector<TreeGroupWalk> TreeForce::readGroupWalks(int& fallbacks) {
     if (!lastN_) return {};
+    fallbacks = lastFallbacks();
     int counters[2] = {0, 0};
     cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof counters, counters);
-    fallbacks = counters[0];
     const std::size_t groups = static_cast<std::size_t>(counters[1]);
     if (!groups) return {};  // a domain walked in pieces, none of them here (the body walk counts)
     std::vector<int> stats(2 * groups);
@@ -796,8 +839,15 @@ TreeWalkStats TreeForce::lastWalkStats() {
 
 int TreeForce::lastFallbacks() {
     if (!lastN_) return 0;
+    joinPieces();
     int v = 0;
     cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof v, &v);
+    if (builtForPieces_ && !bodyWalk_)
+        for (const cl::Buffer& c : pieceCounters_) {  // the pieces' walks count theirs apart
+            int more = 0;
+            if (c()) cc_.queue().enqueueReadBuffer(c, CL_TRUE, 0, sizeof more, &more);
+            v += more;
+        }
     return v;
 }
 
@@ -1035,7 +1085,11 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
         [&] {
             return "Barnes-Hut tree: the split build of " + std::to_string(n) + " bodies failed";
         },
-        [&] { enqueueDomainBuild(pos, n); });
+        [&] {
+            joinPieces();  // the last pass's pieces read what this build writes
+            enqueueDomainBuild(pos, n);
+            preparePieces();
+        });
 }
 
 void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {

@@ -191,8 +191,13 @@ class TreeForce {
     // of them, keeping those bodies alone) and writes nothing else of sortedAccelerations(), so
     // copies into and out of its other bodies may run meanwhile. Pieces that tile a domain give
     // computeShareSorted()'s slice exactly. Returns the walk's event. Enqueued only.
+    // The group walk's pieces go on two queues in turn (the context's and one of the tree's), so
+    // that each piece's last groups run beside the next piece's first: a reader of a piece's
+    // accelerations waits for its event, or for joinPieces(), which puts a barrier for them all
+    // on the context's queue (scatterSorted() and the next pass do so themselves).
     void buildShareSorted(const cl::Buffer& pos, std::size_t n, float softening);
     cl::Event walkSortedPiece(std::size_t begin, std::size_t count);
+    void joinPieces();
     // The last pass was buildShareSorted() or buildDomainSorted(): its pieces wait to be walked.
     bool builtForPieces() const { return builtForPieces_; }
     // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
@@ -318,12 +323,17 @@ class TreeForce {
                  bool scatter = true, bool walk = true);
     // inOrder: the groups of counters[2] .. counters[3] in body order (piece_groups), else every
     // group from the counter at 0.
+    // A piece's walk (inOrder) goes on `on` with `counters` (the piece's run and its fallbacks)
+    // after `after`.
     cl::Event enqueueWalk(std::size_t n, float softening, std::size_t shareBegin,
-                          std::size_t shareEnd, bool writeOthers, bool inOrder = false);
+                          std::size_t shareEnd, bool writeOthers, bool inOrder = false,
+                          cl::CommandQueue* on = nullptr, const cl::Buffer* counters = nullptr,
+                          const std::vector<cl::Event>* after = nullptr);
     // One kernel on the context's queue over `global` work-items (rounded up to `local`), its
     // event kept under `stage` ("tree-box", ...) for lastTimes().
     void enqueueStage(cl::Kernel& k, std::size_t global, std::size_t local, const char* stage);
     void enqueueGroupOrder(std::size_t n);  // groupsInOrder_ from the groups find_groups found
+    void preparePieces();  // after a build for pieces: the second queue, the counters zeroed
     // The bounding box and every body's Morton key and index into keys_[into], index_[into].
     void enqueueBoxAndKeys(const cl::Buffer& pos, std::size_t n, int into);
     void reserveGroupOrder();  // the buffers of the group order, for capacity_
@@ -393,7 +403,14 @@ class TreeForce {
     // essential records.
     struct SplitHost;
     std::unique_ptr<SplitHost> splitHost_;
-    cl::CommandQueue side_;               // the sorted order's copies, beside the walk
+    cl::CommandQueue side_;  // the sorted order's copies, beside the walk
+    // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
+    // of groups and its fallbacks), the marker they start after, the second queue's walks.
+    cl::CommandQueue pieceQueue_;
+    cl::Buffer pieceCounters_[2];
+    int piecesWalked_ = 0;
+    cl::Event piecesFrom_;
+    std::vector<cl::Event> pieceWalks_;
     cl::Event indexRead_;                 // this pass's slice into pinned memory
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
     int parity_ = 0;
