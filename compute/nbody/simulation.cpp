@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <utility>
 
+#include "common/busy_time.hpp"
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
@@ -607,17 +608,31 @@ NbodyStepTimings NbodySimulation::lastStepTimings() {
         NbodyStepTimings t;
         t.steps = lastSteps_;
         t.bodies = static_cast<long long>(n_);
+        // Busy time, not summed durations: the tree's walk pieces run on two queues at once.
+        using Spans = std::vector<std::pair<double, double>>;
+        Spans all, force;
+        std::vector<Spans> byKernel;
         for (const auto& [name, ev] : lastEvents_) {
-            const double ms = eventMilliseconds(ev);
-            t.kernelMs += ms;
-            if (name.rfind("force", 0) == 0 || name.rfind("tree-", 0) == 0) t.forceMs += ms;
+            ev.wait();
+            const std::pair<double, double> span = {
+                static_cast<double>(ev.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6,
+                static_cast<double>(ev.getProfilingInfo<CL_PROFILING_COMMAND_END>()) * 1e-6};
+            all.push_back(span);
+            if (name.rfind("force", 0) == 0 || name.rfind("tree-", 0) == 0) force.push_back(span);
             auto it = std::find_if(t.kernels.begin(), t.kernels.end(),
                                    [&](const NbodyKernelTime& k) { return k.kernel == name; });
-            if (it == t.kernels.end())
-                t.kernels.push_back({name, ms, 1});
-            else
-                it->ms += ms, ++it->launches;
+            if (it == t.kernels.end()) {
+                t.kernels.push_back({name, 0, 1});
+                byKernel.push_back({span});
+            } else {
+                ++it->launches;
+                byKernel[static_cast<std::size_t>(it - t.kernels.begin())].push_back(span);
+            }
         }
+        t.kernelMs = busyTime(all);
+        t.forceMs = busyTime(force);
+        for (std::size_t k = 0; k < t.kernels.size(); ++k)
+            t.kernels[k].ms = busyTime(byKernel[k]);
         const NbodyVariant ran =
             config_.variant == NbodyVariant::Tree ? NbodyVariant::Tree : forceConfig().variant;
         countNbodyWork(

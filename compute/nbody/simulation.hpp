@@ -52,17 +52,18 @@ struct NbodyParams {
     float thetaFar = kTreeDefaultThetaFar;
 };
 
-// Device time of the kernels enqueued by the last step() call, from CL profiling events.
+// Device time of the kernels enqueued by the last step() call, from CL profiling events: the time
+// the device was busy with them (commands of its queues that overlap count once).
 struct NbodyKernelTime {
     std::string kernel;  // "force", "kick-drift", "update", "to-float"; the tree variant's stages:
                          // "tree-box", "tree-keys", "tree-sort", "tree-build", "tree-moments",
                          // "tree-walk", "tree-kick" (leapfrog's closing half-kick)
-    double ms = 0;       // summed over the call's steps
+    double ms = 0;       // busy time over the call's steps
     int launches = 0;
 };
 struct NbodyStepTimings {
     int steps = 0;
-    double kernelMs = 0;  // sum of all kernels of the call
+    double kernelMs = 0;  // busy time of all kernels of the call
     double forceMs = 0;   // the force kernel alone (tree: all its stages)
     std::vector<NbodyKernelTime> kernels;
     long long bodies = 0;
