@@ -353,7 +353,7 @@ void NbodyMultiDevice::exchangeEssentialTrees() {
             for (auto& sim : sims_)
                 trees.push_back(&sim->splitTree());
             clviz::exchangeEssentialTrees(
-                trees, [&](const std::function<void(std::size_t)>& task) { onEveryDevice(task); },
+                trees, everyDevice(),
                 [&](std::size_t d, const char* phase, std::chrono::steady_clock::time_point start,
                     std::chrono::steady_clock::time_point end) {
                     hostSpans_[d].push_back({phase, start, end});  // each thread its own device's
@@ -402,7 +402,7 @@ void NbodyMultiDevice::exchangeForceSlices() {
                     return sims_[d]->scatterSharedRange(begin, count, contexts_[d]->queue(),
                                                         {copied});
                 },
-                [&](const std::function<void(std::size_t)>& task) { onEveryDevice(task); }));
+                everyDevice()));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
         onEveryDevice([&](std::size_t d) {

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/thread_team.hpp"
+#include "compute/nbody/for_each_device.hpp"
 #include "compute/nbody/multi/device_timings.hpp"
 #include "compute/nbody/multi/slice_plan.hpp"
 #include "compute/nbody/multi/step_timeline.hpp"
@@ -140,6 +141,9 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     // all have returned; a clviz::Error a task throws comes back naming its device (the lowest
     // device's when several fail). Each device's host time in it adds to hostEnqueueMs_.
     void onEveryDevice(const std::function<void(std::size_t device)>& task);
+    ForEachDevice everyDevice() {  // onEveryDevice for the exchanges that take a ForEachDevice
+        return [this](const std::function<void(std::size_t)>& task) { onEveryDevice(task); };
+    }
     // Runs work() for device d, naming the device in the clviz::Error it throws.
     void namingDevice(std::size_t d, const std::function<void()>& work);
     void applySlices(const std::vector<BodySlice>& slices);

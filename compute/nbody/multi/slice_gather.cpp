@@ -35,7 +35,7 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
                                      const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                                      char* host, std::vector<std::vector<cl::Event>>& events,
                                      std::size_t pieces, const Producer& produce, bool halving,
-                                     const Arrival& arrived, const ForEach& forEach) {
+                                     const Arrival& arrived, const ForEachDevice& forEach) {
     const std::size_t p = devices_.size();
     finish();  // the host area is free again
     const std::vector<std::vector<cl::Event>> ready = markReady();

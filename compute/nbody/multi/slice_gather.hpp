@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compute/core/cl.hpp"
+#include "compute/nbody/for_each_device.hpp"
 #include "compute/nbody/multi/slice_plan.hpp"
 
 namespace clviz {
@@ -56,12 +57,11 @@ class SliceGather {
     // device's first piece waited for the others' enqueueing).
     using Arrival = std::function<cl::Event(std::size_t device, std::size_t begin,
                                             std::size_t count, const cl::Event& copied)>;
-    using ForEach = std::function<void(const std::function<void(std::size_t device)>& task)>;
     std::vector<double> run(const std::vector<const cl::Buffer*>& buffers,
                             const std::vector<BodySlice>& slices, std::size_t bytesPerBody,
                             char* host, std::vector<std::vector<cl::Event>>& events,
                             std::size_t pieces, const Producer& produce, bool halving = false,
-                            const Arrival& arrived = {}, const ForEach& forEach = {});
+                            const Arrival& arrived = {}, const ForEachDevice& forEach = {});
 
   private:
     struct Chunk {

@@ -9,12 +9,11 @@
 #include <functional>
 #include <vector>
 
+#include "compute/nbody/for_each_device.hpp"
+
 namespace clviz {
 
 class TreeForce;
-
-// Runs task(d) for every device d and returns when all have (at once, on a caller's threads).
-using ForEachDevice = std::function<void(const std::function<void(std::size_t)>& task)>;
 
 // Told, where given, when each device's part of each phase ran on the host ("share", "across and
 // essential", "graft"), for a step's timeline.
