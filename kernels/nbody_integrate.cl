@@ -34,14 +34,8 @@ __kernel void nbody_taylor(__global real4* restrict pos, __global real4* restric
     vel[i] = v;
 }
 
-// Renumbering (NbodySimulation: the bodies into the tree's Morton order): dst[i] = src[order[i]].
-__kernel void nbody_gather_float4(__global const float4* restrict src,
-                                  __global const uint* restrict order, const int n,
-                                  __global float4* restrict dst) {
-    const int i = get_global_id(0);
-    if (i < n) dst[i] = src[order[i]];
-}
-
+// Renumbering (NbodySimulation: the bodies into the tree's Morton order) of the bodies' ids:
+// dst[i] = src[order[i]] (the tree's gather_sorted moves the state).
 __kernel void nbody_gather_uint(__global const uint* restrict src,
                                 __global const uint* restrict order, const int n,
                                 __global uint* restrict dst) {

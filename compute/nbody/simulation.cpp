@@ -106,7 +106,6 @@ NbodySimulation::NbodySimulation(ComputeContext& cc, NbodyEnvironment env)
     auto& pc = cc_.programs();
     kernels_->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
     kernels_->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
-    kernels_->gatherFloat4 = pc.kernel("nbody_integrate.cl", "nbody_gather_float4");
     kernels_->gatherUint = pc.kernel("nbody_integrate.cl", "nbody_gather_uint");
 }
 
@@ -127,7 +126,6 @@ void NbodySimulation::reloadKernels() {
         auto fresh = std::make_unique<Kernels>();
         fresh->kickDrift[0] = pc.kernel("nbody_integrate.cl", "nbody_kick_drift");
         fresh->taylor[0] = pc.kernel("nbody_integrate.cl", "nbody_taylor");
-        fresh->gatherFloat4 = pc.kernel("nbody_integrate.cl", "nbody_gather_float4");
         fresh->gatherUint = pc.kernel("nbody_integrate.cl", "nbody_gather_uint");
         if (kernels_->toFloat()) fetchDoubleKernels(*fresh);  // fp64 was used
         kernels_ = std::move(fresh);  // force and diagnostics kernels are fetched again on next use
@@ -444,16 +442,13 @@ void NbodySimulation::renumberIntoTreeOrder() {
     clBoundary("N-body: renumbering the bodies into the tree's order failed", [&] {
         TreeForce& t = tree();
         const cl::Buffer& order = t.lastOrder();
-        const std::vector<cl::Event> orderIn = t.lastOrderWrites();
         auto& q = cc_.queue();
         const int ni = static_cast<int>(n_);
         const cl::NDRange global(roundUp(n_, kElementwiseWg)), local(kElementwiseWg);
         auto enqueued = [&](cl::Event e) { lastEvents_.emplace_back("renumber", e); };
-        auto gather = [&](const cl::Buffer& from, const std::vector<cl::Event>* after) {
-            setArgs(kernels_->gatherFloat4, from, order, ni, renumberScratch_);
-            cl::Event e;
-            q.enqueueNDRangeKernel(kernels_->gatherFloat4, cl::NullRange, global, local, after, &e);
-            enqueued(e);
+        // The tree's own gather, after the whole order is in (the ids' gather comes after it).
+        auto gather = [&](const cl::Buffer& from) {
+            enqueued(t.gatherInLastOrder(from, renumberScratch_));
         };
         auto copyBack = [&](cl::Buffer& into) {
             cl::Event e;
@@ -468,7 +463,7 @@ void NbodySimulation::renumberIntoTreeOrder() {
             ids_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n_ * 4);
             idsSpare_ = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, n_ * 4);
         }
-        gather(f32_.pos, orderIn.empty() ? nullptr : &orderIn);
+        gather(f32_.pos);
         cl::Event idsDone;
         if (renumbered_) {  // slot s takes the body of the old slot order[s]
             setArgs(kernels_->gatherUint, ids_, order, ni, idsSpare_);
@@ -479,9 +474,9 @@ void NbodySimulation::renumberIntoTreeOrder() {
         }
         enqueued(idsDone);
         copyBack(f32_.pos);
-        gather(f32_.vel, nullptr);
+        gather(f32_.vel);
         copyBack(f32_.vel);
-        gather(f32_.acc, nullptr);
+        gather(f32_.acc);
         copyBack(f32_.acc);
         std::swap(ids_, idsSpare_);
         renumbered_ = true;

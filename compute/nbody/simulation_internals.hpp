@@ -22,8 +22,8 @@ struct NbodySimulation::Kernels {
     Built* current = nullptr;            // for the current config, precision, N and softening
     cl::Kernel kickDrift[2], taylor[2], energy[2], toFloat, toDouble;  // [1]: fp64
     int energyWg[2] = {0, 0};
-    cl::Kernel gatherFloat4, gatherUint;  // renumbering (float state)
-    cl::Kernel energyFromPotential;       // the tree's O(N) energy (float)
+    cl::Kernel gatherUint;           // renumbering: the bodies' ids (the tree gathers the state)
+    cl::Kernel energyFromPotential;  // the tree's O(N) energy (float)
     int energyFromPotentialWg = 0;
 };
 

@@ -696,8 +696,17 @@ const cl::Buffer& TreeForce::lastOrder() const {
     return domainBuilt_ ? globalIndex_ : index_[sortedBuffer_];
 }
 
-std::vector<cl::Event> TreeForce::lastOrderWrites() const {
-    return domainBuilt_ ? indexWrites_ : std::vector<cl::Event>();
+cl::Event TreeForce::gatherInLastOrder(const cl::Buffer& from, const cl::Buffer& into) {
+    const cl::Buffer& order = lastOrder();
+    return clBoundary("Barnes-Hut tree: gathering into the tree's order failed", [&] {
+        setArgs(k_->gather, from, order, static_cast<int>(lastN_), into);
+        const bool wait = domainBuilt_ && !indexWrites_.empty();  // the others' sorted order
+        cl::Event e;
+        cc_.queue().enqueueNDRangeKernel(
+            k_->gather, cl::NullRange, cl::NDRange(roundUp(lastN_, kElementWg)),
+            cl::NDRange(kElementWg), wait ? &indexWrites_ : nullptr, &e);
+        return e;
+    });
 }
 
 void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,

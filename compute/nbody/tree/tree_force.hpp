@@ -208,10 +208,12 @@ class TreeForce {
     cl::Event scatterSortedRange(const cl::Buffer& acc, std::size_t begin, std::size_t count,
                                  cl::CommandQueue& queue, const std::vector<cl::Event>& after);
     // The sorted order of the last pass (n uints: every sorted position's index into the caller's
-    // bodies), and the copies a command reading all of it on the caller's queue must wait for (the
-    // split build's other domains' slices; none otherwise). Valid until the next pass.
+    // bodies), valid until the next pass; complete for commands on the context's queue after
+    // gatherInLastOrder() (the split build's other domains' slices come on a queue of their own).
     const cl::Buffer& lastOrder() const;
-    std::vector<cl::Event> lastOrderWrites() const;
+    // into[i] = from[lastOrder()[i]] for the last pass's bodies (float4 each), with the kernel
+    // that gathers the positions for a pass, after the whole order is in. Enqueued only.
+    cl::Event gatherInLastOrder(const cl::Buffer& from, const cl::Buffer& into);
 
     // The split build (compute/nbody/tree/split_build.hpp runs it over several devices): the
     // device walks the domain bounds[domain] .. bounds[domain + 1] - 1 of the sorted bodies
