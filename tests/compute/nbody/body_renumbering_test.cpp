@@ -119,8 +119,9 @@ TEST(BodyRenumbering, KeepsTheStateOfASimulationThatNeverRenumbers) {
         const double spread = worstSplitDifference(again.readBodies(), want);
         ASSERT_TRUE(sameState(cc, renumbering.readBodies(), want, spread));
         const auto a = renumbering.readAccelerations(), b = plain.readAccelerations();
-        if (cc.info().kind == DeviceKind::Cpu)
+        if (cc.info().kind == DeviceKind::Cpu) {
             ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Float4)), 0);
+        }
         EXPECT_FALSE(plain.renumbered());
         EXPECT_TRUE(plain.readSlotIds().empty());
         EXPECT_EQ(renumbering.renumbered(), n > 1);
