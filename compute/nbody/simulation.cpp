@@ -381,8 +381,15 @@ void NbodySimulation::finishSharedForces() {
         // Ranges that tile every body were scattered already (scatterSharedRange).
         const bool scattered = bodiesScattered_ == n_;
         bodiesScattered_ = 0;
-        if (n_ && sharedForcesAreSlices() && !scattered)
-            lastEvents_.emplace_back("tree-scatter", tree().scatterSorted(f32_.acc));
+        // A device that kicks every body does so in the scatter (one kernel instead of two).
+        const bool kickInScatter = pendingKick_ != 0 && movedCount() == n_;
+        if (n_ && sharedForcesAreSlices() && !scattered) {
+            lastEvents_.emplace_back("tree-scatter",
+                                     kickInScatter
+                                         ? tree().scatterSorted(f32_.acc, &f32_.vel, pendingKick_)
+                                         : tree().scatterSorted(f32_.acc));
+            if (kickInScatter) pendingKick_ = 0;
+        }
         if (pendingKick_ != 0 && movedCount()) {
             PairForce& f = pairs();
             f.kick(f32_.acc, f32_.vel, movedBegin(), movedCount(), pendingKick_);

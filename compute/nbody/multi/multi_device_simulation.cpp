@@ -379,17 +379,21 @@ void NbodyMultiDevice::exchangeForceSlices() {
         std::vector<const cl::Buffer*> buffers;
         for (auto& sim : sims_)
             buffers.push_back(&sim->sharedForceSlices());
+        // Devices that kick only their own slice return each slice and each chunk of the others'
+        // to the body order on their own queue after their walk, while the last piece's copies
+        // are in flight (beside the walk the scatters slowed it as much as they saved). Devices
+        // that kick every body (replicated) do it all in one kernel once every slice is in
+        // (finishSharedForces): with their state in the tree's order that kernel reads and writes
+        // nearly in order, and the scatters, one a chunk, had taken several times as long.
+        const bool scatterOnArrival = !sims_[0]->movesEveryBody();
         if (sims_[0]->walkInPieces())
             addWaits(gather().run(
                 buffers, slices_, kBytes, accStaging_->host, transferEvents_,
                 static_cast<std::size_t>(walkPieces_),
-                // Each device's slice and each chunk of the others' back to the body order on
-                // its own queue after its walk, while the last piece's copies are in flight, not
-                // all after them (beside the walk they slowed it as much as they saved).
                 [&](std::size_t d, std::size_t begin, std::size_t count) {
                     const auto start = std::chrono::steady_clock::now();
                     cl::Event walked = sims_[d]->walkSharedPiece(begin, count);
-                    if (begin + count == slices_[d].end())
+                    if (scatterOnArrival && begin + count == slices_[d].end())
                         sims_[d]->scatterSharedRange(slices_[d].begin, slices_[d].count,
                                                      contexts_[d]->queue());
                     // When the host enqueued each piece, for the step's timeline.
@@ -398,10 +402,13 @@ void NbodyMultiDevice::exchangeForceSlices() {
                     return walked;
                 },
                 walkHalving_,
-                [&](std::size_t d, std::size_t begin, std::size_t count, const cl::Event& copied) {
-                    return sims_[d]->scatterSharedRange(begin, count, contexts_[d]->queue(),
-                                                        {copied});
-                },
+                scatterOnArrival ? SliceGather::Arrival(
+                                       [&](std::size_t d, std::size_t begin, std::size_t count,
+                                           const cl::Event& copied) {
+                                           return sims_[d]->scatterSharedRange(
+                                               begin, count, contexts_[d]->queue(), {copied});
+                                       })
+                                 : SliceGather::Arrival(),
                 everyDevice()));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));

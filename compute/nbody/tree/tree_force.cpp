@@ -653,12 +653,12 @@ void TreeForce::joinPieces() {
     });
 }
 
-cl::Event TreeForce::scatterSorted(const cl::Buffer& acc) {
+cl::Event TreeForce::scatterSorted(const cl::Buffer& acc, const cl::Buffer* vel, float kick) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
     joinPieces();  // every piece walked is in
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
         setArgs(k_->scatterAcc, sortedAcc_, domainBuilt_ ? globalIndex_ : index_[sortedBuffer_],
-                static_cast<int>(lastN_), acc, acc, 0.0f);
+                static_cast<int>(lastN_), acc, vel ? *vel : acc, vel ? kick : 0.0f);
         cl::Event e;
         const bool wait = domainBuilt_ && !indexWrites_.empty();  // the others' sorted order
         cc_.queue().enqueueNDRangeKernel(

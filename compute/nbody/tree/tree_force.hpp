@@ -200,8 +200,11 @@ class TreeForce {
     void joinPieces();
     // The last pass was buildShareSorted() or buildDomainSorted(): its pieces wait to be walked.
     bool builtForPieces() const { return builtForPieces_; }
-    // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies).
-    cl::Event scatterSorted(const cl::Buffer& acc);
+    // sortedAccelerations() of the last pass back to the caller's order (acc holds its n bodies),
+    // and with vel and a kick != 0 leapfrog's closing half-kick of every body as it goes (the
+    // same velocities, bit for bit, as a kick over acc afterwards).
+    cl::Event scatterSorted(const cl::Buffer& acc, const cl::Buffer* vel = nullptr,
+                            float kick = 0.0f);
     // The same for the sorted bodies begin .. begin + count - 1 only, on `queue` (this device's),
     // after `after` and the other domains' slices of the sorted order: ranges that tile the bodies
     // give scatterSorted(), each as soon as its accelerations are in.
