@@ -324,7 +324,7 @@ void NbodySimulation::computeSharedForces() {
                 lastEvents_.push_back(e);
         }
         accCurrent_ = false;  // a part of the sum until finishSharedForces()
-        bodiesScattered_ = 0;
+        bodiesScattered_ = bodiesKicked_ = 0;
     });
 }
 
@@ -366,12 +366,17 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
 
 cl::Event NbodySimulation::scatterSharedRange(std::size_t begin, std::size_t count,
                                               cl::CommandQueue& queue,
-                                              const std::vector<cl::Event>& after) {
+                                              const std::vector<cl::Event>& after, bool withKick) {
     return clBoundary("N-body: returning a slice of the tree's accelerations failed", [&] {
         if (!sharedForcesAreSlices()) throw Error("only the tree's accelerations come in slices");
-        cl::Event e = tree().scatterSortedRange(f32_.acc, begin, count, queue, after);
+        if (withKick && movedCount() != n_)
+            throw Error("only a device that moves every body kicks them as they are scattered");
+        const bool kick = withKick && pendingKick_ != 0;
+        cl::Event e = tree().scatterSortedRange(f32_.acc, begin, count, queue, after,
+                                                kick ? &f32_.vel : nullptr, pendingKick_);
         lastEvents_.emplace_back("tree-scatter", e);
         bodiesScattered_ += count;
+        if (kick) bodiesKicked_ += count;
         return e;
     });
 }
@@ -380,7 +385,11 @@ void NbodySimulation::finishSharedForces() {
     return clBoundary("N-body half-kick after the shared force pass failed", [&] {
         // Ranges that tile every body were scattered already (scatterSharedRange).
         const bool scattered = bodiesScattered_ == n_;
-        bodiesScattered_ = 0;
+        if (bodiesKicked_ != 0 && (!scattered || bodiesKicked_ != n_))
+            throw Error("the scatters that kicked covered " + std::to_string(bodiesKicked_) +
+                        " of " + std::to_string(n_) + " bodies (a bug)");
+        if (bodiesKicked_ != 0) pendingKick_ = 0;  // kicked as they were scattered
+        bodiesScattered_ = bodiesKicked_ = 0;
         // A device that kicks every body does so in the scatter (one kernel instead of two).
         const bool kickInScatter = pendingKick_ != 0 && movedCount() == n_;
         if (n_ && sharedForcesAreSlices() && !scattered) {

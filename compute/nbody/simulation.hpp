@@ -173,8 +173,11 @@ class NbodySimulation : public NbodySystem {
     // The sorted accelerations begin .. begin + count - 1 back to the body order now, on `queue`
     // (this device's, after `after`), as their slice comes in or their piece is walked; once
     // ranges that tile every body were scattered, finishSharedForces() scatters nothing more.
+    // withKick: leapfrog's pending closing half-kick of those bodies in the same kernel (a device
+    // that moves every body only); finishSharedForces() then kicks none, so such ranges must
+    // tile every body too.
     cl::Event scatterSharedRange(std::size_t begin, std::size_t count, cl::CommandQueue& queue,
-                                 const std::vector<cl::Event>& after = {});
+                                 const std::vector<cl::Event>& after = {}, bool withKick = false);
     // The split build (compute/nbody/tree/split_build.hpp), with walkInPieces: the domains of
     // every device (sorted bodies bounds[d] .. bounds[d + 1] - 1) and this one's; the caller runs
     // exchangeEssentialTrees over every device's splitTree() between computeSharedForces() and
@@ -361,6 +364,7 @@ class NbodySimulation : public NbodySystem {
     // The tree's events (TreeForce::lastEvents) of its last build already in lastEvents_.
     std::size_t treeEventsTaken_ = 0;
     std::size_t bodiesScattered_ = 0;  // by scatterSharedRange() since the last force pass
+    std::size_t bodiesKicked_ = 0;     // of those, kicked in the same kernel
     // The bodies' slots (readSlotIds): ids_[s] is slot s's body; idsSpare_ and renumberScratch_
     // take a renumbering's gathers.
     bool mayRenumber_ = true;

@@ -382,10 +382,73 @@ void NbodyMultiDevice::exchangeForceSlices() {
         // Devices that kick only their own slice return each slice and each chunk of the others'
         // to the body order on their own queue after their walk, while the last piece's copies
         // are in flight (beside the walk the scatters slowed it as much as they saved). Devices
-        // that kick every body (replicated) do it all in one kernel once every slice is in
-        // (finishSharedForces): with their state in the tree's order that kernel reads and writes
-        // nearly in order, and the scatters, one a chunk, had taken several times as long.
+        // that kick every body (replicated) scatter and kick in two kernels a domain: its pieces
+        // but the last once every domain's are in, then its last pieces (a kernel a chunk had
+        // cost several times its work in launches and gaps).
         const bool scatterOnArrival = !sims_[0]->movesEveryBody();
+        const std::size_t p = sims_.size();
+        std::vector<BodySlice> last(p);  // each domain's last piece, walked and sent last
+        for (std::size_t d = 0; d < p; ++d) {
+            const auto pieces =
+                cutIntoPieces(slices_[d], static_cast<std::size_t>(walkPieces_), walkHalving_);
+            last[d] = pieces.empty() ? BodySlice{slices_[d].begin, 0} : pieces.back();
+        }
+        struct Incoming {  // of the other domains' bodies on their way to one device
+            std::size_t earlyLeft = 0, lateLeft = 0;
+            std::vector<cl::Event> early, late;
+            bool earlyDone = false, lateDone = false;
+        };
+        std::vector<Incoming> incoming(p);
+        for (std::size_t d = 0; d < p; ++d)
+            for (std::size_t e = 0; e < p; ++e)
+                if (e != d) {
+                    incoming[d].earlyLeft += slices_[e].count - last[e].count;
+                    incoming[d].lateLeft += last[e].count;
+                }
+        // Every domain's early (all but the last piece) or late bodies, scattered and kicked on
+        // device d's queue after `after`.
+        const auto scatterKick = [&](std::size_t d, bool late,
+                                     const std::vector<cl::Event>& after) {
+            cl::Event e;
+            for (std::size_t from = 0; from < p; ++from) {
+                const BodySlice r =
+                    late ? last[from]
+                         : BodySlice{slices_[from].begin, slices_[from].count - last[from].count};
+                if (r.count)
+                    e = sims_[d]->scatterSharedRange(r.begin, r.count, contexts_[d]->queue(), after,
+                                                     true);
+            }
+            return e;
+        };
+        const SliceGather::Arrival arrival =
+            scatterOnArrival
+                ? SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
+                                           const cl::Event& copied) {
+                      return sims_[d]->scatterSharedRange(begin, count, contexts_[d]->queue(),
+                                                          {copied});
+                  })
+                : SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
+                                           const cl::Event& copied) {
+                      Incoming& in = incoming[d];
+                      const auto from = static_cast<std::size_t>(
+                          std::upper_bound(
+                              slices_.begin(), slices_.end(), begin,
+                              [](std::size_t b, const BodySlice& s) { return b < s.end(); }) -
+                          slices_.begin());
+                      const bool late = from < p && begin >= last[from].begin;
+                      (late ? in.late : in.early).push_back(copied);
+                      (late ? in.lateLeft : in.earlyLeft) -= count;
+                      cl::Event e = copied;
+                      if (!in.earlyDone && in.earlyLeft == 0) {
+                          in.earlyDone = true;
+                          if (cl::Event s = scatterKick(d, false, in.early); s()) e = s;
+                      }
+                      if (in.earlyDone && !in.lateDone && in.lateLeft == 0) {
+                          in.lateDone = true;
+                          if (cl::Event s = scatterKick(d, true, in.late); s()) e = s;
+                      }
+                      return e;
+                  });
         if (sims_[0]->walkInPieces())
             addWaits(gather().run(
                 buffers, slices_, kBytes, accStaging_->host, transferEvents_,
@@ -401,15 +464,7 @@ void NbodyMultiDevice::exchangeForceSlices() {
                         {"walk piece", start, std::chrono::steady_clock::now()});
                     return walked;
                 },
-                walkHalving_,
-                scatterOnArrival ? SliceGather::Arrival(
-                                       [&](std::size_t d, std::size_t begin, std::size_t count,
-                                           const cl::Event& copied) {
-                                           return sims_[d]->scatterSharedRange(
-                                               begin, count, contexts_[d]->queue(), {copied});
-                                       })
-                                 : SliceGather::Arrival(),
-                everyDevice()));
+                walkHalving_, arrival, everyDevice()));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
         onEveryDevice([&](std::size_t d) {

@@ -41,8 +41,9 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
     // same phase: a phase of its own cost the threads' hand-over, about 0.1 ms a step.
     phase = "across and essential";
     each([&](std::size_t d) {
-        across[d] = trees[d]->buildAcross(tables);
+        trees[d]->buildAcross(tables);  // enqueued: the essential kernels follow it at once
         sent[d] = trees[d]->essentialFor(cells);
+        across[d] = trees[d]->acrossRecords();
         index[d] = trees[d]->domainIndex();
     });
     std::vector<const std::vector<cl_float4>*> acrossAll, rootsAll;

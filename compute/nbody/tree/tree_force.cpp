@@ -670,7 +670,8 @@ cl::Event TreeForce::scatterSorted(const cl::Buffer& acc, const cl::Buffer* vel,
 
 cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin, std::size_t count,
                                         cl::CommandQueue& queue,
-                                        const std::vector<cl::Event>& after) {
+                                        const std::vector<cl::Event>& after, const cl::Buffer* vel,
+                                        float kick) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
     if (begin + count > lastN_)
         throw Error("tree: bodies " + std::to_string(begin) + " + " + std::to_string(count) +
@@ -684,7 +685,7 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
             return e;
         }
         setArgs(k_->scatterRange, sortedAcc_, domainBuilt_ ? globalIndex_ : index_[sortedBuffer_],
-                static_cast<int>(begin + count), acc, acc, 0.0f);
+                static_cast<int>(begin + count), acc, vel ? *vel : acc, vel ? kick : 0.0f);
         queue.enqueueNDRangeKernel(k_->scatterRange, cl::NDRange(begin), cl::NDRange(count),
                                    cl::NullRange, wait.empty() ? nullptr : &wait, &e);
         return e;
@@ -1287,11 +1288,12 @@ TreeForce::DomainShare TreeForce::domainShare() {
     });
 }
 
-std::vector<cl_float4> TreeForce::buildAcross(const std::vector<std::vector<cl_int>>& tables) {
+void TreeForce::buildAcross(const std::vector<std::vector<cl_int>>& tables) {
     if (!domainBuilt_) throw Error("tree: no split build to build across");
     if (tables.size() + 1 != bounds_.size())
         throw Error("tree: one prefix table per domain is needed");
-    return clBoundary("Barnes-Hut tree: building the nodes across domains failed", [&] {
+    acrossRead_ = cl::Event();
+    clBoundary("Barnes-Hut tree: building the nodes across domains failed", [&] {
         auto& q = cc_.queue();
         std::vector<cl_int> all;
         for (const auto& t : tables)
@@ -1309,15 +1311,28 @@ std::vector<cl_float4> TreeForce::buildAcross(const std::vector<std::vector<cl_i
         q.enqueueWriteBuffer(tables_, CL_FALSE, 0, tableBytes, host);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        if (lo >= hi || lastN_ < 2) return std::vector<cl_float4>();
+        if (lo >= hi || lastN_ < 2) return;
         setArgs(k_->buildAcross, keys_[sortedBuffer_], static_cast<int>(w0_), lo, hi,
                 static_cast<int>(lastN_), tables_, static_cast<int>(tables.size()),
                 static_cast<int>(domain_), across_, splitCounters_, children_, ranges_, nodeCom_,
                 nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, acrossRecords_);
         enqueueStage(k_->buildAcross, splitCapacity_, kElementWg, "tree-build");
         q.enqueueReadBuffer(splitCounters_, CL_FALSE, 0, kSplitCounters * 4, host + countsAt);
-        q.enqueueReadBuffer(acrossRecords_, CL_FALSE, 0, recordsBytes, host + recordsAt);
-        q.finish();
+        q.enqueueReadBuffer(acrossRecords_, CL_FALSE, 0, recordsBytes, host + recordsAt, nullptr,
+                            &acrossRead_);
+        q.flush();
+        acrossCountsAt_ = countsAt;
+        acrossRecordsAt_ = recordsAt;
+    });
+}
+
+std::vector<cl_float4> TreeForce::acrossRecords() {
+    if (!domainBuilt_) throw Error("tree: no split build to read across");
+    if (!acrossRead_()) return {};  // buildAcross() had nothing to build
+    return clBoundary("Barnes-Hut tree: reading the nodes across domains failed", [&] {
+        acrossRead_.wait();
+        const auto* host = static_cast<const char*>(splitHost_->across.host);
+        const std::size_t countsAt = acrossCountsAt_, recordsAt = acrossRecordsAt_;
         cl_int counts[kSplitCounters];
         std::memcpy(counts, host + countsAt, sizeof counts);
         if (static_cast<std::size_t>(counts[5]) > splitCapacity_)

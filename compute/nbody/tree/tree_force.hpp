@@ -209,7 +209,8 @@ class TreeForce {
     // after `after` and the other domains' slices of the sorted order: ranges that tile the bodies
     // give scatterSorted(), each as soon as its accelerations are in.
     cl::Event scatterSortedRange(const cl::Buffer& acc, std::size_t begin, std::size_t count,
-                                 cl::CommandQueue& queue, const std::vector<cl::Event>& after);
+                                 cl::CommandQueue& queue, const std::vector<cl::Event>& after,
+                                 const cl::Buffer* vel = nullptr, float kick = 0.0f);
     // The sorted order of the last pass (n uints: every sorted position's index into the caller's
     // bodies), valid until the next pass; complete for commands on the context's queue after
     // gatherInLastOrder() (the split build's other domains' slices come on a queue of their own).
@@ -224,8 +225,9 @@ class TreeForce {
     // buildDomainSorted() sorts only its domain and a walk group's bodies either side
     // (TreeWindowSelect), builds the nodes within the domain and their moments; then, in this
     // order: domainShare() of every device goes to every other; buildAcross() with every
-    // domain's prefix table builds the nodes across domains whose index lies in this one;
-    // essentialFor() each other device's cells gives what that device's walk may read here;
+    // domain's prefix table builds the nodes across domains whose index lies in this one
+    // (acrossRecords() reads them); essentialFor() each other device's cells gives what that
+    // device's walk may read here;
     // graftDomains() takes every domain's nodes across domains, roots and what the others sent.
     // After that walkSortedPiece() reads what one device's walk would, and scatterSorted() waits
     // for the other domains' slices of the sorted order.
@@ -252,8 +254,11 @@ class TreeForce {
     void buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
                            const std::vector<std::size_t>& bounds, std::size_t domain);
     DomainShare domainShare();  // blocking
-    // Blocking: the records of the nodes across domains whose index lies in this domain.
-    std::vector<cl_float4> buildAcross(const std::vector<std::vector<cl_int>>& tables);
+    // Enqueued: the nodes across domains whose index lies in this domain, from every domain's
+    // prefix table, and their records' copy out; acrossRecords() waits for that copy
+    // (essentialFor() may come between, so that its kernels need not wait for the host).
+    void buildAcross(const std::vector<std::vector<cl_int>>& tables);
+    std::vector<cl_float4> acrossRecords();
     // Blocking: for every other domain e (cellsOf[e]: its DomainShare::cells; this domain's
     // entry is skipped), what its walk may read here (result [e]).
     std::vector<Essential> essentialFor(const std::vector<const std::vector<cl_float4>*>& cellsOf);
@@ -416,7 +421,9 @@ class TreeForce {
     int piecesWalked_ = 0;
     cl::Event piecesFrom_;
     std::vector<cl::Event> pieceWalks_;
-    cl::Event indexRead_;                 // this pass's slice into pinned memory
+    cl::Event indexRead_;   // this pass's slice into pinned memory
+    cl::Event acrossRead_;  // buildAcross()'s records out (null: none built)
+    std::size_t acrossCountsAt_ = 0, acrossRecordsAt_ = 0;  // where in splitHost_->across
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
     int parity_ = 0;
     void enqueueDomainBuild(const cl::Buffer& pos, std::size_t n);
