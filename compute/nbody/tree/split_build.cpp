@@ -29,9 +29,10 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
     std::vector<std::vector<cl_int>> tables;
     for (const auto& s : shares)
         tables.push_back(s.table);
-    // Each domain's nodes across domains, and what it has for every other domain's walk, copied
-    // into that domain's device by the sender's thread as soon as it is on the host.
+    // Each domain's nodes across domains, and what it has for every other domain's walk
+    // (sent[d][e]: from d to e).
     std::vector<std::vector<cl_float4>> across(p);
+    std::vector<std::vector<TreeForce::Essential>> sent(p);
     std::vector<const cl_uint*> index(p);
     std::vector<const std::vector<cl_float4>*> cells;
     for (const auto& s : shares)
@@ -41,9 +42,7 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
     phase = "across and essential";
     each([&](std::size_t d) {
         trees[d]->buildAcross(tables);  // enqueued: the essential kernels follow it at once
-        trees[d]->essentialFor(cells, [&](std::size_t e, const TreeForce::Essential& records) {
-            trees[e]->receiveEssential(d, records);
-        });
+        sent[d] = trees[d]->essentialFor(cells);
         across[d] = trees[d]->acrossRecords();
         index[d] = trees[d]->domainIndex();
     });
@@ -55,7 +54,12 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         rootBodiesAll.push_back(&shares[d].rootBodies);
     }
     phase = "graft";
-    each([&](std::size_t d) { trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, index); });
+    each([&](std::size_t d) {
+        std::vector<TreeForce::Essential> received;
+        for (std::size_t e = 0; e < p; ++e)
+            if (e != d) received.push_back(sent[e][d]);
+        trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, received, index);
+    });
 }
 
 }  // namespace clviz

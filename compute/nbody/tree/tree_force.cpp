@@ -1047,14 +1047,6 @@ void TreeForce::reserveSplit(std::size_t domains) {
     if (!window_) window_ = std::make_unique<TreeWindowSelect>(cc_);
     if (!splitHost_) splitHost_ = std::make_unique<SplitHost>();
     if (!side_()) side_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-    if (!inQueue_())
-        inQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-    // Last pass's records are in (its walk waited for them): every slot starts empty.
-    received_.resize(std::max(received_.size(), domains));
-    for (Received& r : received_) {
-        r.nodeCount = r.bodyCount = 0;
-        r.writes.clear();
-    }
     splitHost_->index[parity_].reserve(cc_, capacity_ * 4);
     if (splitHost_->nodes.size() < domains) {
         splitHost_->nodes.resize(domains);
@@ -1351,19 +1343,18 @@ std::vector<cl_float4> TreeForce::acrossRecords() {
     });
 }
 
-void TreeForce::essentialFor(const std::vector<const std::vector<cl_float4>*>& cellsOf,
-                             const Deliver& deliver) {
+std::vector<TreeForce::Essential> TreeForce::essentialFor(
+    const std::vector<const std::vector<cl_float4>*>& cellsOf) {
     if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
     if (cellsOf.size() + 1 != bounds_.size())
         throw Error("tree: one cell list per domain is needed");
-    clBoundary("Barnes-Hut tree: finding what the other domains' walks read failed", [&] {
+    return clBoundary("Barnes-Hut tree: finding what the other domains' walks read failed", [&] {
         auto& q = cc_.queue();
         const std::size_t p = cellsOf.size();
         std::vector<Essential> out(p);
-        std::vector<std::vector<cl::Event>> copiedOut(p);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        if (lo >= hi || lastN_ < 2) return;
+        if (lo >= hi || lastN_ < 2) return out;
         const std::size_t count = static_cast<std::size_t>(hi - lo);
         const int ni = static_cast<int>(lastN_);
         if (cellBoxes_.size() < p) {
@@ -1458,70 +1449,35 @@ void TreeForce::essentialFor(const std::vector<const std::vector<cl_float4>*>& c
                 on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
                                      pn.host, nullptr, &read);
                 copies_.emplace_back("essential out", read);
-                copiedOut[e].push_back(read);
             }
             if (bodies) {
                 on.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
                                      &read);
                 copies_.emplace_back("essential out", read);
-                copiedOut[e].push_back(read);
             }
             on.flush();
             out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
                       static_cast<const cl_int2*>(pb.host), bodies};
         };
-        std::vector<std::size_t> sent, again;  // again: a room too small, again with room
+        std::vector<std::size_t> again;  // a room too small: again, with room
         for (std::size_t e : order) {
             counted[e].wait();
             sentBefore_[e] = static_cast<std::size_t>(counts(e)[2]);
             if (static_cast<std::size_t>(counts(e)[2]) <= recordsCapacity_[e] &&
-                static_cast<std::size_t>(counts(e)[7]) <= bodyRecordsCapacity_[e]) {
+                static_cast<std::size_t>(counts(e)[7]) <= bodyRecordsCapacity_[e])
                 sendOut(e, side_);
-                sent.push_back(e);
-            } else {
+            else
                 again.push_back(e);
-            }
         }
-        // Each domain's records on to it as soon as they are on the host, while the others'
-        // are still coming out (in the order they were sent).
-        const auto deliverWhenOut = [&](std::size_t e) {
-            if (!copiedOut[e].empty()) cl::Event::waitForEvents(copiedOut[e]);
-            deliver(e, out[e]);
-        };
-        for (std::size_t e : sent)
-            deliverWhenOut(e);
         for (std::size_t e : again) {
             grow(e, static_cast<std::size_t>(counts(e)[2]), static_cast<std::size_t>(counts(e)[7]));
             enqueueFor(e);
             q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4, counts(e));
             sendOut(e, q);
-            deliverWhenOut(e);
         }
         side_.finish();
         q.finish();
-    });
-}
-
-void TreeForce::receiveEssential(std::size_t from, const Essential& records) {
-    if (!domainBuilt_) throw Error("tree: no split build to receive nodes for");
-    if (from >= received_.size() || from == domain_)
-        throw Error("tree: essential records from domain " + std::to_string(from) +
-                    ", which is not another domain of this split build");
-    clBoundary("Barnes-Hut tree: copying another domain's essential nodes in failed", [&] {
-        Received& r = received_[from];
-        r.nodeCount = records.nodeCount;
-        r.bodyCount = records.bodyCount;
-        r.writes.clear();
-        const auto copyIn = [&](cl::Buffer& into, const void* from, std::size_t bytes) {
-            if (!bytes) return;
-            fitBuffer(into, bytes);
-            cl::Event write;
-            inQueue_.enqueueWriteBuffer(into, CL_FALSE, 0, bytes, from, nullptr, &write);
-            r.writes.push_back(write);
-        };
-        copyIn(r.nodes, records.nodes, records.nodeCount * kTreeWalkRecordFloat4s * 16);
-        copyIn(r.bodies, records.bodies, records.bodyCount * 8);
-        inQueue_.flush();
+        return out;
     });
 }
 
@@ -1536,6 +1492,7 @@ const cl_uint* TreeForce::domainIndex() {
 void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
                              const std::vector<const std::vector<cl_float4>*>& roots,
                              const std::vector<const std::vector<cl_int2>*>& rootBodies,
+                             const std::vector<Essential>& received,
                              const std::vector<const cl_uint*>& indexFrom) {
     if (!domainBuilt_) throw Error("tree: no split build to graft into");
     clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
@@ -1594,11 +1551,13 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             free += stagingRoom(bytes);
             return at;
         };
-        // Records from several places into one device buffer, through the staging area, then
-        // one kernel over them.
+        // Records from several places into one device buffer (on `on`, the events into `done`),
+        // then one kernel over them.
+        bool staged = true;
         auto gather = [&](cl::Buffer& into,
                           const std::vector<std::pair<const void*, std::size_t>>& parts,
-                          std::size_t bytes) {
+                          std::size_t bytes, cl::CommandQueue* on = nullptr,
+                          std::vector<cl::Event>* done = nullptr) {
             std::size_t total = 0;
             for (const auto& [data, count] : parts)
                 total += count;
@@ -1608,9 +1567,12 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             for (const auto& [data, count] : parts) {
                 if (count) {
                     cl::Event write;
-                    q.enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
-                                         stage(data, count * bytes), nullptr, &write);
+                    (on ? *on : q)
+                        .enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
+                                            staged ? stage(data, count * bytes) : data, nullptr,
+                                            &write);
                     copies_.emplace_back("graft in", write);
+                    if (done) done->push_back(write);
                 }
                 at += count;
             }
@@ -1635,14 +1597,21 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                 parts.emplace_back(l->data(), l->size() / kTreeRecordFloat4s);
             return parts;
         };
-        // The other domains' records came in on inQueue_ as each sender had them
-        // (receiveEssential): the graft_walk_nodes below wait for them.
+        // The other domains' records first, on the side queue: the longest copies of the graft
+        // start at once, beside the small writes and kernels below (graft_walk_nodes waits).
+        std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
+        for (const Essential& e : received) {
+            nodeParts.emplace_back(e.nodes, e.nodeCount);
+            essentialBodies.emplace_back(e.bodies, e.bodyCount);
+        }
+        staged = false;
         std::vector<cl::Event> recordsIn;
-        for (const Received& r : received_)
-            for (const cl::Event& w : r.writes) {
-                recordsIn.push_back(w);
-                copies_.emplace_back("graft in", w);
-            }
+        const std::size_t essentialNodes =
+            gather(essentialIn_, nodeParts, kTreeWalkRecordFloat4s * 16, &side_, &recordsIn);
+        const std::size_t essentialBodyCount =
+            gather(essentialBodiesIn_, essentialBodies, 8, &side_, &recordsIn);
+        side_.flush();
+        staged = true;
         // The nodes across domains, and the roots below them from which they are computed.
         std::vector<cl_int> acrossList, rootList;
         std::set<cl_int> acrossSet;
@@ -1686,16 +1655,15 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                                  stage(acrossList.data(), acrossList.size() * 4));
         }
         if (!recordsIn.empty()) q.enqueueBarrierWithWaitList(&recordsIn);
-        for (const Received& r : received_) {
-            if (r.nodeCount) {
-                setArgs(k_->graftWalkNodes, r.nodes, static_cast<int>(r.nodeCount), children_,
-                        ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
-                enqueueStage(k_->graftWalkNodes, r.nodeCount, kElementWg, "tree-build");
-            }
-            if (r.bodyCount) {
-                setArgs(k_->graftBodies, r.bodies, static_cast<int>(r.bodyCount), pos_, sorted_);
-                enqueueStage(k_->graftBodies, r.bodyCount, kElementWg, "tree-build");
-            }
+        if (essentialNodes) {
+            setArgs(k_->graftWalkNodes, essentialIn_, static_cast<int>(essentialNodes), children_,
+                    ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
+            enqueueStage(k_->graftWalkNodes, essentialNodes, kElementWg, "tree-build");
+        }
+        if (essentialBodyCount) {
+            setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(essentialBodyCount), pos_,
+                    sorted_);
+            enqueueStage(k_->graftBodies, essentialBodyCount, kElementWg, "tree-build");
         }
         if (!bodyWalk_) {
             if (!acrossList.empty()) {

@@ -8,7 +8,6 @@
 // energy diagnostics sum in O(N). Every command goes on the ComputeContext's
 // in-order queue; compute() returns without waiting (no host round trip per step).
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -243,8 +242,8 @@ class TreeForce {
         std::vector<cl_float4> cells;     // boxes around the bodies its walk groups hold
     };
     // What essentialFor() found for one other domain, in this device's pinned memory (valid
-    // until this device's next essentialFor() for the same slot, which comes after the
-    // receiver's walk of this pass has waited for its copy in).
+    // until this device's next essentialFor() for the same slot, which comes after every
+    // device's graftDomains() of this pass has run on its queue).
     struct Essential {
         const cl_float4* nodes = nullptr;  // walk records (kTreeWalkRecordFloat4s float4 each)
         std::size_t nodeCount = 0;
@@ -261,28 +260,19 @@ class TreeForce {
     void buildAcross(const std::vector<std::vector<cl_int>>& tables);
     std::vector<cl_float4> acrossRecords();
     // Blocking: for every other domain e (cellsOf[e]: its DomainShare::cells; this domain's
-    // entry is skipped), what its walk may read here, given to deliver(e, records) on this
-    // thread as soon as they are in pinned memory (the largest first), while the records for
-    // the next domain are still being found or copied out.
-    using Deliver = std::function<void(std::size_t domain, const Essential& records)>;
-    void essentialFor(const std::vector<const std::vector<cl_float4>*>& cellsOf,
-                      const Deliver& deliver);
-    // Enqueued, from the sending device's thread (deliver above): domain `from`'s records for
-    // this domain's walk, copied in on a queue of their own at once, beside whatever this
-    // device is doing; graftDomains() waits for them. One call per other domain between
-    // buildDomainSorted() and graftDomains(); safe beside this device's own essentialFor().
-    void receiveEssential(std::size_t from, const Essential& records);
+    // entry is skipped), what its walk may read here (result [e]).
+    std::vector<Essential> essentialFor(const std::vector<const std::vector<cl_float4>*>& cellsOf);
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
     // Enqueued: the nodes across domains and the roots of every domain (this one's too), what
-    // every other domain sent this one (receiveEssential), and the other domains' slices of the
-    // sorted order
+    // every other domain sent this one, and the other domains' slices of the sorted order
     // (indexFrom[d]: domain d's domainIndex(); its own is skipped), copied on a queue of their
     // own while the walk runs (scatterSorted() waits for them).
     void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
                       const std::vector<const std::vector<cl_float4>*>& roots,
                       const std::vector<const std::vector<cl_int2>*>& rootBodies,
+                      const std::vector<Essential>& received,
                       const std::vector<const cl_uint*>& indexFrom);
 
     // Per-stage device times of the last compute(); waits for it.
@@ -406,15 +396,7 @@ class TreeForce {
     std::size_t w0_ = 0, m_ = 0;
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
         graftIn_, graftBodiesIn_, tables_, acrossList_, rootList_, splitCounters_, pos_;
-    // The other domains' records for the grafts, one slot a sending domain: written by the
-    // sender's thread (receiveEssential) on inQueue_, read by this device's graftDomains().
-    struct Received {
-        cl::Buffer nodes, bodies;
-        std::size_t nodeCount = 0, bodyCount = 0;
-        std::vector<cl::Event> writes;
-    };
-    std::vector<Received> received_;
-    cl::CommandQueue inQueue_;
+    cl::Buffer essentialIn_, essentialBodiesIn_;  // the other domains' records, for the grafts
     std::vector<std::size_t> sentBefore_;  // essential nodes sent each domain at the last build
     std::size_t splitCapacity_ = 0;
     // Per other domain: its cells, the counters, the essential nodes' and bodies' records and
