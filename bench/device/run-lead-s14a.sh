@@ -6,7 +6,8 @@
 #   ab        16M, each build of AB (default "new base") in turn, ROUNDS times (1), BUILDS
 #             (whole split) each, with --timeline
 #   pieces    16M, LAST with --tree-walk-pieces K for K in PIECES, BUILDS each
-#   two       16M on the first two GPUs (--devices 1.0,1.1), LAST, BUILDS each
+#   two       16M on the first two GPUs (--devices 1.0,1.1), LAST, BUILDS each, with
+#             --tree-walk-pieces K for K in TWO_PIECES (3)
 #   big       67,108,864 bodies, LAST, split (BIG_BUILDS), with --timeline
 #   sort      tree-phases on the first GPU at SORT_N (4M): the radix sort with 4- and 8-bit
 #             digits, keys in random and in Morton order
@@ -40,10 +41,11 @@ for step in "$@"; do
         done
         ;;
     two)
-        for build in ${BUILDS:-whole split}; do
-            row "$build-$last-two" "$C/$last/clviz-bench" $TREE_OPTS --devices 1.0,1.1 \
-                --sizes 16m --tree-build $build --timeline "$R/$build-$last-two-trace.json" \
-                $SPLIT_TIMING
+        for k in ${TWO_PIECES:-3}; do
+            for build in ${BUILDS:-whole split}; do
+                row "$build-$last-two-p$k" "$C/$last/clviz-bench" $TREE_OPTS --devices 1.0,1.1 \
+                    --sizes 16m --tree-build $build --tree-walk-pieces "$k" $SPLIT_TIMING
+            done
         done
         ;;
     big)

@@ -97,9 +97,10 @@ class NbodyMultiDevice : public NbodySlicedSystem {
 
     // The tree's domains are walked in this many pieces per device, each piece's accelerations
     // passed on while the next is walked (1: the whole domain, then the exchange). Throws
-    // clviz::Error outside 1 .. kMostWalkPieces. Three (halving: 1/2, 1/4, 1/4 of the domain)
-    // were faster than 2 or 4 on four GPUs at 16M bodies (docs/scaling.md, session 9).
-    static constexpr int kDefaultWalkPieces = 3;
+    // clviz::Error outside 1 .. kMostWalkPieces. Four (halving: 1/2, 1/4, 1/8, 1/8 of the
+    // domain) since the replicated devices scatter in two kernels a domain: faster than three
+    // and five on four GPUs at 16M bodies, and than three on two (docs/scaling.md, session 14).
+    static constexpr int kDefaultWalkPieces = 4;
     static constexpr int kMostWalkPieces = 64;
     void setTreeWalkPieces(int pieces);
     int treeWalkPieces() const { return walkPieces_; }
