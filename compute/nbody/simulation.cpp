@@ -642,16 +642,8 @@ NbodyStepTimings NbodySimulation::lastStepTimings() {
         }
         t.kernelMs = busyTime(all);
         t.forceMs = busyTime(force);
-        // Each kernel's time is what it adds to the kernels before it (a scatter beside the walk
-        // counts only where it outlasts the walk), so that the kernels add up to kernelMs.
-        Spans before;
-        double counted = 0;
-        for (std::size_t k = 0; k < t.kernels.size(); ++k) {
-            before.insert(before.end(), byKernel[k].begin(), byKernel[k].end());
-            const double upTo = busyTime(before);
-            t.kernels[k].ms = upTo - counted;
-            counted = upTo;
-        }
+        for (std::size_t k = 0; k < t.kernels.size(); ++k)
+            t.kernels[k].ms = busyTime(byKernel[k]);
         const NbodyVariant ran =
             config_.variant == NbodyVariant::Tree ? NbodyVariant::Tree : forceConfig().variant;
         countNbodyWork(

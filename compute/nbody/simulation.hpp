@@ -58,8 +58,7 @@ struct NbodyKernelTime {
     std::string kernel;  // "force", "kick-drift", "update", "to-float"; the tree variant's stages:
                          // "tree-box", "tree-keys", "tree-sort", "tree-build", "tree-moments",
                          // "tree-walk", "tree-kick" (leapfrog's closing half-kick)
-    double ms = 0;       // busy time over the call's steps not already counted for a kernel
-                         // listed before (the kernels add up to kernelMs)
+    double ms = 0;       // busy time over the call's steps
     int launches = 0;
 };
 struct NbodyStepTimings {

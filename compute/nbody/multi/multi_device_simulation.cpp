@@ -12,7 +12,6 @@
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/body_slots.hpp"
 #include "compute/nbody/multi/completion_clock.hpp"
-#include "compute/nbody/multi/piece_arrivals.hpp"
 #include "compute/nbody/multi/shared_forces.hpp"
 #include "compute/nbody/multi/slice_gather.hpp"
 #include "compute/nbody/tree/split_build.hpp"
@@ -383,44 +382,42 @@ void NbodyMultiDevice::exchangeForceSlices() {
         // Devices that kick only their own slice return each slice and each chunk of the others'
         // to the body order on their own queue after their walk, while the last piece's copies
         // are in flight (beside the walk the scatters slowed it as much as they saved). Devices
-        // that kick every body (replicated) scatter and kick piece k of every domain in a kernel
-        // a domain as soon as the others' pieces k are in, on a queue of their own beside the
-        // walk of the later pieces (their state is in the tree's order, so these kernels read
-        // and write nearly in order; a kernel a chunk had cost several times its work).
+        // that kick every body (replicated) scatter and kick in two kernels a domain: its pieces
+        // but the last once every domain's are in, then its last pieces (a kernel a chunk had
+        // cost several times its work in launches and gaps).
         const bool scatterOnArrival = !sims_[0]->movesEveryBody();
         const std::size_t p = sims_.size();
-        std::vector<std::vector<BodySlice>> pieces(p);
-        for (std::size_t d = 0; d < p; ++d)
-            pieces[d] =
-                cutIntoPieces(slices_[d], static_cast<std::size_t>(walkPieces_), walkHalving_);
-        struct Incoming {  // the pieces on their way to one device
-            PieceArrivals arrivals;
-            std::vector<std::vector<cl::Event>> copied;  // per piece index
-            std::vector<cl::Event> walked;               // this device's own pieces
-            std::vector<bool> scattered;
-        };
-        std::vector<Incoming> incoming;
+        std::vector<BodySlice> last(p);  // each domain's last piece, walked and sent last
         for (std::size_t d = 0; d < p; ++d) {
-            incoming.push_back({PieceArrivals(pieces, d), {}, {}, {}});
-            incoming[d].copied.resize(incoming[d].arrivals.pieceCount());
-            incoming[d].scattered.resize(incoming[d].arrivals.pieceCount(), false);
+            const auto pieces =
+                cutIntoPieces(slices_[d], static_cast<std::size_t>(walkPieces_), walkHalving_);
+            last[d] = pieces.empty() ? BodySlice{slices_[d].begin, 0} : pieces.back();
         }
-        if (!scatterOnArrival && scatterQueues_.size() != p) {
-            scatterQueues_.clear();
-            for (ComputeContext* cc : contexts_)
-                scatterQueues_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
-        }
-        // Piece k of every domain back to the body order and kicked on device d (after its own
-        // piece k and the others' copies), on `queue`.
-        const auto scatterKick = [&](std::size_t d, std::size_t k, cl::CommandQueue& queue) {
-            Incoming& in = incoming[d];
-            in.scattered[k] = true;
-            std::vector<cl::Event> after = in.copied[k];
-            if (k < in.walked.size()) after.push_back(in.walked[k]);
+        struct Incoming {  // of the other domains' bodies on their way to one device
+            std::size_t earlyLeft = 0, lateLeft = 0;
+            std::vector<cl::Event> early, late;
+            bool earlyDone = false, lateDone = false;
+        };
+        std::vector<Incoming> incoming(p);
+        for (std::size_t d = 0; d < p; ++d)
+            for (std::size_t e = 0; e < p; ++e)
+                if (e != d) {
+                    incoming[d].earlyLeft += slices_[e].count - last[e].count;
+                    incoming[d].lateLeft += last[e].count;
+                }
+        // Every domain's early (all but the last piece) or late bodies, scattered and kicked on
+        // device d's queue after `after`.
+        const auto scatterKick = [&](std::size_t d, bool late,
+                                     const std::vector<cl::Event>& after) {
             cl::Event e;
-            for (const BodySlice& r : in.arrivals.ranges(k))
-                e = sims_[d]->scatterSharedRange(r.begin, r.count, queue, after, true);
-            queue.flush();
+            for (std::size_t from = 0; from < p; ++from) {
+                const BodySlice r =
+                    late ? last[from]
+                         : BodySlice{slices_[from].begin, slices_[from].count - last[from].count};
+                if (r.count)
+                    e = sims_[d]->scatterSharedRange(r.begin, r.count, contexts_[d]->queue(), after,
+                                                     true);
+            }
             return e;
         };
         const SliceGather::Arrival arrival =
@@ -433,11 +430,24 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 : SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
                                            const cl::Event& copied) {
                       Incoming& in = incoming[d];
-                      const std::size_t k = in.arrivals.arrived(begin, count);
-                      in.copied[k].push_back(copied);
-                      if (!in.arrivals.complete(k)) return copied;
-                      cl::Event e = scatterKick(d, k, scatterQueues_[d]);
-                      return e() ? e : copied;
+                      const auto from = static_cast<std::size_t>(
+                          std::upper_bound(
+                              slices_.begin(), slices_.end(), begin,
+                              [](std::size_t b, const BodySlice& s) { return b < s.end(); }) -
+                          slices_.begin());
+                      const bool late = from < p && begin >= last[from].begin;
+                      (late ? in.late : in.early).push_back(copied);
+                      (late ? in.lateLeft : in.earlyLeft) -= count;
+                      cl::Event e = copied;
+                      if (!in.earlyDone && in.earlyLeft == 0) {
+                          in.earlyDone = true;
+                          if (cl::Event s = scatterKick(d, false, in.early); s()) e = s;
+                      }
+                      if (in.earlyDone && !in.lateDone && in.lateLeft == 0) {
+                          in.lateDone = true;
+                          if (cl::Event s = scatterKick(d, true, in.late); s()) e = s;
+                      }
+                      return e;
                   });
         if (sims_[0]->walkInPieces())
             addWaits(gather().run(
@@ -446,7 +456,6 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 [&](std::size_t d, std::size_t begin, std::size_t count) {
                     const auto start = std::chrono::steady_clock::now();
                     cl::Event walked = sims_[d]->walkSharedPiece(begin, count);
-                    incoming[d].walked.push_back(walked);  // this device's thread alone
                     if (scatterOnArrival && begin + count == slices_[d].end())
                         sims_[d]->scatterSharedRange(slices_[d].begin, slices_[d].count,
                                                      contexts_[d]->queue());
@@ -458,11 +467,6 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 walkHalving_, arrival, everyDevice()));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
-        // Pieces nothing arrived for (only this device has a piece k) go after everything.
-        if (!scatterOnArrival && sims_[0]->walkInPieces())
-            for (std::size_t d = 0; d < p; ++d)
-                for (std::size_t k = 0; k < incoming[d].scattered.size(); ++k)
-                    if (!incoming[d].scattered[k]) scatterKick(d, k, contexts_[d]->queue());
         onEveryDevice([&](std::size_t d) {
             sims_[d]->finishSharedForces();
             contexts_[d]->queue().flush();

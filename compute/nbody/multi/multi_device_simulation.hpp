@@ -171,8 +171,6 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     std::unique_ptr<Staging> staging_;
     std::unique_ptr<Staging> accStaging_;  // every device's part of the accelerations
     std::unique_ptr<SliceGather> gather_;  // positions and the tree's slices, chunk by chunk
-    // Each device's queue for the replicated tree's scatters beside its walk (exchangeForceSlices).
-    std::vector<cl::CommandQueue> scatterQueues_;
     std::size_t n_ = 0;
     double time_ = 0;
     long long steps_ = 0;
