@@ -308,7 +308,9 @@ TEST_F(MultiDevice, TreeOnTwoDevicesGivesTheOneDeviceStateExactly) {
 // The tree's domains walked whole before the exchange (1 piece) and in pieces passed on while the
 // next is walked (more pieces than bodies too): the one-device state exactly, step after step.
 TEST_F(MultiDevice, TreeWalkedInPiecesGivesTheOneDeviceStateExactly) {
-    for (int pieces : {1, 2, 7})
+    // 4 (halving: 1/2, 1/4, 1/8, 1/8) is the default: replicated devices scatter and kick all but
+    // the last pieces in one launch a domain, then the last pieces.
+    for (int pieces : {1, 2, 4, 7})
         for (std::size_t n : {1u, 3u, 257u}) {
             SCOPED_TRACE(std::to_string(pieces) + " walk pieces");
             expectSharedSameAsOneDevice(
@@ -328,7 +330,7 @@ TEST_F(MultiDevice, TreeWalkedInPiecesGivesTheOneDeviceStateExactly) {
 // and local essential trees): the one-device state exactly, through uneven, empty and changing
 // slices, one piece or several, both integrations and integrators.
 TEST_F(MultiDevice, TreeSplitBuildGivesTheOneDeviceStateExactly) {
-    for (int pieces : {1, 3})
+    for (int pieces : {1, 3, 4})
         for (std::size_t n : {1u, 2u, 3u, 257u, 1001u}) {
             SCOPED_TRACE(std::to_string(pieces) + " walk pieces, split build");
             SharedCase c{n, NbodyVariant::Tree, NbodyIntegrator::Leapfrog, {}, {}, pieces};
