@@ -657,13 +657,12 @@ cl::Event TreeForce::scatterSorted(const cl::Buffer& acc, const cl::Buffer* vel,
     if (!lastN_) throw Error("tree: no force pass to scatter");
     joinPieces();  // every piece walked is in
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
-        setArgs(k_->scatterAcc, sortedAcc_, domainBuilt_ ? globalIndex_ : index_[sortedBuffer_],
-                static_cast<int>(lastN_), acc, vel ? *vel : acc, vel ? kick : 0.0f);
+        setArgs(k_->scatterAcc, sortedAcc_, lastOrder(), static_cast<int>(lastN_), acc,
+                vel ? *vel : acc, vel ? kick : 0.0f);
         cl::Event e;
-        const bool wait = domainBuilt_ && !indexWrites_.empty();  // the others' sorted order
-        cc_.queue().enqueueNDRangeKernel(
-            k_->scatterAcc, cl::NullRange, cl::NDRange(roundUp(lastN_, kElementWg)),
-            cl::NDRange(kElementWg), wait ? &indexWrites_ : nullptr, &e);
+        cc_.queue().enqueueNDRangeKernel(k_->scatterAcc, cl::NullRange,
+                                         cl::NDRange(roundUp(lastN_, kElementWg)),
+                                         cl::NDRange(kElementWg), lastOrderWaits(), &e);
         return e;
     });
 }
@@ -678,18 +677,23 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
                     " to scatter, of " + std::to_string(lastN_));
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
         std::vector<cl::Event> wait = after;
-        if (domainBuilt_) wait.insert(wait.end(), indexWrites_.begin(), indexWrites_.end());
+        if (const auto* order = lastOrderWaits())
+            wait.insert(wait.end(), order->begin(), order->end());
         cl::Event e;
         if (!count) {
             queue.enqueueMarkerWithWaitList(wait.empty() ? nullptr : &wait, &e);
             return e;
         }
-        setArgs(k_->scatterRange, sortedAcc_, domainBuilt_ ? globalIndex_ : index_[sortedBuffer_],
-                static_cast<int>(begin + count), acc, vel ? *vel : acc, vel ? kick : 0.0f);
+        setArgs(k_->scatterRange, sortedAcc_, lastOrder(), static_cast<int>(begin + count), acc,
+                vel ? *vel : acc, vel ? kick : 0.0f);
         queue.enqueueNDRangeKernel(k_->scatterRange, cl::NDRange(begin), cl::NDRange(count),
                                    cl::NullRange, wait.empty() ? nullptr : &wait, &e);
         return e;
     });
+}
+
+const std::vector<cl::Event>* TreeForce::lastOrderWaits() const {
+    return domainBuilt_ && !indexWrites_.empty() ? &indexWrites_ : nullptr;
 }
 
 const cl::Buffer& TreeForce::lastOrder() const {
@@ -701,11 +705,10 @@ cl::Event TreeForce::gatherInLastOrder(const cl::Buffer& from, const cl::Buffer&
     const cl::Buffer& order = lastOrder();
     return clBoundary("Barnes-Hut tree: gathering into the tree's order failed", [&] {
         setArgs(k_->gather, from, order, static_cast<int>(lastN_), into);
-        const bool wait = domainBuilt_ && !indexWrites_.empty();  // the others' sorted order
         cl::Event e;
-        cc_.queue().enqueueNDRangeKernel(
-            k_->gather, cl::NullRange, cl::NDRange(roundUp(lastN_, kElementWg)),
-            cl::NDRange(kElementWg), wait ? &indexWrites_ : nullptr, &e);
+        cc_.queue().enqueueNDRangeKernel(k_->gather, cl::NullRange,
+                                         cl::NDRange(roundUp(lastN_, kElementWg)),
+                                         cl::NDRange(kElementWg), lastOrderWaits(), &e);
         return e;
     });
 }

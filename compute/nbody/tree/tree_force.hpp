@@ -425,6 +425,9 @@ class TreeForce {
     cl::Event acrossRead_;  // buildAcross()'s records out (null: none built)
     std::size_t acrossCountsAt_ = 0, acrossRecordsAt_ = 0;  // where in splitHost_->across
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
+    // What a command reading lastOrder() waits for: the split build's other slices of the order
+    // (null: nothing).
+    const std::vector<cl::Event>* lastOrderWaits() const;
     int parity_ = 0;
     void enqueueDomainBuild(const cl::Buffer& pos, std::size_t n);
     void reserveSplit(std::size_t domains);
