@@ -393,10 +393,9 @@ void NbodySimulation::finishSharedForces() {
         // A device that kicks every body does so in the scatter (one kernel instead of two).
         const bool kickInScatter = pendingKick_ != 0 && movedCount() == n_;
         if (n_ && sharedForcesAreSlices() && !scattered) {
-            lastEvents_.emplace_back("tree-scatter",
-                                     kickInScatter
-                                         ? tree().scatterSorted(f32_.acc, &f32_.vel, pendingKick_)
-                                         : tree().scatterSorted(f32_.acc));
+            lastEvents_.emplace_back(
+                "tree-scatter",
+                tree().scatterSorted(f32_.acc, kickInScatter ? &f32_.vel : nullptr, pendingKick_));
             if (kickInScatter) pendingKick_ = 0;
         }
         if (pendingKick_ != 0 && movedCount()) {

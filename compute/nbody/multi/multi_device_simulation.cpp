@@ -430,12 +430,10 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 : SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
                                            const cl::Event& copied) {
                       Incoming& in = incoming[d];
-                      const auto from = static_cast<std::size_t>(
-                          std::upper_bound(
-                              slices_.begin(), slices_.end(), begin,
-                              [](std::size_t b, const BodySlice& s) { return b < s.end(); }) -
-                          slices_.begin());
-                      const bool late = from < p && begin >= last[from].begin;
+                      // A chunk lies within one piece: late if within some domain's last.
+                      const bool late = std::any_of(
+                          last.begin(), last.end(),
+                          [&](const BodySlice& l) { return begin >= l.begin && begin < l.end(); });
                       (late ? in.late : in.early).push_back(copied);
                       (late ? in.lateLeft : in.earlyLeft) -= count;
                       cl::Event e = copied;
