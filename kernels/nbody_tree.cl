@@ -1366,15 +1366,18 @@ static inline bool mayOpen(const float4 c, const float r, const float4 bLo, cons
     return !(dx * dx + dy * dy + dz * dz > rr * rr);
 }
 
-// boxes: boxes[0].x = the super cells' count S as an int; then S times (lo, hi, (first, count)
-// of its cells as ints); then the cells (lo, hi), a super cell's consecutive.
+// boxes: boxes[0].x = the super cells' count S as an int; boxes[1], boxes[2] the box around them
+// all; then S times (lo, hi, (first, count) of its cells as ints); then the cells (lo, hi), a super
+// cell's consecutive. Most nodes lie far from the other domain: the box around it all turns them
+// away with one test instead of one a super cell.
 static inline bool mayOpenAny(const float4 c, const float r, __global const float4* boxes) {
+    if (!mayOpen(c, r, boxes[1], boxes[2])) return false;
     const int supers = as_int(boxes[0].x);
     for (int s = 0; s < supers; ++s) {
-        __global const float4* sup = boxes + 1 + 3 * s;
+        __global const float4* sup = boxes + 3 + 3 * s;
         if (!mayOpen(c, r, sup[0], sup[1])) continue;
         const int first = as_int(sup[2].x), count = as_int(sup[2].y);
-        __global const float4* cell = boxes + 1 + 3 * supers + 2 * first;
+        __global const float4* cell = boxes + 3 + 3 * supers + 2 * first;
         for (int k = 0; k < count; ++k)
             if (mayOpen(c, r, cell[2 * k], cell[2 * k + 1])) return true;
     }

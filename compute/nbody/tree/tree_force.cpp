@@ -1013,14 +1013,17 @@ int intIn(const cl_float4& v, int c) {
     return x;
 }
 
-// mayOpenAny's layout (kernels/nbody_tree.cl): the super cells' count, each super cell's box and
-// its cells' run, then the cells.
+// mayOpenAny's layout (kernels/nbody_tree.cl): the super cells' count, the box around them all,
+// each super cell's box and its cells' run, then the cells.
 std::vector<cl_float4> cellLayout(
     const std::vector<std::vector<std::pair<cl_float4, cl_float4>>>& supers) {
-    std::vector<cl_float4> out(1 + 3 * supers.size());
+    constexpr std::size_t kHead = 3;  // the count, the box around every super cell
+    std::vector<cl_float4> out(kHead + 3 * supers.size());
     out[0] = float4Of(0, 0, 0, 0);
     const cl_int count = static_cast<cl_int>(supers.size());
     std::memcpy(&out[0].s[0], &count, 4);
+    cl_float4 allLo = float4Of(INFINITY, INFINITY, INFINITY, 0);
+    cl_float4 allHi = float4Of(-INFINITY, -INFINITY, -INFINITY, 0);
     cl_int first = 0;
     for (std::size_t s = 0; s < supers.size(); ++s) {
         cl_float4 lo = float4Of(INFINITY, INFINITY, INFINITY, 0);
@@ -1030,15 +1033,18 @@ std::vector<cl_float4> cellLayout(
             out.push_back(l);
             out.push_back(h);
         }
+        widen(allLo, allHi, lo, hi);
         cl_float4 run = float4Of(0, 0, 0, 0);
         const cl_int k = static_cast<cl_int>(supers[s].size());
         std::memcpy(&run.s[0], &first, 4);
         std::memcpy(&run.s[1], &k, 4);
-        out[1 + 3 * s] = lo;
-        out[2 + 3 * s] = hi;
-        out[3 + 3 * s] = run;
+        out[kHead + 3 * s] = lo;
+        out[kHead + 1 + 3 * s] = hi;
+        out[kHead + 2 + 3 * s] = run;
         first += k;
     }
+    out[1] = allLo;
+    out[2] = allHi;
     return out;
 }
 
