@@ -17,8 +17,7 @@ struct NbodyDeviceTimings {
     double waitMs = 0;      // per step: idle at the exchange, waiting for slower devices
     // Where compute and exchange go, per step: the kernels by stage ("tree build": box, keys,
     // sort, build and moments, which every device runs whole; "tree walk": its domain's walk;
-    // "force", "integrate"; kernels of two phases may overlap, so these add up to at least
-    // computeMs, the device's busy time), "transfers" (device <-> host, device time; copies that overlap are
+    // "force", "integrate"), "transfers" (device <-> host, device time; copies that overlap are
     // each counted), "host sum" (pairs' parts added on the host), and over MPI "mpi" (the
     // collectives' or the window barriers' wall time, the wait for slower ranks included) and
     // "host copy" (the window's copies between shared and pinned memory, wall time).

@@ -382,11 +382,9 @@ void NbodyMultiDevice::exchangeForceSlices() {
         // Devices that kick only their own slice return each slice and each chunk of the others'
         // to the body order on their own queue after their walk, while the last piece's copies
         // are in flight (beside the walk the scatters slowed it as much as they saved). Devices
-        // that kick every body (replicated) scatter and kick in two kernels a domain, its pieces
-        // but the last and its last piece, each as soon as it is walked (its own domain) or in
-        // (the others'), on two queues of their own: the first domains' kernels fill the last
-        // piece's tail instead of waiting behind it (a kernel a chunk had cost several times its
-        // work in launches and gaps).
+        // that kick every body (replicated) scatter and kick in two kernels a domain: its pieces
+        // but the last once every domain's are in, then its last pieces (a kernel a chunk had
+        // cost several times its work in launches and gaps).
         const bool scatterOnArrival = !sims_[0]->movesEveryBody();
         const std::size_t p = sims_.size();
         std::vector<BodySlice> last(p);  // each domain's last piece, walked and sent last
@@ -395,37 +393,33 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 cutIntoPieces(slices_[d], static_cast<std::size_t>(walkPieces_), walkHalving_);
             last[d] = pieces.empty() ? BodySlice{slices_[d].begin, 0} : pieces.back();
         }
-        // Domain `from`'s early (all but the last piece) or late bodies.
-        const auto portion = [&](std::size_t from, bool late) {
-            return late ? last[from]
-                        : BodySlice{slices_[from].begin, slices_[from].count - last[from].count};
+        struct Incoming {  // of the other domains' bodies on their way to one device
+            std::size_t earlyLeft = 0, lateLeft = 0;
+            std::vector<cl::Event> early, late;
+            bool earlyDone = false, lateDone = false;
         };
-        if (!scatterOnArrival && scatterQueues_.size() != p) {
-            scatterQueues_.clear();
-            for (ComputeContext* cc : contexts_)
-                scatterQueues_.push_back(
-                    {cl::CommandQueue(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE),
-                     cl::CommandQueue(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE)});
-        }
-        const auto scatterKick = [&](std::size_t d, std::size_t from, bool late,
+        std::vector<Incoming> incoming(p);
+        for (std::size_t d = 0; d < p; ++d)
+            for (std::size_t e = 0; e < p; ++e)
+                if (e != d) {
+                    incoming[d].earlyLeft += slices_[e].count - last[e].count;
+                    incoming[d].lateLeft += last[e].count;
+                }
+        // Every domain's early (all but the last piece) or late bodies, scattered and kicked on
+        // device d's queue after `after`.
+        const auto scatterKick = [&](std::size_t d, bool late,
                                      const std::vector<cl::Event>& after) {
-            const BodySlice r = portion(from, late);
-            cl::CommandQueue& on = scatterQueues_[d][late ? 1 : 0];
-            cl::Event e = sims_[d]->scatterSharedRange(r.begin, r.count, on, after, true);
-            on.flush();
+            cl::Event e;
+            for (std::size_t from = 0; from < p; ++from) {
+                const BodySlice r =
+                    late ? last[from]
+                         : BodySlice{slices_[from].begin, slices_[from].count - last[from].count};
+                if (r.count)
+                    e = sims_[d]->scatterSharedRange(r.begin, r.count, contexts_[d]->queue(), after,
+                                                     true);
+            }
             return e;
         };
-        struct Incoming {                  // another domain's bodies on their way to one device
-            std::size_t left[2] = {0, 0};  // early, late
-            std::vector<cl::Event> copied[2];
-        };
-        std::vector<std::vector<Incoming>> incoming(p, std::vector<Incoming>(p));
-        for (std::size_t d = 0; d < p; ++d)
-            for (std::size_t from = 0; from < p; ++from)
-                if (from != d)
-                    for (bool late : {false, true})
-                        incoming[d][from].left[late] = portion(from, late).count;
-        std::vector<std::vector<cl::Event>> ownWalks(p), ownScatters(p);
         const SliceGather::Arrival arrival =
             scatterOnArrival
                 ? SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
@@ -435,17 +429,23 @@ void NbodyMultiDevice::exchangeForceSlices() {
                   })
                 : SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
                                            const cl::Event& copied) {
-                      // A chunk lies within one piece of one domain.
-                      std::size_t from = 0;
-                      while (from + 1 < p && begin >= slices_[from].end())
-                          ++from;
-                      const bool late = begin >= last[from].begin && begin < last[from].end();
-                      Incoming& in = incoming[d][from];
-                      in.copied[late].push_back(copied);
-                      if (count > in.left[late])
-                          throw Error("a chunk of the accelerations came twice (a bug)");
-                      in.left[late] -= count;
-                      return in.left[late] ? copied : scatterKick(d, from, late, in.copied[late]);
+                      Incoming& in = incoming[d];
+                      // A chunk lies within one piece: late if within some domain's last.
+                      const bool late = std::any_of(
+                          last.begin(), last.end(),
+                          [&](const BodySlice& l) { return begin >= l.begin && begin < l.end(); });
+                      (late ? in.late : in.early).push_back(copied);
+                      (late ? in.lateLeft : in.earlyLeft) -= count;
+                      cl::Event e = copied;
+                      if (!in.earlyDone && in.earlyLeft == 0) {
+                          in.earlyDone = true;
+                          if (cl::Event s = scatterKick(d, false, in.early); s()) e = s;
+                      }
+                      if (in.earlyDone && !in.lateDone && in.lateLeft == 0) {
+                          in.lateDone = true;
+                          if (cl::Event s = scatterKick(d, true, in.late); s()) e = s;
+                      }
+                      return e;
                   });
         if (sims_[0]->walkInPieces())
             addWaits(gather().run(
@@ -454,18 +454,9 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 [&](std::size_t d, std::size_t begin, std::size_t count) {
                     const auto start = std::chrono::steady_clock::now();
                     cl::Event walked = sims_[d]->walkSharedPiece(begin, count);
-                    const bool lastPiece = begin + count == slices_[d].end();
-                    if (scatterOnArrival && lastPiece)
+                    if (scatterOnArrival && begin + count == slices_[d].end())
                         sims_[d]->scatterSharedRange(slices_[d].begin, slices_[d].count,
                                                      contexts_[d]->queue());
-                    if (!scatterOnArrival) {
-                        // This domain's own bodies, once walked (its pieces read nothing of
-                        // what the scatter writes).
-                        if (!lastPiece) ownWalks[d].push_back(walked);
-                        if (lastPiece && !ownWalks[d].empty())
-                            ownScatters[d].push_back(scatterKick(d, d, false, ownWalks[d]));
-                        if (lastPiece) ownScatters[d].push_back(scatterKick(d, d, true, {walked}));
-                    }
                     // When the host enqueued each piece, for the step's timeline.
                     hostSpans_[d].push_back(
                         {"walk piece", start, std::chrono::steady_clock::now()});
@@ -474,11 +465,6 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 walkHalving_, arrival, everyDevice()));
         else
             addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
-        // Every device's queue after its own domain's scatters (the others' SliceGather waited
-        // for).
-        for (std::size_t d = 0; d < p; ++d)
-            if (!ownScatters[d].empty())
-                contexts_[d]->queue().enqueueBarrierWithWaitList(&ownScatters[d]);
         onEveryDevice([&](std::size_t d) {
             sims_[d]->finishSharedForces();
             contexts_[d]->queue().flush();

@@ -23,7 +23,6 @@
 // of ~60 launches) are enqueued by a thread of its own, all at once (ThreadTeam), so that every
 // device starts its work at the same moment instead of one driver call sequence after another;
 // each device's commands keep their order (one thread per phase, phases one after another).
-#include <array>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -172,8 +171,6 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     std::unique_ptr<Staging> staging_;
     std::unique_ptr<Staging> accStaging_;  // every device's part of the accelerations
     std::unique_ptr<SliceGather> gather_;  // positions and the tree's slices, chunk by chunk
-    // Per device, the replicated tree's scatters of the early and of the late pieces.
-    std::vector<std::array<cl::CommandQueue, 2>> scatterQueues_;
     std::size_t n_ = 0;
     double time_ = 0;
     long long steps_ = 0;
