@@ -1099,7 +1099,6 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     copies_.clear();
     groupsOrdered_ = false;
     domainBuilt_ = true;
-    acrossGrafted_ = false;
     builtForPieces_ = true;
     clBoundary(
         [&] {
@@ -1353,51 +1352,20 @@ std::vector<cl_float4> TreeForce::acrossRecords() {
     });
 }
 
-void TreeForce::enqueueEssentialFor(std::size_t e) {  // one domain after the other: opens_
-    auto& q = cc_.queue();
-    const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
-    const std::size_t count = static_cast<std::size_t>(hi - lo);
-    const int ni = static_cast<int>(lastN_);
-    q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
-    setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni, opens_);
-    enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
-    setArgs(k_->essential, lo, hi, opens_, nodeParent_, children_, ranges_, nodeCom_, nodeQa_,
-            nodeQb_, nodeLo_, crit_, ni, records_[e], static_cast<int>(recordsCapacity_[e]),
-            targetCounters_[e]);
-    enqueueStage(k_->essential, count, kElementWg, "tree-build");
-    setArgs(k_->essentialBodies, lo, hi, opens_, nodeParent_, leafParent_, ranges_, ni,
-            index_[sortedBuffer_], static_cast<int>(w0_), bodyRecords_[e],
-            static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
-    enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
-    cl_int* const counts = static_cast<cl_int*>(splitHost_->counts.host) + e * kSplitCounters;
-    q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4, counts, nullptr,
-                        &sends_.counted[e]);
-}
-
-void TreeForce::growEssential(std::size_t e, std::size_t nodes, std::size_t bodies) {
-    if (recordsCapacity_[e] < nodes) {
-        recordsCapacity_[e] = nodes + nodes / 4;
-        records_[e] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
-                                 recordsCapacity_[e] * kTreeWalkRecordFloat4s * 16);
-    }
-    if (bodyRecordsCapacity_[e] < bodies) {
-        bodyRecordsCapacity_[e] = bodies + bodies / 4;
-        bodyRecords_[e] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_[e] * 8);
-    }
-}
-
-void TreeForce::beginEssential(const std::vector<const std::vector<cl_float4>*>& cellsOf) {
+std::vector<TreeForce::Essential> TreeForce::essentialFor(
+    const std::vector<const std::vector<cl_float4>*>& cellsOf) {
     if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
     if (cellsOf.size() + 1 != bounds_.size())
         throw Error("tree: one cell list per domain is needed");
-    sends_ = {};
-    clBoundary("Barnes-Hut tree: finding what the other domains' walks read failed", [&] {
+    return clBoundary("Barnes-Hut tree: finding what the other domains' walks read failed", [&] {
         auto& q = cc_.queue();
         const std::size_t p = cellsOf.size();
+        std::vector<Essential> out(p);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        if (lo >= hi || lastN_ < 2) return;  // nothing to send
+        if (lo >= hi || lastN_ < 2) return out;
         const std::size_t count = static_cast<std::size_t>(hi - lo);
+        const int ni = static_cast<int>(lastN_);
         if (cellBoxes_.size() < p) {
             cellBoxes_.resize(p);
             targetCounters_.resize(p);
@@ -1409,9 +1377,35 @@ void TreeForce::beginEssential(const std::vector<const std::vector<cl_float4>*>&
         auto wanted = [&](std::size_t e) {
             return e != domain_ && cellsOf[e] && !cellsOf[e]->empty();
         };
+        auto grow = [&](std::size_t e, std::size_t nodes, std::size_t bodies) {
+            if (recordsCapacity_[e] < nodes) {
+                recordsCapacity_[e] = nodes + nodes / 4;
+                records_[e] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
+                                         recordsCapacity_[e] * kTreeWalkRecordFloat4s * 16);
+            }
+            if (bodyRecordsCapacity_[e] < bodies) {
+                bodyRecordsCapacity_[e] = bodies + bodies / 4;
+                bodyRecords_[e] =
+                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_[e] * 8);
+            }
+        };
         fitBuffer(opens_, capacity_);
-        // Every domain's cells in through pinned memory, without waiting (the next build's
-        // domainShare() waits for the queue before the area is written again).
+        auto enqueueFor = [&](std::size_t e) {  // one domain after the other: opens_ is shared
+            q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
+            setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni,
+                    opens_);
+            enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
+            setArgs(k_->essential, lo, hi, opens_, nodeParent_, children_, ranges_, nodeCom_,
+                    nodeQa_, nodeQb_, nodeLo_, crit_, ni, records_[e],
+                    static_cast<int>(recordsCapacity_[e]), targetCounters_[e]);
+            enqueueStage(k_->essential, count, kElementWg, "tree-build");
+            setArgs(k_->essentialBodies, lo, hi, opens_, nodeParent_, leafParent_, ranges_, ni,
+                    index_[sortedBuffer_], static_cast<int>(w0_), bodyRecords_[e],
+                    static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
+            enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
+        };
+        // The cells through pinned memory, written before the kernels without waiting (the
+        // next build's domainShare() waits for the queue before the area is written again).
         std::size_t cellBytes = 0;
         for (std::size_t e = 0; e < p; ++e)
             if (wanted(e)) cellBytes += stagingRoom(cellsOf[e]->size() * 16);
@@ -1427,73 +1421,72 @@ void TreeForce::beginEssential(const std::vector<const std::vector<cl_float4>*>&
             std::memcpy(staged, cellsOf[e]->data(), bytes);
             q.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged);
             staged += stagingRoom(bytes);
-            growEssential(e, std::max<std::size_t>(count / 8, 1024),
-                          std::max<std::size_t>(count / 8, 1024));
+            grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
         }
         // Each domain's counts into pinned memory (a read into pageable memory completed up to
         // 0.4 ms after the kernels on NVIDIA's driver, session 12).
         splitHost_->counts.reserve(cc_, p * kSplitCounters * 4);
-        sends_.counted.assign(p, cl::Event());
+        cl_int* const countsHost = static_cast<cl_int*>(splitHost_->counts.host);
+        auto counts = [&](std::size_t e) { return countsHost + e * kSplitCounters; };
+        std::vector<cl::Event> counted(p);
         // The domains that took the most records last time first: their copies out then run
         // beside the kernels for the others, and the last copy, which nothing hides, is short.
+        std::vector<std::size_t> order;
         for (std::size_t e = 0; e < p; ++e)
-            if (wanted(e)) sends_.order.push_back(e);
+            if (wanted(e)) order.push_back(e);
         sentBefore_.resize(std::max(sentBefore_.size(), p), 0);
-        std::stable_sort(
-            sends_.order.begin(), sends_.order.end(),
-            [&](std::size_t a, std::size_t b) { return sentBefore_[a] > sentBefore_[b]; });
-        for (std::size_t e : sends_.order)
-            enqueueEssentialFor(e);
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return sentBefore_[a] > sentBefore_[b];
+        });
+        for (std::size_t e : order) {
+            enqueueFor(e);
+            q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4, counts(e),
+                                nullptr, &counted[e]);
+        }
         q.flush();
-    });
-}
-
-bool TreeForce::sendEssential(const EssentialPost& post) {
-    if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
-    return clBoundary("Barnes-Hut tree: sending what the other domains' walks read failed", [&] {
-        auto& q = cc_.queue();
-        while (sends_.next < sends_.order.size()) {  // in order: the kernels finish in order
-            const std::size_t e = sends_.order[sends_.next];
-            const cl_int status = sends_.counted[e].getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
-            if (status < 0) throw cl::Error(status, "essential records' counts");
-            if (status != CL_COMPLETE) return false;
-            const cl_int* counts =
-                static_cast<const cl_int*>(splitHost_->counts.host) + e * kSplitCounters;
-            const auto nodes = static_cast<std::size_t>(counts[2]);
-            const auto bodies = static_cast<std::size_t>(counts[7]);
-            if (nodes > recordsCapacity_[e] || bodies > bodyRecordsCapacity_[e]) {
-                // The room was too small: again, with room (after whatever q holds now).
-                growEssential(e, nodes, bodies);
-                enqueueEssentialFor(e);
-                q.flush();
-                continue;  // its new counts are not in yet
-            }
-            sentBefore_[e] = nodes;
-            // The records out on the side queue while the next domain's kernels run.
+        // Each domain's records out on the side queue as soon as its counts are in, while the
+        // next domain's kernels run.
+        auto sendOut = [&](std::size_t e, cl::CommandQueue& on) {
+            const auto nodes = static_cast<std::size_t>(counts(e)[2]);
+            const auto bodies = static_cast<std::size_t>(counts(e)[7]);
             PinnedArea& pn = splitHost_->nodes[e];
             PinnedArea& pb = splitHost_->bodies[e];
             pn.reserve(cc_, std::max<std::size_t>(nodes * kTreeWalkRecordFloat4s * 16, 16));
             pb.reserve(cc_, std::max<std::size_t>(bodies * 8, 8));
             cl::Event read;
             if (nodes) {
-                side_.enqueueReadBuffer(records_[e], CL_FALSE, 0,
-                                        nodes * kTreeWalkRecordFloat4s * 16, pn.host, nullptr,
-                                        &read);
+                on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
+                                     pn.host, nullptr, &read);
                 copies_.emplace_back("essential out", read);
             }
             if (bodies) {
-                side_.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
-                                        &read);
+                on.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
+                                     &read);
                 copies_.emplace_back("essential out", read);
             }
-            side_.flush();
-            ++sends_.next;
-            post(e,
-                 Essential{static_cast<const cl_float4*>(pn.host), nodes,
-                           static_cast<const cl_int2*>(pb.host), bodies},
-                 read);
+            on.flush();
+            out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
+                      static_cast<const cl_int2*>(pb.host), bodies};
+        };
+        std::vector<std::size_t> again;  // a room too small: again, with room
+        for (std::size_t e : order) {
+            counted[e].wait();
+            sentBefore_[e] = static_cast<std::size_t>(counts(e)[2]);
+            if (static_cast<std::size_t>(counts(e)[2]) <= recordsCapacity_[e] &&
+                static_cast<std::size_t>(counts(e)[7]) <= bodyRecordsCapacity_[e])
+                sendOut(e, side_);
+            else
+                again.push_back(e);
         }
-        return true;
+        for (std::size_t e : again) {
+            grow(e, static_cast<std::size_t>(counts(e)[2]), static_cast<std::size_t>(counts(e)[7]));
+            enqueueFor(e);
+            q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4, counts(e));
+            sendOut(e, q);
+        }
+        side_.finish();
+        q.finish();
+        return out;
     });
 }
 
@@ -1505,21 +1498,47 @@ const cl_uint* TreeForce::domainIndex() {
     });
 }
 
-void TreeForce::graftAcross(const std::vector<const std::vector<cl_float4>*>& across,
-                            const std::vector<const std::vector<cl_float4>*>& roots,
-                            const std::vector<const std::vector<cl_int2>*>& rootBodies) {
+void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
+                             const std::vector<const std::vector<cl_float4>*>& roots,
+                             const std::vector<const std::vector<cl_int2>*>& rootBodies,
+                             const std::vector<Essential>& received,
+                             const std::vector<const cl_uint*>& indexFrom) {
     if (!domainBuilt_) throw Error("tree: no split build to graft into");
-    acrossListed_ = 0;
-    acrossGrafted_ = true;
-    clBoundary("Barnes-Hut tree: grafting the nodes across domains failed", [&] {
+    clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
         auto& q = cc_.queue();
         const int ni = static_cast<int>(lastN_);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        if (lo >= hi) return;  // it walks nothing
+        // The other domains' slices of the sorted order, beside the walk, once everything on the
+        // queue before (the essential records' copies) is in.
+        auto sendIndex = [&] {
+            indexWrites_.clear();
+            cl::Event before;
+            q.enqueueMarkerWithWaitList(nullptr, &before);
+            q.flush();
+            const std::vector<cl::Event> after = {before};
+            for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
+                const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
+                if (d == domain_ || !indexFrom[d] || !c) continue;
+                cl::Event e;
+                side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
+                                         &after, &e);
+                indexWrites_.push_back(e);
+                copies_.emplace_back("index in", e);
+            }
+            side_.flush();
+        };
+        if (lo >= hi) {  // it walks nothing
+            groupsOrdered_ = !bodyWalk_;
+            if (!bodyWalk_) enqueueGroupOrder(lastN_);
+            sendIndex();
+            return;
+        }
         // The caller's vectors go through pinned memory (copied there now, then written without
         // waiting: a blocking write each cost tens of microseconds, issue 32, session 12); the
-        // next build's domainShare() waits for the queue before this area is written again.
+        // next build's domainShare() waits for the queue before this area is written again. The
+        // other devices' pinned records (which stay until every device grafted them) are written
+        // from where they are.
         std::size_t stagedBytes = 4 * 256;
         for (const auto* l : across)
             stagedBytes += stagingRoom(l->size() * 16);
@@ -1541,10 +1560,13 @@ void TreeForce::graftAcross(const std::vector<const std::vector<cl_float4>*>& ac
             free += stagingRoom(bytes);
             return at;
         };
-        // Records from several places into one device buffer, then one kernel over them.
+        // Records from several places into one device buffer (on `on`, the events into `done`),
+        // then one kernel over them.
+        bool staged = true;
         auto gather = [&](cl::Buffer& into,
                           const std::vector<std::pair<const void*, std::size_t>>& parts,
-                          std::size_t bytes) {
+                          std::size_t bytes, cl::CommandQueue* on = nullptr,
+                          std::vector<cl::Event>* done = nullptr) {
             std::size_t total = 0;
             for (const auto& [data, count] : parts)
                 total += count;
@@ -1554,9 +1576,12 @@ void TreeForce::graftAcross(const std::vector<const std::vector<cl_float4>*>& ac
             for (const auto& [data, count] : parts) {
                 if (count) {
                     cl::Event write;
-                    q.enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
-                                         stage(data, count * bytes), nullptr, &write);
+                    (on ? *on : q)
+                        .enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
+                                            staged ? stage(data, count * bytes) : data, nullptr,
+                                            &write);
                     copies_.emplace_back("graft in", write);
+                    if (done) done->push_back(write);
                 }
                 at += count;
             }
@@ -1569,12 +1594,33 @@ void TreeForce::graftAcross(const std::vector<const std::vector<cl_float4>*>& ac
                     nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
             enqueueStage(k_->graftNodes, count, kElementWg, "tree-build");
         };
+        auto graftBodies = [&](const std::vector<std::pair<const void*, std::size_t>>& parts) {
+            const std::size_t count = gather(graftBodiesIn_, parts, 8);
+            if (!count) return;
+            setArgs(k_->graftBodies, graftBodiesIn_, static_cast<int>(count), pos_, sorted_);
+            enqueueStage(k_->graftBodies, count, kElementWg, "tree-build");
+        };
         auto records = [](const std::vector<const std::vector<cl_float4>*>& lists) {
             std::vector<std::pair<const void*, std::size_t>> parts;
             for (const auto* l : lists)
                 parts.emplace_back(l->data(), l->size() / kTreeRecordFloat4s);
             return parts;
         };
+        // The other domains' records first, on the side queue: the longest copies of the graft
+        // start at once, beside the small writes and kernels below (graft_walk_nodes waits).
+        std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
+        for (const Essential& e : received) {
+            nodeParts.emplace_back(e.nodes, e.nodeCount);
+            essentialBodies.emplace_back(e.bodies, e.bodyCount);
+        }
+        staged = false;
+        std::vector<cl::Event> recordsIn;
+        const std::size_t essentialNodes =
+            gather(essentialIn_, nodeParts, kTreeWalkRecordFloat4s * 16, &side_, &recordsIn);
+        const std::size_t essentialBodyCount =
+            gather(essentialBodiesIn_, essentialBodies, 8, &side_, &recordsIn);
+        side_.flush();
+        staged = true;
         // The nodes across domains, and the roots below them from which they are computed.
         std::vector<cl_int> acrossList, rootList;
         std::set<cl_int> acrossSet;
@@ -1600,10 +1646,7 @@ void TreeForce::graftAcross(const std::vector<const std::vector<cl_float4>*>& ac
         std::vector<std::pair<const void*, std::size_t>> bodyParts;
         for (const auto* l : rootBodies)
             bodyParts.emplace_back(l->data(), l->size());
-        if (const std::size_t count = gather(graftBodiesIn_, bodyParts, 8)) {
-            setArgs(k_->graftBodies, graftBodiesIn_, static_cast<int>(count), pos_, sorted_);
-            enqueueStage(k_->graftBodies, count, kElementWg, "tree-build");
-        }
+        graftBodies(bodyParts);
         if (!rootList.empty() && lastN_ > 1) {
             fitBuffer(rootList_, rootList.size() * 4);
             q.enqueueWriteBuffer(rootList_, CL_FALSE, 0, rootList.size() * 4,
@@ -1620,88 +1663,27 @@ void TreeForce::graftAcross(const std::vector<const std::vector<cl_float4>*>& ac
             q.enqueueWriteBuffer(acrossList_, CL_FALSE, 0, acrossList.size() * 4,
                                  stage(acrossList.data(), acrossList.size() * 4));
         }
-        q.flush();
-        acrossListed_ = acrossList.size();
-    });
-}
-
-void TreeForce::receiveEssential(std::size_t from, const Essential& records) {
-    if (!domainBuilt_) throw Error("tree: no split build to graft into");
-    if (from >= bounds_.size() - 1 || from == domain_)
-        throw Error("tree: essential records from domain " + std::to_string(from) +
-                    ", which is not another domain");
-    if (!acrossGrafted_)
-        throw Error("tree: another domain's records come after the nodes across domains");
-    if (bounds_[domain_] >= bounds_[domain_ + 1]) return;  // it walks nothing
-    clBoundary("Barnes-Hut tree: grafting another domain's nodes failed", [&] {
-        auto& q = cc_.queue();
-        if (!receive_())
-            receive_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-        if (essentialIn_.size() < bounds_.size()) {
-            essentialIn_.resize(bounds_.size());
-            essentialBodiesIn_.resize(bounds_.size());
-        }
-        // The records straight from the sender's pinned memory (they stay until every device
-        // grafted them), on a queue of their own: beside this device's own records going out.
-        std::vector<cl::Event> in;
-        auto copy = [&](cl::Buffer& into, const void* data, std::size_t bytes) {
-            fitBuffer(into, bytes);
-            cl::Event write;
-            receive_.enqueueWriteBuffer(into, CL_FALSE, 0, bytes, data, nullptr, &write);
-            copies_.emplace_back("graft in", write);
-            in.push_back(write);
-        };
-        const std::size_t nodes = records.nodeCount, bodies = records.bodyCount;
-        if (nodes) copy(essentialIn_[from], records.nodes, nodes * kTreeWalkRecordFloat4s * 16);
-        if (bodies) copy(essentialBodiesIn_[from], records.bodies, bodies * 8);
-        if (in.empty()) return;
-        receive_.flush();
-        q.enqueueBarrierWithWaitList(&in);
-        if (nodes) {
-            setArgs(k_->graftWalkNodes, essentialIn_[from], static_cast<int>(nodes), children_,
+        if (!recordsIn.empty()) q.enqueueBarrierWithWaitList(&recordsIn);
+        if (essentialNodes) {
+            setArgs(k_->graftWalkNodes, essentialIn_, static_cast<int>(essentialNodes), children_,
                     ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
-            enqueueStage(k_->graftWalkNodes, nodes, kElementWg, "tree-build");
+            enqueueStage(k_->graftWalkNodes, essentialNodes, kElementWg, "tree-build");
         }
-        if (bodies) {
-            setArgs(k_->graftBodies, essentialBodiesIn_[from], static_cast<int>(bodies), pos_,
+        if (essentialBodyCount) {
+            setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(essentialBodyCount), pos_,
                     sorted_);
-            enqueueStage(k_->graftBodies, bodies, kElementWg, "tree-build");
+            enqueueStage(k_->graftBodies, essentialBodyCount, kElementWg, "tree-build");
         }
-        q.flush();
-    });
-}
-
-void TreeForce::finishGraft(const std::vector<const cl_uint*>& indexFrom) {
-    if (!domainBuilt_) throw Error("tree: no split build to graft into");
-    clBoundary("Barnes-Hut tree: finishing the graft failed", [&] {
-        auto& q = cc_.queue();
-        const bool walks = bounds_[domain_] < bounds_[domain_ + 1];
-        if (walks && !bodyWalk_) {
-            if (acrossListed_) {
-                setArgs(k_->groupsListed, acrossList_, static_cast<int>(acrossListed_), children_,
-                        ranges_, groups_, counters_, groupStarts_, 1);
-                enqueueStage(k_->groupsListed, acrossListed_, kElementWg, "tree-walk");
+        if (!bodyWalk_) {
+            if (!acrossList.empty()) {
+                setArgs(k_->groupsListed, acrossList_, static_cast<int>(acrossList.size()),
+                        children_, ranges_, groups_, counters_, groupStarts_, 1);
+                enqueueStage(k_->groupsListed, acrossList.size(), kElementWg, "tree-walk");
             }
+            enqueueGroupOrder(lastN_);
         }
-        if (!bodyWalk_) enqueueGroupOrder(lastN_);
         groupsOrdered_ = !bodyWalk_;
-        // The other domains' slices of the sorted order, beside the walk, once everything on the
-        // queue before (the essential records' copies) is in.
-        indexWrites_.clear();
-        cl::Event before;
-        q.enqueueMarkerWithWaitList(nullptr, &before);
-        q.flush();
-        const std::vector<cl::Event> after = {before};
-        for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
-            const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
-            if (d == domain_ || !indexFrom[d] || !c) continue;
-            cl::Event e;
-            side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b, &after,
-                                     &e);
-            indexWrites_.push_back(e);
-            copies_.emplace_back("index in", e);
-        }
-        side_.flush();
+        sendIndex();
     });
 }
 

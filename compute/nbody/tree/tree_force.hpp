@@ -8,7 +8,6 @@
 // energy diagnostics sum in O(N). Every command goes on the ComputeContext's
 // in-order queue; compute() returns without waiting (no host round trip per step).
 #include <cstddef>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -227,11 +226,9 @@ class TreeForce {
     // (TreeWindowSelect), builds the nodes within the domain and their moments; then, in this
     // order: domainShare() of every device goes to every other; buildAcross() with every
     // domain's prefix table builds the nodes across domains whose index lies in this one
-    // (acrossRecords() reads them); beginEssential() with each other device's cells finds what
-    // that device's walk may read here, and sendEssential() passes each domain's records on as
-    // they are found; graftAcross() takes every domain's nodes across domains and roots,
-    // receiveEssential() (after it) what one other domain sent, each as it comes, and
-    // finishGraft() the other domains' slices of the sorted order.
+    // (acrossRecords() reads them); essentialFor() each other device's cells gives what that
+    // device's walk may read here;
+    // graftDomains() takes every domain's nodes across domains, roots and what the others sent.
     // After that walkSortedPiece() reads what one device's walk would, and scatterSorted() waits
     // for the other domains' slices of the sorted order.
     // A node record is kTreeRecordFloat4s float4 (a node's figures, shape and index); a body
@@ -244,9 +241,9 @@ class TreeForce {
         std::vector<cl_int2> rootBodies;  // bodies of those roots the walks may list
         std::vector<cl_float4> cells;     // boxes around the bodies its walk groups hold
     };
-    // What beginEssential() found for one other domain, in this device's pinned memory (valid
-    // until this device's next beginEssential(), which comes after every device's
-    // receiveEssential() of this pass has run on its queue).
+    // What essentialFor() found for one other domain, in this device's pinned memory (valid
+    // until this device's next essentialFor() for the same slot, which comes after every
+    // device's graftDomains() of this pass has run on its queue).
     struct Essential {
         const cl_float4* nodes = nullptr;  // walk records (kTreeWalkRecordFloat4s float4 each)
         std::size_t nodeCount = 0;
@@ -262,31 +259,21 @@ class TreeForce {
     // (essentialFor() may come between, so that its kernels need not wait for the host).
     void buildAcross(const std::vector<std::vector<cl_int>>& tables);
     std::vector<cl_float4> acrossRecords();
-    // Enqueued: for every other domain e (cellsOf[e]: its DomainShare::cells; this domain's
-    // entry is skipped), the kernels that find what its walk may read here.
-    void beginEssential(const std::vector<const std::vector<cl_float4>*>& cellsOf);
-    // Without waiting: each domain's records whose kernels are done go out (copied to pinned
-    // memory on a queue of their own), and post(e, records, copied) tells of them, the copies
-    // done once `copied` is (null: nothing to copy). True once every domain's went.
-    using EssentialPost =
-        std::function<void(std::size_t to, const Essential& records, const cl::Event& copied)>;
-    bool sendEssential(const EssentialPost& post);
+    // Blocking: for every other domain e (cellsOf[e]: its DomainShare::cells; this domain's
+    // entry is skipped), what its walk may read here (result [e]).
+    std::vector<Essential> essentialFor(const std::vector<const std::vector<cl_float4>*>& cellsOf);
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
-    // Enqueued: the nodes across domains and the roots of every domain (this one's too).
-    void graftAcross(const std::vector<const std::vector<cl_float4>*>& across,
-                     const std::vector<const std::vector<cl_float4>*>& roots,
-                     const std::vector<const std::vector<cl_int2>*>& rootBodies);
-    // Enqueued, after graftAcross() (whose roots' full records these overwrite): what domain
-    // `from` sent this one (its sendEssential() post, whose copies are done), copied in on a
-    // queue of their own.
-    void receiveEssential(std::size_t from, const Essential& records);
-    // Enqueued, once every other domain's records were received: the walk groups of the nodes
-    // across domains, and the other domains' slices of the sorted order (indexFrom[d]: domain
-    // d's domainIndex(); its own is skipped), copied on a queue of their own while the walk runs
-    // (scatterSorted() waits for them).
-    void finishGraft(const std::vector<const cl_uint*>& indexFrom);
+    // Enqueued: the nodes across domains and the roots of every domain (this one's too), what
+    // every other domain sent this one, and the other domains' slices of the sorted order
+    // (indexFrom[d]: domain d's domainIndex(); its own is skipped), copied on a queue of their
+    // own while the walk runs (scatterSorted() waits for them).
+    void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
+                      const std::vector<const std::vector<cl_float4>*>& roots,
+                      const std::vector<const std::vector<cl_int2>*>& rootBodies,
+                      const std::vector<Essential>& received,
+                      const std::vector<const cl_uint*>& indexFrom);
 
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
@@ -409,18 +396,7 @@ class TreeForce {
     std::size_t w0_ = 0, m_ = 0;
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
         graftIn_, graftBodiesIn_, tables_, acrossList_, rootList_, splitCounters_, pos_;
-    // Per other domain: its records received, for the grafts.
-    std::vector<cl::Buffer> essentialIn_, essentialBodiesIn_;
-    cl::CommandQueue receive_;           // the other domains' records in
-    std::size_t acrossListed_ = 0;       // nodes across domains (graftAcross)
-    bool acrossGrafted_ = false;         // graftAcross() ran for this build
-    struct EssentialSends {              // beginEssential()'s, for sendEssential()
-        std::vector<std::size_t> order;  // the domains, in the order their kernels run
-        std::vector<cl::Event> counted;  // each domain's counts read
-        std::size_t next = 0;            // order[next] is the next to go out
-    } sends_;
-    void enqueueEssentialFor(std::size_t e);  // its kernels and counts read
-    void growEssential(std::size_t e, std::size_t nodes, std::size_t bodies);
+    cl::Buffer essentialIn_, essentialBodiesIn_;  // the other domains' records, for the grafts
     std::vector<std::size_t> sentBefore_;  // essential nodes sent each domain at the last build
     std::size_t splitCapacity_ = 0;
     // Per other domain: its cells, the counters, the essential nodes' and bodies' records and
