@@ -54,6 +54,29 @@ inline ulong fixedMask(int shift, int width) {
     return shift + width >= 64 ? 0UL : ~0UL << (shift + width);
 }
 
+// A work-item's KPT consecutive keys from `first` (a multiple of KPT; those at or past n read as
+// 0), four at a time: a whole 32-byte sector a load where one key a load left the rest of each
+// sector to the cache (neighbouring work-items' keys lie KPT keys apart).
+#if KPT % 4
+#error "KPT must be a multiple of 4"
+#endif
+inline void loadRun(__global const ulong* restrict keys, const uint first, const uint n,
+                    ulong* x) {
+    if (first + KPT <= n) {
+        __global const ulong4* run = (__global const ulong4*)(keys + first);
+        for (int k = 0; k < KPT; k += 4) {
+            const ulong4 v = run[k / 4];
+            x[k] = v.x;
+            x[k + 1] = v.y;
+            x[k + 2] = v.z;
+            x[k + 3] = v.w;
+        }
+    } else {
+        for (int k = 0; k < KPT; ++k)
+            x[k] = first + k < n ? keys[first + k] : 0;
+    }
+}
+
 // Exclusive scan of v over the work-group (every work-item calls it); returns the total in *total.
 inline ulong scanExclusive(__local ulong* sums, ulong v, ulong* total) {
     const int lid = get_local_id(0);
@@ -149,10 +172,10 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_pass(
         for (uint tile = get_group_id(0); tile < tiles; tile += get_num_groups(0)) {
             const uint start = tile * TILE + lid * KPT;
             ulong x[KPT];
+            loadRun(keys, start, n, x);
             uint candidates = 0, between = 0;  // this work-item's
             uint runBin = NONE, run = 0;
             for (int k = 0; k < KPT && start + k < n; ++k) {
-                x[k] = keys[start + k];
                 const ulong xf = x[k] & fixed;
                 const uint d = (uint)(x[k] >> shift) & digitMask;
                 const uint bin = a0 && xf == f0 ? d : a1 && xf == f1 ? off1 + d : NONE;
@@ -362,10 +385,10 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_scatter(
     const int lid = get_local_id(0);
     const uint tile = get_group_id(0), first = tile * TILE + lid * KPT;
     ulong x[KPT];
+    loadRun(keys, first, n, x);
     ulong packed = 0;
     for (int k = 0; k < KPT; ++k) {
         const uint i = first + k;
-        x[k] = i < n ? keys[i] : 0;
         if (i >= n) continue;
         const int c = classOf(x[k], klo, khi, hiActive);
         if (c) packed += 1UL << (21 * (c - 1));
