@@ -1198,11 +1198,7 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     setArgs(k_->domainCells, lo, hi, fineMax, superMax, sorted_, nodeParent_, leafParent_, ranges_,
             nodeLo_, nodeHi_, ni, cells_, static_cast<int>(kCellRoom), splitCounters_);
     enqueueStage(k_->domainCells, count, kElementWg, "tree-build");
-    if (!bodyWalk_) {
-        setArgs(k_->groupsDomain, lo, hi, ni, children_, ranges_, groups_, counters_, groupStarts_,
-                1);
-        enqueueStage(k_->groupsDomain, count, kElementWg, "tree-walk");
-    }
+    // The domain's walk groups come in graftDomains(): domainShare()'s reads need not wait.
 }
 
 TreeForce::DomainShare TreeForce::domainShare() {
@@ -1533,6 +1529,12 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             if (!bodyWalk_) enqueueGroupOrder(lastN_);
             sendIndex();
             return;
+        }
+        if (!bodyWalk_) {  // the domain's walk groups, while the essential records travel
+            setArgs(k_->groupsDomain, lo, hi, ni, children_, ranges_, groups_, counters_,
+                    groupStarts_, 1);
+            enqueueStage(k_->groupsDomain, static_cast<std::size_t>(hi - lo), kElementWg,
+                         "tree-walk");
         }
         // The caller's vectors go through pinned memory (copied there now, then written without
         // waiting: a blocking write each cost tens of microseconds, issue 32, session 12); the
