@@ -1612,21 +1612,6 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                 parts.emplace_back(l->data(), l->size() / kTreeRecordFloat4s);
             return parts;
         };
-        // The other domains' records first, on the side queue: the longest copies of the graft
-        // start at once, beside the small writes and kernels below (graft_walk_nodes waits).
-        std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
-        for (const Essential& e : received) {
-            nodeParts.emplace_back(e.nodes, e.nodeCount);
-            essentialBodies.emplace_back(e.bodies, e.bodyCount);
-        }
-        staged = false;
-        std::vector<cl::Event> recordsIn;
-        const std::size_t essentialNodes =
-            gather(essentialIn_, nodeParts, kTreeWalkRecordFloat4s * 16, &side_, &recordsIn);
-        const std::size_t essentialBodyCount =
-            gather(essentialBodiesIn_, essentialBodies, 8, &side_, &recordsIn);
-        side_.flush();
-        staged = true;
         // The nodes across domains, and the roots below them from which they are computed.
         std::vector<cl_int> acrossList, rootList;
         std::set<cl_int> acrossSet;
@@ -1669,6 +1654,33 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             q.enqueueWriteBuffer(acrossList_, CL_FALSE, 0, acrossList.size() * 4,
                                  stage(acrossList.data(), acrossList.size() * 4));
         }
+        // The walk groups in body order need nothing of the other domains' records: they are
+        // found while those come in.
+        if (!bodyWalk_) {
+            if (!acrossList.empty()) {
+                setArgs(k_->groupsListed, acrossList_, static_cast<int>(acrossList.size()),
+                        children_, ranges_, groups_, counters_, groupStarts_, 1);
+                enqueueStage(k_->groupsListed, acrossList.size(), kElementWg, "tree-walk");
+            }
+            enqueueGroupOrder(lastN_);
+        }
+        q.flush();
+        // The other domains' records after the small writes above (one copy engine takes them in
+        // order: behind the records they held the kernels above back), on the side queue.
+        std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
+        for (const Essential& e : received) {
+            nodeParts.emplace_back(e.nodes, e.nodeCount);
+            essentialBodies.emplace_back(e.bodies, e.bodyCount);
+        }
+        staged = false;
+        std::vector<cl::Event> recordsIn;
+        const std::size_t essentialNodes =
+            gather(essentialIn_, nodeParts, kTreeWalkRecordFloat4s * 16, &side_, &recordsIn);
+        const std::size_t essentialBodyCount =
+            gather(essentialBodiesIn_, essentialBodies, 8, &side_, &recordsIn);
+        side_.flush();
+        staged = true;
+        // After momentsAcross, which reads the roots' full records that these overwrite.
         if (!recordsIn.empty()) q.enqueueBarrierWithWaitList(&recordsIn);
         if (essentialNodes) {
             setArgs(k_->graftWalkNodes, essentialIn_, static_cast<int>(essentialNodes), children_,
@@ -1679,14 +1691,6 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(essentialBodyCount), pos_,
                     sorted_);
             enqueueStage(k_->graftBodies, essentialBodyCount, kElementWg, "tree-build");
-        }
-        if (!bodyWalk_) {
-            if (!acrossList.empty()) {
-                setArgs(k_->groupsListed, acrossList_, static_cast<int>(acrossList.size()),
-                        children_, ranges_, groups_, counters_, groupStarts_, 1);
-                enqueueStage(k_->groupsListed, acrossList.size(), kElementWg, "tree-walk");
-            }
-            enqueueGroupOrder(lastN_);
         }
         groupsOrdered_ = !bodyWalk_;
         sendIndex();
