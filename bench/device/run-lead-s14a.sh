@@ -12,11 +12,13 @@
 #   sort      tree-phases on the first GPU at SORT_N (4M): the radix sort with 4- and 8-bit
 #             digits, keys in random and in Morton order
 #   tests     the carried test binaries on every GPU
-# Everything lands in $OUT/lead-s14a.tgz.
+# Everything lands in $OUT/${RESULTS:-lead-s14a}.tgz: give each invocation of one call its own
+# RESULTS (session 15 ran it so, with C=.carry-s15; a second run under one name empties the first's
+# folder).
 set -uo pipefail
 C=${C:-.carry-s14}
 source "$C/gpu-env.sh" "$C"
-results_dir lead-s14a
+results_dir "${RESULTS:-lead-s14a}"
 sample_clocks
 last=${LAST:-new}
 for step in "$@"; do
