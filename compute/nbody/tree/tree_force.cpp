@@ -686,9 +686,8 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
         }
         setArgs(k_->scatterRange, sortedAcc_, lastOrder(), static_cast<int>(begin + count), acc,
                 vel ? *vel : acc, vel ? kick : 0.0f);
-        // A work-group size of our own: left to the driver, it must divide the count (at 16M
-        // bodies on four H200s each domain's early pieces went at about a quarter of the memory's
-        // speed). The kernel stops at begin + count.
+        // A work-group size of our own: left to the driver, it must divide the count, which for
+        // an awkward count (a prime) can leave groups of one. The kernel stops at begin + count.
         queue.enqueueNDRangeKernel(k_->scatterRange, cl::NDRange(begin),
                                    cl::NDRange(roundUp(count, kElementWg)), cl::NDRange(kElementWg),
                                    wait.empty() ? nullptr : &wait, &e);
@@ -1665,8 +1664,9 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             enqueueGroupOrder(lastN_);
         }
         q.flush();
-        // The other domains' records after the small writes above (one copy engine takes them in
-        // order: behind the records they held the kernels above back), on the side queue.
+        // The other domains' records, on the side queue, after the small writes above: the copies
+        // into a device go one after another, and queued behind the records the small writes had
+        // held the kernels above back.
         std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
         for (const Essential& e : received) {
             nodeParts.emplace_back(e.nodes, e.nodeCount);
