@@ -32,13 +32,14 @@ void writeStepTraces(const std::string& path,
                                   {"pid", p},
                                   {"tid", it->second},
                                   {"args", {{"name", s.lane}}}});
-            events.push_back({{"ph", "X"},
-                              {"name", s.name},
-                              {"cat", s.lane},
-                              {"pid", p},
-                              {"tid", it->second},
-                              {"ts", s.startUs},
-                              {"dur", s.durationUs}});
+            nlohmann::ordered_json span = {
+                {"ph", "X"},         {"name", s.name},  {"cat", s.lane},      {"pid", p},
+                {"tid", it->second}, {"ts", s.startUs}, {"dur", s.durationUs}};
+            if (s.bytes) {  // a copy's size and rate (bytes per microsecond = MB/s)
+                span["args"] = {{"bytes", s.bytes}};
+                if (s.durationUs > 0) span["args"]["GB/s"] = s.bytes / s.durationUs * 1e-3;
+            }
+            events.push_back(std::move(span));
         }
         pid += static_cast<int>(timeline.devices.size());
     }

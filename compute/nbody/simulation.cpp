@@ -652,8 +652,8 @@ NbodyStepTimings NbodySimulation::lastStepTimings() {
     });
 }
 
-std::vector<std::pair<std::string, cl::Event>> NbodySimulation::lastTreeCopies() const {
-    return tree_ ? tree_->lastCopies() : std::vector<std::pair<std::string, cl::Event>>();
+std::vector<TreeForce::Copy> NbodySimulation::lastTreeCopies() const {
+    return tree_ ? tree_->lastCopies() : std::vector<TreeForce::Copy>();
 }
 
 // ---- state ------------------------------------------------------------------------------------

@@ -282,7 +282,7 @@ class NbodySimulation : public NbodySystem {
     const std::vector<std::pair<std::string, cl::Event>>& lastStepEvents() const {
         return lastEvents_;
     }
-    std::vector<std::pair<std::string, cl::Event>> lastTreeCopies() const;
+    std::vector<TreeForce::Copy> lastTreeCopies() const;
 
     // Energy, momentum and NaN/Inf check on the device (O(N^2) like one force pass: call it every
     // k frames for large N). Blocks until done. The first call after load() sets the reference

@@ -53,6 +53,30 @@ TEST(StepTrace, WritesEachDeviceOfEachRowAsAProcessAndEachLaneAsAThread) {
     EXPECT_EQ(spans[5]["pid"], 3);
 }
 
+// A copy whose bytes are known says them and its rate; kernels and copies of unknown size say
+// nothing more.
+TEST(StepTrace, CopiesOfKnownSizeCarryTheirBytesAndRate) {
+    test::TempDir dir;
+    const std::string path = (dir.path() / "steps.json").string();
+    NbodyStepTimeline t = twoDevices();
+    t.spans.push_back({1, "split build copies", "essential out", 10.0, 250.0, 10'000'000});
+    writeStepTraces(path, {{"tree x2", t}});
+    std::ifstream in(path);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    int withArgs = 0;
+    for (const auto& e : doc["traceEvents"]) {
+        if (e["ph"] != "X") continue;
+        if (e["name"] != "essential out") {
+            EXPECT_FALSE(e.contains("args")) << e["name"];
+            continue;
+        }
+        ++withArgs;
+        EXPECT_EQ(e["args"]["bytes"], 10'000'000);
+        EXPECT_DOUBLE_EQ(e["args"]["GB/s"].get<double>(), 40.0);  // 10 MB in 250 us
+    }
+    EXPECT_EQ(withArgs, 1);
+}
+
 TEST(StepTrace, SaysWhenTheFileCannotBeWritten) {
     test::TempDir dir;
     EXPECT_THROW(

@@ -673,14 +673,18 @@ NbodyStepTimeline NbodyMultiDevice::lastTimeline() {
     return clBoundary("cannot read the step's timeline", [&] {
         std::vector<NbodyDeviceEvents> devices;
         for (std::size_t d = 0; d < sims_.size(); ++d) {
-            std::vector<std::pair<std::string, cl::Event>> copies;
+            std::vector<NbodyLaneEvent> kernels, slices, build;
+            for (const auto& [stage, ev] : sims_[d]->lastStepEvents())
+                kernels.push_back({stage, ev});
             for (const cl::Event& ev : transferEvents_[d])
-                copies.emplace_back("slice copy", ev);
+                slices.push_back({"slice copy", ev});
+            for (const TreeForce::Copy& c : sims_[d]->lastTreeCopies())
+                build.push_back({c.name, c.event, c.bytes});
             devices.push_back({contexts_[d]->info().name,
                                contexts_[d]->queue(),
-                               {{"kernels", sims_[d]->lastStepEvents()},
-                                {"slice copies", std::move(copies)},
-                                {"split build copies", sims_[d]->lastTreeCopies()}},
+                               {{"kernels", std::move(kernels)},
+                                {"slice copies", std::move(slices)},
+                                {"split build copies", std::move(build)}},
                                hostSpans_[d]});
         }
         return stepTimeline(devices);

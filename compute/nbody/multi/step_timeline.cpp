@@ -42,16 +42,16 @@ NbodyStepTimeline stepTimeline(const std::vector<NbodyDeviceEvents>& devices) {
         const NbodyDeviceEvents& dev = devices[d];
         t.devices.push_back(dev.name);
         for (const auto& [lane, events] : dev.lanes)
-            for (const auto& [name, ev] : events)
-                ev.wait();
+            for (const NbodyLaneEvent& e : events)
+                e.event.wait();
         cl::CommandQueue queue = dev.queue;
         const double offset = clockOffset(queue);
         for (const auto& [lane, events] : dev.lanes)
-            for (const auto& [name, ev] : events) {
+            for (const NbodyLaneEvent& e : events) {
                 cl_ulong start = 0, end = 0;
                 try {
-                    start = ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-                    end = ev.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+                    start = e.event.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+                    end = e.event.getProfilingInfo<CL_PROFILING_COMMAND_END>();
                 } catch (const cl::Error& e) {
                     if (e.err() == CL_PROFILING_INFO_NOT_AVAILABLE)
                         continue;  // an unprofiled queue
@@ -60,7 +60,8 @@ NbodyStepTimeline stepTimeline(const std::vector<NbodyDeviceEvents>& devices) {
                 Raw r;
                 r.span.device = d;
                 r.span.lane = lane;
-                r.span.name = name;
+                r.span.name = e.name;
+                r.span.bytes = e.bytes;
                 r.startNs = static_cast<double>(start) + offset;
                 r.span.durationUs = end > start ? static_cast<double>(end - start) * 1e-3 : 0.0;
                 first = std::min(first, r.startNs);

@@ -17,6 +17,7 @@ struct NbodyTimelineSpan {
     std::string name;    // the kernel's stage or the copy's
     double startUs = 0;  // since the step's first command began, on the host's clock
     double durationUs = 0;
+    std::size_t bytes = 0;  // a copy's, where the caller knew them (0: a kernel, or not known)
 };
 
 struct NbodyStepTimeline {
@@ -31,11 +32,19 @@ struct NbodyHostSpan {
     std::chrono::steady_clock::time_point start, end;
 };
 
+// A command of one lane: a kernel's stage or a copy's name, its event, and a copy's bytes where
+// known.
+struct NbodyLaneEvent {
+    std::string name;
+    cl::Event event;
+    std::size_t bytes = 0;
+};
+
 // What one device ran, by lane, its events complete, and the host's work for it (lane "host").
 struct NbodyDeviceEvents {
     std::string name;
     cl::CommandQueue queue;  // profiled; its clock is the events' clock
-    std::vector<std::pair<std::string, std::vector<std::pair<std::string, cl::Event>>>> lanes;
+    std::vector<std::pair<std::string, std::vector<NbodyLaneEvent>>> lanes;
     std::vector<NbodyHostSpan> host;
 };
 

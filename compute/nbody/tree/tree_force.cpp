@@ -1172,7 +1172,7 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
         side_.enqueueReadBuffer(globalIndex_, CL_FALSE, static_cast<std::size_t>(lo) * 4, count * 4,
                                 static_cast<cl_uint*>(splitHost_->index[parity_].host) + lo, &after,
                                 &indexRead_);
-        copies_.emplace_back("index out", indexRead_);
+        copies_.push_back({"index out", indexRead_, count * 4});
         side_.flush();
     }
     if (n > 1) {
@@ -1456,12 +1456,12 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             if (nodes) {
                 on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
                                      pn.host, nullptr, &read);
-                copies_.emplace_back("essential out", read);
+                copies_.push_back({"essential out", read, nodes * kTreeWalkRecordFloat4s * 16});
             }
             if (bodies) {
                 on.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
                                      &read);
-                copies_.emplace_back("essential out", read);
+                copies_.push_back({"essential out", read, bodies * 8});
             }
             on.flush();
             out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
@@ -1523,7 +1523,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                 side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
                                          &after, &e);
                 indexWrites_.push_back(e);
-                copies_.emplace_back("index in", e);
+                copies_.push_back({"index in", e, c * 4});
             }
             side_.flush();
         };
@@ -1585,7 +1585,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                         .enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
                                             staged ? stage(data, count * bytes) : data, nullptr,
                                             &write);
-                    copies_.emplace_back("graft in", write);
+                    copies_.push_back({"graft in", write, count * bytes});
                     if (done) done->push_back(write);
                 }
                 at += count;

@@ -282,7 +282,12 @@ class TreeForce {
     const std::vector<std::pair<std::string, cl::Event>>& lastEvents() const { return events_; }
     // The split build's copies between device and host of the last build ("essential out",
     // "graft in", "index out", "index in"; none for a whole build), for a step's timeline.
-    const std::vector<std::pair<std::string, cl::Event>>& lastCopies() const { return copies_; }
+    struct Copy {
+        std::string name;
+        cl::Event event;
+        std::size_t bytes = 0;
+    };
+    const std::vector<Copy>& lastCopies() const { return copies_; }
 
     // Groups of the last compute() whose walk stack overflowed and which summed directly instead
     // (exact but slow; 0 in any sane tree). Blocking read.
@@ -373,8 +378,8 @@ class TreeForce {
     // The walks' and the moments' builds (NV_INLINE_PTX where taken).
     std::unique_ptr<InlinePtxBuilds> ptx_;
     std::vector<std::pair<std::string, cl::Event>> events_;
-    std::vector<std::pair<std::string, cl::Event>> copies_;  // lastCopies()
-    cl::Buffer dropPartials_;  // domain_drops' work-groups' partial prefix tables
+    std::vector<Copy> copies_;  // lastCopies()
+    cl::Buffer dropPartials_;   // domain_drops' work-groups' partial prefix tables
     std::size_t dropPartialsBytes_ = 0;
 
     // Work buffers, grown to capacity_ bodies.

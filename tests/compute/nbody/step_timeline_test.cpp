@@ -93,6 +93,15 @@ TEST_F(StepTimeline, ShowsTheSplitTreesCopiesOnEveryDevice) {
               "split build copies: index out", "slice copies: slice copy"})
             EXPECT_TRUE(seen.count(want)) << want;
     }
+    // The split build's copies carry their bytes (the sorted order's slices: 4 bytes a body of
+    // the domain sent or received); kernels none.
+    const std::vector<BodySlice>& slices = sim.slices();
+    for (const NbodyTimelineSpan& s : t.spans) {
+        if (s.lane == "kernels") EXPECT_EQ(s.bytes, 0u) << s.name;
+        if (s.lane == "split build copies") EXPECT_GT(s.bytes, 0u) << s.name;
+        if (s.name == "index out") EXPECT_EQ(s.bytes, slices[s.device].count * 4);
+        if (s.name == "index in") EXPECT_EQ(s.bytes, slices[1 - s.device].count * 4);
+    }
     // The grafts' kernels (after the essential records came in) are in the step's kernels.
     for (std::size_t d = 0; d < 2; ++d) {
         double graftIn = 1e300, lastBuild = -1;
