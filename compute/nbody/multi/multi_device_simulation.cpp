@@ -393,6 +393,11 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 cutIntoPieces(slices_[d], static_cast<std::size_t>(walkPieces_), walkHalving_);
             last[d] = pieces.empty() ? BodySlice{slices_[d].begin, 0} : pieces.back();
         }
+        // Domain `from`'s early (all but the last piece) or late bodies.
+        const auto portion = [&](std::size_t from, bool late) {
+            return late ? last[from]
+                        : BodySlice{slices_[from].begin, slices_[from].count - last[from].count};
+        };
         struct Incoming {  // of the other domains' bodies on their way to one device
             std::size_t earlyLeft = 0, lateLeft = 0;
             std::vector<cl::Event> early, late;
@@ -402,18 +407,16 @@ void NbodyMultiDevice::exchangeForceSlices() {
         for (std::size_t d = 0; d < p; ++d)
             for (std::size_t e = 0; e < p; ++e)
                 if (e != d) {
-                    incoming[d].earlyLeft += slices_[e].count - last[e].count;
-                    incoming[d].lateLeft += last[e].count;
+                    incoming[d].earlyLeft += portion(e, false).count;
+                    incoming[d].lateLeft += portion(e, true).count;
                 }
-        // Every domain's early (all but the last piece) or late bodies, scattered and kicked on
-        // device d's queue after `after`.
+        // Every domain's early or late bodies, scattered and kicked on device d's queue after
+        // `after`.
         const auto scatterKick = [&](std::size_t d, bool late,
                                      const std::vector<cl::Event>& after) {
             cl::Event e;
             for (std::size_t from = 0; from < p; ++from) {
-                const BodySlice r =
-                    late ? last[from]
-                         : BodySlice{slices_[from].begin, slices_[from].count - last[from].count};
+                const BodySlice r = portion(from, late);
                 if (r.count)
                     e = sims_[d]->scatterSharedRange(r.begin, r.count, contexts_[d]->queue(), after,
                                                      true);

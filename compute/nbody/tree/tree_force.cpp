@@ -656,15 +656,7 @@ void TreeForce::joinPieces() {
 cl::Event TreeForce::scatterSorted(const cl::Buffer& acc, const cl::Buffer* vel, float kick) {
     if (!lastN_) throw Error("tree: no force pass to scatter");
     joinPieces();  // every piece walked is in
-    return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
-        setArgs(k_->scatterAcc, sortedAcc_, lastOrder(), static_cast<int>(lastN_), acc,
-                vel ? *vel : acc, vel ? kick : 0.0f);
-        cl::Event e;
-        cc_.queue().enqueueNDRangeKernel(k_->scatterAcc, cl::NullRange,
-                                         cl::NDRange(roundUp(lastN_, kElementWg)),
-                                         cl::NDRange(kElementWg), lastOrderWaits(), &e);
-        return e;
-    });
+    return scatterSortedRange(acc, 0, lastN_, cc_.queue(), {}, vel, kick);
 }
 
 cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin, std::size_t count,
