@@ -706,6 +706,9 @@ TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
             // A body the piece leaves out keeps NaN and fails below.
             cc.queue().enqueueFillBuffer(pieces.sortedAccelerations(), cl_float(NAN), 0, n * 16);
             pieces.walkSortedPiece(b, c);
+            // A piece may run on the tree's second queue: the read below and the next cut's fill
+            // come after it (and the next piece after that fill) only once it is joined.
+            pieces.joinPieces();
             share.computeShareSorted(p, n, softening, b, c);
             ASSERT_TRUE(
                 test::sameWithinRounding(read(pieces, b, c), read(share, b, c), true, piecesBound))
