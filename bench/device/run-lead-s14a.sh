@@ -5,7 +5,9 @@
 # in docs/bench/lead-s14/README.md; LAST (default new) is the one the pieces and two rows run:
 #   ab        16M, each build of AB (default "new base") in turn, ROUNDS times (1), BUILDS
 #             (whole split) each, with --timeline
-#   pieces    16M, LAST with --tree-walk-pieces K for K in PIECES, BUILDS each
+#   pieces    16M, LAST with --tree-walk-pieces K --tree-walk-split HOW for each K:HOW in PIECES
+#             (HOW even or halving, the default), BUILDS each, with --timeline when
+#             PIECES_TIMELINE is set
 #   two       16M on the first two GPUs (--devices 1.0,1.1), LAST, BUILDS each, with
 #             --tree-walk-pieces K for K in TWO_PIECES (3)
 #   big       67,108,864 bodies, LAST, split (BIG_BUILDS), with --timeline
@@ -35,10 +37,13 @@ for step in "$@"; do
         done
         ;;
     pieces)
-        for k in ${PIECES:-}; do
+        for kind in ${PIECES:-}; do
+            k=${kind%%:*} how=${kind#*:}
+            [ "$how" = "$kind" ] && how=halving
             for build in ${BUILDS:-whole split}; do
-                row "$build-$last-p$k" "$C/$last/clviz-bench" $TREE_OPTS --devices gpu --sizes 16m \
-                    --tree-build $build --tree-walk-pieces "$k" $SPLIT_TIMING
+                row "$build-$last-p$k-$how" "$C/$last/clviz-bench" $TREE_OPTS --devices gpu \
+                    --sizes 16m --tree-build $build --tree-walk-pieces "$k" --tree-walk-split "$how" \
+                    ${PIECES_TIMELINE:+--timeline "$R/$build-$last-p$k-$how-trace.json"} $SPLIT_TIMING
             done
         done
         ;;
