@@ -773,66 +773,28 @@ static inline int startsBefore(__global const uint* starts, __global const uint*
     return (int)(blockCount[w / ORDER_WG] + wordBefore[w] + popcount(below));
 }
 
-// The early groups (those of the split build's early cells, walked first: graftDomains) apart:
-// earlyStarts[w] = the starts of groups at early bodies, starts[w] = the others; without
-// useEarly every group is a late one.
-__kernel void split_early_starts(__global uint* restrict starts,
-                                 __global const uint* restrict early, const int words,
-                                 const int useEarly, __global uint* restrict earlyStarts) {
-    const int w = get_global_id(0);
-    if (w >= words) return;
-    const uint all = starts[w], e = useEarly ? all & early[w] : 0u;
-    earlyStarts[w] = e;
-    starts[w] = all & ~e;
-}
-
-// Each group's rank: the early groups first in body order (part 0), then the others in body order
-// (part 1; the early groups' prefix counts are complete by then).
-__kernel void order_groups(
-    __global const int2* restrict groups, __global const int* restrict counters,
-    __global const uint* restrict starts, __global const uint* restrict wordBefore,
-    __global const uint* restrict blockCount, __global const uint* restrict earlyStarts,
-    __global const uint* restrict earlyBefore, __global const uint* restrict earlyBlocks,
-    const int n, const int part, __global int2* restrict ordered) {
+__kernel void order_groups(__global const int2* restrict groups,
+                           __global const int* restrict counters,
+                           __global const uint* restrict starts,
+                           __global const uint* restrict wordBefore,
+                           __global const uint* restrict blockCount,
+                           __global int2* restrict ordered) {
     const int g = get_global_id(0);
     if (g >= counters[1]) return;
     const int2 r = groups[g];
-    const bool early = (earlyStarts[r.x >> 5] >> (r.x & 31)) & 1u;
-    if (early != (part == 0)) return;
-    ordered[early ? startsBefore(earlyStarts, earlyBefore, earlyBlocks, r.x)
-                  : startsBefore(earlyStarts, earlyBefore, earlyBlocks, n) +
-                        startsBefore(starts, wordBefore, blockCount, r.x)] = r;
+    ordered[startsBefore(starts, wordBefore, blockCount, r.x)] = r;
 }
 
-// The ranks [counters[2], counters[3]) of the late groups holding a body of [begin, end): from
-// the group of body begin (the last late start at or before it) to the last late start before
-// end, after the early groups' ranks.
+// The ranks [counters[2], counters[3]) of the groups holding a body of [begin, end): from the
+// group of body begin (the last start at or before it) to the last start before end.
 __kernel void piece_groups(__global const uint* restrict starts,
                            __global const uint* restrict wordBefore,
-                           __global const uint* restrict blockCount, const int begin, const int end,
-                           __global const uint* restrict earlyStarts,
-                           __global const uint* restrict earlyBefore,
-                           __global const uint* restrict earlyBlocks, const int n,
-                           __global int* counters) {
+                           __global const uint* restrict blockCount, const int begin,
+                           const int end, __global int* counters) {
     if (get_global_id(0) != 0) return;
-    if (begin >= end) {
-        counters[2] = counters[3] = 0;
-        return;
-    }
-    const int earlyCount = startsBefore(earlyStarts, earlyBefore, earlyBlocks, n);
-    const int first = startsBefore(starts, wordBefore, blockCount, begin + 1) - 1;
-    counters[2] = earlyCount + max(first, 0);
-    counters[3] = earlyCount + startsBefore(starts, wordBefore, blockCount, end);
-}
-
-// The ranks [0, counters[3]) of the early groups.
-__kernel void early_groups(__global const uint* restrict earlyStarts,
-                           __global const uint* restrict earlyBefore,
-                           __global const uint* restrict earlyBlocks, const int n,
-                           __global int* counters) {
-    if (get_global_id(0) != 0) return;
-    counters[2] = 0;
-    counters[3] = startsBefore(earlyStarts, earlyBefore, earlyBlocks, n);
+    const int first = begin < end ? startsBefore(starts, wordBefore, blockCount, begin + 1) - 1 : 0;
+    counters[2] = first;
+    counters[3] = begin < end ? startsBefore(starts, wordBefore, blockCount, end) : 0;
 }
 
 // ---- moments -----------------------------------------------------------------------------------
@@ -1335,88 +1297,16 @@ __kernel void graft_walk_nodes(__global const float4* restrict records, const in
 // The bodies another device walks, as boxes for the essential nodes' test: the domain's cells,
 // the largest subtrees within it of at most fineMax bodies (a node, or a body whose parent holds
 // more or lies across domains). Every walk group within the domain is one of those subtrees or
-// lies within one. Each cell goes to cells[3 * atomic_inc(&counters[3])] (room for `room`; the
-// count goes on past it) as (lo, hi, its first and last sorted bodies as ints) with the index of
-// its super cell (its largest ancestor within the domain of at most superMax bodies, or itself)
-// in lo.w and its clearance (cell_clearances) in hi.w; the host groups them by super cell.
-#define CELL_FLOAT4S 3
+// lies within one. Each cell goes to cells[atomic_inc(&counters[3])] (room for `room`; the count
+// goes on past it) as (lo, hi) with the index of its super cell (its largest ancestor within the
+// domain of at most superMax bodies, or itself) in lo.w; the host groups them by super cell.
 static inline void emitCell(__global float4* cells, __global int* counters, const int room,
-                            float4 lo, float4 hi, const int super, const int2 r,
-                            const float clearance) {
+                            float4 lo, const float4 hi, const int super) {
     const int at = atomic_inc(&counters[3]);
     if (at >= room) return;
     lo.w = as_float(super);
-    hi.w = clearance;
-    cells[CELL_FLOAT4S * at] = lo;
-    cells[CELL_FLOAT4S * at + 1] = hi;
-    cells[CELL_FLOAT4S * at + 2] = (float4)(as_float(r.x), as_float(r.y), 0.0f, 0.0f);
-}
-
-// Whether the box [lo, hi] of key coordinates grown by `grow` on every side holds only keys
-// strictly between the domain's first and last (firstKey, lastKey; the other domains' keys lie
-// outside them), tested as the Morton cells that cover it, at most 4 along an axis (the keys of
-// each are one run: fewer cells, less time before the share).
-static inline bool grownWithin(const long4 lo, const long4 hi, const long grow,
-                               const ulong firstKey, const bool firstBound, const ulong lastKey,
-                               const bool lastBound) {
-    const long top = (1L << KEY_BITS) - 1;
-    const long x0 = max(lo.x - grow, 0L), x1 = min(hi.x + grow, top);
-    const long y0 = max(lo.y - grow, 0L), y1 = min(hi.y + grow, top);
-    const long z0 = max(lo.z - grow, 0L), z1 = min(hi.z + grow, top);
-    int s = 0;
-    while (s < KEY_BITS &&
-           max(max((x1 >> s) - (x0 >> s), (y1 >> s) - (y0 >> s)), (z1 >> s) - (z0 >> s)) >= 4)
-        ++s;
-    const ulong span = (1UL << (3 * s)) - 1UL;
-    for (long x = x0 >> s; x <= x1 >> s; ++x)
-        for (long y = y0 >> s; y <= y1 >> s; ++y)
-            for (long z = z0 >> s; z <= z1 >> s; ++z) {
-                const ulong first = (spread3((ulong)x << s) << 2) | (spread3((ulong)y << s) << 1) |
-                                    spread3((ulong)z << s);
-                if (firstBound && first <= firstKey) return false;
-                if (lastBound && first + span >= lastKey) return false;
-            }
-    return true;
-}
-
-// The clearance of each cell domain_cells found (cells[0 .. min(counters[3], room))), into its
-// hi.w: about how far (in key coordinates, the largest power of two tested true by grownWithin)
-// every other domain's body lies from its box, 0 for none. The host makes the cells of the largest
-// clearances early (domainShare): their walks read only the other domains' coarse nodes, which
-// travel first, and walk while the rest is on its way (graftDomains). Any choice is exact (the
-// others send what the early cells' walks may read); this one only decides how much travels
-// first. A cell within a walk group of the domain's ends has none, so that a group across the
-// ends never starts at an early body. One work-item a cell.
-__kernel void cell_clearances(__global float4* restrict cells, __global const int* counters,
-                              const int room, __global const ulong* restrict keys, const int w0,
-                              __global const float4* restrict box, const int lo, const int hi,
-                              const int n, const int group) {
-    const int k = get_global_id(0);
-    if (k >= min(counters[3], room)) return;
-    const float4 range = cells[CELL_FLOAT4S * k + 2];
-    const int first = as_int(range.x), last = as_int(range.y);
-    const float4 b = box[0];
-    float clear = 0.0f;
-    if (b.w > 0.0f && first >= lo + group && last < hi - group) {  // b.w 0: every key 0
-        const float4 cLo = cells[CELL_FLOAT4S * k], cHi = cells[CELL_FLOAT4S * k + 1];
-        const long4 ql = (long4)((long)quantize(cLo.x, b.x, b.w), (long)quantize(cLo.y, b.y, b.w),
-                                 (long)quantize(cLo.z, b.z, b.w), 0);
-        const long4 qh = (long4)((long)quantize(cHi.x, b.x, b.w), (long)quantize(cHi.y, b.y, b.w),
-                                 (long)quantize(cHi.z, b.z, b.w), 0);
-        const ulong firstKey = keys[lo - w0], lastKey = keys[hi - 1 - w0];
-        const bool firstBound = lo > 0, lastBound = hi < n;
-        // The largest s with grownWithin(2^s), which holds for every smaller s too.
-        int good = -1, bad = KEY_BITS;
-        while (bad - good > 1) {
-            const int s = (good + bad) / 2;
-            if (grownWithin(ql, qh, 1L << s, firstKey, firstBound, lastKey, lastBound))
-                good = s;
-            else
-                bad = s;
-        }
-        if (good >= 0) clear = (float)(1L << good);
-    }
-    cells[CELL_FLOAT4S * k + 1].w = clear;
+    cells[2 * at] = lo;
+    cells[2 * at + 1] = hi;
 }
 
 // The super cell of node (or ~body) c, whose parent is p.
@@ -1447,9 +1337,9 @@ __kernel void domain_cells(const int lo, const int hi, const int fineMax, const 
     const int lp = n > 1 ? leafParent[i] : -1;
     const int2 lpr = lp >= 0 ? ranges[lp] : (int2)(0, n);
     if (lp < 0 || !within(lpr, lo, hi) || lpr.y - lpr.x + 1 > fineMax) {
-        const float4 p = sorted[i];
-        emitCell(cells, counters, room, p, p,
-                 superCell(~i, lp, nodeParent, ranges, lo, hi, superMax, n), (int2)(i, i), 0.0f);
+        const float4 b = sorted[i];
+        emitCell(cells, counters, room, b, b,
+                 superCell(~i, lp, nodeParent, ranges, lo, hi, superMax, n));
     }
     // The node i.
     if (i >= n - 1) return;
@@ -1461,30 +1351,7 @@ __kernel void domain_cells(const int lo, const int hi, const int fineMax, const 
         if (within(pr, lo, hi) && pr.y - pr.x + 1 <= fineMax) return;  // inside its parent's
     }
     emitCell(cells, counters, room, nodeLo[i], nodeHi[i],
-             superCell(i, p, nodeParent, ranges, lo, hi, superMax, n), r, 0.0f);
-}
-
-// The bodies of the early cells (domain_cells' cells[0 .. count) of at least `least` clearance
-// that end before sorted body `to`: TreeForce::domainShare's choice) marked in `early`
-// (one bit a body, cleared before; cells do not overlap, so only the words at a cell's ends are
-// shared). One work-item a cell.
-__kernel void mark_early_cells(__global const float4* restrict cells, const int count,
-                               const float least, const int to, __global uint* restrict early) {
-    const int k = get_global_id(0);
-    if (k >= count) return;
-    const float4 range = cells[CELL_FLOAT4S * k + 2];
-    const int first = as_int(range.x), last = as_int(range.y);
-    if (!(cells[CELL_FLOAT4S * k + 1].w >= least) || last >= to) return;
-    const int w0 = first >> 5, w1 = last >> 5;
-    for (int w = w0; w <= w1; ++w) {
-        uint bits = 0xffffffffu;
-        if (w == w0) bits &= 0xffffffffu << (first & 31);
-        if (w == w1) bits &= 0xffffffffu >> (31 - (last & 31));
-        if (w == w0 || w == w1)
-            atomic_or(&early[w], bits);
-        else
-            early[w] = bits;
-    }
+             superCell(i, p, nodeParent, ranges, lo, hi, superMax, n));
 }
 
 // Whether a walk group within the box [bLo, bHi] may open a cell: the walk opens it unless the
@@ -1500,102 +1367,73 @@ static inline bool mayOpen(const float4 c, const float r, const float4 bLo, cons
 }
 
 // boxes: boxes[0].x = the super cells' count S as an int; boxes[1], boxes[2] the box around them
-// all, boxes[3], boxes[4] the box around their early cells; then S times (lo, hi, (first, count,
-// early) of its cells as ints, the box around its early cells); then the cells (lo, hi), a super
-// cell's consecutive, its early ones first. Most nodes lie far from the other domain: the box
-// around it all turns them away with one test instead of one a super cell.
-#define CELLS_HEAD 5
-#define SUPER_FLOAT4S 5
-// What another device's walk (its bodies in `boxes`) may do with each node of this domain, once
-// per node: opens[i] bit 0, it may open node i (a walk of any of its cells); bit 1, node i holds
-// more than LEAF bodies (an opened cell of at most LEAF lists its bodies instead of pushing its
-// children); bit 2, a walk of one of its early cells may open it.
-#define MAY_OPEN 1
-#define PUSHES 2
-#define MAY_OPEN_EARLY 4
-// Whether a walk of one of the early cells may open the cell (c, r).
-static inline bool mayOpenEarly(const float4 c, const float r, __global const float4* boxes) {
-    if (!mayOpen(c, r, boxes[3], boxes[4])) return false;
+// all; then S times (lo, hi, (first, count) of its cells as ints); then the cells (lo, hi), a super
+// cell's consecutive. Most nodes lie far from the other domain: the box around it all turns them
+// away with one test instead of one a super cell.
+static inline bool mayOpenAny(const float4 c, const float r, __global const float4* boxes) {
+    if (!mayOpen(c, r, boxes[1], boxes[2])) return false;
     const int supers = as_int(boxes[0].x);
     for (int s = 0; s < supers; ++s) {
-        __global const float4* sup = boxes + CELLS_HEAD + SUPER_FLOAT4S * s;
-        const int first = as_int(sup[2].x), early = as_int(sup[2].z);
-        if (early == 0 || !mayOpen(c, r, sup[3], sup[4])) continue;
-        __global const float4* cell = boxes + CELLS_HEAD + SUPER_FLOAT4S * supers + 2 * first;
-        for (int k = 0; k < early; ++k)
+        __global const float4* sup = boxes + 3 + 3 * s;
+        if (!mayOpen(c, r, sup[0], sup[1])) continue;
+        const int first = as_int(sup[2].x), count = as_int(sup[2].y);
+        __global const float4* cell = boxes + 3 + 3 * supers + 2 * first;
+        for (int k = 0; k < count; ++k)
             if (mayOpen(c, r, cell[2 * k], cell[2 * k + 1])) return true;
     }
     return false;
 }
 
-// MAY_OPEN and MAY_OPEN_EARLY (mayOpenEarly, or with earlyOnly that alone) of the cell (c, r).
-static inline int mayOpenWhich(const float4 c, const float r, __global const float4* boxes,
-                               const int earlyOnly) {
-    if (mayOpenEarly(c, r, boxes)) return MAY_OPEN | MAY_OPEN_EARLY;
-    if (earlyOnly || !mayOpen(c, r, boxes[1], boxes[2])) return 0;
-    const int supers = as_int(boxes[0].x);
-    for (int s = 0; s < supers; ++s) {
-        __global const float4* sup = boxes + CELLS_HEAD + SUPER_FLOAT4S * s;
-        if (!mayOpen(c, r, sup[0], sup[1])) continue;
-        const int first = as_int(sup[2].x), count = as_int(sup[2].y), early = as_int(sup[2].z);
-        __global const float4* cell = boxes + CELLS_HEAD + SUPER_FLOAT4S * supers + 2 * first;
-        for (int k = early; k < count; ++k)
-            if (mayOpen(c, r, cell[2 * k], cell[2 * k + 1])) return MAY_OPEN;
-    }
-    return 0;
-}
-
-// opens[i] of every node of this domain; with earlyOnly, MAY_OPEN_EARLY alone is tested (the
-// early records travel first: essential_nodes' and essential_bodies' part 0).
+// What another device's walk (its bodies in `boxes`) may do with each node of this domain, once
+// per node: opens[i] bit 0, it may open node i (mayOpenAny); bit 1, node i holds more than LEAF
+// bodies (an opened cell of at most LEAF lists its bodies instead of pushing its children).
+#define MAY_OPEN 1
+#define PUSHES 2
 __kernel void essential_flags(const int lo, const int hi, __global const float4* restrict boxes,
                               __global const int2* restrict ranges,
                               __global const float4* restrict nodeCom,
                               __global const float* restrict crit, const int n,
-                              __global uchar* restrict opens, const int earlyOnly) {
+                              __global uchar* restrict opens) {
     const int i = lo + get_global_id(0);
     if (i >= hi || i >= n - 1) return;
     const int2 r = ranges[i];
     if (!within(r, lo, hi)) return;  // across domains: never read (mayPush stops there)
-    opens[i] =
-        mayOpenWhich(nodeCom[i], crit[i], boxes, earlyOnly) | (r.y - r.x + 1 > LEAF ? PUSHES : 0);
+    opens[i] = (mayOpenAny(nodeCom[i], crit[i], boxes) ? MAY_OPEN : 0) |
+               (r.y - r.x + 1 > LEAF ? PUSHES : 0);
 }
 
 // Whether that walk may push node i of this domain [lo, hi): every ancestor within the domain
-// may be opened and pushes its children; a parent across domains counts as one that does. Bit 0
-// of the result: a walk of any of its cells may; bit 2: a walk of one of its early cells may.
-static inline int mayPush(const int i, const int lo, const int hi, const int n,
-                          __global const int* restrict nodeParent,
-                          __global const int2* restrict ranges,
-                          __global const uchar* restrict opens) {
-    int may = MAY_OPEN | MAY_OPEN_EARLY;
+// may be opened and pushes its children; a parent across domains counts as one that does.
+static inline bool mayPush(const int i, const int lo, const int hi, const int n,
+                           __global const int* restrict nodeParent,
+                           __global const int2* restrict ranges,
+                           __global const uchar* restrict opens) {
     for (int p = nodeParent[i], steps = 0; p >= 0 && steps < n; p = nodeParent[p], ++steps) {
         if (!within(ranges[p], lo, hi)) break;
-        const int o = opens[p];
-        if (!(o & PUSHES)) return 0;
-        may &= o;
-        if (!may) return 0;
+        if (opens[p] != (MAY_OPEN | PUSHES)) return false;
     }
-    return may;
+    return true;
 }
 
-// The nodes of this domain that walk may read (mayPush): part 0, those a walk of an early cell
-// may read, at atomic_inc(&counters[8]); part 1, the others, at atomic_inc(&counters[2]);
-// appended to out (room for `room` walk records); the count goes on past the room, for the caller
-// to grow it and ask again. Part 0 takes essential_flags' earlyOnly opens, part 1 the full ones
-// (their MAY_OPEN_EARLY the same: mayOpenEarly), so the parts never share a node.
-__kernel void essential_nodes(
-    const int lo, const int hi, __global const uchar* restrict opens,
-    __global const int* restrict nodeParent, __global const int2* restrict children,
-    __global const int2* restrict ranges, __global const float4* restrict nodeCom,
-    __global const float4* restrict nodeQa, __global const float2* restrict nodeQb,
-    __global const float4* restrict nodeLo, __global const float* restrict crit, const int n,
-    __global float4* restrict out, const int room, __global int* counters, const int part) {
+// The nodes of this domain that walk may read (mayPush), appended to out (room for `room` walk
+// records) at atomic_inc(&counters[2]); the count goes on past the room, for the caller to grow
+// it and ask again.
+__kernel void essential_nodes(const int lo, const int hi, __global const uchar* restrict opens,
+                              __global const int* restrict nodeParent,
+                              __global const int2* restrict children,
+                              __global const int2* restrict ranges,
+                              __global const float4* restrict nodeCom,
+                              __global const float4* restrict nodeQa,
+                              __global const float2* restrict nodeQb,
+                              __global const float4* restrict nodeLo,
+                              __global const float* restrict crit, const int n,
+                              __global float4* restrict out, const int room,
+                              __global int* counters) {
     const int i = lo + get_global_id(0);
     if (i >= hi || i >= n - 1) return;
     if (!within(ranges[i], lo, hi)) return;  // across domains: every device has it
-    const int may = mayPush(i, lo, hi, n, nodeParent, ranges, opens);
-    if (part == 0 ? !(may & MAY_OPEN_EARLY) : (may & MAY_OPEN_EARLY) || !(may & MAY_OPEN)) return;
-    const int at = atomic_inc(&counters[part == 0 ? 8 : 2]);
+    if (!mayPush(i, lo, hi, n, nodeParent, ranges, opens)) return;
+    const int at = atomic_inc(&counters[2]);
     if (at < room)
         writeWalkRecord(out + WALK_RECORD * at, i, children, ranges, nodeCom, nodeQa, nodeQb,
                         nodeLo, crit);
@@ -1603,16 +1441,15 @@ __kernel void essential_nodes(
 
 // The bodies of this domain that walk may read: the bodies of the highest ancestor within the
 // domain of at most LEAF (or of the leaf's parent when it holds more) when that node may be pushed
-// and opened. Roots' bodies travel with the roots (pack_domain_roots). Part 0 (those a walk of an
-// early cell may read) at atomic_inc(&counters[9]), part 1 (the others) at
-// atomic_inc(&counters[7]), as essential_nodes; appended to out (room for `room`).
+// and opened. Roots' bodies travel with the roots (pack_domain_roots). Appended to out (room for
+// `room`) at atomic_inc(&counters[7]).
 __kernel void essential_bodies(const int lo, const int hi, __global const uchar* restrict opens,
                                __global const int* restrict nodeParent,
                                __global const int* restrict leafParent,
                                __global const int2* restrict ranges, const int n,
                                __global const uint* restrict windowIndex, const int w0,
-                               __global int2* restrict out, const int room, __global int* counters,
-                               const int part) {
+                               __global int2* restrict out, const int room,
+                               __global int* counters) {
     const int j = lo + get_global_id(0);
     if (j >= hi || n < 2) return;
     int a = leafParent[j];
@@ -1624,9 +1461,8 @@ __kernel void essential_bodies(const int lo, const int hi, __global const uchar*
         if (!within(qr, lo, hi) || qr.y - qr.x + 1 > LEAF) break;
         a = q;
     }
-    const int may = opens[a] & mayPush(a, lo, hi, n, nodeParent, ranges, opens);
-    if (part == 0 ? !(may & MAY_OPEN_EARLY) : (may & MAY_OPEN_EARLY) || !(may & MAY_OPEN)) return;
-    emitBody(out, &counters[part == 0 ? 9 : 7], room, j, windowIndex, w0);
+    if (!(opens[a] & MAY_OPEN) || !mayPush(a, lo, hi, n, nodeParent, ranges, opens)) return;
+    emitBody(out, &counters[7], room, j, windowIndex, w0);
 }
 
 // Walk groups of the nodes in list[0 .. count) (the nodes across domains), as find_groups does.

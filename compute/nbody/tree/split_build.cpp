@@ -53,22 +53,13 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         rootsAll.push_back(&shares[d].roots);
         rootBodiesAll.push_back(&shares[d].rootBodies);
     }
-    // What each domain receives (from every other, in order), early records first: their graft
-    // and the early cells' walk go ahead while the late records are found and sent.
-    const auto receivedBy = [&](std::size_t d) {
+    phase = "graft";
+    each([&](std::size_t d) {
         std::vector<TreeForce::Essential> received;
         for (std::size_t e = 0; e < p; ++e)
             if (e != d) received.push_back(sent[e][d]);
-        return received;
-    };
-    phase = "graft";
-    each([&](std::size_t d) {
-        trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, receivedBy(d), index);
+        trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, received, index);
     });
-    phase = "late out";
-    each([&](std::size_t d) { trees[d]->lateFor(sent[d]); });
-    phase = "late graft";
-    each([&](std::size_t d) { trees[d]->graftLate(receivedBy(d)); });
 }
 
 }  // namespace clviz

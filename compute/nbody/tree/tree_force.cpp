@@ -5,7 +5,6 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -65,13 +64,6 @@ constexpr std::size_t kOrderWg = 256;  // ORDER_WG: words of group starts per pr
 // The split build's cells (domain_cells in kernels/nbody_tree.cl): about this many of a domain's
 // bodies' boxes, in about kSuperCells groups, and room for this many.
 constexpr std::size_t kFineCells = 256, kSuperCells = 16, kCellRoom = 8192;
-// The split build's early cells (cell_clearances in kernels/nbody_tree.cl, domainShare): those
-// farthest from the other domains among the cells within the first kEarlyTo of the domain's
-// bodies, about kEarlyShare of its bodies. Their walk begins before the other domains' late
-// records are in; the first pieces, whose accelerations travel first (the slices' exchange),
-// are then partly walked already.
-constexpr double kEarlyShare = 0.25, kEarlyTo = 0.5;
-constexpr std::size_t kCellFloat4s = 3;  // CELL_FLOAT4S
 // domain_drops' work-groups (DROPS_WG and DROPS_PER_ITEM in kernels/nbody_tree.cl), the pairs each
 // takes and the ints of its partial table (2 * PREFIXES); domain_drops_finish's one work-group.
 constexpr std::size_t kDropsWg = 256, kDropsPerGroup = kDropsWg * 64, kDropsPartialInts = 192;
@@ -119,14 +111,12 @@ struct TreeForce::Kernels {
     long long generation = -1;
     cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
         scatterAcc, scatterRange, kick, direct, groups;
-    cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups,  // walk groups in body order
-        splitEarlyStarts, earlyGroups;
-    cl::Kernel count8, scanDigits, scatter8;  // the sort with 8-bit digits
+    cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups;  // walk groups in body order
+    cl::Kernel count8, scanDigits, scatter8;                        // the sort with 8-bit digits
     // The split build.
     cl::Kernel momentsDomain, momentsAcross, domainCells, packRoots, graftNodes, essential,
         buildDomain, drops, dropsFinish, gatherWindow, buildAcross, linkAcross, graftBodies,
-        essentialFlags, essentialBodies, groupsDomain, groupsListed, graftWalkNodes, markEarlyCells,
-        cellClearances;
+        essentialFlags, essentialBodies, groupsDomain, groupsListed, graftWalkNodes;
     cl::Kernel walk[2];       // [self guard: softening 0]; walk_body when the body walk is used
     cl::Kernel pieceWalk[2];  // the group walk of a piece's groups in body order (the same [])
 };
@@ -356,10 +346,6 @@ void TreeForce::reserveGroupOrder() {
     groupStarts_ = make(words * 4);
     startsBefore_ = make(words * 4);
     startsBlocks_ = make((words / kOrderWg + 1) * 4);
-    earlyBodies_ = make(words * 4);
-    earlyStarts_ = make(words * 4);
-    earlyBefore_ = make(words * 4);
-    earlyBlocks_ = make((words / kOrderWg + 1) * 4);
     groupsInOrder_ = make(capacity_ * 8);
     groupOrderCapacity_ = capacity_;
 }
@@ -368,8 +354,7 @@ void TreeForce::releaseBuffers() {
     partials_ = box_ = counts_ = countsNext_ = sorted_ = sortedAcc_ = children_ = ranges_ =
         nodeParent_ = leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ =
             nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ = groupStarts_ = startsBefore_ =
-                startsBlocks_ = groupsInOrder_ = earlyBodies_ = earlyStarts_ = earlyBefore_ =
-                    earlyBlocks_ = cl::Buffer();
+                startsBlocks_ = groupsInOrder_ = cl::Buffer();
     groupOrderCapacity_ = 0;
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
@@ -413,8 +398,6 @@ void TreeForce::refreshKernels() {
     k.linkAcross = programs.kernel(kFile, "link_across", base);
     k.graftBodies = programs.kernel(kFile, "graft_bodies", base);
     k.essentialFlags = programs.kernel(kFile, "essential_flags", base);
-    k.markEarlyCells = programs.kernel(kFile, "mark_early_cells", base);
-    k.cellClearances = programs.kernel(kFile, "cell_clearances", base);
     k.graftWalkNodes = programs.kernel(kFile, "graft_walk_nodes", base);
     k.essentialBodies = programs.kernel(kFile, "essential_bodies", base);
     k.groupsDomain = programs.kernel(kFile, "find_groups_domain", base);
@@ -430,8 +413,6 @@ void TreeForce::refreshKernels() {
     k.blockPrefix = programs.kernel(kFile, "group_block_prefix", base);
     k.orderGroups = programs.kernel(kFile, "order_groups", base);
     k.pieceGroups = programs.kernel(kFile, "piece_groups", base);
-    k.splitEarlyStarts = programs.kernel(kFile, "split_early_starts", base);
-    k.earlyGroups = programs.kernel(kFile, "early_groups", base);
     const char* walk = bodyWalk_ ? "walk_body" : "walk";
     // The walks' rsqrt: NVIDIA's flush-to-zero form where the compiler takes inline PTX
     // (common/gravity.clh), as the all-pairs kernels use.
@@ -575,28 +556,18 @@ cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
         if (!piecesFrom_()) q.enqueueMarkerWithWaitList(nullptr, &piecesFrom_);
         const int slot = piecesWalked_++ % 2;
         cl::CommandQueue& on = slot ? pieceQueue_ : q;
-        std::vector<cl::Event> after;
-        if (slot) after.push_back(piecesFrom_);
+        const std::vector<cl::Event> after = {piecesFrom_};
         setArgs(k_->pieceGroups, groupStarts_, startsBefore_, startsBlocks_,
-                static_cast<int>(begin), static_cast<int>(begin + count), earlyStarts_,
-                earlyBefore_, earlyBlocks_, static_cast<int>(lastN_), pieceCounters_[slot]);
+                static_cast<int>(begin), static_cast<int>(begin + count), pieceCounters_[slot]);
         cl::Event grouped;
         on.enqueueNDRangeKernel(k_->pieceGroups, cl::NullRange, cl::NDRange(1), cl::NDRange(1),
-                                after.empty() ? nullptr : &after, &grouped);
+                                slot ? &after : nullptr, &grouped);
         events_.emplace_back("tree-walk", grouped);
         cl::Event walked = enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, true,
                                        &on, &pieceCounters_[slot]);
         if (slot) {
             pieceWalks_.push_back(walked);
             on.flush();
-        } else if (earlyWalked_() && begin < earlyTo_) {
-            // A piece that holds early bodies walks beside the early walk (on the second queue,
-            // before that queue's pieces) and is done once both are: its accelerations travel
-            // after the event returned.
-            const std::vector<cl::Event> both = {walked, earlyWalked_};
-            cl::Event done;
-            q.enqueueMarkerWithWaitList(&both, &done);
-            return done;
         }
         return walked;
     });
@@ -625,34 +596,13 @@ void TreeForce::enqueueBoxAndKeys(const cl::Buffer& pos, std::size_t n, int into
 }
 
 void TreeForce::enqueueGroupOrder(std::size_t n) {
-    enqueueEarlyGroupOrder(n, false);
-    enqueueLateGroupOrder(n);
-}
-
-void TreeForce::enqueueEarlyGroupOrder(std::size_t n, bool early) {
-    const std::size_t words = startWords(n);
-    setArgs(k_->splitEarlyStarts, groupStarts_, earlyBodies_, static_cast<int>(words),
-            early ? 1 : 0, earlyStarts_);
-    enqueueStage(k_->splitEarlyStarts, words, kOrderWg, "tree-walk");
-    enqueueGroupRanks(n, 0);
-}
-
-void TreeForce::enqueueLateGroupOrder(std::size_t n) {
-    enqueueGroupRanks(n, 1);
-}
-
-// The prefix counts of the early (part 0) or the other groups' starts, then their ranks.
-void TreeForce::enqueueGroupRanks(std::size_t n, int part) {
     const std::size_t words = startWords(n), blocks = (words + kOrderWg - 1) / kOrderWg;
-    const cl::Buffer& starts = part ? groupStarts_ : earlyStarts_;
-    cl::Buffer& before = part ? startsBefore_ : earlyBefore_;
-    cl::Buffer& inBlocks = part ? startsBlocks_ : earlyBlocks_;
-    setArgs(k_->startCounts, starts, static_cast<int>(words), before, inBlocks);
+    setArgs(k_->startCounts, groupStarts_, static_cast<int>(words), startsBefore_, startsBlocks_);
     enqueueStage(k_->startCounts, words, kOrderWg, "tree-walk");
-    setArgs(k_->blockPrefix, inBlocks, static_cast<int>(blocks));
+    setArgs(k_->blockPrefix, startsBlocks_, static_cast<int>(blocks));
     enqueueStage(k_->blockPrefix, kOrderWg, kOrderWg, "tree-walk");
     setArgs(k_->orderGroups, groups_, counters_, groupStarts_, startsBefore_, startsBlocks_,
-            earlyStarts_, earlyBefore_, earlyBlocks_, static_cast<int>(n), part, groupsInOrder_);
+            groupsInOrder_);
     enqueueStage(k_->orderGroups, n, kElementWg, "tree-walk");  // at most one group per body
 }
 
@@ -685,13 +635,12 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
 void TreeForce::preparePieces() {
     piecesWalked_ = 0;
     piecesFrom_ = cl::Event();
-    earlyWalked_ = cl::Event();
     if (bodyWalk_) return;  // one work-item a body: the share bounds alone, on one queue
     if (!pieceQueue_())
         pieceQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-    for (cl::Buffer* c : {&pieceCounters_[0], &pieceCounters_[1], &earlyCounters_}) {
-        if (!(*c)()) *c = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, 4 * 4);
-        cc_.queue().enqueueFillBuffer(*c, cl_int(0), 0, 4 * 4);  // the fallbacks count from 0
+    for (cl::Buffer& c : pieceCounters_) {
+        if (!c()) c = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, 4 * 4);
+        cc_.queue().enqueueFillBuffer(c, cl_int(0), 0, 4 * 4);  // the fallbacks count from 0
     }
 }
 
@@ -891,13 +840,6 @@ TreeWalkStats TreeForce::lastWalkStats() {
         w.maxEntriesPerBody = std::max(w.maxEntriesPerBody, g.entriesPerBody);
     }
     w.groups = static_cast<int>(walks.size());
-    if (domainBuilt_ && earlyWalk_) {  // the early groups take the first ranks
-        cl_int run[4] = {};
-        cc_.queue().enqueueReadBuffer(earlyCounters_, CL_TRUE, 0, sizeof run, run);
-        w.earlyGroups = std::clamp<int>(run[3], 0, w.groups);
-        for (int g = 0; g < w.earlyGroups; ++g)
-            w.earlyBodies += walks[static_cast<std::size_t>(g)].bodies;
-    }
     w.interactionsPerBody = summed / double(lastN_);
     w.iterationsPerGroup = iterations / double(walks.size());
     return w;
@@ -909,9 +851,9 @@ int TreeForce::lastFallbacks() {
     int v = 0;
     cc_.queue().enqueueReadBuffer(counters_, CL_TRUE, 0, sizeof v, &v);
     if (builtForPieces_ && !bodyWalk_)
-        for (const cl::Buffer* c : {&pieceCounters_[0], &pieceCounters_[1], &earlyCounters_}) {
-            int more = 0;  // the pieces' and the early groups' walks count theirs apart
-            if ((*c)()) cc_.queue().enqueueReadBuffer(*c, CL_TRUE, 0, sizeof more, &more);
+        for (const cl::Buffer& c : pieceCounters_) {  // the pieces' walks count theirs apart
+            int more = 0;
+            if (c()) cc_.queue().enqueueReadBuffer(c, CL_TRUE, 0, sizeof more, &more);
             v += more;
         }
     return v;
@@ -1040,8 +982,8 @@ namespace {
 
 // The split build's kernels' counters (kernels/nbody_tree.cl): [1] root records, [2] essential
 // nodes, [3] cells, [4] nodes across domains listed, [5] their records, [6] root bodies, [7]
-// essential bodies, [8] and [9] the early essential nodes and bodies.
-constexpr std::size_t kSplitCounters = 10;
+// essential bodies.
+constexpr std::size_t kSplitCounters = 8;
 // Room for the nodes across domains, the roots and their bodies: at most one node across domains
 // a level (63 key bits, 32 of the position) for each domain's ends.
 constexpr std::size_t kAcrossPerDomain = 2 * 96 * 2;
@@ -1069,56 +1011,35 @@ int intIn(const cl_float4& v, int c) {
 // mayOpenAny's layout (kernels/nbody_tree.cl): the super cells' count, the box around them all,
 // each super cell's box and its cells' run, then the cells.
 std::vector<cl_float4> cellLayout(
-    std::vector<std::vector<std::pair<cl_float4, cl_float4>>> supers) {
-    constexpr std::size_t kHead = 5, kSuper = 5;  // CELLS_HEAD, SUPER_FLOAT4S
-    const auto empty = [] {
-        return std::pair{float4Of(INFINITY, INFINITY, INFINITY, 0),
-                         float4Of(-INFINITY, -INFINITY, -INFINITY, 0)};
-    };
-    std::vector<cl_float4> out(kHead + kSuper * supers.size());
+    const std::vector<std::vector<std::pair<cl_float4, cl_float4>>>& supers) {
+    constexpr std::size_t kHead = 3;  // the count, the box around every super cell
+    std::vector<cl_float4> out(kHead + 3 * supers.size());
     out[0] = float4Of(0, 0, 0, 0);
     const cl_int count = static_cast<cl_int>(supers.size());
     std::memcpy(&out[0].s[0], &count, 4);
-    auto [allLo, allHi] = empty();
-    auto [earlyLo, earlyHi] = empty();
+    cl_float4 allLo = float4Of(INFINITY, INFINITY, INFINITY, 0);
+    cl_float4 allHi = float4Of(-INFINITY, -INFINITY, -INFINITY, 0);
     cl_int first = 0;
     for (std::size_t s = 0; s < supers.size(); ++s) {
-        auto& cells = supers[s];
-        const auto early = [](const std::pair<cl_float4, cl_float4>& c) {
-            return c.second.s[3] != 0;
-        };
-        std::stable_partition(cells.begin(), cells.end(), early);
-        auto [lo, hi] = empty();
-        auto [eLo, eHi] = empty();
-        cl_int earlyCount = 0;
-        for (const auto& cell : cells) {
-            const auto& [l, h] = cell;
+        cl_float4 lo = float4Of(INFINITY, INFINITY, INFINITY, 0);
+        cl_float4 hi = float4Of(-INFINITY, -INFINITY, -INFINITY, 0);
+        for (const auto& [l, h] : supers[s]) {
             widen(lo, hi, l, h);
-            if (early(cell)) {
-                widen(eLo, eHi, l, h);
-                ++earlyCount;
-            }
             out.push_back(l);
             out.push_back(h);
         }
         widen(allLo, allHi, lo, hi);
-        widen(earlyLo, earlyHi, eLo, eHi);
         cl_float4 run = float4Of(0, 0, 0, 0);
-        const cl_int k = static_cast<cl_int>(cells.size());
+        const cl_int k = static_cast<cl_int>(supers[s].size());
         std::memcpy(&run.s[0], &first, 4);
         std::memcpy(&run.s[1], &k, 4);
-        std::memcpy(&run.s[2], &earlyCount, 4);
-        out[kHead + kSuper * s] = lo;
-        out[kHead + kSuper * s + 1] = hi;
-        out[kHead + kSuper * s + 2] = run;
-        out[kHead + kSuper * s + 3] = eLo;
-        out[kHead + kSuper * s + 4] = eHi;
+        out[kHead + 3 * s] = lo;
+        out[kHead + 1 + 3 * s] = hi;
+        out[kHead + 2 + 3 * s] = run;
         first += k;
     }
     out[1] = allLo;
     out[2] = allHi;
-    out[3] = earlyLo;
-    out[4] = earlyHi;
     return out;
 }
 
@@ -1131,11 +1052,9 @@ void TreeForce::reserveSplit(std::size_t domains) {
     if (!splitHost_) splitHost_ = std::make_unique<SplitHost>();
     if (!side_()) side_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
     splitHost_->index[parity_].reserve(cc_, capacity_ * 4);
-    if (!lateSide_())
-        lateSide_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-    if (splitHost_->nodes.size() < 2 * domains) {  // early and late, a slot each
-        splitHost_->nodes.resize(2 * domains);
-        splitHost_->bodies.resize(2 * domains);
+    if (splitHost_->nodes.size() < domains) {
+        splitHost_->nodes.resize(domains);
+        splitHost_->bodies.resize(domains);
     }
     if (!globalIndex_() || globalIndex_.getInfo<CL_MEM_SIZE>() < capacity_ * 4)
         globalIndex_ = make(capacity_ * 4);
@@ -1150,7 +1069,7 @@ void TreeForce::reserveSplit(std::size_t domains) {
     if (!splitCounters_()) {
         splitCounters_ = make(kSplitCounters * 4);
         table_ = make(kTableInts * 4);
-        cells_ = make(kCellFloat4s * kCellRoom * 16);
+        cells_ = make(2 * kCellRoom * 16);
     }
 }
 
@@ -1176,7 +1095,6 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     groupsOrdered_ = false;
     domainBuilt_ = true;
     builtForPieces_ = true;
-    domainGroupsFound_ = false;
     clBoundary(
         [&] {
             return "Barnes-Hut tree: the split build of " + std::to_string(n) + " bodies failed";
@@ -1211,7 +1129,6 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     };
     fill(splitCounters_, 0, 0, kSplitCounters);
     fill(groupStarts_, 0, 0, startWords(n));
-    fill(earlyBodies_, 0, 0, startWords(n));
     fill(walkStats_, 0, 0, 2 * n);  // a piece's walk writes its own groups' stats only
     // The prefix table from domain_drops' work-groups' partial tables.
     const std::size_t pairs = hi - lo > 1 ? static_cast<std::size_t>(hi - lo - 1) : 0;
@@ -1276,9 +1193,6 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     setArgs(k_->domainCells, lo, hi, fineMax, superMax, sorted_, nodeParent_, leafParent_, ranges_,
             nodeLo_, nodeHi_, ni, cells_, static_cast<int>(kCellRoom), splitCounters_);
     enqueueStage(k_->domainCells, count, kElementWg, "tree-build");
-    setArgs(k_->cellClearances, cells_, splitCounters_, static_cast<int>(kCellRoom), keys, w0, box_,
-            lo, hi, ni, group);
-    enqueueStage(k_->cellClearances, kCellRoom, kElementWg, "tree-build");
     // The domain's walk groups come in graftDomains(): domainShare()'s reads need not wait.
 }
 
@@ -1303,7 +1217,7 @@ TreeForce::DomainShare TreeForce::domainShare() {
             {&rootBodies_, 0, splitCapacity_ * 16 * 8},
         };
         if (lo < hi) {
-            parts.push_back({&cells_, 0, kCellFloat4s * kCellRoom * 16});
+            parts.push_back({&cells_, 0, 2 * kCellRoom * 16});
             // A walk group across the domain's ends holds bodies within a group of them.
             for (int end : {lo, hi}) {
                 const int b = std::max(end - group, 0), e = std::min(end + group, n);
@@ -1337,13 +1251,12 @@ TreeForce::DomainShare TreeForce::domainShare() {
         const auto* rootBodies = reinterpret_cast<const cl_int2*>(host + parts[3].at);
         share.rootBodies.assign(rootBodies, rootBodies + counts[6]);
         std::vector<std::vector<std::pair<cl_float4, cl_float4>>> supers;
-        earlyWalk_ = false;  // unless the cells below say otherwise
-        if (lo >= hi) {      // it walks nothing
+        if (lo >= hi) {  // it walks nothing
             share.cells = cellLayout(supers);
             return share;
         }
         const std::size_t cells = static_cast<std::size_t>(counts[3]);
-        if (cells > kCellRoom) {  // a tree too deep for the room: every node may be read, late
+        if (cells > kCellRoom) {  // a tree too deep for the room: every node may be read
             supers.push_back({{float4Of(-INFINITY, -INFINITY, -INFINITY, 0),
                                float4Of(INFINITY, INFINITY, INFINITY, 0)}});
             share.cells = cellLayout(supers);
@@ -1355,38 +1268,11 @@ TreeForce::DomainShare TreeForce::domainShare() {
             const auto* first = reinterpret_cast<const cl_float4*>(host + parts[k].at);
             ends.emplace_back(first, first + parts[k].bytes / 16);
         }
-        // The early cells: of those that end before earlyTo_, those of the largest clearances,
-        // down to the least that holds kEarlyShare of the domain's bodies (all with any, when
-        // none does).
-        earlyTo_ = static_cast<std::size_t>(lo) +
-                   static_cast<std::size_t>(kEarlyTo * static_cast<double>(hi - lo));
-        const auto earlyCandidate = [&](const cl_float4* cell) {
-            return cell[1].s[3] > 0 && intIn(cell[2], 1) < static_cast<int>(earlyTo_);
-        };
-        std::map<float, std::size_t, std::greater<>> bodiesAt;  // clearance -> bodies
-        for (std::size_t k = 0; k < cells; ++k) {
-            const cl_float4* cell = raw + kCellFloat4s * k;
-            if (earlyCandidate(cell))
-                bodiesAt[cell[1].s[3]] +=
-                    static_cast<std::size_t>(intIn(cell[2], 1) - intIn(cell[2], 0) + 1);
-        }
-        earlyLeast_ = INFINITY;
-        std::size_t early = 0;
-        for (const auto& [clear, bodies] : bodiesAt) {
-            earlyLeast_ = clear;
-            early += bodies;
-            if (static_cast<double>(early) >= kEarlyShare * static_cast<double>(hi - lo)) break;
-        }
-        earlyCells_ = cells;
-        earlyWalk_ = early > 0 && !bodyWalk_;  // the body walk (CPU) walks everything late
         std::map<cl_int, std::size_t> superOf;
         for (std::size_t k = 0; k < cells; ++k) {
-            const cl_float4* cell = raw + kCellFloat4s * k;
-            auto [it, added] = superOf.emplace(intIn(cell[0], 3), supers.size());
+            auto [it, added] = superOf.emplace(intIn(raw[2 * k], 3), supers.size());
             if (added) supers.emplace_back();
-            cl_float4 h = cell[1];
-            h.s[3] = earlyCandidate(cell) && h.s[3] >= earlyLeast_ ? 1.0f : 0.0f;  // the flag
-            supers[it->second].emplace_back(cell[0], h);
+            supers[it->second].emplace_back(raw[2 * k], raw[2 * k + 1]);
         }
         for (const auto& bodies : ends) {
             if (bodies.empty()) continue;
@@ -1466,24 +1352,49 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         auto& q = cc_.queue();
         const std::size_t p = cellsOf.size();
         std::vector<Essential> out(p);
-        lateWanted_.assign(p, false);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
         if (lo >= hi || lastN_ < 2) return out;
+        const std::size_t count = static_cast<std::size_t>(hi - lo);
+        const int ni = static_cast<int>(lastN_);
         if (cellBoxes_.size() < p) {
             cellBoxes_.resize(p);
             targetCounters_.resize(p);
-            records_.resize(2 * p);  // [2e]: early, [2e + 1]: late
-            bodyRecords_.resize(2 * p);
-            recordsCapacity_.resize(2 * p, 0);
-            bodyRecordsCapacity_.resize(2 * p, 0);
-            lateCounted_.resize(p);
+            records_.resize(p);
+            bodyRecords_.resize(p);
+            recordsCapacity_.resize(p, 0);
+            bodyRecordsCapacity_.resize(p, 0);
         }
         auto wanted = [&](std::size_t e) {
             return e != domain_ && cellsOf[e] && !cellsOf[e]->empty();
         };
+        auto grow = [&](std::size_t e, std::size_t nodes, std::size_t bodies) {
+            if (recordsCapacity_[e] < nodes) {
+                recordsCapacity_[e] = nodes + nodes / 4;
+                records_[e] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
+                                         recordsCapacity_[e] * kTreeWalkRecordFloat4s * 16);
+            }
+            if (bodyRecordsCapacity_[e] < bodies) {
+                bodyRecordsCapacity_[e] = bodies + bodies / 4;
+                bodyRecords_[e] =
+                    cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_[e] * 8);
+            }
+        };
         fitBuffer(opens_, capacity_);
-        fitBuffer(opensEarly_, capacity_);
+        auto enqueueFor = [&](std::size_t e) {  // one domain after the other: opens_ is shared
+            q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
+            setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni,
+                    opens_);
+            enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
+            setArgs(k_->essential, lo, hi, opens_, nodeParent_, children_, ranges_, nodeCom_,
+                    nodeQa_, nodeQb_, nodeLo_, crit_, ni, records_[e],
+                    static_cast<int>(recordsCapacity_[e]), targetCounters_[e]);
+            enqueueStage(k_->essential, count, kElementWg, "tree-build");
+            setArgs(k_->essentialBodies, lo, hi, opens_, nodeParent_, leafParent_, ranges_, ni,
+                    index_[sortedBuffer_], static_cast<int>(w0_), bodyRecords_[e],
+                    static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
+            enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
+        };
         // The cells through pinned memory, written before the kernels without waiting (the
         // next build's domainShare() waits for the queue before the area is written again).
         std::size_t cellBytes = 0;
@@ -1491,7 +1402,6 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             if (wanted(e)) cellBytes += stagingRoom(cellsOf[e]->size() * 16);
         splitHost_->cells.reserve(cc_, std::max<std::size_t>(cellBytes, 256));
         char* staged = static_cast<char*>(splitHost_->cells.host);
-        const std::size_t count = static_cast<std::size_t>(hi - lo);
         for (std::size_t e = 0; e < p; ++e) {
             if (!wanted(e)) continue;
             if (!targetCounters_[e]())
@@ -1502,16 +1412,16 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             std::memcpy(staged, cellsOf[e]->data(), bytes);
             q.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged);
             staged += stagingRoom(bytes);
-            const std::size_t room = std::max<std::size_t>(count / 8, 1024);
-            growRecords(2 * e, room / 4, room / 4);
-            growRecords(2 * e + 1, room, room);
+            grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
         }
         // Each domain's counts into pinned memory (a read into pageable memory completed up to
-        // 0.4 ms after the kernels on NVIDIA's driver, session 12): [e] the early part's, [p + e]
-        // the late part's.
-        splitHost_->counts.reserve(cc_, 2 * p * kSplitCounters * 4);
+        // 0.4 ms after the kernels on NVIDIA's driver, session 12).
+        splitHost_->counts.reserve(cc_, p * kSplitCounters * 4);
+        cl_int* const countsHost = static_cast<cl_int*>(splitHost_->counts.host);
+        auto counts = [&](std::size_t e) { return countsHost + e * kSplitCounters; };
         std::vector<cl::Event> counted(p);
-        // The domains that took the most records last time first.
+        // The domains that took the most records last time first: their copies out then run
+        // beside the kernels for the others, and the last copy, which nothing hides, is short.
         std::vector<std::size_t> order;
         for (std::size_t e = 0; e < p; ++e)
             if (wanted(e)) order.push_back(e);
@@ -1519,178 +1429,55 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
             return sentBefore_[a] > sentBefore_[b];
         });
-        // The early part for every domain on this queue; the late part on a queue of its own
-        // after it (lateFor() sends it), beside the early walks that its records are not for.
         for (std::size_t e : order) {
-            q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
-            enqueueEssential(e, false, q);
-            q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4,
-                                essentialCounts(e, false), nullptr, &counted[e]);
+            enqueueFor(e);
+            q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4, counts(e),
+                                nullptr, &counted[e]);
         }
         q.flush();
-        enqueueDomainGroups();  // while the early records travel
-        if (!lateKernels_())
-            lateKernels_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-        std::vector<cl::Event> earlyCounted;  // the late part after all of the early one
-        for (std::size_t e : order)
-            earlyCounted.push_back(counted[e]);
-        if (!earlyCounted.empty()) lateKernels_.enqueueMarkerWithWaitList(&earlyCounted);
-        for (std::size_t e : order) {
-            enqueueEssential(e, true, lateKernels_);
-            lateKernels_.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4,
-                                           essentialCounts(e, true), nullptr, &lateCounted_[e]);
-            lateWanted_[e] = true;
-        }
-        lateKernels_.flush();
-        // Each domain's early records out on the side queue as soon as its counts are in, while
-        // the next domain's kernels run.
-        std::vector<cl::Event> earlyOut;
+        // Each domain's records out on the side queue as soon as its counts are in, while the
+        // next domain's kernels run.
+        auto sendOut = [&](std::size_t e, cl::CommandQueue& on) {
+            const auto nodes = static_cast<std::size_t>(counts(e)[2]);
+            const auto bodies = static_cast<std::size_t>(counts(e)[7]);
+            PinnedArea& pn = splitHost_->nodes[e];
+            PinnedArea& pb = splitHost_->bodies[e];
+            pn.reserve(cc_, std::max<std::size_t>(nodes * kTreeWalkRecordFloat4s * 16, 16));
+            pb.reserve(cc_, std::max<std::size_t>(bodies * 8, 8));
+            cl::Event read;
+            if (nodes) {
+                on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
+                                     pn.host, nullptr, &read);
+                copies_.push_back({"essential out", read, nodes * kTreeWalkRecordFloat4s * 16});
+            }
+            if (bodies) {
+                on.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
+                                     &read);
+                copies_.push_back({"essential out", read, bodies * 8});
+            }
+            on.flush();
+            out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
+                      static_cast<const cl_int2*>(pb.host), bodies};
+        };
+        std::vector<std::size_t> again;  // a room too small: again, with room
         for (std::size_t e : order) {
             counted[e].wait();
-            if (!recordsFit(e, false)) {  // a room too small: again, with room
-                const cl_int* c = essentialCounts(e, false);
-                growRecords(2 * e, static_cast<std::size_t>(c[8]), static_cast<std::size_t>(c[9]));
-                q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 8 * 4, 2 * 4);
-                enqueueEssential(e, false, q);
-                q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4,
-                                    essentialCounts(e, false));
-            }
-            out[e].early = sendRecords(e, false, side_, earlyOut);
+            sentBefore_[e] = static_cast<std::size_t>(counts(e)[2]);
+            if (static_cast<std::size_t>(counts(e)[2]) <= recordsCapacity_[e] &&
+                static_cast<std::size_t>(counts(e)[7]) <= bodyRecordsCapacity_[e])
+                sendOut(e, side_);
+            else
+                again.push_back(e);
         }
-        if (!earlyOut.empty()) cl::Event::waitForEvents(earlyOut);
+        for (std::size_t e : again) {
+            grow(e, static_cast<std::size_t>(counts(e)[2]), static_cast<std::size_t>(counts(e)[7]));
+            enqueueFor(e);
+            q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4, counts(e));
+            sendOut(e, q);
+        }
+        side_.finish();
         q.finish();
         return out;
-    });
-}
-
-cl_int* TreeForce::essentialCounts(std::size_t e, bool late) {
-    const std::size_t p = bounds_.size() - 1;
-    return static_cast<cl_int*>(splitHost_->counts.host) + ((late ? p : 0) + e) * kSplitCounters;
-}
-
-bool TreeForce::recordsFit(std::size_t e, bool late) {
-    const cl_int* c = essentialCounts(e, late);
-    const std::size_t slot = 2 * e + (late ? 1 : 0);
-    return static_cast<std::size_t>(c[late ? 2 : 8]) <= recordsCapacity_[slot] &&
-           static_cast<std::size_t>(c[late ? 7 : 9]) <= bodyRecordsCapacity_[slot];
-}
-
-void TreeForce::growRecords(std::size_t slot, std::size_t nodes, std::size_t bodies) {
-    if (recordsCapacity_[slot] < nodes) {
-        recordsCapacity_[slot] = nodes + nodes / 4;
-        records_[slot] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
-                                    recordsCapacity_[slot] * kTreeWalkRecordFloat4s * 16);
-    }
-    if (bodyRecordsCapacity_[slot] < bodies) {
-        bodyRecordsCapacity_[slot] = bodies + bodies / 4;
-        bodyRecords_[slot] =
-            cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bodyRecordsCapacity_[slot] * 8);
-    }
-}
-
-// One domain's early or late part (essential_flags, essential_nodes, essential_bodies) on `on`;
-// the early part's opens and the late part's are apart, so that the two may run at once.
-void TreeForce::enqueueEssential(std::size_t e, bool late, cl::CommandQueue& on) {
-    const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
-    const int ni = static_cast<int>(lastN_), part = late ? 1 : 0;
-    const std::size_t count = static_cast<std::size_t>(hi - lo), slot = 2 * e + part;
-    cl::Buffer& opens = late ? opens_ : opensEarly_;
-    auto launch = [&](cl::Kernel& k) {
-        cl::Event ev;
-        on.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(count, kElementWg)),
-                                cl::NDRange(kElementWg), nullptr, &ev);
-        events_.emplace_back("tree-build", ev);
-    };
-    setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni, opens,
-            late ? 0 : 1);
-    launch(k_->essentialFlags);
-    setArgs(k_->essential, lo, hi, opens, nodeParent_, children_, ranges_, nodeCom_, nodeQa_,
-            nodeQb_, nodeLo_, crit_, ni, records_[slot], static_cast<int>(recordsCapacity_[slot]),
-            targetCounters_[e], part);
-    launch(k_->essential);
-    setArgs(k_->essentialBodies, lo, hi, opens, nodeParent_, leafParent_, ranges_, ni,
-            index_[sortedBuffer_], static_cast<int>(w0_), bodyRecords_[slot],
-            static_cast<int>(bodyRecordsCapacity_[slot]), targetCounters_[e], part);
-    launch(k_->essentialBodies);
-}
-
-// One domain's early or late records out on `on` into this device's pinned memory; the last read
-// into `reads`.
-TreeForce::Records TreeForce::sendRecords(std::size_t e, bool late, cl::CommandQueue& on,
-                                          std::vector<cl::Event>& reads) {
-    const std::size_t slot = 2 * e + (late ? 1 : 0);
-    const cl_int* c = essentialCounts(e, late);
-    const auto nodes = static_cast<std::size_t>(c[late ? 2 : 8]);
-    const auto bodies = static_cast<std::size_t>(c[late ? 7 : 9]);
-    PinnedArea& pn = splitHost_->nodes[slot];
-    PinnedArea& pb = splitHost_->bodies[slot];
-    pn.reserve(cc_, std::max<std::size_t>(nodes * kTreeWalkRecordFloat4s * 16, 16));
-    pb.reserve(cc_, std::max<std::size_t>(bodies * 8, 8));
-    const char* name = late ? "essential out" : "early essential out";
-    cl::Event read;
-    if (nodes) {
-        on.enqueueReadBuffer(records_[slot], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
-                             pn.host, nullptr, &read);
-        copies_.push_back({name, read, nodes * kTreeWalkRecordFloat4s * 16});
-    }
-    if (bodies) {
-        on.enqueueReadBuffer(bodyRecords_[slot], CL_FALSE, 0, bodies * 8, pb.host, nullptr, &read);
-        copies_.push_back({name, read, bodies * 8});
-    }
-    on.flush();
-    if (read()) reads.push_back(read);
-    return {static_cast<const cl_float4*>(pn.host), nodes, static_cast<const cl_int2*>(pb.host),
-            bodies};
-}
-
-// The domain's walk groups (find_groups_domain), the early cells' bodies marked and the early
-// groups' ranks, and the early walk's run of them; once a pass.
-void TreeForce::enqueueDomainGroups() {
-    if (domainGroupsFound_ || bodyWalk_) return;
-    domainGroupsFound_ = true;
-    const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
-    const int ni = static_cast<int>(lastN_);
-    if (lo < hi) {
-        setArgs(k_->groupsDomain, lo, hi, ni, children_, ranges_, groups_, counters_, groupStarts_,
-                1);
-        enqueueStage(k_->groupsDomain, static_cast<std::size_t>(hi - lo), kElementWg, "tree-walk");
-    }
-    if (earlyWalk_) {
-        setArgs(k_->markEarlyCells, cells_, static_cast<int>(earlyCells_), earlyLeast_,
-                static_cast<int>(earlyTo_), earlyBodies_);
-        enqueueStage(k_->markEarlyCells, earlyCells_, kElementWg, "tree-walk");
-    }
-    enqueueEarlyGroupOrder(lastN_, earlyWalk_);
-    if (earlyWalk_) {
-        setArgs(k_->earlyGroups, earlyStarts_, earlyBefore_, earlyBlocks_, ni, earlyCounters_);
-        enqueueStage(k_->earlyGroups, 1, 1, "tree-walk");
-    }
-    cc_.queue().flush();
-}
-
-void TreeForce::lateFor(std::vector<Essential>& sent) {
-    if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
-    clBoundary("Barnes-Hut tree: sending what the other domains' walks read late failed", [&] {
-        for (std::size_t e = 0; e < sent.size() && e < lateWanted_.size(); ++e) {
-            if (!lateWanted_[e]) continue;
-            lateCounted_[e].wait();
-            const cl_int* c = essentialCounts(e, true);
-            sentBefore_[e] = static_cast<std::size_t>(c[2] + c[8]);
-            if (!recordsFit(e, true)) {  // a room too small: again, with room
-                growRecords(2 * e + 1, static_cast<std::size_t>(c[2]),
-                            static_cast<std::size_t>(c[7]));
-                lateKernels_.enqueueFillBuffer(targetCounters_[e], cl_int(0), 2 * 4, 4);
-                lateKernels_.enqueueFillBuffer(targetCounters_[e], cl_int(0), 7 * 4, 4);
-                enqueueEssential(e, true, lateKernels_);
-                lateKernels_.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4,
-                                               essentialCounts(e, true));
-            }
-            const std::vector<cl::Event> after = {lateCounted_[e]};
-            lateSide_.enqueueMarkerWithWaitList(&after);
-            std::vector<cl::Event> reads;
-            sent[e].late = sendRecords(e, true, lateSide_, reads);
-            sent[e].lateOut = reads.empty() ? cl::Event() : reads.back();
-        }
     });
 }
 
@@ -1713,16 +1500,37 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
         const int ni = static_cast<int>(lastN_);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        indexFrom_ = indexFrom;
+        // The other domains' slices of the sorted order, beside the walk, once everything on the
+        // queue before (the essential records' copies) is in.
+        auto sendIndex = [&] {
+            indexWrites_.clear();
+            cl::Event before;
+            q.enqueueMarkerWithWaitList(nullptr, &before);
+            q.flush();
+            const std::vector<cl::Event> after = {before};
+            for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
+                const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
+                if (d == domain_ || !indexFrom[d] || !c) continue;
+                cl::Event e;
+                side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
+                                         &after, &e);
+                indexWrites_.push_back(e);
+                copies_.push_back({"index in", e, c * 4});
+            }
+            side_.flush();
+        };
         if (lo >= hi) {  // it walks nothing
             groupsOrdered_ = !bodyWalk_;
             if (!bodyWalk_) enqueueGroupOrder(lastN_);
+            sendIndex();
             return;
         }
-        // The early records first, on the side queue, beside everything below (their graft
-        // waits for it on this queue).
-        const std::vector<cl::Event> earlyIn = copyRecordsIn(received, false);
-        enqueueDomainGroups();  // essentialFor() did, unless it had nothing to find
+        if (!bodyWalk_) {  // the domain's walk groups, while the essential records travel
+            setArgs(k_->groupsDomain, lo, hi, ni, children_, ranges_, groups_, counters_,
+                    groupStarts_, 1);
+            enqueueStage(k_->groupsDomain, static_cast<std::size_t>(hi - lo), kElementWg,
+                         "tree-walk");
+        }
         // The caller's vectors go through pinned memory (copied there now, then written without
         // waiting: a blocking write each cost tens of microseconds, issue 32, session 12); the
         // next build's domainShare() waits for the queue before this area is written again. The
@@ -1749,10 +1557,13 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             free += stagingRoom(bytes);
             return at;
         };
-        // Records from several places into one device buffer, then one kernel over them.
+        // Records from several places into one device buffer (on `on`, the events into `done`),
+        // then one kernel over them.
+        bool staged = true;
         auto gather = [&](cl::Buffer& into,
                           const std::vector<std::pair<const void*, std::size_t>>& parts,
-                          std::size_t bytes) {
+                          std::size_t bytes, cl::CommandQueue* on = nullptr,
+                          std::vector<cl::Event>* done = nullptr) {
             std::size_t total = 0;
             for (const auto& [data, count] : parts)
                 total += count;
@@ -1762,9 +1573,12 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             for (const auto& [data, count] : parts) {
                 if (count) {
                     cl::Event write;
-                    q.enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
-                                         stage(data, count * bytes), nullptr, &write);
+                    (on ? *on : q)
+                        .enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
+                                            staged ? stage(data, count * bytes) : data, nullptr,
+                                            &write);
                     copies_.push_back({"graft in", write, count * bytes});
+                    if (done) done->push_back(write);
                 }
                 at += count;
             }
@@ -1839,114 +1653,40 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                         children_, ranges_, groups_, counters_, groupStarts_, 1);
                 enqueueStage(k_->groupsListed, acrossList.size(), kElementWg, "tree-walk");
             }
+            enqueueGroupOrder(lastN_);
         }
-        // The early records' graft, then the walk of the early cells' groups (on the pieces'
-        // second queue: the first piece goes beside it as soon as the late records are in),
-        // which reads nothing else of the others', while the late records come in (graftLate()).
-        graftRecordsIn(false, earlyIn);
-        earlyWalked_ = cl::Event();
-        if (earlyWalk_) {
-            cl::Event grafted;
-            q.enqueueMarkerWithWaitList(nullptr, &grafted);
-            q.flush();
-            const std::vector<cl::Event> after = {grafted};
-            earlyWalked_ = enqueueWalk(lastN_, pieceSoftening_, static_cast<std::size_t>(lo),
-                                       static_cast<std::size_t>(hi), false, true, &pieceQueue_,
-                                       &earlyCounters_, &after);
-            pieceWalks_.push_back(earlyWalked_);
-            pieceQueue_.flush();
-        }
-        if (!bodyWalk_) enqueueLateGroupOrder(lastN_);  // while the early groups walk
         q.flush();
-        groupsOrdered_ = !bodyWalk_;
-    });
-}
-
-void TreeForce::graftLate(const std::vector<Essential>& received) {
-    if (!domainBuilt_) throw Error("tree: no split build to graft into");
-    clBoundary("Barnes-Hut tree: grafting the other domains' late nodes failed", [&] {
-        auto& q = cc_.queue();
-        if (bounds_[domain_] < bounds_[domain_ + 1]) {
-            for (const Essential& e : received)  // each sender's late records in pinned memory
-                if (e.lateOut()) e.lateOut.wait();
-            graftRecordsIn(true, copyRecordsIn(received, true));
-        }
-        // The other domains' slices of the sorted order, beside the walk, once everything on the
-        // queue before (the essential records' copies) is in.
-        indexWrites_.clear();
-        cl::Event before;
-        q.enqueueMarkerWithWaitList(nullptr, &before);
-        q.flush();
-        const std::vector<cl::Event> after = {before};
-        for (std::size_t d = 0; d < indexFrom_.size() && d + 1 < bounds_.size(); ++d) {
-            const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
-            if (d == domain_ || !indexFrom_[d] || !c) continue;
-            cl::Event e;
-            side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom_[d] + b,
-                                     &after, &e);
-            indexWrites_.push_back(e);
-            copies_.push_back({"index in", e, c * 4});
-        }
-        side_.flush();
-    });
-}
-
-// The early or late records every other domain sent, from their pinned memory into this
-// device's buffers on the side queue (the copies into a device go one after another); returns
-// the copies' events.
-std::vector<cl::Event> TreeForce::copyRecordsIn(const std::vector<Essential>& received, bool late) {
-    std::vector<cl::Event> done;
-    const char* name = late ? "graft in" : "early graft in";
-    auto copy = [&](cl::Buffer& into, std::size_t bytes, auto part) {
-        std::size_t total = 0;
-        for (const Essential& e : received)
-            total += part(late ? e.late : e.early).second;
-        if (total) fitBuffer(into, total * bytes);
-        std::size_t at = 0;
+        // The other domains' records, on the side queue, after the small writes above: the copies
+        // into a device go one after another, and queued behind the records the small writes had
+        // held the kernels above back.
+        std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
         for (const Essential& e : received) {
-            const auto [data, count] = part(late ? e.late : e.early);
-            if (!count) continue;
-            cl::Event write;
-            side_.enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes, data, nullptr,
-                                     &write);
-            copies_.push_back({name, write, count * bytes});
-            done.push_back(write);
-            at += count;
+            nodeParts.emplace_back(e.nodes, e.nodeCount);
+            essentialBodies.emplace_back(e.bodies, e.bodyCount);
         }
-        return total;
-    };
-    const int part = late ? 1 : 0;
-    recordsInCount_[part][0] =
-        copy(late ? lateIn_ : essentialIn_, kTreeWalkRecordFloat4s * 16, [](const Records& r) {
-            return std::pair<const void*, std::size_t>{r.nodes, r.nodeCount};
-        });
-    recordsInCount_[part][1] =
-        copy(late ? lateBodiesIn_ : essentialBodiesIn_, 8, [](const Records& r) {
-            return std::pair<const void*, std::size_t>{r.bodies, r.bodyCount};
-        });
-    side_.flush();
-    return done;
-}
-
-// The records copyRecordsIn() brought in grafted at their indices, once those copies are in.
-void TreeForce::graftRecordsIn(bool late, const std::vector<cl::Event>& copied) {
-    auto& q = cc_.queue();
-    const int part = late ? 1 : 0;
-    const std::size_t nodes = recordsInCount_[part][0], bodies = recordsInCount_[part][1];
-    // After momentsAcross, which reads the roots' full records that these overwrite.
-    if (!copied.empty()) q.enqueueBarrierWithWaitList(&copied);
-    if (nodes) {
-        cl::Buffer& in = late ? lateIn_ : essentialIn_;
-        setArgs(k_->graftWalkNodes, in, static_cast<int>(nodes), children_, ranges_, nodeCom_,
-                nodeQa_, nodeQb_, nodeLo_, crit_);
-        enqueueStage(k_->graftWalkNodes, nodes, kElementWg, "tree-build");
-    }
-    if (bodies) {
-        setArgs(k_->graftBodies, late ? lateBodiesIn_ : essentialBodiesIn_,
-                static_cast<int>(bodies), pos_, sorted_);
-        enqueueStage(k_->graftBodies, bodies, kElementWg, "tree-build");
-    }
-    q.flush();
+        staged = false;
+        std::vector<cl::Event> recordsIn;
+        const std::size_t essentialNodes =
+            gather(essentialIn_, nodeParts, kTreeWalkRecordFloat4s * 16, &side_, &recordsIn);
+        const std::size_t essentialBodyCount =
+            gather(essentialBodiesIn_, essentialBodies, 8, &side_, &recordsIn);
+        side_.flush();
+        staged = true;
+        // After momentsAcross, which reads the roots' full records that these overwrite.
+        if (!recordsIn.empty()) q.enqueueBarrierWithWaitList(&recordsIn);
+        if (essentialNodes) {
+            setArgs(k_->graftWalkNodes, essentialIn_, static_cast<int>(essentialNodes), children_,
+                    ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
+            enqueueStage(k_->graftWalkNodes, essentialNodes, kElementWg, "tree-build");
+        }
+        if (essentialBodyCount) {
+            setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(essentialBodyCount), pos_,
+                    sorted_);
+            enqueueStage(k_->graftBodies, essentialBodyCount, kElementWg, "tree-build");
+        }
+        groupsOrdered_ = !bodyWalk_;
+        sendIndex();
+    });
 }
 
 }  // namespace clviz

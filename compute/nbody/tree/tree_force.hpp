@@ -54,10 +54,6 @@ struct TreeWalkStats {
     // means say.
     int maxIterations = 0;
     int maxEntriesPerBody = 0;
-    // The split build: groups (and their bodies) walked before the other domains' late records
-    // were in (TreeForce::graftDomains).
-    int earlyGroups = 0;
-    long long earlyBodies = 0;
 };
 
 // One walk group of the last pass (a body, for the body walk): its bodies, the list entries each
@@ -248,17 +244,11 @@ class TreeForce {
     // What essentialFor() found for one other domain, in this device's pinned memory (valid
     // until this device's next essentialFor() for the same slot, which comes after every
     // device's graftDomains() of this pass has run on its queue).
-    // The records an early cell's walk may read (early) travel first; the others (late) are
-    // still on their way out when essentialFor() returns, until `lateOut` completes.
-    struct Records {
+    struct Essential {
         const cl_float4* nodes = nullptr;  // walk records (kTreeWalkRecordFloat4s float4 each)
         std::size_t nodeCount = 0;
         const cl_int2* bodies = nullptr;
         std::size_t bodyCount = 0;
-    };
-    struct Essential {
-        Records early, late;
-        cl::Event lateOut;  // null: nothing late, or already in pinned memory
     };
     bool domainBuilt() const { return domainBuilt_; }  // the last pass was buildDomainSorted()
     void buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
@@ -270,11 +260,8 @@ class TreeForce {
     void buildAcross(const std::vector<std::vector<cl_int>>& tables);
     std::vector<cl_float4> acrossRecords();
     // Blocking: for every other domain e (cellsOf[e]: its DomainShare::cells; this domain's
-    // entry is skipped), what the walks of its early cells may read here (result [e].early); what
-    // the rest of its walk may read is found meanwhile on a queue of its own, and lateFor() sends
-    // it (into each [e].late and [e].lateOut, once its counts are in; blocking until then).
+    // entry is skipped), what its walk may read here (result [e]).
     std::vector<Essential> essentialFor(const std::vector<const std::vector<cl_float4>*>& cellsOf);
-    void lateFor(std::vector<Essential>& sent);
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
@@ -282,15 +269,11 @@ class TreeForce {
     // every other domain sent this one, and the other domains' slices of the sorted order
     // (indexFrom[d]: domain d's domainIndex(); its own is skipped), copied on a queue of their
     // own while the walk runs (scatterSorted() waits for them).
-    // graftDomains() grafts the early records (received[].early) and begins the walk of the early
-    // cells' groups; graftLate() waits for each sender's late records (lateFor()), grafts them and
-    // brings the other domains' slices of the sorted order in.
     void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
                       const std::vector<const std::vector<cl_float4>*>& roots,
                       const std::vector<const std::vector<cl_int2>*>& rootBodies,
                       const std::vector<Essential>& received,
                       const std::vector<const cl_uint*>& indexFrom);
-    void graftLate(const std::vector<Essential>& received);
 
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
@@ -364,13 +347,7 @@ class TreeForce {
     // One kernel on the context's queue over `global` work-items (rounded up to `local`), its
     // event kept under `stage` ("tree-box", ...) for lastTimes().
     void enqueueStage(cl::Kernel& k, std::size_t global, std::size_t local, const char* stage);
-    // groupsInOrder_ from the groups find_groups found, in body order. The split build's puts the
-    // groups of its early cells (earlyBodies_) first, in body order (enqueueEarlyGroupOrder, with
-    // early), then the others in body order (enqueueLateGroupOrder, once every group is found).
-    void enqueueGroupOrder(std::size_t n);
-    void enqueueEarlyGroupOrder(std::size_t n, bool early);
-    void enqueueLateGroupOrder(std::size_t n);
-    void enqueueGroupRanks(std::size_t n, int part);
+    void enqueueGroupOrder(std::size_t n);  // groupsInOrder_ from the groups find_groups found
     void preparePieces();  // after a build for pieces: the second queue, the counters zeroed
     // The bounding box and every body's Morton key and index into keys_[into], index_[into].
     void enqueueBoxAndKeys(const cl::Buffer& pos, std::size_t n, int into);
@@ -414,21 +391,6 @@ class TreeForce {
     // one bit a body marking the groups' starts, their prefix counts per word and per block of
     // words, and the ordered list.
     cl::Buffer groupStarts_, startsBefore_, startsBlocks_, groupsInOrder_;
-    // The split build's early cells' bodies (one bit a body, domain_cells), the starts of the
-    // groups among them and their prefix counts (split apart from groupStarts_ by
-    // split_early_starts), and the early walk's counters (its run of ranks, its fallbacks).
-    cl::Buffer earlyBodies_, earlyStarts_, earlyBefore_, earlyBlocks_, earlyCounters_;
-    bool earlyWalk_ = false;   // this build's early groups walk before the late records are in
-    std::size_t earlyTo_ = 0;  // early cells end before this sorted body (domainShare)
-    cl::Event earlyWalked_;    // the early groups' walk (null: none this pass)
-    bool domainGroupsFound_ = false;  // enqueueDomainGroups() ran this pass
-    void enqueueDomainGroups();
-    std::vector<const cl_uint*> indexFrom_;  // graftDomains()'s, for graftLate()
-    std::size_t recordsInCount_[2][2] = {};  // copyRecordsIn()'s nodes and bodies, early and late
-    std::vector<cl::Event> copyRecordsIn(const std::vector<Essential>& received, bool late);
-    void graftRecordsIn(bool late, const std::vector<cl::Event>& copied);
-    float earlyLeast_ = 0;                // the early cells' least clearance (domainShare)
-    std::size_t earlyCells_ = 0;          // the domain's cells (domain_cells), of which those early
     std::size_t groupOrderCapacity_ = 0;  // bodies they hold (made at the first pass in pieces)
     // The split build: its window select, the window [w0, w0 + m) of the sorted order it sorted,
     // the global index (its window's, then every domain's), its prefix table, the nodes across
@@ -439,26 +401,13 @@ class TreeForce {
     std::size_t w0_ = 0, m_ = 0;
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
         graftIn_, graftBodiesIn_, tables_, acrossList_, rootList_, splitCounters_, pos_;
-    // The other domains' records, for the grafts: the early ones, and the late ones apart (they
-    // come in while the early ones are grafted).
-    cl::Buffer essentialIn_, essentialBodiesIn_, lateIn_, lateBodiesIn_;
+    cl::Buffer essentialIn_, essentialBodiesIn_;  // the other domains' records, for the grafts
     std::vector<std::size_t> sentBefore_;  // essential nodes sent each domain at the last build
     std::size_t splitCapacity_ = 0;
     // Per other domain: its cells, the counters, the essential nodes' and bodies' records and
     // their rooms.
     std::vector<cl::Buffer> cellBoxes_, targetCounters_, records_, bodyRecords_;
-    // What one other domain's walk may do with each node (essential_flags): the late part's and
-    // the early part's, which run at once on two queues.
-    cl::Buffer opens_, opensEarly_;
-    cl::CommandQueue lateKernels_;        // the late part's kernels (essentialFor)
-    std::vector<cl::Event> lateCounted_;  // the late part's counts in, a domain each
-    std::vector<bool> lateWanted_;        // which domains get a late part (essentialFor)
-    cl_int* essentialCounts(std::size_t e, bool late);  // in pinned memory
-    bool recordsFit(std::size_t e, bool late);          // the counts within the rooms
-    void growRecords(std::size_t slot, std::size_t nodes, std::size_t bodies);
-    void enqueueEssential(std::size_t e, bool late, cl::CommandQueue& on);
-    Records sendRecords(std::size_t e, bool late, cl::CommandQueue& on,
-                        std::vector<cl::Event>& reads);
+    cl::Buffer opens_;  // what one other domain's walk may do with each node (essential_flags)
     std::vector<std::size_t> recordsCapacity_, bodyRecordsCapacity_;
     std::vector<std::size_t> bounds_;  // of the last buildDomainSorted()
     std::size_t domain_ = 0;
@@ -469,8 +418,7 @@ class TreeForce {
     // essential records.
     struct SplitHost;
     std::unique_ptr<SplitHost> splitHost_;
-    cl::CommandQueue side_;      // the sorted order's copies, beside the walk
-    cl::CommandQueue lateSide_;  // the late essential records out, behind none of the early
+    cl::CommandQueue side_;  // the sorted order's copies, beside the walk
     // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
     // of groups and its fallbacks), the marker they start after, the second queue's walks.
     cl::CommandQueue pieceQueue_;

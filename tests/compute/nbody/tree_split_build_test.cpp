@@ -47,16 +47,9 @@ cl::Buffer upload(const std::vector<Body>& bodies, float scale = 1) {
 // One tree over every body, then `bounds.size() - 1` trees each building its domain, exchanging,
 // and walking it: each domain's accelerations must be the one tree's. Every split tree first
 // builds another system (the bodies spread 7 times wider), so a node it reads but neither
-// computed nor received holds that system's figures and fails the comparison; the early groups
-// walk before the late records are grafted (graftDomains), so one that read a late record would
-// read that system's too. Returns the groups and bodies walked early over every domain.
-struct EarlyWalks {
-    int groups = 0;
-    long long bodies = 0;
-};
-EarlyWalks expectSplitIsWhole(const std::vector<Body>& bodies,
-                              const std::vector<std::size_t>& bounds, TreeWalk walk,
-                              float theta = 0.5f) {
+// computed nor received holds that system's figures and fails the comparison.
+void expectSplitIsWhole(const std::vector<Body>& bodies, const std::vector<std::size_t>& bounds,
+                        TreeWalk walk, float theta = 0.5f) {
     auto& cc = context();
     const std::size_t n = bodies.size();
     const float softening = 0.01f;
@@ -79,14 +72,7 @@ EarlyWalks expectSplitIsWhole(const std::vector<Body>& bodies,
         trees.back()->buildDomainSorted(pos, n, softening, bounds, d);
         raw.push_back(trees.back().get());
     }
-    // The early walks run to their end before any late record goes out (on a GPU they run beside
-    // the late records' copies), so that one that read a late record reads the other system's.
-    exchangeEssentialTrees(raw, {}, [&](std::size_t d, const char* phase, auto, auto) {
-        if (std::string(phase) != "graft") return;
-        trees[d]->joinPieces();
-        cc.queue().finish();
-    });
-    EarlyWalks early;
+    exchangeEssentialTrees(raw);
     for (std::size_t d = 0; d + 1 < bounds.size(); ++d) {
         const std::size_t b = bounds[d], c = bounds[d + 1] - bounds[d];
         SCOPED_TRACE("domain " + std::to_string(d) + ": " + std::to_string(b) + " + " +
@@ -94,12 +80,7 @@ EarlyWalks expectSplitIsWhole(const std::vector<Body>& bodies,
         if (c) trees[d]->walkSortedPiece(b, c);
         const std::vector<Float4> wanted(want.begin() + b, want.begin() + b + c);
         EXPECT_TRUE(sameWithinRounding(readSorted(*trees[d], b, c), wanted, true, bound()));
-        const TreeWalkStats stats = trees[d]->lastWalkStats();
-        EXPECT_LE(stats.earlyGroups, stats.groups);
-        early.groups += stats.earlyGroups;
-        early.bodies += stats.earlyBodies;
     }
-    return early;
 }
 
 std::vector<std::size_t> equalDomains(std::size_t n, std::size_t p) {
@@ -121,20 +102,6 @@ TEST_P(NbodyTreeSplitBuild, DomainsWalkWhatOneTreeWalks) {
                                GetParam());
         }
     }
-}
-
-// The early cells (far from every other domain) walk their groups before the other domains' late
-// records are in: on a Plummer sphere some do, and none on the body walk (CPU devices).
-TEST_P(NbodyTreeSplitBuild, EarlyCellsWalkBeforeTheLateRecords) {
-    const std::size_t n = 30011;
-    const EarlyWalks early =
-        expectSplitIsWhole(makePreset(NbodyPreset::Plummer, n, 5), equalDomains(n, 4), GetParam());
-    if (GetParam() == TreeWalk::Body) {
-        EXPECT_EQ(early.groups, 0);
-        return;
-    }
-    EXPECT_GT(early.bodies, static_cast<long long>(n / 20));
-    EXPECT_LT(early.bodies, static_cast<long long>(n));
 }
 
 TEST_P(NbodyTreeSplitBuild, UnevenAndEmptyDomains) {
