@@ -7,6 +7,7 @@
 //   build    gather_sorted, build_radix_tree          Karras 2012 binary radix tree
 //   moments  moments                        mass, centre of mass, quadrupole, bounds, opening radius
 //   walk     find_groups, walk, scatter_accelerations   group walk with shared interaction lists
+//            (invert_order, gather_accelerations: the scatter turned around)
 //            (kick_velocities: leapfrog's closing half-kick, after the scatter)
 // Same softened force as kernels/nbody_force.cl (common/gravity.clh), so theta -> 0 gives the
 // all-pairs sum.
@@ -2132,6 +2133,27 @@ __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
     const uint b = index[i];
     acc[b] = a;
     if (kick != 0.0f) vel[b] = kicked(vel[b], a, kick);
+}
+
+// Every body's place in the sorted order (rank[index[s]] = s), for gather_accelerations.
+__kernel void invert_order(__global const uint* restrict index, const int n,
+                           __global uint* restrict rank) {
+    const int s = get_global_id(0);
+    if (s < n) rank[index[s]] = (uint)s;
+}
+
+// scatter_accelerations turned around: each body reads its acceleration at its sorted place, so
+// the writes (the acceleration, the kicked velocity) go in the caller's order and only the reads
+// land at scattered places, which the caches serve. The same values and the same kick.
+__kernel void gather_accelerations(__global const float4* restrict sortedAcc,
+                                   __global const uint* restrict rank, const int n,
+                                   __global float4* restrict acc, __global float4* restrict vel,
+                                   const float kick) {
+    const int i = get_global_id(0);
+    if (i >= n) return;
+    const float4 a = sortedAcc[rank[i]];
+    acc[i] = a;
+    if (kick != 0.0f) vel[i] = kicked(vel[i], a, kick);
 }
 
 // The closing half-kick of leapfrog over the caller's order (TreeForceOptions::kickInScatter

@@ -306,6 +306,7 @@ void NbodySimulation::computeSharedForces() {
         if (config_.variant == NbodyVariant::Tree) {
             TreeForce& t = tree();
             applyTreeParams(t);
+            t.setGatherInBodyOrder(movesEveryBody_);  // gatherSharedForces() then need not wait
             if (treeDomainsSet())
                 t.buildDomainSorted(f32_.pos, n_, params_.softening, treeDomains_, treeDomain_);
             else if (walkInPieces())
@@ -377,6 +378,26 @@ cl::Event NbodySimulation::scatterSharedRange(std::size_t begin, std::size_t cou
         lastEvents_.emplace_back("tree-scatter", e);
         bodiesScattered_ += count;
         if (kick) bodiesKicked_ += count;
+        return e;
+    });
+}
+
+cl::Event NbodySimulation::gatherSharedForces(cl::CommandQueue& queue,
+                                              const std::vector<cl::Event>& after) {
+    return clBoundary("N-body: returning the tree's accelerations to the body order failed", [&] {
+        if (!sharedForcesAreSlices()) throw Error("only the tree's accelerations come in slices");
+        if (movedCount() != n_ || bodiesScattered_ != 0)
+            throw Error("only a device that moves every body gathers them all at once");
+        const bool kick = pendingKick_ != 0;
+        TreeForce& t = tree();
+        cl::Event e =
+            t.gatherSorted(f32_.acc, queue, after, kick ? &f32_.vel : nullptr, pendingKick_);
+        for (std::size_t i = treeEventsTaken_; i < t.lastEvents().size(); ++i)
+            lastEvents_.push_back(t.lastEvents()[i]);  // the order inverted here, if it was
+        treeEventsTaken_ = t.lastEvents().size();
+        lastEvents_.emplace_back("tree-scatter", e);
+        bodiesScattered_ = n_;
+        if (kick) bodiesKicked_ = n_;
         return e;
     });
 }

@@ -178,6 +178,11 @@ class NbodySimulation : public NbodySystem {
     // tile every body too.
     cl::Event scatterSharedRange(std::size_t begin, std::size_t count, cl::CommandQueue& queue,
                                  const std::vector<cl::Event>& after = {}, bool withKick = false);
+    // Every body's acceleration back to the body order at once, with the pending closing
+    // half-kick, on `queue` after `after` (which must hold every other domain's slice): a device
+    // that moves every body only, instead of scatterSharedRange() (its writes go in body order;
+    // the same state). finishSharedForces() then scatters and kicks nothing more.
+    cl::Event gatherSharedForces(cl::CommandQueue& queue, const std::vector<cl::Event>& after);
     // The split build (compute/nbody/tree/split_build.hpp), with walkInPieces: the domains of
     // every device (sorted bodies bounds[d] .. bounds[d + 1] - 1) and this one's; the caller runs
     // exchangeEssentialTrees over every device's splitTree() between computeSharedForces() and

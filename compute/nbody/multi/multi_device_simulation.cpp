@@ -382,47 +382,20 @@ void NbodyMultiDevice::exchangeForceSlices() {
         // Devices that kick only their own slice return each slice and each chunk of the others'
         // to the body order on their own queue after their walk, while the last piece's copies
         // are in flight (beside the walk the scatters slowed it as much as they saved). Devices
-        // that kick every body (replicated) scatter and kick in two kernels a domain: its pieces
-        // but the last once every domain's are in, then its last pieces (a kernel a chunk had
-        // cost several times its work in launches and gaps).
+        // that kick every body (replicated) gather every body's acceleration and kick it in one
+        // kernel once every domain's slice is in: its writes go in body order, where scatters
+        // (a kernel a domain's pieces, another its last) wrote at scattered places, several
+        // times slower (docs/scaling.md, session 17).
         const bool scatterOnArrival = !sims_[0]->movesEveryBody();
         const std::size_t p = sims_.size();
-        std::vector<BodySlice> last(p);  // each domain's last piece, walked and sent last
-        for (std::size_t d = 0; d < p; ++d) {
-            const auto pieces =
-                cutIntoPieces(slices_[d], static_cast<std::size_t>(walkPieces_), walkHalving_);
-            last[d] = pieces.empty() ? BodySlice{slices_[d].begin, 0} : pieces.back();
-        }
-        // Domain `from`'s early (all but the last piece) or late bodies.
-        const auto portion = [&](std::size_t from, bool late) {
-            return late ? last[from]
-                        : BodySlice{slices_[from].begin, slices_[from].count - last[from].count};
-        };
         struct Incoming {  // of the other domains' bodies on their way to one device
-            std::size_t earlyLeft = 0, lateLeft = 0;
-            std::vector<cl::Event> early, late;
-            bool earlyDone = false, lateDone = false;
+            std::size_t left = 0;
+            std::vector<cl::Event> copied;
         };
         std::vector<Incoming> incoming(p);
         for (std::size_t d = 0; d < p; ++d)
             for (std::size_t e = 0; e < p; ++e)
-                if (e != d) {
-                    incoming[d].earlyLeft += portion(e, false).count;
-                    incoming[d].lateLeft += portion(e, true).count;
-                }
-        // Every domain's early or late bodies, scattered and kicked on device d's queue after
-        // `after`.
-        const auto scatterKick = [&](std::size_t d, bool late,
-                                     const std::vector<cl::Event>& after) {
-            cl::Event e;
-            for (std::size_t from = 0; from < p; ++from) {
-                const BodySlice r = portion(from, late);
-                if (r.count)
-                    e = sims_[d]->scatterSharedRange(r.begin, r.count, contexts_[d]->queue(), after,
-                                                     true);
-            }
-            return e;
-        };
+                if (e != d) incoming[d].left += slices_[e].count;
         const SliceGather::Arrival arrival =
             scatterOnArrival
                 ? SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
@@ -430,26 +403,14 @@ void NbodyMultiDevice::exchangeForceSlices() {
                       return sims_[d]->scatterSharedRange(begin, count, contexts_[d]->queue(),
                                                           {copied});
                   })
-                : SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
-                                           const cl::Event& copied) {
-                      Incoming& in = incoming[d];
-                      // A chunk lies within one piece: late if within some domain's last.
-                      const bool late = std::any_of(
-                          last.begin(), last.end(),
-                          [&](const BodySlice& l) { return begin >= l.begin && begin < l.end(); });
-                      (late ? in.late : in.early).push_back(copied);
-                      (late ? in.lateLeft : in.earlyLeft) -= count;
-                      cl::Event e = copied;
-                      if (!in.earlyDone && in.earlyLeft == 0) {
-                          in.earlyDone = true;
-                          if (cl::Event s = scatterKick(d, false, in.early); s()) e = s;
-                      }
-                      if (in.earlyDone && !in.lateDone && in.lateLeft == 0) {
-                          in.lateDone = true;
-                          if (cl::Event s = scatterKick(d, true, in.late); s()) e = s;
-                      }
-                      return e;
-                  });
+                : SliceGather::Arrival(
+                      [&](std::size_t d, std::size_t, std::size_t count, const cl::Event& copied) {
+                          Incoming& in = incoming[d];
+                          in.copied.push_back(copied);
+                          in.left -= count;
+                          if (in.left != 0) return copied;
+                          return sims_[d]->gatherSharedForces(contexts_[d]->queue(), in.copied);
+                      });
         if (sims_[0]->walkInPieces())
             addWaits(gather().run(
                 buffers, slices_, kBytes, accStaging_->host, transferEvents_,

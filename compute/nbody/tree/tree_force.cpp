@@ -110,7 +110,7 @@ std::size_t walkLocalBytes(int stack, int list, bool far, int farOrder) {
 struct TreeForce::Kernels {
     long long generation = -1;
     cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
-        scatterAcc, scatterRange, kick, direct, groups;
+        scatterAcc, scatterRange, kick, direct, groups, invertOrder, gatherAcc;
     cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups;  // walk groups in body order
     cl::Kernel count8, scanDigits, scatter8;                        // the sort with 8-bit digits
     // The split build.
@@ -407,6 +407,8 @@ void TreeForce::refreshKernels() {
     k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
     k.scatterRange = programs.kernel(kFile, "scatter_accelerations", base);  // scatterSortedRange
     k.kick = programs.kernel(kFile, "kick_velocities", base);
+    k.invertOrder = programs.kernel(kFile, "invert_order", base);
+    k.gatherAcc = programs.kernel(kFile, "gather_accelerations", base);
     k.direct = programs.kernel(kFile, "direct_sample", base);
     k.groups = programs.kernel(kFile, "find_groups", base);
     k.startCounts = programs.kernel(kFile, "group_start_counts", base);
@@ -687,6 +689,37 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
     });
 }
 
+void TreeForce::enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after) {
+    fitBuffer(rank_, lastN_ * 4);
+    setArgs(k_->invertOrder, lastOrder(), static_cast<int>(lastN_), rank_);
+    on.enqueueNDRangeKernel(k_->invertOrder, cl::NullRange,
+                            cl::NDRange(roundUp(lastN_, kElementWg)), cl::NDRange(kElementWg),
+                            after.empty() ? nullptr : &after, &rankReady_);
+    events_.emplace_back("tree-scatter", rankReady_);
+}
+
+cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue,
+                                  const std::vector<cl::Event>& after, const cl::Buffer* vel,
+                                  float kick) {
+    if (!lastN_) throw Error("tree: no force pass to gather");
+    return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
+        std::vector<cl::Event> wait = after;
+        if (!rankReady_()) {  // not inverted beside the walk: here, once the order is whole
+            std::vector<cl::Event> order = wait;
+            if (const auto* w = lastOrderWaits()) order.insert(order.end(), w->begin(), w->end());
+            enqueueInvertOrder(queue, order);
+        }
+        wait.push_back(rankReady_);
+        setArgs(k_->gatherAcc, sortedAcc_, rank_, static_cast<int>(lastN_), acc, vel ? *vel : acc,
+                vel ? kick : 0.0f);
+        cl::Event e;
+        queue.enqueueNDRangeKernel(k_->gatherAcc, cl::NullRange,
+                                   cl::NDRange(roundUp(lastN_, kElementWg)),
+                                   cl::NDRange(kElementWg), &wait, &e);
+        return e;
+    });
+}
+
 const std::vector<cl::Event>* TreeForce::lastOrderWaits() const {
     return domainBuilt_ && !indexWrites_.empty() ? &indexWrites_ : nullptr;
 }
@@ -715,6 +748,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
     joinPieces();  // the last pass's pieces read what this pass writes
     events_.clear();
     copies_.clear();
+    rankReady_ = cl::Event();
     groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
     domainBuilt_ = false;
     builtForPieces_ = false;  // buildShareSorted() sets it after this
@@ -1073,6 +1107,11 @@ void TreeForce::reserveSplit(std::size_t domains) {
     }
 }
 
+std::size_t TreeForce::subBufferAlign() const {
+    const auto bits = cc_.device().getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>();
+    return std::max<std::size_t>(256, bits / 8);
+}
+
 void TreeForce::fitBuffer(cl::Buffer& buffer, std::size_t bytes) {
     if (!buffer() || buffer.getInfo<CL_MEM_SIZE>() < bytes)
         buffer = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE, bytes + bytes / 4 + 64);
@@ -1092,6 +1131,7 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     parity_ ^= 1;
     events_.clear();
     copies_.clear();
+    rankReady_ = cl::Event();
     groupsOrdered_ = false;
     domainBuilt_ = true;
     builtForPieces_ = true;
@@ -1400,7 +1440,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         std::size_t cellBytes = 0;
         for (std::size_t e = 0; e < p; ++e)
             if (wanted(e)) cellBytes += stagingRoom(cellsOf[e]->size() * 16);
-        splitHost_->cells.reserve(cc_, std::max<std::size_t>(cellBytes, 256));
+        splitHost_->cells.reserve(cc_, std::max<std::size_t>(cellBytes, std::size_t{1} << 20));
         char* staged = static_cast<char*>(splitHost_->cells.host);
         for (std::size_t e = 0; e < p; ++e) {
             if (!wanted(e)) continue;
@@ -1442,8 +1482,13 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             const auto bodies = static_cast<std::size_t>(counts(e)[7]);
             PinnedArea& pn = splitHost_->nodes[e];
             PinnedArea& pb = splitHost_->bodies[e];
-            pn.reserve(cc_, std::max<std::size_t>(nodes * kTreeWalkRecordFloat4s * 16, 16));
-            pb.reserve(cc_, std::max<std::size_t>(bodies * 8, 8));
+            // As large as the device's rooms (which grow seldom): an area grown here as the
+            // counts creep up waits for the queue and maps anew in the middle of the exchange.
+            pn.reserve(cc_,
+                       std::max(std::max(nodes, recordsCapacity_[e]) * kTreeWalkRecordFloat4s * 16,
+                                std::size_t{16}));
+            pb.reserve(cc_,
+                       std::max(std::max(bodies, bodyRecordsCapacity_[e]) * 8, std::size_t{8}));
             cl::Event read;
             if (nodes) {
                 on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
@@ -1517,6 +1562,8 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                 indexWrites_.push_back(e);
                 copies_.push_back({"index in", e, c * 4});
             }
+            // After the slices (side_ is in order), so that gatherSorted() need not wait.
+            if (invertForGather_) enqueueInvertOrder(side_, after);
             side_.flush();
         };
         if (lo >= hi) {  // it walks nothing
@@ -1531,78 +1578,6 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             enqueueStage(k_->groupsDomain, static_cast<std::size_t>(hi - lo), kElementWg,
                          "tree-walk");
         }
-        // The caller's vectors go through pinned memory (copied there now, then written without
-        // waiting: a blocking write each cost tens of microseconds, issue 32, session 12); the
-        // next build's domainShare() waits for the queue before this area is written again. The
-        // other devices' pinned records (which stay until every device grafted them) are written
-        // from where they are.
-        std::size_t stagedBytes = 4 * 256;
-        for (const auto* l : across)
-            stagedBytes += stagingRoom(l->size() * 16);
-        for (const auto* l : roots)
-            stagedBytes += stagingRoom(l->size() * 16);
-        for (const auto* l : rootBodies)
-            stagedBytes += stagingRoom(l->size() * 8);
-        PinnedArea& staging = splitHost_->graft;
-        staging.reserve(cc_,
-                        stagedBytes + 2 * stagingRoom(splitCapacity_ * 8));  // and the two lists
-        char* free = static_cast<char*>(staging.host);
-        char* const end = free + staging.bytes;
-        auto stage = [&](const void* data, std::size_t bytes) {
-            if (!bytes) return static_cast<const void*>(free);
-            if (stagingRoom(bytes) > static_cast<std::size_t>(end - free))
-                throw Error("tree: the graft's staging area is too small (a bug)");
-            std::memcpy(free, data, bytes);
-            const void* at = free;
-            free += stagingRoom(bytes);
-            return at;
-        };
-        // Records from several places into one device buffer (on `on`, the events into `done`),
-        // then one kernel over them.
-        bool staged = true;
-        auto gather = [&](cl::Buffer& into,
-                          const std::vector<std::pair<const void*, std::size_t>>& parts,
-                          std::size_t bytes, cl::CommandQueue* on = nullptr,
-                          std::vector<cl::Event>* done = nullptr) {
-            std::size_t total = 0;
-            for (const auto& [data, count] : parts)
-                total += count;
-            if (!total) return total;
-            fitBuffer(into, total * bytes);
-            std::size_t at = 0;
-            for (const auto& [data, count] : parts) {
-                if (count) {
-                    cl::Event write;
-                    (on ? *on : q)
-                        .enqueueWriteBuffer(into, CL_FALSE, at * bytes, count * bytes,
-                                            staged ? stage(data, count * bytes) : data, nullptr,
-                                            &write);
-                    copies_.push_back({"graft in", write, count * bytes});
-                    if (done) done->push_back(write);
-                }
-                at += count;
-            }
-            return total;
-        };
-        auto graftNodes = [&](const std::vector<std::pair<const void*, std::size_t>>& parts) {
-            const std::size_t count = gather(graftIn_, parts, kTreeRecordFloat4s * 16);
-            if (!count) return;
-            setArgs(k_->graftNodes, graftIn_, static_cast<int>(count), children_, ranges_, nodeCom_,
-                    nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
-            enqueueStage(k_->graftNodes, count, kElementWg, "tree-build");
-        };
-        auto graftBodies = [&](const std::vector<std::pair<const void*, std::size_t>>& parts) {
-            const std::size_t count = gather(graftBodiesIn_, parts, 8);
-            if (!count) return;
-            setArgs(k_->graftBodies, graftBodiesIn_, static_cast<int>(count), pos_, sorted_);
-            enqueueStage(k_->graftBodies, count, kElementWg, "tree-build");
-        };
-        auto records = [](const std::vector<const std::vector<cl_float4>*>& lists) {
-            std::vector<std::pair<const void*, std::size_t>> parts;
-            for (const auto* l : lists)
-                parts.emplace_back(l->data(), l->size() / kTreeRecordFloat4s);
-            return parts;
-        };
         // The nodes across domains, and the roots below them from which they are computed.
         std::vector<cl_int> acrossList, rootList;
         std::set<cl_int> acrossSet;
@@ -1618,60 +1593,128 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                     if (child < 0 || !acrossSet.count(child)) rootList.push_back(child);
                 }
             }
-        graftNodes(records(across));
-        if (!acrossList.empty()) {  // graftIn_ holds the nodes across domains still
-            setArgs(k_->linkAcross, graftIn_, static_cast<int>(acrossList.size()), nodeParent_,
+        const cl_int rootCount = static_cast<cl_int>(rootList.size());
+        // Every small part (the nodes across domains, the roots, their bodies, the lists) in one
+        // write through pinned memory, each part a sub-buffer of it: one write at each part had
+        // cost the host tens of microseconds, and held the other domains' records back behind
+        // it on the copy engine until about 0.5 ms into the graft (session 17). The next build's
+        // domainShare() waits for the queue before the pinned area is written again.
+        struct Part {
+            std::vector<std::pair<const void*, std::size_t>> pieces;  // (data, bytes)
+            std::size_t at = 0, bytes = 0;
+        };
+        auto partOf = [](const auto& lists, std::size_t unitBytes) {
+            Part part;
+            for (const auto* l : lists) {
+                part.pieces.emplace_back(l->data(), l->size() * unitBytes);
+                part.bytes += l->size() * unitBytes;
+            }
+            return part;
+        };
+        enum { kAcross, kRoots, kRootBodies, kRootList, kRootCount, kAcrossList, kParts };
+        Part parts[kParts] = {
+            partOf(across, 16), partOf(roots, 16), partOf(rootBodies, 8), {}, {}, {}};
+        parts[kRootList] = {{{rootList.data(), rootList.size() * 4}}, 0, rootList.size() * 4};
+        parts[kRootCount] = {{{&rootCount, 4}}, 0, 4};
+        parts[kAcrossList] = {
+            {{acrossList.data(), acrossList.size() * 4}}, 0, acrossList.size() * 4};
+        const std::size_t align = subBufferAlign();
+        std::size_t packed = 0;
+        for (Part& part : parts) {
+            part.at = packed;
+            packed += (part.bytes + align - 1) / align * align;
+        }
+        PinnedArea& staging = splitHost_->graft;
+        staging.reserve(cc_,
+                        std::max<std::size_t>(packed, std::size_t{256} << 10));  // seldom grown
+        auto* host = static_cast<char*>(staging.host);
+        for (const Part& part : parts) {
+            std::size_t at = part.at;
+            for (const auto& [data, bytes] : part.pieces) {
+                if (bytes) std::memcpy(host + at, data, bytes);
+                at += bytes;
+            }
+        }
+        fitBuffer(graftSmall_, std::max<std::size_t>(packed, 256));
+        cl::Event smallIn;
+        q.enqueueWriteBuffer(graftSmall_, CL_FALSE, 0, std::max<std::size_t>(packed, 4), host,
+                             nullptr, &smallIn);
+        copies_.push_back({"graft in", smallIn, packed});
+        q.flush();
+        // The other domains' records next, on the side queue: the copies into a device go one
+        // after another, and these are most of the graft's bytes.
+        std::vector<std::pair<const void*, std::size_t>> nodeParts, bodyParts;
+        for (const Essential& e : received) {
+            nodeParts.emplace_back(e.nodes, e.nodeCount);
+            bodyParts.emplace_back(e.bodies, e.bodyCount);
+        }
+        std::vector<cl::Event> recordsIn;
+        auto receive = [&](cl::Buffer& into,
+                           const std::vector<std::pair<const void*, std::size_t>>& from,
+                           std::size_t unitBytes) {
+            std::size_t total = 0;
+            for (const auto& [data, count] : from)
+                total += count;
+            if (!total) return total;
+            fitBuffer(into, total * unitBytes);
+            std::size_t at = 0;
+            for (const auto& [data, count] : from) {
+                if (count) {
+                    cl::Event write;
+                    side_.enqueueWriteBuffer(into, CL_FALSE, at * unitBytes, count * unitBytes,
+                                             data, nullptr, &write);
+                    copies_.push_back({"graft in", write, count * unitBytes});
+                    recordsIn.push_back(write);
+                }
+                at += count;
+            }
+            return total;
+        };
+        const std::size_t essentialNodes =
+            receive(essentialIn_, nodeParts, kTreeWalkRecordFloat4s * 16);
+        const std::size_t essentialBodyCount = receive(essentialBodiesIn_, bodyParts, 8);
+        side_.flush();
+        // The small parts' kernels meanwhile.
+        auto sub = [&](std::size_t part) {
+            const cl_buffer_region region{parts[part].at,
+                                          std::max<std::size_t>(parts[part].bytes, 4)};
+            return graftSmall_.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION,
+                                               &region);
+        };
+        auto graftNodes = [&](std::size_t part) {
+            const std::size_t count = parts[part].bytes / (kTreeRecordFloat4s * 16);
+            if (!count) return;
+            setArgs(k_->graftNodes, sub(part), static_cast<int>(count), children_, ranges_,
+                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_);
+            enqueueStage(k_->graftNodes, count, kElementWg, "tree-build");
+        };
+        graftNodes(kAcross);
+        if (!acrossList.empty()) {
+            setArgs(k_->linkAcross, sub(kAcross), static_cast<int>(acrossList.size()), nodeParent_,
                     leafParent_, visits_);
             enqueueStage(k_->linkAcross, acrossList.size(), kElementWg, "tree-build");
         }
-        graftNodes(records(roots));
-        std::vector<std::pair<const void*, std::size_t>> bodyParts;
-        for (const auto* l : rootBodies)
-            bodyParts.emplace_back(l->data(), l->size());
-        graftBodies(bodyParts);
-        if (!rootList.empty() && lastN_ > 1) {
-            fitBuffer(rootList_, rootList.size() * 4);
-            q.enqueueWriteBuffer(rootList_, CL_FALSE, 0, rootList.size() * 4,
-                                 stage(rootList.data(), rootList.size() * 4));
-            const cl_int count = static_cast<cl_int>(rootList.size());
-            q.enqueueWriteBuffer(splitCounters_, CL_FALSE, 0, 4, stage(&count, 4));
-            setArgs(k_->momentsAcross, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
-                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, rootList_,
-                    splitCounters_);
-            enqueueStage(k_->momentsAcross, rootList.size(), kElementWg, "tree-moments");
+        graftNodes(kRoots);
+        if (const std::size_t count = parts[kRootBodies].bytes / 8) {
+            setArgs(k_->graftBodies, sub(kRootBodies), static_cast<int>(count), pos_, sorted_);
+            enqueueStage(k_->graftBodies, count, kElementWg, "tree-build");
         }
-        if (!acrossList.empty()) {
-            fitBuffer(acrossList_, acrossList.size() * 4);
-            q.enqueueWriteBuffer(acrossList_, CL_FALSE, 0, acrossList.size() * 4,
-                                 stage(acrossList.data(), acrossList.size() * 4));
+        if (!rootList.empty() && lastN_ > 1) {
+            setArgs(k_->momentsAcross, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
+                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, sub(kRootList),
+                    sub(kRootCount));
+            enqueueStage(k_->momentsAcross, rootList.size(), kElementWg, "tree-moments");
         }
         // The walk groups in body order need nothing of the other domains' records: they are
         // found while those come in.
         if (!bodyWalk_) {
             if (!acrossList.empty()) {
-                setArgs(k_->groupsListed, acrossList_, static_cast<int>(acrossList.size()),
+                setArgs(k_->groupsListed, sub(kAcrossList), static_cast<int>(acrossList.size()),
                         children_, ranges_, groups_, counters_, groupStarts_, 1);
                 enqueueStage(k_->groupsListed, acrossList.size(), kElementWg, "tree-walk");
             }
             enqueueGroupOrder(lastN_);
         }
-        q.flush();
-        // The other domains' records, on the side queue, after the small writes above: the copies
-        // into a device go one after another, and queued behind the records the small writes had
-        // held the kernels above back.
-        std::vector<std::pair<const void*, std::size_t>> nodeParts, essentialBodies;
-        for (const Essential& e : received) {
-            nodeParts.emplace_back(e.nodes, e.nodeCount);
-            essentialBodies.emplace_back(e.bodies, e.bodyCount);
-        }
-        staged = false;
-        std::vector<cl::Event> recordsIn;
-        const std::size_t essentialNodes =
-            gather(essentialIn_, nodeParts, kTreeWalkRecordFloat4s * 16, &side_, &recordsIn);
-        const std::size_t essentialBodyCount =
-            gather(essentialBodiesIn_, essentialBodies, 8, &side_, &recordsIn);
-        side_.flush();
-        staged = true;
         // After momentsAcross, which reads the roots' full records that these overwrite.
         if (!recordsIn.empty()) q.enqueueBarrierWithWaitList(&recordsIn);
         if (essentialNodes) {

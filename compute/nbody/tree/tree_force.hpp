@@ -211,6 +211,15 @@ class TreeForce {
     cl::Event scatterSortedRange(const cl::Buffer& acc, std::size_t begin, std::size_t count,
                                  cl::CommandQueue& queue, const std::vector<cl::Event>& after,
                                  const cl::Buffer* vel = nullptr, float kick = 0.0f);
+    // scatterSorted() turned around: every body reads its acceleration at its sorted place, so
+    // the writes (acc, and with vel and kick != 0 the closing half-kick) go in body order; the
+    // same values. On `queue` after `after` (which must hold every slice of the sorted
+    // accelerations). It needs every body's sorted place: with setGatherInBodyOrder(true) a split
+    // build works that out beside the walk, otherwise this call does first.
+    cl::Event gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue,
+                           const std::vector<cl::Event>& after, const cl::Buffer* vel = nullptr,
+                           float kick = 0.0f);
+    void setGatherInBodyOrder(bool on) { invertForGather_ = on; }
     // The sorted order of the last pass (n uints: every sorted position's index into the caller's
     // bodies), valid until the next pass; complete for commands on the context's queue after
     // gatherInLastOrder() (the split build's other domains' slices come on a queue of their own).
@@ -400,7 +409,7 @@ class TreeForce {
     std::unique_ptr<TreeWindowSelect> window_;
     std::size_t w0_ = 0, m_ = 0;
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
-        graftIn_, graftBodiesIn_, tables_, acrossList_, rootList_, splitCounters_, pos_;
+        graftSmall_, tables_, splitCounters_, pos_;
     cl::Buffer essentialIn_, essentialBodiesIn_;  // the other domains' records, for the grafts
     std::vector<std::size_t> sentBefore_;  // essential nodes sent each domain at the last build
     std::size_t splitCapacity_ = 0;
@@ -430,12 +439,20 @@ class TreeForce {
     cl::Event acrossRead_;  // buildAcross()'s records out (null: none built)
     std::size_t acrossCountsAt_ = 0, acrossRecordsAt_ = 0;  // where in splitHost_->across
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
+    // Every body's sorted place for gatherSorted(), and when it is complete (null: not this pass).
+    cl::Buffer rank_;
+    cl::Event rankReady_;
+    bool invertForGather_ = false;  // setGatherInBodyOrder
+    void enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after);
     // What a command reading lastOrder() waits for: the split build's other slices of the order
     // (null: nothing).
     const std::vector<cl::Event>* lastOrderWaits() const;
     int parity_ = 0;
     void enqueueDomainBuild(const cl::Buffer& pos, std::size_t n);
     void reserveSplit(std::size_t domains);
+    // Where sub-buffers of one buffer may start: the device's base address alignment, at least
+    // 256 bytes.
+    std::size_t subBufferAlign() const;
     // `buffer` grown (a quarter more) where it holds fewer than `bytes`; its contents go then.
     void fitBuffer(cl::Buffer& buffer, std::size_t bytes);
     // groupsInOrder_ holds this pass's groups (buildShareSorted), which its pieces' walks took
