@@ -1675,11 +1675,16 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
         const std::size_t essentialBodyCount = receive(essentialBodiesIn_, bodyParts, 8);
         side_.flush();
         // The small parts' kernels meanwhile.
-        auto sub = [&](std::size_t part) {
-            const cl_buffer_region region{parts[part].at,
-                                          std::max<std::size_t>(parts[part].bytes, 4)};
-            return graftSmall_.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION,
-                                               &region);
+        // Kept as members until the next graft: a kernel argument does not hold its buffer.
+        graftParts_.assign(kParts, cl::Buffer());
+        auto sub = [&](std::size_t part) -> const cl::Buffer& {
+            if (!graftParts_[part]()) {
+                const cl_buffer_region region{parts[part].at,
+                                              std::max<std::size_t>(parts[part].bytes, 4)};
+                graftParts_[part] = graftSmall_.createSubBuffer(
+                    CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region);
+            }
+            return graftParts_[part];
         };
         auto graftNodes = [&](std::size_t part) {
             const std::size_t count = parts[part].bytes / (kTreeRecordFloat4s * 16);

@@ -410,6 +410,7 @@ class TreeForce {
     std::size_t w0_ = 0, m_ = 0;
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
         graftSmall_, tables_, splitCounters_, pos_;
+    std::vector<cl::Buffer> graftParts_;          // graftDomains()'s parts of graftSmall_
     cl::Buffer essentialIn_, essentialBodiesIn_;  // the other domains' records, for the grafts
     std::vector<std::size_t> sentBefore_;  // essential nodes sent each domain at the last build
     std::size_t splitCapacity_ = 0;
