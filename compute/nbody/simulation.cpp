@@ -306,7 +306,6 @@ void NbodySimulation::computeSharedForces() {
         if (config_.variant == NbodyVariant::Tree) {
             TreeForce& t = tree();
             applyTreeParams(t);
-            t.setGatherInBodyOrder(movesEveryBody_);  // gatherSharedForces() then need not wait
             if (treeDomainsSet())
                 t.buildDomainSorted(f32_.pos, n_, params_.softening, treeDomains_, treeDomain_);
             else if (walkInPieces())
@@ -357,7 +356,12 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
         cl::Event e = t.walkSortedPiece(begin, count);
         // After the domain's last piece, what comes on this device's queue (its slice's scatter,
         // the kick) waits for the pieces on the tree's second queue too.
-        if (begin + count == ownedBegin_ + ownedCount_) t.joinPieces();
+        if (begin + count == ownedBegin_ + ownedCount_) {
+            t.joinPieces();
+            // Every body's sorted place for gatherSharedForces(), while the other domains' last
+            // slices travel: beside the walk it slowed the walk (session 17).
+            if (movesEveryBody_) t.invertOrder(cc_.queue());
+        }
         for (std::size_t i = treeEventsTaken_; i < t.lastEvents().size(); ++i)
             lastEvents_.push_back(t.lastEvents()[i]);
         treeEventsTaken_ = t.lastEvents().size();

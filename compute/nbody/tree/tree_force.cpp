@@ -689,6 +689,14 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
     });
 }
 
+void TreeForce::invertOrder(cl::CommandQueue& queue) {
+    if (!lastN_) throw Error("tree: no force pass to invert the order of");
+    clBoundary("Barnes-Hut tree: finding every body's sorted place failed", [&] {
+        const auto* order = lastOrderWaits();
+        enqueueInvertOrder(queue, order ? *order : std::vector<cl::Event>{});
+    });
+}
+
 void TreeForce::enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after) {
     fitBuffer(rank_, lastN_ * 4);
     setArgs(k_->invertOrder, lastOrder(), static_cast<int>(lastN_), rank_);
@@ -1333,6 +1341,7 @@ void TreeForce::buildAcross(const std::vector<std::vector<cl_int>>& tables) {
     if (tables.size() + 1 != bounds_.size())
         throw Error("tree: one prefix table per domain is needed");
     acrossRead_ = cl::Event();
+    acrossPending_ = false;
     clBoundary("Barnes-Hut tree: building the nodes across domains failed", [&] {
         auto& q = cc_.queue();
         std::vector<cl_int> all;
@@ -1352,24 +1361,38 @@ void TreeForce::buildAcross(const std::vector<std::vector<cl_int>>& tables) {
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
         if (lo >= hi || lastN_ < 2) return;
-        setArgs(k_->buildAcross, keys_[sortedBuffer_], static_cast<int>(w0_), lo, hi,
-                static_cast<int>(lastN_), tables_, static_cast<int>(tables.size()),
-                static_cast<int>(domain_), across_, splitCounters_, children_, ranges_, nodeCom_,
-                nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, acrossRecords_);
-        enqueueStage(k_->buildAcross, splitCapacity_, kElementWg, "tree-build");
-        q.enqueueReadBuffer(splitCounters_, CL_FALSE, 0, kSplitCounters * 4, host + countsAt);
-        q.enqueueReadBuffer(acrossRecords_, CL_FALSE, 0, recordsBytes, host + recordsAt, nullptr,
-                            &acrossRead_);
-        q.flush();
+        acrossTables_ = static_cast<int>(tables.size());
         acrossCountsAt_ = countsAt;
         acrossRecordsAt_ = recordsAt;
+        acrossPending_ = true;
     });
+}
+
+// The essential kernels neither read nor write what build_across does (a node across domains is
+// outside the domain for them before and after), so essentialFor() enqueues it behind the first
+// other domain's kernels, whose records then go out sooner.
+void TreeForce::enqueueAcross() {
+    if (!acrossPending_) return;
+    acrossPending_ = false;
+    auto& q = cc_.queue();
+    auto* host = static_cast<char*>(splitHost_->across.host);
+    const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
+    setArgs(k_->buildAcross, keys_[sortedBuffer_], static_cast<int>(w0_), lo, hi,
+            static_cast<int>(lastN_), tables_, acrossTables_, static_cast<int>(domain_), across_,
+            splitCounters_, children_, ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_,
+            acrossRecords_);
+    enqueueStage(k_->buildAcross, splitCapacity_, kElementWg, "tree-build");
+    q.enqueueReadBuffer(splitCounters_, CL_FALSE, 0, kSplitCounters * 4, host + acrossCountsAt_);
+    q.enqueueReadBuffer(acrossRecords_, CL_FALSE, 0, splitCapacity_ * kTreeRecordFloat4s * 16,
+                        host + acrossRecordsAt_, nullptr, &acrossRead_);
+    q.flush();
 }
 
 std::vector<cl_float4> TreeForce::acrossRecords() {
     if (!domainBuilt_) throw Error("tree: no split build to read across");
-    if (!acrossRead_()) return {};  // buildAcross() had nothing to build
     return clBoundary("Barnes-Hut tree: reading the nodes across domains failed", [&] {
+        enqueueAcross();                                      // where essentialFor() did not
+        if (!acrossRead_()) return std::vector<cl_float4>{};  // buildAcross() had nothing to build
         acrossRead_.wait();
         const auto* host = static_cast<const char*>(splitHost_->across.host);
         const std::size_t countsAt = acrossCountsAt_, recordsAt = acrossRecordsAt_;
@@ -1473,6 +1496,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             enqueueFor(e);
             q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4, counts(e),
                                 nullptr, &counted[e]);
+            enqueueAcross();  // after the first domain's kernels
         }
         q.flush();
         // Each domain's records out on the side queue as soon as its counts are in, while the
@@ -1562,8 +1586,6 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                 indexWrites_.push_back(e);
                 copies_.push_back({"index in", e, c * 4});
             }
-            // After the slices (side_ is in order), so that gatherSorted() need not wait.
-            if (invertForGather_) enqueueInvertOrder(side_, after);
             side_.flush();
         };
         if (lo >= hi) {  // it walks nothing

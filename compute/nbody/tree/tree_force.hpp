@@ -214,12 +214,12 @@ class TreeForce {
     // scatterSorted() turned around: every body reads its acceleration at its sorted place, so
     // the writes (acc, and with vel and kick != 0 the closing half-kick) go in body order; the
     // same values. On `queue` after `after` (which must hold every slice of the sorted
-    // accelerations). It needs every body's sorted place: with setGatherInBodyOrder(true) a split
-    // build works that out beside the walk, otherwise this call does first.
+    // accelerations). It needs every body's sorted place, which invertOrder() works out first
+    // (on `queue`, after the other domains' slices of the order; this call does where it was not).
     cl::Event gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue,
                            const std::vector<cl::Event>& after, const cl::Buffer* vel = nullptr,
                            float kick = 0.0f);
-    void setGatherInBodyOrder(bool on) { invertForGather_ = on; }
+    void invertOrder(cl::CommandQueue& queue);
     // The sorted order of the last pass (n uints: every sorted position's index into the caller's
     // bodies), valid until the next pass; complete for commands on the context's queue after
     // gatherInLastOrder() (the split build's other domains' slices come on a queue of their own).
@@ -263,9 +263,9 @@ class TreeForce {
     void buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
                            const std::vector<std::size_t>& bounds, std::size_t domain);
     DomainShare domainShare();  // blocking
-    // Enqueued: the nodes across domains whose index lies in this domain, from every domain's
-    // prefix table, and their records' copy out; acrossRecords() waits for that copy
-    // (essentialFor() may come between, so that its kernels need not wait for the host).
+    // The nodes across domains whose index lies in this domain, from every domain's prefix
+    // table, and their records' copy out: enqueued by essentialFor() after its first kernels, or
+    // by acrossRecords(), which waits for that copy.
     void buildAcross(const std::vector<std::vector<cl_int>>& tables);
     std::vector<cl_float4> acrossRecords();
     // Blocking: for every other domain e (cellsOf[e]: its DomainShare::cells; this domain's
@@ -439,11 +439,13 @@ class TreeForce {
     cl::Event indexRead_;   // this pass's slice into pinned memory
     cl::Event acrossRead_;  // buildAcross()'s records out (null: none built)
     std::size_t acrossCountsAt_ = 0, acrossRecordsAt_ = 0;  // where in splitHost_->across
+    int acrossTables_ = 0;        // the domains' tables buildAcross() wrote
+    bool acrossPending_ = false;  // buildAcross()'s kernel and reads, not enqueued yet
+    void enqueueAcross();
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
     // Every body's sorted place for gatherSorted(), and when it is complete (null: not this pass).
     cl::Buffer rank_;
     cl::Event rankReady_;
-    bool invertForGather_ = false;  // setGatherInBodyOrder
     void enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after);
     // What a command reading lastOrder() waits for: the split build's other slices of the order
     // (null: nothing).
