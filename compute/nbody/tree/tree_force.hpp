@@ -439,9 +439,11 @@ class TreeForce {
     cl::Event indexRead_;   // this pass's slice into pinned memory
     cl::Event acrossRead_;  // buildAcross()'s records out (null: none built)
     std::size_t acrossCountsAt_ = 0, acrossRecordsAt_ = 0;  // where in splitHost_->across
-    int acrossTables_ = 0;        // the domains' tables buildAcross() wrote
-    bool acrossPending_ = false;  // buildAcross()'s kernel and reads, not enqueued yet
-    void enqueueAcross();
+    int acrossTables_ = 0;  // the domains' tables buildAcross() wrote
+    // buildAcross()'s kernel and its reads, not enqueued yet.
+    bool acrossKernelPending_ = false, acrossReadsPending_ = false;
+    void enqueueAcrossKernel();
+    void enqueueAcrossReads();            // and the kernel first
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
     // Every body's sorted place for gatherSorted(), and when it is complete (null: not this pass).
     cl::Buffer rank_;
