@@ -306,6 +306,7 @@ void NbodySimulation::computeSharedForces() {
         if (config_.variant == NbodyVariant::Tree) {
             TreeForce& t = tree();
             applyTreeParams(t);
+            t.setGatherInBodyOrder(movesEveryBody_);  // gatherSharedForces() then need not wait
             if (treeDomainsSet())
                 t.buildDomainSorted(f32_.pos, n_, params_.softening, treeDomains_, treeDomain_);
             else if (walkInPieces())
@@ -359,8 +360,9 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
         if (begin + count == ownedBegin_ + ownedCount_) {
             t.joinPieces();
             // Every body's sorted place for gatherSharedForces(), while the other domains' last
-            // slices travel: beside the walk it slowed the walk (session 17).
-            if (movesEveryBody_) t.invertOrder(cc_.queue());
+            // slices travel (beside the walk it slowed the walk, session 17); a split build
+            // found it before the walk (TreeForce::receiveOrder).
+            if (movesEveryBody_ && !t.domainBuilt()) t.invertOrder(cc_.queue());
         }
         for (std::size_t i = treeEventsTaken_; i < t.lastEvents().size(); ++i)
             lastEvents_.push_back(t.lastEvents()[i]);
@@ -387,21 +389,27 @@ cl::Event NbodySimulation::scatterSharedRange(std::size_t begin, std::size_t cou
 }
 
 cl::Event NbodySimulation::gatherSharedForces(cl::CommandQueue& queue,
-                                              const std::vector<cl::Event>& after) {
+                                              const std::vector<cl::Event>& after,
+                                              const std::vector<TreeForce::SortedRange>& later) {
     return clBoundary("N-body: returning the tree's accelerations to the body order failed", [&] {
         if (!sharedForcesAreSlices()) throw Error("only the tree's accelerations come in slices");
-        if (movedCount() != n_ || bodiesScattered_ != 0)
+        if (movedCount() != n_)
             throw Error("only a device that moves every body gathers them all at once");
+        std::size_t left = 0;
+        for (const auto& r : later)
+            left += r.count;
+        if (left > n_ || bodiesScattered_ + (n_ - left) > n_)
+            throw Error("the bodies gathered and scattered would be more than every body (a bug)");
         const bool kick = pendingKick_ != 0;
         TreeForce& t = tree();
         cl::Event e =
-            t.gatherSorted(f32_.acc, queue, after, kick ? &f32_.vel : nullptr, pendingKick_);
+            t.gatherSorted(f32_.acc, queue, after, kick ? &f32_.vel : nullptr, pendingKick_, later);
         for (std::size_t i = treeEventsTaken_; i < t.lastEvents().size(); ++i)
             lastEvents_.push_back(t.lastEvents()[i]);  // the order inverted here, if it was
         treeEventsTaken_ = t.lastEvents().size();
         lastEvents_.emplace_back("tree-scatter", e);
-        bodiesScattered_ = n_;
-        if (kick) bodiesKicked_ = n_;
+        bodiesScattered_ += n_ - left;
+        if (kick) bodiesKicked_ += n_ - left;
         return e;
     });
 }

@@ -179,10 +179,13 @@ class NbodySimulation : public NbodySystem {
     cl::Event scatterSharedRange(std::size_t begin, std::size_t count, cl::CommandQueue& queue,
                                  const std::vector<cl::Event>& after = {}, bool withKick = false);
     // Every body's acceleration back to the body order at once, with the pending closing
-    // half-kick, on `queue` after `after` (which must hold every other domain's slice): a device
-    // that moves every body only, instead of scatterSharedRange() (its writes go in body order;
-    // the same state). finishSharedForces() then scatters and kicks nothing more.
-    cl::Event gatherSharedForces(cl::CommandQueue& queue, const std::vector<cl::Event>& after);
+    // half-kick, on `queue` after `after` (which must hold every slice read): a device that moves
+    // every body only, instead of scatterSharedRange() (its writes go in body order; the same
+    // state). Bodies whose sorted places lie in `later` (at most TreeForce::kMostGatherSkips
+    // ranges) are left for scatterSharedRange() with the kick; once every body was gathered or
+    // scattered, finishSharedForces() scatters and kicks nothing more.
+    cl::Event gatherSharedForces(cl::CommandQueue& queue, const std::vector<cl::Event>& after,
+                                 const std::vector<TreeForce::SortedRange>& later = {});
     // The split build (compute/nbody/tree/split_build.hpp), with walkInPieces: the domains of
     // every device (sorted bodies bounds[d] .. bounds[d + 1] - 1) and this one's; the caller runs
     // exchangeEssentialTrees over every device's splitTree() between computeSharedForces() and

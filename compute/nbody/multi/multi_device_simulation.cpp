@@ -382,20 +382,38 @@ void NbodyMultiDevice::exchangeForceSlices() {
         // Devices that kick only their own slice return each slice and each chunk of the others'
         // to the body order on their own queue after their walk, while the last piece's copies
         // are in flight (beside the walk the scatters slowed it as much as they saved). Devices
-        // that kick every body (replicated) gather every body's acceleration and kick it in one
-        // kernel once every domain's slice is in: its writes go in body order, where scatters
-        // (a kernel a domain's pieces, another its last) wrote at scattered places, several
-        // times slower (docs/scaling.md, session 17).
+        // that kick every body (replicated) gather the accelerations of the bodies outside every
+        // domain's last piece and kick them in one kernel once those are in (after their own
+        // walk, while the last pieces' copies travel), then scatter and kick the last pieces'
+        // bodies as they come: gathering writes in body order, where scatters of the whole
+        // domains had written at scattered places, several times slower (session 17).
         const bool scatterOnArrival = !sims_[0]->movesEveryBody();
         const std::size_t p = sims_.size();
+        std::vector<BodySlice> last(p);  // each domain's last piece, walked and sent last
+        std::vector<TreeForce::SortedRange> later;
+        for (std::size_t d = 0; d < p; ++d) {
+            const auto pieces =
+                cutIntoPieces(slices_[d], static_cast<std::size_t>(walkPieces_), walkHalving_);
+            last[d] = pieces.empty() ? BodySlice{slices_[d].begin, 0} : pieces.back();
+            if (last[d].count) later.push_back({last[d].begin, last[d].count});
+        }
+        // More domains than one gather can leave out: every body waits for every slice.
+        const bool gatherEarly = later.size() <= TreeForce::kMostGatherSkips;
+        if (!gatherEarly)
+            for (std::size_t d = 0; d < p; ++d)
+                last[d] = {slices_[d].end(), 0};
         struct Incoming {  // of the other domains' bodies on their way to one device
-            std::size_t left = 0;
-            std::vector<cl::Event> copied;
+            std::size_t earlyLeft = 0, lateLeft = 0;
+            std::vector<cl::Event> early, late;
+            bool earlyDone = false, lateDone = false;
         };
         std::vector<Incoming> incoming(p);
         for (std::size_t d = 0; d < p; ++d)
             for (std::size_t e = 0; e < p; ++e)
-                if (e != d) incoming[d].left += slices_[e].count;
+                if (e != d) {
+                    incoming[d].earlyLeft += slices_[e].count - last[e].count;
+                    incoming[d].lateLeft += last[e].count;
+                }
         const SliceGather::Arrival arrival =
             scatterOnArrival
                 ? SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
@@ -403,14 +421,32 @@ void NbodyMultiDevice::exchangeForceSlices() {
                       return sims_[d]->scatterSharedRange(begin, count, contexts_[d]->queue(),
                                                           {copied});
                   })
-                : SliceGather::Arrival(
-                      [&](std::size_t d, std::size_t, std::size_t count, const cl::Event& copied) {
-                          Incoming& in = incoming[d];
-                          in.copied.push_back(copied);
-                          in.left -= count;
-                          if (in.left != 0) return copied;
-                          return sims_[d]->gatherSharedForces(contexts_[d]->queue(), in.copied);
-                      });
+                : SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
+                                           const cl::Event& copied) {
+                      Incoming& in = incoming[d];
+                      // A chunk lies within one piece: late if within some domain's last.
+                      const bool late = std::any_of(
+                          last.begin(), last.end(),
+                          [&](const BodySlice& l) { return begin >= l.begin && begin < l.end(); });
+                      (late ? in.late : in.early).push_back(copied);
+                      (late ? in.lateLeft : in.earlyLeft) -= count;
+                      cl::Event e = copied;
+                      if (!in.earlyDone && in.earlyLeft == 0) {
+                          in.earlyDone = true;
+                          e = sims_[d]->gatherSharedForces(
+                              contexts_[d]->queue(), in.early,
+                              gatherEarly ? later : std::vector<TreeForce::SortedRange>{});
+                      }
+                      if (in.earlyDone && !in.lateDone && in.lateLeft == 0) {
+                          in.lateDone = true;
+                          for (std::size_t from = 0; from < p; ++from)
+                              if (last[from].count)
+                                  e = sims_[d]->scatterSharedRange(
+                                      last[from].begin, last[from].count, contexts_[d]->queue(),
+                                      in.late, true);
+                      }
+                      return e;
+                  });
         if (sims_[0]->walkInPieces())
             addWaits(gather().run(
                 buffers, slices_, kBytes, accStaging_->host, transferEvents_,

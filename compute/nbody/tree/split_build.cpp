@@ -24,8 +24,13 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
     };
     // What each domain sends every other: its prefix table, its subtrees' roots and its cells.
     std::vector<TreeForce::DomainShare> shares(p);
+    std::vector<const cl_uint*> index(p);
     phase = "share";
-    each([&](std::size_t d) { shares[d] = trees[d]->domainShare(); });
+    each([&](std::size_t d) {
+        shares[d] = trees[d]->domainShare();
+        // Each domain's slice of the sorted order (read out during its build, so in by now).
+        index[d] = trees[d]->domainIndex();
+    });
     std::vector<std::vector<cl_int>> tables;
     for (const auto& s : shares)
         tables.push_back(s.table);
@@ -33,18 +38,18 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
     // (sent[d][e]: from d to e).
     std::vector<std::vector<cl_float4>> across(p);
     std::vector<std::vector<TreeForce::Essential>> sent(p);
-    std::vector<const cl_uint*> index(p);
     std::vector<const std::vector<cl_float4>*> cells;
     for (const auto& s : shares)
         cells.push_back(&s.cells);
-    // Each domain's slice of the sorted order (read out during its build, so in by now) in the
-    // same phase: a phase of its own cost the threads' hand-over, about 0.1 ms a step.
+    // The other domains' slices of the sorted order come in while the essential records go out
+    // (copies in and out take different engines; in the graft they had queued behind the
+    // records in).
     phase = "across and essential";
     each([&](std::size_t d) {
-        trees[d]->buildAcross(tables);  // enqueued: the essential kernels follow it at once
+        trees[d]->receiveOrder(index);
+        trees[d]->buildAcross(tables);
         sent[d] = trees[d]->essentialFor(cells);
         across[d] = trees[d]->acrossRecords();
-        index[d] = trees[d]->domainIndex();
     });
     std::vector<const std::vector<cl_float4>*> acrossAll, rootsAll;
     std::vector<const std::vector<cl_int2>*> rootBodiesAll;
@@ -58,7 +63,7 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         std::vector<TreeForce::Essential> received;
         for (std::size_t e = 0; e < p; ++e)
             if (e != d) received.push_back(sent[e][d]);
-        trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, received, index);
+        trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, received);
     });
 }
 

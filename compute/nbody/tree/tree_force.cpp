@@ -708,8 +708,21 @@ void TreeForce::enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::E
 
 cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue,
                                   const std::vector<cl::Event>& after, const cl::Buffer* vel,
-                                  float kick) {
+                                  float kick, const std::vector<SortedRange>& skip) {
     if (!lastN_) throw Error("tree: no force pass to gather");
+    if (skip.size() > kMostGatherSkips)
+        throw Error("tree: at most " + std::to_string(kMostGatherSkips) +
+                    " ranges of bodies can be left out of a gather, not " +
+                    std::to_string(skip.size()));
+    cl_int8 skipLo{}, skipHi{};
+    for (std::size_t k = 0; k < skip.size(); ++k) {
+        if (skip[k].begin + skip[k].count > lastN_)
+            throw Error("tree: bodies " + std::to_string(skip[k].begin) + " + " +
+                        std::to_string(skip[k].count) + " to leave out, of " +
+                        std::to_string(lastN_));
+        skipLo.s[k] = static_cast<cl_int>(skip[k].begin);
+        skipHi.s[k] = static_cast<cl_int>(skip[k].begin + skip[k].count);
+    }
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
         std::vector<cl::Event> wait = after;
         if (!rankReady_()) {  // not inverted beside the walk: here, once the order is whole
@@ -719,7 +732,7 @@ cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue
         }
         wait.push_back(rankReady_);
         setArgs(k_->gatherAcc, sortedAcc_, rank_, static_cast<int>(lastN_), acc, vel ? *vel : acc,
-                vel ? kick : 0.0f);
+                vel ? kick : 0.0f, skipLo, skipHi);
         cl::Event e;
         queue.enqueueNDRangeKernel(k_->gatherAcc, cl::NullRange,
                                    cl::NDRange(roundUp(lastN_, kElementWg)),
@@ -1093,6 +1106,8 @@ void TreeForce::reserveSplit(std::size_t domains) {
     if (!window_) window_ = std::make_unique<TreeWindowSelect>(cc_);
     if (!splitHost_) splitHost_ = std::make_unique<SplitHost>();
     if (!side_()) side_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
+    if (!orderQueue_())
+        orderQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
     splitHost_->index[parity_].reserve(cc_, capacity_ * 4);
     if (splitHost_->nodes.size() < domains) {
         splitHost_->nodes.resize(domains);
@@ -1567,11 +1582,34 @@ const cl_uint* TreeForce::domainIndex() {
     });
 }
 
+void TreeForce::receiveOrder(const std::vector<const cl_uint*>& indexFrom) {
+    if (!domainBuilt_) throw Error("tree: no split build to receive the order of");
+    clBoundary("Barnes-Hut tree: receiving the other domains' sorted order failed", [&] {
+        // After this domain's own slice (written by its build on the context's queue).
+        indexWrites_.clear();
+        cl::Event before;
+        cc_.queue().enqueueMarkerWithWaitList(nullptr, &before);
+        cc_.queue().flush();
+        const std::vector<cl::Event> after = {before};
+        for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
+            const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
+            if (d == domain_ || !indexFrom[d] || !c) continue;
+            cl::Event e;
+            orderQueue_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
+                                           &after, &e);
+            indexWrites_.push_back(e);
+            copies_.push_back({"index in", e, c * 4});
+        }
+        // In order after the slices: the device is nearly idle until the walk.
+        if (invertForGather_) enqueueInvertOrder(orderQueue_, after);
+        orderQueue_.flush();
+    });
+}
+
 void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
                              const std::vector<const std::vector<cl_float4>*>& roots,
                              const std::vector<const std::vector<cl_int2>*>& rootBodies,
-                             const std::vector<Essential>& received,
-                             const std::vector<const cl_uint*>& indexFrom) {
+                             const std::vector<Essential>& received) {
     if (!domainBuilt_) throw Error("tree: no split build to graft into");
     clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
         auto& q = cc_.queue();
@@ -1580,27 +1618,9 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                   hi = static_cast<int>(bounds_[domain_ + 1]);
         // The other domains' slices of the sorted order, beside the walk, once everything on the
         // queue before (the essential records' copies) is in.
-        auto sendIndex = [&] {
-            indexWrites_.clear();
-            cl::Event before;
-            q.enqueueMarkerWithWaitList(nullptr, &before);
-            q.flush();
-            const std::vector<cl::Event> after = {before};
-            for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
-                const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
-                if (d == domain_ || !indexFrom[d] || !c) continue;
-                cl::Event e;
-                side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
-                                         &after, &e);
-                indexWrites_.push_back(e);
-                copies_.push_back({"index in", e, c * 4});
-            }
-            side_.flush();
-        };
         if (lo >= hi) {  // it walks nothing
             groupsOrdered_ = !bodyWalk_;
             if (!bodyWalk_) enqueueGroupOrder(lastN_);
-            sendIndex();
             return;
         }
         if (!bodyWalk_) {  // the domain's walk groups, while the essential records travel
@@ -1764,7 +1784,6 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             enqueueStage(k_->graftBodies, essentialBodyCount, kElementWg, "tree-build");
         }
         groupsOrdered_ = !bodyWalk_;
-        sendIndex();
     });
 }
 

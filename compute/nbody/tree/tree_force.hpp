@@ -216,9 +216,15 @@ class TreeForce {
     // same values. On `queue` after `after` (which must hold every slice of the sorted
     // accelerations). It needs every body's sorted place, which invertOrder() works out first
     // (on `queue`, after the other domains' slices of the order; this call does where it was not).
+    // Bodies whose sorted places lie in `skip` are left for scatterSortedRange() (those
+    // accelerations may come later); at most kMostGatherSkips ranges.
+    struct SortedRange {
+        std::size_t begin = 0, count = 0;
+    };
+    static constexpr std::size_t kMostGatherSkips = 8;
     cl::Event gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue,
                            const std::vector<cl::Event>& after, const cl::Buffer* vel = nullptr,
-                           float kick = 0.0f);
+                           float kick = 0.0f, const std::vector<SortedRange>& skip = {});
     void invertOrder(cl::CommandQueue& queue);
     // The sorted order of the last pass (n uints: every sorted position's index into the caller's
     // bodies), valid until the next pass; complete for commands on the context's queue after
@@ -274,15 +280,18 @@ class TreeForce {
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
-    // Enqueued: the nodes across domains and the roots of every domain (this one's too), what
-    // every other domain sent this one, and the other domains' slices of the sorted order
-    // (indexFrom[d]: domain d's domainIndex(); its own is skipped), copied on a queue of their
-    // own while the walk runs (scatterSorted() waits for them).
+    // Enqueued on a queue of their own (the device is nearly idle between its build and its
+    // walk): the other domains' slices of the sorted order (indexFrom[d]: domain d's
+    // domainIndex(); its own is skipped), which scatterSorted() waits for, and with
+    // setGatherInBodyOrder(true) every body's sorted place from them for gatherSorted().
+    void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
+    void setGatherInBodyOrder(bool on) { invertForGather_ = on; }
+    // Enqueued: the nodes across domains and the roots of every domain (this one's too) and what
+    // every other domain sent this one.
     void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
                       const std::vector<const std::vector<cl_float4>*>& roots,
                       const std::vector<const std::vector<cl_int2>*>& rootBodies,
-                      const std::vector<Essential>& received,
-                      const std::vector<const cl_uint*>& indexFrom);
+                      const std::vector<Essential>& received);
 
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
@@ -428,7 +437,8 @@ class TreeForce {
     // essential records.
     struct SplitHost;
     std::unique_ptr<SplitHost> splitHost_;
-    cl::CommandQueue side_;  // the sorted order's copies, beside the walk
+    cl::CommandQueue side_;        // the essential records' copies, out and in
+    cl::CommandQueue orderQueue_;  // the other domains' slices of the sorted order (receiveOrder)
     // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
     // of groups and its fallbacks), the marker they start after, the second queue's walks.
     cl::CommandQueue pieceQueue_;
@@ -448,6 +458,7 @@ class TreeForce {
     // Every body's sorted place for gatherSorted(), and when it is complete (null: not this pass).
     cl::Buffer rank_;
     cl::Event rankReady_;
+    bool invertForGather_ = false;  // setGatherInBodyOrder
     void enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after);
     // What a command reading lastOrder() waits for: the split build's other slices of the order
     // (null: nothing).
