@@ -306,7 +306,6 @@ void NbodySimulation::computeSharedForces() {
         if (config_.variant == NbodyVariant::Tree) {
             TreeForce& t = tree();
             applyTreeParams(t);
-            t.setGatherInBodyOrder(movesEveryBody_);  // gatherSharedForces() then need not wait
             if (treeDomainsSet())
                 t.buildDomainSorted(f32_.pos, n_, params_.softening, treeDomains_, treeDomain_);
             else if (walkInPieces())
@@ -360,9 +359,9 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
         if (begin + count == ownedBegin_ + ownedCount_) {
             t.joinPieces();
             // Every body's sorted place for gatherSharedForces(), while the other domains' last
-            // slices travel (beside the walk it slowed the walk, session 17); a split build
-            // found it before the walk (TreeForce::receiveOrder).
-            if (movesEveryBody_ && !t.domainBuilt()) t.invertOrder(cc_.queue());
+            // slices travel: beside the walk it slowed the walk, and worked out before the walk
+            // it held the device's kernels back (session 17).
+            if (movesEveryBody_) t.invertOrder(cc_.queue());
         }
         for (std::size_t i = treeEventsTaken_; i < t.lastEvents().size(); ++i)
             lastEvents_.push_back(t.lastEvents()[i]);

@@ -41,12 +41,8 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
     std::vector<const std::vector<cl_float4>*> cells;
     for (const auto& s : shares)
         cells.push_back(&s.cells);
-    // The other domains' slices of the sorted order come in while the essential records go out
-    // (copies in and out take different engines; in the graft they had queued behind the
-    // records in).
     phase = "across and essential";
     each([&](std::size_t d) {
-        trees[d]->receiveOrder(index);
         trees[d]->buildAcross(tables);
         sent[d] = trees[d]->essentialFor(cells);
         across[d] = trees[d]->acrossRecords();
@@ -64,6 +60,7 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         for (std::size_t e = 0; e < p; ++e)
             if (e != d) received.push_back(sent[e][d]);
         trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, received);
+        trees[d]->receiveOrder(index);  // behind the records, beside the walk
     });
 }
 

@@ -1106,8 +1106,6 @@ void TreeForce::reserveSplit(std::size_t domains) {
     if (!window_) window_ = std::make_unique<TreeWindowSelect>(cc_);
     if (!splitHost_) splitHost_ = std::make_unique<SplitHost>();
     if (!side_()) side_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-    if (!orderQueue_())
-        orderQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
     splitHost_->index[parity_].reserve(cc_, capacity_ * 4);
     if (splitHost_->nodes.size() < domains) {
         splitHost_->nodes.resize(domains);
@@ -1595,14 +1593,12 @@ void TreeForce::receiveOrder(const std::vector<const cl_uint*>& indexFrom) {
             const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
             if (d == domain_ || !indexFrom[d] || !c) continue;
             cl::Event e;
-            orderQueue_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
-                                           &after, &e);
+            side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b, &after,
+                                     &e);
             indexWrites_.push_back(e);
             copies_.push_back({"index in", e, c * 4});
         }
-        // In order after the slices: the device is nearly idle until the walk.
-        if (invertForGather_) enqueueInvertOrder(orderQueue_, after);
-        orderQueue_.flush();
+        side_.flush();
     });
 }
 

@@ -280,12 +280,12 @@ class TreeForce {
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
-    // Enqueued on a queue of their own (the device is nearly idle between its build and its
-    // walk): the other domains' slices of the sorted order (indexFrom[d]: domain d's
-    // domainIndex(); its own is skipped), which scatterSorted() waits for, and with
-    // setGatherInBodyOrder(true) every body's sorted place from them for gatherSorted().
+    // Enqueued after the essential records' copies in (graftDomains()), on the same queue beside
+    // the walk: the other domains' slices of the sorted order (indexFrom[d]: domain d's
+    // domainIndex(); its own is skipped), which scatterSorted() and invertOrder() wait for. (On a
+    // queue of their own while the records went out, session 17, the device's next kernels
+    // waited for them.)
     void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
-    void setGatherInBodyOrder(bool on) { invertForGather_ = on; }
     // Enqueued: the nodes across domains and the roots of every domain (this one's too) and what
     // every other domain sent this one.
     void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
@@ -437,8 +437,7 @@ class TreeForce {
     // essential records.
     struct SplitHost;
     std::unique_ptr<SplitHost> splitHost_;
-    cl::CommandQueue side_;        // the essential records' copies, out and in
-    cl::CommandQueue orderQueue_;  // the other domains' slices of the sorted order (receiveOrder)
+    cl::CommandQueue side_;  // the essential records' and the sorted order's copies
     // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
     // of groups and its fallbacks), the marker they start after, the second queue's walks.
     cl::CommandQueue pieceQueue_;
@@ -458,7 +457,6 @@ class TreeForce {
     // Every body's sorted place for gatherSorted(), and when it is complete (null: not this pass).
     cl::Buffer rank_;
     cl::Event rankReady_;
-    bool invertForGather_ = false;  // setGatherInBodyOrder
     void enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after);
     // What a command reading lastOrder() waits for: the split build's other slices of the order
     // (null: nothing).

@@ -270,6 +270,62 @@ TEST_F(SharedForces, TreeSplitDomainSlicesPutTogetherGiveTheSameForces) {
         }
 }
 
+// The accelerations returned to the body order by gathering (each body reads its sorted place,
+// NbodyMultiDevice's replicated integration) are the scatter's, bit for bit, and so are the
+// kicked velocities; bodies left out of a gather keep what they held until their ranges are
+// scattered, and then all agree again. Deterministic on every device: both read one pass.
+TEST_F(SharedForces, TreeGatherGivesTheScattersBitsAndLeavesTheSkippedBodies) {
+    const float sentinel = -12345.0f, kick = 0.37f;
+    for (std::size_t n : {1u, 2u, 61u, 1031u}) {
+        SCOPED_TRACE("N = " + std::to_string(n));
+        const auto pos = positionsOf(n, 7);
+        std::vector<float> vel0(4 * n);
+        for (std::size_t i = 0; i < vel0.size(); ++i)
+            vel0[i] = 0.01f * static_cast<float>((i * 37) % 101) - 0.5f;
+        ComputeContext& cc = *devices().a;
+        auto& q = cc.queue();
+        auto buffer = [&](const std::vector<float>& from) {
+            cl::Buffer b(cc.context(), CL_MEM_READ_WRITE, n * 16);
+            q.enqueueWriteBuffer(b, CL_TRUE, 0, n * 16, from.data());
+            return b;
+        };
+        auto read = [&](const cl::Buffer& b) {
+            std::vector<float> out(4 * n);
+            q.enqueueReadBuffer(b, CL_TRUE, 0, n * 16, out.data());
+            return out;
+        };
+        const std::vector<float> filled(4 * n, sentinel);
+        cl::Buffer p(cc.context(), CL_MEM_READ_WRITE, n * 16);
+        q.enqueueWriteBuffer(p, CL_TRUE, 0, n * 16, pos.data());
+        TreeForce t(cc, TreeForceOptions{TreeWalk::Group});
+        t.computeShareSorted(p, n, 0.01f, 0, n);
+        cl::Buffer accS = buffer(filled), velS = buffer(vel0);
+        t.scatterSorted(accS, &velS, kick);
+        cl::Buffer accG = buffer(filled), velG = buffer(vel0);
+        t.gatherSorted(accG, q, {}, &velG, kick);
+        const auto wantAcc = read(accS), wantVel = read(velS);
+        ASSERT_EQ(read(accG), wantAcc);
+        ASSERT_EQ(read(velG), wantVel);
+        // Two ranges of sorted places left out (the last of two domains), then scattered.
+        const std::vector<TreeForce::SortedRange> later = {{n / 2, n - n / 2 > 1 ? 1 : 0},
+                                                           {n - n / 3, n / 3}};
+        cl::Buffer accL = buffer(filled), velL = buffer(vel0);
+        t.gatherSorted(accL, q, {}, &velL, kick, later);
+        const auto part = read(accL);
+        std::size_t left = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            left += part[4 * i] == sentinel;
+        EXPECT_EQ(left, later[0].count + later[1].count);
+        for (const auto& r : later)
+            if (r.count) t.scatterSortedRange(accL, r.begin, r.count, q, {}, &velL, kick);
+        EXPECT_EQ(read(accL), wantAcc);
+        EXPECT_EQ(read(velL), wantVel);
+        std::vector<TreeForce::SortedRange> tooMany(TreeForce::kMostGatherSkips + 1);
+        EXPECT_THROW(t.gatherSorted(accL, q, {}, &velL, kick, tooMany), Error);
+        EXPECT_THROW(t.gatherSorted(accL, q, {}, &velL, kick, {{n, 1}}), Error);
+    }
+}
+
 // A domain walked in pieces (NbodyMultiDevice passes each piece on while the next is walked): a
 // piece writes its own sorted bodies and nothing else, not even zeros (the other bodies' slots
 // may be receiving copies meanwhile), and the pieces put together are the domain walked whole,
