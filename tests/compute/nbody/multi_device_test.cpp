@@ -249,9 +249,12 @@ void expectSharedSameAsOneDevice(ComputeContext& a, ComputeContext& b, const Sha
     // The tree: the same bits where the devices add in a fixed order (PoCL); NVIDIA's walk varies
     // the order of a list's sums from run to run (tree_test.cpp), by 3.4e-8 of a body's
     // acceleration at N = 1,001 on two H100s (2026-11-27).
+    // Over six steps that spread grows through the orbits: the state after a step differed from
+    // one device's by more than 1e-5 in 1 of 24 runs of these tests, before session 17's changes
+    // and after alike (1.4e-5 and 1.1e-5; 4 x H200, 2026-11-27), hence 1e-4 for the steps there.
     const bool fixedOrder = a.info().kind == DeviceKind::Cpu && b.info().kind == DeviceKind::Cpu;
     const double treeTolerance = fixedOrder ? 0 : 1e-5;
-    const double tolerance = c.variant == NbodyVariant::Tree ? treeTolerance : 1e-4;
+    const double tolerance = c.variant == NbodyVariant::Tree ? (fixedOrder ? 0 : 1e-4) : 1e-4;
     // Before any step: the summed accelerations of the first force pass.
     const auto a1 = one.readAccelerations(), a2 = two.readAccelerations();
     for (std::size_t i = 0; i < c.n; ++i) {
