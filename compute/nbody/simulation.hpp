@@ -57,7 +57,8 @@ struct NbodyParams {
 struct NbodyKernelTime {
     std::string kernel;  // "force", "kick-drift", "update", "to-float"; the tree variant's stages:
                          // "tree-box", "tree-keys", "tree-sort", "tree-build", "tree-moments",
-                         // "tree-walk", "tree-kick" (leapfrog's closing half-kick)
+                         // "tree-walk", "tree-kick" (leapfrog's closing half-kick),
+                         // "tree-scatter" (a split's accelerations back to the body order)
     double ms = 0;       // busy time over the call's steps
     int launches = 0;
 };

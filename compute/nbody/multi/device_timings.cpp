@@ -16,8 +16,10 @@ std::vector<std::pair<std::string, double>> kernelPhases(const NbodyStepTimings&
     };
     const double steps = t.steps > 0 ? t.steps : 1;
     for (const NbodyKernelTime& k : t.kernels) {
+        // "tree-scatter": a split's accelerations back to the body order with the closing kick.
         const std::string phase = k.kernel == "tree-walk"           ? "tree walk"
                                   : k.kernel == "tree-kick"         ? "integrate"
+                                  : k.kernel == "tree-scatter"      ? "integrate"
                                   : k.kernel.rfind("tree-", 0) == 0 ? "tree build"
                                   : k.kernel.rfind("force", 0) == 0 ? "force"
                                                                     : "integrate";

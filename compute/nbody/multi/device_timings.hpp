@@ -16,10 +16,11 @@ struct NbodyDeviceTimings {
     double exchangeMs = 0;  // per step: its slice out, the other slices in (transfers, MPI)
     double waitMs = 0;      // per step: idle at the exchange, waiting for slower devices
     // Where compute and exchange go, per step: the kernels by stage ("tree build": box, keys,
-    // sort, build and moments, which every device runs whole; "tree walk": its domain's walk;
-    // "force", "integrate"), "transfers" (device <-> host, device time; copies that overlap are
-    // each counted), "host sum" (pairs' parts added on the host), and over MPI "mpi" (the
-    // collectives' or the window barriers' wall time, the wait for slower ranks included) and
+    // sort, build and moments, and the split build's exchange kernels; "tree walk": its domain's
+    // walk; "force"; "integrate": kick and drift, and the tree's accelerations returned to the
+    // body order with the closing kick), "transfers" (device <-> host, device time; copies that
+    // overlap are each counted), "host sum" (pairs' parts added on the host), and over MPI "mpi"
+    // (the collectives' or the window barriers' wall time, the wait for slower ranks included) and
     // "host copy" (the window's copies between shared and pinned memory, wall time).
     std::vector<std::pair<std::string, double>> phases;
 };

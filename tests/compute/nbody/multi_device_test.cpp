@@ -12,6 +12,7 @@
 #include "compute/core/kernel_source.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/nbody/initial_conditions.hpp"
+#include "compute/nbody/multi/device_timings.hpp"
 #include "compute/nbody/multi/multi_device_simulation.hpp"
 #include "compute/nbody/reference.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -173,6 +174,24 @@ TEST_F(MultiDevice, TimingsBreakTheTreeStepIntoPhases) {
             kernels += std::max(0.0, phaseMs(d, k));
         EXPECT_NEAR(kernels, d.computeMs, 1e-9 * (1 + d.computeMs));
     }
+}
+
+// The phases of the device table: returning a split's accelerations to the body order (with the
+// closing kick) is integration, not the tree's build.
+TEST(DeviceTimings, ScatterAndKickAreIntegrationNotTheBuild) {
+    NbodyStepTimings t;
+    t.steps = 2;
+    t.kernels = {{"tree-sort", 4.0, 2},    {"tree-build", 2.0, 2}, {"tree-walk", 6.0, 2},
+                 {"tree-scatter", 1.0, 2}, {"tree-kick", 0.5, 2},  {"kick-drift", 0.5, 2}};
+    double build = 0, walk = 0, integrate = 0;
+    for (const auto& [phase, ms] : kernelPhases(t)) {
+        if (phase == "tree build") build += ms;
+        if (phase == "tree walk") walk += ms;
+        if (phase == "integrate") integrate += ms;
+    }
+    EXPECT_DOUBLE_EQ(build, 3.0);
+    EXPECT_DOUBLE_EQ(walk, 3.0);
+    EXPECT_DOUBLE_EQ(integrate, 1.0);
 }
 
 // With automatic balancing on, a device given almost nothing at first ends up with a fair share
