@@ -1612,8 +1612,6 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
         const int ni = static_cast<int>(lastN_);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        // The other domains' slices of the sorted order, beside the walk, once everything on the
-        // queue before (the essential records' copies) is in.
         if (lo >= hi) {  // it walks nothing
             groupsOrdered_ = !bodyWalk_;
             if (!bodyWalk_) enqueueGroupOrder(lastN_);
@@ -1682,6 +1680,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                 at += bytes;
             }
         }
+        graftParts_.clear();  // the last graft's sub-buffers, before their buffer may go
         fitBuffer(graftSmall_, std::max<std::size_t>(packed, 256));
         cl::Event smallIn;
         q.enqueueWriteBuffer(graftSmall_, CL_FALSE, 0, std::max<std::size_t>(packed, 4), host,
