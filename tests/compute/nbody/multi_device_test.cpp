@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <memory>
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
@@ -572,6 +573,38 @@ TEST_F(MultiDevice, TreeOnThreeDevicesEnqueuedAtOnceGivesTheOneDeviceState) {
         ASSERT_NE(enqueue, d.phases.end()) << d.device;
         EXPECT_GT(enqueue->second, 0) << d.device;
     }
+}
+
+// More domains than one gather can leave out (TreeForce::kMostGatherSkips): a replicated split
+// of nine contexts on one device gathers every body only once every slice is in, and still moves
+// the bodies as one device does, bit for bit.
+TEST_F(MultiDevice, TreeSplitOverMoreDomainsThanAGatherLeavesOutGivesTheOneDeviceState) {
+    const DeviceChoice first = a().choice();
+    std::vector<std::unique_ptr<ComputeContext>> contexts;
+    std::vector<ComputeContext*> devices;
+    for (std::size_t d = 0; d <= TreeForce::kMostGatherSkips; ++d) {
+        contexts.push_back(std::make_unique<ComputeContext>(
+            queryPlatforms(), DeviceChoice{first.platform, first.device, "test"}));
+        devices.push_back(contexts.back().get());
+    }
+    const auto bodies = scene(401);
+    NbodySimulation one(a());
+    NbodyMultiDevice many(devices);
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    one.setKernelConfig(c);
+    many.setKernelConfig(c);
+    many.setTreeSplitBuild(true);
+    one.load(bodies);
+    many.load(bodies);
+    for (int s = 0; s < 3; ++s) {
+        one.step(1);
+        many.step(1);
+        ASSERT_EQ(worstSplitDifference(many.readBodies(), one.readBodies()), 0) << "step " << s;
+        ASSERT_TRUE(many.treeIntegrationChoice().replicated) << many.treeIntegrationChoice().why;
+        ASSERT_EQ(many.bodiesDifferingBetweenDevices(), 0u) << "step " << s;
+    }
+    EXPECT_TRUE(many.device(0).splitTree().domainBuilt());
 }
 
 // A device whose commands fail while the others' threads enqueue theirs: the failure comes back
