@@ -312,9 +312,8 @@ void NbodySimulation::computeSharedForces() {
                 t.buildShareSorted(f32_.pos, n_, params_.softening);
             else
                 t.computeShareSorted(f32_.pos, n_, params_.softening, ownedBegin_, ownedCount_);
-            for (const auto& e : t.lastEvents())
-                lastEvents_.push_back(e);
-            treeEventsTaken_ = t.lastEvents().size();
+            treeEventsTaken_ = 0;  // a new pass: every event of it
+            takeNewTreeEvents();
             afterTreePass();
         } else {
             PairForce& f = pairs();
@@ -335,6 +334,13 @@ void NbodySimulation::setTreeDomains(std::vector<std::size_t> bounds, std::size_
 
 const cl::Buffer& NbodySimulation::sharedForceSlices() {
     return tree().sortedAccelerations();
+}
+
+void NbodySimulation::takeNewTreeEvents() {
+    const auto& events = tree().lastEvents();
+    for (std::size_t i = treeEventsTaken_; i < events.size(); ++i)
+        lastEvents_.push_back(events[i]);
+    treeEventsTaken_ = events.size();
 }
 
 cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count) {
@@ -363,9 +369,7 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
             // it held the device's kernels back (session 17).
             if (movesEveryBody_) t.invertOrder(cc_.queue());
         }
-        for (std::size_t i = treeEventsTaken_; i < t.lastEvents().size(); ++i)
-            lastEvents_.push_back(t.lastEvents()[i]);
-        treeEventsTaken_ = t.lastEvents().size();
+        takeNewTreeEvents();
         return e;
     });
 }
@@ -403,9 +407,7 @@ cl::Event NbodySimulation::gatherSharedForces(cl::CommandQueue& queue,
         TreeForce& t = tree();
         cl::Event e =
             t.gatherSorted(f32_.acc, queue, after, kick ? &f32_.vel : nullptr, pendingKick_, later);
-        for (std::size_t i = treeEventsTaken_; i < t.lastEvents().size(); ++i)
-            lastEvents_.push_back(t.lastEvents()[i]);  // the order inverted here, if it was
-        treeEventsTaken_ = t.lastEvents().size();
+        takeNewTreeEvents();  // the order inverted here, if it was
         lastEvents_.emplace_back("tree-scatter", e);
         bodiesScattered_ += n_ - left;
         if (kick) bodiesKicked_ += n_ - left;

@@ -372,6 +372,7 @@ class NbodySimulation : public NbodySystem {
     std::size_t treeDomain_ = 0;
     // The tree's events (TreeForce::lastEvents) of its last build already in lastEvents_.
     std::size_t treeEventsTaken_ = 0;
+    void takeNewTreeEvents();          // the tree's events since, into lastEvents_
     std::size_t bodiesScattered_ = 0;  // by scatterSharedRange() since the last force pass
     std::size_t bodiesKicked_ = 0;     // of those, kicked in the same kernel
     // The bodies' slots (readSlotIds): ids_[s] is slot s's body; idsSpare_ and renumberScratch_

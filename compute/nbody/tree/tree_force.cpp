@@ -724,12 +724,8 @@ cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue
         skipHi.s[k] = static_cast<cl_int>(skip[k].begin + skip[k].count);
     }
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
+        if (!rankReady_()) invertOrder(queue);  // not inverted after the walk: here
         std::vector<cl::Event> wait = after;
-        if (!rankReady_()) {  // not inverted beside the walk: here, once the order is whole
-            std::vector<cl::Event> order = wait;
-            if (const auto* w = lastOrderWaits()) order.insert(order.end(), w->begin(), w->end());
-            enqueueInvertOrder(queue, order);
-        }
         wait.push_back(rankReady_);
         setArgs(k_->gatherAcc, sortedAcc_, rank_, static_cast<int>(lastN_), acc, vel ? *vel : acc,
                 vel ? kick : 0.0f, skipLo, skipHi);
