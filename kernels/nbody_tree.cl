@@ -54,7 +54,8 @@
 #endif
 // The fixed work-group sizes come from the host (compute/nbody/tree/tree_force.cpp), which
 // launches with them: SORT_WG (radix sort; one 8-bit rank field per digit: at most 255 keys),
-// SCAN_WG (radix_scan: one work-group scans every tile count), REDUCE_WG (bounds kernels).
+// SCAN_WG (radix_scan: one work-group scans every tile count), REDUCE_WG (bounds kernels and
+// cell_boxes).
 // KEY_BITS: Morton key bits per axis, as the CPU reference tree uses (kTreeKeyBits).
 #if !defined(SORT_WG) || !defined(SCAN_WG) || !defined(REDUCE_WG) || !defined(KEY_BITS)
 #error "the host passes -DSORT_WG, -DSCAN_WG, -DREDUCE_WG and -DKEY_BITS"
@@ -1301,13 +1302,13 @@ __kernel void graft_walk_nodes(__global const float4* restrict records, const in
 // lies within one. Each cell goes to cells[atomic_inc(&counters[3])] (room for `room`; the count
 // goes on past it) as (lo, hi) with the index of its super cell (its largest ancestor within the
 // domain of at most superMax bodies, or itself) in lo.w; the host groups them by super cell.
+// A cell as its bodies' range [first, last] of the sorted order for now (cell_boxes turns it into
+// their box) and its super cell.
 static inline void emitCell(__global float4* cells, __global int* counters, const int room,
-                            float4 lo, const float4 hi, const int super) {
+                            const int first, const int last, const int super) {
     const int at = atomic_inc(&counters[3]);
     if (at >= room) return;
-    lo.w = as_float(super);
-    cells[2 * at] = lo;
-    cells[2 * at + 1] = hi;
+    cells[2 * at] = (float4)(as_float(first), as_float(last), 0.0f, as_float(super));
 }
 
 // The super cell of node (or ~body) c, whose parent is p.
@@ -1323,13 +1324,12 @@ static inline int superCell(int c, int p, __global const int* nodeParent,
     return c;
 }
 
+// The domain's cells from its nodes' shape alone (cell_boxes then gives their boxes), so that they
+// can go to the other devices while the moments are computed.
 __kernel void domain_cells(const int lo, const int hi, const int fineMax, const int superMax,
-                           __global const float4* restrict sorted,
                            __global const int* restrict nodeParent,
                            __global const int* restrict leafParent,
-                           __global const int2* restrict ranges,
-                           __global const float4* restrict nodeLo,
-                           __global const float4* restrict nodeHi, const int n,
+                           __global const int2* restrict ranges, const int n,
                            __global float4* restrict cells, const int room,
                            __global int* counters) {
     const int i = lo + get_global_id(0);
@@ -1337,11 +1337,9 @@ __kernel void domain_cells(const int lo, const int hi, const int fineMax, const 
     // The body i as a cell of its own.
     const int lp = n > 1 ? leafParent[i] : -1;
     const int2 lpr = lp >= 0 ? ranges[lp] : (int2)(0, n);
-    if (lp < 0 || !within(lpr, lo, hi) || lpr.y - lpr.x + 1 > fineMax) {
-        const float4 b = sorted[i];
-        emitCell(cells, counters, room, b, b,
+    if (lp < 0 || !within(lpr, lo, hi) || lpr.y - lpr.x + 1 > fineMax)
+        emitCell(cells, counters, room, i, i,
                  superCell(~i, lp, nodeParent, ranges, lo, hi, superMax, n));
-    }
     // The node i.
     if (i >= n - 1) return;
     const int2 r = ranges[i];
@@ -1351,8 +1349,37 @@ __kernel void domain_cells(const int lo, const int hi, const int fineMax, const 
         const int2 pr = ranges[p];
         if (within(pr, lo, hi) && pr.y - pr.x + 1 <= fineMax) return;  // inside its parent's
     }
-    emitCell(cells, counters, room, nodeLo[i], nodeHi[i],
-             superCell(i, p, nodeParent, ranges, lo, hi, superMax, n));
+    emitCell(cells, counters, room, r.x, r.y, superCell(i, p, nodeParent, ranges, lo, hi, superMax, n));
+}
+
+// Each cell domain_cells listed (one work-group a cell): the least and greatest coordinates of its
+// bodies, which are a node's bounds from the moments exactly (fmin and fmax of the same values in
+// any order), as (lo with the super cell in w, hi).
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void cell_boxes(
+    __global const float4* restrict sorted, __global const int* restrict counters,
+    __global float4* restrict cells, const int room) {
+    __local float4 lows[REDUCE_WG], highs[REDUCE_WG];
+    const int c = get_group_id(0), lid = get_local_id(0);
+    if (c >= min(counters[3], room)) return;
+    const float4 head = cells[2 * c];
+    const int first = as_int(head.x), last = as_int(head.y);
+    if (first == last) {  // a body: itself, whatever its coordinates (a NaN one may be opened)
+        if (lid) return;
+        const float4 b = sorted[first];
+        cells[2 * c] = (float4)(b.x, b.y, b.z, head.w);
+        cells[2 * c + 1] = b;
+        return;
+    }
+    float4 mn = (float4)(INFINITY), mx = (float4)(-INFINITY);
+    for (int j = first + lid; j <= last; j += REDUCE_WG) {
+        const float4 p = sorted[j];
+        mn = fmin(mn, p);
+        mx = fmax(mx, p);
+    }
+    reduceBox(lows, highs, lid, mn, mx);
+    if (lid) return;
+    cells[2 * c] = (float4)(lows[0].x, lows[0].y, lows[0].z, head.w);
+    cells[2 * c + 1] = (float4)(highs[0].x, highs[0].y, highs[0].z, 0.0f);
 }
 
 // Whether a walk group within the box [bLo, bHi] may open a cell: the walk opens it unless the

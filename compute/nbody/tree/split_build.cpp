@@ -22,15 +22,12 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
             if (lap) lap(d, phase, start, std::chrono::steady_clock::now());
         });
     };
-    // What each domain sends every other: its prefix table, its subtrees' roots and its cells.
+    // What each domain sends every other: its prefix table and its cells (before its moments are
+    // done), its subtrees' roots (after).
     std::vector<TreeForce::DomainShare> shares(p);
     std::vector<const cl_uint*> index(p);
     phase = "share";
-    each([&](std::size_t d) {
-        shares[d] = trees[d]->domainShare();
-        // Each domain's slice of the sorted order (read out during its build, so in by now).
-        index[d] = trees[d]->domainIndex();
-    });
+    each([&](std::size_t d) { shares[d] = trees[d]->domainShare(); });
     std::vector<std::vector<cl_int>> tables;
     for (const auto& s : shares)
         tables.push_back(s.table);
@@ -46,6 +43,8 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         trees[d]->buildAcross(tables);
         sent[d] = trees[d]->essentialFor(cells);
         across[d] = trees[d]->acrossRecords();
+        trees[d]->domainRoots(shares[d]);
+        index[d] = trees[d]->domainIndex();  // each domain's slice of the sorted order
     });
     std::vector<const std::vector<cl_float4>*> acrossAll, rootsAll;
     std::vector<const std::vector<cl_int2>*> rootBodiesAll;

@@ -114,9 +114,9 @@ struct TreeForce::Kernels {
     cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups;  // walk groups in body order
     cl::Kernel count8, scanDigits, scatter8;                        // the sort with 8-bit digits
     // The split build.
-    cl::Kernel momentsDomain, momentsAcross, domainCells, packRoots, graftNodes, essential,
-        buildDomain, drops, dropsFinish, gatherWindow, buildAcross, linkAcross, graftBodies,
-        essentialFlags, essentialBodies, groupsDomain, groupsListed, graftWalkNodes;
+    cl::Kernel momentsDomain, momentsAcross, domainCells, cellBoxes, packRoots, graftNodes,
+        essential, buildDomain, drops, dropsFinish, gatherWindow, buildAcross, linkAcross,
+        graftBodies, essentialFlags, essentialBodies, groupsDomain, groupsListed, graftWalkNodes;
     cl::Kernel walk[2];       // [self guard: softening 0]; walk_body when the body walk is used
     cl::Kernel pieceWalk[2];  // the group walk of a piece's groups in body order (the same [])
 };
@@ -236,14 +236,46 @@ struct PinnedArea {
     }
 };
 
+// A buffer's bytes read into a pinned area at `at` (256-byte aligned).
+struct StagedRead {
+    const cl::Buffer* from;
+    std::size_t offset, bytes, at = 0;
+};
+
+// Lays `reads` out one after the other (each 256-byte aligned) and grows `area` to hold them
+// (a grown area's map waits for the queue: before the pass's first kernel).
+void layOutReads(ComputeContext& cc, PinnedArea& area, std::vector<StagedRead>& reads) {
+    std::size_t total = 0;
+    for (StagedRead& r : reads) {
+        r.at = total;
+        total += stagingRoom(r.bytes);
+    }
+    area.reserve(cc, total);
+}
+
+// Enqueues `reads` into `area` on q (not blocking); `last` completes with the last of them.
+void enqueueReads(cl::CommandQueue& q, const PinnedArea& area, const std::vector<StagedRead>& reads,
+                  cl::Event& last) {
+    auto* host = static_cast<char*>(area.host);
+    last = cl::Event();
+    for (const StagedRead& r : reads)
+        if (r.bytes)
+            q.enqueueReadBuffer(*r.from, CL_FALSE, r.offset, r.bytes, host + r.at, nullptr, &last);
+    if (!last()) q.enqueueMarkerWithWaitList(nullptr, &last);
+    q.flush();
+}
+
 struct TreeForce::SplitHost {
     PinnedArea index[2];                    // by pass parity
     std::vector<PinnedArea> nodes, bodies;  // by slot
     PinnedArea share;                       // domainShare()'s reads
-    PinnedArea graft;                       // graftDomains()'s small writes
-    PinnedArea across;                      // buildAcross()'s tables in, records out
-    PinnedArea cells;                       // essentialFor()'s cells in
-    PinnedArea counts;                      // and each domain's counts out
+    PinnedArea roots;                       // domainRoots()'s reads
+    std::vector<StagedRead> shareReads, rootReads;
+    cl::Event shareRead, rootsRead;  // the last of each
+    PinnedArea graft;                // graftDomains()'s small writes
+    PinnedArea across;               // buildAcross()'s tables in, records out
+    PinnedArea cells;                // essentialFor()'s cells in
+    PinnedArea counts;               // and each domain's counts out
 };
 
 TreeForce::~TreeForce() {
@@ -256,6 +288,7 @@ TreeForce::~TreeForce() {
             for (PinnedArea& a : splitHost_->bodies)
                 a.release(cc_);
             splitHost_->share.release(cc_);
+            splitHost_->roots.release(cc_);
             splitHost_->graft.release(cc_);
             splitHost_->across.release(cc_);
             splitHost_->cells.release(cc_);
@@ -389,6 +422,7 @@ void TreeForce::refreshKernels() {
     k.momentsDomain = ptx_->kernel(kFile, "moments_domain", base);
     k.momentsAcross = ptx_->kernel(kFile, "moments_across", base);
     k.domainCells = programs.kernel(kFile, "domain_cells", base);
+    k.cellBoxes = programs.kernel(kFile, "cell_boxes", base);
     k.packRoots = programs.kernel(kFile, "pack_domain_roots", base);
     k.buildDomain = programs.kernel(kFile, "build_domain_tree", base);
     k.drops = programs.kernel(kFile, "domain_drops", base);
@@ -1178,6 +1212,23 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     pos_ = pos;
     lastN_ = n;
     indexRead_ = cl::Event();
+    // domainShare()'s reads (the prefix table, the counts, the cells and the bodies within a walk
+    // group of the domain's ends), enqueued before the moments, and domainRoots()' after them.
+    auto& shareReads = splitHost_->shareReads;
+    shareReads = {{&table_, 0, kTableInts * 4}, {&splitCounters_, 0, kSplitCounters * 4}};
+    if (lo < hi) {
+        shareReads.push_back({&cells_, 0, 2 * kCellRoom * 16});
+        for (int end : {lo, hi}) {
+            const int b = std::max(end - group, 0), e = std::min(end + group, ni);
+            shareReads.push_back({&sorted_, static_cast<std::size_t>(b) * 16,
+                                  static_cast<std::size_t>(std::max(e - b, 0)) * 16});
+        }
+    }
+    splitHost_->rootReads = {{&splitCounters_, 0, kSplitCounters * 4},
+                             {&rootRecords_, 0, splitCapacity_ * kTreeRecordFloat4s * 16},
+                             {&rootBodies_, 0, splitCapacity_ * 16 * 8}};
+    layOutReads(cc_, splitHost_->share, shareReads);
+    layOutReads(cc_, splitHost_->roots, splitHost_->rootReads);
     auto fill = [&](cl::Buffer& b, cl_int value, std::size_t offset, std::size_t count) {
         if (!count) return;
         cl::Event e;
@@ -1199,8 +1250,16 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
                 table_);
         enqueueStage(k_->dropsFinish, kDropsFinishWg, kDropsFinishWg, "tree-build");
     };
+    const auto enqueueShareReads = [&] {
+        enqueueReads(q, splitHost_->share, shareReads, splitHost_->shareRead);
+    };
+    const auto enqueueRootReads = [&] {
+        enqueueReads(q, splitHost_->roots, splitHost_->rootReads, splitHost_->rootsRead);
+    };
     if (lo >= hi) {  // an empty domain: its table says so, and it walks nothing
         enqueueDropsFinish(keys_[0]);
+        enqueueShareReads();
+        enqueueRootReads();
         return;
     }
     enqueueBoxAndKeys(pos, n, 1);
@@ -1230,83 +1289,54 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
         setArgs(k_->buildDomain, keys, w0, static_cast<int>(m_), lo, hi, ni, children_, ranges_,
                 nodeParent_, leafParent_, visits_, across_, splitCounters_);
         enqueueStage(k_->buildDomain, count, kElementWg, "tree-build");
-        setArgs(k_->momentsDomain, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
-                nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, lo, hi);
-        enqueueStage(k_->momentsDomain, count, kElementWg, "tree-moments");
         if (dropGroups) {
             setArgs(k_->drops, keys, w0, lo, hi, dropPartials_);
             enqueueStage(k_->drops, dropGroups * kDropsWg, kDropsWg, "tree-build");
         }
+    }
+    enqueueDropsFinish(keys);
+    // The domain's cells, for the others' tests of what its walk reads, from the shape and the
+    // bodies: they travel while the moments are computed.
+    const int fineMax = static_cast<int>(
+        std::max<std::size_t>(static_cast<std::size_t>(group), count / kFineCells));
+    const int superMax = std::max(fineMax, static_cast<int>(count / kSuperCells));
+    setArgs(k_->domainCells, lo, hi, fineMax, superMax, nodeParent_, leafParent_, ranges_, ni,
+            cells_, static_cast<int>(kCellRoom), splitCounters_);
+    enqueueStage(k_->domainCells, count, kElementWg, "tree-build");
+    setArgs(k_->cellBoxes, sorted_, splitCounters_, cells_, static_cast<int>(kCellRoom));
+    enqueueStage(k_->cellBoxes, kCellRoom * kReduceWg, kReduceWg, "tree-build");
+    enqueueShareReads();
+    if (n > 1) {
+        setArgs(k_->momentsDomain, sorted_, ni, children_, nodeParent_, leafParent_, visits_,
+                nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, theta_, lo, hi);
+        enqueueStage(k_->momentsDomain, count, kElementWg, "tree-moments");
         setArgs(k_->packRoots, lo, hi, ni, nodeParent_, leafParent_, index, w0, children_, ranges_,
                 nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_, rootRecords_, rootBodies_,
                 static_cast<int>(splitCapacity_ * 16), splitCounters_);
         enqueueStage(k_->packRoots, count, kElementWg, "tree-build");
     }
-    enqueueDropsFinish(keys);
-    // The domain's cells, for the others' tests of what its walk reads.
-    const int fineMax = static_cast<int>(
-        std::max<std::size_t>(static_cast<std::size_t>(group), count / kFineCells));
-    const int superMax = std::max(fineMax, static_cast<int>(count / kSuperCells));
-    setArgs(k_->domainCells, lo, hi, fineMax, superMax, sorted_, nodeParent_, leafParent_, ranges_,
-            nodeLo_, nodeHi_, ni, cells_, static_cast<int>(kCellRoom), splitCounters_);
-    enqueueStage(k_->domainCells, count, kElementWg, "tree-build");
-    // The domain's walk groups come in graftDomains(): domainShare()'s reads need not wait.
+    enqueueRootReads();
+    // The domain's walk groups come in graftDomains().
 }
 
 TreeForce::DomainShare TreeForce::domainShare() {
     if (!domainBuilt_) throw Error("tree: no split build to share");
     return clBoundary("Barnes-Hut tree: reading the split build's domain failed", [&] {
-        auto& q = cc_.queue();
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        const int n = static_cast<int>(lastN_);
-        const int group = groupSize();
-        // Everything at once into pinned memory, at most what each buffer holds, then one wait:
-        // a blocking read each cost tens of microseconds of the exchange (issue 32, session 12).
-        struct Part {
-            const cl::Buffer* from;
-            std::size_t offset, bytes, at = 0;
-        };
-        std::vector<Part> parts = {
-            {&table_, 0, kTableInts * 4},
-            {&splitCounters_, 0, kSplitCounters * 4},
-            {&rootRecords_, 0, splitCapacity_ * kTreeRecordFloat4s * 16},
-            {&rootBodies_, 0, splitCapacity_ * 16 * 8},
-        };
-        if (lo < hi) {
-            parts.push_back({&cells_, 0, 2 * kCellRoom * 16});
-            // A walk group across the domain's ends holds bodies within a group of them.
-            for (int end : {lo, hi}) {
-                const int b = std::max(end - group, 0), e = std::min(end + group, n);
-                parts.push_back({&sorted_, static_cast<std::size_t>(b) * 16,
-                                 static_cast<std::size_t>(std::max(e - b, 0)) * 16});
-            }
-        }
-        std::size_t total = 0;
-        for (Part& part : parts) {
-            part.at = total;
-            total += stagingRoom(part.bytes);
-        }
-        PinnedArea& area = splitHost_->share;
-        area.reserve(cc_, total);
-        auto* host = static_cast<char*>(area.host);
-        for (const Part& part : parts)
-            if (part.bytes)
-                q.enqueueReadBuffer(*part.from, CL_FALSE, part.offset, part.bytes, host + part.at);
-        q.finish();
+        // Read by the build before its moments, everything at once into pinned memory (a
+        // blocking read each cost tens of microseconds of the exchange, issue 32, session 12);
+        // once in, every command of the last pass on the queue is done too.
+        splitHost_->shareRead.wait();
+        const auto* host = static_cast<const char*>(splitHost_->share.host);
+        const std::vector<StagedRead>& parts = splitHost_->shareReads;
         DomainShare share;
         const auto* table = reinterpret_cast<const cl_int*>(host + parts[0].at);
         share.table.assign(table, table + kTableInts);
         cl_int counts[kSplitCounters];
         std::memcpy(counts, host + parts[1].at, sizeof counts);
-        if (static_cast<std::size_t>(counts[1]) > splitCapacity_ ||
-            static_cast<std::size_t>(counts[4]) > splitCapacity_ ||
-            static_cast<std::size_t>(counts[6]) > splitCapacity_ * 16)
+        if (static_cast<std::size_t>(counts[4]) > splitCapacity_)
             throw Error("tree: the nodes across domains are more than a tree of 95-bit keys has");
-        const auto* roots = reinterpret_cast<const cl_float4*>(host + parts[2].at);
-        share.roots.assign(roots, roots + static_cast<std::size_t>(counts[1]) * kTreeRecordFloat4s);
-        const auto* rootBodies = reinterpret_cast<const cl_int2*>(host + parts[3].at);
-        share.rootBodies.assign(rootBodies, rootBodies + counts[6]);
         std::vector<std::vector<std::pair<cl_float4, cl_float4>>> supers;
         if (lo >= hi) {  // it walks nothing
             share.cells = cellLayout(supers);
@@ -1319,9 +1349,9 @@ TreeForce::DomainShare TreeForce::domainShare() {
             share.cells = cellLayout(supers);
             return share;
         }
-        const auto* raw = reinterpret_cast<const cl_float4*>(host + parts[4].at);
+        const auto* raw = reinterpret_cast<const cl_float4*>(host + parts[2].at);
         std::vector<std::vector<cl_float4>> ends;
-        for (std::size_t k = 5; k < 7; ++k) {
+        for (std::size_t k = 3; k < 5; ++k) {
             const auto* first = reinterpret_cast<const cl_float4*>(host + parts[k].at);
             ends.emplace_back(first, first + parts[k].bytes / 16);
         }
@@ -1342,6 +1372,24 @@ TreeForce::DomainShare TreeForce::domainShare() {
         }
         share.cells = cellLayout(supers);
         return share;
+    });
+}
+
+void TreeForce::domainRoots(DomainShare& share) {
+    if (!domainBuilt_) throw Error("tree: no split build to share the roots of");
+    clBoundary("Barnes-Hut tree: reading the split build's roots failed", [&] {
+        splitHost_->rootsRead.wait();
+        const auto* host = static_cast<const char*>(splitHost_->roots.host);
+        const std::vector<StagedRead>& parts = splitHost_->rootReads;
+        cl_int counts[kSplitCounters];
+        std::memcpy(counts, host + parts[0].at, sizeof counts);
+        if (static_cast<std::size_t>(counts[1]) > splitCapacity_ ||
+            static_cast<std::size_t>(counts[6]) > splitCapacity_ * 16)
+            throw Error("tree: the nodes across domains are more than a tree of 95-bit keys has");
+        const auto* roots = reinterpret_cast<const cl_float4*>(host + parts[1].at);
+        share.roots.assign(roots, roots + static_cast<std::size_t>(counts[1]) * kTreeRecordFloat4s);
+        const auto* rootBodies = reinterpret_cast<const cl_int2*>(host + parts[2].at);
+        share.rootBodies.assign(rootBodies, rootBodies + counts[6]);
     });
 }
 

@@ -242,7 +242,7 @@ class TreeForce {
     // order: domainShare() of every device goes to every other; buildAcross() with every
     // domain's prefix table builds the nodes across domains whose index lies in this one
     // (acrossRecords() reads them); essentialFor() each other device's cells gives what that
-    // device's walk may read here;
+    // device's walk may read here; domainRoots() adds the roots to the share;
     // graftDomains() takes every domain's nodes across domains, roots and what the others sent.
     // After that walkSortedPiece() reads what one device's walk would, and scatterSorted() waits
     // for the other domains' slices of the sorted order.
@@ -268,7 +268,11 @@ class TreeForce {
     bool domainBuilt() const { return domainBuilt_; }  // the last pass was buildDomainSorted()
     void buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
                            const std::vector<std::size_t>& bounds, std::size_t domain);
-    DomainShare domainShare();  // blocking
+    // Blocking, its table and cells only: read before the domain's moments, so that the others'
+    // essential kernels can follow their own moments at once.
+    DomainShare domainShare();
+    // Blocking: the roots and their bodies into `share` (read after the moments).
+    void domainRoots(DomainShare& share);
     // The nodes across domains whose index lies in this domain, from every domain's prefix
     // table, and their records' copy out: enqueued by essentialFor() after its first kernels, or
     // by acrossRecords(), which waits for that copy.
