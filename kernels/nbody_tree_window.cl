@@ -368,22 +368,31 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_scan(
 
 // Each tile's pairs in the window to out (positions from the scanned tile counts), in body order:
 // work-item j of a tile takes its keys j * KPT .. j * KPT + KPT - 1. The keys' three counts are
-// packed in 21-bit fields (at most TILE = 4096 per tile) for one scan. Also records the splitters'
-// body indices (WindowState::splitIndex).
+// packed in 21-bit fields (at most TILE = 4096 per tile) for one scan. A tile's pairs go to one run
+// of out, staged in local memory so that they leave in whole lines (each work-item's own run,
+// KPT apart from its neighbours', wrote partial lines). Tiles without a key at or between the
+// splitters end at once. Also records the splitters' body indices (WindowState::splitIndex).
+#define STAGE_PAD(j) ((j) + ((j) >> 4))  // spreads KPT-apart slots over local memory banks
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_scatter(
     __global const ulong* restrict keys, __global const uint* restrict index, const uint n,
     __global WindowState* restrict st, __global const uint* restrict tileB,
     __global const uint* restrict tileL, __global const uint* restrict tileH,
     __global ulong* restrict outKeys, __global uint* restrict outIndex) {
     __local ulong sums[WG];
+    __local ulong stagedKeys[STAGE_PAD(TILE)];
+    __local ushort stagedFrom[STAGE_PAD(TILE)];
     if (!st->active[0]) return;
+    const uint tile = get_group_id(0), tiles = get_num_groups(0);
+    if (tile + 1 < tiles && tileB[tile + 1] == tileB[tile] && tileL[tile + 1] == tileL[tile] &&
+        tileH[tile + 1] == tileH[tile])
+        return;  // no key of the window or equal to a splitter (the last tile has no next count)
     const ulong klo = st->key[0], khi = st->key[1];
     const bool hiActive = st->active[1] != 0;
     const bool same = hiActive && klo == khi;
     const uint tlo = st->rank[0], thi = hiActive ? st->rank[1] : 0;
     const uint limL = same ? thi : NONE;  // lo's equal keys in: ranks tlo .. limL - 1
     const int lid = get_local_id(0);
-    const uint tile = get_group_id(0), first = tile * TILE + lid * KPT;
+    const uint first = tile * TILE + lid * KPT;
     ulong x[KPT];
     loadRun(keys, first, n, x);
     ulong packed = 0;
@@ -395,9 +404,16 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_scatter(
     }
     ulong total;
     const ulong before = scanExclusive(sums, packed, &total);
-    uint b = tileB[tile] + (uint)(before & 0x1fffff);
-    uint l = tileL[tile] + (uint)(before >> 21 & 0x1fffff);
-    uint hh = tileH[tile] + (uint)(before >> 42 & 0x1fffff);
+    // Pairs in the window before a key: every key between, lo's equal keys of ranks tlo .. limL - 1
+    // and hi's of ranks below thi, counted up to there.
+    const uint b0 = tileB[tile], l0 = tileL[tile], h0 = tileH[tile];
+    const uint runStart = b0 + (clamp(l0, tlo, limL) - tlo) + min(h0, thi);
+    const uint runEnd = b0 + (uint)(total & 0x1fffff) +
+                        (clamp(l0 + (uint)(total >> 21 & 0x1fffff), tlo, limL) - tlo) +
+                        min(h0 + (uint)(total >> 42 & 0x1fffff), thi);
+    uint b = b0 + (uint)(before & 0x1fffff);
+    uint l = l0 + (uint)(before >> 21 & 0x1fffff);
+    uint hh = h0 + (uint)(before >> 42 & 0x1fffff);
     for (int k = 0; k < KPT; ++k) {
         const uint i = first + k;
         if (i >= n) break;
@@ -414,14 +430,17 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_scatter(
         if (same && c == 2 && l == thi) st->splitIndex[1] = index[i];
         if (c == 3 && hh == thi) st->splitIndex[1] = index[i];
         if (in) {
-            // Pairs in the window before this one: every key between, lo's equal keys of ranks
-            // tlo .. limL - 1 and hi's of ranks below thi, counted up to here.
-            const uint at = b + (clamp(l, tlo, limL) - tlo) + min(hh, thi);
-            outKeys[at] = x[k];
-            outIndex[at] = index[i];
+            const uint at = b + (clamp(l, tlo, limL) - tlo) + min(hh, thi) - runStart;
+            stagedKeys[STAGE_PAD(at)] = x[k];
+            stagedFrom[STAGE_PAD(at)] = (ushort)(lid * KPT + k);
         }
         b += c == 1;
         l += c == 2;
         hh += c == 3;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint j = lid; j < runEnd - runStart; j += WG) {
+        outKeys[runStart + j] = stagedKeys[STAGE_PAD(j)];
+        outIndex[runStart + j] = index[tile * TILE + stagedFrom[STAGE_PAD(j)]];
     }
 }

@@ -49,7 +49,10 @@ struct TreeWindowSelect::Kernels {
 
 TreeWindowSelect::TreeWindowSelect(ComputeContext& cc) : cc_(cc), k_(std::make_unique<Kernels>()) {
     const DeviceInfo& info = cc_.info();
-    const std::size_t local = 2 * kBins * 4 + 64;  // window_pass's histograms
+    // window_pass's histograms, window_scatter's staged run (keys and their places, padded as
+    // STAGE_PAD does) and its scan.
+    const std::size_t staged = kTile + kTile / 16;
+    const std::size_t local = std::max(2 * kBins * 4 + 64, staged * (8 + 2) + kWg * 8);
     if (info.maxWorkGroupSize < kWg || info.localMemBytes < local)
         throw Error("the tree's window select needs work-groups of " + std::to_string(kWg) +
                     " and " + std::to_string(local / 1024) + " KiB of local memory; " + info.name +
