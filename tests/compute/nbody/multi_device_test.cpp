@@ -36,6 +36,13 @@ class MultiDevice : public ::testing::Test {
     ComputeContext& b() { return *devices().b; }
 };
 
+// How far a tree split's state after a step may be from one device's on `cc`'s device: the same
+// bits where the walk adds in a fixed order (PoCL's CPU devices); elsewhere NVIDIA's walk varies
+// the order of a list's sums from run to run (the bound of the step tests below).
+double treeStateBound(const ComputeContext& cc) {
+    return cc.info().kind == DeviceKind::Cpu ? 0 : 1e-4;
+}
+
 std::vector<Body> scene(std::size_t n) {
     return makePreset(NbodyPreset::Plummer, n, 7);
 }
@@ -429,7 +436,7 @@ TEST_F(MultiDevice, TreeIntegrationSwitchesMidRunKeepTheOneDeviceState) {
         two.setTreeIntegration(mode);
         one.step(2);
         two.step(2);
-        ASSERT_EQ(worstSplitDifference(two.readBodies(), one.readBodies()), 0);
+        ASSERT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), treeStateBound(a()));
         EXPECT_EQ(two.treeIntegrationChoice().replicated, mode != NbodyTreeIntegration::Owners)
             << two.treeIntegrationChoice().why;
         if (mode == NbodyTreeIntegration::Owners) {  // the others' velocities are stale
@@ -485,7 +492,8 @@ TEST_F(MultiDevice, TreeIntegrationFallsBackToOwnersWhenTheDevicesDiffer) {
     for (int s = 0; s < 3; ++s) {
         one.step(1);
         two.step(1);
-        ASSERT_EQ(worstSplitDifference(two.readBodies(), one.readBodies()), 0) << "step " << s;
+        ASSERT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), treeStateBound(a()))
+            << "step " << s;
     }
     EXPECT_FALSE(two.treeIntegrationChoice().replicated);
     EXPECT_NE(two.lastTimings().integration.find("owners: device 1 differs"), std::string::npos)
@@ -560,7 +568,8 @@ TEST_F(MultiDevice, TreeOnThreeDevicesEnqueuedAtOnceGivesTheOneDeviceState) {
         if (s == 2) three.setAutoBalance(true);
         one.step(1);
         three.step(1);
-        ASSERT_EQ(worstSplitDifference(three.readBodies(), one.readBodies()), 0) << "step " << s;
+        ASSERT_LE(worstSplitDifference(three.readBodies(), one.readBodies()), treeStateBound(a()))
+            << "step " << s;
         ASSERT_TRUE(three.treeIntegrationChoice().replicated) << three.treeIntegrationChoice().why;
         ASSERT_EQ(three.bodiesDifferingBetweenDevices(), 0u) << "step " << s;
     }
@@ -600,7 +609,8 @@ TEST_F(MultiDevice, TreeSplitOverMoreDomainsThanAGatherLeavesOutGivesTheOneDevic
     for (int s = 0; s < 3; ++s) {
         one.step(1);
         many.step(1);
-        ASSERT_EQ(worstSplitDifference(many.readBodies(), one.readBodies()), 0) << "step " << s;
+        ASSERT_LE(worstSplitDifference(many.readBodies(), one.readBodies()), treeStateBound(a()))
+            << "step " << s;
         ASSERT_TRUE(many.treeIntegrationChoice().replicated) << many.treeIntegrationChoice().why;
         ASSERT_EQ(many.bodiesDifferingBetweenDevices(), 0u) << "step " << s;
     }
@@ -648,7 +658,8 @@ TEST_F(MultiDevice, AFailureOnOneDeviceComesBackNamingIt) {
     for (int s = 0; s < 3; ++s) {
         one.step(1);
         two.step(1);
-        ASSERT_EQ(worstSplitDifference(two.readBodies(), one.readBodies()), 0) << "step " << s;
+        ASSERT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), treeStateBound(a()))
+            << "step " << s;
     }
 }
 
