@@ -145,23 +145,15 @@ std::string describeSlices(const std::vector<BodySlice>& slices) {
 
 std::vector<BodySlice> cutIntoPieces(const BodySlice& slice, std::size_t pieces, bool halving) {
     pieces = std::max<std::size_t>(1, pieces);
-    // Halving: piece k's share of the slice is kPieceRatio^k of the sum of them all.
-    double total = 0;
-    std::vector<double> upTo;
-    for (std::size_t k = 0; k < pieces; ++k) {
-        total += std::pow(kPieceRatio, static_cast<double>(k));
-        upTo.push_back(total);
-    }
     std::vector<BodySlice> out;
     std::size_t at = slice.begin;
     for (std::size_t k = 0; k < pieces; ++k) {
-        const std::size_t end =
-            k + 1 == pieces ? slice.end()
-            : halving ? slice.begin + static_cast<std::size_t>(static_cast<double>(slice.count) *
-                                                               upTo[k] / total)
-                      : slice.begin + slice.count * (k + 1) / pieces;
-        if (end > at) out.push_back({at, end - at});
-        at = std::max(at, end);
+        const std::size_t left = slice.end() - at;
+        const std::size_t count = k + 1 == pieces ? left
+                                  : halving       ? left / 2
+                                            : slice.begin + slice.count * (k + 1) / pieces - at;
+        if (count) out.push_back({at, count});
+        at += count;
     }
     return out;
 }

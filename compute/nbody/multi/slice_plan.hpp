@@ -53,11 +53,9 @@ class SliceBalancer {
 };
 
 // A device's slice cut into `pieces` (at least 1) that tile it in order, empty ones left out.
-// Even: as even as whole bodies allow. Halving: each piece kPieceRatio of the one before (4
-// pieces: 8/15, 4/15, 2/15, 1/15), so the last piece, whose copies nothing overlaps when pieces
-// travel while the next is computed, is small, and each piece's copies take less time than the
-// next piece's walk.
-constexpr double kPieceRatio = 0.5;
+// Even: as even as whole bodies allow. Halving: each piece half of what is left and the last
+// two equal (4 pieces: 1/2, 1/4, 1/8, 1/8), so the last piece, whose copies nothing overlaps
+// when pieces travel while the next is computed, is 1/2^(K-1) of the slice instead of 1/K.
 std::vector<BodySlice> cutIntoPieces(const BodySlice& slice, std::size_t pieces, bool halving);
 
 // "0: 0 + 524288 (50.0%), 1: 524288 + 524288 (50.0%)": for logs and error messages.
