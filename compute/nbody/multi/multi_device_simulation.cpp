@@ -145,7 +145,9 @@ void NbodyMultiDevice::step(int count) {
         std::vector<double> forceMs;
         for (auto& sim : sims_)
             forceMs.push_back(balancedForceMs(sim->lastStepTimings()));
-        if (auto slices = balancer_.update(slices_, forceMs, lastSteps_)) {
+        // New domains cost the tree's replicated steps no force pass: small gains pay too.
+        const double minGain = everyDeviceHoldsEveryForce() ? kFreeMoveGain : 0.10;
+        if (auto slices = balancer_.update(slices_, forceMs, lastSteps_, minGain)) {
             applySlices(*slices);
             ++rebalances_;
         }
@@ -476,11 +478,23 @@ void NbodyMultiDevice::exchangeForceSlices() {
 // holds every body's: after load or replicated steps); every device already has every position,
 // and each recomputes the accelerations of its new slice at its next step (split pairs and tree:
 // every device, since every device adds to every body).
+// After replicated leapfrog steps of the tree every device holds every body's acceleration (each
+// domain's slice reached every device), so the next step needs no force pass whatever the slices.
+bool NbodyMultiDevice::everyDeviceHoldsEveryForce() const {
+    if (sims_.size() < 2 || !statesAlike_ || !integration_.replicated) return false;
+    for (const auto& sim : sims_)
+        if (!sim->sharedForcesAreSlices() || sim->integrator() != NbodyIntegrator::Leapfrog ||
+            !sim->accelerationsCurrent())
+            return false;
+    return true;
+}
+
 void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) {
+    const bool keepForces = everyDeviceHoldsEveryForce();
     if (!statesAlike_) shareOwnersVelocities();
     for (std::size_t d = 0; d < sims_.size(); ++d) {
         sims_[d]->setOwnedRange(slices[d].begin, slices[d].count);
-        sims_[d]->invalidateAccelerations();
+        if (!keepForces) sims_[d]->invalidateAccelerations();
     }
     slices_ = slices;
     applyTreeDomains();

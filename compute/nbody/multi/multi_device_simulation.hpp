@@ -148,6 +148,11 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     // Runs work() for device d, naming the device in the clviz::Error it throws.
     void namingDevice(std::size_t d, const std::function<void()>& work);
     void applySlices(const std::vector<BodySlice>& slices);
+    bool everyDeviceHoldsEveryForce() const;
+    // The walk-time gain that moves the tree's domains where a move costs no force pass: the
+    // devices' walks differ by a few percent at large N (docs/scaling.md), more than their times
+    // vary between calls.
+    static constexpr double kFreeMoveGain = 0.01;
     NbodyTreeIntegrationChoice decideIntegration();
     void setIntegrationForSteps(bool replicated);
     void shareOwnersVelocities();  // every device gets each owner's velocities
