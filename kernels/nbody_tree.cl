@@ -1415,14 +1415,10 @@ static inline bool mayOpenAny(const float4 c, const float r, __global const floa
 // What another device's walk (its bodies in `boxes`) may do with each node of this domain, once
 // per node: opens[i] bit 0, it may open node i (mayOpenAny); bit 1, node i holds more than LEAF
 // bodies (an opened cell of at most LEAF lists its bodies instead of pushing its children).
-// Bit 0 of a node of at most LEAF bodies under a parent of at most LEAF within the domain (about
-// half the nodes) is never read (mayPush stops at a parent that does not push; essential_bodies
-// reads the highest such node), so it stays 0 without the test.
 #define MAY_OPEN 1
 #define PUSHES 2
 __kernel void essential_flags(const int lo, const int hi, __global const float4* restrict boxes,
                               __global const int2* restrict ranges,
-                              __global const int* restrict nodeParent,
                               __global const float4* restrict nodeCom,
                               __global const float* restrict crit, const int n,
                               __global uchar* restrict opens) {
@@ -1430,16 +1426,6 @@ __kernel void essential_flags(const int lo, const int hi, __global const float4*
     if (i >= hi || i >= n - 1) return;
     const int2 r = ranges[i];
     if (!within(r, lo, hi)) return;  // across domains: never read (mayPush stops there)
-    if (r.y - r.x + 1 <= LEAF) {
-        const int p = nodeParent[i];
-        if (p >= 0) {
-            const int2 pr = ranges[p];
-            if (within(pr, lo, hi) && pr.y - pr.x + 1 <= LEAF) {
-                opens[i] = 0;
-                return;
-            }
-        }
-    }
     opens[i] = (mayOpenAny(nodeCom[i], crit[i], boxes) ? MAY_OPEN : 0) |
                (r.y - r.x + 1 > LEAF ? PUSHES : 0);
 }

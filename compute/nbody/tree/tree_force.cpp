@@ -1505,8 +1505,8 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         fitBuffer(opens_, capacity_);
         auto enqueueFor = [&](std::size_t e) {  // one domain after the other: opens_ is shared
             q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
-            setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeParent_, nodeCom_,
-                    crit_, ni, opens_);
+            setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni,
+                    opens_);
             enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
             setArgs(k_->essential, lo, hi, opens_, nodeParent_, children_, ranges_, nodeCom_,
                     nodeQa_, nodeQb_, nodeLo_, crit_, ni, records_[e],
