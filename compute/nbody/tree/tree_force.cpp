@@ -1398,7 +1398,7 @@ void TreeForce::buildAcross(const std::vector<std::vector<cl_int>>& tables) {
     if (tables.size() + 1 != bounds_.size())
         throw Error("tree: one prefix table per domain is needed");
     acrossRead_ = cl::Event();
-    acrossPending_ = false;
+    acrossKernelPending_ = acrossReadsPending_ = false;
     clBoundary("Barnes-Hut tree: building the nodes across domains failed", [&] {
         auto& q = cc_.queue();
         std::vector<cl_int> all;
@@ -1421,25 +1421,31 @@ void TreeForce::buildAcross(const std::vector<std::vector<cl_int>>& tables) {
         acrossTables_ = static_cast<int>(tables.size());
         acrossCountsAt_ = countsAt;
         acrossRecordsAt_ = recordsAt;
-        acrossPending_ = true;
+        acrossKernelPending_ = acrossReadsPending_ = true;
     });
 }
 
 // The essential kernels neither read nor write what build_across does (a node across domains is
-// outside the domain for them before and after), so essentialFor() enqueues it and its reads
-// behind the last other domain's kernels, whose records then go out sooner: before them (or
-// between them) the records' copies out waited for it, and its records are needed only when
-// every domain's records are out.
-void TreeForce::enqueueAcross() {
-    if (!acrossPending_) return;
-    acrossPending_ = false;
-    auto& q = cc_.queue();
+// outside the domain for them before and after), so essentialFor() enqueues it behind the first
+// other domain's kernels, whose records then go out sooner, and its reads behind the last's: on
+// the queue before them they waited for the first records' copy out, and held the next kernels.
+void TreeForce::enqueueAcrossKernel() {
+    if (!acrossKernelPending_) return;
+    acrossKernelPending_ = false;
     const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
     setArgs(k_->buildAcross, keys_[sortedBuffer_], static_cast<int>(w0_), lo, hi,
             static_cast<int>(lastN_), tables_, acrossTables_, static_cast<int>(domain_), across_,
             splitCounters_, children_, ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, nodeHi_, crit_,
             acrossRecords_);
     enqueueStage(k_->buildAcross, splitCapacity_, kElementWg, "tree-build");
+    cc_.queue().flush();
+}
+
+void TreeForce::enqueueAcrossReads() {
+    enqueueAcrossKernel();
+    if (!acrossReadsPending_) return;
+    acrossReadsPending_ = false;
+    auto& q = cc_.queue();
     auto* host = static_cast<char*>(splitHost_->across.host);
     q.enqueueReadBuffer(splitCounters_, CL_FALSE, 0, kSplitCounters * 4, host + acrossCountsAt_);
     q.enqueueReadBuffer(acrossRecords_, CL_FALSE, 0, splitCapacity_ * kTreeRecordFloat4s * 16,
@@ -1450,7 +1456,7 @@ void TreeForce::enqueueAcross() {
 std::vector<cl_float4> TreeForce::acrossRecords() {
     if (!domainBuilt_) throw Error("tree: no split build to read across");
     return clBoundary("Barnes-Hut tree: reading the nodes across domains failed", [&] {
-        enqueueAcross();                                      // where essentialFor() did not
+        enqueueAcrossReads();                                 // where essentialFor() did not
         if (!acrossRead_()) return std::vector<cl_float4>{};  // buildAcross() had nothing to build
         acrossRead_.wait();
         const auto* host = static_cast<const char*>(splitHost_->across.host);
@@ -1555,8 +1561,9 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             enqueueFor(e);
             q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4, counts(e),
                                 nullptr, &counted[e]);
+            enqueueAcrossKernel();  // after the first domain's kernels
         }
-        enqueueAcross();  // after the last domain's kernels
+        enqueueAcrossReads();  // after the last's
         q.flush();
         // Each domain's records out on the side queue as soon as its counts are in, while the
         // next domain's kernels run.

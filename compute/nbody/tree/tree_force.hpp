@@ -454,8 +454,9 @@ class TreeForce {
     std::size_t acrossCountsAt_ = 0, acrossRecordsAt_ = 0;  // where in splitHost_->across
     int acrossTables_ = 0;  // the domains' tables buildAcross() wrote
     // buildAcross()'s kernel and its reads, not enqueued yet.
-    bool acrossPending_ = false;
-    void enqueueAcross();
+    bool acrossKernelPending_ = false, acrossReadsPending_ = false;
+    void enqueueAcrossKernel();
+    void enqueueAcrossReads();            // and the kernel first
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
     // Every body's sorted place for gatherSorted(), and when it is complete (null: not this pass).
     cl::Buffer rank_;
