@@ -12,8 +12,7 @@ SliceGather::SliceGather(const std::vector<ComputeContext*>& devices, std::size_
     : devices_(devices), chunkBytes_(std::max<std::size_t>(1, chunkBytes)) {
     for (ComputeContext* cc : devices_) {
         transfer_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
-        for (auto& out : out_)
-            out.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
+        out_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
     }
 }
 
@@ -41,30 +40,23 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
     finish();  // the host area is free again
     const std::vector<std::vector<cl::Event>> ready = markReady();
 
-    // Each piece produced on the device's own queue, then read out in chunks on one of its two
-    // out queues in turn (in order there) once the piece's last command is done.
-    std::vector<Lane> lanes;
-    for (std::size_t d = 0; d < p; ++d)
-        for (std::size_t k = 0; k < 2; ++k)
-            lanes.push_back({d, {}});
+    // Each piece produced on the device's own queue, then read out in chunks on its out queue
+    // (in order there) once the piece's last command is done.
+    std::vector<std::vector<Chunk>> chunks(p);
     const std::size_t chunkBodies = std::max<std::size_t>(1, chunkBytes_ / bytesPerBody);
     const auto enqueuePieces = [&](std::size_t d) {  // touches device d's things only
-        std::size_t k = 0;
         for (const BodySlice& piece : cutIntoPieces(slices[d], pieces, halving)) {
             const std::size_t b = piece.begin, e = piece.end();
             const std::vector<cl::Event> written{produce(d, b, e - b)};
             devices_[d]->queue().flush();  // the device starts on the piece now
-            cl::CommandQueue& out = out_[k % 2][d];
-            Lane& lane = lanes[2 * d + k % 2];
-            ++k;
             for (std::size_t c = b; c < e; c += chunkBodies) {
                 Chunk ch{c * bytesPerBody, std::min(chunkBodies, e - c) * bytesPerBody, {}};
-                out.enqueueReadBuffer(*buffers[d], CL_FALSE, ch.from, ch.bytes, host + ch.from,
-                                      &written, &ch.read);
+                out_[d].enqueueReadBuffer(*buffers[d], CL_FALSE, ch.from, ch.bytes, host + ch.from,
+                                          &written, &ch.read);
                 events[d].push_back(ch.read);
-                lane.chunks.push_back(ch);
+                chunks[d].push_back(ch);
             }
-            out.flush();
+            out_[d].flush();
         }
     };
     if (forEach) {
@@ -73,7 +65,7 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
         for (std::size_t d = 0; d < p; ++d)
             enqueuePieces(d);
     }
-    return forward(buffers, lanes, host, ready, events, bytesPerBody, arrived);
+    return forward(buffers, chunks, host, ready, events, bytesPerBody, arrived);
 }
 
 std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffers,
@@ -87,47 +79,43 @@ std::vector<double> SliceGather::run(const std::vector<const cl::Buffer*>& buffe
     const std::vector<std::vector<cl::Event>> ready = markReady();
 
     // Each slice out in chunks, in order on its device's own queue.
-    std::vector<Lane> lanes;
+    std::vector<std::vector<Chunk>> chunks(p);
     const std::size_t chunkBodies = std::max<std::size_t>(1, chunkBytes_ / bytesPerBody);
     for (std::size_t d = 0; d < p; ++d) {
-        lanes.push_back({d, {}});
         for (std::size_t b = slices[d].begin; b < slices[d].end(); b += chunkBodies) {
             Chunk c{
                 b * bytesPerBody, std::min(chunkBodies, slices[d].end() - b) * bytesPerBody, {}};
             devices_[d]->queue().enqueueReadBuffer(*buffers[d], CL_FALSE, c.from, c.bytes,
                                                    host + c.from, nullptr, &c.read);
             events[d].push_back(c.read);
-            lanes.back().chunks.push_back(c);
+            chunks[d].push_back(c);
         }
         devices_[d]->queue().flush();  // the reads must start while the host polls
     }
-    return forward(buffers, lanes, host, ready, events);
+    return forward(buffers, chunks, host, ready, events);
 }
 
 std::vector<double> SliceGather::forward(const std::vector<const cl::Buffer*>& buffers,
-                                         std::vector<Lane>& lanes, char* host,
+                                         std::vector<std::vector<Chunk>>& chunks, char* host,
                                          const std::vector<std::vector<cl::Event>>& ready,
                                          std::vector<std::vector<cl::Event>>& events,
                                          std::size_t bytesPerBody, const Arrival& arrived) {
     using namespace std::chrono;
     const auto start = steady_clock::now();
     const std::size_t p = devices_.size();
-    // Each chunk on to the other devices as soon as it is on the host (the chunks of one lane
+    // Each chunk on to the other devices as soon as it is on the host (chunks of one device
     // finish in order: its queue is in order).
     std::vector<double> doneMs(p, 0.0);
-    std::vector<std::size_t> next(lanes.size(), 0), lanesLeft(p, 0);
+    std::vector<std::size_t> next(p, 0);
     std::vector<std::vector<cl::Event>> incoming(p);
     std::size_t left = 0;
-    for (const Lane& lane : lanes) {
-        left += lane.chunks.size();
-        if (!lane.chunks.empty()) ++lanesLeft[lane.device];
-    }
+    for (const auto& c : chunks)
+        left += c.size();
     while (left > 0) {
         bool moved = false;
-        for (std::size_t l = 0; l < lanes.size(); ++l) {
-            const std::size_t d = lanes[l].device;
-            if (next[l] == lanes[l].chunks.size()) continue;
-            Chunk& c = lanes[l].chunks[next[l]];
+        for (std::size_t d = 0; d < p; ++d) {
+            if (next[d] == chunks[d].size()) continue;
+            Chunk& c = chunks[d][next[d]];
             const cl_int status = c.read.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>();
             if (status < 0) throw cl::Error(status, "clEnqueueReadBuffer");
             if (status != CL_COMPLETE) continue;
@@ -144,10 +132,10 @@ std::vector<double> SliceGather::forward(const std::vector<const cl::Buffer*>& b
                     incoming[e].push_back(
                         arrived(e, c.from / bytesPerBody, c.bytes / bytesPerBody, write));
             }
-            ++next[l];
+            ++next[d];
             --left;
             moved = true;
-            if (next[l] == lanes[l].chunks.size() && --lanesLeft[d] == 0)
+            if (next[d] == chunks[d].size())
                 doneMs[d] = duration<double, std::milli>(steady_clock::now() - start).count();
         }
         if (!moved && left > 0) std::this_thread::sleep_for(microseconds(20));

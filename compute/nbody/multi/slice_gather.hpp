@@ -68,17 +68,12 @@ class SliceGather {
         std::size_t from, bytes;
         cl::Event read;
     };
-    // A device's chunks read out on one in-order queue: they reach the host in this order.
-    struct Lane {
-        std::size_t device;
-        std::vector<Chunk> chunks;
-    };
     // Marks what each device's queue holds now: the incoming copies come after it.
     std::vector<std::vector<cl::Event>> markReady();
     // Passes every chunk on as it reaches the host, then orders each device's queue after its
     // incoming copies; returns when each device's last chunk reached the host.
     std::vector<double> forward(const std::vector<const cl::Buffer*>& buffers,
-                                std::vector<Lane>& lanes, char* host,
+                                std::vector<std::vector<Chunk>>& chunks, char* host,
                                 const std::vector<std::vector<cl::Event>>& ready,
                                 std::vector<std::vector<cl::Event>>& events,
                                 std::size_t bytesPerBody = 1, const Arrival& arrived = {});
@@ -86,10 +81,7 @@ class SliceGather {
     std::vector<ComputeContext*> devices_;
     std::size_t chunkBytes_;
     std::vector<cl::CommandQueue> transfer_;
-    // The produced pieces' copies to the host, the pieces taking the two queues of their device
-    // in turn: a piece computed beside the one before it (the tree walks its pieces on two queues
-    // in turn) may be done first, and goes out without waiting for it.
-    std::vector<cl::CommandQueue> out_[2];
+    std::vector<cl::CommandQueue> out_;  // the produced pieces' copies to the host
 };
 
 }  // namespace clviz
