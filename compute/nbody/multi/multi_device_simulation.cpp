@@ -145,9 +145,7 @@ void NbodyMultiDevice::step(int count) {
         std::vector<double> forceMs;
         for (auto& sim : sims_)
             forceMs.push_back(balancedForceMs(sim->lastStepTimings()));
-        // New domains cost the tree's replicated steps no force pass: small gains pay too.
-        const double minGain = everyDeviceHoldsEveryForce() ? kFreeMoveGain : 0.10;
-        if (auto slices = balancer_.update(slices_, forceMs, lastSteps_, minGain)) {
+        if (auto slices = balancer_.update(slices_, forceMs, lastSteps_)) {
             applySlices(*slices);
             ++rebalances_;
         }

@@ -149,10 +149,6 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     void namingDevice(std::size_t d, const std::function<void()>& work);
     void applySlices(const std::vector<BodySlice>& slices);
     bool everyDeviceHoldsEveryForce() const;
-    // The walk-time gain that moves the tree's domains where a move costs no force pass: the
-    // devices' walks differ by a few percent at large N (docs/scaling.md), more than their times
-    // vary between calls.
-    static constexpr double kFreeMoveGain = 0.01;
     NbodyTreeIntegrationChoice decideIntegration();
     void setIntegrationForSteps(bool replicated);
     void shareOwnersVelocities();  // every device gets each owner's velocities

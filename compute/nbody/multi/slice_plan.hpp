@@ -35,18 +35,16 @@ bool worthRebalancing(const std::vector<BodySlice>& slices, const std::vector<do
 // When to re-slice, from each step() call's force times. Times are summed while the slices stay
 // the same, and a decision needs at least 3 calls and 20 ms of force time on every device: single
 // kernel times of small N are mostly launch noise, and devices that share cores or clocks (two
-// PoCL devices on one CPU) measure each other's load. Only a gain above minGain moves bodies: 10%
-// where a move costs one extra force pass on the devices whose slice changed, less where it costs
-// nothing. Deterministic: MPI ranks that feed it the same all-gathered times take the same
-// decisions.
+// PoCL devices on one CPU) measure each other's load. Only a gain above 10% moves bodies (a move
+// costs one extra force pass on the devices whose slice changed). Deterministic: MPI ranks that
+// feed it the same all-gathered times take the same decisions.
 class SliceBalancer {
   public:
     void reset();  // a new N or new slices: start measuring again
     // New slices when they pay, else nothing. forceMs: each device's force time in the last call
     // (all its steps); steps: how many steps the call took.
     std::optional<std::vector<BodySlice>> update(const std::vector<BodySlice>& slices,
-                                                 const std::vector<double>& forceMs, int steps,
-                                                 double minGain = 0.10);
+                                                 const std::vector<double>& forceMs, int steps);
 
   private:
     std::vector<double> summedMs_;
