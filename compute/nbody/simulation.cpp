@@ -575,7 +575,10 @@ void NbodySimulation::setOwnedRange(std::size_t begin, std::size_t count) {
     if (begin == ownedBegin_ && count == ownedCount_) return;
     ownedBegin_ = begin;
     ownedCount_ = count;
-    accCurrent_ = false;  // the new bodies' accelerations were computed elsewhere
+    // The new bodies' accelerations were computed elsewhere, unless the tree's slices brought
+    // every body's here (a device that moves every body kicked them all with them).
+    if (!(movesEveryBody_ && sharedForcesAreSlices() && integrator_ == NbodyIntegrator::Leapfrog))
+        accCurrent_ = false;
     autoN_ = 0;           // the pairs variant competes only while this device owns every body
 }
 

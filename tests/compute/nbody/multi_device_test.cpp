@@ -415,6 +415,41 @@ TEST_F(MultiDevice, TreeReplicatedIntegrationGivesTheOneDeviceStateOnEveryDevice
     }
 }
 
+// Re-slicing after the tree's replicated steps keeps every device's forces (each holds every
+// body's), so the next step runs no extra force pass and is still one device's; pairs hold only
+// their own slice's sums, so re-slicing them asks for a new pass.
+TEST_F(MultiDevice, ReSlicingTheReplicatedTreeKeepsTheForces) {
+    test::TwoDevices fresh;  // fresh contexts: the same programs built on both
+    ASSERT_TRUE(fresh.b);
+    const auto bodies = scene(301);
+    NbodySimulation one(a());
+    NbodyMultiDevice two({fresh.a.get(), fresh.b.get()});
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    one.setKernelConfig(c);
+    two.setKernelConfig(c);
+    one.load(bodies);
+    two.load(bodies);
+    for (const std::vector<double>& w : {std::vector<double>{1, 1}, {1, 3}, {3, 1}}) {
+        two.setWeights(w);
+        if (w != std::vector<double>{1, 1}) {
+            EXPECT_TRUE(two.device(0).accelerationsCurrent()) << describeSlices(two.slices());
+            EXPECT_TRUE(two.device(1).accelerationsCurrent()) << describeSlices(two.slices());
+        }
+        one.step(2);
+        two.step(2);
+        ASSERT_TRUE(two.treeIntegrationChoice().replicated) << two.treeIntegrationChoice().why;
+        ASSERT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), treeStateBound(a()))
+            << describeSlices(two.slices());
+    }
+    c.variant = NbodyVariant::Pairs;
+    two.setKernelConfig(c);
+    two.step(1);
+    two.setWeights({1, 1});
+    EXPECT_FALSE(two.device(0).accelerationsCurrent());
+    EXPECT_FALSE(two.device(1).accelerationsCurrent());
+}
+
 // Switching between the integrations mid-run (owners leave the others' velocities stale, which
 // the switch to replicated must repair) and from another variant to the tree: still one device's
 // state exactly.
