@@ -36,6 +36,16 @@ class MultiDevice : public ::testing::Test {
     ComputeContext& b() { return *devices().b; }
 };
 
+// The tree variant on one device and on the split, both loaded with `bodies`.
+void loadTreeOnBoth(NbodySimulation& one, NbodyMultiDevice& many, const std::vector<Body>& bodies) {
+    NbodyKernelConfig c;
+    c.variant = NbodyVariant::Tree;
+    one.setKernelConfig(c);
+    many.setKernelConfig(c);
+    one.load(bodies);
+    many.load(bodies);
+}
+
 // How far a tree split's state after a step may be from one device's on `cc`'s device: the same
 // bits where the walk adds in a fixed order (PoCL's CPU devices); elsewhere NVIDIA's walk varies
 // the order of a list's sums from run to run (the bound of the step tests below).
@@ -424,12 +434,7 @@ TEST_F(MultiDevice, ReSlicingTheReplicatedTreeKeepsTheForces) {
     const auto bodies = scene(301);
     NbodySimulation one(a());
     NbodyMultiDevice two({fresh.a.get(), fresh.b.get()});
-    NbodyKernelConfig c;
-    c.variant = NbodyVariant::Tree;
-    one.setKernelConfig(c);
-    two.setKernelConfig(c);
-    one.load(bodies);
-    two.load(bodies);
+    loadTreeOnBoth(one, two, bodies);
     for (const std::vector<double>& w : {std::vector<double>{1, 1}, {1, 3}, {3, 1}}) {
         two.setWeights(w);
         if (w != std::vector<double>{1, 1}) {
@@ -442,8 +447,9 @@ TEST_F(MultiDevice, ReSlicingTheReplicatedTreeKeepsTheForces) {
         ASSERT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), treeStateBound(a()))
             << describeSlices(two.slices());
     }
-    c.variant = NbodyVariant::Pairs;
-    two.setKernelConfig(c);
+    NbodyKernelConfig pairs;
+    pairs.variant = NbodyVariant::Pairs;
+    two.setKernelConfig(pairs);
     two.step(1);
     two.setWeights({1, 1});
     EXPECT_FALSE(two.device(0).accelerationsCurrent());
@@ -458,12 +464,7 @@ TEST_F(MultiDevice, TreeIntegrationSwitchesMidRunKeepTheOneDeviceState) {
     NbodySimulation one(a());
     NbodyMultiDevice two({&a(), &b()});
     two.setWeights({1, 2});
-    NbodyKernelConfig c;
-    c.variant = NbodyVariant::Tree;
-    one.setKernelConfig(c);
-    two.setKernelConfig(c);
-    one.load(bodies);
-    two.load(bodies);
+    loadTreeOnBoth(one, two, bodies);
     for (NbodyTreeIntegration mode :
          {NbodyTreeIntegration::Owners, NbodyTreeIntegration::Replicated,
           NbodyTreeIntegration::Owners, NbodyTreeIntegration::Auto}) {
@@ -487,6 +488,7 @@ TEST_F(MultiDevice, TreeIntegrationSwitchesMidRunKeepTheOneDeviceState) {
     oneB.load(bodies);
     twoB.load(bodies);
     for (NbodyVariant v : {NbodyVariant::Tiled, NbodyVariant::Tree}) {
+        NbodyKernelConfig c;
         c.variant = v;
         oneB.setKernelConfig(c);
         twoB.setKernelConfig(c);
@@ -509,12 +511,7 @@ TEST_F(MultiDevice, TreeIntegrationFallsBackToOwnersWhenTheDevicesDiffer) {
     const auto bodies = scene(157);
     NbodySimulation one(a());
     NbodyMultiDevice two({mixed.a.get(), mixed.b.get()});
-    NbodyKernelConfig c;
-    c.variant = NbodyVariant::Tree;
-    one.setKernelConfig(c);
-    two.setKernelConfig(c);
-    one.load(bodies);
-    two.load(bodies);
+    loadTreeOnBoth(one, two, bodies);
     two.setWeights({1, 1});
     try {
         two.setTreeIntegration(NbodyTreeIntegration::Replicated);
@@ -591,13 +588,8 @@ TEST_F(MultiDevice, TreeOnThreeDevicesEnqueuedAtOnceGivesTheOneDeviceState) {
     const auto bodies = scene(263);
     NbodySimulation one(a());
     NbodyMultiDevice three({fresh.a.get(), fresh.b.get(), &third});
-    NbodyKernelConfig c;
-    c.variant = NbodyVariant::Tree;
-    one.setKernelConfig(c);
-    three.setKernelConfig(c);
     three.setTreeWalkPieces(3);
-    one.load(bodies);
-    three.load(bodies);
+    loadTreeOnBoth(one, three, bodies);
     three.setWeights({2, 1, 1});
     for (int s = 0; s < 5; ++s) {
         if (s == 2) three.setAutoBalance(true);
@@ -634,13 +626,8 @@ TEST_F(MultiDevice, TreeSplitOverMoreDomainsThanAGatherLeavesOutGivesTheOneDevic
     const auto bodies = scene(401);
     NbodySimulation one(a());
     NbodyMultiDevice many(devices);
-    NbodyKernelConfig c;
-    c.variant = NbodyVariant::Tree;
-    one.setKernelConfig(c);
-    many.setKernelConfig(c);
     many.setTreeSplitBuild(true);
-    one.load(bodies);
-    many.load(bodies);
+    loadTreeOnBoth(one, many, bodies);
     for (int s = 0; s < 3; ++s) {
         one.step(1);
         many.step(1);
