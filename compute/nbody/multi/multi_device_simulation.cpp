@@ -472,10 +472,6 @@ void NbodyMultiDevice::exchangeForceSlices() {
     });
 }
 
-// New owners need the velocities of the bodies they take over (unless every device already
-// holds every body's: after load or replicated steps); every device already has every position,
-// and each recomputes the accelerations of its new slice at its next step (split pairs and tree:
-// every device, since every device adds to every body).
 // After replicated leapfrog steps of the tree every device holds every body's acceleration (each
 // domain's slice reached every device), so the next step needs no force pass whatever the slices.
 bool NbodyMultiDevice::everyDeviceHoldsEveryForce() const {
@@ -487,6 +483,10 @@ bool NbodyMultiDevice::everyDeviceHoldsEveryForce() const {
     return true;
 }
 
+// New owners need the velocities of the bodies they take over (unless every device already
+// holds every body's: after load or replicated steps); every device already has every position,
+// and each recomputes the accelerations of its new slice at its next step (split pairs and tree:
+// every device, since every device adds to every body), unless every device holds every body's.
 void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) {
     const bool keepForces = everyDeviceHoldsEveryForce();
     if (!statesAlike_) shareOwnersVelocities();
