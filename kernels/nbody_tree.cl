@@ -1349,7 +1349,8 @@ __kernel void domain_cells(const int lo, const int hi, const int fineMax, const 
         const int2 pr = ranges[p];
         if (within(pr, lo, hi) && pr.y - pr.x + 1 <= fineMax) return;  // inside its parent's
     }
-    emitCell(cells, counters, room, r.x, r.y, superCell(i, p, nodeParent, ranges, lo, hi, superMax, n));
+    emitCell(cells, counters, room, r.x, r.y,
+             superCell(i, p, nodeParent, ranges, lo, hi, superMax, n));
 }
 
 // Each cell domain_cells listed (one work-group a cell): the least and greatest coordinates of its
