@@ -1300,10 +1300,10 @@ __kernel void graft_walk_nodes(__global const float4* restrict records, const in
 // the largest subtrees within it of at most fineMax bodies (a node, or a body whose parent holds
 // more or lies across domains). Every walk group within the domain is one of those subtrees or
 // lies within one. Each cell goes to cells[atomic_inc(&counters[3])] (room for `room`; the count
-// goes on past it) as (lo, hi) with the index of its super cell (its largest ancestor within the
-// domain of at most superMax bodies, or itself) in lo.w; the host groups them by super cell.
-// A cell as its bodies' range [first, last] of the sorted order for now (cell_boxes turns it into
-// their box) and its super cell.
+// goes on past it) as its bodies' range [first, last] of the sorted order with the index of its
+// super cell (its largest ancestor within the domain of at most superMax bodies, or itself) in w;
+// cell_boxes turns the range into the bodies' box (lo, hi), the super cell staying in lo.w, and
+// the host groups the cells by super cell.
 static inline void emitCell(__global float4* cells, __global int* counters, const int room,
                             const int first, const int last, const int super) {
     const int at = atomic_inc(&counters[3]);
