@@ -575,10 +575,8 @@ void NbodySimulation::setOwnedRange(std::size_t begin, std::size_t count) {
     if (begin == ownedBegin_ && count == ownedCount_) return;
     ownedBegin_ = begin;
     ownedCount_ = count;
-    // The new bodies' accelerations were computed elsewhere, unless this device moves every body
-    // with the tree's slices: then every body's acceleration is here.
-    if (!(movesEveryBody_ && sharedForcesAreSlices() && integrator_ == NbodyIntegrator::Leapfrog))
-        accCurrent_ = false;
+    // The new bodies' accelerations were computed elsewhere, unless every body's is here.
+    if (!holdsEveryForce()) accCurrent_ = false;
     autoN_ = 0;  // the pairs variant competes only while this device owns every body
 }
 

@@ -131,6 +131,13 @@ class NbodySimulation : public NbodySystem {
     // caller must give every device the same state first. load() turns it off.
     void setMovesEveryBody(bool on) { movesEveryBody_ = on; }
     bool movesEveryBody() const { return movesEveryBody_; }
+    // Whether the accelerations here are every body's, current: after leapfrog steps of the tree
+    // on a device that moves every body (each domain's slice reached it). They then survive a
+    // new owned range (setOwnedRange).
+    bool holdsEveryForce() const {
+        return accCurrent_ && movesEveryBody_ && sharedForcesAreSlices() &&
+               integrator_ == NbodyIntegrator::Leapfrog;
+    }
     // One step in two halves, with the position exchange in between:
     //   beginSteps(k); k times { advance(); exchange positions; complete(); } endSteps();
     // advance(): leapfrog kick + drift (Taylor: the whole update) of the owned bodies.

@@ -472,23 +472,15 @@ void NbodyMultiDevice::exchangeForceSlices() {
     });
 }
 
-// After replicated leapfrog steps of the tree every device holds every body's acceleration (each
-// domain's slice reached every device), so the next step needs no force pass whatever the slices.
-bool NbodyMultiDevice::everyDeviceHoldsEveryForce() const {
-    if (sims_.size() < 2 || !statesAlike_ || !integration_.replicated) return false;
-    for (const auto& sim : sims_)
-        if (!sim->sharedForcesAreSlices() || sim->integrator() != NbodyIntegrator::Leapfrog ||
-            !sim->accelerationsCurrent())
-            return false;
-    return true;
-}
-
 // New owners need the velocities of the bodies they take over (unless every device already
 // holds every body's: after load or replicated steps); every device already has every position,
 // and each recomputes the accelerations of its new slice at its next step (split pairs and tree:
 // every device, since every device adds to every body), unless every device holds every body's.
 void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) {
-    const bool keepForces = everyDeviceHoldsEveryForce();
+    // After replicated leapfrog steps of the tree every device holds every body's acceleration,
+    // so the next step needs no force pass whatever the slices.
+    const bool keepForces = std::all_of(sims_.begin(), sims_.end(),
+                                        [](const auto& sim) { return sim->holdsEveryForce(); });
     if (!statesAlike_) shareOwnersVelocities();
     for (std::size_t d = 0; d < sims_.size(); ++d) {
         sims_[d]->setOwnedRange(slices[d].begin, slices[d].count);

@@ -148,7 +148,6 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     // Runs work() for device d, naming the device in the clviz::Error it throws.
     void namingDevice(std::size_t d, const std::function<void()>& work);
     void applySlices(const std::vector<BodySlice>& slices);
-    bool everyDeviceHoldsEveryForce() const;
     NbodyTreeIntegrationChoice decideIntegration();
     void setIntegrationForSteps(bool replicated);
     void shareOwnersVelocities();  // every device gets each owner's velocities
