@@ -2163,6 +2163,37 @@ __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
     if (kick != 0.0f) vel[b] = kicked(vel[b], a, kick);
 }
 
+// scatter_accelerations over up to eight ranges of the sorted order in one launch: work-item t
+// takes the range whose first item (firsts.sk, the counts of the ranges before it; unused slots
+// past total) is the last at or before t, and its sorted place begins.sk + (t - firsts.sk).
+__kernel void scatter_accelerations_ranges(__global const float4* restrict sortedAcc,
+                                           __global const uint* restrict index, const int total,
+                                           const int8 begins, const int8 firsts,
+                                           __global float4* restrict acc,
+                                           __global float4* restrict vel, const float kick) {
+    const int t = get_global_id(0);
+    if (t >= total) return;
+    int begin = begins.s0, first = firsts.s0;
+#define TAKE_IF_REACHED(k)    \
+    if (t >= firsts.s##k) {   \
+        begin = begins.s##k;  \
+        first = firsts.s##k;  \
+    }
+    TAKE_IF_REACHED(1)
+    TAKE_IF_REACHED(2)
+    TAKE_IF_REACHED(3)
+    TAKE_IF_REACHED(4)
+    TAKE_IF_REACHED(5)
+    TAKE_IF_REACHED(6)
+    TAKE_IF_REACHED(7)
+#undef TAKE_IF_REACHED
+    const int s = begin + (t - first);
+    const float4 a = sortedAcc[s];
+    const uint b = index[s];
+    acc[b] = a;
+    if (kick != 0.0f) vel[b] = kicked(vel[b], a, kick);
+}
+
 // Every body's place in the sorted order (rank[index[s]] = s), for gather_accelerations.
 __kernel void invert_order(__global const uint* restrict index, const int n,
                            __global uint* restrict rank) {

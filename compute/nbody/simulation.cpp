@@ -365,9 +365,9 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
         if (begin + count == ownedBegin_ + ownedCount_) {
             t.joinPieces();
             // Every body's sorted place for gatherSharedForces(), while the other domains' last
-            // slices travel: beside the walk it slowed the walk, and worked out before the walk
-            // it held the device's kernels back (session 17).
-            if (movesEveryBody_) t.invertOrder(cc_.queue());
+            // slices travel, unless the split build's exchange worked it out already (beside the
+            // walk it slowed the walk, session 17).
+            if (movesEveryBody_ && !t.orderInverted()) t.invertOrder(cc_.queue());
         }
         takeNewTreeEvents();
         return e;
@@ -377,16 +377,24 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
 cl::Event NbodySimulation::scatterSharedRange(std::size_t begin, std::size_t count,
                                               cl::CommandQueue& queue,
                                               const std::vector<cl::Event>& after, bool withKick) {
+    return scatterSharedRanges({{begin, count}}, queue, after, withKick);
+}
+
+cl::Event NbodySimulation::scatterSharedRanges(const std::vector<TreeForce::SortedRange>& ranges,
+                                               cl::CommandQueue& queue,
+                                               const std::vector<cl::Event>& after, bool withKick) {
     return clBoundary("N-body: returning a slice of the tree's accelerations failed", [&] {
         if (!sharedForcesAreSlices()) throw Error("only the tree's accelerations come in slices");
         if (withKick && movedCount() != n_)
             throw Error("only a device that moves every body kicks them as they are scattered");
         const bool kick = withKick && pendingKick_ != 0;
-        cl::Event e = tree().scatterSortedRange(f32_.acc, begin, count, queue, after,
-                                                kick ? &f32_.vel : nullptr, pendingKick_);
+        cl::Event e = tree().scatterSortedRanges(f32_.acc, ranges, queue, after,
+                                                 kick ? &f32_.vel : nullptr, pendingKick_);
         lastEvents_.emplace_back("tree-scatter", e);
-        bodiesScattered_ += count;
-        if (kick) bodiesKicked_ += count;
+        for (const auto& r : ranges) {
+            bodiesScattered_ += r.count;
+            if (kick) bodiesKicked_ += r.count;
+        }
         return e;
     });
 }

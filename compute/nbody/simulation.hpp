@@ -186,6 +186,10 @@ class NbodySimulation : public NbodySystem {
     // tile every body too.
     cl::Event scatterSharedRange(std::size_t begin, std::size_t count, cl::CommandQueue& queue,
                                  const std::vector<cl::Event>& after = {}, bool withKick = false);
+    // The same for several ranges in one launch (at most TreeForce::kMostScatterRanges).
+    cl::Event scatterSharedRanges(const std::vector<TreeForce::SortedRange>& ranges,
+                                  cl::CommandQueue& queue, const std::vector<cl::Event>& after = {},
+                                  bool withKick = false);
     // Every body's acceleration back to the body order at once, with the pending closing
     // half-kick, on `queue` after `after` (which must hold every slice read): a device that moves
     // every body only, instead of scatterSharedRange() (its writes go in body order; the same

@@ -352,8 +352,10 @@ void NbodyMultiDevice::exchangeEssentialTrees() {
             std::vector<TreeForce*> trees;
             for (auto& sim : sims_)
                 trees.push_back(&sim->splitTree());
+            // Devices that move every body gather their accelerations after the walk, from every
+            // body's sorted place: worked out in the exchange's idle time.
             clviz::exchangeEssentialTrees(
-                trees, everyDevice(),
+                trees, sims_[0]->movesEveryBody(), everyDevice(),
                 [&](std::size_t d, const char* phase, std::chrono::steady_clock::time_point start,
                     std::chrono::steady_clock::time_point end) {
                     hostSpans_[d].push_back({phase, start, end});  // each thread its own device's
@@ -398,10 +400,12 @@ void NbodyMultiDevice::exchangeForceSlices() {
             if (last[d].count) later.push_back({last[d].begin, last[d].count});
         }
         // More domains than one gather can leave out: every body waits for every slice.
-        const bool gatherEarly = later.size() <= TreeForce::kMostGatherSkips;
-        if (!gatherEarly)
+        static_assert(TreeForce::kMostScatterRanges >= TreeForce::kMostGatherSkips);
+        if (later.size() > TreeForce::kMostGatherSkips) {
             for (std::size_t d = 0; d < p; ++d)
                 last[d] = {slices_[d].end(), 0};
+            later.clear();
+        }
         struct Incoming {  // of the other domains' bodies on their way to one device
             std::size_t earlyLeft = 0, lateLeft = 0;
             std::vector<cl::Event> early, late;
@@ -433,17 +437,13 @@ void NbodyMultiDevice::exchangeForceSlices() {
                       cl::Event e = copied;
                       if (!in.earlyDone && in.earlyLeft == 0) {
                           in.earlyDone = true;
-                          e = sims_[d]->gatherSharedForces(
-                              contexts_[d]->queue(), in.early,
-                              gatherEarly ? later : std::vector<TreeForce::SortedRange>{});
+                          e = sims_[d]->gatherSharedForces(contexts_[d]->queue(), in.early, later);
                       }
                       if (in.earlyDone && !in.lateDone && in.lateLeft == 0) {
-                          in.lateDone = true;
-                          for (std::size_t from = 0; from < p; ++from)
-                              if (last[from].count)
-                                  e = sims_[d]->scatterSharedRange(
-                                      last[from].begin, last[from].count, contexts_[d]->queue(),
-                                      in.late, true);
+                          in.lateDone = true;  // every domain's last piece in one launch
+                          if (!later.empty())
+                              e = sims_[d]->scatterSharedRanges(later, contexts_[d]->queue(),
+                                                                in.late, true);
                       }
                       return e;
                   });

@@ -6,8 +6,8 @@
 
 namespace clviz {
 
-void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachDevice& forEach,
-                            const ExchangeLap& lap) {
+void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, bool invertOrder,
+                            const ForEachDevice& forEach, const ExchangeLap& lap) {
     const std::size_t p = trees.size();
     const ForEachDevice serial = [p](const std::function<void(std::size_t)>& task) {
         for (std::size_t d = 0; d < p; ++d)
@@ -27,7 +27,10 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
     std::vector<TreeForce::DomainShare> shares(p);
     std::vector<const cl_uint*> index(p);
     phase = "share";
-    each([&](std::size_t d) { shares[d] = trees[d]->domainShare(); });
+    each([&](std::size_t d) {
+        shares[d] = trees[d]->domainShare();
+        index[d] = trees[d]->domainIndex();  // each domain's slice of the sorted order
+    });
     std::vector<std::vector<cl_int>> tables;
     for (const auto& s : shares)
         tables.push_back(s.table);
@@ -40,11 +43,12 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         cells.push_back(&s.cells);
     phase = "across and essential";
     each([&](std::size_t d) {
+        trees[d]->receiveOrder(index);  // in while the moments run
         trees[d]->buildAcross(tables);
         sent[d] = trees[d]->essentialFor(cells);
         across[d] = trees[d]->acrossRecords();
         trees[d]->domainRoots(shares[d]);
-        index[d] = trees[d]->domainIndex();  // each domain's slice of the sorted order
+        if (invertOrder) trees[d]->invertReceivedOrder();
     });
     std::vector<const std::vector<cl_float4>*> acrossAll, rootsAll;
     std::vector<const std::vector<cl_int2>*> rootBodiesAll;
@@ -59,7 +63,6 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         for (std::size_t e = 0; e < p; ++e)
             if (e != d) received.push_back(sent[e][d]);
         trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, received);
-        trees[d]->receiveOrder(index);  // behind the records, beside the walk
     });
 }
 

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -110,7 +111,7 @@ std::size_t walkLocalBytes(int stack, int list, bool far, int farOrder) {
 struct TreeForce::Kernels {
     long long generation = -1;
     cl::Kernel boundsPartial, boundsFinal, keys, count, scan, scatter, gather, build, moments,
-        scatterAcc, scatterRange, kick, direct, groups, invertOrder, gatherAcc;
+        scatterAcc, scatterRange, scatterRanges, kick, direct, groups, invertOrder, gatherAcc;
     cl::Kernel startCounts, blockPrefix, orderGroups, pieceGroups;  // walk groups in body order
     cl::Kernel count8, scanDigits, scatter8;                        // the sort with 8-bit digits
     // The split build.
@@ -440,6 +441,7 @@ void TreeForce::refreshKernels() {
     k.essential = programs.kernel(kFile, "essential_nodes", base);
     k.scatterAcc = programs.kernel(kFile, "scatter_accelerations", base);
     k.scatterRange = programs.kernel(kFile, "scatter_accelerations", base);  // scatterSortedRange
+    k.scatterRanges = programs.kernel(kFile, "scatter_accelerations_ranges", base);
     k.kick = programs.kernel(kFile, "kick_velocities", base);
     k.invertOrder = programs.kernel(kFile, "invert_order", base);
     k.gatherAcc = programs.kernel(kFile, "gather_accelerations", base);
@@ -718,6 +720,58 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
         // an awkward count (a prime) can leave groups of one. The kernel stops at begin + count.
         queue.enqueueNDRangeKernel(k_->scatterRange, cl::NDRange(begin),
                                    cl::NDRange(roundUp(count, kElementWg)), cl::NDRange(kElementWg),
+                                   wait.empty() ? nullptr : &wait, &e);
+        return e;
+    });
+}
+
+cl::Event TreeForce::scatterSortedRanges(const cl::Buffer& acc,
+                                         const std::vector<SortedRange>& ranges,
+                                         cl::CommandQueue& queue,
+                                         const std::vector<cl::Event>& after, const cl::Buffer* vel,
+                                         float kick) {
+    if (ranges.size() == 1)
+        return scatterSortedRange(acc, ranges[0].begin, ranges[0].count, queue, after, vel, kick);
+    if (!lastN_) throw Error("tree: no force pass to scatter");
+    if (ranges.size() > kMostScatterRanges)
+        throw Error("tree: at most " + std::to_string(kMostScatterRanges) +
+                    " ranges of bodies can be scattered at once, not " +
+                    std::to_string(ranges.size()));
+    cl_int8 begins{}, firsts{};
+    std::size_t total = 0;
+    for (std::size_t k = 0; k < kMostScatterRanges; ++k) {
+        if (k < ranges.size()) {
+            const SortedRange& r = ranges[k];
+            if (r.begin > lastN_ || r.count > lastN_ - r.begin)
+                throw Error("tree: bodies " + std::to_string(r.begin) + " + " +
+                            std::to_string(r.count) + " to scatter, of " + std::to_string(lastN_));
+            begins.s[k] = static_cast<cl_int>(r.begin);
+            firsts.s[k] = static_cast<cl_int>(total);
+            total += r.count;
+        } else {
+            firsts.s[k] = std::numeric_limits<cl_int>::max();  // never reached
+        }
+    }
+    std::vector<SortedRange> byBegin = ranges;  // a body kicked twice would be wrong
+    std::sort(byBegin.begin(), byBegin.end(),
+              [](const SortedRange& a, const SortedRange& b) { return a.begin < b.begin; });
+    for (std::size_t k = 1; k < byBegin.size(); ++k)
+        if (byBegin[k - 1].begin + byBegin[k - 1].count > byBegin[k].begin)
+            throw Error("tree: ranges of bodies to scatter overlap at body " +
+                        std::to_string(byBegin[k].begin));
+    return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
+        std::vector<cl::Event> wait = after;
+        if (const auto* order = lastOrderWaits())
+            wait.insert(wait.end(), order->begin(), order->end());
+        cl::Event e;
+        if (!total) {
+            queue.enqueueMarkerWithWaitList(wait.empty() ? nullptr : &wait, &e);
+            return e;
+        }
+        setArgs(k_->scatterRanges, sortedAcc_, lastOrder(), static_cast<int>(total), begins, firsts,
+                acc, vel ? *vel : acc, vel ? kick : 0.0f);
+        queue.enqueueNDRangeKernel(k_->scatterRanges, cl::NullRange,
+                                   cl::NDRange(roundUp(total, kElementWg)), cl::NDRange(kElementWg),
                                    wait.empty() ? nullptr : &wait, &e);
         return e;
     });
@@ -1627,22 +1681,36 @@ const cl_uint* TreeForce::domainIndex() {
 void TreeForce::receiveOrder(const std::vector<const cl_uint*>& indexFrom) {
     if (!domainBuilt_) throw Error("tree: no split build to receive the order of");
     clBoundary("Barnes-Hut tree: receiving the other domains' sorted order failed", [&] {
-        // After this domain's own slice (written by its build on the context's queue).
+        // After this domain's own slice is written and read out (the read follows the kernel that
+        // writes it, and that kernel every reader of the last pass on the context's queue); an
+        // empty domain wrote none: after everything on that queue.
         indexWrites_.clear();
-        cl::Event before;
-        cc_.queue().enqueueMarkerWithWaitList(nullptr, &before);
-        cc_.queue().flush();
+        cl::Event before = indexRead_;
+        if (!before()) {
+            cc_.queue().enqueueMarkerWithWaitList(nullptr, &before);
+            cc_.queue().flush();
+        }
+        if (!orderQueue_())
+            orderQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
         const std::vector<cl::Event> after = {before};
         for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
             const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
             if (d == domain_ || !indexFrom[d] || !c) continue;
             cl::Event e;
-            side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b, &after,
-                                     &e);
+            orderQueue_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
+                                           &after, &e);
             indexWrites_.push_back(e);
             copies_.push_back({"index in", e, c * 4});
         }
-        side_.flush();
+        orderQueue_.flush();
+    });
+}
+
+void TreeForce::invertReceivedOrder() {
+    if (!domainBuilt_) throw Error("tree: no split build to invert the order of");
+    clBoundary("Barnes-Hut tree: finding every body's sorted place failed", [&] {
+        enqueueInvertOrder(cc_.queue(), indexWrites_);
+        cc_.queue().flush();
     });
 }
 

@@ -222,6 +222,12 @@ class TreeForce {
         std::size_t begin = 0, count = 0;
     };
     static constexpr std::size_t kMostGatherSkips = 8;
+    // scatterSortedRange() over several ranges in one launch (the same writes), at most
+    // kMostScatterRanges, each within the last pass's bodies; none may overlap another.
+    static constexpr std::size_t kMostScatterRanges = 8;
+    cl::Event scatterSortedRanges(const cl::Buffer& acc, const std::vector<SortedRange>& ranges,
+                                  cl::CommandQueue& queue, const std::vector<cl::Event>& after,
+                                  const cl::Buffer* vel = nullptr, float kick = 0.0f);
     cl::Event gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue,
                            const std::vector<cl::Event>& after, const cl::Buffer* vel = nullptr,
                            float kick = 0.0f, const std::vector<SortedRange>& skip = {});
@@ -284,12 +290,18 @@ class TreeForce {
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
-    // Enqueued after the essential records' copies in (graftDomains()), on the same queue beside
-    // the walk: the other domains' slices of the sorted order (indexFrom[d]: domain d's
-    // domainIndex(); its own is skipped), which scatterSorted() and invertOrder() wait for. (On a
-    // queue of their own while the records went out, session 17, the device's next kernels
-    // waited for them.)
+    // Enqueued on a queue of their own, after this domain's slice is read out (domainIndex()):
+    // the other domains' slices of the sorted order (indexFrom[d]: domain d's domainIndex(); its
+    // own is skipped), which scatterSorted() and invertOrder() wait for. Called before the
+    // essential kernels, they come in while the moments run.
     void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
+    // invertOrder() on the context's queue after receiveOrder()'s copies: enqueued once the
+    // essential kernels are (essentialFor()), it runs while the device waits for the others'
+    // records, where after the walk it held back the gather. (Enqueued before the essential
+    // kernels, it held them back, session 17.)
+    void invertReceivedOrder();
+    // Whether this pass's order is inverted or on its way (invertOrder(), invertReceivedOrder()).
+    bool orderInverted() const { return rankReady_() != nullptr; }
     // Enqueued: the nodes across domains and the roots of every domain (this one's too) and what
     // every other domain sent this one.
     void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
@@ -441,7 +453,8 @@ class TreeForce {
     // essential records.
     struct SplitHost;
     std::unique_ptr<SplitHost> splitHost_;
-    cl::CommandQueue side_;  // the essential records' and the sorted order's copies
+    cl::CommandQueue side_;        // the essential records' copies, the sorted order's out
+    cl::CommandQueue orderQueue_;  // the other domains' sorted order in (receiveOrder())
     // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
     // of groups and its fallbacks), the marker they start after, the second queue's walks.
     cl::CommandQueue pieceQueue_;

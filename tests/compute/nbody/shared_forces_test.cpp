@@ -273,7 +273,8 @@ TEST_F(SharedForces, TreeSplitDomainSlicesPutTogetherGiveTheSameForces) {
 // The accelerations returned to the body order by gathering (each body reads its sorted place,
 // NbodyMultiDevice's replicated integration) are the scatter's, bit for bit, and so are the
 // kicked velocities; bodies left out of a gather keep what they held until their ranges are
-// scattered, and then all agree again. Deterministic on every device: both read one pass.
+// scattered (one range a launch, or several in one), and then all agree again. Deterministic on
+// every device: both read one pass.
 TEST_F(SharedForces, TreeGatherGivesTheScattersBitsAndLeavesTheSkippedBodies) {
     const float sentinel = -12345.0f, kick = 0.37f;
     for (std::size_t n : {1u, 2u, 61u, 1031u}) {
@@ -323,6 +324,19 @@ TEST_F(SharedForces, TreeGatherGivesTheScattersBitsAndLeavesTheSkippedBodies) {
         std::vector<TreeForce::SortedRange> tooMany(TreeForce::kMostGatherSkips + 1);
         EXPECT_THROW(t.gatherSorted(accL, q, {}, &velL, kick, tooMany), Error);
         EXPECT_THROW(t.gatherSorted(accL, q, {}, &velL, kick, {{n, 1}}), Error);
+        // Three ranges left out, then scattered in one launch (empty ones among them).
+        const std::vector<TreeForce::SortedRange> three = {
+            {0, n / 4}, {n / 2, n - n / 2 > 1 ? 1u : 0u}, {n - n / 3, n / 3}};
+        cl::Buffer accR = buffer(filled), velR = buffer(vel0);
+        t.gatherSorted(accR, q, {}, &velR, kick, three);
+        t.scatterSortedRanges(accR, three, q, {}, &velR, kick);
+        EXPECT_EQ(read(accR), wantAcc);
+        EXPECT_EQ(read(velR), wantVel);
+        std::vector<TreeForce::SortedRange> tooManyRanges(TreeForce::kMostScatterRanges + 1);
+        EXPECT_THROW(t.scatterSortedRanges(accR, tooManyRanges, q, {}, &velR, kick), Error);
+        EXPECT_THROW(t.scatterSortedRanges(accR, {{0, 0}, {n, 1}}, q, {}, &velR, kick), Error);
+        if (n > 1)  // a body in two ranges would be kicked twice
+            EXPECT_THROW(t.scatterSortedRanges(accR, {{0, 2}, {1, 1}}, q, {}, &velR, kick), Error);
     }
 }
 
