@@ -349,6 +349,45 @@ static inline uint packedField(const uint4 c, const uint d) {
     return (w >> (8 * (d & 3))) & 255u;
 }
 
+// This tile's first output slot of each digit into base[0 .. 15], from the raw counts of every
+// tile (counts[d * tiles + t]): the keys of the smaller digits in every tile and of digit d in the
+// tiles before this one, which is what radix_scan's exclusive scan leaves at d * tiles + tile.
+// Every work-group works it out for itself (a few loads from the cache a work-item), so no scan
+// kernel runs between two passes. Work-item lid sums digit lid % 16 over every (SORT_WG / 16)-th
+// tile; scratch holds 2 * SORT_WG words. Every work-item calls it (barriers); base[d] is written
+// by work-item d.
+#if SORT_WG % 16 != 0
+#error "the tile bases need SORT_WG to be a multiple of 16"
+#endif
+static inline void tileBasesFromCounts(__global const uint* restrict counts, const int tiles,
+                                       const int tile, __local uint* restrict base,
+                                       __local uint* restrict scratch, const int lid) {
+    const int digit = lid & 15, lane = lid >> 4, lanes = SORT_WG / 16;
+    uint all = 0, before = 0;
+    for (int t = lane; t < tiles; t += lanes) {
+        const uint c = counts[digit * tiles + t];
+        all += c;
+        before += t < tile ? c : 0u;
+    }
+    scratch[lid] = all;  // [lane][digit]
+    scratch[SORT_WG + lid] = before;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint total = 0, earlier = 0;
+    if (lid < 16)
+        for (int l = 0; l < lanes; ++l) {
+            total += scratch[16 * l + lid];
+            earlier += scratch[SORT_WG + 16 * l + lid];
+        }
+    barrier(CLK_LOCAL_MEM_FENCE);  // every lane's sums read
+    if (lid < 16) scratch[lid] = total;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < 16) {
+        uint smaller = 0;
+        for (int d = 0; d < lid; ++d) smaller += scratch[d];
+        base[lid] = smaller + earlier;
+    }
+}
+
 // radix_scatter over chunks of SORT_WG * SORT_KPI keys (TreeForceOptions::sortKeysPerItem > 1).
 // radix_scatter's work-group scan costs about twenty barriers per 128 keys; here each work-item
 // ranks SORT_KPI consecutive keys of the chunk among its own keys in registers, and one scan of the
@@ -356,11 +395,15 @@ static inline uint packedField(const uint4 c, const uint d) {
 // work-item, then the key's place: stable) places every key of the chunk, with as many barriers
 // per chunk. The chunk, sorted by digit in local memory, then leaves as one run per digit (128
 // keys per digit on average with 2,048-key chunks), whose writes fill whole memory sectors.
+// scanHere: `offsets` holds this pass's raw counts, each work-group finds its bases itself
+// (tileBasesFromCounts) and zeroes zeroCounts (16 * tiles words: the counts buffer of the pass
+// after next, which the last pass read); else `offsets` is radix_scan's output.
 __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter_chunks(
     __global const ulong* restrict keysIn, __global const uint* restrict valsIn,
     __global ulong* restrict keysOut, __global uint* restrict valsOut, const int n,
     const int shift, const int tileKeys, __global const uint* restrict offsets, const int tiles,
-    __global uint* restrict nextCounts, const int nextShift) {
+    __global uint* restrict nextCounts, const int nextShift, const int scanHere,
+    __global uint* restrict zeroCounts) {
     __local uint base[16];        // next output slot of each digit for this tile
     __local uint chunkStart[17];  // where each digit's keys start in the sorted chunk; [16]: keys
     __local uint firstTile[16];   // the output tile of each digit's first slot in this chunk
@@ -370,7 +413,12 @@ __kernel __attribute__((reqd_work_group_size(SORT_WG, 1, 1))) void radix_scatter
     __local ulong chunkKey[KEY_SLOT(CHUNK_KEYS)];
     __local uint chunkVal[VAL_SLOT(CHUNK_KEYS)];
     const int lid = get_local_id(0), tile = get_group_id(0);
-    if (lid < 16) base[lid] = offsets[lid * tiles + tile];
+    if (scanHere) {
+        tileBasesFromCounts(offsets, tiles, tile, base, hist, lid);
+        for (int e = tile * SORT_WG + lid; e < 16 * tiles; e += tiles * SORT_WG) zeroCounts[e] = 0;
+    } else if (lid < 16) {
+        base[lid] = offsets[lid * tiles + tile];
+    }
     for (int e = lid; e < 16 * 2 * 16; e += SORT_WG) nextHist[e] = 0;
     const int start = tile * tileKeys, end = min(start + tileKeys, n);
     // The next chunk, loaded (coalesced) while this one is sorted.

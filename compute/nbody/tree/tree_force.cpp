@@ -338,6 +338,7 @@ void TreeForce::reserve(std::size_t n) {
         }
         counts_ = make((256 * kMaxSortTiles + 256) * 4);  // 8-bit digits: and their totals
         countsNext_ = make(16 * kMaxSortTiles * 4);
+        countsThird_ = make(16 * kMaxSortTiles * 4);
         sorted_ = make(cap * 16);
         sortedAcc_ = make(cap * 16);
         children_ = make(cap * 8);
@@ -385,10 +386,10 @@ void TreeForce::reserveGroupOrder() {
 }
 
 void TreeForce::releaseBuffers() {
-    partials_ = box_ = counts_ = countsNext_ = sorted_ = sortedAcc_ = children_ = ranges_ =
-        nodeParent_ = leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ = groups_ =
-            nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ = groupStarts_ = startsBefore_ =
-                startsBlocks_ = groupsInOrder_ = cl::Buffer();
+    partials_ = box_ = counts_ = countsNext_ = countsThird_ = sorted_ = sortedAcc_ = children_ =
+        ranges_ = nodeParent_ = leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ =
+            groups_ = nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ = groupStarts_ =
+                startsBefore_ = startsBlocks_ = groupsInOrder_ = cl::Buffer();
     groupOrderCapacity_ = 0;
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
@@ -492,51 +493,51 @@ void TreeForce::enqueueSort(std::size_t n) {
                                                                                          : 4;
     const bool wide = digitBits == 8;
     const bool chunks = !wide && sortKpi_ > 1;
-    // radix_scatter_chunks counts the next pass's digits as it writes (into the other counts
-    // buffer, zeroed before), so only the first pass launches a count.
+    // radix_scatter_chunks counts the next pass's digits as it writes (into another counts
+    // buffer, zeroed before), so only the first pass launches a count; and each of its
+    // work-groups finds its own bases in this pass's raw counts, so no scan runs either. Three
+    // counts buffers in turn: the pass reads one, adds into the next and zeroes the third, which
+    // the pass before read.
     const bool fused = chunks && options_.sortCountInScatter;
     cl::Kernel& count = wide ? k_->count8 : k_->count;
     cl::Kernel& scatter = wide ? k_->scatter8 : k_->scatter;
-    cl::Buffer* counts = &counts_;    // this pass's counts, scanned into its offsets
-    cl::Buffer* next = &countsNext_;  // the next pass's, when fused
+    cl::Buffer* ring[3] = {&counts_, &countsNext_, &countsThird_};
     // As many passes as the key has bits (3 * kTreeKeyBits = 63: 16 of 4 bits or 8 of 8).
     const int keyBits = 3 * kTreeKeyBits;
     int in = 0;
-    for (int shift = 0; shift < keyBits; shift += digitBits, in ^= 1) {
-        cl::Event e1, e2, e3;
+    for (int shift = 0, pass = 0; shift < keyBits; shift += digitBits, in ^= 1, ++pass) {
+        cl::Buffer& counts = fused ? *ring[pass % 3] : counts_;  // this pass's, scanned or raw
+        cl::Buffer& next = *ring[(pass + 1) % 3];                // the next pass's, when fused
+        const auto enqueue = [&](cl::Kernel& k, std::size_t global, std::size_t local) {
+            cl::Event e;
+            q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
+                                   nullptr, &e);
+            events_.emplace_back("tree-sort", e);
+        };
         if (wide) {
-            setArgs(count, keys_[in], ni, shift, tileKeys, *counts, tiles);
+            setArgs(count, keys_[in], ni, shift, tileKeys, counts, tiles);
+            enqueue(count, tiles * kSortWg, kSortWg);
         } else if (!fused || shift == 0) {
-            setArgs(count, keys_[in], ni, shift, tileKeys, *counts, tiles, *next,
+            setArgs(count, keys_[in], ni, shift, tileKeys, counts, tiles, next,
                     fused ? 16 * tiles : 0);
+            enqueue(count, tiles * kSortWg, kSortWg);
         }
-        if (!fused || shift == 0)
-            q.enqueueNDRangeKernel(count, cl::NullRange, cl::NDRange(tiles * kSortWg),
-                                   cl::NDRange(kSortWg), nullptr, &e1);
-        else  // the counts are in; the next pass's buffer starts from zero
-            q.enqueueFillBuffer(*next, 0u, 0, 16 * tiles * 4, nullptr, &e1);
         if (wide) {  // one work-group per digit
-            setArgs(k_->scanDigits, *counts, tiles);
-            q.enqueueNDRangeKernel(k_->scanDigits, cl::NullRange, cl::NDRange(256 * kScanWg),
-                                   cl::NDRange(kScanWg), nullptr, &e2);
-        } else {
-            setArgs(k_->scan, *counts, 16 * tiles);
-            q.enqueueNDRangeKernel(k_->scan, cl::NullRange, cl::NDRange(kScanWg),
-                                   cl::NDRange(kScanWg), nullptr, &e2);
+            setArgs(k_->scanDigits, counts, tiles);
+            enqueue(k_->scanDigits, 256 * kScanWg, kScanWg);
+        } else if (!fused) {
+            setArgs(k_->scan, counts, 16 * tiles);
+            enqueue(k_->scan, kScanWg, kScanWg);
         }
         if (chunks)
             setArgs(scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift,
-                    tileKeys, *counts, tiles, *next,
-                    fused && shift + digitBits < keyBits ? shift + digitBits : -1);
+                    tileKeys, counts, tiles, next,
+                    fused && shift + digitBits < keyBits ? shift + digitBits : -1, fused ? 1 : 0,
+                    *ring[(pass + 2) % 3]);
         else
             setArgs(scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift,
-                    tileKeys, *counts, tiles);
-        q.enqueueNDRangeKernel(scatter, cl::NullRange, cl::NDRange(tiles * kSortWg),
-                               cl::NDRange(kSortWg), nullptr, &e3);
-        if (fused) std::swap(counts, next);
-        events_.emplace_back("tree-sort", e1);
-        events_.emplace_back("tree-sort", e2);
-        events_.emplace_back("tree-sort", e3);
+                    tileKeys, counts, tiles);
+        enqueue(scatter, tiles * kSortWg, kSortWg);
     }
     sortedBuffer_ = in;  // an even number of passes: back in buffer 0
 }

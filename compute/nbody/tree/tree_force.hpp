@@ -418,7 +418,9 @@ class TreeForce {
 
     // Work buffers, grown to capacity_ bodies.
     cl::Buffer partials_, box_, keys_[2], index_[2], counts_, sorted_, sortedAcc_;
-    cl::Buffer countsNext_;  // the next pass's tile counts while radix_scatter_chunks counts them
+    // The next pass's tile counts while radix_scatter_chunks counts them, and the buffer it zeroes
+    // for the pass after (enqueueSort).
+    cl::Buffer countsNext_, countsThird_;
     cl::Buffer children_, ranges_, nodeParent_, leafParent_, visits_, nodeCom_, nodeQa_, nodeQb_,
         walkStats_, groups_, nodeLo_, nodeHi_, crit_, counters_, sampleOut_;
     // The walk groups in body order for the pieces' walks (order_groups in kernels/nbody_tree.cl):
