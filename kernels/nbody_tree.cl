@@ -1861,7 +1861,12 @@ __kernel WALK_GROUP_SIZE void walk(
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
     const int shareBegin, const int shareEnd, const int writeOthers,
-    __global const float4* restrict nodeLo, const float thetaFar) {
+    __global const float4* restrict nodeLo, const float thetaFar
+#ifdef WALK_IN_BODY_ORDER
+    ,
+    __global float* restrict packedAcc
+#endif
+) {
     __local int stack[STACK];
     __local float4 list[LIST];  // also the scratch of the group's bounding-box reduction
 #ifdef FAR_FIELD
@@ -2114,6 +2119,10 @@ __kernel WALK_GROUP_SIZE void walk(
         if (valid[b] && part == 0 && (mine || writeOthers))
             sortedAcc[body[b]] =
                 mine ? (float4)(ax[b], ay[b], az[b], withoutSelf(phi[b], p[b], eps2)) : (float4)(0);
+#ifdef WALK_IN_BODY_ORDER
+        if (valid[b] && part == 0 && mine)
+            vstore3((float3)(ax[b], ay[b], az[b]), body[b], packedAcc);
+#endif
     }
 #ifdef WALK_PROBE_COUNT
     barrier(CLK_LOCAL_MEM_FENCE);  // list[] is free: the work-items' far counts summed there
@@ -2142,7 +2151,8 @@ __kernel void walk_body(
     __global const float* restrict crit, const float eps2, __global const int2* restrict groups,
     __global float4* restrict sortedAcc, __global int* counters, __global int2* restrict stats,
     const int shareBegin, const int shareEnd, const int writeOthers,
-    __global const float4* restrict nodeLo, const float thetaFar) {
+    __global const float4* restrict nodeLo, const float thetaFar,
+    __global float* restrict packedAcc) {
     const int i = get_global_id(0);
     if (i >= n) return;
     if (i == 0) counters[1] = n;  // one "group" per body, for TreeForce::lastWalkStats
@@ -2189,6 +2199,7 @@ __kernel void walk_body(
         }
     }
     sortedAcc[i] = (float4)(ax, ay, az, withoutSelf(phi, p, eps2));
+    vstore3((float3)(ax, ay, az), i, packedAcc);
     stats[i] = (int2)(summed, iterations);
 }
 
@@ -2198,14 +2209,24 @@ static inline float4 kicked(const float4 v, const float4 a, const float kick) {
     return (float4)(mad(a.x, kick, v.x), mad(a.y, kick, v.y), mad(a.z, kick, v.z), v.w);
 }
 
+// Sorted acceleration s: this device's own walk's (sorted places [ownLo, ownHi): the float4, its
+// potential in w) or, outside that range, one another device walked, which came in packed (x, y,
+// z: its potential stays on that device, so w is 0 here). [0, n): every one is the float4.
+static inline float4 sortedAccAt(__global const float4* restrict sortedAcc,
+                                 __global const float* restrict packed, const int s,
+                                 const int ownLo, const int ownHi) {
+    return s >= ownLo && s < ownHi ? sortedAcc[s] : (float4)(vload3(s, packed), 0.0f);
+}
+
 // Back to the caller's body order; fuses the closing half-kick of leapfrog like nbody_force.cl.
 __kernel void scatter_accelerations(__global const float4* restrict sortedAcc,
                                     __global const uint* restrict index, const int n,
                                     __global float4* restrict acc, __global float4* restrict vel,
-                                    const float kick) {
+                                    const float kick, __global const float* restrict packed,
+                                    const int ownLo, const int ownHi) {
     const int i = get_global_id(0);
     if (i >= n) return;
-    const float4 a = sortedAcc[i];
+    const float4 a = sortedAccAt(sortedAcc, packed, i, ownLo, ownHi);
     const uint b = index[i];
     acc[b] = a;
     if (kick != 0.0f) vel[b] = kicked(vel[b], a, kick);
@@ -2218,7 +2239,9 @@ __kernel void scatter_accelerations_ranges(__global const float4* restrict sorte
                                            __global const uint* restrict index, const int total,
                                            const int8 begins, const int8 firsts,
                                            __global float4* restrict acc,
-                                           __global float4* restrict vel, const float kick) {
+                                           __global float4* restrict vel, const float kick,
+                                           __global const float* restrict packed,
+                                           const int ownLo, const int ownHi) {
     const int t = get_global_id(0);
     if (t >= total) return;
     int begin = begins.s0, first = firsts.s0;
@@ -2236,7 +2259,7 @@ __kernel void scatter_accelerations_ranges(__global const float4* restrict sorte
     TAKE_IF_REACHED(7)
 #undef TAKE_IF_REACHED
     const int s = begin + (t - first);
-    const float4 a = sortedAcc[s];
+    const float4 a = sortedAccAt(sortedAcc, packed, s, ownLo, ownHi);
     const uint b = index[s];
     acc[b] = a;
     if (kick != 0.0f) vel[b] = kicked(vel[b], a, kick);
@@ -2256,12 +2279,14 @@ __kernel void invert_order(__global const uint* restrict index, const int n,
 __kernel void gather_accelerations(__global const float4* restrict sortedAcc,
                                    __global const uint* restrict rank, const int n,
                                    __global float4* restrict acc, __global float4* restrict vel,
-                                   const float kick, const int8 skipLo, const int8 skipHi) {
+                                   const float kick, const int8 skipLo, const int8 skipHi,
+                                   __global const float* restrict packed, const int ownLo,
+                                   const int ownHi) {
     const int i = get_global_id(0);
     if (i >= n) return;
     const int s = (int)rank[i];
     if (any((int8)(s) >= skipLo && (int8)(s) < skipHi)) return;
-    const float4 a = sortedAcc[s];
+    const float4 a = sortedAccAt(sortedAcc, packed, s, ownLo, ownHi);
     acc[i] = a;
     if (kick != 0.0f) vel[i] = kicked(vel[i], a, kick);
 }

@@ -336,6 +336,19 @@ const cl::Buffer& NbodySimulation::sharedForceSlices() {
     return tree().sortedAccelerations();
 }
 
+bool NbodySimulation::forceSlicesPackable() {
+    return walkInPieces() && tree().builtForPieces();
+}
+
+const cl::Buffer& NbodySimulation::sharedForceSlicesPacked() {
+    return tree().packedAccelerations();
+}
+
+void NbodySimulation::takeForceSlicesPacked() {
+    clBoundary("N-body: taking the tree's packed slices failed",
+               [&] { tree().takeSlicesPacked(ownedBegin_, ownedCount_); });
+}
+
 void NbodySimulation::takeNewTreeEvents() {
     const auto& events = tree().lastEvents();
     for (std::size_t i = treeEventsTaken_; i < events.size(); ++i)

@@ -170,6 +170,13 @@ class NbodySimulation : public NbodySystem {
     // order before the kick. workingAccelerations() is not written until then.
     bool sharedForcesAreSlices() const { return config_.variant == NbodyVariant::Tree; }
     const cl::Buffer& sharedForceSlices();
+    // The same slices packed, 12 bytes a body (TreeForce::packedAccelerations: no potential),
+    // where this pass walked its domain in pieces (walkSharedPiece); a caller that writes the
+    // other slices there instead calls takeForceSlicesPacked() before anything returns them to the
+    // body order. The potential (acc.w) of the bodies other devices walked is then 0 here.
+    bool forceSlicesPackable();
+    const cl::Buffer& sharedForceSlicesPacked();
+    void takeForceSlicesPacked();
     // The tree's slice in pieces (NbodyMultiDevice, so that the slices travel while the domain is
     // walked): with walkInPieces on, computeSharedForces() builds the tree but walks nothing, and
     // the caller walks its domain with walkSharedPiece() (sorted positions within ownedBegin() ..

@@ -363,24 +363,31 @@ void NbodyMultiDevice::exchangeEssentialTrees() {
         });
 }
 
-// The tree: each device's domain, its slice of the sorted accelerations (slice x 16 bytes), out
-// to one host area at its place; then every device gets the other domains' slices (the rest of
-// the N x 16 bytes), returns them to the body order and kicks its bodies. Nothing is added, so
-// the accelerations are one device's walk exactly. Walked in pieces, each piece's slice travels
-// while the next piece is walked, so only the last piece's copies wait for the walk.
+// The tree: each device's domain, its slice of the sorted accelerations (slice x 16 bytes, or 12
+// packed where walked in pieces), out to one host area at its place; then every device gets the
+// other domains' slices, returns them to the body order and kicks its bodies. Nothing is added,
+// so the accelerations are one device's walk exactly. Walked in pieces, each piece's slice
+// travels while the next piece is walked, so only the last piece's copies wait for the walk.
 void NbodyMultiDevice::exchangeForceSlices() {
     return clBoundary("the exchange of the N-body tree accelerations between devices failed", [&] {
-        constexpr std::size_t kBytes = sizeof(cl_float4);
-        if (!accStaging_ || accStaging_->halfBytes != n_ * kBytes) {
+        constexpr std::size_t kMostBytes = sizeof(cl_float4);
+        if (!accStaging_ || accStaging_->halfBytes != n_ * kMostBytes) {
             finishTransfers();  // the old area is read until then
             accStaging_.reset();
-            accStaging_ = std::make_unique<Staging>(*contexts_[0], n_ * kBytes, 1,
+            accStaging_ = std::make_unique<Staging>(*contexts_[0], n_ * kMostBytes, 1,
                                                     "the exchange of the accelerations");
         }
         if (sims_[0]->treeDomainsSet()) exchangeEssentialTrees();
+        // Walked in pieces on every device, the slices travel packed: 12 bytes a body, without
+        // the potential, which only the diagnostics of one device read.
+        const bool packed = std::all_of(sims_.begin(), sims_.end(),
+                                        [](const auto& sim) { return sim->forceSlicesPackable(); });
+        const std::size_t bytesPerBody = packed ? 3 * sizeof(cl_float) : kMostBytes;
         std::vector<const cl::Buffer*> buffers;
-        for (auto& sim : sims_)
-            buffers.push_back(&sim->sharedForceSlices());
+        for (auto& sim : sims_) {
+            buffers.push_back(packed ? &sim->sharedForceSlicesPacked() : &sim->sharedForceSlices());
+            if (packed) sim->takeForceSlicesPacked();
+        }
         // Devices that kick only their own slice return each slice and each chunk of the others'
         // to the body order on their own queue after their walk, while the last piece's copies
         // are in flight (beside the walk the scatters slowed it as much as they saved). Devices
@@ -449,7 +456,7 @@ void NbodyMultiDevice::exchangeForceSlices() {
                   });
         if (sims_[0]->walkInPieces())
             addWaits(gather().run(
-                buffers, slices_, kBytes, accStaging_->host, transferEvents_,
+                buffers, slices_, bytesPerBody, accStaging_->host, transferEvents_,
                 static_cast<std::size_t>(walkPieces_),
                 [&](std::size_t d, std::size_t begin, std::size_t count) {
                     const auto start = std::chrono::steady_clock::now();
@@ -464,7 +471,8 @@ void NbodyMultiDevice::exchangeForceSlices() {
                 },
                 walkHalving_, arrival, everyDevice()));
         else
-            addWaits(gather().run(buffers, slices_, kBytes, accStaging_->host, transferEvents_));
+            addWaits(
+                gather().run(buffers, slices_, bytesPerBody, accStaging_->host, transferEvents_));
         onEveryDevice([&](std::size_t d) {
             sims_[d]->finishSharedForces();
             contexts_[d]->queue().flush();

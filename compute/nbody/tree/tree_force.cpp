@@ -41,6 +41,7 @@ constexpr std::size_t kWideSortMostKeys = std::size_t(1) << 20;
 // Keys per work-item of radix_scatter_chunks when TreeForceOptions::sortKeysPerItem is 0 (chunks
 // of 2,048 keys).
 constexpr int kDefaultSortKeysPerItem = 16;
+constexpr cl_uint kWalkPackedArg = 18;  // walk's packedAcc (pieces' builds) and walk_body's
 constexpr int kMaxSamples = 4096;
 // The group walk's register cap when TreeForceOptions::walkRegisterCap is -1 on NVIDIA: below the
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
@@ -341,6 +342,7 @@ void TreeForce::reserve(std::size_t n) {
         countsThird_ = make(16 * kMaxSortTiles * 4);
         sorted_ = make(cap * 16);
         sortedAcc_ = make(cap * 16);
+        packedAcc_ = make(cap * 12);
         children_ = make(cap * 8);
         ranges_ = make(cap * 8);
         nodeParent_ = make(cap * 4);
@@ -386,10 +388,10 @@ void TreeForce::reserveGroupOrder() {
 }
 
 void TreeForce::releaseBuffers() {
-    partials_ = box_ = counts_ = countsNext_ = countsThird_ = sorted_ = sortedAcc_ = children_ =
-        ranges_ = nodeParent_ = leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ = walkStats_ =
-            groups_ = nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ = groupStarts_ =
-                startsBefore_ = startsBlocks_ = groupsInOrder_ = cl::Buffer();
+    partials_ = box_ = counts_ = countsNext_ = countsThird_ = sorted_ = sortedAcc_ = packedAcc_ =
+        children_ = ranges_ = nodeParent_ = leafParent_ = visits_ = nodeCom_ = nodeQa_ = nodeQb_ =
+            walkStats_ = groups_ = nodeLo_ = nodeHi_ = crit_ = counters_ = sampleOut_ =
+                groupStarts_ = startsBefore_ = startsBlocks_ = groupsInOrder_ = cl::Buffer();
     groupOrderCapacity_ = 0;
     for (int b = 0; b < 2; ++b)
         keys_[b] = index_[b] = cl::Buffer();
@@ -661,6 +663,7 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
             counters ? *counters : counters_, walkStats_, static_cast<int>(shareBegin),
             static_cast<int>(shareEnd), writeOthers ? 1 : 0, nodeLo_,
             far_ ? options_.thetaFar : 0.0f);
+    if (inOrder || bodyWalk_) walk.setArg(kWalkPackedArg, packedAcc_);
     const std::size_t local = bodyWalk_ ? kElementWg : static_cast<std::size_t>(wg_);
     const std::size_t global = bodyWalk_ ? roundUp(n, kElementWg) : launch * local;
     cl::Event e;
@@ -715,8 +718,9 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
             queue.enqueueMarkerWithWaitList(wait.empty() ? nullptr : &wait, &e);
             return e;
         }
+        const auto [ownLo, ownHi] = ownSortedAccelerations();
         setArgs(k_->scatterRange, sortedAcc_, lastOrder(), static_cast<int>(begin + count), acc,
-                vel ? *vel : acc, vel ? kick : 0.0f);
+                vel ? *vel : acc, vel ? kick : 0.0f, packedAcc_, ownLo, ownHi);
         // A work-group size of our own: left to the driver, it must divide the count, which for
         // an awkward count (a prime) can leave groups of one. The kernel stops at begin + count.
         queue.enqueueNDRangeKernel(k_->scatterRange, cl::NDRange(begin),
@@ -769,13 +773,31 @@ cl::Event TreeForce::scatterSortedRanges(const cl::Buffer& acc,
             queue.enqueueMarkerWithWaitList(wait.empty() ? nullptr : &wait, &e);
             return e;
         }
+        const auto [ownLo, ownHi] = ownSortedAccelerations();
         setArgs(k_->scatterRanges, sortedAcc_, lastOrder(), static_cast<int>(total), begins, firsts,
-                acc, vel ? *vel : acc, vel ? kick : 0.0f);
+                acc, vel ? *vel : acc, vel ? kick : 0.0f, packedAcc_, ownLo, ownHi);
         queue.enqueueNDRangeKernel(k_->scatterRanges, cl::NullRange,
                                    cl::NDRange(roundUp(total, kElementWg)), cl::NDRange(kElementWg),
                                    wait.empty() ? nullptr : &wait, &e);
         return e;
     });
+}
+
+void TreeForce::takeSlicesPacked(std::size_t begin, std::size_t count) {
+    if (!lastN_ || begin > lastN_ || count > lastN_ - begin)
+        throw Error("tree: own accelerations " + std::to_string(begin) + " + " +
+                    std::to_string(count) + " are not within the last pass's " +
+                    std::to_string(lastN_) + " bodies");
+    if (!builtForPieces_)
+        throw Error("tree: only a pass walked in pieces writes its accelerations packed");
+    packedOthers_ = true;
+    ownBegin_ = begin;
+    ownCount_ = count;
+}
+
+std::pair<int, int> TreeForce::ownSortedAccelerations() const {
+    if (!packedOthers_) return {0, static_cast<int>(lastN_)};
+    return {static_cast<int>(ownBegin_), static_cast<int>(ownBegin_ + ownCount_)};
 }
 
 void TreeForce::invertOrder(cl::CommandQueue& queue) {
@@ -816,8 +838,9 @@ cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue
         if (!rankReady_()) invertOrder(queue);  // not inverted after the walk: here
         std::vector<cl::Event> wait = after;
         wait.push_back(rankReady_);
+        const auto [ownLo, ownHi] = ownSortedAccelerations();
         setArgs(k_->gatherAcc, sortedAcc_, rank_, static_cast<int>(lastN_), acc, vel ? *vel : acc,
-                vel ? kick : 0.0f, skipLo, skipHi);
+                vel ? kick : 0.0f, skipLo, skipHi, packedAcc_, ownLo, ownHi);
         cl::Event e;
         queue.enqueueNDRangeKernel(k_->gatherAcc, cl::NullRange,
                                    cl::NDRange(roundUp(lastN_, kElementWg)),
@@ -855,6 +878,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
     events_.clear();
     copies_.clear();
     rankReady_ = cl::Event();
+    packedOthers_ = false;
     groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
     domainBuilt_ = false;
     builtForPieces_ = false;  // buildShareSorted() sets it after this
@@ -906,7 +930,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
             // order is not the tree's); apart, it reads and writes them in order.
             const bool kickApart = vel && kick != 0 && !options_.kickInScatter;
             setArgs(k_->scatterAcc, sortedAcc_, index, ni, acc, vel ? *vel : acc,
-                    vel && !kickApart ? kick : 0.0f);
+                    vel && !kickApart ? kick : 0.0f, packedAcc_, 0, ni);
             enqueueStage(k_->scatterAcc, n, kElementWg, "tree-walk");
             if (kickApart) {
                 setArgs(k_->kick, acc, *vel, ni, kick);
@@ -1238,6 +1262,7 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     events_.clear();
     copies_.clear();
     rankReady_ = cl::Event();
+    packedOthers_ = false;
     groupsOrdered_ = false;
     domainBuilt_ = true;
     builtForPieces_ = true;
