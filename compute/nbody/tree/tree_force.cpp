@@ -1263,6 +1263,7 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     copies_.clear();
     rankReady_ = cl::Event();
     packedOthers_ = false;
+    orderPending_ = false;
     groupsOrdered_ = false;
     domainBuilt_ = true;
     builtForPieces_ = true;
@@ -1562,7 +1563,10 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         std::vector<Essential> out(p);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        if (lo >= hi || lastN_ < 2) return out;
+        if (lo >= hi || lastN_ < 2) {
+            enqueueReceivedOrder();
+            return out;
+        }
         const std::size_t count = static_cast<std::size_t>(hi - lo);
         const int ni = static_cast<int>(lastN_);
         if (cellBoxes_.size() < p) {
@@ -1610,6 +1614,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             if (wanted(e)) cellBytes += stagingRoom(cellsOf[e]->size() * 16);
         splitHost_->cells.reserve(cc_, std::max<std::size_t>(cellBytes, std::size_t{1} << 20));
         char* staged = static_cast<char*>(splitHost_->cells.host);
+        cl::Event cellsIn;
         for (std::size_t e = 0; e < p; ++e) {
             if (!wanted(e)) continue;
             if (!targetCounters_[e]())
@@ -1618,10 +1623,12 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             const std::size_t bytes = cellsOf[e]->size() * 16;
             fitBuffer(cellBoxes_[e], bytes);
             std::memcpy(staged, cellsOf[e]->data(), bytes);
-            q.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged);
+            q.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged, nullptr, &cellsIn);
             staged += stagingRoom(bytes);
             grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
         }
+        q.flush();
+        enqueueReceivedOrder(cellsIn);  // behind the cells on the engine that copies in
         // Each domain's counts into pinned memory (a read into pageable memory completed up to
         // 0.4 ms after the kernels on NVIDIA's driver, session 12).
         splitHost_->counts.reserve(cc_, p * kSplitCounters * 4);
@@ -1706,35 +1713,43 @@ const cl_uint* TreeForce::domainIndex() {
 
 void TreeForce::receiveOrder(const std::vector<const cl_uint*>& indexFrom) {
     if (!domainBuilt_) throw Error("tree: no split build to receive the order of");
-    clBoundary("Barnes-Hut tree: receiving the other domains' sorted order failed", [&] {
-        // After this domain's own slice is written and read out (the read follows the kernel that
-        // writes it, and that kernel every reader of the last pass on the context's queue); an
-        // empty domain wrote none: after everything on that queue.
-        indexWrites_.clear();
-        cl::Event before = indexRead_;
-        if (!before()) {
-            cc_.queue().enqueueMarkerWithWaitList(nullptr, &before);
-            cc_.queue().flush();
-        }
-        if (!orderQueue_())
-            orderQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-        const std::vector<cl::Event> after = {before};
-        for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
-            const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
-            if (d == domain_ || !indexFrom[d] || !c) continue;
-            cl::Event e;
-            orderQueue_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b,
-                                           &after, &e);
-            indexWrites_.push_back(e);
-            copies_.push_back({"index in", e, c * 4});
-        }
-        orderQueue_.flush();
-    });
+    orderFrom_ = indexFrom;
+    orderPending_ = true;
+}
+
+void TreeForce::enqueueReceivedOrder(const cl::Event& cellsIn) {
+    if (!orderPending_) return;
+    orderPending_ = false;
+    indexWrites_.clear();
+    // After this domain's own slice is written and read out (the read follows the kernel that
+    // writes it, and that kernel every reader of the last pass on the context's queue); an empty
+    // domain wrote none: after everything on that queue. And after the cells' copies in, which
+    // the essential kernels wait for: one engine takes the copies in, in turn.
+    cl::Event before = indexRead_;
+    if (!before()) {
+        cc_.queue().enqueueMarkerWithWaitList(nullptr, &before);
+        cc_.queue().flush();
+    }
+    if (!orderQueue_())
+        orderQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
+    std::vector<cl::Event> after = {before};
+    if (cellsIn()) after.push_back(cellsIn);
+    for (std::size_t d = 0; d < orderFrom_.size() && d + 1 < bounds_.size(); ++d) {
+        const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
+        if (d == domain_ || !orderFrom_[d] || !c) continue;
+        cl::Event e;
+        orderQueue_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, orderFrom_[d] + b,
+                                       &after, &e);
+        indexWrites_.push_back(e);
+        copies_.push_back({"index in", e, c * 4});
+    }
+    orderQueue_.flush();
 }
 
 void TreeForce::invertReceivedOrder() {
     if (!domainBuilt_) throw Error("tree: no split build to invert the order of");
     clBoundary("Barnes-Hut tree: finding every body's sorted place failed", [&] {
+        enqueueReceivedOrder();
         enqueueInvertOrder(cc_.queue(), indexWrites_);
         cc_.queue().flush();
     });
@@ -1746,6 +1761,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                              const std::vector<Essential>& received) {
     if (!domainBuilt_) throw Error("tree: no split build to graft into");
     clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
+        enqueueReceivedOrder();  // where no essentialFor() did
         auto& q = cc_.queue();
         const int ni = static_cast<int>(lastN_);
         const int lo = static_cast<int>(bounds_[domain_]),

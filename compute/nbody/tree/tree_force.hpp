@@ -298,10 +298,11 @@ class TreeForce {
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
-    // Enqueued on a queue of their own, after this domain's slice is read out (domainIndex()):
-    // the other domains' slices of the sorted order (indexFrom[d]: domain d's domainIndex(); its
-    // own is skipped), which scatterSorted() and invertOrder() wait for. Called before the
-    // essential kernels, they come in while the moments run.
+    // The other domains' slices of the sorted order (indexFrom[d]: domain d's domainIndex(); its
+    // own is skipped), which scatterSorted() and invertOrder() wait for: copied in on a queue of
+    // their own, after this domain's slice is read out and behind the cells' copies of the next
+    // essentialFor() (copied in before them, they held the essential kernels back: one engine
+    // copies in), or at invertReceivedOrder() or graftDomains() where no essentialFor() comes.
     void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
     // invertOrder() on the context's queue after receiveOrder()'s copies: enqueued once the
     // essential kernels are (essentialFor()), it runs while the device waits for the others'
@@ -465,6 +466,9 @@ class TreeForce {
     std::unique_ptr<SplitHost> splitHost_;
     cl::CommandQueue side_;        // the essential records' copies, the sorted order's out
     cl::CommandQueue orderQueue_;  // the other domains' sorted order in (receiveOrder())
+    std::vector<const cl_uint*> orderFrom_;  // receiveOrder()'s, until enqueued
+    bool orderPending_ = false;
+    void enqueueReceivedOrder(const cl::Event& cellsIn = {});
     // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
     // of groups and its fallbacks), the marker they start after, the second queue's walks.
     cl::CommandQueue pieceQueue_;
