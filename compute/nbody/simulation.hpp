@@ -385,7 +385,10 @@ class NbodySimulation : public NbodySystem {
                            double kick);
     void allocate(std::size_t n, bool floatState, bool doubleState);
     void computeForces(bool kick, float kickFactor);
-    bool walkInPieces_ = false;             // setWalkInPieces
+    bool walkInPieces_ = false;  // setWalkInPieces
+    // takeForceSlicesPacked() since the last force pass began: acc.w lacks the potential of the
+    // bodies other devices walked, so the diagnostics sum it pair by pair instead.
+    bool potentialPartial_ = false;
     std::vector<std::size_t> treeDomains_;  // setTreeDomains
     std::size_t treeDomain_ = 0;
     // The tree's events (TreeForce::lastEvents) of its last build already in lastEvents_.

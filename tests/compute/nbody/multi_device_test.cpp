@@ -7,6 +7,8 @@
 #include <cmath>
 #include <fstream>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "common/error.hpp"
 #include "compute/core/compute_context.hpp"
@@ -426,8 +428,9 @@ TEST_F(MultiDevice, TreeReplicatedIntegrationGivesTheOneDeviceStateOnEveryDevice
 }
 
 // Re-slicing after the tree's replicated steps keeps every device's forces (each holds every
-// body's), so the next step runs no extra force pass and is still one device's; pairs hold only
-// their own slice's sums, so re-slicing them asks for a new pass.
+// body's), so the next step runs no extra force pass and is still one device's, and a device
+// that then owns every body still gives the whole potential; pairs hold only their own slice's
+// sums, so re-slicing them asks for a new pass.
 TEST_F(MultiDevice, ReSlicingTheReplicatedTreeKeepsTheForces) {
     test::TwoDevices fresh;  // fresh contexts: the same programs built on both
     ASSERT_TRUE(fresh.b);
@@ -447,6 +450,20 @@ TEST_F(MultiDevice, ReSlicingTheReplicatedTreeKeepsTheForces) {
         ASSERT_LE(worstSplitDifference(two.readBodies(), one.readBodies()), treeStateBound(a()))
             << describeSlices(two.slices());
     }
+    // Every body on device 0, its forces kept: their potential came without the bodies device 1
+    // walked (packed slices), so the diagnostics that never wait sum it pair by pair.
+    two.setWeights({1, 0});
+    ASSERT_TRUE(two.device(0).accelerationsCurrent());
+    two.device(0).beginDiagnostics(1.0);
+    std::optional<NbodyDiagnostics> polled;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!polled && std::chrono::steady_clock::now() < deadline) {
+        polled = two.device(0).pollDiagnostics();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ASSERT_TRUE(polled);
+    const NbodyDiagnostics blocking = one.diagnostics();
+    EXPECT_NEAR(polled->potential, blocking.potential, 2e-3 * std::abs(blocking.potential));
     NbodyKernelConfig pairs;
     pairs.variant = NbodyVariant::Pairs;
     two.setKernelConfig(pairs);
