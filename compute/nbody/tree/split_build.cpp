@@ -43,7 +43,7 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, bool invertOrd
         cells.push_back(&s.cells);
     phase = "across and essential";
     each([&](std::size_t d) {
-        trees[d]->receiveOrder(index);  // in while the moments run
+        trees[d]->receiveOrder(index);  // copied in while the essential kernels run
         trees[d]->buildAcross(tables);
         sent[d] = trees[d]->essentialFor(cells);
         across[d] = trees[d]->acrossRecords();

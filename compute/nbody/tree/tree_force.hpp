@@ -231,7 +231,9 @@ class TreeForce {
     };
     static constexpr std::size_t kMostGatherSkips = 8;
     // scatterSortedRange() over several ranges in one launch (the same writes), at most
-    // kMostScatterRanges, each within the last pass's bodies; none may overlap another.
+    // kMostScatterRanges, each within the last pass's bodies; none may overlap another. Once this
+    // pass's sorted places are known (gatherSorted(), invertOrder()), ranges of at least 1/32 of
+    // the bodies go as a gather that takes only them (writes in body order).
     static constexpr std::size_t kMostScatterRanges = 8;
     cl::Event scatterSortedRanges(const cl::Buffer& acc, const std::vector<SortedRange>& ranges,
                                   cl::CommandQueue& queue, const std::vector<cl::Event>& after,

@@ -302,9 +302,15 @@ TEST_F(SharedForces, TreeGatherGivesTheScattersBitsAndLeavesTheSkippedBodies) {
         t.computeShareSorted(p, n, 0.01f, 0, n);
         cl::Buffer accS = buffer(filled), velS = buffer(vel0);
         t.scatterSorted(accS, &velS, kick);
+        // Ranges that tile every body, scattered in one launch (no body's sorted place known yet).
+        cl::Buffer accT = buffer(filled), velT = buffer(vel0);
+        t.scatterSortedRanges(accT, {{n / 2, n - n / 2}, {0, n / 3}, {n / 3, n / 2 - n / 3}}, q, {},
+                              &velT, kick);
         cl::Buffer accG = buffer(filled), velG = buffer(vel0);
         t.gatherSorted(accG, q, {}, &velG, kick);
         const auto wantAcc = read(accS), wantVel = read(velS);
+        EXPECT_EQ(read(accT), wantAcc);
+        EXPECT_EQ(read(velT), wantVel);
         ASSERT_EQ(read(accG), wantAcc);
         ASSERT_EQ(read(velG), wantVel);
         // Two ranges of sorted places left out (the last of two domains), then scattered.
@@ -324,7 +330,8 @@ TEST_F(SharedForces, TreeGatherGivesTheScattersBitsAndLeavesTheSkippedBodies) {
         std::vector<TreeForce::SortedRange> tooMany(TreeForce::kMostGatherSkips + 1);
         EXPECT_THROW(t.gatherSorted(accL, q, {}, &velL, kick, tooMany), Error);
         EXPECT_THROW(t.gatherSorted(accL, q, {}, &velL, kick, {{n, 1}}), Error);
-        // Three ranges left out, then scattered in one launch (empty ones among them).
+        // Three ranges left out, then scattered in one launch (empty ones among them): once the
+        // sorted places are known, as a gather that takes only those ranges.
         const std::vector<TreeForce::SortedRange> three = {
             {0, n / 4}, {n / 2, n - n / 2 > 1 ? 1u : 0u}, {n - n / 3, n / 3}};
         cl::Buffer accR = buffer(filled), velR = buffer(vel0);
