@@ -1634,14 +1634,18 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                     static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
         };
-        // The cells through pinned memory, written before the kernels without waiting (the
-        // next build's domainShare() waits for the queue before the area is written again).
+        // The cells through pinned memory, written on the order's queue so that they need not
+        // wait for this queue's moments, then the other domains' order behind them there (one
+        // engine takes the copies in, in turn: the order's copies in first held the essential
+        // kernels back); this queue's kernels wait for the cells. This queue is finished before
+        // the area is written again (below).
         std::size_t cellBytes = 0;
         for (std::size_t e = 0; e < p; ++e)
             if (wanted(e)) cellBytes += stagingRoom(cellsOf[e]->size() * 16);
         splitHost_->cells.reserve(cc_, std::max<std::size_t>(cellBytes, std::size_t{1} << 20));
         char* staged = static_cast<char*>(splitHost_->cells.host);
-        cl::Event cellsIn;
+        std::vector<cl::Event> cellsIn;
+        cl::CommandQueue& in = orderQueue();
         for (std::size_t e = 0; e < p; ++e) {
             if (!wanted(e)) continue;
             if (!targetCounters_[e]())
@@ -1650,12 +1654,14 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             const std::size_t bytes = cellsOf[e]->size() * 16;
             fitBuffer(cellBoxes_[e], bytes);
             std::memcpy(staged, cellsOf[e]->data(), bytes);
-            q.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged, nullptr, &cellsIn);
+            cellsIn.emplace_back();
+            in.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged, nullptr,
+                                  &cellsIn.back());
             staged += stagingRoom(bytes);
             grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
         }
-        q.flush();
-        enqueueReceivedOrder(cellsIn);  // behind the cells on the engine that copies in
+        enqueueReceivedOrder();                                       // flushes the order's queue
+        if (!cellsIn.empty()) q.enqueueMarkerWithWaitList(&cellsIn);  // in order: a barrier
         // Each domain's counts into pinned memory (a read into pageable memory completed up to
         // 0.4 ms after the kernels on NVIDIA's driver, session 12).
         splitHost_->counts.reserve(cc_, p * kSplitCounters * 4);
@@ -1744,41 +1750,48 @@ void TreeForce::receiveOrder(const std::vector<const cl_uint*>& indexFrom) {
     orderPending_ = true;
 }
 
-void TreeForce::enqueueReceivedOrder(const cl::Event& cellsIn) {
-    if (!orderPending_) return;
+cl::CommandQueue& TreeForce::orderQueue() {
+    if (!orderQueue_())
+        orderQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
+    return orderQueue_;
+}
+
+void TreeForce::enqueueReceivedOrder() {
+    cl::CommandQueue& in = orderQueue();
+    if (!orderPending_) {
+        in.flush();
+        return;
+    }
     orderPending_ = false;
     indexWrites_.clear();
     // After this domain's own slice is written and read out (the read follows the kernel that
     // writes it, and that kernel every reader of the last pass on the context's queue); an empty
-    // domain wrote none: after everything on that queue. And after the cells' copies in, which
-    // the essential kernels wait for: one engine takes the copies in, in turn.
+    // domain wrote none: after everything on that queue.
     cl::Event before = indexRead_;
     if (!before()) {
         cc_.queue().enqueueMarkerWithWaitList(nullptr, &before);
         cc_.queue().flush();
     }
-    if (!orderQueue_())
-        orderQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-    std::vector<cl::Event> after = {before};
-    if (cellsIn()) after.push_back(cellsIn);
+    const std::vector<cl::Event> after = {before};
     for (std::size_t d = 0; d < orderFrom_.size() && d + 1 < bounds_.size(); ++d) {
         const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
         if (d == domain_ || !orderFrom_[d] || !c) continue;
         cl::Event e;
-        orderQueue_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, orderFrom_[d] + b,
-                                       &after, &e);
+        in.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, orderFrom_[d] + b, &after, &e);
         indexWrites_.push_back(e);
         copies_.push_back({"index in", e, c * 4});
     }
-    orderQueue_.flush();
+    in.flush();
 }
 
 void TreeForce::invertReceivedOrder() {
     if (!domainBuilt_) throw Error("tree: no split build to invert the order of");
     clBoundary("Barnes-Hut tree: finding every body's sorted place failed", [&] {
         enqueueReceivedOrder();
-        enqueueInvertOrder(cc_.queue(), indexWrites_);
-        cc_.queue().flush();
+        // On the order's queue, behind its copies: on the context's queue it held back the
+        // graft's first copy in (behind the records on the engine) and its kernels.
+        enqueueInvertOrder(orderQueue_, indexWrites_);
+        orderQueue_.flush();
     });
 }
 

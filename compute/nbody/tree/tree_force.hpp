@@ -302,14 +302,15 @@ class TreeForce {
     const cl_uint* domainIndex();
     // The other domains' slices of the sorted order (indexFrom[d]: domain d's domainIndex(); its
     // own is skipped), which scatterSorted() and invertOrder() wait for: copied in on a queue of
-    // their own, after this domain's slice is read out and behind the cells' copies of the next
-    // essentialFor() (copied in before them, they held the essential kernels back: one engine
-    // copies in), or at invertReceivedOrder() or graftDomains() where no essentialFor() comes.
+    // their own, after this domain's slice is read out, behind the cells' copies of the next
+    // essentialFor() on that queue (copied in before them, they held the essential kernels back:
+    // one engine copies in), or at invertReceivedOrder() or graftDomains() where no
+    // essentialFor() comes.
     void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
-    // invertOrder() on the context's queue after receiveOrder()'s copies: enqueued once the
-    // essential kernels are (essentialFor()), it runs while the device waits for the others'
-    // records, where after the walk it held back the gather. (Enqueued before the essential
-    // kernels, it held them back, session 17.)
+    // invertOrder() on the order's queue after receiveOrder()'s copies: enqueued once the
+    // essential kernels are done (after essentialFor()), it runs while the device waits for the
+    // others' records, where after the walk it held back the gather. (Enqueued before the
+    // essential kernels, it held them back, session 17.)
     void invertReceivedOrder();
     // Whether this pass's order is inverted or on its way (invertOrder(), invertReceivedOrder()).
     bool orderInverted() const { return rankReady_() != nullptr; }
@@ -470,7 +471,8 @@ class TreeForce {
     cl::CommandQueue orderQueue_;  // the other domains' sorted order in (receiveOrder())
     std::vector<const cl_uint*> orderFrom_;  // receiveOrder()'s, until enqueued
     bool orderPending_ = false;
-    void enqueueReceivedOrder(const cl::Event& cellsIn = {});
+    cl::CommandQueue& orderQueue();
+    void enqueueReceivedOrder();  // receiveOrder()'s copies, if pending; flushes the queue
     // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
     // of groups and its fallbacks), the marker they start after, the second queue's walks.
     cl::CommandQueue pieceQueue_;
