@@ -1660,8 +1660,11 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             staged += stagingRoom(bytes);
             grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
         }
-        enqueueReceivedOrder();                                       // flushes the order's queue
-        if (!cellsIn.empty()) q.enqueueMarkerWithWaitList(&cellsIn);  // in order: a barrier
+        in.flush();
+        // In order: a barrier, told before the order's copies are enqueued behind the cells.
+        if (!cellsIn.empty()) q.enqueueMarkerWithWaitList(&cellsIn);
+        q.flush();
+        enqueueReceivedOrder();
         // Each domain's counts into pinned memory (a read into pageable memory completed up to
         // 0.4 ms after the kernels on NVIDIA's driver, session 12).
         splitHost_->counts.reserve(cc_, p * kSplitCounters * 4);
@@ -1876,10 +1879,17 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
         }
         graftParts_.clear();  // the last graft's sub-buffers, before their buffer may go
         fitBuffer(graftSmall_, std::max<std::size_t>(packed, 256));
+        // On the side queue ahead of the records (on this queue it waited for the kernel above,
+        // and then behind the records on the engine that copies in, when that kernel was slow);
+        // this queue's kernels wait for it, told so before the records are enqueued. Nothing on
+        // this queue still reads the last graft's (essentialFor() finished it).
         cl::Event smallIn;
-        q.enqueueWriteBuffer(graftSmall_, CL_FALSE, 0, std::max<std::size_t>(packed, 4), host,
-                             nullptr, &smallIn);
+        side_.enqueueWriteBuffer(graftSmall_, CL_FALSE, 0, std::max<std::size_t>(packed, 4), host,
+                                 nullptr, &smallIn);
         copies_.push_back({"graft in", smallIn, packed});
+        side_.flush();
+        const std::vector<cl::Event> smallWait = {smallIn};
+        q.enqueueMarkerWithWaitList(&smallWait);  // in order: a barrier
         q.flush();
         // The other domains' records next, on the side queue: the copies into a device go one
         // after another, and these are most of the graft's bytes.
