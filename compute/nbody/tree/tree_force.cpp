@@ -1620,8 +1620,11 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             }
         };
         fitBuffer(opens_, capacity_);
-        auto enqueueFor = [&](std::size_t e) {  // one domain after the other: opens_ is shared
-            q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
+        // One domain after the other: opens_ is shared. Its counters are zeroed with the cells
+        // (below) the first time, here when it runs again.
+        auto enqueueFor = [&](std::size_t e, bool zeroCounters) {
+            if (zeroCounters)
+                q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
             setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni,
                     opens_);
             enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
@@ -1635,10 +1638,10 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
         };
         // The cells through pinned memory, written on the order's queue so that they need not
-        // wait for this queue's moments, then the other domains' order behind them there (one
-        // engine takes the copies in, in turn: the order's copies in first held the essential
-        // kernels back); this queue's kernels wait for the cells. This queue is finished before
-        // the area is written again (below).
+        // wait for this queue's moments; the other domains' order comes behind them there, once
+        // the kernels are enqueued (one engine takes the copies in, in turn: the order's copies
+        // in first held the essential kernels back). This queue's kernels wait for the cells, and
+        // it is finished before the area is written again (below).
         std::size_t cellBytes = 0;
         for (std::size_t e = 0; e < p; ++e)
             if (wanted(e)) cellBytes += stagingRoom(cellsOf[e]->size() * 16);
@@ -1657,14 +1660,16 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             cellsIn.emplace_back();
             in.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged, nullptr,
                                   &cellsIn.back());
+            // A fill here too: on the context's queue (after the moments) it waited behind the
+            // order's copies, as a copy in would.
+            cellsIn.emplace_back();
+            in.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4, nullptr,
+                                 &cellsIn.back());
             staged += stagingRoom(bytes);
             grow(e, std::max<std::size_t>(count / 8, 1024), std::max<std::size_t>(count / 8, 1024));
         }
         in.flush();
-        // In order: a barrier, told before the order's copies are enqueued behind the cells.
-        if (!cellsIn.empty()) q.enqueueMarkerWithWaitList(&cellsIn);
-        q.flush();
-        enqueueReceivedOrder();
+        if (!cellsIn.empty()) q.enqueueMarkerWithWaitList(&cellsIn);  // in order: a barrier
         // Each domain's counts into pinned memory (a read into pageable memory completed up to
         // 0.4 ms after the kernels on NVIDIA's driver, session 12).
         splitHost_->counts.reserve(cc_, p * kSplitCounters * 4);
@@ -1681,13 +1686,16 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             return sentBefore_[a] > sentBefore_[b];
         });
         for (std::size_t e : order) {
-            enqueueFor(e);
+            enqueueFor(e, false);
             q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4, counts(e),
                                 nullptr, &counted[e]);
             enqueueAcrossKernel();  // after the first domain's kernels
         }
         enqueueAcrossReads();  // after the last's
         q.flush();
+        // The order's copies in once every kernel here is enqueued (on the same engine, and
+        // enqueued before them, they held the kernels back).
+        enqueueReceivedOrder();
         // Each domain's records out on the side queue as soon as its counts are in, while the
         // next domain's kernels run.
         auto sendOut = [&](std::size_t e, cl::CommandQueue& on) {
@@ -1729,7 +1737,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         }
         for (std::size_t e : again) {
             grow(e, static_cast<std::size_t>(counts(e)[2]), static_cast<std::size_t>(counts(e)[7]));
-            enqueueFor(e);
+            enqueueFor(e, true);
             q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4, counts(e));
             sendOut(e, q);
         }
