@@ -713,9 +713,7 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
         throw Error("tree: bodies " + std::to_string(begin) + " + " + std::to_string(count) +
                     " to scatter, of " + std::to_string(lastN_));
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
-        std::vector<cl::Event> wait = after;
-        if (const auto* order = lastOrderWaits())
-            wait.insert(wait.end(), order->begin(), order->end());
+        const std::vector<cl::Event> wait = withOrderWaits(after);
         cl::Event e;
         if (!count) {
             queue.enqueueMarkerWithWaitList(wait.empty() ? nullptr : &wait, &e);
@@ -792,9 +790,7 @@ cl::Event TreeForce::scatterSortedRanges(const cl::Buffer& acc,
     if (ranges.size() == 1)
         return scatterSortedRange(acc, ranges[0].begin, ranges[0].count, queue, after, vel, kick);
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
-        std::vector<cl::Event> wait = after;
-        if (const auto* order = lastOrderWaits())
-            wait.insert(wait.end(), order->begin(), order->end());
+        const std::vector<cl::Event> wait = withOrderWaits(after);
         cl::Event e;
         if (!total) {
             queue.enqueueMarkerWithWaitList(wait.empty() ? nullptr : &wait, &e);
@@ -874,6 +870,12 @@ cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue
                                    cl::NDRange(kElementWg), &wait, &e);
         return e;
     });
+}
+
+std::vector<cl::Event> TreeForce::withOrderWaits(const std::vector<cl::Event>& after) const {
+    std::vector<cl::Event> wait = after;
+    if (const auto* order = lastOrderWaits()) wait.insert(wait.end(), order->begin(), order->end());
+    return wait;
 }
 
 const std::vector<cl::Event>* TreeForce::lastOrderWaits() const {

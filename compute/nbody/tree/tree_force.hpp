@@ -501,6 +501,7 @@ class TreeForce {
     // What a command reading lastOrder() waits for: the split build's other slices of the order
     // (null: nothing).
     const std::vector<cl::Event>* lastOrderWaits() const;
+    std::vector<cl::Event> withOrderWaits(const std::vector<cl::Event>& after) const;  // and those
     int parity_ = 0;
     void enqueueDomainBuild(const cl::Buffer& pos, std::size_t n);
     void reserveSplit(std::size_t domains);
