@@ -381,9 +381,9 @@ cl::Event NbodySimulation::walkSharedPiece(std::size_t begin, std::size_t count)
         if (begin + count == ownedBegin_ + ownedCount_) {
             t.joinPieces();
             // Every body's sorted place for gatherSharedForces(), while the other domains' last
-            // slices travel, unless the split build's exchange worked it out already (beside the
-            // walk it slowed the walk, session 17).
-            if (movesEveryBody_ && !t.orderInverted()) t.invertOrder(cc_.queue());
+            // slices travel: beside the walk it slowed the walk (session 17), and before the walk
+            // its copies and it held the exchange back (session 19).
+            if (movesEveryBody_) t.invertOrder(cc_.queue());
         }
         takeNewTreeEvents();
         return e;

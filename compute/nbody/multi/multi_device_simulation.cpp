@@ -352,10 +352,8 @@ void NbodyMultiDevice::exchangeEssentialTrees() {
             std::vector<TreeForce*> trees;
             for (auto& sim : sims_)
                 trees.push_back(&sim->splitTree());
-            // Devices that move every body gather their accelerations after the walk, from every
-            // body's sorted place: worked out in the exchange's idle time.
             clviz::exchangeEssentialTrees(
-                trees, sims_[0]->movesEveryBody(), everyDevice(),
+                trees, everyDevice(),
                 [&](std::size_t d, const char* phase, std::chrono::steady_clock::time_point start,
                     std::chrono::steady_clock::time_point end) {
                     hostSpans_[d].push_back({phase, start, end});  // each thread its own device's

@@ -6,8 +6,8 @@
 
 namespace clviz {
 
-void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, bool invertOrder,
-                            const ForEachDevice& forEach, const ExchangeLap& lap) {
+void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachDevice& forEach,
+                            const ExchangeLap& lap) {
     const std::size_t p = trees.size();
     const ForEachDevice serial = [p](const std::function<void(std::size_t)>& task) {
         for (std::size_t d = 0; d < p; ++d)
@@ -43,12 +43,10 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, bool invertOrd
         cells.push_back(&s.cells);
     phase = "across and essential";
     each([&](std::size_t d) {
-        trees[d]->receiveOrder(index);  // copied in while the essential kernels run
         trees[d]->buildAcross(tables);
         sent[d] = trees[d]->essentialFor(cells);
         across[d] = trees[d]->acrossRecords();
         trees[d]->domainRoots(shares[d]);
-        if (invertOrder) trees[d]->invertReceivedOrder();
     });
     std::vector<const std::vector<cl_float4>*> acrossAll, rootsAll;
     std::vector<const std::vector<cl_int2>*> rootBodiesAll;
@@ -63,6 +61,7 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, bool invertOrd
         for (std::size_t e = 0; e < p; ++e)
             if (e != d) received.push_back(sent[e][d]);
         trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, received);
+        trees[d]->receiveOrder(index);  // behind the records, beside the walk
     });
 }
 

@@ -22,11 +22,10 @@ using ExchangeLap = std::function<void(std::size_t device, const char* phase,
                                        std::chrono::steady_clock::time_point end)>;
 
 // trees[d] has run buildDomainSorted(..., bounds, d) with the same bounds and bodies. Afterwards
-// each may walk its domain (walkSortedPiece), and each holds every domain's slice of the sorted
-// order; with invertOrder, each has also enqueued its inversion (TreeForce::invertReceivedOrder,
-// for a gather after the walk). Each phase runs over the devices with forEach (one after the
-// other without it).
-void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, bool invertOrder = false,
-                            const ForEachDevice& forEach = {}, const ExchangeLap& lap = {});
+// each may walk its domain (walkSortedPiece), and each has every domain's slice of the sorted
+// order on its way. Each phase runs over the devices with forEach (one after the other without
+// it).
+void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachDevice& forEach = {},
+                            const ExchangeLap& lap = {});
 
 }  // namespace clviz

@@ -1292,7 +1292,6 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     copies_.clear();
     rankReady_ = cl::Event();
     packedOthers_ = false;
-    orderPending_ = false;
     groupsOrdered_ = false;
     domainBuilt_ = true;
     builtForPieces_ = true;
@@ -1592,10 +1591,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         std::vector<Essential> out(p);
         const int lo = static_cast<int>(bounds_[domain_]),
                   hi = static_cast<int>(bounds_[domain_ + 1]);
-        if (lo >= hi || lastN_ < 2) {
-            enqueueReceivedOrder();
-            return out;
-        }
+        if (lo >= hi || lastN_ < 2) return out;
         const std::size_t count = static_cast<std::size_t>(hi - lo);
         const int ni = static_cast<int>(lastN_);
         if (cellBoxes_.size() < p) {
@@ -1639,18 +1635,18 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                     static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
         };
-        // The cells through pinned memory, written on the order's queue so that they need not
-        // wait for this queue's moments; the other domains' order comes behind them there, once
-        // the kernels are enqueued (one engine takes the copies in, in turn: the order's copies
-        // in first held the essential kernels back). This queue's kernels wait for the cells, and
-        // it is finished before the area is written again (below).
+        // The cells through pinned memory, and the counters' zeroes, on a queue of their own so
+        // that they need not wait for this queue's moments (one engine takes the copies in, and
+        // a fill, in turn: behind other copies in they held the essential kernels back, session
+        // 19). This queue's kernels wait for them, and it is finished before the area is written
+        // again (below).
         std::size_t cellBytes = 0;
         for (std::size_t e = 0; e < p; ++e)
             if (wanted(e)) cellBytes += stagingRoom(cellsOf[e]->size() * 16);
         splitHost_->cells.reserve(cc_, std::max<std::size_t>(cellBytes, std::size_t{1} << 20));
         char* staged = static_cast<char*>(splitHost_->cells.host);
         std::vector<cl::Event> cellsIn;
-        cl::CommandQueue& in = orderQueue();
+        cl::CommandQueue& in = cellsQueue();
         for (std::size_t e = 0; e < p; ++e) {
             if (!wanted(e)) continue;
             if (!targetCounters_[e]())
@@ -1662,8 +1658,6 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             cellsIn.emplace_back();
             in.enqueueWriteBuffer(cellBoxes_[e], CL_FALSE, 0, bytes, staged, nullptr,
                                   &cellsIn.back());
-            // A fill here too: on the context's queue (after the moments) it waited behind the
-            // order's copies, as a copy in would.
             cellsIn.emplace_back();
             in.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4, nullptr,
                                  &cellsIn.back());
@@ -1695,9 +1689,6 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         }
         enqueueAcrossReads();  // after the last's
         q.flush();
-        // The order's copies in once every kernel here is enqueued (on the same engine, and
-        // enqueued before them, they held the kernels back).
-        enqueueReceivedOrder();
         // Each domain's records out on the side queue as soon as its counts are in, while the
         // next domain's kernels run.
         auto sendOut = [&](std::size_t e, cl::CommandQueue& on) {
@@ -1759,53 +1750,34 @@ const cl_uint* TreeForce::domainIndex() {
 
 void TreeForce::receiveOrder(const std::vector<const cl_uint*>& indexFrom) {
     if (!domainBuilt_) throw Error("tree: no split build to receive the order of");
-    orderFrom_ = indexFrom;
-    orderPending_ = true;
-}
-
-cl::CommandQueue& TreeForce::orderQueue() {
-    if (!orderQueue_())
-        orderQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
-    return orderQueue_;
-}
-
-void TreeForce::enqueueReceivedOrder() {
-    cl::CommandQueue& in = orderQueue();
-    if (!orderPending_) {
-        in.flush();
-        return;
-    }
-    orderPending_ = false;
-    indexWrites_.clear();
-    // After this domain's own slice is written and read out (the read follows the kernel that
-    // writes it, and that kernel every reader of the last pass on the context's queue); an empty
-    // domain wrote none: after everything on that queue.
-    cl::Event before = indexRead_;
-    if (!before()) {
-        cc_.queue().enqueueMarkerWithWaitList(nullptr, &before);
-        cc_.queue().flush();
-    }
-    const std::vector<cl::Event> after = {before};
-    for (std::size_t d = 0; d < orderFrom_.size() && d + 1 < bounds_.size(); ++d) {
-        const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
-        if (d == domain_ || !orderFrom_[d] || !c) continue;
-        cl::Event e;
-        in.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, orderFrom_[d] + b, &after, &e);
-        indexWrites_.push_back(e);
-        copies_.push_back({"index in", e, c * 4});
-    }
-    in.flush();
-}
-
-void TreeForce::invertReceivedOrder() {
-    if (!domainBuilt_) throw Error("tree: no split build to invert the order of");
-    clBoundary("Barnes-Hut tree: finding every body's sorted place failed", [&] {
-        enqueueReceivedOrder();
-        // On the order's queue, behind its copies: on the context's queue it held back the
-        // graft's first copy in (behind the records on the engine) and its kernels.
-        enqueueInvertOrder(orderQueue_, indexWrites_);
-        orderQueue_.flush();
+    clBoundary("Barnes-Hut tree: receiving the other domains' sorted order failed", [&] {
+        // After this domain's own slice is written and read out (the read follows the kernel that
+        // writes it, and that kernel every reader of the last pass on the context's queue); an
+        // empty domain wrote none: after everything on that queue.
+        indexWrites_.clear();
+        cl::Event before = indexRead_;
+        if (!before()) {
+            cc_.queue().enqueueMarkerWithWaitList(nullptr, &before);
+            cc_.queue().flush();
+        }
+        const std::vector<cl::Event> after = {before};
+        for (std::size_t d = 0; d < indexFrom.size() && d + 1 < bounds_.size(); ++d) {
+            const std::size_t b = bounds_[d], c = bounds_[d + 1] - bounds_[d];
+            if (d == domain_ || !indexFrom[d] || !c) continue;
+            cl::Event e;
+            side_.enqueueWriteBuffer(globalIndex_, CL_FALSE, b * 4, c * 4, indexFrom[d] + b, &after,
+                                     &e);
+            indexWrites_.push_back(e);
+            copies_.push_back({"index in", e, c * 4});
+        }
+        side_.flush();
     });
+}
+
+cl::CommandQueue& TreeForce::cellsQueue() {
+    if (!cellsQueue_())
+        cellsQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
+    return cellsQueue_;
 }
 
 void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
@@ -1814,7 +1786,6 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
                              const std::vector<Essential>& received) {
     if (!domainBuilt_) throw Error("tree: no split build to graft into");
     clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
-        enqueueReceivedOrder();  // where no essentialFor() did
         auto& q = cc_.queue();
         const int ni = static_cast<int>(lastN_);
         const int lo = static_cast<int>(bounds_[domain_]),

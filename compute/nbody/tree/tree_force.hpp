@@ -300,19 +300,13 @@ class TreeForce {
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
-    // The other domains' slices of the sorted order (indexFrom[d]: domain d's domainIndex(); its
-    // own is skipped), which scatterSorted() and invertOrder() wait for: copied in on a queue of
-    // their own, after this domain's slice is read out, behind the cells' copies of the next
-    // essentialFor() on that queue (copied in before them, they held the essential kernels back:
-    // one engine copies in), or at invertReceivedOrder() or graftDomains() where no
-    // essentialFor() comes.
+    // Enqueued after the essential records' copies in (graftDomains()), on the same queue beside
+    // the walk: the other domains' slices of the sorted order (indexFrom[d]: domain d's
+    // domainIndex(); its own is skipped), which scatterSorted() and invertOrder() wait for.
+    // (Copied in during the essential phase and inverted before the graft, session 19, they held
+    // the essential kernels or the essential records back on the copy engine wherever placed.)
     void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
-    // invertOrder() on the order's queue after receiveOrder()'s copies: enqueued once the
-    // essential kernels are done (after essentialFor()), it runs while the device waits for the
-    // others' records, where after the walk it held back the gather. (Enqueued before the
-    // essential kernels, it held them back, session 17.)
-    void invertReceivedOrder();
-    // Whether this pass's order is inverted or on its way (invertOrder(), invertReceivedOrder()).
+    // Whether this pass's order is inverted or on its way (invertOrder()).
     bool orderInverted() const { return rankReady_() != nullptr; }
     // Enqueued: the nodes across domains and the roots of every domain (this one's too) and what
     // every other domain sent this one.
@@ -467,12 +461,9 @@ class TreeForce {
     // essential records.
     struct SplitHost;
     std::unique_ptr<SplitHost> splitHost_;
-    cl::CommandQueue side_;        // the essential records' copies, the sorted order's out
-    cl::CommandQueue orderQueue_;  // the other domains' sorted order in (receiveOrder())
-    std::vector<const cl_uint*> orderFrom_;  // receiveOrder()'s, until enqueued
-    bool orderPending_ = false;
-    cl::CommandQueue& orderQueue();
-    void enqueueReceivedOrder();  // receiveOrder()'s copies, if pending; flushes the queue
+    cl::CommandQueue side_;        // the essential records' and the sorted order's copies
+    cl::CommandQueue cellsQueue_;  // essentialFor()'s cells and counters in
+    cl::CommandQueue& cellsQueue();
     // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
     // of groups and its fallbacks), the marker they start after, the second queue's walks.
     cl::CommandQueue pieceQueue_;
