@@ -2275,18 +2275,17 @@ __kernel void invert_order(__global const uint* restrict index, const int n,
 // scatter_accelerations turned around: each body reads its acceleration at its sorted place, so
 // the writes (the acceleration, the kicked velocity) go in the caller's order and only the reads
 // land at scattered places, which the caches serve. The same values and the same kick. Bodies
-// whose sorted place lies in one of the ranges [skipLo.sk, skipHi.sk) are left (scattered later),
-// or with `only`, those alone are taken (the ranges' scatter in this form).
+// whose sorted place lies in one of the ranges [skipLo.sk, skipHi.sk) are left (scattered later).
 __kernel void gather_accelerations(__global const float4* restrict sortedAcc,
                                    __global const uint* restrict rank, const int n,
                                    __global float4* restrict acc, __global float4* restrict vel,
                                    const float kick, const int8 skipLo, const int8 skipHi,
-                                   const int only, __global const float* restrict packed,
-                                   const int ownLo, const int ownHi) {
+                                   __global const float* restrict packed, const int ownLo,
+                                   const int ownHi) {
     const int i = get_global_id(0);
     if (i >= n) return;
     const int s = (int)rank[i];
-    if (any((int8)(s) >= skipLo && (int8)(s) < skipHi) != (only != 0)) return;
+    if (any((int8)(s) >= skipLo && (int8)(s) < skipHi)) return;
     const float4 a = sortedAccAt(sortedAcc, packed, s, ownLo, ownHi);
     acc[i] = a;
     if (kick != 0.0f) vel[i] = kicked(vel[i], a, kick);

@@ -42,9 +42,7 @@ constexpr std::size_t kWideSortMostKeys = std::size_t(1) << 20;
 // Keys per work-item of radix_scatter_chunks when TreeForceOptions::sortKeysPerItem is 0 (chunks
 // of 2,048 keys).
 constexpr int kDefaultSortKeysPerItem = 16;
-constexpr cl_uint kWalkPackedArg = 18;
-constexpr std::size_t kGatherFormFraction =
-    32;  // scatterSortedRanges  // walk's packedAcc (pieces' builds) and walk_body's
+constexpr cl_uint kWalkPackedArg = 18;  // walk's packedAcc (pieces' builds) and walk_body's
 constexpr int kMaxSamples = 4096;
 // The group walk's register cap when TreeForceOptions::walkRegisterCap is -1 on NVIDIA: below the
 // compiler's own choice, measured faster (docs/benchmarks.md, issue 31 round 6).
@@ -765,28 +763,6 @@ cl::Event TreeForce::scatterSortedRanges(const cl::Buffer& acc,
         if (byBegin[k - 1].begin + byBegin[k - 1].count > byBegin[k].begin)
             throw Error("tree: ranges of bodies to scatter overlap at body " +
                         std::to_string(byBegin[k].begin));
-    // Where every body's sorted place is known, a gather over every body that takes only those
-    // in the ranges: it reads every body's place, but writes in body order, where the scatter's
-    // writes land at scattered places (several times slower a body); worth it above 1/32 of them.
-    if (orderInverted() && total * kGatherFormFraction >= lastN_)
-        return clBoundary(
-            "Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
-                cl_int8 lo{}, hi{};
-                for (std::size_t k = 0; k < ranges.size(); ++k) {
-                    lo.s[k] = static_cast<cl_int>(ranges[k].begin);
-                    hi.s[k] = static_cast<cl_int>(ranges[k].begin + ranges[k].count);
-                }
-                std::vector<cl::Event> wait = after;
-                wait.push_back(rankReady_);
-                const auto [ownLo, ownHi] = ownSortedAccelerations();
-                setArgs(k_->gatherAcc, sortedAcc_, rank_, static_cast<int>(lastN_), acc,
-                        vel ? *vel : acc, vel ? kick : 0.0f, lo, hi, 1, packedAcc_, ownLo, ownHi);
-                cl::Event e;
-                queue.enqueueNDRangeKernel(k_->gatherAcc, cl::NullRange,
-                                           cl::NDRange(roundUp(lastN_, kElementWg)),
-                                           cl::NDRange(kElementWg), &wait, &e);
-                return e;
-            });
     if (ranges.size() == 1)
         return scatterSortedRange(acc, ranges[0].begin, ranges[0].count, queue, after, vel, kick);
     return clBoundary("Barnes-Hut tree: returning the accelerations to the body order failed", [&] {
@@ -863,7 +839,7 @@ cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue
         wait.push_back(rankReady_);
         const auto [ownLo, ownHi] = ownSortedAccelerations();
         setArgs(k_->gatherAcc, sortedAcc_, rank_, static_cast<int>(lastN_), acc, vel ? *vel : acc,
-                vel ? kick : 0.0f, skipLo, skipHi, 0, packedAcc_, ownLo, ownHi);
+                vel ? kick : 0.0f, skipLo, skipHi, packedAcc_, ownLo, ownHi);
         cl::Event e;
         queue.enqueueNDRangeKernel(k_->gatherAcc, cl::NullRange,
                                    cl::NDRange(roundUp(lastN_, kElementWg)),

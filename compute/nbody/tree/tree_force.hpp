@@ -231,9 +231,9 @@ class TreeForce {
     };
     static constexpr std::size_t kMostGatherSkips = 8;
     // scatterSortedRange() over several ranges in one launch (the same writes), at most
-    // kMostScatterRanges, each within the last pass's bodies; none may overlap another. Once this
-    // pass's sorted places are known (gatherSorted(), invertOrder()), ranges of at least 1/32 of
-    // the bodies go as a gather that takes only them (writes in body order).
+    // kMostScatterRanges, each within the last pass's bodies; none may overlap another. (A gather
+    // over every body that takes only those ranges was slower: it reads every body's place,
+    // session 19.)
     static constexpr std::size_t kMostScatterRanges = 8;
     cl::Event scatterSortedRanges(const cl::Buffer& acc, const std::vector<SortedRange>& ranges,
                                   cl::CommandQueue& queue, const std::vector<cl::Event>& after,
@@ -306,8 +306,6 @@ class TreeForce {
     // (Copied in during the essential phase and inverted before the graft, session 19, they held
     // the essential kernels or the essential records back on the copy engine wherever placed.)
     void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
-    // Whether this pass's order is inverted or on its way (invertOrder()).
-    bool orderInverted() const { return rankReady_() != nullptr; }
     // Enqueued: the nodes across domains and the roots of every domain (this one's too) and what
     // every other domain sent this one.
     void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,

@@ -330,8 +330,7 @@ TEST_F(SharedForces, TreeGatherGivesTheScattersBitsAndLeavesTheSkippedBodies) {
         std::vector<TreeForce::SortedRange> tooMany(TreeForce::kMostGatherSkips + 1);
         EXPECT_THROW(t.gatherSorted(accL, q, {}, &velL, kick, tooMany), Error);
         EXPECT_THROW(t.gatherSorted(accL, q, {}, &velL, kick, {{n, 1}}), Error);
-        // Three ranges left out, then scattered in one launch (empty ones among them): once the
-        // sorted places are known, as a gather that takes only those ranges.
+        // Three ranges left out, then scattered in one launch (empty ones among them).
         const std::vector<TreeForce::SortedRange> three = {
             {0, n / 4}, {n / 2, n - n / 2 > 1 ? 1u : 0u}, {n - n / 3, n / 3}};
         cl::Buffer accR = buffer(filled), velR = buffer(vel0);
