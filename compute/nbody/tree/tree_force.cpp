@@ -511,7 +511,7 @@ void TreeForce::enqueueSort(std::size_t n) {
     for (int shift = 0, pass = 0; shift < keyBits; shift += digitBits, in ^= 1, ++pass) {
         cl::Buffer& counts = fused ? *ring[pass % 3] : counts_;  // this pass's, scanned or raw
         cl::Buffer& next = *ring[(pass + 1) % 3];                // the next pass's, when fused
-        const auto enqueue = [&](cl::Kernel& k, std::size_t global, std::size_t local) {
+        const auto launch = [&](cl::Kernel& k, std::size_t global, std::size_t local) {
             cl::Event e;
             q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
                                    nullptr, &e);
@@ -519,18 +519,18 @@ void TreeForce::enqueueSort(std::size_t n) {
         };
         if (wide) {
             setArgs(count, keys_[in], ni, shift, tileKeys, counts, tiles);
-            enqueue(count, tiles * kSortWg, kSortWg);
+            launch(count, tiles * kSortWg, kSortWg);
         } else if (!fused || shift == 0) {
             setArgs(count, keys_[in], ni, shift, tileKeys, counts, tiles, next,
                     fused ? 16 * tiles : 0);
-            enqueue(count, tiles * kSortWg, kSortWg);
+            launch(count, tiles * kSortWg, kSortWg);
         }
         if (wide) {  // one work-group per digit
             setArgs(k_->scanDigits, counts, tiles);
-            enqueue(k_->scanDigits, 256 * kScanWg, kScanWg);
+            launch(k_->scanDigits, 256 * kScanWg, kScanWg);
         } else if (!fused) {
             setArgs(k_->scan, counts, 16 * tiles);
-            enqueue(k_->scan, kScanWg, kScanWg);
+            launch(k_->scan, kScanWg, kScanWg);
         }
         if (chunks)
             setArgs(scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift,
@@ -540,7 +540,7 @@ void TreeForce::enqueueSort(std::size_t n) {
         else
             setArgs(scatter, keys_[in], index_[in], keys_[in ^ 1], index_[in ^ 1], ni, shift,
                     tileKeys, counts, tiles);
-        enqueue(scatter, tiles * kSortWg, kSortWg);
+        launch(scatter, tiles * kSortWg, kSortWg);
     }
     sortedBuffer_ = in;  // an even number of passes: back in buffer 0
 }
