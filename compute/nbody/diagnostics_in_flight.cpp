@@ -54,7 +54,8 @@ void NbodySimulation::beginDiagnostics(double sliceBudgetMs) {
         // The tree's potential, where the walk left every body's in acc.w (not after an exchange
         // of packed slices: the bodies other devices walked have none here).
         d->fromTree = config_.variant == NbodyVariant::Tree && ownedCount_ == n_ &&
-                      precision_ == NbodyPrecision::Float && !(accCurrent_ && potentialPartial_);
+                      precision_ == NbodyPrecision::Float &&
+                      !(accCurrent_ && tree_ && tree_->slicesTakenPacked());
         d->dbl = precision_ == NbodyPrecision::Double;
         d->eps2 = static_cast<double>(params_.softening) * params_.softening;
         const int p = d->dbl ? 1 : 0;

@@ -302,7 +302,6 @@ bool NbodySimulation::forcesAreShared() const {
 
 void NbodySimulation::computeSharedForces() {
     return clBoundary("N-body shared force pass failed", [&] {
-        potentialPartial_ = false;
         if (!n_) return;
         if (config_.variant == NbodyVariant::Tree) {
             TreeForce& t = tree();
@@ -346,10 +345,8 @@ const cl::Buffer& NbodySimulation::sharedForceSlicesPacked() {
 }
 
 void NbodySimulation::takeForceSlicesPacked() {
-    clBoundary("N-body: taking the tree's packed slices failed", [&] {
-        tree().takeSlicesPacked(ownedBegin_, ownedCount_);
-        potentialPartial_ = true;
-    });
+    clBoundary("N-body: taking the tree's packed slices failed",
+               [&] { tree().takeSlicesPacked(ownedBegin_, ownedCount_); });
 }
 
 void NbodySimulation::takeNewTreeEvents() {
@@ -472,7 +469,6 @@ void NbodySimulation::computeForces(bool kick, float kickFactor) {
         pendingKick_ = kick ? kickFactor : 0.0f;
         return;
     }
-    potentialPartial_ = false;
     if (ownedCount_ == 0) return;  // this device's share is empty
     if (const NbodyKernelConfig c = forceConfig(); c.variant == NbodyVariant::Pairs) {
         PairForce& f = pairs();  // float only: setPrecision, setKernelConfig and autoPick see to it

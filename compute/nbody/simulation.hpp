@@ -173,7 +173,8 @@ class NbodySimulation : public NbodySystem {
     // The same slices packed, 12 bytes a body (TreeForce::packedAccelerations: no potential),
     // where this pass walked its domain in pieces (walkSharedPiece); a caller that writes the
     // other slices there instead calls takeForceSlicesPacked() before anything returns them to the
-    // body order. The potential (acc.w) of the bodies other devices walked is then 0 here.
+    // body order. The potential (acc.w) of the bodies other devices walked is then 0 here, until
+    // the next force pass (the diagnostics sum it pair by pair meanwhile).
     bool forceSlicesPackable();
     const cl::Buffer& sharedForceSlicesPacked();
     void takeForceSlicesPacked();
@@ -385,10 +386,7 @@ class NbodySimulation : public NbodySystem {
                            double kick);
     void allocate(std::size_t n, bool floatState, bool doubleState);
     void computeForces(bool kick, float kickFactor);
-    bool walkInPieces_ = false;  // setWalkInPieces
-    // takeForceSlicesPacked() since the last force pass began: acc.w lacks the potential of the
-    // bodies other devices walked, so the diagnostics sum it pair by pair instead.
-    bool potentialPartial_ = false;
+    bool walkInPieces_ = false;             // setWalkInPieces
     std::vector<std::size_t> treeDomains_;  // setTreeDomains
     std::size_t treeDomain_ = 0;
     // The tree's events (TreeForce::lastEvents) of its last build already in lastEvents_.

@@ -193,6 +193,7 @@ class TreeForce {
     // for its potential. Until the next pass.
     const cl::Buffer& packedAccelerations() const { return packedAcc_; }
     void takeSlicesPacked(std::size_t begin, std::size_t count);
+    bool slicesTakenPacked() const { return packedOthers_; }  // this pass's, since takeSlicesPacked
     // computeShareSorted() in pieces, so that a piece's accelerations can travel while the next is
     // walked: buildShareSorted() enqueues everything but the walk; then walkSortedPiece() walks
     // the bodies begin .. begin + count - 1 of the Morton order (every walk group that holds one
