@@ -306,6 +306,7 @@ void NbodySimulation::computeSharedForces() {
         if (config_.variant == NbodyVariant::Tree) {
             TreeForce& t = tree();
             applyTreeParams(t);
+            t.setGatherFollows(movesEveryBody_);
             if (treeDomainsSet())
                 t.buildDomainSorted(f32_.pos, n_, params_.softening, treeDomains_, treeDomain_);
             else if (walkInPieces())
