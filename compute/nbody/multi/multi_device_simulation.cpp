@@ -211,6 +211,8 @@ void NbodyMultiDevice::step(int count) {
     for (ComputeContext* cc : contexts_)
         cc->queue().finish();
     lastWallMs_ = msSince(start);
+    // The timeline's frame: what the host spent before the first command and after the last.
+    hostSpans_[0].push_back({"step (wall clock)", start, std::chrono::steady_clock::now()});
 }
 
 void NbodyMultiDevice::exchangePositions(int parity) {

@@ -193,7 +193,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     std::vector<double> waitMs_;
     std::vector<double> hostSumMs_;      // adding the parts up on the host (counted as wait)
     std::vector<double> hostEnqueueMs_;  // host time enqueueing each device's commands at once
-    std::vector<std::vector<NbodyHostSpan>> hostSpans_;  // exchange phases, pieces enqueued
+    std::vector<std::vector<NbodyHostSpan>> hostSpans_;  // exchange phases, pieces, the step
     int lastSteps_ = 0;
     double lastWallMs_ = 0;
 };

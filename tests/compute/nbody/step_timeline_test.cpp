@@ -102,6 +102,16 @@ TEST_F(StepTimeline, ShowsTheSplitTreesCopiesOnEveryDevice) {
         if (s.name == "index out") EXPECT_EQ(s.bytes, slices[s.device].count * 4);
         if (s.name == "index in") EXPECT_EQ(s.bytes, slices[1 - s.device].count * 4);
     }
+    // The step's wall clock on the first device's host lane, from the timeline's start; every
+    // span within it, but for the slack of tying a device's clock to the host's.
+    const auto wall = std::find_if(t.spans.begin(), t.spans.end(), [](const NbodyTimelineSpan& s) {
+        return s.lane == "host" && s.name == "step (wall clock)";
+    });
+    ASSERT_NE(wall, t.spans.end());
+    EXPECT_EQ(wall->device, 0u);
+    EXPECT_LE(wall->startUs, 1e3);
+    for (const NbodyTimelineSpan& s : t.spans)
+        EXPECT_LE(s.startUs + s.durationUs, wall->durationUs + 1e3) << s.lane << ": " << s.name;
     // The grafts' kernels (after the essential records came in) are in the step's kernels.
     for (std::size_t d = 0; d < 2; ++d) {
         double graftIn = 1e300, lastBuild = -1;
