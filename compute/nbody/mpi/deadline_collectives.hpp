@@ -9,7 +9,7 @@
 
 #include <mpi.h>
 
-#include "compute/core/host_wait.hpp"  // exchangePollMicroseconds, for the callers
+#include "compute/nbody/exchange_poll.hpp"  // exchangePollMicroseconds, for the callers
 #include "compute/nbody/mpi/mpi_session.hpp"
 
 namespace clviz {

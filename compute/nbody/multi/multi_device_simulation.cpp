@@ -9,7 +9,6 @@
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
-#include "compute/core/host_wait.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/nbody/body_slots.hpp"
 #include "compute/nbody/multi/completion_clock.hpp"
@@ -210,7 +209,7 @@ void NbodyMultiDevice::step(int count) {
     // The wall time ends when the last device finishes; waiting here keeps it honest for the
     // benchmark, and the viewer waited at every exchange anyway.
     for (ComputeContext* cc : contexts_)
-        finishPolling(cc->queue(), hostPollMicroseconds(cc->info()));
+        cc->queue().finish();
     lastWallMs_ = msSince(start);
     // The timeline's frame: what the host spent before the first command and after the last.
     hostSpans_[0].push_back({"step (wall clock)", start, std::chrono::steady_clock::now()});

@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "compute/core/compute_context.hpp"
-#include "compute/core/host_wait.hpp"
+#include "compute/nbody/exchange_poll.hpp"
 
 namespace clviz {
 
@@ -14,7 +14,8 @@ SliceGather::SliceGather(const std::vector<ComputeContext*>& devices, std::size_
     for (ComputeContext* cc : devices_) {
         transfer_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
         out_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
-        pollMicroseconds_ = std::max(pollMicroseconds_, hostPollMicroseconds(cc->info()));
+        pollMicroseconds_ = std::max(pollMicroseconds_,
+                                     exchangePollMicroseconds(cc->info().kind == DeviceKind::Cpu));
     }
 }
 

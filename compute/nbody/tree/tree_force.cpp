@@ -16,7 +16,6 @@
 #include "common/parse.hpp"  // roundUp
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
-#include "compute/core/host_wait.hpp"
 #include "compute/core/inline_ptx.hpp"
 #include "compute/core/profiling.hpp"
 #include "compute/core/program_cache.hpp"
@@ -1424,7 +1423,7 @@ TreeForce::DomainShare TreeForce::domainShare() {
         // Read by the build before its moments, everything at once into pinned memory (a
         // blocking read each cost tens of microseconds of the exchange, issue 32, session 12);
         // once in, every command of the last pass on the queue is done too.
-        waitPolling(splitHost_->shareRead, hostPollMicroseconds(cc_.info()));
+        splitHost_->shareRead.wait();
         const auto* host = static_cast<const char*>(splitHost_->share.host);
         const std::vector<StagedRead>& parts = splitHost_->shareReads;
         DomainShare share;
@@ -1475,7 +1474,7 @@ TreeForce::DomainShare TreeForce::domainShare() {
 void TreeForce::domainRoots(DomainShare& share) {
     if (!domainBuilt_) throw Error("tree: no split build to share the roots of");
     clBoundary("Barnes-Hut tree: reading the split build's roots failed", [&] {
-        waitPolling(splitHost_->rootsRead, hostPollMicroseconds(cc_.info()));
+        splitHost_->rootsRead.wait();
         const auto* host = static_cast<const char*>(splitHost_->roots.host);
         const std::vector<StagedRead>& parts = splitHost_->rootReads;
         cl_int counts[kSplitCounters];
@@ -1555,7 +1554,7 @@ std::vector<cl_float4> TreeForce::acrossRecords() {
     return clBoundary("Barnes-Hut tree: reading the nodes across domains failed", [&] {
         enqueueAcrossReads();                                 // where essentialFor() did not
         if (!acrossRead_()) return std::vector<cl_float4>{};  // buildAcross() had nothing to build
-        waitPolling(acrossRead_, hostPollMicroseconds(cc_.info()));
+        acrossRead_.wait();
         const auto* host = static_cast<const char*>(splitHost_->across.host);
         const std::size_t countsAt = acrossCountsAt_, recordsAt = acrossRecordsAt_;
         cl_int counts[kSplitCounters];
@@ -1708,7 +1707,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         };
         std::vector<std::size_t> again;  // a room too small: again, with room
         for (std::size_t e : order) {
-            waitPolling(counted[e], hostPollMicroseconds(cc_.info()));
+            counted[e].wait();
             sentBefore_[e] = static_cast<std::size_t>(counts(e)[2]);
             if (static_cast<std::size_t>(counts(e)[2]) <= recordsCapacity_[e] &&
                 static_cast<std::size_t>(counts(e)[7]) <= bodyRecordsCapacity_[e])
@@ -1722,8 +1721,8 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4, counts(e));
             sendOut(e, q);
         }
-        finishPolling(side_, hostPollMicroseconds(cc_.info()));
-        finishPolling(q, hostPollMicroseconds(cc_.info()));
+        side_.finish();
+        q.finish();
         return out;
     });
 }
@@ -1731,7 +1730,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
 const cl_uint* TreeForce::domainIndex() {
     if (!domainBuilt_) throw Error("tree: no split build to read the order of");
     return clBoundary("Barnes-Hut tree: reading the domain's sorted order failed", [&] {
-        if (indexRead_()) waitPolling(indexRead_, hostPollMicroseconds(cc_.info()));
+        if (indexRead_()) indexRead_.wait();
         return static_cast<const cl_uint*>(splitHost_->index[parity_].host);
     });
 }
