@@ -148,4 +148,10 @@ void DeadlineCollectives::barrier(const std::string& what) {
     finish(r, started, what);
 }
 
+// A rank whose device is a GPU has an idle CPU while it waits: spin. A CPU device (PoCL) computes
+// on the cores the polling would take.
+int exchangePollMicroseconds(bool deviceIsCpu) {
+    return deviceIsCpu ? 20 : 0;
+}
+
 }  // namespace clviz

@@ -9,7 +9,6 @@
 
 #include <mpi.h>
 
-#include "compute/nbody/exchange_poll.hpp"  // exchangePollMicroseconds, for the callers
 #include "compute/nbody/mpi/mpi_session.hpp"
 
 namespace clviz {
@@ -50,5 +49,8 @@ class DeadlineCollectives {
     int pollMicroseconds_;
     double lastMs_ = 0;
 };
+
+// The poll interval for a rank's data exchanges: 0 (spin) unless its device computes on the CPU.
+int exchangePollMicroseconds(bool deviceIsCpu);
 
 }  // namespace clviz

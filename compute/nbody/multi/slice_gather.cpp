@@ -5,7 +5,6 @@
 #include <thread>
 
 #include "compute/core/compute_context.hpp"
-#include "compute/nbody/exchange_poll.hpp"
 
 namespace clviz {
 
@@ -14,8 +13,6 @@ SliceGather::SliceGather(const std::vector<ComputeContext*>& devices, std::size_
     for (ComputeContext* cc : devices_) {
         transfer_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
         out_.emplace_back(cc->context(), cc->device(), CL_QUEUE_PROFILING_ENABLE);
-        pollMicroseconds_ = std::max(pollMicroseconds_,
-                                     exchangePollMicroseconds(cc->info().kind == DeviceKind::Cpu));
     }
 }
 
@@ -141,12 +138,7 @@ std::vector<double> SliceGather::forward(const std::vector<const cl::Buffer*>& b
             if (next[d] == chunks[d].size())
                 doneMs[d] = duration<double, std::milli>(steady_clock::now() - start).count();
         }
-        if (!moved && left > 0) {
-            if (pollMicroseconds_ > 0)
-                std::this_thread::sleep_for(microseconds(pollMicroseconds_));
-            else
-                std::this_thread::yield();
-        }
+        if (!moved && left > 0) std::this_thread::sleep_for(microseconds(20));
     }
 
     // Each device's next commands after its incoming copies.

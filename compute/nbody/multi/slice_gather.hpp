@@ -82,7 +82,6 @@ class SliceGather {
     std::size_t chunkBytes_;
     std::vector<cl::CommandQueue> transfer_;
     std::vector<cl::CommandQueue> out_;  // the produced pieces' copies to the host
-    int pollMicroseconds_ = 0;           // between tests of the chunks (exchangePollMicroseconds)
 };
 
 }  // namespace clviz
