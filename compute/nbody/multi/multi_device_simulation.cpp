@@ -391,49 +391,40 @@ void NbodyMultiDevice::exchangeForceSlices() {
         // Devices that kick only their own slice return each slice and each chunk of the others'
         // to the body order on their own queue after their walk, while the last piece's copies
         // are in flight (beside the walk the scatters slowed it as much as they saved). Devices
-        // that kick every body (replicated) gather the accelerations of the bodies outside the
-        // other domains' last pieces and kick them in one kernel once those are in (after their
-        // own walk, while the last pieces' copies travel), then scatter and kick each other
-        // domain's last piece as soon as it is in: gathering writes in body order, where scatters
-        // of the whole domains had written at scattered places, several times slower (session
-        // 17), and a scatter of every last piece at once waited for the last copy.
+        // that kick every body (replicated) gather the accelerations of the bodies outside every
+        // domain's last piece and kick them in one kernel once those are in (after their own
+        // walk, while the last pieces' copies travel), then scatter and kick the last pieces'
+        // bodies as they come: gathering writes in body order, where scatters of the whole
+        // domains had written at scattered places, several times slower (session 17).
         const bool scatterOnArrival = !sims_[0]->movesEveryBody();
         const std::size_t p = sims_.size();
         std::vector<BodySlice> last(p);  // each domain's last piece, walked and sent last
+        std::vector<TreeForce::SortedRange> later;
         for (std::size_t d = 0; d < p; ++d) {
             const auto pieces =
                 cutIntoPieces(slices_[d], static_cast<std::size_t>(walkPieces_), walkHalving_);
             last[d] = pieces.empty() ? BodySlice{slices_[d].begin, 0} : pieces.back();
+            if (last[d].count) later.push_back({last[d].begin, last[d].count});
         }
-        // More other domains than one gather can leave out: every body waits for every slice.
-        if (p - 1 > TreeForce::kMostGatherSkips)
+        // More domains than one gather can leave out: every body waits for every slice.
+        static_assert(TreeForce::kMostScatterRanges >= TreeForce::kMostGatherSkips);
+        if (later.size() > TreeForce::kMostGatherSkips) {
             for (std::size_t d = 0; d < p; ++d)
                 last[d] = {slices_[d].end(), 0};
-        // What device d's gather leaves out: the other domains' last pieces (its own is walked
-        // on this device, in before the gather).
-        const auto laterFor = [&](std::size_t d) {
-            std::vector<TreeForce::SortedRange> later;
-            for (std::size_t e = 0; e < p; ++e)
-                if (e != d && last[e].count) later.push_back({last[e].begin, last[e].count});
-            return later;
-        };
+            later.clear();
+        }
         struct Incoming {  // of the other domains' bodies on their way to one device
-            std::size_t earlyLeft = 0;
-            std::vector<std::size_t> lateLeft;  // of each domain's last piece
-            std::vector<cl::Event> early;
-            std::vector<std::vector<cl::Event>> late;
-            bool earlyDone = false;
+            std::size_t earlyLeft = 0, lateLeft = 0;
+            std::vector<cl::Event> early, late;
+            bool earlyDone = false, lateDone = false;
         };
         std::vector<Incoming> incoming(p);
-        for (std::size_t d = 0; d < p; ++d) {
-            incoming[d].lateLeft.assign(p, 0);
-            incoming[d].late.resize(p);
+        for (std::size_t d = 0; d < p; ++d)
             for (std::size_t e = 0; e < p; ++e)
                 if (e != d) {
                     incoming[d].earlyLeft += slices_[e].count - last[e].count;
-                    incoming[d].lateLeft[e] = last[e].count;
+                    incoming[d].lateLeft += last[e].count;
                 }
-        }
         const SliceGather::Arrival arrival =
             scatterOnArrival
                 ? SliceGather::Arrival([&](std::size_t d, std::size_t begin, std::size_t count,
@@ -445,28 +436,23 @@ void NbodyMultiDevice::exchangeForceSlices() {
                                            const cl::Event& copied) {
                       Incoming& in = incoming[d];
                       // A chunk lies within one piece: late if within some domain's last.
-                      const auto from = std::find_if(
+                      const bool late = std::any_of(
                           last.begin(), last.end(),
                           [&](const BodySlice& l) { return begin >= l.begin && begin < l.end(); });
-                      const auto e = static_cast<std::size_t>(from - last.begin());
-                      if (from == last.end()) {
-                          in.early.push_back(copied);
-                          in.earlyLeft -= count;
-                      } else {
-                          in.late[e].push_back(copied);
-                          in.lateLeft[e] -= count;
-                      }
-                      cl::Event done = copied;
+                      (late ? in.late : in.early).push_back(copied);
+                      (late ? in.lateLeft : in.earlyLeft) -= count;
+                      cl::Event e = copied;
                       if (!in.earlyDone && in.earlyLeft == 0) {
                           in.earlyDone = true;
-                          done = sims_[d]->gatherSharedForces(contexts_[d]->queue(), in.early,
-                                                              laterFor(d));
+                          e = sims_[d]->gatherSharedForces(contexts_[d]->queue(), in.early, later);
                       }
-                      if (from != last.end() && in.lateLeft[e] == 0)
-                          done =
-                              sims_[d]->scatterSharedRange(last[e].begin, last[e].count,
-                                                           contexts_[d]->queue(), in.late[e], true);
-                      return done;
+                      if (in.earlyDone && !in.lateDone && in.lateLeft == 0) {
+                          in.lateDone = true;  // every domain's last piece in one launch
+                          if (!later.empty())
+                              e = sims_[d]->scatterSharedRanges(later, contexts_[d]->queue(),
+                                                                in.late, true);
+                      }
+                      return e;
                   });
         if (sims_[0]->walkInPieces())
             addWaits(gather().run(
