@@ -2265,12 +2265,11 @@ __kernel void scatter_accelerations_ranges(__global const float4* restrict sorte
     if (kick != 0.0f) vel[b] = kicked(vel[b], a, kick);
 }
 
-// Every body's place in the sorted order (rank[index[s]] = s), for gather_accelerations: the
-// sorted places first .. end - 1 but skipLo .. skipHi - 1 (a domain's own, inverted earlier).
-__kernel void invert_order(__global const uint* restrict index, const int first, const int end,
-                           const int skipLo, const int skipHi, __global uint* restrict rank) {
-    const int s = first + (int)get_global_id(0);
-    if (s < end && (s < skipLo || s >= skipHi)) rank[index[s]] = (uint)s;
+// Every body's place in the sorted order (rank[index[s]] = s), for gather_accelerations.
+__kernel void invert_order(__global const uint* restrict index, const int n,
+                           __global uint* restrict rank) {
+    const int s = get_global_id(0);
+    if (s < n) rank[index[s]] = (uint)s;
 }
 
 // scatter_accelerations turned around: each body reads its acceleration at its sorted place, so

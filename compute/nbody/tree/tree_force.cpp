@@ -802,29 +802,18 @@ std::pair<int, int> TreeForce::ownSortedAccelerations() const {
 void TreeForce::invertOrder(cl::CommandQueue& queue) {
     if (!lastN_) throw Error("tree: no force pass to invert the order of");
     clBoundary("Barnes-Hut tree: finding every body's sorted place failed", [&] {
-        std::vector<cl::Event> after = withOrderWaits({});
-        std::size_t skipLo = 0, skipHi = 0;
-        if (ownRankReady_()) {  // the graft did the domain's own
-            after.push_back(ownRankReady_);
-            skipLo = bounds_[domain_];
-            skipHi = bounds_[domain_ + 1];
-        }
-        rankReady_ = enqueueInvertOrder(queue, after, 0, lastN_, skipLo, skipHi);
+        const auto* order = lastOrderWaits();
+        enqueueInvertOrder(queue, order ? *order : std::vector<cl::Event>{});
     });
 }
 
-cl::Event TreeForce::enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after,
-                                        std::size_t first, std::size_t end, std::size_t skipLo,
-                                        std::size_t skipHi) {
+void TreeForce::enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after) {
     fitBuffer(rank_, lastN_ * 4);
-    setArgs(k_->invertOrder, lastOrder(), static_cast<int>(first), static_cast<int>(end),
-            static_cast<int>(skipLo), static_cast<int>(skipHi), rank_);
-    cl::Event e;
+    setArgs(k_->invertOrder, lastOrder(), static_cast<int>(lastN_), rank_);
     on.enqueueNDRangeKernel(k_->invertOrder, cl::NullRange,
-                            cl::NDRange(roundUp(end - first, kElementWg)), cl::NDRange(kElementWg),
-                            after.empty() ? nullptr : &after, &e);
-    events_.emplace_back("tree-scatter", e);
-    return e;
+                            cl::NDRange(roundUp(lastN_, kElementWg)), cl::NDRange(kElementWg),
+                            after.empty() ? nullptr : &after, &rankReady_);
+    events_.emplace_back("tree-scatter", rankReady_);
 }
 
 cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue,
@@ -893,7 +882,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
     joinPieces();  // the last pass's pieces read what this pass writes
     events_.clear();
     copies_.clear();
-    rankReady_ = ownRankReady_ = cl::Event();
+    rankReady_ = cl::Event();
     packedOthers_ = false;
     groupsOrdered_ = false;  // buildShareSorted() orders this pass's groups
     domainBuilt_ = false;
@@ -1277,7 +1266,7 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     parity_ ^= 1;
     events_.clear();
     copies_.clear();
-    rankReady_ = ownRankReady_ = cl::Event();
+    rankReady_ = cl::Event();
     packedOthers_ = false;
     groupsOrdered_ = false;
     domainBuilt_ = true;
@@ -1788,9 +1777,6 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             enqueueStage(k_->groupsDomain, static_cast<std::size_t>(hi - lo), kElementWg,
                          "tree-walk");
         }
-        if (gatherFollows_)  // the kernels here wait for the records anyway
-            ownRankReady_ = enqueueInvertOrder(q, {}, static_cast<std::size_t>(lo),
-                                               static_cast<std::size_t>(hi));
         // The nodes across domains, and the roots below them from which they are computed.
         std::vector<cl_int> acrossList, rootList;
         std::set<cl_int> acrossSet;

@@ -243,11 +243,6 @@ class TreeForce {
                            const std::vector<cl::Event>& after, const cl::Buffer* vel = nullptr,
                            float kick = 0.0f, const std::vector<SortedRange>& skip = {});
     void invertOrder(cl::CommandQueue& queue);
-    // The caller returns each split pass's accelerations with gatherSorted() (a device that moves
-    // every body): the graft then works out the domain's own bodies' sorted places, on the
-    // context's queue while the other domains' records travel (its kernels wait for them there),
-    // and invertOrder() after the walk only the other domains'.
-    void setGatherFollows(bool on) { gatherFollows_ = on; }
     // The sorted order of the last pass (n uints: every sorted position's index into the caller's
     // bodies), valid until the next pass; complete for commands on the context's queue after
     // gatherInLastOrder() (the split build's other domains' slices come on a queue of their own).
@@ -487,17 +482,12 @@ class TreeForce {
     // Every body's sorted place for gatherSorted(), and when it is complete (null: not this pass).
     cl::Buffer rank_;
     cl::Event rankReady_;
-    bool gatherFollows_ = false;  // setGatherFollows()
-    cl::Event ownRankReady_;      // the domain's own places, inverted by the graft (null: not)
-    cl::Buffer packedAcc_;        // packedAccelerations()
-    bool packedOthers_ = false;   // takeSlicesPacked() this pass
+    cl::Buffer packedAcc_;       // packedAccelerations()
+    bool packedOthers_ = false;  // takeSlicesPacked() this pass
     std::size_t ownBegin_ = 0, ownCount_ = 0;
     // The consumers' ownLo, ownHi (sortedAccAt in nbody_tree.cl): [0, n) where nothing came packed.
     std::pair<int, int> ownSortedAccelerations() const;
-    // invert_order over the sorted places first .. end - 1 but skipLo .. skipHi - 1.
-    cl::Event enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after,
-                                 std::size_t first, std::size_t end, std::size_t skipLo = 0,
-                                 std::size_t skipHi = 0);
+    void enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after);
     // What a command reading lastOrder() waits for: the split build's other slices of the order
     // (null: nothing).
     const std::vector<cl::Event>* lastOrderWaits() const;
