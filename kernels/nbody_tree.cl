@@ -1492,23 +1492,8 @@ static inline bool mayPush(const int i, const int lo, const int hi, const int n,
     return true;
 }
 
-// A work-group's appends to one list with one global atomic: the place of each work-item that
-// appends (`appends`), -1 for the others. Every work-item of the group calls it (barriers). The
-// records land in another order than with an atomic_inc each, which nothing reads (each carries
-// its index); one atomic a node on one counter had queued the essential records' kernels.
-static inline int groupAppend(const bool appends, __global int* counter, __local int* count,
-                              __local int* base) {
-    if (get_local_id(0) == 0) *count = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int mine = appends ? atomic_inc(count) : -1;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (get_local_id(0) == 0 && *count > 0) *base = atomic_add(counter, *count);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    return appends ? *base + mine : -1;
-}
-
 // The nodes of this domain that walk may read (mayPush), appended to out (room for `room` walk
-// records) at counters[2] (groupAppend); the count goes on past the room, for the caller to grow
+// records) at atomic_inc(&counters[2]); the count goes on past the room, for the caller to grow
 // it and ask again.
 __kernel void essential_nodes(const int lo, const int hi, __global const uchar* restrict opens,
                               __global const int* restrict nodeParent,
@@ -1522,12 +1507,11 @@ __kernel void essential_nodes(const int lo, const int hi, __global const uchar* 
                               __global float4* restrict out, const int room,
                               __global int* counters) {
     const int i = lo + get_global_id(0);
-    // Across domains: every device has it.
-    const bool sends = i < hi && i < n - 1 && within(ranges[i], lo, hi) &&
-                       mayPush(i, lo, hi, n, nodeParent, ranges, opens);
-    __local int count, base;
-    const int at = groupAppend(sends, &counters[2], &count, &base);
-    if (sends && at < room)
+    if (i >= hi || i >= n - 1) return;
+    if (!within(ranges[i], lo, hi)) return;  // across domains: every device has it
+    if (!mayPush(i, lo, hi, n, nodeParent, ranges, opens)) return;
+    const int at = atomic_inc(&counters[2]);
+    if (at < room)
         writeWalkRecord(out + WALK_RECORD * at, i, children, ranges, nodeCom, nodeQa, nodeQb,
                         nodeLo, crit);
 }
@@ -1535,7 +1519,7 @@ __kernel void essential_nodes(const int lo, const int hi, __global const uchar* 
 // The bodies of this domain that walk may read: the bodies of the highest ancestor within the
 // domain of at most LEAF (or of the leaf's parent when it holds more) when that node may be pushed
 // and opened. Roots' bodies travel with the roots (pack_domain_roots). Appended to out (room for
-// `room`) at counters[7] (groupAppend).
+// `room`) at atomic_inc(&counters[7]).
 __kernel void essential_bodies(const int lo, const int hi, __global const uchar* restrict opens,
                                __global const int* restrict nodeParent,
                                __global const int* restrict leafParent,
@@ -1544,19 +1528,18 @@ __kernel void essential_bodies(const int lo, const int hi, __global const uchar*
                                __global int2* restrict out, const int room,
                                __global int* counters) {
     const int j = lo + get_global_id(0);
-    int a = j < hi && n >= 2 ? leafParent[j] : -1;  // -1: none, or a root
-    for (int steps = 0; a >= 0 && steps < n; ++steps) {
+    if (j >= hi || n < 2) return;
+    int a = leafParent[j];
+    if (a < 0) return;  // a root
+    for (int steps = 0; steps < n; ++steps) {
         const int q = nodeParent[a];
         if (q < 0) break;
         const int2 qr = ranges[q];
         if (!within(qr, lo, hi) || qr.y - qr.x + 1 > LEAF) break;
         a = q;
     }
-    const bool sends =
-        a >= 0 && (opens[a] & MAY_OPEN) && mayPush(a, lo, hi, n, nodeParent, ranges, opens);
-    __local int count, base;
-    const int at = groupAppend(sends, &counters[7], &count, &base);
-    if (sends && at < room) out[at] = (int2)(j, (int)windowIndex[j - w0]);
+    if (!(opens[a] & MAY_OPEN) || !mayPush(a, lo, hi, n, nodeParent, ranges, opens)) return;
+    emitBody(out, &counters[7], room, j, windowIndex, w0);
 }
 
 // Walk groups of the nodes in list[0 .. count) (the nodes across domains), as find_groups does.
