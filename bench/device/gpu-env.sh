@@ -64,12 +64,14 @@ results_dir() {
 # row NAME COMMAND...: one clviz-bench run (the command gets --json $R/NAME.json) with a cache of
 # its own; its table to $R/NAME.txt and the screen, its progress to NAME-progress.txt, the command
 # to commands.txt, its seconds to times.txt; $R packed after it (a call cut off keeps the rows
-# done). ROW_TIMEOUT seconds at most (default 240). Needs results_dir first.
+# done). ROW_TIMEOUT seconds at most (default 240). ROW_XDG, where set, is a program cache every
+# row shares (each build then compiles its kernels once; the cache keys on the sources). Needs
+# results_dir first.
 row() {
     local name=$1 t0=$SECONDS
     shift
     echo "== $name: $*" | tee -a "$R/commands.txt"
-    XDG_CACHE_HOME=/tmp/xdg-$name timeout "${ROW_TIMEOUT:-240}" "$@" --json "$R/$name.json" \
+    XDG_CACHE_HOME=${ROW_XDG:-/tmp/xdg-$name} timeout "${ROW_TIMEOUT:-240}" "$@" --json "$R/$name.json" \
         2>"$R/$name-progress.txt" | tee "$R/$name.txt"
     echo "$name $((SECONDS - t0)) s" >>"$R/times.txt"
     tar czf "${OUT:-/tmp}/$RESULTS_NAME.tgz" -C "$R" .
