@@ -191,7 +191,8 @@ std::vector<FlagRow> benchFlags(BenchOptions& o, bool& help) {
          }},
         {"--timeline", Takes::Value, "FILE",
          "with --devices: write each split row's last timed step, every device's kernels and "
-         "copies on one clock, as a trace for chrome://tracing or ui.perfetto.dev",
+         "copies and the step's wall clock on one clock, as a trace for chrome://tracing or "
+         "ui.perfetto.dev",
          device, [&o](const std::string& v) { o.timelinePath = v; }},
         {"--tree-walk-split", Takes::Value, "even|halving",
          "with --devices: the walk pieces even, or each half of what is left of the domain with "
