@@ -119,3 +119,16 @@ walk_sass() {
         [ -e "$s" ] && python3 "$(dirname "${BASH_SOURCE[0]}")/sass_loops.py" "$s" | tee "$s.counts.txt" && xz -9 "$s"
     done
 }
+
+# unpack_mpi DIR: Open MPI's runtime from the .debs in DIR (pack-mpi-carry.sh) into / (the lent
+# machines have none), and the shared-memory window's backing files in /tmp where /dev/shm is
+# small. MPIRUN: mpirun with one rank per GPU of this host (root, no launcher, shared memory).
+unpack_mpi() {
+    mkdir -p /opt/mpiroot
+    for deb in "$1"/*.deb; do dpkg -x "$deb" /opt/mpiroot; done
+    cp -rn /opt/mpiroot/. / && ldconfig
+    local shm_kb
+    shm_kb=$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)
+    [ "${shm_kb:-0}" -lt 4194304 ] && export OMPI_MCA_osc_sm_backing_directory=/tmp
+}
+MPIRUN="mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none --mca plm isolated --mca btl self,vader"

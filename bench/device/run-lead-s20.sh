@@ -18,13 +18,7 @@ sample_clocks
 gpus=$(nvidia-smi -L | wc -l)
 bench=$C/new/clviz-bench
 b="$bench --suite nbody --device-type gpu --no-cpu-baseline"
-mpirun="mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none --mca plm isolated --mca btl self,vader"
-unpack_mpi() {
-    for deb in "$C"/mpi/*.deb; do dpkg -x "$deb" /opt/mpiroot; done
-    cp -rn /opt/mpiroot/. / && ldconfig
-    shm_kb=$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)
-    [ "${shm_kb:-0}" -lt 4194304 ] && export OMPI_MCA_osc_sm_backing_directory=/tmp
-}
+mpirun=$MPIRUN
 for step in "$@"; do
     case $step in
     tree)
@@ -38,7 +32,7 @@ for step in "$@"; do
         row pairs2 $b --variants pairs --devices 1.0,1.1 --sizes 1m $SPLIT_TIMING
         ;;
     mpi)
-        unpack_mpi
+        unpack_mpi "$C/mpi"
         # The one-device steps these rows are divided by: the in-process rows' x1 (the ranks' own
         # one-rank row was within 0.3 % of it, session 7).
         row mpi-pairs $mpirun -np "$gpus" $b --variants pairs --mpi --mpi-timeout 120 --sizes 1m $SPLIT_TIMING

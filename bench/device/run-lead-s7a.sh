@@ -18,13 +18,7 @@ nvidia-smi topo -m >"$R/topology.txt" 2>&1
 gpus=$(nvidia-smi -L | wc -l)
 b="$C/new/clviz-bench --suite nbody --device-type gpu --no-cpu-baseline"
 nb="$b --variants tree"
-unpack_mpi() {
-    for deb in "$C"/mpi/*.deb; do dpkg -x "$deb" /opt/mpiroot; done
-    cp -rn /opt/mpiroot/. / && ldconfig
-    shm_kb=$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)
-    [ "${shm_kb:-0}" -lt 4194304 ] && export OMPI_MCA_osc_sm_backing_directory=/tmp
-}
-mpirun="mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none --mca plm isolated --mca btl self,vader"
+mpirun=$MPIRUN
 ws="--warmup 3 --repeats 5 --wide"
 for step in "$@"; do
     case $step in
@@ -40,7 +34,7 @@ for step in "$@"; do
         ;;
     big) row big $nb --devices gpu --sizes 64m $ws ;;
     mpi)
-        unpack_mpi
+        unpack_mpi "$C/mpi"
         row mpi-pairs $mpirun -np "$gpus" $b --variants pairs --mpi --mpi-timeout 120 --sizes 1m $ws
         row mpi-tree $mpirun -np "$gpus" $nb --mpi --mpi-timeout 120 --sizes 16m $ws
         [ "$gpus" -gt 2 ] && row mpi-tree2 $mpirun -np 2 $nb --mpi --mpi-timeout 120 --sizes 16m $ws
