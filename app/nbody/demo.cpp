@@ -114,6 +114,8 @@ void NbodyDemo::shutdown() {
         std::printf("%s\n", timings_.summaryLine(setupDescription()).c_str());
         if (lastSplit_ && !lastSplit_->integration.empty())
             std::printf("tree integration: %s\n", lastSplit_->integration.c_str());
+        if (lastSplit_ && !lastSplit_->treeBuild.empty())
+            std::printf("tree build: %s\n", lastSplit_->treeBuild.c_str());
         if (lastSplit_)
             for (const NbodyDeviceTimings& d : lastSplit_->devices)
                 std::printf(
@@ -182,6 +184,7 @@ void NbodyDemo::setDevices(const std::string& spec) {
     }
     system_->setPrecision(precision);
     system_->setIntegrator(integrator);
+    system_->setTreeSplitBuild(treeSplitBuild_);
     try {
         system_->setTreeIntegration(treeIntegration_);
     } catch (const Error& e) {  // replicated on a new set that is mixed: auto falls back there

@@ -268,6 +268,7 @@ class NbodyDemo final : public Demo {
     NbodyStepTimings lastStep_;
     std::optional<NbodyMultiTimings> lastSplit_;  // --devices: each device's share of the step
     NbodyTreeIntegration treeIntegration_ = NbodyTreeIntegration::Auto;  // kept over a restart
+    bool treeSplitBuild_ = false;                                        // kept over a restart
     void splitTimingsTable(const NbodyMultiTimings& t);
     BridgeTiming lastCopy_;
     double lastRenderMs_ = -1;

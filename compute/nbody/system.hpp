@@ -63,6 +63,9 @@ class NbodySystem {
     // ranks of an MPI run choose; one device moves every body anyway, and the MPI leader (the
     // viewer under --mpi) does not pass it on (its ranks keep auto), so they accept any mode.
     virtual void setTreeIntegration(NbodyTreeIntegration /*mode*/) {}
+    // Whether the devices of one process split the tree's build (NbodyMultiDevice): one device
+    // and MPI ranks build the whole tree, so they accept either.
+    virtual void setTreeSplitBuild(bool /*on*/) {}
     void setVariant(NbodyVariant v) {
         NbodyKernelConfig c = kernelConfig();
         c.variant = v;

@@ -127,9 +127,15 @@ devices_split)
     # Two identical PoCL devices: each moves every body (the choice in the exit log).
     grep -q '^tree integration: replicated: 2 identical devices' out.txt ||
         fail "tree: the integration was not replicated on two identical devices"
+    grep -qx 'tree build: whole' out.txt || fail "tree: the build was not the whole tree's by default"
     # The table's note on the summed parts wraps inside the panel.
     awk -F'\t' '$2 + $4 > 1280 || $3 + $5 > 720 {print "outside: " $0; bad = 1} END {exit bad}' \
         layout.txt || fail "tree: a panel lies outside the window"
+    # The split build (the setting tree-build, mid-run): each device builds its own domain (the
+    # forces one device's: compute.nbody.tree_split_build_test and multi_device_test).
+    expect 0 "also split onto OpenCL device 0.1" "$CLVIZ" --devices all --n 1031 --frames 20 \
+        --set variant=tree --set-at 5:tree-build=split
+    grep -qx 'tree build: split' out.txt || fail "tree-build=split: the build was not split"
     # On one device the pairs variant runs, and matches the CPU reference.
     expect 0 "N-body vs CPU reference: OK" "$CLVIZ" --n 1031 --frames 20 --set variant=pairs \
         --set-at 10:app.check-reference=on

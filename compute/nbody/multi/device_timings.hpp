@@ -35,6 +35,9 @@ struct NbodyMultiTimings {
     long long bodies = 0;
     int rebalances = 0;       // times the slices were re-sized since load()
     std::string integration;  // the split tree: who moved the bodies and why ("" elsewhere)
+    // The split tree in one process: "whole" (every device built the whole tree) or "split" (each
+    // its own domain's, with the cells the others' walks open); "" elsewhere.
+    std::string treeBuild;
     std::vector<NbodyDeviceTimings> devices;
     double interactionsPerSecond() const;  // N^2 / stepMs
 };

@@ -654,8 +654,10 @@ NbodyMultiTimings NbodyMultiDevice::lastTimings() {
     t.steps = lastSteps_;
     t.bodies = static_cast<long long>(n_);
     t.rebalances = rebalances_;
-    if (sims_.size() > 1 && sharedForces() && sims_[0]->sharedForcesAreSlices())
+    if (sims_.size() > 1 && sharedForces() && sims_[0]->sharedForcesAreSlices()) {
         t.integration = integration_.why;
+        t.treeBuild = sims_[0]->treeDomainsSet() ? "split" : "whole";
+    }
     if (!lastSteps_) return t;
     t.stepMs = lastWallMs_ / lastSteps_;
     for (std::size_t d = 0; d < sims_.size(); ++d) {

@@ -112,7 +112,7 @@ class NbodyMultiDevice : public NbodySlicedSystem {
     // moments of its own domain's nodes only, and the devices exchange the roots of their
     // subtrees and each other's local essential trees through the host before the walks.
     // The same forces as every device building the whole tree (the default, off).
-    void setTreeSplitBuild(bool on);
+    void setTreeSplitBuild(bool on) override;
     bool treeSplitBuild() const { return splitBuild_; }
 
     // Who integrates the split tree (tree_integration.hpp); default auto: replicated where the

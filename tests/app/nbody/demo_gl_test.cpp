@@ -197,6 +197,7 @@ TEST_F(NbodyDemoTest, EverySettingInTheTableApplies) {
         {"take-turns", "off"},
         {"take-turns-at", "present"},
         {"tree-integrate", "owners"},
+        {"tree-build", "split"},
         {"record", "off"},
         {"save", snap.string()},
         {"load", snap.string()},
