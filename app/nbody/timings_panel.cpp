@@ -36,17 +36,16 @@ void NbodyDemo::splitTimingsTable(const NbodyMultiTimings& t) {
                 t.rebalances);
     if (runsOnOneDeviceInFloat(variant)) {  // pairs and the tree share every body's forces
         ImGui::PushTextWrapPos(0.0f);       // wrapped at the panel's edge, never widening it
-        const char* tree =
-            t.treeBuild == "split"
-                ? "share: the device's Morton domain of the walk (each device builds its domain's "
-                  "tree and takes in the cells the others' walks open); each device sends its "
-                  "domain's accelerations and receives the others' every step (in exchange and "
-                  "wait)"
-                : "share: the device's Morton domain of the walk (every device builds the whole "
-                  "tree); each device sends its domain's accelerations and receives the others' "
-                  "every step (in exchange and wait)";
-        ImGui::TextDisabled(variant == NbodyVariant::Tree
-                                ? tree
+        const std::string tree =
+            std::string("share: the device's Morton domain of the walk (") +
+            (t.treeBuild == "split" ? "each device builds its domain's tree and takes in the "
+                                      "cells the others' walks open"
+                                    : "every device builds the whole tree") +
+            "); each device sends its domain's accelerations and receives the others' every step "
+            "(in exchange and wait)";
+        ImGui::TextDisabled("%s",
+                            variant == NbodyVariant::Tree
+                                ? tree.c_str()
                                 : "share: the device's share of the block meetings; the parts "
                                   "of the accelerations are summed every step (in exchange and "
                                   "wait)");
