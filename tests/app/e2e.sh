@@ -132,9 +132,11 @@ devices_split)
     awk -F'\t' '$2 + $4 > 1280 || $3 + $5 > 720 {print "outside: " $0; bad = 1} END {exit bad}' \
         layout.txt || fail "tree: a panel lies outside the window"
     # The split build (the setting tree-build, mid-run): each device builds its own domain (the
-    # forces one device's: compute.nbody.tree_split_build_test and multi_device_test).
-    expect 0 "also split onto OpenCL device 0.1" "$CLVIZ" --devices all --n 1031 --frames 20 \
-        --set variant=tree --set-at 5:tree-build=split
+    # forces one device's: compute.nbody.tree_split_build_test and multi_device_test), and the
+    # tree passes the reference check (exact at theta 0 on the sample).
+    expect 0 "N-body vs CPU reference: OK; the tree at theta 0" "$CLVIZ" --devices all --n 1031 \
+        --frames 20 --set variant=tree --set-at 5:tree-build=split \
+        --set-at 10:app.check-reference=on
     grep -qx 'tree build: split' out.txt || fail "tree-build=split: the build was not split"
     # On one device the pairs variant runs, and matches the CPU reference.
     expect 0 "N-body vs CPU reference: OK" "$CLVIZ" --n 1031 --frames 20 --set variant=pairs \
