@@ -1492,46 +1492,10 @@ static inline bool mayPush(const int i, const int lo, const int hi, const int n,
     return true;
 }
 
-// Nodes of more than BIG_NODE bodies: mayPushFrom() stops its walk up at the first such ancestor
-// and takes its answer from essential_expanded, so that the many small nodes a nearby walk may
-// read walk a few levels up instead of to the domain's top.
-#define BIG_NODE 1024
-
-// expanded[i], for this domain's nodes of more than BIG_NODE bodies: whether that walk may push
-// the children of node i (i may be opened and pushes, and mayPush(i)). Others: left as they are.
-__kernel void essential_expanded(const int lo, const int hi, __global const uchar* restrict opens,
-                                 __global const int* restrict nodeParent,
-                                 __global const int2* restrict ranges, const int n,
-                                 __global uchar* restrict expanded) {
-    const int i = lo + get_global_id(0);
-    if (i >= hi || i >= n - 1) return;
-    const int2 r = ranges[i];
-    if (!within(r, lo, hi) || r.y - r.x + 1 <= BIG_NODE) return;
-    expanded[i] =
-        opens[i] == (MAY_OPEN | PUSHES) && mayPush(i, lo, hi, n, nodeParent, ranges, opens);
-}
-
-// mayPush(i), its walk up ended at the first ancestor of more than BIG_NODE bodies, whose answer
-// essential_expanded wrote: the same answer.
-static inline bool mayPushFrom(const int i, const int lo, const int hi, const int n,
-                               __global const int* restrict nodeParent,
-                               __global const int2* restrict ranges,
-                               __global const uchar* restrict opens,
-                               __global const uchar* restrict expanded) {
-    for (int p = nodeParent[i], steps = 0; p >= 0 && steps < n; p = nodeParent[p], ++steps) {
-        const int2 pr = ranges[p];
-        if (!within(pr, lo, hi)) break;
-        if (pr.y - pr.x + 1 > BIG_NODE) return expanded[p];
-        if (opens[p] != (MAY_OPEN | PUSHES)) return false;
-    }
-    return true;
-}
-
 // The nodes of this domain that walk may read (mayPush), appended to out (room for `room` walk
 // records) at atomic_inc(&counters[2]); the count goes on past the room, for the caller to grow
 // it and ask again.
 __kernel void essential_nodes(const int lo, const int hi, __global const uchar* restrict opens,
-                              __global const uchar* restrict expanded,
                               __global const int* restrict nodeParent,
                               __global const int2* restrict children,
                               __global const int2* restrict ranges,
@@ -1545,7 +1509,7 @@ __kernel void essential_nodes(const int lo, const int hi, __global const uchar* 
     const int i = lo + get_global_id(0);
     if (i >= hi || i >= n - 1) return;
     if (!within(ranges[i], lo, hi)) return;  // across domains: every device has it
-    if (!mayPushFrom(i, lo, hi, n, nodeParent, ranges, opens, expanded)) return;
+    if (!mayPush(i, lo, hi, n, nodeParent, ranges, opens)) return;
     const int at = atomic_inc(&counters[2]);
     if (at < room)
         writeWalkRecord(out + WALK_RECORD * at, i, children, ranges, nodeCom, nodeQa, nodeQb,
@@ -1557,7 +1521,6 @@ __kernel void essential_nodes(const int lo, const int hi, __global const uchar* 
 // and opened. Roots' bodies travel with the roots (pack_domain_roots). Appended to out (room for
 // `room`) at atomic_inc(&counters[7]).
 __kernel void essential_bodies(const int lo, const int hi, __global const uchar* restrict opens,
-                               __global const uchar* restrict expanded,
                                __global const int* restrict nodeParent,
                                __global const int* restrict leafParent,
                                __global const int2* restrict ranges, const int n,
@@ -1575,8 +1538,7 @@ __kernel void essential_bodies(const int lo, const int hi, __global const uchar*
         if (!within(qr, lo, hi) || qr.y - qr.x + 1 > LEAF) break;
         a = q;
     }
-    if (!(opens[a] & MAY_OPEN) || !mayPushFrom(a, lo, hi, n, nodeParent, ranges, opens, expanded))
-        return;
+    if (!(opens[a] & MAY_OPEN) || !mayPush(a, lo, hi, n, nodeParent, ranges, opens)) return;
     emitBody(out, &counters[7], room, j, windowIndex, w0);
 }
 

@@ -119,8 +119,7 @@ struct TreeForce::Kernels {
     // The split build.
     cl::Kernel momentsDomain, momentsAcross, domainCells, cellBoxes, packRoots, graftNodes,
         essential, buildDomain, drops, dropsFinish, gatherWindow, buildAcross, linkAcross,
-        graftBodies, essentialFlags, essentialExpanded, essentialBodies, groupsDomain, groupsListed,
-        graftWalkNodes;
+        graftBodies, essentialFlags, essentialBodies, groupsDomain, groupsListed, graftWalkNodes;
     cl::Kernel walk[2];       // [self guard: softening 0]; walk_body when the body walk is used
     cl::Kernel pieceWalk[2];  // the group walk of a piece's groups in body order (the same [])
 };
@@ -438,7 +437,6 @@ void TreeForce::refreshKernels() {
     k.linkAcross = programs.kernel(kFile, "link_across", base);
     k.graftBodies = programs.kernel(kFile, "graft_bodies", base);
     k.essentialFlags = programs.kernel(kFile, "essential_flags", base);
-    k.essentialExpanded = programs.kernel(kFile, "essential_expanded", base);
     k.graftWalkNodes = programs.kernel(kFile, "graft_walk_nodes", base);
     k.essentialBodies = programs.kernel(kFile, "essential_bodies", base);
     k.groupsDomain = programs.kernel(kFile, "find_groups_domain", base);
@@ -1596,7 +1594,6 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             }
         };
         fitBuffer(opens_, capacity_);
-        fitBuffer(expanded_, capacity_);
         // One domain after the other: opens_ is shared. Its counters are zeroed with the cells
         // (below) the first time, here when it runs again.
         auto enqueueFor = [&](std::size_t e, bool zeroCounters) {
@@ -1605,14 +1602,12 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni,
                     opens_);
             enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
-            setArgs(k_->essentialExpanded, lo, hi, opens_, nodeParent_, ranges_, ni, expanded_);
-            enqueueStage(k_->essentialExpanded, count, kElementWg, "tree-build");
-            setArgs(k_->essential, lo, hi, opens_, expanded_, nodeParent_, children_, ranges_,
-                    nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_, ni, records_[e],
+            setArgs(k_->essential, lo, hi, opens_, nodeParent_, children_, ranges_, nodeCom_,
+                    nodeQa_, nodeQb_, nodeLo_, crit_, ni, records_[e],
                     static_cast<int>(recordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essential, count, kElementWg, "tree-build");
-            setArgs(k_->essentialBodies, lo, hi, opens_, expanded_, nodeParent_, leafParent_,
-                    ranges_, ni, index_[sortedBuffer_], static_cast<int>(w0_), bodyRecords_[e],
+            setArgs(k_->essentialBodies, lo, hi, opens_, nodeParent_, leafParent_, ranges_, ni,
+                    index_[sortedBuffer_], static_cast<int>(w0_), bodyRecords_[e],
                     static_cast<int>(bodyRecordsCapacity_[e]), targetCounters_[e]);
             enqueueStage(k_->essentialBodies, count, kElementWg, "tree-build");
         };

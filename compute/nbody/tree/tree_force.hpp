@@ -449,8 +449,7 @@ class TreeForce {
     // Per other domain: its cells, the counters, the essential nodes' and bodies' records and
     // their rooms.
     std::vector<cl::Buffer> cellBoxes_, targetCounters_, records_, bodyRecords_;
-    cl::Buffer opens_;     // what one other domain's walk may do with each node (essential_flags)
-    cl::Buffer expanded_;  // whether it may push a large node's children (essential_expanded)
+    cl::Buffer opens_;  // what one other domain's walk may do with each node (essential_flags)
     std::vector<std::size_t> recordsCapacity_, bodyRecordsCapacity_;
     std::vector<std::size_t> bounds_;  // of the last buildDomainSorted()
     std::size_t domain_ = 0;
