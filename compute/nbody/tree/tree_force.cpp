@@ -802,18 +802,14 @@ std::pair<int, int> TreeForce::ownSortedAccelerations() const {
 void TreeForce::invertOrder(cl::CommandQueue& queue) {
     if (!lastN_) throw Error("tree: no force pass to invert the order of");
     clBoundary("Barnes-Hut tree: finding every body's sorted place failed", [&] {
-        const auto* order = lastOrderWaits();
-        enqueueInvertOrder(queue, order ? *order : std::vector<cl::Event>{});
+        const std::vector<cl::Event> after = withOrderWaits({});
+        fitBuffer(rank_, lastN_ * 4);
+        setArgs(k_->invertOrder, lastOrder(), static_cast<int>(lastN_), rank_);
+        queue.enqueueNDRangeKernel(
+            k_->invertOrder, cl::NullRange, cl::NDRange(roundUp(lastN_, kElementWg)),
+            cl::NDRange(kElementWg), after.empty() ? nullptr : &after, &rankReady_);
+        events_.emplace_back("tree-scatter", rankReady_);
     });
-}
-
-void TreeForce::enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after) {
-    fitBuffer(rank_, lastN_ * 4);
-    setArgs(k_->invertOrder, lastOrder(), static_cast<int>(lastN_), rank_);
-    on.enqueueNDRangeKernel(k_->invertOrder, cl::NullRange,
-                            cl::NDRange(roundUp(lastN_, kElementWg)), cl::NDRange(kElementWg),
-                            after.empty() ? nullptr : &after, &rankReady_);
-    events_.emplace_back("tree-scatter", rankReady_);
 }
 
 cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue,

@@ -487,7 +487,6 @@ class TreeForce {
     std::size_t ownBegin_ = 0, ownCount_ = 0;
     // The consumers' ownLo, ownHi (sortedAccAt in nbody_tree.cl): [0, n) where nothing came packed.
     std::pair<int, int> ownSortedAccelerations() const;
-    void enqueueInvertOrder(cl::CommandQueue& on, const std::vector<cl::Event>& after);
     // What a command reading lastOrder() waits for: the split build's other slices of the order
     // (null: nothing).
     const std::vector<cl::Event>* lastOrderWaits() const;
