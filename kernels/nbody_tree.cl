@@ -1259,10 +1259,11 @@ __kernel void pack_domain_roots(const int lo, const int hi, const int n,
 }
 
 // Body records (from other devices) into the sorted positions, from every body's position.
-__kernel void graft_bodies(__global const int2* restrict records, const int count,
+// records[k] = (sorted place, body) for k up to end (from the launch's global offset on).
+__kernel void graft_bodies(__global const int2* restrict records, const int end,
                            __global const float4* restrict pos, __global float4* restrict sorted) {
     const int k = get_global_id(0);
-    if (k >= count) return;
+    if (k >= end) return;
     const int2 r = records[k];
     sorted[r.x] = pos[r.y];
 }
@@ -1323,13 +1324,13 @@ static inline void writeWalkRecord(__global float4* restrict out, const int node
                       as_float(left < 0 ? ~left : left), 0.0f);
 }
 
-__kernel void graft_walk_nodes(__global const float4* restrict records, const int count,
+__kernel void graft_walk_nodes(__global const float4* restrict records, const int end,
                                __global int2* restrict children, __global int2* restrict ranges,
                                __global float4* restrict nodeCom, __global float4* restrict nodeQa,
                                __global float2* restrict nodeQb, __global float4* restrict nodeLo,
                                __global float* restrict crit) {
-    const int k = get_global_id(0);
-    if (k >= count) return;
+    const int k = get_global_id(0);  // from the launch's global offset on
+    if (k >= end) return;
     __global const float4* in = records + WALK_RECORD * k;
     const float4 c2 = in[2], c3 = in[3];
     const int node = as_int(c2.w), other = as_int(c3.y), split = as_int(c3.z);

@@ -256,15 +256,19 @@ void layOutReads(ComputeContext& cc, PinnedArea& area, std::vector<StagedRead>& 
     area.reserve(cc, total);
 }
 
-// Enqueues `reads` into `area` on q (not blocking); `last` completes with the last of them.
+// Enqueues `reads` into `area` on q (not blocking) after `after`; `last` completes with the last
+// of them.
 void enqueueReads(cl::CommandQueue& q, const PinnedArea& area, const std::vector<StagedRead>& reads,
-                  cl::Event& last) {
+                  const std::vector<cl::Event>& after, cl::Event& last) {
     auto* host = static_cast<char*>(area.host);
     last = cl::Event();
+    const std::vector<cl::Event>* wait = after.empty() ? nullptr : &after;
     for (const StagedRead& r : reads)
-        if (r.bytes)
-            q.enqueueReadBuffer(*r.from, CL_FALSE, r.offset, r.bytes, host + r.at, nullptr, &last);
-    if (!last()) q.enqueueMarkerWithWaitList(nullptr, &last);
+        if (r.bytes) {
+            q.enqueueReadBuffer(*r.from, CL_FALSE, r.offset, r.bytes, host + r.at, wait, &last);
+            wait = nullptr;  // in order after the first
+        }
+    if (!last()) q.enqueueMarkerWithWaitList(wait, &last);
     q.flush();
 }
 
@@ -275,7 +279,7 @@ struct TreeForce::SplitHost {
     PinnedArea roots;                       // domainRoots()'s reads
     std::vector<StagedRead> shareReads, rootReads;
     cl::Event shareRead, rootsRead;  // the last of each
-    PinnedArea graft;                // graftDomains()'s small writes
+    PinnedArea graft;                // graftShared()'s small writes
     PinnedArea across;               // buildAcross()'s tables in, records out
     PinnedArea cells;                // essentialFor()'s cells in
     PinnedArea counts;               // and each domain's counts out
@@ -1216,6 +1220,8 @@ void TreeForce::reserveSplit(std::size_t domains) {
     if (!window_) window_ = std::make_unique<TreeWindowSelect>(cc_);
     if (!splitHost_) splitHost_ = std::make_unique<SplitHost>();
     if (!side_()) side_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
+    if (!readsQueue_())
+        readsQueue_ = cl::CommandQueue(cc_.context(), cc_.device(), CL_QUEUE_PROFILING_ENABLE);
     splitHost_->index[parity_].reserve(cc_, capacity_ * 4);
     if (splitHost_->nodes.size() < domains) {
         splitHost_->nodes.resize(domains);
@@ -1318,7 +1324,12 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     };
     fill(splitCounters_, 0, 0, kSplitCounters);
     fill(groupStarts_, 0, 0, startWords(n));
-    fill(walkStats_, 0, 0, 2 * n);  // a piece's walk writes its own groups' stats only
+    // A piece's walk writes its own groups' stats only: the rest are zeroed beside the build (the
+    // walk waits for it at the end of this function).
+    cl::Event statsCleared;
+    readsQueue_.enqueueFillBuffer(walkStats_, cl_int(0), 0, 2 * n * 4, nullptr, &statsCleared);
+    events_.emplace_back("tree-build", statsCleared);
+    readsQueue_.flush();
     // The prefix table from domain_drops' work-groups' partial tables.
     const std::size_t pairs = hi - lo > 1 ? static_cast<std::size_t>(hi - lo - 1) : 0;
     const std::size_t dropGroups = (pairs + kDropsPerGroup - 1) / kDropsPerGroup;
@@ -1331,11 +1342,20 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
                 table_);
         enqueueStage(k_->dropsFinish, kDropsFinishWg, kDropsFinishWg, "tree-build");
     };
+    // Each read after the kernel enqueued last (and so after everything before it on the queue),
+    // on a queue of its own so that the next kernels need not wait for the copy. The kernels
+    // after it may write splitCounters_' other counts (packRoots, buildAcross) while it reads:
+    // the reader takes only the counts written before.
+    const auto afterLastKernel = [&] { return std::vector<cl::Event>{events_.back().second}; };
     const auto enqueueShareReads = [&] {
-        enqueueReads(q, splitHost_->share, shareReads, splitHost_->shareRead);
+        enqueueReads(readsQueue_, splitHost_->share, shareReads, afterLastKernel(),
+                     splitHost_->shareRead);
     };
     const auto enqueueRootReads = [&] {
-        enqueueReads(q, splitHost_->roots, splitHost_->rootReads, splitHost_->rootsRead);
+        enqueueReads(readsQueue_, splitHost_->roots, splitHost_->rootReads, afterLastKernel(),
+                     splitHost_->rootsRead);
+        const std::vector<cl::Event> cleared = {statsCleared};
+        q.enqueueMarkerWithWaitList(&cleared);  // in order: a barrier before the walk
     };
     if (lo >= hi) {  // an empty domain: its table says so, and it walks nothing
         enqueueDropsFinish(keys_[0]);
@@ -1397,7 +1417,7 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
         enqueueStage(k_->packRoots, count, kElementWg, "tree-build");
     }
     enqueueRootReads();
-    // The domain's walk groups come in graftDomains().
+    // The domain's walk groups come in graftShared().
 }
 
 TreeForce::DomainShare TreeForce::domainShare() {
@@ -1479,7 +1499,7 @@ void TreeForce::buildAcross(const std::vector<std::vector<cl_int>>& tables) {
     if (tables.size() + 1 != bounds_.size())
         throw Error("tree: one prefix table per domain is needed");
     acrossRead_ = cl::Event();
-    acrossKernelPending_ = acrossReadsPending_ = false;
+    acrossPending_ = false;
     clBoundary("Barnes-Hut tree: building the nodes across domains failed", [&] {
         auto& q = cc_.queue();
         std::vector<cl_int> all;
@@ -1502,17 +1522,18 @@ void TreeForce::buildAcross(const std::vector<std::vector<cl_int>>& tables) {
         acrossTables_ = static_cast<int>(tables.size());
         acrossCountsAt_ = countsAt;
         acrossRecordsAt_ = recordsAt;
-        acrossKernelPending_ = acrossReadsPending_ = true;
+        acrossPending_ = true;
     });
 }
 
 // The essential kernels neither read nor write what build_across does (a node across domains is
 // outside the domain for them before and after), so essentialFor() enqueues it behind the first
-// other domain's kernels, whose records then go out sooner, and its reads behind the last's: on
-// the queue before them they waited for the first records' copy out, and held the next kernels.
-void TreeForce::enqueueAcrossKernel() {
-    if (!acrossKernelPending_) return;
-    acrossKernelPending_ = false;
+// other domain's kernels, whose records then go out sooner, and its reads beside the next
+// domains' kernels (on the queue they waited for the first records' copy out, and held the next
+// kernels).
+void TreeForce::enqueueAcross() {
+    if (!acrossPending_) return;
+    acrossPending_ = false;
     const int lo = static_cast<int>(bounds_[domain_]), hi = static_cast<int>(bounds_[domain_ + 1]);
     setArgs(k_->buildAcross, keys_[sortedBuffer_], static_cast<int>(w0_), lo, hi,
             static_cast<int>(lastN_), tables_, acrossTables_, static_cast<int>(domain_), across_,
@@ -1520,24 +1541,20 @@ void TreeForce::enqueueAcrossKernel() {
             acrossRecords_);
     enqueueStage(k_->buildAcross, splitCapacity_, kElementWg, "tree-build");
     cc_.queue().flush();
-}
-
-void TreeForce::enqueueAcrossReads() {
-    enqueueAcrossKernel();
-    if (!acrossReadsPending_) return;
-    acrossReadsPending_ = false;
-    auto& q = cc_.queue();
+    const std::vector<cl::Event> after = {events_.back().second};
     auto* host = static_cast<char*>(splitHost_->across.host);
-    q.enqueueReadBuffer(splitCounters_, CL_FALSE, 0, kSplitCounters * 4, host + acrossCountsAt_);
-    q.enqueueReadBuffer(acrossRecords_, CL_FALSE, 0, splitCapacity_ * kTreeRecordFloat4s * 16,
-                        host + acrossRecordsAt_, nullptr, &acrossRead_);
-    q.flush();
+    readsQueue_.enqueueReadBuffer(splitCounters_, CL_FALSE, 0, kSplitCounters * 4,
+                                  host + acrossCountsAt_, &after);
+    readsQueue_.enqueueReadBuffer(acrossRecords_, CL_FALSE, 0,
+                                  splitCapacity_ * kTreeRecordFloat4s * 16, host + acrossRecordsAt_,
+                                  nullptr, &acrossRead_);
+    readsQueue_.flush();
 }
 
 std::vector<cl_float4> TreeForce::acrossRecords() {
     if (!domainBuilt_) throw Error("tree: no split build to read across");
     return clBoundary("Barnes-Hut tree: reading the nodes across domains failed", [&] {
-        enqueueAcrossReads();                                 // where essentialFor() did not
+        enqueueAcross();                                      // where essentialFor() did not
         if (!acrossRead_()) return std::vector<cl_float4>{};  // buildAcross() had nothing to build
         acrossRead_.wait();
         const auto* host = static_cast<const char*>(splitHost_->across.host);
@@ -1557,6 +1574,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
     if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
     if (cellsOf.size() + 1 != bounds_.size())
         throw Error("tree: one cell list per domain is needed");
+    sending_.clear();
     return clBoundary("Barnes-Hut tree: finding what the other domains' walks read failed", [&] {
         auto& q = cc_.queue();
         const std::size_t p = cellsOf.size();
@@ -1655,11 +1673,13 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         });
         for (std::size_t e : order) {
             enqueueFor(e, false);
-            q.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4, counts(e),
-                                nullptr, &counted[e]);
-            enqueueAcrossKernel();  // after the first domain's kernels
+            // Beside the next domain's kernels (on this queue the read held them back).
+            const std::vector<cl::Event> after = {events_.back().second};
+            readsQueue_.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4,
+                                          counts(e), &after, &counted[e]);
+            readsQueue_.flush();
+            enqueueAcross();  // after the first domain's kernels
         }
-        enqueueAcrossReads();  // after the last's
         q.flush();
         // Each domain's records out on the side queue as soon as its counts are in, while the
         // next domain's kernels run.
@@ -1680,11 +1700,13 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                 on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
                                      pn.host, nullptr, &read);
                 copies_.push_back({"essential out", read, nodes * kTreeWalkRecordFloat4s * 16});
+                sending_.push_back(read);
             }
             if (bodies) {
                 on.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
                                      &read);
                 copies_.push_back({"essential out", read, bodies * 8});
+                sending_.push_back(read);
             }
             on.flush();
             out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
@@ -1706,9 +1728,15 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             q.enqueueReadBuffer(targetCounters_[e], CL_TRUE, 0, kSplitCounters * 4, counts(e));
             sendOut(e, q);
         }
-        side_.finish();
-        q.finish();
         return out;
+    });
+}
+
+void TreeForce::waitSent() {
+    clBoundary("Barnes-Hut tree: copying the essential records out failed", [&] {
+        std::vector<cl::Event> sent;
+        sent.swap(sending_);
+        if (!sent.empty()) cl::Event::waitForEvents(sent);
     });
 }
 
@@ -1752,12 +1780,11 @@ cl::CommandQueue& TreeForce::cellsQueue() {
     return cellsQueue_;
 }
 
-void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
-                             const std::vector<const std::vector<cl_float4>*>& roots,
-                             const std::vector<const std::vector<cl_int2>*>& rootBodies,
-                             const std::vector<Essential>& received) {
+void TreeForce::graftShared(const std::vector<const std::vector<cl_float4>*>& across,
+                            const std::vector<const std::vector<cl_float4>*>& roots,
+                            const std::vector<const std::vector<cl_int2>*>& rootBodies) {
     if (!domainBuilt_) throw Error("tree: no split build to graft into");
-    clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
+    clBoundary("Barnes-Hut tree: grafting the nodes across domains failed", [&] {
         auto& q = cc_.queue();
         const int ni = static_cast<int>(lastN_);
         const int lo = static_cast<int>(bounds_[domain_]),
@@ -1832,52 +1859,20 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
         }
         graftParts_.clear();  // the last graft's sub-buffers, before their buffer may go
         fitBuffer(graftSmall_, std::max<std::size_t>(packed, 256));
-        // On the side queue ahead of the records (on this queue it waited for the kernel above,
-        // and then behind the records on the engine that copies in, when that kernel was slow);
-        // this queue's kernels wait for it, told so before the records are enqueued. Nothing on
-        // this queue still reads the last graft's (essentialFor() finished it).
+        // On the cells' queue, while the essential records still go out on the side queue (on
+        // this queue it waited for the kernel above, behind the records on the engine that
+        // copies in it waited for them); this queue's kernels wait for it. Nothing on this queue
+        // still reads the last graft's (this pass's share was read after all of them).
         cl::Event smallIn;
-        side_.enqueueWriteBuffer(graftSmall_, CL_FALSE, 0, std::max<std::size_t>(packed, 4), host,
-                                 nullptr, &smallIn);
+        cl::CommandQueue& in = cellsQueue();
+        in.enqueueWriteBuffer(graftSmall_, CL_FALSE, 0, std::max<std::size_t>(packed, 4), host,
+                              nullptr, &smallIn);
         copies_.push_back({"graft in", smallIn, packed});
-        side_.flush();
+        in.flush();
         const std::vector<cl::Event> smallWait = {smallIn};
         q.enqueueMarkerWithWaitList(&smallWait);  // in order: a barrier
         q.flush();
-        // The other domains' records next, on the side queue: the copies into a device go one
-        // after another, and these are most of the graft's bytes.
-        std::vector<std::pair<const void*, std::size_t>> nodeParts, bodyParts;
-        for (const Essential& e : received) {
-            nodeParts.emplace_back(e.nodes, e.nodeCount);
-            bodyParts.emplace_back(e.bodies, e.bodyCount);
-        }
-        std::vector<cl::Event> recordsIn;
-        auto receive = [&](cl::Buffer& into,
-                           const std::vector<std::pair<const void*, std::size_t>>& from,
-                           std::size_t unitBytes) {
-            std::size_t total = 0;
-            for (const auto& [data, count] : from)
-                total += count;
-            if (!total) return total;
-            fitBuffer(into, total * unitBytes);
-            std::size_t at = 0;
-            for (const auto& [data, count] : from) {
-                if (count) {
-                    cl::Event write;
-                    side_.enqueueWriteBuffer(into, CL_FALSE, at * unitBytes, count * unitBytes,
-                                             data, nullptr, &write);
-                    copies_.push_back({"graft in", write, count * unitBytes});
-                    recordsIn.push_back(write);
-                }
-                at += count;
-            }
-            return total;
-        };
-        const std::size_t essentialNodes =
-            receive(essentialIn_, nodeParts, kTreeWalkRecordFloat4s * 16);
-        const std::size_t essentialBodyCount = receive(essentialBodiesIn_, bodyParts, 8);
-        side_.flush();
-        // The small parts' kernels meanwhile.
+        // The small parts' kernels.
         // Kept as members until the next graft: a kernel argument does not hold its buffer.
         graftParts_.assign(kParts, cl::Buffer());
         auto sub = [&](std::size_t part) -> const cl::Buffer& {
@@ -1923,19 +1918,83 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
             }
             enqueueGroupOrder(lastN_);
         }
-        // After momentsAcross, which reads the roots' full records that these overwrite.
-        if (!recordsIn.empty()) q.enqueueBarrierWithWaitList(&recordsIn);
-        if (essentialNodes) {
-            setArgs(k_->graftWalkNodes, essentialIn_, static_cast<int>(essentialNodes), children_,
-                    ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
-            enqueueStage(k_->graftWalkNodes, essentialNodes, kElementWg, "tree-build");
-        }
-        if (essentialBodyCount) {
-            setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(essentialBodyCount), pos_,
-                    sorted_);
-            enqueueStage(k_->graftBodies, essentialBodyCount, kElementWg, "tree-build");
-        }
         groupsOrdered_ = !bodyWalk_;
+    });
+}
+
+void TreeForce::graftReceived(const std::vector<Essential>& received) {
+    if (!domainBuilt_) throw Error("tree: no split build to graft into");
+    clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
+        auto& q = cc_.queue();
+        if (bounds_[domain_] >= bounds_[domain_ + 1]) return;  // it walks nothing
+        // The other domains' records on the side queue: the copies into a device go one after
+        // another, and these are most of the graft's bytes. Each sender's nodes and bodies
+        // together, the largest first, each grafted (below) as soon as they are in while the
+        // next ones come: after the last, the smallest, little is left before the walk.
+        constexpr std::size_t kNodeBytes = kTreeWalkRecordFloat4s * 16, kBodyBytes = 8;
+        std::vector<const Essential*> senders;
+        std::size_t nodeTotal = 0, bodyTotal = 0;
+        for (const Essential& e : received) {
+            if (!e.nodeCount && !e.bodyCount) continue;
+            senders.push_back(&e);
+            nodeTotal += e.nodeCount;
+            bodyTotal += e.bodyCount;
+        }
+        std::stable_sort(senders.begin(), senders.end(),
+                         [&](const Essential* a, const Essential* b) {
+                             return a->nodeCount * kNodeBytes + a->bodyCount * kBodyBytes >
+                                    b->nodeCount * kNodeBytes + b->bodyCount * kBodyBytes;
+                         });
+        if (nodeTotal) fitBuffer(essentialIn_, nodeTotal * kNodeBytes);
+        if (bodyTotal) fitBuffer(essentialBodiesIn_, bodyTotal * kBodyBytes);
+        struct Landing {  // one sender's records: where in the buffers, and their copies in
+            std::size_t nodeAt, nodes, bodyAt, bodies;
+            std::vector<cl::Event> in;
+        };
+        std::vector<Landing> landings;
+        std::size_t nodeAt = 0, bodyAt = 0;
+        for (const Essential* e : senders) {
+            Landing l{nodeAt, e->nodeCount, bodyAt, e->bodyCount, {}};
+            auto write = [&](cl::Buffer& into, std::size_t at, const void* data,
+                             std::size_t bytes) {
+                if (!bytes) return;
+                cl::Event written;
+                side_.enqueueWriteBuffer(into, CL_FALSE, at, bytes, data, nullptr, &written);
+                copies_.push_back({"graft in", written, bytes});
+                l.in.push_back(written);
+            };
+            write(essentialIn_, nodeAt * kNodeBytes, e->nodes, e->nodeCount * kNodeBytes);
+            write(essentialBodiesIn_, bodyAt * kBodyBytes, e->bodies, e->bodyCount * kBodyBytes);
+            nodeAt += e->nodeCount;
+            bodyAt += e->bodyCount;
+            landings.push_back(std::move(l));
+        }
+        side_.flush();
+        // Each sender's records once in, after momentsAcross (which reads the roots' full records
+        // that these overwrite): the kernels' items [at, at + count), each writing its own node
+        // or body (the senders' domains do not overlap).
+        auto graftFrom = [&](cl::Kernel& k, std::size_t at, std::size_t count,
+                             const std::vector<cl::Event>& after) {
+            cl::Event e;
+            q.enqueueNDRangeKernel(k, cl::NDRange(at), cl::NDRange(roundUp(count, kElementWg)),
+                                   cl::NDRange(kElementWg), after.empty() ? nullptr : &after, &e);
+            events_.emplace_back("tree-build", e);
+        };
+        for (const Landing& l : landings) {
+            std::vector<cl::Event> after = l.in;  // the first kernel waits; the next in order
+            if (l.nodes) {
+                setArgs(k_->graftWalkNodes, essentialIn_, static_cast<int>(l.nodeAt + l.nodes),
+                        children_, ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
+                graftFrom(k_->graftWalkNodes, l.nodeAt, l.nodes, after);
+                after.clear();
+            }
+            if (l.bodies) {
+                setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(l.bodyAt + l.bodies),
+                        pos_, sorted_);
+                graftFrom(k_->graftBodies, l.bodyAt, l.bodies, after);
+            }
+        }
+        q.flush();
     });
 }
 

@@ -259,8 +259,9 @@ class TreeForce {
     // order: domainShare() of every device goes to every other; buildAcross() with every
     // domain's prefix table builds the nodes across domains whose index lies in this one
     // (acrossRecords() reads them); essentialFor() each other device's cells gives what that
-    // device's walk may read here; domainRoots() adds the roots to the share;
-    // graftDomains() takes every domain's nodes across domains, roots and what the others sent.
+    // device's walk may read here; domainRoots() adds the roots to the share; graftShared()
+    // takes every domain's nodes across domains and roots, and, once every device's waitSent()
+    // returned, graftReceived() what the others sent.
     // After that walkSortedPiece() reads what one device's walk would, and scatterSorted() waits
     // for the other domains' slices of the sorted order.
     // A node record is kTreeRecordFloat4s float4 (a node's figures, shape and index); a body
@@ -275,7 +276,7 @@ class TreeForce {
     };
     // What essentialFor() found for one other domain, in this device's pinned memory (valid
     // until this device's next essentialFor() for the same slot, which comes after every
-    // device's graftDomains() of this pass has run on its queue).
+    // device's graftReceived() of this pass has run on its queue).
     struct Essential {
         const cl_float4* nodes = nullptr;  // walk records (kTreeWalkRecordFloat4s float4 each)
         std::size_t nodeCount = 0;
@@ -295,24 +296,27 @@ class TreeForce {
     // by acrossRecords(), which waits for that copy.
     void buildAcross(const std::vector<std::vector<cl_int>>& tables);
     std::vector<cl_float4> acrossRecords();
-    // Blocking: for every other domain e (cellsOf[e]: its DomainShare::cells; this domain's
-    // entry is skipped), what its walk may read here (result [e]).
+    // For every other domain e (cellsOf[e]: its DomainShare::cells; this domain's entry is
+    // skipped), what its walk may read here (result [e]): blocking until the kernels have counted
+    // them, and on their way to the pinned memory then, until waitSent().
     std::vector<Essential> essentialFor(const std::vector<const std::vector<cl_float4>*>& cellsOf);
+    void waitSent();
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
-    // Enqueued after the essential records' copies in (graftDomains()), on the same queue beside
+    // Enqueued after the essential records' copies in (graftReceived()), on the same queue beside
     // the walk: the other domains' slices of the sorted order (indexFrom[d]: domain d's
     // domainIndex(); its own is skipped), which scatterSorted() and invertOrder() wait for.
     // (Copied in during the essential phase and inverted before the graft, session 19, they held
     // the essential kernels or the essential records back on the copy engine wherever placed.)
     void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
-    // Enqueued: the nodes across domains and the roots of every domain (this one's too) and what
-    // every other domain sent this one.
-    void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
-                      const std::vector<const std::vector<cl_float4>*>& roots,
-                      const std::vector<const std::vector<cl_int2>*>& rootBodies,
-                      const std::vector<Essential>& received);
+    // Enqueued: the nodes across domains and the roots of every domain (this one's too), and the
+    // walk groups' order; then (graftReceived()) what every other domain sent this one, once
+    // every sender's waitSent() returned.
+    void graftShared(const std::vector<const std::vector<cl_float4>*>& across,
+                     const std::vector<const std::vector<cl_float4>*>& roots,
+                     const std::vector<const std::vector<cl_int2>*>& rootBodies);
+    void graftReceived(const std::vector<Essential>& received);
 
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
@@ -442,7 +446,7 @@ class TreeForce {
     std::size_t w0_ = 0, m_ = 0;
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
         graftSmall_, tables_, splitCounters_, pos_;
-    std::vector<cl::Buffer> graftParts_;          // graftDomains()'s parts of graftSmall_
+    std::vector<cl::Buffer> graftParts_;          // graftShared()'s parts of graftSmall_
     cl::Buffer essentialIn_, essentialBodiesIn_;  // the other domains' records, for the grafts
     std::vector<std::size_t> sentBefore_;  // essential nodes sent each domain at the last build
     std::size_t splitCapacity_ = 0;
@@ -463,6 +467,9 @@ class TreeForce {
     cl::CommandQueue side_;        // the essential records' and the sorted order's copies
     cl::CommandQueue cellsQueue_;  // essentialFor()'s cells and counters in
     cl::CommandQueue& cellsQueue();
+    // The split build's small reads to the host (its share, its roots, each domain's counts) and
+    // the walk statistics' zeroes: on the kernels' queue each held the next kernel back.
+    cl::CommandQueue readsQueue_;
     // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
     // of groups and its fallbacks), the marker they start after, the second queue's walks.
     cl::CommandQueue pieceQueue_;
@@ -475,9 +482,9 @@ class TreeForce {
     std::size_t acrossCountsAt_ = 0, acrossRecordsAt_ = 0;  // where in splitHost_->across
     int acrossTables_ = 0;  // the domains' tables buildAcross() wrote
     // buildAcross()'s kernel and its reads, not enqueued yet.
-    bool acrossKernelPending_ = false, acrossReadsPending_ = false;
-    void enqueueAcrossKernel();
-    void enqueueAcrossReads();            // and the kernel first
+    bool acrossPending_ = false;
+    void enqueueAcross();                 // build_across and its reads
+    std::vector<cl::Event> sending_;      // essentialFor()'s copies out (waitSent())
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
     // Every body's sorted place for gatherSorted(), and when it is complete (null: not this pass).
     cl::Buffer rank_;
