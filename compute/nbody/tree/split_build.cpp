@@ -47,6 +47,7 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         sent[d] = trees[d]->essentialFor(cells);
         across[d] = trees[d]->acrossRecords();
         trees[d]->domainRoots(shares[d]);
+        trees[d]->waitSent();  // its records in pinned memory for the others' graft
     });
     std::vector<const std::vector<cl_float4>*> acrossAll, rootsAll;
     std::vector<const std::vector<cl_int2>*> rootBodiesAll;
@@ -55,18 +56,12 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         rootsAll.push_back(&shares[d].roots);
         rootBodiesAll.push_back(&shares[d].rootBodies);
     }
-    // The nodes across domains and the roots grafted while the essential records still go out.
     phase = "graft";
-    each([&](std::size_t d) {
-        trees[d]->graftShared(acrossAll, rootsAll, rootBodiesAll);
-        trees[d]->waitSent();
-    });
-    phase = "records in";
     each([&](std::size_t d) {
         std::vector<TreeForce::Essential> received;
         for (std::size_t e = 0; e < p; ++e)
             if (e != d) received.push_back(sent[e][d]);
-        trees[d]->graftReceived(received);
+        trees[d]->graftDomains(acrossAll, rootsAll, rootBodiesAll, received);
         trees[d]->receiveOrder(index);  // behind the records, beside the walk
     });
 }

@@ -16,7 +16,7 @@ namespace clviz {
 class TreeForce;
 
 // Told, where given, when each device's part of each phase ran on the host ("share", "across and
-// essential", "graft", "records in"), for a step's timeline.
+// essential", "graft"), for a step's timeline.
 using ExchangeLap = std::function<void(std::size_t device, const char* phase,
                                        std::chrono::steady_clock::time_point start,
                                        std::chrono::steady_clock::time_point end)>;

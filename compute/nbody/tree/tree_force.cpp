@@ -279,7 +279,7 @@ struct TreeForce::SplitHost {
     PinnedArea roots;                       // domainRoots()'s reads
     std::vector<StagedRead> shareReads, rootReads;
     cl::Event shareRead, rootsRead;  // the last of each
-    PinnedArea graft;                // graftShared()'s small writes
+    PinnedArea graft;                // graftDomains()'s small writes
     PinnedArea across;               // buildAcross()'s tables in, records out
     PinnedArea cells;                // essentialFor()'s cells in
     PinnedArea counts;               // and each domain's counts out
@@ -1417,7 +1417,7 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
         enqueueStage(k_->packRoots, count, kElementWg, "tree-build");
     }
     enqueueRootReads();
-    // The domain's walk groups come in graftShared().
+    // The domain's walk groups come in graftDomains().
 }
 
 TreeForce::DomainShare TreeForce::domainShare() {
@@ -1780,11 +1780,12 @@ cl::CommandQueue& TreeForce::cellsQueue() {
     return cellsQueue_;
 }
 
-void TreeForce::graftShared(const std::vector<const std::vector<cl_float4>*>& across,
-                            const std::vector<const std::vector<cl_float4>*>& roots,
-                            const std::vector<const std::vector<cl_int2>*>& rootBodies) {
+void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
+                             const std::vector<const std::vector<cl_float4>*>& roots,
+                             const std::vector<const std::vector<cl_int2>*>& rootBodies,
+                             const std::vector<Essential>& received) {
     if (!domainBuilt_) throw Error("tree: no split build to graft into");
-    clBoundary("Barnes-Hut tree: grafting the nodes across domains failed", [&] {
+    clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
         auto& q = cc_.queue();
         const int ni = static_cast<int>(lastN_);
         const int lo = static_cast<int>(bounds_[domain_]),
@@ -1859,19 +1860,19 @@ void TreeForce::graftShared(const std::vector<const std::vector<cl_float4>*>& ac
         }
         graftParts_.clear();  // the last graft's sub-buffers, before their buffer may go
         fitBuffer(graftSmall_, std::max<std::size_t>(packed, 256));
-        // On the cells' queue, while the essential records still go out on the side queue (on
-        // this queue it waited for the kernel above, behind the records on the engine that
-        // copies in it waited for them); this queue's kernels wait for it. Nothing on this queue
-        // still reads the last graft's (this pass's share was read after all of them).
+        // On the side queue ahead of the records (on this queue it waited for the kernel above,
+        // and then behind the records on the engine that copies in, when that kernel was slow);
+        // this queue's kernels wait for it, told so before the records are enqueued. Nothing on
+        // this queue still reads the last graft's (this pass's share was read after all of them).
         cl::Event smallIn;
-        cl::CommandQueue& in = cellsQueue();
-        in.enqueueWriteBuffer(graftSmall_, CL_FALSE, 0, std::max<std::size_t>(packed, 4), host,
-                              nullptr, &smallIn);
+        side_.enqueueWriteBuffer(graftSmall_, CL_FALSE, 0, std::max<std::size_t>(packed, 4), host,
+                                 nullptr, &smallIn);
         copies_.push_back({"graft in", smallIn, packed});
-        in.flush();
+        side_.flush();
         const std::vector<cl::Event> smallWait = {smallIn};
         q.enqueueMarkerWithWaitList(&smallWait);  // in order: a barrier
         q.flush();
+        const std::vector<Landing> landings = receiveRecords(received);
         // The small parts' kernels.
         // Kept as members until the next graft: a kernel argument does not hold its buffer.
         graftParts_.assign(kParts, cl::Buffer());
@@ -1918,84 +1919,78 @@ void TreeForce::graftShared(const std::vector<const std::vector<cl_float4>*>& ac
             }
             enqueueGroupOrder(lastN_);
         }
+        graftRecords(landings);
         groupsOrdered_ = !bodyWalk_;
     });
 }
 
-void TreeForce::graftReceived(const std::vector<Essential>& received) {
-    if (!domainBuilt_) throw Error("tree: no split build to graft into");
-    clBoundary("Barnes-Hut tree: grafting the other domains' nodes failed", [&] {
-        auto& q = cc_.queue();
-        if (bounds_[domain_] >= bounds_[domain_ + 1]) return;  // it walks nothing
-        // The other domains' records on the side queue: the copies into a device go one after
-        // another, and these are most of the graft's bytes. Each sender's nodes and bodies
-        // together, the largest first, each grafted (below) as soon as they are in while the
-        // next ones come: after the last, the smallest, little is left before the walk.
-        constexpr std::size_t kNodeBytes = kTreeWalkRecordFloat4s * 16, kBodyBytes = 8;
-        std::vector<const Essential*> senders;
-        std::size_t nodeTotal = 0, bodyTotal = 0;
-        for (const Essential& e : received) {
-            if (!e.nodeCount && !e.bodyCount) continue;
-            senders.push_back(&e);
-            nodeTotal += e.nodeCount;
-            bodyTotal += e.bodyCount;
-        }
-        std::stable_sort(senders.begin(), senders.end(),
-                         [&](const Essential* a, const Essential* b) {
-                             return a->nodeCount * kNodeBytes + a->bodyCount * kBodyBytes >
-                                    b->nodeCount * kNodeBytes + b->bodyCount * kBodyBytes;
-                         });
-        if (nodeTotal) fitBuffer(essentialIn_, nodeTotal * kNodeBytes);
-        if (bodyTotal) fitBuffer(essentialBodiesIn_, bodyTotal * kBodyBytes);
-        struct Landing {  // one sender's records: where in the buffers, and their copies in
-            std::size_t nodeAt, nodes, bodyAt, bodies;
-            std::vector<cl::Event> in;
-        };
-        std::vector<Landing> landings;
-        std::size_t nodeAt = 0, bodyAt = 0;
-        for (const Essential* e : senders) {
-            Landing l{nodeAt, e->nodeCount, bodyAt, e->bodyCount, {}};
-            auto write = [&](cl::Buffer& into, std::size_t at, const void* data,
-                             std::size_t bytes) {
-                if (!bytes) return;
-                cl::Event written;
-                side_.enqueueWriteBuffer(into, CL_FALSE, at, bytes, data, nullptr, &written);
-                copies_.push_back({"graft in", written, bytes});
-                l.in.push_back(written);
-            };
-            write(essentialIn_, nodeAt * kNodeBytes, e->nodes, e->nodeCount * kNodeBytes);
-            write(essentialBodiesIn_, bodyAt * kBodyBytes, e->bodies, e->bodyCount * kBodyBytes);
-            nodeAt += e->nodeCount;
-            bodyAt += e->bodyCount;
-            landings.push_back(std::move(l));
-        }
-        side_.flush();
-        // Each sender's records once in, after momentsAcross (which reads the roots' full records
-        // that these overwrite): the kernels' items [at, at + count), each writing its own node
-        // or body (the senders' domains do not overlap).
-        auto graftFrom = [&](cl::Kernel& k, std::size_t at, std::size_t count,
-                             const std::vector<cl::Event>& after) {
-            cl::Event e;
-            q.enqueueNDRangeKernel(k, cl::NDRange(at), cl::NDRange(roundUp(count, kElementWg)),
-                                   cl::NDRange(kElementWg), after.empty() ? nullptr : &after, &e);
-            events_.emplace_back("tree-build", e);
-        };
-        for (const Landing& l : landings) {
-            std::vector<cl::Event> after = l.in;  // the first kernel waits; the next in order
-            if (l.nodes) {
-                setArgs(k_->graftWalkNodes, essentialIn_, static_cast<int>(l.nodeAt + l.nodes),
-                        children_, ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
-                graftFrom(k_->graftWalkNodes, l.nodeAt, l.nodes, after);
-                after.clear();
-            }
-            if (l.bodies) {
-                setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(l.bodyAt + l.bodies),
-                        pos_, sorted_);
-                graftFrom(k_->graftBodies, l.bodyAt, l.bodies, after);
-            }
-        }
-        q.flush();
+// The other domains' records on the side queue: the copies into a device go one after another,
+// and these are most of the graft's bytes. Each sender's nodes and bodies together, the largest
+// first, each grafted (graftRecords()) as soon as they are in while the next ones come: after the
+// last, the smallest, little is left before the walk.
+std::vector<TreeForce::Landing> TreeForce::receiveRecords(const std::vector<Essential>& received) {
+    constexpr std::size_t kNodeBytes = kTreeWalkRecordFloat4s * 16, kBodyBytes = 8;
+    std::vector<const Essential*> senders;
+    std::size_t nodeTotal = 0, bodyTotal = 0;
+    for (const Essential& e : received) {
+        if (!e.nodeCount && !e.bodyCount) continue;
+        senders.push_back(&e);
+        nodeTotal += e.nodeCount;
+        bodyTotal += e.bodyCount;
+    }
+    std::stable_sort(senders.begin(), senders.end(), [&](const Essential* a, const Essential* b) {
+        return a->nodeCount * kNodeBytes + a->bodyCount * kBodyBytes >
+               b->nodeCount * kNodeBytes + b->bodyCount * kBodyBytes;
     });
+    if (nodeTotal) fitBuffer(essentialIn_, nodeTotal * kNodeBytes);
+    if (bodyTotal) fitBuffer(essentialBodiesIn_, bodyTotal * kBodyBytes);
+    std::vector<Landing> landings;
+    std::size_t nodeAt = 0, bodyAt = 0;
+    for (const Essential* e : senders) {
+        Landing l{nodeAt, e->nodeCount, bodyAt, e->bodyCount, {}};
+        auto write = [&](cl::Buffer& into, std::size_t at, const void* data, std::size_t bytes) {
+            if (!bytes) return;
+            cl::Event written;
+            side_.enqueueWriteBuffer(into, CL_FALSE, at, bytes, data, nullptr, &written);
+            copies_.push_back({"graft in", written, bytes});
+            l.in.push_back(written);
+        };
+        write(essentialIn_, nodeAt * kNodeBytes, e->nodes, e->nodeCount * kNodeBytes);
+        write(essentialBodiesIn_, bodyAt * kBodyBytes, e->bodies, e->bodyCount * kBodyBytes);
+        nodeAt += e->nodeCount;
+        bodyAt += e->bodyCount;
+        landings.push_back(std::move(l));
+    }
+    side_.flush();
+    return landings;
+}
+
+// Each sender's records once in, after momentsAcross (which reads the roots' full records that
+// these overwrite): the kernels' items [at, at + count), each writing its own node or body (the
+// senders' domains do not overlap).
+void TreeForce::graftRecords(const std::vector<Landing>& landings) {
+    auto& q = cc_.queue();
+    auto graftFrom = [&](cl::Kernel& k, std::size_t at, std::size_t count,
+                         const std::vector<cl::Event>& after) {
+        cl::Event e;
+        q.enqueueNDRangeKernel(k, cl::NDRange(at), cl::NDRange(roundUp(count, kElementWg)),
+                               cl::NDRange(kElementWg), after.empty() ? nullptr : &after, &e);
+        events_.emplace_back("tree-build", e);
+    };
+    for (const Landing& l : landings) {
+        std::vector<cl::Event> after = l.in;  // the first kernel waits; the next in order
+        if (l.nodes) {
+            setArgs(k_->graftWalkNodes, essentialIn_, static_cast<int>(l.nodeAt + l.nodes),
+                    children_, ranges_, nodeCom_, nodeQa_, nodeQb_, nodeLo_, crit_);
+            graftFrom(k_->graftWalkNodes, l.nodeAt, l.nodes, after);
+            after.clear();
+        }
+        if (l.bodies) {
+            setArgs(k_->graftBodies, essentialBodiesIn_, static_cast<int>(l.bodyAt + l.bodies),
+                    pos_, sorted_);
+            graftFrom(k_->graftBodies, l.bodyAt, l.bodies, after);
+        }
+    }
 }
 
 }  // namespace clviz

@@ -259,9 +259,9 @@ class TreeForce {
     // order: domainShare() of every device goes to every other; buildAcross() with every
     // domain's prefix table builds the nodes across domains whose index lies in this one
     // (acrossRecords() reads them); essentialFor() each other device's cells gives what that
-    // device's walk may read here; domainRoots() adds the roots to the share; graftShared()
-    // takes every domain's nodes across domains and roots, and, once every device's waitSent()
-    // returned, graftReceived() what the others sent.
+    // device's walk may read here; domainRoots() adds the roots to the share; once every
+    // device's waitSent() returned, graftDomains() takes every domain's nodes across domains,
+    // roots and what the others sent.
     // After that walkSortedPiece() reads what one device's walk would, and scatterSorted() waits
     // for the other domains' slices of the sorted order.
     // A node record is kTreeRecordFloat4s float4 (a node's figures, shape and index); a body
@@ -276,7 +276,7 @@ class TreeForce {
     };
     // What essentialFor() found for one other domain, in this device's pinned memory (valid
     // until this device's next essentialFor() for the same slot, which comes after every
-    // device's graftReceived() of this pass has run on its queue).
+    // device's graftDomains() of this pass has run on its queue).
     struct Essential {
         const cl_float4* nodes = nullptr;  // walk records (kTreeWalkRecordFloat4s float4 each)
         std::size_t nodeCount = 0;
@@ -304,19 +304,19 @@ class TreeForce {
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
-    // Enqueued after the essential records' copies in (graftReceived()), on the same queue beside
+    // Enqueued after the essential records' copies in (graftDomains()), on the same queue beside
     // the walk: the other domains' slices of the sorted order (indexFrom[d]: domain d's
     // domainIndex(); its own is skipped), which scatterSorted() and invertOrder() wait for.
     // (Copied in during the essential phase and inverted before the graft, session 19, they held
     // the essential kernels or the essential records back on the copy engine wherever placed.)
     void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
-    // Enqueued: the nodes across domains and the roots of every domain (this one's too), and the
-    // walk groups' order; then (graftReceived()) what every other domain sent this one, once
-    // every sender's waitSent() returned.
-    void graftShared(const std::vector<const std::vector<cl_float4>*>& across,
-                     const std::vector<const std::vector<cl_float4>*>& roots,
-                     const std::vector<const std::vector<cl_int2>*>& rootBodies);
-    void graftReceived(const std::vector<Essential>& received);
+    // Enqueued, once every sender's waitSent() returned: the nodes across domains and the roots
+    // of every domain (this one's too), the walk groups' order, and what every other domain sent
+    // this one.
+    void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
+                      const std::vector<const std::vector<cl_float4>*>& roots,
+                      const std::vector<const std::vector<cl_int2>*>& rootBodies,
+                      const std::vector<Essential>& received);
 
     // Per-stage device times of the last compute(); waits for it.
     TreeStageTimes lastTimes();
@@ -446,7 +446,14 @@ class TreeForce {
     std::size_t w0_ = 0, m_ = 0;
     cl::Buffer globalIndex_, table_, across_, acrossRecords_, rootRecords_, rootBodies_, cells_,
         graftSmall_, tables_, splitCounters_, pos_;
-    std::vector<cl::Buffer> graftParts_;          // graftShared()'s parts of graftSmall_
+    std::vector<cl::Buffer> graftParts_;  // graftDomains()'s parts of graftSmall_
+    // One sender's records in essentialIn_ and essentialBodiesIn_, and their copies in.
+    struct Landing {
+        std::size_t nodeAt, nodes, bodyAt, bodies;
+        std::vector<cl::Event> in;
+    };
+    std::vector<Landing> receiveRecords(const std::vector<Essential>& received);
+    void graftRecords(const std::vector<Landing>& landings);
     cl::Buffer essentialIn_, essentialBodiesIn_;  // the other domains' records, for the grafts
     std::vector<std::size_t> sentBefore_;  // essential nodes sent each domain at the last build
     std::size_t splitCapacity_ = 0;
