@@ -47,7 +47,6 @@ void exchangeEssentialTrees(const std::vector<TreeForce*>& trees, const ForEachD
         sent[d] = trees[d]->essentialFor(cells);
         across[d] = trees[d]->acrossRecords();
         trees[d]->domainRoots(shares[d]);
-        trees[d]->waitSent();  // its records in pinned memory for the others' graft
     });
     std::vector<const std::vector<cl_float4>*> acrossAll, rootsAll;
     std::vector<const std::vector<cl_int2>*> rootBodiesAll;

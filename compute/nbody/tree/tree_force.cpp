@@ -1574,7 +1574,6 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
     if (!domainBuilt_) throw Error("tree: no split build to send nodes of");
     if (cellsOf.size() + 1 != bounds_.size())
         throw Error("tree: one cell list per domain is needed");
-    sending_.clear();
     return clBoundary("Barnes-Hut tree: finding what the other domains' walks read failed", [&] {
         auto& q = cc_.queue();
         const std::size_t p = cellsOf.size();
@@ -1695,22 +1694,25 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
                                 std::size_t{16}));
             pb.reserve(cc_,
                        std::max(std::max(bodies, bodyRecordsCapacity_[e]) * 8, std::size_t{8}));
+            out[e] = {static_cast<const cl_float4*>(pn.host),
+                      nodes,
+                      static_cast<const cl_int2*>(pb.host),
+                      bodies,
+                      {}};
             cl::Event read;
             if (nodes) {
                 on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
                                      pn.host, nullptr, &read);
                 copies_.push_back({"essential out", read, nodes * kTreeWalkRecordFloat4s * 16});
-                sending_.push_back(read);
+                out[e].copies.push_back(read);
             }
             if (bodies) {
                 on.enqueueReadBuffer(bodyRecords_[e], CL_FALSE, 0, bodies * 8, pb.host, nullptr,
                                      &read);
                 copies_.push_back({"essential out", read, bodies * 8});
-                sending_.push_back(read);
+                out[e].copies.push_back(read);
             }
             on.flush();
-            out[e] = {static_cast<const cl_float4*>(pn.host), nodes,
-                      static_cast<const cl_int2*>(pb.host), bodies};
         };
         std::vector<std::size_t> again;  // a room too small: again, with room
         for (std::size_t e : order) {
@@ -1729,14 +1731,6 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             sendOut(e, q);
         }
         return out;
-    });
-}
-
-void TreeForce::waitSent() {
-    clBoundary("Barnes-Hut tree: copying the essential records out failed", [&] {
-        std::vector<cl::Event> sent;
-        sent.swap(sending_);
-        if (!sent.empty()) cl::Event::waitForEvents(sent);
     });
 }
 
@@ -1930,6 +1924,11 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
 // last, the smallest, little is left before the walk.
 std::vector<TreeForce::Landing> TreeForce::receiveRecords(const std::vector<Essential>& received) {
     constexpr std::size_t kNodeBytes = kTreeWalkRecordFloat4s * 16, kBodyBytes = 8;
+    // Every sender's records in its pinned memory first (those to other domains may still be
+    // on their way: they need not hold these back).
+    for (const Essential& e : received)
+        for (const cl::Event& copy : e.copies)
+            copy.wait();
     std::vector<const Essential*> senders;
     std::size_t nodeTotal = 0, bodyTotal = 0;
     for (const Essential& e : received) {

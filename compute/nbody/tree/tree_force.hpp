@@ -259,9 +259,9 @@ class TreeForce {
     // order: domainShare() of every device goes to every other; buildAcross() with every
     // domain's prefix table builds the nodes across domains whose index lies in this one
     // (acrossRecords() reads them); essentialFor() each other device's cells gives what that
-    // device's walk may read here; domainRoots() adds the roots to the share; once every
-    // device's waitSent() returned, graftDomains() takes every domain's nodes across domains,
-    // roots and what the others sent.
+    // device's walk may read here; domainRoots() adds the roots to the share; graftDomains()
+    // takes every domain's nodes across domains, roots and what the others sent (waiting for
+    // their copies out).
     // After that walkSortedPiece() reads what one device's walk would, and scatterSorted() waits
     // for the other domains' slices of the sorted order.
     // A node record is kTreeRecordFloat4s float4 (a node's figures, shape and index); a body
@@ -282,6 +282,7 @@ class TreeForce {
         std::size_t nodeCount = 0;
         const cl_int2* bodies = nullptr;
         std::size_t bodyCount = 0;
+        std::vector<cl::Event> copies;  // the copies out that put them there
     };
     bool domainBuilt() const { return domainBuilt_; }  // the last pass was buildDomainSorted()
     void buildDomainSorted(const cl::Buffer& pos, std::size_t n, float softening,
@@ -298,9 +299,8 @@ class TreeForce {
     std::vector<cl_float4> acrossRecords();
     // For every other domain e (cellsOf[e]: its DomainShare::cells; this domain's entry is
     // skipped), what its walk may read here (result [e]): blocking until the kernels have counted
-    // them, and on their way to the pinned memory then, until waitSent().
+    // them, and on their way to the pinned memory then (Essential::copies).
     std::vector<Essential> essentialFor(const std::vector<const std::vector<cl_float4>*>& cellsOf);
-    void waitSent();
     // This domain's slice of the sorted order: every body's index at its sorted position, in
     // pinned memory (read there while the build went on); waits for that read.
     const cl_uint* domainIndex();
@@ -310,9 +310,9 @@ class TreeForce {
     // (Copied in during the essential phase and inverted before the graft, session 19, they held
     // the essential kernels or the essential records back on the copy engine wherever placed.)
     void receiveOrder(const std::vector<const cl_uint*>& indexFrom);
-    // Enqueued, once every sender's waitSent() returned: the nodes across domains and the roots
-    // of every domain (this one's too), the walk groups' order, and what every other domain sent
-    // this one.
+    // Enqueued: the nodes across domains and the roots of every domain (this one's too), the walk
+    // groups' order, and, once their copies out are done (a blocking wait), what every other
+    // domain sent this one.
     void graftDomains(const std::vector<const std::vector<cl_float4>*>& across,
                       const std::vector<const std::vector<cl_float4>*>& roots,
                       const std::vector<const std::vector<cl_int2>*>& rootBodies,
@@ -491,7 +491,6 @@ class TreeForce {
     // buildAcross()'s kernel and its reads, not enqueued yet.
     bool acrossPending_ = false;
     void enqueueAcross();                 // build_across and its reads
-    std::vector<cl::Event> sending_;      // essentialFor()'s copies out (waitSent())
     std::vector<cl::Event> indexWrites_;  // the others' slices in (scatterSorted waits)
     // Every body's sorted place for gatherSorted(), and when it is complete (null: not this pass).
     cl::Buffer rank_;
