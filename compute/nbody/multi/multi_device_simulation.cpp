@@ -145,7 +145,7 @@ void NbodyMultiDevice::step(int count) {
         std::vector<double> forceMs;
         for (auto& sim : sims_)
             forceMs.push_back(balancedForceMs(sim->lastStepTimings()));
-        if (auto slices = balancer_.update(slices_, forceMs, lastSteps_, resliceIsFree())) {
+        if (auto slices = balancer_.update(slices_, forceMs, lastSteps_)) {
             applySlices(*slices);
             ++rebalances_;
         }
@@ -484,19 +484,11 @@ void NbodyMultiDevice::exchangeForceSlices() {
 // holds every body's: after load or replicated steps); every device already has every position,
 // and each recomputes the accelerations of its new slice at its next step (split pairs and tree:
 // every device, since every device adds to every body), unless every device holds every body's.
-bool NbodyMultiDevice::holdEveryForce() const {
-    return std::all_of(sims_.begin(), sims_.end(),
-                       [](const auto& sim) { return sim->holdsEveryForce(); });
-}
-
-bool NbodyMultiDevice::resliceIsFree() const {
-    return statesAlike_ && holdEveryForce();
-}
-
 void NbodyMultiDevice::applySlices(const std::vector<BodySlice>& slices) {
     // After replicated leapfrog steps of the tree every device holds every body's acceleration,
     // so the next step needs no force pass whatever the slices.
-    const bool keepForces = holdEveryForce();
+    const bool keepForces = std::all_of(sims_.begin(), sims_.end(),
+                                        [](const auto& sim) { return sim->holdsEveryForce(); });
     if (!statesAlike_) shareOwnersVelocities();
     for (std::size_t d = 0; d < sims_.size(); ++d) {
         sims_[d]->setOwnedRange(slices[d].begin, slices[d].count);

@@ -105,7 +105,7 @@ void SliceBalancer::reset() {
 
 std::optional<std::vector<BodySlice>> SliceBalancer::update(const std::vector<BodySlice>& slices,
                                                             const std::vector<double>& forceMs,
-                                                            int steps, bool free) {
+                                                            int steps) {
     if (slices.size() < 2 || forceMs.size() != slices.size() || steps <= 0) return std::nullopt;
     summedMs_.resize(slices.size(), 0.0);
     for (std::size_t d = 0; d < slices.size(); ++d)
@@ -118,7 +118,7 @@ std::optional<std::vector<BodySlice>> SliceBalancer::update(const std::vector<Bo
     for (double& ms : perStep)
         ms /= static_cast<double>(steps_);
     const std::vector<double> speeds = measuredSpeeds(slices, perStep, {});
-    if (!worthRebalancing(slices, speeds, free ? 0.01 : 0.10)) return std::nullopt;
+    if (!worthRebalancing(slices, speeds, 0.10)) return std::nullopt;
     std::size_t n = 0;
     for (const BodySlice& s : slices)
         n += s.count;

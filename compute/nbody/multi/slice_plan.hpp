@@ -42,13 +42,9 @@ class SliceBalancer {
   public:
     void reset();  // a new N or new slices: start measuring again
     // New slices when they pay, else nothing. forceMs: each device's force time in the last call
-    // (all its steps); steps: how many steps the call took. New slices pay when they would
-    // shorten the slowest device's force time by 10 %, for the extra force pass of the bodies'
-    // new owners; by 1 % where re-slicing moves and recomputes nothing (`free`: the tree's
-    // replicated integration, where every device holds every body and every force).
+    // (all its steps); steps: how many steps the call took.
     std::optional<std::vector<BodySlice>> update(const std::vector<BodySlice>& slices,
-                                                 const std::vector<double>& forceMs, int steps,
-                                                 bool free = false);
+                                                 const std::vector<double>& forceMs, int steps);
 
   private:
     std::vector<double> summedMs_;
