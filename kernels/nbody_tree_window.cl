@@ -298,10 +298,21 @@ inline int classOf(ulong x, ulong klo, ulong khi, bool hiActive) {
     return x > klo && (!hiActive || x < khi) ? 1 : 0;
 }
 
+// A run of list keys of one tile, added to its counts.
+inline void addTileRun(__global uint* restrict tileB, __global uint* restrict tileL,
+                       __global uint* restrict tileH, const uint tile, const uint b, const uint l,
+                       const uint h) {
+    if (b) atomic_add(&tileB[tile], b);
+    if (l) atomic_add(&tileL[tile], l);
+    if (h) atomic_add(&tileH[tile], h);
+}
+
 // Per tile: keys strictly between the splitters (tileB), equal to lo's (tileL), equal to hi's apart
 // from lo's (tileH). From the list when a pass made it (window_pass, mode 1, wrote the tiles' keys
-// between the prefixes into tileB): its keys are added with atomics; else from every key, one
-// work-group per tile.
+// between the prefixes into tileB): its keys are added with atomics, each work-item KPT
+// consecutive entries and one atomic a run of one tile (window_pass lists a tile's keys together;
+// one atomic a key put every key of a tile on one counter in turn, slow where a window's end lies
+// in a dense run: docs/scaling.md, session 21); else from every key, one work-group per tile.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_tile_counts(
     __global const ulong* restrict keys, const uint n, __global const ulong* restrict listKeys,
     __global const uint* restrict listPos, __global const WindowState* restrict st,
@@ -313,12 +324,22 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_tile_counts
     const int lid = get_local_id(0);
     if (st->mode == 2) {
         const uint count = st->listCount;
-        for (uint i = get_global_id(0); i < count; i += get_global_size(0)) {
-            const int c = classOf(listKeys[i], klo, khi, hiActive);
-            const uint tile = listPos[i] / TILE;
-            if (c == 1) atomic_inc(&tileB[tile]);
-            if (c == 2) atomic_inc(&tileL[tile]);
-            if (c == 3) atomic_inc(&tileH[tile]);
+        for (uint first = get_global_id(0) * KPT; first < count;
+             first += get_global_size(0) * KPT) {
+            uint runTile = NONE, b = 0, l = 0, h = 0;
+            for (int k = 0; k < KPT && first + k < count; ++k) {
+                const uint tile = listPos[first + k] / TILE;
+                if (tile != runTile) {
+                    if (runTile != NONE) addTileRun(tileB, tileL, tileH, runTile, b, l, h);
+                    runTile = tile;
+                    b = l = h = 0;
+                }
+                const int c = classOf(listKeys[first + k], klo, khi, hiActive);
+                b += c == 1;
+                l += c == 2;
+                h += c == 3;
+            }
+            if (runTile != NONE) addTileRun(tileB, tileL, tileH, runTile, b, l, h);
         }
         return;
     }

@@ -113,12 +113,18 @@ void checkWindow(DeviceKeys& dev, const Keys& keys, const std::vector<unsigned>&
 }
 
 // Keys of one kind: 63-bit random, few distinct values (long runs of ties), all equal, a dense
-// core (most keys share their top 30 bits, as a Plummer sphere's do), keys differing only in their
-// low 8 bits, and full 64-bit keys (the select takes any).
-const char* const kKinds[] = {"63-bit",     "few values", "all equal",
-                              "dense core", "low bits",   "64-bit"};
+// core (most keys share their top 30 bits, as a Plummer sphere's do), the same in ascending order
+// (bodies renumbered into the tree's order: the keys near a window's end fill whole tiles), keys
+// differing only in their low 8 bits, and full 64-bit keys (the select takes any).
+const char* const kKinds[] = {"63-bit",   "few values", "all equal", "dense core",
+                              "in order", "low bits",   "64-bit"};
 
 Keys makeKeys(const std::string& kind, std::size_t n, std::mt19937_64& rng) {
+    if (kind == "in order") {
+        Keys keys = makeKeys("dense core", n, rng);
+        std::sort(keys.begin(), keys.end());
+        return keys;
+    }
     Keys keys(n);
     const unsigned long long core = (rng() >> 1) & ~((1ULL << 33) - 1);  // 30 bits of 63
     for (auto& k : keys) {
@@ -237,7 +243,7 @@ TEST(TreeWindowSelect, PairsCarryTheirIndex) {
 TEST(TreeWindowSelect, SpreadKeysTakeTheList) {
     std::mt19937_64 rng(test::testSeed() + 3);
     const std::size_t n = 1000003;
-    for (const char* kind : {"63-bit", "dense core", "all equal"}) {
+    for (const char* kind : {"63-bit", "dense core", "in order", "all equal"}) {
         const Keys keys = makeKeys(kind, n, rng);
         std::vector<unsigned> index(n);
         std::iota(index.begin(), index.end(), 0u);
