@@ -207,9 +207,13 @@ void NbodyMultiDevice::step(int count) {
     statesAlike_ = integration_.replicated || sims_.size() == 1;  // owners: others' v are stale
     lastSteps_ = count;
     // The wall time ends when the last device finishes; waiting here keeps it honest for the
-    // benchmark, and the viewer waited at every exchange anyway.
-    for (ComputeContext* cc : contexts_)
-        cc->queue().finish();
+    // benchmark, and the viewer waited at every exchange anyway. Each wait is a span of its
+    // device's host lane: a timeline then shows which device's end the host noticed late.
+    for (std::size_t d = 0; d < contexts_.size(); ++d) {
+        const auto waiting = std::chrono::steady_clock::now();
+        contexts_[d]->queue().finish();
+        hostSpans_[d].push_back({"wait for the end", waiting, std::chrono::steady_clock::now()});
+    }
     lastWallMs_ = msSince(start);
     // The timeline's frame: what the host spent before the first command and after the last.
     hostSpans_[0].push_back({"step (wall clock)", start, std::chrono::steady_clock::now()});

@@ -112,6 +112,20 @@ TEST_F(StepTimeline, ShowsTheSplitTreesCopiesOnEveryDevice) {
     EXPECT_LE(wall->startUs, 1e3);
     for (const NbodyTimelineSpan& s : t.spans)
         EXPECT_LE(s.startUs + s.durationUs, wall->durationUs + 1e3) << s.lane << ": " << s.name;
+    // The host's wait for each device's end, on that device's host lane (within the wall clock,
+    // above), ends after the device's last command (the same slack).
+    for (std::size_t d = 0; d < 2; ++d) {
+        double waitEnd = -1, lastCommand = 0;
+        for (const NbodyTimelineSpan& s : t.spans) {
+            if (s.device != d) continue;
+            if (s.lane == "host" && s.name == "wait for the end")
+                waitEnd = s.startUs + s.durationUs;
+            else if (s.lane != "host")
+                lastCommand = std::max(lastCommand, s.startUs + s.durationUs);
+        }
+        EXPECT_GE(waitEnd, 0.0) << "device " << d << ": no wait for the end";
+        EXPECT_GE(waitEnd, lastCommand - 1e3) << "device " << d;
+    }
     // The grafts' kernels (after the essential records came in) are in the step's kernels.
     for (std::size_t d = 0; d < 2; ++d) {
         double graftIn = 1e300, lastBuild = -1;
