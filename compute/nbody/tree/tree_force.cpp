@@ -1627,8 +1627,8 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         // The cells through pinned memory, and the counters' zeroes, on a queue of their own so
         // that they need not wait for this queue's moments (one engine takes the copies in, and
         // a fill, in turn: behind other copies in they held the essential kernels back, session
-        // 19). This queue's kernels wait for them, and it is finished before the area is written
-        // again (below).
+        // 19). This queue's kernels wait for them, and the counts read after those kernels
+        // (below) are in before this returns: the area is free again for the next pass.
         std::size_t cellBytes = 0;
         for (std::size_t e = 0; e < p; ++e)
             if (wanted(e)) cellBytes += stagingRoom(cellsOf[e]->size() * 16);
