@@ -712,6 +712,10 @@ std::vector<TreeForce::Copy> NbodySimulation::lastTreeCopies() const {
     return tree_ ? tree_->lastCopies() : std::vector<TreeForce::Copy>();
 }
 
+std::string NbodySimulation::commandOf(const cl::Event& e) const {
+    return tree_ ? tree_->commandNames().of(e) : CommandNames().of(e);
+}
+
 // ---- state ------------------------------------------------------------------------------------
 
 void NbodySimulation::allocate(std::size_t n, bool floatState, bool doubleState) {

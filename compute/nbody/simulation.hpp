@@ -311,6 +311,9 @@ class NbodySimulation : public NbodySystem {
         return lastEvents_;
     }
     std::vector<TreeForce::Copy> lastTreeCopies() const;
+    // The kernel one of those events ran (the tree's, noted when enqueued), else its command
+    // type ("kernel", "fill buffer", ...).
+    std::string commandOf(const cl::Event& e) const;
 
     // Energy, momentum and NaN/Inf check on the device (O(N^2) like one force pass: call it every
     // k frames for large N). Blocks until done. The first call after load() sets the reference

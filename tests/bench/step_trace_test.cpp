@@ -77,6 +77,25 @@ TEST(StepTrace, CopiesOfKnownSizeCarryTheirBytesAndRate) {
     EXPECT_EQ(withArgs, 1);
 }
 
+// A span that knows its command (a kernel's function name, or a copy's type) says it.
+TEST(StepTrace, SpansSayTheirCommand) {
+    test::TempDir dir;
+    const std::string path = (dir.path() / "steps.json").string();
+    NbodyStepTimeline t = twoDevices();
+    t.spans[0].command = "walk";
+    t.spans.push_back({1, "split build copies", "graft in", 10.0, 250.0, 1000, "write buffer"});
+    writeStepTraces(path, {{"tree x2", t}});
+    std::ifstream in(path);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    std::map<std::string, std::string> commands;
+    for (const auto& e : doc["traceEvents"])
+        if (e["ph"] == "X" && e.contains("args") && e["args"].contains("command"))
+            commands[e["name"]] = e["args"]["command"];
+    EXPECT_EQ(commands.size(), 2u);
+    EXPECT_EQ(commands["tree-walk"], "walk");
+    EXPECT_EQ(commands["graft in"], "write buffer");
+}
+
 TEST(StepTrace, SaysWhenTheFileCannotBeWritten) {
     test::TempDir dir;
     EXPECT_THROW(

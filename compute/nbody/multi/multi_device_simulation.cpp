@@ -693,7 +693,7 @@ NbodyStepTimeline NbodyMultiDevice::lastTimeline() {
         for (std::size_t d = 0; d < sims_.size(); ++d) {
             std::vector<NbodyLaneEvent> kernels, slices, build;
             for (const auto& [stage, ev] : sims_[d]->lastStepEvents())
-                kernels.push_back({stage, ev});
+                kernels.push_back({stage, ev, 0, sims_[d]->commandOf(ev)});
             for (const cl::Event& ev : transferEvents_[d])
                 slices.push_back({"slice copy", ev});
             for (const TreeForce::Copy& c : sims_[d]->lastTreeCopies())

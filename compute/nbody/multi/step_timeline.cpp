@@ -4,6 +4,8 @@
 #include <chrono>
 #include <limits>
 
+#include "compute/core/command_names.hpp"
+
 namespace clviz {
 
 namespace {
@@ -62,6 +64,9 @@ NbodyStepTimeline stepTimeline(const std::vector<NbodyDeviceEvents>& devices) {
                 r.span.lane = lane;
                 r.span.name = e.name;
                 r.span.bytes = e.bytes;
+                r.span.command = e.command.empty()
+                                     ? commandTypeName(e.event.getInfo<CL_EVENT_COMMAND_TYPE>())
+                                     : e.command;
                 r.startNs = static_cast<double>(start) + offset;
                 r.span.durationUs = end > start ? static_cast<double>(end - start) * 1e-3 : 0.0;
                 first = std::min(first, r.startNs);

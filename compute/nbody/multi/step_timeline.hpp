@@ -18,6 +18,7 @@ struct NbodyTimelineSpan {
     double startUs = 0;  // since the step's first command began, on the host's clock
     double durationUs = 0;
     std::size_t bytes = 0;  // a copy's, where the caller knew them (0: a kernel, or not known)
+    std::string command;    // a kernel's function name, else the command's type ("read buffer")
 };
 
 struct NbodyStepTimeline {
@@ -38,6 +39,7 @@ struct NbodyLaneEvent {
     std::string name;
     cl::Event event;
     std::size_t bytes = 0;
+    std::string command;  // the kernel it ran, where known (empty: its command type)
 };
 
 // What one device ran, by lane, its events complete, and the host's work for it (lane "host").

@@ -520,6 +520,7 @@ void TreeForce::enqueueSort(std::size_t n) {
             q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
                                    nullptr, &e);
             events_.emplace_back("tree-sort", e);
+            commandNames_.note(e, k);
         };
         if (wide) {
             setArgs(count, keys_[in], ni, shift, tileKeys, counts, tiles);
@@ -609,6 +610,7 @@ cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
         on.enqueueNDRangeKernel(k_->pieceGroups, cl::NullRange, cl::NDRange(1), cl::NDRange(1),
                                 slot ? &after : nullptr, &grouped);
         events_.emplace_back("tree-walk", grouped);
+        commandNames_.note(grouped, k_->pieceGroups);
         cl::Event walked = enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, true,
                                        &on, &pieceCounters_[slot]);
         if (slot) {
@@ -625,6 +627,7 @@ void TreeForce::enqueueStage(cl::Kernel& k, std::size_t global, std::size_t loca
     cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
                                      cl::NDRange(local), nullptr, &e);
     events_.emplace_back(stage, e);
+    commandNames_.note(e, k);
 }
 
 void TreeForce::enqueueBoxAndKeys(const cl::Buffer& pos, std::size_t n, int into) {
@@ -676,6 +679,7 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
         .enqueueNDRangeKernel(walk, cl::NullRange, cl::NDRange(global), cl::NDRange(local), after,
                               &e);
     events_.emplace_back("tree-walk", e);
+    commandNames_.note(e, walk);
     return e;
 }
 
@@ -729,6 +733,7 @@ cl::Event TreeForce::scatterSortedRange(const cl::Buffer& acc, std::size_t begin
         queue.enqueueNDRangeKernel(k_->scatterRange, cl::NDRange(begin),
                                    cl::NDRange(roundUp(count, kElementWg)), cl::NDRange(kElementWg),
                                    wait.empty() ? nullptr : &wait, &e);
+        commandNames_.note(e, k_->scatterRange);
         return e;
     });
 }
@@ -782,6 +787,7 @@ cl::Event TreeForce::scatterSortedRanges(const cl::Buffer& acc,
         queue.enqueueNDRangeKernel(k_->scatterRanges, cl::NullRange,
                                    cl::NDRange(roundUp(total, kElementWg)), cl::NDRange(kElementWg),
                                    wait.empty() ? nullptr : &wait, &e);
+        commandNames_.note(e, k_->scatterRanges);
         return e;
     });
 }
@@ -813,6 +819,7 @@ void TreeForce::invertOrder(cl::CommandQueue& queue) {
             k_->invertOrder, cl::NullRange, cl::NDRange(roundUp(lastN_, kElementWg)),
             cl::NDRange(kElementWg), after.empty() ? nullptr : &after, &rankReady_);
         events_.emplace_back("tree-scatter", rankReady_);
+        commandNames_.note(rankReady_, k_->invertOrder);
     });
 }
 
@@ -844,6 +851,7 @@ cl::Event TreeForce::gatherSorted(const cl::Buffer& acc, cl::CommandQueue& queue
         queue.enqueueNDRangeKernel(k_->gatherAcc, cl::NullRange,
                                    cl::NDRange(roundUp(lastN_, kElementWg)),
                                    cl::NDRange(kElementWg), &wait, &e);
+        commandNames_.note(e, k_->gatherAcc);
         return e;
     });
 }
@@ -871,6 +879,7 @@ cl::Event TreeForce::gatherInLastOrder(const cl::Buffer& from, const cl::Buffer&
         cc_.queue().enqueueNDRangeKernel(k_->gather, cl::NullRange,
                                          cl::NDRange(roundUp(lastN_, kElementWg)),
                                          cl::NDRange(kElementWg), lastOrderWaits(), &e);
+        commandNames_.note(e, k_->gather);
         return e;
     });
 }
@@ -881,6 +890,7 @@ void TreeForce::enqueue(const cl::Buffer& pos, std::size_t n, float softening,
     if (n == 0) throw Error("tree: no bodies");
     joinPieces();  // the last pass's pieces read what this pass writes
     events_.clear();
+    commandNames_.clear();
     copies_.clear();
     rankReady_ = cl::Event();
     packedOthers_ = false;
@@ -1040,6 +1050,7 @@ std::vector<unsigned> TreeForce::sortKeys(const std::vector<unsigned long long>&
     q.enqueueWriteBuffer(keys_[0], CL_FALSE, 0, n * 8, keys.data());
     q.enqueueWriteBuffer(index_[0], CL_FALSE, 0, n * 4, index.data());
     events_.clear();
+    commandNames_.clear();
     copies_.clear();
     enqueueSort(n);
     q.enqueueReadBuffer(index_[sortedBuffer_], CL_TRUE, 0, n * 4, index.data());
@@ -1267,6 +1278,7 @@ void TreeForce::buildDomainSorted(const cl::Buffer& pos, std::size_t n, float so
     pieceSoftening_ = softening;
     parity_ ^= 1;
     events_.clear();
+    commandNames_.clear();
     copies_.clear();
     rankReady_ = cl::Event();
     packedOthers_ = false;
@@ -1367,8 +1379,10 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     // The window of the sorted order into keys_[0], then sorted.
     window_->enqueue(keys_[1], index_[1], n, w0_, static_cast<std::size_t>(w1), keys_[0],
                      index_[0]);
-    for (const auto& [name, e] : window_->events())
+    for (const auto& [name, e] : window_->events()) {
         events_.emplace_back("tree-sort", e);
+        commandNames_.note(e, window_->commandNames().of(e));
+    }
     enqueueSort(m_);
     const cl::Buffer& keys = keys_[sortedBuffer_];
     const cl::Buffer& index = index_[sortedBuffer_];
@@ -1975,6 +1989,7 @@ void TreeForce::graftRecords(const std::vector<Landing>& landings) {
         q.enqueueNDRangeKernel(k, cl::NDRange(at), cl::NDRange(roundUp(count, kElementWg)),
                                cl::NDRange(kElementWg), after.empty() ? nullptr : &after, &e);
         events_.emplace_back("tree-build", e);
+        commandNames_.note(e, k);
     };
     for (const Landing& l : landings) {
         std::vector<cl::Event> after = l.in;  // the first kernel waits; the next in order

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compute/core/cl.hpp"
+#include "compute/core/command_names.hpp"
 
 namespace clviz {
 
@@ -323,6 +324,8 @@ class TreeForce {
     // Events of the last compute(), named by stage ("tree-box", "tree-keys", ...), for callers
     // that keep their own per-kernel tables.
     const std::vector<std::pair<std::string, cl::Event>>& lastEvents() const { return events_; }
+    // The kernel (or command type) of each of this pass's commands, by event, for timelines.
+    const CommandNames& commandNames() const { return commandNames_; }
     // The split build's copies between device and host of the last build ("essential out",
     // "graft in", "index out", "index in"; none for a whole build), for a step's timeline.
     struct Copy {
@@ -477,6 +480,7 @@ class TreeForce {
     // The split build's small reads to the host (its share, its roots, each domain's counts) and
     // the walk statistics' zeroes: on the kernels' queue each held the next kernel back.
     cl::CommandQueue readsQueue_;
+    CommandNames commandNames_;  // this pass's commands' kernels (cleared with events_)
     // The pieces' walks (walkSortedPiece): the second queue, each queue's counters (a piece's run
     // of groups and its fallbacks), the marker they start after, the second queue's walks.
     cl::CommandQueue pieceQueue_;

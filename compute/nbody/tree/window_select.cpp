@@ -114,6 +114,7 @@ void TreeWindowSelect::enqueue(const cl::Buffer& keys, const cl::Buffer& index, 
     if (n >= (std::size_t(1) << 31))
         throw Error("tree window select: " + std::to_string(n) + " keys is more than 2^31 - 1");
     events_.clear();
+    commandNames_.clear();
     if (n == 0) return;
     clBoundary("tree window select failed", [&] {
         refreshKernels();
@@ -130,6 +131,7 @@ void TreeWindowSelect::enqueue(const cl::Buffer& keys, const cl::Buffer& index, 
             q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(groups * kWg), cl::NDRange(kWg),
                                    nullptr, &e);
             events_.emplace_back(stage, e);
+            commandNames_.note(e, k);
         };
         const int passes = static_cast<int>(std::size(kShifts));
         for (int p = 0; p < passes; ++p) {

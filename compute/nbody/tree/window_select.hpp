@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compute/core/cl.hpp"
+#include "compute/core/command_names.hpp"
 
 namespace clviz {
 
@@ -48,6 +49,7 @@ class TreeWindowSelect {
     // The last enqueue()'s kernels ("window-select", "window-counts", "window-scatter"), for
     // callers that time them.
     std::vector<std::pair<std::string, cl::Event>>& events() { return events_; }
+    const CommandNames& commandNames() const { return commandNames_; }  // the events' kernels
 
     // The device state the last enqueue() left (splitter keys, their counts below, body indices),
     // for a caller that goes on on the device; its layout is WindowState in the kernel file.
@@ -65,6 +67,7 @@ class TreeWindowSelect {
     ComputeContext& cc_;
     struct Kernels;
     std::unique_ptr<Kernels> k_;
+    CommandNames commandNames_;
     std::vector<std::pair<std::string, cl::Event>> events_;
     cl::Buffer state_, hist_, tileB_, tileL_, tileH_, listKeys_, listPos_;
     std::size_t capacity_ = 0;  // keys the tile counts and the list are sized for

@@ -93,6 +93,20 @@ TEST_F(StepTimeline, ShowsTheSplitTreesCopiesOnEveryDevice) {
               "split build copies: index out", "slice copies: slice copy"})
             EXPECT_TRUE(seen.count(want)) << want;
     }
+    // Each span says its command: the tree's kernels by function name (the split build's and the
+    // pieces' walk among them), the copies by type.
+    std::set<std::string> commands;
+    for (const NbodyTimelineSpan& s : t.spans) {
+        if (s.lane == "host") continue;
+        EXPECT_FALSE(s.command.empty()) << s.lane << ": " << s.name;
+        commands.insert(s.name + ": " + s.command);
+    }
+    for (const char* want :
+         {"tree-build: build_domain_tree", "tree-sort: window_pass", "essential out: read buffer",
+          "graft in: write buffer", "slice copy: read buffer"})
+        EXPECT_TRUE(commands.count(want)) << want;
+    // The group walk on GPUs, one work-item a body on CPUs (PoCL).
+    EXPECT_TRUE(commands.count("tree-walk: walk") || commands.count("tree-walk: walk_body"));
     // The split build's copies carry their bytes (the sorted order's slices: 4 bytes a body of
     // the domain sent or received); kernels none.
     const std::vector<BodySlice>& slices = sim.slices();
