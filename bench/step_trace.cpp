@@ -35,7 +35,7 @@ void writeStepTraces(const std::string& path,
             nlohmann::ordered_json span = {
                 {"ph", "X"},         {"name", s.name},  {"cat", s.lane},      {"pid", p},
                 {"tid", it->second}, {"ts", s.startUs}, {"dur", s.durationUs}};
-            if (!s.command.empty()) span["args"]["command"] = s.command;  // the kernel, or what
+            if (!s.command.empty()) span["args"]["command"] = s.command;  // its kernel, or its type
             if (s.bytes) {  // a copy's size and rate (bytes per microsecond = MB/s)
                 span["args"]["bytes"] = s.bytes;
                 if (s.durationUs > 0) span["args"]["GB/s"] = s.bytes / s.durationUs * 1e-3;
