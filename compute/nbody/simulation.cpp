@@ -713,7 +713,8 @@ std::vector<TreeForce::Copy> NbodySimulation::lastTreeCopies() const {
 }
 
 std::string NbodySimulation::commandOf(const cl::Event& e) const {
-    return tree_ ? tree_->commandNames().of(e) : CommandNames().of(e);
+    return tree_ ? tree_->commandNames().of(e)
+                 : commandTypeName(e.getInfo<CL_EVENT_COMMAND_TYPE>());
 }
 
 // ---- state ------------------------------------------------------------------------------------

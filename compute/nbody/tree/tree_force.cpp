@@ -519,8 +519,7 @@ void TreeForce::enqueueSort(std::size_t n) {
             cl::Event e;
             q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NDRange(local),
                                    nullptr, &e);
-            events_.emplace_back("tree-sort", e);
-            commandNames_.note(e, k);
+            recordLaunch("tree-sort", e, k);
         };
         if (wide) {
             setArgs(count, keys_[in], ni, shift, tileKeys, counts, tiles);
@@ -609,8 +608,7 @@ cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
         cl::Event grouped;
         on.enqueueNDRangeKernel(k_->pieceGroups, cl::NullRange, cl::NDRange(1), cl::NDRange(1),
                                 slot ? &after : nullptr, &grouped);
-        events_.emplace_back("tree-walk", grouped);
-        commandNames_.note(grouped, k_->pieceGroups);
+        recordLaunch("tree-walk", grouped, k_->pieceGroups);
         cl::Event walked = enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false, true,
                                        &on, &pieceCounters_[slot]);
         if (slot) {
@@ -621,13 +619,21 @@ cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
     });
 }
 
+void TreeForce::recordLaunch(const std::string& stage, const cl::Event& e, const cl::Kernel& k) {
+    events_.emplace_back(stage, e);
+    commandNames_.note(e, k);
+}
+
+std::vector<cl::Event> TreeForce::afterLastCommand() const {
+    return {events_.back().second};
+}
+
 void TreeForce::enqueueStage(cl::Kernel& k, std::size_t global, std::size_t local,
                              const char* stage) {
     cl::Event e;
     cc_.queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(roundUp(global, local)),
                                      cl::NDRange(local), nullptr, &e);
-    events_.emplace_back(stage, e);
-    commandNames_.note(e, k);
+    recordLaunch(stage, e, k);
 }
 
 void TreeForce::enqueueBoxAndKeys(const cl::Buffer& pos, std::size_t n, int into) {
@@ -678,8 +684,7 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
     (on ? *on : cc_.queue())
         .enqueueNDRangeKernel(walk, cl::NullRange, cl::NDRange(global), cl::NDRange(local), after,
                               &e);
-    events_.emplace_back("tree-walk", e);
-    commandNames_.note(e, walk);
+    recordLaunch("tree-walk", e, walk);
     return e;
 }
 
@@ -818,8 +823,7 @@ void TreeForce::invertOrder(cl::CommandQueue& queue) {
         queue.enqueueNDRangeKernel(
             k_->invertOrder, cl::NullRange, cl::NDRange(roundUp(lastN_, kElementWg)),
             cl::NDRange(kElementWg), after.empty() ? nullptr : &after, &rankReady_);
-        events_.emplace_back("tree-scatter", rankReady_);
-        commandNames_.note(rankReady_, k_->invertOrder);
+        recordLaunch("tree-scatter", rankReady_, k_->invertOrder);
     });
 }
 
@@ -1358,13 +1362,12 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     // on a queue of its own so that the next kernels need not wait for the copy. The kernels
     // after it may write splitCounters_' other counts (packRoots, buildAcross) while it reads:
     // the reader takes only the counts written before.
-    const auto afterLastKernel = [&] { return std::vector<cl::Event>{events_.back().second}; };
     const auto enqueueShareReads = [&] {
-        enqueueReads(readsQueue_, splitHost_->share, shareReads, afterLastKernel(),
+        enqueueReads(readsQueue_, splitHost_->share, shareReads, afterLastCommand(),
                      splitHost_->shareRead);
     };
     const auto enqueueRootReads = [&] {
-        enqueueReads(readsQueue_, splitHost_->roots, splitHost_->rootReads, afterLastKernel(),
+        enqueueReads(readsQueue_, splitHost_->roots, splitHost_->rootReads, afterLastCommand(),
                      splitHost_->rootsRead);
         const std::vector<cl::Event> cleared = {statsCleared};
         q.enqueueMarkerWithWaitList(&cleared);  // in order: a barrier before the walk
@@ -1390,7 +1393,7 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     enqueueStage(k_->gatherWindow, m_, kElementWg, "tree-build");
     const std::size_t count = static_cast<std::size_t>(hi - lo);
     {  // the domain's slice of the sorted order to pinned memory, beside the build
-        const std::vector<cl::Event> after = {events_.back().second};
+        const std::vector<cl::Event> after = afterLastCommand();
         q.flush();
         side_.enqueueReadBuffer(globalIndex_, CL_FALSE, static_cast<std::size_t>(lo) * 4, count * 4,
                                 static_cast<cl_uint*>(splitHost_->index[parity_].host) + lo, &after,
@@ -1555,7 +1558,7 @@ void TreeForce::enqueueAcross() {
             acrossRecords_);
     enqueueStage(k_->buildAcross, splitCapacity_, kElementWg, "tree-build");
     cc_.queue().flush();
-    const std::vector<cl::Event> after = {events_.back().second};
+    const std::vector<cl::Event> after = afterLastCommand();
     auto* host = static_cast<char*>(splitHost_->across.host);
     readsQueue_.enqueueReadBuffer(splitCounters_, CL_FALSE, 0, kSplitCounters * 4,
                                   host + acrossCountsAt_, &after);
@@ -1687,7 +1690,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         for (std::size_t e : order) {
             enqueueFor(e, false);
             // Beside the next domain's kernels (on this queue the read held them back).
-            const std::vector<cl::Event> after = {events_.back().second};
+            const std::vector<cl::Event> after = afterLastCommand();
             readsQueue_.enqueueReadBuffer(targetCounters_[e], CL_FALSE, 0, kSplitCounters * 4,
                                           counts(e), &after, &counted[e]);
             readsQueue_.flush();
@@ -1988,8 +1991,7 @@ void TreeForce::graftRecords(const std::vector<Landing>& landings) {
         cl::Event e;
         q.enqueueNDRangeKernel(k, cl::NDRange(at), cl::NDRange(roundUp(count, kElementWg)),
                                cl::NDRange(kElementWg), after.empty() ? nullptr : &after, &e);
-        events_.emplace_back("tree-build", e);
-        commandNames_.note(e, k);
+        recordLaunch("tree-build", e, k);
     };
     for (const Landing& l : landings) {
         std::vector<cl::Event> after = l.in;  // the first kernel waits; the next in order

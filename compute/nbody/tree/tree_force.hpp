@@ -393,6 +393,11 @@ class TreeForce {
     // One kernel on the context's queue over `global` work-items (rounded up to `local`), its
     // event kept under `stage` ("tree-box", ...) for lastTimes().
     void enqueueStage(cl::Kernel& k, std::size_t global, std::size_t local, const char* stage);
+    // A kernel enqueued (on any of this tree's queues) into events_ under its stage, and its name
+    // into commandNames_.
+    void recordLaunch(const std::string& stage, const cl::Event& e, const cl::Kernel& k);
+    // A wait list of the command recorded last (events_' last): what follows it on another queue.
+    std::vector<cl::Event> afterLastCommand() const;
     void enqueueGroupOrder(std::size_t n);  // groupsInOrder_ from the groups find_groups found
     void preparePieces();  // after a build for pieces: the second queue, the counters zeroed
     // The bounding box and every body's Morton key and index into keys_[into], index_[into].
