@@ -577,13 +577,6 @@ void TreeForce::buildShareSorted(const cl::Buffer& pos, std::size_t n, float sof
     if (!bodyWalk_) enqueueGroupOrder(n);
     groupsOrdered_ = !bodyWalk_;
     builtForPieces_ = true;
-    // A piece's walk writes the stats of its own groups only: the rest must not keep an older
-    // pass's figures (lastWalkStats).
-    clBoundary("Barnes-Hut tree: clearing the walk statistics failed", [&] {
-        cl::Event e;
-        cc_.queue().enqueueFillBuffer(walkStats_, cl_int(0), 0, n * 8, nullptr, &e);
-        events_.emplace_back("tree-walk", e);
-    });
 }
 
 cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
@@ -593,6 +586,10 @@ cl::Event TreeForce::walkSortedPiece(std::size_t begin, std::size_t count) {
                     " is not within " + std::to_string(lastN_) + " bodies");
     if (!bodyWalk_ && !groupsOrdered_)
         throw Error("tree: a piece is walked after buildShareSorted(), not after another pass");
+    if (count) {
+        piecesLo_ = std::min(piecesLo_, begin);
+        piecesHi_ = std::max(piecesHi_, begin + count);
+    }
     return clBoundary("Barnes-Hut tree: walking a piece of the domain failed", [&] {
         if (bodyWalk_)  // one work-item per body: the share bounds alone say which to walk
             return enqueueWalk(lastN_, pieceSoftening_, begin, begin + count, false);
@@ -690,6 +687,8 @@ cl::Event TreeForce::enqueueWalk(std::size_t n, float softening, std::size_t sha
 
 void TreeForce::preparePieces() {
     piecesWalked_ = 0;
+    piecesLo_ = lastN_;
+    piecesHi_ = 0;
     piecesFrom_ = cl::Event();
     if (bodyWalk_) return;  // one work-item a body: the share bounds alone, on one queue
     if (!pieceQueue_())
@@ -995,9 +994,14 @@ std::vector<TreeGroupWalk> TreeForce::readGroupWalks(int& fallbacks) {
     const std::vector<std::pair<int, int>> ranges =
         bodyWalk_ ? std::vector<std::pair<int, int>>{} : readGroupRanges(groups);
     std::vector<TreeGroupWalk> walks(groups);
-    for (std::size_t g = 0; g < groups; ++g)
-        walks[g] = {bodyWalk_ ? 1 : ranges[g].second - ranges[g].first + 1, stats[2 * g],
-                    stats[2 * g + 1]};
+    for (std::size_t g = 0; g < groups; ++g) {
+        const int first = bodyWalk_ ? static_cast<int>(g) : ranges[g].first;
+        const int last = bodyWalk_ ? static_cast<int>(g) : ranges[g].second;
+        // After a build for pieces only the groups the pieces walked wrote their stats this pass.
+        const bool walked = !builtForPieces_ || (last >= static_cast<int>(piecesLo_) &&
+                                                 first < static_cast<int>(piecesHi_));
+        walks[g] = {last - first + 1, walked ? stats[2 * g] : 0, walked ? stats[2 * g + 1] : 0};
+    }
     return walks;
 }
 
@@ -1340,12 +1344,6 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     };
     fill(splitCounters_, 0, 0, kSplitCounters);
     fill(groupStarts_, 0, 0, startWords(n));
-    // A piece's walk writes its own groups' stats only: the rest are zeroed beside the build (the
-    // walk waits for it at the end of this function).
-    cl::Event statsCleared;
-    readsQueue_.enqueueFillBuffer(walkStats_, cl_int(0), 0, 2 * n * 4, nullptr, &statsCleared);
-    events_.emplace_back("tree-build", statsCleared);
-    readsQueue_.flush();
     // The prefix table from domain_drops' work-groups' partial tables.
     const std::size_t pairs = hi - lo > 1 ? static_cast<std::size_t>(hi - lo - 1) : 0;
     const std::size_t dropGroups = (pairs + kDropsPerGroup - 1) / kDropsPerGroup;
@@ -1369,8 +1367,6 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     const auto enqueueRootReads = [&] {
         enqueueReads(readsQueue_, splitHost_->roots, splitHost_->rootReads, afterLastCommand(),
                      splitHost_->rootsRead);
-        const std::vector<cl::Event> cleared = {statsCleared};
-        q.enqueueMarkerWithWaitList(&cleared);  // in order: a barrier before the walk
     };
     if (lo >= hi) {  // an empty domain: its table says so, and it walks nothing
         enqueueDropsFinish(keys_[0]);

@@ -491,6 +491,9 @@ class TreeForce {
     cl::CommandQueue pieceQueue_;
     cl::Buffer pieceCounters_[2];
     int piecesWalked_ = 0;
+    // The sorted places the pieces walked since the build (readGroupWalks reports no work for a
+    // group outside them: its stats were not written, and are not zeroed beforehand).
+    std::size_t piecesLo_ = 0, piecesHi_ = 0;
     cl::Event piecesFrom_;
     std::vector<cl::Event> pieceWalks_;
     cl::Event indexRead_;   // this pass's slice into pinned memory
