@@ -2,16 +2,16 @@
 // compute/nbody/tree/window_select.hpp): given n (key, index) pairs in body order, as morton_keys
 // writes them, copy out the pairs whose rank in the stable order by key (ties in body order) lies
 // in [lo, hi), in body order.
-//   select   window_pass, window_select   MSD radix select of the two splitter keys, the keys of
-//            rank lo and rank hi, over 12-bit digits of the 64-bit key (52, 40, 28, 16, 4, then 4
-//            bits at 0); the two targets share the passes. Once the keys still in question are
-//            few (the select kernel decides), one full pass copies them (key, body position) into
-//            a list and counts, per tile, the keys already known to lie between the splitters;
-//            later passes read only that list.
+//   select   window_pass          MSD radix select of the two splitter keys, the keys of rank lo
+//            and rank hi, over 12-bit digits of the 64-bit key (52, 40, 28, 16, 4, then 4 bits
+//            at 0); the two targets share the passes. The last work-group of a pass to finish
+//            picks each target's bucket from the pass's histograms (selectBuckets). Once the keys
+//            still in question are few (selectBuckets decides), one full pass copies them (key,
+//            body position) into a list and counts, per tile, the keys already known to lie
+//            between the splitters; later passes read only that list.
 //   counts   window_tile_counts   per tile: keys strictly between the splitters, keys equal to the
 //            lo splitter's, keys equal to the hi splitter's (from the list when it was made, else
-//            from every key)
-//   scan     window_scan          exclusive scan of the three tile counts (one work-group)
+//            from every key); its last work-group to finish scans the three counts (scanTiles)
 //   scatter  window_scatter       each tile's pairs in the window, in body order, to the output
 // The select fixes the splitter KEYS and how many keys lie below each (WindowState::below); ties
 // with a splitter key are decided by their rank among the equal keys in body order (the stable
@@ -23,8 +23,13 @@
 // full reads) when the keys near the splitters are few; keys that share long prefixes (a dense
 // core, all keys equal) take one full pass per digit until they spread, and a full count.
 //
+// A pass and the counts each end in one work-group (the last to take a ticket, as the one-pass
+// reduction in reduce.cl) rather than in a one-work-group kernel of their own: a launch less each.
+//
 // Build options: -DWG (work-group of every kernel, 256), -DKPT (keys per work-item per tile:
 // a tile is WG * KPT consecutive keys), -DBINS (histogram bins per target: 1 << 12).
+
+#include "common/device_fence.clh"  // DEVICE_FENCE: the passes' and the counts' tickets
 
 #ifndef WG
 #define WG 256
@@ -47,6 +52,8 @@ typedef struct {
     uint mode;         // 0: passes read every key; 1: the next pass also lists; 2: they read it
     uint listCount;    // keys in the list
     uint splitIndex[2];  // the splitters' body indices (index[] of the pair), NONE if none
+    uint ticket;         // work-groups of the running pass or count done (0 between launches)
+    uint pad;
 } WindowState;
 
 // The key bits above the digit at `shift` of `width` bits: those the targets' prefixes fix.
@@ -94,20 +101,106 @@ inline ulong scanExclusive(__local ulong* sums, ulong v, ulong* total) {
     return before;
 }
 
+// Every work-item of every work-group calls it once its global writes are done; true in the
+// work-group that finishes last, which then sees every other work-group's writes (and resets the
+// ticket for the next launch).
+inline bool lastToFinish(__global WindowState* st, __local uint* flag) {
+    DEVICE_FENCE();
+    barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+    if (get_local_id(0) == 0) {
+        const uint before = atomic_inc(&st->ticket);
+        *flag = before == get_num_groups(0) - 1;
+        if (*flag) st->ticket = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const bool last = *flag != 0;
+    if (last) DEVICE_FENCE();
+    return last;
+}
+
+// Each active target's bucket (the digit whose keys hold its rank) from the pass's histograms
+// (hist, staged through h), by the work-group that finished the pass last; the histograms are
+// zeroed for the next pass. Decides whether the next pass makes the list: when the keys left in
+// question fit it, and `last` is 0 (a pass follows).
+inline void selectBuckets(__global volatile WindowState* st, __global volatile uint* hist,
+                          const int shift, const int width, const int last, const uint listCap,
+                          __local uint* h, __local ulong* sums, __local uint* found,
+                          __local uint* foundBelow, __local uint* foundCount) {
+    const int lid = get_local_id(0);
+    const bool a0 = st->active[0] != 0, a1 = st->active[1] != 0;
+    const ulong p0 = st->key[0], p1 = st->key[1];
+    const bool shared = a0 && a1 && p0 == p1;
+    const int bins = 1 << width;
+    // Both histograms into local memory with coalesced loads (each work-item's run of bins below
+    // is consecutive), and zeroed for the next pass.
+    for (int b = lid; b < bins; b += WG) {
+        h[b] = hist[b];
+        h[BINS + b] = hist[BINS + b];
+        hist[b] = hist[BINS + b] = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int per = (bins + WG - 1) / WG;  // consecutive bins per work-item
+    for (int t = 0; t < 2; ++t) {
+        if (!(t ? a1 : a0)) continue;  // uniform
+        __local const uint* hg = h + (t && !shared ? BINS : 0);
+        const uint rank = st->rank[t];
+        const int first = lid * per;
+        uint mine = 0;
+        for (int b = first; b < min(first + per, bins); ++b)
+            mine += hg[b];
+        ulong total;
+        uint before = (uint)scanExclusive(sums, mine, &total);
+        if (rank >= before && rank < before + mine) {  // exactly one work-item
+            for (int b = first; b < min(first + per, bins); ++b) {
+                const uint c = hg[b];
+                if (rank < before + c) {
+                    found[t] = (uint)b;
+                    foundBelow[t] = before;
+                    foundCount[t] = c;
+                    break;
+                }
+                before += c;
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid != 0) return;
+    uint count[2] = {0, 0};
+    ulong key[2] = {p0, p1};
+    for (int t = 0; t < 2; ++t) {
+        if (!(t ? a1 : a0)) continue;
+        key[t] |= (ulong)found[t] << shift;
+        st->key[t] = key[t];
+        st->below[t] += foundBelow[t];
+        st->rank[t] -= foundBelow[t];
+        count[t] = foundCount[t];
+    }
+    // Keys still in question: those of the targets' buckets (one bucket when they coincide).
+    const uint left = a0 && a1 && key[0] == key[1] ? count[0] : count[0] + count[1];
+    if (st->mode == 1) {
+        st->mode = 2;
+    } else if (st->mode == 0 && !last && left <= listCap) {
+        st->mode = 1;
+        st->listCount = 0;
+    }
+}
+
 // One digit of the select: histograms, per target, of the digit at `shift` of the keys whose fixed
 // bits match the target's (one histogram when both targets match the same keys), summed into
-// hist[t * BINS + digit]. Mode 0 reads every key, mode 1 also appends the matching keys and their
-// body positions to the list and writes each tile's count of keys between the targets' prefixes
-// (tileB; tileL, tileH zeroed), mode 2 reads the list. first: the state comes from lo and hi (the
-// first pass writes it) rather than from `st`.
+// hist[t * BINS + digit], then the targets' buckets (selectBuckets, by the last work-group). Mode 0
+// reads every key, mode 1 also appends the matching keys and their body positions to the list and
+// writes each tile's count of keys between the targets' prefixes (tileB; tileL, tileH zeroed),
+// mode 2 reads the list. first: the state comes from lo and hi (the first pass writes it) rather
+// than from `st`. last: no pass follows.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_pass(
     __global const ulong* restrict keys, const uint n, __global ulong* restrict listKeys,
-    __global uint* restrict listPos, const uint listCap, __global WindowState* restrict st,
-    __global uint* restrict hist, __global uint* restrict tileB, __global uint* restrict tileL,
+    __global uint* restrict listPos, const uint listCap, __global WindowState* st,
+    __global uint* hist, __global uint* restrict tileB, __global uint* restrict tileL,
     __global uint* restrict tileH, const int shift, const int width, const int first, const uint lo,
-    const uint hi) {
+    const uint hi, const int last) {
     __local uint h[2 * BINS];
-    __local uint tileCount, listBase;
+    __local ulong sums[WG];
+    __local uint tileCount, listBase, lastFlag, found[2], foundBelow[2], foundCount[2];
     const int lid = get_local_id(0);
     ulong p0, p1;
     bool a0, a1;
@@ -226,68 +319,9 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_pass(
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int b = lid; b < 2 * bins; b += WG)
         if (h[b]) atomic_add(&hist[(b < bins ? 0 : BINS - bins) + b], h[b]);
-}
-
-// After window_pass: each active target's bucket (the digit whose keys hold its rank), by one
-// work-group; the histograms are zeroed for the next pass. Decides whether the next pass makes
-// the list: when the keys left in question fit it, and `last` is 0 (a pass follows).
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_select(
-    __global WindowState* restrict st, __global uint* restrict hist, const int shift,
-    const int width, const int last, const uint listCap) {
-    __local ulong sums[WG];
-    __local uint found[2], foundBelow[2], foundCount[2];
-    const int lid = get_local_id(0);
-    const bool a0 = st->active[0] != 0, a1 = st->active[1] != 0;
-    if (!a0 && !a1) return;
-    const ulong p0 = st->key[0], p1 = st->key[1];
-    const bool shared = a0 && a1 && p0 == p1;
-    const int bins = 1 << width;
-    const int per = (bins + WG - 1) / WG;  // consecutive bins per work-item
-    for (int t = 0; t < 2; ++t) {
-        if (!(t ? a1 : a0)) continue;  // uniform
-        __global const uint* hg = hist + (t && !shared ? BINS : 0);
-        const uint rank = st->rank[t];
-        const int first = lid * per;
-        uint mine = 0;
-        for (int b = first; b < min(first + per, bins); ++b)
-            mine += hg[b];
-        ulong total;
-        uint before = (uint)scanExclusive(sums, mine, &total);
-        if (rank >= before && rank < before + mine) {  // exactly one work-item
-            for (int b = first; b < min(first + per, bins); ++b) {
-                const uint c = hg[b];
-                if (rank < before + c) {
-                    found[t] = (uint)b;
-                    foundBelow[t] = before;
-                    foundCount[t] = c;
-                    break;
-                }
-                before += c;
-            }
-        }
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    for (int b = lid; b < bins; b += WG)
-        hist[b] = hist[BINS + b] = 0;
-    if (lid != 0) return;
-    uint count[2] = {0, 0};
-    ulong key[2] = {p0, p1};
-    for (int t = 0; t < 2; ++t) {
-        if (!(t ? a1 : a0)) continue;
-        key[t] |= (ulong)found[t] << shift;
-        st->key[t] = key[t];
-        st->below[t] += foundBelow[t];
-        st->rank[t] -= foundBelow[t];
-        count[t] = foundCount[t];
-    }
-    // Keys still in question: those of the targets' buckets (one bucket when they coincide).
-    const uint left = a0 && a1 && key[0] == key[1] ? count[0] : count[0] + count[1];
-    if (st->mode == 1) {
-        st->mode = 2;
-    } else if (st->mode == 0 && !last && left <= listCap) {
-        st->mode = 1;
-        st->listCount = 0;
-    }
+    if (!lastToFinish(st, &lastFlag)) return;
+    barrier(CLK_LOCAL_MEM_FENCE);  // h is reused
+    selectBuckets(st, hist, shift, width, last, listCap, h, sums, found, foundBelow, foundCount);
 }
 
 // Where a key stands against the splitters: 0 out, 1 strictly between, 2 equal to lo's (and to
@@ -298,27 +332,67 @@ inline int classOf(ulong x, ulong klo, ulong khi, bool hiActive) {
     return x > klo && (!hiActive || x < khi) ? 1 : 0;
 }
 
+// The three tile counts scanned (exclusive, in place) by the work-group that finished the counts
+// last: chunks of KPT * WG tiles staged in local memory with coalesced loads, each work-item
+// summing KPT consecutive counts, one work-group scan a chunk.
+inline void scanTiles(__global volatile uint* tileB, __global volatile uint* tileL,
+                      __global volatile uint* tileH, const uint tiles, __local uint* stage,
+                      __local ulong* sums) {
+    const int lid = get_local_id(0);
+    for (int a = 0; a < 3; ++a) {
+        __global volatile uint* c = a == 0 ? tileB : a == 1 ? tileL : tileH;
+        uint carry = 0;
+        for (uint base = 0; base < tiles; base += KPT * WG) {
+            for (int k = 0; k < KPT; ++k) {
+                const uint i = base + k * WG + lid;
+                stage[k * WG + lid] = i < tiles ? c[i] : 0;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            uint mine = 0;
+            for (int k = 0; k < KPT; ++k)
+                mine += stage[lid * KPT + k];
+            ulong total;
+            uint run = carry + (uint)scanExclusive(sums, mine, &total);
+            for (int k = 0; k < KPT; ++k) {
+                const uint v = stage[lid * KPT + k];
+                stage[lid * KPT + k] = run;
+                run += v;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < KPT; ++k) {
+                const uint i = base + k * WG + lid;
+                if (i < tiles) c[i] = stage[k * WG + lid];
+            }
+            carry += (uint)total;
+            barrier(CLK_LOCAL_MEM_FENCE);  // stage is reused
+        }
+    }
+}
+
 // A run of list keys of one tile, added to its counts.
-inline void addTileRun(__global uint* restrict tileB, __global uint* restrict tileL,
-                       __global uint* restrict tileH, const uint tile, const uint b, const uint l,
-                       const uint h) {
+inline void addTileRun(__global uint* tileB, __global uint* tileL, __global uint* tileH,
+                       const uint tile, const uint b, const uint l, const uint h) {
     if (b) atomic_add(&tileB[tile], b);
     if (l) atomic_add(&tileL[tile], l);
     if (h) atomic_add(&tileH[tile], h);
 }
 
 // Per tile: keys strictly between the splitters (tileB), equal to lo's (tileL), equal to hi's apart
-// from lo's (tileH). From the list when a pass made it (window_pass, mode 1, wrote the tiles' keys
+// from lo's (tileH), then their exclusive scans (scanTiles, by the last work-group). One work-group
+// a tile is launched. From the list when a pass made it (window_pass, mode 1, wrote the tiles' keys
 // between the prefixes into tileB): its keys are added with atomics, each work-item KPT
 // consecutive entries and one atomic a run of one tile (window_pass lists a tile's keys together;
 // one atomic a key put every key of a tile on one counter in turn, slow where a window's end lies
 // in a dense run: docs/scaling.md, session 21); else from every key, one work-group per tile.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_tile_counts(
     __global const ulong* restrict keys, const uint n, __global const ulong* restrict listKeys,
-    __global const uint* restrict listPos, __global const WindowState* restrict st,
-    __global uint* restrict tileB, __global uint* restrict tileL, __global uint* restrict tileH) {
+    __global const uint* restrict listPos, __global WindowState* st, __global uint* tileB,
+    __global uint* tileL, __global uint* tileH) {
     __local uint counts[4];
-    if (!st->active[0]) return;  // lo == n: the window is empty
+    __local uint lastFlag;
+    __local uint stage[KPT * WG];
+    __local ulong sums[WG];
+    if (!st->active[0]) return;  // lo == n: the window is empty (the same in every work-group)
     const ulong klo = st->key[0], khi = st->key[1];
     const bool hiActive = st->active[1] != 0;
     const int lid = get_local_id(0);
@@ -341,50 +415,31 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_tile_counts
             }
             if (runTile != NONE) addTileRun(tileB, tileL, tileH, runTile, b, l, h);
         }
-        return;
-    }
-    const uint tile = get_group_id(0), start = tile * TILE;
-    if (lid < 4) counts[lid] = 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    uint b = 0, l = 0, hh = 0;
-    for (int k = 0; k < KPT; ++k) {
-        const uint i = start + k * WG + lid;
-        if (i >= n) break;
-        const int c = classOf(keys[i], klo, khi, hiActive);
-        b += c == 1;
-        l += c == 2;
-        hh += c == 3;
-    }
-    if (b) atomic_add(&counts[1], b);
-    if (l) atomic_add(&counts[2], l);
-    if (hh) atomic_add(&counts[3], hh);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid == 0) {
-        tileB[tile] = counts[1];
-        tileL[tile] = counts[2];
-        tileH[tile] = counts[3];
-    }
-}
-
-// Exclusive scan, in place, of tileB, tileL and tileH (tiles entries each), by one work-group.
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void window_scan(
-    __global const WindowState* restrict st, __global uint* restrict tileB,
-    __global uint* restrict tileL, __global uint* restrict tileH, const uint tiles) {
-    __local ulong sums[WG];
-    if (!st->active[0]) return;
-    const int lid = get_local_id(0);
-    for (int a = 0; a < 3; ++a) {
-        __global uint* c = a == 0 ? tileB : a == 1 ? tileL : tileH;
-        uint carry = 0;
-        for (uint base = 0; base < tiles; base += WG) {
-            const uint i = base + lid;
-            const uint v = i < tiles ? c[i] : 0;
-            ulong total;
-            const uint before = (uint)scanExclusive(sums, v, &total);
-            if (i < tiles) c[i] = carry + before;
-            carry += (uint)total;
+    } else {
+        const uint tile = get_group_id(0), start = tile * TILE;
+        if (lid < 4) counts[lid] = 0;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        uint b = 0, l = 0, hh = 0;
+        for (int k = 0; k < KPT; ++k) {
+            const uint i = start + k * WG + lid;
+            if (i >= n) break;
+            const int c = classOf(keys[i], klo, khi, hiActive);
+            b += c == 1;
+            l += c == 2;
+            hh += c == 3;
+        }
+        if (b) atomic_add(&counts[1], b);
+        if (l) atomic_add(&counts[2], l);
+        if (hh) atomic_add(&counts[3], hh);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (lid == 0) {
+            tileB[tile] = counts[1];
+            tileL[tile] = counts[2];
+            tileH[tile] = counts[3];
         }
     }
+    if (!lastToFinish(st, &lastFlag)) return;
+    scanTiles(tileB, tileL, tileH, get_num_groups(0), stage, sums);
 }
 
 // Each tile's pairs in the window to out (positions from the scanned tile counts), in body order:

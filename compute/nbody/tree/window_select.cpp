@@ -6,6 +6,7 @@
 #include "common/error.hpp"
 #include "compute/core/cl_boundary.hpp"
 #include "compute/core/compute_context.hpp"
+#include "compute/core/inline_ptx.hpp"
 #include "compute/core/program_cache.hpp"
 #include "compute/core/set_args.hpp"
 
@@ -36,23 +37,26 @@ std::size_t listCapFor(std::size_t n) {
 // kernels/nbody_tree_window.cl's WindowState, as the device lays it out.
 struct WindowState {
     cl_ulong key[2];
-    cl_uint below[2], rank[2], active[2], mode, listCount, splitIndex[2];
+    cl_uint below[2], rank[2], active[2], mode, listCount, splitIndex[2], ticket, pad;
 };
-static_assert(sizeof(WindowState) == 56, "WindowState must match the kernel's layout");
+static_assert(sizeof(WindowState) == 64, "WindowState must match the kernel's layout");
 
 }  // namespace
 
 struct TreeWindowSelect::Kernels {
     long long generation = -1;
-    cl::Kernel pass, select, tileCounts, scan, scatter;
+    cl::Kernel pass, tileCounts, scatter;
 };
 
-TreeWindowSelect::TreeWindowSelect(ComputeContext& cc) : cc_(cc), k_(std::make_unique<Kernels>()) {
+TreeWindowSelect::TreeWindowSelect(ComputeContext& cc)
+    : cc_(cc), ptx_(cc), k_(std::make_unique<Kernels>()) {
     const DeviceInfo& info = cc_.info();
-    // window_pass's histograms, window_scatter's staged run (keys and their places, padded as
-    // STAGE_PAD does) and its scan.
+    // window_pass's histograms and its select's scan, window_tile_counts' staged counts and their
+    // scan, window_scatter's staged run (keys and their places, padded as STAGE_PAD does) and its
+    // scan.
     const std::size_t staged = kTile + kTile / 16;
-    const std::size_t local = std::max(2 * kBins * 4 + 64, staged * (8 + 2) + kWg * 8);
+    const std::size_t local = std::max(
+        {2 * kBins * 4 + kWg * 8 + 64, kTile * 4 + kWg * 8 + 64, staged * (8 + 2) + kWg * 8});
     if (info.maxWorkGroupSize < kWg || info.localMemBytes < local)
         throw Error("the tree's window select needs work-groups of " + std::to_string(kWg) +
                     " and " + std::to_string(local / 1024) + " KiB of local memory; " + info.name +
@@ -69,10 +73,8 @@ void TreeWindowSelect::refreshKernels() {
     const std::string options = "-DWG=" + std::to_string(kWg) + " -DKPT=" + std::to_string(kKpt) +
                                 " -DBINS=" + std::to_string(kBins);
     Kernels k;
-    k.pass = programs.kernel(kFile, "window_pass", options);
-    k.select = programs.kernel(kFile, "window_select", options);
-    k.tileCounts = programs.kernel(kFile, "window_tile_counts", options);
-    k.scan = programs.kernel(kFile, "window_scan", options);
+    k.pass = ptx_.kernel(kFile, "window_pass", options);
+    k.tileCounts = ptx_.kernel(kFile, "window_tile_counts", options);
     k.scatter = programs.kernel(kFile, "window_scatter", options);
     k.generation = programs.generation();
     *k_ = std::move(k);
@@ -83,6 +85,8 @@ void TreeWindowSelect::reserve(std::size_t n) {
     auto make = [&](std::size_t bytes) { return cl::Buffer(ctx, CL_MEM_READ_WRITE, bytes); };
     if (!state_()) {
         state_ = make(sizeof(WindowState));
+        // The passes' and the counts' ticket starts at 0 (each launch's last work-group resets it).
+        cc_.queue().enqueueFillBuffer(state_, cl_uint(0), 0, sizeof(WindowState));
         hist_ = make(2 * kBins * 4);
         histClean_ = false;
     }
@@ -137,16 +141,11 @@ void TreeWindowSelect::enqueue(const cl::Buffer& keys, const cl::Buffer& index, 
         for (int p = 0; p < passes; ++p) {
             setArgs(k_->pass, keys, nn, listKeys_, listPos_, cap, state_, hist_, tileB_, tileL_,
                     tileH_, kShifts[p], kWidths[p], p == 0 ? 1 : 0, static_cast<cl_uint>(lo),
-                    static_cast<cl_uint>(hi));
+                    static_cast<cl_uint>(hi), p + 1 == passes ? 1 : 0);
             launch(k_->pass, passGroups, "window-select");
-            setArgs(k_->select, state_, hist_, kShifts[p], kWidths[p], p + 1 == passes ? 1 : 0,
-                    cap);
-            launch(k_->select, 1, "window-select");
         }
         setArgs(k_->tileCounts, keys, nn, listKeys_, listPos_, state_, tileB_, tileL_, tileH_);
         launch(k_->tileCounts, tiles, "window-counts");
-        setArgs(k_->scan, state_, tileB_, tileL_, tileH_, static_cast<cl_uint>(tiles));
-        launch(k_->scan, 1, "window-counts");
         setArgs(k_->scatter, keys, index, nn, state_, tileB_, tileL_, tileH_, outKeys, outIndex);
         launch(k_->scatter, tiles, "window-scatter");
         histClean_ = true;

@@ -16,6 +16,7 @@
 
 #include "compute/core/cl.hpp"
 #include "compute/core/command_names.hpp"
+#include "compute/core/inline_ptx.hpp"
 
 namespace clviz {
 
@@ -42,7 +43,7 @@ class TreeWindowSelect {
     // the hi - lo pairs of global ranks lo .. hi - 1, in body order. The order is by key, then by
     // body POSITION i (what a stable sort gives; equal to index[i] when index[i] == i, as
     // morton_keys writes it). Any 64-bit keys. Grows its work buffers as n needs. Throws
-    // clviz::Error unless lo <= hi <= n and n < 2^31. Enqueued only (15 kernels; none for n == 0).
+    // clviz::Error unless lo <= hi <= n and n < 2^31. Enqueued only (8 kernels; none for n == 0).
     void enqueue(const cl::Buffer& keys, const cl::Buffer& index, std::size_t n, std::size_t lo,
                  std::size_t hi, const cl::Buffer& outKeys, const cl::Buffer& outIndex);
 
@@ -65,6 +66,7 @@ class TreeWindowSelect {
     void refreshKernels();
 
     ComputeContext& cc_;
+    InlinePtxBuilds ptx_;  // the passes' and the counts' device-wide fences (device_fence.clh)
     struct Kernels;
     std::unique_ptr<Kernels> k_;
     CommandNames commandNames_;
