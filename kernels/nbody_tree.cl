@@ -1269,11 +1269,22 @@ __kernel void graft_bodies(__global const int2* restrict records, const int end,
 }
 
 // The window's bodies into their sorted positions, and their indices into the global index
-// (whose other domains' slices come from the other devices).
+// (whose other domains' slices come from the other devices). Also clears what the build starts
+// from (a fill command each cost more than this): the split counters (zeroCount words), the walk
+// groups' start bits (startWords words), and the parents of the domain's nodes and leaves
+// [parentsLo, parentsHi) (PARENT_ELSEWHERE until the build links them).
 __kernel void gather_window(__global const float4* restrict pos,
                             __global const uint* restrict windowIndex, const int w0, const int m,
-                            __global float4* restrict sorted, __global uint* restrict index) {
-    const int k = get_global_id(0);
+                            __global float4* restrict sorted, __global uint* restrict index,
+                            __global int* restrict zeroed, const int zeroCount,
+                            __global uint* restrict starts, const int startWords,
+                            __global int* restrict nodeParent, __global int* restrict leafParent,
+                            const int parentsLo, const int parentsHi) {
+    const int k = get_global_id(0), stride = get_global_size(0);
+    for (int i = k; i < zeroCount; i += stride) zeroed[i] = 0;
+    for (int i = k; i < startWords; i += stride) starts[i] = 0u;
+    for (int i = parentsLo + k; i < parentsHi; i += stride)
+        nodeParent[i] = leafParent[i] = PARENT_ELSEWHERE;
     if (k >= m) return;
     const uint b = windowIndex[k];
     sorted[w0 + k] = pos[b];

@@ -71,7 +71,6 @@ constexpr std::size_t kFineCells = 256, kSuperCells = 16, kCellRoom = 8192;
 // takes and the ints of its partial table (2 * PREFIXES); domain_drops_finish's one work-group.
 constexpr std::size_t kDropsWg = 256, kDropsPerGroup = kDropsWg * 64, kDropsPartialInts = 192;
 constexpr std::size_t kDropsFinishWg = 128;
-constexpr cl_int kParentElsewhere = -2;  // PARENT_ELSEWHERE
 
 // Bytes a part takes in a pinned staging area: parts start 256-byte aligned.
 constexpr std::size_t stagingRoom(std::size_t bytes) {
@@ -1342,8 +1341,6 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
         q.enqueueFillBuffer(b, value, offset * 4, count * 4, nullptr, &e);
         events_.emplace_back("tree-build", e);
     };
-    fill(splitCounters_, 0, 0, kSplitCounters);
-    fill(groupStarts_, 0, 0, startWords(n));
     // The prefix table from domain_drops' work-groups' partial tables.
     const std::size_t pairs = hi - lo > 1 ? static_cast<std::size_t>(hi - lo - 1) : 0;
     const std::size_t dropGroups = (pairs + kDropsPerGroup - 1) / kDropsPerGroup;
@@ -1369,6 +1366,8 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
                      splitHost_->rootsRead);
     };
     if (lo >= hi) {  // an empty domain: its table says so, and it walks nothing
+        fill(splitCounters_, 0, 0, kSplitCounters);  // (gather_window clears them otherwise)
+        fill(groupStarts_, 0, 0, startWords(n));
         enqueueDropsFinish(keys_[0]);
         enqueueShareReads();
         enqueueRootReads();
@@ -1385,7 +1384,10 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
     enqueueSort(m_);
     const cl::Buffer& keys = keys_[sortedBuffer_];
     const cl::Buffer& index = index_[sortedBuffer_];
-    setArgs(k_->gatherWindow, pos, index, w0, static_cast<int>(m_), sorted_, globalIndex_);
+    setArgs(k_->gatherWindow, pos, index, w0, static_cast<int>(m_), sorted_, globalIndex_,
+            splitCounters_, static_cast<int>(kSplitCounters), groupStarts_,
+            static_cast<int>(startWords(n)), nodeParent_, leafParent_, n > 1 ? lo : 0,
+            n > 1 ? hi : 0);
     enqueueStage(k_->gatherWindow, m_, kElementWg, "tree-build");
     const std::size_t count = static_cast<std::size_t>(hi - lo);
     {  // the domain's slice of the sorted order to pinned memory, beside the build
@@ -1398,8 +1400,6 @@ void TreeForce::enqueueDomainBuild(const cl::Buffer& pos, std::size_t n) {
         side_.flush();
     }
     if (n > 1) {
-        fill(nodeParent_, kParentElsewhere, static_cast<std::size_t>(lo), count);
-        fill(leafParent_, kParentElsewhere, static_cast<std::size_t>(lo), count);
         setArgs(k_->buildDomain, keys, w0, static_cast<int>(m_), lo, hi, ni, children_, ranges_,
                 nodeParent_, leafParent_, visits_, across_, splitCounters_);
         enqueueStage(k_->buildDomain, count, kElementWg, "tree-build");
