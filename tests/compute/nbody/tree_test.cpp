@@ -718,6 +718,60 @@ TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
     EXPECT_THROW(share.walkSortedPiece(0, 1), Error);  // its last pass built no pieces
 }
 
+// A pass walked in pieces writes the statistics of the groups its pieces walk only, and nothing
+// zeroes the rest before it (a fill of N x 8 bytes a build held the split build's box back): the
+// groups no piece walked must read as no work, also where an earlier pass walked them and left
+// its figures, and where no pass ever wrote (the buffer as allocated).
+TEST(NbodyTree, PiecesReportTheWalkOfTheirGroupsOnly) {
+    auto& cc = context();
+    TreeForceOptions o;
+    o.walk = TreeWalk::Group;
+    TreeForce tree(cc, o);
+    const std::size_t n = 20011;
+    const auto bodies = makePreset(NbodyPreset::Plummer, n, 9);
+    std::vector<Float4> pos(n);
+    for (std::size_t i = 0; i < n; ++i)
+        pos[i] = bodies[i].pos;
+    cl::Buffer p(cc.context(), CL_MEM_READ_WRITE, n * 16);
+    cc.queue().enqueueWriteBuffer(p, CL_TRUE, 0, n * 16, pos.data());
+    // Each pass: the pieces it walks (begin, count), in turn.
+    const std::vector<std::vector<std::pair<std::size_t, std::size_t>>> passes = {
+        {{n / 3, n / 4}},                 // the middle, every group's figures new
+        {{0, n / 10}, {n / 10, n / 10}},  // the first fifth in two pieces: the middle stale
+        {},                               // nothing walked
+        {{n - 1, 1}},                     // one body: the last group only
+    };
+    for (std::size_t pass = 0; pass < passes.size(); ++pass) {
+        SCOPED_TRACE("pass " + std::to_string(pass));
+        tree.buildShareSorted(p, n, 0.01f);
+        std::size_t lo = n, hi = 0;
+        for (const auto& [b, c] : passes[pass]) {
+            tree.walkSortedPiece(b, c);
+            lo = std::min(lo, b);
+            hi = std::max(hi, b + c);
+        }
+        tree.joinPieces();
+        const auto ranges = tree.readGroupsInBodyOrder();
+        const auto walks = tree.lastGroupWalks();
+        ASSERT_EQ(walks.size(), ranges.size());
+        std::size_t walked = 0;
+        for (std::size_t g = 0; g < walks.size(); ++g) {
+            const bool in = static_cast<std::size_t>(ranges[g].second) >= lo &&
+                            static_cast<std::size_t>(ranges[g].first) < hi;
+            EXPECT_EQ(walks[g].bodies, ranges[g].second - ranges[g].first + 1) << "group " << g;
+            if (in) {
+                ++walked;
+                EXPECT_GT(walks[g].entriesPerBody, 0) << "group " << g;
+                EXPECT_GT(walks[g].iterations, 0) << "group " << g;
+            } else {
+                EXPECT_EQ(walks[g].entriesPerBody, 0) << "group " << g;
+                EXPECT_EQ(walks[g].iterations, 0) << "group " << g;
+            }
+        }
+        EXPECT_EQ(walked > 0, !passes[pass].empty());
+    }
+}
+
 // A tree built again over moved bodies holds the moments a fresh tree gives them: every node of
 // the second pass is written from this pass's bodies, none left over from the first. Tests on fixed
 // positions cannot see a node the moments pass skips or a child's data read before it was
