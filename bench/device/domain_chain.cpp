@@ -25,6 +25,7 @@
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/simulation.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
+#include "probe_tree_simulation.hpp"
 
 using namespace clviz;
 
@@ -58,18 +59,9 @@ int main(int argc, char** argv) {
         const std::size_t n = std::strtoull(argv[a], nullptr, 10);
         std::vector<Body> bodies = makePreset(preset, n, 1);
         if (presteps > 0) {
-            NbodySimulation sim(*cc);
-            NbodyParams p;
-            p.dt = presetInfo(preset).dt;
-            p.softening = softening;
-            p.thetaFar = presetInfo(preset).thetaFar;
-            sim.setParams(p);
-            sim.load(bodies);
-            NbodyKernelConfig c;
-            c.variant = NbodyVariant::Tree;
-            sim.setKernelConfig(c);
-            sim.step(presteps);
-            bodies = sim.readBodies();
+            auto sim = probeTreeSimulation(*cc, preset, bodies);
+            sim->step(presteps);
+            bodies = sim->readBodies();
         }
         std::vector<Float4> pos;
         for (const auto& b : bodies)

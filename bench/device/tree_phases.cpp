@@ -39,6 +39,7 @@
 #include "compute/nbody/initial_conditions.hpp"
 #include "compute/nbody/simulation.hpp"
 #include "compute/nbody/tree/tree_force.hpp"
+#include "probe_tree_simulation.hpp"
 
 using namespace clviz;
 
@@ -144,16 +145,8 @@ int main(int argc, char** argv) {
         const float softening = presetInfo(preset).softening;
         if (presteps > 0) {  // the state the bench's later rows see: moved by tree steps
             auto pc = contextFor(kernelDirs.front());
-            NbodySimulation sim(*pc);
-            NbodyParams p;
-            p.dt = presetInfo(preset).dt;
-            p.softening = softening;
-            p.thetaFar = presetInfo(preset).thetaFar;
-            sim.setParams(p);
-            sim.load(bodies);
-            NbodyKernelConfig c;
-            c.variant = NbodyVariant::Tree;
-            sim.setKernelConfig(c);
+            const auto owned = probeTreeSimulation(*pc, preset, bodies);
+            NbodySimulation& sim = *owned;
             if (!stepTrace) sim.step(presteps);
             for (int s = 0; stepTrace && s < presteps; ++s) {
                 sim.step(1);

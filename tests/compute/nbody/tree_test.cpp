@@ -25,6 +25,7 @@ namespace clviz {
 namespace {
 
 using test::context;
+using test::positionBuffer;
 using test::positions;
 using test::treeForces;
 
@@ -669,12 +670,7 @@ TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
     // 2,100,001: more than 256 blocks of 256 words of start bits (group_block_prefix's rounds).
     for (std::size_t n : {1, 2, 3, 129, 257, 8209, 70001, 2100001}) {
         SCOPED_TRACE("n = " + std::to_string(n));
-        const auto bodies = makePreset(NbodyPreset::Plummer, n, 5);
-        std::vector<Float4> pos(n);
-        for (std::size_t i = 0; i < n; ++i)
-            pos[i] = bodies[i].pos;
-        cl::Buffer p(cc.context(), CL_MEM_READ_WRITE, n * 16);
-        cc.queue().enqueueWriteBuffer(p, CL_TRUE, 0, n * 16, pos.data());
+        const cl::Buffer p = positionBuffer(makePreset(NbodyPreset::Plummer, n, 5));
         pieces.buildShareSorted(p, n, softening);
         const auto groups = pieces.readGroupsInBodyOrder();
         ASSERT_FALSE(groups.empty());
@@ -723,17 +719,11 @@ TEST(NbodyTree, PiecesTakeTheWalkGroupsInBodyOrder) {
 // groups no piece walked must read as no work, also where an earlier pass walked them and left
 // its figures, and where no pass ever wrote (the buffer as allocated).
 TEST(NbodyTree, PiecesReportTheWalkOfTheirGroupsOnly) {
-    auto& cc = context();
     TreeForceOptions o;
     o.walk = TreeWalk::Group;
-    TreeForce tree(cc, o);
+    TreeForce tree(context(), o);
     const std::size_t n = 20011;
-    const auto bodies = makePreset(NbodyPreset::Plummer, n, 9);
-    std::vector<Float4> pos(n);
-    for (std::size_t i = 0; i < n; ++i)
-        pos[i] = bodies[i].pos;
-    cl::Buffer p(cc.context(), CL_MEM_READ_WRITE, n * 16);
-    cc.queue().enqueueWriteBuffer(p, CL_TRUE, 0, n * 16, pos.data());
+    const cl::Buffer p = positionBuffer(makePreset(NbodyPreset::Plummer, n, 9));
     // Each pass: the pieces it walks (begin, count), in turn.
     const std::vector<std::vector<std::pair<std::size_t, std::size_t>>> passes = {
         {{n / 3, n / 4}},                 // the middle, every group's figures new

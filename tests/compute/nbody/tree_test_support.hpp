@@ -1,6 +1,7 @@
 #pragma once
-// Shared by the device tree's tests (tree_test.cpp, tree_far_field_test.cpp): one pass of a
-// TreeForce over a set of bodies, and their positions for the double-precision references.
+// Shared by the device tree's tests (tree_test.cpp, tree_far_field_test.cpp): bodies' positions on
+// the device, one pass of a TreeForce over them, and their positions for the double-precision
+// references.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,17 +14,25 @@
 
 namespace clviz::test {
 
-// `t`'s accelerations and potentials (w) for `bodies` at its current theta, read back.
-inline std::vector<Float4> treeForces(TreeForce& t, const std::vector<Body>& bodies,
-                                      float softening) {
+// The bodies' positions (and masses) in a device buffer of the test context.
+inline cl::Buffer positionBuffer(const std::vector<Body>& bodies) {
     auto& cc = context();
     const std::size_t n = bodies.size();
     std::vector<Float4> pos(n);
     for (std::size_t i = 0; i < n; ++i)
         pos[i] = bodies[i].pos;
     cl::Buffer posBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
-    cl::Buffer accBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
     cc.queue().enqueueWriteBuffer(posBuf, CL_TRUE, 0, n * 16, pos.data());
+    return posBuf;
+}
+
+// `t`'s accelerations and potentials (w) for `bodies` at its current theta, read back.
+inline std::vector<Float4> treeForces(TreeForce& t, const std::vector<Body>& bodies,
+                                      float softening) {
+    auto& cc = context();
+    const std::size_t n = bodies.size();
+    const cl::Buffer posBuf = positionBuffer(bodies);
+    cl::Buffer accBuf(cc.context(), CL_MEM_READ_WRITE, n * 16);
     t.compute(posBuf, n, softening, accBuf);
     std::vector<Float4> acc(n);
     cc.queue().enqueueReadBuffer(accBuf, CL_TRUE, 0, n * 16, acc.data());
