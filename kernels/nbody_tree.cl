@@ -1476,39 +1476,19 @@ static inline bool mayOpenAny(const float4 c, const float r, __global const floa
 // What another device's walk (its bodies in `boxes`) may do with each node of this domain, once
 // per node: opens[i] bit 0, it may open node i (mayOpenAny); bit 1, node i holds more than LEAF
 // bodies (an opened cell of at most LEAF lists its bodies instead of pushing its children).
-// Two launches: `big` 1 flags the nodes of more than bigCount bodies, `big` 0 the others, each
-// of which first looks up its nearest ancestor within the domain of more than bigCount bodies:
-// when that walk may not open it or it pushes nothing, it never pushes this node (mayPush stops
-// there), whose own flag then decides nothing and is not tested against the cells. Most nodes
-// lie far from the other domain's bodies but within the box around them, and each such test ran
-// over every super cell (0.6 ms of one launch on one of two H200s at 16M, session 22).
 #define MAY_OPEN 1
 #define PUSHES 2
 __kernel void essential_flags(const int lo, const int hi, __global const float4* restrict boxes,
                               __global const int2* restrict ranges,
                               __global const float4* restrict nodeCom,
                               __global const float* restrict crit, const int n,
-                              __global const int* restrict nodeParent, const int bigCount,
-                              const int big, __global uchar* restrict opens) {
+                              __global uchar* restrict opens) {
     const int i = lo + get_global_id(0);
     if (i >= hi || i >= n - 1) return;
     const int2 r = ranges[i];
     if (!within(r, lo, hi)) return;  // across domains: never read (mayPush stops there)
-    const int count = r.y - r.x + 1;
-    if ((count > bigCount) != (big != 0)) return;  // the other launch's
-    const uchar pushes = count > LEAF ? PUSHES : 0;
-    for (int p = big ? -1 : nodeParent[i], steps = 0; p >= 0 && steps < 64;
-         p = nodeParent[p], ++steps) {
-        const int2 pr = ranges[p];
-        if (!within(pr, lo, hi)) break;  // across domains: no flag to go by
-        if (pr.y - pr.x + 1 <= bigCount) continue;
-        if (opens[p] != (MAY_OPEN | PUSHES)) {
-            opens[i] = pushes;
-            return;
-        }
-        break;
-    }
-    opens[i] = (mayOpenAny(nodeCom[i], crit[i], boxes) ? MAY_OPEN : 0) | pushes;
+    opens[i] = (mayOpenAny(nodeCom[i], crit[i], boxes) ? MAY_OPEN : 0) |
+               (r.y - r.x + 1 > LEAF ? PUSHES : 0);
 }
 
 // Whether that walk may push node i of this domain [lo, hi): every ancestor within the domain

@@ -67,9 +67,6 @@ constexpr std::size_t kOrderWg = 256;  // ORDER_WG: words of group starts per pr
 // The split build's cells (domain_cells in kernels/nbody_tree.cl): about this many of a domain's
 // bodies' boxes, in about kSuperCells groups, and room for this many.
 constexpr std::size_t kFineCells = 256, kSuperCells = 16, kCellRoom = 8192;
-// essential_flags tests the nodes of more than this many bodies first; a smaller node whose nearest
-// such ancestor cannot be pushed is not tested.
-constexpr int kFlagsBigBodies = 32;
 // domain_drops' work-groups (DROPS_WG and DROPS_PER_ITEM in kernels/nbody_tree.cl), the pairs each
 // takes and the ints of its partial table (2 * PREFIXES); domain_drops_finish's one work-group.
 constexpr std::size_t kDropsWg = 256, kDropsPerGroup = kDropsWg * 64, kDropsPartialInts = 192;
@@ -1628,11 +1625,9 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
         auto enqueueFor = [&](std::size_t e, bool zeroCounters) {
             if (zeroCounters)
                 q.enqueueFillBuffer(targetCounters_[e], cl_int(0), 0, kSplitCounters * 4);
-            for (const int big : {1, 0}) {  // the large nodes first: the small go by them
-                setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni,
-                        nodeParent_, kFlagsBigBodies, big, opens_);
-                enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
-            }
+            setArgs(k_->essentialFlags, lo, hi, cellBoxes_[e], ranges_, nodeCom_, crit_, ni,
+                    opens_);
+            enqueueStage(k_->essentialFlags, count, kElementWg, "tree-build");
             setArgs(k_->essential, lo, hi, opens_, nodeParent_, children_, ranges_, nodeCom_,
                     nodeQa_, nodeQb_, nodeLo_, crit_, ni, records_[e],
                     static_cast<int>(recordsCapacity_[e]), targetCounters_[e]);
