@@ -912,6 +912,9 @@ static inline void climbMoments(
                                  3 * d.x * d.y);
             qb2 += mk * (float2)(3 * d.x * d.z, 3 * d.y * d.z);
         }
+        // Traceless exactly (zz = -(xx + yy), as it is in exact arithmetic): a walk record then
+        // carries xx and yy only, and its receiver's zz has the same bits as this one.
+        qa2.z = -(qa2.x + qa2.y);
         nodeCom[node] = com;
         nodeQa[node] = qa2;
         nodeQb[node] = qb2;
@@ -1312,12 +1315,14 @@ __kernel void graft_nodes(__global const float4* restrict records, const int cou
     ranges[node] = (int2)(as_int(c5.z), as_int(c5.w));
 }
 
-// A walk record: what a walk reads of a node, 4 float4: com, qa, (qb, crit, index), (the far
-// field's extent (lo.w), the other end of its range, its split). A node's index is one end of its
-// range, and its children are its split and the next (leaves where they are its ends).
-#define WALK_RECORD 4
+// A walk record: what a walk reads of a node, WALK_RECORD floats: com (4), the quadrupole's xx, yy,
+// xy, xz, yz (its zz is -(xx + yy): moments keeps it traceless exactly), crit, the node's index,
+// the far field's extent (lo.w), the other end of its range, its split. A node's index is one end
+// of its range, and its children are its split and the next (leaves where they are its ends).
+// 56 bytes: the records are most of what the split build's exchange copies.
+#define WALK_RECORD 14
 
-static inline void writeWalkRecord(__global float4* restrict out, const int node,
+static inline void writeWalkRecord(__global float* restrict out, const int node,
                                    __global const int2* restrict children,
                                    __global const int2* restrict ranges,
                                    __global const float4* restrict nodeCom,
@@ -1325,32 +1330,34 @@ static inline void writeWalkRecord(__global float4* restrict out, const int node
                                    __global const float2* restrict nodeQb,
                                    __global const float4* restrict nodeLo,
                                    __global const float* restrict crit) {
+    const float4 qa = nodeQa[node];
     const float2 qb = nodeQb[node];
     const int2 r = ranges[node];
     const int left = children[node].x;
-    out[0] = nodeCom[node];
-    out[1] = nodeQa[node];
-    out[2] = (float4)(qb.x, qb.y, crit[node], as_float(node));
-    out[3] = (float4)(nodeLo[node].w, as_float(r.x == node ? r.y : r.x),
-                      as_float(left < 0 ? ~left : left), 0.0f);
+    vstore4(nodeCom[node], 0, out);
+    vstore4((float4)(qa.x, qa.y, qa.w, qb.x), 1, out);
+    vstore4((float4)(qb.y, crit[node], as_float(node), nodeLo[node].w), 2, out);
+    vstore2((float2)(as_float(r.x == node ? r.y : r.x), as_float(left < 0 ? ~left : left)), 6,
+            out);
 }
 
-__kernel void graft_walk_nodes(__global const float4* restrict records, const int end,
+__kernel void graft_walk_nodes(__global const float* restrict records, const int end,
                                __global int2* restrict children, __global int2* restrict ranges,
                                __global float4* restrict nodeCom, __global float4* restrict nodeQa,
                                __global float2* restrict nodeQb, __global float4* restrict nodeLo,
                                __global float* restrict crit) {
     const int k = get_global_id(0);  // from the launch's global offset on
     if (k >= end) return;
-    __global const float4* in = records + WALK_RECORD * k;
-    const float4 c2 = in[2], c3 = in[3];
-    const int node = as_int(c2.w), other = as_int(c3.y), split = as_int(c3.z);
+    __global const float* in = records + WALK_RECORD * k;
+    const float4 q = vload4(1, in), c = vload4(2, in);
+    const float2 ends = vload2(6, in);
+    const int node = as_int(c.z), other = as_int(ends.x), split = as_int(ends.y);
     const int first = min(node, other), last = max(node, other);
-    nodeCom[node] = in[0];
-    nodeQa[node] = in[1];
-    nodeQb[node] = (float2)(c2.x, c2.y);
-    crit[node] = c2.z;
-    nodeLo[node] = (float4)(0.0f, 0.0f, 0.0f, c3.x);
+    nodeCom[node] = vload4(0, in);
+    nodeQa[node] = (float4)(q.x, q.y, -(q.x + q.y), q.z);
+    nodeQb[node] = (float2)(q.w, c.x);
+    crit[node] = c.y;
+    nodeLo[node] = (float4)(0.0f, 0.0f, 0.0f, c.w);
     children[node] =
         (int2)(first == split ? ~split : split, last == split + 1 ? ~(split + 1) : split + 1);
     ranges[node] = (int2)(first, last);
@@ -1516,7 +1523,7 @@ __kernel void essential_nodes(const int lo, const int hi, __global const uchar* 
                               __global const float2* restrict nodeQb,
                               __global const float4* restrict nodeLo,
                               __global const float* restrict crit, const int n,
-                              __global float4* restrict out, const int room,
+                              __global float* restrict out, const int room,
                               __global int* counters) {
     const int i = lo + get_global_id(0);
     if (i >= hi || i >= n - 1) return;

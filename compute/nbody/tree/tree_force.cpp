@@ -1611,7 +1611,7 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             if (recordsCapacity_[e] < nodes) {
                 recordsCapacity_[e] = nodes + nodes / 4;
                 records_[e] = cl::Buffer(cc_.context(), CL_MEM_READ_WRITE,
-                                         recordsCapacity_[e] * kTreeWalkRecordFloat4s * 16);
+                                         recordsCapacity_[e] * kTreeWalkRecordBytes);
             }
             if (bodyRecordsCapacity_[e] < bodies) {
                 bodyRecordsCapacity_[e] = bodies + bodies / 4;
@@ -1702,21 +1702,16 @@ std::vector<TreeForce::Essential> TreeForce::essentialFor(
             PinnedArea& pb = splitHost_->bodies[e];
             // As large as the device's rooms (which grow seldom): an area grown here as the
             // counts creep up waits for the queue and maps anew in the middle of the exchange.
-            pn.reserve(cc_,
-                       std::max(std::max(nodes, recordsCapacity_[e]) * kTreeWalkRecordFloat4s * 16,
-                                std::size_t{16}));
+            pn.reserve(cc_, std::max(std::max(nodes, recordsCapacity_[e]) * kTreeWalkRecordBytes,
+                                     std::size_t{16}));
             pb.reserve(cc_,
                        std::max(std::max(bodies, bodyRecordsCapacity_[e]) * 8, std::size_t{8}));
-            out[e] = {static_cast<const cl_float4*>(pn.host),
-                      nodes,
-                      static_cast<const cl_int2*>(pb.host),
-                      bodies,
-                      {}};
+            out[e] = {pn.host, nodes, static_cast<const cl_int2*>(pb.host), bodies, {}};
             cl::Event read;
             if (nodes) {
-                on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordFloat4s * 16,
+                on.enqueueReadBuffer(records_[e], CL_FALSE, 0, nodes * kTreeWalkRecordBytes,
                                      pn.host, nullptr, &read);
-                copies_.push_back({"essential out", read, nodes * kTreeWalkRecordFloat4s * 16});
+                copies_.push_back({"essential out", read, nodes * kTreeWalkRecordBytes});
                 out[e].copies.push_back(read);
             }
             if (bodies) {
@@ -1936,7 +1931,7 @@ void TreeForce::graftDomains(const std::vector<const std::vector<cl_float4>*>& a
 // first, each grafted (graftRecords()) as soon as they are in while the next ones come: after the
 // last, the smallest, little is left before the walk.
 std::vector<TreeForce::Landing> TreeForce::receiveRecords(const std::vector<Essential>& received) {
-    constexpr std::size_t kNodeBytes = kTreeWalkRecordFloat4s * 16, kBodyBytes = 8;
+    constexpr std::size_t kNodeBytes = kTreeWalkRecordBytes, kBodyBytes = 8;
     // Every sender's records in its pinned memory first (those to other domains may still be
     // on their way: they need not hold these back).
     for (const Essential& e : received)

@@ -268,7 +268,8 @@ class TreeForce {
     // A node record is kTreeRecordFloat4s float4 (a node's figures, shape and index); a body
     // record (sorted position, body index).
     static constexpr std::size_t kTreeRecordFloat4s = 6;
-    static constexpr std::size_t kTreeWalkRecordFloat4s = 4;  // what a walk reads of a node
+    // What a walk reads of a node (WALK_RECORD in kernels/nbody_tree.cl): 14 floats.
+    static constexpr std::size_t kTreeWalkRecordBytes = 56;
     struct DomainShare {
         std::vector<cl_int> table;        // the common prefixes at the domain's ends
         std::vector<cl_float4> roots;     // records of the roots of its subtrees
@@ -279,7 +280,7 @@ class TreeForce {
     // until this device's next essentialFor() for the same slot, which comes after every
     // device's graftDomains() of this pass has run on its queue).
     struct Essential {
-        const cl_float4* nodes = nullptr;  // walk records (kTreeWalkRecordFloat4s float4 each)
+        const void* nodes = nullptr;  // walk records (kTreeWalkRecordBytes each)
         std::size_t nodeCount = 0;
         const cl_int2* bodies = nullptr;
         std::size_t bodyCount = 0;
