@@ -17,8 +17,8 @@ struct NbodyTimelineSpan {
     std::string name;    // the kernel's stage or the copy's
     double startUs = 0;  // since the step's first command began, on the host's clock
     double durationUs = 0;
-    std::size_t bytes = 0;  // a copy's, where the caller knew them (0: a kernel, or not known)
-    std::string command;    // a kernel's function name, else the command's type ("read buffer")
+    std::size_t bytes = 0;     // a copy's, where the caller knew them (0: a kernel, or not known)
+    std::string command = {};  // a kernel's function name, else the command's type ("read buffer")
 };
 
 struct NbodyStepTimeline {
@@ -39,7 +39,7 @@ struct NbodyLaneEvent {
     std::string name;
     cl::Event event;
     std::size_t bytes = 0;
-    std::string command;  // the kernel it ran, where known (empty: its command type)
+    std::string command = {};  // the kernel it ran, where known (empty: its command type)
 };
 
 // What one device ran, by lane, its events complete, and the host's work for it (lane "host").

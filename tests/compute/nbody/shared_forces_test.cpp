@@ -314,7 +314,7 @@ TEST_F(SharedForces, TreeGatherGivesTheScattersBitsAndLeavesTheSkippedBodies) {
         ASSERT_EQ(read(accG), wantAcc);
         ASSERT_EQ(read(velG), wantVel);
         // Two ranges of sorted places left out (the last of two domains), then scattered.
-        const std::vector<TreeForce::SortedRange> later = {{n / 2, n - n / 2 > 1 ? 1 : 0},
+        const std::vector<TreeForce::SortedRange> later = {{n / 2, n - n / 2 > 1 ? 1u : 0u},
                                                            {n - n / 3, n / 3}};
         cl::Buffer accL = buffer(filled), velL = buffer(vel0);
         t.gatherSorted(accL, q, {}, &velL, kick, later);
@@ -341,8 +341,9 @@ TEST_F(SharedForces, TreeGatherGivesTheScattersBitsAndLeavesTheSkippedBodies) {
         std::vector<TreeForce::SortedRange> tooManyRanges(TreeForce::kMostScatterRanges + 1);
         EXPECT_THROW(t.scatterSortedRanges(accR, tooManyRanges, q, {}, &velR, kick), Error);
         EXPECT_THROW(t.scatterSortedRanges(accR, {{0, 0}, {n, 1}}, q, {}, &velR, kick), Error);
-        if (n > 1)  // a body in two ranges would be kicked twice
+        if (n > 1) {  // a body in two ranges would be kicked twice
             EXPECT_THROW(t.scatterSortedRanges(accR, {{0, 2}, {1, 1}}, q, {}, &velR, kick), Error);
+        }
     }
 }
 

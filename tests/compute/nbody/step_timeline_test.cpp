@@ -111,10 +111,18 @@ TEST_F(StepTimeline, ShowsTheSplitTreesCopiesOnEveryDevice) {
     // the domain sent or received); kernels none.
     const std::vector<BodySlice>& slices = sim.slices();
     for (const NbodyTimelineSpan& s : t.spans) {
-        if (s.lane == "kernels") EXPECT_EQ(s.bytes, 0u) << s.name;
-        if (s.lane == "split build copies") EXPECT_GT(s.bytes, 0u) << s.name;
-        if (s.name == "index out") EXPECT_EQ(s.bytes, slices[s.device].count * 4);
-        if (s.name == "index in") EXPECT_EQ(s.bytes, slices[1 - s.device].count * 4);
+        if (s.lane == "kernels") {
+            EXPECT_EQ(s.bytes, 0u) << s.name;
+        }
+        if (s.lane == "split build copies") {
+            EXPECT_GT(s.bytes, 0u) << s.name;
+        }
+        if (s.name == "index out") {
+            EXPECT_EQ(s.bytes, slices[s.device].count * 4);
+        }
+        if (s.name == "index in") {
+            EXPECT_EQ(s.bytes, slices[1 - s.device].count * 4);
+        }
     }
     // The step's wall clock on the first device's host lane, from the timeline's start; every
     // span within it, but for the slack of tying a device's clock to the host's.
