@@ -65,8 +65,10 @@ constexpr int kWalkList = 512, kFarWalkList = 768;
 constexpr int kResidentPerUnit = 32;   // walk work-groups launched per compute unit
 constexpr std::size_t kOrderWg = 256;  // ORDER_WG: words of group starts per prefix block
 // The split build's cells (domain_cells in kernels/nbody_tree.cl): about this many of a domain's
-// bodies' boxes, in about kSuperCells groups, and room for this many.
-constexpr std::size_t kFineCells = 256, kSuperCells = 16, kCellRoom = 8192;
+// bodies' boxes, in about kSuperCells groups, and room for this many. The groups only spare
+// essential_flags tests (the records are the same however the cells are grouped); 4 of them made
+// its longest launch the shortest on two GPUs of 1, 2, 4, 16 and 64 (docs/scaling.md, session 22).
+constexpr std::size_t kFineCells = 256, kSuperCells = 4, kCellRoom = 8192;
 // domain_drops' work-groups (DROPS_WG and DROPS_PER_ITEM in kernels/nbody_tree.cl), the pairs each
 // takes and the ints of its partial table (2 * PREFIXES); domain_drops_finish's one work-group.
 constexpr std::size_t kDropsWg = 256, kDropsPerGroup = kDropsWg * 64, kDropsPartialInts = 192;
