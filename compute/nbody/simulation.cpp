@@ -713,8 +713,7 @@ std::vector<TreeForce::Copy> NbodySimulation::lastTreeCopies() const {
 }
 
 std::string NbodySimulation::commandOf(const cl::Event& e) const {
-    return tree_ ? tree_->commandNames().of(e)
-                 : commandTypeName(e.getInfo<CL_EVENT_COMMAND_TYPE>());
+    return tree_ ? tree_->commandNames().of(e) : std::string();
 }
 
 // ---- state ------------------------------------------------------------------------------------

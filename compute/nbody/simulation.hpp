@@ -311,8 +311,8 @@ class NbodySimulation : public NbodySystem {
         return lastEvents_;
     }
     std::vector<TreeForce::Copy> lastTreeCopies() const;
-    // The kernel one of those events ran (the tree's, noted when enqueued), else its command
-    // type ("kernel", "fill buffer", ...).
+    // The kernel one of those events ran (the tree's, noted when enqueued; else its command
+    // type), empty without a tree: the step's timeline names such an event by its command type.
     std::string commandOf(const cl::Event& e) const;
 
     // Energy, momentum and NaN/Inf check on the device (O(N^2) like one force pass: call it every
